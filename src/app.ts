@@ -1,0 +1,93 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { swaggerUI } from '@hono/swagger-ui';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import type { AppEnv } from './env';
+import { ApiError } from './lib/errors';
+import { validationHook } from './lib/validation';
+import { API_VERSION, apiVersion, versionAliasPath } from './middleware/api-version';
+import { authenticate } from './middleware/auth';
+import { bodyLimit } from './middleware/body-limit';
+import { services } from './middleware/services';
+import { brandsRouter } from './modules/brands';
+import { categoriesRouter } from './modules/categories';
+import { healthRouter } from './modules/health';
+import { productsRouter } from './modules/products';
+
+/** Paths that answer without looking at credentials (and, later, without counting against limits). */
+const UNAUTHENTICATED_PATHS = new Set(['/api/health', '/api/openapi.json']);
+
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: versionAliasPath });
+
+  app.use('*', requestId({ headerName: 'X-Request-Id' }), apiVersion(), services());
+  app.use('/api/*', bodyLimit(), async (c, next) => {
+    if (UNAUTHENTICATED_PATHS.has(c.req.path.replace(/^\/api\/v1\//, '/api/'))) return next();
+    return authenticate()(c, next);
+  });
+
+  app.route('/api', healthRouter);
+  app.route('/api', productsRouter);
+  app.route('/api', categoriesRouter);
+  app.route('/api', brandsRouter);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key (`sk_...`) or, for user operations, a JWT.',
+  });
+  app.doc31('/api/openapi.json', (c) => ({
+    openapi: '3.1.0',
+    info: {
+      title: 'Store API',
+      version: API_VERSION,
+      description: OPENAPI_DESCRIPTION,
+    },
+    servers: [{ url: new URL(c.req.url).origin, description: 'This server' }],
+  }));
+  app.get('/docs', swaggerUI({ url: '/api/openapi.json', title: 'Store API' }));
+
+  app.notFound((c) => errorResponse(c, new ApiError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`)));
+  app.onError((error, c) => errorResponse(c, toApiError(error, c)));
+  return app;
+}
+
+function errorResponse(c: Context<AppEnv>, error: ApiError) {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  return c.json(error.toBody(), error.status);
+}
+
+/** Maps anything thrown to the error envelope; unexpected errors are logged, never shown. */
+function toApiError(error: unknown, c: Context<AppEnv>): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException) {
+    if (error.status === 415) {
+      return new ApiError('INVALID_REQUEST', 'Request body must be JSON (Content-Type: application/json)', {
+        status: 415,
+        details: { field: 'Content-Type', issue: 'must be application/json' },
+      });
+    }
+    if (error.status === 400) {
+      return new ApiError('INVALID_REQUEST', 'Request body is not valid JSON', { details: { field: 'body', issue: 'malformed JSON' } });
+    }
+    if (error.status < 500) return new ApiError('INVALID_REQUEST', error.message || 'Bad request', { status: error.status as never });
+  }
+  const requestId = c.get('requestId');
+  console.error(JSON.stringify({ level: 'error', requestId, method: c.req.method, path: c.req.path, error: String(error), stack: (error as Error)?.stack }));
+  return new ApiError('INTERNAL_ERROR', `An unexpected error occurred. Quote request id ${requestId} when reporting it.`);
+}
+
+const OPENAPI_DESCRIPTION = `JSON REST API of an online store.
+
+**Paths and versions.** Every path is under \`/api/\`; \`/api/v1/...\` serves the same routes. Every response carries \`API-Version: ${API_VERSION}\` and \`X-Request-Id\` (echoed when the request sent one).
+
+**Envelopes.** Success: \`{ success: true, data, message }\`; lists add \`pagination: { page, limit, total, totalPages, hasNext, hasPrev }\`. Failure: \`{ success: false, error: { code, message, details } }\`. 201 for creations (with \`Location\`), 204 with no body for deletions.
+
+**Errors.** INVALID_REQUEST 400 (malformed JSON, bad or unknown query parameter, unknown sort or field name; 413 for a body over the limit, 415 for a body that is not JSON); VALIDATION_ERROR 422 (body fails its schema; every invalid field listed; unknown body fields are rejected); AUTHENTICATION_ERROR 401 (with \`WWW-Authenticate: Bearer\`); AUTHORIZATION_ERROR 403; NOT_FOUND 404 (also unknown routes); CONFLICT 409; RATE_LIMITED 429; INTERNAL_ERROR 500.
+
+**Lists.** \`page\` (default 1), \`limit\` (default 20, at most 100), \`sort=field:direction,...\` (per-resource whitelist; ties end on \`id\`), \`fields=id,name,variants(id,price)\` (also on single reads), and declared filters. Unknown query parameters are rejected with 400 so that a typo never returns an unfiltered list. Field and sort names may be camelCase or snake_case.
+
+**Money.** Amounts are JSON numbers in the currency's major unit (\`19.99\`), at most 2 decimals; they are stored as integer minor units.
+
+**Authentication.** \`Authorization: Bearer <API key>\`. Catalogue reads are public; a credential that is present but malformed, unknown, expired or revoked is 401 even on public routes.`;

@@ -1,0 +1,100 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { requirePermission } from '../middleware/auth';
+import {
+  bearerAuth,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  listResponse,
+  noContentResponse,
+  publicReadErrors,
+  successResponse,
+  writeErrors,
+} from './openapi';
+import { type FilterSpec, type ListQueryConfig, listQuerySchema, readQuerySchema } from './query';
+
+interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends Record<string, FilterSpec<any>>> {
+  /** Collection path, e.g. `/brands`. */
+  path: string;
+  tag: string;
+  /** Singular and plural names for summaries. */
+  noun: string;
+  nouns: string;
+  schema: S;
+  createBody: C;
+  updateBody: U;
+  listQuery: ListQueryConfig<F>;
+  /** Permission resource: writes need `<resource>:write`. */
+  resource: string;
+  /** Extra words per route (events emitted, rules). */
+  notes?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
+}
+
+/**
+ * The five routes of a public-read, staff-write collection (list, create, get by id or slug, update,
+ * delete), declared once so every such resource documents and guards them the same way.
+ */
+export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends Record<string, FilterSpec<any>>>(
+  spec: CrudSpec<S, C, U, F>,
+) {
+  const tags = [spec.tag];
+  const canWrite = requirePermission(`${spec.resource}:write`);
+  const item = `${spec.path}/{id}`;
+  const writeNote = `Needs \`${spec.resource}:write\`.`;
+  const note = (key: keyof NonNullable<CrudSpec<S, C, U, F>['notes']>, extra = '') => [spec.notes?.[key], extra].filter(Boolean).join(' ');
+  return {
+    list: createRoute({
+      method: 'get',
+      path: spec.path,
+      tags,
+      summary: `List ${spec.nouns}`,
+      description: note('list'),
+      security: [{}, ...bearerAuth],
+      request: { query: listQuerySchema(spec.listQuery) },
+      responses: { 200: listResponse(spec.schema, `A page of ${spec.nouns}.`), ...errorResponses(...publicReadErrors) },
+    }),
+    create: createRoute({
+      method: 'post',
+      path: spec.path,
+      tags,
+      summary: `Create a ${spec.noun}`,
+      description: note('create', `Without \`slug\`, one is made from the name. ${writeNote}`),
+      security: bearerAuth,
+      middleware: [canWrite] as const,
+      request: { body: jsonBody(spec.createBody, `The ${spec.noun}.`) },
+      responses: { 201: successResponse(spec.schema, `The created ${spec.noun}.`), ...errorResponses(...writeErrors, 409) },
+    }),
+    get: createRoute({
+      method: 'get',
+      path: item,
+      tags,
+      summary: `Get a ${spec.noun} by id or slug`,
+      description: note('get'),
+      security: [{}, ...bearerAuth],
+      request: { params: IdParams, query: readQuerySchema(spec.listQuery.selectable) },
+      responses: { 200: successResponse(spec.schema, `The ${spec.noun}.`), ...errorResponses(...publicReadErrors, 404) },
+    }),
+    update: createRoute({
+      method: 'patch',
+      path: item,
+      tags,
+      summary: `Update a ${spec.noun}`,
+      description: note('update', writeNote),
+      security: bearerAuth,
+      middleware: [canWrite] as const,
+      request: { params: IdParams, body: jsonBody(spec.updateBody, 'Fields to change.') },
+      responses: { 200: successResponse(spec.schema, `The updated ${spec.noun}.`), ...errorResponses(...writeErrors, 404, 409) },
+    }),
+    delete: createRoute({
+      method: 'delete',
+      path: item,
+      tags,
+      summary: `Delete a ${spec.noun}`,
+      description: note('delete', writeNote),
+      security: bearerAuth,
+      middleware: [canWrite] as const,
+      request: { params: IdParams },
+      responses: { 204: noContentResponse, ...errorResponses(401, 403, 404, 409) },
+    }),
+  };
+}

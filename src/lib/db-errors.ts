@@ -1,0 +1,30 @@
+import { ApiError } from './errors';
+
+/**
+ * Turns a UNIQUE constraint failure from D1 into 409 CONFLICT naming the API field, using a map of
+ * `table.column` to field name; other errors pass through unchanged.
+ */
+export function conflictFromUnique(error: unknown, fields: Record<string, string>): unknown {
+  const text = String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? '');
+  const match = /UNIQUE constraint failed: ([\w.]+)/.exec(text);
+  if (!match) return error;
+  const field = fields[match[1]!] ?? match[1]!.split('.').pop()!;
+  return ApiError.conflict(`A resource with this ${field} already exists`, field);
+}
+
+/** Runs a write and maps its UNIQUE violations to 409. */
+export async function withUniqueConflicts<T>(fields: Record<string, string>, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    throw conflictFromUnique(error, fields);
+  }
+}
+
+/** D1 binds at most 100 parameters per statement: split bulk inserts into chunks that fit. */
+export function chunkRows<T extends object>(rows: T[], columnsPerRow: number, maxParams = 100): T[][] {
+  const size = Math.max(1, Math.floor(maxParams / columnsPerRow));
+  const chunks: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
+  return chunks;
+}

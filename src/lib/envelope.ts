@@ -1,0 +1,41 @@
+import type { Context } from 'hono';
+
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+  totalPages: number;
+  hasNext: boolean;
+  hasPrev: boolean;
+}
+
+export function pagination(page: number, limit: number, total: number): Pagination {
+  const totalPages = Math.ceil(total / limit);
+  return { page, limit, total, totalPages, hasNext: page < totalPages, hasPrev: page > 1 };
+}
+
+/** 200 `{ success, data, message }`. */
+// Bodies are typed `any` on purpose: a `fields` selection returns part of the declared schema, so
+// the OpenAPI response schemas document the full shape while handlers return what was selected.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Body = any;
+
+export function ok(c: Context, data: unknown, message = 'OK') {
+  return c.json({ success: true, data, message } as Body, 200);
+}
+
+/** 201 for creations, with `Location` pointing at the new resource. */
+export function created(c: Context, data: unknown, location: string, message = 'Created') {
+  c.header('Location', location);
+  return c.json({ success: true, data, message } as Body, 201);
+}
+
+/** 200 list envelope with pagination. */
+export function list(c: Context, data: unknown[], page: Pagination, message = 'OK') {
+  return c.json({ success: true, data, message, pagination: page } as Body, 200);
+}
+
+/** 204 with no body. */
+export function noContent(c: Context) {
+  return c.body(null, 204);
+}

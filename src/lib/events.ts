@@ -1,0 +1,29 @@
+import type { Database } from '../db/client';
+import { events } from '../db/schema';
+import { ID_PREFIX, newId } from './ids';
+
+/**
+ * Domain event kinds written to the outbox. The spec's eight kinds, plus `product.deleted` so a
+ * subscriber mirroring the catalogue learns of removals.
+ */
+export const EVENT_TYPES = [
+  'order.placed',
+  'order.updated',
+  'order.cancelled',
+  'product.created',
+  'product.updated',
+  'product.deleted',
+  'customer.registered',
+  'payment.completed',
+  'inventory.low',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The outbox insert for one domain event. It returns the statement rather than running it: the
+ * caller puts it in the same `db.batch([...])` as the change that causes the event, so both commit
+ * together or not at all.
+ */
+export function outboxEvent(db: Database, type: EventType, data: Record<string, unknown>, now = new Date()) {
+  return db.insert(events).values({ id: newId(ID_PREFIX.event, now.getTime()), type, data, createdAt: now.toISOString() });
+}

@@ -1,0 +1,28 @@
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * A prefixed, time-ordered id (`prod_01JD...`): 10 characters of millisecond time and 16 of
+ * randomness (80 bits), in Crockford base32, so ids sort by creation and index well.
+ */
+export function newId(prefix: string, now = Date.now()): string {
+  let time = '';
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let random = '';
+  for (const b of bytes) random += CROCKFORD[b % 32];
+  return `${prefix}_${time}${random}`;
+}
+
+export const ID_PREFIX = {
+  product: 'prod',
+  variant: 'var',
+  category: 'cat',
+  brand: 'brand',
+  vendor: 'vend',
+  apiKey: 'key',
+  event: 'evt',
+} as const;

@@ -1,0 +1,94 @@
+import { z } from '@hono/zod-openapi';
+import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../env';
+import { ERROR_STATUS, type ErrorCode } from './errors';
+import { MAX_LIMIT } from './query/list-query';
+
+/** Shared pieces of every route declaration: envelopes, error responses, common parameters. */
+
+export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
+
+export const ErrorSchema = z
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+      message: z.string(),
+      details: z
+        .union([
+          z.object({ field: z.string(), issue: z.string() }).openapi('ParameterIssue'),
+          z.array(z.object({ field: z.string(), message: z.string() })).openapi('FieldErrors'),
+          z.null(),
+        ])
+        .openapi({ description: '`{ field, issue }` for one bad parameter; `[{ field, message }]` for body validation, one entry per invalid field.' }),
+    }),
+  })
+  .openapi('Error');
+
+export const PaginationSchema = z
+  .object({
+    page: z.int(),
+    limit: z.int().max(MAX_LIMIT),
+    total: z.int(),
+    totalPages: z.int(),
+    hasNext: z.boolean(),
+    hasPrev: z.boolean(),
+  })
+  .openapi('Pagination');
+
+export function jsonBody<T extends z.ZodType>(schema: T, description: string) {
+  return { content: { 'application/json': { schema } }, description, required: true };
+}
+
+export function successResponse<T extends z.ZodType>(data: T, description: string) {
+  return {
+    content: { 'application/json': { schema: z.object({ success: z.literal(true), data, message: z.string() }) } },
+    description,
+  };
+}
+
+export function listResponse<T extends z.ZodType>(item: T, description: string) {
+  return {
+    content: {
+      'application/json': {
+        schema: z.object({ success: z.literal(true), data: z.array(item), message: z.string(), pagination: PaginationSchema }),
+      },
+    },
+    description,
+  };
+}
+
+export const noContentResponse = { description: 'Deleted; no body.' };
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'INVALID_REQUEST: malformed JSON or a bad query parameter (details name it).',
+  401: 'AUTHENTICATION_ERROR: the credential is missing (where one is needed), malformed, unknown, expired or revoked.',
+  403: 'AUTHORIZATION_ERROR: the credential may not do this.',
+  404: 'NOT_FOUND: no such resource.',
+  409: 'CONFLICT: a duplicate unique value or a state that forbids the change.',
+  413: 'INVALID_REQUEST: the body is larger than the limit.',
+  415: 'INVALID_REQUEST: the body is not application/json.',
+  422: 'VALIDATION_ERROR: the body fails its schema; details list every invalid field.',
+  429: 'RATE_LIMITED: too many requests.',
+  500: 'INTERNAL_ERROR: unexpected failure; the body carries no internals.',
+};
+
+/** The error responses a route can give, all in the one error envelope. */
+export function errorResponses(...statuses: (keyof typeof ERROR_DESCRIPTIONS)[]) {
+  const all = [...new Set([...statuses, 500])].sort();
+  return Object.fromEntries(
+    all.map((status) => [status, { content: { 'application/json': { schema: ErrorSchema } }, description: ERROR_DESCRIPTIONS[status]! }]),
+  ) as Record<number, { content: { 'application/json': { schema: typeof ErrorSchema } }; description: string }>;
+}
+
+/** Errors every public read can give (a present but bad credential is 401 even there). */
+export const publicReadErrors = [400, 401] as const;
+/** Errors every write can give. */
+export const writeErrors = [401, 403, 413, 415, 422] as const;
+
+export const bearerAuth = [{ bearerAuth: [] }];
+
+/** `{id}` in a path: an id (or, where the route says so, a slug). */
+export const IdParams = z.object({
+  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: 'prod_01JD0000000000000000000000' }),
+});

@@ -1,0 +1,84 @@
+import { z } from '@hono/zod-openapi';
+import { eq, or, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { hasAtMostDecimals, MAX_MAJOR_AMOUNT, toMinor } from '../money';
+import type { FilterSpec } from './list-query';
+
+/** Builders for the kinds of filter resources declare. Each parses a query string and yields SQL. */
+
+function param<T>(schema: z.ZodType<T, string | undefined>, description: string, example?: string) {
+  return schema.openapi({ description, ...(example ? { example } : {}) }) as z.ZodType<T, string | undefined>;
+}
+
+/** Exact match on one of a fixed set of values. */
+export function enumFilter<const V extends readonly [string, ...string[]]>(column: SQLiteColumn, values: V, description: string): FilterSpec<V[number] | undefined> {
+  return {
+    schema: param(z.enum(values).optional(), `${description} One of: ${values.join(', ')}.`),
+    where: (value) => eq(column, value),
+  };
+}
+
+/** A reference to another resource by id or by slug. */
+export function idOrSlugFilter(column: SQLiteColumn, target: { id: SQLiteColumn; slug: SQLiteColumn; table: string }, description: string): FilterSpec<string | undefined> {
+  return {
+    schema: param(z.string().min(1).max(200).optional(), description),
+    where: (value) => sql`${column} IN (SELECT ${target.id} FROM ${sql.identifier(target.table)} WHERE ${or(eq(target.id, value), eq(target.slug, value))})`,
+  };
+}
+
+/** Exact match on a text column. */
+export function exactFilter(column: SQLiteColumn, description: string): FilterSpec<string | undefined> {
+  return { schema: param(z.string().min(1).max(200).optional(), description), where: (value) => eq(column, value) };
+}
+
+/** An inclusive bound on a money column, given in major units (`19.99`). */
+export function moneyBoundFilter(column: SQLiteColumn, bound: 'min' | 'max', description: string): FilterSpec<number | undefined> {
+  const schema = z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return undefined;
+      const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
+      if (!(value <= MAX_MAJOR_AMOUNT) || !hasAtMostDecimals(value)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a non-negative amount with at most 2 decimals, like 19.99' });
+        return z.NEVER;
+      }
+      return toMinor(value);
+    });
+  return {
+    schema: param(schema, description, bound === 'min' ? '10' : '99.99'),
+    where: (minor) => (bound === 'min' ? sql`${column} >= ${minor}` : sql`${column} <= ${minor}`),
+  };
+}
+
+/** D1 refuses LIKE patterns over 50 bytes; two wildcards leave room for 48 bytes of text. */
+export const MAX_SEARCH_BYTES = 48;
+
+/** Case-insensitive substring search over several text columns (and extra conditions). */
+export function searchFilter(
+  columns: SQLiteColumn[],
+  description: string,
+  extra: (pattern: string) => SQL[] = () => [],
+): FilterSpec<string | undefined> {
+  const schema = z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return undefined;
+      const text = raw.trim();
+      if (!text) {
+        ctx.addIssue({ code: 'custom', message: 'must not be empty' });
+        return z.NEVER;
+      }
+      const escaped = text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+      if (new TextEncoder().encode(escaped).length > MAX_SEARCH_BYTES) {
+        ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_SEARCH_BYTES} bytes` });
+        return z.NEVER;
+      }
+      return `%${escaped}%`;
+    });
+  return {
+    schema: param(schema, description, 'shirt'),
+    where: (pattern) => or(...columns.map((c) => sql`${c} LIKE ${pattern} ESCAPE '\\'`), ...extra(pattern)),
+  };
+}

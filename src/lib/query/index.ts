@@ -1,0 +1,14 @@
+export { type FieldTree, fieldTreeFromSchema, parseFields, project, selects } from './fields';
+export { enumFilter, exactFilter, idOrSlugFilter, moneyBoundFilter, searchFilter } from './filters';
+export {
+  DEFAULT_LIMIT,
+  defineListQuery,
+  type FilterSpec,
+  listPlan,
+  listQuerySchema,
+  type ListQueryConfig,
+  MAX_LIMIT,
+  type ParsedListQuery,
+  readQuerySchema,
+} from './list-query';
+export { type SortKey, parseSort } from './sort';

@@ -1,0 +1,146 @@
+import { z } from '@hono/zod-openapi';
+import { and, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { type FieldTree, FieldSyntaxError, parseFields } from './fields';
+import { orderByFor, parseSort, type SortKey, SortSyntaxError } from './sort';
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+const MAX_PAGE = 1_000_000;
+
+/** One declared filter: how its query value parses and which SQL condition it becomes. */
+export interface FilterSpec<T> {
+  schema: z.ZodType<T, string | undefined>;
+  where: (value: NonNullable<T>) => SQL | undefined;
+}
+
+/**
+ * Everything a list endpoint lets a client ask for, declared as data in one place per resource
+ * (like Medusa's query-config): sortable columns, the default order, selectable fields and filters.
+ */
+export interface ListQueryConfig<F extends Record<string, FilterSpec<any>>> {
+  resource: string;
+  id: SQLiteColumn;
+  sortable: Record<string, SQLiteColumn>;
+  defaultSort: SortKey[];
+  selectable: FieldTree;
+  filters: F;
+}
+
+export function defineListQuery<F extends Record<string, FilterSpec<any>>>(config: ListQueryConfig<F>) {
+  return config;
+}
+
+type FilterValues<F> = { [K in keyof F]?: F[K] extends FilterSpec<infer T> ? NonNullable<T> : never };
+
+export interface ParsedListQuery<F> {
+  page: number;
+  limit: number;
+  sort: SortKey[];
+  fields?: FieldTree;
+  filters: FilterValues<F>;
+}
+
+function integerParam(name: string, min: number, max: number, fallback: number) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return fallback;
+      const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+      if (!(value >= min && value <= max)) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return value;
+    })
+    .openapi({ param: { name, in: 'query' }, type: 'integer', minimum: min, maximum: max, default: fallback } as never);
+}
+
+/** `fields=id,name,variants(id,price)`, checked against what the resource can return. */
+export function fieldsParam(selectable: FieldTree) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return undefined;
+      try {
+        return parseFields(raw, selectable);
+      } catch (error) {
+        if (!(error instanceof FieldSyntaxError)) throw error;
+        ctx.addIssue({ code: 'custom', message: error.message });
+        return z.NEVER;
+      }
+    })
+    .openapi({
+      description:
+        'Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. ' +
+        `Top-level fields: ${Object.keys(selectable).join(', ')}.`,
+      example: 'id,name,price',
+    });
+}
+
+/** The query schema of a single-resource read: only `fields`. */
+export function readQuerySchema(selectable: FieldTree) {
+  return z.strictObject({ fields: fieldsParam(selectable) });
+}
+
+/**
+ * The query schema of a list endpoint, built from its config: validation, parsing and the OpenAPI
+ * parameters all come from here. Unknown parameters are rejected so that a typo never silently
+ * returns an unfiltered list.
+ */
+export function listQuerySchema<F extends Record<string, FilterSpec<any>>>(config: ListQueryConfig<F>) {
+  const sortable = Object.keys(config.sortable);
+  const defaultSort = config.defaultSort.map((k) => `${k.field}:${k.direction}`).join(',');
+  const filterShape = Object.fromEntries(Object.entries(config.filters).map(([name, spec]) => [name, spec.schema]));
+  return z
+    .strictObject({
+      page: integerParam('page', 1, MAX_PAGE, 1).openapi({ description: 'Page number, from 1. A page past the end is an empty list.' }),
+      limit: integerParam('limit', 1, MAX_LIMIT, DEFAULT_LIMIT).openapi({ description: `Items per page, 1 to ${MAX_LIMIT}.` }),
+      sort: z
+        .string()
+        .optional()
+        .transform((raw, ctx) => {
+          if (raw === undefined) return config.defaultSort;
+          try {
+            return parseSort(raw, sortable);
+          } catch (error) {
+            if (!(error instanceof SortSyntaxError)) throw error;
+            ctx.addIssue({ code: 'custom', message: error.message });
+            return z.NEVER;
+          }
+        })
+        .openapi({
+          description: `Comma-separated \`field:direction\` keys applied in order (direction asc by default; ties end on id). Sortable: ${sortable.join(', ')}. Default: ${defaultSort}.`,
+          example: `${sortable[0]}:desc`,
+        }),
+      fields: fieldsParam(config.selectable),
+      ...filterShape,
+    })
+    .transform((query) => {
+      const { page, limit, sort, fields, ...rest } = query as Record<string, unknown> & {
+        page: number;
+        limit: number;
+        sort: SortKey[];
+        fields?: FieldTree;
+      };
+      const filters = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as FilterValues<F>;
+      return { page, limit, sort, fields, filters } satisfies ParsedListQuery<F>;
+    });
+}
+
+/** The SQL pieces of a parsed list query: filter conditions, order and window. */
+export function listPlan<F extends Record<string, FilterSpec<any>>>(
+  config: ListQueryConfig<F>,
+  query: ParsedListQuery<F>,
+  extraConditions: (SQL | undefined)[] = [],
+) {
+  const conditions = Object.entries(query.filters).map(([name, value]) => config.filters[name]!.where(value as never));
+  return {
+    where: and(...conditions, ...extraConditions),
+    orderBy: orderByFor(query.sort, config.sortable, config.id),
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+  };
+}

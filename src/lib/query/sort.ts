@@ -1,0 +1,39 @@
+import { asc, desc, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { toCamelCase } from './names';
+
+export type SortDirection = 'asc' | 'desc';
+export interface SortKey {
+  field: string;
+  direction: SortDirection;
+}
+
+export class SortSyntaxError extends Error {}
+
+/** Parses `created_at:desc,price` (direction defaults to asc) against a whitelist of fields. */
+export function parseSort(input: string, sortable: readonly string[]): SortKey[] {
+  const keys: SortKey[] = [];
+  for (const part of input.split(',')) {
+    const [rawField = '', rawDirection, ...rest] = part.trim().split(':');
+    if (!rawField) throw new SortSyntaxError('empty sort key');
+    if (rest.length) throw new SortSyntaxError(`'${part}' is not of the form field:direction`);
+    const field = toCamelCase(rawField);
+    if (!sortable.includes(field)) {
+      throw new SortSyntaxError(`cannot sort on '${rawField}'; sortable: ${sortable.join(', ')}`);
+    }
+    const direction = (rawDirection ?? 'asc').toLowerCase();
+    if (direction !== 'asc' && direction !== 'desc') {
+      throw new SortSyntaxError(`direction of '${rawField}' must be asc or desc, not '${rawDirection}'`);
+    }
+    if (keys.some((k) => k.field === field)) throw new SortSyntaxError(`'${rawField}' is given more than once`);
+    keys.push({ field, direction });
+  }
+  return keys;
+}
+
+/** ORDER BY terms for whitelisted keys, always ending on the id so that pages are stable. */
+export function orderByFor(keys: SortKey[], columns: Record<string, SQLiteColumn>, id: SQLiteColumn): SQL[] {
+  const terms = keys.map((k) => (k.direction === 'asc' ? asc(columns[k.field]!) : desc(columns[k.field]!)));
+  if (!keys.some((k) => columns[k.field] === id)) terms.push(asc(id));
+  return terms;
+}

@@ -1,0 +1,27 @@
+import { z } from '@hono/zod-openapi';
+import { createSchemaFactory } from 'drizzle-zod';
+import { hasAtMostDecimals, MAX_MAJOR_AMOUNT } from './money';
+
+/** drizzle-zod bound to the OpenAPI-aware zod, so schemas derived from tables can carry `.openapi()`. */
+export const { createSelectSchema, createInsertSchema, createUpdateSchema } = createSchemaFactory({ zodInstance: z });
+
+/** An amount in the currency's major unit, as the API shows and accepts it. */
+export const Money = z
+  .number()
+  .min(0)
+  .max(MAX_MAJOR_AMOUNT)
+  .refine((n) => hasAtMostDecimals(n), 'must have at most 2 decimals')
+  .openapi({ description: 'Amount in the major unit of the currency (19.99), at most 2 decimals.', example: 19.99 });
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const Slug = z
+  .string()
+  .min(1)
+  .max(120)
+  .regex(SLUG_PATTERN, 'must be lowercase letters, digits and single hyphens')
+  .openapi({ example: 'summer-t-shirt' });
+
+export const Timestamp = z.iso.datetime().openapi({ example: '2026-11-22T10:00:00.000Z' });
+
+/** A compact reference to a related resource, as embedded in another's representation. */
+export const Ref = z.object({ id: z.string(), name: z.string(), slug: z.string() });

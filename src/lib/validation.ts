@@ -1,0 +1,37 @@
+import type { Hook } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
+import { ApiError, type FieldError } from './errors';
+
+function fieldName(path: readonly PropertyKey[], fallback: string): string {
+  return path.length ? path.map(String).join('.') : fallback;
+}
+
+/** One entry per invalid field, every field reported (a field's first problem is its message). */
+export function fieldErrors(error: z.ZodError): FieldError[] {
+  const byField = new Map<string, string>();
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const field = fieldName([...issue.path, key], 'body');
+        if (!byField.has(field)) byField.set(field, 'is not a known field');
+      }
+      continue;
+    }
+    const field = fieldName(issue.path, 'body');
+    if (!byField.has(field)) byField.set(field, issue.message);
+  }
+  return [...byField].map(([field, message]) => ({ field, message }));
+}
+
+/**
+ * The validation hook of every router: a body that fails its schema is 422 VALIDATION_ERROR listing
+ * each invalid field; a bad query or path parameter is 400 INVALID_REQUEST naming the parameter.
+ */
+export const validationHook: Hook<unknown, any, string, unknown> = (result) => {
+  if (result.success) return;
+  if (result.target === 'json' || result.target === 'form') throw ApiError.validation(fieldErrors(result.error));
+  const [first] = fieldErrors(result.error);
+  const field = first?.field === 'body' ? result.target : (first?.field ?? result.target);
+  const issue = first?.message === 'is not a known field' ? `unknown ${result.target === 'query' ? 'query ' : ''}parameter` : (first?.message ?? 'invalid');
+  throw ApiError.badParameter(field, issue);
+};

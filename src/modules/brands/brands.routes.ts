@@ -1,0 +1,16 @@
+import { crudRoutes } from '../../lib/crud-routes';
+import { brandListQuery } from './brands.query';
+import { BrandSchema, CreateBrandBody, UpdateBrandBody } from './brands.schemas';
+
+export const brandRoutes = crudRoutes({
+  path: '/brands',
+  tag: 'Brands',
+  noun: 'brand',
+  nouns: 'brands',
+  schema: BrandSchema,
+  createBody: CreateBrandBody,
+  updateBody: UpdateBrandBody,
+  listQuery: brandListQuery,
+  resource: 'brands',
+  notes: { delete: "The brand's products stay, without a brand." },
+});

@@ -1,0 +1,63 @@
+import { isStaff } from '../../middleware/auth';
+import { created, list, noContent, ok, pagination } from '../../lib/envelope';
+import type { AppRouteHandler } from '../../lib/openapi';
+import { project } from '../../lib/query';
+import type * as routes from './products.routes';
+import * as service from './products.service';
+
+const visibility = (c: { var: { principal: Parameters<typeof isStaff>[0] } }) => ({ staff: isStaff(c.var.principal, 'products') });
+
+export const listProducts: AppRouteHandler<typeof routes.listProducts> = async (c) => {
+  const query = c.req.valid('query');
+  const { items, total } = await service.listProducts(c.var.db, query, visibility(c));
+  return list(c, items.map((p) => project(p, query.fields)), pagination(query.page, query.limit, total));
+};
+
+export const getProduct: AppRouteHandler<typeof routes.getProduct> = async (c) => {
+  const { fields } = c.req.valid('query');
+  const product = await service.getProduct(c.var.db, c.req.valid('param').id, visibility(c), fields);
+  return ok(c, project(product, fields));
+};
+
+export const createProduct: AppRouteHandler<typeof routes.createProduct> = async (c) => {
+  const product = await service.createProduct(c.var.db, c.req.valid('json'));
+  return created(c, product, `/api/products/${product.id}`, 'Product created');
+};
+
+export const updateProduct: AppRouteHandler<typeof routes.updateProduct> = async (c) => {
+  return ok(c, await service.updateProduct(c.var.db, c.req.valid('param').id, c.req.valid('json')), 'Product updated');
+};
+
+export const deleteProduct: AppRouteHandler<typeof routes.deleteProduct> = async (c) => {
+  await service.deleteProduct(c.var.db, c.req.valid('param').id);
+  return noContent(c);
+};
+
+export const listVariants: AppRouteHandler<typeof routes.listVariants> = async (c) => {
+  const { fields } = c.req.valid('query');
+  const variants = await service.listVariants(c.var.db, c.req.valid('param').id, visibility(c));
+  return list(c, variants.map((v) => project(v, fields)), pagination(1, service.MAX_VARIANTS_PER_PRODUCT, variants.length));
+};
+
+export const getVariant: AppRouteHandler<typeof routes.getVariant> = async (c) => {
+  const { id, variantId } = c.req.valid('param');
+  const { fields } = c.req.valid('query');
+  return ok(c, project(await service.getVariant(c.var.db, id, variantId, visibility(c)), fields));
+};
+
+export const createVariant: AppRouteHandler<typeof routes.createVariant> = async (c) => {
+  const { id } = c.req.valid('param');
+  const variant = await service.createVariant(c.var.db, id, c.req.valid('json'));
+  return created(c, variant, `/api/products/${id}/variants/${variant.id}`, 'Variant created');
+};
+
+export const updateVariant: AppRouteHandler<typeof routes.updateVariant> = async (c) => {
+  const { id, variantId } = c.req.valid('param');
+  return ok(c, await service.updateVariant(c.var.db, id, variantId, c.req.valid('json')), 'Variant updated');
+};
+
+export const deleteVariant: AppRouteHandler<typeof routes.deleteVariant> = async (c) => {
+  const { id, variantId } = c.req.valid('param');
+  await service.deleteVariant(c.var.db, id, variantId);
+  return noContent(c);
+};

@@ -1,0 +1,138 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { requirePermission } from '../../middleware/auth';
+import {
+  bearerAuth,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  listResponse,
+  noContentResponse,
+  publicReadErrors,
+  successResponse,
+  writeErrors,
+} from '../../lib/openapi';
+import { fieldTreeFromSchema, listQuerySchema, readQuerySchema } from '../../lib/query';
+import { productListQuery } from './products.query';
+import { CreateProductBody, CreateVariantBody, ProductSchema, UpdateProductBody, UpdateVariantBody, VariantSchema } from './products.schemas';
+
+const tags = ['Products'];
+const optionalAuth = [{}, ...bearerAuth];
+const canWrite = requirePermission('products:write');
+const VariantParams = IdParams.extend({
+  variantId: z.string().min(1).max(100).openapi({ param: { name: 'variantId', in: 'path' }, example: 'var_01JD0000000000000000000000' }),
+});
+const variantFields = readQuerySchema(fieldTreeFromSchema(VariantSchema));
+
+export const listProducts = createRoute({
+  method: 'get',
+  path: '/products',
+  tags,
+  summary: 'List products',
+  description: 'Public callers see active products only; admins see every status and may filter on it.',
+  security: optionalAuth,
+  request: { query: listQuerySchema(productListQuery) },
+  responses: { 200: listResponse(ProductSchema, 'A page of products.'), ...errorResponses(...publicReadErrors) },
+});
+
+export const createProduct = createRoute({
+  method: 'post',
+  path: '/products',
+  tags,
+  summary: 'Create a product',
+  description: 'Emits `product.created`. Without `slug`, one is made from the name (made unique with a number). Needs `products:write`.',
+  security: bearerAuth,
+  middleware: [canWrite] as const,
+  request: { body: jsonBody(CreateProductBody, 'The product.') },
+  responses: { 201: successResponse(ProductSchema, 'The created product.'), ...errorResponses(...writeErrors, 409) },
+});
+
+export const getProduct = createRoute({
+  method: 'get',
+  path: '/products/{id}',
+  tags,
+  summary: 'Get a product by id or slug',
+  security: optionalAuth,
+  request: { params: IdParams, query: readQuerySchema(productListQuery.selectable) },
+  responses: { 200: successResponse(ProductSchema, 'The product.'), ...errorResponses(...publicReadErrors, 404) },
+});
+
+export const updateProduct = createRoute({
+  method: 'patch',
+  path: '/products/{id}',
+  tags,
+  summary: 'Update a product',
+  description: 'Emits `product.updated` when anything changes. Needs `products:write`.',
+  security: bearerAuth,
+  middleware: [canWrite] as const,
+  request: { params: IdParams, body: jsonBody(UpdateProductBody, 'Fields to change.') },
+  responses: { 200: successResponse(ProductSchema, 'The updated product.'), ...errorResponses(...writeErrors, 404, 409) },
+});
+
+export const deleteProduct = createRoute({
+  method: 'delete',
+  path: '/products/{id}',
+  tags,
+  summary: 'Delete a product',
+  description: 'Deletes the product with its variants and category links; emits `product.deleted`. To hide a product but keep it, set its status to `archived`. Needs `products:write`.',
+  security: bearerAuth,
+  middleware: [canWrite] as const,
+  request: { params: IdParams },
+  responses: { 204: noContentResponse, ...errorResponses(401, 403, 404) },
+});
+
+export const listVariants = createRoute({
+  method: 'get',
+  path: '/products/{id}/variants',
+  tags,
+  summary: "List a product's variants",
+  description: 'All variants of the product (at most 100) in one page, in position order.',
+  security: optionalAuth,
+  request: { params: IdParams, query: variantFields },
+  responses: { 200: listResponse(VariantSchema, 'The variants.'), ...errorResponses(...publicReadErrors, 404) },
+});
+
+export const createVariant = createRoute({
+  method: 'post',
+  path: '/products/{id}/variants',
+  tags,
+  summary: 'Add a variant',
+  description: 'Emits `product.updated`. Needs `products:write`.',
+  security: bearerAuth,
+  middleware: [canWrite] as const,
+  request: { params: IdParams, body: jsonBody(CreateVariantBody, 'The variant.') },
+  responses: { 201: successResponse(VariantSchema, 'The created variant.'), ...errorResponses(...writeErrors, 404, 409) },
+});
+
+export const getVariant = createRoute({
+  method: 'get',
+  path: '/products/{id}/variants/{variantId}',
+  tags,
+  summary: 'Get a variant',
+  security: optionalAuth,
+  request: { params: VariantParams, query: variantFields },
+  responses: { 200: successResponse(VariantSchema, 'The variant.'), ...errorResponses(...publicReadErrors, 404) },
+});
+
+export const updateVariant = createRoute({
+  method: 'patch',
+  path: '/products/{id}/variants/{variantId}',
+  tags,
+  summary: 'Update a variant',
+  description: 'Emits `product.updated` when anything changes. Needs `products:write`.',
+  security: bearerAuth,
+  middleware: [canWrite] as const,
+  request: { params: VariantParams, body: jsonBody(UpdateVariantBody, 'Fields to change.') },
+  responses: { 200: successResponse(VariantSchema, 'The updated variant.'), ...errorResponses(...writeErrors, 404, 409) },
+});
+
+export const deleteVariant = createRoute({
+  method: 'delete',
+  path: '/products/{id}/variants/{variantId}',
+  tags,
+  summary: 'Delete a variant',
+  description: 'A product keeps at least one variant (409 for the last one). Emits `product.updated`. Needs `products:write`.',
+  security: bearerAuth,
+  middleware: [canWrite] as const,
+  request: { params: VariantParams },
+  responses: { 204: noContentResponse, ...errorResponses(401, 403, 404, 409) },
+});

@@ -1,0 +1,116 @@
+import { z } from '@hono/zod-openapi';
+import { products, productVariants } from '../../db/schema';
+import { createInsertSchema, createSelectSchema, createUpdateSchema, Money, Ref, Slug, Timestamp } from '../../lib/schemas';
+
+/** Shapes of products and variants on the wire, derived from the Drizzle tables with API overrides. */
+
+const ImageSchema = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }).max(2048),
+  alt: z.string().max(300).nullable().optional(),
+});
+const Images = z.array(ImageSchema).max(50);
+const Attributes = z
+  .record(z.string().min(1).max(100), z.union([z.string().max(1000), z.number(), z.boolean()]))
+  .refine((r) => Object.keys(r).length <= 100, 'at most 100 attributes')
+  .openapi({ example: { material: 'cotton', organic: true } });
+const Options = z
+  .record(z.string().min(1).max(100), z.string().min(1).max(200))
+  .refine((r) => Object.keys(r).length <= 10, 'at most 10 options')
+  .openapi({ example: { size: 'M', color: 'Blue' } });
+const Sku = z.string().trim().min(1).max(100).openapi({ example: 'TSHIRT-BLUE-M' });
+const Quantity = z.int().min(0).max(1_000_000_000);
+const Threshold = z.int().min(0).max(1_000_000_000);
+
+const moneyColumns = { price: Money, compareAtPrice: Money.nullable() };
+
+export const VariantSchema = createSelectSchema(productVariants, {
+  ...moneyColumns,
+  options: Options,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
+  .omit({ productId: true })
+  .openapi('Variant');
+
+export const ProductSchema = createSelectSchema(products, {
+  ...moneyColumns,
+  images: z.array(z.object({ url: z.string(), alt: z.string().nullable().optional() })),
+  attributes: Attributes,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
+  .omit({ brandId: true, vendorId: true })
+  .extend({
+    brand: Ref.nullable(),
+    vendor: Ref.nullable(),
+    categories: z.array(Ref),
+    stock: z.int().openapi({ description: 'Units in stock across all variants.' }),
+    variants: z.array(VariantSchema),
+  })
+  .openapi('Product');
+
+export type Product = z.infer<typeof ProductSchema>;
+export type Variant = z.infer<typeof VariantSchema>;
+
+const variantFields = {
+  sku: Sku.nullable(),
+  name: z.string().trim().min(1).max(200).nullable(),
+  options: Options,
+  ...moneyColumns,
+  stock: Quantity,
+  lowStockThreshold: Threshold.nullable(),
+  position: z.int().min(0).max(10_000),
+};
+
+export const CreateVariantBody = createInsertSchema(productVariants, variantFields)
+  .omit({ id: true, productId: true, createdAt: true, updatedAt: true })
+  .partial()
+  .strict()
+  .openapi('CreateVariant', { description: 'A variant; `price` defaults to the product price.' });
+
+export const UpdateVariantBody = createUpdateSchema(productVariants, variantFields)
+  .omit({ id: true, productId: true, createdAt: true, updatedAt: true })
+  .strict()
+  .openapi('UpdateVariant');
+
+const productFields = {
+  name: z.string().trim().min(1).max(200),
+  slug: Slug,
+  description: z.string().max(20_000).nullable(),
+  ...moneyColumns,
+  sku: Sku.nullable(),
+  images: Images,
+  attributes: Attributes,
+  lowStockThreshold: Threshold.nullable(),
+  brandId: z.string().min(1).max(100).nullable(),
+  vendorId: z.string().min(1).max(100).nullable(),
+};
+const categoryIds = z.array(z.string().min(1).max(100)).max(50).openapi({ description: 'Ids of the categories the product is in.' });
+
+export const CreateProductBody = createInsertSchema(products, productFields)
+  .omit({ id: true, createdAt: true, updatedAt: true })
+  .partial()
+  .required({ name: true, price: true })
+  .extend({
+    categoryIds: categoryIds.optional(),
+    stock: Quantity.optional().openapi({ description: 'Stock of the default variant, when `variants` is not given.' }),
+    variants: z.array(CreateVariantBody).min(1).max(100).optional().openapi({
+      description: 'The variants. Without it the product gets one default variant with its SKU, price and `stock`.',
+    }),
+  })
+  .strict()
+  .refine((p) => !(p.variants && p.stock !== undefined), { path: ['stock'], message: 'give stock per variant when variants are given' })
+  .openapi('CreateProduct');
+
+export const UpdateProductBody = createUpdateSchema(products, productFields)
+  .omit({ id: true, createdAt: true, updatedAt: true })
+  .extend({ categoryIds: categoryIds.optional() })
+  .strict()
+  .openapi('UpdateProduct', {
+    description: 'Fields to change. `categoryIds` replaces the set. On a product with one variant and no options, price, compare-at price and SKU changes also apply to that variant.',
+  });
+
+export type CreateProductInput = z.infer<typeof CreateProductBody>;
+export type UpdateProductInput = z.infer<typeof UpdateProductBody>;
+export type CreateVariantInput = z.infer<typeof CreateVariantBody>;
+export type UpdateVariantInput = z.infer<typeof UpdateVariantBody>;

@@ -1,0 +1,434 @@
+import { and, asc, count, eq, inArray, or, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import {
+  brands,
+  categories,
+  type ProductRow,
+  productCategories,
+  products,
+  type ProductVariantRow,
+  productVariants,
+  vendors,
+} from '../../db/schema';
+import { chunkRows, withUniqueConflicts } from '../../lib/db-errors';
+import { ApiError, type FieldError } from '../../lib/errors';
+import { outboxEvent } from '../../lib/events';
+import { ID_PREFIX, newId } from '../../lib/ids';
+import { toMajor, toMajorOrNull, toMinor } from '../../lib/money';
+import { type FieldTree, listPlan, type ParsedListQuery, selects } from '../../lib/query';
+import { uniqueSlug } from '../../lib/slug';
+import { productListQuery } from './products.query';
+import type {
+  CreateProductInput,
+  CreateVariantInput,
+  Product,
+  UpdateProductInput,
+  UpdateVariantInput,
+  Variant,
+} from './products.schemas';
+
+type Ref = { id: string; name: string; slug: string };
+
+/** Which API field a UNIQUE violation of each column is about. */
+const UNIQUE_FIELDS = {
+  'products.slug': 'slug',
+  'products.sku': 'sku',
+  'product_variants.sku': 'sku',
+};
+
+export const MAX_VARIANTS_PER_PRODUCT = 100;
+
+/** Public callers see active products only; staff see every status. */
+export interface Visibility {
+  staff: boolean;
+}
+const visibleTo = (v: Visibility) => (v.staff ? undefined : eq(products.status, 'active'));
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+export function toVariant(row: ProductVariantRow): Variant {
+  const { productId: _, price, compareAtPrice, ...rest } = row;
+  return { ...rest, price: toMajor(price), compareAtPrice: toMajorOrNull(compareAtPrice) };
+}
+
+function toProduct(row: ProductRow, brand: Ref | null, vendor: Ref | null, cats: Ref[], variants: Variant[]): Product {
+  const { brandId: _b, vendorId: _v, price, compareAtPrice, ...rest } = row;
+  return {
+    ...rest,
+    price: toMajor(price),
+    compareAtPrice: toMajorOrNull(compareAtPrice),
+    brand,
+    vendor,
+    categories: cats,
+    stock: variants.reduce((sum, v) => sum + v.stock, 0),
+    variants,
+  };
+}
+
+const refColumns = (t: typeof brands | typeof vendors | typeof categories) => ({ id: t.id, name: t.name, slug: t.slug });
+
+interface Window {
+  where: SQL | undefined;
+  orderBy: SQL[];
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Loads one window of products with their brand, vendor, categories and variants in a single D1
+ * round trip: the related rows are selected by a subquery over the same window, and the total (when
+ * asked for) is counted in SQL in the same batch. Relations the selection leaves out are not read.
+ */
+async function loadProducts(db: Database, window: Window, selection: FieldTree | undefined, withTotal: boolean) {
+  // D1 batches return rows as objects, so two selected columns with one name (a join's `id`s)
+  // would collide: every statement here reads one table's columns, keyed by a page subquery.
+  const pageColumn = (column: typeof products.id | typeof products.brandId | typeof products.vendorId) =>
+    db.select({ value: column }).from(products).where(window.where).orderBy(...window.orderBy).limit(window.limit).offset(window.offset);
+  const pageIds = pageColumn(products.id);
+  const rowsQuery = db.select().from(products).where(window.where).orderBy(...window.orderBy).limit(window.limit).offset(window.offset);
+  const wanted = {
+    brands: selects(selection, 'brand'),
+    vendors: selects(selection, 'vendor'),
+    variants: selects(selection, 'variants') || selects(selection, 'stock'),
+    categories: selects(selection, 'categories'),
+  };
+  const related = {
+    brands: db.select(refColumns(brands)).from(brands).where(inArray(brands.id, pageColumn(products.brandId))),
+    vendors: db.select(refColumns(vendors)).from(vendors).where(inArray(vendors.id, pageColumn(products.vendorId))),
+    variants: db
+      .select()
+      .from(productVariants)
+      .where(inArray(productVariants.productId, pageIds))
+      .orderBy(asc(productVariants.position), asc(productVariants.id)),
+    categories: db
+      .select({ productId: productCategories.productId, ...refColumns(categories) })
+      .from(productCategories)
+      .innerJoin(categories, eq(categories.id, productCategories.categoryId))
+      .where(inArray(productCategories.productId, pageIds))
+      .orderBy(asc(categories.name), asc(categories.id)),
+  };
+  const totalQuery = db.select({ total: count() }).from(products).where(window.where);
+
+  const names = (Object.keys(wanted) as (keyof typeof wanted)[]).filter((name) => wanted[name]);
+  const statements = [rowsQuery, ...names.map((name) => related[name]), ...(withTotal ? [totalQuery] : [])];
+  const results = (await db.batch(statements as unknown as [typeof rowsQuery])) as unknown[];
+  const rows = results[0] as ProductRow[];
+  const fetched = Object.fromEntries(names.map((name, i) => [name, results[i + 1]])) as {
+    brands?: Ref[];
+    vendors?: Ref[];
+    variants?: ProductVariantRow[];
+    categories?: (Ref & { productId: string })[];
+  };
+  const total = withTotal ? (results[names.length + 1] as { total: number }[])[0]!.total : rows.length;
+
+  const brandsById = new Map((fetched.brands ?? []).map((b) => [b.id, b]));
+  const vendorsById = new Map((fetched.vendors ?? []).map((v) => [v.id, v]));
+  const variantsByProduct = groupBy(fetched.variants ?? [], (v) => v.productId);
+  const categoriesByProduct = groupBy(fetched.categories ?? [], (c) => c.productId);
+  const items = rows.map((product) =>
+    toProduct(
+      product,
+      (product.brandId && brandsById.get(product.brandId)) || null,
+      (product.vendorId && vendorsById.get(product.vendorId)) || null,
+      (categoriesByProduct.get(product.id) ?? []).map(({ productId: _, ...ref }) => ref),
+      (variantsByProduct.get(product.id) ?? []).map(toVariant),
+    ),
+  );
+  return { items, total };
+}
+
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
+export async function listProducts(db: Database, query: ParsedListQuery<typeof productListQuery.filters>, visibility: Visibility) {
+  const plan = listPlan(productListQuery, query, [visibleTo(visibility)]);
+  return loadProducts(db, plan, query.fields, true);
+}
+
+/** One product by id or slug, or undefined. */
+export async function findProduct(db: Database, idOrSlug: string, visibility: Visibility, selection?: FieldTree) {
+  const where = and(or(eq(products.id, idOrSlug), eq(products.slug, idOrSlug)), visibleTo(visibility));
+  const { items } = await loadProducts(db, { where, orderBy: [asc(products.id)], limit: 1, offset: 0 }, selection, false);
+  return items[0];
+}
+
+export async function getProduct(db: Database, idOrSlug: string, visibility: Visibility, selection?: FieldTree): Promise<Product> {
+  const product = await findProduct(db, idOrSlug, visibility, selection);
+  if (!product) throw ApiError.notFound('Product', idOrSlug);
+  return product;
+}
+
+// ---------------------------------------------------------------------------------------------
+// References
+
+interface RefInput {
+  brandId?: string | null;
+  vendorId?: string | null;
+  categoryIds?: string[];
+}
+interface ResolvedRefs {
+  brand?: Ref | null;
+  vendor?: Ref | null;
+  categories?: Ref[];
+}
+
+/** Looks up the brand, vendor and categories a body names, in one batch; 422 for any that do not exist. */
+async function resolveRefs(db: Database, input: RefInput): Promise<ResolvedRefs> {
+  const categoryIds = input.categoryIds ? [...new Set(input.categoryIds)] : undefined;
+  const [brandRows, vendorRows, categoryRows] = await db.batch([
+    db.select(refColumns(brands)).from(brands).where(eq(brands.id, input.brandId ?? '')),
+    db.select(refColumns(vendors)).from(vendors).where(eq(vendors.id, input.vendorId ?? '')),
+    db
+      .select(refColumns(categories))
+      .from(categories)
+      .where(inArray(categories.id, categoryIds?.length ? categoryIds : ['']))
+      .orderBy(asc(categories.name), asc(categories.id)),
+  ]);
+  const errors: FieldError[] = [];
+  if (input.brandId && !brandRows[0]) errors.push({ field: 'brandId', message: `no brand '${input.brandId}'` });
+  if (input.vendorId && !vendorRows[0]) errors.push({ field: 'vendorId', message: `no vendor '${input.vendorId}'` });
+  const missing = categoryIds?.filter((id) => !categoryRows.some((c) => c.id === id)) ?? [];
+  if (missing.length) errors.push({ field: 'categoryIds', message: `no category ${missing.map((id) => `'${id}'`).join(', ')}` });
+  if (errors.length) throw ApiError.validation(errors);
+  return {
+    ...(input.brandId !== undefined ? { brand: brandRows[0] ?? null } : {}),
+    ...(input.vendorId !== undefined ? { vendor: vendorRows[0] ?? null } : {}),
+    ...(categoryIds ? { categories: categoryRows } : {}),
+  };
+}
+
+function duplicateSkus(skus: (string | null | undefined)[], field: (index: number) => string): FieldError[] {
+  const seen = new Set<string>();
+  const errors: FieldError[] = [];
+  skus.forEach((sku, i) => {
+    if (!sku) return;
+    if (seen.has(sku)) errors.push({ field: field(i), message: `SKU '${sku}' appears more than once` });
+    seen.add(sku);
+  });
+  return errors;
+}
+
+function categoryLinkInserts(db: Database, productId: string, cats: Ref[]) {
+  const links = cats.map((c) => ({ productId, categoryId: c.id }));
+  return chunkRows(links, 2).map((chunk) => db.insert(productCategories).values(chunk));
+}
+
+function variantInserts(db: Database, rows: ProductVariantRow[]) {
+  return chunkRows(rows, 12).map((chunk) => db.insert(productVariants).values(chunk));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing: each write and its outbox event go in one batch, so they commit together.
+
+export async function createProduct(db: Database, input: CreateProductInput, now = new Date()): Promise<Product> {
+  const ts = now.toISOString();
+  const id = newId(ID_PREFIX.product, now.getTime());
+  const [refs, slug] = await Promise.all([
+    resolveRefs(db, { brandId: input.brandId, vendorId: input.vendorId, categoryIds: input.categoryIds ?? [] }),
+    input.slug ?? uniqueSlug(db, products, products.slug, input.name),
+  ]);
+  const price = toMinor(input.price);
+  const variantInputs: CreateVariantInput[] = input.variants ?? [
+    { sku: input.sku ?? null, price: input.price, compareAtPrice: input.compareAtPrice ?? null, stock: input.stock ?? 0 },
+  ];
+  const skuErrors = duplicateSkus(variantInputs.map((v) => v.sku), (i) => `variants.${i}.sku`);
+  if (skuErrors.length) throw ApiError.validation(skuErrors);
+
+  const row: ProductRow = {
+    id,
+    name: input.name,
+    slug,
+    description: input.description ?? null,
+    price,
+    compareAtPrice: input.compareAtPrice == null ? null : toMinor(input.compareAtPrice),
+    sku: input.sku ?? null,
+    status: input.status ?? 'draft',
+    brandId: refs.brand?.id ?? null,
+    vendorId: refs.vendor?.id ?? null,
+    images: input.images ?? [],
+    attributes: input.attributes ?? {},
+    lowStockThreshold: input.lowStockThreshold ?? null,
+    createdAt: ts,
+    updatedAt: ts,
+  };
+  const variantRows = variantInputs.map((v, position) => newVariantRow(id, v, price, position, now));
+  const product = toProduct(row, refs.brand ?? null, refs.vendor ?? null, refs.categories ?? [], variantRows.map(toVariant));
+
+  await withUniqueConflicts(UNIQUE_FIELDS, () =>
+    db.batch([
+      db.insert(products).values(row),
+      ...variantInserts(db, variantRows),
+      ...categoryLinkInserts(db, id, refs.categories ?? []),
+      outboxEvent(db, 'product.created', { productId: id, product }, now),
+    ]),
+  );
+  return product;
+}
+
+function newVariantRow(productId: string, v: CreateVariantInput, productPrice: number, position: number, now: Date): ProductVariantRow {
+  const ts = now.toISOString();
+  return {
+    id: newId(ID_PREFIX.variant, now.getTime()),
+    productId,
+    sku: v.sku ?? null,
+    name: v.name ?? null,
+    options: v.options ?? {},
+    price: v.price === undefined ? productPrice : toMinor(v.price),
+    compareAtPrice: v.compareAtPrice == null ? null : toMinor(v.compareAtPrice),
+    stock: v.stock ?? 0,
+    lowStockThreshold: v.lowStockThreshold ?? null,
+    position: v.position ?? position,
+    createdAt: ts,
+    updatedAt: ts,
+  };
+}
+
+/** A product with one variant and no options is a simple product: its variant mirrors its price and SKU. */
+function defaultVariant(product: Product): Variant | undefined {
+  const [only, ...others] = product.variants;
+  return only && !others.length && Object.keys(only.options).length === 0 ? only : undefined;
+}
+
+export async function updateProduct(db: Database, id: string, patch: UpdateProductInput, now = new Date()): Promise<Product> {
+  const current = await getProduct(db, id, { staff: true });
+  if (Object.keys(patch).length === 0) return current;
+  const ts = now.toISOString();
+  const refs = await resolveRefs(db, { brandId: patch.brandId, vendorId: patch.vendorId, categoryIds: patch.categoryIds });
+
+  const { categoryIds: _, price, compareAtPrice, ...scalars } = patch;
+  const set: Partial<ProductRow> = { ...scalars, updatedAt: ts };
+  if (price !== undefined) set.price = toMinor(price);
+  if (compareAtPrice !== undefined) set.compareAtPrice = compareAtPrice === null ? null : toMinor(compareAtPrice);
+
+  const simple = defaultVariant(current);
+  const variantSet: Partial<ProductVariantRow> = {};
+  if (simple) {
+    if (set.price !== undefined) variantSet.price = set.price;
+    if (set.compareAtPrice !== undefined) variantSet.compareAtPrice = set.compareAtPrice;
+    if (set.sku !== undefined) variantSet.sku = set.sku;
+  }
+  const syncVariant = simple && Object.keys(variantSet).length > 0;
+
+  const variants = current.variants.map((v) =>
+    syncVariant && v.id === simple.id
+      ? {
+          ...v,
+          ...(variantSet.price !== undefined ? { price: toMajor(variantSet.price) } : {}),
+          ...(variantSet.compareAtPrice !== undefined ? { compareAtPrice: toMajorOrNull(variantSet.compareAtPrice) } : {}),
+          ...(variantSet.sku !== undefined ? { sku: variantSet.sku } : {}),
+          updatedAt: ts,
+        }
+      : v,
+  );
+  const product: Product = {
+    ...current,
+    ...scalars,
+    ...(price !== undefined ? { price } : {}),
+    ...(compareAtPrice !== undefined ? { compareAtPrice } : {}),
+    brand: refs.brand !== undefined ? refs.brand : current.brand,
+    vendor: refs.vendor !== undefined ? refs.vendor : current.vendor,
+    categories: refs.categories ?? current.categories,
+    variants,
+    updatedAt: ts,
+  } as Product;
+
+  await withUniqueConflicts(UNIQUE_FIELDS, () =>
+    db.batch([
+      db.update(products).set(set).where(eq(products.id, current.id)),
+      ...(syncVariant ? [db.update(productVariants).set({ ...variantSet, updatedAt: ts }).where(eq(productVariants.id, simple.id))] : []),
+      ...(refs.categories
+        ? [db.delete(productCategories).where(eq(productCategories.productId, current.id)), ...categoryLinkInserts(db, current.id, refs.categories)]
+        : []),
+      outboxEvent(db, 'product.updated', { productId: current.id, product }, now),
+    ]),
+  );
+  return product;
+}
+
+export async function deleteProduct(db: Database, id: string, now = new Date()): Promise<void> {
+  const current = await getProduct(db, id, { staff: true }, { id: true });
+  await db.batch([
+    db.delete(products).where(eq(products.id, current.id)),
+    outboxEvent(db, 'product.deleted', { productId: current.id }, now),
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Variants: every change is a change of the product, so it emits `product.updated`.
+
+function findVariant(product: Product, variantId: string): Variant {
+  const variant = product.variants.find((v) => v.id === variantId);
+  if (!variant) throw ApiError.notFound('Variant', variantId);
+  return variant;
+}
+
+export async function listVariants(db: Database, productId: string, visibility: Visibility): Promise<Variant[]> {
+  return (await getProduct(db, productId, visibility, { variants: true })).variants;
+}
+
+export async function getVariant(db: Database, productId: string, variantId: string, visibility: Visibility): Promise<Variant> {
+  return findVariant(await getProduct(db, productId, visibility, { variants: true }), variantId);
+}
+
+export async function createVariant(db: Database, productId: string, input: CreateVariantInput, now = new Date()): Promise<Variant> {
+  const current = await getProduct(db, productId, { staff: true });
+  if (current.variants.length >= MAX_VARIANTS_PER_PRODUCT) {
+    throw ApiError.conflict(`A product has at most ${MAX_VARIANTS_PER_PRODUCT} variants`);
+  }
+  const row = newVariantRow(current.id, input, toMinor(current.price), current.variants.length, now);
+  const variant = toVariant(row);
+  const product: Product = { ...current, variants: [...current.variants, variant], stock: current.stock + variant.stock, updatedAt: row.updatedAt };
+  await withUniqueConflicts(UNIQUE_FIELDS, () =>
+    db.batch([
+      db.insert(productVariants).values(row),
+      db.update(products).set({ updatedAt: row.updatedAt }).where(eq(products.id, current.id)),
+      outboxEvent(db, 'product.updated', { productId: current.id, product }, now),
+    ]),
+  );
+  return variant;
+}
+
+export async function updateVariant(db: Database, productId: string, variantId: string, patch: UpdateVariantInput, now = new Date()): Promise<Variant> {
+  const current = await getProduct(db, productId, { staff: true });
+  const before = findVariant(current, variantId);
+  if (Object.keys(patch).length === 0) return before;
+  const ts = now.toISOString();
+  const { price, compareAtPrice, ...scalars } = patch;
+  const set: Partial<ProductVariantRow> = { ...scalars, updatedAt: ts };
+  if (price !== undefined) set.price = toMinor(price);
+  if (compareAtPrice !== undefined) set.compareAtPrice = compareAtPrice === null ? null : toMinor(compareAtPrice);
+  const variant: Variant = { ...before, ...patch, updatedAt: ts };
+  const variants = current.variants.map((v) => (v.id === variantId ? variant : v));
+  const product: Product = { ...current, variants, stock: variants.reduce((s, v) => s + v.stock, 0), updatedAt: ts };
+  await withUniqueConflicts(UNIQUE_FIELDS, () =>
+    db.batch([
+      db.update(productVariants).set(set).where(eq(productVariants.id, variantId)),
+      db.update(products).set({ updatedAt: ts }).where(eq(products.id, current.id)),
+      outboxEvent(db, 'product.updated', { productId: current.id, product }, now),
+    ]),
+  );
+  return variant;
+}
+
+export async function deleteVariant(db: Database, productId: string, variantId: string, now = new Date()): Promise<void> {
+  const current = await getProduct(db, productId, { staff: true });
+  findVariant(current, variantId);
+  if (current.variants.length === 1) throw ApiError.conflict('A product keeps at least one variant; delete the product instead');
+  const ts = now.toISOString();
+  const variants = current.variants.filter((v) => v.id !== variantId);
+  const product: Product = { ...current, variants, stock: variants.reduce((s, v) => s + v.stock, 0), updatedAt: ts };
+  await db.batch([
+    db.delete(productVariants).where(eq(productVariants.id, variantId)),
+    db.update(products).set({ updatedAt: ts }).where(eq(products.id, current.id)),
+    outboxEvent(db, 'product.updated', { productId: current.id, product }, now),
+  ]);
+}
