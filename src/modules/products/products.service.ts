@@ -48,21 +48,41 @@ const visibleTo = (v: Visibility) => (v.staff ? undefined : eq(products.status, 
 // Reading
 
 export function toVariant(row: ProductVariantRow): Variant {
-  const { productId: _, price, compareAtPrice, ...rest } = row;
-  return { ...rest, price: toMajor(price), compareAtPrice: toMajorOrNull(compareAtPrice) };
+  return {
+    id: row.id,
+    sku: row.sku,
+    name: row.name,
+    options: row.options,
+    price: toMajor(row.price),
+    compareAtPrice: toMajorOrNull(row.compareAtPrice),
+    stock: row.stock,
+    lowStockThreshold: row.lowStockThreshold,
+    position: row.position,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
 }
 
 function toProduct(row: ProductRow, brand: Ref | null, vendor: Ref | null, cats: Ref[], variants: Variant[]): Product {
-  const { brandId: _b, vendorId: _v, price, compareAtPrice, ...rest } = row;
   return {
-    ...rest,
-    price: toMajor(price),
-    compareAtPrice: toMajorOrNull(compareAtPrice),
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    price: toMajor(row.price),
+    compareAtPrice: toMajorOrNull(row.compareAtPrice),
+    sku: row.sku,
+    status: row.status,
     brand,
     vendor,
     categories: cats,
+    images: row.images,
+    attributes: row.attributes,
     stock: variants.reduce((sum, v) => sum + v.stock, 0),
+    lowStockThreshold: row.lowStockThreshold,
     variants,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   };
 }
 
