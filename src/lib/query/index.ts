@@ -12,3 +12,4 @@ export {
   readQuerySchema,
 } from './list-query';
 export { type SortKey, parseSort } from './sort';
+export { getByIdOrSlug, listTable } from './list-table';

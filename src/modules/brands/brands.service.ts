@@ -1,10 +1,9 @@
-import { count, eq, or } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { brands } from '../../db/schema';
 import { withUniqueConflicts } from '../../lib/db-errors';
-import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { listPlan, type ParsedListQuery } from '../../lib/query';
+import { getByIdOrSlug, listTable, type ParsedListQuery } from '../../lib/query';
 import { uniqueSlug } from '../../lib/slug';
 import { brandListQuery } from './brands.query';
 export type { Brand } from './brands.schemas';
@@ -12,19 +11,12 @@ import type { Brand, CreateBrandInput, UpdateBrandInput } from './brands.schemas
 
 const UNIQUE_FIELDS = { 'brands.slug': 'slug' };
 
-export async function listBrands(db: Database, query: ParsedListQuery<typeof brandListQuery.filters>) {
-  const plan = listPlan(brandListQuery, query);
-  const [items, [totalRow]] = await db.batch([
-    db.select().from(brands).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(brands).where(plan.where),
-  ]);
-  return { items, total: totalRow!.total };
+export function listBrands(db: Database, query: ParsedListQuery<typeof brandListQuery.filters>) {
+  return listTable<Brand, typeof brandListQuery.filters>(db, brands, brandListQuery, query);
 }
 
-export async function getBrand(db: Database, idOrSlug: string): Promise<Brand> {
-  const brand = await db.query.brands.findFirst({ where: or(eq(brands.id, idOrSlug), eq(brands.slug, idOrSlug)) });
-  if (!brand) throw ApiError.notFound('Brand', idOrSlug);
-  return brand;
+export function getBrand(db: Database, idOrSlug: string): Promise<Brand> {
+  return getByIdOrSlug<Brand>(db, brands, idOrSlug, 'Brand');
 }
 
 export async function createBrand(db: Database, input: CreateBrandInput, now = new Date()): Promise<Brand> {

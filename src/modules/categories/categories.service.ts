@@ -1,10 +1,10 @@
-import { count, eq, or, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { categories } from '../../db/schema';
 import { withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { listPlan, type ParsedListQuery } from '../../lib/query';
+import { getByIdOrSlug, listTable, type ParsedListQuery } from '../../lib/query';
 import { uniqueSlug } from '../../lib/slug';
 import { categoryListQuery } from './categories.query';
 export type { Category } from './categories.schemas';
@@ -12,19 +12,12 @@ import type { Category, CreateCategoryInput, UpdateCategoryInput } from './categ
 
 const UNIQUE_FIELDS = { 'categories.slug': 'slug' };
 
-export async function listCategories(db: Database, query: ParsedListQuery<typeof categoryListQuery.filters>) {
-  const plan = listPlan(categoryListQuery, query);
-  const [items, [totalRow]] = await db.batch([
-    db.select().from(categories).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(categories).where(plan.where),
-  ]);
-  return { items, total: totalRow!.total };
+export function listCategories(db: Database, query: ParsedListQuery<typeof categoryListQuery.filters>) {
+  return listTable<Category, typeof categoryListQuery.filters>(db, categories, categoryListQuery, query);
 }
 
-export async function getCategory(db: Database, idOrSlug: string): Promise<Category> {
-  const category = await db.query.categories.findFirst({ where: or(eq(categories.id, idOrSlug), eq(categories.slug, idOrSlug)) });
-  if (!category) throw ApiError.notFound('Category', idOrSlug);
-  return category;
+export function getCategory(db: Database, idOrSlug: string): Promise<Category> {
+  return getByIdOrSlug<Category>(db, categories, idOrSlug, 'Category');
 }
 
 /** The ids of a category and all its ancestors, nearest first. */

@@ -1,0 +1,29 @@
+import { count, eq, or } from 'drizzle-orm';
+import type { SQLiteColumn, SQLiteTableWithColumns } from 'drizzle-orm/sqlite-core';
+import type { Database } from '../../db/client';
+import { ApiError } from '../errors';
+import { type FilterSpec, type ListQueryConfig, listPlan, type ParsedListQuery } from './list-query';
+
+type SluggedTable = SQLiteTableWithColumns<any> & { id: SQLiteColumn; slug: SQLiteColumn };
+
+/** One page of a single table and its total, counted in SQL, in one D1 round trip. */
+export async function listTable<T, F extends Record<string, FilterSpec<any>>>(
+  db: Database,
+  table: SQLiteTableWithColumns<any>,
+  config: ListQueryConfig<F>,
+  query: ParsedListQuery<F>,
+): Promise<{ items: T[]; total: number }> {
+  const plan = listPlan(config, query);
+  const [items, totals] = await db.batch([
+    db.select().from(table).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db.select({ total: count() }).from(table).where(plan.where),
+  ]);
+  return { items: items as T[], total: totals[0]!.total };
+}
+
+/** A row found by id or slug, or 404 naming the resource. */
+export async function getByIdOrSlug<T>(db: Database, table: SluggedTable, idOrSlug: string, resource: string): Promise<T> {
+  const [row] = await db.select().from(table).where(or(eq(table.id, idOrSlug), eq(table.slug, idOrSlug))).limit(1);
+  if (!row) throw ApiError.notFound(resource, idOrSlug);
+  return row as T;
+}
