@@ -132,3 +132,19 @@ describe('error envelope', () => {
     expect(res.body.error.details).toEqual([{ field: 'name', message: expect.any(String) }]);
   });
 });
+
+describe('documentation', () => {
+  it('serves interactive documentation at /docs pointing at the OpenAPI document', async () => {
+    const res = await api('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toContain('text/html');
+    expect(res.body).toContain('/api/openapi.json');
+  });
+
+  it('serves the OpenAPI document publicly, naming this server', async () => {
+    const res = await api('/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.servers).toEqual([{ url: 'http://store.test', description: 'This server' }]);
+  });
+});
