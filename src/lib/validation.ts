@@ -6,6 +6,12 @@ function fieldName(path: readonly PropertyKey[], fallback: string): string {
   return path.length ? path.map(String).join('.') : fallback;
 }
 
+/** zod words a missing field as a type error ("expected string, received undefined"); say it plainly. */
+function readableMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) return 'is required';
+  return issue.message;
+}
+
 /** One entry per invalid field, every field reported (a field's first problem is its message). */
 export function fieldErrors(error: z.ZodError): FieldError[] {
   const byField = new Map<string, string>();
@@ -18,7 +24,7 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
       continue;
     }
     const field = fieldName(issue.path, 'body');
-    if (!byField.has(field)) byField.set(field, issue.message);
+    if (!byField.has(field)) byField.set(field, readableMessage(issue));
   }
   return [...byField].map(([field, message]) => ({ field, message }));
 }
@@ -31,7 +37,10 @@ export const validationHook: Hook<unknown, any, string, unknown> = (result) => {
   if (result.success) return;
   if (result.target === 'json' || result.target === 'form') throw ApiError.validation(fieldErrors(result.error));
   const [first] = fieldErrors(result.error);
-  const field = first?.field === 'body' ? result.target : (first?.field ?? result.target);
-  const issue = first?.message === 'is not a known field' ? `unknown ${result.target === 'query' ? 'query ' : ''}parameter` : (first?.message ?? 'invalid');
-  throw ApiError.badParameter(field, issue);
+  const where = result.target === 'query' ? 'query parameter' : `${result.target} parameter`;
+  const field = !first || first.field === 'body' ? result.target : first.field;
+  if (first?.message === 'is not a known field') {
+    throw new ApiError('INVALID_REQUEST', `Unknown ${where} '${field}'`, { details: { field, issue: `unknown ${where}` } });
+  }
+  throw ApiError.badParameter(field, first?.message ?? 'invalid');
 };
