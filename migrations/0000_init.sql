@@ -1,15 +1,38 @@
+CREATE TABLE `addresses` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`first_name` text,
+	`last_name` text,
+	`company` text,
+	`line1` text NOT NULL,
+	`line2` text,
+	`city` text NOT NULL,
+	`region` text,
+	`postal_code` text,
+	`country` text NOT NULL,
+	`phone` text,
+	`is_default_shipping` integer DEFAULT false NOT NULL,
+	`is_default_billing` integer DEFAULT false NOT NULL,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	`updated_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `addresses_user_idx` ON `addresses` (`user_id`,`created_at`);--> statement-breakpoint
 CREATE TABLE `api_keys` (
 	`id` text PRIMARY KEY NOT NULL,
 	`name` text NOT NULL,
 	`prefix` text NOT NULL,
 	`key_hash` text NOT NULL,
-	`role` text NOT NULL,
+	`role_id` text,
 	`permissions` text DEFAULT '[]' NOT NULL,
+	`created_by` text,
 	`expires_at` text,
 	`revoked_at` text,
 	`last_used_at` text,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
-	`updated_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL
+	`updated_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	FOREIGN KEY (`role_id`) REFERENCES `roles`(`id`) ON UPDATE no action ON DELETE restrict
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `api_keys_key_hash_unique` ON `api_keys` (`key_hash`);--> statement-breakpoint
@@ -104,6 +127,37 @@ CREATE INDEX `products_created_idx` ON `products` (`created_at`,`id`);--> statem
 CREATE INDEX `products_price_idx` ON `products` (`price`,`id`);--> statement-breakpoint
 CREATE INDEX `products_brand_idx` ON `products` (`brand_id`);--> statement-breakpoint
 CREATE INDEX `products_vendor_idx` ON `products` (`vendor_id`);--> statement-breakpoint
+CREATE TABLE `roles` (
+	`id` text PRIMARY KEY NOT NULL,
+	`name` text NOT NULL,
+	`description` text,
+	`permissions` text DEFAULT '[]' NOT NULL,
+	`built_in` integer DEFAULT false NOT NULL,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	`updated_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `roles_name_unique` ON `roles` (`name`);--> statement-breakpoint
+CREATE TABLE `users` (
+	`id` text PRIMARY KEY NOT NULL,
+	`email` text NOT NULL,
+	`name` text,
+	`phone` text,
+	`password_hash` text,
+	`role_id` text NOT NULL,
+	`vendor_id` text,
+	`status` text DEFAULT 'active' NOT NULL,
+	`tokens_valid_after` text,
+	`last_login_at` text,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	`updated_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	FOREIGN KEY (`role_id`) REFERENCES `roles`(`id`) ON UPDATE no action ON DELETE restrict,
+	FOREIGN KEY (`vendor_id`) REFERENCES `vendors`(`id`) ON UPDATE no action ON DELETE restrict
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `users_email_unique` ON `users` (`email`);--> statement-breakpoint
+CREATE INDEX `users_role_created_idx` ON `users` (`role_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `users_vendor_idx` ON `users` (`vendor_id`);--> statement-breakpoint
 CREATE TABLE `vendors` (
 	`id` text PRIMARY KEY NOT NULL,
 	`name` text NOT NULL,

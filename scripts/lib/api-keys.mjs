@@ -47,7 +47,7 @@ export function insertApiKeySql(key, { name, role = 'admin', permissions = [], n
     name,
     prefix: apiKeyPrefix(key),
     key_hash: hashApiKey(key),
-    role,
+    role_id: role,
     permissions,
     created_at: ts,
     updated_at: ts,

@@ -134,14 +134,82 @@ export const productCategories = sqliteTable(
   ],
 );
 
+/**
+ * Roles hold permissions of the form `resource:action` (`products:write`), `resource:*` or `*`.
+ * The built-in roles (admin, vendor, customer) are created by a migration, have their name as id,
+ * and cannot be deleted or renamed.
+ */
+export const roles = sqliteTable('roles', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  description: text('description'),
+  permissions: text('permissions', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+  builtIn: integer('built_in', { mode: 'boolean' }).notNull().default(false),
+  ...timestamps,
+});
+
+export const USER_STATUSES = ['active', 'disabled'] as const;
+
+/**
+ * Everyone who signs in: customers, vendor users and admin users, told apart by role. One table so
+ * that an email address names one account and one login endpoint serves all.
+ */
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull().unique(),
+    name: text('name'),
+    phone: text('phone'),
+    /** `pbkdf2-sha256$<iterations>$<salt>$<hash>`; null for an account that cannot sign in yet. */
+    passwordHash: text('password_hash'),
+    roleId: text('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'restrict' }),
+    vendorId: text('vendor_id').references(() => vendors.id, { onDelete: 'restrict' }),
+    status: text('status', { enum: USER_STATUSES }).notNull().default('active'),
+    /** Tokens issued before this instant are refused (set on password change). */
+    tokensValidAfter: text('tokens_valid_after'),
+    lastLoginAt: text('last_login_at'),
+    ...timestamps,
+  },
+  (t) => [index('users_role_created_idx').on(t.roleId, t.createdAt, t.id), index('users_vendor_idx').on(t.vendorId)],
+);
+
+export const addresses = sqliteTable(
+  'addresses',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    company: text('company'),
+    line1: text('line1').notNull(),
+    line2: text('line2'),
+    city: text('city').notNull(),
+    region: text('region'),
+    postalCode: text('postal_code'),
+    country: text('country').notNull(),
+    phone: text('phone'),
+    isDefaultShipping: integer('is_default_shipping', { mode: 'boolean' }).notNull().default(false),
+    isDefaultBilling: integer('is_default_billing', { mode: 'boolean' }).notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [index('addresses_user_idx').on(t.userId, t.createdAt)],
+);
+
 /** API keys: only the SHA-256 of the key is stored; `prefix` is the visible start of the key. */
 export const apiKeys = sqliteTable('api_keys', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   prefix: text('prefix').notNull(),
   keyHash: text('key_hash').notNull().unique(),
-  role: text('role').notNull(),
+  /** A role whose permissions the key holds, or null for a key with its own `permissions` list. */
+  roleId: text('role_id').references(() => roles.id, { onDelete: 'restrict' }),
   permissions: text('permissions', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+  createdBy: text('created_by'),
   expiresAt: text('expires_at'),
   revokedAt: text('revoked_at'),
   lastUsedAt: text('last_used_at'),
@@ -192,5 +260,8 @@ export type ProductVariantRow = typeof productVariants.$inferSelect;
 export type CategoryRow = typeof categories.$inferSelect;
 export type BrandRow = typeof brands.$inferSelect;
 export type VendorRow = typeof vendors.$inferSelect;
+export type RoleRow = typeof roles.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+export type AddressRow = typeof addresses.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type EventRow = typeof events.$inferSelect;

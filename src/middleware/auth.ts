@@ -7,14 +7,13 @@ import { lastUsedUpdate, lookupApiKey } from '../modules/api-keys/api-keys.servi
 /** Who is calling. User principals (JWT) join this union with the identity work. */
 export type Principal =
   | { kind: 'anonymous' }
-  | { kind: 'api_key'; id: string; role: string; permissions: readonly string[] };
+  | { kind: 'api_key'; id: string; role: string | null; permissions: readonly string[] };
 
 export const ANONYMOUS: Principal = { kind: 'anonymous' };
 
-/** A permission is `resource:action`; `admin` holds every one, `resource:*` every action on one. */
+/** A permission is `resource:action`; `resource:*` grants every action on one resource, `*` everything. */
 export function hasPermission(principal: Principal, permission: string): boolean {
   if (principal.kind === 'anonymous') return false;
-  if (principal.role === 'admin') return true;
   const [resource] = permission.split(':');
   return principal.permissions.some((p) => p === permission || p === '*' || p === `${resource}:*`);
 }
@@ -51,7 +50,7 @@ export function authenticate() {
       throw ApiError.unauthenticated(why[found.status]);
     }
     const { record } = found;
-    c.set('principal', { kind: 'api_key', id: record.id, role: record.role, permissions: record.permissions });
+    c.set('principal', { kind: 'api_key', id: record.id, role: record.roleId, permissions: found.permissions });
     const touch = lastUsedUpdate(db, record);
     if (touch) c.executionCtx.waitUntil(touch.then(() => undefined, () => undefined));
     return next();

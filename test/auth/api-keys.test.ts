@@ -75,11 +75,11 @@ describe('API keys', () => {
   });
 
   it('refuses a key without the permission with 403, and allows one that has it', async () => {
-    const reader = await createApiKey(db(), { name: 'reader', role: 'custom', permissions: ['products:read'] });
+    const reader = await createApiKey(db(), { name: 'reader', role: null, permissions: ['products:read'] });
     const res = await api('/api/brands', { method: 'POST', key: reader.key, json: newBrand() });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('AUTHORIZATION_ERROR');
-    const writer = await createApiKey(db(), { name: 'writer', role: 'custom', permissions: ['brands:*'] });
+    const writer = await createApiKey(db(), { name: 'writer', role: null, permissions: ['brands:*'] });
     expect((await api('/api/brands', { method: 'POST', key: writer.key, json: newBrand() })).status).toBe(201);
   });
 

@@ -1,14 +1,16 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type ApiKeyRow, apiKeys } from '../../db/schema';
+import { type ApiKeyRow, apiKeys, roles } from '../../db/schema';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { apiKeyPrefix, hashApiKey, mintApiKey } from './api-key-format';
 
 export interface NewApiKey {
   name: string;
-  role: string;
+  /** Role id whose permissions the key holds; null or absent for a key with its own permissions. */
+  role?: string | null;
   permissions?: string[];
   expiresAt?: string | null;
+  createdBy?: string | null;
 }
 
 /** Creates a key and returns it in clear text: the only time anyone sees it. */
@@ -21,8 +23,9 @@ export async function createApiKey(db: Database, input: NewApiKey, now = new Dat
       name: input.name,
       prefix: apiKeyPrefix(key),
       keyHash: await hashApiKey(key),
-      role: input.role,
+      roleId: input.role ?? null,
       permissions: input.permissions ?? [],
+      createdBy: input.createdBy ?? null,
       expiresAt: input.expiresAt ?? null,
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
@@ -31,14 +34,23 @@ export async function createApiKey(db: Database, input: NewApiKey, now = new Dat
   return { key, record: record! };
 }
 
-export type KeyLookup = { status: 'valid'; record: ApiKeyRow } | { status: 'unknown' | 'revoked' | 'expired' };
+export type KeyLookup =
+  | { status: 'valid'; record: ApiKeyRow; permissions: string[] }
+  | { status: 'unknown' | 'revoked' | 'expired' };
 
+/** Finds a key by its hash, with the permissions it holds now (its role's, read on every request). */
 export async function lookupApiKey(db: Database, key: string, now = new Date()): Promise<KeyLookup> {
-  const record = await db.query.apiKeys.findFirst({ where: eq(apiKeys.keyHash, await hashApiKey(key)) });
-  if (!record) return { status: 'unknown' };
+  const [found] = await db
+    .select({ record: apiKeys, rolePermissions: roles.permissions })
+    .from(apiKeys)
+    .leftJoin(roles, eq(roles.id, apiKeys.roleId))
+    .where(eq(apiKeys.keyHash, await hashApiKey(key)))
+    .limit(1);
+  if (!found) return { status: 'unknown' };
+  const { record, rolePermissions } = found;
   if (record.revokedAt) return { status: 'revoked' };
   if (record.expiresAt && record.expiresAt <= now.toISOString()) return { status: 'expired' };
-  return { status: 'valid', record };
+  return { status: 'valid', record, permissions: [...(rolePermissions ?? []), ...record.permissions] };
 }
 
 /** Last-used time is kept to the minute: writing it on every request would cost a D1 write each. */
