@@ -28,3 +28,46 @@ export async function api<T = any>(path: string, init: RequestInit & { json?: un
 export async function adminKey(): Promise<string> {
   return (await createApiKey(db(), { name: 'test admin', role: 'admin' })).key;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Catalogue fixtures. Storage is shared by the tests of one file, so every fixture gets a unique
+// name (and so slug) unless the test gives one.
+
+let uniqueCounter = 0;
+
+/** A short lowercase token unique within the run, for names, slugs and SKUs (`k7x2m9`). */
+export function uid(): string {
+  uniqueCounter += 1;
+  return `${uniqueCounter.toString(36)}${crypto.randomUUID().replace(/-/g, '').slice(0, 6)}`;
+}
+
+/** Waits long enough for the next write to get a later millisecond timestamp. */
+export const tick = (ms = 3) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function createOrThrow(path: string, key: string, json: Record<string, unknown>) {
+  const res = await api(path, { method: 'POST', key, json });
+  if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** Creates an (active, unless told otherwise) product through the API and returns its representation. */
+export function createProduct(key: string, body: Record<string, unknown> = {}) {
+  return createOrThrow('/api/products', key, { name: `Product ${uid()}`, price: 10, status: 'active', ...body });
+}
+
+export function createCategory(key: string, body: Record<string, unknown> = {}) {
+  return createOrThrow('/api/categories', key, { name: `Category ${uid()}`, ...body });
+}
+
+export function createBrand(key: string, body: Record<string, unknown> = {}) {
+  return createOrThrow('/api/brands', key, { name: `Brand ${uid()}`, ...body });
+}
+
+/** Inserts a vendor row directly (there is no vendors API yet) and returns it. */
+export async function insertVendor(values: { name?: string; slug?: string } = {}) {
+  const { vendors } = await import('../src/db/schema');
+  const token = uid();
+  const row = { id: `vend_${token.toUpperCase()}`, name: values.name ?? `Vendor ${token}`, slug: values.slug ?? `vendor-${token}` };
+  await db().insert(vendors).values(row);
+  return row;
+}

@@ -18,6 +18,11 @@ export const CreateBrandBody = createInsertSchema(brands, fields)
   .required({ name: true })
   .strict()
   .openapi('CreateBrand');
-export const UpdateBrandBody = createUpdateSchema(brands, fields).omit({ id: true, createdAt: true, updatedAt: true }).strict().openapi('UpdateBrand');
+// Overrides given as schemas replace drizzle-zod's optional update columns, hence `.partial()`.
+export const UpdateBrandBody = createUpdateSchema(brands, fields)
+  .omit({ id: true, createdAt: true, updatedAt: true })
+  .partial()
+  .strict()
+  .openapi('UpdateBrand');
 export type CreateBrandInput = z.infer<typeof CreateBrandBody>;
 export type UpdateBrandInput = z.infer<typeof UpdateBrandBody>;

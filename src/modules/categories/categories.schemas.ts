@@ -20,8 +20,10 @@ export const CreateCategoryBody = createInsertSchema(categories, fields)
   .required({ name: true })
   .strict()
   .openapi('CreateCategory');
+// Overrides given as schemas replace drizzle-zod's optional update columns, hence `.partial()`.
 export const UpdateCategoryBody = createUpdateSchema(categories, fields)
   .omit({ id: true, createdAt: true, updatedAt: true })
+  .partial()
   .strict()
   .openapi('UpdateCategory', { description: 'Fields to change. A category cannot become its own descendant.' });
 export type CreateCategoryInput = z.infer<typeof CreateCategoryBody>;

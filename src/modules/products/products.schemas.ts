@@ -68,8 +68,10 @@ export const CreateVariantBody = createInsertSchema(productVariants, variantFiel
   .strict()
   .openapi('CreateVariant', { description: 'A variant; `price` defaults to the product price.' });
 
+// Overrides given as schemas replace drizzle-zod's optional update columns, hence `.partial()`.
 export const UpdateVariantBody = createUpdateSchema(productVariants, variantFields)
   .omit({ id: true, productId: true, createdAt: true, updatedAt: true })
+  .partial()
   .strict()
   .openapi('UpdateVariant');
 
@@ -104,6 +106,7 @@ export const CreateProductBody = createInsertSchema(products, productFields)
 
 export const UpdateProductBody = createUpdateSchema(products, productFields)
   .omit({ id: true, createdAt: true, updatedAt: true })
+  .partial()
   .extend({ categoryIds: categoryIds.optional() })
   .strict()
   .openapi('UpdateProduct', {

@@ -349,9 +349,11 @@ export async function updateProduct(db: Database, id: string, patch: UpdateProdu
         }
       : v,
   );
+  // brandId and vendorId are columns, not fields of the representation (it shows `brand` and `vendor`).
+  const { brandId: _brandId, vendorId: _vendorId, ...shown } = scalars;
   const product: Product = {
     ...current,
-    ...scalars,
+    ...shown,
     ...(price !== undefined ? { price } : {}),
     ...(compareAtPrice !== undefined ? { compareAtPrice } : {}),
     brand: refs.brand !== undefined ? refs.brand : current.brand,
@@ -374,11 +376,12 @@ export async function updateProduct(db: Database, id: string, patch: UpdateProdu
   return product;
 }
 
+/** `product.deleted` carries the product as it was, like every `product.*` event (API.md, Webhooks). */
 export async function deleteProduct(db: Database, id: string, now = new Date()): Promise<void> {
-  const current = await getProduct(db, id, { staff: true }, { id: true });
+  const current = await getProduct(db, id, { staff: true });
   await db.batch([
     db.delete(products).where(eq(products.id, current.id)),
-    outboxEvent(db, 'product.deleted', { productId: current.id }, now),
+    outboxEvent(db, 'product.deleted', { productId: current.id, product: current }, now),
   ]);
 }
 
