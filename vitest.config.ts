@@ -3,23 +3,31 @@ import { defineConfig } from 'vitest/config';
 
 const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);
 
+/** A project running inside workerd with the Worker's real bindings, plus test-only settings. */
+function workersProject(name: string, include: string[], exclude: string[], settings: Record<string, string>) {
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: './wrangler.toml' },
+        miniflare: {
+          bindings: { TEST_MIGRATIONS: migrations, MAX_BODY_BYTES: '65536', JWT_SECRET: 'test-jwt-secret-not-for-production', ...settings },
+        },
+      }),
+    ],
+    test: { name, include, exclude, setupFiles: ['./test/apply-migrations.ts'] },
+  };
+}
+
 export default defineConfig({
   test: {
     projects: [
-      {
-        plugins: [
-          cloudflareTest({
-            wrangler: { configPath: './wrangler.toml' },
-            miniflare: { bindings: { TEST_MIGRATIONS: migrations, MAX_BODY_BYTES: '65536' } },
-          }),
-        ],
-        test: {
-          name: 'workers',
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.node.test.ts'],
-          setupFiles: ['./test/apply-migrations.ts'],
-        },
-      },
+      // Limits high enough that no functional test is ever rate limited (anonymous test requests share one IP bucket).
+      workersProject('workers', ['test/**/*.test.ts'], ['test/**/*.node.test.ts', 'test/rate-limit/**'], {
+        RATE_LIMIT_AUTHENTICATED: '1000000',
+        RATE_LIMIT_ANONYMOUS: '1000000',
+      }),
+      // Small limits so the limiter's edges can be reached in a few requests.
+      workersProject('rate-limit', ['test/rate-limit/**/*.test.ts'], [], { RATE_LIMIT_AUTHENTICATED: '10', RATE_LIMIT_ANONYMOUS: '5' }),
       {
         test: { name: 'node', include: ['test/**/*.node.test.ts'], environment: 'node' },
       },

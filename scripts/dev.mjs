@@ -4,7 +4,8 @@
 //   1. applies the D1 migrations to the local database (.wrangler/state),
 //   2. loads the demo catalogue (scripts/seed-data.mjs) if the catalogue is empty,
 //   3. makes sure the admin key saved in .wrangler/dev-admin-key exists and is usable (else mints one),
-//   4. starts `wrangler dev` on 127.0.0.1:$PORT (default 8787) and prints the URL and the key once ready.
+//   4. writes .dev.vars with a random JWT_SECRET the first time,
+//   5. starts `wrangler dev` on 127.0.0.1:$PORT (default 8787) and prints the URL and the key once ready.
 //
 // Safe to re-run on the same state, and needs no terminal: wrangler runs non-interactively throughout.
 // Options: --no-seed (or SEED=0) skips the demo catalogue.
@@ -14,6 +15,7 @@ import net from 'node:net';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { buildSeedData, buildSeedStatements } from './seed-data.mjs';
+import { ensureDevVars } from './lib/dev-vars.mjs';
 import { DEV_KEY_FILE, insertApiKeySql, keyUsableSql, mintApiKey, readDevKey, saveDevKey } from './lib/api-keys.mjs';
 import { applyLocalMigrations, d1ExecuteScript, d1Query, ROOT, stripAnsi, WRANGLER_JS, WranglerError, wranglerEnv, assertWranglerInstalled } from './lib/wrangler.mjs';
 
@@ -53,6 +55,9 @@ function portIsFree(p, host = HOST) {
 }
 
 async function prepareDatabase() {
+  const addedVars = await ensureDevVars();
+  if (addedVars.length) step(`Wrote a random ${addedVars.join(', ')} to .dev.vars for local tokens`);
+
   // 1. Migrations (one wrangler call; wrangler's confirmation falls back to "yes" without a TTY).
   let t = Date.now();
   const applied = await applyLocalMigrations();

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { swaggerUI } from '@hono/swagger-ui';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { AppEnv } from './env';
@@ -9,28 +9,39 @@ import { validationHook } from './lib/validation';
 import { API_VERSION, apiVersion, versionAliasPath } from './middleware/api-version';
 import { authenticate } from './middleware/auth';
 import { bodyLimit } from './middleware/body-limit';
+import { rateLimit } from './middleware/rate-limit';
 import { services } from './middleware/services';
+import { apiKeysRouter } from './modules/api-keys';
+import { authRouter } from './modules/auth';
 import { brandsRouter } from './modules/brands';
 import { categoriesRouter } from './modules/categories';
 import { healthRouter } from './modules/health';
+import { customersRouter } from './modules/customers';
 import { productsRouter } from './modules/products';
+import { rolesRouter } from './modules/roles';
+import { usersRouter } from './modules/users';
+import { vendorsRouter } from './modules/vendors';
 
-/** Paths that answer without looking at credentials (and, later, without counting against limits). */
-const UNAUTHENTICATED_PATHS = new Set(['/api/health', '/api/openapi.json']);
+/** Paths that answer without looking at credentials and without counting against any limit. */
+const UNCOUNTED_PATHS = new Set(['/api/health', '/api/openapi.json']);
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: versionAliasPath });
 
   app.use('*', requestId({ headerName: 'X-Request-Id' }), apiVersion(), services());
-  app.use('/api/*', bodyLimit(), async (c, next) => {
-    if (UNAUTHENTICATED_PATHS.has(c.req.path.replace(/^\/api\/v1\//, '/api/'))) return next();
-    return authenticate()(c, next);
-  });
+  const counted = (c: Context<AppEnv>) => !UNCOUNTED_PATHS.has(versionAliasPath(c.req.raw));
+  app.use('/api/*', bodyLimit(), only(counted, authenticate()), only(counted, rateLimit()));
 
   app.route('/api', healthRouter);
   app.route('/api', productsRouter);
   app.route('/api', categoriesRouter);
   app.route('/api', brandsRouter);
+  app.route('/api', authRouter);
+  app.route('/api', customersRouter);
+  app.route('/api', usersRouter);
+  app.route('/api', vendorsRouter);
+  app.route('/api', rolesRouter);
+  app.route('/api', apiKeysRouter);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -51,6 +62,11 @@ export function createApp() {
   app.notFound((c) => errorResponse(c, new ApiError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`)));
   app.onError((error, c) => errorResponse(c, toApiError(error, c)));
   return app;
+}
+
+/** Runs `middleware` only for requests that `applies` accepts. */
+function only(applies: (c: Context<AppEnv>) => boolean, middleware: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
+  return (c, next) => (applies(c) ? middleware(c, next) : next());
 }
 
 function errorResponse(c: Context<AppEnv>, error: ApiError) {

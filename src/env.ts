@@ -1,9 +1,22 @@
 import type { Database } from './db/client';
+import type { RateLimiter } from './durable-objects/rate-limiter';
+import type { ApiError } from './lib/errors';
 import type { Principal } from './middleware/auth';
 
-/** Bindings declared in wrangler.toml (and secrets from .dev.vars or `wrangler secret`). */
+/** Bindings declared in wrangler.toml, and secrets from .dev.vars locally or `wrangler secret` when deployed. */
 export interface Bindings {
   DB: D1Database;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** Secret that signs user JWTs (HS256). */
+  JWT_SECRET?: string;
+  /** Lifetime of a user JWT in seconds; 86400 by default. */
+  JWT_TTL_SECONDS?: string;
+  /** One-time secret that lets a deployed store create its first admin (POST /api/auth/bootstrap). */
+  BOOTSTRAP_SECRET?: string;
+  /** Requests per hour per API key or user; 1000 by default. */
+  RATE_LIMIT_AUTHENTICATED?: string;
+  /** Requests per hour per client IP without a credential; 100 by default. */
+  RATE_LIMIT_ANONYMOUS?: string;
   /** Largest accepted request body in bytes; defaults to 1 MiB. */
   MAX_BODY_BYTES?: string;
   /** "development" exposes D1 cost figures in responses. */
@@ -15,9 +28,17 @@ export interface Variables {
   requestId: string;
   db: Database;
   principal: Principal;
+  /** A credential that failed: thrown once the request has been counted as unauthenticated. */
+  authError?: ApiError;
 }
 
 export interface AppEnv {
   Bindings: Bindings;
   Variables: Variables;
+}
+
+/** A numeric setting from the environment, or its default when unset or not a positive number. */
+export function numberSetting(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value !== '' && Number.isFinite(n) && n > 0 ? n : fallback;
 }

@@ -1,6 +1,8 @@
 import { env, exports } from 'cloudflare:workers';
 import { createDb } from '../src/db/client';
+import { tokenForUser } from '../src/lib/jwt';
 import { createApiKey } from '../src/modules/api-keys/api-keys.service';
+import { createUser } from '../src/modules/users/users.service';
 
 export const db = () => createDb(env.DB);
 
@@ -70,4 +72,33 @@ export async function insertVendor(values: { name?: string; slug?: string } = {}
   const row = { id: `vend_${token.toUpperCase()}`, name: values.name ?? `Vendor ${token}`, slug: values.slug ?? `vendor-${token}` };
   await db().insert(vendors).values(row);
   return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Identity fixtures.
+
+export const TEST_PASSWORD = 'correct horse battery';
+
+/**
+ * Inserts a user straight through the users service (customer unless told otherwise) and signs a
+ * JWT for it, so tests of other endpoints need not go through sign-up and login.
+ */
+export async function insertUser(values: { role?: string; vendorId?: string | null; email?: string; name?: string; password?: string } = {}) {
+  const password = values.password ?? TEST_PASSWORD;
+  const user = await createUser(db(), {
+    email: values.email ?? `user-${uid()}@example.test`,
+    password,
+    name: values.name ?? `User ${uid()}`,
+    roleId: values.role ?? 'customer',
+    vendorId: values.vendorId ?? null,
+  });
+  const { token } = await tokenForUser(env, user);
+  return { user, token, password };
+}
+
+/** A vendor with one signed-in vendor user. */
+export async function insertVendorUser() {
+  const vendor = await insertVendor();
+  const { user, token } = await insertUser({ role: 'vendor', vendorId: vendor.id });
+  return { vendor, user, token };
 }

@@ -168,8 +168,8 @@ export const users = sqliteTable(
       .references(() => roles.id, { onDelete: 'restrict' }),
     vendorId: text('vendor_id').references(() => vendors.id, { onDelete: 'restrict' }),
     status: text('status', { enum: USER_STATUSES }).notNull().default('active'),
-    /** Tokens issued before this instant are refused (set on password change). */
-    tokensValidAfter: text('tokens_valid_after'),
+    /** Carried in every JWT as `ver`; bumped on password change so older tokens stop working. */
+    tokenVersion: integer('token_version').notNull().default(0),
     lastLoginAt: text('last_login_at'),
     ...timestamps,
   },

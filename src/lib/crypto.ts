@@ -23,3 +23,9 @@ export function randomBase62(length: number): string {
   }
   return out;
 }
+
+/** Constant-time equality of two byte strings (false at once for different lengths, which are public here). */
+export function timingSafeEqualBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  return crypto.subtle.timingSafeEqual(a, b);
+}

@@ -24,5 +24,8 @@ export const ID_PREFIX = {
   brand: 'brand',
   vendor: 'vend',
   apiKey: 'key',
+  user: 'user',
+  address: 'addr',
+  role: 'role',
   event: 'evt',
 } as const;

@@ -1,0 +1,24 @@
+// Local secrets for `wrangler dev`: .dev.vars (gitignored) is created once with a random JWT_SECRET,
+// so a fresh clone signs user tokens without anyone choosing a secret. Existing values are kept.
+
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { appendFile, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ROOT } from './wrangler.mjs';
+
+export const DEV_VARS_FILE = path.join(ROOT, '.dev.vars');
+
+/** Adds any missing local secret to .dev.vars; returns the names it added. */
+export async function ensureDevVars() {
+  const current = existsSync(DEV_VARS_FILE) ? await readFile(DEV_VARS_FILE, 'utf8') : '';
+  const has = (name) => new RegExp(`^\\s*${name}\\s*=`, 'm').test(current);
+  const wanted = { JWT_SECRET: () => randomBytes(32).toString('base64url') };
+  const added = Object.keys(wanted).filter((name) => !has(name));
+  if (added.length) {
+    const lines = added.map((name) => `${name}="${wanted[name]()}"`).join('\n');
+    const header = current ? (current.endsWith('\n') ? '' : '\n') : '# Local secrets for wrangler dev (never committed). Created by npm run dev.\n';
+    await appendFile(DEV_VARS_FILE, `${header}${lines}\n`, { mode: 0o600 });
+  }
+  return added;
+}
