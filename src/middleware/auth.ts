@@ -116,3 +116,13 @@ export function requireCredential() {
     return next();
   });
 }
+
+/** Route guard: a signed-in user (JWT); API keys act for no one and are refused with 403. */
+export function requireUser() {
+  return createMiddleware<AppEnv>(async function requireUser(c, next) {
+    const principal = c.var.principal;
+    if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a signed-in user: Authorization: Bearer <token from POST /api/auth/login>');
+    if (principal.kind !== 'user') throw ApiError.forbidden('This endpoint is for signed-in users; an API key acts for no user');
+    return next();
+  });
+}
