@@ -58,14 +58,25 @@ export const brands = sqliteTable(
   (t) => [index('brands_name_idx').on(t.name)],
 );
 
-/** Sellers on the marketplace; users, roles and vendor management arrive with the identity work. */
-export const vendors = sqliteTable('vendors', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  slug: text('slug').notNull().unique(),
-  email: text('email'),
-  ...timestamps,
-});
+export const VENDOR_STATUSES = ['active', 'suspended'] as const;
+
+/**
+ * Sellers on the marketplace. Vendor users belong to one (users.vendorId, restrict: a vendor with
+ * users cannot be deleted); products may belong to one (set null: they outlive it).
+ */
+export const vendors = sqliteTable(
+  'vendors',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull().unique(),
+    email: text('email'),
+    description: text('description'),
+    status: text('status', { enum: VENDOR_STATUSES }).notNull().default('active'),
+    ...timestamps,
+  },
+  (t) => [index('vendors_name_idx').on(t.name), index('vendors_created_idx').on(t.createdAt)],
+);
 
 export const products = sqliteTable(
   'products',

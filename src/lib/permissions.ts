@@ -1,0 +1,77 @@
+import { z } from '@hono/zod-openapi';
+
+/**
+ * The permissions a role or an API key can hold: `resource:action`, `resource:*` (every action on
+ * one resource) or `*` (everything). Declared here so a typo (`product:write`) is refused when a
+ * role or key is written instead of silently granting nothing.
+ */
+export const PERMISSION_RESOURCES = [
+  'products',
+  'categories',
+  'brands',
+  'inventory',
+  'orders',
+  'payments',
+  'shipments',
+  'carts',
+  'customers',
+  'users',
+  'vendors',
+  'roles',
+  'settings',
+  'api-keys',
+  'coupons',
+  'webhooks',
+  'notifications',
+  'pages',
+  'audit-log',
+] as const;
+export const PERMISSION_ACTIONS = ['read', 'write'] as const;
+
+const resources: readonly string[] = PERMISSION_RESOURCES;
+const actions: readonly string[] = PERMISSION_ACTIONS;
+
+/** Why `permission` is not a declared permission, or undefined when it is one. */
+export function permissionProblem(permission: string): string | undefined {
+  if (permission === '*') return undefined;
+  const [resource = '', action, ...rest] = permission.split(':');
+  if (action === undefined || rest.length) return `'${permission}' is not of the form resource:action, resource:* or *`;
+  if (!resources.includes(resource)) return `'${permission}' names an unknown resource '${resource}'; known: ${resources.join(', ')}`;
+  if (action !== '*' && !actions.includes(action)) return `'${permission}' names an unknown action '${action}'; known: ${actions.join(', ')}, *`;
+  return undefined;
+}
+
+export const Permission = z
+  .string()
+  .max(100)
+  .superRefine((value, ctx) => {
+    const problem = permissionProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .openapi({ example: 'products:write', description: '`resource:action`, `resource:*` or `*`.' });
+
+export const Permissions = z
+  .array(Permission)
+  .max(PERMISSION_RESOURCES.length * PERMISSION_ACTIONS.length + PERMISSION_RESOURCES.length + 1)
+  .transform((list) => [...new Set(list)])
+  .openapi({
+    example: ['products:read', 'orders:*'],
+    description: `Permissions: \`resource:action\`, \`resource:*\` or \`*\`. Resources: ${PERMISSION_RESOURCES.join(', ')}. Actions: ${PERMISSION_ACTIONS.join(', ')}.`,
+  });
+
+function grants(held: readonly string[], resource: string, action: string): boolean {
+  return held.some((p) => p === '*' || p === `${resource}:*` || p === `${resource}:${action}`);
+}
+
+/** Every concrete `resource:action` a permission stands for. */
+function expand(permission: string): [string, string][] {
+  const [resource = '', action = ''] = permission === '*' ? ['*', '*'] : permission.split(':');
+  const rs = resource === '*' ? resources : [resource];
+  const as = action === '*' ? actions : [action];
+  return rs.flatMap((r) => as.map((a): [string, string] => [r, a]));
+}
+
+/** The entries of `wanted` that `held` does not fully cover (a wildcard is covered by holding every action it names). */
+export function uncovered(held: readonly string[], wanted: readonly string[]): string[] {
+  return wanted.filter((p) => !expand(p).every(([r, a]) => grants(held, r, a)));
+}
