@@ -3,6 +3,7 @@ import { swaggerUI } from '@hono/swagger-ui';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
+import { timing } from 'hono/timing';
 import type { AppEnv } from './env';
 import { ApiError } from './lib/errors';
 import { validationHook } from './lib/validation';
@@ -28,7 +29,9 @@ const UNCOUNTED_PATHS = new Set(['/api/health', '/api/openapi.json']);
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: versionAliasPath });
 
-  app.use('*', requestId({ headerName: 'X-Request-Id' }), apiVersion(), services());
+  // Server-Timing (auth, ratelimit, total) in development, so the cost of each step can be read off a response.
+  const serverTiming = timing({ enabled: (c) => c.env.ENVIRONMENT === 'development', totalDescription: 'Total' });
+  app.use('*', requestId({ headerName: 'X-Request-Id' }), serverTiming, apiVersion(), services());
   const counted = (c: Context<AppEnv>) => !UNCOUNTED_PATHS.has(versionAliasPath(c.req.raw));
   app.use('/api/*', bodyLimit(), only(counted, authenticate()), only(counted, rateLimit()));
 

@@ -1,6 +1,7 @@
 import type { Database } from './db/client';
 import type { RateLimiter } from './durable-objects/rate-limiter';
 import type { ApiError } from './lib/errors';
+import type { TimingVariables } from 'hono/timing';
 import type { Principal } from './middleware/auth';
 
 /** Bindings declared in wrangler.toml, and secrets from .dev.vars locally or `wrangler secret` when deployed. */
@@ -24,7 +25,7 @@ export interface Bindings {
 }
 
 /** Per-request values set by middleware and read by handlers through `c.var`. */
-export interface Variables {
+export interface Variables extends TimingVariables {
   requestId: string;
   db: Database;
   principal: Principal;

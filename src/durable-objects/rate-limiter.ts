@@ -20,6 +20,8 @@ export interface RateLimitDecision {
  */
 export class RateLimiter extends DurableObject {
   private readonly sql: SqlStorage;
+  /** The alarm time last set, so a busy key writes its alarm at most once a second. */
+  private alarmAt: number | null = null;
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
@@ -41,7 +43,11 @@ export class RateLimiter extends DurableObject {
     const allowed = used < limit;
     if (allowed) {
       this.sql.exec('INSERT INTO hits (second, count) VALUES (?, 1) ON CONFLICT(second) DO UPDATE SET count = count + 1', now);
-      await this.ctx.storage.setAlarm((now + windowSeconds + 1) * 1000);
+      const alarmAt = (now + windowSeconds + 1) * 1000;
+      if (alarmAt !== this.alarmAt) {
+        await this.ctx.storage.setAlarm(alarmAt);
+        this.alarmAt = alarmAt;
+      }
     }
     const oldest = row.oldest ?? now;
     const reset = oldest + windowSeconds;
@@ -57,6 +63,7 @@ export class RateLimiter extends DurableObject {
   /** Nothing was counted for a whole window: drop the storage so the idle key costs nothing. */
   override async alarm(): Promise<void> {
     await this.ctx.storage.deleteAll();
+    this.alarmAt = null;
     this.createTable();
   }
 }

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { endTime, startTime } from 'hono/timing';
 import type { Database } from '../db/client';
 import { roles, users } from '../db/schema';
 import type { AppEnv } from '../env';
@@ -88,12 +89,15 @@ export async function resolvePrincipal(c: Context<AppEnv>): Promise<Principal> {
  */
 export function authenticate() {
   return createMiddleware<AppEnv>(async function authenticate(c, next) {
+    startTime(c, 'auth');
     try {
       c.set('principal', await resolvePrincipal(c));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       c.set('principal', ANONYMOUS);
       c.set('authError', error);
+    } finally {
+      endTime(c, 'auth');
     }
     return next();
   });

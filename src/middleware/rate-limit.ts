@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { endTime, startTime } from 'hono/timing';
 import type { RateLimitDecision } from '../durable-objects/rate-limiter';
 import { type AppEnv, numberSetting } from '../env';
 import { ApiError } from '../lib/errors';
@@ -23,7 +24,9 @@ function headers(decision: RateLimitDecision): Record<string, string> {
     'X-RateLimit-Limit': String(decision.limit),
     'X-RateLimit-Remaining': String(decision.remaining),
     'X-RateLimit-Reset': String(decision.reset),
+    // IETF draft-ietf-httpapi-ratelimit-headers: the policy, and where this request leaves it.
     'RateLimit-Policy': `"hourly";q=${decision.limit};w=${WINDOW_SECONDS}`,
+    RateLimit: `"hourly";r=${decision.remaining};t=${Math.max(0, decision.reset - Math.floor(Date.now() / 1000))}`,
   };
 }
 
@@ -37,11 +40,13 @@ export function rateLimit() {
   return createMiddleware<AppEnv>(async function rateLimit(c, next) {
     const bucket = rateLimitBucket(c, c.var.principal);
     let decision: RateLimitDecision | undefined;
+    startTime(c, 'ratelimit');
     try {
       decision = await c.env.RATE_LIMITER.getByName(bucket.name).hit(bucket.limit, WINDOW_SECONDS);
     } catch (error) {
       console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'rate limiter unreachable; request allowed', error: String(error) }));
     }
+    endTime(c, 'ratelimit');
     if (decision) {
       for (const [name, value] of Object.entries(headers(decision))) c.header(name, value);
       if (!decision.allowed) {
