@@ -73,8 +73,17 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'INTERNAL_ERROR: unexpected failure; the body carries no internals.',
 };
 
-/** The error responses a route can give, all in the one error envelope. */
+/** The error responses a route can give, all in the one error envelope; every counted route can also give 429. */
 export function errorResponses(...statuses: (keyof typeof ERROR_DESCRIPTIONS)[]) {
+  return errorResponsesOf([...statuses, 429]);
+}
+
+/** Error responses of a route that is never rate limited (health, the OpenAPI document). */
+export function uncountedErrorResponses(...statuses: (keyof typeof ERROR_DESCRIPTIONS)[]) {
+  return errorResponsesOf(statuses);
+}
+
+function errorResponsesOf(statuses: number[]) {
   const all = [...new Set([...statuses, 500])].sort();
   return Object.fromEntries(
     all.map((status) => [status, { content: { 'application/json': { schema: ErrorSchema } }, description: ERROR_DESCRIPTIONS[status]! }]),

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, successResponse } from '../../lib/openapi';
+import { successResponse, uncountedErrorResponses } from '../../lib/openapi';
 
 export const HealthSchema = z
   .object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unavailable']), time: z.iso.datetime() })
@@ -14,6 +14,6 @@ export const health = createRoute({
   responses: {
     200: successResponse(HealthSchema, 'The API and its database answer.'),
     503: successResponse(HealthSchema, 'The database does not answer.'),
-    ...errorResponses(),
+    ...uncountedErrorResponses(),
   },
 });
