@@ -1,0 +1,90 @@
+import { and, count, eq, notExists, or } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { apiKeys, roles, users } from '../../db/schema';
+import { withUniqueConflicts } from '../../lib/db-errors';
+import { ApiError } from '../../lib/errors';
+import { ID_PREFIX, newId } from '../../lib/ids';
+import { listTable, type ParsedListQuery } from '../../lib/query';
+import { roleListQuery } from './roles.query';
+import type { CreateRoleInput, Role, UpdateRoleInput } from './roles.schemas';
+
+const UNIQUE_FIELDS = { 'roles.name': 'name' };
+
+export function listRoles(db: Database, query: ParsedListQuery<typeof roleListQuery.filters>) {
+  return listTable<Role, typeof roleListQuery.filters>(db, roles, roleListQuery, query);
+}
+
+export async function findRole(db: Database, idOrName: string): Promise<Role | undefined> {
+  const [row] = await db.select().from(roles).where(or(eq(roles.id, idOrName), eq(roles.name, idOrName))).limit(1);
+  return row;
+}
+
+/** A role by id or by name (built-in roles have their name as id), or 404. */
+export async function getRole(db: Database, idOrName: string): Promise<Role> {
+  const role = await findRole(db, idOrName);
+  if (!role) throw ApiError.notFound('Role', idOrName);
+  return role;
+}
+
+export async function createRole(db: Database, input: CreateRoleInput, now = new Date()): Promise<Role> {
+  const ts = now.toISOString();
+  const row: Role = {
+    id: newId(ID_PREFIX.role, now.getTime()),
+    name: input.name,
+    description: input.description ?? null,
+    permissions: input.permissions,
+    builtIn: false,
+    createdAt: ts,
+    updatedAt: ts,
+  };
+  await withUniqueConflicts(UNIQUE_FIELDS, () => db.insert(roles).values(row));
+  return row;
+}
+
+/** Built-in roles keep their name and permissions: code and migrations rely on both. */
+function refuseBuiltInChange(role: Role, patch: UpdateRoleInput) {
+  if (!role.builtIn) return;
+  if (patch.name !== undefined && patch.name !== role.name) {
+    throw ApiError.conflict(`'${role.name}' is a built-in role and cannot be renamed`, 'name');
+  }
+  if (patch.permissions !== undefined && !samePermissions(patch.permissions, role.permissions)) {
+    throw ApiError.conflict(`'${role.name}' is a built-in role; its permissions cannot be changed`, 'permissions');
+  }
+}
+
+const samePermissions = (a: string[], b: string[]) => a.length === b.length && a.every((p) => b.includes(p));
+
+export async function updateRole(db: Database, idOrName: string, patch: UpdateRoleInput, now = new Date()): Promise<Role> {
+  const current = await getRole(db, idOrName);
+  refuseBuiltInChange(current, patch);
+  if (Object.keys(patch).length === 0) return current;
+  const set = { ...patch, updatedAt: now.toISOString() };
+  await withUniqueConflicts(UNIQUE_FIELDS, () => db.update(roles).set(set).where(eq(roles.id, current.id)));
+  return { ...current, ...set };
+}
+
+/**
+ * Refused (409) for built-in roles and for roles still held by a user or an API key. The holder
+ * check lives in the DELETE itself, so a user given the role meanwhile cannot slip through.
+ */
+export async function deleteRole(db: Database, idOrName: string): Promise<void> {
+  const current = await getRole(db, idOrName);
+  if (current.builtIn) throw ApiError.conflict(`'${current.name}' is a built-in role and cannot be deleted`);
+  const [[heldByUsers], [heldByKeys], deleted] = await db.batch([
+    db.select({ n: count() }).from(users).where(eq(users.roleId, current.id)),
+    db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.roleId, current.id)),
+    db
+      .delete(roles)
+      .where(and(eq(roles.id, current.id), eq(roles.builtIn, false), notHeld(db, current.id))),
+  ]);
+  if (deleted.meta.changes === 1) return;
+  const holders = [heldByUsers!.n && `${heldByUsers!.n} user(s)`, heldByKeys!.n && `${heldByKeys!.n} API key(s)`].filter(Boolean).join(' and ');
+  throw ApiError.conflict(`Role '${current.name}' is still held by ${holders || 'someone'}; reassign them first`);
+}
+
+function notHeld(db: Database, roleId: string) {
+  return and(
+    notExists(db.select({ one: users.id }).from(users).where(eq(users.roleId, roleId))),
+    notExists(db.select({ one: apiKeys.id }).from(apiKeys).where(eq(apiKeys.roleId, roleId))),
+  );
+}
