@@ -77,7 +77,7 @@ export async function deleteRole(db: Database, idOrName: string): Promise<void> 
       .delete(roles)
       .where(and(eq(roles.id, current.id), eq(roles.builtIn, false), notHeld(db, current.id))),
   ]);
-  if (deleted.meta.changes === 1) return;
+  if (deleted.meta.changes > 0) return;
   const holders = [heldByUsers!.n && `${heldByUsers!.n} user(s)`, heldByKeys!.n && `${heldByKeys!.n} API key(s)`].filter(Boolean).join(' and ');
   throw ApiError.conflict(`Role '${current.name}' is still held by ${holders || 'someone'}; reassign them first`);
 }
