@@ -1,3 +1,17 @@
 import { createRouter } from '../../lib/router';
+import * as addressHandlers from './addresses.handlers';
+import * as addressRoutes from './addresses.routes';
+import * as handlers from './customers.handlers';
+import * as routes from './customers.routes';
 
-export const customersRouter = createRouter();
+export const customersRouter = createRouter()
+  .openapi(routes.listCustomers, handlers.listCustomers)
+  .openapi(routes.createCustomer, handlers.createCustomer)
+  .openapi(routes.getCustomer, handlers.getCustomer)
+  .openapi(routes.updateCustomer, handlers.updateCustomer)
+  .openapi(routes.deleteCustomer, handlers.deleteCustomer)
+  .openapi(addressRoutes.listAddresses, addressHandlers.listAddresses)
+  .openapi(addressRoutes.createAddress, addressHandlers.createAddress)
+  .openapi(addressRoutes.getAddress, addressHandlers.getAddress)
+  .openapi(addressRoutes.updateAddress, addressHandlers.updateAddress)
+  .openapi(addressRoutes.deleteAddress, addressHandlers.deleteAddress);

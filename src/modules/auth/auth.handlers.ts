@@ -1,0 +1,30 @@
+import { created, ok } from '../../lib/envelope';
+import type { AppRouteHandler } from '../../lib/openapi';
+import type { Principal } from '../../middleware/auth';
+import type * as routes from './auth.routes';
+import * as service from './auth.service';
+
+/** requireUser() has run: the principal is a user. */
+const userId = (principal: Principal) => (principal as Extract<Principal, { kind: 'user' }>).id;
+
+export const register: AppRouteHandler<typeof routes.register> = async (c) => {
+  const session = await service.register(c.var.db, c.env, c.req.valid('json'));
+  return created(c, session, `/api/customers/${session.user.id}`, 'Account created');
+};
+
+export const login: AppRouteHandler<typeof routes.login> = async (c) => {
+  return ok(c, await service.login(c.var.db, c.env, c.req.valid('json')), 'Signed in');
+};
+
+export const me: AppRouteHandler<typeof routes.me> = async (c) => {
+  return ok(c, await service.me(c.var.db, userId(c.var.principal)));
+};
+
+export const changePassword: AppRouteHandler<typeof routes.changePassword> = async (c) => {
+  return ok(c, await service.changePassword(c.var.db, c.env, userId(c.var.principal), c.req.valid('json')), 'Password changed');
+};
+
+export const bootstrap: AppRouteHandler<typeof routes.bootstrap> = async (c) => {
+  const session = await service.bootstrap(c.var.db, c.env, c.req.valid('json'));
+  return created(c, session, `/api/users/${session.user.id}`, 'Admin user created');
+};

@@ -1,0 +1,74 @@
+import { createRoute } from '@hono/zod-openapi';
+import { requireUser } from '../../middleware/auth';
+import { bearerAuth, errorResponses, jsonBody, successResponse, writeErrors } from '../../lib/openapi';
+import { BootstrapBody, ChangePasswordBody, LoginBody, MeSchema, RegisterBody, SessionSchema } from './auth.schemas';
+
+const tags = ['Authentication'];
+/** Public routes: no credential needed, but one that is present and bad is still 401. */
+const publicRoute = [{}, ...bearerAuth];
+const bodyErrors = [413, 415, 422] as const;
+
+export const register = createRoute({
+  method: 'post',
+  path: '/auth/register',
+  tags,
+  summary: 'Sign up as a customer',
+  description:
+    'Creates a customer account and signs it in. Emits `customer.registered`. The email is compared case-insensitively and stored in lowercase; ' +
+    'one already in use is 409. Passwords need at least 8 characters and are never returned.',
+  security: publicRoute,
+  request: { body: jsonBody(RegisterBody, 'The new account.') },
+  responses: { 201: successResponse(SessionSchema, 'The account, signed in.'), ...errorResponses(401, ...bodyErrors, 409) },
+});
+
+export const login = createRoute({
+  method: 'post',
+  path: '/auth/login',
+  tags,
+  summary: 'Sign in',
+  description:
+    'For every user (customer, vendor user, admin user). An unknown email and a wrong password give the same 401 ' +
+    "('Invalid email or password'); a disabled account is 401 too.",
+  security: publicRoute,
+  request: { body: jsonBody(LoginBody, 'Email and password.') },
+  responses: { 200: successResponse(SessionSchema, 'A token for the user.'), ...errorResponses(401, ...bodyErrors) },
+});
+
+export const me = createRoute({
+  method: 'get',
+  path: '/auth/me',
+  tags,
+  summary: 'The signed-in user',
+  description: 'The user behind the token, with its addresses. An API key acts for no user: 403.',
+  security: bearerAuth,
+  middleware: [requireUser()] as const,
+  responses: { 200: successResponse(MeSchema, 'The signed-in user.'), ...errorResponses(401, 403) },
+});
+
+export const changePassword = createRoute({
+  method: 'post',
+  path: '/auth/password',
+  tags,
+  summary: 'Change your password',
+  description:
+    'Every token issued before stops working from the next request; the response carries a fresh one. A wrong `currentPassword` is ' +
+    '422 VALIDATION_ERROR naming it (not 401: the token itself is fine).',
+  security: bearerAuth,
+  middleware: [requireUser()] as const,
+  request: { body: jsonBody(ChangePasswordBody, 'The current and the new password.') },
+  responses: { 200: successResponse(SessionSchema, 'A fresh token.'), ...errorResponses(...writeErrors) },
+});
+
+export const bootstrap = createRoute({
+  method: 'post',
+  path: '/auth/bootstrap',
+  tags,
+  summary: 'Create the first admin user',
+  description:
+    "One time only, for a deployed store: creates an admin user when `secret` matches the store's BOOTSTRAP_SECRET. " +
+    '404 when no BOOTSTRAP_SECRET is configured (the endpoint is off); 403 for a wrong secret; 409 once any admin user exists. ' +
+    'Remove the secret after use.',
+  security: publicRoute,
+  request: { body: jsonBody(BootstrapBody, 'The secret and the admin account.') },
+  responses: { 201: successResponse(SessionSchema, 'The admin user, signed in.'), ...errorResponses(401, 403, 404, ...bodyErrors, 409) },
+});

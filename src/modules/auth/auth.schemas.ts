@@ -1,0 +1,54 @@
+import { z } from '@hono/zod-openapi';
+import { AddressSchema } from '../customers/addresses.schemas';
+import { customerProfileFields } from '../customers/customers.schemas';
+import { Email, Password, PersonName, UserSchema } from '../users/users.schemas';
+
+/** What sign-up, sign-in, a password change and bootstrap return: a bearer token and who it is for. */
+export const SessionSchema = z
+  .object({
+    token: z.string().openapi({ description: 'An HS256 JWT: send it as `Authorization: Bearer <token>`.' }),
+    expiresIn: z.int().openapi({ description: 'Seconds until the token expires.', example: 86400 }),
+    user: UserSchema,
+  })
+  .openapi('Session');
+export type Session = z.infer<typeof SessionSchema>;
+
+export const MeSchema = UserSchema.extend({ addresses: z.array(AddressSchema) }).openapi('Me');
+
+export const RegisterBody = z
+  .strictObject({
+    email: customerProfileFields.email,
+    password: Password,
+    name: customerProfileFields.name.optional(),
+    phone: customerProfileFields.phone.optional(),
+  })
+  .openapi('Register');
+
+export const LoginBody = z
+  .strictObject({
+    email: Email,
+    // Not held to today's password rules: an account may predate them.
+    password: z.string().min(1).max(256).openapi({ format: 'password' }),
+  })
+  .openapi('Login');
+
+export const ChangePasswordBody = z
+  .strictObject({
+    currentPassword: z.string().min(1).max(256).openapi({ format: 'password' }),
+    newPassword: Password,
+  })
+  .openapi('ChangePassword');
+
+export const BootstrapBody = z
+  .strictObject({
+    secret: z.string().min(1).max(1024).openapi({ format: 'password', description: 'The BOOTSTRAP_SECRET configured on the store.' }),
+    email: Email,
+    password: Password,
+    name: PersonName.optional(),
+  })
+  .openapi('Bootstrap');
+
+export type RegisterInput = z.infer<typeof RegisterBody>;
+export type LoginInput = z.infer<typeof LoginBody>;
+export type ChangePasswordInput = z.infer<typeof ChangePasswordBody>;
+export type BootstrapInput = z.infer<typeof BootstrapBody>;

@@ -1,0 +1,111 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { addresses, type UserRow, users } from '../../db/schema';
+import type { Bindings } from '../../env';
+import { timingSafeEqualBytes } from '../../lib/crypto';
+import { withUniqueConflicts } from '../../lib/db-errors';
+import { ApiError } from '../../lib/errors';
+import { ID_PREFIX, newId } from '../../lib/ids';
+import { tokenForUser } from '../../lib/jwt';
+import { DECOY_HASH, hashPassword, verifyPassword } from '../../lib/password';
+import { toAddress } from '../customers/addresses.service';
+import { insertWhere } from '../customers/insert-where';
+import { createUser, findUserByEmail, getUserRow, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
+import type { BootstrapInput, ChangePasswordInput, LoginInput, RegisterInput, Session } from './auth.schemas';
+
+type TokenSettings = Pick<Bindings, 'JWT_SECRET' | 'JWT_TTL_SECONDS'>;
+export const ADMIN_ROLE = 'admin';
+const BAD_LOGIN = 'Invalid email or password';
+
+async function sessionFor(env: TokenSettings, row: UserRow): Promise<Session> {
+  const { token, expiresIn } = await tokenForUser(env, row);
+  return { token, expiresIn, user: toUser(row) };
+}
+
+/** Customer sign-up: emits `customer.registered` in the same batch as the account (createUser does). */
+export async function register(db: Database, env: TokenSettings, input: RegisterInput): Promise<Session> {
+  return sessionFor(env, await createUser(db, { ...input, roleId: 'customer' }));
+}
+
+/**
+ * One answer for an unknown email, a wrong password and an account without a password, and the
+ * same PBKDF2 work for each (the decoy hash), so neither the body nor the time tells which.
+ */
+export async function login(db: Database, env: TokenSettings, input: LoginInput, now = new Date()): Promise<Session> {
+  const row = await findUserByEmail(db, input.email);
+  const matches = await verifyPassword(input.password, row?.passwordHash ?? DECOY_HASH);
+  if (!row?.passwordHash || !matches) throw ApiError.unauthenticated(BAD_LOGIN);
+  if (row.status !== 'active') throw ApiError.unauthenticated('This account is disabled');
+  const lastLoginAt = now.toISOString();
+  await db.update(users).set({ lastLoginAt }).where(eq(users.id, row.id));
+  return sessionFor(env, { ...row, lastLoginAt });
+}
+
+/** The signed-in user with its addresses, in one round trip. */
+export async function me(db: Database, userId: string) {
+  const [rows, addressRows] = await db.batch([
+    db.select().from(users).where(eq(users.id, userId)),
+    db.select().from(addresses).where(eq(addresses.userId, userId)).orderBy(asc(addresses.createdAt), asc(addresses.id)),
+  ]);
+  if (!rows[0]) throw ApiError.unauthenticated('Invalid or expired token');
+  return { ...toUser(rows[0]), addresses: addressRows.map(toAddress) };
+}
+
+/**
+ * A wrong current password is 422 on `currentPassword`, not 401: the token is fine, and clients
+ * treat 401 as "signed out". Bumping the token version retires every token issued before.
+ */
+export async function changePassword(db: Database, env: TokenSettings, userId: string, input: ChangePasswordInput, now = new Date()): Promise<Session> {
+  const current = await getUserRow(db, userId);
+  const matches = await verifyPassword(input.currentPassword, current.passwordHash ?? DECOY_HASH);
+  if (!current.passwordHash || !matches) throw ApiError.validation([{ field: 'currentPassword', message: 'is incorrect' }]);
+  const [row] = await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(input.newPassword), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now.toISOString() })
+    // Only the version this request was authenticated with: a concurrent change wins, this one fails.
+    .where(and(eq(users.id, userId), eq(users.tokenVersion, current.tokenVersion)))
+    .returning();
+  if (!row) throw ApiError.unauthenticated('Invalid or expired token');
+  return sessionFor(env, row);
+}
+
+const digest = async (text: string) => new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+
+/** Equal-length digests compared in constant time: neither the secret's content nor its length leaks. */
+async function isBootstrapSecret(given: string, expected: string): Promise<boolean> {
+  const [a, b] = await Promise.all([digest(given), digest(expected)]);
+  return timingSafeEqualBytes(a, b);
+}
+
+const noAdmin = sql`NOT EXISTS (SELECT 1 FROM ${users} WHERE ${users.roleId} = ${ADMIN_ROLE})`;
+
+/**
+ * Creates the store's first admin user, once. Without BOOTSTRAP_SECRET configured the endpoint does
+ * not exist (404). The "no admin yet" check lives in the insert itself, so two concurrent calls
+ * cannot both succeed.
+ */
+export async function bootstrap(db: Database, env: TokenSettings & Pick<Bindings, 'BOOTSTRAP_SECRET'>, input: BootstrapInput, now = new Date()): Promise<Session> {
+  if (!env.BOOTSTRAP_SECRET) throw new ApiError('NOT_FOUND', 'Bootstrap is not enabled on this store');
+  if (!(await isBootstrapSecret(input.secret, env.BOOTSTRAP_SECRET))) throw ApiError.forbidden('Invalid bootstrap secret');
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.roleId, ADMIN_ROLE)).limit(1);
+  if (existing) throw ApiError.conflict('The store is already bootstrapped: an admin user exists');
+
+  const ts = now.toISOString();
+  const row: UserRow = {
+    id: newId(ID_PREFIX.user, now.getTime()),
+    email: input.email,
+    name: input.name ?? null,
+    phone: null,
+    passwordHash: await hashPassword(input.password),
+    roleId: ADMIN_ROLE,
+    vendorId: null,
+    status: 'active',
+    tokenVersion: 0,
+    lastLoginAt: null,
+    createdAt: ts,
+    updatedAt: ts,
+  };
+  const result = await withUniqueConflicts(USER_UNIQUE_FIELDS, () => insertWhere(db, users, row, noAdmin));
+  if (result.meta.changes === 0) throw ApiError.conflict('The store is already bootstrapped: an admin user exists');
+  return sessionFor(env, row);
+}

@@ -1,0 +1,76 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { requireCredential } from '../../middleware/auth';
+import { bearerAuth, errorResponses, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { fieldTreeFromSchema, readQuerySchema } from '../../lib/query';
+import { AddressSchema, CreateAddressBody, UpdateAddressBody } from './addresses.schemas';
+import { MAX_ADDRESSES_PER_CUSTOMER } from './addresses.service';
+import { CustomerParams } from './customers.routes';
+
+const tags = ['Customers'];
+const signedIn = requireCredential();
+const AddressParams = CustomerParams.extend({
+  addressId: z.string().min(1).max(100).openapi({ param: { name: 'addressId', in: 'path' }, example: 'addr_01JD0000000000000000000000' }),
+});
+const addressFields = readQuerySchema(fieldTreeFromSchema(AddressSchema));
+const reach = "For the customer itself (or `me`) and staff with `customers:read` / `customers:write`; another customer's address is 404.";
+const defaults = 'Setting `isDefaultShipping` or `isDefaultBilling` takes it away from the other addresses of the customer in the same write.';
+
+export const listAddresses = createRoute({
+  method: 'get',
+  path: '/customers/{id}/addresses',
+  tags,
+  summary: "List a customer's addresses",
+  description: `Every address (at most ${MAX_ADDRESSES_PER_CUSTOMER}) in one page, oldest first. ${reach}`,
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { params: CustomerParams, query: addressFields },
+  responses: { 200: listResponse(AddressSchema, 'The addresses.'), ...errorResponses(400, 401, 403, 404) },
+});
+
+export const createAddress = createRoute({
+  method: 'post',
+  path: '/customers/{id}/addresses',
+  tags,
+  summary: 'Add an address',
+  description: `${defaults} A customer has at most ${MAX_ADDRESSES_PER_CUSTOMER} addresses (409 beyond). ${reach}`,
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { params: CustomerParams, body: jsonBody(CreateAddressBody, 'The address.') },
+  responses: { 201: successResponse(AddressSchema, 'The created address.'), ...errorResponses(...writeErrors, 404, 409) },
+});
+
+export const getAddress = createRoute({
+  method: 'get',
+  path: '/customers/{id}/addresses/{addressId}',
+  tags,
+  summary: 'Get an address',
+  description: reach,
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { params: AddressParams, query: addressFields },
+  responses: { 200: successResponse(AddressSchema, 'The address.'), ...errorResponses(400, 401, 403, 404) },
+});
+
+export const updateAddress = createRoute({
+  method: 'patch',
+  path: '/customers/{id}/addresses/{addressId}',
+  tags,
+  summary: 'Update an address',
+  description: `${defaults} ${reach}`,
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { params: AddressParams, body: jsonBody(UpdateAddressBody, 'Fields to change.') },
+  responses: { 200: successResponse(AddressSchema, 'The updated address.'), ...errorResponses(...writeErrors, 404) },
+});
+
+export const deleteAddress = createRoute({
+  method: 'delete',
+  path: '/customers/{id}/addresses/{addressId}',
+  tags,
+  summary: 'Delete an address',
+  description: reach,
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { params: AddressParams },
+  responses: { 204: noContentResponse, ...errorResponses(401, 403, 404) },
+});

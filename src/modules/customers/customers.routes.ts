@@ -1,0 +1,84 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { requireCredential, requirePermission } from '../../middleware/auth';
+import { bearerAuth, errorResponses, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { listQuerySchema, readQuerySchema } from '../../lib/query';
+import { requireCustomerStaff, SELF_ID } from './customers.access';
+import { customerListQuery } from './customers.query';
+import { CreateCustomerBody, CustomerSchema, UpdateCustomerBody } from './customers.schemas';
+
+const tags = ['Customers'];
+const signedIn = requireCredential();
+
+export const CustomerParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'id', in: 'path' }, example: SELF_ID, description: `A customer id, or \`${SELF_ID}\` for the signed-in customer.` }),
+});
+
+const reach =
+  'Staff (`customers:read` to read, `customers:write` to change) reach every customer. A signed-in customer reaches only ' +
+  `its own account (also as \`${SELF_ID}\`); any other id answers 404, as an unknown one does.`;
+
+export const listCustomers = createRoute({
+  method: 'get',
+  path: '/customers',
+  tags,
+  summary: 'List customers',
+  description: 'Users with the role `customer`. Needs `customers:read` (or `customers:write`); customers themselves get 403.',
+  security: bearerAuth,
+  middleware: [requireCustomerStaff()] as const,
+  request: { query: listQuerySchema(customerListQuery) },
+  responses: { 200: listResponse(CustomerSchema, 'A page of customers.'), ...errorResponses(400, 401, 403) },
+});
+
+export const createCustomer = createRoute({
+  method: 'post',
+  path: '/customers',
+  tags,
+  summary: 'Create a customer',
+  description: 'Emits `customer.registered`. The email is unique across all users, compared case-insensitively (409). Needs `customers:write`.',
+  security: bearerAuth,
+  middleware: [requirePermission('customers:write')] as const,
+  request: { body: jsonBody(CreateCustomerBody, 'The customer.') },
+  responses: { 201: successResponse(CustomerSchema, 'The created customer.'), ...errorResponses(...writeErrors, 409) },
+});
+
+export const getCustomer = createRoute({
+  method: 'get',
+  path: '/customers/{id}',
+  tags,
+  summary: 'Get a customer',
+  description: `${reach} \`${SELF_ID}\` with an API key is 403: a key acts for no user.`,
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { params: CustomerParams, query: readQuerySchema(customerListQuery.selectable) },
+  responses: { 200: successResponse(CustomerSchema, 'The customer.'), ...errorResponses(400, 401, 403, 404) },
+});
+
+export const updateCustomer = createRoute({
+  method: 'patch',
+  path: '/customers/{id}',
+  tags,
+  summary: 'Update a customer',
+  description: `${reach} A customer may not change its own \`status\` (403). An email taken by another user is 409.`,
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { params: CustomerParams, body: jsonBody(UpdateCustomerBody, 'Fields to change.') },
+  responses: { 200: successResponse(CustomerSchema, 'The updated customer.'), ...errorResponses(...writeErrors, 404, 409) },
+});
+
+export const deleteCustomer = createRoute({
+  method: 'delete',
+  path: '/customers/{id}',
+  tags,
+  summary: 'Delete a customer',
+  description:
+    'Deletes the account with its addresses; its tokens stop working at once. Needs `customers:write` (a customer deleting itself gets 403). ' +
+    '409 when other records must keep the customer: disable it instead.',
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { params: CustomerParams },
+  responses: { 204: noContentResponse, ...errorResponses(401, 403, 404, 409) },
+});
