@@ -15,6 +15,7 @@ import type { BootstrapInput, ChangePasswordInput, LoginInput, RegisterInput, Se
 
 type TokenSettings = Pick<Bindings, 'JWT_SECRET' | 'JWT_TTL_SECONDS'>;
 export const ADMIN_ROLE = 'admin';
+const ALREADY_BOOTSTRAPPED = 'The store is already bootstrapped: an admin user exists';
 const BAD_LOGIN = 'Invalid email or password';
 
 async function sessionFor(env: TokenSettings, row: UserRow): Promise<Session> {
@@ -87,9 +88,6 @@ const noAdmin = sql`NOT EXISTS (SELECT 1 FROM ${users} WHERE ${users.roleId} = $
 export async function bootstrap(db: Database, env: TokenSettings & Pick<Bindings, 'BOOTSTRAP_SECRET'>, input: BootstrapInput, now = new Date()): Promise<Session> {
   if (!env.BOOTSTRAP_SECRET) throw new ApiError('NOT_FOUND', 'Bootstrap is not enabled on this store');
   if (!(await isBootstrapSecret(input.secret, env.BOOTSTRAP_SECRET))) throw ApiError.forbidden('Invalid bootstrap secret');
-  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.roleId, ADMIN_ROLE)).limit(1);
-  if (existing) throw ApiError.conflict('The store is already bootstrapped: an admin user exists');
-
   const ts = now.toISOString();
   const row: UserRow = {
     id: newId(ID_PREFIX.user, now.getTime()),
@@ -106,6 +104,6 @@ export async function bootstrap(db: Database, env: TokenSettings & Pick<Bindings
     updatedAt: ts,
   };
   const result = await withUniqueConflicts(USER_UNIQUE_FIELDS, () => insertWhere(db, users, row, noAdmin));
-  if (result.meta.changes === 0) throw ApiError.conflict('The store is already bootstrapped: an admin user exists');
+  if (result.meta.changes === 0) throw ApiError.conflict(ALREADY_BOOTSTRAPPED);
   return sessionFor(env, row);
 }
