@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { users } from '../../db/schema';
+import { USER_STATUSES, users } from '../../db/schema';
 import { MIN_PASSWORD_LENGTH } from '../../lib/password';
-import { createSelectSchema, Timestamp } from '../../lib/schemas';
+import { createInsertSchema, createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
 
 /** Shapes shared by everything that reads or writes the users table (auth, customers, admin and vendor users). */
 
@@ -30,3 +30,29 @@ export const UserSchema = createSelectSchema(users, { createdAt: Timestamp, upda
   .extend({ role: z.string().openapi({ description: 'The id of the role: admin, vendor, customer or a custom role.', example: 'customer' }) })
   .openapi('User');
 export type User = z.infer<typeof UserSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Staff users at /api/users: admins, vendor users and custom roles (customers live at /api/customers).
+
+const RoleRef = z.string().trim().min(1).max(100).openapi({ description: 'Role id (or a built-in role name): any role but customer.', example: 'vendor' });
+const VendorRef = z.string().min(1).max(100).nullable().openapi({ description: "The user's vendor: required for role vendor, refused for other roles." });
+const staffFields = { email: Email, name: PersonName.nullable(), phone: Phone.nullable(), vendorId: VendorRef, status: z.enum(USER_STATUSES) };
+
+export const CreateStaffUserBody = createInsertSchema(users, staffFields)
+  .pick({ email: true, name: true, phone: true, vendorId: true })
+  .partial({ name: true, phone: true, vendorId: true })
+  .extend({ password: Password, role: RoleRef })
+  .strict()
+  .openapi('CreateStaffUser');
+
+export const UpdateStaffUserBody = createUpdateSchema(users, staffFields)
+  .pick({ name: true, phone: true, vendorId: true, status: true })
+  .extend({ role: RoleRef, password: Password })
+  .partial()
+  .strict()
+  .openapi('UpdateStaffUser', {
+    description: "Fields to change. A new `password` signs the user out everywhere (its older tokens stop working); `status: disabled` refuses its tokens from the next request.",
+  });
+
+export type CreateStaffUserInput = z.infer<typeof CreateStaffUserBody>;
+export type UpdateStaffUserInput = z.infer<typeof UpdateStaffUserBody>;

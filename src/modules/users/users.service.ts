@@ -1,12 +1,17 @@
-import { eq } from 'drizzle-orm';
+import { and, count, eq, exists, ne, or, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
-import { type UserRow, users } from '../../db/schema';
+import { roles, type UserRow, users, vendors } from '../../db/schema';
 import { withUniqueConflicts } from '../../lib/db-errors';
-import { ApiError } from '../../lib/errors';
+import { ApiError, type FieldError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { hashPassword } from '../../lib/password';
-import type { User } from './users.schemas';
+import { uncovered } from '../../lib/permissions';
+import { listPlan, type ParsedListQuery } from '../../lib/query';
+import type { Principal } from '../../middleware/auth';
+import { staffUserListQuery } from './users.query';
+import type { CreateStaffUserInput, UpdateStaffUserInput, User } from './users.schemas';
 
 /** The shared core of every account: customers, vendor users and admin users live in one table. */
 
@@ -70,4 +75,112 @@ export async function getUserRow(db: Database, id: string, resource = 'User'): P
   const row = await findUser(db, id);
   if (!row) throw ApiError.notFound(resource, id);
   return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Staff users at /api/users: every role but customer. Customers are managed at /api/customers.
+
+const NOT_CUSTOMER = ne(users.roleId, 'customer');
+
+export async function listStaffUsers(db: Database, query: ParsedListQuery<typeof staffUserListQuery.filters>) {
+  const plan = listPlan(staffUserListQuery, query, [NOT_CUSTOMER]);
+  const [rows, totals] = await db.batch([
+    db.select().from(users).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db.select({ total: count() }).from(users).where(plan.where),
+  ]);
+  return { items: rows.map(toUser), total: totals[0]!.total };
+}
+
+/** A staff user, or 404: a customer's id is not found here either. */
+export async function getStaffUserRow(db: Database, id: string): Promise<UserRow> {
+  const [row] = await db.select().from(users).where(and(eq(users.id, id), NOT_CUSTOMER)).limit(1);
+  if (!row) throw ApiError.notFound('User', id);
+  return row;
+}
+
+const heldPermissions = (actor: Principal) => (actor.kind === 'anonymous' ? [] : actor.permissions);
+
+/**
+ * The role and vendor a staff user may have: the role exists and is not customer; role vendor needs
+ * an existing vendor and other roles none (422 naming the field). With `grant`, the actor must hold
+ * every permission of the role (403), so a credential cannot raise anyone above itself.
+ */
+async function staffAssignment(db: Database, actor: Principal, roleRef: string, vendorId: string | null, grant: boolean) {
+  const [roleRows, vendorRows] = await db.batch([
+    db.select().from(roles).where(or(eq(roles.id, roleRef), eq(roles.name, roleRef))).limit(1),
+    db.select({ id: vendors.id }).from(vendors).where(eq(vendors.id, vendorId ?? '')).limit(1),
+  ]);
+  const role = roleRows[0];
+  const errors: FieldError[] = [];
+  if (!role) errors.push({ field: 'role', message: `no role '${roleRef}'` });
+  else if (role.id === 'customer') errors.push({ field: 'role', message: 'must not be customer: customers are managed at /api/customers' });
+  else if (role.id === 'vendor' && !vendorId) errors.push({ field: 'vendorId', message: 'is required for role vendor' });
+  else if (role.id === 'vendor' && !vendorRows[0]) errors.push({ field: 'vendorId', message: `no vendor '${vendorId}'` });
+  else if (role.id !== 'vendor' && vendorId) errors.push({ field: 'vendorId', message: `must be null for role '${role.name}': only vendor users belong to a vendor` });
+  if (errors.length || !role) throw ApiError.validation(errors);
+  const missing = grant ? uncovered(heldPermissions(actor), role.permissions) : [];
+  if (missing.length) throw ApiError.forbidden(`This credential cannot grant role '${role.name}': it lacks ${missing.join(', ')}`);
+  return { roleId: role.id, vendorId: role.id === 'vendor' ? vendorId : null };
+}
+
+export async function createStaffUser(db: Database, actor: Principal, input: CreateStaffUserInput): Promise<UserRow> {
+  const assignment = await staffAssignment(db, actor, input.role, input.vendorId ?? null, true);
+  return createUser(db, { email: input.email, password: input.password, name: input.name, phone: input.phone, ...assignment });
+}
+
+const isSelf = (actor: Principal, row: UserRow) => actor.kind === 'user' && actor.id === row.id;
+
+/**
+ * Holds when removing `row` from the active admins leaves another one. It is part of the write's
+ * WHERE, so two admins demoting each other at once cannot leave the store without one.
+ */
+function anotherActiveAdmin(db: Database, row: UserRow) {
+  const other = alias(users, 'other_admin');
+  return exists(
+    db.select({ id: other.id }).from(other).where(and(eq(other.roleId, 'admin'), eq(other.status, 'active'), ne(other.id, row.id))),
+  );
+}
+const isActiveAdmin = (row: { roleId: string; status: string }) => row.roleId === 'admin' && row.status === 'active';
+const lastAdmin = (what: string) => ApiError.conflict(`Cannot ${what} the last active admin user; make another user admin first`);
+
+export async function updateStaffUser(db: Database, actor: Principal, id: string, patch: UpdateStaffUserInput, now = new Date()): Promise<UserRow> {
+  const current = await getStaffUserRow(db, id);
+  if (patch.status === 'disabled' && isSelf(actor, current)) throw ApiError.conflict('A user cannot disable itself', 'status');
+  const { role, vendorId, password, ...plain } = patch;
+  const set: Omit<Partial<UserRow>, 'tokenVersion'> & { tokenVersion?: SQL } = { ...plain, updatedAt: now.toISOString() };
+  if (role !== undefined || vendorId !== undefined) {
+    const roleRef = role ?? current.roleId;
+    // Leaving the vendor role drops the vendor unless the body names one (then 422).
+    const wantedVendor = vendorId !== undefined ? vendorId : roleRef === 'vendor' ? current.vendorId : null;
+    Object.assign(set, await staffAssignment(db, actor, roleRef, wantedVendor, role !== undefined && role !== current.roleId));
+  }
+  if (password !== undefined) {
+    set.passwordHash = await hashPassword(password);
+    set.tokenVersion = sql`${users.tokenVersion} + 1`;
+  }
+  const after = { roleId: set.roleId ?? current.roleId, status: set.status ?? current.status };
+  const removesAdmin = isActiveAdmin(current) && !isActiveAdmin(after);
+  const [row] = await db
+    .update(users)
+    .set(set)
+    .where(and(eq(users.id, current.id), removesAdmin ? anotherActiveAdmin(db, current) : undefined))
+    .returning();
+  if (!row) throw lastAdmin(after.status === 'disabled' ? 'disable' : 'demote');
+  return row;
+}
+
+const isForeignKeyFailure = (error: unknown) =>
+  /FOREIGN KEY constraint failed/.test(String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? ''));
+
+export async function deleteStaffUser(db: Database, actor: Principal, id: string): Promise<void> {
+  const current = await getStaffUserRow(db, id);
+  if (isSelf(actor, current)) throw ApiError.conflict('A user cannot delete itself');
+  let deleted;
+  try {
+    deleted = await db.delete(users).where(and(eq(users.id, current.id), isActiveAdmin(current) ? anotherActiveAdmin(db, current) : undefined));
+  } catch (error) {
+    if (isForeignKeyFailure(error)) throw ApiError.conflict('This user is still referenced (orders, ...); disable it instead');
+    throw error;
+  }
+  if (deleted.meta.changes === 0) throw lastAdmin('delete');
 }
