@@ -1,7 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type ApiKeyRow, apiKeys, roles } from '../../db/schema';
+import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
+import { uncovered } from '../../lib/permissions';
+import { listTable, type ParsedListQuery } from '../../lib/query';
+import type { Principal } from '../../middleware/auth';
+import { apiKeyListQuery } from './api-keys.query';
+import type { ApiKey, CreateApiKeyInput } from './api-keys.schemas';
 import { apiKeyPrefix, hashApiKey, mintApiKey } from './api-key-format';
 
 export interface NewApiKey {
@@ -61,6 +67,61 @@ export function lastUsedUpdate(db: Database, record: ApiKeyRow, now = new Date()
   return db.update(apiKeys).set({ lastUsedAt: now.toISOString() }).where(eq(apiKeys.id, record.id));
 }
 
+/** Revokes a key; revoking it again keeps the first revocation time. */
 export async function revokeApiKey(db: Database, id: string, now = new Date()) {
-  await db.update(apiKeys).set({ revokedAt: now.toISOString(), updatedAt: now.toISOString() }).where(eq(apiKeys.id, id));
+  await db
+    .update(apiKeys)
+    .set({ revokedAt: now.toISOString(), updatedAt: now.toISOString() })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API at /api/settings/api-keys.
+
+export function toApiKey(row: ApiKeyRow, now = new Date()): ApiKey {
+  const { keyHash: _hash, roleId, updatedAt: _updated, ...rest } = row;
+  const status = row.revokedAt ? 'revoked' : row.expiresAt && row.expiresAt <= now.toISOString() ? 'expired' : 'active';
+  return { ...rest, role: roleId, status };
+}
+
+export async function listApiKeys(db: Database, query: ParsedListQuery<typeof apiKeyListQuery.filters>) {
+  const { items, total } = await listTable<ApiKeyRow, typeof apiKeyListQuery.filters>(db, apiKeys, apiKeyListQuery, query);
+  return { items: items.map((row) => toApiKey(row)), total };
+}
+
+export async function getApiKey(db: Database, id: string): Promise<ApiKey> {
+  const row = await db.query.apiKeys.findFirst({ where: eq(apiKeys.id, id) });
+  if (!row) throw ApiError.notFound('API key', id);
+  return toApiKey(row);
+}
+
+const principalRef = (actor: Principal) => (actor.kind === 'anonymous' ? null : `${actor.kind === 'api_key' ? 'key' : 'user'}:${actor.id}`);
+
+/**
+ * Mints a key for `actor`: the role must exist (422), and the actor must itself hold every
+ * permission the key would (403), so no credential can mint a stronger one.
+ */
+export async function createApiKeyFor(db: Database, actor: Principal, input: CreateApiKeyInput, now = new Date()) {
+  let permissions = input.permissions ?? [];
+  let roleId: string | null = null;
+  if (input.role !== undefined) {
+    const [role] = await db.select().from(roles).where(or(eq(roles.id, input.role), eq(roles.name, input.role))).limit(1);
+    if (!role) throw ApiError.validation([{ field: 'role', message: `no role '${input.role}'` }]);
+    roleId = role.id;
+    permissions = role.permissions;
+  }
+  const missing = uncovered(actor.kind === 'anonymous' ? [] : actor.permissions, permissions);
+  if (missing.length) throw ApiError.forbidden(`A credential cannot mint a key with permissions it does not hold: ${missing.join(', ')}`);
+  const { key, record } = await createApiKey(
+    db,
+    { name: input.name, role: roleId, permissions: roleId ? [] : permissions, expiresAt: input.expiresAt ?? null, createdBy: principalRef(actor) },
+    now,
+  );
+  return { key, apiKey: toApiKey(record, now) };
+}
+
+/** 404 for an unknown key; revoking a revoked key succeeds and keeps the first revocation. */
+export async function revokeApiKeyById(db: Database, id: string, now = new Date()): Promise<void> {
+  await getApiKey(db, id);
+  await revokeApiKey(db, id, now);
 }

@@ -1,0 +1,51 @@
+import { z } from '@hono/zod-openapi';
+import { apiKeys } from '../../db/schema';
+import { Permissions } from '../../lib/permissions';
+import { createInsertSchema, createSelectSchema, Timestamp } from '../../lib/schemas';
+
+export const API_KEY_STATUSES = ['active', 'revoked', 'expired'] as const;
+
+/** A key as listed: never the key itself or its hash. */
+export const ApiKeySchema = createSelectSchema(apiKeys, {
+  permissions: z.array(z.string()).openapi({ description: "The key's own permissions (empty for a key that holds a role)." }),
+  prefix: z.string().openapi({ description: 'The visible start of the key, to recognise it.', example: 'sk_4fQ9xZ2a' }),
+  createdBy: z.string().nullable().openapi({ description: 'Who created it: `key:<id>` or `user:<id>`.', example: 'user_01JD0000000000000000000000' }),
+  createdAt: Timestamp,
+  expiresAt: Timestamp.nullable(),
+  revokedAt: Timestamp.nullable(),
+  lastUsedAt: Timestamp.nullable().openapi({ description: 'Kept to the minute.' }),
+})
+  .omit({ keyHash: true, roleId: true, updatedAt: true })
+  .extend({
+    role: z.string().nullable().openapi({ description: 'The role whose permissions the key holds (read on every request), or null.' }),
+    status: z.enum(API_KEY_STATUSES),
+  })
+  .openapi('ApiKey');
+export type ApiKey = z.infer<typeof ApiKeySchema>;
+
+export const CreatedApiKeySchema = ApiKeySchema.extend({
+  key: z.string().openapi({ description: 'The key. Shown only in this response: store it now.', example: 'sk_4fQ9xZ2a...' }),
+}).openapi('CreatedApiKey');
+
+const fields = {
+  name: z.string().trim().min(1).max(200).openapi({ example: 'Warehouse sync' }),
+  permissions: Permissions.refine((list) => list.length > 0, 'must hold at least one permission'),
+  expiresAt: z.iso
+    .datetime({ offset: true })
+    .transform((value) => new Date(value).toISOString())
+    .refine((value) => value > new Date().toISOString(), 'must be in the future')
+    .openapi({ example: '2027-01-01T00:00:00Z' }),
+};
+
+export const CreateApiKeyBody = createInsertSchema(apiKeys, fields)
+  .pick({ name: true, permissions: true, expiresAt: true })
+  .partial({ permissions: true, expiresAt: true })
+  .extend({ role: z.string().trim().min(1).max(100).optional().openapi({ description: 'Role id or name.', example: 'admin' }) })
+  .strict()
+  .superRefine((body, ctx) => {
+    if ((body.role === undefined) === (body.permissions === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['role'], message: 'give exactly one of role or permissions' });
+    }
+  })
+  .openapi('CreateApiKey', { description: 'A key holds either a role (and follows its permissions) or its own permissions.' });
+export type CreateApiKeyInput = z.infer<typeof CreateApiKeyBody>;
