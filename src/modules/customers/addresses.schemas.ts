@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { addresses } from '../../db/schema';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
 import { Phone } from '../users/users.schemas';
+import { ISO_COUNTRY_CODES } from './country-codes';
 
 /** Shapes of a customer's addresses on the wire, derived from the addresses table. */
 
@@ -10,20 +11,10 @@ export const AddressSchema = createSelectSchema(addresses, { createdAt: Timestam
   .openapi('Address');
 export type Address = z.infer<typeof AddressSchema>;
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
-/** Intl knows every assigned ISO 3166-1 code by name and echoes an unassigned one back unchanged. */
-const isAssignedRegion = (code: string) => {
-  try {
-    return regionNames.of(code) !== code;
-  } catch {
-    return false;
-  }
-};
-
 export const CountryCode = z
   .string()
   .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code in capitals, like US')
-  .refine(isAssignedRegion, 'is not an assigned ISO 3166-1 country code')
+  .refine((code) => ISO_COUNTRY_CODES.has(code), 'is not an assigned ISO 3166-1 country code')
   .openapi({ example: 'US', description: 'ISO 3166-1 alpha-2, in capitals.' });
 
 const line = (max: number) => z.string().trim().min(1).max(max);
