@@ -1,11 +1,14 @@
-import { isStaff } from '../../middleware/auth';
+import { isStaff, type Principal, vendorScope } from '../../middleware/auth';
 import { created, list, noContent, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
 import type * as routes from './products.routes';
 import * as service from './products.service';
 
-const visibility = (c: { var: { principal: Parameters<typeof isStaff>[0] } }) => ({ staff: isStaff(c.var.principal, 'products') });
+type WithPrincipal = { var: { principal: Principal } };
+const visibility = (c: WithPrincipal) => ({ staff: isStaff(c.var.principal, 'products'), vendorId: vendorScope(c.var.principal) });
+/** A vendor user writes only its own vendor's products. */
+const scope = (c: WithPrincipal) => vendorScope(c.var.principal);
 
 export const listProducts: AppRouteHandler<typeof routes.listProducts> = async (c) => {
   const query = c.req.valid('query');
@@ -20,16 +23,16 @@ export const getProduct: AppRouteHandler<typeof routes.getProduct> = async (c) =
 };
 
 export const createProduct: AppRouteHandler<typeof routes.createProduct> = async (c) => {
-  const product = await service.createProduct(c.var.db, c.req.valid('json'));
+  const product = await service.createProduct(c.var.db, c.req.valid('json'), scope(c));
   return created(c, product, `/api/products/${product.id}`, 'Product created');
 };
 
 export const updateProduct: AppRouteHandler<typeof routes.updateProduct> = async (c) => {
-  return ok(c, await service.updateProduct(c.var.db, c.req.valid('param').id, c.req.valid('json')), 'Product updated');
+  return ok(c, await service.updateProduct(c.var.db, c.req.valid('param').id, c.req.valid('json'), scope(c)), 'Product updated');
 };
 
 export const deleteProduct: AppRouteHandler<typeof routes.deleteProduct> = async (c) => {
-  await service.deleteProduct(c.var.db, c.req.valid('param').id);
+  await service.deleteProduct(c.var.db, c.req.valid('param').id, scope(c));
   return noContent(c);
 };
 
@@ -47,17 +50,17 @@ export const getVariant: AppRouteHandler<typeof routes.getVariant> = async (c) =
 
 export const createVariant: AppRouteHandler<typeof routes.createVariant> = async (c) => {
   const { id } = c.req.valid('param');
-  const variant = await service.createVariant(c.var.db, id, c.req.valid('json'));
+  const variant = await service.createVariant(c.var.db, id, c.req.valid('json'), scope(c));
   return created(c, variant, `/api/products/${id}/variants/${variant.id}`, 'Variant created');
 };
 
 export const updateVariant: AppRouteHandler<typeof routes.updateVariant> = async (c) => {
   const { id, variantId } = c.req.valid('param');
-  return ok(c, await service.updateVariant(c.var.db, id, variantId, c.req.valid('json')), 'Variant updated');
+  return ok(c, await service.updateVariant(c.var.db, id, variantId, c.req.valid('json'), scope(c)), 'Variant updated');
 };
 
 export const deleteVariant: AppRouteHandler<typeof routes.deleteVariant> = async (c) => {
   const { id, variantId } = c.req.valid('param');
-  await service.deleteVariant(c.var.db, id, variantId);
+  await service.deleteVariant(c.var.db, id, variantId, scope(c));
   return noContent(c);
 };

@@ -38,11 +38,26 @@ const UNIQUE_FIELDS = {
 
 export const MAX_VARIANTS_PER_PRODUCT = 100;
 
-/** Public callers see active products only; staff see every status. */
+/**
+ * Public callers see active products only; staff see every status. A vendor user (`vendorId`) sees
+ * only its vendor's products, in every status: the others do not exist for it (404), so ids cannot
+ * be probed. The condition goes into the WHERE of the one read, never filtered afterwards.
+ */
 export interface Visibility {
   staff: boolean;
+  vendorId?: string | null;
 }
-const visibleTo = (v: Visibility) => (v.staff ? undefined : eq(products.status, 'active'));
+const visibleTo = (v: Visibility) => (v.vendorId ? eq(products.vendorId, v.vendorId) : v.staff ? undefined : eq(products.status, 'active'));
+
+/** What a writer may touch: every product, or only its vendor's when it is a vendor user. */
+const writable = (vendorId: string | null): Visibility => ({ staff: true, vendorId });
+
+/** A vendor user keeps its products with its own vendor: naming any other vendor is 403. */
+function refuseOtherVendor(vendorId: string | null, requested: string | null | undefined) {
+  if (vendorId && requested !== undefined && requested !== vendorId) {
+    throw ApiError.forbidden("A vendor user's products belong to its own vendor: vendorId must be your vendor's id or left out");
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -249,7 +264,9 @@ function variantInserts(db: Database, rows: ProductVariantRow[]) {
 // ---------------------------------------------------------------------------------------------
 // Writing: each write and its outbox event go in one batch, so they commit together.
 
-export async function createProduct(db: Database, input: CreateProductInput, now = new Date()): Promise<Product> {
+export async function createProduct(db: Database, body: CreateProductInput, vendorId: string | null = null, now = new Date()): Promise<Product> {
+  refuseOtherVendor(vendorId, body.vendorId);
+  const input = vendorId ? { ...body, vendorId } : body;
   const ts = now.toISOString();
   const id = newId(ID_PREFIX.product, now.getTime());
   const [refs, slug] = await Promise.all([
@@ -318,8 +335,9 @@ function defaultVariant(product: Product): Variant | undefined {
   return only && !others.length && Object.keys(only.options).length === 0 ? only : undefined;
 }
 
-export async function updateProduct(db: Database, id: string, patch: UpdateProductInput, now = new Date()): Promise<Product> {
-  const current = await getProduct(db, id, { staff: true });
+export async function updateProduct(db: Database, id: string, patch: UpdateProductInput, vendorId: string | null = null, now = new Date()): Promise<Product> {
+  const current = await getProduct(db, id, writable(vendorId));
+  refuseOtherVendor(vendorId, patch.vendorId);
   if (Object.keys(patch).length === 0) return current;
   const ts = now.toISOString();
   const refs = await resolveRefs(db, { brandId: patch.brandId, vendorId: patch.vendorId, categoryIds: patch.categoryIds });
@@ -377,8 +395,8 @@ export async function updateProduct(db: Database, id: string, patch: UpdateProdu
 }
 
 /** `product.deleted` carries the product as it was, like every `product.*` event (API.md, Webhooks). */
-export async function deleteProduct(db: Database, id: string, now = new Date()): Promise<void> {
-  const current = await getProduct(db, id, { staff: true });
+export async function deleteProduct(db: Database, id: string, vendorId: string | null = null, now = new Date()): Promise<void> {
+  const current = await getProduct(db, id, writable(vendorId));
   await db.batch([
     db.delete(products).where(eq(products.id, current.id)),
     outboxEvent(db, 'product.deleted', { productId: current.id, product: current }, now),
@@ -402,8 +420,8 @@ export async function getVariant(db: Database, productId: string, variantId: str
   return findVariant(await getProduct(db, productId, visibility, { variants: true }), variantId);
 }
 
-export async function createVariant(db: Database, productId: string, input: CreateVariantInput, now = new Date()): Promise<Variant> {
-  const current = await getProduct(db, productId, { staff: true });
+export async function createVariant(db: Database, productId: string, input: CreateVariantInput, vendorId: string | null = null, now = new Date()): Promise<Variant> {
+  const current = await getProduct(db, productId, writable(vendorId));
   if (current.variants.length >= MAX_VARIANTS_PER_PRODUCT) {
     throw ApiError.conflict(`A product has at most ${MAX_VARIANTS_PER_PRODUCT} variants`);
   }
@@ -420,8 +438,15 @@ export async function createVariant(db: Database, productId: string, input: Crea
   return variant;
 }
 
-export async function updateVariant(db: Database, productId: string, variantId: string, patch: UpdateVariantInput, now = new Date()): Promise<Variant> {
-  const current = await getProduct(db, productId, { staff: true });
+export async function updateVariant(
+  db: Database,
+  productId: string,
+  variantId: string,
+  patch: UpdateVariantInput,
+  vendorId: string | null = null,
+  now = new Date(),
+): Promise<Variant> {
+  const current = await getProduct(db, productId, writable(vendorId));
   const before = findVariant(current, variantId);
   if (Object.keys(patch).length === 0) return before;
   const ts = now.toISOString();
@@ -442,8 +467,8 @@ export async function updateVariant(db: Database, productId: string, variantId: 
   return variant;
 }
 
-export async function deleteVariant(db: Database, productId: string, variantId: string, now = new Date()): Promise<void> {
-  const current = await getProduct(db, productId, { staff: true });
+export async function deleteVariant(db: Database, productId: string, variantId: string, vendorId: string | null = null, now = new Date()): Promise<void> {
+  const current = await getProduct(db, productId, writable(vendorId));
   findVariant(current, variantId);
   if (current.variants.length === 1) throw ApiError.conflict('A product keeps at least one variant; delete the product instead');
   const ts = now.toISOString();
