@@ -91,11 +91,33 @@ describe('staff managing customers', () => {
     expect(taken.body.error.details.field).toBe('email');
   });
 
-  it('disables a customer: its token and its password stop working', async () => {
+  it('disables a customer: its token and its password stop working, and the token stays dead after re-enabling', async () => {
+    const key = await adminKey();
     const { user, token, password } = await insertUser();
-    expect((await patch(await adminKey(), user.id, { status: 'disabled' })).body.data.status).toBe('disabled');
+    expect((await patch(key, user.id, { status: 'disabled' })).body.data.status).toBe('disabled');
     expectError(await api('/api/customers/me', { key: token }), 401, 'AUTHENTICATION_ERROR');
-    expectError(await api('/api/auth/login', { method: 'POST', json: { email: user.email, password } }), 401, 'AUTHENTICATION_ERROR');
+    const signIn = () => api('/api/auth/login', { method: 'POST', json: { email: user.email, password } });
+    expectError(await signIn(), 401, 'AUTHENTICATION_ERROR');
+
+    expect((await patch(key, user.id, { status: 'active' })).body.data.status).toBe('active');
+    expectError(await api('/api/customers/me', { key: token }), 401, 'AUTHENTICATION_ERROR');
+    const again = await signIn();
+    expect(again.status).toBe(200);
+    expect((await api('/api/customers/me', { key: again.body.data.token })).status).toBe(200);
+  });
+
+  it('answers malformed bodies and parameters in the error envelope, never 500', async () => {
+    const key = await adminKey();
+    const { user } = await insertUser();
+    for (const body of ['[]', 'null', '"text"', '42']) {
+      const res = await api(`/api/customers/${user.id}`, { method: 'PATCH', key, headers: { 'Content-Type': 'application/json' }, body });
+      expectError(res, 422, 'VALIDATION_ERROR');
+    }
+    expectError(await api(`/api/customers/${user.id}`, { method: 'PATCH', key, headers: { 'Content-Type': 'text/plain' }, body: 'name=x' }), 415, 'INVALID_REQUEST');
+    expectError(await api(`/api/customers/${'x'.repeat(201)}`, { key }), 400, 'INVALID_REQUEST');
+    expectError(await api(`/api/customers/${user.id}?fields=secret`, { key }), 400, 'INVALID_REQUEST');
+    expectError(await api(`/api/customers/${user.id}?expand=all`, { key }), 400, 'INVALID_REQUEST');
+    expect((await patch(key, user.id, {})).body.data.id).toBe(user.id);
   });
 
   it('does not treat other users as customers', async () => {

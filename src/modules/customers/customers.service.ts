@@ -1,4 +1,4 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type UserRow, users } from '../../db/schema';
 import { withUniqueConflicts } from '../../lib/db-errors';
@@ -39,12 +39,15 @@ export async function createCustomer(db: Database, input: CreateCustomerInput): 
   return toCustomer(await createUser(db, { ...profile, password: password ?? null, roleId: CUSTOMER_ROLE }));
 }
 
+// Disabling retires the customer's tokens for good: enabling it again does not bring them back.
+const retireTokens = { tokenVersion: sql`${users.tokenVersion} + 1` };
+
 export async function updateCustomer(db: Database, id: string, patch: UpdateCustomerInput, now = new Date()): Promise<Customer> {
   if (Object.keys(patch).length === 0) return getCustomer(db, id);
   const [row] = await withUniqueConflicts(USER_UNIQUE_FIELDS, () =>
     db
       .update(users)
-      .set({ ...patch, updatedAt: now.toISOString() })
+      .set({ ...patch, updatedAt: now.toISOString(), ...(patch.status === 'disabled' ? retireTokens : {}) })
       .where(and(eq(users.id, id), isCustomer))
       .returning(),
   );
