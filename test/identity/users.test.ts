@@ -164,12 +164,13 @@ describe('PATCH /api/users/{id}', () => {
     expectError(await api(`/api/users/${user.id}`, { key: token }), 401, 'AUTHENTICATION_ERROR');
   });
 
-  it('disabling a user makes its tokens 401 on the next request; enabling brings them back', async () => {
+  it('disabling a user makes its tokens 401 on the next request, for good: re-enabling does not revive them', async () => {
     const { user, token } = await insertVendorUser();
+    expect((await api(`/api/users/${user.id}`, { key: token })).status).toBe(200);
     expect((await patch(user.id, { status: 'disabled' })).body.data.status).toBe('disabled');
     expectError(await api(`/api/users/${user.id}`, { key: token }), 401, 'AUTHENTICATION_ERROR');
-    expect((await patch(user.id, { status: 'active' })).status).toBe(200);
-    expect((await api(`/api/users/${user.id}`, { key: token })).status).toBe(200);
+    expect((await patch(user.id, { status: 'active' })).body.data.status).toBe('active');
+    expectError(await api(`/api/users/${user.id}`, { key: token }), 401, 'AUTHENTICATION_ERROR');
   });
 
   it('refuses a user disabling itself (409) but lets it rename itself', async () => {

@@ -154,10 +154,9 @@ export async function updateStaffUser(db: Database, actor: Principal, id: string
     const wantedVendor = vendorId !== undefined ? vendorId : roleRef === 'vendor' ? current.vendorId : null;
     Object.assign(set, await staffAssignment(db, actor, roleRef, wantedVendor, role !== undefined && role !== current.roleId));
   }
-  if (password !== undefined) {
-    set.passwordHash = await hashPassword(password);
-    set.tokenVersion = sql`${users.tokenVersion} + 1`;
-  }
+  if (password !== undefined) set.passwordHash = await hashPassword(password);
+  // A new password or a disabling retires every token for good: re-enabling must not revive a leaked one.
+  if (password !== undefined || (patch.status === 'disabled' && current.status !== 'disabled')) set.tokenVersion = sql`${users.tokenVersion} + 1`;
   const after = { roleId: set.roleId ?? current.roleId, status: set.status ?? current.status };
   const removesAdmin = isActiveAdmin(current) && !isActiveAdmin(after);
   const [row] = await db
