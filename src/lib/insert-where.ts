@@ -1,6 +1,6 @@
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { Database } from '../../db/client';
+import type { Database } from '../db/client';
 
 /**
  * `INSERT INTO t (...) SELECT ... WHERE condition`: an insert guarded by a precondition in the same

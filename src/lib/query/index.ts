@@ -1,5 +1,5 @@
 export { type FieldTree, fieldTreeFromSchema, parseFields, project, selects } from './fields';
-export { enumFilter, exactFilter, idOrSlugFilter, moneyBoundFilter, searchFilter } from './filters';
+export { createdAfterFilter, createdBeforeFilter, enumFilter, exactFilter, idOrSlugFilter, moneyBoundFilter, searchFilter } from './filters';
 export {
   DEFAULT_LIMIT,
   defineListQuery,

@@ -9,7 +9,7 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { tokenForUser } from '../../lib/jwt';
 import { DECOY_HASH, hashPassword, verifyPassword } from '../../lib/password';
 import { toAddress } from '../customers/addresses.service';
-import { insertWhere } from '../customers/insert-where';
+import { insertWhere } from '../../lib/insert-where';
 import { createUser, findUserByEmail, getUserRow, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
 import type { BootstrapInput, ChangePasswordInput, LoginInput, RegisterInput, Session } from './auth.schemas';
 

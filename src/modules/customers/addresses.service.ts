@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { type AddressRow, addresses, users } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { insertWhere } from './insert-where';
+import { insertWhere } from '../../lib/insert-where';
 import type { Address, CreateAddressInput, UpdateAddressInput } from './addresses.schemas';
 import { CUSTOMER_ROLE, isCustomer } from './customers.service';
 
