@@ -65,7 +65,7 @@ export function createBrand(key: string, body: Record<string, unknown> = {}) {
   return createOrThrow('/api/brands', key, { name: `Brand ${uid()}`, ...body });
 }
 
-/** Inserts a vendor row directly (there is no vendors API yet) and returns it. */
+/** Inserts a vendor row directly (faster than the vendors API, which has its own tests) and returns it. */
 export async function insertVendor(values: { name?: string; slug?: string } = {}) {
   const { vendors } = await import('../src/db/schema');
   const token = uid();

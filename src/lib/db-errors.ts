@@ -5,8 +5,7 @@ import { ApiError } from './errors';
  * `table.column` to field name; other errors pass through unchanged.
  */
 export function conflictFromUnique(error: unknown, fields: Record<string, string>): unknown {
-  const text = String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? '');
-  const match = /UNIQUE constraint failed: ([\w.]+)/.exec(text);
+  const match = /UNIQUE constraint failed: ([\w.]+)/.exec(errorText(error));
   if (!match) return error;
   const field = fields[match[1]!] ?? match[1]!.split('.').pop()!;
   return ApiError.conflict(`A resource with this ${field} already exists`, field);
@@ -18,6 +17,23 @@ export async function withUniqueConflicts<T>(fields: Record<string, string>, wri
     return await write();
   } catch (error) {
     throw conflictFromUnique(error, fields);
+  }
+}
+
+const errorText = (error: unknown) => String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? '');
+
+/** True for a FOREIGN KEY constraint failure from D1 (a row still referenced, or a reference to nothing). */
+export function isForeignKeyFailure(error: unknown): boolean {
+  return /FOREIGN KEY constraint failed/.test(errorText(error));
+}
+
+/** Runs a write and turns a foreign-key failure into 409 CONFLICT with `message`; other errors pass through. */
+export async function withForeignKeyConflict<T>(message: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isForeignKeyFailure(error)) throw ApiError.conflict(message);
+    throw error;
   }
 }
 

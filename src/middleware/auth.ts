@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { endTime, startTime } from 'hono/timing';
 import type { Database } from '../db/client';
-import { roles, users } from '../db/schema';
+import { roles, users, vendors } from '../db/schema';
 import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
 import { verifyUserToken } from '../lib/jwt';
@@ -42,13 +42,16 @@ async function userPrincipal(db: Database, token: string, secret: string | undef
   const claims = await verifyUserToken(token, secret);
   if (!claims) throw ApiError.unauthenticated('Invalid or expired token');
   const [found] = await db
-    .select({ user: users, permissions: roles.permissions })
+    .select({ user: users, permissions: roles.permissions, vendorStatus: vendors.status })
     .from(users)
     .innerJoin(roles, eq(roles.id, users.roleId))
+    .leftJoin(vendors, eq(vendors.id, users.vendorId))
     .where(eq(users.id, claims.sub))
     .limit(1);
   if (!found || found.user.tokenVersion !== claims.ver) throw ApiError.unauthenticated('Invalid or expired token');
   if (found.user.status !== 'active') throw ApiError.unauthenticated('This account is disabled');
+  // A suspended vendor's users keep their accounts but can do nothing until it is reinstated.
+  if (found.vendorStatus === 'suspended') throw ApiError.forbidden('The vendor of this account is suspended');
   const { user } = found;
   return { kind: 'user', id: user.id, role: user.roleId, permissions: found.permissions, vendorId: user.vendorId };
 }

@@ -121,3 +121,15 @@ describe('products written by a vendor user', () => {
     expect(res.body.data.vendor.id).toBe(other.vendor.id);
   });
 });
+
+describe('a suspended vendor', () => {
+  it('locks its users out with 403 until it is reinstated', async () => {
+    const { mine, own } = await twoVendors();
+    expect((await api(`/api/products/${own.id}`, { key: mine.token })).status).toBe(200);
+    await api(`/api/vendors/${mine.vendor.id}`, { method: 'PATCH', key, json: { status: 'suspended' } });
+    expectError(await api(`/api/products/${own.id}`, { key: mine.token }), 403, 'AUTHORIZATION_ERROR');
+    expectError(await api('/api/products', { method: 'POST', key: mine.token, json: { name: `Blocked ${uid()}`, price: 1 } }), 403, 'AUTHORIZATION_ERROR');
+    await api(`/api/vendors/${mine.vendor.id}`, { method: 'PATCH', key, json: { status: 'active' } });
+    expect((await api(`/api/products/${own.id}`, { key: mine.token })).status).toBe(200);
+  });
+});

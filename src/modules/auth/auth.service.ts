@@ -5,12 +5,11 @@ import type { Bindings } from '../../env';
 import { timingSafeEqualBytes } from '../../lib/crypto';
 import { withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError } from '../../lib/errors';
-import { ID_PREFIX, newId } from '../../lib/ids';
 import { tokenForUser } from '../../lib/jwt';
 import { DECOY_HASH, hashPassword, verifyPassword } from '../../lib/password';
-import { toAddress } from '../customers/addresses.service';
 import { insertWhere } from '../../lib/insert-where';
-import { createUser, findUserByEmail, getUserRow, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
+import { toAddress } from '../customers/addresses.service';
+import { createUser, findUserByEmail, getUserRow, newUserRow, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
 import type { BootstrapInput, ChangePasswordInput, LoginInput, RegisterInput, Session } from './auth.schemas';
 
 type TokenSettings = Pick<Bindings, 'JWT_SECRET' | 'JWT_TTL_SECONDS'>;
@@ -88,21 +87,7 @@ const noAdmin = sql`NOT EXISTS (SELECT 1 FROM ${users} WHERE ${users.roleId} = $
 export async function bootstrap(db: Database, env: TokenSettings & Pick<Bindings, 'BOOTSTRAP_SECRET'>, input: BootstrapInput, now = new Date()): Promise<Session> {
   if (!env.BOOTSTRAP_SECRET) throw new ApiError('NOT_FOUND', 'Bootstrap is not enabled on this store');
   if (!(await isBootstrapSecret(input.secret, env.BOOTSTRAP_SECRET))) throw ApiError.forbidden('Invalid bootstrap secret');
-  const ts = now.toISOString();
-  const row: UserRow = {
-    id: newId(ID_PREFIX.user, now.getTime()),
-    email: input.email,
-    name: input.name ?? null,
-    phone: null,
-    passwordHash: await hashPassword(input.password),
-    roleId: ADMIN_ROLE,
-    vendorId: null,
-    status: 'active',
-    tokenVersion: 0,
-    lastLoginAt: null,
-    createdAt: ts,
-    updatedAt: ts,
-  };
+  const row = await newUserRow({ email: input.email, password: input.password, name: input.name, roleId: ADMIN_ROLE }, now);
   const result = await withUniqueConflicts(USER_UNIQUE_FIELDS, () => insertWhere(db, users, row, noAdmin));
   if (result.meta.changes === 0) throw ApiError.conflict(ALREADY_BOOTSTRAPPED);
   return sessionFor(env, row);

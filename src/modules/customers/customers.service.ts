@@ -1,7 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type UserRow, users } from '../../db/schema';
-import { withUniqueConflicts } from '../../lib/db-errors';
+import { withForeignKeyConflict, withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError } from '../../lib/errors';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { createUser, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
@@ -57,15 +57,9 @@ export async function updateCustomer(db: Database, id: string, patch: UpdateCust
 
 /** Its addresses go with it (foreign key cascade); its tokens stop working on the next request. */
 export async function deleteCustomer(db: Database, id: string): Promise<void> {
-  let result;
-  try {
-    result = await db.delete(users).where(and(eq(users.id, id), isCustomer));
-  } catch (error) {
-    // Rows of other tables that must keep their customer (orders, when they arrive) block the delete.
-    if (/FOREIGN KEY constraint failed/.test(String((error as Error)?.message) + String((error as Error)?.cause ?? ''))) {
-      throw ApiError.conflict('This customer has records that keep it; disable it instead (status: disabled)');
-    }
-    throw error;
-  }
+  // Rows of other tables that must keep their customer (orders, when they arrive) block the delete.
+  const result = await withForeignKeyConflict('This customer has records that keep it; disable it instead (status: disabled)', () =>
+    db.delete(users).where(and(eq(users.id, id), isCustomer)),
+  );
   if (result.meta.changes === 0) throw ApiError.notFound('Customer', id);
 }

@@ -2,7 +2,7 @@ import { and, count, eq, exists, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
 import { roles, type UserRow, users, vendors } from '../../db/schema';
-import { withUniqueConflicts } from '../../lib/db-errors';
+import { withForeignKeyConflict, withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError, type FieldError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
@@ -34,13 +34,10 @@ export interface NewUser {
   status?: UserRow['status'];
 }
 
-/**
- * Creates an account; 409 CONFLICT when the email is taken. A new customer emits
- * `customer.registered` in the same batch, whoever created it.
- */
-export async function createUser(db: Database, input: NewUser, now = new Date()): Promise<UserRow> {
+/** A complete users row for a new account, its password hashed; nothing is written. */
+export async function newUserRow(input: NewUser, now = new Date()): Promise<UserRow> {
   const ts = now.toISOString();
-  const row: UserRow = {
+  return {
     id: newId(ID_PREFIX.user, now.getTime()),
     email: input.email.toLowerCase(),
     name: input.name ?? null,
@@ -54,6 +51,14 @@ export async function createUser(db: Database, input: NewUser, now = new Date())
     createdAt: ts,
     updatedAt: ts,
   };
+}
+
+/**
+ * Creates an account; 409 CONFLICT when the email is taken. A new customer emits
+ * `customer.registered` in the same batch, whoever created it.
+ */
+export async function createUser(db: Database, input: NewUser, now = new Date()): Promise<UserRow> {
+  const row = await newUserRow(input, now);
   const insert = db.insert(users).values(row);
   await withUniqueConflicts(USER_UNIQUE_FIELDS, async () => {
     if (row.roleId !== 'customer') return void (await insert);
@@ -168,18 +173,11 @@ export async function updateStaffUser(db: Database, actor: Principal, id: string
   return row;
 }
 
-const isForeignKeyFailure = (error: unknown) =>
-  /FOREIGN KEY constraint failed/.test(String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? ''));
-
 export async function deleteStaffUser(db: Database, actor: Principal, id: string): Promise<void> {
   const current = await getStaffUserRow(db, id);
   if (isSelf(actor, current)) throw ApiError.conflict('A user cannot delete itself');
-  let deleted;
-  try {
-    deleted = await db.delete(users).where(and(eq(users.id, current.id), isActiveAdmin(current) ? anotherActiveAdmin(db, current) : undefined));
-  } catch (error) {
-    if (isForeignKeyFailure(error)) throw ApiError.conflict('This user is still referenced (orders, ...); disable it instead');
-    throw error;
-  }
+  const deleted = await withForeignKeyConflict('This user is still referenced (orders, ...); disable it instead', () =>
+    db.delete(users).where(and(eq(users.id, current.id), isActiveAdmin(current) ? anotherActiveAdmin(db, current) : undefined)),
+  );
   if (deleted.meta.changes === 0) throw lastAdmin('delete');
 }

@@ -3,7 +3,7 @@ import { VENDOR_STATUSES, vendors } from '../../db/schema';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Slug, Timestamp } from '../../lib/schemas';
 
 export const VendorSchema = createSelectSchema(vendors, {
-  status: z.enum(VENDOR_STATUSES).openapi({ description: '`suspended` marks a vendor the store has stopped working with.' }),
+  status: z.enum(VENDOR_STATUSES).openapi({ description: '`suspended` marks a vendor the store has stopped working with: its users are refused (403) until it is active again.' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }).openapi('Vendor');

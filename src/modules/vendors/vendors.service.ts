@@ -1,7 +1,7 @@
 import { and, count, eq, notExists } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { users, vendors } from '../../db/schema';
-import { withUniqueConflicts } from '../../lib/db-errors';
+import { isForeignKeyFailure, withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { getByIdOrSlug, listTable, type ParsedListQuery } from '../../lib/query';
@@ -42,9 +42,6 @@ export async function updateVendor(db: Database, idOrSlug: string, patch: Update
   await withUniqueConflicts(UNIQUE_FIELDS, () => db.update(vendors).set(set).where(eq(vendors.id, current.id)));
   return { ...current, ...set };
 }
-
-const isForeignKeyFailure = (error: unknown) =>
-  /FOREIGN KEY constraint failed/.test(String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? ''));
 
 /**
  * A vendor with users is kept (409): they would lose their vendor. Its products outlive it without a
