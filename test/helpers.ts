@@ -1,4 +1,5 @@
 import { env, exports } from 'cloudflare:workers';
+import { expect } from 'vitest';
 import { createDb } from '../src/db/client';
 import { tokenForUser } from '../src/lib/jwt';
 import { createApiKey } from '../src/modules/api-keys/api-keys.service';
@@ -25,6 +26,13 @@ export async function api<T = any>(path: string, init: RequestInit & { json?: un
   const text = await response.text();
   const isJson = response.headers.get('Content-Type')?.includes('application/json');
   return { status: response.status, headers: response.headers, body: (isJson && text ? JSON.parse(text) : text) as T };
+}
+
+/** Asserts an error response: its status and its code, in the error envelope. */
+export function expectError(res: { status: number; body: any }, status: number, code: string) {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body.success).toBe(false);
+  expect(res.body.error.code).toBe(code);
 }
 
 export async function adminKey(): Promise<string> {

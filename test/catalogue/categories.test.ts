@@ -1,18 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { categories } from '../../src/db/schema';
-import { adminKey, api, createCategory, createProduct, db, tick, uid } from '../helpers';
+import { adminKey, api, createCategory, createProduct, db, expectError, tick, uid } from '../helpers';
 
 let key: string;
 beforeAll(async () => {
   key = await adminKey();
 });
 
-function expectError(res: { status: number; body: any }, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.success).toBe(false);
-  expect(res.body.error.code).toBe(code);
-}
 
 const fieldsOf = (res: { body: any }) => (res.body.error.details as { field: string }[]).map((d) => d.field).sort();
 

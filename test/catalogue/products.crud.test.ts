@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { productCategories, products, productVariants } from '../../src/db/schema';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
-import { adminKey, api, createBrand, createCategory, createProduct, db, insertVendor, tick, uid } from '../helpers';
+import { adminKey, api, createBrand, createCategory, createProduct, db, expectError, insertVendor, tick, uid } from '../helpers';
 
 let key: string;
 beforeAll(async () => {
@@ -11,11 +11,6 @@ beforeAll(async () => {
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-function expectError(res: { status: number; body: any }, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.success).toBe(false);
-  expect(res.body.error.code).toBe(code);
-}
 
 /** The fields named by a 422, in order. */
 const invalidFields = (res: { body: any }) => (res.body.error.details as { field: string; message: string }[]).map((d) => d.field);

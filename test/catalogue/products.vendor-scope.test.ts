@@ -1,16 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminKey, api, createProduct, insertVendor, insertVendorUser, uid } from '../helpers';
+import { adminKey, api, createProduct, expectError, insertVendor, insertVendorUser, uid } from '../helpers';
 
 let key: string;
 beforeAll(async () => {
   key = await adminKey();
 });
 
-function expectError(res: { status: number; body: any }, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.success).toBe(false);
-  expect(res.body.error.code).toBe(code);
-}
 
 /** Two vendors with a user each, and products of both (one draft each) tagged with a shared token. */
 async function twoVendors() {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { addresses } from '../../src/db/schema';
 import { MAX_ADDRESSES_PER_CUSTOMER } from '../../src/modules/customers/addresses.service';
-import { adminKey, api, type ApiResponse, db, insertUser } from '../helpers';
+import { adminKey, api, db, expectError, insertUser } from '../helpers';
 
 const home = { firstName: 'Ada', lastName: 'Lovelace', line1: '12 St James Sq', city: 'London', postalCode: 'SW1Y 4JH', country: 'GB' };
 const add = (key: string, customer: string, json: Record<string, unknown>) =>
@@ -10,10 +10,6 @@ const add = (key: string, customer: string, json: Record<string, unknown>) =>
 const edit = (key: string, customer: string, id: string, json: Record<string, unknown>) =>
   api(`/api/customers/${customer}/addresses/${id}`, { method: 'PATCH', key, json });
 
-function expectError(res: ApiResponse, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toMatchObject({ success: false, error: { code } });
-}
 
 async function defaults(customerId: string) {
   const rows = await db().select().from(addresses).where(eq(addresses.userId, customerId));

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
-import { adminKey, api, db, insertUser, insertVendorUser, uid } from '../helpers';
+import { adminKey, api, db, expectError, insertUser, insertVendorUser, uid } from '../helpers';
 
 let key: string;
 beforeAll(async () => {
@@ -11,11 +11,6 @@ beforeAll(async () => {
 const PATH = '/api/settings/api-keys';
 const inAnHour = () => new Date(Date.now() + 3600_000).toISOString();
 
-function expectError(res: { status: number; body: any }, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.success).toBe(false);
-  expect(res.body.error.code).toBe(code);
-}
 const mint = (json: Record<string, unknown>, k = key) => api(PATH, { method: 'POST', key: k, json });
 const newBrand = () => ({ name: `Brand ${uid()}` });
 

@@ -2,16 +2,12 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { addresses, events, users } from '../../src/db/schema';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
-import { adminKey, api, type ApiResponse, db, insertUser, insertVendorUser, uid } from '../helpers';
+import { adminKey, api, db, expectError, insertUser, insertVendorUser, uid } from '../helpers';
 
 const post = (key: string, json: Record<string, unknown>) => api('/api/customers', { method: 'POST', key, json });
 const patch = (key: string, id: string, json: Record<string, unknown>) => api(`/api/customers/${id}`, { method: 'PATCH', key, json });
 const email = (tag = uid()) => `c-${tag}@example.test`;
 
-function expectError(res: ApiResponse, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toMatchObject({ success: false, error: { code } });
-}
 
 async function keyWith(permissions: string[]) {
   return (await createApiKey(db(), { name: `perm ${uid()}`, role: null, permissions })).key;

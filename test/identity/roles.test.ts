@@ -1,17 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
-import { adminKey, api, db, insertUser, uid } from '../helpers';
+import { adminKey, api, db, expectError, insertUser, uid } from '../helpers';
 
 let key: string;
 beforeAll(async () => {
   key = await adminKey();
 });
 
-function expectError(res: { status: number; body: any }, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.success).toBe(false);
-  expect(res.body.error.code).toBe(code);
-}
 
 const createRole = (body: Record<string, unknown>, k = key) => api('/api/roles', { method: 'POST', key: k, json: body });
 

@@ -1,17 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
-import { adminKey, api, createProduct, db, insertUser, insertVendorUser, uid } from '../helpers';
+import { adminKey, api, createProduct, db, expectError, insertUser, insertVendorUser, uid } from '../helpers';
 
 let key: string;
 beforeAll(async () => {
   key = await adminKey();
 });
 
-function expectError(res: { status: number; body: any }, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.success).toBe(false);
-  expect(res.body.error.code).toBe(code);
-}
 
 async function createVendor(body: Record<string, unknown> = {}) {
   const res = await api('/api/vendors', { method: 'POST', key, json: { name: `Vendor ${uid()}`, ...body } });
