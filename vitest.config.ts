@@ -20,6 +20,9 @@ function workersProject(name: string, include: string[], exclude: string[], sett
 
 export default defineConfig({
   test: {
+    // Test files wait on workerd and D1 more than they compute: three at once beat the one-per-spare-core
+    // default by about a third on a two-core machine (65 s -> 45 s for the suite).
+    maxWorkers: 3,
     projects: [
       // Limits high enough that no functional test is ever rate limited (anonymous test requests share one IP bucket).
       workersProject('workers', ['test/**/*.test.ts'], ['test/**/*.node.test.ts', 'test/rate-limit/**'], {
