@@ -52,7 +52,7 @@ describe('API keys', () => {
     expect401(await api('/api/products', { key: 'sk_' + 'A'.repeat(40) }), /Invalid API key/);
   });
 
-  it('refuses a JWT until user sign-in exists', async () => {
+  it('refuses a JWT signed with a secret that is not ours', async () => {
     expect401(await api('/api/products', { key: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl' }));
   });
 
