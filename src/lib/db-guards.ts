@@ -1,0 +1,35 @@
+import { ApiError } from './errors';
+
+/**
+ * Invariants the database enforces with triggers (migrations/0005_commerce_rules.sql): a batch that
+ * would break one aborts as a whole with `guard:<name>`. Each maps to a 409 CONFLICT; callers may
+ * give a more precise error (which variant ran out) by naming the guard.
+ */
+export const GUARDS = {
+  insufficient_stock: 'Not enough stock for this quantity',
+  coupon_usage_limit: 'This coupon has been used up',
+  coupon_customer_limit: 'This coupon has already been used the maximum number of times by this customer',
+  order_overpaid: 'The amount is more than is owed (or refundable) on this order',
+  refund_exceeds_payment: 'The refund is more than is left to refund on this payment',
+  overshipped: 'More would be shipped (or delivered) than was ordered',
+  order_transition: 'The order is not in a state that allows this change',
+} as const;
+export type GuardName = keyof typeof GUARDS;
+
+/** The guard a D1 error comes from, or null for any other error. */
+export function violatedGuard(error: unknown): GuardName | null {
+  const text = String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? '');
+  const match = /guard:([a-z_]+)/.exec(text);
+  return match && match[1]! in GUARDS ? (match[1] as GuardName) : null;
+}
+
+/** Runs a write; a guard it trips becomes 409 CONFLICT (`errors[name]()` when given, else the guard's message). */
+export async function withGuards<T>(write: () => Promise<T>, errors: Partial<Record<GuardName, () => ApiError | Promise<ApiError>>> = {}): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const guard = violatedGuard(error);
+    if (!guard) throw error;
+    throw (await errors[guard]?.()) ?? ApiError.conflict(GUARDS[guard]);
+  }
+}
