@@ -15,11 +15,18 @@ import { services } from './middleware/services';
 import { apiKeysRouter } from './modules/api-keys';
 import { authRouter } from './modules/auth';
 import { brandsRouter } from './modules/brands';
+import { cartsRouter } from './modules/carts';
 import { categoriesRouter } from './modules/categories';
-import { healthRouter } from './modules/health';
+import { couponsRouter } from './modules/coupons';
 import { customersRouter } from './modules/customers';
+import { healthRouter } from './modules/health';
+import { inventoryRouter } from './modules/inventory';
+import { ordersRouter } from './modules/orders';
+import { paymentsRouter } from './modules/payments';
 import { productsRouter } from './modules/products';
 import { rolesRouter } from './modules/roles';
+import { settingsRouter } from './modules/settings';
+import { shipmentsRouter } from './modules/shipments';
 import { usersRouter } from './modules/users';
 import { vendorsRouter } from './modules/vendors';
 
@@ -45,6 +52,13 @@ export function createApp() {
   app.route('/api', vendorsRouter);
   app.route('/api', rolesRouter);
   app.route('/api', apiKeysRouter);
+  app.route('/api', settingsRouter);
+  app.route('/api', couponsRouter);
+  app.route('/api', cartsRouter);
+  app.route('/api', ordersRouter);
+  app.route('/api', paymentsRouter);
+  app.route('/api', shipmentsRouter);
+  app.route('/api', inventoryRouter);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
