@@ -28,4 +28,6 @@ export const ID_PREFIX = {
   address: 'addr',
   role: 'role',
   event: 'evt',
+  taxRate: 'tax',
+  coupon: 'coup',
 } as const;
