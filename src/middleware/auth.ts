@@ -30,6 +30,12 @@ export function isStaff(principal: Principal, resource: string): boolean {
   return hasPermission(principal, `${resource}:read`) || hasPermission(principal, `${resource}:write`);
 }
 
+/** How records name who did something: `key:<id>` or `user:<id>`; null for an anonymous caller. */
+export function principalRef(principal: Principal): string | null {
+  if (principal.kind === 'anonymous') return null;
+  return `${principal.kind === 'api_key' ? 'key' : 'user'}:${principal.id}`;
+}
+
 /** The vendor a principal acts for, if it is a vendor user: its reach is limited to that vendor's things. */
 export function vendorScope(principal: Principal): string | null {
   return principal.kind === 'user' ? principal.vendorId : null;

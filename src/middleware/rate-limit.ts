@@ -4,7 +4,7 @@ import { endTime, startTime } from 'hono/timing';
 import type { RateLimitDecision } from '../durable-objects/rate-limiter';
 import { type AppEnv, numberSetting } from '../env';
 import { ApiError } from '../lib/errors';
-import type { Principal } from './auth';
+import { type Principal, principalRef } from './auth';
 
 export const WINDOW_SECONDS = 3600;
 export const DEFAULT_AUTHENTICATED_LIMIT = 1000;
@@ -12,8 +12,8 @@ export const DEFAULT_ANONYMOUS_LIMIT = 100;
 
 /** The counter a request is charged to: its API key, its user, or (without a valid credential) its client IP. */
 export function rateLimitBucket(c: Context<AppEnv>, principal: Principal): { name: string; limit: number } {
-  if (principal.kind === 'api_key') return { name: `key:${principal.id}`, limit: numberSetting(c.env.RATE_LIMIT_AUTHENTICATED, DEFAULT_AUTHENTICATED_LIMIT) };
-  if (principal.kind === 'user') return { name: `user:${principal.id}`, limit: numberSetting(c.env.RATE_LIMIT_AUTHENTICATED, DEFAULT_AUTHENTICATED_LIMIT) };
+  const ref = principalRef(principal);
+  if (ref) return { name: ref, limit: numberSetting(c.env.RATE_LIMIT_AUTHENTICATED, DEFAULT_AUTHENTICATED_LIMIT) };
   // Requests without CF-Connecting-IP (only possible off Cloudflare) share one bucket.
   const ip = c.req.header('CF-Connecting-IP') ?? 'unknown';
   return { name: `ip:${ip}`, limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };

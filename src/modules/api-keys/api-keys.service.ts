@@ -5,7 +5,7 @@ import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { uncovered } from '../../lib/permissions';
 import { listTable, type ParsedListQuery } from '../../lib/query';
-import type { Principal } from '../../middleware/auth';
+import { type Principal, principalRef } from '../../middleware/auth';
 import { apiKeyListQuery } from './api-keys.query';
 import type { ApiKey, CreateApiKeyInput } from './api-keys.schemas';
 import { apiKeyPrefix, hashApiKey, mintApiKey } from './api-key-format';
@@ -95,7 +95,6 @@ export async function getApiKey(db: Database, id: string): Promise<ApiKey> {
   return toApiKey(row);
 }
 
-const principalRef = (actor: Principal) => (actor.kind === 'anonymous' ? null : `${actor.kind === 'api_key' ? 'key' : 'user'}:${actor.id}`);
 
 /**
  * Mints a key for `actor`: the role must exist (422), and the actor must itself hold every

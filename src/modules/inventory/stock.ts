@@ -1,0 +1,56 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { events, INVENTORY_REASONS, inventoryAdjustments, productVariants, products, storeSettings } from '../../db/schema';
+import { ID_PREFIX, newId } from '../../lib/ids';
+
+/**
+ * Every stock change goes through here, so each one is kept in the adjustment history and emits
+ * `inventory.low` when it takes a variant from above its low-stock threshold to at or below it
+ * (once per crossing: the next event needs a restock above the threshold first). The statements
+ * go into the caller's D1 batch; a decrement below zero trips the stock trigger and aborts the
+ * whole batch (guard `insufficient_stock`).
+ */
+
+export interface StockChange {
+  variantId: string;
+  /** Negative to take stock out (an order), positive to put it back (a cancellation, a restock). */
+  delta: number;
+  reason: (typeof INVENTORY_REASONS)[number];
+  orderId?: string | null;
+  note?: string | null;
+  /** `user:<id>`, `key:<id>` or `system`. */
+  actor: string;
+}
+
+/** The threshold in force for a variant: its own, else its product's, else the store's. */
+export const effectiveThreshold = sql<number>`coalesce(${productVariants.lowStockThreshold}, ${products.lowStockThreshold}, ${storeSettings.lowStockThreshold})`;
+
+export function stockChangeStatements(db: Database, change: StockChange, now = new Date()) {
+  const ts = now.toISOString();
+  const statements = [
+    db
+      .update(productVariants)
+      .set({ stock: sql`${productVariants.stock} + ${change.delta}`, updatedAt: ts })
+      .where(eq(productVariants.id, change.variantId)),
+    // Columns in table order: id, variant_id, product_id, delta, reason, note, order_id, actor, created_at.
+    db.insert(inventoryAdjustments).select(
+      sql`SELECT ${newId(ID_PREFIX.inventoryAdjustment, now.getTime())}, ${productVariants.id}, ${productVariants.productId}, ${change.delta}, ${change.reason},
+        ${change.note ?? null}, ${change.orderId ?? null}, ${change.actor}, ${ts} FROM ${productVariants} WHERE ${productVariants.id} = ${change.variantId}`,
+    ),
+  ];
+  if (change.delta >= 0) return statements;
+  // Columns in table order: id, type, data, created_at, published_at.
+  const low = db.insert(events).select(
+    sql`SELECT ${newId(ID_PREFIX.event, now.getTime())}, 'inventory.low',
+        json_object('productId', ${productVariants.productId}, 'variantId', ${productVariants.id}, 'sku', ${productVariants.sku},
+                    'quantity', ${productVariants.stock}, 'threshold', ${effectiveThreshold}),
+        ${ts}, NULL
+      FROM ${productVariants}
+      JOIN ${products} ON ${products.id} = ${productVariants.productId}
+      JOIN ${storeSettings} ON ${storeSettings.id} = 'store'
+      WHERE ${productVariants.id} = ${change.variantId}
+        AND ${productVariants.stock} <= ${effectiveThreshold}
+        AND ${productVariants.stock} - ${change.delta} > ${effectiveThreshold}`,
+  );
+  return [...statements, low];
+}
