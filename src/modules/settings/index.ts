@@ -1,3 +1,21 @@
 import { createRouter } from '../../lib/router';
+import * as currencyHandlers from './currencies.handlers';
+import * as currencyRoutes from './currencies.routes';
+import * as settingsHandlers from './settings.handlers';
+import * as settingsRoutes from './settings.routes';
+import * as taxHandlers from './taxes.handlers';
+import * as taxRoutes from './taxes.routes';
 
-export const settingsRouter = createRouter();
+export const settingsRouter = createRouter()
+  .openapi(settingsRoutes.getSettings, settingsHandlers.getSettings)
+  .openapi(settingsRoutes.updateSettings, settingsHandlers.updateSettings)
+  .openapi(currencyRoutes.listCurrencies, currencyHandlers.listCurrencies)
+  .openapi(currencyRoutes.createCurrency, currencyHandlers.createCurrency)
+  .openapi(currencyRoutes.getCurrency, currencyHandlers.getCurrency)
+  .openapi(currencyRoutes.updateCurrency, currencyHandlers.updateCurrency)
+  .openapi(currencyRoutes.deleteCurrency, currencyHandlers.deleteCurrency)
+  .openapi(taxRoutes.listTaxRates, taxHandlers.listTaxRates)
+  .openapi(taxRoutes.createTaxRate, taxHandlers.createTaxRate)
+  .openapi(taxRoutes.getTaxRate, taxHandlers.getTaxRate)
+  .openapi(taxRoutes.updateTaxRate, taxHandlers.updateTaxRate)
+  .openapi(taxRoutes.deleteTaxRate, taxHandlers.deleteTaxRate);

@@ -1,0 +1,36 @@
+import { createRoute } from '@hono/zod-openapi';
+import { requirePermission } from '../../middleware/auth';
+import { bearerAuth, errorResponses, jsonBody, successResponse, writeErrors } from '../../lib/openapi';
+import { fieldTreeFromSchema, readQuerySchema } from '../../lib/query';
+import { SettingsSchema, UpdateSettingsBody } from './settings.schemas';
+
+const tags = ['Settings'];
+export const settingsSelectable = fieldTreeFromSchema(SettingsSchema);
+
+export const getSettings = createRoute({
+  method: 'get',
+  path: '/settings',
+  tags,
+  summary: 'Get the store settings',
+  description: 'Amounts are in major units of `defaultCurrency`, the currency catalogue prices are in. Needs `settings:read`.',
+  security: bearerAuth,
+  middleware: [requirePermission('settings:read')] as const,
+  request: { query: readQuerySchema(settingsSelectable) },
+  responses: { 200: successResponse(SettingsSchema, 'The store settings.'), ...errorResponses(400, 401, 403) },
+});
+
+export const updateSettings = createRoute({
+  method: 'patch',
+  path: '/settings',
+  tags,
+  summary: 'Update the store settings',
+  description:
+    'Catalogue prices, coupon amounts and shipping amounts are stored in minor units of `defaultCurrency` and are never converted. ' +
+    'So a new `defaultCurrency` must be an existing enabled currency (422 otherwise) whose exchange rate is already 1 and whose minor units equal the current default\'s (409 otherwise): ' +
+    'set its rate to 1 at `PATCH /api/settings/currencies/{code}` first, then re-express the other rates against it. ' +
+    'Shipping amounts are read in major units of the default currency after the change. Needs `settings:write`.',
+  security: bearerAuth,
+  middleware: [requirePermission('settings:write')] as const,
+  request: { body: jsonBody(UpdateSettingsBody, 'Fields to change.') },
+  responses: { 200: successResponse(SettingsSchema, 'The updated settings.'), ...errorResponses(...writeErrors, 409) },
+});

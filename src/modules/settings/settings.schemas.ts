@@ -1,0 +1,47 @@
+import { z } from '@hono/zod-openapi';
+import { storeSettings, WEIGHT_UNITS } from '../../db/schema';
+import { MAX_MAJOR_AMOUNT } from '../../lib/money';
+import { createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
+import { CurrencyCode } from './currencies.schemas';
+
+/** An amount in the default currency's major unit; its decimals are checked against that currency's minor units. */
+const StoreAmount = z.number().min(0).max(MAX_MAJOR_AMOUNT);
+
+const amounts = {
+  shippingFlatRate: StoreAmount.openapi({
+    description: 'Flat shipping per order, in major units of the default currency; 0 for free shipping.',
+    example: 4.95,
+  }),
+  freeShippingThreshold: StoreAmount.nullable().openapi({
+    description: 'Orders whose discounted subtotal reaches this amount (major units of the default currency) ship free; null for never.',
+    example: 50,
+  }),
+};
+
+export const SettingsSchema = createSelectSchema(storeSettings, { ...amounts, updatedAt: Timestamp })
+  .omit({ id: true })
+  .openapi('StoreSettings', {
+    description:
+      'The store-wide settings. Catalogue prices, coupon amounts and these shipping amounts are in `defaultCurrency` (stored as its minor units).',
+  });
+export type Settings = z.infer<typeof SettingsSchema>;
+
+const fields = {
+  name: z.string().trim().min(1).max(200),
+  contactEmail: z.email().max(254).nullable(),
+  defaultCurrency: CurrencyCode.openapi({
+    description:
+      'An existing, enabled currency whose exchange rate is 1 and whose minor units match the current default (409 otherwise): prices are stored as minor units of the default currency and are not converted.',
+  }),
+  weightUnit: z.enum(WEIGHT_UNITS),
+  lowStockThreshold: z.int().min(0).max(1_000_000_000).openapi({ description: 'Stock at or below this is low, unless a product or variant sets its own.' }),
+  ...amounts,
+};
+
+// Overrides given as schemas replace drizzle-zod's optional update columns, hence `.partial()`.
+export const UpdateSettingsBody = createUpdateSchema(storeSettings, fields)
+  .omit({ id: true, updatedAt: true })
+  .partial()
+  .strict()
+  .openapi('UpdateStoreSettings');
+export type UpdateSettingsInput = z.infer<typeof UpdateSettingsBody>;

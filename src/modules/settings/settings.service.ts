@@ -1,0 +1,87 @@
+import { and, eq, exists, getTableColumns, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { currencies, storeSettings } from '../../db/schema';
+import { ApiError, type FieldError } from '../../lib/errors';
+import { toMajor, toMajorOrNull, toMinor } from '../../lib/money';
+import type { Settings, UpdateSettingsInput } from './settings.schemas';
+import { amountProblem, defaultMinorUnits, STORE_ID } from './store-currency';
+
+type SettingsRow = typeof storeSettings.$inferSelect;
+
+function toSettings({ id: _id, ...row }: SettingsRow, digits: number): Settings {
+  return { ...row, shippingFlatRate: toMajor(row.shippingFlatRate, digits), freeShippingThreshold: toMajorOrNull(row.freeShippingThreshold, digits) };
+}
+
+async function readSettings(db: Database) {
+  const [row] = await db
+    .select({ ...getTableColumns(storeSettings), digits: defaultMinorUnits })
+    .from(storeSettings)
+    .where(eq(storeSettings.id, STORE_ID))
+    .limit(1);
+  if (!row) throw new Error('The store settings row is missing (migrations/0005 creates it)');
+  const { digits, ...settings } = row;
+  return { row: settings, digits };
+}
+
+export async function getSettings(db: Database): Promise<Settings> {
+  const { row, digits } = await readSettings(db);
+  return toSettings(row, digits);
+}
+
+/** The currency a new default must be: enabled, at rate 1 and with the current default's minor units. */
+async function checkNewDefault(db: Database, code: string, currentDigits: number): Promise<void> {
+  const [target] = await db.select().from(currencies).where(eq(currencies.code, code)).limit(1);
+  if (!target || !target.enabled) {
+    throw ApiError.validation([{ field: 'defaultCurrency', message: `must be an existing, enabled currency; '${code}' is ${target ? 'disabled' : 'unknown'}` }]);
+  }
+  if (target.exchangeRate !== '1') {
+    throw ApiError.conflict(
+      `${code} has exchange rate ${target.exchangeRate}: catalogue prices are not converted, so set its exchange rate to 1 (and re-express the other rates against it) before making it the default`,
+      'defaultCurrency',
+    );
+  }
+  if (target.minorUnits !== currentDigits) {
+    throw ApiError.conflict(
+      `${code} has ${target.minorUnits} minor digits and the current default has ${currentDigits}: prices are stored as minor units of the default currency and would change value`,
+      'defaultCurrency',
+    );
+  }
+}
+
+/** Shipping amounts arrive in major units of the default currency, which fixes their decimals. */
+function amountsToMinor(patch: UpdateSettingsInput, digits: number) {
+  const errors: FieldError[] = [];
+  const out: Partial<Pick<SettingsRow, 'shippingFlatRate' | 'freeShippingThreshold'>> = {};
+  for (const field of ['shippingFlatRate', 'freeShippingThreshold'] as const) {
+    const value = patch[field];
+    if (value === undefined) continue;
+    if (value === null) {
+      out[field] = null as never;
+      continue;
+    }
+    const problem = amountProblem(value, digits);
+    if (problem) errors.push({ field, message: problem });
+    else out[field] = toMinor(value, digits);
+  }
+  if (errors.length) throw ApiError.validation(errors);
+  return out;
+}
+
+export async function updateSettings(db: Database, patch: UpdateSettingsInput, now = new Date()): Promise<Settings> {
+  const { row: current, digits } = await readSettings(db);
+  const switching = patch.defaultCurrency !== undefined && patch.defaultCurrency !== current.defaultCurrency;
+  if (switching) await checkNewDefault(db, patch.defaultCurrency!, digits);
+  const set = { ...patch, ...amountsToMinor(patch, digits), updatedAt: now.toISOString() } as Partial<SettingsRow>;
+  // The new default must still qualify when the row is written, whatever happened since the check.
+  const stillQualifies = switching
+    ? exists(
+        db
+          .select({ one: sql`1` })
+          .from(currencies)
+          .where(and(eq(currencies.code, patch.defaultCurrency!), eq(currencies.enabled, true), eq(currencies.exchangeRate, '1'), eq(currencies.minorUnits, digits))),
+      )
+    : undefined;
+  const result = await db.update(storeSettings).set(set).where(and(eq(storeSettings.id, STORE_ID), stillQualifies));
+  if (result.meta.changes === 0) throw ApiError.conflict(`Currency ${patch.defaultCurrency} changed meanwhile; retry`, 'defaultCurrency');
+  return toSettings({ ...current, ...set } as SettingsRow, digits);
+}

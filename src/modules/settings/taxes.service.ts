@@ -1,0 +1,75 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { taxRates } from '../../db/schema';
+import { ApiError } from '../../lib/errors';
+import { ID_PREFIX, newId } from '../../lib/ids';
+import { listTable, type ParsedListQuery } from '../../lib/query';
+import { decimalText } from '../../lib/rates';
+import { taxRateListQuery } from './taxes.query';
+import { type CreateTaxRateInput, TAX_RATE_DECIMALS, type TaxRate, type UpdateTaxRateInput } from './taxes.schemas';
+
+type TaxRateRow = typeof taxRates.$inferSelect;
+
+const toTaxRate = (row: TaxRateRow): TaxRate => ({ ...row, rate: Number(row.rate) });
+const rateText = (rate: number) => decimalText(rate, TAX_RATE_DECIMALS)!;
+
+/**
+ * The unique index on (country, coalesce(region, '')) is an expression index, which SQLite reports
+ * by index name rather than by column, so the shared column mapping cannot name the field.
+ */
+async function withPlaceConflict<T>(row: { country: string; region: string | null }, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const text = String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? '');
+    if (!/UNIQUE constraint failed/.test(text)) throw error;
+    const place = row.region ? `${row.country}-${row.region}` : `${row.country} (whole country)`;
+    throw ApiError.conflict(`A tax rate for ${place} already exists; change that one instead`, row.region ? 'region' : 'country');
+  }
+}
+
+export async function listTaxRates(db: Database, query: ParsedListQuery<typeof taxRateListQuery.filters>) {
+  const { items, total } = await listTable<TaxRateRow, typeof taxRateListQuery.filters>(db, taxRates, taxRateListQuery, query);
+  return { items: items.map(toTaxRate), total };
+}
+
+async function getRow(db: Database, id: string): Promise<TaxRateRow> {
+  const [row] = await db.select().from(taxRates).where(eq(taxRates.id, id)).limit(1);
+  if (!row) throw ApiError.notFound('Tax rate', id);
+  return row;
+}
+
+export async function getTaxRate(db: Database, id: string): Promise<TaxRate> {
+  return toTaxRate(await getRow(db, id));
+}
+
+export async function createTaxRate(db: Database, input: CreateTaxRateInput, now = new Date()): Promise<TaxRate> {
+  const ts = now.toISOString();
+  const row: TaxRateRow = {
+    id: newId(ID_PREFIX.taxRate, now.getTime()),
+    name: input.name,
+    country: input.country,
+    region: input.region ?? null,
+    rate: rateText(input.rate),
+    shippingTaxable: input.shippingTaxable ?? false,
+    createdAt: ts,
+    updatedAt: ts,
+  };
+  await withPlaceConflict(row, () => db.insert(taxRates).values(row));
+  return toTaxRate(row);
+}
+
+export async function updateTaxRate(db: Database, id: string, patch: UpdateTaxRateInput, now = new Date()): Promise<TaxRate> {
+  const current = await getRow(db, id);
+  if (Object.keys(patch).length === 0) return toTaxRate(current);
+  const { rate, ...rest } = patch;
+  const set = { ...rest, ...(rate !== undefined ? { rate: rateText(rate) } : {}), updatedAt: now.toISOString() };
+  const next = { ...current, ...set };
+  await withPlaceConflict(next, () => db.update(taxRates).set(set).where(eq(taxRates.id, current.id)));
+  return toTaxRate(next);
+}
+
+export async function deleteTaxRate(db: Database, id: string): Promise<void> {
+  const current = await getRow(db, id);
+  await db.delete(taxRates).where(eq(taxRates.id, current.id));
+}
