@@ -56,3 +56,10 @@ WHEN NOT (
 BEGIN
   SELECT RAISE(ABORT, 'guard:order_transition');
 END;
+--> statement-breakpoint
+-- A cart is checked out once: converting a converted cart aborts the second checkout's batch.
+CREATE TRIGGER `carts_checkout_guard` BEFORE UPDATE OF `status` ON `carts`
+WHEN OLD.`status` = 'converted'
+BEGIN
+  SELECT RAISE(ABORT, 'guard:cart_converted');
+END;

@@ -13,6 +13,7 @@ export const GUARDS = {
   refund_exceeds_payment: 'The refund is more than is left to refund on this payment',
   overshipped: 'More would be shipped (or delivered) than was ordered',
   order_transition: 'The order is not in a state that allows this change',
+  cart_converted: 'This cart has already been checked out',
 } as const;
 export type GuardName = keyof typeof GUARDS;
 

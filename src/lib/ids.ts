@@ -39,4 +39,5 @@ export const ID_PREFIX = {
   event: 'evt',
   taxRate: 'tax',
   coupon: 'coup',
+  couponUsage: 'cuse',
 } as const;

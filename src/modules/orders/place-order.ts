@@ -1,0 +1,133 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { carts, couponUsages, coupons, type OrderLineRow, type OrderRow, orderLines, orderStatusHistory, orders, type PostalAddress } from '../../db/schema';
+import { chunkRows } from '../../lib/db-errors';
+import { withGuards } from '../../lib/db-guards';
+import { ApiError } from '../../lib/errors';
+import { outboxEvent } from '../../lib/events';
+import { ID_PREFIX, newId } from '../../lib/ids';
+import { stockChangeStatements } from '../inventory/stock';
+import { orderEventData } from './order-status';
+import { quote } from './quote';
+
+export interface PlaceOrderInput {
+  /** The customer's account, or null for a guest order (then `email` is the contact). */
+  customerId: string | null;
+  email: string;
+  currency?: string | null;
+  lines: { variantId: string; quantity: number }[];
+  couponCode?: string | null;
+  shippingAddress?: PostalAddress | null;
+  billingAddress?: PostalAddress | null;
+  notes?: string | null;
+  /** The cart being checked out: converted in the same batch, so it is checked out once. */
+  cartId?: string | null;
+  /** `user:<id>`, `key:<id>` or `system`. */
+  actor: string;
+  /** The JSON field the lines came from, for error details. */
+  linesField?: string;
+}
+
+export interface PlacedOrder {
+  order: OrderRow;
+  lines: OrderLineRow[];
+}
+
+/**
+ * Places an order at the quoted prices in ONE D1 batch: the order and its lines, a stock decrement
+ * per line (with its history row and any `inventory.low`), the coupon's use, the first history
+ * row, `order.placed`, and the cart's conversion. The database's triggers refuse negative stock,
+ * an overused coupon and a second checkout of one cart, and any refusal rolls the whole batch
+ * back: concurrent orders for the last units sell exactly the stock, and a failure leaves nothing.
+ */
+export async function placeOrder(db: Database, input: PlaceOrderInput, now = new Date()): Promise<PlacedOrder> {
+  if (input.lines.length === 0) throw ApiError.validation([{ field: input.linesField ?? 'lines', message: 'must have at least one line' }]);
+  const customerKey = input.customerId ?? `email:${input.email.toLowerCase()}`;
+  const q = await quote(db, {
+    currency: input.currency,
+    lines: input.lines,
+    couponCode: input.couponCode,
+    customerKey,
+    shippingAddress: input.shippingAddress,
+    now,
+    linesField: input.linesField,
+  });
+  const ts = now.toISOString();
+  const id = newId(ID_PREFIX.order, now.getTime());
+  const order: OrderRow = {
+    id,
+    customerId: input.customerId,
+    email: input.email.toLowerCase(),
+    status: 'pending',
+    currency: q.currency.code,
+    minorUnits: q.currency.minorUnits,
+    subtotal: q.totals.subtotal,
+    discountTotal: q.totals.discountTotal,
+    shippingTotal: q.totals.shippingTotal,
+    taxTotal: q.totals.taxTotal,
+    total: q.totals.total,
+    amountPaid: 0,
+    amountRefunded: 0,
+    couponId: q.coupon?.id ?? null,
+    couponCode: q.coupon?.code ?? null,
+    shippingAddress: input.shippingAddress ?? null,
+    billingAddress: input.billingAddress ?? input.shippingAddress ?? null,
+    notes: input.notes ?? null,
+    cartId: input.cartId ?? null,
+    cancelledAt: null,
+    createdAt: ts,
+    updatedAt: ts,
+  };
+  const lines: OrderLineRow[] = q.lines.map((line) => ({
+    id: newId(ID_PREFIX.orderLine, now.getTime()),
+    orderId: id,
+    productId: line.productId,
+    variantId: line.variantId,
+    vendorId: line.vendorId,
+    name: line.name,
+    sku: line.sku,
+    options: line.options,
+    quantity: line.quantity,
+    unitPrice: line.unitPrice,
+    subtotal: line.subtotal,
+    discount: line.discount,
+    tax: line.tax,
+    total: line.total,
+    quantityShipped: 0,
+    quantityDelivered: 0,
+  }));
+
+  const statements = [
+    db.insert(orders).values(order),
+    ...chunkRows(lines, 16).map((chunk) => db.insert(orderLines).values(chunk)),
+    ...lines.flatMap((line) => stockChangeStatements(db, { variantId: line.variantId, delta: -line.quantity, reason: 'order', orderId: id, actor: input.actor }, now)),
+    ...(q.coupon
+      ? [
+          db.update(coupons).set({ timesUsed: sql`${coupons.timesUsed} + 1` }).where(eq(coupons.id, q.coupon.id)),
+          db.insert(couponUsages).values({ id: newId(ID_PREFIX.couponUsage, now.getTime()), couponId: q.coupon.id, orderId: id, customerKey, createdAt: ts }),
+        ]
+      : []),
+    db.insert(orderStatusHistory).values({ id: newId(ID_PREFIX.orderEvent, now.getTime()), orderId: id, fromStatus: null, toStatus: 'pending', actor: input.actor, createdAt: ts }),
+    outboxEvent(db, 'order.placed', orderEventData(order), now),
+    ...(input.cartId ? [db.update(carts).set({ status: 'converted', orderId: id, updatedAt: ts }).where(eq(carts.id, input.cartId))] : []),
+  ];
+
+  await withGuards(() => db.batch(statements as never), {
+    insufficient_stock: () => outOfStock(db, q.lines, input.linesField ?? 'lines'),
+    coupon_usage_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has been used up`, 'couponCode'),
+    coupon_customer_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has already been used the most times allowed by this customer`, 'couponCode'),
+  });
+  return { order, lines };
+}
+
+/** The 409 for a batch refused for stock: which line ran short, read again after the refusal. */
+async function outOfStock(db: Database, lines: { variantId: string; quantity: number; name: string }[], field: string): Promise<ApiError> {
+  const stock = await db.query.productVariants.findMany({ columns: { id: true, stock: true }, where: (v, { inArray }) => inArray(v.id, lines.map((l) => l.variantId)) });
+  const left = new Map(stock.map((v) => [v.id, v.stock]));
+  const index = lines.findIndex((l) => (left.get(l.variantId) ?? 0) < l.quantity);
+  const line = lines[Math.max(index, 0)]!;
+  const available = left.get(line.variantId) ?? 0;
+  return new ApiError('CONFLICT', `Not enough stock for '${line.name}': ${line.quantity} asked, ${available} left`, {
+    details: { field: `${field}.${Math.max(index, 0)}.quantity`, issue: `only ${available} in stock` },
+  });
+}
