@@ -1,0 +1,75 @@
+import { inArray } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { categories, type CouponRow, products } from '../../db/schema';
+import { ApiError, type FieldError } from '../../lib/errors';
+import { toMinor } from '../../lib/money';
+import { decimalText } from '../../lib/rates';
+import { amountProblem, getStoreCurrency } from '../settings/store-currency';
+import type { CreateCouponInput, UpdateCouponInput } from './coupons.schemas';
+
+/** Most decimals a percentage keeps. */
+const PERCENT_DECIMALS = 2;
+
+type Stored = Pick<CouponRow, 'type' | 'value' | 'startsAt' | 'endsAt' | 'timesUsed'>;
+type Columns = Partial<Omit<CouponRow, 'id' | 'timesUsed' | 'createdAt' | 'updatedAt'>>;
+
+async function missingIds(db: Database, table: typeof products | typeof categories, ids: string[] | undefined): Promise<string[]> {
+  if (!ids?.length) return [];
+  const found = new Set((await db.select({ id: table.id }).from(table).where(inArray(table.id, ids))).map((r) => r.id));
+  return ids.filter((id) => !found.has(id));
+}
+
+/** The stored form of a value: exact percent text, or minor units of the default currency as text. */
+function storedValue(type: CouponRow['type'], value: number, digits: number): { text?: string; problem?: string } {
+  if (type === 'percentage') {
+    const text = value <= 100 ? decimalText(value, PERCENT_DECIMALS) : null;
+    return text ? { text } : { problem: `a percentage must be above 0 and at most 100, with at most ${PERCENT_DECIMALS} decimals` };
+  }
+  const problem = amountProblem(value, digits);
+  return problem ? { problem } : { text: String(toMinor(value, digits)) };
+}
+
+/**
+ * Checks what the body schema cannot see (the value against its type, the default currency's
+ * decimals, dates against each other, products and categories against the database, the usage
+ * limit against past use) and turns the input into column values. Every problem is reported at
+ * once as 422. `current` is the stored coupon for a patch.
+ */
+export async function couponColumns(db: Database, input: CreateCouponInput | UpdateCouponInput, current?: Stored): Promise<Columns> {
+  const [currency, missingProducts, missingCategories] = await Promise.all([
+    getStoreCurrency(db),
+    missingIds(db, products, input.productIds),
+    missingIds(db, categories, input.categoryIds),
+  ]);
+  const errors: FieldError[] = [];
+  const { value, minSubtotal, ...rest } = input;
+  const columns: Columns = { ...rest };
+
+  const type = input.type ?? current!.type;
+  if (value !== undefined) {
+    const stored = storedValue(type, value, currency.minorUnits);
+    if (stored.problem) errors.push({ field: 'value', message: stored.problem });
+    else columns.value = stored.text!;
+  } else if (current && input.type !== undefined && input.type !== current.type) {
+    errors.push({ field: 'value', message: `is required when type changes (the value means something else for '${input.type}')` });
+  }
+
+  if (minSubtotal !== undefined) {
+    const problem = minSubtotal === null ? undefined : amountProblem(minSubtotal, currency.minorUnits);
+    if (problem) errors.push({ field: 'minSubtotal', message: problem });
+    else columns.minSubtotal = minSubtotal === null ? null : toMinor(minSubtotal, currency.minorUnits);
+  }
+
+  const startsAt = input.startsAt !== undefined ? input.startsAt : current?.startsAt;
+  const endsAt = input.endsAt !== undefined ? input.endsAt : current?.endsAt;
+  if (startsAt && endsAt && endsAt <= startsAt) errors.push({ field: 'endsAt', message: `must be after startsAt (${startsAt})` });
+
+  if (current && input.usageLimit != null && input.usageLimit < current.timesUsed) {
+    errors.push({ field: 'usageLimit', message: `cannot be below timesUsed (${current.timesUsed})` });
+  }
+  if (missingProducts.length) errors.push({ field: 'productIds', message: `no such products: ${missingProducts.join(', ')}` });
+  if (missingCategories.length) errors.push({ field: 'categoryIds', message: `no such categories: ${missingCategories.join(', ')}` });
+
+  if (errors.length) throw ApiError.validation(errors);
+  return columns;
+}

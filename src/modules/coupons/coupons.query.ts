@@ -1,0 +1,29 @@
+import { z } from '@hono/zod-openapi';
+import { sql } from 'drizzle-orm';
+import { COUPON_TYPES, coupons } from '../../db/schema';
+import { defineListQuery, enumFilter, fieldTreeFromSchema, type FilterSpec, searchFilter } from '../../lib/query';
+import { booleanFilter } from '../settings/boolean-filter';
+import { COUPON_STATUS_DESCRIPTION, COUPON_STATUSES, type CouponStatus, couponStatusSql } from './coupon-status';
+import { CouponSchema } from './coupons.schemas';
+
+const statusFilter: FilterSpec<CouponStatus | undefined> = {
+  schema: z
+    .enum(COUPON_STATUSES)
+    .optional()
+    .openapi({ description: `Status now: ${COUPON_STATUS_DESCRIPTION}` }) as z.ZodType<CouponStatus | undefined, string | undefined>,
+  where: (status) => sql`${couponStatusSql(new Date().toISOString())} = ${status}`,
+};
+
+export const couponListQuery = defineListQuery({
+  resource: 'coupon',
+  id: coupons.id,
+  sortable: { createdAt: coupons.createdAt, code: coupons.code, endsAt: coupons.endsAt, id: coupons.id },
+  defaultSort: [{ field: 'createdAt', direction: 'desc' }],
+  selectable: fieldTreeFromSchema(CouponSchema),
+  filters: {
+    q: searchFilter([coupons.code, coupons.description], 'Search in code and description, case-insensitive.'),
+    active: booleanFilter(coupons.active, 'Switched on or off (see `status` for whether it applies now).'),
+    type: enumFilter(coupons.type, COUPON_TYPES, 'Coupon type.'),
+    status: statusFilter,
+  },
+});

@@ -1,0 +1,78 @@
+import { z } from '@hono/zod-openapi';
+import { COUPON_TYPES, coupons } from '../../db/schema';
+import { MAX_MAJOR_AMOUNT } from '../../lib/money';
+import { createInsertSchema, createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
+import { COUPON_STATUS_DESCRIPTION, COUPON_STATUSES } from './coupon-status';
+
+/** Most ids a coupon may be limited to: D1 binds at most 100 parameters per statement. */
+export const MAX_COUPON_TARGETS = 100;
+
+export const CouponCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{3,40}$/, 'must be 3 to 40 letters, digits, hyphens or underscores')
+  .transform((code) => code.toUpperCase())
+  .openapi({ example: 'SUMMER-10', description: 'Stored upper-case; customers may type it in any case.' });
+
+const valueDescription =
+  'For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the amount off in major units of the store\'s default currency.';
+
+const Instant = z.iso
+  .datetime({ offset: true })
+  .transform((text) => new Date(text).toISOString())
+  .openapi({ example: '2026-12-01T00:00:00.000Z', description: 'ISO 8601 date-time; stored in UTC.' });
+
+const Ids = z
+  .array(z.string().min(1).max(200))
+  .max(MAX_COUPON_TARGETS)
+  .transform((ids) => [...new Set(ids)]);
+
+export const CouponSchema = createSelectSchema(coupons, {
+  value: z.number().openapi({ description: valueDescription, example: 10 }),
+  minSubtotal: z.number().nullable().openapi({ description: 'Smallest subtotal (major units of the default currency) the coupon applies to; null for any.' }),
+  startsAt: Timestamp.nullable(),
+  endsAt: Timestamp.nullable(),
+  productIds: z.array(z.string()),
+  categoryIds: z.array(z.string()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
+  .extend({ status: z.enum(COUPON_STATUSES).openapi({ description: COUPON_STATUS_DESCRIPTION }) })
+  .openapi('Coupon', {
+    description:
+      'A discount code. When `productIds` or `categoryIds` is non-empty, only lines of those products (or of products in those categories) are discounted.',
+  });
+export type Coupon = z.infer<typeof CouponSchema>;
+
+const fields = {
+  code: CouponCode,
+  description: z.string().trim().max(500).nullable(),
+  type: z.enum(COUPON_TYPES),
+  value: z.number().positive().max(MAX_MAJOR_AMOUNT).openapi({ description: valueDescription, example: 10 }),
+  minSubtotal: z.number().min(0).max(MAX_MAJOR_AMOUNT).nullable().openapi({ description: 'Major units of the default currency; null for any subtotal.' }),
+  startsAt: Instant.nullable(),
+  endsAt: Instant.nullable().openapi({ description: 'Must be after `startsAt`.' }),
+  usageLimit: z.int().min(1).max(1_000_000_000).nullable().openapi({ description: 'Orders that may use the coupon in all; null for unlimited. Cannot go below `timesUsed`.' }),
+  usageLimitPerCustomer: z.int().min(1).max(1_000_000_000).nullable().openapi({ description: 'Orders per customer (guests by email); null for unlimited.' }),
+  productIds: Ids.openapi({ description: `Ids of existing products, at most ${MAX_COUPON_TARGETS}.` }),
+  categoryIds: Ids.openapi({ description: `Ids of existing categories, at most ${MAX_COUPON_TARGETS}.` }),
+  active: z.boolean(),
+};
+const serverColumns = { id: true, timesUsed: true, createdAt: true, updatedAt: true } as const;
+
+export const CreateCouponBody = createInsertSchema(coupons, fields)
+  .omit(serverColumns)
+  .partial()
+  .required({ code: true, type: true, value: true })
+  .strict()
+  .openapi('CreateCoupon');
+
+// Overrides given as schemas replace drizzle-zod's optional update columns, hence `.partial()`.
+export const UpdateCouponBody = createUpdateSchema(coupons, fields)
+  .omit(serverColumns)
+  .partial()
+  .strict()
+  .openapi('UpdateCoupon', { description: 'A change of `type` needs a `value` in the same request.' });
+
+export type CreateCouponInput = z.infer<typeof CreateCouponBody>;
+export type UpdateCouponInput = z.infer<typeof UpdateCouponBody>;
