@@ -97,7 +97,8 @@ async function prepareDatabase() {
   if (seeded) {
     step(
       `Seeded the demo catalogue: ${seeded.products.length} products (${seeded.product_variants.length} variants), ` +
-        `${seeded.categories.length} categories, ${seeded.brands.length} brands, ${seeded.vendors.length} vendors ${dim(seconds(Date.now() - t))}`,
+        `${seeded.categories.length} categories, ${seeded.brands.length} brands, ${seeded.vendors.length} vendors, ` +
+        `${seeded.currencies.length + 1} currencies, ${seeded.tax_rates.length} tax rates, coupon ${seeded.coupons.map((c) => c.code).join(', ')} ${dim(seconds(Date.now() - t))}`,
     );
   } else if (!seedEnabled) {
     step(`Demo catalogue skipped (--no-seed); the catalogue has ${counts.products} products`);

@@ -376,7 +376,42 @@ export function buildSeedData() {
     }
   });
 
-  const data = { categories, brands, vendors, products, product_variants: variants, product_categories: productCategories };
+  // Commerce demo: a few currencies, tax rates and a welcome coupon, so carts show conversion, tax and discounts.
+  const ts = iso(SEED_EPOCH + 4 * HOUR);
+  const currencies = [
+    ['EUR', 'Euro', '€', 2, '0.92'],
+    ['GBP', 'Pound sterling', '£', 2, '0.79'],
+    ['JPY', 'Japanese yen', '¥', 0, '150.5'],
+  ].map(([code, name, symbol, minor_units, exchange_rate]) => ({ code, name, symbol, minor_units, exchange_rate, enabled: 1, created_at: ts, updated_at: ts }));
+  const tax_rates = [
+    ['DE', null, 'DE VAT', '19', 1],
+    ['GB', null, 'UK VAT', '20', 1],
+    ['US', 'NY', 'New York sales tax', '8.875', 0],
+  ].map(([country, region, name, rate, shipping_taxable]) => ({
+    id: fixedId('tax', SEED_EPOCH + 4 * HOUR, `${country}-${region ?? ''}`),
+    name,
+    country,
+    region,
+    rate,
+    shipping_taxable,
+    created_at: ts,
+    updated_at: ts,
+  }));
+  const coupons = [
+    { id: fixedId('coup', SEED_EPOCH + 4 * HOUR, 'WELCOME10'), code: 'WELCOME10', description: '10% off a first order', type: 'percentage', value: '10', min_subtotal: null, usage_limit_per_customer: 1, created_at: ts, updated_at: ts },
+  ];
+
+  const data = {
+    categories,
+    brands,
+    vendors,
+    products,
+    product_variants: variants,
+    product_categories: productCategories,
+    currencies,
+    tax_rates,
+    coupons,
+  };
   assertUnique(data);
   return data;
 }
@@ -397,11 +432,14 @@ function assertUnique(data) {
 }
 
 /** Insertion order respects foreign keys (category parents come before their children). */
-export const SEED_TABLES = ['categories', 'brands', 'vendors', 'products', 'product_variants', 'product_categories'];
+export const SEED_TABLES = ['categories', 'brands', 'vendors', 'products', 'product_variants', 'product_categories', 'currencies', 'tax_rates', 'coupons'];
+
+/** Demo shipping: 4.95 flat, free from 75.00 (the settings row itself comes from a migration). */
+const SEED_SETTINGS = "UPDATE store_settings SET name = 'Demo Store', shipping_flat_rate = 495, free_shipping_threshold = 7500 WHERE id = 'store';";
 
 /** The seed as `INSERT OR IGNORE` statements, each a few KB. */
 export function buildSeedStatements(data = buildSeedData()) {
-  return SEED_TABLES.flatMap((table) => insertStatements(table, data[table], { orIgnore: true, chunkSize: 20 }));
+  return [...SEED_TABLES.flatMap((table) => insertStatements(table, data[table], { orIgnore: true, chunkSize: 20 })), SEED_SETTINGS];
 }
 
 export function seedCounts(data = buildSeedData()) {
