@@ -51,18 +51,18 @@ async function checkNewDefault(db: Database, code: string, currentDigits: number
 /** Shipping amounts arrive in major units of the default currency, which fixes their decimals. */
 function amountsToMinor(patch: UpdateSettingsInput, digits: number) {
   const errors: FieldError[] = [];
-  const out: Partial<Pick<SettingsRow, 'shippingFlatRate' | 'freeShippingThreshold'>> = {};
-  for (const field of ['shippingFlatRate', 'freeShippingThreshold'] as const) {
-    const value = patch[field];
-    if (value === undefined) continue;
-    if (value === null) {
-      out[field] = null as never;
-      continue;
-    }
+  const convert = (field: 'shippingFlatRate' | 'freeShippingThreshold', value: number) => {
     const problem = amountProblem(value, digits);
     if (problem) errors.push({ field, message: problem });
-    else out[field] = toMinor(value, digits);
-  }
+    return problem ? 0 : toMinor(value, digits);
+  };
+  const { shippingFlatRate, freeShippingThreshold } = patch;
+  const out = {
+    ...(shippingFlatRate !== undefined ? { shippingFlatRate: convert('shippingFlatRate', shippingFlatRate) } : {}),
+    ...(freeShippingThreshold !== undefined
+      ? { freeShippingThreshold: freeShippingThreshold === null ? null : convert('freeShippingThreshold', freeShippingThreshold) }
+      : {}),
+  };
   if (errors.length) throw ApiError.validation(errors);
   return out;
 }
@@ -71,7 +71,7 @@ export async function updateSettings(db: Database, patch: UpdateSettingsInput, n
   const { row: current, digits } = await readSettings(db);
   const switching = patch.defaultCurrency !== undefined && patch.defaultCurrency !== current.defaultCurrency;
   if (switching) await checkNewDefault(db, patch.defaultCurrency!, digits);
-  const set = { ...patch, ...amountsToMinor(patch, digits), updatedAt: now.toISOString() } as Partial<SettingsRow>;
+  const set: Partial<SettingsRow> = { ...patch, ...amountsToMinor(patch, digits), updatedAt: now.toISOString() };
   // The new default must still qualify when the row is written, whatever happened since the check.
   const stillQualifies = switching
     ? exists(
