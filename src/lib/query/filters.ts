@@ -109,3 +109,13 @@ export function createdAfterFilter(column: SQLiteColumn, description = 'Created 
 export function createdBeforeFilter(column: SQLiteColumn, description = 'Created before this day (YYYY-MM-DD, UTC); the day itself is excluded.'): FilterSpec<string | undefined> {
   return { schema: DayStart.openapi({ description, example: '2026-02-01' }), where: (start) => sql`${column} < ${start}` };
 }
+
+/** `?enabled=true|false` on a boolean column. Anything else is 400, never silently ignored. */
+export function booleanFilter(column: SQLiteColumn, description: string): FilterSpec<boolean | undefined> {
+  const schema = z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((raw) => (raw === undefined ? undefined : raw === 'true'))
+    .openapi({ description: `${description} true or false.`, example: 'true' }) as unknown as z.ZodType<boolean | undefined, string | undefined>;
+  return { schema, where: (value) => eq(column, value) };
+}

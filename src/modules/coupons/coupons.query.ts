@@ -1,8 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import { COUPON_TYPES, coupons } from '../../db/schema';
-import { defineListQuery, enumFilter, fieldTreeFromSchema, type FilterSpec, searchFilter } from '../../lib/query';
-import { booleanFilter } from '../settings/boolean-filter';
+import { booleanFilter, defineListQuery, enumFilter, fieldTreeFromSchema, type FilterSpec, searchFilter } from '../../lib/query';
 import { COUPON_STATUS_DESCRIPTION, COUPON_STATUSES, type CouponStatus, couponStatusSql } from './coupon-status';
 import { CouponSchema } from './coupons.schemas';
 

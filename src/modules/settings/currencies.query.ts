@@ -1,6 +1,5 @@
 import { currencies } from '../../db/schema';
-import { defineListQuery, fieldTreeFromSchema, searchFilter } from '../../lib/query';
-import { booleanFilter } from './boolean-filter';
+import { booleanFilter, defineListQuery, fieldTreeFromSchema, searchFilter } from '../../lib/query';
 import { CurrencySchema } from './currencies.schemas';
 
 // A currency's id is its code, so the code ends every order.
