@@ -1,0 +1,18 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { orders } from '../../db/schema';
+import { ApiError } from '../../lib/errors';
+import { isStaff, type Principal, vendorScope } from '../../middleware/auth';
+
+/**
+ * Which payments a caller reads, as a condition on an order-id column (undefined: all of them).
+ * Staff with `payments:read` or `payments:write` read every payment; a signed-in customer reads the
+ * payments of its own orders only (any other is 404, as an unknown one); vendor users and API keys
+ * without the permission get 403: payments are not theirs to see.
+ */
+export function paymentReach(principal: Principal, orderId: SQLiteColumn): SQL | undefined {
+  if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+  if (isStaff(principal, 'payments')) return undefined;
+  if (principal.kind === 'api_key' || vendorScope(principal)) throw ApiError.forbidden("This credential lacks the 'payments:read' permission");
+  return sql`${orderId} IN (SELECT ${orders.id} FROM ${orders} WHERE ${orders.customerId} = ${principal.id})`;
+}

@@ -1,0 +1,96 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { listQuerySchema, readQuerySchema } from '../../lib/query';
+import { requireCredential, requirePermission } from '../../middleware/auth';
+import { orderPaymentListQuery, paymentListQuery, refundListQuery } from './payments.query';
+import { CreatePaymentBody, CreateRefundBody, PaymentSchema, RefundSchema } from './payments.schemas';
+
+const tags = ['Payments'];
+const signedIn = requireCredential();
+const reach =
+  'Staff with `payments:read` or `payments:write` see every payment; a signed-in customer sees the payments of its own orders only ' +
+  "(another's is 404); vendor users and API keys without the permission get 403.";
+const OrderParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'ord_01JD0000000000000000000000' }) });
+const PaymentParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'pay_01JD0000000000000000000000' }) });
+const idempotency = 'Accepts `Idempotency-Key`: a repeat with the same key and body within 24 hours returns the first response without charging again.';
+
+export const createPayment = createRoute({
+  method: 'post',
+  path: '/orders/{id}/payments',
+  tags,
+  summary: 'Pay (part of) an order',
+  description:
+    'Needs `payments:write`: the built-in `manual` provider records money as taken, so customers cannot use it on their own orders. ' +
+    '`amount` defaults to what is still owed (total - amountPaid - pending payments). More than is owed, nothing owed, or a cancelled or refunded order is 409 CONFLICT. ' +
+    'A completed charge adds to the order\'s `amountPaid`, emits `payment.completed` and, once the order is paid in full while `pending`, moves it to `processing` (emitting `order.updated`). ' +
+    'A charge the provider declines is still recorded: 201 with the payment in status `failed` and its `failureReason` (like a declined transaction in Shopify); check `status`. ' +
+    idempotency,
+  security: bearerAuth,
+  middleware: [requirePermission('payments:write')] as const,
+  request: { params: OrderParams, body: jsonBody(CreatePaymentBody, 'The payment.') },
+  responses: { 201: successResponse(PaymentSchema, 'The payment: `completed`, `failed` or `pending`.'), ...errorResponses(...writeErrors, 404, 409) },
+});
+
+export const listOrderPayments = createRoute({
+  method: 'get',
+  path: '/orders/{id}/payments',
+  tags,
+  summary: "List an order's payments",
+  description: reach,
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { params: OrderParams, query: listQuerySchema(orderPaymentListQuery) },
+  responses: { 200: listResponse(PaymentSchema, 'A page of payments.'), ...errorResponses(400, 401, 403, 404) },
+});
+
+export const listPayments = createRoute({
+  method: 'get',
+  path: '/payments',
+  tags,
+  summary: 'List payments',
+  description: reach,
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { query: listQuerySchema(paymentListQuery) },
+  responses: { 200: listResponse(PaymentSchema, 'A page of payments.'), ...errorResponses(400, 401, 403) },
+});
+
+export const getPayment = createRoute({
+  method: 'get',
+  path: '/payments/{id}',
+  tags,
+  summary: 'Get a payment',
+  description: reach,
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { params: PaymentParams, query: readQuerySchema(paymentListQuery.selectable) },
+  responses: { 200: successResponse(PaymentSchema, 'The payment.'), ...errorResponses(400, 401, 403, 404) },
+});
+
+export const createRefund = createRoute({
+  method: 'post',
+  path: '/payments/{id}/refunds',
+  tags,
+  summary: 'Refund (part of) a payment',
+  description:
+    'Needs `payments:write`. `amount` defaults to what is left to refund on the payment; partial refunds are allowed; more than is left, or a payment that is not ' +
+    '`completed` / `partially_refunded`, is 409 CONFLICT. The payment becomes `partially_refunded` or `refunded`; once the order has refunded everything paid ' +
+    'and is `processing`, `shipped` or `completed`, it moves to `refunded` (emitting `order.updated`). ' +
+    idempotency,
+  security: bearerAuth,
+  middleware: [requirePermission('payments:write')] as const,
+  request: { params: PaymentParams, body: jsonBody(CreateRefundBody, 'The refund.') },
+  responses: { 201: successResponse(RefundSchema, 'The refund.'), ...errorResponses(...writeErrors, 404, 409) },
+});
+
+export const listRefunds = createRoute({
+  method: 'get',
+  path: '/payments/{id}/refunds',
+  tags,
+  summary: "List a payment's refunds",
+  description: `Newest first by default. ${reach}`,
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { params: PaymentParams, query: listQuerySchema(refundListQuery) },
+  responses: { 200: listResponse(RefundSchema, 'A page of refunds.'), ...errorResponses(400, 401, 403, 404) },
+});

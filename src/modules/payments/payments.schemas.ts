@@ -1,0 +1,48 @@
+import { z } from '@hono/zod-openapi';
+import { payments, refunds } from '../../db/schema';
+import { MAX_MAJOR_AMOUNT } from '../../lib/money';
+import { createSelectSchema, Timestamp } from '../../lib/schemas';
+import { PROVIDER_NAMES } from './providers/registry';
+
+/** Shapes of payments and refunds on the wire: the tables, with money in the order currency's major units. */
+
+const major = (description: string) => z.number().openapi({ description: `${description}, in major units of \`currency\`.`, example: 19.99 });
+
+export const PaymentSchema = createSelectSchema(payments, {
+  amount: major('Amount charged'),
+  amountRefunded: major('Amount refunded so far'),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+}).openapi('Payment', {
+  description:
+    '`status`: `completed` (counted in the order\'s amountPaid), `failed` (nothing taken; see failureReason), `pending` (the provider has not answered yet), ' +
+    '`partially_refunded`, `refunded`.',
+});
+export type Payment = z.infer<typeof PaymentSchema>;
+
+export const RefundSchema = createSelectSchema(refunds, { amount: major('Amount refunded'), createdAt: Timestamp }).openapi('Refund');
+export type Refund = z.infer<typeof RefundSchema>;
+
+/** A positive amount in major units; its decimals are checked against the order's currency. */
+const Amount = z.number().positive().max(MAX_MAJOR_AMOUNT);
+
+export const CreatePaymentBody = z
+  .strictObject({
+    provider: z.enum(PROVIDER_NAMES).openapi({ description: 'The payment provider. `manual` records money taken outside the store (and serves tests).' }),
+    amount: Amount.optional().openapi({ description: 'Major units of the order currency. Defaults to what is still owed (total - amountPaid).', example: 19.99 }),
+    reference: z.string().trim().min(1).max(200).optional().openapi({ description: "Your reference for the money (a bank transfer's), stored as providerReference." }),
+    details: z
+      .record(z.string().max(100), z.unknown())
+      .optional()
+      .openapi({ description: 'Provider-specific input. For `manual`, `{ "simulateFailure": true }` makes the charge fail.', example: {} }),
+  })
+  .openapi('CreatePayment');
+export type CreatePaymentInput = z.infer<typeof CreatePaymentBody>;
+
+export const CreateRefundBody = z
+  .strictObject({
+    amount: Amount.optional().openapi({ description: 'Major units of the payment currency. Defaults to what is left to refund on the payment.', example: 5 }),
+    reason: z.string().trim().min(1).max(500).optional(),
+  })
+  .openapi('CreateRefund');
+export type CreateRefundInput = z.infer<typeof CreateRefundBody>;
