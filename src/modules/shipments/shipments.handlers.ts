@@ -1,0 +1,34 @@
+import { orders, shipments } from '../../db/schema';
+import { created, list, ok, pagination } from '../../lib/envelope';
+import type { AppRouteHandler } from '../../lib/openapi';
+import { project } from '../../lib/query';
+import { principalRef } from '../../middleware/auth';
+import { shipmentReach } from './shipments.access';
+import { shipmentListQuery } from './shipments.query';
+import type * as routes from './shipments.routes';
+import * as service from './shipments.service';
+
+const actor = (c: Parameters<AppRouteHandler<typeof routes.createShipment>>[0]) => principalRef(c.var.principal) ?? 'system';
+
+export const createShipment: AppRouteHandler<typeof routes.createShipment> = async (c) => {
+  const order = await service.findOrder(c.var.db, c.req.valid('param').id, undefined);
+  const shipment = await service.createShipment(c.var.db, order, c.req.valid('json'), actor(c));
+  return created(c, shipment, `/api/shipments/${shipment.id}`, 'Shipment created');
+};
+
+export const listOrderShipments: AppRouteHandler<typeof routes.listOrderShipments> = async (c) => {
+  const order = await service.findOrder(c.var.db, c.req.valid('param').id, shipmentReach(c.var.principal, orders.id));
+  const query = c.req.valid('query');
+  const { items, total } = await service.listOrderShipments(c.var.db, order.id, query, shipmentListQuery);
+  return list(c, items.map((s) => project(s, query.fields)), pagination(query.page, query.limit, total));
+};
+
+export const getShipment: AppRouteHandler<typeof routes.getShipment> = async (c) => {
+  const shipment = await service.getShipment(c.var.db, c.req.valid('param').id, shipmentReach(c.var.principal, shipments.orderId));
+  return ok(c, project(shipment, c.req.valid('query').fields));
+};
+
+export const updateShipment: AppRouteHandler<typeof routes.updateShipment> = async (c) => {
+  const shipment = await service.updateShipment(c.var.db, c.req.valid('param').id, c.req.valid('json'), principalRef(c.var.principal) ?? 'system');
+  return ok(c, shipment, 'Shipment updated');
+};

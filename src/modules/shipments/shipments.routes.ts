@@ -1,0 +1,68 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { listQuerySchema, readQuerySchema } from '../../lib/query';
+import { requireCredential } from '../../middleware/auth';
+import { requireShipmentWriter } from './shipments.access';
+import { shipmentListQuery } from './shipments.query';
+import { CreateShipmentBody, ShipmentSchema, UpdateShipmentBody } from './shipments.schemas';
+
+const tags = ['Shipments'];
+const reach =
+  'Staff with `shipments:*` or `orders:*` (read or write) see every shipment; a vendor user sees the shipments of orders that contain its lines; ' +
+  "a signed-in customer those of its own orders. Another's is 404.";
+const writers = 'Needs `shipments:write` or `orders:write`.';
+const OrderParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'ord_01JD0000000000000000000000' }) });
+const ShipmentParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'ship_01JD0000000000000000000000' }) });
+
+export const createShipment = createRoute({
+  method: 'post',
+  path: '/orders/{id}/shipments',
+  tags,
+  summary: 'Ship (part of) an order',
+  description:
+    `${writers} Only for orders in \`processing\` (or \`shipped\`, for a later partial shipment); 409 otherwise. \`lines\` default to every unit not yet in a shipment; ` +
+    'more units than a line has left is 409, a line of another order 422. Created `shipped`, it counts the units as shipped at once, and the order moves to ' +
+    '`shipped` (emitting `order.updated`) once every unit of every line has shipped. Accepts `Idempotency-Key`.',
+  security: bearerAuth,
+  middleware: [requireShipmentWriter()] as const,
+  request: { params: OrderParams, body: jsonBody(CreateShipmentBody, 'The shipment.') },
+  responses: { 201: successResponse(ShipmentSchema, 'The shipment.'), ...errorResponses(...writeErrors, 404, 409) },
+});
+
+export const listOrderShipments = createRoute({
+  method: 'get',
+  path: '/orders/{id}/shipments',
+  tags,
+  summary: "List an order's shipments",
+  description: `Oldest first by default. ${reach}`,
+  security: bearerAuth,
+  middleware: [requireCredential()] as const,
+  request: { params: OrderParams, query: listQuerySchema(shipmentListQuery) },
+  responses: { 200: listResponse(ShipmentSchema, 'A page of shipments.'), ...errorResponses(400, 401, 403, 404) },
+});
+
+export const getShipment = createRoute({
+  method: 'get',
+  path: '/shipments/{id}',
+  tags,
+  summary: 'Get a shipment',
+  description: reach,
+  security: bearerAuth,
+  middleware: [requireCredential()] as const,
+  request: { params: ShipmentParams, query: readQuerySchema(shipmentListQuery.selectable) },
+  responses: { 200: successResponse(ShipmentSchema, 'The shipment.'), ...errorResponses(400, 401, 403, 404) },
+});
+
+export const updateShipment = createRoute({
+  method: 'patch',
+  path: '/shipments/{id}',
+  tags,
+  summary: 'Update a shipment: tracking, or its next status',
+  description:
+    `${writers} \`status\` moves one step: \`pending\` -> \`shipped\` (the units count as shipped; the order moves to \`shipped\` once everything has) -> ` +
+    '`delivered` (the units count as delivered; a `shipped` order moves to `completed` once everything has). Any other move, the same status again included, is 409.',
+  security: bearerAuth,
+  middleware: [requireShipmentWriter()] as const,
+  request: { params: ShipmentParams, body: jsonBody(UpdateShipmentBody, 'Fields to change.') },
+  responses: { 200: successResponse(ShipmentSchema, 'The updated shipment.'), ...errorResponses(...writeErrors, 404, 409) },
+});
