@@ -1,3 +1,15 @@
 import { createRouter } from '../../lib/router';
+import * as handlers from './carts.handlers';
+import * as routes from './carts.routes';
 
-export const cartsRouter = createRouter();
+export const cartsRouter = createRouter()
+  .openapi(routes.createCart, handlers.createCart)
+  .openapi(routes.getCart, handlers.getCart)
+  .openapi(routes.updateCart, handlers.updateCart)
+  .openapi(routes.addLine, handlers.addLine)
+  .openapi(routes.updateLine, handlers.updateLine)
+  .openapi(routes.removeLine, handlers.removeLine)
+  .openapi(routes.applyCoupon, handlers.applyCoupon)
+  .openapi(routes.removeCoupon, handlers.removeCoupon)
+  .openapi(routes.adoptCart, handlers.adoptCart)
+  .openapi(routes.checkoutCart, handlers.checkoutCart);

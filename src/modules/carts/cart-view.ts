@@ -1,0 +1,144 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { type CartLineRow, type CartRow, cartLines, carts, coupons } from '../../db/schema';
+import { ApiError, type FieldError } from '../../lib/errors';
+import { toMajor } from '../../lib/money';
+import { type Quote, quote } from '../orders/quote';
+import type { Cart } from './carts.schemas';
+
+/**
+ * A cart as the API shows it: priced by quote() at every read, so it always says what checkout
+ * would charge now. What can no longer stand (a coupon that expired or no longer applies, a product
+ * taken off sale, a currency the store stopped selling in) does not fail the read: it is taken out
+ * of the cart, for good, and the response that took it out says why in `notices`.
+ */
+
+type Notice = Cart['notices'][number];
+
+export function cartLinesOf(db: Database, cartId: string) {
+  return db.select().from(cartLines).where(eq(cartLines.cartId, cartId)).orderBy(asc(cartLines.createdAt), asc(cartLines.id));
+}
+
+/** Who would use the coupon, for per-customer limits: as placeOrder counts it. */
+export function couponCustomerKey(cart: Pick<CartRow, 'customerId' | 'email'>): string | null {
+  return cart.customerId ?? (cart.email ? `email:${cart.email.toLowerCase()}` : null);
+}
+
+interface Priced {
+  quote: Quote;
+  lines: CartLineRow[];
+  notices: Notice[];
+  couponDropped: boolean;
+}
+
+/** The problems quote() reported as fields, or null when the error is not about one of the cart's parts. */
+function fieldsOf(error: unknown): FieldError[] | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.code === 'VALIDATION_ERROR' && Array.isArray(error.details)) return error.details;
+  if (error.code === 'CONFLICT' && error.details && !Array.isArray(error.details) && error.details.field === 'couponCode') {
+    return [{ field: 'couponCode', message: error.message }];
+  }
+  return null;
+}
+
+/** Prices the cart, dropping whatever quote() refuses (at most once each) until it prices. */
+async function priceTolerantly(db: Database, cart: CartRow, rows: CartLineRow[], couponCode: string | null, now: Date): Promise<Priced> {
+  let lines = rows;
+  let currency: string | null = cart.currency;
+  let code = couponCode;
+  const notices: Notice[] = [];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const q = await quote(db, {
+        currency,
+        lines: lines.map((l) => ({ variantId: l.variantId, quantity: l.quantity, key: l.id })),
+        couponCode: code,
+        customerKey: couponCustomerKey(cart),
+        shippingAddress: cart.shippingAddress,
+        now,
+      });
+      return { quote: q, lines, notices, couponDropped: code !== couponCode };
+    } catch (error) {
+      const problems = fieldsOf(error);
+      if (!problems || attempt >= 3) throw error;
+      const dropped = new Set<number>();
+      for (const problem of problems) {
+        const line = /^lines\.(\d+)\.variantId$/.exec(problem.field);
+        if (problem.field === 'currency' && currency !== null) {
+          notices.push({ code: 'currency_changed', message: `The store no longer sells in ${cart.currency}; the cart is now in its default currency` });
+          currency = null;
+        } else if (problem.field === 'couponCode' && code !== null) {
+          const why = problem.message.startsWith('Coupon') ? problem.message : `Coupon '${code}': ${problem.message}`;
+          notices.push({ code: 'coupon_removed', message: `${why}; it was removed from the cart` });
+          code = null;
+        } else if (line) {
+          dropped.add(Number(line[1]));
+          notices.push({ code: 'line_removed', message: `${problem.message.replace(/^'(.*)' is not for sale$/, "'$1' is no longer for sale")}; it was removed from the cart` });
+        } else throw error;
+      }
+      lines = lines.filter((_, i) => !dropped.has(i));
+    }
+  }
+}
+
+export async function cartView(db: Database, cart: CartRow, now = new Date()): Promise<Cart> {
+  const [rows, couponRows] = await db.batch([
+    cartLinesOf(db, cart.id),
+    db.select({ code: coupons.code }).from(coupons).where(eq(coupons.id, cart.couponId ?? '')),
+  ]);
+  const priced = await priceTolerantly(db, cart, rows, couponRows[0]?.code ?? null, now);
+  const q = priced.quote;
+  let current = cart;
+  if (priced.notices.length && cart.status === 'active') {
+    const kept = new Set(priced.lines.map((l) => l.id));
+    const removed = rows.filter((r) => !kept.has(r.id)).map((r) => r.id);
+    const patch = {
+      updatedAt: now.toISOString(),
+      ...(priced.couponDropped ? { couponId: null } : {}),
+      ...(q.currency.code !== cart.currency ? { currency: q.currency.code } : {}),
+    };
+    await db.batch([
+      db.update(carts).set(patch).where(and(eq(carts.id, cart.id), eq(carts.status, 'active'))),
+      ...(removed.length ? [db.delete(cartLines).where(and(eq(cartLines.cartId, cart.id), inArray(cartLines.id, removed)))] : []),
+    ]);
+    current = { ...cart, ...patch };
+  }
+  const major = (minor: number) => toMajor(minor, q.currency.minorUnits);
+  return {
+    id: current.id,
+    status: current.status,
+    customerId: current.customerId,
+    email: current.email,
+    currency: q.currency.code,
+    couponCode: q.coupon?.code ?? null,
+    shippingAddress: current.shippingAddress ?? null,
+    billingAddress: current.billingAddress ?? null,
+    lines: q.lines.map((line, i) => ({
+      id: priced.lines[i]!.id,
+      productId: line.productId,
+      variantId: line.variantId,
+      name: line.name,
+      sku: line.sku,
+      options: line.options,
+      quantity: line.quantity,
+      unitPrice: major(line.unitPrice),
+      subtotal: major(line.subtotal),
+      discount: major(line.discount),
+      tax: major(line.tax),
+      total: major(line.total),
+      inStock: line.quantity <= line.stock,
+    })),
+    totals: {
+      subtotal: major(q.totals.subtotal),
+      discountTotal: major(q.totals.discountTotal),
+      shippingTotal: major(q.totals.shippingTotal),
+      taxTotal: major(q.totals.taxTotal),
+      total: major(q.totals.total),
+    },
+    // A converted cart's coupon counts its own order as a use: the order, not the cart, says what was charged.
+    notices: current.status === 'active' ? priced.notices : [],
+    orderId: current.orderId,
+    createdAt: current.createdAt,
+    updatedAt: current.updatedAt,
+  };
+}

@@ -1,0 +1,71 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { created, ok } from '../../lib/envelope';
+import type { AppRouteHandler } from '../../lib/openapi';
+import { principalRef, type Principal } from '../../middleware/auth';
+import { adoptGuestCart } from './adopt';
+import { type CartAction, CART_TOKEN_HEADER, reachCart, refuseVendors } from './carts.access';
+import { cartView } from './cart-view';
+import type * as routes from './carts.routes';
+import * as service from './carts.service';
+import { checkout, checkoutOrder } from './checkout';
+
+/** The cart the path names, if this caller (principal and cart token) may `action` it. */
+const cartFor = (c: Context<AppEnv>, id: string, action: CartAction) => reachCart(c.var.db, c.var.principal, id, c.req.header(CART_TOKEN_HEADER), action);
+
+/** Runs a change on a reachable cart, then answers with the whole cart priced again. */
+async function changed(c: Context<AppEnv>, id: string, change: (cart: Awaited<ReturnType<typeof cartFor>>) => Promise<unknown>, message: string) {
+  const cart = await cartFor(c, id, 'write');
+  await change(cart);
+  return ok(c, await cartView(c.var.db, await service.reread(c.var.db, cart.id)), message);
+}
+
+export const createCart: AppRouteHandler<typeof routes.createCart> = async (c) => {
+  refuseVendors(c.var.principal);
+  const { cart, token, created: isNew } = await service.createCart(c.var.db, c.var.principal, c.req.valid('json'));
+  const view = { ...(await cartView(c.var.db, cart)), ...(token ? { token } : {}) };
+  return isNew ? created(c, view, `/api/carts/${cart.id}`, 'Cart created') : ok(c, view, 'Your active cart');
+};
+
+export const getCart: AppRouteHandler<typeof routes.getCart> = async (c) => {
+  const cart = await cartFor(c, c.req.valid('param').id, 'read');
+  return ok(c, await cartView(c.var.db, cart));
+};
+
+export const updateCart: AppRouteHandler<typeof routes.updateCart> = async (c) =>
+  changed(c, c.req.valid('param').id, (cart) => service.updateCart(c.var.db, cart, c.req.valid('json')), 'Cart updated');
+
+export const addLine: AppRouteHandler<typeof routes.addLine> = async (c) =>
+  changed(c, c.req.valid('param').id, (cart) => service.addLine(c.var.db, cart, c.req.valid('json')), 'Added to the cart');
+
+export const updateLine: AppRouteHandler<typeof routes.updateLine> = async (c) => {
+  const { id, lineId } = c.req.valid('param');
+  return changed(c, id, (cart) => service.setLineQuantity(c.var.db, cart, lineId, c.req.valid('json').quantity), 'Line updated');
+};
+
+export const removeLine: AppRouteHandler<typeof routes.removeLine> = async (c) => {
+  const { id, lineId } = c.req.valid('param');
+  return changed(c, id, (cart) => service.removeLine(c.var.db, cart, lineId), 'Line removed');
+};
+
+export const applyCoupon: AppRouteHandler<typeof routes.applyCoupon> = async (c) =>
+  changed(c, c.req.valid('param').id, (cart) => service.applyCoupon(c.var.db, cart, c.req.valid('json').code), 'Coupon applied');
+
+export const removeCoupon: AppRouteHandler<typeof routes.removeCoupon> = async (c) =>
+  changed(c, c.req.valid('param').id, (cart) => service.removeCoupon(c.var.db, cart), 'Coupon removed');
+
+export const adoptCart: AppRouteHandler<typeof routes.adoptCart> = async (c) => {
+  const user = c.var.principal as Extract<Principal, { kind: 'user' }>;
+  // Only the token opens the guest cart here: staff reach alone must not move a stranger's cart into their own.
+  const guest = await reachCart(c.var.db, { kind: 'anonymous' }, c.req.valid('param').id, c.req.header(CART_TOKEN_HEADER), 'write');
+  refuseVendors(user);
+  const cart = await adoptGuestCart(c.var.db, user.id, guest);
+  return ok(c, await cartView(c.var.db, cart), 'Cart adopted');
+};
+
+export const checkoutCart: AppRouteHandler<typeof routes.checkoutCart> = async (c) => {
+  const cart = await cartFor(c, c.req.valid('param').id, 'write');
+  const actor = principalRef(c.var.principal) ?? `guest:${cart.id}`;
+  const placed = await checkout(c.var.db, cart, c.req.valid('json'), actor);
+  return created(c, checkoutOrder(placed), `/api/orders/${placed.order.id}`, 'Order placed');
+};

@@ -1,0 +1,186 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { requireUser } from '../../middleware/auth';
+import { bearerAuth, errorResponses, jsonBody, successResponse } from '../../lib/openapi';
+import { CART_TOKEN_HEADER, SELF_CART } from './carts.access';
+import {
+  AddLineBody,
+  ApplyCouponBody,
+  CartSchema,
+  CheckoutBody,
+  CheckoutOrderSchema,
+  CreateCartBody,
+  NewCartSchema,
+  UpdateCartBody,
+  UpdateLineBody,
+} from './carts.schemas';
+
+const tags = ['Carts'];
+/** Guest carts need no credential (their token is the key); a credential that is present and bad is still 401. */
+const publicRoute = [{}, ...bearerAuth];
+const bodyErrors = [413, 415, 422] as const;
+
+const reach =
+  `A guest cart is reached with its token in \`${CART_TOKEN_HEADER}\`; a customer's cart by that customer (with its token from ` +
+  '`POST /api/auth/login`, also as `me`); staff with `carts:read` (reads) or `carts:write` / `orders:write` reach every cart. ' +
+  'A wrong or missing token, or another customer\'s cart, is 404 exactly as an unknown id. Vendor users get 403.';
+const priced =
+  'The cart is priced anew on every response (catalogue prices, currency rate, coupon, tax of the shipping address, shipping): ' +
+  'amounts are in major units of the cart currency, each line rounded half-up and totals summed from the rounded lines. ' +
+  'A coupon that can no longer be used, a product taken off sale or a currency no longer sold is removed from the cart ' +
+  'instead of failing the request; the response that removed it lists why in `notices` (once).';
+const checkedOut = 'A checked-out cart can be read but not changed: 409.';
+
+export const CartParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'cart_01JD0000000000000000000000', description: `A cart id, or \`${SELF_CART}\` for the signed-in user's active cart.` }),
+});
+const LineParams = CartParams.extend({
+  lineId: z.string().min(1).max(100).openapi({ param: { name: 'lineId', in: 'path' }, example: 'cline_01JD0000000000000000000000' }),
+});
+export const CartTokenHeaders = z.object({
+  'x-cart-token': z
+    .string()
+    .optional()
+    .openapi({ param: { name: CART_TOKEN_HEADER, in: 'header' }, description: 'The guest cart token from `POST /api/carts`.', example: 'ct_' + 'a'.repeat(40) }),
+});
+
+const cartResponse = (description: string) => successResponse(CartSchema, description);
+
+export const createCart = createRoute({
+  method: 'post',
+  path: '/carts',
+  tags,
+  summary: 'Create a cart',
+  description:
+    'Public. Without a credential (or with an API key) it creates a guest cart, 201, whose `token` is shown this once: send it as ' +
+    `\`${CART_TOKEN_HEADER}\` on every call for the cart (only its SHA-256 is stored). A signed-in user gets its active cart: 200 with the ` +
+    'existing one (as it is; the body is ignored) or 201 with a new one, without a token. Staff with `carts:write` or `orders:write` may ' +
+    'name a `customerId` to do the same for a customer. `currency` must be one the store sells in (422); the default otherwise. Vendor users get 403.',
+  security: publicRoute,
+  request: { body: { ...jsonBody(CreateCartBody, 'Optional: `currency`, `email`, and for staff `customerId`.'), required: false } },
+  responses: {
+    200: successResponse(NewCartSchema, "The signed-in customer's existing active cart."),
+    201: successResponse(NewCartSchema, 'The new cart (with `token` for a guest cart).'),
+    ...errorResponses(401, 403, ...bodyErrors),
+  },
+});
+
+export const getCart = createRoute({
+  method: 'get',
+  path: '/carts/{id}',
+  tags,
+  summary: 'Get a cart',
+  description: `${reach} \`GET /api/carts/${SELF_CART}\` is the signed-in user's active cart (404 when it has none). ${priced}`,
+  security: publicRoute,
+  request: { params: CartParams, headers: CartTokenHeaders },
+  responses: { 200: cartResponse('The cart, priced now.'), ...errorResponses(401, 403, 404) },
+});
+
+export const updateCart = createRoute({
+  method: 'patch',
+  path: '/carts/{id}',
+  tags,
+  summary: 'Change email, currency or addresses',
+  description: `Addresses are validated as customer addresses (country: ISO 3166-1 alpha-2); null clears one. Tax follows the shipping address. ${reach} ${checkedOut}`,
+  security: publicRoute,
+  request: { params: CartParams, headers: CartTokenHeaders, body: jsonBody(UpdateCartBody, 'Fields to change.') },
+  responses: { 200: cartResponse('The updated cart.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
+});
+
+export const addLine = createRoute({
+  method: 'post',
+  path: '/carts/{id}/lines',
+  tags,
+  summary: 'Add a variant to the cart',
+  description:
+    'Adds to the line of the same variant when there is one. A line holds 1 to 1000; a cart at most 50 lines (409 beyond). ' +
+    'More than is in stock is 409 naming how many are left; an unknown variant or a product not for sale is 422. ' +
+    `Stock is reserved only at checkout. ${reach} ${checkedOut}`,
+  security: publicRoute,
+  request: { params: CartParams, headers: CartTokenHeaders, body: jsonBody(AddLineBody, 'The variant and how many.') },
+  responses: { 200: cartResponse('The whole cart, priced now.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
+});
+
+export const updateLine = createRoute({
+  method: 'patch',
+  path: '/carts/{id}/lines/{lineId}',
+  tags,
+  summary: "Change a line's quantity",
+  description: `0 removes the line. Raising it beyond the stock is 409 naming how many are left. ${reach} ${checkedOut}`,
+  security: publicRoute,
+  request: { params: LineParams, headers: CartTokenHeaders, body: jsonBody(UpdateLineBody, 'The new quantity.') },
+  responses: { 200: cartResponse('The whole cart, priced now.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
+});
+
+export const removeLine = createRoute({
+  method: 'delete',
+  path: '/carts/{id}/lines/{lineId}',
+  tags,
+  summary: 'Remove a line',
+  description: `Answers 200 with the whole cart (not 204), so the client need not read it again. ${reach} ${checkedOut}`,
+  security: publicRoute,
+  request: { params: LineParams, headers: CartTokenHeaders },
+  responses: { 200: cartResponse('The whole cart, priced now.'), ...errorResponses(401, 403, 404, 409) },
+});
+
+export const applyCoupon = createRoute({
+  method: 'post',
+  path: '/carts/{id}/coupon',
+  tags,
+  summary: 'Apply a coupon code',
+  description:
+    'Replaces any coupon the cart had. An unknown code is 422; a code that cannot be used now (inactive, not started, expired, used up, ' +
+    'used the most times by this customer or guest email, no eligible item, subtotal below its minimum) is 409 naming why, and is not kept. ' +
+    `${reach} ${checkedOut}`,
+  security: publicRoute,
+  request: { params: CartParams, headers: CartTokenHeaders, body: jsonBody(ApplyCouponBody, 'The code (case-insensitive).') },
+  responses: { 200: cartResponse('The cart with the discount.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
+});
+
+export const removeCoupon = createRoute({
+  method: 'delete',
+  path: '/carts/{id}/coupon',
+  tags,
+  summary: 'Remove the coupon',
+  description: `Answers 200 with the whole cart. ${reach} ${checkedOut}`,
+  security: publicRoute,
+  request: { params: CartParams, headers: CartTokenHeaders },
+  responses: { 200: cartResponse('The cart without a coupon.'), ...errorResponses(401, 403, 404, 409) },
+});
+
+export const adoptCart = createRoute({
+  method: 'post',
+  path: '/carts/{id}/adopt',
+  tags,
+  summary: "Take a guest cart into the signed-in user's cart",
+  description:
+    `For a signed-in user holding the guest cart's token (\`${CART_TOKEN_HEADER}\`). Without an active cart of its own, the guest cart becomes ` +
+    "the user's (its token stops working). Otherwise the guest lines are merged into the user's active cart (quantities of the same variant " +
+    'added, at most 1000 per line; 409 if the two would exceed 50 lines), which also takes the guest email, addresses and coupon where it has ' +
+    "none, and the guest cart is deleted. Answers with the user's cart. `POST /api/auth/login` does the same with `cartToken` in its body. " +
+    'API keys get 403; a wrong token 404; a checked-out guest cart 409.',
+  security: bearerAuth,
+  middleware: [requireUser()] as const,
+  request: { params: CartParams, headers: CartTokenHeaders, body: { ...jsonBody(z.strictObject({}).openapi('AdoptCart'), 'Nothing (an empty body or none).'), required: false } },
+  responses: { 200: cartResponse("The signed-in user's cart."), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
+});
+
+export const checkoutCart = createRoute({
+  method: 'post',
+  path: '/carts/{id}/checkout',
+  tags,
+  summary: 'Check out: place the order',
+  description:
+    'Places an order for the cart at the prices of this moment and marks the cart converted, atomically: stock is reserved in the same ' +
+    'write, so the last units go to exactly one order and the rest get 409 naming the line and how many are left; when anything is refused ' +
+    "(stock, a coupon used up meanwhile: 409) nothing is written and the cart stays as it was. The body's email, addresses and notes apply to " +
+    "this order only (the cart's otherwise; a customer's order uses the account email). A guest order needs an email and every order a " +
+    "line (422). A cart is checked out once: a second checkout, even concurrent, is 409. Emits `order.placed`. Answers 201 with `Location: " +
+    `/api/orders/{orderId}\`. ${reach}`,
+  security: publicRoute,
+  request: { params: CartParams, headers: CartTokenHeaders, body: { ...jsonBody(CheckoutBody, 'Optional overrides for this order.'), required: false } },
+  responses: { 201: successResponse(CheckoutOrderSchema, 'The order.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
+});

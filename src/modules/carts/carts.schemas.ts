@@ -1,0 +1,144 @@
+import { z } from '@hono/zod-openapi';
+import { CART_STATUSES } from '../../db/schema';
+import { Timestamp } from '../../lib/schemas';
+import { CreateAddressBody } from '../customers/addresses.schemas';
+import { Email } from '../users/users.schemas';
+
+/** Shapes of carts on the wire. Amounts are JSON numbers in the major unit of the cart's currency. */
+
+export const MAX_LINE_QUANTITY = 1000;
+
+/** An address as a cart or an order keeps it: a customer address without the address-book flags. */
+export const PostalAddressSchema = CreateAddressBody.omit({ isDefaultShipping: true, isDefaultBilling: true }).openapi('CartAddress');
+
+const Amount = z.number().openapi({ description: 'Major units of the cart currency.', example: 19.99 });
+
+export const CartLineSchema = z
+  .object({
+    id: z.string(),
+    productId: z.string(),
+    variantId: z.string(),
+    name: z.string(),
+    sku: z.string().nullable(),
+    options: z.record(z.string(), z.string()),
+    quantity: z.int(),
+    unitPrice: Amount,
+    subtotal: Amount,
+    discount: Amount,
+    tax: Amount,
+    total: Amount,
+    inStock: z.boolean().openapi({ description: 'The quantity is in stock now (stock is only reserved at checkout).' }),
+  })
+  .openapi('CartLine');
+
+export const CartTotalsSchema = z
+  .object({ subtotal: Amount, discountTotal: Amount, shippingTotal: Amount, taxTotal: Amount, total: Amount })
+  .openapi('CartTotals');
+
+export const CART_NOTICE_CODES = ['coupon_removed', 'line_removed', 'currency_changed'] as const;
+
+export const CartNoticeSchema = z
+  .object({ code: z.enum(CART_NOTICE_CODES), message: z.string() })
+  .openapi('CartNotice', { description: 'Something the server changed in the cart because it could no longer stand, and why.' });
+
+export const CartSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(CART_STATUSES),
+    customerId: z.string().nullable(),
+    email: z.string().nullable(),
+    currency: z.string(),
+    couponCode: z.string().nullable(),
+    shippingAddress: PostalAddressSchema.nullable(),
+    billingAddress: PostalAddressSchema.nullable(),
+    lines: z.array(CartLineSchema),
+    totals: CartTotalsSchema,
+    notices: z.array(CartNoticeSchema),
+    orderId: z.string().nullable().openapi({ description: 'The order a converted cart became.' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi('Cart');
+export type Cart = z.infer<typeof CartSchema>;
+
+export const NewCartSchema = CartSchema.extend({
+  token: z
+    .string()
+    .optional()
+    .openapi({ description: 'Guest carts only, shown this once: send it as `X-Cart-Token` on every call for the cart.', example: 'ct_' + 'a'.repeat(40) }),
+}).openapi('NewCart');
+
+const Currency = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code, like USD')
+  .transform((code) => code.toUpperCase())
+  .openapi({ example: 'USD', description: 'An enabled currency of the store; its default when absent.' });
+
+export const CreateCartBody = z
+  .strictObject({
+    currency: Currency.optional(),
+    email: Email.optional(),
+    customerId: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ description: 'Staff only (`carts:write` or `orders:write`): create (or get) the active cart of this customer.' }),
+  })
+  .openapi('CreateCart');
+
+export const UpdateCartBody = z
+  .strictObject({
+    email: Email.nullable().optional(),
+    currency: Currency.optional(),
+    shippingAddress: PostalAddressSchema.nullable().optional().openapi({ description: 'Tax follows this address.' }),
+    billingAddress: PostalAddressSchema.nullable().optional(),
+  })
+  .openapi('UpdateCart');
+
+const Quantity = z.int().min(1).max(MAX_LINE_QUANTITY);
+
+export const AddLineBody = z
+  .strictObject({
+    variantId: z.string().min(1).max(100).openapi({ example: 'var_01JD0000000000000000000000' }),
+    quantity: Quantity.openapi({ description: 'Added to the line of the same variant when the cart has one.' }),
+  })
+  .openapi('AddCartLine');
+
+export const UpdateLineBody = z
+  .strictObject({ quantity: z.int().min(0).max(MAX_LINE_QUANTITY).openapi({ description: 'The new quantity; 0 removes the line.' }) })
+  .openapi('UpdateCartLine');
+
+export const ApplyCouponBody = z.strictObject({ code: z.string().trim().min(1).max(100).openapi({ example: 'SUMMER10' }) }).openapi('ApplyCoupon');
+
+export const CheckoutBody = z
+  .strictObject({
+    email: Email.optional().openapi({ description: "Overrides the cart's email for this order; a guest cart needs one here or on the cart." }),
+    shippingAddress: PostalAddressSchema.optional(),
+    billingAddress: PostalAddressSchema.optional(),
+    notes: z.string().trim().max(2000).optional(),
+  })
+  .openapi('Checkout');
+
+export const CheckoutOrderSchema = z
+  .object({
+    id: z.string(),
+    orderId: z.string(),
+    status: z.string(),
+    customerId: z.string().nullable(),
+    email: z.string(),
+    currency: z.string(),
+    couponCode: z.string().nullable(),
+    subtotal: Amount,
+    discountTotal: Amount,
+    shippingTotal: Amount,
+    taxTotal: Amount,
+    total: Amount,
+    lines: z.array(CartLineSchema.omit({ inStock: true })),
+    createdAt: Timestamp,
+  })
+  .openapi('CheckoutOrder');
+
+export type CreateCartInput = z.infer<typeof CreateCartBody>;
+export type UpdateCartInput = z.infer<typeof UpdateCartBody>;
+export type CheckoutInput = z.infer<typeof CheckoutBody>;

@@ -1,0 +1,80 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { type CartRow, coupons, users } from '../../db/schema';
+import { ApiError, type FieldError } from '../../lib/errors';
+import { toMajor } from '../../lib/money';
+import { type PlacedOrder, placeOrder } from '../orders/place-order';
+import { cartLinesOf } from './cart-view';
+import type { CheckoutInput } from './carts.schemas';
+import { assertActive } from './carts.service';
+
+/**
+ * Turns the cart into an order at today's prices: placeOrder() writes the order, takes the stock,
+ * uses the coupon and converts the cart in one batch, and the database refuses a second conversion
+ * of the same cart (guard `cart_converted`, 409). When anything is refused (stock, coupon) nothing
+ * is written and the cart stays active with its lines. The body's fields apply to this order only.
+ */
+export async function checkout(db: Database, cart: CartRow, input: CheckoutInput, actor: string, now = new Date()): Promise<PlacedOrder> {
+  assertActive(cart);
+  const [lines, couponRows, customerRows] = await db.batch([
+    cartLinesOf(db, cart.id),
+    db.select({ code: coupons.code }).from(coupons).where(eq(coupons.id, cart.couponId ?? '')),
+    db.select({ email: users.email }).from(users).where(eq(users.id, cart.customerId ?? '')),
+  ]);
+  const email = input.email ?? cart.email ?? customerRows[0]?.email ?? null;
+  const missing: FieldError[] = [];
+  if (!email) missing.push({ field: 'email', message: 'is required: a guest order needs an email (here or on the cart)' });
+  if (lines.length === 0) missing.push({ field: 'lines', message: 'the cart is empty' });
+  if (missing.length) throw ApiError.validation(missing);
+  return placeOrder(
+    db,
+    {
+      customerId: cart.customerId,
+      email: email!,
+      currency: cart.currency,
+      lines: lines.map((l) => ({ variantId: l.variantId, quantity: l.quantity })),
+      couponCode: couponRows[0]?.code ?? null,
+      shippingAddress: input.shippingAddress ?? cart.shippingAddress,
+      billingAddress: input.billingAddress ?? cart.billingAddress,
+      notes: input.notes ?? null,
+      cartId: cart.id,
+      actor,
+      linesField: 'lines',
+    },
+    now,
+  );
+}
+
+/** The placed order in major units. A stand-in until the orders module exports its representation. */
+export function checkoutOrder({ order, lines }: PlacedOrder) {
+  const major = (minor: number) => toMajor(minor, order.minorUnits);
+  return {
+    id: order.id,
+    orderId: order.id,
+    status: order.status,
+    customerId: order.customerId,
+    email: order.email,
+    currency: order.currency,
+    couponCode: order.couponCode,
+    subtotal: major(order.subtotal),
+    discountTotal: major(order.discountTotal),
+    shippingTotal: major(order.shippingTotal),
+    taxTotal: major(order.taxTotal),
+    total: major(order.total),
+    lines: lines.map((l) => ({
+      id: l.id,
+      productId: l.productId,
+      variantId: l.variantId,
+      name: l.name,
+      sku: l.sku,
+      options: l.options,
+      quantity: l.quantity,
+      unitPrice: major(l.unitPrice),
+      subtotal: major(l.subtotal),
+      discount: major(l.discount),
+      tax: major(l.tax),
+      total: major(l.total),
+    })),
+    createdAt: order.createdAt,
+  };
+}
