@@ -1,0 +1,125 @@
+import { z } from '@hono/zod-openapi';
+import { and, eq, lt } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { idempotencyKeys } from '../db/schema';
+import type { AppEnv } from '../env';
+import { sha256Hex } from '../lib/crypto';
+import { ApiError } from '../lib/errors';
+import { principalRef } from './auth';
+import { versionAliasPath } from './api-version';
+
+/**
+ * `Idempotency-Key` (API.md, Idempotency), as route middleware: `middleware: [..., idempotent()]`
+ * after the route's credential guard, with `request: { headers: IdempotencyHeaders }` to document
+ * the header. A repeat with the same key and the same request within 24 hours gets the first
+ * response again (status, body, Location), marked `Idempotent-Replayed: true`, and the handler does
+ * not run; the same key on another request is 409, and so is a repeat while the first still runs.
+ * Keys are per caller: the credential (`key:<id>`, `user:<id>`) or, without one, the client IP.
+ */
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** 1 to 255 printable ASCII characters; a UUID v4 per operation is the usual choice. */
+export const IdempotencyKey = z
+  .string()
+  .min(1, 'must be 1 to 255 printable characters')
+  .max(255, 'must be 1 to 255 printable characters')
+  .regex(/^[\x20-\x7e]+$/, 'must be printable ASCII characters');
+
+/** The header as a route's `request.headers`, shared by every route that takes it (the validator matches header names case-insensitively). */
+export const IdempotencyHeaders = z.object({
+  [IDEMPOTENCY_HEADER]: IdempotencyKey.optional().openapi({
+    example: '6f1c1b4e-3f0e-4b7a-9a59-2f7d0c3b8e21',
+    description:
+      'Makes the request safe to retry: a repeat with the same key and the same body within 24 hours returns the first response ' +
+      `(status and body, with \`${REPLAYED_HEADER}: true\`) without doing the work again. The same key with a different body, or while the ` +
+      'first request is still running, is 409 CONFLICT. Keys are per credential (per client IP without one); 1 to 255 printable characters. ' +
+      'Responses with a 5xx status are not kept, so the request can be retried with the same key.',
+  }),
+});
+
+/** What is kept of a response: its status, its body and the headers a client acts on. */
+interface StoredResponse {
+  body: string;
+  headers: Record<string, string>;
+}
+const KEPT_HEADERS = ['Content-Type', 'Location'];
+
+const conflict = (message: string) => new ApiError('CONFLICT', message, { details: { field: IDEMPOTENCY_HEADER, issue: message } });
+
+export function idempotent() {
+  return createMiddleware<AppEnv>(async function idempotent(c, next) {
+    const raw = c.req.header(IDEMPOTENCY_HEADER);
+    if (raw === undefined) return next();
+    const parsed = IdempotencyKey.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!.message;
+      throw new ApiError('INVALID_REQUEST', `Invalid ${IDEMPOTENCY_HEADER} header: ${issue}`, { details: { field: IDEMPOTENCY_HEADER, issue } });
+    }
+    const db = c.var.db;
+    const scope = principalRef(c.var.principal) ?? `anon:${c.req.header('CF-Connecting-IP') ?? 'unknown'}`;
+    const path = versionAliasPath(c.req.raw);
+    // The body is cached by Hono, so the route's validator reads it again.
+    const requestHash = await sha256Hex(`${c.req.method}\n${path}\n${await c.req.text()}`);
+    const where = and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, raw));
+    const now = new Date();
+    const claim = { scope, key: raw, method: c.req.method, path, requestHash, responseStatus: null, responseBody: null, createdAt: now.toISOString() };
+    const expired = lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString());
+
+    for (let attempt = 0; ; attempt++) {
+      // Claim the key: a new row, or one whose 24 hours are over. Nothing comes back while a live row holds it.
+      const claimed = await db
+        .insert(idempotencyKeys)
+        .values(claim)
+        .onConflictDoUpdate({ target: [idempotencyKeys.scope, idempotencyKeys.key], set: claim, setWhere: expired })
+        .returning({ key: idempotencyKeys.key });
+      if (claimed.length) break;
+      const [held] = await db.select().from(idempotencyKeys).where(where);
+      // Gone between the two reads: the first request ended in a 5xx and let go of the key; claim it again.
+      if (!held && attempt === 0) continue;
+      if (!held) throw conflict(`A request with this ${IDEMPOTENCY_HEADER} is in progress`);
+      if (held.requestHash !== requestHash) throw conflict(`This ${IDEMPOTENCY_HEADER} was used for a different request; use a new key`);
+      if (held.responseStatus === null || held.responseBody === null) throw conflict(`A request with this ${IDEMPOTENCY_HEADER} is in progress`);
+      return replay(held.responseStatus, held.responseBody);
+    }
+
+    // A 5xx, or a response that could not be kept, lets go of the key so that the client can retry.
+    const release = () => db.delete(idempotencyKeys).where(where);
+    try {
+      await next();
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    if (c.res.status >= 500) {
+      await release();
+      return;
+    }
+    try {
+      await db.update(idempotencyKeys).set(await stored(c)).where(where);
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'idempotent response not kept', error: String(error) }));
+      await release();
+    }
+  });
+}
+
+async function stored(c: Context) {
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = c.res.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  const response: StoredResponse = { body: await c.res.clone().text(), headers };
+  return { responseStatus: c.res.status, responseBody: JSON.stringify(response) };
+}
+
+function replay(status: number, text: string): Response {
+  const response = JSON.parse(text) as StoredResponse;
+  const headers = new Headers(response.headers);
+  headers.set(REPLAYED_HEADER, 'true');
+  return new Response(response.body, { status, headers });
+}

@@ -1,0 +1,149 @@
+import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { type OrderLineRow, orderLines, type OrderRow, orderStatusHistory, orders } from '../../db/schema';
+import { ApiError } from '../../lib/errors';
+import { toMajor } from '../../lib/money';
+import { type FieldTree, listPlan, type ParsedListQuery, selects } from '../../lib/query';
+import { lineCondition, orderCondition, type OrderReach } from './orders.access';
+import { orderListQuery } from './orders.query';
+import type { Order, OrderDetail, PaymentStatus } from './orders.schemas';
+
+type HistoryRow = typeof orderStatusHistory.$inferSelect;
+
+export function paymentStatus(order: Pick<OrderRow, 'total' | 'amountPaid' | 'amountRefunded'>): PaymentStatus {
+  if (order.amountRefunded > 0) return order.amountRefunded >= order.amountPaid ? 'refunded' : 'partially_refunded';
+  if (order.amountPaid >= order.total) return 'paid';
+  return order.amountPaid > 0 ? 'partially_paid' : 'unpaid';
+}
+
+export function toOrder(row: OrderRow, lines: OrderLineRow[]): Order {
+  const money = (minor: number) => toMajor(minor, row.minorUnits);
+  return {
+    id: row.id,
+    customerId: row.customerId,
+    email: row.email,
+    status: row.status,
+    currency: row.currency,
+    subtotal: money(row.subtotal),
+    discountTotal: money(row.discountTotal),
+    shippingTotal: money(row.shippingTotal),
+    taxTotal: money(row.taxTotal),
+    total: money(row.total),
+    amountPaid: money(row.amountPaid),
+    amountRefunded: money(row.amountRefunded),
+    amountDue: money(Math.max(0, row.total - row.amountPaid)),
+    paymentStatus: paymentStatus(row),
+    couponCode: row.couponCode,
+    shippingAddress: row.shippingAddress ?? null,
+    billingAddress: row.billingAddress ?? null,
+    notes: row.notes,
+    lines: lines.map((line) => ({
+      id: line.id,
+      productId: line.productId,
+      variantId: line.variantId,
+      name: line.name,
+      sku: line.sku,
+      options: line.options,
+      quantity: line.quantity,
+      unitPrice: money(line.unitPrice),
+      subtotal: money(line.subtotal),
+      discount: money(line.discount),
+      tax: money(line.tax),
+      total: money(line.total),
+      quantityShipped: line.quantityShipped,
+      quantityDelivered: line.quantityDelivered,
+    })),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    cancelledAt: row.cancelledAt,
+  };
+}
+
+interface Window {
+  where: SQL | undefined;
+  orderBy: SQL[];
+  limit: number;
+  offset: number;
+}
+
+interface LoadOptions {
+  selection?: FieldTree;
+  withTotal?: boolean;
+  withHistory?: boolean;
+}
+
+/**
+ * One window of orders with their lines (and, for a single read, history) in a single D1 round
+ * trip: the related rows are selected by a subquery over the same window, the total is counted in
+ * SQL in the same batch, and what the selection leaves out is not read.
+ */
+async function loadOrders(db: Database, reach: OrderReach, window: Window, options: LoadOptions) {
+  const { selection, withTotal = false, withHistory = false } = options;
+  const pageIds = db.select({ id: orders.id }).from(orders).where(window.where).orderBy(...window.orderBy).limit(window.limit).offset(window.offset);
+  const rowsQuery = db.select().from(orders).where(window.where).orderBy(...window.orderBy).limit(window.limit).offset(window.offset);
+  const related = {
+    lines: selects(selection, 'lines')
+      ? db
+          .select()
+          .from(orderLines)
+          .where(and(inArray(orderLines.orderId, pageIds), lineCondition(reach)))
+          .orderBy(asc(orderLines.id))
+      : undefined,
+    history:
+      withHistory && selects(selection, 'history')
+        ? db.select().from(orderStatusHistory).where(inArray(orderStatusHistory.orderId, pageIds)).orderBy(asc(orderStatusHistory.createdAt), asc(orderStatusHistory.id))
+        : undefined,
+    total: withTotal ? db.select({ total: count() }).from(orders).where(window.where) : undefined,
+  };
+  const names = (Object.keys(related) as (keyof typeof related)[]).filter((name) => related[name]);
+  const results = (await db.batch([rowsQuery, ...names.map((name) => related[name]!)] as unknown as [typeof rowsQuery])) as unknown[];
+  const fetched = Object.fromEntries(names.map((name, i) => [name, results[i + 1]])) as {
+    lines?: OrderLineRow[];
+    history?: HistoryRow[];
+    total?: { total: number }[];
+  };
+  const rows = results[0] as OrderRow[];
+  const linesByOrder = groupBy(fetched.lines ?? [], (l) => l.orderId);
+  const historyByOrder = groupBy(fetched.history ?? [], (h) => h.orderId);
+  const items = rows.map((row) => {
+    const order = toOrder(row, linesByOrder.get(row.id) ?? []);
+    if (!withHistory) return order;
+    const history = (historyByOrder.get(row.id) ?? []).map(({ orderId: _, ...h }) => h);
+    return { ...order, history } as OrderDetail;
+  });
+  return { items, total: fetched.total?.[0]?.total ?? rows.length };
+}
+
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
+export async function listOrders(db: Database, query: ParsedListQuery<typeof orderListQuery.filters>, reach: OrderReach) {
+  const plan = listPlan(orderListQuery, query, [orderCondition(reach)]);
+  return loadOrders(db, reach, plan, { selection: query.fields, withTotal: true });
+}
+
+export async function getOrder(db: Database, id: string, reach: OrderReach, selection?: FieldTree): Promise<OrderDetail> {
+  const where = and(eq(orders.id, id), orderCondition(reach));
+  const { items } = await loadOrders(db, reach, { where, orderBy: [asc(orders.id)], limit: 1, offset: 0 }, { selection, withHistory: true });
+  const order = items[0];
+  if (!order) throw ApiError.notFound('Order', id);
+  return order as OrderDetail;
+}
+
+/** The stored order and all its lines, for a change; 404 when out of reach. */
+export async function orderForChange(db: Database, id: string, reach: OrderReach): Promise<{ order: OrderRow; lines: OrderLineRow[] }> {
+  const [found, lines] = await db.batch([
+    db.select().from(orders).where(and(eq(orders.id, id), orderCondition(reach))),
+    db.select().from(orderLines).where(eq(orderLines.orderId, id)).orderBy(asc(orderLines.id)),
+  ]);
+  if (!found[0]) throw ApiError.notFound('Order', id);
+  return { order: found[0], lines };
+}

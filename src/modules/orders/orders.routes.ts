@@ -1,0 +1,92 @@
+import { createRoute } from '@hono/zod-openapi';
+import { requireCredential, requirePermission } from '../../middleware/auth';
+import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
+import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { listQuerySchema, readQuerySchema } from '../../lib/query';
+import { orderDetailFields, orderListQuery } from './orders.query';
+import { CancelOrderBody, CreateOrderBody, OrderDetailSchema, OrderSchema, UpdateOrderBody } from './orders.schemas';
+
+const tags = ['Orders'];
+const signedIn = requireCredential();
+
+const reach =
+  'Staff with `orders:read` (or `orders:write`) see every order. A customer sees only its own orders; a vendor user only the orders ' +
+  "that contain a line of its vendor, and in them only its own lines (the amounts stay the whole order's). Any other order answers 404, " +
+  'as an unknown one does.';
+
+const OrderParams = IdParams.extend({ id: IdParams.shape.id.openapi({ example: 'ord_01JD0000000000000000000000' }) });
+
+export const listOrders = createRoute({
+  method: 'get',
+  path: '/orders',
+  tags,
+  summary: 'List orders',
+  description: `${reach} \`total\` sorts amounts in each order's own currency.`,
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { query: listQuerySchema(orderListQuery) },
+  responses: { 200: listResponse(OrderSchema, 'A page of orders.'), ...errorResponses(400, 401, 403) },
+});
+
+export const createOrder = createRoute({
+  method: 'post',
+  path: '/orders',
+  tags,
+  summary: 'Place an order',
+  description:
+    'Prices the lines as the store sells them now (currency, coupon, tax of the shipping address, shipping) and reserves the stock ' +
+    'atomically: when the stock runs short the order is 409 and nothing is kept. Emits `order.placed`. A signed-in customer orders for ' +
+    'itself; staff with `orders:write` order for `customerId` or a guest `email` (one is required). Vendor users cannot place orders (403). ' +
+    'Takes `Idempotency-Key`.',
+  security: bearerAuth,
+  middleware: [signedIn, idempotent()] as const,
+  request: { headers: IdempotencyHeaders, body: jsonBody(CreateOrderBody, 'The lines and who the order is for.') },
+  responses: { 201: successResponse(OrderDetailSchema, 'The placed order.'), ...errorResponses(400, ...writeErrors, 409) },
+});
+
+export const getOrder = createRoute({
+  method: 'get',
+  path: '/orders/{id}',
+  tags,
+  summary: 'Get an order',
+  description: `${reach} Shows the status history too.`,
+  security: bearerAuth,
+  middleware: [signedIn] as const,
+  request: { params: OrderParams, query: readQuerySchema(orderDetailFields) },
+  responses: { 200: successResponse(OrderDetailSchema, 'The order.'), ...errorResponses(400, 401, 403, 404) },
+});
+
+export const updateOrder = createRoute({
+  method: 'patch',
+  path: '/orders/{id}',
+  tags,
+  summary: 'Change an order',
+  description:
+    'Needs `orders:write`. `status` moves the order through its state machine: pending -> processing -> shipped -> completed; pending or ' +
+    'processing -> cancelled; processing, shipped or completed -> refunded. Any other move (staying put included) is 409 naming the ' +
+    'allowed ones. Each move emits `order.updated`; `cancelled` does what the cancel action does. `notes` alone emits no event.',
+  security: bearerAuth,
+  middleware: [requirePermission('orders:write')] as const,
+  request: { params: OrderParams, body: jsonBody(UpdateOrderBody, 'Fields to change.') },
+  responses: { 200: successResponse(OrderDetailSchema, 'The changed order.'), ...errorResponses(...writeErrors, 404, 409) },
+});
+
+export const cancelOrder = createRoute({
+  method: 'post',
+  path: '/orders/{id}/cancel',
+  tags,
+  summary: 'Cancel an order',
+  description:
+    'In one step: the order becomes `cancelled` (emits `order.updated` and `order.cancelled`), the stock of its unshipped units is ' +
+    "returned, and its coupon use is given back. Staff with `orders:write` cancel pending or processing orders; a customer cancels its own " +
+    'order while it is pending (409 after that). An order with money on it (paid more than refunded) is 409: refund it first. Cancelling a ' +
+    'cancelled order is 409. Takes `Idempotency-Key`.',
+  security: bearerAuth,
+  middleware: [signedIn, idempotent()] as const,
+  request: {
+    params: OrderParams,
+    headers: IdempotencyHeaders,
+    body: { content: { 'application/json': { schema: CancelOrderBody } }, description: 'Optional: why.', required: false },
+  },
+  responses: { 200: successResponse(OrderDetailSchema, 'The cancelled order.'), ...errorResponses(400, ...writeErrors, 404, 409) },
+});

@@ -1,0 +1,119 @@
+import { z } from '@hono/zod-openapi';
+import { ORDER_STATUSES, orderLines, orderStatusHistory, orders } from '../../db/schema';
+import { createSelectSchema, Timestamp } from '../../lib/schemas';
+import { CouponCode } from '../coupons/coupons.schemas';
+import { CreateAddressBody } from '../customers/addresses.schemas';
+import { Email } from '../users/users.schemas';
+import { MAX_LINES } from './quote';
+
+/** Shapes of orders on the wire, derived from the orders, order_lines and order_status_history tables. */
+
+/** Amounts of an order are in the major unit of the order's own currency (0 decimals for JPY, 3 for KWD). */
+const OrderMoney = z.number().openapi({ description: "Amount in the major unit of the order's currency.", example: 19.99 });
+
+/**
+ * An address as an order keeps it: the address book's fields and rules, without its default flags.
+ * Inline rather than a named component: a named one used with `.nullable()` is documented as nullable everywhere.
+ */
+export const PostalAddress = CreateAddressBody.omit({ isDefaultShipping: true, isDefaultBilling: true });
+
+export const PAYMENT_STATUSES = ['unpaid', 'partially_paid', 'paid', 'partially_refunded', 'refunded'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const OrderLineSchema = createSelectSchema(orderLines, {
+  options: z.record(z.string(), z.string()).openapi({ example: { size: 'M' } }),
+  unitPrice: OrderMoney,
+  subtotal: OrderMoney,
+  discount: OrderMoney,
+  tax: OrderMoney,
+  total: OrderMoney,
+})
+  .omit({ orderId: true, vendorId: true })
+  .openapi('OrderLine');
+
+export const OrderHistorySchema = createSelectSchema(orderStatusHistory, { createdAt: Timestamp })
+  .omit({ orderId: true })
+  .openapi('OrderStatusChange', { description: 'One status change: `fromStatus` is null for placement; `actor` is `user:<id>`, `key:<id>` or `system`.' });
+
+export const OrderSchema = createSelectSchema(orders, {
+  subtotal: OrderMoney,
+  discountTotal: OrderMoney,
+  shippingTotal: OrderMoney,
+  taxTotal: OrderMoney,
+  total: OrderMoney,
+  amountPaid: OrderMoney,
+  amountRefunded: OrderMoney,
+  shippingAddress: PostalAddress.nullable(),
+  billingAddress: PostalAddress.nullable(),
+  cancelledAt: Timestamp.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
+  .omit({ minorUnits: true, couponId: true, cartId: true })
+  .extend({
+    amountDue: OrderMoney.openapi({ description: 'What is still owed: total - amountPaid, never below 0.' }),
+    paymentStatus: z.enum(PAYMENT_STATUSES).openapi({
+      description:
+        'Derived from the amounts: `refunded` when everything paid was refunded, `partially_refunded` when some was, ' +
+        '`paid` when amountPaid covers the total (so an order totalling 0 is paid), `partially_paid` when some was paid, else `unpaid`.',
+    }),
+    lines: z.array(OrderLineSchema).openapi({
+      description: "The order's lines. To a vendor user, only the lines of its own vendor (the order's amounts stay the whole order's).",
+    }),
+  })
+  .openapi('Order');
+
+/** A single read also shows the order's status history, oldest first. */
+export const OrderDetailSchema = OrderSchema.extend({ history: z.array(OrderHistorySchema) }).openapi('OrderDetail');
+
+export type Order = z.infer<typeof OrderSchema>;
+export type OrderDetail = z.infer<typeof OrderDetailSchema>;
+
+const Notes = z.string().trim().max(2000);
+
+export const CreateOrderBody = z
+  .strictObject({
+    lines: z
+      .array(
+        z.strictObject({
+          variantId: z.string().min(1).max(100).openapi({ example: 'var_01JD0000000000000000000000' }),
+          quantity: z.int().min(1).max(1000),
+        }),
+      )
+      .min(1)
+      .max(MAX_LINES),
+    currency: z
+      .string()
+      .regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code, like USD')
+      .transform((code) => code.toUpperCase())
+      .optional()
+      .openapi({ description: "An enabled currency; the store's default when left out.", example: 'USD' }),
+    couponCode: CouponCode.optional(),
+    shippingAddress: PostalAddress.optional().openapi({ description: 'Its country (and region) choose the tax rate.' }),
+    billingAddress: PostalAddress.optional().openapi({ description: 'The shipping address when left out.' }),
+    notes: Notes.optional(),
+    customerId: z.string().min(1).max(100).optional().openapi({
+      description: 'Staff only: the customer the order is for. A customer ordering for itself may leave it out (any other id is 422).',
+    }),
+    email: Email.optional().openapi({
+      description: "Staff: the contact address (the customer's by default), or a guest order's only reference. A customer's orders use its account email.",
+    }),
+  })
+  .openapi('CreateOrder');
+
+export const UpdateOrderBody = z
+  .strictObject({
+    status: z.enum(ORDER_STATUSES).optional().openapi({
+      description: 'Moves the order through its state machine (409 with the allowed moves otherwise); `cancelled` returns stock as the cancel action does.',
+    }),
+    notes: Notes.nullable().optional().openapi({ description: 'Saved as given; a change of notes alone emits no event.' }),
+  })
+  .openapi('UpdateOrder');
+
+export const CancelOrderBody = z
+  .strictObject({ reason: z.string().trim().min(1).max(500).optional().openapi({ description: "Kept as the history entry's note." }) })
+  .openapi('CancelOrder');
+
+export type CreateOrderInput = z.infer<typeof CreateOrderBody>;
+export type UpdateOrderInput = z.infer<typeof UpdateOrderBody>;
+export type CancelOrderInput = z.infer<typeof CancelOrderBody>;

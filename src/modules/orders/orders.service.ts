@@ -1,0 +1,62 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { orders } from '../../db/schema';
+import { ApiError, type FieldError } from '../../lib/errors';
+import type { Principal } from '../../middleware/auth';
+import { assertCancellable, cancellationStatements, runStatusChange, statusStatements } from './order-changes';
+import { assertTransition } from './order-status';
+import { ALL_ORDERS, type OrderReach } from './orders.access';
+import { orderForChange } from './orders.read';
+import type { CreateOrderInput, UpdateOrderInput } from './orders.schemas';
+import { placeOrder } from './place-order';
+import { placementFor } from './placement';
+import { quote } from './quote';
+
+export { getOrder, listOrders } from './orders.read';
+
+/** Places an order (one batch, see placeOrder) and returns its id. */
+export async function createOrder(db: Database, principal: Principal, body: CreateOrderInput, actor: string): Promise<string> {
+  const placement = await placementFor(db, principal, body);
+  if (!placement.orderer) throw ApiError.validation([...placement.errors, ...(await lineErrors(db, body))]);
+  const { order } = await placeOrder(db, {
+    ...placement.orderer,
+    currency: body.currency,
+    lines: body.lines,
+    couponCode: body.couponCode,
+    shippingAddress: body.shippingAddress,
+    billingAddress: body.billingAddress,
+    notes: body.notes,
+    actor,
+  });
+  return order.id;
+}
+
+/** The problems the quote finds with the lines, currency and coupon, so one 422 lists every invalid field. */
+async function lineErrors(db: Database, body: CreateOrderInput): Promise<FieldError[]> {
+  try {
+    await quote(db, { currency: body.currency, lines: body.lines, couponCode: body.couponCode, shippingAddress: body.shippingAddress });
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'VALIDATION_ERROR' && Array.isArray(error.details)) return error.details;
+  }
+  return [];
+}
+
+/** Staff change of status and notes, in one batch. Notes alone emit no event (API.md: events follow status changes). */
+export async function updateOrder(db: Database, id: string, patch: UpdateOrderInput, actor: string, now = new Date()): Promise<void> {
+  const { order, lines } = await orderForChange(db, id, ALL_ORDERS);
+  const to = patch.status;
+  const statements: unknown[] = [];
+  if (to === 'cancelled') statements.push(...cancellationStatements(db, order, lines, { actor, now }));
+  else if (to !== undefined) statements.push(...statusStatements(db, order, to, { actor, now }));
+  if (patch.notes !== undefined) statements.push(db.update(orders).set({ notes: patch.notes, updatedAt: now.toISOString() }).where(eq(orders.id, order.id)));
+  if (!statements.length) return;
+  await runStatusChange(db, order, statements, (current) => (to === 'cancelled' ? assertCancellable(current) : to && assertTransition(current.status, to)));
+}
+
+/** Cancels an order the caller reaches: staff any cancellable order, a customer its own pending one. */
+export async function cancelOrder(db: Database, id: string, reach: OrderReach, reason: string | undefined, actor: string, now = new Date()): Promise<void> {
+  const { order, lines } = await orderForChange(db, id, reach);
+  const customer = reach.kind === 'customer';
+  const statements = cancellationStatements(db, order, lines, { actor, note: reason ?? null, now, customer });
+  await runStatusChange(db, order, statements, (current) => assertCancellable(current, { customer }));
+}
