@@ -29,6 +29,11 @@ export const LoginBody = z
     email: Email,
     // Not held to today's password rules: an account may predate them.
     password: z.string().min(1).max(256).openapi({ format: 'password' }),
+    cartToken: z
+      .string()
+      .max(100)
+      .optional()
+      .openapi({ description: "A guest cart's token: the cart is taken into the user's cart as `POST /api/carts/{id}/adopt` does. Best effort: a token that opens no cart does not fail the sign-in." }),
   })
   .openapi('Login');
 

@@ -8,6 +8,7 @@ import { ApiError } from '../../lib/errors';
 import { tokenForUser } from '../../lib/jwt';
 import { DECOY_HASH, hashPassword, verifyPassword } from '../../lib/password';
 import { insertWhere } from '../../lib/insert-where';
+import { adoptGuestCartByToken } from '../carts/adopt';
 import { toAddress } from '../customers/addresses.service';
 import { createUser, findUserByEmail, getUserRow, newUserRow, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
 import type { BootstrapInput, ChangePasswordInput, LoginInput, RegisterInput, Session } from './auth.schemas';
@@ -38,7 +39,16 @@ export async function login(db: Database, env: TokenSettings, input: LoginInput,
   if (row.status !== 'active') throw ApiError.unauthenticated('This account is disabled');
   const lastLoginAt = now.toISOString();
   await db.update(users).set({ lastLoginAt }).where(eq(users.id, row.id));
+  await adoptCartAtLogin(db, row, input.cartToken);
   return sessionFor(env, { ...row, lastLoginAt });
+}
+
+/** Sign-in with a guest cart token takes that cart into the user's; the sign-in succeeds whatever becomes of the cart. */
+export async function adoptCartAtLogin(db: Database, row: UserRow, cartToken: string | undefined): Promise<void> {
+  if (!cartToken || row.vendorId) return;
+  await adoptGuestCartByToken(db, row.id, cartToken).catch((error: unknown) => {
+    if (!(error instanceof ApiError)) throw error;
+  });
 }
 
 /** The signed-in user with its addresses, in one round trip. */

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type CartRow, carts } from '../../db/schema';
+import { type CartRow, cartLines, carts } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { MAX_LINES } from '../orders/quote';
@@ -35,12 +35,15 @@ export async function adoptGuestCart(db: Database, userId: string, guest: CartRo
   if (variants.size > MAX_LINES) throw ApiError.conflict(`Together the two carts would have ${variants.size} lines; a cart has at most ${MAX_LINES}`);
 
   const guestIsActive = sql`EXISTS (SELECT 1 FROM carts WHERE id = ${guest.id} AND token_hash = ${guest.tokenHash} AND status = 'active')`;
+  // Columns in table order: id, cart_id, product_id, variant_id, quantity, created_at, updated_at.
   const merges = guestLines.map((line) =>
-    db.run(sql`
-      INSERT INTO cart_lines (id, cart_id, product_id, variant_id, quantity, created_at, updated_at)
-      SELECT ${newId(ID_PREFIX.cartLine, now.getTime())}, ${own.id}, ${line.productId}, ${line.variantId}, ${line.quantity}, ${ts}, ${ts}
-      WHERE ${guestIsActive}
-      ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = min(cart_lines.quantity + excluded.quantity, ${MAX_LINE_QUANTITY}), updated_at = excluded.updated_at`),
+    db
+      .insert(cartLines)
+      .select(sql`SELECT ${newId(ID_PREFIX.cartLine, now.getTime())}, ${own.id}, ${line.productId}, ${line.variantId}, ${line.quantity}, ${ts}, ${ts} WHERE ${guestIsActive}`)
+      .onConflictDoUpdate({
+        target: [cartLines.cartId, cartLines.variantId],
+        set: { quantity: sql`min(cart_lines.quantity + excluded.quantity, ${MAX_LINE_QUANTITY})`, updatedAt: ts },
+      }),
   );
   const takeOver = db
     .update(carts)
