@@ -1,0 +1,26 @@
+import { created, list, pagination } from '../../lib/envelope';
+import type { AppRouteHandler } from '../../lib/openapi';
+import { project } from '../../lib/query';
+import { principalRef } from '../../middleware/auth';
+import { inventoryReach } from './inventory.access';
+import { adjustmentListQuery, inventoryListQuery } from './inventory.query';
+import type * as routes from './inventory.routes';
+import * as service from './inventory.service';
+
+export const listInventory: AppRouteHandler<typeof routes.listInventory> = async (c) => {
+  const query = c.req.valid('query');
+  const { items, total } = await service.listInventory(c.var.db, query, inventoryListQuery, inventoryReach(c.var.principal));
+  return list(c, items.map((i) => project(i, query.fields)), pagination(query.page, query.limit, total));
+};
+
+export const createAdjustment: AppRouteHandler<typeof routes.createAdjustment> = async (c) => {
+  const { variantId } = c.req.valid('param');
+  const result = await service.adjustStock(c.var.db, variantId, c.req.valid('json'), inventoryReach(c.var.principal), principalRef(c.var.principal) ?? 'system');
+  return created(c, result, `/api/inventory/${variantId}/adjustments`, 'Stock adjusted');
+};
+
+export const listAdjustments: AppRouteHandler<typeof routes.listAdjustments> = async (c) => {
+  const query = c.req.valid('query');
+  const { items, total } = await service.listAdjustments(c.var.db, c.req.valid('param').variantId, query, adjustmentListQuery, inventoryReach(c.var.principal));
+  return list(c, items.map((a) => project(a, query.fields)), pagination(query.page, query.limit, total));
+};
