@@ -11,12 +11,14 @@ import {
   vendors,
 } from '../../db/schema';
 import { chunkRows, withUniqueConflicts } from '../../lib/db-errors';
+import { withGuards } from '../../lib/db-guards';
 import { ApiError, type FieldError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor, toMajorOrNull, toMinor } from '../../lib/money';
 import { type FieldTree, listPlan, type ParsedListQuery, selects } from '../../lib/query';
 import { uniqueSlug } from '../../lib/slug';
+import { stockChangeStatements } from '../inventory/stock';
 import { productListQuery } from './products.query';
 import type {
   CreateProductInput,
@@ -445,24 +447,32 @@ export async function updateVariant(
   patch: UpdateVariantInput,
   vendorId: string | null = null,
   now = new Date(),
+  actor = 'system',
 ): Promise<Variant> {
   const current = await getProduct(db, productId, writable(vendorId));
   const before = findVariant(current, variantId);
   if (Object.keys(patch).length === 0) return before;
   const ts = now.toISOString();
-  const { price, compareAtPrice, ...scalars } = patch;
+  const { price, compareAtPrice, stock, ...scalars } = patch;
   const set: Partial<ProductVariantRow> = { ...scalars, updatedAt: ts };
+  // A new stock level is a correction like any other: in the history, and able to emit inventory.low.
+  // It applies as a delta, so an order placed between the read above and this write keeps its decrement.
+  const delta = stock === undefined ? 0 : stock - before.stock;
+  const stockChange = delta === 0 ? [] : stockChangeStatements(db, { variantId, delta, reason: 'correction', note: 'variant update', actor }, now);
   if (price !== undefined) set.price = toMinor(price);
   if (compareAtPrice !== undefined) set.compareAtPrice = compareAtPrice === null ? null : toMinor(compareAtPrice);
   const variant: Variant = { ...before, ...patch, updatedAt: ts };
   const variants = current.variants.map((v) => (v.id === variantId ? variant : v));
   const product: Product = { ...current, variants, stock: variants.reduce((s, v) => s + v.stock, 0), updatedAt: ts };
-  await withUniqueConflicts(UNIQUE_FIELDS, () =>
-    db.batch([
-      db.update(productVariants).set(set).where(eq(productVariants.id, variantId)),
-      db.update(products).set({ updatedAt: ts }).where(eq(products.id, current.id)),
-      outboxEvent(db, 'product.updated', { productId: current.id, product }, now),
-    ]),
+  await withGuards(() =>
+    withUniqueConflicts(UNIQUE_FIELDS, () =>
+      db.batch([
+        db.update(productVariants).set(set).where(eq(productVariants.id, variantId)),
+        ...stockChange,
+        db.update(products).set({ updatedAt: ts }).where(eq(products.id, current.id)),
+        outboxEvent(db, 'product.updated', { productId: current.id, product }, now),
+      ]),
+    ),
   );
   return variant;
 }
