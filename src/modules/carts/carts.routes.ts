@@ -44,7 +44,7 @@ export const CartTokenHeaders = z.object({
   'x-cart-token': z
     .string()
     .optional()
-    .openapi({ param: { name: CART_TOKEN_HEADER, in: 'header' }, description: 'The guest cart token from `POST /api/carts`.', example: 'ct_' + 'a'.repeat(40) }),
+    .openapi({ param: { in: 'header' }, description: 'The guest cart token from `POST /api/carts` (header names are case-insensitive: `X-Cart-Token`).', example: 'ct_' + 'a'.repeat(40) }),
 });
 
 const cartResponse = (description: string) => successResponse(CartSchema, description);
