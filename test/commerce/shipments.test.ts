@@ -111,4 +111,13 @@ describe('shipments', () => {
     expectError(await ship(customer.token, mine.order.id), 403, 'AUTHORIZATION_ERROR');
     expectError(await api(`/api/shipments/${s.id}`), 401, 'AUTHENTICATION_ERROR');
   });
+
+  it('creates one shipment for a repeated request with the same Idempotency-Key', async () => {
+    const { order, key } = await processingOrder({ quantity: 2 });
+    const send = () => api(`/api/orders/${order.id}/shipments`, { method: 'POST', key, json: { carrier: 'UPS' }, headers: { 'Idempotency-Key': `ship-${order.id}` } });
+    const [first, again] = [await send(), await send()];
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    expect((await api(`/api/orders/${order.id}/shipments`, { key })).body.pagination.total).toBe(1);
+  });
 });

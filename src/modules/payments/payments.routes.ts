@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { requireCredential, requirePermission } from '../../middleware/auth';
+import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
 import { orderPaymentListQuery, paymentListQuery, refundListQuery } from './payments.query';
 import { CreatePaymentBody, CreateRefundBody, PaymentSchema, RefundSchema } from './payments.schemas';
 
@@ -26,8 +27,8 @@ export const createPayment = createRoute({
     'A charge the provider declines is still recorded: 201 with the payment in status `failed` and its `failureReason` (like a declined transaction in Shopify); check `status`. ' +
     idempotency,
   security: bearerAuth,
-  middleware: [requirePermission('payments:write')] as const,
-  request: { params: OrderParams, body: jsonBody(CreatePaymentBody, 'The payment.') },
+  middleware: [requirePermission('payments:write'), idempotent()] as const,
+  request: { params: OrderParams, headers: IdempotencyHeaders, body: jsonBody(CreatePaymentBody, 'The payment.') },
   responses: { 201: successResponse(PaymentSchema, 'The payment: `completed`, `failed` or `pending`.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
@@ -78,8 +79,8 @@ export const createRefund = createRoute({
     'and is `processing`, `shipped` or `completed`, it moves to `refunded` (emitting `order.updated`). ' +
     idempotency,
   security: bearerAuth,
-  middleware: [requirePermission('payments:write')] as const,
-  request: { params: PaymentParams, body: jsonBody(CreateRefundBody, 'The refund.') },
+  middleware: [requirePermission('payments:write'), idempotent()] as const,
+  request: { params: PaymentParams, headers: IdempotencyHeaders, body: jsonBody(CreateRefundBody, 'The refund.') },
   responses: { 201: successResponse(RefundSchema, 'The refund.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { requireCredential } from '../../middleware/auth';
+import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
 import { requireShipmentWriter } from './shipments.access';
 import { shipmentListQuery } from './shipments.query';
 import { CreateShipmentBody, ShipmentSchema, UpdateShipmentBody } from './shipments.schemas';
@@ -24,8 +25,8 @@ export const createShipment = createRoute({
     'more units than a line has left is 409, a line of another order 422. Created `shipped`, it counts the units as shipped at once, and the order moves to ' +
     '`shipped` (emitting `order.updated`) once every unit of every line has shipped. Accepts `Idempotency-Key`.',
   security: bearerAuth,
-  middleware: [requireShipmentWriter()] as const,
-  request: { params: OrderParams, body: jsonBody(CreateShipmentBody, 'The shipment.') },
+  middleware: [requireShipmentWriter(), idempotent()] as const,
+  request: { params: OrderParams, headers: IdempotencyHeaders, body: jsonBody(CreateShipmentBody, 'The shipment.') },
   responses: { 201: successResponse(ShipmentSchema, 'The shipment.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
