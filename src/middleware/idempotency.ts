@@ -83,7 +83,7 @@ export function idempotent() {
       if (!held) throw conflict(`A request with this ${IDEMPOTENCY_HEADER} is in progress`);
       if (held.requestHash !== requestHash) throw conflict(`This ${IDEMPOTENCY_HEADER} was used for a different request; use a new key`);
       if (held.responseStatus === null || held.responseBody === null) throw conflict(`A request with this ${IDEMPOTENCY_HEADER} is in progress`);
-      return replay(held.responseStatus, held.responseBody);
+      return replay(c, held.responseStatus, held.responseBody);
     }
 
     // A 5xx, or a response that could not be kept, lets go of the key so that the client can retry.
@@ -117,9 +117,8 @@ async function stored(c: Context) {
   return { responseStatus: c.res.status, responseBody: JSON.stringify(response) };
 }
 
-function replay(status: number, text: string): Response {
+/** Through the context, so headers set by earlier middleware (request id, rate limit) are kept. */
+function replay(c: Context, status: number, text: string): Response {
   const response = JSON.parse(text) as StoredResponse;
-  const headers = new Headers(response.headers);
-  headers.set(REPLAYED_HEADER, 'true');
-  return new Response(response.body, { status, headers });
+  return c.body(response.body, status as never, { ...response.headers, [REPLAYED_HEADER]: 'true' });
 }

@@ -168,7 +168,7 @@ describe('POST /api/orders/{id}/cancel', () => {
   });
 
   it('lets a customer cancel its own order while pending only; another\'s is 404; vendors get 403', async () => {
-    const { key, variantId } = await setup();
+    const { variantId } = await setup();
     const customer = await insertUser();
     const other = await insertUser();
     const own = await placeOrder(customer.token, { lines: [{ variantId, quantity: 1 }] });
