@@ -65,6 +65,22 @@ describe('POST /api/carts/{id}/checkout', () => {
     expect(await stockOf(v)).toBe(98);
   });
 
+  it('replays a checkout repeated with the same Idempotency-Key instead of answering 409', async () => {
+    const v = await variant(6, 10);
+    const cart = await guestCart([[v, 1]], { email: 'retry@example.test' });
+    const send = (json: unknown) =>
+      api(`/api/carts/${cart.id}/checkout`, { method: 'POST', json, headers: { 'X-Cart-Token': cart.token, 'Idempotency-Key': `co-${cart.id}` } });
+    const first = await send({ notes: 'once' });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const repeat = await send({ notes: 'once' });
+    expect(repeat.status).toBe(201);
+    expect(repeat.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(repeat.body.data.id).toBe(first.body.data.id);
+    expect(repeat.headers.get('Location')).toBe(`/api/orders/${first.body.data.id}`);
+    expectError(await send({ notes: 'other' }), 409, 'CONFLICT');
+    expect(await stockOf(v)).toBe(9);
+  });
+
   it('leaves the cart active with its lines when the stock ran out, and writes nothing', async () => {
     const plenty = await variant(1, 10);
     const scarce = await variant(2, 5);

@@ -8,7 +8,8 @@ import { type CartAction, CART_TOKEN_HEADER, reachCart, refuseVendors } from './
 import { cartView } from './cart-view';
 import type * as routes from './carts.routes';
 import * as service from './carts.service';
-import { checkout, checkoutOrder } from './checkout';
+import { toOrder } from '../orders/orders.read';
+import { checkout } from './checkout';
 
 /** The cart the path names, if this caller (principal and cart token) may `action` it. */
 const cartFor = (c: Context<AppEnv>, id: string, action: CartAction) => reachCart(c.var.db, c.var.principal, id, c.req.header(CART_TOKEN_HEADER), action);
@@ -67,5 +68,5 @@ export const checkoutCart: AppRouteHandler<typeof routes.checkoutCart> = async (
   const cart = await cartFor(c, c.req.valid('param').id, 'write');
   const actor = principalRef(c.var.principal) ?? `guest:${cart.id}`;
   const placed = await checkout(c.var.db, cart, c.req.valid('json'), actor);
-  return created(c, checkoutOrder(placed), `/api/orders/${placed.order.id}`, 'Order placed');
+  return created(c, toOrder(placed.order, placed.lines), `/api/orders/${placed.order.id}`, 'Order placed');
 };

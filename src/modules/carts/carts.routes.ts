@@ -1,5 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../../middleware/auth';
+import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
+import { OrderSchema } from '../orders/orders.schemas';
 import { bearerAuth, errorResponses, jsonBody, successResponse } from '../../lib/openapi';
 import { CART_TOKEN_HEADER, SELF_CART } from './carts.access';
 import {
@@ -7,7 +9,6 @@ import {
   ApplyCouponBody,
   CartSchema,
   CheckoutBody,
-  CheckoutOrderSchema,
   CreateCartBody,
   NewCartSchema,
   UpdateCartBody,
@@ -179,8 +180,13 @@ export const checkoutCart = createRoute({
     "(stock, a coupon used up meanwhile: 409) nothing is written and the cart stays as it was. The body's email, addresses and notes apply to " +
     "this order only (the cart's otherwise; a customer's order uses the account email). A guest order needs an email and every order a " +
     "line (422). A cart is checked out once: a second checkout, even concurrent, is 409. Emits `order.placed`. Answers 201 with `Location: " +
-    `/api/orders/{orderId}\`. ${reach}`,
+    `/api/orders/{orderId}\` and the order as \`GET /api/orders/{id}\` shows it. Takes \`Idempotency-Key\`. ${reach}`,
   security: publicRoute,
-  request: { params: CartParams, headers: CartTokenHeaders, body: { ...jsonBody(CheckoutBody, 'Optional overrides for this order.'), required: false } },
-  responses: { 201: successResponse(CheckoutOrderSchema, 'The order.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
+  middleware: [idempotent()] as const,
+  request: {
+    params: CartParams,
+    headers: CartTokenHeaders.extend(IdempotencyHeaders.shape),
+    body: { ...jsonBody(CheckoutBody, 'Optional overrides for this order.'), required: false },
+  },
+  responses: { 201: successResponse(OrderSchema, 'The order.'), ...errorResponses(400, 401, 403, 404, 409, ...bodyErrors) },
 });

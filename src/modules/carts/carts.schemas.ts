@@ -1,15 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import { CART_STATUSES } from '../../db/schema';
 import { Timestamp } from '../../lib/schemas';
-import { CreateAddressBody } from '../customers/addresses.schemas';
+import { PostalAddress } from '../orders/orders.schemas';
 import { Email } from '../users/users.schemas';
 
 /** Shapes of carts on the wire. Amounts are JSON numbers in the major unit of the cart's currency. */
 
 export const MAX_LINE_QUANTITY = 1000;
-
-/** An address as a cart or an order keeps it: a customer address without the address-book flags. */
-export const PostalAddressSchema = CreateAddressBody.omit({ isDefaultShipping: true, isDefaultBilling: true }).openapi('CartAddress');
 
 const Amount = z.number().openapi({ description: 'Major units of the cart currency.', example: 19.99 });
 
@@ -49,8 +46,8 @@ export const CartSchema = z
     email: z.string().nullable(),
     currency: z.string(),
     couponCode: z.string().nullable(),
-    shippingAddress: PostalAddressSchema.nullable(),
-    billingAddress: PostalAddressSchema.nullable(),
+    shippingAddress: PostalAddress.nullable(),
+    billingAddress: PostalAddress.nullable(),
     lines: z.array(CartLineSchema),
     totals: CartTotalsSchema,
     notices: z.array(CartNoticeSchema),
@@ -91,8 +88,8 @@ export const UpdateCartBody = z
   .strictObject({
     email: Email.nullable().optional(),
     currency: Currency.optional(),
-    shippingAddress: PostalAddressSchema.nullable().optional().openapi({ description: 'Tax follows this address.' }),
-    billingAddress: PostalAddressSchema.nullable().optional(),
+    shippingAddress: PostalAddress.nullable().optional().openapi({ description: 'Tax follows this address.' }),
+    billingAddress: PostalAddress.nullable().optional(),
   })
   .openapi('UpdateCart');
 
@@ -114,30 +111,11 @@ export const ApplyCouponBody = z.strictObject({ code: z.string().trim().min(1).m
 export const CheckoutBody = z
   .strictObject({
     email: Email.optional().openapi({ description: "Overrides the cart's email for this order; a guest cart needs one here or on the cart." }),
-    shippingAddress: PostalAddressSchema.optional(),
-    billingAddress: PostalAddressSchema.optional(),
+    shippingAddress: PostalAddress.optional(),
+    billingAddress: PostalAddress.optional(),
     notes: z.string().trim().max(2000).optional(),
   })
   .openapi('Checkout');
-
-export const CheckoutOrderSchema = z
-  .object({
-    id: z.string(),
-    orderId: z.string(),
-    status: z.string(),
-    customerId: z.string().nullable(),
-    email: z.string(),
-    currency: z.string(),
-    couponCode: z.string().nullable(),
-    subtotal: Amount,
-    discountTotal: Amount,
-    shippingTotal: Amount,
-    taxTotal: Amount,
-    total: Amount,
-    lines: z.array(CartLineSchema.omit({ inStock: true })),
-    createdAt: Timestamp,
-  })
-  .openapi('CheckoutOrder');
 
 export type CreateCartInput = z.infer<typeof CreateCartBody>;
 export type UpdateCartInput = z.infer<typeof UpdateCartBody>;

@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type CartRow, coupons, users } from '../../db/schema';
 import { ApiError, type FieldError } from '../../lib/errors';
-import { toMajor } from '../../lib/money';
 import { type PlacedOrder, placeOrder } from '../orders/place-order';
 import { cartLinesOf } from './cart-view';
 import type { CheckoutInput } from './carts.schemas';
@@ -43,38 +42,4 @@ export async function checkout(db: Database, cart: CartRow, input: CheckoutInput
     },
     now,
   );
-}
-
-/** The placed order in major units. A stand-in until the orders module exports its representation. */
-export function checkoutOrder({ order, lines }: PlacedOrder) {
-  const major = (minor: number) => toMajor(minor, order.minorUnits);
-  return {
-    id: order.id,
-    orderId: order.id,
-    status: order.status,
-    customerId: order.customerId,
-    email: order.email,
-    currency: order.currency,
-    couponCode: order.couponCode,
-    subtotal: major(order.subtotal),
-    discountTotal: major(order.discountTotal),
-    shippingTotal: major(order.shippingTotal),
-    taxTotal: major(order.taxTotal),
-    total: major(order.total),
-    lines: lines.map((l) => ({
-      id: l.id,
-      productId: l.productId,
-      variantId: l.variantId,
-      name: l.name,
-      sku: l.sku,
-      options: l.options,
-      quantity: l.quantity,
-      unitPrice: major(l.unitPrice),
-      subtotal: major(l.subtotal),
-      discount: major(l.discount),
-      tax: major(l.tax),
-      total: major(l.total),
-    })),
-    createdAt: order.createdAt,
-  };
 }
