@@ -229,6 +229,19 @@ describe('coupons on carts', () => {
   });
 });
 
+describe('currencies the store stops selling in', () => {
+  it('moves the cart to the default currency with a notice', async () => {
+    await db().insert(currencies).values({ code: 'GBP', name: 'Pound', symbol: '£', minorUnits: 2, exchangeRate: '0.8' });
+    const variant = await variantOf({ price: 10, stock: 5 });
+    const cart = await newGuestCart({ currency: 'GBP' });
+    expect((await addLine(cart, variant, 1)).body.data.totals.total).toBe(8);
+    await db().update(currencies).set({ enabled: false }).where(eq(currencies.code, 'GBP'));
+    const read = await call(cart, '');
+    expect(read.body.data).toMatchObject({ currency: 'USD', totals: { total: 10 }, notices: [{ code: 'currency_changed', message: expect.stringMatching(/GBP/) }] });
+    expect((await db().select().from(carts).where(eq(carts.id, cart.id)))[0]!.currency).toBe('USD');
+  });
+});
+
 describe('customer carts and access', () => {
   it('gives a signed-in customer one active cart, reached with its JWT and as me', async () => {
     const { user, token } = await insertUser();
