@@ -1,4 +1,4 @@
-import { isStaff, type Principal, vendorScope } from '../../middleware/auth';
+import { isStaff, type Principal, principalRef, vendorScope } from '../../middleware/auth';
 import { created, list, noContent, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
@@ -56,7 +56,8 @@ export const createVariant: AppRouteHandler<typeof routes.createVariant> = async
 
 export const updateVariant: AppRouteHandler<typeof routes.updateVariant> = async (c) => {
   const { id, variantId } = c.req.valid('param');
-  return ok(c, await service.updateVariant(c.var.db, id, variantId, c.req.valid('json'), scope(c)), 'Variant updated');
+  const actor = principalRef(c.var.principal) ?? 'system';
+  return ok(c, await service.updateVariant(c.var.db, id, variantId, c.req.valid('json'), scope(c), new Date(), actor), 'Variant updated');
 };
 
 export const deleteVariant: AppRouteHandler<typeof routes.deleteVariant> = async (c) => {
