@@ -43,7 +43,7 @@ const patch = (key: string, id: string, json: unknown) => api(`/api/orders/${id}
 const cancel = (key: string, id: string, json?: unknown) => api(`/api/orders/${id}/cancel`, { method: 'POST', key, ...(json ? { json } : {}) });
 
 describe('PATCH /api/orders/{id} status', () => {
-  it('allows exactly the moves of the state machine, and 409s every other one naming the allowed moves', async () => {
+  it('allows exactly the moves of the state machine, and 409s every other one naming the allowed moves', { timeout: 30_000 }, async () => {
     const { key, variantId } = await setup(500);
     for (const from of ORDER_STATUSES) {
       for (const to of ORDER_STATUSES) {
