@@ -14,7 +14,8 @@ function workersProject(name: string, include: string[], exclude: string[], sett
         },
       }),
     ],
-    test: { name, include, exclude, setupFiles: ['./test/apply-migrations.ts'] },
+    // Generous per-test time: on a loaded two-core machine a test that writes a few hundred rows can pass 5 s.
+    test: { name, include, exclude, setupFiles: ['./test/apply-migrations.ts'], testTimeout: 20_000 },
   };
 }
 
