@@ -471,7 +471,7 @@ export const orderStatusHistory = sqliteTable(
       .references(() => orders.id, { onDelete: 'cascade' }),
     fromStatus: text('from_status', { enum: ORDER_STATUSES }),
     toStatus: text('to_status', { enum: ORDER_STATUSES }).notNull(),
-    /** `user:<id>`, `key:<id>` or `system`. */
+    /** `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`. */
     actor: text('actor').notNull(),
     note: text('note'),
     createdAt: text('created_at').notNull().default(now),
@@ -564,7 +564,7 @@ export const inventoryAdjustments = sqliteTable(
     reason: text('reason', { enum: INVENTORY_REASONS }).notNull(),
     note: text('note'),
     orderId: text('order_id'),
-    /** `user:<id>`, `key:<id>` or `system`. */
+    /** `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`. */
     actor: text('actor').notNull(),
     createdAt: text('created_at').notNull().default(now),
   },

@@ -18,7 +18,7 @@ export interface StockChange {
   reason: (typeof INVENTORY_REASONS)[number];
   orderId?: string | null;
   note?: string | null;
-  /** `user:<id>`, `key:<id>` or `system`. */
+  /** `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`. */
   actor: string;
 }
 

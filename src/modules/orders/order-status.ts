@@ -44,7 +44,7 @@ export function orderEventData(order: Pick<OrderRow, 'id' | 'customerId' | 'emai
 }
 
 export interface StatusChange {
-  /** `user:<id>`, `key:<id>` or `system`. */
+  /** `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`. */
   actor: string;
   note?: string | null;
   now?: Date;

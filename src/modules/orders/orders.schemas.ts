@@ -33,7 +33,7 @@ export const OrderLineSchema = createSelectSchema(orderLines, {
 
 export const OrderHistorySchema = createSelectSchema(orderStatusHistory, { createdAt: Timestamp })
   .omit({ orderId: true })
-  .openapi('OrderStatusChange', { description: 'One status change: `fromStatus` is null for placement; `actor` is `user:<id>`, `key:<id>` or `system`.' });
+  .openapi('OrderStatusChange', { description: 'One status change: `fromStatus` is null for placement; `actor` is `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`.' });
 
 export const OrderSchema = createSelectSchema(orders, {
   subtotal: OrderMoney,

@@ -22,7 +22,7 @@ export interface PlaceOrderInput {
   notes?: string | null;
   /** The cart being checked out: converted in the same batch, so it is checked out once. */
   cartId?: string | null;
-  /** `user:<id>`, `key:<id>` or `system`. */
+  /** `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`. */
   actor: string;
   /** The JSON field the lines came from, for error details. */
   linesField?: string;
