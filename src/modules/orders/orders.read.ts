@@ -7,6 +7,7 @@ import { type FieldTree, listPlan, type ParsedListQuery, selects } from '../../l
 import { lineCondition, orderCondition, type OrderReach } from './orders.access';
 import { orderListQuery } from './orders.query';
 import type { Order, OrderDetail, PaymentStatus } from './orders.schemas';
+import { groupBy } from '../../lib/group-by';
 
 type HistoryRow = typeof orderStatusHistory.$inferSelect;
 
@@ -114,16 +115,6 @@ async function loadOrders(db: Database, reach: OrderReach, window: Window, optio
   return { items, total: fetched.total?.[0]?.total ?? rows.length };
 }
 
-function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const group = groups.get(k);
-    if (group) group.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
-}
 
 export async function listOrders(db: Database, query: ParsedListQuery<typeof orderListQuery.filters>, reach: OrderReach) {
   const plan = listPlan(orderListQuery, query, [orderCondition(reach)]);

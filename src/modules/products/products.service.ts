@@ -14,6 +14,7 @@ import { chunkRows, withUniqueConflicts } from '../../lib/db-errors';
 import { withGuards } from '../../lib/db-guards';
 import { ApiError, type FieldError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
+import { groupBy } from '../../lib/group-by';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor, toMajorOrNull, toMinor } from '../../lib/money';
 import { type FieldTree, listPlan, type ParsedListQuery, selects } from '../../lib/query';
@@ -175,16 +176,6 @@ async function loadProducts(db: Database, window: Window, selection: FieldTree |
   return { items, total };
 }
 
-function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const group = groups.get(k);
-    if (group) group.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
-}
 
 export async function listProducts(db: Database, query: ParsedListQuery<typeof productListQuery.filters>, visibility: Visibility) {
   const plan = listPlan(productListQuery, query, [visibleTo(visibility)]);
