@@ -56,7 +56,7 @@ function portIsFree(p, host = HOST) {
 
 async function prepareDatabase() {
   const addedVars = await ensureDevVars();
-  if (addedVars.length) step(`Wrote a random ${addedVars.join(', ')} to .dev.vars for local tokens`);
+  if (addedVars.length) step(`Wrote ${addedVars.join(', ')} to .dev.vars (local settings)`);
 
   // 1. Migrations (one wrangler call; wrangler's confirmation falls back to "yes" without a TTY).
   let t = Date.now();

@@ -10,6 +10,7 @@ import { validationHook } from './lib/validation';
 import { API_VERSION, apiVersion, versionAliasPath } from './middleware/api-version';
 import { authenticate } from './middleware/auth';
 import { bodyLimit } from './middleware/body-limit';
+import { publishEvents } from './middleware/publish-events';
 import { rateLimit } from './middleware/rate-limit';
 import { services } from './middleware/services';
 import { apiKeysRouter } from './modules/api-keys';
@@ -29,6 +30,7 @@ import { settingsRouter } from './modules/settings';
 import { shipmentsRouter } from './modules/shipments';
 import { usersRouter } from './modules/users';
 import { vendorsRouter } from './modules/vendors';
+import { webhooksRouter } from './modules/webhooks';
 
 /** Paths that answer without looking at credentials and without counting against any limit. */
 const UNCOUNTED_PATHS = new Set(['/api/health', '/api/openapi.json']);
@@ -40,7 +42,7 @@ export function createApp() {
   const serverTiming = timing({ enabled: (c) => c.env.ENVIRONMENT === 'development', totalDescription: 'Total' });
   app.use('*', requestId({ headerName: 'X-Request-Id' }), serverTiming, apiVersion(), services());
   const counted = (c: Context<AppEnv>) => !UNCOUNTED_PATHS.has(versionAliasPath(c.req.raw));
-  app.use('/api/*', bodyLimit(), only(counted, authenticate()), only(counted, rateLimit()));
+  app.use('/api/*', bodyLimit(), only(counted, authenticate()), only(counted, rateLimit()), publishEvents());
 
   app.route('/api', healthRouter);
   app.route('/api', productsRouter);
@@ -59,6 +61,7 @@ export function createApp() {
   app.route('/api', paymentsRouter);
   app.route('/api', shipmentsRouter);
   app.route('/api', inventoryRouter);
+  app.route('/api', webhooksRouter);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

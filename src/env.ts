@@ -1,6 +1,7 @@
 import type { Database } from './db/client';
 import type { RateLimiter } from './durable-objects/rate-limiter';
 import type { ApiError } from './lib/errors';
+import type { DeliveryMessage, EventMessage } from './webhooks/messages';
 import type { TimingVariables } from 'hono/timing';
 import type { Principal } from './middleware/auth';
 
@@ -8,6 +9,18 @@ import type { Principal } from './middleware/auth';
 export interface Bindings {
   DB: D1Database;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** Outbox events, fanned out to webhook endpoints by the `store-events` consumer. */
+  EVENTS_QUEUE: Queue<EventMessage>;
+  /** One message per webhook delivery; retried with backoff, then dead-lettered. */
+  DELIVERIES_QUEUE: Queue<DeliveryMessage>;
+  /** "true" lets webhook URLs be http or private/loopback addresses (local development only). */
+  WEBHOOK_ALLOW_PRIVATE_URLS?: string;
+  /** First retry delay of a failed delivery in seconds, doubled each attempt (30 by default). */
+  WEBHOOK_RETRY_BASE_SECONDS?: string;
+  /** An endpoint failing this many hours without one success is disabled (72 by default). */
+  WEBHOOK_DISABLE_AFTER_HOURS?: string;
+  /** Time a receiver has to answer, in milliseconds (10000 by default). */
+  WEBHOOK_TIMEOUT_MS?: string;
   /** Secret that signs user JWTs (HS256). */
   JWT_SECRET?: string;
   /** Lifetime of a user JWT in seconds; 86400 by default. */

@@ -1,15 +1,17 @@
 import { createApp } from './app';
 import type { Bindings } from './env';
+import { handleQueue } from './queues';
 import { runScheduled } from './scheduled';
 
 export { RateLimiter } from './durable-objects/rate-limiter';
 
 const app = createApp();
 
-/** The Worker entry. The queue consumer joins here with webhooks. */
+/** The Worker entry: HTTP, the webhook queues and the cron. */
 export default {
   fetch: app.fetch,
-  async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(runScheduled(env).then((result) => console.log(JSON.stringify({ level: 'info', message: 'scheduled cleanup', ...result }))));
+  queue: handleQueue,
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(runScheduled(env, controller.cron).then((result) => console.log(JSON.stringify({ level: 'info', message: 'scheduled', cron: controller.cron, ...result }))));
   },
 } satisfies ExportedHandler<Bindings>;

@@ -3,13 +3,19 @@ import { createDb } from './db/client';
 import { idempotencyKeys } from './db/schema';
 import type { Bindings } from './env';
 import { IDEMPOTENCY_TTL_MS } from './middleware/idempotency';
+import { publishPendingEvents } from './webhooks/publisher';
+
+/** The hourly cron of wrangler.toml; every other cron run is the one-minute sweep. */
+export const HOURLY_CRON = '17 * * * *';
 
 /**
- * The hourly cron (wrangler.toml `[triggers]`): drops remembered idempotent responses once their
- * 24 hours are over. Reads already ignore expired rows, so this only keeps the table small; cron
- * does not fire under `wrangler dev`, which costs nothing locally.
+ * The crons (wrangler.toml `[triggers]`). Every minute: publish outbox events that no request
+ * published (a crash between commit and publish loses nothing). Hourly: drop remembered idempotent
+ * responses once their 24 hours are over (reads already ignore them; this keeps the table small).
+ * Cron does not fire under `wrangler dev`; requests publish their own events there.
  */
-export async function runScheduled(env: Bindings, now = new Date()): Promise<{ idempotencyKeysDeleted: number }> {
+export async function runScheduled(env: Bindings, cron: string, now = new Date()) {
+  if (cron !== HOURLY_CRON) return { eventsPublished: await publishPendingEvents(env, now) };
   const db = createDb(env.DB);
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
   const result = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff));

@@ -1,5 +1,6 @@
-// Local secrets for `wrangler dev`: .dev.vars (gitignored) is created once with a random JWT_SECRET,
-// so a fresh clone signs user tokens without anyone choosing a secret. Existing values are kept.
+// Local settings for `wrangler dev`: .dev.vars (gitignored) gets a random JWT_SECRET, so a fresh
+// clone signs user tokens without anyone choosing a secret, and the local webhook settings.
+// Values already there are kept; missing ones are added.
 
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -13,7 +14,13 @@ export const DEV_VARS_FILE = path.join(ROOT, '.dev.vars');
 export async function ensureDevVars() {
   const current = existsSync(DEV_VARS_FILE) ? await readFile(DEV_VARS_FILE, 'utf8') : '';
   const has = (name) => new RegExp(`^\\s*${name}\\s*=`, 'm').test(current);
-  const wanted = { JWT_SECRET: () => randomBytes(32).toString('base64url') };
+  const wanted = {
+    JWT_SECRET: () => randomBytes(32).toString('base64url'),
+    // Local webhook receivers (npm run webhooks:listen) live on http://127.0.0.1.
+    WEBHOOK_ALLOW_PRIVATE_URLS: () => 'true',
+    // Retries start after 5 s locally, so a restarted listener catches up quickly.
+    WEBHOOK_RETRY_BASE_SECONDS: () => '5',
+  };
   const added = Object.keys(wanted).filter((name) => !has(name));
   if (added.length) {
     const lines = added.map((name) => `${name}="${wanted[name]()}"`).join('\n');

@@ -17,6 +17,9 @@ export const EVENT_TYPES = [
   'payment.completed',
   'inventory.low',
 ] as const;
+
+/** `ping`: the test event `POST /api/webhooks/{id}/test` sends to one endpoint; never broadcast. */
+export const PING_EVENT = 'ping';
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
