@@ -1,0 +1,90 @@
+import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { notifications, storeSettings, users, webhookEndpoints, type WebhookEndpointRow } from '../db/schema';
+import { ID_PREFIX, newId } from '../lib/ids';
+import { insertWhere } from '../lib/insert-where';
+
+export const DEFAULT_DISABLE_AFTER_HOURS = 72;
+
+export interface FailedEndpoint {
+  endpoint: Pick<WebhookEndpointRow, 'id' | 'url' | 'failingSince'>;
+  /** What the last attempt got: an error (`timeout after 10000 ms`) or a status (`HTTP 500`). */
+  problem: string;
+  disableAfterHours: number;
+  now: Date;
+}
+
+/** Who hears of it: every active admin, else the store's contact email, else nobody (the log line remains). */
+async function adminRecipients(db: Database): Promise<string[]> {
+  const [admins, settings] = await db.batch([
+    db.select({ email: users.email }).from(users).where(and(eq(users.roleId, 'admin'), eq(users.status, 'active'))).orderBy(asc(users.email)),
+    db.select({ contactEmail: storeSettings.contactEmail }).from(storeSettings).where(eq(storeSettings.id, 'store')),
+  ]);
+  if (admins.length > 0) return admins.map((a) => a.email);
+  return settings[0]?.contactEmail ? [settings[0].contactEmail] : [];
+}
+
+/**
+ * After a failed attempt: switches the endpoint off once it has failed without a single success for
+ * `disableAfterHours`, and tells the admins. The switch and the notifications are one batch, and the
+ * notifications are conditioned on the endpoint carrying this very `disabledAt`, so when two
+ * consumers race only the one whose UPDATE found the endpoint still active writes them.
+ * Returns whether this call disabled it.
+ */
+export async function disableIfFailingTooLong(db: Database, input: FailedEndpoint): Promise<boolean> {
+  const { endpoint, now } = input;
+  if (!endpoint.failingSince) return false;
+  const cutoff = new Date(now.getTime() - input.disableAfterHours * 3600_000).toISOString();
+  if (endpoint.failingSince > cutoff) return false;
+
+  const disabledAt = now.toISOString();
+  const reason = `failing since ${endpoint.failingSince}: ${input.problem}`;
+  const recipients = await adminRecipients(db);
+  const subject = `Webhook endpoint disabled: ${endpoint.url}`;
+  const body = [
+    `The webhook endpoint ${endpoint.url} (${endpoint.id}) has been disabled.`,
+    `It has failed every delivery since ${endpoint.failingSince} (more than ${input.disableAfterHours} hours); the last attempt got: ${input.problem}.`,
+    'Fix the receiver, then turn the endpoint back on with PATCH /api/webhooks/' + endpoint.id + ' {"active": true} and redeliver what it missed.',
+  ].join('\n\n');
+  const disabledNow = sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${webhookEndpoints.id} = ${endpoint.id} AND ${webhookEndpoints.active} = 0 AND ${webhookEndpoints.disabledAt} = ${disabledAt})`;
+
+  const [updated] = await db.batch([
+    db
+      .update(webhookEndpoints)
+      .set({ active: false, disabledAt, disabledReason: reason, updatedAt: disabledAt })
+      .where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.active, true), isNotNull(webhookEndpoints.failingSince), lte(webhookEndpoints.failingSince, cutoff))),
+    ...recipients.map((recipient) =>
+      insertWhere(
+        db,
+        notifications,
+        {
+          id: newId(ID_PREFIX.notification, now.getTime()),
+          channel: 'email',
+          recipient,
+          template: 'webhook_endpoint_disabled',
+          subject,
+          body,
+          data: { endpointId: endpoint.id, url: endpoint.url, failingSince: endpoint.failingSince, disabledAt, reason },
+          status: 'queued',
+          createdAt: disabledAt,
+          updatedAt: disabledAt,
+        },
+        disabledNow,
+      ),
+    ),
+  ]);
+  if (updated.meta.changes === 0) return false;
+  console.error(
+    JSON.stringify({
+      level: 'error',
+      message: 'webhook endpoint disabled',
+      endpointId: endpoint.id,
+      url: endpoint.url,
+      failingSince: endpoint.failingSince,
+      disabledAt,
+      reason,
+      notified: recipients.length,
+    }),
+  );
+  return true;
+}
