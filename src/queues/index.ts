@@ -1,7 +1,23 @@
 import type { Bindings } from '../env';
+import type { DeliveryMessage, EventMessage } from '../webhooks/messages';
+import { deadLetterBatch } from './dead-letters';
+import { deliverBatch } from './deliver';
+import { log } from './each-message';
+import { fanOutBatch } from './fan-out';
 
 /** The Worker's queue handler: each queue of wrangler.toml to its consumer. */
-export async function handleQueue(batch: MessageBatch<unknown>, _env: Bindings, _ctx: ExecutionContext): Promise<void> {
-  // The consumers (fan-out, delivery, dead letters) arrive with the webhook pipeline.
-  for (const message of batch.messages) message.ack();
+export async function handleQueue(batch: MessageBatch<unknown>, env: Bindings, _ctx: ExecutionContext): Promise<void> {
+  switch (batch.queue) {
+    case 'store-events':
+      return fanOutBatch(batch as MessageBatch<EventMessage>, env);
+    case 'webhook-deliveries':
+      return deliverBatch(batch as MessageBatch<DeliveryMessage>, env);
+    case 'webhook-deliveries-dlq':
+      return deadLetterBatch(batch as MessageBatch<DeliveryMessage>, env);
+    default:
+      // A queue bound without a consumer here: keep its messages (the queue's own retries and
+      // dead-lettering apply) rather than drop them silently.
+      log('error', 'message batch from a queue this Worker does not consume; retrying', { queue: batch.queue, messages: batch.messages.length });
+      batch.retryAll();
+  }
 }

@@ -1,0 +1,70 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { createDb, type Database } from '../db/client';
+import { events, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import type { Bindings } from '../env';
+import { PING_EVENT } from '../lib/events';
+import { ID_PREFIX, newId } from '../lib/ids';
+import { sendDeliveries, type EventMessage } from '../webhooks/messages';
+import { eachMessage, log, type Outcome } from './each-message';
+
+export type FanOutEnv = Pick<Bindings, 'DB' | 'DELIVERIES_QUEUE'>;
+
+const CONCURRENCY = 5;
+/** D1 binds at most 100 parameters a statement; a delivery row takes 8. */
+const ROWS_PER_INSERT = 12;
+
+/** The `store-events` consumer: one delivery (and one message) per event and matching endpoint. */
+export async function fanOutBatch(batch: MessageBatch<EventMessage>, env: FanOutEnv): Promise<void> {
+  const db = createDb(env.DB);
+  await eachMessage(batch, CONCURRENCY, (message) => fanOut(db, env, message), (message, error) => {
+    log('error', 'webhook fan-out failed; retrying', { queue: batch.queue, eventId: message.body?.eventId, attempts: message.attempts, error: String(error) });
+    return {};
+  });
+}
+
+async function fanOut(db: Database, env: FanOutEnv, message: Message<EventMessage>): Promise<Outcome> {
+  const eventId = message.body?.eventId;
+  if (typeof eventId !== 'string') {
+    log('warn', 'store-events message without an eventId; dropped', { body: message.body });
+    return 'ack';
+  }
+  const [event] = await db.select({ id: events.id, type: events.type }).from(events).where(eq(events.id, eventId));
+  if (!event) {
+    log('warn', 'store-events message for an unknown event; dropped', { eventId });
+    return 'ack';
+  }
+  // A ping is created as a delivery by POST /api/webhooks/{id}/test; it is never broadcast.
+  if (event.type === PING_EVENT) return 'ack';
+
+  const subscribed = sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE json_each.value IN (${event.type}, '*'))`;
+  const endpoints = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.active, true), subscribed));
+  if (endpoints.length === 0) return 'ack';
+
+  const now = new Date();
+  const ts = now.toISOString();
+  // Unique per (event, endpoint): an event published twice gets its deliveries once, and only rows
+  // inserted here are sent, so a receiver never gets the same event twice from a re-publish.
+  const rows = endpoints.map((endpoint) => ({ id: newId(ID_PREFIX.webhookDelivery, now.getTime()), endpointId: endpoint.id, eventId: event.id, eventType: event.type, status: 'pending' as const, attempts: 0, createdAt: ts, updatedAt: ts }));
+  const inserted: { id: string }[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    inserted.push(
+      ...(await db
+        .insert(webhookDeliveries)
+        .values(rows.slice(i, i + ROWS_PER_INSERT))
+        .onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.endpointId] })
+        .returning({ id: webhookDeliveries.id })),
+    );
+  }
+  const ids = new Set(inserted.map((row) => row.id));
+  // A retry of this message may follow an earlier run that inserted its rows and then failed to
+  // send them: those rows are still pending and untried, so they are sent now.
+  if (message.attempts > 1) {
+    const untried = await db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, 0)));
+    for (const row of untried) ids.add(row.id);
+  }
+  if (ids.size > 0) await sendDeliveries(env, [...ids]);
+  return 'ack';
+}
