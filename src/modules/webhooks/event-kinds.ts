@@ -1,0 +1,31 @@
+import { z } from '@hono/zod-openapi';
+import { EVENT_TYPES, PING_EVENT } from '../../lib/events';
+
+/** Subscribes to every event kind, present and future. */
+export const ALL_EVENTS = '*';
+
+const KNOWN = new Set<string>(EVENT_TYPES);
+
+/** Why a list of event kinds cannot be subscribed to, or null. */
+export function eventKindsProblem(kinds: string[]): string | null {
+  if (kinds.includes(ALL_EVENTS) && kinds.some((k) => k !== ALL_EVENTS)) return `'${ALL_EVENTS}' (every event) must be given alone`;
+  if (kinds.includes(PING_EVENT)) return `'${PING_EVENT}' cannot be subscribed to: POST /api/webhooks/{id}/test sends it to one endpoint`;
+  const unknown = [...new Set(kinds.filter((k) => k !== ALL_EVENTS && !KNOWN.has(k)))];
+  if (unknown.length) return `unknown event kinds: ${unknown.join(', ')}; known: ${EVENT_TYPES.join(', ')}`;
+  return null;
+}
+
+/** `["order.placed", ...]` or `["*"]`; duplicates are dropped. */
+export const EventKinds = z
+  .array(z.string().trim().min(1).max(100))
+  .min(1)
+  .max(50)
+  .superRefine((kinds, ctx) => {
+    const problem = eventKindsProblem(kinds);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .transform((kinds) => [...new Set(kinds)])
+  .openapi({
+    description: `Event kinds to deliver: any of ${EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}; or \`["*"]\` alone for every kind, including kinds added later. Duplicates are dropped. \`${PING_EVENT}\` is not subscribable: \`POST /api/webhooks/{id}/test\` sends it.`,
+    example: ['order.placed', 'order.cancelled'],
+  });
