@@ -1,0 +1,175 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// `npm run webhooks:listen` as a developer runs it: a child process, fed real HTTP requests, judged by
+// its answers and by what it prints. --no-register keeps it away from the API (and .wrangler).
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SCRIPT = path.join(ROOT, 'scripts', 'webhooks-listen.mjs');
+const SECRET = 'whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=';
+
+interface Listener {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  /** Resolves once the output matches, or rejects after `ms`. */
+  waitFor: (pattern: RegExp, ms?: number) => Promise<void>;
+}
+
+const running: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function start(args: string[], env: Record<string, string> = {}): Omit<Listener, 'port'> {
+  const child = spawn(process.execPath, [SCRIPT, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  let out = '';
+  const waiters: Array<() => void> = [];
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    for (const w of waiters) w();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const waitFor = (pattern: RegExp, ms = 10_000) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output so far:\n${out}`)), ms);
+      const check = () => {
+        if (pattern.test(out)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      waiters.push(check);
+      check();
+    });
+  return { child, output: () => out, waitFor };
+}
+
+async function startListener(extra: string[] = []): Promise<Listener> {
+  const port = await freePort();
+  const listener = start(['--no-register', '--secret', SECRET, '--port', String(port), ...extra]);
+  await listener.waitFor(/Listening for webhooks on http:\/\/127\.0\.0\.1:\d+\/webhooks/);
+  return { ...listener, port };
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+  });
+}
+
+/** Signs as the store does (independently, with node:crypto): both X-Store-Signature and Standard Webhooks. */
+function signed(deliveryId: string, event: string, data: Record<string, unknown>, secret = SECRET) {
+  const body = JSON.stringify({ id: `evt_${deliveryId}`, event, data, timestamp: new Date().toISOString() });
+  const timestamp = Math.floor(Date.now() / 1000);
+  const standardKey = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const headers = {
+    'Content-Type': 'application/json',
+    'X-Store-Event': event,
+    'X-Store-Delivery': deliveryId,
+    'X-Store-Signature': createHmac('sha256', secret).update(body).digest('hex'),
+    'webhook-id': deliveryId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': `v1,${createHmac('sha256', standardKey).update(`${deliveryId}.${timestamp}.${body}`).digest('base64')}`,
+  };
+  return { body, headers };
+}
+
+const post = (port: number, init: { body: string; headers: Record<string, string> }) =>
+  fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', ...init });
+
+// Generous: each test starts node processes, and a full run shares two cores with workerd.
+describe('npm run webhooks:listen', { timeout: 30_000 }, () => {
+  it('answers 200 to a signed delivery and 400 to a tampered one, printing both; stops cleanly', async () => {
+    const listener = await startListener();
+    expect(listener.output()).toContain('Not registered (--no-register)');
+
+    const good = signed('dlv_good_1', 'order.placed', { orderId: 'ord_123', customerId: 'cus_9', total: 42.5, currency: 'EUR', status: 'pending' });
+    const ok = await post(listener.port, good);
+    expect(ok.status).toBe(200);
+    await listener.waitFor(/order\.placed\s+dlv_good_1\s+ord_123\s+42\.5 EUR\s+pending/);
+
+    const tampered = signed('dlv_bad_1', 'order.placed', { orderId: 'ord_124', total: 10, currency: 'EUR', status: 'pending' });
+    const refused = await post(listener.port, { ...tampered, body: tampered.body.replace('"total":10', '"total":1') });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: 'invalid signature' });
+    await listener.waitFor(/invalid signature: answered 400 to order\.placed dlv_bad_1/);
+
+    const unsigned = await post(listener.port, { body: good.body, headers: { 'Content-Type': 'application/json' } });
+    expect(unsigned.status).toBe(400);
+    await listener.waitFor(/missing X-Store-Signature header/);
+
+    const wrongSecret = signed('dlv_bad_2', 'ping', {}, `whsec_${Buffer.alloc(32, 1).toString('base64')}`);
+    expect((await post(listener.port, wrongSecret)).status).toBe(400);
+    await listener.waitFor(/invalid signature: answered 400 to ping dlv_bad_2/);
+
+    // Correctly signed deliveries never trip the Standard Webhooks check.
+    expect(listener.output()).not.toContain('webhook-signature did not verify');
+
+    listener.child.kill('SIGTERM');
+    expect(await exited(listener.child)).toBe(0);
+    expect(listener.output()).toMatch(/Stopping \(SIGTERM\): 1 delivery in 1 request/);
+  });
+
+  it('marks a repeated delivery id as a duplicate, and --fail answers 500 first so the retry shows', async () => {
+    const listener = await startListener(['--fail', '1', '--verbose']);
+    const delivery = signed('dlv_retry_1', 'product.created', { productId: 'prd_1', product: { id: 'prd_1', name: 'Canvas tote', price: 24.5, status: 'active' } });
+
+    expect((await post(listener.port, delivery)).status).toBe(500);
+    await listener.waitFor(/product\.created\s+dlv_retry_1\s+prd_1\s+"Canvas tote"\s+24\.5\s+active .*answered 500/);
+    expect((await post(listener.port, delivery)).status).toBe(200);
+    await listener.waitFor(/dlv_retry_1 .*retry 1, \d+s after our 500/);
+    expect((await post(listener.port, delivery)).status).toBe(200);
+    await listener.waitFor(/dlv_retry_1 .*\(duplicate\)/);
+    // --verbose prints the headers and the whole JSON.
+    expect(listener.output()).toContain('x-store-delivery: dlv_retry_1');
+    expect(listener.output()).toContain('"name": "Canvas tote"');
+
+    listener.child.kill('SIGINT');
+    expect(await exited(listener.child)).toBe(0);
+  });
+
+  it('says plainly that the API is not running, and exits 1', async () => {
+    const [port, apiPort] = [await freePort(), await freePort()];
+    const listener = start(['--port', String(port)], { API_PORT: String(apiPort) });
+    expect(await exited(listener.child)).toBe(1);
+    // Without a saved admin key it asks for `npm run dev` first; with one, it finds nothing on API_PORT.
+    expect(listener.output()).toMatch(/not running at http:\/\/127\.0\.0\.1:\d+|No admin API key/);
+    expect(listener.output()).toContain('npm run dev');
+  });
+
+  it('refuses unknown arguments and a port in use', async () => {
+    const bad = start(['--nope']);
+    expect(await exited(bad.child)).toBe(1);
+    expect(bad.output()).toContain('unknown argument: --nope');
+
+    const first = await startListener();
+    const second = start(['--no-register', '--secret', SECRET, '--port', String(first.port)]);
+    expect(await exited(second.child)).toBe(1);
+    expect(second.output()).toContain(`Port ${first.port} on 127.0.0.1 is already in use`);
+    first.child.kill('SIGTERM');
+    expect(await exited(first.child)).toBe(0);
+  });
+});
