@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);
 
 /** A project running inside workerd with the Worker's real bindings, plus test-only settings. */
-function workersProject(name: string, include: string[], exclude: string[], settings: Record<string, string>) {
+function workersProject(name: string, include: string[], exclude: string[], settings: Record<string, string>, globalSetup: string[] = []) {
   return {
     plugins: [
       cloudflareTest({
@@ -23,7 +23,7 @@ function workersProject(name: string, include: string[], exclude: string[], sett
       }),
     ],
     // Generous per-test time: on a loaded two-core machine a test that writes a few hundred rows can pass 5 s.
-    test: { name, include, exclude, setupFiles: ['./test/apply-migrations.ts'], testTimeout: 20_000 },
+    test: { name, include, exclude, setupFiles: ['./test/apply-migrations.ts'], globalSetup, testTimeout: 20_000 },
   };
 }
 
@@ -37,7 +37,7 @@ export default defineConfig({
       workersProject('workers', ['test/**/*.test.ts'], ['test/**/*.node.test.ts', 'test/rate-limit/**'], {
         RATE_LIMIT_AUTHENTICATED: '1000000',
         RATE_LIMIT_ANONYMOUS: '1000000',
-      }),
+      }, ['./test/webhooks/receiver.global-setup.mjs']), // a loopback webhook receiver (test/webhooks/receiver-setup.ts)
       // Small limits so the limiter's edges can be reached in a few requests.
       workersProject('rate-limit', ['test/rate-limit/**/*.test.ts'], [], { RATE_LIMIT_AUTHENTICATED: '10', RATE_LIMIT_ANONYMOUS: '5' }),
       {

@@ -1,0 +1,97 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { webhookDeliveries } from '../../src/db/schema';
+import { db } from '../helpers';
+import { insertEndpoint, insertEvent, openChannel, recordingQueue, runQueue } from './receiver-setup';
+
+// The store-events consumer, run on real batches with a recording DELIVERIES_QUEUE, so the test
+// sees exactly which delivery messages it sends (and the real queue never posts anything).
+
+const deliveriesOf = (eventId: string) => db().select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, eventId));
+
+let url: string;
+const endpoints: Record<string, string> = {};
+beforeAll(async () => {
+  url = (await openChannel()).url;
+  endpoints.orders = (await insertEndpoint({ url, events: ['order.placed', 'order.cancelled'] })).id;
+  endpoints.everything = (await insertEndpoint({ url, events: ['*'] })).id;
+  endpoints.products = (await insertEndpoint({ url, events: ['product.created'] })).id;
+  endpoints.inactive = (await insertEndpoint({ url, events: ['*'], active: false })).id;
+  endpoints.disabled = (await insertEndpoint({ url, events: ['order.placed'], active: false, disabledAt: new Date().toISOString() })).id;
+});
+
+describe('fan-out (store-events)', () => {
+  it('creates one pending delivery per active endpoint that wants the event, sends each, and acks', async () => {
+    const event = await insertEvent('order.placed', { orderId: 'ord_x' });
+    const deliveries = recordingQueue();
+    const run = await runQueue('store-events', [{ body: { eventId: event.id } }], { DELIVERIES_QUEUE: deliveries.queue });
+    expect(run.acked()).toBe(true);
+    const rows = await deliveriesOf(event.id);
+    expect(rows.map((r) => r.endpointId).sort()).toEqual([endpoints.orders, endpoints.everything].sort());
+    for (const row of rows) expect(row).toMatchObject({ id: expect.stringMatching(/^whd_/), eventType: 'order.placed', status: 'pending', attempts: 0 });
+    expect(deliveries.sent.sort()).toEqual(rows.map((r) => r.id).sort());
+  });
+
+  it('creates nothing and sends nothing for a re-published event', async () => {
+    const event = await insertEvent('order.cancelled', { orderId: 'ord_y' });
+    const first = recordingQueue();
+    await runQueue('store-events', [{ body: { eventId: event.id } }], { DELIVERIES_QUEUE: first.queue });
+    const again = recordingQueue();
+    const run = await runQueue('store-events', [{ body: { eventId: event.id } }, { body: { eventId: event.id } }], { DELIVERIES_QUEUE: again.queue });
+    expect(run.acked(0) && run.acked(1)).toBe(true);
+    expect(again.sent).toEqual([]);
+    expect((await deliveriesOf(event.id)).map((r) => r.id).sort()).toEqual(first.sent.sort());
+    expect(first.sent).toHaveLength(2);
+  });
+
+  it('sends each delivery once even when the same event comes twice in one batch', async () => {
+    const event = await insertEvent('product.created', { productId: 'prod_z' });
+    const deliveries = recordingQueue();
+    const run = await runQueue('store-events', [{ body: { eventId: event.id } }, { body: { eventId: event.id } }], { DELIVERIES_QUEUE: deliveries.queue });
+    expect(run.result.explicitAcks).toHaveLength(2);
+    const rows = await deliveriesOf(event.id);
+    expect(rows.map((r) => r.endpointId).sort()).toEqual([endpoints.everything, endpoints.products].sort());
+    expect(deliveries.sent.sort()).toEqual(rows.map((r) => r.id).sort());
+  });
+
+  it('retries a message whose deliveries could not be sent, and the retry sends them (nothing lost, nothing doubled)', async () => {
+    const event = await insertEvent('order.placed', { orderId: 'ord_retry' });
+    const broken = recordingQueue({ failSends: 1 });
+    const failed = await runQueue('store-events', [{ body: { eventId: event.id } }], { DELIVERIES_QUEUE: broken.queue });
+    expect(failed.retried()).toBe(true);
+    expect(failed.acked()).toBe(false);
+    const rows = await deliveriesOf(event.id);
+    expect(rows).toHaveLength(2);
+    const working = recordingQueue();
+    const retry = await runQueue('store-events', [{ body: { eventId: event.id }, attempts: 2 }], { DELIVERIES_QUEUE: working.queue });
+    expect(retry.acked()).toBe(true);
+    expect(working.sent.sort()).toEqual(rows.map((r) => r.id).sort());
+    expect(await deliveriesOf(event.id)).toHaveLength(2);
+  });
+
+  it('never broadcasts a ping, and acks events nobody wants or that do not exist', async () => {
+    const ping = await insertEvent('ping', {});
+    const unwanted = await insertEvent('inventory.low', { variantId: 'var_1' });
+    const deliveries = recordingQueue();
+    const run = await runQueue('store-events', [{ body: { eventId: ping.id } }, { body: { eventId: 'evt_missing' } }, { body: {} }], { DELIVERIES_QUEUE: deliveries.queue });
+    expect(run.result.explicitAcks).toHaveLength(3);
+    expect(await deliveriesOf(ping.id)).toEqual([]);
+    expect(deliveries.sent).toEqual([]);
+    // inventory.low reaches only the '*' endpoint.
+    const wildcard = await runQueue('store-events', [{ body: { eventId: unwanted.id } }], { DELIVERIES_QUEUE: deliveries.queue });
+    expect(wildcard.acked()).toBe(true);
+    expect((await deliveriesOf(unwanted.id)).map((r) => r.endpointId)).toEqual([endpoints.everything]);
+  });
+
+  it('creates deliveries for more endpoints than one insert statement can bind', async () => {
+    const many = [];
+    for (let i = 0; i < 30; i++) many.push(insertEndpoint({ url, events: ['customer.registered'] }));
+    await Promise.all(many);
+    const event = await insertEvent('customer.registered', { customerId: 'user_many' });
+    const deliveries = recordingQueue();
+    const run = await runQueue('store-events', [{ body: { eventId: event.id } }], { DELIVERIES_QUEUE: deliveries.queue });
+    expect(run.acked()).toBe(true);
+    expect(await deliveriesOf(event.id)).toHaveLength(31); // the 30 and '*'
+    expect(new Set(deliveries.sent).size).toBe(31);
+  });
+});
