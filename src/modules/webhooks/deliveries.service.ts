@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { events, type WebhookDeliveryRow, type WebhookEndpointRow, webhookAttempts, webhookDeliveries } from '../../db/schema';
 import type { Bindings } from '../../env';
@@ -32,22 +32,19 @@ export async function listDeliveries(db: Database, endpointId: string, query: Pa
 }
 
 export async function getDelivery(db: Database, endpointId: string, deliveryId: string): Promise<DeliveryDetail> {
-  const [found, attempts] = await db.batch([
-    db.select({ delivery: webhookDeliveries, event: events }).from(webhookDeliveries).leftJoin(events, eq(events.id, webhookDeliveries.eventId)).where(ofEndpoint(endpointId, deliveryId)),
-    db
-      .select()
-      .from(webhookAttempts)
-      .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
-      .where(ofEndpoint(endpointId, deliveryId))
-      .orderBy(asc(webhookAttempts.attempt), asc(webhookAttempts.id)),
+  // No joins: D1 batches map result columns by name, and these tables share `id` and `created_at`.
+  const owned = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(ofEndpoint(endpointId, deliveryId));
+  const [[delivery], [event], attempts] = await db.batch([
+    db.select().from(webhookDeliveries).where(ofEndpoint(endpointId, deliveryId)),
+    db.select().from(events).where(inArray(events.id, db.select({ id: webhookDeliveries.eventId }).from(webhookDeliveries).where(ofEndpoint(endpointId, deliveryId)))),
+    db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, owned)).orderBy(asc(webhookAttempts.attempt), asc(webhookAttempts.id)),
   ]);
-  const [row] = found;
-  if (!row) throw ApiError.notFound('Webhook delivery', deliveryId);
+  if (!delivery) throw ApiError.notFound('Webhook delivery', deliveryId);
   return {
-    ...toDelivery(row.delivery),
-    attemptHistory: attempts.map(({ webhook_attempts: { id: _id, deliveryId: _delivery, ...attempt } }) => attempt),
+    ...toDelivery(delivery),
+    attemptHistory: attempts.map(({ id: _id, deliveryId: _delivery, ...attempt }) => attempt),
     // Parsed from the very bytes the consumer sends, so what is shown is what receivers get.
-    payload: row.event ? (JSON.parse(eventPayload(row.event)) as DeliveryDetail['payload']) : null,
+    payload: event ? (JSON.parse(eventPayload(event)) as DeliveryDetail['payload']) : null,
   };
 }
 
