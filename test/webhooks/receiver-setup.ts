@@ -112,10 +112,20 @@ let messageCounter = 0;
 export async function runQueue<Body>(queue: string, bodies: { body: Body; attempts?: number }[], overrides: Partial<Bindings> = {}) {
   const messages = bodies.map(({ body, attempts }) => ({ id: `msg-${++messageCounter}`, timestamp: new Date(), attempts: attempts ?? 1, body }));
   const batch = createMessageBatch<Body>(queue, messages);
+  // getQueueResult (pool 0.15) reports which messages were retried but not their delaySeconds, so
+  // each message's retry() records what it was given.
+  const delays = new Map<string, number | undefined>();
+  for (const message of batch.messages) {
+    const retry = message.retry.bind(message);
+    message.retry = (options?: QueueRetryOptions) => {
+      delays.set(message.id, options?.delaySeconds);
+      retry(options);
+    };
+  }
   const ctx = createExecutionContext();
   await handleQueue(batch as MessageBatch<unknown>, { ...env, ...overrides }, ctx);
   const result = await getQueueResult(batch, ctx);
-  const retries = new Map(result.retryMessages.map((r: { msgId: string; delaySeconds?: number }) => [r.msgId, r.delaySeconds] as const));
+  const retries = new Map(result.retryMessages.map((r: { msgId: string }) => [r.msgId, delays.get(r.msgId)] as const));
   return {
     result,
     ids: messages.map((m) => m.id),
