@@ -125,7 +125,7 @@ export async function runQueue<Body>(queue: string, bodies: { body: Body; attemp
   const ctx = createExecutionContext();
   await handleQueue(batch as MessageBatch<unknown>, { ...env, ...overrides }, ctx);
   const result = await getQueueResult(batch, ctx);
-  const retries = new Map(result.retryMessages.map((r: { msgId: string }) => [r.msgId, delays.get(r.msgId)] as const));
+  const retries = new Map<string, number | undefined>(result.retryMessages.map((r: { msgId: string }) => [r.msgId, delays.get(r.msgId)] as const));
   return {
     result,
     ids: messages.map((m) => m.id),
