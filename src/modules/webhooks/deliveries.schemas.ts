@@ -44,7 +44,7 @@ export const DeliveryPayloadSchema = z
 
 export const DeliveryDetailSchema = DeliverySchema.extend({
   attemptHistory: z.array(AttemptSchema).openapi({ description: 'Every attempt, first to last (`attempts` counts them).' }),
-  payload: DeliveryPayloadSchema.nullable().openapi({ description: 'The body that is sent; null if the event no longer exists.' }),
+  payload: z.union([DeliveryPayloadSchema, z.null()]).openapi({ description: 'The body that is sent; null if the event no longer exists.' }),
 }).openapi('WebhookDeliveryDetail');
 export type DeliveryDetail = z.infer<typeof DeliveryDetailSchema>;
 
