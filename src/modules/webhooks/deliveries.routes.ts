@@ -43,7 +43,8 @@ export const redeliver = createRoute({
   summary: 'Send a delivery again',
   description:
     'Whatever its status, the delivery goes back to `pending` and is queued at once, with the same id (`X-Store-Delivery`), so receivers that ' +
-    'deduplicate see it as the delivery they know. Its attempts continue from the last. 409 when the endpoint is inactive or was disabled. Needs `webhooks:write`.',
+    'deduplicate see it as the delivery they know. Its attempts continue from the last, with a fresh retry schedule; `deliveredAt` keeps the time of an ' +
+    'earlier success until a new one. A retry already queued for the delivery may still arrive as well. 409 when the endpoint is inactive or was disabled. Needs `webhooks:write`.',
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: DeliveryParams, body: noOptions },
