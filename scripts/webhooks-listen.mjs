@@ -16,7 +16,7 @@
 
 import http from 'node:http';
 import path from 'node:path';
-import { verifyStandardWebhook, verifyWebhook } from '../src/webhooks/verify.js';
+import { verifyStandardWebhook, verifyStoreSignature, verifyWebhook } from '../src/webhooks/verify.js';
 import { ensureEndpoint, LISTENER_FILE, ListenerError, readSavedEndpoint } from './lib/webhook-listener-api.mjs';
 import { clock, duration, makePaint, summarize } from './lib/webhook-listener-format.mjs';
 import { ROOT } from './lib/wrangler.mjs';
@@ -194,6 +194,10 @@ async function handleDelivery(req, res) {
   const eventTime = Date.parse(payload?.timestamp ?? '');
   if (Number.isFinite(eventTime) && at - eventTime > 30_000) notes.push(`event from ${duration(at - eventTime)} ago`);
   if (status !== 200) notes.push(yellow(`answered 500 (--fail, ${failuresLeft} left)`));
+  if (req.headers['x-store-signature-previous']) {
+    const current = await Promise.all(secrets.map((secret) => verifyStoreSignature({ body, signature: req.headers['x-store-signature'], secret })));
+    if (!current.includes(true)) notes.push(yellow('verified by X-Store-Signature-Previous only: the secret was rotated; pass the new one with --secret before the overlap ends'));
+  }
   if (req.headers['webhook-signature']) {
     // X-Store-Signature verified; if the Standard Webhooks signature does not (with any of our secrets), say so.
     const checks = await Promise.all(secrets.map((secret) => verifyStandardWebhook({ body, headers: req.headers, secret, now: at }).catch(() => false)));
