@@ -14,6 +14,19 @@ export interface FailedEndpoint {
   now: Date;
 }
 
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * A notification id shaped like newId (time, then 16 characters) whose second part is a hash of
+ * what the notice is about, so two consumers disabling the same endpoint in the same millisecond
+ * produce the same ids and the second insert is dropped as a conflict.
+ */
+async function notificationId(at: Date, key: string): Promise<string> {
+  const prefix = newId(ID_PREFIX.notification, at.getTime()).slice(0, ID_PREFIX.notification.length + 11);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
+  return prefix + [...digest.subarray(0, 16)].map((b) => CROCKFORD[b % 32]).join('');
+}
+
 /** Who hears of it: every active admin, else the store's contact email, else nobody (the log line remains). */
 async function adminRecipients(db: Database): Promise<string[]> {
   const [admins, settings] = await db.batch([
@@ -28,7 +41,8 @@ async function adminRecipients(db: Database): Promise<string[]> {
  * After a failed attempt: switches the endpoint off once it has failed without a single success for
  * `disableAfterHours`, and tells the admins. The switch and the notifications are one batch, and the
  * notifications are conditioned on the endpoint carrying this very `disabledAt`, so when two
- * consumers race only the one whose UPDATE found the endpoint still active writes them.
+ * consumers race only the one whose UPDATE found the endpoint still active writes them (and should
+ * both pick the same millisecond, their notification ids are the same and the second set conflicts).
  * Returns whether this call disabled it.
  */
 export async function disableIfFailingTooLong(db: Database, input: FailedEndpoint): Promise<boolean> {
@@ -48,30 +62,34 @@ export async function disableIfFailingTooLong(db: Database, input: FailedEndpoin
   ].join('\n\n');
   const disabledNow = sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${webhookEndpoints.id} = ${endpoint.id} AND ${webhookEndpoints.active} = 0 AND ${webhookEndpoints.disabledAt} = ${disabledAt})`;
 
+  const data = { endpointId: endpoint.id, url: endpoint.url, failingSince: endpoint.failingSince, disabledAt, reason };
+  // Ids first: a drizzle query is a thenable, so it must not be returned from an async callback.
+  const ids = await Promise.all(recipients.map((recipient) => notificationId(now, `${endpoint.id}|${disabledAt}|${recipient}`)));
+  const inserts = recipients.map((recipient, i) =>
+    insertWhere(
+      db,
+      notifications,
+      {
+        id: ids[i]!,
+        channel: 'email',
+        recipient,
+        template: 'webhook_endpoint_disabled',
+        subject,
+        body,
+        data,
+        status: 'queued',
+        createdAt: disabledAt,
+        updatedAt: disabledAt,
+      },
+      disabledNow,
+    ).onConflictDoNothing(),
+  );
   const [updated] = await db.batch([
     db
       .update(webhookEndpoints)
       .set({ active: false, disabledAt, disabledReason: reason, updatedAt: disabledAt })
       .where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.active, true), isNotNull(webhookEndpoints.failingSince), lte(webhookEndpoints.failingSince, cutoff))),
-    ...recipients.map((recipient) =>
-      insertWhere(
-        db,
-        notifications,
-        {
-          id: newId(ID_PREFIX.notification, now.getTime()),
-          channel: 'email',
-          recipient,
-          template: 'webhook_endpoint_disabled',
-          subject,
-          body,
-          data: { endpointId: endpoint.id, url: endpoint.url, failingSince: endpoint.failingSince, disabledAt, reason },
-          status: 'queued',
-          createdAt: disabledAt,
-          updatedAt: disabledAt,
-        },
-        disabledNow,
-      ),
-    ),
+    ...inserts,
   ]);
   if (updated.meta.changes === 0) return false;
   console.error(
