@@ -42,6 +42,8 @@ async function deliver(db: Database, settings: Settings, message: Message<Delive
     log('warn', 'webhook-deliveries message without a deliveryId; dropped', { body: message.body });
     return 'ack';
   }
+  // One joined query, one round trip. Not inside db.batch: D1 batch results are mapped by column
+  // name, and these three tables share `id` and `created_at`.
   const [row] = await db
     .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
     .from(webhookDeliveries)
