@@ -4,18 +4,22 @@ import { idempotencyKeys } from './db/schema';
 import type { Bindings } from './env';
 import { IDEMPOTENCY_TTL_MS } from './middleware/idempotency';
 import { publishPendingEvents } from './webhooks/publisher';
+import { requeueStalledDeliveries } from './webhooks/stalled';
 
 /** The hourly cron of wrangler.toml; every other cron run is the one-minute sweep. */
 export const HOURLY_CRON = '17 * * * *';
 
 /**
  * The crons (wrangler.toml `[triggers]`). Every minute: publish outbox events that no request
- * published (a crash between commit and publish loses nothing). Hourly: drop remembered idempotent
+ * published (a crash between commit and publish loses nothing), and send again deliveries whose
+ * queue message was lost. Hourly: drop remembered idempotent
  * responses once their 24 hours are over (reads already ignore them; this keeps the table small).
  * Cron does not fire under `wrangler dev`; requests publish their own events there.
  */
 export async function runScheduled(env: Bindings, cron: string, now = new Date()) {
-  if (cron !== HOURLY_CRON) return { eventsPublished: await publishPendingEvents(env, now) };
+  if (cron !== HOURLY_CRON) {
+    return { eventsPublished: await publishPendingEvents(env, now), deliveriesRequeued: await requeueStalledDeliveries(env, now) };
+  }
   const db = createDb(env.DB);
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
   const result = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff));

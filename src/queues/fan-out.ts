@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import { createDb, type Database } from '../db/client';
 import { events, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import type { Bindings } from '../env';
@@ -28,7 +28,7 @@ async function fanOut(db: Database, env: FanOutEnv, message: Message<EventMessag
     log('warn', 'store-events message without an eventId; dropped', { body: message.body });
     return 'ack';
   }
-  const [event] = await db.select({ id: events.id, type: events.type }).from(events).where(eq(events.id, eventId));
+  const [event] = await db.select({ id: events.id, type: events.type, createdAt: events.createdAt }).from(events).where(eq(events.id, eventId));
   if (!event) {
     log('warn', 'store-events message for an unknown event; dropped', { eventId });
     return 'ack';
@@ -37,7 +37,9 @@ async function fanOut(db: Database, env: FanOutEnv, message: Message<EventMessag
   if (event.type === PING_EVENT) return 'ack';
 
   const subscribed = sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE json_each.value IN (${event.type}, '*'))`;
-  const endpoints = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.active, true), subscribed));
+  // Like Stripe, an endpoint gets the events that happen after it is registered, not a backlog.
+  const existedThen = lte(webhookEndpoints.createdAt, event.createdAt);
+  const endpoints = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.active, true), subscribed, existedThen));
   if (endpoints.length === 0) return 'ack';
 
   const now = new Date();

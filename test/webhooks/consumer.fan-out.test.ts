@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { webhookDeliveries } from '../../src/db/schema';
+import { webhookDeliveries, webhookEndpoints } from '../../src/db/schema';
 import { db } from '../helpers';
 import { insertEndpoint, insertEvent, openChannel, recordingQueue, runQueue } from './receiver-setup';
 
@@ -30,6 +30,18 @@ describe('fan-out (store-events)', () => {
     expect(rows.map((r) => r.endpointId).sort()).toEqual([endpoints.orders, endpoints.everything].sort());
     for (const row of rows) expect(row).toMatchObject({ id: expect.stringMatching(/^whd_/), eventType: 'order.placed', status: 'pending', attempts: 0 });
     expect(deliveries.sent.sort()).toEqual(rows.map((r) => r.id).sort());
+  });
+
+  it('does not send an endpoint the events from before it was registered', async () => {
+    const event = await insertEvent('order.placed', { orderId: 'ord_old' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const late = await insertEndpoint({ url, events: ['*'] });
+    const deliveries = recordingQueue();
+    await runQueue('store-events', [{ body: { eventId: event.id } }], { DELIVERIES_QUEUE: deliveries.queue });
+    const rows = await deliveriesOf(event.id);
+    expect(rows.map((r) => r.endpointId)).not.toContain(late.id);
+    expect(rows.map((r) => r.endpointId).sort()).toEqual([endpoints.orders, endpoints.everything].sort());
+    await db().delete(webhookEndpoints).where(eq(webhookEndpoints.id, late.id)); // the other tests count endpoints
   });
 
   it('creates nothing and sends nothing for a re-published event', async () => {
