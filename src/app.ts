@@ -8,10 +8,9 @@ import type { AppEnv } from './env';
 import { ApiError } from './lib/errors';
 import { validationHook } from './lib/validation';
 import { API_VERSION, apiVersion, versionAliasPath } from './middleware/api-version';
-import { authenticate } from './middleware/auth';
 import { bodyLimit } from './middleware/body-limit';
 import { publishEvents } from './middleware/publish-events';
-import { rateLimit } from './middleware/rate-limit';
+import { authenticateAndRateLimit } from './middleware/rate-limit';
 import { services } from './middleware/services';
 import { apiKeysRouter } from './modules/api-keys';
 import { authRouter } from './modules/auth';
@@ -42,7 +41,7 @@ export function createApp() {
   const serverTiming = timing({ enabled: (c) => c.env.ENVIRONMENT === 'development', totalDescription: 'Total' });
   app.use('*', requestId({ headerName: 'X-Request-Id' }), serverTiming, apiVersion(), services());
   const counted = (c: Context<AppEnv>) => !UNCOUNTED_PATHS.has(versionAliasPath(c.req.raw));
-  app.use('/api/*', bodyLimit(), only(counted, authenticate()), only(counted, rateLimit()), publishEvents());
+  app.use('/api/*', bodyLimit(), only(counted, authenticateAndRateLimit()), publishEvents());
 
   app.route('/api', healthRouter);
   app.route('/api', productsRouter);

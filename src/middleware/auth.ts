@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { endTime, startTime } from 'hono/timing';
 import type { Database } from '../db/client';
 import { roles, users, vendors } from '../db/schema';
 import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
-import { verifyUserToken } from '../lib/jwt';
-import { API_KEY_PATTERN } from '../modules/api-keys/api-key-format';
+import { type TokenClaims, verifyUserToken } from '../lib/jwt';
+import { API_KEY_PATTERN, hashApiKey } from '../modules/api-keys/api-key-format';
 import { lastUsedUpdate, lookupApiKey } from '../modules/api-keys/api-keys.service';
 
 /** Who is calling: nobody, an API key, or a signed-in user (customer, vendor user or admin user). */
@@ -43,10 +42,7 @@ export function vendorScope(principal: Principal): string | null {
 
 const JWT_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
-async function userPrincipal(db: Database, token: string, secret: string | undefined): Promise<Principal> {
-  if (!secret) throw new Error('JWT_SECRET is not configured');
-  const claims = await verifyUserToken(token, secret);
-  if (!claims) throw ApiError.unauthenticated('Invalid or expired token');
+async function lookupUser(db: Database, claims: TokenClaims): Promise<Principal> {
   const [found] = await db
     .select({ user: users, permissions: roles.permissions, vendorStatus: vendors.status })
     .from(users)
@@ -74,42 +70,65 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
   return { kind: 'api_key', id: found.record.id, role: found.record.roleId, permissions: found.permissions };
 }
 
-/**
- * The principal behind `Authorization: Bearer ...`: an API key (`sk_...`) or a user JWT, told apart
- * by shape. No header means anonymous. A header that is present but malformed, unknown, expired or
- * revoked throws 401, on every route, so a client never mistakes a broken credential for anonymous
- * access.
- */
-export async function resolvePrincipal(c: Context<AppEnv>): Promise<Principal> {
-  const header = c.req.header('Authorization');
-  if (header === undefined) return ANONYMOUS;
-  const match = /^Bearer +(\S+) *$/i.exec(header);
-  if (!match) throw ApiError.unauthenticated('Authorization header must be of the form "Bearer <credential>"');
-  const credential = match[1]!;
-  if (API_KEY_PATTERN.test(credential)) return apiKeyPrincipal(c, credential);
-  if (JWT_PATTERN.test(credential)) return userPrincipal(c.var.db, credential, c.env.JWT_SECRET);
-  throw ApiError.unauthenticated('Malformed credential: expected an API key or a JWT');
-}
+/** How a credential check ended: a principal, or the ApiError (401/403) to answer once the request is counted. */
+export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; error: ApiError };
 
 /**
- * Sets `c.var.principal`. A credential that fails leaves the caller anonymous and its 401 waiting
- * in `c.var.authError`: the rate limiter counts the request as unauthenticated first (API.md), then
- * throws it.
+ * A credential check that has begun: `bucket` is the rate-limit counter the credential claims
+ * (known before any I/O), `outcome` settles once D1 has confirmed it. `bucket` is null when the
+ * request is anonymous or the credential already failed without I/O (malformed, bad signature).
  */
-export function authenticate() {
-  return createMiddleware<AppEnv>(async function authenticate(c, next) {
-    startTime(c, 'auth');
-    try {
-      c.set('principal', await resolvePrincipal(c));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      c.set('principal', ANONYMOUS);
-      c.set('authError', error);
-    } finally {
-      endTime(c, 'auth');
-    }
-    return next();
-  });
+export interface PendingAuthentication {
+  bucket: string | null;
+  outcome: Promise<AuthOutcome>;
+}
+
+/** API keys are counted under a hash of the presented key, so the limiter need not wait for the key's row. */
+export async function apiKeyBucket(key: string): Promise<string> {
+  return `key:${(await hashApiKey(key)).slice(0, 16)}`;
+}
+
+const settle = (principal: Promise<Principal>): Promise<AuthOutcome> =>
+  principal.then(
+    (p): AuthOutcome => ({ ok: true, principal: p }),
+    (error: unknown): AuthOutcome => {
+      if (error instanceof ApiError) return { ok: false, error };
+      throw error; // not a credential problem (D1 down, no JWT_SECRET): a 500, as before
+    },
+  );
+const failed = (error: ApiError): PendingAuthentication => ({ bucket: null, outcome: Promise.resolve({ ok: false, error }) });
+
+/**
+ * Starts checking `Authorization: Bearer ...`: an API key (`sk_...`) or a user JWT, told apart by
+ * shape. No header means anonymous. Only the I/O-free part is awaited here (hashing the key,
+ * verifying the JWT's signature and expiry), so the caller can start the rate-limit call for
+ * `bucket` while D1 confirms the credential. A header that is present but malformed, unknown,
+ * expired or revoked ends as a 401, on every route, so a client never mistakes a broken credential
+ * for anonymous access.
+ */
+export async function beginAuthentication(c: Context<AppEnv>): Promise<PendingAuthentication> {
+  const header = c.req.header('Authorization');
+  if (header === undefined) return { bucket: null, outcome: Promise.resolve({ ok: true, principal: ANONYMOUS }) };
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  if (!match) return failed(ApiError.unauthenticated('Authorization header must be of the form "Bearer <credential>"'));
+  const credential = match[1]!;
+  if (API_KEY_PATTERN.test(credential)) {
+    return { bucket: await apiKeyBucket(credential), outcome: settle(apiKeyPrincipal(c, credential)) };
+  }
+  if (JWT_PATTERN.test(credential)) {
+    if (!c.env.JWT_SECRET) throw new Error('JWT_SECRET is not configured');
+    const claims = await verifyUserToken(credential, c.env.JWT_SECRET);
+    if (!claims) return failed(ApiError.unauthenticated('Invalid or expired token'));
+    return { bucket: `user:${claims.sub}`, outcome: settle(lookupUser(c.var.db, claims)) };
+  }
+  return failed(ApiError.unauthenticated('Malformed credential: expected an API key or a JWT'));
+}
+
+/** The principal behind the request's credential, or the ApiError it fails with (no rate limiting). */
+export async function resolvePrincipal(c: Context<AppEnv>): Promise<Principal> {
+  const outcome = await (await beginAuthentication(c)).outcome;
+  if (!outcome.ok) throw outcome.error;
+  return outcome.principal;
 }
 
 /** Route guard: 401 without a credential, 403 when the credential lacks the permission. */

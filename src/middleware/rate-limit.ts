@@ -4,19 +4,29 @@ import { endTime, startTime } from 'hono/timing';
 import type { RateLimitDecision } from '../durable-objects/rate-limiter';
 import { type AppEnv, numberSetting } from '../env';
 import { ApiError } from '../lib/errors';
-import { type Principal, principalRef } from './auth';
+import { ANONYMOUS, beginAuthentication } from './auth';
 
 export const WINDOW_SECONDS = 3600;
 export const DEFAULT_AUTHENTICATED_LIMIT = 1000;
 export const DEFAULT_ANONYMOUS_LIMIT = 100;
 
-/** The counter a request is charged to: its API key, its user, or (without a valid credential) its client IP. */
-export function rateLimitBucket(c: Context<AppEnv>, principal: Principal): { name: string; limit: number } {
-  const ref = principalRef(principal);
-  if (ref) return { name: ref, limit: numberSetting(c.env.RATE_LIMIT_AUTHENTICATED, DEFAULT_AUTHENTICATED_LIMIT) };
+const authenticatedLimit = (c: Context<AppEnv>) => numberSetting(c.env.RATE_LIMIT_AUTHENTICATED, DEFAULT_AUTHENTICATED_LIMIT);
+
+/** The counter of a request without a valid credential: its client IP. */
+export function ipBucket(c: Context<AppEnv>): { name: string; limit: number } {
   // Requests without CF-Connecting-IP (only possible off Cloudflare) share one bucket.
   const ip = c.req.header('CF-Connecting-IP') ?? 'unknown';
   return { name: `ip:${ip}`, limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };
+}
+
+/** One hit on a bucket's Durable Object; undefined when the object cannot be reached (fail open, logged). */
+async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }): Promise<RateLimitDecision | undefined> {
+  try {
+    return await c.env.RATE_LIMITER.getByName(bucket.name).hit(bucket.limit, WINDOW_SECONDS);
+  } catch (error) {
+    console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'rate limiter unreachable; request allowed', error: String(error) }));
+    return undefined;
+  }
 }
 
 function headers(decision: RateLimitDecision): Record<string, string> {
@@ -31,22 +41,30 @@ function headers(decision: RateLimitDecision): Record<string, string> {
 }
 
 /**
- * Counts the request in its bucket's Durable Object and answers 429 RATE_LIMITED past the limit.
+ * Authenticates the request and counts it, the two at once: the bucket a credential claims is known
+ * before any I/O (`key:` + 16 hex of the key's SHA-256, `user:<sub>` from a JWT whose signature
+ * checked out, else `ip:<client IP>`), so the Durable Object call runs while D1 confirms the
+ * credential instead of after it. Past the limit the answer is 429 RATE_LIMITED.
+ *
+ * A credential that fails is counted as unauthenticated (API.md): on that path only, the client
+ * IP's bucket is charged too, and its decision (429, else the credential's 401) is what the client
+ * sees. The hit on the claimed bucket stays: an unknown key's bucket is never seen again and its
+ * object clears itself after the window.
+ *
  * If the object cannot be reached the request is let through (fail open) and the failure logged:
  * a store that cannot sell because its limiter is down loses more than one that briefly over-serves.
- * After counting, a credential that failed (see `authenticate`) is refused with its 401.
  */
-export function rateLimit() {
-  return createMiddleware<AppEnv>(async function rateLimit(c, next) {
-    const bucket = rateLimitBucket(c, c.var.principal);
-    let decision: RateLimitDecision | undefined;
+export function authenticateAndRateLimit() {
+  return createMiddleware<AppEnv>(async function authenticateAndRateLimit(c, next) {
+    startTime(c, 'auth');
+    const pending = await beginAuthentication(c);
+    const claimed = pending.bucket ? { name: pending.bucket, limit: authenticatedLimit(c) } : ipBucket(c);
     startTime(c, 'ratelimit');
-    try {
-      decision = await c.env.RATE_LIMITER.getByName(bucket.name).hit(bucket.limit, WINDOW_SECONDS);
-    } catch (error) {
-      console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'rate limiter unreachable; request allowed', error: String(error) }));
-    }
-    endTime(c, 'ratelimit');
+    const counting = hit(c, claimed).finally(() => endTime(c, 'ratelimit'));
+    const [outcome, counted] = await Promise.all([pending.outcome.finally(() => endTime(c, 'auth')), counting]);
+    let decision = counted;
+    if (!outcome.ok && pending.bucket) decision = await hit(c, ipBucket(c));
+    c.set('principal', outcome.ok ? outcome.principal : ANONYMOUS);
     if (decision) {
       for (const [name, value] of Object.entries(headers(decision))) c.header(name, value);
       if (!decision.allowed) {
@@ -55,7 +73,7 @@ export function rateLimit() {
         });
       }
     }
-    if (c.var.authError) throw c.var.authError;
+    if (!outcome.ok) throw outcome.error;
     return next();
   });
 }
