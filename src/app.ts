@@ -9,6 +9,8 @@ import { ApiError } from './lib/errors';
 import { validationHook } from './lib/validation';
 import { API_VERSION, apiVersion, versionAliasPath } from './middleware/api-version';
 import { bodyLimit } from './middleware/body-limit';
+import { catalogueCache } from './middleware/catalogue-cache';
+import { d1Metrics } from './middleware/d1-metrics';
 import { publishEvents } from './middleware/publish-events';
 import { authenticateAndRateLimit } from './middleware/rate-limit';
 import { services } from './middleware/services';
@@ -39,9 +41,14 @@ export function createApp() {
 
   // Server-Timing (auth, ratelimit, total) in development, so the cost of each step can be read off a response.
   const serverTiming = timing({ enabled: (c) => c.env.ENVIRONMENT === 'development', totalDescription: 'Total' });
-  app.use('*', requestId({ headerName: 'X-Request-Id' }), serverTiming, apiVersion(), services());
+  // d1Metrics: X-D1-Rows-Read and X-D1-Round-Trips in development (src/middleware/d1-metrics.ts).
+  app.use('*', requestId({ headerName: 'X-Request-Id' }), serverTiming, apiVersion(), services(), d1Metrics());
   const counted = (c: Context<AppEnv>) => !UNCOUNTED_PATHS.has(versionAliasPath(c.req.raw));
   app.use('/api/*', bodyLimit(), only(counted, authenticateAndRateLimit()), publishEvents());
+  // ETag and Cache-Control on public catalogue reads; 304 after reading only the catalogue version.
+  for (const path of ['/api/products', '/api/products/*', '/api/categories', '/api/categories/*', '/api/brands', '/api/brands/*']) {
+    app.use(path, catalogueCache());
+  }
 
   app.route('/api', healthRouter);
   app.route('/api', productsRouter);

@@ -147,6 +147,17 @@ export const productCategories = sqliteTable(
 );
 
 /**
+ * One row (id 1) whose version is bumped by triggers (migrations/0007_catalogue_version.sql) on
+ * every insert, update and delete of products, variants (stock included), category links,
+ * categories, brands and vendors, whoever writes them. Public catalogue reads derive their ETag
+ * from it, so a conditional GET is answered 304 after reading this one row.
+ */
+export const catalogueVersion = sqliteTable('catalogue_version', {
+  id: integer('id').primaryKey(),
+  version: integer('version').notNull().default(0),
+});
+
+/**
  * Roles hold permissions of the form `resource:action` (`products:write`), `resource:*` or `*`.
  * The built-in roles (admin, vendor, customer) are created by a migration, have their name as id,
  * and cannot be deleted or renamed.
