@@ -1,0 +1,139 @@
+// Writes bench/results.md (machine, versions, one table per catalogue size) and bench/chart.svg
+// (bars: throughput ratio to B1 per scenario at the largest size; lines: p50 latency against
+// catalogue size per scenario), hand-drawn SVG with no chart library.
+
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const fmt = (n, digits = 0) => (n === undefined || n === null || Number.isNaN(n) ? '–' : Number(n).toFixed(digits));
+const ratio = (a, b) => (b > 0 ? a / b : NaN);
+const sizeLabel = (n) => (n >= 1000 ? `${n / 1000}k` : String(n));
+
+export async function writeReport(report, benchDir) {
+  await writeFile(path.join(benchDir, 'results.md'), markdown(report));
+  await writeFile(path.join(benchDir, 'chart.svg'), chart(report));
+}
+
+function markdown(report) {
+  const m = report.machine;
+  const o = report.options;
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench${o.quick ? ' -- --quick' : ''}\` on ${report.date.slice(0, 16).replace('T', ' ')} UTC (${fmt(report.seconds)} s in all). Local numbers: workerd on`,
+    'this machine through Miniflare, D1 as local SQLite; compare ratios, not absolute figures, with production.',
+    '',
+    `- Machine: ${m.cores} cores, ${m.cpu}, ${m.memoryGiB} GiB memory, ${m.os}`,
+    `- Node ${m.node}, wrangler ${m.wrangler}, miniflare ${m.miniflare}, workerd ${m.workerd}, autocannon ${m.autocannon}`,
+    `- Load: ${o.connections} concurrent connections, ${o.warmup} s warm-up then ${o.duration} s per run; each scenario run right after a B1 run (its ratio is to that run), B0 before and after all of them.`,
+    '- B0: a Worker answering a fixed JSON body. B1: a Worker answering the first page of products (20 rows) from the same D1 database with one query.',
+    '- req/s counts 2xx answers only; errors are non-2xx (other than 429), socket errors and timeouts; 429s are listed apart (the bench raises both rate limits so none should occur, the limiter still counts every request).',
+    '- D1 and DO cost per request is read from a metered copy of the same bundle (bench/workers/metered.js: the D1 and limiter bindings wrapped, one request at a time), not from the Worker under load: the Worker itself exposes no D1 cost header yet.',
+    '',
+  ];
+  for (const r of report.results) {
+    const b1 = r.scenarios.length ? r.scenarios.reduce((s, x) => s + x.b1.rps, 0) / r.scenarios.length : NaN;
+    lines.push(`## ${r.size.toLocaleString('en-US')} products`, '');
+    lines.push(
+      `Catalogue: ${r.size.toLocaleString('en-US')} products, ${r.seed.variants.toLocaleString('en-US')} variants; ${r.seed.reused ? 'reused from bench/.tmp' : `seeded in ${fmt(r.seed.ms / 1000, 1)} s (${r.seed.statements} INSERTs)`}. ` +
+        `B0 ${fmt(r.baselines.b0.rps)} req/s (p50 ${fmt(r.baselines.b0.p50, 1)} ms); B1 ${fmt(b1)} req/s on average (${r.b1Cost.rowsRead} rows read per request).`,
+      '',
+    );
+    lines.push('| Scenario | req/s | p50 ms | p99 ms | errors | 429 | B1 req/s | ÷ B1 | ÷ B0 | D1 round trips | D1 rows read | DO calls |');
+    lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const s of r.scenarios) {
+      lines.push(
+        `| ${s.name} | ${fmt(s.rps)} | ${fmt(s.p50, 1)} | ${fmt(s.p99, 1)} | ${s.errors} | ${s.r429} | ${fmt(s.b1.rps)} | ${fmt(ratio(s.rps, s.b1.rps), 2)} | ${fmt(ratio(s.rps, r.baselines.b0.rps), 3)} | ${s.cost?.roundTrips ?? '–'} | ${s.cost?.rowsRead ?? '–'} | ${s.cost?.doCalls ?? '–'} |`,
+      );
+    }
+    const w = r.webhooks;
+    if (w) {
+      lines.push(
+        `| Webhook deliveries (order.placed to a loopback receiver) | ${fmt(w.perSecond)} /s | | | ${w.expected !== undefined ? w.expected - w.unique : '–'} undelivered | | | | | | | |`,
+      );
+      lines.push('', `Webhooks: ${w.received} deliveries received (${w.unique} distinct X-Store-Delivery) of ${w.expected ?? '?'} orders placed after the endpoint was registered, over ${fmt(w.spanSeconds, 1)} s from the first to the last; ${w.verifiedSample} of ${w.sample} sampled deliveries verified with src/webhooks/verify.js.`);
+    }
+    const errored = r.scenarios.filter((s) => s.errors > 0);
+    if (errored.length) lines.push('', `Status codes where errors occurred: ${errored.map((s) => `${s.name}: ${JSON.stringify(s.codes)}`).join('; ')}.`);
+    lines.push('');
+  }
+  if (report.results.length > 1) {
+    const first = report.results[0];
+    const last = report.results[report.results.length - 1];
+    lines.push(`## p50 latency at ${sizeLabel(last.size)} against ${sizeLabel(first.size)} products`, '');
+    lines.push(`| Scenario | p50 at ${sizeLabel(first.size)} (ms) | p50 at ${sizeLabel(last.size)} (ms) | growth |`, '| --- | ---: | ---: | ---: |');
+    for (const s of last.scenarios) {
+      const f = first.scenarios.find((x) => x.id === s.id);
+      if (f) lines.push(`| ${s.name} | ${fmt(f.p50, 1)} | ${fmt(s.p50, 1)} | ${fmt(ratio(s.p50, f.p50), 2)}x |`);
+    }
+    lines.push('');
+  }
+  lines.push('![Throughput ratio to B1 and p50 latency against catalogue size](chart.svg)', '');
+  return lines.join('\n');
+}
+
+const COLORS = ['#2563eb', '#16a34a', '#dc2626', '#9333ea', '#ea580c', '#0891b2', '#4b5563', '#ca8a04'];
+const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function chart(report) {
+  const W = 960;
+  const H = 440;
+  const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="system-ui, sans-serif" font-size="12">`];
+  out.push(`<rect width="${W}" height="${H}" fill="#fff"/>`);
+  const last = report.results[report.results.length - 1];
+
+  // Left: bars of req/s ÷ B1 per scenario at the largest size.
+  const L = { x: 60, y: 50, w: 400, h: 260 };
+  const bars = last.scenarios.map((s) => ({ name: s.name, value: ratio(s.rps, s.b1.rps) }));
+  const maxR = Math.max(1.2, ...bars.map((b) => b.value || 0));
+  const yR = (v) => L.y + L.h - (v / maxR) * L.h;
+  out.push(`<text x="${L.x}" y="24" font-size="14" font-weight="bold">Throughput ÷ B1 (same run), ${esc(sizeLabel(last.size))} products</text>`);
+  for (let v = 0; v <= maxR + 1e-9; v += maxR > 2.5 ? 0.5 : 0.25) {
+    out.push(`<line x1="${L.x}" x2="${L.x + L.w}" y1="${yR(v)}" y2="${yR(v)}" stroke="#e5e7eb"/><text x="${L.x - 6}" y="${yR(v) + 4}" text-anchor="end">${v.toFixed(2)}</text>`);
+  }
+  const bw = L.w / Math.max(1, bars.length);
+  bars.forEach((b, i) => {
+    const x = L.x + i * bw + bw * 0.15;
+    const v = b.value || 0;
+    out.push(`<rect x="${x}" y="${yR(v)}" width="${bw * 0.7}" height="${L.y + L.h - yR(v)}" fill="${COLORS[i % COLORS.length]}"><title>${esc(b.name)}: ${v.toFixed(2)}</title></rect>`);
+    out.push(`<text x="${x + bw * 0.35}" y="${yR(v) - 4}" text-anchor="middle">${v.toFixed(2)}</text>`);
+    out.push(`<text transform="translate(${x + bw * 0.35},${L.y + L.h + 10}) rotate(35)" font-size="10">${esc(shortName(b.name))}</text>`);
+  });
+  out.push(`<line x1="${L.x}" x2="${L.x + L.w}" y1="${yR(1)}" y2="${yR(1)}" stroke="#111" stroke-dasharray="4 3"/><text x="${L.x + L.w + 4}" y="${yR(1) + 4}">B1</text>`);
+  out.push(`<line x1="${L.x}" x2="${L.x + L.w}" y1="${yR(0.5)}" y2="${yR(0.5)}" stroke="#dc2626" stroke-dasharray="2 3"/><text x="${L.x + L.w + 4}" y="${yR(0.5) + 4}" fill="#dc2626">0.5</text>`);
+
+  // Right: p50 latency against catalogue size (log scale on x), one line per scenario.
+  const R = { x: 560, y: 50, w: 260, h: 260 };
+  const sizes = report.results.map((r) => r.size);
+  const ids = last.scenarios.map((s) => s.id);
+  const p50s = report.results.flatMap((r) => r.scenarios.map((s) => s.p50 || 0));
+  const maxL = Math.max(1, ...p50s) * 1.1;
+  const xS = (size) => (sizes.length === 1 ? R.x + R.w / 2 : R.x + (Math.log10(size / sizes[0]) / Math.log10(sizes[sizes.length - 1] / sizes[0])) * R.w);
+  const yL = (v) => R.y + R.h - (v / maxL) * R.h;
+  out.push(`<text x="${R.x - 40}" y="24" font-size="14" font-weight="bold">p50 latency (ms) against catalogue size</text>`);
+  const step = niceStep(maxL);
+  for (let v = 0; v <= maxL; v += step) out.push(`<line x1="${R.x}" x2="${R.x + R.w}" y1="${yL(v)}" y2="${yL(v)}" stroke="#e5e7eb"/><text x="${R.x - 6}" y="${yL(v) + 4}" text-anchor="end">${fmt(v, step < 1 ? 1 : 0)}</text>`);
+  for (const size of sizes) out.push(`<text x="${xS(size)}" y="${R.y + R.h + 16}" text-anchor="middle">${sizeLabel(size)}</text>`);
+  ids.forEach((id, i) => {
+    const points = report.results.map((r) => [r.size, r.scenarios.find((s) => s.id === id)?.p50]).filter(([, v]) => v !== undefined);
+    const color = COLORS[i % COLORS.length];
+    out.push(`<polyline fill="none" stroke="${color}" stroke-width="2" points="${points.map(([s, v]) => `${xS(s).toFixed(1)},${yL(v).toFixed(1)}`).join(' ')}"/>`);
+    for (const [s, v] of points) out.push(`<circle cx="${xS(s).toFixed(1)}" cy="${yL(v).toFixed(1)}" r="3" fill="${color}"><title>${esc(id)} at ${sizeLabel(s)}: ${v} ms</title></circle>`);
+    out.push(`<rect x="${R.x + R.w + 16}" y="${R.y + i * 18}" width="10" height="10" fill="${color}"/><text x="${R.x + R.w + 30}" y="${R.y + i * 18 + 9}" font-size="11">${esc(shortName(last.scenarios[i].name))}</text>`);
+  });
+  out.push(`<text x="${R.x + R.w / 2}" y="${R.y + R.h + 34}" text-anchor="middle">products (log scale)</text>`);
+  out.push(`<text x="20" y="${H - 14}" fill="#6b7280" font-size="11">${esc(`npm run bench${report.options.quick ? ' -- --quick' : ''}, ${report.date.slice(0, 10)}: ${report.machine.cores} cores ${report.machine.cpu}, Node ${report.machine.node}, workerd ${report.machine.workerd}, ${report.options.connections} connections`)}</text>`);
+  out.push('</svg>', '');
+  return out.join('\n');
+}
+
+function niceStep(max) {
+  const raw = max / 5;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (raw <= m * mag) return m * mag;
+  return 10 * mag;
+}
+
+function shortName(name) {
+  return name.replace('First page', 'Page 1').replace(' (admin API key)', ' (key)').replace(' (admin key, guest)', '').replace('fields=id,name,variants(id,price)', 'fields=…').replace('One product by id', 'By id');
+}

@@ -1,0 +1,484 @@
+#!/usr/bin/env node
+// `npm run bench`: the store API against the bare runtime, in workerd through Miniflare's own API.
+//
+// For each catalogue size (1k, 10k, 100k products; `--quick`: 1k and 10k, short runs) one Miniflare
+// runs, each Worker on its own port (workerd sockets, no proxy in front):
+//   store    the real Worker, bundled by `wrangler deploy --dry-run`, with its D1 (migrations from
+//            migrations/*.sql), the RateLimiter Durable Object, both queues and their consumers, and
+//            the vars of wrangler.toml (ENVIRONMENT=development, rate limits raised out of the way);
+//   metered  the same bundle with its D1 and limiter bindings counted (bench/workers/metered.js),
+//            used only for a few requests per scenario to read D1 round trips, rows read and DO calls;
+//   B0       a fixed JSON body, no middleware (bench/workers/b0.js);
+//   B1       the first page of products from the same D1 in one query (bench/workers/b1.js);
+//   admin    the runner's door to D1 for migrations and seeding (never measured).
+// Load comes from autocannon at a fixed concurrency, after a warm-up, alternating B1 and scenario.
+// Results: bench/results.md, bench/chart.svg (and the raw numbers in bench/.tmp/results.json).
+//
+// Options: --quick, --sizes 1000,10000, --duration <s>, --warmup <s>, --connections <n>, --fresh
+// (reseed even when the saved database matches).
+
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { Miniflare } from 'miniflare';
+import { catalogueStatements, expectedCounts, LEAVES, productId, productStatus, SEED_VERSION, variantCount, variantId } from './lib/catalogue.mjs';
+import { writeReport } from './lib/report.mjs';
+
+const BENCH = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(BENCH);
+const TMP = path.join(BENCH, '.tmp');
+const BUILD = path.join(TMP, 'build');
+const require = (await import('node:module')).createRequire(import.meta.url);
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+function option(name, fallback) {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i === -1) return fallback;
+  const arg = argv[i];
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[i + 1];
+}
+const quick = flag('quick');
+const opts = {
+  quick,
+  sizes: String(option('sizes', quick ? '1000,10000' : '1000,10000,100000')).split(',').map(Number),
+  duration: Number(option('duration', quick ? 1.5 : 10)),
+  warmup: Number(option('warmup', quick ? 0.5 : 2)),
+  connections: Number(option('connections', 16)),
+  fresh: flag('fresh'),
+  drainSeconds: Number(option('drain', quick ? 4 : 30)),
+};
+const started = Date.now();
+const log = (...a) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s]`, ...a);
+
+// ---------------------------------------------------------------------------------------------
+// Build
+
+function run(cmd, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}\n${out}`))));
+  });
+}
+
+async function build() {
+  await rm(BUILD, { recursive: true, force: true });
+  await run(process.execPath, [require.resolve('wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', BUILD]);
+  await copyFile(path.join(BENCH, 'workers', 'metered.js'), path.join(BUILD, 'metered.js'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Configuration from wrangler.toml, through wrangler's own reader
+
+const wrangler = await import('wrangler');
+const config = wrangler.unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') }, { hideWarnings: true });
+const BENCH_LIMIT = '1000000000';
+const vars = {
+  ...Object.fromEntries(Object.entries(config.vars ?? {}).map(([k, v]) => [k, String(v)])),
+  ENVIRONMENT: 'development',
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  // The limiter stays in the path (one Durable Object call per request); only its limits move out of the way.
+  RATE_LIMIT_ANONYMOUS: BENCH_LIMIT,
+  RATE_LIMIT_AUTHENTICATED: BENCH_LIMIT,
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+};
+const queueConsumers = Object.fromEntries(
+  (config.queues?.consumers ?? []).map((c) => [
+    c.queue,
+    { maxBatchSize: c.max_batch_size, maxBatchTimeout: c.max_batch_timeout, maxRetries: c.max_retries, deadLetterQueue: c.dead_letter_queue },
+  ]),
+);
+const queueProducers = Object.fromEntries((config.queues?.producers ?? []).map((p) => [p.binding, { queueName: p.queue }]));
+const D1_ID = 'bench-store';
+const IP_POOL = 200;
+const socket = [{ host: '127.0.0.1', port: 0 }];
+
+function miniflareOptions(stateDir) {
+  const common = { modules: true, compatibilityDate: config.compatibility_date, compatibilityFlags: config.compatibility_flags ?? [] };
+  return {
+    d1Persist: path.join(stateDir, 'd1'),
+    durableObjectsPersist: false,
+    cachePersist: false,
+    kvPersist: false,
+    log: undefined,
+    workers: [
+      { ...common, name: 'admin', scriptPath: path.join(BENCH, 'workers', 'admin.js'), d1Databases: { DB: D1_ID } },
+      {
+        ...common,
+        name: 'store',
+        scriptPath: path.join(BUILD, 'index.js'),
+        bindings: vars,
+        d1Databases: { DB: D1_ID },
+        durableObjects: { RATE_LIMITER: { className: 'RateLimiter', useSQLite: true } },
+        queueProducers,
+        queueConsumers,
+        unsafeDirectSockets: socket,
+      },
+      {
+        ...common,
+        name: 'metered',
+        // Listed explicitly: Miniflare's import walker cannot parse the bundle, workerd can.
+        modules: [
+          { type: 'ESModule', path: path.join(BUILD, 'metered.js') },
+          { type: 'ESModule', path: path.join(BUILD, 'index.js') },
+        ],
+        modulesRoot: BUILD,
+        bindings: vars,
+        d1Databases: { DB: D1_ID },
+        durableObjects: { RATE_LIMITER: { className: 'RateLimiter', useSQLite: true } },
+        queueProducers,
+        unsafeDirectSockets: socket,
+      },
+      { ...common, name: 'b0', scriptPath: path.join(BENCH, 'workers', 'b0.js'), unsafeDirectSockets: socket },
+      { ...common, name: 'b1', scriptPath: path.join(BENCH, 'workers', 'b1.js'), d1Databases: { DB: D1_ID }, unsafeDirectSockets: socket },
+    ],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// D1 through the admin Worker
+
+async function adminPost(mf, what, body) {
+  const res = await mf.dispatchFetch(`http://admin.local/${what}`, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`D1 ${what} failed: ${json.error}`);
+  return json;
+}
+const d1Batch = (mf, statements) => adminPost(mf, 'batch', statements);
+const d1Query = async (mf, sql, params = []) => (await adminPost(mf, 'query', [sql, params])).results;
+
+async function migrationFiles() {
+  const dir = path.join(ROOT, config.d1_databases?.[0]?.migrations_dir ?? 'migrations');
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.sql')).sort();
+  return Promise.all(names.map(async (name) => ({ name, sql: await readFile(path.join(dir, name), 'utf8') })));
+}
+
+/** Applies the migrations not yet recorded in d1_migrations (wrangler's table), in order. */
+async function migrate(mf, files) {
+  await d1Batch(mf, [['CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)']]);
+  const applied = new Set((await d1Query(mf, 'SELECT name FROM d1_migrations')).map((r) => r.name));
+  const done = [];
+  for (const file of files) {
+    if (applied.has(file.name)) continue;
+    // wrangler's splitter keeps CREATE TRIGGER ... BEGIN ... END together; drizzle's breakpoints are comments.
+    const statements = wrangler.unstable_splitSqlQuery(file.sql).map((s) => s.trim()).filter((s) => s && !/^(--[^\n]*\n?\s*)*$/.test(s));
+    await d1Batch(mf, [...statements.map((s) => [s]), ['INSERT INTO d1_migrations (name) VALUES (?)', [file.name]]]);
+    done.push(file.name);
+  }
+  return done;
+}
+
+async function seed(mf, count) {
+  const perBatch = 500;
+  let pending = [];
+  let statements = 0;
+  const t = Date.now();
+  for (const statement of catalogueStatements(count)) {
+    pending.push(statement);
+    if (pending.length === perBatch) {
+      await d1Batch(mf, pending);
+      statements += pending.length;
+      pending = [];
+    }
+  }
+  if (pending.length) await d1Batch(mf, pending);
+  statements += pending.length;
+  return { statements, ms: Date.now() - t };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load
+
+function cannon(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: opts.connections, pipelining: 1, timeout: 10, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+function summarize(result) {
+  const codes = result.statusCodeStats ?? {};
+  const count = (code) => codes[code]?.count ?? 0;
+  const total = Object.values(codes).reduce((s, c) => s + c.count, 0);
+  const ok = Object.entries(codes).filter(([code]) => code >= 200 && code < 300).reduce((s, [, c]) => s + c.count, 0);
+  const r429 = count(429);
+  return {
+    rps: ok / (result.duration || opts.duration),
+    allRps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: total,
+    ok,
+    errors: result.errors + result.timeouts + (total - ok - r429),
+    r429,
+    codes: Object.fromEntries(Object.entries(codes).map(([k, v]) => [k, v.count])),
+  };
+}
+
+// Each target is warmed up once per catalogue size (before its first measured run).
+let warmed = new WeakSet();
+async function measure(target) {
+  if (opts.warmup > 0 && !warmed.has(target)) await cannon({ ...target.load(), duration: opts.warmup });
+  warmed.add(target);
+  const result = await cannon({ ...target.load(), duration: opts.duration });
+  return summarize(result);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhook receiver
+
+function startReceiver() {
+  const deliveries = [];
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      deliveries.push({ at: Date.now(), headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(200).end('ok');
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, deliveries, url: `http://127.0.0.1:${server.address().port}/hooks` })));
+}
+
+// ---------------------------------------------------------------------------------------------
+// One catalogue size
+
+const migrations = await migrationFiles();
+const migrationsHash = createHash('sha256').update(migrations.map((m) => `${m.name}\n${m.sql}`).join('\n')).digest('hex').slice(0, 16);
+
+async function benchSize(size) {
+  const stateDir = path.join(TMP, `catalogue-${size}`);
+  const manifestFile = path.join(stateDir, 'seed.json');
+  let manifest = existsSync(manifestFile) ? JSON.parse(await readFile(manifestFile, 'utf8')) : undefined;
+  if (opts.fresh || !manifest || manifest.seedVersion !== SEED_VERSION || manifest.products !== size) {
+    await rm(stateDir, { recursive: true, force: true });
+    manifest = undefined;
+  }
+  await mkdir(stateDir, { recursive: true });
+
+  warmed = new WeakSet();
+  const mf = new Miniflare(miniflareOptions(stateDir));
+  await mf.ready;
+  const out = { size, scenarios: [], baselines: {} };
+  try {
+    const applied = await migrate(mf, migrations);
+    if (applied.length) log(`${size}: applied ${applied.length} migration(s): ${applied.join(', ')}`);
+    const expected = expectedCounts(size);
+    const [counts] = await d1Query(mf, "SELECT (SELECT count(*) FROM products WHERE sku LIKE 'BENCH-%') AS products, (SELECT count(*) FROM product_variants WHERE sku LIKE 'BENCH-%') AS variants");
+    if (manifest && counts.products === expected.products && counts.variants === expected.variants) {
+      out.seed = { reused: true, ...manifest.seed };
+      log(`${size}: reusing the seeded catalogue (${counts.products} products, ${counts.variants} variants)`);
+    } else {
+      if (counts.products > 0) throw new Error(`bench/.tmp/catalogue-${size} holds an unexpected catalogue; run with --fresh`);
+      const result = await seed(mf, size);
+      out.seed = { reused: false, statements: result.statements, ms: result.ms };
+      await writeFile(manifestFile, JSON.stringify({ seedVersion: SEED_VERSION, products: size, migrations: migrationsHash, seed: out.seed }, null, 2));
+      log(`${size}: seeded ${size} products, ${expected.variants} variants in ${result.statements} INSERTs (≤100 parameters each) in ${(result.ms / 1000).toFixed(1)} s`);
+    }
+    out.seed.variants = expected.variants;
+
+    // A fresh admin key (minted and hashed as scripts/lib/api-keys.mjs does), and no webhook
+    // endpoint of an earlier run left active (their receivers are gone).
+    const { hashApiKey, mintApiKey, apiKeyPrefix } = await import('../scripts/lib/api-keys.mjs');
+    const key = mintApiKey();
+    const now = new Date().toISOString();
+    await d1Batch(mf, [
+      ['INSERT INTO api_keys (id, name, prefix, key_hash, role_id, permissions, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [`key_bench${randomBytes(8).toString('hex')}`, 'bench', apiKeyPrefix(key), hashApiKey(key), 'admin', '[]', now, now]],
+      ['UPDATE webhook_endpoints SET active = 0 WHERE active = 1', []],
+    ]);
+
+    const url = {};
+    for (const name of ['store', 'metered', 'b0', 'b1']) url[name] = (await mf.unsafeGetDirectURL(name)).origin;
+    const auth = { Authorization: `Bearer ${key}` };
+
+    // Scenario inputs: the chosen category, 100 active products to read by id, variants to order.
+    const category = LEAVES[3].slug;
+    const activeIds = [];
+    for (let i = size - 1; activeIds.length < 100 && i >= 0; i -= 7) if (productStatus(i) === 'active') activeIds.push(productId(i));
+    const orderVariants = [];
+    for (let i = 0; orderVariants.length < 500 && i < size; i += Math.max(1, Math.floor(size / 600))) {
+      if (productStatus(i) === 'active') orderVariants.push(variantId(i, i % variantCount(i)));
+    }
+    // Anonymous requests come from a pool of client IPs (one limiter object each, as real traffic
+    // would), round robin; the limits are raised, so any 429 would be a bug, reported apart.
+    let ipCounter = 0;
+    const anonIp = (req) => ({ ...req, headers: { ...req.headers, 'cf-connecting-ip': `198.51.100.${ipCounter++ % IP_POOL}` } });
+
+    const get = (origin, p, headers = {}, rotateIp = true) => () => ({
+      url: origin,
+      requests: [{ method: 'GET', path: p, headers, ...(rotateIp ? { setupRequest: anonIp } : {}) }],
+    });
+    let byId = 0;
+    let orderN = 0;
+    const scenarios = [
+      { id: 'list', name: 'First page (anonymous)', path: '/api/products' },
+      { id: 'list-auth', name: 'First page (admin API key)', path: '/api/products', headers: auth, rotateIp: false },
+      { id: 'page50', name: 'Page 50', path: '/api/products?page=50' },
+      { id: 'category', name: `Category, sort=price:asc`, path: `/api/products?category=${category}&sort=price:asc` },
+      { id: 'fields', name: 'fields=id,name,variants(id,price)', path: '/api/products?fields=id,name,variants(id,price)' },
+      {
+        id: 'by-id',
+        name: 'One product by id',
+        path: `/api/products/${activeIds[0]}`,
+        load: () => ({
+          url: url.store,
+          requests: [{ method: 'GET', setupRequest: (req) => anonIp({ ...req, path: `/api/products/${activeIds[byId++ % activeIds.length]}` }) }],
+        }),
+      },
+      {
+        id: 'orders',
+        name: 'POST /api/orders (admin key, guest)',
+        method: 'POST',
+        path: '/api/orders',
+        headers: auth,
+        body: () => JSON.stringify({ lines: [{ variantId: orderVariants[orderN % orderVariants.length], quantity: 1 }], email: `guest${orderN++}@bench.example.com` }),
+        load: () => ({
+          url: url.store,
+          requests: [
+            {
+              method: 'POST',
+              path: '/api/orders',
+              setupRequest: (req) => ({ ...req, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ lines: [{ variantId: orderVariants[orderN % orderVariants.length], quantity: 1 }], email: `guest${orderN++}@bench.example.com` }) }),
+            },
+          ],
+        }),
+      },
+    ];
+    for (const s of scenarios) s.load ??= get(url.store, s.path, s.headers, s.rotateIp !== false);
+    const b0 = { load: get(url.b0, '/', {}, false) };
+    const b1 = { load: get(url.b1, '/', {}, false) };
+
+    // One request of each through the Worker under test (must be 2xx), then the metered copy.
+    const probe = async (origin, s) => {
+      const init = { method: s.method ?? 'GET', headers: { ...(s.headers ?? {}), 'cf-connecting-ip': '192.0.2.1' } };
+      if (s.body) {
+        init.body = s.body();
+        init.headers['content-type'] = 'application/json';
+      }
+      const res = await fetch(origin + s.path, init);
+      const text = await res.text();
+      return { res, text };
+    };
+    for (const s of scenarios) {
+      const { res, text } = await probe(url.store, s);
+      if (!res.ok) throw new Error(`${s.name}: ${s.method ?? 'GET'} ${s.path} answered ${res.status}: ${text.slice(0, 300)}`);
+      s.exposed = Object.fromEntries([...res.headers].filter(([k]) => /d1|rows|server-timing/i.test(k)));
+      const samples = [];
+      for (let i = 0; i < 3; i++) {
+        const m = await probe(url.metered, s);
+        const h = (n) => Number(m.res.headers.get(n));
+        samples.push({ roundTrips: h('x-bench-d1-round-trips'), batches: h('x-bench-d1-batches'), rowsRead: h('x-bench-d1-rows-read'), rowsWritten: h('x-bench-d1-rows-written'), doCalls: h('x-bench-do-calls') });
+      }
+      s.cost = samples[samples.length - 1];
+    }
+    const b1Probe = await fetch(url.b1);
+    await b1Probe.text();
+    out.b1Cost = { roundTrips: 1, rowsRead: Number(b1Probe.headers.get('x-bench-d1-rows-read')) };
+
+    // Webhook receiver for the orders' order.placed events.
+    const receiver = await startReceiver();
+    const registeredAt = new Date().toISOString();
+    const reg = await fetch(`${url.store}/api/webhooks`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiver.url, events: ['order.placed'], description: 'bench receiver' }),
+    });
+    const regBody = await reg.json();
+    if (!reg.ok) throw new Error(`registering the webhook receiver answered ${reg.status}: ${JSON.stringify(regBody)}`);
+    const secret = regBody.data.secret;
+
+    // Load, alternating B1 and scenario; B0 at both ends.
+    const b0Runs = [await measure(b0)];
+    log(`${size}: B0 ${b0Runs[0].rps.toFixed(0)} req/s`);
+    for (const s of scenarios) {
+      const base = await measure(b1);
+      const r = await measure(s);
+      out.scenarios.push({ id: s.id, name: s.name, path: s.path, method: s.method ?? 'GET', b1: base, ...r, cost: s.cost, exposed: s.exposed });
+      log(`${size}: ${s.name.padEnd(36)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  429 ${r.r429}  | B1 ${base.rps.toFixed(0)} req/s  ratio ${(r.rps / base.rps).toFixed(2)}`);
+    }
+    b0Runs.push(await measure(b0));
+    out.baselines.b0 = { rps: (b0Runs[0].rps + b0Runs[1].rps) / 2, p50: b0Runs[0].p50, p99: b0Runs[0].p99, runs: b0Runs };
+
+    // Webhooks: every order placed in this run (probe, warm-up and measured) emits order.placed; wait
+    // for the deliveries, then rate them from the first to the last one received.
+    const orders = out.scenarios.find((s) => s.id === 'orders');
+    const expectedDeliveries = await d1Query(mf, "SELECT count(*) AS n FROM events e WHERE e.type = 'order.placed' AND e.created_at >= ?", [registeredAt]).then((r) => r[0].n).catch(() => undefined);
+    const deadline = Date.now() + opts.drainSeconds * 1000;
+    while (Date.now() < deadline && (expectedDeliveries === undefined || receiver.deliveries.length < expectedDeliveries)) await new Promise((r) => setTimeout(r, 250));
+    const d = receiver.deliveries;
+    const sample = d.filter((_, i) => i % Math.max(1, Math.floor(d.length / 20)) === 0).slice(0, 20);
+    const { verifyWebhook } = await import('../src/webhooks/verify.js');
+    let verified = 0;
+    for (const x of sample) if ((await verifyWebhook({ body: x.body, headers: x.headers, secret })).valid) verified++;
+    const ids = new Set(d.map((x) => x.headers['x-store-delivery']));
+    const span = d.length > 1 ? (d[d.length - 1].at - d[0].at) / 1000 : 0;
+    out.webhooks = {
+      received: d.length,
+      unique: ids.size,
+      expected: expectedDeliveries,
+      perSecond: span > 0 ? (d.length - 1) / span : 0,
+      spanSeconds: span,
+      verifiedSample: verified,
+      sample: sample.length,
+      ordersPerSecond: orders?.rps,
+    };
+    log(`${size}: webhooks ${d.length}/${expectedDeliveries ?? '?'} delivered, ${out.webhooks.perSecond.toFixed(0)}/s over ${span.toFixed(1)} s, ${verified}/${sample.length} sampled signatures valid`);
+    receiver.server.close();
+  } finally {
+    await mf.dispose();
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+function versionOf(pkg) {
+  try {
+    return JSON.parse(require('node:fs').readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+log(`bench: ${opts.quick ? 'quick, ' : ''}sizes ${opts.sizes.join(', ')}; ${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per run`);
+let t = Date.now();
+await build();
+log(`built the Worker with wrangler deploy --dry-run (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+const results = [];
+for (const size of opts.sizes) results.push(await benchSize(size));
+
+const cpus = os.cpus();
+const report = {
+  date: new Date().toISOString(),
+  options: opts,
+  machine: {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    wrangler: versionOf('wrangler'),
+    miniflare: versionOf('miniflare'),
+    workerd: versionOf('workerd'),
+    autocannon: versionOf('autocannon'),
+  },
+  results,
+  seconds: (Date.now() - started) / 1000,
+};
+await mkdir(TMP, { recursive: true });
+await writeFile(path.join(TMP, 'results.json'), JSON.stringify(report, null, 2));
+await writeReport(report, BENCH);
+log(`wrote bench/results.md and bench/chart.svg (${report.seconds.toFixed(0)} s in all)`);

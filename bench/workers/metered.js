@@ -1,0 +1,122 @@
+// The Worker under test with its bindings metered, served on its own port and used only to read the
+// D1 cost of one request (never for throughput): every D1 call is counted as a round trip and its
+// meta.rows_read summed; every call on a rate-limiter stub is counted as a Durable Object call.
+// `raw()` returns no meta, so its statement is run once more with `all()` for the count alone (that
+// extra run is neither counted as a round trip nor returned). The totals come back as headers.
+// The bench copies this file next to the bundle that `wrangler deploy --dry-run` wrote (./index.js).
+import worker, { RateLimiter } from './index.js';
+
+export { RateLimiter };
+
+function meterStatement(statement, meter) {
+  return new Proxy(statement, {
+    get(target, prop) {
+      if (prop === 'bind') return (...args) => meterStatement(target.bind(...args), meter);
+      if (prop === 'all' || prop === 'run') {
+        return async (...args) => {
+          meter.roundTrips++;
+          const result = await target[prop](...args);
+          meter.rowsRead += result?.meta?.rows_read ?? 0;
+          meter.rowsWritten += result?.meta?.rows_written ?? 0;
+          return result;
+        };
+      }
+      if (prop === 'first' || prop === 'raw') {
+        return async (...args) => {
+          meter.roundTrips++;
+          const value = await target[prop](...args);
+          const shadow = await target.all();
+          meter.rowsRead += shadow?.meta?.rows_read ?? 0;
+          return value;
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === 'function' && prop !== 'constructor' ? value.bind(target) : value;
+    },
+  });
+}
+
+function unwrap(statement) {
+  return statement?.[UNWRAP] ?? statement;
+}
+const UNWRAP = Symbol('unwrap');
+
+function meterDatabase(db, meter) {
+  const wrapStatement = (statement) => {
+    const proxy = meterStatement(statement, meter);
+    return new Proxy(proxy, {
+      get(target, prop) {
+        if (prop === UNWRAP) return statement;
+        if (prop === 'bind') return (...args) => wrapStatement(statement.bind(...args));
+        return Reflect.get(target, prop);
+      },
+    });
+  };
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'prepare') return (sql) => wrapStatement(target.prepare(sql));
+      if (prop === 'batch') {
+        return async (statements) => {
+          meter.roundTrips++;
+          meter.batches++;
+          const results = await target.batch(statements.map(unwrap));
+          for (const result of results) {
+            meter.rowsRead += result?.meta?.rows_read ?? 0;
+            meter.rowsWritten += result?.meta?.rows_written ?? 0;
+          }
+          return results;
+        };
+      }
+      if (prop === 'withSession') return (...args) => meterDatabase(target.withSession(...args), meter);
+      if (prop === 'exec') {
+        return async (sql) => {
+          meter.roundTrips++;
+          return target.exec(sql);
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === 'function' && prop !== 'constructor' ? value.bind(target) : value;
+    },
+  });
+}
+
+function meterStub(stub, meter) {
+  return new Proxy(stub, {
+    get(target, prop) {
+      if (typeof prop === 'string' && prop !== 'then' && prop !== 'constructor' && typeof target[prop] === 'function') {
+        return (...args) => {
+          meter.doCalls++;
+          return target[prop](...args);
+        };
+      }
+      return target[prop];
+    },
+  });
+}
+
+function meterNamespace(namespace, meter) {
+  return new Proxy(namespace, {
+    get(target, prop) {
+      if (prop === 'get' || prop === 'getByName') return (...args) => meterStub(target[prop](...args), meter);
+      const value = Reflect.get(target, prop);
+      return typeof value === 'function' && prop !== 'constructor' ? value.bind(target) : value;
+    },
+  });
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const meter = { roundTrips: 0, batches: 0, rowsRead: 0, rowsWritten: 0, doCalls: 0 };
+    const metered = { ...env, DB: meterDatabase(env.DB, meter), RATE_LIMITER: meterNamespace(env.RATE_LIMITER, meter) };
+    const response = await worker.fetch(request, metered, ctx);
+    // Read the body first so that the counts include everything done before the response completed.
+    const body = await response.arrayBuffer();
+    const out = new Response(request.method === 'HEAD' || response.status === 304 ? null : body, response);
+    out.headers.set('X-Bench-D1-Round-Trips', String(meter.roundTrips));
+    out.headers.set('X-Bench-D1-Batches', String(meter.batches));
+    out.headers.set('X-Bench-D1-Rows-Read', String(meter.rowsRead));
+    out.headers.set('X-Bench-D1-Rows-Written', String(meter.rowsWritten));
+    out.headers.set('X-Bench-DO-Calls', String(meter.doCalls));
+    return out;
+  },
+};
