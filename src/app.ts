@@ -46,7 +46,8 @@ export function createApp() {
   const counted = (c: Context<AppEnv>) => !UNCOUNTED_PATHS.has(versionAliasPath(c.req.raw));
   app.use('/api/*', bodyLimit(), only(counted, authenticateAndRateLimit()), publishEvents());
   // ETag and Cache-Control on public catalogue reads; 304 after reading only the catalogue version.
-  for (const path of ['/api/products', '/api/products/*', '/api/categories', '/api/categories/*', '/api/brands', '/api/brands/*']) {
+  // (In Hono `/api/products/*` matches `/api/products` itself too, so one pattern per collection.)
+  for (const path of ['/api/products/*', '/api/categories/*', '/api/brands/*']) {
     app.use(path, catalogueCache());
   }
 

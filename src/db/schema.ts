@@ -105,10 +105,25 @@ export const products = sqliteTable(
     index('products_status_price_idx').on(t.status, t.price, t.id),
     index('products_created_idx').on(t.createdAt, t.id),
     index('products_price_idx').on(t.price, t.id),
+    // Every sort a public list offers (status = 'active' first) and a staff list offers reads the page off an index.
+    index('products_status_name_idx').on(t.status, t.name, t.id),
+    index('products_status_updated_idx').on(t.status, t.updatedAt, t.id),
+    index('products_name_idx').on(t.name, t.id),
+    index('products_updated_idx').on(t.updatedAt, t.id),
     index('products_brand_idx').on(t.brandId),
     index('products_vendor_idx').on(t.vendorId),
   ],
 );
+
+/**
+ * How many products have each status, kept by triggers (migrations/0008_product_status_counts.sql)
+ * on insert, status change and delete, so a list filtered by status alone (the public default)
+ * gets its total without COUNT(*) reading every product.
+ */
+export const productStatusCounts = sqliteTable('product_status_counts', {
+  status: text('status').primaryKey(),
+  count: integer('count').notNull().default(0),
+});
 
 export const productVariants = sqliteTable(
   'product_variants',

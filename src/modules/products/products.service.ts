@@ -1,9 +1,11 @@
-import { and, asc, count, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import {
   brands,
   categories,
+  PRODUCT_STATUSES,
   type ProductRow,
+  productStatusCounts,
   productCategories,
   products,
   type ProductVariantRow,
@@ -118,7 +120,7 @@ interface Window {
  * round trip: the related rows are selected by a subquery over the same window, and the total (when
  * asked for) is counted in SQL in the same batch. Relations the selection leaves out are not read.
  */
-async function loadProducts(db: Database, window: Window, selection: FieldTree | undefined, withTotal: boolean) {
+async function loadProducts(db: Database, window: Window, selection: FieldTree | undefined, totalFrom: TotalSource) {
   // D1 batches return rows as objects, so two selected columns with one name (a join's `id`s)
   // would collide: every statement here reads one table's columns, keyed by a page subquery.
   const pageColumn = (column: typeof products.id | typeof products.brandId | typeof products.vendorId) =>
@@ -146,7 +148,14 @@ async function loadProducts(db: Database, window: Window, selection: FieldTree |
       .where(inArray(productCategories.productId, pageIds))
       .orderBy(asc(categories.name), asc(categories.id)),
   };
-  const totalQuery = db.select({ total: count() }).from(products).where(window.where);
+  const withTotal = totalFrom !== 'none';
+  const totalQuery =
+    totalFrom === 'none' || totalFrom === 'count'
+      ? db.select({ total: count() }).from(products).where(window.where)
+      : db
+          .select({ total: sql<number>`coalesce(sum(${productStatusCounts.count}), 0)` })
+          .from(productStatusCounts)
+          .where(inArray(productStatusCounts.status, [...totalFrom.statuses]));
 
   const names = (Object.keys(wanted) as (keyof typeof wanted)[]).filter((name) => wanted[name]);
   const statements = [rowsQuery, ...names.map((name) => related[name]), ...(withTotal ? [totalQuery] : [])];
@@ -177,15 +186,31 @@ async function loadProducts(db: Database, window: Window, selection: FieldTree |
 }
 
 
+/**
+ * Where a list's total comes from: nowhere (single reads), COUNT(*) over the filtered products
+ * (which reads every matching row through the filter's index), or, when the list is filtered by
+ * status alone, the per-status counts the triggers keep (one row per status, whatever the size of
+ * the catalogue).
+ */
+type TotalSource = 'none' | 'count' | { statuses: readonly string[] };
+
+export function totalSource(filters: ParsedListQuery<typeof productListQuery.filters>['filters'], visibility: Visibility): TotalSource {
+  if (visibility.vendorId) return 'count';
+  const { status, ...others } = filters;
+  if (Object.keys(others).length) return 'count';
+  const visible: readonly string[] = visibility.staff ? PRODUCT_STATUSES : ['active'];
+  return { statuses: status ? visible.filter((s) => s === status) : visible };
+}
+
 export async function listProducts(db: Database, query: ParsedListQuery<typeof productListQuery.filters>, visibility: Visibility) {
   const plan = listPlan(productListQuery, query, [visibleTo(visibility)]);
-  return loadProducts(db, plan, query.fields, true);
+  return loadProducts(db, plan, query.fields, totalSource(query.filters, visibility));
 }
 
 /** One product by id or slug, or undefined. */
 export async function findProduct(db: Database, idOrSlug: string, visibility: Visibility, selection?: FieldTree) {
   const where = and(or(eq(products.id, idOrSlug), eq(products.slug, idOrSlug)), visibleTo(visibility));
-  const { items } = await loadProducts(db, { where, orderBy: [asc(products.id)], limit: 1, offset: 0 }, selection, false);
+  const { items } = await loadProducts(db, { where, orderBy: [asc(products.id)], limit: 1, offset: 0 }, selection, 'none');
   return items[0];
 }
 
