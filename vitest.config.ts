@@ -14,6 +14,7 @@ function workersProject(name: string, include: string[], exclude: string[], sett
             TEST_MIGRATIONS: migrations,
             MAX_BODY_BYTES: '65536',
             JWT_SECRET: 'test-jwt-secret-not-for-production',
+            ENVIRONMENT: 'development',
             // Tests run their webhook receivers on loopback, and retry quickly.
             WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
             WEBHOOK_RETRY_BASE_SECONDS: '1',

@@ -20,6 +20,8 @@ export async function ensureDevVars() {
     WEBHOOK_ALLOW_PRIVATE_URLS: () => 'true',
     // Retries start after 5 s locally, so a restarted listener catches up quickly.
     WEBHOOK_RETRY_BASE_SECONDS: () => '5',
+    // Server-Timing and X-D1-* cost headers on every response.
+    ENVIRONMENT: () => 'development',
   };
   const added = Object.keys(wanted).filter((name) => !has(name));
   if (added.length) {
