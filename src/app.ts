@@ -129,7 +129,7 @@ const OPENAPI_DESCRIPTION = `JSON REST API of an online store.
 
 **Errors.** INVALID_REQUEST 400 (malformed JSON, bad or unknown query parameter, unknown sort or field name; 413 for a body over the limit, 415 for a body that is not JSON); VALIDATION_ERROR 422 (body fails its schema; every invalid field listed; unknown body fields are rejected); AUTHENTICATION_ERROR 401 (with \`WWW-Authenticate: Bearer\`); AUTHORIZATION_ERROR 403; NOT_FOUND 404 (also unknown routes); CONFLICT 409; RATE_LIMITED 429; INTERNAL_ERROR 500.
 
-**Lists.** \`page\` (default 1), \`limit\` (default 20, at most 100), \`sort=field:direction,...\` (per-resource whitelist; ties end on \`id\`), \`fields=id,name,variants(id,price)\` (also on single reads), and declared filters. Unknown query parameters are rejected with 400 so that a typo never returns an unfiltered list. Field and sort names may be camelCase or snake_case.
+**Lists.** \`page\` (default 1), \`limit\` (default 20, at most 100), \`sort=field:direction,...\` (per-resource whitelist; ties end on \`id\`, in the direction of the last key, so an index serves the order), \`fields=id,name,variants(id,price)\` (also on single reads), and declared filters. Unknown query parameters are rejected with 400 so that a typo never returns an unfiltered list. Field and sort names may be camelCase or snake_case.
 
 **Money.** Amounts are JSON numbers in the currency's major unit (\`19.99\`), at most 2 decimals; they are stored as integer minor units.
 

@@ -107,9 +107,10 @@ describe('order lists', () => {
     // Totals: 30, 20, 10 for 3, 2 and 1 units.
     expect(ids(await q('sort=total'))).toEqual([march2, march1, lateFeb]);
     expect(ids(await q('sort=total:desc'))).toEqual([lateFeb, march1, march2]);
-    // cancelled < pending; the two pending orders tie and end on id (placement order).
+    // cancelled < pending; the two pending orders tie and end on id, in the direction of the last key.
     expect(ids(await q('sort=status,created_at:desc'))).toEqual([march1, march2, lateFeb]);
-    expect(ids(await q('sort=status:desc'))).toEqual([lateFeb, march2, march1]);
+    expect(ids(await q('sort=status:desc'))).toEqual([march2, lateFeb, march1]);
+    expect(ids(await q('sort=status:asc'))).toEqual([march1, lateFeb, march2]);
     expectError(await q('status=lost'), 400, 'INVALID_REQUEST');
     expectError(await q('sort=email'), 400, 'INVALID_REQUEST');
     expectError(await q('vendor=x'), 400, 'INVALID_REQUEST');

@@ -112,7 +112,7 @@ export function listQuerySchema<F extends Record<string, FilterSpec<any>>>(confi
           }
         })
         .openapi({
-          description: `Comma-separated \`field:direction\` keys applied in order (direction asc by default; ties end on id). Sortable: ${sortable.join(', ')}. Default: ${defaultSort}.`,
+          description: `Comma-separated \`field:direction\` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: ${sortable.join(', ')}. Default: ${defaultSort}.`,
           example: `${sortable[0]}:desc`,
         }),
       fields: fieldsParam(config.selectable),

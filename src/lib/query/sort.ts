@@ -31,9 +31,14 @@ export function parseSort(input: string, sortable: readonly string[]): SortKey[]
   return keys;
 }
 
-/** ORDER BY terms for whitelisted keys, always ending on the id so that pages are stable. */
+/**
+ * ORDER BY terms for whitelisted keys, always ending on the id so that pages are stable. The id runs
+ * in the direction of the last key, so `created_at DESC, id DESC` walks an index on (created_at, id)
+ * backwards and reads only the page (an ascending id after a descending key would sort the page).
+ */
 export function orderByFor(keys: SortKey[], columns: Record<string, SQLiteColumn>, id: SQLiteColumn): SQL[] {
   const terms = keys.map((k) => (k.direction === 'asc' ? asc(columns[k.field]!) : desc(columns[k.field]!)));
-  if (!keys.some((k) => columns[k.field] === id)) terms.push(asc(id));
+  const last = keys[keys.length - 1]?.direction ?? 'asc';
+  if (!keys.some((k) => columns[k.field] === id)) terms.push(last === 'asc' ? asc(id) : desc(id));
   return terms;
 }
