@@ -35,6 +35,11 @@ export function principalRef(principal: Principal): string | null {
   return `${principal.kind === 'api_key' ? 'key' : 'user'}:${principal.id}`;
 }
 
+/** Who did something, for history rows (order history, stock adjustments): the principal, else `fallback`. */
+export function actorRef(principal: Principal, fallback = 'system'): string {
+  return principalRef(principal) ?? fallback;
+}
+
 /** The vendor a principal acts for, if it is a vendor user: its reach is limited to that vendor's things. */
 export function vendorScope(principal: Principal): string | null {
   return principal.kind === 'user' ? principal.vendorId : null;

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { created, ok } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
-import { principalRef, type Principal } from '../../middleware/auth';
+import { actorRef, type Principal } from '../../middleware/auth';
 import { adoptGuestCart } from './adopt';
 import { type CartAction, CART_TOKEN_HEADER, reachCart, refuseVendors } from './carts.access';
 import { cartView } from './cart-view';
@@ -66,7 +66,7 @@ export const adoptCart: AppRouteHandler<typeof routes.adoptCart> = async (c) => 
 
 export const checkoutCart: AppRouteHandler<typeof routes.checkoutCart> = async (c) => {
   const cart = await cartFor(c, c.req.valid('param').id, 'write');
-  const actor = principalRef(c.var.principal) ?? `guest:${cart.id}`;
+  const actor = actorRef(c.var.principal, `guest:${cart.id}`);
   const placed = await checkout(c.var.db, cart, c.req.valid('json'), actor);
   return created(c, toOrder(placed.order, placed.lines), `/api/orders/${placed.order.id}`, 'Order placed');
 };

@@ -1,7 +1,7 @@
 import { created, list, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
-import { principalRef } from '../../middleware/auth';
+import { actorRef } from '../../middleware/auth';
 import { inventoryReach } from './inventory.access';
 import { adjustmentListQuery, inventoryListQuery } from './inventory.query';
 import type * as routes from './inventory.routes';
@@ -15,7 +15,7 @@ export const listInventory: AppRouteHandler<typeof routes.listInventory> = async
 
 export const createAdjustment: AppRouteHandler<typeof routes.createAdjustment> = async (c) => {
   const { variantId } = c.req.valid('param');
-  const result = await service.adjustStock(c.var.db, variantId, c.req.valid('json'), inventoryReach(c.var.principal), principalRef(c.var.principal) ?? 'system');
+  const result = await service.adjustStock(c.var.db, variantId, c.req.valid('json'), inventoryReach(c.var.principal), actorRef(c.var.principal));
   return created(c, result, `/api/inventory/${variantId}/adjustments`, 'Stock adjusted');
 };
 

@@ -1,13 +1,13 @@
 import { list, created, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
-import { type Principal, principalRef } from '../../middleware/auth';
+import { actorRef, type Principal } from '../../middleware/auth';
 import { ALL_ORDERS, cancelReach, readReach } from './orders.access';
 import type * as routes from './orders.routes';
 import * as service from './orders.service';
 
 type WithPrincipal = { var: { principal: Principal } };
-const actor = (c: WithPrincipal) => principalRef(c.var.principal) ?? 'system';
+const actor = (c: WithPrincipal) => actorRef(c.var.principal);
 
 export const listOrders: AppRouteHandler<typeof routes.listOrders> = async (c) => {
   const query = c.req.valid('query');

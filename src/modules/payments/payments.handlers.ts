@@ -3,7 +3,7 @@ import { orders, payments } from '../../db/schema';
 import { created, list, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
-import { principalRef } from '../../middleware/auth';
+import { actorRef } from '../../middleware/auth';
 import { paymentReach } from './payments.access';
 import { orderPaymentListQuery, paymentListQuery, refundListQuery } from './payments.query';
 import type * as routes from './payments.routes';
@@ -12,7 +12,7 @@ import * as refundService from './refunds.service';
 
 export const createPayment: AppRouteHandler<typeof routes.createPayment> = async (c) => {
   const order = await service.findOrder(c.var.db, c.req.valid('param').id, undefined);
-  const payment = await service.createPayment(c.var.db, order, c.req.valid('json'), principalRef(c.var.principal) ?? 'system');
+  const payment = await service.createPayment(c.var.db, order, c.req.valid('json'), actorRef(c.var.principal));
   const message = payment.status === 'completed' ? 'Payment completed' : payment.status === 'failed' ? `Payment failed: ${payment.failureReason}` : 'Payment pending';
   return created(c, payment, `/api/payments/${payment.id}`, message);
 };
@@ -39,7 +39,7 @@ export const getPayment: AppRouteHandler<typeof routes.getPayment> = async (c) =
 
 export const createRefund: AppRouteHandler<typeof routes.createRefund> = async (c) => {
   const { payment, order } = await service.findPayment(c.var.db, c.req.valid('param').id, undefined);
-  const refund = await refundService.createRefund(c.var.db, payment, order, c.req.valid('json'), principalRef(c.var.principal) ?? 'system');
+  const refund = await refundService.createRefund(c.var.db, payment, order, c.req.valid('json'), actorRef(c.var.principal));
   return created(c, refund, `/api/payments/${payment.id}/refunds`, 'Refund created');
 };
 

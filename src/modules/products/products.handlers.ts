@@ -1,4 +1,4 @@
-import { isStaff, type Principal, principalRef, vendorScope } from '../../middleware/auth';
+import { actorRef, isStaff, type Principal, vendorScope } from '../../middleware/auth';
 import { created, list, noContent, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
@@ -56,7 +56,7 @@ export const createVariant: AppRouteHandler<typeof routes.createVariant> = async
 
 export const updateVariant: AppRouteHandler<typeof routes.updateVariant> = async (c) => {
   const { id, variantId } = c.req.valid('param');
-  const actor = principalRef(c.var.principal) ?? 'system';
+  const actor = actorRef(c.var.principal);
   return ok(c, await service.updateVariant(c.var.db, id, variantId, c.req.valid('json'), scope(c), new Date(), actor), 'Variant updated');
 };
 

@@ -2,13 +2,13 @@ import { orders, shipments } from '../../db/schema';
 import { created, list, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
-import { principalRef } from '../../middleware/auth';
+import { actorRef } from '../../middleware/auth';
 import { shipmentReach } from './shipments.access';
 import { shipmentListQuery } from './shipments.query';
 import type * as routes from './shipments.routes';
 import * as service from './shipments.service';
 
-const actor = (c: Parameters<AppRouteHandler<typeof routes.createShipment>>[0]) => principalRef(c.var.principal) ?? 'system';
+const actor = (c: Parameters<AppRouteHandler<typeof routes.createShipment>>[0]) => actorRef(c.var.principal);
 
 export const createShipment: AppRouteHandler<typeof routes.createShipment> = async (c) => {
   const order = await service.findOrder(c.var.db, c.req.valid('param').id, undefined);
@@ -29,6 +29,6 @@ export const getShipment: AppRouteHandler<typeof routes.getShipment> = async (c)
 };
 
 export const updateShipment: AppRouteHandler<typeof routes.updateShipment> = async (c) => {
-  const shipment = await service.updateShipment(c.var.db, c.req.valid('param').id, c.req.valid('json'), principalRef(c.var.principal) ?? 'system');
+  const shipment = await service.updateShipment(c.var.db, c.req.valid('param').id, c.req.valid('json'), actorRef(c.var.principal));
   return ok(c, shipment, 'Shipment updated');
 };
