@@ -762,3 +762,5 @@ export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
 export type NotificationRow = typeof notifications.$inferSelect;
+
+export * from './schema-admin';

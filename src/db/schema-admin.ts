@@ -1,0 +1,44 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { users } from './schema';
+
+/**
+ * Tables of the admin panel (src/admin). Sessions live server-side so that signing out, a password
+ * change (the user's token version) or disabling the user ends them at once; the cookie holds a
+ * random token and only its SHA-256 is stored, so a copy of the table signs no one in.
+ */
+export const adminSessions = sqliteTable(
+  'admin_sessions',
+  {
+    /** Lowercase hex SHA-256 of the session token in the cookie. */
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The user's token version at sign-in: a password change bumps it and ends the session. */
+    tokenVersion: integer('token_version').notNull(),
+    /** Per-session CSRF token, carried by every form of the panel. */
+    csrfToken: text('csrf_token').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: text('created_at').notNull(),
+    expiresAt: text('expires_at').notNull(),
+  },
+  (t) => [index('admin_sessions_user_idx').on(t.userId), index('admin_sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Failed sign-ins per account and client IP; a row at the limit locks that pair until `lockedUntil`. */
+export const adminLoginFailures = sqliteTable(
+  'admin_login_failures',
+  {
+    email: text('email').notNull(),
+    ip: text('ip').notNull(),
+    failures: integer('failures').notNull(),
+    /** Start of the counting window: failures older than the window no longer count. */
+    firstFailureAt: text('first_failure_at').notNull(),
+    lockedUntil: text('locked_until'),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.ip] })],
+);
+
+export type AdminSessionRow = typeof adminSessions.$inferSelect;
+export type AdminLoginFailureRow = typeof adminLoginFailures.$inferSelect;
