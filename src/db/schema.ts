@@ -208,6 +208,10 @@ export const users = sqliteTable(
     status: text('status', { enum: USER_STATUSES }).notNull().default('active'),
     /** Carried in every JWT as `ver`; bumped on password change so older tokens stop working. */
     tokenVersion: integer('token_version').notNull().default(0),
+    /** The customer wants no SMS (src/notifications). */
+    smsOptOut: integer('sms_opt_out', { mode: 'boolean' }).notNull().default(false),
+    /** The customer wants no marketing email; transactional email (orders, receipts, resets) still goes. */
+    marketingEmailOptOut: integer('marketing_email_opt_out', { mode: 'boolean' }).notNull().default(false),
     lastLoginAt: text('last_login_at'),
     ...timestamps,
   },
@@ -694,9 +698,14 @@ export const webhookAttempts = sqliteTable(
   (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attempt)],
 );
 
+export const NOTIFICATION_STATUSES = ['queued', 'sent', 'retrying', 'failed', 'skipped'] as const;
+
 /**
- * Messages to people (email, SMS). For now the store's own notices to its admins (a webhook
- * endpoint switched off); the notifications work adds providers, templates and customer messages.
+ * Every message to a person (email, SMS), rendered from a template (schema-notifications.ts) and
+ * sent by the `notifications` queue consumer (src/notifications/). `queued` until a provider takes
+ * it (`sent`); `retrying` after a failed attempt; `failed` when retries ran out or the provider
+ * refused it for good; `skipped` when the recipient opted out (never sent). The outbox provider
+ * sends nothing: the row is the message, readable at /api/notifications.
  */
 export const notifications = sqliteTable(
   'notifications',
@@ -704,14 +713,37 @@ export const notifications = sqliteTable(
     id: text('id').primaryKey(),
     channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
     recipient: text('recipient').notNull(),
+    /** The template's key (`order_confirmation`). */
     template: text('template').notNull(),
     subject: text('subject'),
     body: text('body').notNull(),
+    /** Email only: the HTML part. */
+    bodyHtml: text('body_html'),
+    /** The variables the message was rendered with. */
     data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
-    status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull().default('queued'),
+    status: text('status', { enum: NOTIFICATION_STATUSES }).notNull().default('queued'),
+    category: text('category', { enum: ['transactional', 'marketing'] }).notNull().default('transactional'),
+    /** The outbox event that caused it; null for internal triggers (password reset, endpoint disabled). */
+    eventId: text('event_id'),
+    /** The account it was sent to, when it went to one. */
+    recipientUserId: text('recipient_user_id'),
+    /** `<cause>|<template>.<channel>|<recipient>`: one message per cause, template and recipient, however often the cause is processed. */
+    dedupeKey: text('dedupe_key'),
+    /** The provider that took (or last tried) it: outbox, resend, twilio. */
+    provider: text('provider'),
+    providerMessageId: text('provider_message_id'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    lastAttemptAt: text('last_attempt_at'),
+    sentAt: text('sent_at'),
     ...timestamps,
   },
-  (t) => [index('notifications_created_idx').on(t.createdAt, t.id)],
+  (t) => [
+    index('notifications_created_idx').on(t.createdAt, t.id),
+    index('notifications_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('notifications_recipient_idx').on(t.recipient, t.createdAt),
+    uniqueIndex('notifications_dedupe_idx').on(t.dedupeKey),
+  ],
 );
 
 export const categoriesRelations = relations(categories, ({ one, many }) => ({
@@ -764,3 +796,5 @@ export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
 export type NotificationRow = typeof notifications.$inferSelect;
 
 export * from './schema-admin';
+
+export * from './schema-notifications';
