@@ -798,3 +798,7 @@ export type NotificationRow = typeof notifications.$inferSelect;
 export * from './schema-admin';
 
 export * from './schema-notifications';
+
+export * from './schema-content';
+
+export * from './schema-audit';
