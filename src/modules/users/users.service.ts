@@ -47,6 +47,8 @@ export async function newUserRow(input: NewUser, now = new Date()): Promise<User
     vendorId: input.vendorId ?? null,
     status: input.status ?? 'active',
     tokenVersion: 0,
+    smsOptOut: false,
+    marketingEmailOptOut: false,
     lastLoginAt: null,
     createdAt: ts,
     updatedAt: ts,
