@@ -1,0 +1,193 @@
+import { getTableColumns, is } from 'drizzle-orm';
+import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import * as schema from './schema';
+
+/**
+ * The audit log is written by triggers: AFTER INSERT / UPDATE / DELETE on every audited table, each
+ * adds one `audit_log` row when an `audit_context` row exists, which only an audited principal's
+ * batch has (src/lib/audit.ts). Being triggers, they cover every write path (services, the admin
+ * panel, code not written yet) in the same transaction as the write, with before and after values
+ * read from OLD and NEW.
+ *
+ * Every table of the schema is either audited (with the resource name the log shows) or listed in
+ * NOT_AUDITED with the reason; test/audit/triggers.node.test.ts fails on a table in neither, and on
+ * a trigger that no longer matches its table's columns. After changing an audited table, run
+ * `npm run db:audit-triggers` (inside the migration lock) to generate the migration that recreates them.
+ */
+
+/** Audited tables and the resource name their rows are logged under. */
+export const AUDITED_TABLES: Record<string, string> = {
+  categories: 'category',
+  brands: 'brand',
+  vendors: 'vendor',
+  products: 'product',
+  product_variants: 'variant',
+  product_categories: 'product_category',
+  roles: 'role',
+  users: 'user',
+  addresses: 'address',
+  api_keys: 'api_key',
+  store_settings: 'settings',
+  currencies: 'currency',
+  tax_rates: 'tax_rate',
+  coupons: 'coupon',
+  carts: 'cart',
+  cart_lines: 'cart_line',
+  orders: 'order',
+  order_lines: 'order_line',
+  payments: 'payment',
+  refunds: 'refund',
+  shipments: 'shipment',
+  shipment_lines: 'shipment_line',
+  webhook_endpoints: 'webhook',
+  notification_templates: 'notification_template',
+  pages: 'page',
+  menus: 'menu',
+  banners: 'banner',
+};
+
+/** Tables whose writes are not audited, and why. */
+export const NOT_AUDITED: Record<string, string> = {
+  audit_log: 'the log itself (append-only)',
+  audit_context: 'who is writing, for the triggers; lives only inside a transaction',
+  events: 'the outbox: itself a record of domain events',
+  product_status_counts: 'derived counters kept by triggers',
+  catalogue_version: 'a version number bumped by triggers',
+  idempotency_keys: 'request bookkeeping (stored responses)',
+  order_status_history: "a history itself; the order's status change is audited on the order",
+  inventory_adjustments: "a stock history itself; the stock change is audited on the variant",
+  coupon_usages: "bookkeeping of placed orders; the coupon's timesUsed change is audited",
+  webhook_deliveries: 'delivery bookkeeping written by the queue consumers',
+  webhook_attempts: 'delivery bookkeeping written by the queue consumers',
+  notifications: 'a log of messages sent, written by the notification pipeline',
+  password_reset_tokens: 'credential bookkeeping (token hashes)',
+  admin_sessions: 'sign-in bookkeeping of the admin panel (token hashes)',
+  admin_login_failures: 'sign-in bookkeeping of the admin panel',
+};
+
+/** Fields left out of every diff: bookkeeping that changes on every write or by itself. */
+const IGNORED_FIELDS: Record<string, string[]> = {
+  '*': ['createdAt', 'updatedAt'],
+  api_keys: ['lastUsedAt'],
+  users: ['lastLoginAt'],
+};
+
+/** Columns whose values never reach the log: the field is shown as changed, its value as `[redacted]`. */
+export const REDACTED_COLUMN = /(hash|secret|password|salt|csrf)/i;
+export const REDACTED = '[redacted]';
+
+interface AuditColumn {
+  field: string;
+  column: string;
+  kind: 'json' | 'boolean' | 'redacted' | 'plain';
+}
+
+/** Every table the schema declares, by SQL name. */
+export function schemaTables(): Map<string, SQLiteTable> {
+  const tables = new Map<string, SQLiteTable>();
+  for (const value of Object.values(schema)) {
+    if (is(value, SQLiteTable)) tables.set(getTableConfig(value).name, value);
+  }
+  return tables;
+}
+
+function auditColumns(name: string, table: SQLiteTable): AuditColumn[] {
+  const ignored = new Set([...IGNORED_FIELDS['*']!, ...(IGNORED_FIELDS[name] ?? [])]);
+  return Object.entries(getTableColumns(table))
+    .filter(([field]) => !ignored.has(field))
+    .map(([field, column]) => ({
+      field,
+      column: column.name,
+      kind: REDACTED_COLUMN.test(column.name) ? 'redacted' : column.dataType === 'json' ? 'json' : column.dataType === 'boolean' ? 'boolean' : 'plain',
+    }));
+}
+
+/** The id a row is logged under: its primary key, or the columns of a composite key joined by `/`. */
+function idExpression(table: SQLiteTable, row: 'NEW' | 'OLD'): string {
+  const config = getTableConfig(table);
+  const single = config.columns.find((c) => c.primary);
+  const columns = single ? [single.name] : config.primaryKeys[0]!.columns.map((c) => c.name);
+  return columns.map((c) => `${row}.\`${c}\``).join(` || '/' || `);
+}
+
+/** A column's value as the log shows it: JSON columns as JSON, booleans as true/false, secrets redacted. */
+function valueExpression(column: AuditColumn, row: 'NEW' | 'OLD'): string {
+  const ref = `${row}.\`${column.column}\``;
+  switch (column.kind) {
+    case 'redacted':
+      return `CASE WHEN ${ref} IS NULL THEN NULL ELSE '${REDACTED}' END`;
+    case 'json':
+      return `CASE WHEN json_valid(${ref}) THEN json(${ref}) ELSE ${ref} END`;
+    case 'boolean':
+      return `CASE ${ref} WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE ${ref} END`;
+    default:
+      return ref;
+  }
+}
+
+const changed = (c: AuditColumn) => `OLD.\`${c.column}\` IS NOT NEW.\`${c.column}\``;
+
+/**
+ * `{ field: { before?, after? }, ... }`: every column on create and delete; on update only the
+ * changed ones (the others are JSON null, dropped by the json_each pass). One SELECT, no UNION: D1
+ * caps compound SELECTs at a few terms.
+ */
+function changesExpression(columns: AuditColumn[], action: 'create' | 'update' | 'delete'): string {
+  const entries = columns.map((c) => {
+    const value =
+      action === 'create'
+        ? `json_object('after', ${valueExpression(c, 'NEW')})`
+        : action === 'delete'
+          ? `json_object('before', ${valueExpression(c, 'OLD')})`
+          : `CASE WHEN ${changed(c)} THEN json_object('before', ${valueExpression(c, 'OLD')}, 'after', ${valueExpression(c, 'NEW')}) END`;
+    return `'${c.field}', ${value}`;
+  });
+  const object = `json_object(\n    ${entries.join(',\n    ')}\n  )`;
+  if (action !== 'update') return object;
+  return `(SELECT json_group_object(key, json(value)) FROM json_each(${object}) WHERE type <> 'null')`;
+}
+
+const TRIGGER_EVENTS = { create: ['INSERT', 'NEW'], update: ['UPDATE', 'NEW'], delete: ['DELETE', 'OLD'] } as const;
+
+export function triggerName(table: string, action: keyof typeof TRIGGER_EVENTS): string {
+  return `audit_${table}_${action}`;
+}
+
+/** The CREATE TRIGGER statements that audit one table. */
+export function auditTriggers(name: string, table: SQLiteTable): string[] {
+  const resource = AUDITED_TABLES[name];
+  if (!resource) throw new Error(`${name} is not an audited table`);
+  const columns = auditColumns(name, table);
+  return (Object.keys(TRIGGER_EVENTS) as (keyof typeof TRIGGER_EVENTS)[]).map((action) => {
+    const [event, row] = TRIGGER_EVENTS[action];
+    const when = ['EXISTS (SELECT 1 FROM `audit_context`)', ...(action === 'update' ? [`(${columns.map(changed).join(' OR ')})`] : [])];
+    return `CREATE TRIGGER \`${triggerName(name, action)}\` AFTER ${event} ON \`${name}\`
+WHEN ${when.join(' AND ')}
+BEGIN
+  INSERT INTO \`audit_log\` (\`actor_kind\`, \`actor_id\`, \`actor_label\`, \`actor_role\`, \`resource\`, \`resource_id\`, \`action\`, \`changes\`, \`request_id\`, \`method\`, \`path\`, \`created_at\`)
+  SELECT ctx.\`actor_kind\`, ctx.\`actor_id\`, ctx.\`actor_label\`, ctx.\`actor_role\`, '${resource}', ${idExpression(table, row)}, '${action}',
+  coalesce(${changesExpression(columns, action)}, '{}'),
+  ctx.\`request_id\`, ctx.\`method\`, ctx.\`path\`, ctx.\`at\`
+  FROM \`audit_context\` ctx WHERE ctx.\`id\` = 1;
+END`;
+  });
+}
+
+/** The statements that keep the log append-only. */
+export const APPEND_ONLY_TRIGGERS = [
+  "CREATE TRIGGER `audit_log_no_update` BEFORE UPDATE ON `audit_log`\nBEGIN\n  SELECT RAISE(ABORT, 'audit_log is append-only: rows cannot be changed');\nEND",
+  "CREATE TRIGGER `audit_log_no_delete` BEFORE DELETE ON `audit_log`\nBEGIN\n  SELECT RAISE(ABORT, 'audit_log is append-only: rows cannot be deleted');\nEND",
+];
+
+/** Every audit trigger of the current schema, by trigger name. */
+export function expectedTriggers(): Map<string, string> {
+  const expected = new Map<string, string>();
+  const tables = schemaTables();
+  for (const name of Object.keys(AUDITED_TABLES)) {
+    const table = tables.get(name);
+    if (!table) throw new Error(`AUDITED_TABLES names ${name}, which the schema does not declare`);
+    for (const statement of auditTriggers(name, table)) expected.set(/CREATE TRIGGER `([^`]+)`/.exec(statement)![1]!, statement);
+  }
+  for (const statement of APPEND_ONLY_TRIGGERS) expected.set(/CREATE TRIGGER `([^`]+)`/.exec(statement)![1]!, statement);
+  return expected;
+}
