@@ -23,12 +23,12 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'category', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'name', CASE WHEN OLD.`name` IS NOT NEW.`name` THEN json_object('before', OLD.`name`, 'after', NEW.`name`) END,
-    'slug', CASE WHEN OLD.`slug` IS NOT NEW.`slug` THEN json_object('before', OLD.`slug`, 'after', NEW.`slug`) END,
-    'description', CASE WHEN OLD.`description` IS NOT NEW.`description` THEN json_object('before', OLD.`description`, 'after', NEW.`description`) END,
-    'parentId', CASE WHEN OLD.`parent_id` IS NOT NEW.`parent_id` THEN json_object('before', OLD.`parent_id`, 'after', NEW.`parent_id`) END,
-    'position', CASE WHEN OLD.`position` IS NOT NEW.`position` THEN json_object('before', OLD.`position`, 'after', NEW.`position`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
+    'slug', iif(OLD.`slug` IS NOT NEW.`slug`, json_object('before', OLD.`slug`, 'after', NEW.`slug`), NULL),
+    'description', iif(OLD.`description` IS NOT NEW.`description`, json_object('before', OLD.`description`, 'after', NEW.`description`), NULL),
+    'parentId', iif(OLD.`parent_id` IS NOT NEW.`parent_id`, json_object('before', OLD.`parent_id`, 'after', NEW.`parent_id`), NULL),
+    'position', iif(OLD.`position` IS NOT NEW.`position`, json_object('before', OLD.`position`, 'after', NEW.`position`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -73,11 +73,11 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'brand', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'name', CASE WHEN OLD.`name` IS NOT NEW.`name` THEN json_object('before', OLD.`name`, 'after', NEW.`name`) END,
-    'slug', CASE WHEN OLD.`slug` IS NOT NEW.`slug` THEN json_object('before', OLD.`slug`, 'after', NEW.`slug`) END,
-    'description', CASE WHEN OLD.`description` IS NOT NEW.`description` THEN json_object('before', OLD.`description`, 'after', NEW.`description`) END,
-    'logoUrl', CASE WHEN OLD.`logo_url` IS NOT NEW.`logo_url` THEN json_object('before', OLD.`logo_url`, 'after', NEW.`logo_url`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
+    'slug', iif(OLD.`slug` IS NOT NEW.`slug`, json_object('before', OLD.`slug`, 'after', NEW.`slug`), NULL),
+    'description', iif(OLD.`description` IS NOT NEW.`description`, json_object('before', OLD.`description`, 'after', NEW.`description`), NULL),
+    'logoUrl', iif(OLD.`logo_url` IS NOT NEW.`logo_url`, json_object('before', OLD.`logo_url`, 'after', NEW.`logo_url`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -122,12 +122,12 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'vendor', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'name', CASE WHEN OLD.`name` IS NOT NEW.`name` THEN json_object('before', OLD.`name`, 'after', NEW.`name`) END,
-    'slug', CASE WHEN OLD.`slug` IS NOT NEW.`slug` THEN json_object('before', OLD.`slug`, 'after', NEW.`slug`) END,
-    'email', CASE WHEN OLD.`email` IS NOT NEW.`email` THEN json_object('before', OLD.`email`, 'after', NEW.`email`) END,
-    'description', CASE WHEN OLD.`description` IS NOT NEW.`description` THEN json_object('before', OLD.`description`, 'after', NEW.`description`) END,
-    'status', CASE WHEN OLD.`status` IS NOT NEW.`status` THEN json_object('before', OLD.`status`, 'after', NEW.`status`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
+    'slug', iif(OLD.`slug` IS NOT NEW.`slug`, json_object('before', OLD.`slug`, 'after', NEW.`slug`), NULL),
+    'email', iif(OLD.`email` IS NOT NEW.`email`, json_object('before', OLD.`email`, 'after', NEW.`email`), NULL),
+    'description', iif(OLD.`description` IS NOT NEW.`description`, json_object('before', OLD.`description`, 'after', NEW.`description`), NULL),
+    'status', iif(OLD.`status` IS NOT NEW.`status`, json_object('before', OLD.`status`, 'after', NEW.`status`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -166,8 +166,8 @@ BEGIN
     'status', json_object('after', NEW.`status`),
     'brandId', json_object('after', NEW.`brand_id`),
     'vendorId', json_object('after', NEW.`vendor_id`),
-    'images', json_object('after', CASE WHEN json_valid(NEW.`images`) THEN json(NEW.`images`) ELSE NEW.`images` END),
-    'attributes', json_object('after', CASE WHEN json_valid(NEW.`attributes`) THEN json(NEW.`attributes`) ELSE NEW.`attributes` END),
+    'images', json_object('after', iif(json_valid(NEW.`images`), json(NEW.`images`), NEW.`images`)),
+    'attributes', json_object('after', iif(json_valid(NEW.`attributes`), json(NEW.`attributes`), NEW.`attributes`)),
     'lowStockThreshold', json_object('after', NEW.`low_stock_threshold`)
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
@@ -180,19 +180,19 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'product', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'name', CASE WHEN OLD.`name` IS NOT NEW.`name` THEN json_object('before', OLD.`name`, 'after', NEW.`name`) END,
-    'slug', CASE WHEN OLD.`slug` IS NOT NEW.`slug` THEN json_object('before', OLD.`slug`, 'after', NEW.`slug`) END,
-    'description', CASE WHEN OLD.`description` IS NOT NEW.`description` THEN json_object('before', OLD.`description`, 'after', NEW.`description`) END,
-    'price', CASE WHEN OLD.`price` IS NOT NEW.`price` THEN json_object('before', OLD.`price`, 'after', NEW.`price`) END,
-    'compareAtPrice', CASE WHEN OLD.`compare_at_price` IS NOT NEW.`compare_at_price` THEN json_object('before', OLD.`compare_at_price`, 'after', NEW.`compare_at_price`) END,
-    'sku', CASE WHEN OLD.`sku` IS NOT NEW.`sku` THEN json_object('before', OLD.`sku`, 'after', NEW.`sku`) END,
-    'status', CASE WHEN OLD.`status` IS NOT NEW.`status` THEN json_object('before', OLD.`status`, 'after', NEW.`status`) END,
-    'brandId', CASE WHEN OLD.`brand_id` IS NOT NEW.`brand_id` THEN json_object('before', OLD.`brand_id`, 'after', NEW.`brand_id`) END,
-    'vendorId', CASE WHEN OLD.`vendor_id` IS NOT NEW.`vendor_id` THEN json_object('before', OLD.`vendor_id`, 'after', NEW.`vendor_id`) END,
-    'images', CASE WHEN OLD.`images` IS NOT NEW.`images` THEN json_object('before', CASE WHEN json_valid(OLD.`images`) THEN json(OLD.`images`) ELSE OLD.`images` END, 'after', CASE WHEN json_valid(NEW.`images`) THEN json(NEW.`images`) ELSE NEW.`images` END) END,
-    'attributes', CASE WHEN OLD.`attributes` IS NOT NEW.`attributes` THEN json_object('before', CASE WHEN json_valid(OLD.`attributes`) THEN json(OLD.`attributes`) ELSE OLD.`attributes` END, 'after', CASE WHEN json_valid(NEW.`attributes`) THEN json(NEW.`attributes`) ELSE NEW.`attributes` END) END,
-    'lowStockThreshold', CASE WHEN OLD.`low_stock_threshold` IS NOT NEW.`low_stock_threshold` THEN json_object('before', OLD.`low_stock_threshold`, 'after', NEW.`low_stock_threshold`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
+    'slug', iif(OLD.`slug` IS NOT NEW.`slug`, json_object('before', OLD.`slug`, 'after', NEW.`slug`), NULL),
+    'description', iif(OLD.`description` IS NOT NEW.`description`, json_object('before', OLD.`description`, 'after', NEW.`description`), NULL),
+    'price', iif(OLD.`price` IS NOT NEW.`price`, json_object('before', OLD.`price`, 'after', NEW.`price`), NULL),
+    'compareAtPrice', iif(OLD.`compare_at_price` IS NOT NEW.`compare_at_price`, json_object('before', OLD.`compare_at_price`, 'after', NEW.`compare_at_price`), NULL),
+    'sku', iif(OLD.`sku` IS NOT NEW.`sku`, json_object('before', OLD.`sku`, 'after', NEW.`sku`), NULL),
+    'status', iif(OLD.`status` IS NOT NEW.`status`, json_object('before', OLD.`status`, 'after', NEW.`status`), NULL),
+    'brandId', iif(OLD.`brand_id` IS NOT NEW.`brand_id`, json_object('before', OLD.`brand_id`, 'after', NEW.`brand_id`), NULL),
+    'vendorId', iif(OLD.`vendor_id` IS NOT NEW.`vendor_id`, json_object('before', OLD.`vendor_id`, 'after', NEW.`vendor_id`), NULL),
+    'images', iif(OLD.`images` IS NOT NEW.`images`, json_object('before', iif(json_valid(OLD.`images`), json(OLD.`images`), OLD.`images`), 'after', iif(json_valid(NEW.`images`), json(NEW.`images`), NEW.`images`)), NULL),
+    'attributes', iif(OLD.`attributes` IS NOT NEW.`attributes`, json_object('before', iif(json_valid(OLD.`attributes`), json(OLD.`attributes`), OLD.`attributes`), 'after', iif(json_valid(NEW.`attributes`), json(NEW.`attributes`), NEW.`attributes`)), NULL),
+    'lowStockThreshold', iif(OLD.`low_stock_threshold` IS NOT NEW.`low_stock_threshold`, json_object('before', OLD.`low_stock_threshold`, 'after', NEW.`low_stock_threshold`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -214,8 +214,8 @@ BEGIN
     'status', json_object('before', OLD.`status`),
     'brandId', json_object('before', OLD.`brand_id`),
     'vendorId', json_object('before', OLD.`vendor_id`),
-    'images', json_object('before', CASE WHEN json_valid(OLD.`images`) THEN json(OLD.`images`) ELSE OLD.`images` END),
-    'attributes', json_object('before', CASE WHEN json_valid(OLD.`attributes`) THEN json(OLD.`attributes`) ELSE OLD.`attributes` END),
+    'images', json_object('before', iif(json_valid(OLD.`images`), json(OLD.`images`), OLD.`images`)),
+    'attributes', json_object('before', iif(json_valid(OLD.`attributes`), json(OLD.`attributes`), OLD.`attributes`)),
     'lowStockThreshold', json_object('before', OLD.`low_stock_threshold`)
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
@@ -232,7 +232,7 @@ BEGIN
     'productId', json_object('after', NEW.`product_id`),
     'sku', json_object('after', NEW.`sku`),
     'name', json_object('after', NEW.`name`),
-    'options', json_object('after', CASE WHEN json_valid(NEW.`options`) THEN json(NEW.`options`) ELSE NEW.`options` END),
+    'options', json_object('after', iif(json_valid(NEW.`options`), json(NEW.`options`), NEW.`options`)),
     'price', json_object('after', NEW.`price`),
     'compareAtPrice', json_object('after', NEW.`compare_at_price`),
     'stock', json_object('after', NEW.`stock`),
@@ -249,16 +249,16 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'variant', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'productId', CASE WHEN OLD.`product_id` IS NOT NEW.`product_id` THEN json_object('before', OLD.`product_id`, 'after', NEW.`product_id`) END,
-    'sku', CASE WHEN OLD.`sku` IS NOT NEW.`sku` THEN json_object('before', OLD.`sku`, 'after', NEW.`sku`) END,
-    'name', CASE WHEN OLD.`name` IS NOT NEW.`name` THEN json_object('before', OLD.`name`, 'after', NEW.`name`) END,
-    'options', CASE WHEN OLD.`options` IS NOT NEW.`options` THEN json_object('before', CASE WHEN json_valid(OLD.`options`) THEN json(OLD.`options`) ELSE OLD.`options` END, 'after', CASE WHEN json_valid(NEW.`options`) THEN json(NEW.`options`) ELSE NEW.`options` END) END,
-    'price', CASE WHEN OLD.`price` IS NOT NEW.`price` THEN json_object('before', OLD.`price`, 'after', NEW.`price`) END,
-    'compareAtPrice', CASE WHEN OLD.`compare_at_price` IS NOT NEW.`compare_at_price` THEN json_object('before', OLD.`compare_at_price`, 'after', NEW.`compare_at_price`) END,
-    'stock', CASE WHEN OLD.`stock` IS NOT NEW.`stock` THEN json_object('before', OLD.`stock`, 'after', NEW.`stock`) END,
-    'lowStockThreshold', CASE WHEN OLD.`low_stock_threshold` IS NOT NEW.`low_stock_threshold` THEN json_object('before', OLD.`low_stock_threshold`, 'after', NEW.`low_stock_threshold`) END,
-    'position', CASE WHEN OLD.`position` IS NOT NEW.`position` THEN json_object('before', OLD.`position`, 'after', NEW.`position`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'productId', iif(OLD.`product_id` IS NOT NEW.`product_id`, json_object('before', OLD.`product_id`, 'after', NEW.`product_id`), NULL),
+    'sku', iif(OLD.`sku` IS NOT NEW.`sku`, json_object('before', OLD.`sku`, 'after', NEW.`sku`), NULL),
+    'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
+    'options', iif(OLD.`options` IS NOT NEW.`options`, json_object('before', iif(json_valid(OLD.`options`), json(OLD.`options`), OLD.`options`), 'after', iif(json_valid(NEW.`options`), json(NEW.`options`), NEW.`options`)), NULL),
+    'price', iif(OLD.`price` IS NOT NEW.`price`, json_object('before', OLD.`price`, 'after', NEW.`price`), NULL),
+    'compareAtPrice', iif(OLD.`compare_at_price` IS NOT NEW.`compare_at_price`, json_object('before', OLD.`compare_at_price`, 'after', NEW.`compare_at_price`), NULL),
+    'stock', iif(OLD.`stock` IS NOT NEW.`stock`, json_object('before', OLD.`stock`, 'after', NEW.`stock`), NULL),
+    'lowStockThreshold', iif(OLD.`low_stock_threshold` IS NOT NEW.`low_stock_threshold`, json_object('before', OLD.`low_stock_threshold`, 'after', NEW.`low_stock_threshold`), NULL),
+    'position', iif(OLD.`position` IS NOT NEW.`position`, json_object('before', OLD.`position`, 'after', NEW.`position`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -274,7 +274,7 @@ BEGIN
     'productId', json_object('before', OLD.`product_id`),
     'sku', json_object('before', OLD.`sku`),
     'name', json_object('before', OLD.`name`),
-    'options', json_object('before', CASE WHEN json_valid(OLD.`options`) THEN json(OLD.`options`) ELSE OLD.`options` END),
+    'options', json_object('before', iif(json_valid(OLD.`options`), json(OLD.`options`), OLD.`options`)),
     'price', json_object('before', OLD.`price`),
     'compareAtPrice', json_object('before', OLD.`compare_at_price`),
     'stock', json_object('before', OLD.`stock`),
@@ -304,8 +304,8 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'product_category', NEW.`product_id` || '/' || NEW.`category_id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'productId', CASE WHEN OLD.`product_id` IS NOT NEW.`product_id` THEN json_object('before', OLD.`product_id`, 'after', NEW.`product_id`) END,
-    'categoryId', CASE WHEN OLD.`category_id` IS NOT NEW.`category_id` THEN json_object('before', OLD.`category_id`, 'after', NEW.`category_id`) END
+    'productId', iif(OLD.`product_id` IS NOT NEW.`product_id`, json_object('before', OLD.`product_id`, 'after', NEW.`product_id`), NULL),
+    'categoryId', iif(OLD.`category_id` IS NOT NEW.`category_id`, json_object('before', OLD.`category_id`, 'after', NEW.`category_id`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -333,8 +333,8 @@ BEGIN
     'id', json_object('after', NEW.`id`),
     'name', json_object('after', NEW.`name`),
     'description', json_object('after', NEW.`description`),
-    'permissions', json_object('after', CASE WHEN json_valid(NEW.`permissions`) THEN json(NEW.`permissions`) ELSE NEW.`permissions` END),
-    'builtIn', json_object('after', CASE NEW.`built_in` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`built_in` END)
+    'permissions', json_object('after', iif(json_valid(NEW.`permissions`), json(NEW.`permissions`), NEW.`permissions`)),
+    'builtIn', json_object('after', iif(NEW.`built_in` = 1, json('true'), iif(NEW.`built_in` = 0, json('false'), NEW.`built_in`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -346,11 +346,11 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'role', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'name', CASE WHEN OLD.`name` IS NOT NEW.`name` THEN json_object('before', OLD.`name`, 'after', NEW.`name`) END,
-    'description', CASE WHEN OLD.`description` IS NOT NEW.`description` THEN json_object('before', OLD.`description`, 'after', NEW.`description`) END,
-    'permissions', CASE WHEN OLD.`permissions` IS NOT NEW.`permissions` THEN json_object('before', CASE WHEN json_valid(OLD.`permissions`) THEN json(OLD.`permissions`) ELSE OLD.`permissions` END, 'after', CASE WHEN json_valid(NEW.`permissions`) THEN json(NEW.`permissions`) ELSE NEW.`permissions` END) END,
-    'builtIn', CASE WHEN OLD.`built_in` IS NOT NEW.`built_in` THEN json_object('before', CASE OLD.`built_in` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`built_in` END, 'after', CASE NEW.`built_in` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`built_in` END) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
+    'description', iif(OLD.`description` IS NOT NEW.`description`, json_object('before', OLD.`description`, 'after', NEW.`description`), NULL),
+    'permissions', iif(OLD.`permissions` IS NOT NEW.`permissions`, json_object('before', iif(json_valid(OLD.`permissions`), json(OLD.`permissions`), OLD.`permissions`), 'after', iif(json_valid(NEW.`permissions`), json(NEW.`permissions`), NEW.`permissions`)), NULL),
+    'builtIn', iif(OLD.`built_in` IS NOT NEW.`built_in`, json_object('before', iif(OLD.`built_in` = 1, json('true'), iif(OLD.`built_in` = 0, json('false'), OLD.`built_in`)), 'after', iif(NEW.`built_in` = 1, json('true'), iif(NEW.`built_in` = 0, json('false'), NEW.`built_in`))), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -365,8 +365,8 @@ BEGIN
     'id', json_object('before', OLD.`id`),
     'name', json_object('before', OLD.`name`),
     'description', json_object('before', OLD.`description`),
-    'permissions', json_object('before', CASE WHEN json_valid(OLD.`permissions`) THEN json(OLD.`permissions`) ELSE OLD.`permissions` END),
-    'builtIn', json_object('before', CASE OLD.`built_in` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`built_in` END)
+    'permissions', json_object('before', iif(json_valid(OLD.`permissions`), json(OLD.`permissions`), OLD.`permissions`)),
+    'builtIn', json_object('before', iif(OLD.`built_in` = 1, json('true'), iif(OLD.`built_in` = 0, json('false'), OLD.`built_in`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -382,13 +382,13 @@ BEGIN
     'email', json_object('after', NEW.`email`),
     'name', json_object('after', NEW.`name`),
     'phone', json_object('after', NEW.`phone`),
-    'passwordHash', json_object('after', CASE WHEN NEW.`password_hash` IS NULL THEN NULL ELSE '[redacted]' END),
+    'passwordHash', json_object('after', iif(NEW.`password_hash` IS NULL, NULL, '[redacted]')),
     'roleId', json_object('after', NEW.`role_id`),
     'vendorId', json_object('after', NEW.`vendor_id`),
     'status', json_object('after', NEW.`status`),
     'tokenVersion', json_object('after', NEW.`token_version`),
-    'smsOptOut', json_object('after', CASE NEW.`sms_opt_out` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`sms_opt_out` END),
-    'marketingEmailOptOut', json_object('after', CASE NEW.`marketing_email_opt_out` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`marketing_email_opt_out` END)
+    'smsOptOut', json_object('after', iif(NEW.`sms_opt_out` = 1, json('true'), iif(NEW.`sms_opt_out` = 0, json('false'), NEW.`sms_opt_out`))),
+    'marketingEmailOptOut', json_object('after', iif(NEW.`marketing_email_opt_out` = 1, json('true'), iif(NEW.`marketing_email_opt_out` = 0, json('false'), NEW.`marketing_email_opt_out`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -400,17 +400,17 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'user', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'email', CASE WHEN OLD.`email` IS NOT NEW.`email` THEN json_object('before', OLD.`email`, 'after', NEW.`email`) END,
-    'name', CASE WHEN OLD.`name` IS NOT NEW.`name` THEN json_object('before', OLD.`name`, 'after', NEW.`name`) END,
-    'phone', CASE WHEN OLD.`phone` IS NOT NEW.`phone` THEN json_object('before', OLD.`phone`, 'after', NEW.`phone`) END,
-    'passwordHash', CASE WHEN OLD.`password_hash` IS NOT NEW.`password_hash` THEN json_object('before', CASE WHEN OLD.`password_hash` IS NULL THEN NULL ELSE '[redacted]' END, 'after', CASE WHEN NEW.`password_hash` IS NULL THEN NULL ELSE '[redacted]' END) END,
-    'roleId', CASE WHEN OLD.`role_id` IS NOT NEW.`role_id` THEN json_object('before', OLD.`role_id`, 'after', NEW.`role_id`) END,
-    'vendorId', CASE WHEN OLD.`vendor_id` IS NOT NEW.`vendor_id` THEN json_object('before', OLD.`vendor_id`, 'after', NEW.`vendor_id`) END,
-    'status', CASE WHEN OLD.`status` IS NOT NEW.`status` THEN json_object('before', OLD.`status`, 'after', NEW.`status`) END,
-    'tokenVersion', CASE WHEN OLD.`token_version` IS NOT NEW.`token_version` THEN json_object('before', OLD.`token_version`, 'after', NEW.`token_version`) END,
-    'smsOptOut', CASE WHEN OLD.`sms_opt_out` IS NOT NEW.`sms_opt_out` THEN json_object('before', CASE OLD.`sms_opt_out` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`sms_opt_out` END, 'after', CASE NEW.`sms_opt_out` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`sms_opt_out` END) END,
-    'marketingEmailOptOut', CASE WHEN OLD.`marketing_email_opt_out` IS NOT NEW.`marketing_email_opt_out` THEN json_object('before', CASE OLD.`marketing_email_opt_out` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`marketing_email_opt_out` END, 'after', CASE NEW.`marketing_email_opt_out` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`marketing_email_opt_out` END) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'email', iif(OLD.`email` IS NOT NEW.`email`, json_object('before', OLD.`email`, 'after', NEW.`email`), NULL),
+    'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
+    'phone', iif(OLD.`phone` IS NOT NEW.`phone`, json_object('before', OLD.`phone`, 'after', NEW.`phone`), NULL),
+    'passwordHash', iif(OLD.`password_hash` IS NOT NEW.`password_hash`, json_object('before', iif(OLD.`password_hash` IS NULL, NULL, '[redacted]'), 'after', iif(NEW.`password_hash` IS NULL, NULL, '[redacted]')), NULL),
+    'roleId', iif(OLD.`role_id` IS NOT NEW.`role_id`, json_object('before', OLD.`role_id`, 'after', NEW.`role_id`), NULL),
+    'vendorId', iif(OLD.`vendor_id` IS NOT NEW.`vendor_id`, json_object('before', OLD.`vendor_id`, 'after', NEW.`vendor_id`), NULL),
+    'status', iif(OLD.`status` IS NOT NEW.`status`, json_object('before', OLD.`status`, 'after', NEW.`status`), NULL),
+    'tokenVersion', iif(OLD.`token_version` IS NOT NEW.`token_version`, json_object('before', OLD.`token_version`, 'after', NEW.`token_version`), NULL),
+    'smsOptOut', iif(OLD.`sms_opt_out` IS NOT NEW.`sms_opt_out`, json_object('before', iif(OLD.`sms_opt_out` = 1, json('true'), iif(OLD.`sms_opt_out` = 0, json('false'), OLD.`sms_opt_out`)), 'after', iif(NEW.`sms_opt_out` = 1, json('true'), iif(NEW.`sms_opt_out` = 0, json('false'), NEW.`sms_opt_out`))), NULL),
+    'marketingEmailOptOut', iif(OLD.`marketing_email_opt_out` IS NOT NEW.`marketing_email_opt_out`, json_object('before', iif(OLD.`marketing_email_opt_out` = 1, json('true'), iif(OLD.`marketing_email_opt_out` = 0, json('false'), OLD.`marketing_email_opt_out`)), 'after', iif(NEW.`marketing_email_opt_out` = 1, json('true'), iif(NEW.`marketing_email_opt_out` = 0, json('false'), NEW.`marketing_email_opt_out`))), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -426,13 +426,13 @@ BEGIN
     'email', json_object('before', OLD.`email`),
     'name', json_object('before', OLD.`name`),
     'phone', json_object('before', OLD.`phone`),
-    'passwordHash', json_object('before', CASE WHEN OLD.`password_hash` IS NULL THEN NULL ELSE '[redacted]' END),
+    'passwordHash', json_object('before', iif(OLD.`password_hash` IS NULL, NULL, '[redacted]')),
     'roleId', json_object('before', OLD.`role_id`),
     'vendorId', json_object('before', OLD.`vendor_id`),
     'status', json_object('before', OLD.`status`),
     'tokenVersion', json_object('before', OLD.`token_version`),
-    'smsOptOut', json_object('before', CASE OLD.`sms_opt_out` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`sms_opt_out` END),
-    'marketingEmailOptOut', json_object('before', CASE OLD.`marketing_email_opt_out` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`marketing_email_opt_out` END)
+    'smsOptOut', json_object('before', iif(OLD.`sms_opt_out` = 1, json('true'), iif(OLD.`sms_opt_out` = 0, json('false'), OLD.`sms_opt_out`))),
+    'marketingEmailOptOut', json_object('before', iif(OLD.`marketing_email_opt_out` = 1, json('true'), iif(OLD.`marketing_email_opt_out` = 0, json('false'), OLD.`marketing_email_opt_out`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -456,8 +456,8 @@ BEGIN
     'postalCode', json_object('after', NEW.`postal_code`),
     'country', json_object('after', NEW.`country`),
     'phone', json_object('after', NEW.`phone`),
-    'isDefaultShipping', json_object('after', CASE NEW.`is_default_shipping` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`is_default_shipping` END),
-    'isDefaultBilling', json_object('after', CASE NEW.`is_default_billing` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`is_default_billing` END)
+    'isDefaultShipping', json_object('after', iif(NEW.`is_default_shipping` = 1, json('true'), iif(NEW.`is_default_shipping` = 0, json('false'), NEW.`is_default_shipping`))),
+    'isDefaultBilling', json_object('after', iif(NEW.`is_default_billing` = 1, json('true'), iif(NEW.`is_default_billing` = 0, json('false'), NEW.`is_default_billing`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -469,20 +469,20 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'address', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'userId', CASE WHEN OLD.`user_id` IS NOT NEW.`user_id` THEN json_object('before', OLD.`user_id`, 'after', NEW.`user_id`) END,
-    'firstName', CASE WHEN OLD.`first_name` IS NOT NEW.`first_name` THEN json_object('before', OLD.`first_name`, 'after', NEW.`first_name`) END,
-    'lastName', CASE WHEN OLD.`last_name` IS NOT NEW.`last_name` THEN json_object('before', OLD.`last_name`, 'after', NEW.`last_name`) END,
-    'company', CASE WHEN OLD.`company` IS NOT NEW.`company` THEN json_object('before', OLD.`company`, 'after', NEW.`company`) END,
-    'line1', CASE WHEN OLD.`line1` IS NOT NEW.`line1` THEN json_object('before', OLD.`line1`, 'after', NEW.`line1`) END,
-    'line2', CASE WHEN OLD.`line2` IS NOT NEW.`line2` THEN json_object('before', OLD.`line2`, 'after', NEW.`line2`) END,
-    'city', CASE WHEN OLD.`city` IS NOT NEW.`city` THEN json_object('before', OLD.`city`, 'after', NEW.`city`) END,
-    'region', CASE WHEN OLD.`region` IS NOT NEW.`region` THEN json_object('before', OLD.`region`, 'after', NEW.`region`) END,
-    'postalCode', CASE WHEN OLD.`postal_code` IS NOT NEW.`postal_code` THEN json_object('before', OLD.`postal_code`, 'after', NEW.`postal_code`) END,
-    'country', CASE WHEN OLD.`country` IS NOT NEW.`country` THEN json_object('before', OLD.`country`, 'after', NEW.`country`) END,
-    'phone', CASE WHEN OLD.`phone` IS NOT NEW.`phone` THEN json_object('before', OLD.`phone`, 'after', NEW.`phone`) END,
-    'isDefaultShipping', CASE WHEN OLD.`is_default_shipping` IS NOT NEW.`is_default_shipping` THEN json_object('before', CASE OLD.`is_default_shipping` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`is_default_shipping` END, 'after', CASE NEW.`is_default_shipping` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`is_default_shipping` END) END,
-    'isDefaultBilling', CASE WHEN OLD.`is_default_billing` IS NOT NEW.`is_default_billing` THEN json_object('before', CASE OLD.`is_default_billing` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`is_default_billing` END, 'after', CASE NEW.`is_default_billing` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`is_default_billing` END) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'userId', iif(OLD.`user_id` IS NOT NEW.`user_id`, json_object('before', OLD.`user_id`, 'after', NEW.`user_id`), NULL),
+    'firstName', iif(OLD.`first_name` IS NOT NEW.`first_name`, json_object('before', OLD.`first_name`, 'after', NEW.`first_name`), NULL),
+    'lastName', iif(OLD.`last_name` IS NOT NEW.`last_name`, json_object('before', OLD.`last_name`, 'after', NEW.`last_name`), NULL),
+    'company', iif(OLD.`company` IS NOT NEW.`company`, json_object('before', OLD.`company`, 'after', NEW.`company`), NULL),
+    'line1', iif(OLD.`line1` IS NOT NEW.`line1`, json_object('before', OLD.`line1`, 'after', NEW.`line1`), NULL),
+    'line2', iif(OLD.`line2` IS NOT NEW.`line2`, json_object('before', OLD.`line2`, 'after', NEW.`line2`), NULL),
+    'city', iif(OLD.`city` IS NOT NEW.`city`, json_object('before', OLD.`city`, 'after', NEW.`city`), NULL),
+    'region', iif(OLD.`region` IS NOT NEW.`region`, json_object('before', OLD.`region`, 'after', NEW.`region`), NULL),
+    'postalCode', iif(OLD.`postal_code` IS NOT NEW.`postal_code`, json_object('before', OLD.`postal_code`, 'after', NEW.`postal_code`), NULL),
+    'country', iif(OLD.`country` IS NOT NEW.`country`, json_object('before', OLD.`country`, 'after', NEW.`country`), NULL),
+    'phone', iif(OLD.`phone` IS NOT NEW.`phone`, json_object('before', OLD.`phone`, 'after', NEW.`phone`), NULL),
+    'isDefaultShipping', iif(OLD.`is_default_shipping` IS NOT NEW.`is_default_shipping`, json_object('before', iif(OLD.`is_default_shipping` = 1, json('true'), iif(OLD.`is_default_shipping` = 0, json('false'), OLD.`is_default_shipping`)), 'after', iif(NEW.`is_default_shipping` = 1, json('true'), iif(NEW.`is_default_shipping` = 0, json('false'), NEW.`is_default_shipping`))), NULL),
+    'isDefaultBilling', iif(OLD.`is_default_billing` IS NOT NEW.`is_default_billing`, json_object('before', iif(OLD.`is_default_billing` = 1, json('true'), iif(OLD.`is_default_billing` = 0, json('false'), OLD.`is_default_billing`)), 'after', iif(NEW.`is_default_billing` = 1, json('true'), iif(NEW.`is_default_billing` = 0, json('false'), NEW.`is_default_billing`))), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -506,8 +506,8 @@ BEGIN
     'postalCode', json_object('before', OLD.`postal_code`),
     'country', json_object('before', OLD.`country`),
     'phone', json_object('before', OLD.`phone`),
-    'isDefaultShipping', json_object('before', CASE OLD.`is_default_shipping` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`is_default_shipping` END),
-    'isDefaultBilling', json_object('before', CASE OLD.`is_default_billing` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`is_default_billing` END)
+    'isDefaultShipping', json_object('before', iif(OLD.`is_default_shipping` = 1, json('true'), iif(OLD.`is_default_shipping` = 0, json('false'), OLD.`is_default_shipping`))),
+    'isDefaultBilling', json_object('before', iif(OLD.`is_default_billing` = 1, json('true'), iif(OLD.`is_default_billing` = 0, json('false'), OLD.`is_default_billing`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -522,9 +522,9 @@ BEGIN
     'id', json_object('after', NEW.`id`),
     'name', json_object('after', NEW.`name`),
     'prefix', json_object('after', NEW.`prefix`),
-    'keyHash', json_object('after', CASE WHEN NEW.`key_hash` IS NULL THEN NULL ELSE '[redacted]' END),
+    'keyHash', json_object('after', iif(NEW.`key_hash` IS NULL, NULL, '[redacted]')),
     'roleId', json_object('after', NEW.`role_id`),
-    'permissions', json_object('after', CASE WHEN json_valid(NEW.`permissions`) THEN json(NEW.`permissions`) ELSE NEW.`permissions` END),
+    'permissions', json_object('after', iif(json_valid(NEW.`permissions`), json(NEW.`permissions`), NEW.`permissions`)),
     'createdBy', json_object('after', NEW.`created_by`),
     'expiresAt', json_object('after', NEW.`expires_at`),
     'revokedAt', json_object('after', NEW.`revoked_at`)
@@ -539,15 +539,15 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'api_key', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'name', CASE WHEN OLD.`name` IS NOT NEW.`name` THEN json_object('before', OLD.`name`, 'after', NEW.`name`) END,
-    'prefix', CASE WHEN OLD.`prefix` IS NOT NEW.`prefix` THEN json_object('before', OLD.`prefix`, 'after', NEW.`prefix`) END,
-    'keyHash', CASE WHEN OLD.`key_hash` IS NOT NEW.`key_hash` THEN json_object('before', CASE WHEN OLD.`key_hash` IS NULL THEN NULL ELSE '[redacted]' END, 'after', CASE WHEN NEW.`key_hash` IS NULL THEN NULL ELSE '[redacted]' END) END,
-    'roleId', CASE WHEN OLD.`role_id` IS NOT NEW.`role_id` THEN json_object('before', OLD.`role_id`, 'after', NEW.`role_id`) END,
-    'permissions', CASE WHEN OLD.`permissions` IS NOT NEW.`permissions` THEN json_object('before', CASE WHEN json_valid(OLD.`permissions`) THEN json(OLD.`permissions`) ELSE OLD.`permissions` END, 'after', CASE WHEN json_valid(NEW.`permissions`) THEN json(NEW.`permissions`) ELSE NEW.`permissions` END) END,
-    'createdBy', CASE WHEN OLD.`created_by` IS NOT NEW.`created_by` THEN json_object('before', OLD.`created_by`, 'after', NEW.`created_by`) END,
-    'expiresAt', CASE WHEN OLD.`expires_at` IS NOT NEW.`expires_at` THEN json_object('before', OLD.`expires_at`, 'after', NEW.`expires_at`) END,
-    'revokedAt', CASE WHEN OLD.`revoked_at` IS NOT NEW.`revoked_at` THEN json_object('before', OLD.`revoked_at`, 'after', NEW.`revoked_at`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
+    'prefix', iif(OLD.`prefix` IS NOT NEW.`prefix`, json_object('before', OLD.`prefix`, 'after', NEW.`prefix`), NULL),
+    'keyHash', iif(OLD.`key_hash` IS NOT NEW.`key_hash`, json_object('before', iif(OLD.`key_hash` IS NULL, NULL, '[redacted]'), 'after', iif(NEW.`key_hash` IS NULL, NULL, '[redacted]')), NULL),
+    'roleId', iif(OLD.`role_id` IS NOT NEW.`role_id`, json_object('before', OLD.`role_id`, 'after', NEW.`role_id`), NULL),
+    'permissions', iif(OLD.`permissions` IS NOT NEW.`permissions`, json_object('before', iif(json_valid(OLD.`permissions`), json(OLD.`permissions`), OLD.`permissions`), 'after', iif(json_valid(NEW.`permissions`), json(NEW.`permissions`), NEW.`permissions`)), NULL),
+    'createdBy', iif(OLD.`created_by` IS NOT NEW.`created_by`, json_object('before', OLD.`created_by`, 'after', NEW.`created_by`), NULL),
+    'expiresAt', iif(OLD.`expires_at` IS NOT NEW.`expires_at`, json_object('before', OLD.`expires_at`, 'after', NEW.`expires_at`), NULL),
+    'revokedAt', iif(OLD.`revoked_at` IS NOT NEW.`revoked_at`, json_object('before', OLD.`revoked_at`, 'after', NEW.`revoked_at`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -562,9 +562,9 @@ BEGIN
     'id', json_object('before', OLD.`id`),
     'name', json_object('before', OLD.`name`),
     'prefix', json_object('before', OLD.`prefix`),
-    'keyHash', json_object('before', CASE WHEN OLD.`key_hash` IS NULL THEN NULL ELSE '[redacted]' END),
+    'keyHash', json_object('before', iif(OLD.`key_hash` IS NULL, NULL, '[redacted]')),
     'roleId', json_object('before', OLD.`role_id`),
-    'permissions', json_object('before', CASE WHEN json_valid(OLD.`permissions`) THEN json(OLD.`permissions`) ELSE OLD.`permissions` END),
+    'permissions', json_object('before', iif(json_valid(OLD.`permissions`), json(OLD.`permissions`), OLD.`permissions`)),
     'createdBy', json_object('before', OLD.`created_by`),
     'expiresAt', json_object('before', OLD.`expires_at`),
     'revokedAt', json_object('before', OLD.`revoked_at`)
@@ -598,14 +598,14 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'settings', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'name', CASE WHEN OLD.`name` IS NOT NEW.`name` THEN json_object('before', OLD.`name`, 'after', NEW.`name`) END,
-    'contactEmail', CASE WHEN OLD.`contact_email` IS NOT NEW.`contact_email` THEN json_object('before', OLD.`contact_email`, 'after', NEW.`contact_email`) END,
-    'defaultCurrency', CASE WHEN OLD.`default_currency` IS NOT NEW.`default_currency` THEN json_object('before', OLD.`default_currency`, 'after', NEW.`default_currency`) END,
-    'weightUnit', CASE WHEN OLD.`weight_unit` IS NOT NEW.`weight_unit` THEN json_object('before', OLD.`weight_unit`, 'after', NEW.`weight_unit`) END,
-    'lowStockThreshold', CASE WHEN OLD.`low_stock_threshold` IS NOT NEW.`low_stock_threshold` THEN json_object('before', OLD.`low_stock_threshold`, 'after', NEW.`low_stock_threshold`) END,
-    'shippingFlatRate', CASE WHEN OLD.`shipping_flat_rate` IS NOT NEW.`shipping_flat_rate` THEN json_object('before', OLD.`shipping_flat_rate`, 'after', NEW.`shipping_flat_rate`) END,
-    'freeShippingThreshold', CASE WHEN OLD.`free_shipping_threshold` IS NOT NEW.`free_shipping_threshold` THEN json_object('before', OLD.`free_shipping_threshold`, 'after', NEW.`free_shipping_threshold`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
+    'contactEmail', iif(OLD.`contact_email` IS NOT NEW.`contact_email`, json_object('before', OLD.`contact_email`, 'after', NEW.`contact_email`), NULL),
+    'defaultCurrency', iif(OLD.`default_currency` IS NOT NEW.`default_currency`, json_object('before', OLD.`default_currency`, 'after', NEW.`default_currency`), NULL),
+    'weightUnit', iif(OLD.`weight_unit` IS NOT NEW.`weight_unit`, json_object('before', OLD.`weight_unit`, 'after', NEW.`weight_unit`), NULL),
+    'lowStockThreshold', iif(OLD.`low_stock_threshold` IS NOT NEW.`low_stock_threshold`, json_object('before', OLD.`low_stock_threshold`, 'after', NEW.`low_stock_threshold`), NULL),
+    'shippingFlatRate', iif(OLD.`shipping_flat_rate` IS NOT NEW.`shipping_flat_rate`, json_object('before', OLD.`shipping_flat_rate`, 'after', NEW.`shipping_flat_rate`), NULL),
+    'freeShippingThreshold', iif(OLD.`free_shipping_threshold` IS NOT NEW.`free_shipping_threshold`, json_object('before', OLD.`free_shipping_threshold`, 'after', NEW.`free_shipping_threshold`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -641,7 +641,7 @@ BEGIN
     'symbol', json_object('after', NEW.`symbol`),
     'minorUnits', json_object('after', NEW.`minor_units`),
     'exchangeRate', json_object('after', NEW.`exchange_rate`),
-    'enabled', json_object('after', CASE NEW.`enabled` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`enabled` END)
+    'enabled', json_object('after', iif(NEW.`enabled` = 1, json('true'), iif(NEW.`enabled` = 0, json('false'), NEW.`enabled`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -653,12 +653,12 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'currency', NEW.`code`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'code', CASE WHEN OLD.`code` IS NOT NEW.`code` THEN json_object('before', OLD.`code`, 'after', NEW.`code`) END,
-    'name', CASE WHEN OLD.`name` IS NOT NEW.`name` THEN json_object('before', OLD.`name`, 'after', NEW.`name`) END,
-    'symbol', CASE WHEN OLD.`symbol` IS NOT NEW.`symbol` THEN json_object('before', OLD.`symbol`, 'after', NEW.`symbol`) END,
-    'minorUnits', CASE WHEN OLD.`minor_units` IS NOT NEW.`minor_units` THEN json_object('before', OLD.`minor_units`, 'after', NEW.`minor_units`) END,
-    'exchangeRate', CASE WHEN OLD.`exchange_rate` IS NOT NEW.`exchange_rate` THEN json_object('before', OLD.`exchange_rate`, 'after', NEW.`exchange_rate`) END,
-    'enabled', CASE WHEN OLD.`enabled` IS NOT NEW.`enabled` THEN json_object('before', CASE OLD.`enabled` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`enabled` END, 'after', CASE NEW.`enabled` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`enabled` END) END
+    'code', iif(OLD.`code` IS NOT NEW.`code`, json_object('before', OLD.`code`, 'after', NEW.`code`), NULL),
+    'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
+    'symbol', iif(OLD.`symbol` IS NOT NEW.`symbol`, json_object('before', OLD.`symbol`, 'after', NEW.`symbol`), NULL),
+    'minorUnits', iif(OLD.`minor_units` IS NOT NEW.`minor_units`, json_object('before', OLD.`minor_units`, 'after', NEW.`minor_units`), NULL),
+    'exchangeRate', iif(OLD.`exchange_rate` IS NOT NEW.`exchange_rate`, json_object('before', OLD.`exchange_rate`, 'after', NEW.`exchange_rate`), NULL),
+    'enabled', iif(OLD.`enabled` IS NOT NEW.`enabled`, json_object('before', iif(OLD.`enabled` = 1, json('true'), iif(OLD.`enabled` = 0, json('false'), OLD.`enabled`)), 'after', iif(NEW.`enabled` = 1, json('true'), iif(NEW.`enabled` = 0, json('false'), NEW.`enabled`))), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -675,7 +675,7 @@ BEGIN
     'symbol', json_object('before', OLD.`symbol`),
     'minorUnits', json_object('before', OLD.`minor_units`),
     'exchangeRate', json_object('before', OLD.`exchange_rate`),
-    'enabled', json_object('before', CASE OLD.`enabled` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`enabled` END)
+    'enabled', json_object('before', iif(OLD.`enabled` = 1, json('true'), iif(OLD.`enabled` = 0, json('false'), OLD.`enabled`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -692,7 +692,7 @@ BEGIN
     'country', json_object('after', NEW.`country`),
     'region', json_object('after', NEW.`region`),
     'rate', json_object('after', NEW.`rate`),
-    'shippingTaxable', json_object('after', CASE NEW.`shipping_taxable` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`shipping_taxable` END)
+    'shippingTaxable', json_object('after', iif(NEW.`shipping_taxable` = 1, json('true'), iif(NEW.`shipping_taxable` = 0, json('false'), NEW.`shipping_taxable`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -704,12 +704,12 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'tax_rate', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'name', CASE WHEN OLD.`name` IS NOT NEW.`name` THEN json_object('before', OLD.`name`, 'after', NEW.`name`) END,
-    'country', CASE WHEN OLD.`country` IS NOT NEW.`country` THEN json_object('before', OLD.`country`, 'after', NEW.`country`) END,
-    'region', CASE WHEN OLD.`region` IS NOT NEW.`region` THEN json_object('before', OLD.`region`, 'after', NEW.`region`) END,
-    'rate', CASE WHEN OLD.`rate` IS NOT NEW.`rate` THEN json_object('before', OLD.`rate`, 'after', NEW.`rate`) END,
-    'shippingTaxable', CASE WHEN OLD.`shipping_taxable` IS NOT NEW.`shipping_taxable` THEN json_object('before', CASE OLD.`shipping_taxable` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`shipping_taxable` END, 'after', CASE NEW.`shipping_taxable` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`shipping_taxable` END) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
+    'country', iif(OLD.`country` IS NOT NEW.`country`, json_object('before', OLD.`country`, 'after', NEW.`country`), NULL),
+    'region', iif(OLD.`region` IS NOT NEW.`region`, json_object('before', OLD.`region`, 'after', NEW.`region`), NULL),
+    'rate', iif(OLD.`rate` IS NOT NEW.`rate`, json_object('before', OLD.`rate`, 'after', NEW.`rate`), NULL),
+    'shippingTaxable', iif(OLD.`shipping_taxable` IS NOT NEW.`shipping_taxable`, json_object('before', iif(OLD.`shipping_taxable` = 1, json('true'), iif(OLD.`shipping_taxable` = 0, json('false'), OLD.`shipping_taxable`)), 'after', iif(NEW.`shipping_taxable` = 1, json('true'), iif(NEW.`shipping_taxable` = 0, json('false'), NEW.`shipping_taxable`))), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -726,7 +726,7 @@ BEGIN
     'country', json_object('before', OLD.`country`),
     'region', json_object('before', OLD.`region`),
     'rate', json_object('before', OLD.`rate`),
-    'shippingTaxable', json_object('before', CASE OLD.`shipping_taxable` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`shipping_taxable` END)
+    'shippingTaxable', json_object('before', iif(OLD.`shipping_taxable` = 1, json('true'), iif(OLD.`shipping_taxable` = 0, json('false'), OLD.`shipping_taxable`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -749,9 +749,9 @@ BEGIN
     'usageLimit', json_object('after', NEW.`usage_limit`),
     'usageLimitPerCustomer', json_object('after', NEW.`usage_limit_per_customer`),
     'timesUsed', json_object('after', NEW.`times_used`),
-    'productIds', json_object('after', CASE WHEN json_valid(NEW.`product_ids`) THEN json(NEW.`product_ids`) ELSE NEW.`product_ids` END),
-    'categoryIds', json_object('after', CASE WHEN json_valid(NEW.`category_ids`) THEN json(NEW.`category_ids`) ELSE NEW.`category_ids` END),
-    'active', json_object('after', CASE NEW.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`active` END)
+    'productIds', json_object('after', iif(json_valid(NEW.`product_ids`), json(NEW.`product_ids`), NEW.`product_ids`)),
+    'categoryIds', json_object('after', iif(json_valid(NEW.`category_ids`), json(NEW.`category_ids`), NEW.`category_ids`)),
+    'active', json_object('after', iif(NEW.`active` = 1, json('true'), iif(NEW.`active` = 0, json('false'), NEW.`active`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -763,20 +763,20 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'coupon', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'code', CASE WHEN OLD.`code` IS NOT NEW.`code` THEN json_object('before', OLD.`code`, 'after', NEW.`code`) END,
-    'description', CASE WHEN OLD.`description` IS NOT NEW.`description` THEN json_object('before', OLD.`description`, 'after', NEW.`description`) END,
-    'type', CASE WHEN OLD.`type` IS NOT NEW.`type` THEN json_object('before', OLD.`type`, 'after', NEW.`type`) END,
-    'value', CASE WHEN OLD.`value` IS NOT NEW.`value` THEN json_object('before', OLD.`value`, 'after', NEW.`value`) END,
-    'minSubtotal', CASE WHEN OLD.`min_subtotal` IS NOT NEW.`min_subtotal` THEN json_object('before', OLD.`min_subtotal`, 'after', NEW.`min_subtotal`) END,
-    'startsAt', CASE WHEN OLD.`starts_at` IS NOT NEW.`starts_at` THEN json_object('before', OLD.`starts_at`, 'after', NEW.`starts_at`) END,
-    'endsAt', CASE WHEN OLD.`ends_at` IS NOT NEW.`ends_at` THEN json_object('before', OLD.`ends_at`, 'after', NEW.`ends_at`) END,
-    'usageLimit', CASE WHEN OLD.`usage_limit` IS NOT NEW.`usage_limit` THEN json_object('before', OLD.`usage_limit`, 'after', NEW.`usage_limit`) END,
-    'usageLimitPerCustomer', CASE WHEN OLD.`usage_limit_per_customer` IS NOT NEW.`usage_limit_per_customer` THEN json_object('before', OLD.`usage_limit_per_customer`, 'after', NEW.`usage_limit_per_customer`) END,
-    'timesUsed', CASE WHEN OLD.`times_used` IS NOT NEW.`times_used` THEN json_object('before', OLD.`times_used`, 'after', NEW.`times_used`) END,
-    'productIds', CASE WHEN OLD.`product_ids` IS NOT NEW.`product_ids` THEN json_object('before', CASE WHEN json_valid(OLD.`product_ids`) THEN json(OLD.`product_ids`) ELSE OLD.`product_ids` END, 'after', CASE WHEN json_valid(NEW.`product_ids`) THEN json(NEW.`product_ids`) ELSE NEW.`product_ids` END) END,
-    'categoryIds', CASE WHEN OLD.`category_ids` IS NOT NEW.`category_ids` THEN json_object('before', CASE WHEN json_valid(OLD.`category_ids`) THEN json(OLD.`category_ids`) ELSE OLD.`category_ids` END, 'after', CASE WHEN json_valid(NEW.`category_ids`) THEN json(NEW.`category_ids`) ELSE NEW.`category_ids` END) END,
-    'active', CASE WHEN OLD.`active` IS NOT NEW.`active` THEN json_object('before', CASE OLD.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`active` END, 'after', CASE NEW.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`active` END) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'code', iif(OLD.`code` IS NOT NEW.`code`, json_object('before', OLD.`code`, 'after', NEW.`code`), NULL),
+    'description', iif(OLD.`description` IS NOT NEW.`description`, json_object('before', OLD.`description`, 'after', NEW.`description`), NULL),
+    'type', iif(OLD.`type` IS NOT NEW.`type`, json_object('before', OLD.`type`, 'after', NEW.`type`), NULL),
+    'value', iif(OLD.`value` IS NOT NEW.`value`, json_object('before', OLD.`value`, 'after', NEW.`value`), NULL),
+    'minSubtotal', iif(OLD.`min_subtotal` IS NOT NEW.`min_subtotal`, json_object('before', OLD.`min_subtotal`, 'after', NEW.`min_subtotal`), NULL),
+    'startsAt', iif(OLD.`starts_at` IS NOT NEW.`starts_at`, json_object('before', OLD.`starts_at`, 'after', NEW.`starts_at`), NULL),
+    'endsAt', iif(OLD.`ends_at` IS NOT NEW.`ends_at`, json_object('before', OLD.`ends_at`, 'after', NEW.`ends_at`), NULL),
+    'usageLimit', iif(OLD.`usage_limit` IS NOT NEW.`usage_limit`, json_object('before', OLD.`usage_limit`, 'after', NEW.`usage_limit`), NULL),
+    'usageLimitPerCustomer', iif(OLD.`usage_limit_per_customer` IS NOT NEW.`usage_limit_per_customer`, json_object('before', OLD.`usage_limit_per_customer`, 'after', NEW.`usage_limit_per_customer`), NULL),
+    'timesUsed', iif(OLD.`times_used` IS NOT NEW.`times_used`, json_object('before', OLD.`times_used`, 'after', NEW.`times_used`), NULL),
+    'productIds', iif(OLD.`product_ids` IS NOT NEW.`product_ids`, json_object('before', iif(json_valid(OLD.`product_ids`), json(OLD.`product_ids`), OLD.`product_ids`), 'after', iif(json_valid(NEW.`product_ids`), json(NEW.`product_ids`), NEW.`product_ids`)), NULL),
+    'categoryIds', iif(OLD.`category_ids` IS NOT NEW.`category_ids`, json_object('before', iif(json_valid(OLD.`category_ids`), json(OLD.`category_ids`), OLD.`category_ids`), 'after', iif(json_valid(NEW.`category_ids`), json(NEW.`category_ids`), NEW.`category_ids`)), NULL),
+    'active', iif(OLD.`active` IS NOT NEW.`active`, json_object('before', iif(OLD.`active` = 1, json('true'), iif(OLD.`active` = 0, json('false'), OLD.`active`)), 'after', iif(NEW.`active` = 1, json('true'), iif(NEW.`active` = 0, json('false'), NEW.`active`))), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -799,9 +799,9 @@ BEGIN
     'usageLimit', json_object('before', OLD.`usage_limit`),
     'usageLimitPerCustomer', json_object('before', OLD.`usage_limit_per_customer`),
     'timesUsed', json_object('before', OLD.`times_used`),
-    'productIds', json_object('before', CASE WHEN json_valid(OLD.`product_ids`) THEN json(OLD.`product_ids`) ELSE OLD.`product_ids` END),
-    'categoryIds', json_object('before', CASE WHEN json_valid(OLD.`category_ids`) THEN json(OLD.`category_ids`) ELSE OLD.`category_ids` END),
-    'active', json_object('before', CASE OLD.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`active` END)
+    'productIds', json_object('before', iif(json_valid(OLD.`product_ids`), json(OLD.`product_ids`), OLD.`product_ids`)),
+    'categoryIds', json_object('before', iif(json_valid(OLD.`category_ids`), json(OLD.`category_ids`), OLD.`category_ids`)),
+    'active', json_object('before', iif(OLD.`active` = 1, json('true'), iif(OLD.`active` = 0, json('false'), OLD.`active`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -814,13 +814,13 @@ BEGIN
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'cart', NEW.`id`, 'create',
   coalesce(json_object(
     'id', json_object('after', NEW.`id`),
-    'tokenHash', json_object('after', CASE WHEN NEW.`token_hash` IS NULL THEN NULL ELSE '[redacted]' END),
+    'tokenHash', json_object('after', iif(NEW.`token_hash` IS NULL, NULL, '[redacted]')),
     'customerId', json_object('after', NEW.`customer_id`),
     'email', json_object('after', NEW.`email`),
     'currency', json_object('after', NEW.`currency`),
     'couponId', json_object('after', NEW.`coupon_id`),
-    'shippingAddress', json_object('after', CASE WHEN json_valid(NEW.`shipping_address`) THEN json(NEW.`shipping_address`) ELSE NEW.`shipping_address` END),
-    'billingAddress', json_object('after', CASE WHEN json_valid(NEW.`billing_address`) THEN json(NEW.`billing_address`) ELSE NEW.`billing_address` END),
+    'shippingAddress', json_object('after', iif(json_valid(NEW.`shipping_address`), json(NEW.`shipping_address`), NEW.`shipping_address`)),
+    'billingAddress', json_object('after', iif(json_valid(NEW.`billing_address`), json(NEW.`billing_address`), NEW.`billing_address`)),
     'status', json_object('after', NEW.`status`),
     'orderId', json_object('after', NEW.`order_id`)
   ), '{}'),
@@ -834,16 +834,16 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'cart', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'tokenHash', CASE WHEN OLD.`token_hash` IS NOT NEW.`token_hash` THEN json_object('before', CASE WHEN OLD.`token_hash` IS NULL THEN NULL ELSE '[redacted]' END, 'after', CASE WHEN NEW.`token_hash` IS NULL THEN NULL ELSE '[redacted]' END) END,
-    'customerId', CASE WHEN OLD.`customer_id` IS NOT NEW.`customer_id` THEN json_object('before', OLD.`customer_id`, 'after', NEW.`customer_id`) END,
-    'email', CASE WHEN OLD.`email` IS NOT NEW.`email` THEN json_object('before', OLD.`email`, 'after', NEW.`email`) END,
-    'currency', CASE WHEN OLD.`currency` IS NOT NEW.`currency` THEN json_object('before', OLD.`currency`, 'after', NEW.`currency`) END,
-    'couponId', CASE WHEN OLD.`coupon_id` IS NOT NEW.`coupon_id` THEN json_object('before', OLD.`coupon_id`, 'after', NEW.`coupon_id`) END,
-    'shippingAddress', CASE WHEN OLD.`shipping_address` IS NOT NEW.`shipping_address` THEN json_object('before', CASE WHEN json_valid(OLD.`shipping_address`) THEN json(OLD.`shipping_address`) ELSE OLD.`shipping_address` END, 'after', CASE WHEN json_valid(NEW.`shipping_address`) THEN json(NEW.`shipping_address`) ELSE NEW.`shipping_address` END) END,
-    'billingAddress', CASE WHEN OLD.`billing_address` IS NOT NEW.`billing_address` THEN json_object('before', CASE WHEN json_valid(OLD.`billing_address`) THEN json(OLD.`billing_address`) ELSE OLD.`billing_address` END, 'after', CASE WHEN json_valid(NEW.`billing_address`) THEN json(NEW.`billing_address`) ELSE NEW.`billing_address` END) END,
-    'status', CASE WHEN OLD.`status` IS NOT NEW.`status` THEN json_object('before', OLD.`status`, 'after', NEW.`status`) END,
-    'orderId', CASE WHEN OLD.`order_id` IS NOT NEW.`order_id` THEN json_object('before', OLD.`order_id`, 'after', NEW.`order_id`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'tokenHash', iif(OLD.`token_hash` IS NOT NEW.`token_hash`, json_object('before', iif(OLD.`token_hash` IS NULL, NULL, '[redacted]'), 'after', iif(NEW.`token_hash` IS NULL, NULL, '[redacted]')), NULL),
+    'customerId', iif(OLD.`customer_id` IS NOT NEW.`customer_id`, json_object('before', OLD.`customer_id`, 'after', NEW.`customer_id`), NULL),
+    'email', iif(OLD.`email` IS NOT NEW.`email`, json_object('before', OLD.`email`, 'after', NEW.`email`), NULL),
+    'currency', iif(OLD.`currency` IS NOT NEW.`currency`, json_object('before', OLD.`currency`, 'after', NEW.`currency`), NULL),
+    'couponId', iif(OLD.`coupon_id` IS NOT NEW.`coupon_id`, json_object('before', OLD.`coupon_id`, 'after', NEW.`coupon_id`), NULL),
+    'shippingAddress', iif(OLD.`shipping_address` IS NOT NEW.`shipping_address`, json_object('before', iif(json_valid(OLD.`shipping_address`), json(OLD.`shipping_address`), OLD.`shipping_address`), 'after', iif(json_valid(NEW.`shipping_address`), json(NEW.`shipping_address`), NEW.`shipping_address`)), NULL),
+    'billingAddress', iif(OLD.`billing_address` IS NOT NEW.`billing_address`, json_object('before', iif(json_valid(OLD.`billing_address`), json(OLD.`billing_address`), OLD.`billing_address`), 'after', iif(json_valid(NEW.`billing_address`), json(NEW.`billing_address`), NEW.`billing_address`)), NULL),
+    'status', iif(OLD.`status` IS NOT NEW.`status`, json_object('before', OLD.`status`, 'after', NEW.`status`), NULL),
+    'orderId', iif(OLD.`order_id` IS NOT NEW.`order_id`, json_object('before', OLD.`order_id`, 'after', NEW.`order_id`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -856,13 +856,13 @@ BEGIN
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'cart', OLD.`id`, 'delete',
   coalesce(json_object(
     'id', json_object('before', OLD.`id`),
-    'tokenHash', json_object('before', CASE WHEN OLD.`token_hash` IS NULL THEN NULL ELSE '[redacted]' END),
+    'tokenHash', json_object('before', iif(OLD.`token_hash` IS NULL, NULL, '[redacted]')),
     'customerId', json_object('before', OLD.`customer_id`),
     'email', json_object('before', OLD.`email`),
     'currency', json_object('before', OLD.`currency`),
     'couponId', json_object('before', OLD.`coupon_id`),
-    'shippingAddress', json_object('before', CASE WHEN json_valid(OLD.`shipping_address`) THEN json(OLD.`shipping_address`) ELSE OLD.`shipping_address` END),
-    'billingAddress', json_object('before', CASE WHEN json_valid(OLD.`billing_address`) THEN json(OLD.`billing_address`) ELSE OLD.`billing_address` END),
+    'shippingAddress', json_object('before', iif(json_valid(OLD.`shipping_address`), json(OLD.`shipping_address`), OLD.`shipping_address`)),
+    'billingAddress', json_object('before', iif(json_valid(OLD.`billing_address`), json(OLD.`billing_address`), OLD.`billing_address`)),
     'status', json_object('before', OLD.`status`),
     'orderId', json_object('before', OLD.`order_id`)
   ), '{}'),
@@ -892,11 +892,11 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'cart_line', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'cartId', CASE WHEN OLD.`cart_id` IS NOT NEW.`cart_id` THEN json_object('before', OLD.`cart_id`, 'after', NEW.`cart_id`) END,
-    'productId', CASE WHEN OLD.`product_id` IS NOT NEW.`product_id` THEN json_object('before', OLD.`product_id`, 'after', NEW.`product_id`) END,
-    'variantId', CASE WHEN OLD.`variant_id` IS NOT NEW.`variant_id` THEN json_object('before', OLD.`variant_id`, 'after', NEW.`variant_id`) END,
-    'quantity', CASE WHEN OLD.`quantity` IS NOT NEW.`quantity` THEN json_object('before', OLD.`quantity`, 'after', NEW.`quantity`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'cartId', iif(OLD.`cart_id` IS NOT NEW.`cart_id`, json_object('before', OLD.`cart_id`, 'after', NEW.`cart_id`), NULL),
+    'productId', iif(OLD.`product_id` IS NOT NEW.`product_id`, json_object('before', OLD.`product_id`, 'after', NEW.`product_id`), NULL),
+    'variantId', iif(OLD.`variant_id` IS NOT NEW.`variant_id`, json_object('before', OLD.`variant_id`, 'after', NEW.`variant_id`), NULL),
+    'quantity', iif(OLD.`quantity` IS NOT NEW.`quantity`, json_object('before', OLD.`quantity`, 'after', NEW.`quantity`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -939,8 +939,8 @@ BEGIN
     'amountRefunded', json_object('after', NEW.`amount_refunded`),
     'couponId', json_object('after', NEW.`coupon_id`),
     'couponCode', json_object('after', NEW.`coupon_code`),
-    'shippingAddress', json_object('after', CASE WHEN json_valid(NEW.`shipping_address`) THEN json(NEW.`shipping_address`) ELSE NEW.`shipping_address` END),
-    'billingAddress', json_object('after', CASE WHEN json_valid(NEW.`billing_address`) THEN json(NEW.`billing_address`) ELSE NEW.`billing_address` END),
+    'shippingAddress', json_object('after', iif(json_valid(NEW.`shipping_address`), json(NEW.`shipping_address`), NEW.`shipping_address`)),
+    'billingAddress', json_object('after', iif(json_valid(NEW.`billing_address`), json(NEW.`billing_address`), NEW.`billing_address`)),
     'notes', json_object('after', NEW.`notes`),
     'cartId', json_object('after', NEW.`cart_id`),
     'cancelledAt', json_object('after', NEW.`cancelled_at`)
@@ -955,26 +955,26 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'order', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'customerId', CASE WHEN OLD.`customer_id` IS NOT NEW.`customer_id` THEN json_object('before', OLD.`customer_id`, 'after', NEW.`customer_id`) END,
-    'email', CASE WHEN OLD.`email` IS NOT NEW.`email` THEN json_object('before', OLD.`email`, 'after', NEW.`email`) END,
-    'status', CASE WHEN OLD.`status` IS NOT NEW.`status` THEN json_object('before', OLD.`status`, 'after', NEW.`status`) END,
-    'currency', CASE WHEN OLD.`currency` IS NOT NEW.`currency` THEN json_object('before', OLD.`currency`, 'after', NEW.`currency`) END,
-    'minorUnits', CASE WHEN OLD.`minor_units` IS NOT NEW.`minor_units` THEN json_object('before', OLD.`minor_units`, 'after', NEW.`minor_units`) END,
-    'subtotal', CASE WHEN OLD.`subtotal` IS NOT NEW.`subtotal` THEN json_object('before', OLD.`subtotal`, 'after', NEW.`subtotal`) END,
-    'discountTotal', CASE WHEN OLD.`discount_total` IS NOT NEW.`discount_total` THEN json_object('before', OLD.`discount_total`, 'after', NEW.`discount_total`) END,
-    'shippingTotal', CASE WHEN OLD.`shipping_total` IS NOT NEW.`shipping_total` THEN json_object('before', OLD.`shipping_total`, 'after', NEW.`shipping_total`) END,
-    'taxTotal', CASE WHEN OLD.`tax_total` IS NOT NEW.`tax_total` THEN json_object('before', OLD.`tax_total`, 'after', NEW.`tax_total`) END,
-    'total', CASE WHEN OLD.`total` IS NOT NEW.`total` THEN json_object('before', OLD.`total`, 'after', NEW.`total`) END,
-    'amountPaid', CASE WHEN OLD.`amount_paid` IS NOT NEW.`amount_paid` THEN json_object('before', OLD.`amount_paid`, 'after', NEW.`amount_paid`) END,
-    'amountRefunded', CASE WHEN OLD.`amount_refunded` IS NOT NEW.`amount_refunded` THEN json_object('before', OLD.`amount_refunded`, 'after', NEW.`amount_refunded`) END,
-    'couponId', CASE WHEN OLD.`coupon_id` IS NOT NEW.`coupon_id` THEN json_object('before', OLD.`coupon_id`, 'after', NEW.`coupon_id`) END,
-    'couponCode', CASE WHEN OLD.`coupon_code` IS NOT NEW.`coupon_code` THEN json_object('before', OLD.`coupon_code`, 'after', NEW.`coupon_code`) END,
-    'shippingAddress', CASE WHEN OLD.`shipping_address` IS NOT NEW.`shipping_address` THEN json_object('before', CASE WHEN json_valid(OLD.`shipping_address`) THEN json(OLD.`shipping_address`) ELSE OLD.`shipping_address` END, 'after', CASE WHEN json_valid(NEW.`shipping_address`) THEN json(NEW.`shipping_address`) ELSE NEW.`shipping_address` END) END,
-    'billingAddress', CASE WHEN OLD.`billing_address` IS NOT NEW.`billing_address` THEN json_object('before', CASE WHEN json_valid(OLD.`billing_address`) THEN json(OLD.`billing_address`) ELSE OLD.`billing_address` END, 'after', CASE WHEN json_valid(NEW.`billing_address`) THEN json(NEW.`billing_address`) ELSE NEW.`billing_address` END) END,
-    'notes', CASE WHEN OLD.`notes` IS NOT NEW.`notes` THEN json_object('before', OLD.`notes`, 'after', NEW.`notes`) END,
-    'cartId', CASE WHEN OLD.`cart_id` IS NOT NEW.`cart_id` THEN json_object('before', OLD.`cart_id`, 'after', NEW.`cart_id`) END,
-    'cancelledAt', CASE WHEN OLD.`cancelled_at` IS NOT NEW.`cancelled_at` THEN json_object('before', OLD.`cancelled_at`, 'after', NEW.`cancelled_at`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'customerId', iif(OLD.`customer_id` IS NOT NEW.`customer_id`, json_object('before', OLD.`customer_id`, 'after', NEW.`customer_id`), NULL),
+    'email', iif(OLD.`email` IS NOT NEW.`email`, json_object('before', OLD.`email`, 'after', NEW.`email`), NULL),
+    'status', iif(OLD.`status` IS NOT NEW.`status`, json_object('before', OLD.`status`, 'after', NEW.`status`), NULL),
+    'currency', iif(OLD.`currency` IS NOT NEW.`currency`, json_object('before', OLD.`currency`, 'after', NEW.`currency`), NULL),
+    'minorUnits', iif(OLD.`minor_units` IS NOT NEW.`minor_units`, json_object('before', OLD.`minor_units`, 'after', NEW.`minor_units`), NULL),
+    'subtotal', iif(OLD.`subtotal` IS NOT NEW.`subtotal`, json_object('before', OLD.`subtotal`, 'after', NEW.`subtotal`), NULL),
+    'discountTotal', iif(OLD.`discount_total` IS NOT NEW.`discount_total`, json_object('before', OLD.`discount_total`, 'after', NEW.`discount_total`), NULL),
+    'shippingTotal', iif(OLD.`shipping_total` IS NOT NEW.`shipping_total`, json_object('before', OLD.`shipping_total`, 'after', NEW.`shipping_total`), NULL),
+    'taxTotal', iif(OLD.`tax_total` IS NOT NEW.`tax_total`, json_object('before', OLD.`tax_total`, 'after', NEW.`tax_total`), NULL),
+    'total', iif(OLD.`total` IS NOT NEW.`total`, json_object('before', OLD.`total`, 'after', NEW.`total`), NULL),
+    'amountPaid', iif(OLD.`amount_paid` IS NOT NEW.`amount_paid`, json_object('before', OLD.`amount_paid`, 'after', NEW.`amount_paid`), NULL),
+    'amountRefunded', iif(OLD.`amount_refunded` IS NOT NEW.`amount_refunded`, json_object('before', OLD.`amount_refunded`, 'after', NEW.`amount_refunded`), NULL),
+    'couponId', iif(OLD.`coupon_id` IS NOT NEW.`coupon_id`, json_object('before', OLD.`coupon_id`, 'after', NEW.`coupon_id`), NULL),
+    'couponCode', iif(OLD.`coupon_code` IS NOT NEW.`coupon_code`, json_object('before', OLD.`coupon_code`, 'after', NEW.`coupon_code`), NULL),
+    'shippingAddress', iif(OLD.`shipping_address` IS NOT NEW.`shipping_address`, json_object('before', iif(json_valid(OLD.`shipping_address`), json(OLD.`shipping_address`), OLD.`shipping_address`), 'after', iif(json_valid(NEW.`shipping_address`), json(NEW.`shipping_address`), NEW.`shipping_address`)), NULL),
+    'billingAddress', iif(OLD.`billing_address` IS NOT NEW.`billing_address`, json_object('before', iif(json_valid(OLD.`billing_address`), json(OLD.`billing_address`), OLD.`billing_address`), 'after', iif(json_valid(NEW.`billing_address`), json(NEW.`billing_address`), NEW.`billing_address`)), NULL),
+    'notes', iif(OLD.`notes` IS NOT NEW.`notes`, json_object('before', OLD.`notes`, 'after', NEW.`notes`), NULL),
+    'cartId', iif(OLD.`cart_id` IS NOT NEW.`cart_id`, json_object('before', OLD.`cart_id`, 'after', NEW.`cart_id`), NULL),
+    'cancelledAt', iif(OLD.`cancelled_at` IS NOT NEW.`cancelled_at`, json_object('before', OLD.`cancelled_at`, 'after', NEW.`cancelled_at`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1001,8 +1001,8 @@ BEGIN
     'amountRefunded', json_object('before', OLD.`amount_refunded`),
     'couponId', json_object('before', OLD.`coupon_id`),
     'couponCode', json_object('before', OLD.`coupon_code`),
-    'shippingAddress', json_object('before', CASE WHEN json_valid(OLD.`shipping_address`) THEN json(OLD.`shipping_address`) ELSE OLD.`shipping_address` END),
-    'billingAddress', json_object('before', CASE WHEN json_valid(OLD.`billing_address`) THEN json(OLD.`billing_address`) ELSE OLD.`billing_address` END),
+    'shippingAddress', json_object('before', iif(json_valid(OLD.`shipping_address`), json(OLD.`shipping_address`), OLD.`shipping_address`)),
+    'billingAddress', json_object('before', iif(json_valid(OLD.`billing_address`), json(OLD.`billing_address`), OLD.`billing_address`)),
     'notes', json_object('before', OLD.`notes`),
     'cartId', json_object('before', OLD.`cart_id`),
     'cancelledAt', json_object('before', OLD.`cancelled_at`)
@@ -1024,7 +1024,7 @@ BEGIN
     'vendorId', json_object('after', NEW.`vendor_id`),
     'name', json_object('after', NEW.`name`),
     'sku', json_object('after', NEW.`sku`),
-    'options', json_object('after', CASE WHEN json_valid(NEW.`options`) THEN json(NEW.`options`) ELSE NEW.`options` END),
+    'options', json_object('after', iif(json_valid(NEW.`options`), json(NEW.`options`), NEW.`options`)),
     'quantity', json_object('after', NEW.`quantity`),
     'unitPrice', json_object('after', NEW.`unit_price`),
     'subtotal', json_object('after', NEW.`subtotal`),
@@ -1044,22 +1044,22 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'order_line', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'orderId', CASE WHEN OLD.`order_id` IS NOT NEW.`order_id` THEN json_object('before', OLD.`order_id`, 'after', NEW.`order_id`) END,
-    'productId', CASE WHEN OLD.`product_id` IS NOT NEW.`product_id` THEN json_object('before', OLD.`product_id`, 'after', NEW.`product_id`) END,
-    'variantId', CASE WHEN OLD.`variant_id` IS NOT NEW.`variant_id` THEN json_object('before', OLD.`variant_id`, 'after', NEW.`variant_id`) END,
-    'vendorId', CASE WHEN OLD.`vendor_id` IS NOT NEW.`vendor_id` THEN json_object('before', OLD.`vendor_id`, 'after', NEW.`vendor_id`) END,
-    'name', CASE WHEN OLD.`name` IS NOT NEW.`name` THEN json_object('before', OLD.`name`, 'after', NEW.`name`) END,
-    'sku', CASE WHEN OLD.`sku` IS NOT NEW.`sku` THEN json_object('before', OLD.`sku`, 'after', NEW.`sku`) END,
-    'options', CASE WHEN OLD.`options` IS NOT NEW.`options` THEN json_object('before', CASE WHEN json_valid(OLD.`options`) THEN json(OLD.`options`) ELSE OLD.`options` END, 'after', CASE WHEN json_valid(NEW.`options`) THEN json(NEW.`options`) ELSE NEW.`options` END) END,
-    'quantity', CASE WHEN OLD.`quantity` IS NOT NEW.`quantity` THEN json_object('before', OLD.`quantity`, 'after', NEW.`quantity`) END,
-    'unitPrice', CASE WHEN OLD.`unit_price` IS NOT NEW.`unit_price` THEN json_object('before', OLD.`unit_price`, 'after', NEW.`unit_price`) END,
-    'subtotal', CASE WHEN OLD.`subtotal` IS NOT NEW.`subtotal` THEN json_object('before', OLD.`subtotal`, 'after', NEW.`subtotal`) END,
-    'discount', CASE WHEN OLD.`discount` IS NOT NEW.`discount` THEN json_object('before', OLD.`discount`, 'after', NEW.`discount`) END,
-    'tax', CASE WHEN OLD.`tax` IS NOT NEW.`tax` THEN json_object('before', OLD.`tax`, 'after', NEW.`tax`) END,
-    'total', CASE WHEN OLD.`total` IS NOT NEW.`total` THEN json_object('before', OLD.`total`, 'after', NEW.`total`) END,
-    'quantityShipped', CASE WHEN OLD.`quantity_shipped` IS NOT NEW.`quantity_shipped` THEN json_object('before', OLD.`quantity_shipped`, 'after', NEW.`quantity_shipped`) END,
-    'quantityDelivered', CASE WHEN OLD.`quantity_delivered` IS NOT NEW.`quantity_delivered` THEN json_object('before', OLD.`quantity_delivered`, 'after', NEW.`quantity_delivered`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'orderId', iif(OLD.`order_id` IS NOT NEW.`order_id`, json_object('before', OLD.`order_id`, 'after', NEW.`order_id`), NULL),
+    'productId', iif(OLD.`product_id` IS NOT NEW.`product_id`, json_object('before', OLD.`product_id`, 'after', NEW.`product_id`), NULL),
+    'variantId', iif(OLD.`variant_id` IS NOT NEW.`variant_id`, json_object('before', OLD.`variant_id`, 'after', NEW.`variant_id`), NULL),
+    'vendorId', iif(OLD.`vendor_id` IS NOT NEW.`vendor_id`, json_object('before', OLD.`vendor_id`, 'after', NEW.`vendor_id`), NULL),
+    'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
+    'sku', iif(OLD.`sku` IS NOT NEW.`sku`, json_object('before', OLD.`sku`, 'after', NEW.`sku`), NULL),
+    'options', iif(OLD.`options` IS NOT NEW.`options`, json_object('before', iif(json_valid(OLD.`options`), json(OLD.`options`), OLD.`options`), 'after', iif(json_valid(NEW.`options`), json(NEW.`options`), NEW.`options`)), NULL),
+    'quantity', iif(OLD.`quantity` IS NOT NEW.`quantity`, json_object('before', OLD.`quantity`, 'after', NEW.`quantity`), NULL),
+    'unitPrice', iif(OLD.`unit_price` IS NOT NEW.`unit_price`, json_object('before', OLD.`unit_price`, 'after', NEW.`unit_price`), NULL),
+    'subtotal', iif(OLD.`subtotal` IS NOT NEW.`subtotal`, json_object('before', OLD.`subtotal`, 'after', NEW.`subtotal`), NULL),
+    'discount', iif(OLD.`discount` IS NOT NEW.`discount`, json_object('before', OLD.`discount`, 'after', NEW.`discount`), NULL),
+    'tax', iif(OLD.`tax` IS NOT NEW.`tax`, json_object('before', OLD.`tax`, 'after', NEW.`tax`), NULL),
+    'total', iif(OLD.`total` IS NOT NEW.`total`, json_object('before', OLD.`total`, 'after', NEW.`total`), NULL),
+    'quantityShipped', iif(OLD.`quantity_shipped` IS NOT NEW.`quantity_shipped`, json_object('before', OLD.`quantity_shipped`, 'after', NEW.`quantity_shipped`), NULL),
+    'quantityDelivered', iif(OLD.`quantity_delivered` IS NOT NEW.`quantity_delivered`, json_object('before', OLD.`quantity_delivered`, 'after', NEW.`quantity_delivered`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1078,7 +1078,7 @@ BEGIN
     'vendorId', json_object('before', OLD.`vendor_id`),
     'name', json_object('before', OLD.`name`),
     'sku', json_object('before', OLD.`sku`),
-    'options', json_object('before', CASE WHEN json_valid(OLD.`options`) THEN json(OLD.`options`) ELSE OLD.`options` END),
+    'options', json_object('before', iif(json_valid(OLD.`options`), json(OLD.`options`), OLD.`options`)),
     'quantity', json_object('before', OLD.`quantity`),
     'unitPrice', json_object('before', OLD.`unit_price`),
     'subtotal', json_object('before', OLD.`subtotal`),
@@ -1118,15 +1118,15 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'payment', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'orderId', CASE WHEN OLD.`order_id` IS NOT NEW.`order_id` THEN json_object('before', OLD.`order_id`, 'after', NEW.`order_id`) END,
-    'provider', CASE WHEN OLD.`provider` IS NOT NEW.`provider` THEN json_object('before', OLD.`provider`, 'after', NEW.`provider`) END,
-    'providerReference', CASE WHEN OLD.`provider_reference` IS NOT NEW.`provider_reference` THEN json_object('before', OLD.`provider_reference`, 'after', NEW.`provider_reference`) END,
-    'status', CASE WHEN OLD.`status` IS NOT NEW.`status` THEN json_object('before', OLD.`status`, 'after', NEW.`status`) END,
-    'amount', CASE WHEN OLD.`amount` IS NOT NEW.`amount` THEN json_object('before', OLD.`amount`, 'after', NEW.`amount`) END,
-    'amountRefunded', CASE WHEN OLD.`amount_refunded` IS NOT NEW.`amount_refunded` THEN json_object('before', OLD.`amount_refunded`, 'after', NEW.`amount_refunded`) END,
-    'currency', CASE WHEN OLD.`currency` IS NOT NEW.`currency` THEN json_object('before', OLD.`currency`, 'after', NEW.`currency`) END,
-    'failureReason', CASE WHEN OLD.`failure_reason` IS NOT NEW.`failure_reason` THEN json_object('before', OLD.`failure_reason`, 'after', NEW.`failure_reason`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'orderId', iif(OLD.`order_id` IS NOT NEW.`order_id`, json_object('before', OLD.`order_id`, 'after', NEW.`order_id`), NULL),
+    'provider', iif(OLD.`provider` IS NOT NEW.`provider`, json_object('before', OLD.`provider`, 'after', NEW.`provider`), NULL),
+    'providerReference', iif(OLD.`provider_reference` IS NOT NEW.`provider_reference`, json_object('before', OLD.`provider_reference`, 'after', NEW.`provider_reference`), NULL),
+    'status', iif(OLD.`status` IS NOT NEW.`status`, json_object('before', OLD.`status`, 'after', NEW.`status`), NULL),
+    'amount', iif(OLD.`amount` IS NOT NEW.`amount`, json_object('before', OLD.`amount`, 'after', NEW.`amount`), NULL),
+    'amountRefunded', iif(OLD.`amount_refunded` IS NOT NEW.`amount_refunded`, json_object('before', OLD.`amount_refunded`, 'after', NEW.`amount_refunded`), NULL),
+    'currency', iif(OLD.`currency` IS NOT NEW.`currency`, json_object('before', OLD.`currency`, 'after', NEW.`currency`), NULL),
+    'failureReason', iif(OLD.`failure_reason` IS NOT NEW.`failure_reason`, json_object('before', OLD.`failure_reason`, 'after', NEW.`failure_reason`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1176,13 +1176,13 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'refund', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'paymentId', CASE WHEN OLD.`payment_id` IS NOT NEW.`payment_id` THEN json_object('before', OLD.`payment_id`, 'after', NEW.`payment_id`) END,
-    'orderId', CASE WHEN OLD.`order_id` IS NOT NEW.`order_id` THEN json_object('before', OLD.`order_id`, 'after', NEW.`order_id`) END,
-    'amount', CASE WHEN OLD.`amount` IS NOT NEW.`amount` THEN json_object('before', OLD.`amount`, 'after', NEW.`amount`) END,
-    'currency', CASE WHEN OLD.`currency` IS NOT NEW.`currency` THEN json_object('before', OLD.`currency`, 'after', NEW.`currency`) END,
-    'reason', CASE WHEN OLD.`reason` IS NOT NEW.`reason` THEN json_object('before', OLD.`reason`, 'after', NEW.`reason`) END,
-    'providerReference', CASE WHEN OLD.`provider_reference` IS NOT NEW.`provider_reference` THEN json_object('before', OLD.`provider_reference`, 'after', NEW.`provider_reference`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'paymentId', iif(OLD.`payment_id` IS NOT NEW.`payment_id`, json_object('before', OLD.`payment_id`, 'after', NEW.`payment_id`), NULL),
+    'orderId', iif(OLD.`order_id` IS NOT NEW.`order_id`, json_object('before', OLD.`order_id`, 'after', NEW.`order_id`), NULL),
+    'amount', iif(OLD.`amount` IS NOT NEW.`amount`, json_object('before', OLD.`amount`, 'after', NEW.`amount`), NULL),
+    'currency', iif(OLD.`currency` IS NOT NEW.`currency`, json_object('before', OLD.`currency`, 'after', NEW.`currency`), NULL),
+    'reason', iif(OLD.`reason` IS NOT NEW.`reason`, json_object('before', OLD.`reason`, 'after', NEW.`reason`), NULL),
+    'providerReference', iif(OLD.`provider_reference` IS NOT NEW.`provider_reference`, json_object('before', OLD.`provider_reference`, 'after', NEW.`provider_reference`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1231,14 +1231,14 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'shipment', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'orderId', CASE WHEN OLD.`order_id` IS NOT NEW.`order_id` THEN json_object('before', OLD.`order_id`, 'after', NEW.`order_id`) END,
-    'carrier', CASE WHEN OLD.`carrier` IS NOT NEW.`carrier` THEN json_object('before', OLD.`carrier`, 'after', NEW.`carrier`) END,
-    'trackingNumber', CASE WHEN OLD.`tracking_number` IS NOT NEW.`tracking_number` THEN json_object('before', OLD.`tracking_number`, 'after', NEW.`tracking_number`) END,
-    'trackingUrl', CASE WHEN OLD.`tracking_url` IS NOT NEW.`tracking_url` THEN json_object('before', OLD.`tracking_url`, 'after', NEW.`tracking_url`) END,
-    'status', CASE WHEN OLD.`status` IS NOT NEW.`status` THEN json_object('before', OLD.`status`, 'after', NEW.`status`) END,
-    'shippedAt', CASE WHEN OLD.`shipped_at` IS NOT NEW.`shipped_at` THEN json_object('before', OLD.`shipped_at`, 'after', NEW.`shipped_at`) END,
-    'deliveredAt', CASE WHEN OLD.`delivered_at` IS NOT NEW.`delivered_at` THEN json_object('before', OLD.`delivered_at`, 'after', NEW.`delivered_at`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'orderId', iif(OLD.`order_id` IS NOT NEW.`order_id`, json_object('before', OLD.`order_id`, 'after', NEW.`order_id`), NULL),
+    'carrier', iif(OLD.`carrier` IS NOT NEW.`carrier`, json_object('before', OLD.`carrier`, 'after', NEW.`carrier`), NULL),
+    'trackingNumber', iif(OLD.`tracking_number` IS NOT NEW.`tracking_number`, json_object('before', OLD.`tracking_number`, 'after', NEW.`tracking_number`), NULL),
+    'trackingUrl', iif(OLD.`tracking_url` IS NOT NEW.`tracking_url`, json_object('before', OLD.`tracking_url`, 'after', NEW.`tracking_url`), NULL),
+    'status', iif(OLD.`status` IS NOT NEW.`status`, json_object('before', OLD.`status`, 'after', NEW.`status`), NULL),
+    'shippedAt', iif(OLD.`shipped_at` IS NOT NEW.`shipped_at`, json_object('before', OLD.`shipped_at`, 'after', NEW.`shipped_at`), NULL),
+    'deliveredAt', iif(OLD.`delivered_at` IS NOT NEW.`delivered_at`, json_object('before', OLD.`delivered_at`, 'after', NEW.`delivered_at`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1283,9 +1283,9 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'shipment_line', NEW.`shipment_id` || '/' || NEW.`order_line_id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'shipmentId', CASE WHEN OLD.`shipment_id` IS NOT NEW.`shipment_id` THEN json_object('before', OLD.`shipment_id`, 'after', NEW.`shipment_id`) END,
-    'orderLineId', CASE WHEN OLD.`order_line_id` IS NOT NEW.`order_line_id` THEN json_object('before', OLD.`order_line_id`, 'after', NEW.`order_line_id`) END,
-    'quantity', CASE WHEN OLD.`quantity` IS NOT NEW.`quantity` THEN json_object('before', OLD.`quantity`, 'after', NEW.`quantity`) END
+    'shipmentId', iif(OLD.`shipment_id` IS NOT NEW.`shipment_id`, json_object('before', OLD.`shipment_id`, 'after', NEW.`shipment_id`), NULL),
+    'orderLineId', iif(OLD.`order_line_id` IS NOT NEW.`order_line_id`, json_object('before', OLD.`order_line_id`, 'after', NEW.`order_line_id`), NULL),
+    'quantity', iif(OLD.`quantity` IS NOT NEW.`quantity`, json_object('before', OLD.`quantity`, 'after', NEW.`quantity`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1313,12 +1313,12 @@ BEGIN
   coalesce(json_object(
     'id', json_object('after', NEW.`id`),
     'url', json_object('after', NEW.`url`),
-    'events', json_object('after', CASE WHEN json_valid(NEW.`events`) THEN json(NEW.`events`) ELSE NEW.`events` END),
+    'events', json_object('after', iif(json_valid(NEW.`events`), json(NEW.`events`), NEW.`events`)),
     'description', json_object('after', NEW.`description`),
-    'active', json_object('after', CASE NEW.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`active` END),
-    'secret', json_object('after', CASE WHEN NEW.`secret` IS NULL THEN NULL ELSE '[redacted]' END),
-    'previousSecret', json_object('after', CASE WHEN NEW.`previous_secret` IS NULL THEN NULL ELSE '[redacted]' END),
-    'previousSecretExpiresAt', json_object('after', CASE WHEN NEW.`previous_secret_expires_at` IS NULL THEN NULL ELSE '[redacted]' END),
+    'active', json_object('after', iif(NEW.`active` = 1, json('true'), iif(NEW.`active` = 0, json('false'), NEW.`active`))),
+    'secret', json_object('after', iif(NEW.`secret` IS NULL, NULL, '[redacted]')),
+    'previousSecret', json_object('after', iif(NEW.`previous_secret` IS NULL, NULL, '[redacted]')),
+    'previousSecretExpiresAt', json_object('after', iif(NEW.`previous_secret_expires_at` IS NULL, NULL, '[redacted]')),
     'failingSince', json_object('after', NEW.`failing_since`),
     'disabledAt', json_object('after', NEW.`disabled_at`),
     'disabledReason', json_object('after', NEW.`disabled_reason`)
@@ -1333,17 +1333,17 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'webhook', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'url', CASE WHEN OLD.`url` IS NOT NEW.`url` THEN json_object('before', OLD.`url`, 'after', NEW.`url`) END,
-    'events', CASE WHEN OLD.`events` IS NOT NEW.`events` THEN json_object('before', CASE WHEN json_valid(OLD.`events`) THEN json(OLD.`events`) ELSE OLD.`events` END, 'after', CASE WHEN json_valid(NEW.`events`) THEN json(NEW.`events`) ELSE NEW.`events` END) END,
-    'description', CASE WHEN OLD.`description` IS NOT NEW.`description` THEN json_object('before', OLD.`description`, 'after', NEW.`description`) END,
-    'active', CASE WHEN OLD.`active` IS NOT NEW.`active` THEN json_object('before', CASE OLD.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`active` END, 'after', CASE NEW.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`active` END) END,
-    'secret', CASE WHEN OLD.`secret` IS NOT NEW.`secret` THEN json_object('before', CASE WHEN OLD.`secret` IS NULL THEN NULL ELSE '[redacted]' END, 'after', CASE WHEN NEW.`secret` IS NULL THEN NULL ELSE '[redacted]' END) END,
-    'previousSecret', CASE WHEN OLD.`previous_secret` IS NOT NEW.`previous_secret` THEN json_object('before', CASE WHEN OLD.`previous_secret` IS NULL THEN NULL ELSE '[redacted]' END, 'after', CASE WHEN NEW.`previous_secret` IS NULL THEN NULL ELSE '[redacted]' END) END,
-    'previousSecretExpiresAt', CASE WHEN OLD.`previous_secret_expires_at` IS NOT NEW.`previous_secret_expires_at` THEN json_object('before', CASE WHEN OLD.`previous_secret_expires_at` IS NULL THEN NULL ELSE '[redacted]' END, 'after', CASE WHEN NEW.`previous_secret_expires_at` IS NULL THEN NULL ELSE '[redacted]' END) END,
-    'failingSince', CASE WHEN OLD.`failing_since` IS NOT NEW.`failing_since` THEN json_object('before', OLD.`failing_since`, 'after', NEW.`failing_since`) END,
-    'disabledAt', CASE WHEN OLD.`disabled_at` IS NOT NEW.`disabled_at` THEN json_object('before', OLD.`disabled_at`, 'after', NEW.`disabled_at`) END,
-    'disabledReason', CASE WHEN OLD.`disabled_reason` IS NOT NEW.`disabled_reason` THEN json_object('before', OLD.`disabled_reason`, 'after', NEW.`disabled_reason`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'url', iif(OLD.`url` IS NOT NEW.`url`, json_object('before', OLD.`url`, 'after', NEW.`url`), NULL),
+    'events', iif(OLD.`events` IS NOT NEW.`events`, json_object('before', iif(json_valid(OLD.`events`), json(OLD.`events`), OLD.`events`), 'after', iif(json_valid(NEW.`events`), json(NEW.`events`), NEW.`events`)), NULL),
+    'description', iif(OLD.`description` IS NOT NEW.`description`, json_object('before', OLD.`description`, 'after', NEW.`description`), NULL),
+    'active', iif(OLD.`active` IS NOT NEW.`active`, json_object('before', iif(OLD.`active` = 1, json('true'), iif(OLD.`active` = 0, json('false'), OLD.`active`)), 'after', iif(NEW.`active` = 1, json('true'), iif(NEW.`active` = 0, json('false'), NEW.`active`))), NULL),
+    'secret', iif(OLD.`secret` IS NOT NEW.`secret`, json_object('before', iif(OLD.`secret` IS NULL, NULL, '[redacted]'), 'after', iif(NEW.`secret` IS NULL, NULL, '[redacted]')), NULL),
+    'previousSecret', iif(OLD.`previous_secret` IS NOT NEW.`previous_secret`, json_object('before', iif(OLD.`previous_secret` IS NULL, NULL, '[redacted]'), 'after', iif(NEW.`previous_secret` IS NULL, NULL, '[redacted]')), NULL),
+    'previousSecretExpiresAt', iif(OLD.`previous_secret_expires_at` IS NOT NEW.`previous_secret_expires_at`, json_object('before', iif(OLD.`previous_secret_expires_at` IS NULL, NULL, '[redacted]'), 'after', iif(NEW.`previous_secret_expires_at` IS NULL, NULL, '[redacted]')), NULL),
+    'failingSince', iif(OLD.`failing_since` IS NOT NEW.`failing_since`, json_object('before', OLD.`failing_since`, 'after', NEW.`failing_since`), NULL),
+    'disabledAt', iif(OLD.`disabled_at` IS NOT NEW.`disabled_at`, json_object('before', OLD.`disabled_at`, 'after', NEW.`disabled_at`), NULL),
+    'disabledReason', iif(OLD.`disabled_reason` IS NOT NEW.`disabled_reason`, json_object('before', OLD.`disabled_reason`, 'after', NEW.`disabled_reason`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1357,12 +1357,12 @@ BEGIN
   coalesce(json_object(
     'id', json_object('before', OLD.`id`),
     'url', json_object('before', OLD.`url`),
-    'events', json_object('before', CASE WHEN json_valid(OLD.`events`) THEN json(OLD.`events`) ELSE OLD.`events` END),
+    'events', json_object('before', iif(json_valid(OLD.`events`), json(OLD.`events`), OLD.`events`)),
     'description', json_object('before', OLD.`description`),
-    'active', json_object('before', CASE OLD.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`active` END),
-    'secret', json_object('before', CASE WHEN OLD.`secret` IS NULL THEN NULL ELSE '[redacted]' END),
-    'previousSecret', json_object('before', CASE WHEN OLD.`previous_secret` IS NULL THEN NULL ELSE '[redacted]' END),
-    'previousSecretExpiresAt', json_object('before', CASE WHEN OLD.`previous_secret_expires_at` IS NULL THEN NULL ELSE '[redacted]' END),
+    'active', json_object('before', iif(OLD.`active` = 1, json('true'), iif(OLD.`active` = 0, json('false'), OLD.`active`))),
+    'secret', json_object('before', iif(OLD.`secret` IS NULL, NULL, '[redacted]')),
+    'previousSecret', json_object('before', iif(OLD.`previous_secret` IS NULL, NULL, '[redacted]')),
+    'previousSecretExpiresAt', json_object('before', iif(OLD.`previous_secret_expires_at` IS NULL, NULL, '[redacted]')),
     'failingSince', json_object('before', OLD.`failing_since`),
     'disabledAt', json_object('before', OLD.`disabled_at`),
     'disabledReason', json_object('before', OLD.`disabled_reason`)
@@ -1387,7 +1387,7 @@ BEGIN
     'subject', json_object('after', NEW.`subject`),
     'body', json_object('after', NEW.`body`),
     'bodyHtml', json_object('after', NEW.`body_html`),
-    'active', json_object('after', CASE NEW.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`active` END)
+    'active', json_object('after', iif(NEW.`active` = 1, json('true'), iif(NEW.`active` = 0, json('false'), NEW.`active`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1399,17 +1399,17 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'notification_template', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'key', CASE WHEN OLD.`key` IS NOT NEW.`key` THEN json_object('before', OLD.`key`, 'after', NEW.`key`) END,
-    'channel', CASE WHEN OLD.`channel` IS NOT NEW.`channel` THEN json_object('before', OLD.`channel`, 'after', NEW.`channel`) END,
-    'event', CASE WHEN OLD.`event` IS NOT NEW.`event` THEN json_object('before', OLD.`event`, 'after', NEW.`event`) END,
-    'audience', CASE WHEN OLD.`audience` IS NOT NEW.`audience` THEN json_object('before', OLD.`audience`, 'after', NEW.`audience`) END,
-    'category', CASE WHEN OLD.`category` IS NOT NEW.`category` THEN json_object('before', OLD.`category`, 'after', NEW.`category`) END,
-    'description', CASE WHEN OLD.`description` IS NOT NEW.`description` THEN json_object('before', OLD.`description`, 'after', NEW.`description`) END,
-    'subject', CASE WHEN OLD.`subject` IS NOT NEW.`subject` THEN json_object('before', OLD.`subject`, 'after', NEW.`subject`) END,
-    'body', CASE WHEN OLD.`body` IS NOT NEW.`body` THEN json_object('before', OLD.`body`, 'after', NEW.`body`) END,
-    'bodyHtml', CASE WHEN OLD.`body_html` IS NOT NEW.`body_html` THEN json_object('before', OLD.`body_html`, 'after', NEW.`body_html`) END,
-    'active', CASE WHEN OLD.`active` IS NOT NEW.`active` THEN json_object('before', CASE OLD.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`active` END, 'after', CASE NEW.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`active` END) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'key', iif(OLD.`key` IS NOT NEW.`key`, json_object('before', OLD.`key`, 'after', NEW.`key`), NULL),
+    'channel', iif(OLD.`channel` IS NOT NEW.`channel`, json_object('before', OLD.`channel`, 'after', NEW.`channel`), NULL),
+    'event', iif(OLD.`event` IS NOT NEW.`event`, json_object('before', OLD.`event`, 'after', NEW.`event`), NULL),
+    'audience', iif(OLD.`audience` IS NOT NEW.`audience`, json_object('before', OLD.`audience`, 'after', NEW.`audience`), NULL),
+    'category', iif(OLD.`category` IS NOT NEW.`category`, json_object('before', OLD.`category`, 'after', NEW.`category`), NULL),
+    'description', iif(OLD.`description` IS NOT NEW.`description`, json_object('before', OLD.`description`, 'after', NEW.`description`), NULL),
+    'subject', iif(OLD.`subject` IS NOT NEW.`subject`, json_object('before', OLD.`subject`, 'after', NEW.`subject`), NULL),
+    'body', iif(OLD.`body` IS NOT NEW.`body`, json_object('before', OLD.`body`, 'after', NEW.`body`), NULL),
+    'bodyHtml', iif(OLD.`body_html` IS NOT NEW.`body_html`, json_object('before', OLD.`body_html`, 'after', NEW.`body_html`), NULL),
+    'active', iif(OLD.`active` IS NOT NEW.`active`, json_object('before', iif(OLD.`active` = 1, json('true'), iif(OLD.`active` = 0, json('false'), OLD.`active`)), 'after', iif(NEW.`active` = 1, json('true'), iif(NEW.`active` = 0, json('false'), NEW.`active`))), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1431,7 +1431,7 @@ BEGIN
     'subject', json_object('before', OLD.`subject`),
     'body', json_object('before', OLD.`body`),
     'bodyHtml', json_object('before', OLD.`body_html`),
-    'active', json_object('before', CASE OLD.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`active` END)
+    'active', json_object('before', iif(OLD.`active` = 1, json('true'), iif(OLD.`active` = 0, json('false'), OLD.`active`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1463,15 +1463,15 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'page', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'title', CASE WHEN OLD.`title` IS NOT NEW.`title` THEN json_object('before', OLD.`title`, 'after', NEW.`title`) END,
-    'slug', CASE WHEN OLD.`slug` IS NOT NEW.`slug` THEN json_object('before', OLD.`slug`, 'after', NEW.`slug`) END,
-    'body', CASE WHEN OLD.`body` IS NOT NEW.`body` THEN json_object('before', OLD.`body`, 'after', NEW.`body`) END,
-    'bodyHtml', CASE WHEN OLD.`body_html` IS NOT NEW.`body_html` THEN json_object('before', OLD.`body_html`, 'after', NEW.`body_html`) END,
-    'status', CASE WHEN OLD.`status` IS NOT NEW.`status` THEN json_object('before', OLD.`status`, 'after', NEW.`status`) END,
-    'seoTitle', CASE WHEN OLD.`seo_title` IS NOT NEW.`seo_title` THEN json_object('before', OLD.`seo_title`, 'after', NEW.`seo_title`) END,
-    'seoDescription', CASE WHEN OLD.`seo_description` IS NOT NEW.`seo_description` THEN json_object('before', OLD.`seo_description`, 'after', NEW.`seo_description`) END,
-    'publishedAt', CASE WHEN OLD.`published_at` IS NOT NEW.`published_at` THEN json_object('before', OLD.`published_at`, 'after', NEW.`published_at`) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'title', iif(OLD.`title` IS NOT NEW.`title`, json_object('before', OLD.`title`, 'after', NEW.`title`), NULL),
+    'slug', iif(OLD.`slug` IS NOT NEW.`slug`, json_object('before', OLD.`slug`, 'after', NEW.`slug`), NULL),
+    'body', iif(OLD.`body` IS NOT NEW.`body`, json_object('before', OLD.`body`, 'after', NEW.`body`), NULL),
+    'bodyHtml', iif(OLD.`body_html` IS NOT NEW.`body_html`, json_object('before', OLD.`body_html`, 'after', NEW.`body_html`), NULL),
+    'status', iif(OLD.`status` IS NOT NEW.`status`, json_object('before', OLD.`status`, 'after', NEW.`status`), NULL),
+    'seoTitle', iif(OLD.`seo_title` IS NOT NEW.`seo_title`, json_object('before', OLD.`seo_title`, 'after', NEW.`seo_title`), NULL),
+    'seoDescription', iif(OLD.`seo_description` IS NOT NEW.`seo_description`, json_object('before', OLD.`seo_description`, 'after', NEW.`seo_description`), NULL),
+    'publishedAt', iif(OLD.`published_at` IS NOT NEW.`published_at`, json_object('before', OLD.`published_at`, 'after', NEW.`published_at`), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1506,7 +1506,7 @@ BEGIN
     'id', json_object('after', NEW.`id`),
     'name', json_object('after', NEW.`name`),
     'handle', json_object('after', NEW.`handle`),
-    'items', json_object('after', CASE WHEN json_valid(NEW.`items`) THEN json(NEW.`items`) ELSE NEW.`items` END)
+    'items', json_object('after', iif(json_valid(NEW.`items`), json(NEW.`items`), NEW.`items`))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1518,10 +1518,10 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'menu', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'name', CASE WHEN OLD.`name` IS NOT NEW.`name` THEN json_object('before', OLD.`name`, 'after', NEW.`name`) END,
-    'handle', CASE WHEN OLD.`handle` IS NOT NEW.`handle` THEN json_object('before', OLD.`handle`, 'after', NEW.`handle`) END,
-    'items', CASE WHEN OLD.`items` IS NOT NEW.`items` THEN json_object('before', CASE WHEN json_valid(OLD.`items`) THEN json(OLD.`items`) ELSE OLD.`items` END, 'after', CASE WHEN json_valid(NEW.`items`) THEN json(NEW.`items`) ELSE NEW.`items` END) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
+    'handle', iif(OLD.`handle` IS NOT NEW.`handle`, json_object('before', OLD.`handle`, 'after', NEW.`handle`), NULL),
+    'items', iif(OLD.`items` IS NOT NEW.`items`, json_object('before', iif(json_valid(OLD.`items`), json(OLD.`items`), OLD.`items`), 'after', iif(json_valid(NEW.`items`), json(NEW.`items`), NEW.`items`)), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1536,7 +1536,7 @@ BEGIN
     'id', json_object('before', OLD.`id`),
     'name', json_object('before', OLD.`name`),
     'handle', json_object('before', OLD.`handle`),
-    'items', json_object('before', CASE WHEN json_valid(OLD.`items`) THEN json(OLD.`items`) ELSE OLD.`items` END)
+    'items', json_object('before', iif(json_valid(OLD.`items`), json(OLD.`items`), OLD.`items`))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1557,7 +1557,7 @@ BEGIN
     'position', json_object('after', NEW.`position`),
     'startsAt', json_object('after', NEW.`starts_at`),
     'endsAt', json_object('after', NEW.`ends_at`),
-    'active', json_object('after', CASE NEW.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`active` END)
+    'active', json_object('after', iif(NEW.`active` = 1, json('true'), iif(NEW.`active` = 0, json('false'), NEW.`active`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1569,16 +1569,16 @@ BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
   SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'banner', NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
-    'id', CASE WHEN OLD.`id` IS NOT NEW.`id` THEN json_object('before', OLD.`id`, 'after', NEW.`id`) END,
-    'title', CASE WHEN OLD.`title` IS NOT NEW.`title` THEN json_object('before', OLD.`title`, 'after', NEW.`title`) END,
-    'imageUrl', CASE WHEN OLD.`image_url` IS NOT NEW.`image_url` THEN json_object('before', OLD.`image_url`, 'after', NEW.`image_url`) END,
-    'linkUrl', CASE WHEN OLD.`link_url` IS NOT NEW.`link_url` THEN json_object('before', OLD.`link_url`, 'after', NEW.`link_url`) END,
-    'altText', CASE WHEN OLD.`alt_text` IS NOT NEW.`alt_text` THEN json_object('before', OLD.`alt_text`, 'after', NEW.`alt_text`) END,
-    'placement', CASE WHEN OLD.`placement` IS NOT NEW.`placement` THEN json_object('before', OLD.`placement`, 'after', NEW.`placement`) END,
-    'position', CASE WHEN OLD.`position` IS NOT NEW.`position` THEN json_object('before', OLD.`position`, 'after', NEW.`position`) END,
-    'startsAt', CASE WHEN OLD.`starts_at` IS NOT NEW.`starts_at` THEN json_object('before', OLD.`starts_at`, 'after', NEW.`starts_at`) END,
-    'endsAt', CASE WHEN OLD.`ends_at` IS NOT NEW.`ends_at` THEN json_object('before', OLD.`ends_at`, 'after', NEW.`ends_at`) END,
-    'active', CASE WHEN OLD.`active` IS NOT NEW.`active` THEN json_object('before', CASE OLD.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`active` END, 'after', CASE NEW.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE NEW.`active` END) END
+    'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
+    'title', iif(OLD.`title` IS NOT NEW.`title`, json_object('before', OLD.`title`, 'after', NEW.`title`), NULL),
+    'imageUrl', iif(OLD.`image_url` IS NOT NEW.`image_url`, json_object('before', OLD.`image_url`, 'after', NEW.`image_url`), NULL),
+    'linkUrl', iif(OLD.`link_url` IS NOT NEW.`link_url`, json_object('before', OLD.`link_url`, 'after', NEW.`link_url`), NULL),
+    'altText', iif(OLD.`alt_text` IS NOT NEW.`alt_text`, json_object('before', OLD.`alt_text`, 'after', NEW.`alt_text`), NULL),
+    'placement', iif(OLD.`placement` IS NOT NEW.`placement`, json_object('before', OLD.`placement`, 'after', NEW.`placement`), NULL),
+    'position', iif(OLD.`position` IS NOT NEW.`position`, json_object('before', OLD.`position`, 'after', NEW.`position`), NULL),
+    'startsAt', iif(OLD.`starts_at` IS NOT NEW.`starts_at`, json_object('before', OLD.`starts_at`, 'after', NEW.`starts_at`), NULL),
+    'endsAt', iif(OLD.`ends_at` IS NOT NEW.`ends_at`, json_object('before', OLD.`ends_at`, 'after', NEW.`ends_at`), NULL),
+    'active', iif(OLD.`active` IS NOT NEW.`active`, json_object('before', iif(OLD.`active` = 1, json('true'), iif(OLD.`active` = 0, json('false'), OLD.`active`)), 'after', iif(NEW.`active` = 1, json('true'), iif(NEW.`active` = 0, json('false'), NEW.`active`))), NULL)
   )) WHERE type <> 'null'), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;
@@ -1599,7 +1599,7 @@ BEGIN
     'position', json_object('before', OLD.`position`),
     'startsAt', json_object('before', OLD.`starts_at`),
     'endsAt', json_object('before', OLD.`ends_at`),
-    'active', json_object('before', CASE OLD.`active` WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE OLD.`active` END)
+    'active', json_object('before', iif(OLD.`active` = 1, json('true'), iif(OLD.`active` = 0, json('false'), OLD.`active`)))
   ), '{}'),
   ctx.`request_id`, ctx.`method`, ctx.`path`, ctx.`at`
   FROM `audit_context` ctx WHERE ctx.`id` = 1;

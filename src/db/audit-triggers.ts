@@ -110,16 +110,19 @@ function idExpression(table: SQLiteTable, row: 'NEW' | 'OLD'): string {
   return columns.map((c) => `${row}.\`${c}\``).join(` || '/' || `);
 }
 
-/** A column's value as the log shows it: JSON columns as JSON, booleans as true/false, secrets redacted. */
+/**
+ * A column's value as the log shows it: JSON columns as JSON, booleans as true/false, secrets redacted.
+ * iif(), never CASE ... END: wrangler's migration splitter takes that END for the end of the trigger.
+ */
 function valueExpression(column: AuditColumn, row: 'NEW' | 'OLD'): string {
   const ref = `${row}.\`${column.column}\``;
   switch (column.kind) {
     case 'redacted':
-      return `CASE WHEN ${ref} IS NULL THEN NULL ELSE '${REDACTED}' END`;
+      return `iif(${ref} IS NULL, NULL, '${REDACTED}')`;
     case 'json':
-      return `CASE WHEN json_valid(${ref}) THEN json(${ref}) ELSE ${ref} END`;
+      return `iif(json_valid(${ref}), json(${ref}), ${ref})`;
     case 'boolean':
-      return `CASE ${ref} WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE ${ref} END`;
+      return `iif(${ref} = 1, json('true'), iif(${ref} = 0, json('false'), ${ref}))`;
     default:
       return ref;
   }
@@ -139,7 +142,7 @@ function changesExpression(columns: AuditColumn[], action: 'create' | 'update' |
         ? `json_object('after', ${valueExpression(c, 'NEW')})`
         : action === 'delete'
           ? `json_object('before', ${valueExpression(c, 'OLD')})`
-          : `CASE WHEN ${changed(c)} THEN json_object('before', ${valueExpression(c, 'OLD')}, 'after', ${valueExpression(c, 'NEW')}) END`;
+          : `iif(${changed(c)}, json_object('before', ${valueExpression(c, 'OLD')}, 'after', ${valueExpression(c, 'NEW')}), NULL)`;
     return `'${c.field}', ${value}`;
   });
   const object = `json_object(\n    ${entries.join(',\n    ')}\n  )`;
