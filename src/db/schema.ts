@@ -698,12 +698,12 @@ export const webhookAttempts = sqliteTable(
   (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attempt)],
 );
 
-export const NOTIFICATION_STATUSES = ['queued', 'sent', 'retrying', 'failed', 'skipped'] as const;
+export const NOTIFICATION_STATUSES = ['queued', 'sending', 'sent', 'retrying', 'failed', 'skipped'] as const;
 
 /**
  * Every message to a person (email, SMS), rendered from a template (schema-notifications.ts) and
  * sent by the `notifications` queue consumer (src/notifications/). `queued` until a provider takes
- * it (`sent`); `retrying` after a failed attempt; `failed` when retries ran out or the provider
+ * it (`sent`); `sending` while a consumer holds it (a lease of a minute); `retrying` after a failed attempt; `failed` when retries ran out or the provider
  * refused it for good; `skipped` when the recipient opted out (never sent). The outbox provider
  * sends nothing: the row is the message, readable at /api/notifications.
  */
