@@ -15,6 +15,7 @@ import { publishEvents } from './middleware/publish-events';
 import { authenticateAndRateLimit } from './middleware/rate-limit';
 import { services } from './middleware/services';
 import { apiKeysRouter } from './modules/api-keys';
+import { auditLogRouter } from './modules/audit-log';
 import { authRouter } from './modules/auth';
 import { brandsRouter } from './modules/brands';
 import { cartsRouter } from './modules/carts';
@@ -69,6 +70,7 @@ export function createApp() {
   app.route('/api', shipmentsRouter);
   app.route('/api', inventoryRouter);
   app.route('/api', webhooksRouter);
+  app.route('/api', auditLogRouter);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -18,7 +18,8 @@ export function d1Metrics() {
   return createMiddleware<AppEnv>(async function d1Metrics(c, next) {
     if (c.env.ENVIRONMENT !== 'development') return next();
     const metrics = { rowsRead: 0, roundTrips: 0, unknown: 0 };
-    c.set('db', createDb(measuredD1(c.env.DB, metrics)));
+    // Over the binding services() built (audited), so what it adds to a batch is measured too.
+    c.set('db', createDb(measuredD1(c.var.db.$client, metrics)));
     await next();
     c.header('X-D1-Rows-Read', String(metrics.rowsRead));
     c.header('X-D1-Round-Trips', String(metrics.roundTrips));
