@@ -1,13 +1,14 @@
 import type { Context } from 'hono';
 import type { Database } from '../db/client';
 import type { AppEnv } from '../env';
+import type { Principal } from '../middleware/auth';
 import { created, list, noContent, ok, pagination } from './envelope';
 import { type FieldTree, project } from './query';
 
-/** What a plain collection's service provides to the shared handlers. */
+/** What a plain collection's service provides to the shared handlers. Reads get the caller, for collections whose public view is narrower (drafts). */
 export interface CrudService<T extends { id: string }, Q, C, U> {
-  list(db: Database, query: Q): Promise<{ items: T[]; total: number }>;
-  get(db: Database, idOrSlug: string): Promise<T>;
+  list(db: Database, query: Q, principal: Principal): Promise<{ items: T[]; total: number }>;
+  get(db: Database, idOrSlug: string, principal: Principal): Promise<T>;
   create(db: Database, input: C): Promise<T>;
   update(db: Database, id: string, patch: U): Promise<T>;
   remove(db: Database, id: string): Promise<void>;
@@ -22,12 +23,12 @@ export function crudHandlers<T extends { id: string }, Q, C, U>(service: CrudSer
   return {
     async list(c: Context<AppEnv>) {
       const query = valid<Q & { page: number; limit: number; fields?: FieldTree }>(c, 'query');
-      const { items, total } = await service.list(c.var.db, query);
+      const { items, total } = await service.list(c.var.db, query, c.var.principal);
       return list(c, items.map((item) => project(item, query.fields)), pagination(query.page, query.limit, total));
     },
     async get(c: Context<AppEnv>) {
       const { fields } = valid<{ fields?: FieldTree }>(c, 'query');
-      return ok(c, project(await service.get(c.var.db, valid<{ id: string }>(c, 'param').id), fields));
+      return ok(c, project(await service.get(c.var.db, valid<{ id: string }>(c, 'param').id, c.var.principal), fields));
     },
     async create(c: Context<AppEnv>) {
       const item = await service.create(c.var.db, valid<C>(c, 'json'));

@@ -28,6 +28,8 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
   resource: string;
   /** Extra words per route (events emitted, rules). */
   notes?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
+  /** The unique readable key an item is also found by (`slug` by default; null for none), and the field it is made from when omitted (`name`). */
+  slug?: { field: string; from: string } | null;
 }
 
 /**
@@ -42,6 +44,8 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
   const item = `${spec.path}/{id}`;
   const writeNote = `Needs \`${spec.resource}:write\`.`;
   const note = (key: keyof NonNullable<CrudSpec<S, C, U, F>['notes']>, extra = '') => [spec.notes?.[key], extra].filter(Boolean).join(' ');
+  const slug = spec.slug === undefined ? { field: 'slug', from: 'name' } : spec.slug;
+  const slugNote = slug ? `Without \`${slug.field}\`, one is made from the ${slug.from}. ` : '';
   return {
     list: createRoute({
       method: 'get',
@@ -58,7 +62,7 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
       path: spec.path,
       tags,
       summary: `Create a ${spec.noun}`,
-      description: note('create', `Without \`slug\`, one is made from the name. ${writeNote}`),
+      description: note('create', `${slugNote}${writeNote}`),
       security: bearerAuth,
       middleware: [canWrite] as const,
       request: { body: jsonBody(spec.createBody, `The ${spec.noun}.`) },
@@ -68,7 +72,7 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
       method: 'get',
       path: item,
       tags,
-      summary: `Get a ${spec.noun} by id or slug`,
+      summary: `Get a ${spec.noun} by id${slug ? ` or ${slug.field}` : ''}`,
       description: note('get'),
       security: [{}, ...bearerAuth],
       request: { params: IdParams, query: readQuerySchema(spec.listQuery.selectable) },
