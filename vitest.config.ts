@@ -18,6 +18,7 @@ function workersProject(name: string, include: string[], exclude: string[], sett
             // Tests run their webhook receivers on loopback, and retry quickly.
             WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
             WEBHOOK_RETRY_BASE_SECONDS: '1',
+            NOTIFICATIONS_RETRY_BASE_SECONDS: '1',
             ...settings,
           },
         },

@@ -24,6 +24,7 @@ import { couponsRouter } from './modules/coupons';
 import { customersRouter } from './modules/customers';
 import { healthRouter } from './modules/health';
 import { inventoryRouter } from './modules/inventory';
+import { notificationsRouter } from './modules/notifications';
 import { ordersRouter } from './modules/orders';
 import { paymentsRouter } from './modules/payments';
 import { productsRouter } from './modules/products';
@@ -70,6 +71,7 @@ export function createApp() {
   app.route('/api', shipmentsRouter);
   app.route('/api', inventoryRouter);
   app.route('/api', webhooksRouter);
+  app.route('/api', notificationsRouter);
   app.route('/api', auditLogRouter);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

@@ -2,6 +2,7 @@ import type { Database } from './db/client';
 import type { RateLimiter } from './durable-objects/rate-limiter';
 import type { ApiError } from './lib/errors';
 import type { DeliveryMessage, EventMessage } from './webhooks/messages';
+import type { NotificationMessage } from './notifications/messages';
 import type { TimingVariables } from 'hono/timing';
 import type { Principal } from './middleware/auth';
 
@@ -13,6 +14,32 @@ export interface Bindings {
   EVENTS_QUEUE: Queue<EventMessage>;
   /** One message per webhook delivery; retried with backoff, then dead-lettered. */
   DELIVERIES_QUEUE: Queue<DeliveryMessage>;
+  /** One message per notification (email or SMS); retried with backoff, then dead-lettered. */
+  NOTIFICATIONS_QUEUE: Queue<NotificationMessage>;
+  /** `outbox` (default: kept in D1, readable at /api/notifications) or `resend`. */
+  NOTIFICATIONS_EMAIL_PROVIDER?: string;
+  /** `outbox` (default) or `twilio`. */
+  NOTIFICATIONS_SMS_PROVIDER?: string;
+  /** The From of every email (`Store <orders@shop.example>`). */
+  NOTIFICATIONS_EMAIL_FROM?: string;
+  /** First retry delay of a failed notification in seconds, doubled each attempt (30 by default). */
+  NOTIFICATIONS_RETRY_BASE_SECONDS?: string;
+  /** Time a provider has to answer, in milliseconds (10000 by default). */
+  NOTIFICATIONS_TIMEOUT_MS?: string;
+  /** Secret: the Resend API key. */
+  RESEND_API_KEY?: string;
+  /** Resend's base URL (https://api.resend.com by default; tests point it at a loopback receiver). */
+  RESEND_API_URL?: string;
+  /** Secrets: Twilio account SID and auth token, and the sending number or Messaging Service SID. */
+  TWILIO_ACCOUNT_SID?: string;
+  TWILIO_AUTH_TOKEN?: string;
+  TWILIO_FROM?: string;
+  /** Twilio's base URL (https://api.twilio.com by default). */
+  TWILIO_API_URL?: string;
+  /** The storefront page that takes a reset token; the email links to it with `?token=...`. */
+  PASSWORD_RESET_URL?: string;
+  /** Lifetime of a password-reset token in seconds; 3600 by default. */
+  PASSWORD_RESET_TTL_SECONDS?: string;
   /** "true" lets webhook URLs be http or private/loopback addresses (local development only). */
   WEBHOOK_ALLOW_PRIVATE_URLS?: string;
   /** First retry delay of a failed delivery in seconds, doubled each attempt (30 by default). */

@@ -3,6 +3,7 @@ import { createDb } from './db/client';
 import { idempotencyKeys } from './db/schema';
 import type { Bindings } from './env';
 import { IDEMPOTENCY_TTL_MS } from './middleware/idempotency';
+import { requeueStalledNotifications } from './notifications/stalled';
 import { publishPendingEvents } from './webhooks/publisher';
 import { requeueStalledDeliveries } from './webhooks/stalled';
 
@@ -12,13 +13,17 @@ export const HOURLY_CRON = '17 * * * *';
 /**
  * The crons (wrangler.toml `[triggers]`). Every minute: publish outbox events that no request
  * published (a crash between commit and publish loses nothing), and send again deliveries whose
- * queue message was lost. Hourly: drop remembered idempotent
+ * queue message was lost, and notifications whose message was lost. Hourly: drop remembered idempotent
  * responses once their 24 hours are over (reads already ignore them; this keeps the table small).
  * Cron does not fire under `wrangler dev`; requests publish their own events there.
  */
 export async function runScheduled(env: Bindings, cron: string, now = new Date()) {
   if (cron !== HOURLY_CRON) {
-    return { eventsPublished: await publishPendingEvents(env, now), deliveriesRequeued: await requeueStalledDeliveries(env, now) };
+    return {
+      eventsPublished: await publishPendingEvents(env, now),
+      deliveriesRequeued: await requeueStalledDeliveries(env, now),
+      notificationsRequeued: await requeueStalledNotifications(env, now),
+    };
   }
   const db = createDb(env.DB);
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();

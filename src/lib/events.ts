@@ -1,10 +1,13 @@
+import type { SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { events } from '../db/schema';
 import { ID_PREFIX, newId } from './ids';
+import { insertWhere } from './insert-where';
 
 /**
  * Domain event kinds written to the outbox. The spec's eight kinds, plus `product.deleted` so a
- * subscriber mirroring the catalogue learns of removals.
+ * subscriber mirroring the catalogue learns of removals, and `shipment.shipped` (with its carrier
+ * and tracking) for shipping notifications.
  */
 export const EVENT_TYPES = [
   'order.placed',
@@ -15,6 +18,7 @@ export const EVENT_TYPES = [
   'product.deleted',
   'customer.registered',
   'payment.completed',
+  'shipment.shipped',
   'inventory.low',
 ] as const;
 
@@ -29,4 +33,9 @@ export type EventType = (typeof EVENT_TYPES)[number];
  */
 export function outboxEvent(db: Database, type: EventType, data: Record<string, unknown>, now = new Date()) {
   return db.insert(events).values({ id: newId(ID_PREFIX.event, now.getTime()), type, data, createdAt: now.toISOString() });
+}
+
+/** outboxEvent for a change that may not happen: the event is inserted only when `condition` holds in the same batch. */
+export function outboxEventWhere(db: Database, type: EventType, data: Record<string, unknown>, condition: SQL, now = new Date()) {
+  return insertWhere(db, events, { id: newId(ID_PREFIX.event, now.getTime()), type, data, createdAt: now.toISOString(), publishedAt: null }, condition);
 }

@@ -41,6 +41,7 @@ export const ID_PREFIX = {
   webhookDelivery: 'whd',
   webhookAttempt: 'wha',
   notification: 'ntf',
+  passwordReset: 'pwr',
   taxRate: 'tax',
   coupon: 'coup',
   couponUsage: 'cuse',

@@ -11,7 +11,7 @@ import { deliveryHeaders } from '../webhooks/signature';
 import { eachMessage, log, type Outcome } from './each-message';
 import { postDelivery } from './post-delivery';
 
-export type DeliveryEnv = Pick<Bindings, 'DB' | 'WEBHOOK_RETRY_BASE_SECONDS' | 'WEBHOOK_DISABLE_AFTER_HOURS' | 'WEBHOOK_TIMEOUT_MS'>;
+export type DeliveryEnv = Pick<Bindings, 'DB' | 'NOTIFICATIONS_QUEUE' | 'WEBHOOK_RETRY_BASE_SECONDS' | 'WEBHOOK_DISABLE_AFTER_HOURS' | 'WEBHOOK_TIMEOUT_MS'>;
 
 interface Settings {
   retryBaseSeconds: number;
@@ -30,13 +30,13 @@ export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: De
     disableAfterHours: numberSetting(env.WEBHOOK_DISABLE_AFTER_HOURS, DEFAULT_DISABLE_AFTER_HOURS),
     timeoutMs: numberSetting(env.WEBHOOK_TIMEOUT_MS, 10_000),
   };
-  await eachMessage(batch, CONCURRENCY, (message) => deliver(db, settings, message), (message, error) => {
+  await eachMessage(batch, CONCURRENCY, (message) => deliver(db, env, settings, message), (message, error) => {
     log('error', 'webhook delivery failed before recording its attempt; retrying', { deliveryId: message.body?.deliveryId, attempts: message.attempts, error: String(error) });
     return { retryAfterSeconds: retryDelaySeconds(message.attempts, settings.retryBaseSeconds) };
   });
 }
 
-async function deliver(db: Database, settings: Settings, message: Message<DeliveryMessage>): Promise<Outcome> {
+async function deliver(db: Database, env: DeliveryEnv, settings: Settings, message: Message<DeliveryMessage>): Promise<Outcome> {
   const deliveryId = message.body?.deliveryId;
   if (typeof deliveryId !== 'string') {
     log('warn', 'webhook-deliveries message without a deliveryId; dropped', { body: message.body });
@@ -103,7 +103,7 @@ async function deliver(db: Database, settings: Settings, message: Message<Delive
   if (result.ok) return 'ack';
 
   try {
-    await disableIfFailingTooLong(db, { endpoint, problem: problem!, disableAfterHours: settings.disableAfterHours, now: finishedAt });
+    await disableIfFailingTooLong(db, { endpoint, problem: problem!, disableAfterHours: settings.disableAfterHours, now: finishedAt }, env);
   } catch (error) {
     // The next failed attempt checks again; the delivery's own retry must not depend on this.
     log('error', 'checking whether to disable a failing webhook endpoint failed', { endpointId: endpoint.id, error: String(error) });

@@ -4,16 +4,21 @@ import { events, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import type { Bindings } from '../env';
 import { PING_EVENT } from '../lib/events';
 import { ID_PREFIX, newId } from '../lib/ids';
+import { notifyForEvent } from '../notifications/planner';
 import { sendDeliveries, type EventMessage } from '../webhooks/messages';
 import { eachMessage, log, type Outcome } from './each-message';
 
-export type FanOutEnv = Pick<Bindings, 'DB' | 'DELIVERIES_QUEUE'>;
+export type FanOutEnv = Pick<Bindings, 'DB' | 'DELIVERIES_QUEUE' | 'NOTIFICATIONS_QUEUE'>;
 
 const CONCURRENCY = 5;
 /** D1 binds at most 100 parameters a statement; a delivery row takes 8. */
 const ROWS_PER_INSERT = 12;
 
-/** The `store-events` consumer: one delivery (and one message) per event and matching endpoint. */
+/**
+ * The `store-events` consumer: one delivery (and one message) per event and matching endpoint, then
+ * the event's notifications (src/notifications/planner.ts). Both halves are idempotent, so a retry
+ * of the message redoes neither.
+ */
 export async function fanOutBatch(batch: MessageBatch<EventMessage>, env: FanOutEnv): Promise<void> {
   const db = createDb(env.DB);
   await eachMessage(batch, CONCURRENCY, (message) => fanOut(db, env, message), (message, error) => {
@@ -28,19 +33,25 @@ async function fanOut(db: Database, env: FanOutEnv, message: Message<EventMessag
     log('warn', 'store-events message without an eventId; dropped', { body: message.body });
     return 'ack';
   }
-  const [event] = await db.select({ id: events.id, type: events.type, createdAt: events.createdAt }).from(events).where(eq(events.id, eventId));
+  const [event] = await db.select({ id: events.id, type: events.type, data: events.data, createdAt: events.createdAt }).from(events).where(eq(events.id, eventId));
   if (!event) {
     log('warn', 'store-events message for an unknown event; dropped', { eventId });
     return 'ack';
   }
   // A ping is created as a delivery by POST /api/webhooks/{id}/test; it is never broadcast.
   if (event.type === PING_EVENT) return 'ack';
+  // Webhooks first: a notification problem (retried with the message) never holds back deliveries.
+  await fanOutToEndpoints(db, env, event, message.attempts);
+  await notifyForEvent(db, env, event, message.attempts);
+  return 'ack';
+}
 
+async function fanOutToEndpoints(db: Database, env: FanOutEnv, event: { id: string; type: string; createdAt: string }, attempts: number): Promise<void> {
   const subscribed = sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE json_each.value IN (${event.type}, '*'))`;
   // Like Stripe, an endpoint gets the events that happen after it is registered, not a backlog.
   const existedThen = lte(webhookEndpoints.createdAt, event.createdAt);
   const endpoints = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.active, true), subscribed, existedThen));
-  if (endpoints.length === 0) return 'ack';
+  if (endpoints.length === 0) return;
 
   const now = new Date();
   const ts = now.toISOString();
@@ -60,7 +71,7 @@ async function fanOut(db: Database, env: FanOutEnv, message: Message<EventMessag
   const ids = new Set(inserted.map((row) => row.id));
   // A retry of this message may follow an earlier run that inserted its rows and then failed to
   // send them: those rows are still pending and untried, so they are sent now.
-  if (message.attempts > 1) {
+  if (attempts > 1) {
     const untried = await db
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
@@ -68,5 +79,4 @@ async function fanOut(db: Database, env: FanOutEnv, message: Message<EventMessag
     for (const row of untried) ids.add(row.id);
   }
   if (ids.size > 0) await sendDeliveries(env, [...ids]);
-  return 'ack';
 }

@@ -1,9 +1,11 @@
 import type { Bindings } from '../env';
+import type { NotificationMessage } from '../notifications/messages';
 import type { DeliveryMessage, EventMessage } from '../webhooks/messages';
 import { deadLetterBatch } from './dead-letters';
 import { deliverBatch } from './deliver';
 import { log } from './each-message';
 import { fanOutBatch } from './fan-out';
+import { notificationDeadLetterBatch, sendNotificationBatch } from './notifications';
 
 /** The Worker's queue handler: each queue of wrangler.toml to its consumer. */
 export async function handleQueue(batch: MessageBatch<unknown>, env: Bindings, _ctx: ExecutionContext): Promise<void> {
@@ -14,6 +16,10 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Bindings, _
       return deliverBatch(batch as MessageBatch<DeliveryMessage>, env);
     case 'webhook-deliveries-dlq':
       return deadLetterBatch(batch as MessageBatch<DeliveryMessage>, env);
+    case 'notifications':
+      return sendNotificationBatch(batch as MessageBatch<NotificationMessage>, env);
+    case 'notifications-dlq':
+      return notificationDeadLetterBatch(batch as MessageBatch<NotificationMessage>, env);
     default:
       // A queue bound without a consumer here: keep its messages (the queue's own retries and
       // dead-lettering apply) rather than drop them silently.

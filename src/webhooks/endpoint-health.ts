@@ -1,8 +1,14 @@
-import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { notifications, storeSettings, users, webhookEndpoints, type WebhookEndpointRow } from '../db/schema';
-import { ID_PREFIX, newId } from '../lib/ids';
+import { notifications, webhookEndpoints, type WebhookEndpointRow } from '../db/schema';
+import { notificationTemplates } from '../db/schema-notifications';
+import type { Bindings } from '../env';
 import { insertWhere } from '../lib/insert-where';
+import { storeName } from '../notifications/context';
+import { sendNotificationMessages } from '../notifications/messages';
+import { notificationRow } from '../notifications/planner';
+import { staffRecipients } from '../notifications/recipients';
+import { TRIGGERS } from '../notifications/triggers';
 
 export const DEFAULT_DISABLE_AFTER_HOURS = 72;
 
@@ -14,38 +20,16 @@ export interface FailedEndpoint {
   now: Date;
 }
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-/**
- * A notification id shaped like newId (time, then 16 characters) whose second part is a hash of
- * what the notice is about, so two consumers disabling the same endpoint in the same millisecond
- * produce the same ids and the second insert is dropped as a conflict.
- */
-async function notificationId(at: Date, key: string): Promise<string> {
-  const prefix = newId(ID_PREFIX.notification, at.getTime()).slice(0, ID_PREFIX.notification.length + 11);
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
-  return prefix + [...digest.subarray(0, 16)].map((b) => CROCKFORD[b % 32]).join('');
-}
-
-/** Who hears of it: every active admin, else the store's contact email, else nobody (the log line remains). */
-async function adminRecipients(db: Database): Promise<string[]> {
-  const [admins, settings] = await db.batch([
-    db.select({ email: users.email }).from(users).where(and(eq(users.roleId, 'admin'), eq(users.status, 'active'))).orderBy(asc(users.email)),
-    db.select({ contactEmail: storeSettings.contactEmail }).from(storeSettings).where(eq(storeSettings.id, 'store')),
-  ]);
-  if (admins.length > 0) return admins.map((a) => a.email);
-  return settings[0]?.contactEmail ? [settings[0].contactEmail] : [];
-}
-
 /**
  * After a failed attempt: switches the endpoint off once it has failed without a single success for
- * `disableAfterHours`, and tells the admins. The switch and the notifications are one batch, and the
+ * `disableAfterHours`, and tells the staff. The switch and the notifications are one batch, and the
  * notifications are conditioned on the endpoint carrying this very `disabledAt`, so when two
  * consumers race only the one whose UPDATE found the endpoint still active writes them (and should
- * both pick the same millisecond, their notification ids are the same and the second set conflicts).
+ * both pick the same millisecond, their dedupe keys are the same and the second set conflicts).
+ * With `queue`, the notices are put on the notifications queue once written.
  * Returns whether this call disabled it.
  */
-export async function disableIfFailingTooLong(db: Database, input: FailedEndpoint): Promise<boolean> {
+export async function disableIfFailingTooLong(db: Database, input: FailedEndpoint, queue?: Pick<Bindings, 'NOTIFICATIONS_QUEUE'>): Promise<boolean> {
   const { endpoint, now } = input;
   if (!endpoint.failingSince) return false;
   const cutoff = new Date(now.getTime() - input.disableAfterHours * 3600_000).toISOString();
@@ -53,48 +37,26 @@ export async function disableIfFailingTooLong(db: Database, input: FailedEndpoin
 
   const disabledAt = now.toISOString();
   const reason = `failing since ${endpoint.failingSince}: ${input.problem}`;
-  const recipients = await adminRecipients(db);
-  const subject = `Webhook endpoint disabled: ${endpoint.url}`;
-  const body = [
-    `The webhook endpoint ${endpoint.url} (${endpoint.id}) has been disabled.`,
-    `It has failed every delivery since ${endpoint.failingSince} (more than ${input.disableAfterHours} hours); the last attempt got: ${input.problem}.`,
-    'Fix the receiver, then turn the endpoint back on with PATCH /api/webhooks/' + endpoint.id + ' {"active": true} and redeliver what it missed.',
-  ].join('\n\n');
   const disabledNow = sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${webhookEndpoints.id} = ${endpoint.id} AND ${webhookEndpoints.active} = 0 AND ${webhookEndpoints.disabledAt} = ${disabledAt})`;
 
-  const data = { endpointId: endpoint.id, url: endpoint.url, failingSince: endpoint.failingSince, disabledAt, reason };
-  // Ids first: a drizzle query is a thenable, so it must not be returned from an async callback.
-  const ids = await Promise.all(recipients.map((recipient) => notificationId(now, `${endpoint.id}|${disabledAt}|${recipient}`)));
-  const inserts = recipients.map((recipient, i) =>
-    insertWhere(
-      db,
-      notifications,
-      {
-        id: ids[i]!,
-        channel: 'email',
-        recipient,
-        template: 'webhook_endpoint_disabled',
-        subject,
-        body,
-        data,
-        status: 'queued',
-        bodyHtml: null,
-        category: 'transactional',
-        eventId: null,
-        recipientUserId: null,
-        dedupeKey: `webhook_endpoint_disabled|${endpoint.id}|${disabledAt}|email|${recipient}`,
-        provider: null,
-        providerMessageId: null,
-        attempts: 0,
-        lastError: null,
-        lastAttemptAt: null,
-        sentAt: null,
-        createdAt: disabledAt,
-        updatedAt: disabledAt,
-      },
-      disabledNow,
-    ).onConflictDoNothing(),
+  // The notice, rendered from the webhook_endpoint_disabled templates, to every staff user who may
+  // read webhooks (else the store's contact email). One per disabling and recipient (dedupe key),
+  // so two consumers disabling in the same millisecond cannot notify twice.
+  const trigger = 'webhook_endpoint_disabled';
+  const [templates, recipients, name] = await Promise.all([
+    db.select().from(notificationTemplates).where(and(eq(notificationTemplates.event, trigger), eq(notificationTemplates.active, true))),
+    staffRecipients(db, TRIGGERS[trigger].permission),
+    storeName(db),
+  ]);
+  const data = { storeName: name, endpointId: endpoint.id, url: endpoint.url, failingSince: endpoint.failingSince, disabledAt, problem: input.problem, disableAfterHours: input.disableAfterHours, reason };
+  const rows = templates.flatMap((template) =>
+    recipients.flatMap((recipient) => {
+      const to = template.channel === 'sms' ? recipient.phone : recipient.email;
+      if (!to) return [];
+      return [notificationRow({ template, to, skip: null, userId: recipient.userId, data, cause: `${trigger}:${endpoint.id}:${disabledAt}`, eventId: null }, now)];
+    }),
   );
+  const inserts = rows.map((row) => insertWhere(db, notifications, row, disabledNow).onConflictDoNothing());
   const [updated] = await db.batch([
     db
       .update(webhookEndpoints)
@@ -103,6 +65,8 @@ export async function disableIfFailingTooLong(db: Database, input: FailedEndpoin
     ...inserts,
   ]);
   if (updated.meta.changes === 0) return false;
+  // Best effort: a notice whose message is lost is sent by the minute cron (src/notifications/stalled.ts).
+  if (queue && rows.length) await sendNotificationMessages(queue, rows.map((r) => r.id)).catch((error) => console.error(JSON.stringify({ level: 'error', message: 'queueing endpoint-disabled notices failed; the cron will send them', error: String(error) })));
   console.error(
     JSON.stringify({
       level: 'error',
@@ -112,7 +76,7 @@ export async function disableIfFailingTooLong(db: Database, input: FailedEndpoin
       failingSince: endpoint.failingSince,
       disabledAt,
       reason,
-      notified: recipients.length,
+      notified: rows.length,
     }),
   );
   return true;

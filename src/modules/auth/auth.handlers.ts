@@ -3,6 +3,7 @@ import type { AppRouteHandler } from '../../lib/openapi';
 import type { Principal } from '../../middleware/auth';
 import type * as routes from './auth.routes';
 import * as service from './auth.service';
+import * as reset from './password-reset';
 
 /** requireUser() has run: the principal is a user. */
 const userId = (principal: Principal) => (principal as Extract<Principal, { kind: 'user' }>).id;
@@ -27,4 +28,17 @@ export const changePassword: AppRouteHandler<typeof routes.changePassword> = asy
 export const bootstrap: AppRouteHandler<typeof routes.bootstrap> = async (c) => {
   const session = await service.bootstrap(c.var.db, c.env, c.req.valid('json'));
   return created(c, session, `/api/users/${session.user.id}`, 'Admin user created');
+};
+
+export const requestPasswordReset: AppRouteHandler<typeof routes.requestPasswordReset> = async (c) => {
+  const queued = await reset.requestPasswordReset(c.var.db, c.env, c.req.valid('json').email);
+  // Sent after the answer: the queue call's timing must not tell either.
+  c.executionCtx.waitUntil(reset.queueResetEmail(c.env, queued));
+  return c.json({ success: true as const, data: null, message: 'If an account exists for this email, a reset link is on its way' }, 202);
+};
+
+export const confirmPasswordReset: AppRouteHandler<typeof routes.confirmPasswordReset> = async (c) => {
+  const { token, password } = c.req.valid('json');
+  const row = await reset.confirmPasswordReset(c.var.db, token, password);
+  return ok(c, await service.sessionFor(c.env, row), 'Password reset');
 };

@@ -1,7 +1,7 @@
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../../middleware/auth';
 import { bearerAuth, errorResponses, jsonBody, successResponse, writeErrors } from '../../lib/openapi';
-import { BootstrapBody, ChangePasswordBody, LoginBody, MeSchema, RegisterBody, SessionSchema } from './auth.schemas';
+import { BootstrapBody, ChangePasswordBody, LoginBody, MeSchema, PasswordResetBody, PasswordResetConfirmBody, RegisterBody, SessionSchema } from './auth.schemas';
 
 const tags = ['Authentication'];
 /** Public routes: no credential needed, but one that is present and bad is still 401. */
@@ -71,4 +71,37 @@ export const bootstrap = createRoute({
   security: publicRoute,
   request: { body: jsonBody(BootstrapBody, 'The secret and the admin account.') },
   responses: { 201: successResponse(SessionSchema, 'The admin user, signed in.'), ...errorResponses(401, 403, 404, ...bodyErrors, 409) },
+});
+
+export const requestPasswordReset = createRoute({
+  method: 'post',
+  path: '/auth/password-reset',
+  tags,
+  summary: 'Ask for a password-reset email',
+  description:
+    'Always 202 with the same body, whether or not an account has this email, and with the same work done either way, so the answer does not tell. ' +
+    'For an active account, the `password_reset` email (a link to PASSWORD_RESET_URL with `?token=`) is queued; the token is single use and expires ' +
+    'after PASSWORD_RESET_TTL_SECONDS (an hour by default). A second request for the same account within a minute sends nothing.',
+  security: publicRoute,
+  request: { body: jsonBody(PasswordResetBody, 'The account\'s email.') },
+  responses: {
+    202: {
+      content: { 'application/json': { schema: z.object({ success: z.literal(true), data: z.null(), message: z.string() }) } },
+      description: 'Accepted: if the account exists, the email is on its way.',
+    },
+    ...errorResponses(401, ...bodyErrors),
+  },
+});
+
+export const confirmPasswordReset = createRoute({
+  method: 'post',
+  path: '/auth/password-reset/confirm',
+  tags,
+  summary: 'Set a new password with a reset token',
+  description:
+    'Spends the token (and every other outstanding reset token of the account), sets the password, and retires every token issued before, ' +
+    'as a password change does; the answer signs the user in. A token that is unknown, used or expired is 422 on `token`.',
+  security: publicRoute,
+  request: { body: jsonBody(PasswordResetConfirmBody, 'The token and the new password.') },
+  responses: { 200: successResponse(SessionSchema, 'Signed in with the new password.'), ...errorResponses(401, ...bodyErrors) },
 });

@@ -57,3 +57,17 @@ export type RegisterInput = z.infer<typeof RegisterBody>;
 export type LoginInput = z.infer<typeof LoginBody>;
 export type ChangePasswordInput = z.infer<typeof ChangePasswordBody>;
 export type BootstrapInput = z.infer<typeof BootstrapBody>;
+
+export const PasswordResetBody = z
+  .strictObject({ email: Email })
+  .openapi('PasswordResetRequest');
+
+export const PasswordResetConfirmBody = z
+  .strictObject({
+    token: z.string().min(1).max(200).openapi({ description: 'The token from the reset email (the `token` query parameter of its link).' }),
+    password: Password,
+  })
+  .openapi('PasswordResetConfirm');
+
+export type PasswordResetInput = z.infer<typeof PasswordResetBody>;
+export type PasswordResetConfirmInput = z.infer<typeof PasswordResetConfirmBody>;

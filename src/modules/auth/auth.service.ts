@@ -18,7 +18,7 @@ export const ADMIN_ROLE = 'admin';
 const ALREADY_BOOTSTRAPPED = 'The store is already bootstrapped: an admin user exists';
 const BAD_LOGIN = 'Invalid email or password';
 
-async function sessionFor(env: TokenSettings, row: UserRow): Promise<Session> {
+export async function sessionFor(env: TokenSettings, row: UserRow): Promise<Session> {
   const { token, expiresIn } = await tokenForUser(env, row);
   return { token, expiresIn, user: toUser(row) };
 }

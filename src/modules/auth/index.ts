@@ -7,4 +7,6 @@ export const authRouter = createRouter()
   .openapi(routes.login, handlers.login)
   .openapi(routes.me, handlers.me)
   .openapi(routes.changePassword, handlers.changePassword)
-  .openapi(routes.bootstrap, handlers.bootstrap);
+  .openapi(routes.bootstrap, handlers.bootstrap)
+  .openapi(routes.requestPasswordReset, handlers.requestPasswordReset)
+  .openapi(routes.confirmPasswordReset, handlers.confirmPasswordReset);

@@ -13,8 +13,10 @@ export const customerProfileFields = {
   name: PersonName.nullable(),
   phone: Phone.nullable(),
   status: z.enum(USER_STATUSES).openapi({ description: 'A disabled customer cannot sign in, and its tokens stop working.' }),
+  smsOptOut: z.boolean().openapi({ description: 'No SMS at all (shipping updates included). False by default.' }),
+  marketingEmailOptOut: z.boolean().openapi({ description: 'No marketing email; order, payment, shipping and password-reset email still go. False by default.' }),
 };
-const profileColumns = { email: true, name: true, phone: true, status: true } as const;
+const profileColumns = { email: true, name: true, phone: true, status: true, smsOptOut: true, marketingEmailOptOut: true } as const;
 
 export const CreateCustomerBody = createInsertSchema(users, customerProfileFields)
   .pick(profileColumns)

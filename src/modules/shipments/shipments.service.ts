@@ -4,6 +4,7 @@ import { type OrderLineRow, type OrderRow, type OrderStatus, orderLines, orders,
 import { chunkRows, withForeignKeyConflict } from '../../lib/db-errors';
 import { withGuards } from '../../lib/db-guards';
 import { ApiError, type FieldError } from '../../lib/errors';
+import { outboxEvent, outboxEventWhere } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
@@ -132,6 +133,21 @@ async function followUp(db: Database, orderId: string, step: Step, actor: string
   });
 }
 
+/** `shipment.shipped`: the shipment with its tracking and lines, for subscribers and the shipping notifications. */
+function shippedEventData(shipment: Pick<ShipmentRow, 'id' | 'orderId' | 'carrier' | 'trackingNumber' | 'trackingUrl'>, order: OrderRow, lines: Line[], ts: string) {
+  return {
+    shipmentId: shipment.id,
+    orderId: shipment.orderId,
+    customerId: order.customerId,
+    carrier: shipment.carrier,
+    trackingNumber: shipment.trackingNumber,
+    trackingUrl: shipment.trackingUrl,
+    status: 'shipped',
+    shippedAt: ts,
+    lines,
+  };
+}
+
 const overshipped = () => ApiError.conflict('More would be shipped (or delivered) than was ordered; another shipment took these units first');
 
 /**
@@ -165,7 +181,14 @@ export async function createShipment(db: Database, order: OrderRow, input: Creat
   const statements = [
     insertWhere(db, shipments, row, stillShippable),
     ...chunkRows(chosen, 3).map((chunk) => db.insert(shipmentLines).values(chunk.map((l) => ({ shipmentId: row.id, ...l })))),
-    ...(step ? [step.raise, db.update(shipments).set({ status: 'shipped', shippedAt: ts }).where(eq(shipments.id, row.id)), ...step.orderStatements] : []),
+    ...(step
+      ? [
+          step.raise,
+          db.update(shipments).set({ status: 'shipped', shippedAt: ts }).where(eq(shipments.id, row.id)),
+          ...step.orderStatements,
+          outboxEvent(db, 'shipment.shipped', shippedEventData(row, order, chosen, ts), now),
+        ]
+      : []),
   ];
   // A shipment refused by the order's state leaves its lines without a parent: the foreign key aborts the batch.
   await withForeignKeyConflict(`Order '${order.id}' changed and can no longer ship`, () => withGuards(() => db.batch(statements as never), { overshipped }));
@@ -204,6 +227,10 @@ export async function updateShipment(db: Database, shipmentId: string, patch: Up
         moves.raise,
         db.update(shipments).set(stamp).where(and(eq(shipments.id, shipmentId), eq(shipments.status, STEP[step].from))),
         ...moves.orderStatements,
+        // Only when this request's update above moved it (a concurrent PATCH that lost emits nothing).
+        ...(step === 'shipped'
+          ? [outboxEventWhere(db, 'shipment.shipped', shippedEventData({ ...current, ...tracking }, order, current.lines, ts), sql`EXISTS (SELECT 1 FROM ${shipments} WHERE ${shipments.id} = ${shipmentId} AND ${shipments.status} = 'shipped' AND ${shipments.shippedAt} = ${ts})`, now)]
+          : []),
       ] as never),
     { overshipped },
   );

@@ -1,0 +1,111 @@
+import { createRoute } from '@hono/zod-openapi';
+import { requirePermission } from '../../middleware/auth';
+import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { listQuerySchema, readQuerySchema } from '../../lib/query';
+import { notificationListQuery, templateListQuery } from './notifications.query';
+import {
+  NotificationSchema,
+  NotificationTemplateSchema,
+  PreviewTemplateBody,
+  RenderedSchema,
+  UpdateTemplateBody,
+} from './notifications.schemas';
+
+const tags = ['Notifications'];
+const canRead = requirePermission('notifications:read');
+const canWrite = requirePermission('notifications:write');
+const readErrors = [400, 401, 403] as const;
+
+const pipeline =
+  'Outbox events (order placed, payment completed, shipment shipped, order cancelled, low stock, sign-up) and internal triggers (password reset, ' +
+  'a webhook endpoint switched off) are turned into messages by the store-events queue consumer, one per active template and recipient, and each ' +
+  'is sent by the `notifications` queue (retried with backoff, then failed). With the default `outbox` provider nothing leaves the store: ' +
+  'the message is read here.';
+
+export const listNotifications = createRoute({
+  method: 'get',
+  path: '/notifications',
+  tags,
+  summary: 'List sent and pending notifications',
+  description: `Newest first. ${pipeline} Filter \`status=failed\` for what could not be sent (\`lastError\`, \`attempts\`). Needs \`notifications:read\`.`,
+  security: bearerAuth,
+  middleware: [canRead] as const,
+  request: { query: listQuerySchema(notificationListQuery) },
+  responses: { 200: listResponse(NotificationSchema, 'A page of notifications.'), ...errorResponses(...readErrors) },
+});
+
+export const getNotification = createRoute({
+  method: 'get',
+  path: '/notifications/{id}',
+  tags,
+  summary: 'Get a notification',
+  description: 'The rendered message and its delivery state. Needs `notifications:read`.',
+  security: bearerAuth,
+  middleware: [canRead] as const,
+  request: { params: IdParams, query: readQuerySchema(notificationListQuery.selectable) },
+  responses: { 200: successResponse(NotificationSchema, 'The notification.'), ...errorResponses(...readErrors, 404) },
+});
+
+const templateRules =
+  '`subject` is required for email and must be null for SMS, as must `bodyHtml`; an SMS body has at most 1600 characters. A placeholder the ' +
+  "template's event does not provide is 422 naming it (`variables` lists those it does).";
+
+export const listTemplates = createRoute({
+  method: 'get',
+  path: '/notifications/templates',
+  tags,
+  summary: 'List notification templates',
+  description: 'One per key and channel, with the variables each may use. Needs `notifications:read`.',
+  security: bearerAuth,
+  middleware: [canRead] as const,
+  request: { query: listQuerySchema(templateListQuery) },
+  responses: { 200: listResponse(NotificationTemplateSchema, 'A page of templates.'), ...errorResponses(...readErrors) },
+});
+
+export const getTemplate = createRoute({
+  method: 'get',
+  path: '/notifications/templates/{id}',
+  tags,
+  summary: 'Get a notification template',
+  description: 'Needs `notifications:read`.',
+  security: bearerAuth,
+  middleware: [canRead] as const,
+  request: { params: IdParams, query: readQuerySchema(templateListQuery.selectable) },
+  responses: { 200: successResponse(NotificationTemplateSchema, 'The template.'), ...errorResponses(...readErrors, 404) },
+});
+
+export const updateTemplate = createRoute({
+  method: 'patch',
+  path: '/notifications/templates/{id}',
+  tags,
+  summary: 'Edit a notification template',
+  description: `Messages planned from now on use the new texts; those already written keep theirs. ${templateRules} Needs \`notifications:write\`.`,
+  security: bearerAuth,
+  middleware: [canWrite] as const,
+  request: { params: IdParams, body: jsonBody(UpdateTemplateBody, 'Fields to change.') },
+  responses: { 200: successResponse(NotificationTemplateSchema, 'The updated template.'), ...errorResponses(...writeErrors, 404) },
+});
+
+export const previewTemplate = createRoute({
+  method: 'post',
+  path: '/notifications/templates/{id}/preview',
+  tags,
+  summary: 'Render a template (or a draft of it) without saving',
+  description: `Renders the stored texts, or the drafts given, with sample values overlaid by \`data\`, and checks them as a save would. ${templateRules} Needs \`notifications:write\`.`,
+  security: bearerAuth,
+  middleware: [canWrite] as const,
+  request: { params: IdParams, body: jsonBody(PreviewTemplateBody, 'Drafts and data.') },
+  responses: { 200: successResponse(RenderedSchema, 'The rendered message and the data used.'), ...errorResponses(...writeErrors, 404) },
+});
+
+export const resetTemplate = createRoute({
+  method: 'post',
+  path: '/notifications/templates/{id}/reset',
+  tags,
+  summary: 'Put a template back to its default',
+  description: 'Restores the texts the store started with and switches it on. Needs `notifications:write`.',
+  security: bearerAuth,
+  middleware: [canWrite] as const,
+  request: { params: IdParams },
+  responses: { 200: successResponse(NotificationTemplateSchema, 'The template, as it was at first.'), ...errorResponses(401, 403, 404) },
+});

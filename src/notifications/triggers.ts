@@ -1,0 +1,135 @@
+/**
+ * What can trigger a notification, and the variables each trigger gives its templates. Outbox
+ * events (src/lib/events.ts) reach the planner through the store-events queue; the internal
+ * triggers are raised by the code that owns them (password reset, a webhook endpoint switched off)
+ * and never reach a webhook. A template may use only its trigger's variables (422 otherwise).
+ */
+
+const STORE = { storeName: 'The store\'s name (settings).' };
+
+const ORDER = {
+  ...STORE,
+  orderId: 'The order id.',
+  customerName: 'The customer\'s name, else the email address.',
+  email: 'The address the order belongs to.',
+  status: 'The order\'s status.',
+  currency: 'ISO 4217 code.',
+  items: 'One line per item: quantity x name (SKU), line total.',
+  itemCount: 'Units ordered.',
+  subtotal: 'Amounts with their currency, like "42.50 EUR".',
+  discountTotal: '',
+  shippingTotal: '',
+  taxTotal: '',
+  total: '',
+  amountPaid: '',
+  couponCode: 'The coupon used, if any.',
+  shippingAddress: 'The shipping address on one line.',
+};
+
+export const TRIGGERS = {
+  'order.placed': { variables: ORDER, permission: null },
+  'order.cancelled': { variables: ORDER, permission: null },
+  'payment.completed': { variables: { ...ORDER, paymentId: 'The payment id.', amount: 'The amount of this payment, with its currency.' }, permission: null },
+  'shipment.shipped': {
+    variables: {
+      ...ORDER,
+      shipmentId: 'The shipment id.',
+      carrier: 'The carrier (UPS, DHL, ...).',
+      trackingNumber: 'The tracking number.',
+      trackingUrl: 'The tracking link, if one was given.',
+      shipmentItems: 'One line per item in this shipment.',
+    },
+    permission: null,
+  },
+  'customer.registered': { variables: { ...STORE, customerName: 'The customer\'s name, else the email address.', email: 'The account\'s email.', customerId: 'The account id.' }, permission: null },
+  'inventory.low': {
+    variables: {
+      ...STORE,
+      productId: '',
+      productName: '',
+      variantId: '',
+      variantName: 'The variant\'s name (empty for a single-variant product).',
+      sku: '',
+      quantity: 'Units left.',
+      threshold: 'The low-stock threshold in force.',
+    },
+    permission: 'inventory:read',
+  },
+  password_reset: {
+    variables: {
+      ...STORE,
+      customerName: 'The account\'s name, else the email address.',
+      email: 'The account\'s email.',
+      resetUrl: 'PASSWORD_RESET_URL with the token as `token` query parameter.',
+      token: 'The single-use reset token.',
+      expiresInMinutes: 'How long the token is valid.',
+    },
+    permission: null,
+  },
+  webhook_endpoint_disabled: {
+    variables: {
+      ...STORE,
+      endpointId: '',
+      url: 'The endpoint\'s URL.',
+      failingSince: 'When its run of failures began.',
+      disabledAt: '',
+      problem: 'What the last attempt got (`HTTP 500`, `timeout after 10000 ms`).',
+      disableAfterHours: 'WEBHOOK_DISABLE_AFTER_HOURS.',
+    },
+    permission: 'webhooks:read',
+  },
+} as const satisfies Record<string, { variables: Record<string, string>; permission: string | null }>;
+
+export type Trigger = keyof typeof TRIGGERS;
+
+export function isTrigger(name: string): name is Trigger {
+  return Object.hasOwn(TRIGGERS, name);
+}
+
+export function triggerVariables(trigger: string): string[] {
+  return isTrigger(trigger) ? Object.keys(TRIGGERS[trigger].variables) : [];
+}
+
+/** Example values of every variable, for previews. */
+export const SAMPLE_DATA: Record<string, string | number> = {
+  storeName: 'Demo Store',
+  orderId: 'ord_01KSAMPLE00000000000000000',
+  customerName: 'Ada Lovelace',
+  customerId: 'user_01KSAMPLE0000000000000000',
+  email: 'ada@example.com',
+  status: 'processing',
+  currency: 'EUR',
+  items: '2 x Canvas tote (TOTE-1)  49.00 EUR\n1 x Mug (MUG-2)  12.00 EUR',
+  itemCount: 3,
+  subtotal: '61.00 EUR',
+  discountTotal: '6.10 EUR',
+  shippingTotal: '4.90 EUR',
+  taxTotal: '11.36 EUR',
+  total: '71.16 EUR',
+  amountPaid: '71.16 EUR',
+  couponCode: 'WELCOME10',
+  shippingAddress: 'Ada Lovelace, 1 Main St, 10115 Berlin, DE',
+  paymentId: 'pay_01KSAMPLE00000000000000000',
+  amount: '71.16 EUR',
+  shipmentId: 'ship_01KSAMPLE0000000000000000',
+  carrier: 'UPS',
+  trackingNumber: '1Z999AA10123456784',
+  trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+  shipmentItems: '2 x Canvas tote (TOTE-1)\n1 x Mug (MUG-2)',
+  productId: 'prod_01KSAMPLE0000000000000000',
+  productName: 'Canvas tote',
+  variantId: 'var_01KSAMPLE00000000000000000',
+  variantName: 'Natural',
+  sku: 'TOTE-1',
+  quantity: 3,
+  threshold: 5,
+  resetUrl: 'https://shop.example/reset-password?token=SAMPLE',
+  token: 'SAMPLE',
+  expiresInMinutes: 60,
+  endpointId: 'we_01KSAMPLE00000000000000000',
+  url: 'https://hooks.example.com/store',
+  failingSince: '2026-11-20T08:00:00.000Z',
+  disabledAt: '2026-11-23T08:00:00.000Z',
+  problem: 'HTTP 500',
+  disableAfterHours: 72,
+};
