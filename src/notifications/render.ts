@@ -32,12 +32,15 @@ function display(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Own properties only: `{{constructor}}` must not reach Object.prototype. */
+const value = (data: TemplateData, name: string) => (Object.hasOwn(data, name) ? display(data[name]) : '');
+
 export function renderText(template: string, data: TemplateData): string {
-  return template.replace(PLACEHOLDER, (_match, name: string) => display(data[name]));
+  return template.replace(PLACEHOLDER, (_match, name: string) => value(data, name));
 }
 
 export function renderHtml(template: string, data: TemplateData): string {
-  return template.replace(PLACEHOLDER, (_match, name: string) => escapeHtml(display(data[name])));
+  return template.replace(PLACEHOLDER, (_match, name: string) => escapeHtml(value(data, name)));
 }
 
 export interface RenderedMessage {
