@@ -4,6 +4,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { timing } from 'hono/timing';
+import { createAdminRouter } from './admin';
 import type { AppEnv } from './env';
 import { ApiError } from './lib/errors';
 import { validationHook } from './lib/validation';
@@ -26,6 +27,7 @@ import { healthRouter } from './modules/health';
 import { inventoryRouter } from './modules/inventory';
 import { notificationsRouter } from './modules/notifications';
 import { ordersRouter } from './modules/orders';
+import { pagesRouter } from './modules/pages';
 import { paymentsRouter } from './modules/payments';
 import { productsRouter } from './modules/products';
 import { rolesRouter } from './modules/roles';
@@ -71,7 +73,11 @@ export function createApp() {
   app.route('/api', shipmentsRouter);
   app.route('/api', inventoryRouter);
   app.route('/api', webhooksRouter);
+
+  // The admin panel (src/admin): its own session cookie and CSRF checks, outside the /api middleware.
+  app.route('/admin', createAdminRouter());
   app.route('/api', notificationsRouter);
+  app.route('/api', pagesRouter);
   app.route('/api', auditLogRouter);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

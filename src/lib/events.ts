@@ -7,7 +7,8 @@ import { insertWhere } from './insert-where';
 /**
  * Domain event kinds written to the outbox. The spec's eight kinds, plus `product.deleted` so a
  * subscriber mirroring the catalogue learns of removals, and `shipment.shipped` (with its carrier
- * and tracking) for shipping notifications.
+ * and tracking) for shipping notifications. Content pages emit `page.published`, `page.updated` (a
+ * published page changed) and `page.unpublished` (back to draft, or deleted), so storefront caches can follow.
  */
 export const EVENT_TYPES = [
   'order.placed',
@@ -20,6 +21,9 @@ export const EVENT_TYPES = [
   'payment.completed',
   'shipment.shipped',
   'inventory.low',
+  'page.published',
+  'page.updated',
+  'page.unpublished',
 ] as const;
 
 /** `ping`: the test event `POST /api/webhooks/{id}/test` sends to one endpoint; never broadcast. */

@@ -45,4 +45,7 @@ export const ID_PREFIX = {
   taxRate: 'tax',
   coupon: 'coup',
   couponUsage: 'cuse',
+  page: 'page',
+  menu: 'menu',
+  banner: 'bnr',
 } as const;

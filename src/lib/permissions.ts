@@ -23,7 +23,7 @@ export const PERMISSION_RESOURCES = [
   'coupons',
   'webhooks',
   'notifications',
-  'pages',
+  'content',
   'audit-log',
 ] as const;
 export const PERMISSION_ACTIONS = ['read', 'write'] as const;
