@@ -26,6 +26,7 @@ import { customersRouter } from './modules/customers';
 import { healthRouter } from './modules/health';
 import { inventoryRouter } from './modules/inventory';
 import { notificationsRouter } from './modules/notifications';
+import { menusRouter } from './modules/menus';
 import { ordersRouter } from './modules/orders';
 import { pagesRouter } from './modules/pages';
 import { paymentsRouter } from './modules/payments';
@@ -78,6 +79,7 @@ export function createApp() {
   app.route('/admin', createAdminRouter());
   app.route('/api', notificationsRouter);
   app.route('/api', pagesRouter);
+  app.route('/api', menusRouter);
   app.route('/api', auditLogRouter);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
