@@ -52,6 +52,9 @@ export const NOT_AUDITED: Record<string, string> = {
   audit_context: 'who is writing, for the triggers; lives only inside a transaction',
   events: 'the outbox: itself a record of domain events',
   product_status_counts: 'derived counters kept by triggers',
+  category_product_counts: 'derived counters kept by triggers',
+  category_tree: 'the category hierarchy as pairs, derived from categories.parent_id by triggers',
+  product_related_refresh: 'always empty: rebuild requests for products.related, applied by a trigger',
   catalogue_version: 'a version number bumped by triggers',
   idempotency_keys: 'request bookkeeping (stored responses)',
   order_status_history: "a history itself; the order's status change is audited on the order",
@@ -69,6 +72,7 @@ export const NOT_AUDITED: Record<string, string> = {
 const IGNORED_FIELDS: Record<string, string[]> = {
   '*': ['createdAt', 'updatedAt'],
   api_keys: ['lastUsedAt'],
+  products: ['related'],
   users: ['lastLoginAt'],
 };
 

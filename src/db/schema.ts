@@ -21,6 +21,41 @@ const timestamps = {
   updatedAt: text('updated_at').notNull().default(now),
 };
 
+/** A brand, vendor or category as a product shows it. */
+export interface CatalogueRef {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+/** A variant inside products.related: the product_variants row (camelCase, money in minor units). */
+export interface RelatedVariant {
+  id: string;
+  productId: string;
+  sku: string | null;
+  name: string | null;
+  options: Record<string, string>;
+  price: number;
+  compareAtPrice: number | null;
+  stock: number;
+  lowStockThreshold: number | null;
+  position: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * products.related: what a product shows of other tables, rebuilt by the triggers of
+ * migrations/0014_product_related.sql whenever one of them changes (categories by name, then id;
+ * variants by position, then id).
+ */
+export interface ProductRelated {
+  brand: CatalogueRef | null;
+  vendor: CatalogueRef | null;
+  categories: CatalogueRef[];
+  variants: RelatedVariant[];
+}
+
 export const PRODUCT_STATUSES = ['draft', 'active', 'archived'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 
@@ -98,6 +133,11 @@ export const products = sqliteTable(
       .notNull()
       .default(sql`'{}'`),
     lowStockThreshold: integer('low_stock_threshold'),
+    /**
+     * Brand, vendor, categories and variants as one JSON value, kept by triggers (never written by the
+     * application), so a page of products reads only its own rows. See ProductRelated.
+     */
+    related: text('related', { mode: 'json' }).$type<ProductRelated>().notNull().default(sql`'{"brand":null,"vendor":null,"categories":[],"variants":[]}'`),
     ...timestamps,
   },
   (t) => [
@@ -159,6 +199,38 @@ export const productCategories = sqliteTable(
     primaryKey({ columns: [t.productId, t.categoryId] }),
     index('product_categories_category_idx').on(t.categoryId, t.productId),
   ],
+);
+
+/**
+ * Requests to rebuild products.related: a trigger inserts a product id, the BEFORE INSERT trigger
+ * rebuilds that product's value and drops the row (RAISE(IGNORE)), so the table is always empty.
+ */
+export const productRelatedRefresh = sqliteTable('product_related_refresh', {
+  productId: text('product_id').notNull(),
+});
+
+/** Every (ancestor, descendant) pair of categories, each category its own ancestor; kept by triggers. */
+export const categoryTree = sqliteTable(
+  'category_tree',
+  {
+    ancestorId: text('ancestor_id').notNull(),
+    descendantId: text('descendant_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ancestorId, t.descendantId] }), index('category_tree_descendant_idx').on(t.descendantId, t.ancestorId)],
+);
+
+/**
+ * Distinct products of each status in a category and its descendants, kept by triggers, so the total
+ * of `?category=x` is one row per status instead of a count over the category.
+ */
+export const categoryProductCounts = sqliteTable(
+  'category_product_counts',
+  {
+    categoryId: text('category_id').notNull(),
+    status: text('status').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.categoryId, t.status] })],
 );
 
 /**

@@ -18,7 +18,7 @@ export const listProducts: AppRouteHandler<typeof routes.listProducts> = async (
 
 export const getProduct: AppRouteHandler<typeof routes.getProduct> = async (c) => {
   const { fields } = c.req.valid('query');
-  const product = await service.getProduct(c.var.db, c.req.valid('param').id, visibility(c), fields);
+  const product = await service.getProduct(c.var.db, c.req.valid('param').id, visibility(c));
   return ok(c, project(product, fields));
 };
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { brands, categories, PRODUCT_STATUSES, productCategories, products, productVariants, vendors } from '../../db/schema';
+import { brands, categories, categoryTree, PRODUCT_STATUSES, productCategories, products, productVariants, vendors } from '../../db/schema';
 import {
   defineListQuery,
   enumFilter,
@@ -12,17 +12,20 @@ import {
 import { z } from '@hono/zod-openapi';
 import { ProductSchema } from './products.schemas';
 
-/** Products in a category or any of its descendants, the category given by id or slug. */
+/** The id of a category given by id or slug (NULL when there is none, which matches nothing). */
+export function categoryIdOf(idOrSlug: string) {
+  return sql`(SELECT ${categories.id} FROM ${categories} WHERE ${categories.id} = ${idOrSlug} OR ${categories.slug} = ${idOrSlug})`;
+}
+
+/**
+ * Products in a category or any of its descendants, the category given by id or slug. A probe per
+ * product (its links, then category_tree), so the list walks the index of its sort and stops at the
+ * end of the page instead of reading the whole category and sorting it.
+ */
 function inCategoryTree(idOrSlug: string) {
-  return sql`${products.id} IN (
-    SELECT ${productCategories.productId} FROM ${productCategories}
-    WHERE ${productCategories.categoryId} IN (
-      WITH RECURSIVE tree(id) AS (
-        SELECT id FROM ${categories} WHERE id = ${idOrSlug} OR slug = ${idOrSlug}
-        UNION SELECT c.id FROM ${categories} c JOIN tree ON c.parent_id = tree.id
-      )
-      SELECT id FROM tree
-    )
+  return sql`EXISTS (
+    SELECT 1 FROM ${productCategories} JOIN ${categoryTree} ON ${categoryTree.descendantId} = ${productCategories.categoryId}
+    WHERE ${productCategories.productId} = ${products.id} AND ${categoryTree.ancestorId} = ${categoryIdOf(idOrSlug)}
   )`;
 }
 

@@ -39,7 +39,8 @@ export const ProductSchema = createSelectSchema(products, {
   createdAt: Timestamp,
   updatedAt: Timestamp,
 })
-  .omit({ brandId: true, vendorId: true })
+  // `related` is what brand, vendor, categories and variants below are read from.
+  .omit({ brandId: true, vendorId: true, related: true })
   .extend({
     brand: Ref.nullable(),
     vendor: Ref.nullable(),

@@ -3,12 +3,14 @@ import type { Database } from '../../db/client';
 import {
   brands,
   categories,
+  categoryProductCounts,
   PRODUCT_STATUSES,
   type ProductRow,
   productStatusCounts,
   productCategories,
   products,
   type ProductVariantRow,
+  type ProductRelated,
   productVariants,
   vendors,
 } from '../../db/schema';
@@ -16,13 +18,12 @@ import { chunkRows, withUniqueConflicts } from '../../lib/db-errors';
 import { withGuards } from '../../lib/db-guards';
 import { ApiError, type FieldError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
-import { groupBy } from '../../lib/group-by';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor, toMajorOrNull, toMinor } from '../../lib/money';
-import { type FieldTree, listPlan, type ParsedListQuery, selects } from '../../lib/query';
+import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { uniqueSlug } from '../../lib/slug';
 import { stockChangeStatements } from '../inventory/stock';
-import { productListQuery } from './products.query';
+import { categoryIdOf, productListQuery } from './products.query';
 import type {
   CreateProductInput,
   CreateVariantInput,
@@ -106,6 +107,8 @@ function toProduct(row: ProductRow, brand: Ref | null, vendor: Ref | null, cats:
   };
 }
 
+const EMPTY_RELATED: ProductRelated = { brand: null, vendor: null, categories: [], variants: [] };
+
 const refColumns = (t: typeof brands | typeof vendors | typeof categories) => ({ id: t.id, name: t.name, slug: t.slug });
 
 interface Window {
@@ -116,106 +119,68 @@ interface Window {
 }
 
 /**
- * Loads one window of products with their brand, vendor, categories and variants in a single D1
- * round trip: the related rows are selected by a subquery over the same window, and the total (when
- * asked for) is counted in SQL in the same batch. Relations the selection leaves out are not read.
+ * Loads one window of products in a single D1 round trip and from the window's rows alone: each row
+ * carries its brand, vendor, categories and variants in `related`, kept by triggers
+ * (migrations/0014_product_related.sql), so no other table is read. The total, when asked for,
+ * is counted in the same batch.
  */
-async function loadProducts(db: Database, window: Window, selection: FieldTree | undefined, totalFrom: TotalSource) {
-  // D1 batches return rows as objects, so two selected columns with one name (a join's `id`s)
-  // would collide: every statement here reads one table's columns, keyed by a page subquery.
-  const pageColumn = (column: typeof products.id | typeof products.brandId | typeof products.vendorId) =>
-    db.select({ value: column }).from(products).where(window.where).orderBy(...window.orderBy).limit(window.limit).offset(window.offset);
-  const pageIds = pageColumn(products.id);
+async function loadProducts(db: Database, window: Window, totalFrom: TotalSource) {
   const rowsQuery = db.select().from(products).where(window.where).orderBy(...window.orderBy).limit(window.limit).offset(window.offset);
-  const wanted = {
-    brands: selects(selection, 'brand'),
-    vendors: selects(selection, 'vendor'),
-    variants: selects(selection, 'variants') || selects(selection, 'stock'),
-    categories: selects(selection, 'categories'),
-  };
-  const related = {
-    brands: db.select(refColumns(brands)).from(brands).where(inArray(brands.id, pageColumn(products.brandId))),
-    vendors: db.select(refColumns(vendors)).from(vendors).where(inArray(vendors.id, pageColumn(products.vendorId))),
-    variants: db
-      .select()
-      .from(productVariants)
-      .where(inArray(productVariants.productId, pageIds))
-      .orderBy(asc(productVariants.position), asc(productVariants.id)),
-    categories: db
-      .select({ productId: productCategories.productId, ...refColumns(categories) })
-      .from(productCategories)
-      .innerJoin(categories, eq(categories.id, productCategories.categoryId))
-      .where(inArray(productCategories.productId, pageIds))
-      .orderBy(asc(categories.name), asc(categories.id)),
-  };
-  const withTotal = totalFrom !== 'none';
-  const totalQuery =
-    totalFrom === 'none' || totalFrom === 'count'
-      ? db.select({ total: count() }).from(products).where(window.where)
-      : db
-          .select({ total: sql<number>`coalesce(sum(${productStatusCounts.count}), 0)` })
-          .from(productStatusCounts)
-          .where(inArray(productStatusCounts.status, [...totalFrom.statuses]));
-
-  const names = (Object.keys(wanted) as (keyof typeof wanted)[]).filter((name) => wanted[name]);
-  const statements = [rowsQuery, ...names.map((name) => related[name]), ...(withTotal ? [totalQuery] : [])];
-  const results = (await db.batch(statements as unknown as [typeof rowsQuery])) as unknown[];
-  const rows = results[0] as ProductRow[];
-  const fetched = Object.fromEntries(names.map((name, i) => [name, results[i + 1]])) as {
-    brands?: Ref[];
-    vendors?: Ref[];
-    variants?: ProductVariantRow[];
-    categories?: (Ref & { productId: string })[];
-  };
-  const total = withTotal ? (results[names.length + 1] as { total: number }[])[0]!.total : rows.length;
-
-  const brandsById = new Map((fetched.brands ?? []).map((b) => [b.id, b]));
-  const vendorsById = new Map((fetched.vendors ?? []).map((v) => [v.id, v]));
-  const variantsByProduct = groupBy(fetched.variants ?? [], (v) => v.productId);
-  const categoriesByProduct = groupBy(fetched.categories ?? [], (c) => c.productId);
-  const items = rows.map((product) =>
-    toProduct(
-      product,
-      (product.brandId && brandsById.get(product.brandId)) || null,
-      (product.vendorId && vendorsById.get(product.vendorId)) || null,
-      (categoriesByProduct.get(product.id) ?? []).map(({ productId: _, ...ref }) => ref),
-      (variantsByProduct.get(product.id) ?? []).map(toVariant),
-    ),
-  );
-  return { items, total };
+  if (totalFrom === 'none') return { items: (await db.batch([rowsQuery]))[0].map(productFromRow), total: undefined };
+  const [rows, totals] = await db.batch([rowsQuery, totalQuery(db, window, totalFrom)]);
+  return { items: rows.map(productFromRow), total: totals[0]?.total ?? 0 };
 }
 
+function productFromRow(row: ProductRow): Product {
+  const { brand, vendor, categories: cats, variants } = row.related;
+  return toProduct(row, brand, vendor, cats, variants.map(toVariant));
+}
 
 /**
  * Where a list's total comes from: nowhere (single reads), COUNT(*) over the filtered products
  * (which reads every matching row through the filter's index), or, when the list is filtered by
- * status alone, the per-status counts the triggers keep (one row per status, whatever the size of
- * the catalogue).
+ * status and at most a category, the counts the triggers keep: per status, or per category and
+ * status (one row per status, whatever the size of the catalogue or the category).
  */
-type TotalSource = 'none' | 'count' | { statuses: readonly string[] };
+type TotalSource = 'none' | 'count' | { statuses: readonly string[]; category?: string };
+
+function totalQuery(db: Database, window: Window, from: Exclude<TotalSource, 'none'>) {
+  if (from === 'count') return db.select({ total: count() }).from(products).where(window.where);
+  if (from.category === undefined) {
+    return db
+      .select({ total: sql<number>`coalesce(sum(${productStatusCounts.count}), 0)` })
+      .from(productStatusCounts)
+      .where(inArray(productStatusCounts.status, [...from.statuses]));
+  }
+  return db
+    .select({ total: sql<number>`coalesce(sum(${categoryProductCounts.count}), 0)` })
+    .from(categoryProductCounts)
+    .where(and(eq(categoryProductCounts.categoryId, categoryIdOf(from.category)), inArray(categoryProductCounts.status, [...from.statuses])));
+}
 
 export function totalSource(filters: ParsedListQuery<typeof productListQuery.filters>['filters'], visibility: Visibility): TotalSource {
   if (visibility.vendorId) return 'count';
-  const { status, ...others } = filters;
+  const { status, category, ...others } = filters;
   if (Object.keys(others).length) return 'count';
   const visible: readonly string[] = visibility.staff ? PRODUCT_STATUSES : ['active'];
-  return { statuses: status ? visible.filter((s) => s === status) : visible };
+  return { statuses: status ? visible.filter((s) => s === status) : visible, category };
 }
 
 export async function listProducts(db: Database, query: ParsedListQuery<typeof productListQuery.filters>, visibility: Visibility) {
   const plan = listPlan(productListQuery, query, [visibleTo(visibility)]);
-  return loadProducts(db, plan, query.fields, totalSource(query.filters, visibility));
+  const { items, total } = await loadProducts(db, plan, totalSource(query.filters, visibility));
+  return { items, total: total! };
 }
 
 /** One product by id or slug, or undefined. */
-export async function findProduct(db: Database, idOrSlug: string, visibility: Visibility, selection?: FieldTree) {
+export async function findProduct(db: Database, idOrSlug: string, visibility: Visibility) {
   const where = and(or(eq(products.id, idOrSlug), eq(products.slug, idOrSlug)), visibleTo(visibility));
-  const { items } = await loadProducts(db, { where, orderBy: [asc(products.id)], limit: 1, offset: 0 }, selection, 'none');
+  const { items } = await loadProducts(db, { where, orderBy: [asc(products.id)], limit: 1, offset: 0 }, 'none');
   return items[0];
 }
 
-export async function getProduct(db: Database, idOrSlug: string, visibility: Visibility, selection?: FieldTree): Promise<Product> {
-  const product = await findProduct(db, idOrSlug, visibility, selection);
+export async function getProduct(db: Database, idOrSlug: string, visibility: Visibility): Promise<Product> {
+  const product = await findProduct(db, idOrSlug, visibility);
   if (!product) throw ApiError.notFound('Product', idOrSlug);
   return product;
 }
@@ -312,6 +277,7 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
     images: input.images ?? [],
     attributes: input.attributes ?? {},
     lowStockThreshold: input.lowStockThreshold ?? null,
+    related: EMPTY_RELATED, // filled by the triggers as the variants and links below are inserted
     createdAt: ts,
     updatedAt: ts,
   };
@@ -431,11 +397,11 @@ function findVariant(product: Product, variantId: string): Variant {
 }
 
 export async function listVariants(db: Database, productId: string, visibility: Visibility): Promise<Variant[]> {
-  return (await getProduct(db, productId, visibility, { variants: true })).variants;
+  return (await getProduct(db, productId, visibility)).variants;
 }
 
 export async function getVariant(db: Database, productId: string, variantId: string, visibility: Visibility): Promise<Variant> {
-  return findVariant(await getProduct(db, productId, visibility, { variants: true }), variantId);
+  return findVariant(await getProduct(db, productId, visibility), variantId);
 }
 
 export async function createVariant(db: Database, productId: string, input: CreateVariantInput, vendorId: string | null = null, now = new Date()): Promise<Variant> {
