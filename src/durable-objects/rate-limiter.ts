@@ -1,5 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
 
+/** The sliding window of every bucket: one hour (src/middleware/rate-limit.ts). */
+export const WINDOW_SECONDS = 3600;
+
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
@@ -10,18 +13,31 @@ export interface RateLimitDecision {
   retryAfter: number;
 }
 
+/** Counted requests per second, oldest first, and their sum. */
+interface Window {
+  seconds: [second: number, count: number][];
+  used: number;
+}
+
 /**
  * Counts one credential's (or one client IP's) requests over a sliding window. One object per key
- * (`idFromName`), never a global one. Requests are kept as per-second counts in the object's
- * SQLite storage, so the window slides second by second: a client cannot get twice the limit by
- * straddling the top of an hour. The object handles one call at a time and every SQL call is
- * synchronous, so with a limit of N exactly N requests pass whatever the interleaving. An alarm
- * clears the storage once the window has passed without requests, so idle keys cost nothing.
+ * (`idFromName`), never a global one. Requests are kept as per-second counts, so the window slides
+ * second by second: a client cannot get twice the limit by straddling the top of an hour.
+ *
+ * The counts live in memory and in the object's SQLite storage: memory answers (no scan of up to
+ * 3,600 rows per request), storage is written once per allowed hit and reloaded when the object
+ * starts again, so an evicted object forgets nothing. The object handles one call at a time and
+ * nothing awaits between reading and updating the counts, so with a limit of N exactly N requests
+ * pass whatever the interleaving. One alarm per window (not one per second) sweeps the seconds that
+ * left it and clears the storage of an idle key, so idle keys cost nothing.
  */
 export class RateLimiter extends DurableObject {
   private readonly sql: SqlStorage;
-  /** The alarm time last set, so a busy key writes its alarm at most once a second. */
+  private window: Window | null = null;
+  /** When the alarm is set for, so a busy key sets it once per window. */
   private alarmAt: number | null = null;
+  /** The window of the last hit, which the alarm's sweep uses. */
+  private windowSeconds = WINDOW_SECONDS;
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
@@ -33,24 +49,51 @@ export class RateLimiter extends DurableObject {
     this.sql.exec('CREATE TABLE IF NOT EXISTS hits (second INTEGER PRIMARY KEY, count INTEGER NOT NULL)');
   }
 
+  private load(): Window {
+    if (!this.window) {
+      const seconds = this.sql.exec<{ second: number; count: number }>('SELECT second, count FROM hits ORDER BY second').toArray();
+      this.window = { seconds: seconds.map((r) => [r.second, r.count]), used: seconds.reduce((sum, r) => sum + r.count, 0) };
+    }
+    return this.window;
+  }
+
+  /** Drops the seconds at or before `windowStart` from memory and storage. */
+  private expire(window: Window, windowStart: number) {
+    let dropped = 0;
+    while (window.seconds.length && window.seconds[0]![0] <= windowStart) window.used -= window.seconds.shift()![1], dropped++;
+    if (dropped) this.sql.exec('DELETE FROM hits WHERE second <= ?', windowStart);
+  }
+
+  private count(window: Window, now: number) {
+    const last = window.seconds[window.seconds.length - 1];
+    if (last && last[0] === now) last[1]++;
+    else if (!last || last[0] < now) window.seconds.push([now, 1]);
+    else {
+      // A clock that stepped back: keep the list in order.
+      const at = window.seconds.findIndex(([s]) => s >= now);
+      if (window.seconds[at]![0] === now) window.seconds[at]![1]++;
+      else window.seconds.splice(at, 0, [now, 1]);
+    }
+    window.used++;
+    this.sql.exec('INSERT INTO hits (second, count) VALUES (?, 1) ON CONFLICT(second) DO UPDATE SET count = count + 1', now);
+  }
+
   /** Counts a request at `nowMs` if the window has room; `nowMs` is a parameter so tests can move time. */
   async hit(limit: number, windowSeconds: number, nowMs: number = Date.now()): Promise<RateLimitDecision> {
     const now = Math.floor(nowMs / 1000);
-    const windowStart = now - windowSeconds; // seconds <= windowStart have left the window
-    this.sql.exec('DELETE FROM hits WHERE second <= ?', windowStart);
-    const row = this.sql.exec<{ used: number; oldest: number | null }>('SELECT COALESCE(SUM(count), 0) AS used, MIN(second) AS oldest FROM hits').one();
-    const used = row.used;
+    this.windowSeconds = windowSeconds;
+    const window = this.load();
+    this.expire(window, now - windowSeconds);
+    const used = window.used;
     const allowed = used < limit;
-    if (allowed) {
-      this.sql.exec('INSERT INTO hits (second, count) VALUES (?, 1) ON CONFLICT(second) DO UPDATE SET count = count + 1', now);
-      const alarmAt = (now + windowSeconds + 1) * 1000;
-      if (alarmAt !== this.alarmAt) {
-        await this.ctx.storage.setAlarm(alarmAt);
-        this.alarmAt = alarmAt;
-      }
-    }
-    const oldest = row.oldest ?? now;
+    if (allowed) this.count(window, now);
+    const oldest = window.seconds[0]?.[0] ?? now;
     const reset = oldest + windowSeconds;
+    if (allowed && this.alarmAt === null) {
+      // The first second counted leaves the window then; the sweep re-arms for the next one.
+      this.alarmAt = (reset + 1) * 1000;
+      await this.ctx.storage.setAlarm(this.alarmAt);
+    }
     return {
       allowed,
       limit,
@@ -60,10 +103,26 @@ export class RateLimiter extends DurableObject {
     };
   }
 
-  /** Nothing was counted for a whole window: drop the storage so the idle key costs nothing. */
+  /**
+   * Forgets the seconds that left the window by `nowMs`. Returns when to sweep next (the oldest
+   * remaining second's exit), or null when nothing is left, in which case the storage is dropped.
+   */
+  async sweep(windowSeconds: number, nowMs: number = Date.now()): Promise<number | null> {
+    const window = this.load();
+    this.expire(window, Math.floor(nowMs / 1000) - windowSeconds);
+    const oldest = window.seconds[0]?.[0];
+    if (oldest === undefined) {
+      await this.ctx.storage.deleteAll();
+      this.window = null;
+      this.createTable();
+      return null;
+    }
+    return (oldest + windowSeconds + 1) * 1000;
+  }
+
   override async alarm(): Promise<void> {
-    await this.ctx.storage.deleteAll();
-    this.alarmAt = null;
-    this.createTable();
+    const next = await this.sweep(this.windowSeconds);
+    this.alarmAt = next;
+    if (next !== null) await this.ctx.storage.setAlarm(next);
   }
 }

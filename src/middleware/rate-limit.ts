@@ -1,12 +1,12 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { endTime, startTime } from 'hono/timing';
-import type { RateLimitDecision } from '../durable-objects/rate-limiter';
+import { type RateLimitDecision, WINDOW_SECONDS } from '../durable-objects/rate-limiter';
 import { type AppEnv, numberSetting } from '../env';
 import { ApiError } from '../lib/errors';
 import { ANONYMOUS, beginAuthentication } from './auth';
 
-export const WINDOW_SECONDS = 3600;
+export { WINDOW_SECONDS };
 export const DEFAULT_AUTHENTICATED_LIMIT = 1000;
 export const DEFAULT_ANONYMOUS_LIMIT = 100;
 

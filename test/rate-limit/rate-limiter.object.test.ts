@@ -5,8 +5,8 @@ import type { RateLimiter } from '../../src/durable-objects/rate-limiter';
 
 const HOUR = 3600;
 const limiter = () => env.RATE_LIMITER.getByName(`object-test:${crypto.randomUUID()}`);
-/** Milliseconds of a UTC wall-clock time on a fixed day. */
-const at = (hhmmss: string) => Date.parse(`2026-11-23T${hhmmss}Z`);
+/** Milliseconds of a UTC wall-clock time on a fixed day in the future, so no alarm of these tests fires by itself. */
+const at = (hhmmss: string) => Date.parse(`2036-11-23T${hhmmss}Z`);
 
 describe('RateLimiter object', () => {
   it('lets exactly `limit` of many concurrent hits through', async () => {
@@ -53,15 +53,48 @@ describe('RateLimiter object', () => {
     expect(second.reset).toBe(at('13:00:00') / 1000);
   });
 
-  it('clears its storage by alarm once a whole window passes without hits', async () => {
+  it('sets one alarm for when its oldest count leaves the window, not one per hit', async () => {
     const stub = limiter();
-    await stub.hit(2, HOUR);
-    await stub.hit(2, HOUR);
+    await stub.hit(5, HOUR, at('07:00:00'));
+    await stub.hit(5, HOUR, at('07:00:09'));
+    await stub.hit(5, HOUR, at('07:30:00'));
     const alarm = await runInDurableObject(stub, (_: RateLimiter, state) => state.storage.getAlarm());
-    expect(alarm).toBeGreaterThan(Date.now() + (HOUR - 5) * 1000);
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(alarm).toBe(at('08:00:01'));
+  });
+
+  it('sweeps what left the window and re-arms for the next exit; an idle key ends with empty storage', async () => {
+    const stub = limiter();
+    await stub.hit(5, HOUR, at('07:00:00'));
+    await stub.hit(5, HOUR, at('07:30:00'));
+    const rows = () => runInDurableObject(stub, (_: RateLimiter, state) => state.storage.sql.exec('SELECT count(*) AS n FROM hits').one().n);
+    // At 08:00:01 the 07:00:00 hit has left; the 07:30 one stays and is the next exit.
+    expect(await runInDurableObject(stub, (o: RateLimiter) => o.sweep(HOUR, at('08:00:01')))).toBe(at('08:30:01'));
+    expect(await rows()).toBe(1);
+    expect(await stub.hit(5, HOUR, at('08:00:02'))).toMatchObject({ allowed: true, remaining: 3, reset: at('08:30:00') / 1000 });
+    // An hour after the last hit nothing is left: the storage is dropped.
+    expect(await runInDurableObject(stub, (o: RateLimiter) => o.sweep(HOUR, at('09:00:03')))).toBeNull();
+    expect(await rows()).toBe(0);
+    expect(await stub.hit(5, HOUR, at('09:00:04'))).toMatchObject({ allowed: true, remaining: 4 });
+  });
+
+  it('runs its alarm: a key whose hits are older than the window is cleared', async () => {
+    const stub = limiter();
+    // Hits stamped two hours ago (the real clock is what the alarm sweeps against).
+    await stub.hit(2, HOUR, Date.now() - 2 * HOUR * 1000);
+    await runDurableObjectAlarm(stub);
     const rows = await runInDurableObject(stub, (_: RateLimiter, state) => state.storage.sql.exec('SELECT count(*) AS n FROM hits').one().n);
     expect(rows).toBe(0);
     expect(await stub.hit(2, HOUR)).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
+  it('reloads its counts from storage after a restart', async () => {
+    const stub = limiter();
+    for (let i = 0; i < 3; i++) await stub.hit(4, HOUR, at('10:00:00'));
+    // A new instance of the object reads the counts back (memory is only a cache).
+    await runInDurableObject(stub, (o: RateLimiter) => {
+      (o as unknown as { window: unknown }).window = null;
+    });
+    expect(await stub.hit(4, HOUR, at('10:00:01'))).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await stub.hit(4, HOUR, at('10:00:02'))).allowed).toBe(false);
   });
 });
