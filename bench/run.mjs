@@ -15,7 +15,8 @@
 // Results: bench/results.md, bench/chart.svg (and the raw numbers in bench/.tmp/results.json).
 //
 // Options: --quick, --sizes 1000,10000, --duration <s>, --warmup <s>, --connections <n>, --fresh
-// (reseed even when the saved database matches).
+// (reseed even when the saved database matches); for profiling, --only <scenario ids> and --path <GET path>
+// (repeatable), which leave results.md alone.
 
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -56,7 +57,11 @@ const opts = {
   connections: Number(option('connections', 16)),
   fresh: flag('fresh'),
   drainSeconds: Number(option('drain', quick ? 4 : 30)),
+  // Profiling aids: run only these scenario ids, and/or extra anonymous GETs; the report is not rewritten.
+  only: option('only', undefined)?.split(','),
+  paths: argv.flatMap((a, i) => (argv[i - 1] === '--path' ? [a] : [])),
 };
+const partial = Boolean(opts.only || opts.paths.length);
 const started = Date.now();
 const log = (...a) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s]`, ...a);
 
@@ -227,13 +232,55 @@ function summarize(result) {
   };
 }
 
+/**
+ * CPU time (ms) the workerd processes have used so far: the sum of every thread's
+ * /proc/<pid>/task/<tid>/schedstat (nanoseconds on CPU). Per request it is the cost of a scenario
+ * that other load on the machine does not change much, unlike requests per second; undefined where
+ * /proc is not Linux's.
+ */
+async function workerdCpuMs() {
+  try {
+    // This run's workerd only (other workerd processes on the machine are not ours): descendants of this process.
+    const parents = new Map();
+    const names = new Map();
+    for (const pid of await readdir('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+      const close = stat.lastIndexOf(')');
+      if (close < 0) continue;
+      names.set(pid, stat.slice(stat.indexOf('(') + 1, close));
+      parents.set(pid, stat.slice(close + 2).split(' ')[1]);
+    }
+    const ours = (pid) => {
+      for (let p = pid, hops = 0; p && p !== '0' && hops < 10; p = parents.get(p), hops++) if (p === String(process.pid)) return true;
+      return false;
+    };
+    let ns = 0;
+    for (const [pid, name] of names) {
+      if (!name.startsWith('workerd') || !ours(pid)) continue;
+      for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+        const stat = await readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').catch(() => '0');
+        ns += Number(stat.split(' ')[0]);
+      }
+    }
+    return ns / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
 // Each target is warmed up once per catalogue size (before its first measured run).
 let warmed = new WeakSet();
 async function measure(target) {
   if (opts.warmup > 0 && !warmed.has(target)) await cannon({ ...target.load(), duration: opts.warmup });
   warmed.add(target);
+  const cpuBefore = await workerdCpuMs();
   const result = await cannon({ ...target.load(), duration: opts.duration });
-  return summarize(result);
+  const cpuAfter = await workerdCpuMs();
+  const summary = summarize(result);
+  // Includes the queue consumers' work a scenario causes (webhook deliveries of placed orders).
+  summary.cpuMsPerRequest = cpuBefore === undefined || !summary.requests ? undefined : (cpuAfter - cpuBefore) / summary.requests;
+  return summary;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -356,6 +403,8 @@ async function benchSize(size) {
         }),
       },
     ];
+    opts.paths.forEach((p, i) => scenarios.push({ id: `path${i}`, name: p, path: p }));
+    if (opts.only) scenarios.splice(0, scenarios.length, ...scenarios.filter((s) => opts.only.includes(s.id) || s.id.startsWith('path')));
     for (const s of scenarios) s.load ??= get(url.store, s.path, s.headers, s.rotateIp !== false);
     const b0 = { load: get(url.b0, '/', {}, false) };
     const b1 = { load: get(url.b1, '/', {}, false) };
@@ -373,7 +422,7 @@ async function benchSize(size) {
     };
     for (const s of scenarios) {
       const { res, text } = await probe(url.store, s);
-      if (!res.ok) throw new Error(`${s.name}: ${s.method ?? 'GET'} ${s.path} answered ${res.status}: ${text.slice(0, 300)}`);
+      if (!res.ok && !s.id.startsWith('path')) throw new Error(`${s.name}: ${s.method ?? 'GET'} ${s.path} answered ${res.status}: ${text.slice(0, 300)}`);
       s.exposed = Object.fromEntries([...res.headers].filter(([k]) => /d1|rows|server-timing|etag|cache-control/i.test(k)));
       // The Worker's own D1 cost headers (development only), when it has them.
       if (res.headers.has('x-d1-rows-read')) s.workerCost = { rowsRead: Number(res.headers.get('x-d1-rows-read')), roundTrips: Number(res.headers.get('x-d1-round-trips') ?? NaN) };
@@ -408,7 +457,7 @@ async function benchSize(size) {
       const base = await measure(b1);
       const r = await measure(s);
       out.scenarios.push({ id: s.id, name: s.name, path: s.path, method: s.method ?? 'GET', b1: base, ...r, cost: s.cost, workerCost: s.workerCost, exposed: s.exposed });
-      log(`${size}: ${s.name.padEnd(36)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  429 ${r.r429}  | B1 ${base.rps.toFixed(0)} req/s  ratio ${(r.rps / base.rps).toFixed(2)}`);
+      log(`${size}: ${s.name.padEnd(36)} ${(s.id.startsWith('path') ? r.allRps : r.rps).toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  429 ${r.r429}  | B1 ${base.rps.toFixed(0)} req/s  ratio ${(r.rps / base.rps).toFixed(2)}  | workerd CPU ${r.cpuMsPerRequest?.toFixed(2)} ms/req (B1 ${base.cpuMsPerRequest?.toFixed(2)}, ÷ ${(base.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)})`);
     }
     b0Runs.push(await measure(b0));
     // The ratio uses the first B0 run: the last one shares the machine with the queue consumers still
@@ -491,6 +540,11 @@ const report = {
   seconds: (Date.now() - started) / 1000,
 };
 await mkdir(TMP, { recursive: true });
+if (partial) {
+  await writeFile(path.join(TMP, 'partial.json'), JSON.stringify(report, null, 2));
+  log('partial run (--only / --path): bench/.tmp/partial.json; results.md and chart.svg left as they are');
+  process.exit(0);
+}
 await writeFile(path.join(TMP, 'results.json'), JSON.stringify(report, null, 2));
 await writeReport(report, BENCH);
 log(`wrote bench/results.md and bench/chart.svg (${report.seconds.toFixed(0)} s in all)`);
