@@ -18,6 +18,7 @@ import { services } from './middleware/services';
 import { apiKeysRouter } from './modules/api-keys';
 import { auditLogRouter } from './modules/audit-log';
 import { authRouter } from './modules/auth';
+import { bannersRouter } from './modules/banners';
 import { brandsRouter } from './modules/brands';
 import { cartsRouter } from './modules/carts';
 import { categoriesRouter } from './modules/categories';
@@ -80,6 +81,7 @@ export function createApp() {
   app.route('/api', notificationsRouter);
   app.route('/api', pagesRouter);
   app.route('/api', menusRouter);
+  app.route('/api', bannersRouter);
   app.route('/api', auditLogRouter);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

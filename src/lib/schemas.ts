@@ -23,5 +23,11 @@ export const Slug = z
 
 export const Timestamp = z.iso.datetime().openapi({ example: '2026-11-22T10:00:00.000Z' });
 
+/** A date-time in a request body, with any offset; stored as UTC ISO text. */
+export const Instant = z.iso
+  .datetime({ offset: true })
+  .transform((text) => new Date(text).toISOString())
+  .openapi({ example: '2026-12-01T00:00:00.000Z', description: 'ISO 8601 date-time; stored in UTC.' });
+
 /** A compact reference to a related resource, as embedded in another's representation. */
 export const Ref = z.object({ id: z.string(), name: z.string(), slug: z.string() });

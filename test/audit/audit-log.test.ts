@@ -153,6 +153,19 @@ describe('what is recorded', () => {
   });
 });
 
+describe('content writes', () => {
+  it('records drafting and publishing a page, with the status change and rendered HTML', async () => {
+    const { user, token } = await insertUser({ role: 'admin' });
+    const page = (await api('/api/pages', { method: 'POST', key: token, json: { title: `Page ${uid()}`, body: 'Hi' } })).body.data;
+    expect((await api(`/api/pages/${page.id}`, { method: 'PATCH', key, json: { status: 'published' } })).status).toBe(200);
+    const [drafted, published] = await entriesFor(page.id);
+    expect(drafted).toMatchObject({ resource: 'page', action: 'create', actor: { kind: 'user', label: user.email }, changes: { status: { after: 'draft' }, bodyHtml: { after: '<p>Hi</p>' } } });
+    expect(published).toMatchObject({ action: 'update', actor: { kind: 'api_key', label: keyPrefix } });
+    expect(Object.keys(published.changes).sort()).toEqual(['publishedAt', 'status']);
+    expect(published.changes.status).toEqual({ before: 'draft', after: 'published' });
+  });
+});
+
 describe('reading the log', () => {
   it('lists newest first, filters by actor kind, action and day, and reads one entry', async () => {
     const { token } = await insertUser({ role: 'admin' });

@@ -1,14 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { PAGE_STATUSES, pages } from '../../db/schema';
-import { createInsertSchema, createSelectSchema, createUpdateSchema, Slug, Timestamp } from '../../lib/schemas';
+import { createInsertSchema, createSelectSchema, createUpdateSchema, Instant, Slug, Timestamp } from '../../lib/schemas';
 
 /** Longest Markdown body accepted, in characters. */
 export const MAX_PAGE_BODY = 100_000;
-
-export const Instant = z.iso
-  .datetime({ offset: true })
-  .transform((text) => new Date(text).toISOString())
-  .openapi({ example: '2026-12-01T00:00:00.000Z', description: 'ISO 8601 date-time; stored in UTC.' });
 
 export const PageSchema = createSelectSchema(pages, {
   body: z.string().openapi({ description: 'The page as Markdown, as written.' }),
