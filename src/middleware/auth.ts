@@ -47,7 +47,8 @@ export function vendorScope(principal: Principal): string | null {
 
 const JWT_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
-async function lookupUser(db: Database, claims: TokenClaims): Promise<Principal> {
+/** The principal of a user by id and token version (a JWT's claims, or an admin-panel session's). */
+export async function lookupUser(db: Database, claims: Pick<TokenClaims, 'sub' | 'ver'>): Promise<Principal> {
   const [found] = await db
     .select({ user: users, permissions: roles.permissions, vendorStatus: vendors.status })
     .from(users)

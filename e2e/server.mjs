@@ -1,0 +1,80 @@
+// Starts the Worker for the browser tests with its own state: a fresh --persist-to directory and a
+// free port, migrations applied first, so it never touches the developer's .wrangler state.
+// The first admin is created through the deployed-store bootstrap flow (POST /api/auth/bootstrap).
+
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ROOT, runWranglerOk, WRANGLER_JS, wranglerEnv } from '../scripts/lib/wrangler.mjs';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, child, output, ms = 90_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${output.join('')}`);
+    if (/\[ERROR\] Build failed/.test(output.join(''))) throw new Error(`The Worker failed to build:\n${output.join('')}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
+      await res.arrayBuffer();
+      if (res.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`The Worker did not answer ${url} within ${ms / 1000}s:\n${output.join('')}`);
+}
+
+/** Starts the Worker; resolves { base, admin: { email, password }, stop() }. */
+export async function startWorker() {
+  const state = await mkdtemp(path.join(tmpdir(), 'store-e2e-'));
+  const port = await freePort();
+  const bootstrapSecret = randomBytes(24).toString('base64url');
+  const vars = {
+    ENVIRONMENT: 'development',
+    JWT_SECRET: randomBytes(32).toString('base64url'),
+    BOOTSTRAP_SECRET: bootstrapSecret,
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  };
+  await runWranglerOk(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], 'Applying D1 migrations (e2e)');
+  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false', '--env-file', '/dev/null'];
+  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
+  const output = [];
+  const child = spawn(process.execPath, [WRANGLER_JS, ...args], { cwd: ROOT, env: wranglerEnv({ BROWSER: 'none', NO_COLOR: '1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (d) => output.push(String(d)));
+  child.stderr.on('data', (d) => output.push(String(d)));
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    await rm(state, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(`${base}/api/health`, child, output);
+    const admin = { email: 'owner@example.com', password: `pw-${randomBytes(9).toString('base64url')}`, name: 'Store Owner' };
+    const res = await fetch(`${base}/api/auth/bootstrap`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ secret: bootstrapSecret, ...admin }),
+    });
+    if (res.status !== 201) throw new Error(`bootstrap answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer().catch(() => {});
+    return { base, admin, stop, output };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,74 @@
+import type { ApiKey } from '../../modules/api-keys/api-keys.schemas';
+import type { Pagination } from '../../lib/envelope';
+import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
+import { SecretOnce } from '../components/secret';
+import { Badge, Pager, Table, when } from '../components/table';
+
+export interface ApiKeysView {
+  keys: ApiKey[];
+  page: Pagination;
+  url: string;
+  roles: string[];
+  form: FormState;
+  csrf: string;
+  canWrite: boolean;
+  /** The key just generated: shown this once. */
+  created?: { key: string; apiKey: ApiKey };
+}
+
+export function ApiKeysPage(v: ApiKeysView) {
+  return (
+    <>
+      {v.created ? <NewKey {...v.created} /> : null}
+      {v.canWrite ? (
+        <section class="card" aria-labelledby="new-key">
+          <h2 id="new-key">Generate a key</h2>
+          <FormErrors form={v.form} fields={['name', 'role', 'expiresAt']} />
+          <PostForm action="/admin/settings/api-keys" csrf={v.csrf}>
+            <div class="form-row">
+              <Field form={v.form} name="name" label="Name" required hint="What uses the key, e.g. Warehouse sync." />
+              <Select form={v.form} name="role" label="Role" options={v.roles} />
+              <Field form={v.form} name="expiresAt" label="Expires on" type="date" hint="Optional; the key stops working at the end of that day (UTC)." />
+            </div>
+            <button type="submit">Generate key</button>
+          </PostForm>
+        </section>
+      ) : null}
+      <h2>Keys</h2>
+      <Table caption="API keys" head={['Name', 'Prefix', 'Role', 'Status', 'Last used', 'Expires', 'Created', '']} count={v.keys.length} empty="No API keys yet.">
+        {v.keys.map((k) => (
+          <tr>
+            <td>{k.name}</td>
+            <td>
+              <code>{k.prefix}…</code>
+            </td>
+            <td>{k.role ?? (k.permissions.join(', ') || '—')}</td>
+            <td>
+              <Badge value={k.status} />
+            </td>
+            <td>{when(k.lastUsedAt)}</td>
+            <td>{when(k.expiresAt)}</td>
+            <td>{when(k.createdAt)}</td>
+            <td>
+              {v.canWrite && k.status !== 'revoked' ? (
+                <ActionButton action={`/admin/settings/api-keys/${k.id}/revoke`} csrf={v.csrf} label="Revoke" danger confirm={`Revoke the key "${k.name}"? Anything using it stops working at once.`} />
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </Table>
+      <Pager page={v.page} url={v.url} />
+    </>
+  );
+}
+
+function NewKey({ key, apiKey }: { key: string; apiKey: ApiKey }) {
+  return (
+    <SecretOnce
+      title={`Your new key “${apiKey.name}”`}
+      value={key}
+      id="new-key-value"
+      note="Only a hash is stored, so nobody can show it again. Send it as Authorization: Bearer <key>."
+    />
+  );
+}

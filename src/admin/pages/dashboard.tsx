@@ -1,0 +1,85 @@
+import type { InventoryItem } from '../../modules/inventory/inventory.schemas';
+import type { Order } from '../../modules/orders/orders.schemas';
+import type { WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';
+import { OrderTable } from './orders';
+import { Badge, Table, when } from '../components/table';
+
+export interface DashboardView {
+  today: { count: number; revenue: [string, number][]; partial: boolean } | null;
+  toShip: { total: number; orders: Order[] } | null;
+  unpaid: number | null;
+  lowStock: { total: number; items: InventoryItem[] } | null;
+  failingWebhooks: WebhookEndpoint[] | null;
+}
+
+export function DashboardPage(v: DashboardView) {
+  return (
+    <>
+      <div class="grid">
+        {v.today ? (
+          <>
+            <Stat label="Orders today" value={String(v.today.count)} href={`/admin/orders?created_after=${new Date().toISOString().slice(0, 10)}`} />
+            <Stat
+              label={`Revenue today${v.today.partial ? ' (first 100 orders)' : ''}`}
+              value={v.today.revenue.length ? v.today.revenue.map(([cur, amount]) => `${amount.toFixed(2)} ${cur}`).join(' · ') : '0.00'}
+            />
+          </>
+        ) : null}
+        {v.toShip ? <Stat label="Paid, waiting to ship" value={String(v.toShip.total)} href="/admin/orders?status=processing" /> : null}
+        {v.unpaid !== null ? <Stat label="Awaiting payment" value={String(v.unpaid)} href="/admin/orders?status=pending" /> : null}
+        {v.lowStock ? <Stat label="Variants low on stock" value={String(v.lowStock.total)} /> : null}
+        {v.failingWebhooks ? <Stat label="Failing webhook endpoints" value={String(v.failingWebhooks.length)} href="/admin/webhooks" /> : null}
+      </div>
+      {v.toShip ? (
+        <section aria-labelledby="to-ship">
+          <h2 id="to-ship">Orders needing action</h2>
+          <OrderTable orders={v.toShip.orders} />
+        </section>
+      ) : null}
+      {v.lowStock ? (
+        <section aria-labelledby="low">
+          <h2 id="low">Low stock</h2>
+          <Table caption="Low stock" head={['Product', 'Variant', 'SKU', 'Stock', 'Threshold']} count={v.lowStock.items.length} empty="Nothing is low on stock.">
+            {v.lowStock.items.map((i) => (
+              <tr>
+                <td>
+                  <a href={`/admin/products/${i.productId}`}>{i.productName}</a>
+                </td>
+                <td>{i.name ?? Object.values(i.options).join(' / ') ?? '—'}</td>
+                <td>{i.sku ?? '—'}</td>
+                <td class="num">{i.stock}</td>
+                <td class="num">{i.lowStockThreshold}</td>
+              </tr>
+            ))}
+          </Table>
+        </section>
+      ) : null}
+      {v.failingWebhooks ? (
+        <section aria-labelledby="hooks">
+          <h2 id="hooks">Failing webhook endpoints</h2>
+          <Table caption="Failing webhook endpoints" head={['Endpoint', 'State', 'Failing since']} count={v.failingWebhooks.length} empty="Every endpoint is healthy.">
+            {v.failingWebhooks.map((w) => (
+              <tr>
+                <td>
+                  <a href={`/admin/webhooks/${w.id}`}>{w.url}</a>
+                </td>
+                <td>{w.disabledAt ? <Badge value="disabled" /> : <Badge value="failed" />}</td>
+                <td>{when(w.failingSince ?? w.disabledAt)}</td>
+              </tr>
+            ))}
+          </Table>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+function Stat(props: { label: string; value: string; href?: string }) {
+  return (
+    <div class="card">
+      <div class="muted">{props.label}</div>
+      <div class="stat">{props.value}</div>
+      {props.href ? <a href={props.href}>View</a> : null}
+    </div>
+  );
+}

@@ -1,0 +1,227 @@
+import { ORDER_STATUSES, type OrderStatus } from '../../db/schema';
+import type { Pagination } from '../../lib/envelope';
+import { ORDER_TRANSITIONS } from '../../modules/orders/order-status';
+import type { Order, OrderDetail } from '../../modules/orders/orders.schemas';
+import type { Payment } from '../../modules/payments/payments.schemas';
+import type { Shipment } from '../../modules/shipments/shipments.schemas';
+import { ActionButton, Field, FormErrors, type FormState, PostForm, Select, emptyForm } from '../components/form';
+import { Badge, Filters, money, Pager, Table, when } from '../components/table';
+
+export function OrderListPage(v: { orders: Order[]; page: Pagination; url: string; filters: FormState }) {
+  return (
+    <>
+      <Filters action="/admin/orders">
+        <Select form={v.filters} name="status" label="Status" options={ORDER_STATUSES} blank="Any" />
+        <Field form={v.filters} name="created_after" label="From (UTC)" type="date" />
+        <Field form={v.filters} name="created_before" label="Before (UTC)" type="date" />
+      </Filters>
+      <OrderTable orders={v.orders} />
+      <Pager page={v.page} url={v.url} />
+    </>
+  );
+}
+
+export function OrderTable({ orders }: { orders: Order[] }) {
+  return (
+    <Table caption="Orders" head={['Order', 'Placed', 'Customer', 'Status', 'Payment', 'Items', 'Total']} count={orders.length} empty="No orders match.">
+      {orders.map((o) => (
+        <tr>
+          <td>
+            <a href={`/admin/orders/${o.id}`}>{o.id}</a>
+          </td>
+          <td>{when(o.createdAt)}</td>
+          <td>{o.email ?? o.customerId ?? '—'}</td>
+          <td>
+            <Badge value={o.status} />
+          </td>
+          <td>
+            <Badge value={o.paymentStatus} />
+          </td>
+          <td class="num">{o.lines.reduce((n, l) => n + l.quantity, 0)}</td>
+          <td class="num">{money(o.total, o.currency)}</td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+export interface OrderView {
+  order: OrderDetail;
+  payments: Payment[] | null;
+  shipments: Shipment[];
+  csrf: string;
+  can: { write: boolean; pay: boolean; ship: boolean; cancel: boolean };
+  /** The action whose form failed, shown again with its errors. */
+  failed?: { action: string; form: FormState };
+}
+
+const formFor = (v: OrderView, action: string, values: Record<string, unknown> = {}) => (v.failed?.action === action ? v.failed.form : emptyForm(values));
+
+export function OrderDetailPage(v: OrderView) {
+  const o = v.order;
+  const next = ORDER_TRANSITIONS[o.status as OrderStatus].filter((s) => s !== 'cancelled');
+  const base = `/admin/orders/${o.id}`;
+  return (
+    <>
+      <div class="actions">
+        <a href="/admin/orders">← All orders</a>
+        <Badge value={o.status} /> <Badge value={o.paymentStatus} />
+      </div>
+      <div class="two">
+        <section class="card" aria-labelledby="summary">
+          <h2 id="summary">Summary</h2>
+          <dl class="facts">
+            <dt>Placed</dt>
+            <dd>{when(o.createdAt)}</dd>
+            <dt>Customer</dt>
+            <dd>{o.email ?? o.customerId}</dd>
+            <dt>Subtotal</dt>
+            <dd>{money(o.subtotal, o.currency)}</dd>
+            <dt>Discount</dt>
+            <dd>{money(o.discountTotal, o.currency)}{o.couponCode ? ` (${o.couponCode})` : ''}</dd>
+            <dt>Shipping</dt>
+            <dd>{money(o.shippingTotal, o.currency)}</dd>
+            <dt>Tax</dt>
+            <dd>{money(o.taxTotal, o.currency)}</dd>
+            <dt>Total</dt>
+            <dd>
+              <strong>{money(o.total, o.currency)}</strong>
+            </dd>
+            <dt>Paid</dt>
+            <dd>{money(o.amountPaid, o.currency)}</dd>
+            <dt>Refunded</dt>
+            <dd>{money(o.amountRefunded, o.currency)}</dd>
+            <dt>Due</dt>
+            <dd>{money(o.amountDue, o.currency)}</dd>
+          </dl>
+        </section>
+        <section class="card" aria-labelledby="act">
+          <h2 id="act">Actions</h2>
+          {v.can.write && next.length ? (
+            <PostForm action={`${base}/status`} csrf={v.csrf}>
+              <FormErrors form={formFor(v, 'status')} fields={['status']} />
+              <Select form={formFor(v, 'status', { status: next[0] })} name="status" label="Change status" options={next} />
+              <button type="submit">Change status</button>
+            </PostForm>
+          ) : null}
+          {v.can.pay && o.amountDue > 0 && o.status === 'pending' ? (
+            <PostForm action={`${base}/payments`} csrf={v.csrf}>
+              <h3>Record a payment</h3>
+              <FormErrors form={formFor(v, 'payment')} fields={['amount', 'reference']} />
+              <div class="form-row">
+                <Field form={formFor(v, 'payment', { amount: o.amountDue })} name="amount" label={`Amount (${o.currency})`} type="number" step="0.01" min="0" />
+                <Field form={formFor(v, 'payment')} name="reference" label="Reference" hint="E.g. the bank transfer's reference." />
+              </div>
+              <button type="submit">Record payment</button>
+            </PostForm>
+          ) : null}
+          {v.can.ship && (o.status === 'processing' || o.status === 'shipped') && o.lines.some((l) => l.quantityShipped < l.quantity) ? (
+            <PostForm action={`${base}/shipments`} csrf={v.csrf}>
+              <h3>Create a shipment</h3>
+              <p class="muted">Carries every unit not yet in a shipment.</p>
+              <FormErrors form={formFor(v, 'shipment')} fields={['carrier', 'trackingNumber', 'trackingUrl', 'status']} />
+              <div class="form-row">
+                <Field form={formFor(v, 'shipment')} name="carrier" label="Carrier" />
+                <Field form={formFor(v, 'shipment')} name="trackingNumber" label="Tracking number" />
+                <Field form={formFor(v, 'shipment')} name="trackingUrl" label="Tracking URL" type="url" />
+                <Select form={formFor(v, 'shipment', { status: 'shipped' })} name="status" label="Status" options={[['shipped', 'Shipped now'], ['pending', 'Pending (not left yet)']]} />
+              </div>
+              <button type="submit">Create shipment</button>
+            </PostForm>
+          ) : null}
+          {v.can.cancel && (o.status === 'pending' || o.status === 'processing') ? (
+            <PostForm action={`${base}/cancel`} csrf={v.csrf} confirm="Cancel this order? Stock is returned and the customer is told.">
+              <h3>Cancel</h3>
+              <FormErrors form={formFor(v, 'cancel')} fields={['reason']} />
+              <Field form={formFor(v, 'cancel')} name="reason" label="Reason" />
+              <button type="submit" class="danger">
+                Cancel order
+              </button>
+            </PostForm>
+          ) : null}
+        </section>
+      </div>
+      <h2>Lines</h2>
+      <Table caption="Order lines" head={['Item', 'SKU', 'Qty', 'Shipped', 'Unit', 'Total']} count={o.lines.length}>
+        {o.lines.map((l) => (
+          <tr>
+            <td>{l.name}</td>
+            <td>{l.sku ?? '—'}</td>
+            <td class="num">{l.quantity}</td>
+            <td class="num">{l.quantityShipped}</td>
+            <td class="num">{money(l.unitPrice, o.currency)}</td>
+            <td class="num">{money(l.total, o.currency)}</td>
+          </tr>
+        ))}
+      </Table>
+      {v.payments ? <Payments v={v} /> : null}
+      <h2>Shipments</h2>
+      <Table caption="Shipments" head={['Shipment', 'Status', 'Carrier', 'Tracking', 'Shipped', '']} count={v.shipments.length} empty="No shipments yet.">
+        {v.shipments.map((s) => (
+          <tr>
+            <td>{s.id}</td>
+            <td>
+              <Badge value={s.status} />
+            </td>
+            <td>{s.carrier ?? '—'}</td>
+            <td>{s.trackingUrl ? <a href={s.trackingUrl}>{s.trackingNumber ?? 'track'}</a> : (s.trackingNumber ?? '—')}</td>
+            <td>{when(s.shippedAt)}</td>
+            <td>
+              {v.can.ship && s.status !== 'delivered' ? (
+                <ActionButton action={`${base}/shipments/${s.id}`} csrf={v.csrf} label={s.status === 'pending' ? 'Mark shipped' : 'Mark delivered'} fields={{ status: s.status === 'pending' ? 'shipped' : 'delivered' }} />
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </Table>
+      <h2>History</h2>
+      <Table caption="Status history" head={['When', 'From', 'To', 'By', 'Note']} count={o.history.length}>
+        {o.history.map((h) => (
+          <tr>
+            <td>{when(h.createdAt)}</td>
+            <td>{h.fromStatus ?? '—'}</td>
+            <td>{h.toStatus}</td>
+            <td>{h.actor}</td>
+            <td>{h.note ?? ''}</td>
+          </tr>
+        ))}
+      </Table>
+    </>
+  );
+}
+
+function Payments({ v }: { v: OrderView }) {
+  const o = v.order;
+  const payments = v.payments ?? [];
+  return (
+    <>
+      <h2>Payments</h2>
+      <Table caption="Payments" head={['Payment', 'Status', 'Amount', 'Refunded', 'Reference', 'When', 'Refund']} count={payments.length} empty="No payments yet.">
+        {payments.map((p) => (
+          <tr>
+            <td>{p.id}</td>
+            <td>
+              <Badge value={p.status} />
+            </td>
+            <td class="num">{money(p.amount, p.currency)}</td>
+            <td class="num">{money(p.amountRefunded, p.currency)}</td>
+            <td>{p.providerReference ?? '—'}</td>
+            <td>{when(p.createdAt)}</td>
+            <td>
+              {v.can.pay && (p.status === 'completed' || p.status === 'partially_refunded') ? (
+                <PostForm action={`/admin/orders/${o.id}/payments/${p.id}/refund`} csrf={v.csrf} confirm="Refund this amount to the customer?">
+                  <FormErrors form={formFor(v, `refund-${p.id}`)} fields={['amount', 'reason']} />
+                  <Field form={formFor(v, `refund-${p.id}`, { amount: Math.round((p.amount - p.amountRefunded) * 100) / 100 })} name="amount" label="Amount" type="number" step="0.01" min="0" />
+                  <Field form={formFor(v, `refund-${p.id}`)} name="reason" label="Reason" />
+                  <button type="submit" class="danger">
+                    Refund
+                  </button>
+                </PostForm>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </>
+  );
+}

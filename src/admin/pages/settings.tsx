@@ -1,0 +1,101 @@
+import { WEIGHT_UNITS } from '../../db/schema';
+import type { Pagination } from '../../lib/envelope';
+import type { Currency } from '../../modules/settings/currencies.schemas';
+import type { TaxRate } from '../../modules/settings/taxes.schemas';
+import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
+import { Badge, Pager, Table } from '../components/table';
+
+export const STORE_FIELDS = ['name', 'contactEmail', 'defaultCurrency', 'weightUnit', 'lowStockThreshold', 'shippingFlatRate', 'freeShippingThreshold'];
+
+export interface SettingsView {
+  store: FormState;
+  currencies: Currency[];
+  taxes: TaxRate[];
+  taxPage: Pagination;
+  url: string;
+  taxForm: FormState;
+  currencyForm: FormState;
+  csrf: string;
+  canWrite: boolean;
+}
+
+export function SettingsPage(v: SettingsView) {
+  const codes = v.currencies.filter((c) => c.enabled).map((c) => c.code);
+  return (
+    <>
+      <nav class="actions" aria-label="Settings sections">
+        <a href="#store">Store</a> <a href="#currencies">Currencies</a> <a href="#taxes">Taxes</a> <a href="/admin/settings/api-keys">API keys</a>
+      </nav>
+      <section class="card" aria-labelledby="store">
+        <h2 id="store">Store</h2>
+        <PostForm action="/admin/settings" csrf={v.csrf}>
+          <FormErrors form={v.store} fields={STORE_FIELDS} />
+          <div class="form-row">
+            <Field form={v.store} name="name" label="Store name" required />
+            <Field form={v.store} name="contactEmail" label="Contact email" type="email" />
+            <Select form={v.store} name="defaultCurrency" label="Default currency" options={codes} />
+            <Select form={v.store} name="weightUnit" label="Weight unit" options={WEIGHT_UNITS} />
+            <Field form={v.store} name="lowStockThreshold" label="Low-stock threshold" type="number" min="0" />
+            <Field form={v.store} name="shippingFlatRate" label="Flat shipping" type="number" step="0.01" min="0" />
+            <Field form={v.store} name="freeShippingThreshold" label="Free shipping from" type="number" step="0.01" min="0" hint="Blank: never free." />
+          </div>
+          {v.canWrite ? <button type="submit">Save settings</button> : null}
+        </PostForm>
+      </section>
+      <h2 id="currencies">Currencies</h2>
+      <Table caption="Currencies" head={['Code', 'Name', 'Symbol', 'Decimals', 'Rate', 'State']} count={v.currencies.length}>
+        {v.currencies.map((c) => (
+          <tr>
+            <td>{c.code}</td>
+            <td>{c.name}</td>
+            <td>{c.symbol}</td>
+            <td class="num">{c.minorUnits}</td>
+            <td class="num">{c.exchangeRate}</td>
+            <td>{c.isDefault ? <Badge value="default" /> : <Badge value={c.enabled ? 'active' : 'inactive'} />}</td>
+          </tr>
+        ))}
+      </Table>
+      {v.canWrite ? (
+        <PostForm action="/admin/settings/currencies" csrf={v.csrf} class="card">
+          <h3>Add a currency</h3>
+          <FormErrors form={v.currencyForm} fields={['code', 'name', 'symbol', 'minorUnits', 'exchangeRate']} />
+          <div class="form-row">
+            <Field form={v.currencyForm} name="code" label="Code" required placeholder="EUR" />
+            <Field form={v.currencyForm} name="name" label="Name" required />
+            <Field form={v.currencyForm} name="symbol" label="Symbol" required />
+            <Field form={v.currencyForm} name="minorUnits" label="Decimals" type="number" min="0" />
+            <Field form={v.currencyForm} name="exchangeRate" label="Rate per default unit" type="number" step="any" min="0" required />
+          </div>
+          <button type="submit">Add currency</button>
+        </PostForm>
+      ) : null}
+      <h2 id="taxes">Taxes</h2>
+      <Table caption="Tax rates" head={['Name', 'Country', 'Region', 'Rate', 'Shipping taxed', '']} count={v.taxes.length} empty="No tax rates.">
+        {v.taxes.map((t) => (
+          <tr>
+            <td>{t.name}</td>
+            <td>{t.country}</td>
+            <td>{t.region ?? '—'}</td>
+            <td class="num">{t.rate}%</td>
+            <td>{t.shippingTaxable ? 'yes' : 'no'}</td>
+            <td>{v.canWrite ? <ActionButton action={`/admin/settings/taxes/${t.id}/delete`} csrf={v.csrf} label="Delete" danger confirm={`Delete the tax rate "${t.name}"?`} /> : null}</td>
+          </tr>
+        ))}
+      </Table>
+      <Pager page={v.taxPage} url={v.url} />
+      {v.canWrite ? (
+        <PostForm action="/admin/settings/taxes" csrf={v.csrf} class="card">
+          <h3>Add a tax rate</h3>
+          <FormErrors form={v.taxForm} fields={['name', 'country', 'region', 'rate']} />
+          <div class="form-row">
+            <Field form={v.taxForm} name="name" label="Name" required />
+            <Field form={v.taxForm} name="country" label="Country" required placeholder="US" />
+            <Field form={v.taxForm} name="region" label="Region" placeholder="CA" />
+            <Field form={v.taxForm} name="rate" label="Rate (%)" type="number" step="any" min="0" required />
+          </div>
+          <button type="submit">Add tax rate</button>
+        </PostForm>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,112 @@
+import type { Pagination } from '../../lib/envelope';
+import { EVENT_TYPES } from '../../lib/events';
+import type { Delivery } from '../../modules/webhooks/deliveries.schemas';
+import type { WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';
+import { ActionButton, Checkboxes, Field, FormErrors, type FormState, PostForm } from '../components/form';
+import { SecretOnce } from '../components/secret';
+import { Badge, Pager, Table, when } from '../components/table';
+
+const EVENT_OPTIONS: [string, string][] = [['*', 'Every event'], ...EVENT_TYPES.map((e): [string, string] => [e, e])];
+
+const endpointState = (w: WebhookEndpoint) => (w.disabledAt ? 'disabled' : !w.active ? 'inactive' : w.failingSince ? 'failed' : 'active');
+
+export function WebhookListPage(v: { endpoints: WebhookEndpoint[]; page: Pagination; url: string; form: FormState; csrf: string; canWrite: boolean; created?: { endpoint: WebhookEndpoint; secret: string } }) {
+  return (
+    <>
+      {v.created ? (
+        <SecretOnce title={`Signing secret of ${v.created.endpoint.url}`} value={v.created.secret} id="webhook-secret" note="Receivers check X-Store-Signature with it." />
+      ) : null}
+      <Table caption="Webhook endpoints" head={['URL', 'Events', 'State', 'Failing since', 'Created']} count={v.endpoints.length} empty="No webhook endpoints yet.">
+        {v.endpoints.map((w) => (
+          <tr>
+            <td>
+              <a href={`/admin/webhooks/${w.id}`}>{w.url}</a>
+              {w.description ? <div class="muted">{w.description}</div> : null}
+            </td>
+            <td>{w.events.join(', ')}</td>
+            <td>
+              <Badge value={endpointState(w)} />
+            </td>
+            <td>{when(w.failingSince)}</td>
+            <td>{when(w.createdAt)}</td>
+          </tr>
+        ))}
+      </Table>
+      <Pager page={v.page} url={v.url} />
+      {v.canWrite ? (
+        <section class="card" aria-labelledby="new-hook">
+          <h2 id="new-hook">Add an endpoint</h2>
+          <PostForm action="/admin/webhooks" csrf={v.csrf}>
+            <FormErrors form={v.form} fields={['url', 'events', 'description']} />
+            <Field form={v.form} name="url" label="URL" type="url" required hint="https and public; the store POSTs signed events here." />
+            <Field form={v.form} name="description" label="Description" />
+            <Checkboxes form={v.form} name="events" legend="Events" options={EVENT_OPTIONS} />
+            <button type="submit">Add endpoint</button>
+          </PostForm>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+export function WebhookDetailPage(v: { endpoint: WebhookEndpoint; deliveries: Delivery[]; page: Pagination; url: string; csrf: string; canWrite: boolean; secret?: string; form: FormState }) {
+  const w = v.endpoint;
+  const base = `/admin/webhooks/${w.id}`;
+  return (
+    <>
+      <div class="actions">
+        <a href="/admin/webhooks">← All endpoints</a>
+        <Badge value={endpointState(w)} />
+      </div>
+      {v.secret ? <SecretOnce title="New signing secret" value={v.secret} id="webhook-secret" note="The old secret keeps signing until the overlap ends." /> : null}
+      <section class="card">
+        <dl class="facts">
+          <dt>URL</dt>
+          <dd>{w.url}</dd>
+          <dt>Events</dt>
+          <dd>{w.events.join(', ')}</dd>
+          <dt>Description</dt>
+          <dd>{w.description ?? '—'}</dd>
+          <dt>Failing since</dt>
+          <dd>{when(w.failingSince)}</dd>
+          <dt>Disabled</dt>
+          <dd>{w.disabledAt ? `${w.disabledAt.slice(0, 16)} — ${w.disabledReason ?? ''}` : '—'}</dd>
+          <dt>Old secret signs until</dt>
+          <dd>{when(w.secretRotation?.previousSecretExpiresAt ?? null)}</dd>
+        </dl>
+        {v.canWrite ? (
+          <div class="actions">
+            <ActionButton action={`${base}/test`} csrf={v.csrf} label="Send a test ping" />
+            <ActionButton action={`${base}/active`} csrf={v.csrf} label={w.active ? 'Disable' : 'Enable'} fields={{ active: w.active ? 'false' : 'true' }} confirm={w.active ? 'Stop sending events to this endpoint?' : undefined} />
+            <PostForm action={`${base}/rotate`} csrf={v.csrf} class="inline" confirm="Rotate the signing secret? Update your receiver before the overlap ends.">
+              <label for="overlap">Overlap (hours)</label> <input id="overlap" name="overlapHours" type="number" min="0" max="168" value={String(v.form.values.overlapHours ?? 24)} />
+              {v.form.errors.overlapHours ? <span class="error">{v.form.errors.overlapHours}</span> : null}
+              <button type="submit" class="secondary">Rotate secret</button>
+            </PostForm>
+            <ActionButton action={`${base}/delete`} csrf={v.csrf} label="Delete endpoint" danger confirm="Delete this endpoint and its delivery history?" />
+          </div>
+        ) : null}
+      </section>
+      <h2>Deliveries</h2>
+      <Table caption="Deliveries" head={['Delivery', 'Event', 'Status', 'Attempts', 'Last answer', 'Next retry', 'Created', '']} count={v.deliveries.length} empty="No deliveries yet.">
+        {v.deliveries.map((d) => (
+          <tr>
+            <td>
+              <code>{d.id}</code>
+            </td>
+            <td>{d.event}</td>
+            <td>
+              <Badge value={d.status} />
+            </td>
+            <td class="num">{d.attempts}</td>
+            <td>{d.lastStatusCode ?? d.lastError ?? '—'}</td>
+            <td>{when(d.nextRetryAt)}</td>
+            <td>{when(d.createdAt)}</td>
+            <td>{v.canWrite ? <ActionButton action={`${base}/deliveries/${d.id}/redeliver`} csrf={v.csrf} label="Redeliver" /> : null}</td>
+          </tr>
+        ))}
+      </Table>
+      <Pager page={v.page} url={v.url} />
+    </>
+  );
+}

@@ -1,0 +1,56 @@
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { hasPermission } from '../../middleware/auth';
+import { apiKeyListQuery } from '../../modules/api-keys/api-keys.query';
+import * as routes from '../../modules/api-keys/api-keys.routes';
+import { CreateApiKeyBody } from '../../modules/api-keys/api-keys.schemas';
+import * as service from '../../modules/api-keys/api-keys.service';
+import { roleListQuery } from '../../modules/roles/roles.query';
+import { listRoles } from '../../modules/roles/roles.service';
+import { emptyForm, type FormState } from '../components/form';
+import { guard, page, sessionOf } from '../context';
+import { endOfDay, failure, failureStatus, readForm, redirectWith, refill, str, validate } from '../form-data';
+import { firstPage, listQuery, pageOf } from '../list';
+import { ApiKeysPage, type ApiKeysView } from '../pages/api-keys';
+
+const HERE = '/admin/settings/api-keys';
+
+async function show(c: Context<AppEnv>, form: FormState, status = 200, created?: ApiKeysView['created']) {
+  const session = sessionOf(c);
+  const { query } = listQuery(c, apiKeyListQuery);
+  const [{ items, total }, roles] = await Promise.all([
+    service.listApiKeys(c.var.db, query),
+    listRoles(c.var.db, firstPage(roleListQuery)),
+  ]);
+  const view: ApiKeysView = {
+    keys: items,
+    page: pageOf(query, total),
+    url: c.req.url,
+    roles: roles.items.map((r) => r.name),
+    form,
+    csrf: session.csrfToken,
+    canWrite: hasPermission(session.principal, 'api-keys:write'),
+    created,
+  };
+  return page(c, { title: 'API keys', active: HERE, status }, <ApiKeysPage {...view} />);
+}
+
+export const apiKeyRoutes = new Hono<AppEnv>()
+  .get('/', guard(routes.listApiKeys), (c) => show(c, emptyForm({ role: 'admin' })))
+  .post('/', guard(routes.createApiKey), async (c) => {
+    const form = await readForm(c);
+    const values = refill(form);
+    try {
+      const input = validate(CreateApiKeyBody, { name: str(form, 'name'), role: str(form, 'role'), expiresAt: endOfDay(form, 'expiresAt') });
+      const created = await service.createApiKeyFor(c.var.db, c.var.principal, input);
+      // Shown in this response only (not redirected): the key must never be stored to show it later.
+      return show(c, emptyForm({ role: values.role }), 201, created);
+    } catch (error) {
+      return show(c, failure(error, values), failureStatus(error));
+    }
+  })
+  .post('/:id/revoke', guard(routes.revokeApiKey), async (c) => {
+    await service.revokeApiKeyById(c.var.db, c.req.param('id'));
+    return redirectWith(c, HERE, 'The key is revoked: requests with it are refused from now on.');
+  });

@@ -1,0 +1,54 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../env';
+import { hasPermission, isStaff, type Principal } from '../../middleware/auth';
+import { inventoryListQuery } from '../../modules/inventory/inventory.query';
+import { inventoryReach } from '../../modules/inventory/inventory.access';
+import { listInventory } from '../../modules/inventory/inventory.service';
+import { readReach } from '../../modules/orders/orders.access';
+import { orderListQuery } from '../../modules/orders/orders.query';
+import { listOrders } from '../../modules/orders/orders.service';
+import { webhookListQuery } from '../../modules/webhooks/webhooks.query';
+import { listEndpoints } from '../../modules/webhooks/webhooks.service';
+import type { Database } from '../../db/client';
+import { page } from '../context';
+import { firstPage, parseList } from '../list';
+import { DashboardPage, type DashboardView } from '../pages/dashboard';
+
+const seesOrders = (p: Principal) => isStaff(p, 'orders');
+
+async function today(db: Database, principal: Principal): Promise<DashboardView['today']> {
+  const day = new Date().toISOString().slice(0, 10);
+  const { items, total } = await listOrders(db, firstPage(orderListQuery, { created_after: day }), readReach(principal));
+  const revenue = new Map<string, number>();
+  for (const o of items) {
+    if (o.status === 'cancelled') continue;
+    // A vendor user's orders hold only its own lines: its revenue is theirs, not the order total.
+    const amount = principal.kind === 'user' && principal.vendorId ? o.lines.reduce((n, l) => n + l.total, 0) : o.total;
+    revenue.set(o.currency, Math.round(((revenue.get(o.currency) ?? 0) + amount) * 100) / 100);
+  }
+  return { count: total, revenue: [...revenue], partial: total > items.length };
+}
+
+/** Only what this user may see: each block is read through the same service and reach as the API. */
+export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
+  const db = c.var.db;
+  const p = c.var.principal;
+  const orders = seesOrders(p);
+  const [todays, toShip, unpaid, lowStock, endpoints] = await Promise.all([
+    orders ? today(db, p) : null,
+    orders ? listOrders(db, parseList(orderListQuery, { status: 'processing', limit: '5', sort: 'created_at:asc' }), readReach(p)) : null,
+    orders ? listOrders(db, parseList(orderListQuery, { status: 'pending', limit: '1' }), readReach(p)) : null,
+    hasPermission(p, 'inventory:read') || hasPermission(p, 'products:write')
+      ? listInventory(db, parseList(inventoryListQuery, { low: 'true', limit: '10' }), inventoryListQuery, inventoryReach(p))
+      : null,
+    hasPermission(p, 'webhooks:read') ? listEndpoints(db, firstPage(webhookListQuery)) : null,
+  ]);
+  const view: DashboardView = {
+    today: todays,
+    toShip: toShip ? { total: toShip.total, orders: toShip.items } : null,
+    unpaid: unpaid?.total ?? null,
+    lowStock: lowStock ? { total: lowStock.total, items: lowStock.items } : null,
+    failingWebhooks: endpoints ? endpoints.items.filter((e) => e.failingSince || e.disabledAt) : null,
+  };
+  return page(c, { title: 'Dashboard', active: '/admin' }, <DashboardPage {...view} />);
+});

@@ -1,0 +1,77 @@
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { ApiError } from '../../lib/errors';
+import { lookupUser } from '../../middleware/auth';
+import { login } from '../../modules/auth/auth.service';
+import { LoginBody } from '../../modules/auth/auth.schemas';
+import { findUserByEmail } from '../../modules/users/users.service';
+import { emptyForm, type FormState } from '../components/form';
+import { sameOrigin, sameToken, signInToken, validSignInToken } from '../csrf';
+import { failure, readForm, redirectWith, str, takeFlash, validate } from '../form-data';
+import { clearFailures, lockedUntil, recordFailure } from '../lockout';
+import { SignInPage } from '../pages/sign-in';
+import { endSession, isPanelUser, readSession, startSession } from '../session';
+
+const clientIp = (c: Context<AppEnv>) => c.req.header('CF-Connecting-IP') ?? 'unknown';
+
+/** Where to go after signing in: only a path inside the panel, never another site. */
+export function safeNext(next: string | undefined): string {
+  return next && /^\/admin(\/[\w\-./?=&%]*)?$/.test(next) && !next.startsWith('//') ? next : '/admin';
+}
+
+const lockedMessage = (until: string) =>
+  `Too many failed sign-ins for this account from your address. Try again after ${until.slice(11, 16)} UTC.`;
+
+function show(c: Context<AppEnv>, form: FormState, status = 200) {
+  c.header('Cache-Control', 'no-store');
+  return c.html(<SignInPage form={form} csrf={signInToken(c)} next={safeNext(c.req.query('next'))} flash={takeFlash(c)} />, status as 200);
+}
+
+export const signInRoutes = new Hono<AppEnv>()
+  .get('/sign-in', async (c) => {
+    if (await readSession(c)) return c.redirect(safeNext(c.req.query('next')), 303);
+    return show(c, emptyForm());
+  })
+  .post('/sign-in', async (c) => {
+    const form = await readForm(c);
+    const values = { email: str(form, 'email') ?? '' };
+    if (!sameOrigin(c) || !validSignInToken(c, (await c.req.parseBody())._csrf)) {
+      return show(c, { values, errors: {}, message: 'Your sign-in form had expired. Please try again.' }, 403);
+    }
+    const db = c.var.db;
+    const ip = clientIp(c);
+    try {
+      const input = validate(LoginBody, { email: str(form, 'email'), password: form.password?.[0] ?? '' });
+      const locked = await lockedUntil(db, input.email, ip);
+      if (locked) return show(c, { values, errors: {}, message: lockedMessage(locked) }, 429);
+      try {
+        await login(db, c.env, input);
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'AUTHENTICATION_ERROR') {
+          const lock = await recordFailure(db, input.email, ip);
+          return show(c, { values, errors: {}, message: lock ? lockedMessage(lock) : error.message }, lock ? 429 : 401);
+        }
+        throw error;
+      }
+      const row = (await findUserByEmail(db, input.email))!;
+      // The same checks as every API request of this user (disabled, suspended vendor), then: staff only.
+      const principal = await lookupUser(db, { sub: row.id, ver: row.tokenVersion });
+      if (!isPanelUser(principal)) throw ApiError.forbidden('This account is a customer account; the admin panel is for admin and vendor users.');
+      await clearFailures(db, input.email, ip);
+      await startSession(c, row);
+      return c.redirect(safeNext(str(form, 'next')), 303);
+    } catch (error) {
+      const state = failure(error, values);
+      return show(c, state, error instanceof ApiError ? error.status : 500);
+    }
+  })
+  .post('/sign-out', async (c) => {
+    const session = await readSession(c);
+    // Signing out needs the session's CSRF token too, so another site cannot sign a user out.
+    const token = (await c.req.parseBody())._csrf;
+    if (!session) return c.redirect('/admin/sign-in', 303);
+    if (!sameOrigin(c) || !sameToken(token, session.csrfToken)) return redirectWith(c, '/admin', 'Sign-out was refused: the form had expired. Please try again.', 'error');
+    await endSession(c);
+    return redirectWith(c, '/admin/sign-in', 'You have been signed out.');
+  });

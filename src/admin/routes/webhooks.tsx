@@ -1,0 +1,79 @@
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { hasPermission } from '../../middleware/auth';
+import { deliveryListQuery } from '../../modules/webhooks/deliveries.query';
+import * as deliveryRoutes from '../../modules/webhooks/deliveries.routes';
+import * as deliveries from '../../modules/webhooks/deliveries.service';
+import { allowPrivateUrls } from '../../modules/webhooks/webhooks.handlers';
+import { webhookListQuery } from '../../modules/webhooks/webhooks.query';
+import * as routes from '../../modules/webhooks/webhooks.routes';
+import { CreateWebhookBody, RotateSecretBody, type WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';
+import * as service from '../../modules/webhooks/webhooks.service';
+import { emptyForm, type FormState } from '../components/form';
+import { guard, page, sessionOf } from '../context';
+import { all, failure, failureStatus, num, orNull, readForm, redirectWith, refill, str, validate } from '../form-data';
+import { listQuery, pageOf } from '../list';
+import { WebhookDetailPage, WebhookListPage } from '../pages/webhooks';
+
+const HERE = '/admin/webhooks';
+type C = Context<AppEnv>;
+const canWrite = (c: C) => hasPermission(c.var.principal, 'webhooks:write');
+
+async function listPage(c: C, form: FormState, status = 200, created?: { endpoint: WebhookEndpoint; secret: string }) {
+  const { query } = listQuery(c, webhookListQuery);
+  const { items, total } = await service.listEndpoints(c.var.db, query);
+  const view = <WebhookListPage endpoints={items} page={pageOf(query, total)} url={c.req.url} form={form} csrf={sessionOf(c).csrfToken} canWrite={canWrite(c)} created={created} />;
+  return page(c, { title: 'Webhooks', active: HERE, status }, view);
+}
+
+async function detailPage(c: C, id: string, extra: { secret?: string; form?: FormState } = {}, status = 200) {
+  const { query } = listQuery(c, deliveryListQuery);
+  const [endpoint, { items, total }] = await Promise.all([service.getEndpoint(c.var.db, id), deliveries.listDeliveries(c.var.db, id, query)]);
+  const view = (
+    <WebhookDetailPage endpoint={endpoint} deliveries={items} page={pageOf(query, total)} url={c.req.url} csrf={sessionOf(c).csrfToken} canWrite={canWrite(c)} secret={extra.secret} form={extra.form ?? emptyForm()} />
+  );
+  return page(c, { title: 'Webhook endpoint', active: HERE, status }, view);
+}
+
+export const webhookRoutes = new Hono<AppEnv>()
+  .get('/', guard(routes.listWebhooks), (c) => listPage(c, emptyForm({ events: ['*'] })))
+  .post('/', guard(routes.createWebhook), async (c) => {
+    const form = await readForm(c);
+    try {
+      const input = validate(CreateWebhookBody, { url: str(form, 'url'), events: all(form, 'events'), description: orNull(form, 'description') ?? undefined });
+      // The secret is shown in this response only, never kept to show later.
+      return listPage(c, emptyForm({ events: ['*'] }), 201, await service.createEndpoint(c.var.db, input, allowPrivateUrls(c)));
+    } catch (error) {
+      return listPage(c, failure(error, refill(form, ['events'])), failureStatus(error));
+    }
+  })
+  .get('/:id', guard(routes.getWebhook), (c) => detailPage(c, c.req.param('id')))
+  .post('/:id/active', guard(routes.updateWebhook), async (c) => {
+    const active = str(await readForm(c), 'active') === 'true';
+    await service.updateEndpoint(c.var.db, c.req.param('id'), { active }, allowPrivateUrls(c));
+    return redirectWith(c, `${HERE}/${c.req.param('id')}`, active ? 'Endpoint enabled.' : 'Endpoint disabled.');
+  })
+  .post('/:id/rotate', guard(routes.rotateWebhookSecret), async (c) => {
+    const id = c.req.param('id');
+    const form = await readForm(c);
+    try {
+      const { secret } = await service.rotateSecret(c.var.db, id, validate(RotateSecretBody, { overlapHours: num(form, 'overlapHours') }));
+      return detailPage(c, id, { secret });
+    } catch (error) {
+      return detailPage(c, id, { form: failure(error, refill(form)) }, failureStatus(error));
+    }
+  })
+  .post('/:id/test', guard(deliveryRoutes.testWebhook), async (c) => {
+    await deliveries.sendTestPing(c.var.db, c.env, c.req.param('id'));
+    return redirectWith(c, `${HERE}/${c.req.param('id')}`, 'Test ping queued; its delivery appears below.');
+  })
+  .post('/:id/deliveries/:deliveryId/redeliver', guard(deliveryRoutes.redeliver), async (c) => {
+    const { id, deliveryId } = c.req.param();
+    await deliveries.redeliver(c.var.db, c.env, id, deliveryId);
+    return redirectWith(c, `${HERE}/${id}`, 'Delivery queued again.');
+  })
+  .post('/:id/delete', guard(routes.deleteWebhook), async (c) => {
+    await service.deleteEndpoint(c.var.db, c.req.param('id'));
+    return redirectWith(c, HERE, 'Endpoint deleted.');
+  });
