@@ -26,6 +26,9 @@ describe('POST /api/users', () => {
       role: 'vendor',
       vendorId: vendor.id,
       status: 'active',
+      // Notification preferences (every account has them; staff may get SMS about the store).
+      smsOptOut: false,
+      marketingEmailOptOut: false,
       lastLoginAt: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
