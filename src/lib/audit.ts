@@ -12,6 +12,9 @@ import type { Principal } from '../middleware/auth';
  * files (and the admin panel calls the same services), most without the principal at hand. One
  * wrapper around the request's D1 binding and one trigger set per table cover all of them, and any
  * written later, with before/after values the database already has (OLD/NEW), at no extra reads.
+ *
+ * One consequence for writers: D1's `meta.changes` counts the rows a statement's triggers wrote
+ * too (the audit row among them), so test it against 0 (`=== 0`, `> 0`), never `=== 1`.
  */
 
 export interface AuditActor {

@@ -78,7 +78,8 @@ export async function createCart(db: Database, principal: Principal, input: Crea
   const cart: CartRow = { ...base, tokenHash: null };
   const hasActive = sql`NOT EXISTS (SELECT 1 FROM ${carts} WHERE ${carts.customerId} = ${customerId} AND ${carts.status} = 'active')`;
   const inserted = await insertWhere(db, carts, cart, hasActive);
-  if (inserted.meta.changes === 1) return { cart, token: null, created: true };
+  // Compare with 0: D1's changes also count rows the statement's triggers wrote (the audit log's, for staff).
+  if (inserted.meta.changes > 0) return { cart, token: null, created: true };
   const existing = await activeCartOf(db, customerId);
   if (!existing) throw new Error(`customer ${customerId} has no active cart after a refused insert`);
   return { cart: existing, token: null, created: false };
