@@ -5,6 +5,7 @@
 //   2. loads the demo catalogue (scripts/seed-data.mjs) if the catalogue is empty,
 //   3. makes sure the admin key saved in .wrangler/dev-admin-key exists and is usable (else mints one),
 //   4. writes .dev.vars with a random JWT_SECRET the first time,
+//   4b. makes sure the local admin-panel login saved in .wrangler/dev-admin-login works (else creates it),
 //   5. starts `wrangler dev` on 127.0.0.1:$PORT (default 8787) and prints the URL and the key once ready.
 //
 // Safe to re-run on the same state, and needs no terminal: wrangler runs non-interactively throughout.
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { buildSeedData, buildSeedStatements } from './seed-data.mjs';
 import { ensureDevVars } from './lib/dev-vars.mjs';
 import { DEV_KEY_FILE, insertApiKeySql, keyUsableSql, mintApiKey, readDevKey, saveDevKey } from './lib/api-keys.mjs';
+import { DEV_LOGIN_FILE, devAdminExistsSql, devAdminPlan, readDevLogin, saveDevLogin } from './lib/dev-admin.mjs';
 import { applyLocalMigrations, d1ExecuteScript, d1Query, ROOT, stripAnsi, WRANGLER_JS, WranglerError, wranglerEnv, assertWranglerInstalled } from './lib/wrangler.mjs';
 
 const started = Date.now();
@@ -76,6 +78,7 @@ async function prepareDatabase() {
       'SELECT (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM categories) AS categories, ' +
         '(SELECT count(*) FROM brands) AS brands, (SELECT count(*) FROM vendors) AS vendors',
       savedKey ? keyUsableSql(savedKey, now) : 'SELECT 0 AS usable',
+      devAdminExistsSql(),
     ].join(';\n'),
     'Reading the local database state',
   );
@@ -91,8 +94,12 @@ async function prepareDatabase() {
   }
   const key = keyUsable ? savedKey : mintApiKey();
   if (!keyUsable) script.push(insertApiKeySql(key, { name: 'Local development', role: 'admin', now }));
-  if (script.length) await d1ExecuteScript(`${script.join('\n\n')}\n`, seeded ? 'Seeding the demo catalogue' : 'Creating the admin key');
+  const savedLogin = await readDevLogin();
+  const loginPlan = devAdminPlan(savedLogin, state[2][0].admins > 0, now);
+  script.push(...loginPlan.sql);
+  if (script.length) await d1ExecuteScript(`${script.join('\n\n')}\n`, seeded ? 'Seeding the demo catalogue' : 'Creating the admin key and login');
   if (!keyUsable) await saveDevKey(key);
+  if (loginPlan.sql.length) await saveDevLogin(loginPlan.login);
 
   if (seeded) {
     step(
@@ -108,10 +115,12 @@ async function prepareDatabase() {
   const keyFile = path.relative(ROOT, DEV_KEY_FILE);
   if (keyUsable) step(`Reusing the admin key in ${keyFile}`);
   else step(`Created a new admin key${savedKey ? ` (the one in ${keyFile} was missing, revoked or expired)` : ''}, saved in ${keyFile}`);
-  return key;
+  const loginFile = path.relative(ROOT, DEV_LOGIN_FILE);
+  step(loginPlan.sql.length ? `Created the local admin login ${loginPlan.login.email}, saved in ${loginFile}` : `Reusing the admin login in ${loginFile}`);
+  return { key, login: loginPlan.login };
 }
 
-function banner(key, readyPort) {
+function banner({ key, login }, readyPort) {
   const base = `http://localhost:${readyPort}`;
   const lines = [
     '',
@@ -121,6 +130,7 @@ function banner(key, readyPort) {
     `  Docs:          ${base}/docs`,
     `  OpenAPI:       ${base}/api/openapi.json`,
     `  Admin API key: ${key}`,
+    `  Admin panel:   ${base}/admin  (sign in as ${login.email} / ${login.password})`,
     '',
     '  Try:',
     `    curl ${base}/api/health`,
@@ -132,7 +142,7 @@ function banner(key, readyPort) {
   console.log(lines.join('\n'));
 }
 
-function startWrangler(key) {
+function startWrangler(prepared) {
   const wranglerArgs = ['dev', '--port', String(port), '--ip', HOST, '--show-interactive-dev-session=false'];
   console.log(dim(`$ wrangler ${wranglerArgs.join(' ')}`));
   const env = wranglerEnv({ BROWSER: 'none' });
@@ -166,7 +176,7 @@ function startWrangler(key) {
             readyPort = Number(new URL(match[1]).port) || port;
           } catch {}
           // Let wrangler's own line(s) flush first.
-          setImmediate(() => banner(key, readyPort));
+          setImmediate(() => banner(prepared, readyPort));
           break;
         }
       }
@@ -209,10 +219,10 @@ try {
 if (!(await portIsFree(port))) {
   fail(`Port ${port} on ${HOST} is already in use (is another \`npm run dev\` running?). Stop it, or pick another port: PORT=8788 npm run dev`);
 }
-let key;
+let prepared;
 try {
-  key = await prepareDatabase();
+  prepared = await prepareDatabase();
 } catch (error) {
   fail(error instanceof WranglerError ? error.message : 'Preparing the local database failed', error);
 }
-startWrangler(key);
+startWrangler(prepared);

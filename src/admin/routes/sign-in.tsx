@@ -23,9 +23,9 @@ export function safeNext(next: string | undefined): string {
 const lockedMessage = (until: string) =>
   `Too many failed sign-ins for this account from your address. Try again after ${until.slice(11, 16)} UTC.`;
 
-function show(c: Context<AppEnv>, form: FormState, status = 200) {
+function show(c: Context<AppEnv>, form: FormState, status = 200, next = c.req.query('next')) {
   c.header('Cache-Control', 'no-store');
-  return c.html(<SignInPage form={form} csrf={signInToken(c)} next={safeNext(c.req.query('next'))} flash={takeFlash(c)} />, status as 200);
+  return c.html(<SignInPage form={form} csrf={signInToken(c)} next={safeNext(next)} flash={takeFlash(c)} />, status as 200);
 }
 
 export const signInRoutes = new Hono<AppEnv>()
@@ -36,21 +36,22 @@ export const signInRoutes = new Hono<AppEnv>()
   .post('/sign-in', async (c) => {
     const form = await readForm(c);
     const values = { email: str(form, 'email') ?? '' };
+    const next = str(form, 'next');
     if (!sameOrigin(c) || !validSignInToken(c, (await c.req.parseBody())._csrf)) {
-      return show(c, { values, errors: {}, message: 'Your sign-in form had expired. Please try again.' }, 403);
+      return show(c, { values, errors: {}, message: 'Your sign-in form had expired. Please try again.' }, 403, next);
     }
     const db = c.var.db;
     const ip = clientIp(c);
     try {
       const input = validate(LoginBody, { email: str(form, 'email'), password: form.password?.[0] ?? '' });
       const locked = await lockedUntil(db, input.email, ip);
-      if (locked) return show(c, { values, errors: {}, message: lockedMessage(locked) }, 429);
+      if (locked) return show(c, { values, errors: {}, message: lockedMessage(locked) }, 429, next);
       try {
         await login(db, c.env, input);
       } catch (error) {
         if (error instanceof ApiError && error.code === 'AUTHENTICATION_ERROR') {
           const lock = await recordFailure(db, input.email, ip);
-          return show(c, { values, errors: {}, message: lock ? lockedMessage(lock) : error.message }, lock ? 429 : 401);
+          return show(c, { values, errors: {}, message: lock ? lockedMessage(lock) : error.message }, lock ? 429 : 401, next);
         }
         throw error;
       }
@@ -60,10 +61,10 @@ export const signInRoutes = new Hono<AppEnv>()
       if (!isPanelUser(principal)) throw ApiError.forbidden('This account is a customer account; the admin panel is for admin and vendor users.');
       await clearFailures(db, input.email, ip);
       await startSession(c, row);
-      return c.redirect(safeNext(str(form, 'next')), 303);
+      return c.redirect(safeNext(next), 303);
     } catch (error) {
       const state = failure(error, values);
-      return show(c, state, error instanceof ApiError ? error.status : 500);
+      return show(c, state, error instanceof ApiError ? error.status : 500, next);
     }
   })
   .post('/sign-out', async (c) => {

@@ -1,0 +1,146 @@
+import { exports } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { createProduct } from '../../src/modules/products/products.service';
+import { createUser } from '../../src/modules/users/users.service';
+import { createVendor } from '../../src/modules/vendors/vendors.service';
+import { db, uid } from '../helpers';
+
+/** The admin panel over HTTP, as a browser uses it: cookies, form posts, the Origin header. */
+const ORIGIN = 'http://store.test';
+
+async function get(path: string, cookie = '') {
+  const res = await exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie }, redirect: 'manual' }));
+  return { res, html: await res.text() };
+}
+
+async function post(path: string, form: Record<string, string>, cookie: string, headers: Record<string, string> = { Origin: ORIGIN }) {
+  const res = await exports.default.fetch(
+    new Request(`${ORIGIN}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, ...headers },
+      body: new URLSearchParams(form),
+      redirect: 'manual',
+    }),
+  );
+  return { res, html: await res.text() };
+}
+
+const csrfIn = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+const cookieIn = (res: Response, name: string) => res.headers.getAll('Set-Cookie').find((c: string) => c.startsWith(`${name}=`));
+const pair = (setCookie: string | undefined) => setCookie?.split(';')[0] ?? '';
+
+async function signIn(email: string, password: string, ip = '192.0.2.10') {
+  const form = await get('/admin/sign-in');
+  const csrfCookie = pair(cookieIn(form.res, 'admin_csrf'));
+  const { res, html } = await post('/admin/sign-in', { _csrf: csrfIn(form.html), email, password, next: '/admin' }, csrfCookie, { Origin: ORIGIN, 'CF-Connecting-IP': ip });
+  return { res, html, session: pair(cookieIn(res, 'admin_session')) };
+}
+
+async function staff(roleId: string, vendorId: string | null = null) {
+  const email = `${roleId}-${uid()}@example.com`;
+  const password = 'correct horse battery';
+  await createUser(db(), { email, password, roleId, vendorId });
+  return { email, password };
+}
+
+describe('admin panel sign-in', () => {
+  it('signs an admin in with an HttpOnly, SameSite session cookie scoped to /admin, and out again', async () => {
+    const admin = await staff('admin');
+    const { res, session } = await signIn(admin.email, admin.password);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('Location')).toBe('/admin');
+    const cookie = cookieIn(res, 'admin_session')!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Path=\/admin/);
+    // ENVIRONMENT=development in the tests (plain http on localhost); deployed, the cookie is Secure.
+    expect(cookie).not.toMatch(/Secure/);
+
+    const dashboard = await get('/admin', session);
+    expect(dashboard.res.status).toBe(200);
+    expect(dashboard.html).toContain('<h1>Dashboard</h1>');
+
+    const out = await post('/admin/sign-out', { _csrf: csrfIn(dashboard.html) }, session);
+    expect(out.res.headers.get('Location')).toBe('/admin/sign-in');
+    const after = await get('/admin', session);
+    expect(after.res.status).toBe(303);
+    expect(after.res.headers.get('Location')).toBe('/admin/sign-in?next=%2Fadmin');
+  });
+
+  it('locks an account out from one address after five wrong passwords, even with the right one', async () => {
+    const admin = await staff('admin');
+    for (let i = 0; i < 4; i++) expect((await signIn(admin.email, 'wrong password', '192.0.2.20')).res.status).toBe(401);
+    const fifth = await signIn(admin.email, 'wrong password', '192.0.2.20');
+    expect(fifth.res.status).toBe(429);
+    const right = await signIn(admin.email, admin.password, '192.0.2.20');
+    expect(right.res.status).toBe(429);
+    expect(right.html).toContain('Too many failed sign-ins');
+    expect(right.session).toBe('');
+    // Another address is not locked out by these failures.
+    expect((await signIn(admin.email, admin.password, '192.0.2.21')).res.status).toBe(303);
+  });
+
+  it('refuses customers, and a sign-in form without its CSRF token', async () => {
+    const customer = await staff('customer');
+    const refused = await signIn(customer.email, customer.password);
+    expect(refused.res.status).toBe(403);
+    expect(refused.session).toBe('');
+
+    const admin = await staff('admin');
+    const forged = await post('/admin/sign-in', { email: admin.email, password: admin.password }, '');
+    expect(forged.res.status).toBe(403);
+    expect(cookieIn(forged.res, 'admin_session')).toBeUndefined();
+  });
+});
+
+describe('admin panel CSRF', () => {
+  it('refuses a state-changing form without the session token or from another origin', async () => {
+    const admin = await staff('admin');
+    const { session } = await signIn(admin.email, admin.password);
+    const page = await get('/admin/coupons', session);
+    const token = csrfIn(page.html);
+    const code = `CSRF-${uid()}`.toUpperCase();
+
+    expect((await post('/admin/coupons', { code, type: 'percentage', value: '10' }, session)).res.status).toBe(403);
+    expect((await post('/admin/coupons', { _csrf: 'x'.repeat(token.length), code, type: 'percentage', value: '10' }, session)).res.status).toBe(403);
+    expect((await post('/admin/coupons', { _csrf: token, code, type: 'percentage', value: '10' }, session, { Origin: 'https://evil.example' })).res.status).toBe(403);
+
+    const ok = await post('/admin/coupons', { _csrf: token, code, type: 'percentage', value: '10' }, session);
+    expect(ok.res.status).toBe(303);
+    expect((await get('/admin/coupons', session)).html).toContain(code);
+  });
+
+  it('shows the API validation messages next to the fields of a failed form', async () => {
+    const admin = await staff('admin');
+    const { session } = await signIn(admin.email, admin.password);
+    const token = csrfIn((await get('/admin/products/new', session)).html);
+    const { res, html } = await post('/admin/products/new', { _csrf: token, name: 'Bad price', price: '12.345' }, session);
+    expect(res.status).toBe(422);
+    expect(html).toMatch(/id="f-price-error">[^<]*decimal/);
+    expect(html).toContain('value="Bad price"');
+  });
+});
+
+describe('admin panel vendor scope', () => {
+  it('shows a vendor user only its own products and keeps it out of admin-only areas', async () => {
+    const [mine, theirs] = await Promise.all([createVendor(db(), { name: `Mine ${uid()}` }), createVendor(db(), { name: `Theirs ${uid()}` })]);
+    const own = await createProduct(db(), { name: `Own ${uid()}`, price: 5 }, mine.id);
+    const other = await createProduct(db(), { name: `Other ${uid()}`, price: 5 }, theirs.id);
+    const vendor = await staff('vendor', mine.id);
+    const { session } = await signIn(vendor.email, vendor.password);
+
+    const list = await get('/admin/products', session);
+    expect(list.res.status).toBe(200);
+    expect(list.html).toContain(own.name);
+    expect(list.html).not.toContain(other.name);
+    expect((await get(`/admin/products/${other.id}`, session)).res.status).toBe(404);
+    expect((await get(`/admin/products/${own.id}`, session)).res.status).toBe(200);
+
+    for (const path of ['/admin/settings/api-keys', '/admin/webhooks', '/admin/customers', '/admin/settings']) {
+      expect((await get(path, session)).res.status, path).toBe(403);
+    }
+    // Renaming another vendor's product through a forged form is the API's 404 too.
+    const token = csrfIn(list.html);
+    expect((await post(`/admin/products/${other.id}`, { _csrf: token, name: 'Taken over', price: '1' }, session)).res.status).toBe(404);
+  });
+});
