@@ -109,7 +109,13 @@ describe('what is recorded', () => {
     expect(hook.status, JSON.stringify(hook.body)).toBe(201);
     const [hookEntry] = await entriesFor(hook.body.data.id);
     expect(hookEntry.changes.secret).toEqual({ after: '[redacted]' });
+    // Written with RETURNING (drizzle reads it with raw()), and still answered and audited.
+    const minted = await api('/api/settings/api-keys', { method: 'POST', key, json: { name: 'Storefront', permissions: ['products:read'] } });
+    expect(minted.status, JSON.stringify(minted.body)).toBe(201);
+    const [keyEntry] = await entriesFor(minted.body.data.id);
+    expect(keyEntry.changes).toMatchObject({ keyHash: { after: '[redacted]' }, prefix: { after: minted.body.data.prefix }, permissions: { after: ['products:read'] } });
     const text = JSON.stringify(await readLog('limit=100'));
+    expect(text).not.toContain(minted.body.data.key);
     expect(text).not.toContain(hook.body.data.secret);
     expect(text).not.toContain('pbkdf2');
   });
