@@ -14,6 +14,11 @@ describe('audit triggers', () => {
     expect(Object.keys(AUDITED_TABLES).filter((name) => name in NOT_AUDITED)).toEqual([]);
   });
 
+  it('writes no CASE ... END inside a trigger, which wrangler d1 migrations apply would take for the end of the trigger', () => {
+    const withCase = [...expectedTriggers()].filter(([, sql]) => /\bCASE\b/i.test(sql)).map(([name]) => name);
+    expect(withCase).toEqual([]);
+  });
+
   it('has, after the migrations, exactly the triggers the schema calls for', async () => {
     const { results } = await env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'audit\\_%' ESCAPE '\\'").all<{ name: string; sql: string }>();
     const actual = new Map(results.map((r) => [r.name, normalize(r.sql)]));
