@@ -1,7 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
-
-/** The sliding window of every bucket: one hour (src/middleware/rate-limit.ts). */
-export const WINDOW_SECONDS = 3600;
+import { WINDOW_SECONDS } from './rate-limit-window';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -11,7 +9,19 @@ export interface RateLimitDecision {
   reset: number;
   /** Seconds until a request would be allowed again; 0 when allowed. */
   retryAfter: number;
+  /**
+   * Hits counted by this call: 1 when allowed, 0 when not, more when a lease was asked for and the
+   * key is busy and far from its limit (the caller answers the extra ones itself; see take()).
+   */
+  granted: number;
+  /** The second (Unix) the hits were counted at, which giveBack() names. */
+  countedAt: number;
 }
+
+/** A key is busy when this many hits were counted in the current and the previous second. */
+const BUSY_HITS = 4;
+/** Leases are granted only while at least this many requests would remain after them. */
+const LEASE_FLOOR = 50;
 
 /** Counted requests per second, oldest first, and their sum. */
 interface Window {
@@ -64,29 +74,50 @@ export class RateLimiter extends DurableObject {
     if (dropped) this.sql.exec('DELETE FROM hits WHERE second <= ?', windowStart);
   }
 
-  private count(window: Window, now: number) {
+  /** Adds `n` (negative: takes back) to the count of second `at`. */
+  private count(window: Window, at: number, n: number) {
     const last = window.seconds[window.seconds.length - 1];
-    if (last && last[0] === now) last[1]++;
-    else if (!last || last[0] < now) window.seconds.push([now, 1]);
+    if (last && last[0] === at) last[1] += n;
+    else if (!last || last[0] < at) window.seconds.push([at, n]);
     else {
-      // A clock that stepped back: keep the list in order.
-      const at = window.seconds.findIndex(([s]) => s >= now);
-      if (window.seconds[at]![0] === now) window.seconds[at]![1]++;
-      else window.seconds.splice(at, 0, [now, 1]);
+      // A clock that stepped back, or a return for an earlier second: keep the list in order.
+      const i = window.seconds.findIndex(([s]) => s >= at);
+      if (window.seconds[i]![0] === at) window.seconds[i]![1] += n;
+      else window.seconds.splice(i, 0, [at, n]);
     }
-    window.used++;
-    this.sql.exec('INSERT INTO hits (second, count) VALUES (?, 1) ON CONFLICT(second) DO UPDATE SET count = count + 1', now);
+    window.used += n;
+    this.sql.exec('INSERT INTO hits (second, count) VALUES (?, ?) ON CONFLICT(second) DO UPDATE SET count = count + excluded.count', at, n);
+  }
+
+  /** Hits counted in second `now` and the one before. */
+  private recent(window: Window, now: number): number {
+    let n = 0;
+    for (let i = window.seconds.length - 1; i >= 0 && window.seconds[i]![0] >= now - 1; i--) n += window.seconds[i]![1];
+    return n;
   }
 
   /** Counts a request at `nowMs` if the window has room; `nowMs` is a parameter so tests can move time. */
   async hit(limit: number, windowSeconds: number, nowMs: number = Date.now()): Promise<RateLimitDecision> {
+    return this.take(limit, windowSeconds, 1, nowMs);
+  }
+
+  /**
+   * Counts a request, and up to `lease - 1` more in advance when the key is busy (BUSY_HITS in the
+   * last two seconds) and at least LEASE_FLOOR requests would still remain: the caller answers those
+   * without asking again and gives back what it did not use (giveBack). Counting in advance can
+   * only refuse early, never let more than `limit` through; near the limit every request is asked
+   * for one by one, so the edge stays exact.
+   */
+  async take(limit: number, windowSeconds: number, lease: number, nowMs: number = Date.now()): Promise<RateLimitDecision> {
     const now = Math.floor(nowMs / 1000);
     this.windowSeconds = windowSeconds;
     const window = this.load();
     this.expire(window, now - windowSeconds);
     const used = window.used;
     const allowed = used < limit;
-    if (allowed) this.count(window, now);
+    const busy = lease > 1 && this.recent(window, now) >= BUSY_HITS;
+    const granted = !allowed ? 0 : busy ? Math.max(1, Math.min(lease, limit - used - LEASE_FLOOR)) : 1;
+    if (granted) this.count(window, now, granted);
     const oldest = window.seconds[0]?.[0] ?? now;
     const reset = oldest + windowSeconds;
     if (allowed && this.alarmAt === null) {
@@ -97,10 +128,20 @@ export class RateLimiter extends DurableObject {
     return {
       allowed,
       limit,
-      remaining: Math.max(0, limit - used - (allowed ? 1 : 0)),
+      remaining: Math.max(0, limit - used - granted),
       reset,
       retryAfter: allowed ? 0 : Math.max(1, reset - now),
+      granted,
+      countedAt: now,
     };
+  }
+
+  /** Takes back `n` hits a lease counted at second `at` and did not use (nothing if that second left the window). */
+  async giveBack(n: number, at: number): Promise<void> {
+    const window = this.load();
+    const entry = window.seconds.find(([s]) => s === at);
+    if (!entry || n <= 0) return;
+    this.count(window, at, -Math.min(n, entry[1]));
   }
 
   /**

@@ -1,10 +1,12 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { endTime, startTime } from 'hono/timing';
-import { type RateLimitDecision, WINDOW_SECONDS } from '../durable-objects/rate-limiter';
+import { WINDOW_SECONDS } from '../durable-objects/rate-limit-window';
+import type { RateLimitDecision } from '../durable-objects/rate-limiter';
 import { type AppEnv, numberSetting } from '../env';
 import { ApiError } from '../lib/errors';
 import { ANONYMOUS, beginAuthentication } from './auth';
+import { hitFromLease, keepLease, LEASE_SIZE } from './rate-limit-leases';
 
 export { WINDOW_SECONDS };
 export const DEFAULT_AUTHENTICATED_LIMIT = 1000;
@@ -19,10 +21,19 @@ export function ipBucket(c: Context<AppEnv>): { name: string; limit: number } {
   return { name: `ip:${ip}`, limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };
 }
 
-/** One hit on a bucket's Durable Object; undefined when the object cannot be reached (fail open, logged). */
+/**
+ * One hit on a bucket: from this isolate's lease when it holds one (src/middleware/rate-limit-leases.ts),
+ * else from the bucket's Durable Object; undefined when the object cannot be reached (fail open, logged).
+ */
 async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }): Promise<RateLimitDecision | undefined> {
+  const leased = hitFromLease(bucket.name, bucket.limit);
+  if (leased) return leased;
   try {
-    return await c.env.RATE_LIMITER.getByName(bucket.name).hit(bucket.limit, WINDOW_SECONDS);
+    const limiter = c.env.RATE_LIMITER.getByName(bucket.name);
+    const taken = await limiter.take(bucket.limit, WINDOW_SECONDS, LEASE_SIZE);
+    const { decision, returning } = keepLease(bucket.name, bucket.limit, taken, (n, at) => limiter.giveBack(n, at));
+    if (returning) c.executionCtx.waitUntil(returning.catch((error) => console.error(JSON.stringify({ level: 'error', message: 'rate limiter: unused lease not given back', error: String(error) }))));
+    return decision;
   } catch (error) {
     console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'rate limiter unreachable; request allowed', error: String(error) }));
     return undefined;

@@ -97,4 +97,27 @@ describe('RateLimiter object', () => {
     expect(await stub.hit(4, HOUR, at('10:00:01'))).toMatchObject({ allowed: true, remaining: 0 });
     expect((await stub.hit(4, HOUR, at('10:00:02'))).allowed).toBe(false);
   });
+
+  it('leases hits in advance to a busy key far from its limit, one by one near it, and takes back what was not used', async () => {
+    const stub = limiter();
+    const t = at('14:00:00');
+    // Not busy yet: one hit per call, whatever the lease asked for.
+    for (let i = 0; i < 4; i++) expect((await stub.take(100, HOUR, 10, t)).granted).toBe(1);
+    const leased = await stub.take(100, HOUR, 10, t);
+    expect(leased).toMatchObject({ allowed: true, granted: 10, remaining: 86, countedAt: t / 1000 });
+    // Leases keep 50 requests in reserve: 24, 34, 44 used, then a lease of 6 reaches 50, then one at a time.
+    for (let i = 0; i < 3; i++) expect((await stub.take(100, HOUR, 10, t)).granted).toBe(10);
+    expect((await stub.take(100, HOUR, 10, t)).granted).toBe(6);
+    expect(await stub.take(100, HOUR, 10, t)).toMatchObject({ granted: 1, remaining: 49 });
+    // Giving 7 unused hits back makes them available again.
+    await stub.giveBack(7, t / 1000);
+    expect(await stub.take(100, HOUR, 1, t)).toMatchObject({ granted: 1, remaining: 55 });
+  });
+
+  it('never lets more than the limit through, leases or not', async () => {
+    const stub = limiter();
+    const decisions = await Promise.all(Array.from({ length: 120 }, () => stub.take(80, HOUR, 10)));
+    expect(decisions.reduce((sum, d) => sum + d.granted, 0)).toBe(80);
+    expect(decisions.filter((d) => !d.allowed).every((d) => d.granted === 0)).toBe(true);
+  });
 });

@@ -1,0 +1,2 @@
+/** The sliding window of every rate-limit bucket: one hour (a module of its own so Node-side code can import it). */
+export const WINDOW_SECONDS = 3600;

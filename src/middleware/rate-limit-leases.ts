@@ -1,0 +1,49 @@
+import type { RateLimitDecision } from '../durable-objects/rate-limiter';
+
+/**
+ * Hits the limiter counted in advance for this isolate (RateLimiter.take): a busy key far from its
+ * limit is asked for LEASE_SIZE hits at a time, and the next requests of that key in this isolate
+ * are answered here, without a call, until the lease is used up or LEASE_MS old. What a lease did
+ * not use is given back, so counting in advance never costs a client requests; it can only refuse
+ * early (while another isolate holds unused hits), never let more than the limit through.
+ */
+interface Lease {
+  credit: number;
+  limit: number;
+  decision: RateLimitDecision;
+  takenAt: number;
+}
+
+export const LEASE_SIZE = 10;
+export const LEASE_MS = 1000;
+const leases = new Map<string, Lease>();
+
+/** A hit answered from this isolate's lease on the bucket, if it has a live one. */
+export function hitFromLease(bucket: string, limit: number, now = Date.now()): RateLimitDecision | undefined {
+  const lease = leases.get(bucket);
+  if (!lease || lease.limit !== limit || lease.credit <= 0 || now - lease.takenAt >= LEASE_MS) return undefined;
+  lease.credit--;
+  return { ...lease.decision, remaining: lease.decision.remaining + lease.credit, granted: 1 };
+}
+
+/**
+ * Keeps the hits a decision counted beyond this request as the bucket's lease. Returns the decision
+ * as this request reports it, and the giving back of what stays unused after LEASE_MS (for waitUntil).
+ */
+export function keepLease(
+  bucket: string,
+  limit: number,
+  decision: RateLimitDecision,
+  giveBack: (n: number, at: number) => Promise<void>,
+): { decision: RateLimitDecision; returning?: Promise<void> } {
+  if (decision.granted <= 1) return { decision };
+  const lease: Lease = { credit: decision.granted - 1, limit, decision, takenAt: Date.now() };
+  leases.set(bucket, lease);
+  const returning = new Promise((resolve) => setTimeout(resolve, LEASE_MS)).then(async () => {
+    const unused = lease.credit;
+    lease.credit = 0;
+    if (leases.get(bucket) === lease) leases.delete(bucket);
+    if (unused > 0) await giveBack(unused, decision.countedAt);
+  });
+  return { decision: { ...decision, remaining: decision.remaining + lease.credit }, returning };
+}

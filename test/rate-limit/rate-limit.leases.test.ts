@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { hitFromLease, keepLease, LEASE_MS } from '../../src/middleware/rate-limit-leases';
+
+const decision = (granted: number, remaining: number) => ({ allowed: true, limit: 1000, remaining, reset: 0, retryAfter: 0, granted, countedAt: 1 });
+
+describe('rate-limit leases (one isolate)', () => {
+  it('answers the leased hits locally, counting down, and gives back what it did not use', async () => {
+    const bucket = `lease-test:${crypto.randomUUID()}`;
+    const given: [number, number][] = [];
+    const { decision: first, returning } = keepLease(bucket, 1000, decision(10, 500), async (n, at) => void given.push([n, at]));
+    // The request that took the lease reports the 9 hits it keeps as still remaining.
+    expect(first.remaining).toBe(509);
+    const local = [1, 2, 3].map(() => hitFromLease(bucket, 1000));
+    expect(local.map((d) => d?.remaining)).toEqual([508, 507, 506]);
+    // Another limit (settings changed) is not served from this lease.
+    expect(hitFromLease(bucket, 999)).toBeUndefined();
+    await returning;
+    expect(given).toEqual([[6, 1]]);
+    expect(hitFromLease(bucket, 1000)).toBeUndefined();
+  });
+
+  it('keeps no lease for a single hit, and stops serving a lease once it is older than LEASE_MS', async () => {
+    const bucket = `lease-test:${crypto.randomUUID()}`;
+    expect(keepLease(bucket, 1000, decision(1, 10), async () => undefined).returning).toBeUndefined();
+    expect(hitFromLease(bucket, 1000)).toBeUndefined();
+    keepLease(bucket, 1000, decision(5, 10), async () => undefined);
+    expect(hitFromLease(bucket, 1000, Date.now() + LEASE_MS)).toBeUndefined();
+  });
+});
