@@ -21,8 +21,8 @@ export const getOrder: AppRouteHandler<typeof routes.getOrder> = async (c) => {
 };
 
 export const createOrder: AppRouteHandler<typeof routes.createOrder> = async (c) => {
-  const id = await service.createOrder(c.var.db, c.var.principal, c.req.valid('json'), actor(c));
-  return created(c, await service.getOrder(c.var.db, id, ALL_ORDERS), `/api/orders/${id}`, 'Order placed');
+  const order = await service.createOrder(c.var.db, c.var.principal, c.req.valid('json'), actor(c));
+  return created(c, order, `/api/orders/${order.id}`, 'Order placed');
 };
 
 export const updateOrder: AppRouteHandler<typeof routes.updateOrder> = async (c) => {

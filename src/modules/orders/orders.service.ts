@@ -6,8 +6,8 @@ import type { Principal } from '../../middleware/auth';
 import { assertCancellable, cancellationStatements, runStatusChange, statusStatements } from './order-changes';
 import { assertTransition } from './order-status';
 import { ALL_ORDERS, type OrderReach } from './orders.access';
-import { orderForChange } from './orders.read';
-import type { CreateOrderInput, UpdateOrderInput } from './orders.schemas';
+import { orderForChange, toOrder } from './orders.read';
+import type { CreateOrderInput, OrderDetail, UpdateOrderInput } from './orders.schemas';
 import { placeOrder } from './place-order';
 import { placementFor } from './placement';
 import { quote } from './quote';
@@ -15,10 +15,11 @@ import { quote } from './quote';
 export { getOrder, listOrders } from './orders.read';
 
 /** Places an order (one batch, see placeOrder) and returns its id. */
-export async function createOrder(db: Database, principal: Principal, body: CreateOrderInput, actor: string): Promise<string> {
+/** Places the order and returns it as GET /api/orders/{id} would show it, from what was written (no read back). */
+export async function createOrder(db: Database, principal: Principal, body: CreateOrderInput, actor: string): Promise<OrderDetail> {
   const placement = await placementFor(db, principal, body);
   if (!placement.orderer) throw ApiError.validation([...placement.errors, ...(await lineErrors(db, body))]);
-  const { order } = await placeOrder(db, {
+  const { order, lines, history } = await placeOrder(db, {
     ...placement.orderer,
     currency: body.currency,
     lines: body.lines,
@@ -28,7 +29,7 @@ export async function createOrder(db: Database, principal: Principal, body: Crea
     notes: body.notes,
     actor,
   });
-  return order.id;
+  return { ...toOrder(order, lines), history: history.map(({ orderId: _, ...h }) => h) };
 }
 
 /** The problems the quote finds with the lines, currency and coupon, so one 422 lists every invalid field. */

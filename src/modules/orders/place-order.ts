@@ -31,6 +31,7 @@ export interface PlaceOrderInput {
 export interface PlacedOrder {
   order: OrderRow;
   lines: OrderLineRow[];
+  history: (typeof orderStatusHistory.$inferSelect)[];
 }
 
 /**
@@ -97,6 +98,7 @@ export async function placeOrder(db: Database, input: PlaceOrderInput, now = new
     quantityDelivered: 0,
   }));
 
+  const placed = { id: newId(ID_PREFIX.orderEvent, now.getTime()), orderId: id, fromStatus: null, toStatus: 'pending' as const, actor: input.actor, note: null, createdAt: ts };
   const statements = [
     db.insert(orders).values(order),
     ...chunkRows(lines, 16).map((chunk) => db.insert(orderLines).values(chunk)),
@@ -107,7 +109,7 @@ export async function placeOrder(db: Database, input: PlaceOrderInput, now = new
           db.insert(couponUsages).values({ id: newId(ID_PREFIX.couponUsage, now.getTime()), couponId: q.coupon.id, orderId: id, customerKey, createdAt: ts }),
         ]
       : []),
-    db.insert(orderStatusHistory).values({ id: newId(ID_PREFIX.orderEvent, now.getTime()), orderId: id, fromStatus: null, toStatus: 'pending', actor: input.actor, createdAt: ts }),
+    db.insert(orderStatusHistory).values(placed),
     outboxEvent(db, 'order.placed', orderEventData(order), now),
     ...(input.cartId ? [db.update(carts).set({ status: 'converted', orderId: id, updatedAt: ts }).where(eq(carts.id, input.cartId))] : []),
   ];
@@ -117,7 +119,8 @@ export async function placeOrder(db: Database, input: PlaceOrderInput, now = new
     coupon_usage_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has been used up`, 'couponCode'),
     coupon_customer_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has already been used the most times allowed by this customer`, 'couponCode'),
   });
-  return { order, lines };
+  // Everything the order's representation shows, so the caller answers without reading it back.
+  return { order, lines, history: [placed] };
 }
 
 /** The 409 for a batch refused for stock: which line ran short, read again after the refusal. */
