@@ -5,7 +5,7 @@
 // runs, each Worker on its own port (workerd sockets, no proxy in front):
 //   store    the real Worker, bundled by `wrangler deploy --dry-run`, with its D1 (migrations from
 //            migrations/*.sql), the RateLimiter Durable Object, both queues and their consumers, and
-//            the vars of wrangler.toml (ENVIRONMENT=development, rate limits raised out of the way);
+//            the vars of wrangler.toml (ENVIRONMENT=production as deployed, rate limits raised out of the way);
 //   metered  the same bundle with its D1 and limiter bindings counted (bench/workers/metered.js),
 //            used only for a few requests per scenario to read D1 round trips, rows read and DO calls;
 //   B0       a fixed JSON body, no middleware (bench/workers/b0.js);
@@ -60,8 +60,10 @@ const opts = {
   // Profiling aids: run only these scenario ids, and/or extra anonymous GETs; the report is not rewritten.
   only: option('only', undefined)?.split(','),
   paths: argv.flatMap((a, i) => (argv[i - 1] === '--path' ? [a] : [])),
+  // --profile <scenario id>: a V8 CPU profile of the store Worker during that scenario's run.
+  profile: option('profile', undefined),
 };
-const partial = Boolean(opts.only || opts.paths.length);
+const partial = Boolean(opts.only || opts.paths.length || opts.profile);
 const started = Date.now();
 const log = (...a) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s]`, ...a);
 
@@ -93,9 +95,12 @@ const config = wrangler.unstable_readConfig({ config: path.join(ROOT, 'wrangler.
 const BENCH_LIMIT = '1000000000';
 const vars = {
   ...Object.fromEntries(Object.entries(config.vars ?? {}).map(([k, v]) => [k, String(v)])),
-  ENVIRONMENT: 'development',
+  // The measured Worker runs as deployed (no Server-Timing, no D1 cost headers); the metered copy
+  // runs in development and reports the costs.
+  ENVIRONMENT: 'production',
   JWT_SECRET: randomBytes(32).toString('hex'),
-  // The limiter stays in the path (one Durable Object call per request); only its limits move out of the way.
+  // The limiter stays in the path (a busy key is served from leases: src/middleware/rate-limit-leases.ts);
+  // only its limits move out of the way.
   RATE_LIMIT_ANONYMOUS: BENCH_LIMIT,
   RATE_LIMIT_AUTHENTICATED: BENCH_LIMIT,
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
@@ -114,6 +119,7 @@ const socket = [{ host: '127.0.0.1', port: 0 }];
 function miniflareOptions(stateDir) {
   const common = { modules: true, compatibilityDate: config.compatibility_date, compatibilityFlags: config.compatibility_flags ?? [] };
   return {
+    ...(opts.profile ? { inspectorPort: PROFILE_PORT } : {}),
     d1Persist: path.join(stateDir, 'd1'),
     durableObjectsPersist: false,
     cachePersist: false,
@@ -141,7 +147,7 @@ function miniflareOptions(stateDir) {
           { type: 'ESModule', path: path.join(BUILD, 'index.js') },
         ],
         modulesRoot: BUILD,
-        bindings: vars,
+        bindings: { ...vars, ENVIRONMENT: 'development' },
         d1Databases: { DB: D1_ID },
         durableObjects: { RATE_LIMITER: { className: 'RateLimiter', useSQLite: true } },
         queueProducers,
@@ -267,6 +273,58 @@ async function workerdCpuMs() {
   } catch {
     return undefined;
   }
+}
+
+const PROFILE_PORT = 9329;
+
+/**
+ * Starts V8's sampling profiler in the store Worker (through workerd's inspector) and returns a
+ * function that stops it, writes bench/.tmp/<name>.cpuprofile (open it in Chrome DevTools) and
+ * prints the functions with the most self time.
+ */
+async function startProfile(name) {
+  const stops = await Promise.all(['core:user:store', 'd1:db'].map((id) => profileTarget(id, `${name}-${id.replace(/\W+/g, '-')}`)));
+  return async () => {
+    for (const stop of stops) await stop();
+  };
+}
+
+async function profileTarget(targetId, name) {
+  const { default: WebSocket } = await import('ws');
+  const targets = await (await fetch(`http://127.0.0.1:${PROFILE_PORT}/json`)).json();
+  const target = targets.find((t) => t.id === targetId);
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+  let next = 1;
+  const pending = new Map();
+  ws.on('message', (data) => {
+    const msg = JSON.parse(String(data));
+    if (msg.id && pending.has(msg.id)) pending.get(msg.id)(msg.result), pending.delete(msg.id);
+  });
+  const send = (method, params = {}) => new Promise((resolve) => { const id = next++; pending.set(id, resolve); ws.send(JSON.stringify({ id, method, params })); });
+  await send('Profiler.enable');
+  await send('Profiler.setSamplingInterval', { interval: 100 });
+  await send('Profiler.start');
+  return async () => {
+    const { profile } = await send('Profiler.stop');
+    ws.close();
+    await writeFile(path.join(TMP, `${name}.cpuprofile`), JSON.stringify(profile));
+    const hits = new Map();
+    for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
+    const self = new Map();
+    for (const node of profile.nodes) {
+      const f = node.callFrame;
+      const key = `${f.functionName || '(anonymous)'} ${f.url ? `${path.basename(f.url)}:${f.lineNumber + 1}` : ''}`.trim();
+      self.set(key, (self.get(key) ?? 0) + (hits.get(node.id) ?? 0));
+    }
+    const idle = self.get('(idle)') ?? 0;
+    const busy = profile.samples.length - idle;
+    const ms = (n) => (n * (profile.endTime - profile.startTime)) / profile.samples.length / 1000;
+    log(`profile ${name}: busy ${ms(busy).toFixed(0)} ms of ${ms(profile.samples.length).toFixed(0)} ms; bench/.tmp/${name}.cpuprofile; most self time (share of busy):`);
+    for (const [key, n] of [...self].filter(([k]) => k !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+      console.log(`  ${((100 * n) / busy).toFixed(1).padStart(5)}%  ${key}`);
+    }
+  };
 }
 
 // Each target is warmed up once per catalogue size (before its first measured run).
@@ -455,7 +513,9 @@ async function benchSize(size) {
     log(`${size}: B0 ${b0Runs[0].rps.toFixed(0)} req/s`);
     for (const s of scenarios) {
       const base = await measure(b1);
+      const stopProfile = opts.profile === s.id ? await startProfile(`profile-${s.id}-${size}`) : undefined;
       const r = await measure(s);
+      await stopProfile?.();
       out.scenarios.push({ id: s.id, name: s.name, path: s.path, method: s.method ?? 'GET', b1: base, ...r, cost: s.cost, workerCost: s.workerCost, exposed: s.exposed });
       log(`${size}: ${s.name.padEnd(36)} ${(s.id.startsWith('path') ? r.allRps : r.rps).toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  429 ${r.r429}  | B1 ${base.rps.toFixed(0)} req/s  ratio ${(r.rps / base.rps).toFixed(2)}  | workerd CPU ${r.cpuMsPerRequest?.toFixed(2)} ms/req (B1 ${base.cpuMsPerRequest?.toFixed(2)}, ÷ ${(base.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)})`);
     }
