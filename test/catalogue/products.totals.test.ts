@@ -81,7 +81,7 @@ describe('product list totals and their cost', () => {
     expect(noFullScan(categoryPlan), categoryPlan.join('\n')).toBe(true);
     expect(categoryPlan.every((d) => !/USE TEMP B-TREE/.test(d)), categoryPlan.join('\n')).toBe(true);
     for (const sort of ['price:asc', 'name:asc', 'updated_at:desc']) {
-      for (const filters of [{}, { category: 'some-category' }]) {
+      for (const filters of [{}, { category: 'some-category' }] as Record<string, string>[]) {
         const sorted = await plan({ status: 'active', sort, ...filters });
         expect(noFullScan(sorted), `${sort}\n${sorted.join('\n')}`).toBe(true);
         expect(sorted.every((d) => !/USE TEMP B-TREE FOR ORDER BY/.test(d)), `${sort}\n${sorted.join('\n')}`).toBe(true);
