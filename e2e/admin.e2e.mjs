@@ -44,7 +44,7 @@ async function api(method, url, key, body) {
 
 before(async () => {
   await mkdir(SHOTS, { recursive: true });
-  worker = await startWorker();
+  worker = await startWorker({ bootstrap: false });
   // launch() with a fresh profile each run: Playwright gives Chromium a new temporary --user-data-dir.
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: worker.base });
@@ -55,6 +55,25 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await worker?.stop();
+});
+
+test('a new store: the first admin is created in the browser with the bootstrap secret', async () => {
+  await page.goto('/admin/sign-in');
+  await page.click('text=Set up the first admin');
+  await page.fill('input[name=secret]', 'not-the-secret');
+  await page.fill('input[name=name]', worker.admin.name);
+  await page.fill('input[name=email]', worker.admin.email);
+  await page.fill('input[name=password]', worker.admin.password);
+  await page.click('form[action="/admin/setup"] button[type=submit]');
+  assert.match(await page.textContent('#f-secret-error'), /BOOTSTRAP_SECRET/);
+
+  await page.fill('input[name=secret]', worker.bootstrapSecret);
+  await page.fill('input[name=password]', worker.admin.password);
+  await page.click('form[action="/admin/setup"] button[type=submit]');
+  await page.waitForURL('**/admin');
+  assert.equal(await page.textContent('h1'), 'Dashboard');
+  // Once an admin exists the secret creates no one else.
+  await page.context().clearCookies();
 });
 
 test('signing in: a wrong password is refused next to the form, the right one opens the dashboard', async () => {

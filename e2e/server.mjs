@@ -36,8 +36,11 @@ async function waitFor(url, child, output, ms = 90_000) {
   throw new Error(`The Worker did not answer ${url} within ${ms / 1000}s:\n${output.join('')}`);
 }
 
-/** Starts the Worker; resolves { base, admin: { email, password }, stop() }. */
-export async function startWorker() {
+/**
+ * Starts the Worker; resolves { base, admin: { email, password, name }, bootstrapSecret, stop() }.
+ * With `bootstrap: false` the first admin is left for the test to create (the /admin/setup page).
+ */
+export async function startWorker({ bootstrap = true } = {}) {
   const state = await mkdtemp(path.join(tmpdir(), 'store-e2e-'));
   const port = await freePort();
   const bootstrapSecret = randomBytes(24).toString('base64url');
@@ -65,6 +68,7 @@ export async function startWorker() {
   try {
     await waitFor(`${base}/api/health`, child, output);
     const admin = { email: 'owner@example.com', password: `pw-${randomBytes(9).toString('base64url')}`, name: 'Store Owner' };
+    if (!bootstrap) return { base, admin, bootstrapSecret, stop, output };
     const res = await fetch(`${base}/api/auth/bootstrap`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -72,7 +76,7 @@ export async function startWorker() {
     });
     if (res.status !== 201) throw new Error(`bootstrap answered ${res.status}: ${await res.text()}`);
     await res.arrayBuffer().catch(() => {});
-    return { base, admin, stop, output };
+    return { base, admin, bootstrapSecret, stop, output };
   } catch (error) {
     await stop();
     throw error;

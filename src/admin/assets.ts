@@ -25,6 +25,7 @@ main:focus { outline:none; }
 h1 { font-size:1.6rem; margin:.25rem 0 1rem; }
 h2 { font-size:1.15rem; margin:1.5rem 0 .6rem; }
 .card { background:var(--card); border:1px solid var(--line); border-radius:10px; padding:1rem 1.25rem; margin-bottom:1rem; }
+.card > h2:first-child, .card > form > h3:first-of-type, .card > h3:first-child { margin-top:0; }
 .grid { display:grid; grid-template-columns:repeat(auto-fit,minmax(220px,1fr)); gap:1rem; }
 .two { display:grid; grid-template-columns:repeat(auto-fit,minmax(320px,1fr)); gap:1rem; align-items:start; }
 .stat { font-size:1.8rem; font-weight:700; margin:.2rem 0; }

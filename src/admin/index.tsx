@@ -15,6 +15,7 @@ import { dashboardRoutes } from './routes/dashboard';
 import { orderRoutes } from './routes/orders';
 import { productRoutes } from './routes/products';
 import { settingsRoutes } from './routes/settings';
+import { setupRoutes } from './routes/setup';
 import { signInRoutes } from './routes/sign-in';
 import { webhookRoutes } from './routes/webhooks';
 
@@ -39,6 +40,7 @@ export function createAdminRouter() {
   admin.get('/assets/admin.css', asset(ADMIN_CSS, 'text/css; charset=utf-8'));
   admin.get('/assets/admin.js', asset(ADMIN_JS, 'text/javascript; charset=utf-8'));
   admin.route('/', signInRoutes);
+  admin.route('/', setupRoutes);
 
   // Everything below needs a session; a page asked for without one goes to sign-in and comes back.
   admin.use('*', async (c, next) => {

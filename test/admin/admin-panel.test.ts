@@ -144,3 +144,11 @@ describe('admin panel vendor scope', () => {
     expect((await post(`/admin/products/${other.id}`, { _csrf: token, name: 'Taken over', price: '1' }, session)).res.status).toBe(404);
   });
 });
+
+describe('admin panel setup', () => {
+  it('does not exist while no BOOTSTRAP_SECRET is configured, and sign-in does not offer it', async () => {
+    const setup = await get('/admin/setup');
+    expect(setup.res.status).toBe(404);
+    expect((await get('/admin/sign-in')).html).not.toContain('/admin/setup');
+  });
+});

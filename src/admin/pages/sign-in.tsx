@@ -1,7 +1,7 @@
 import { Document, type Flash, FlashMessage } from '../components/layout';
 import { CsrfField, Field, FormErrors, type FormState } from '../components/form';
 
-export function SignInPage(props: { form: FormState; csrf: string; next: string; flash: Flash | null }) {
+export function SignInPage(props: { form: FormState; csrf: string; next: string; flash: Flash | null; setup: boolean }) {
   return (
     <Document title="Sign in">
       <main id="main" class="sign-in">
@@ -16,6 +16,11 @@ export function SignInPage(props: { form: FormState; csrf: string; next: string;
           <Field form={props.form} name="password" label="Password" type="password" required autocomplete="current-password" />
           <button type="submit">Sign in</button>
         </form>
+        {props.setup ? (
+          <p>
+            A new store without an admin yet? <a href="/admin/setup">Set up the first admin</a> with the bootstrap secret.
+          </p>
+        ) : null}
       </main>
     </Document>
   );

@@ -25,7 +25,7 @@ const lockedMessage = (until: string) =>
 
 function show(c: Context<AppEnv>, form: FormState, status = 200, next = c.req.query('next')) {
   c.header('Cache-Control', 'no-store');
-  return c.html(<SignInPage form={form} csrf={signInToken(c)} next={safeNext(next)} flash={takeFlash(c)} />, status as 200);
+  return c.html(<SignInPage form={form} csrf={signInToken(c)} next={safeNext(next)} flash={takeFlash(c)} setup={Boolean(c.env.BOOTSTRAP_SECRET)} />, status as 200);
 }
 
 export const signInRoutes = new Hono<AppEnv>()
