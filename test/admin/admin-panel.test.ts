@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createProduct } from '../../src/modules/products/products.service';
 import { createUser } from '../../src/modules/users/users.service';
 import { createVendor } from '../../src/modules/vendors/vendors.service';
+import { orderRow, placeTestOrder } from '../commerce/order-fixtures';
 import { db, uid } from '../helpers';
 
 /** The admin panel over HTTP, as a browser uses it: cookies, form posts, the Origin header. */
@@ -150,5 +151,29 @@ describe('admin panel setup', () => {
     const setup = await get('/admin/setup');
     expect(setup.res.status).toBe(404);
     expect((await get('/admin/sign-in')).html).not.toContain('/admin/setup');
+  });
+});
+
+describe('admin panel orders for a vendor user', () => {
+  it('lists only the orders holding its lines, hides the others, and refuses payments and cancelling', async () => {
+    const [mine, theirs] = await Promise.all([createVendor(db(), { name: `Mine ${uid()}` }), createVendor(db(), { name: `Theirs ${uid()}` })]);
+    const own = await placeTestOrder({ product: { vendorId: mine.id } });
+    const other = await placeTestOrder({ product: { vendorId: theirs.id } });
+    const vendor = await staff('vendor', mine.id);
+    const { session } = await signIn(vendor.email, vendor.password);
+
+    const list = await get('/admin/orders', session);
+    expect(list.res.status).toBe(200);
+    expect(list.html).toContain(own.order.id);
+    expect(list.html).not.toContain(other.order.id);
+    expect((await get(`/admin/orders/${other.order.id}`, session)).res.status).toBe(404);
+    const detail = await get(`/admin/orders/${own.order.id}`, session);
+    expect(detail.res.status).toBe(200);
+    expect(detail.html).not.toContain('Record payment');
+
+    const token = csrfIn(detail.html);
+    expect((await post(`/admin/orders/${own.order.id}/payments`, { _csrf: token, amount: '1' }, session)).res.status).toBe(403);
+    expect((await post(`/admin/orders/${own.order.id}/cancel`, { _csrf: token }, session)).res.status).toBe(403);
+    expect((await orderRow(own.order.id)).status).toBe('pending');
   });
 });

@@ -14,6 +14,7 @@ export function OrderListPage(v: { orders: Order[]; page: Pagination; url: strin
         <Select form={v.filters} name="status" label="Status" options={ORDER_STATUSES} blank="Any" />
         <Field form={v.filters} name="created_after" label="From (UTC)" type="date" />
         <Field form={v.filters} name="created_before" label="Before (UTC)" type="date" />
+        <Field form={v.filters} name="customer" label="Customer id" />
       </Filters>
       <OrderTable orders={v.orders} />
       <Pager page={v.page} url={v.url} />
