@@ -1,4 +1,4 @@
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { requirePermission } from '../../middleware/auth';
 import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
@@ -106,6 +106,7 @@ export const resetTemplate = createRoute({
   description: 'Restores the texts the store started with and switches it on. Needs `notifications:write`.',
   security: bearerAuth,
   middleware: [canWrite] as const,
-  request: { params: IdParams },
-  responses: { 200: successResponse(NotificationTemplateSchema, 'The template, as it was at first.'), ...errorResponses(401, 403, 404) },
+  // Like every action POST, it takes an optional JSON body; this one has nothing to say.
+  request: { params: IdParams, body: { ...jsonBody(z.strictObject({}), 'Nothing: an empty object, or no body.'), required: false } },
+  responses: { 200: successResponse(NotificationTemplateSchema, 'The template, as it was at first.'), ...errorResponses(...writeErrors, 404) },
 });
