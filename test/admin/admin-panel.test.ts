@@ -177,3 +177,19 @@ describe('admin panel orders for a vendor user', () => {
     expect((await orderRow(own.order.id)).status).toBe('pending');
   });
 });
+
+describe('admin panel customers', () => {
+  it('lists customers and shows one with its orders; an unknown id is 404', async () => {
+    const admin = await staff('admin');
+    const { session } = await signIn(admin.email, admin.password);
+    const customer = await staff('customer');
+    const list = await get(`/admin/customers?q=${encodeURIComponent(customer.email)}`, session);
+    expect(list.html).toContain(customer.email);
+    const id = /href="\/admin\/customers\/(user_[^"]+)"/.exec(list.html)![1]!;
+    const detail = await get(`/admin/customers/${id}`, session);
+    expect(detail.res.status).toBe(200);
+    expect(detail.html).toContain(customer.email);
+    expect(detail.html).toContain('No orders match.');
+    expect((await get('/admin/customers/user_unknown', session)).res.status).toBe(404);
+  });
+});
