@@ -36,10 +36,34 @@ export type EventType = (typeof EVENT_TYPES)[number];
  * together or not at all.
  */
 export function outboxEvent(db: Database, type: EventType, data: Record<string, unknown>, now = new Date()) {
-  return db.insert(events).values({ id: newId(ID_PREFIX.event, now.getTime()), type, data, createdAt: now.toISOString() });
+  return db.insert(events).values({ id: newEventId(db, now), type, data, createdAt: now.toISOString() });
 }
 
 /** outboxEvent for a change that may not happen: the event is inserted only when `condition` holds in the same batch. */
 export function outboxEventWhere(db: Database, type: EventType, data: Record<string, unknown>, condition: SQL, now = new Date()) {
-  return insertWhere(db, events, { id: newId(ID_PREFIX.event, now.getTime()), type, data, createdAt: now.toISOString(), publishedAt: null }, condition);
+  return insertWhere(db, events, { id: newEventId(db, now), type, data, createdAt: now.toISOString(), publishedAt: null }, condition);
+}
+
+/**
+ * The events each request's database has been asked to insert (whether or not they committed), so
+ * the request publishes its own events afterwards (src/middleware/publish-events.ts) and not the
+ * fresh events of other requests: publishing every pending event from every write request made
+ * each of N concurrent writes send the others' events again, N times the fan-out work.
+ */
+const noted = new WeakMap<object, string[]>();
+
+/** A new event id, noted as one of `db`'s requests' events. Every insert into events takes its id here. */
+export function newEventId(db: Database, now = new Date()): string {
+  const id = newId(ID_PREFIX.event, now.getTime());
+  const ids = noted.get(db) ?? [];
+  ids.push(id);
+  noted.set(db, ids);
+  return id;
+}
+
+/** The event ids noted on `db` so far, forgotten once taken. */
+export function takeNotedEvents(db: Database): string[] {
+  const ids = noted.get(db) ?? [];
+  noted.delete(db);
+  return ids;
 }

@@ -40,3 +40,19 @@ it('does not hold back a healthy endpoint behind one that cannot be reached', { 
   const [failing] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, broken.id));
   expect(failing).toMatchObject({ eventId: event!.id, lastError: expect.stringMatching(/^network error/), nextRetryAt: expect.any(String) });
 });
+
+it("publishes a write request's own events and the leftovers, not other requests' fresh ones", async () => {
+  const { LEFTOVER_MS } = await import('../../src/webhooks/publisher');
+  const now = new Date();
+  const [mine] = await outboxEvent(db(), 'product.updated', { productId: 'prod_mine' }, now).returning();
+  const [theirs] = await outboxEvent(db(), 'product.updated', { productId: 'prod_theirs' }, now).returning();
+  const [leftover] = await outboxEvent(db(), 'product.updated', { productId: 'prod_left' }, new Date(now.getTime() - LEFTOVER_MS - 1000)).returning();
+  await publishPendingEvents(env, now, [mine!.id]);
+  const published = async (id: string) => (await db().select({ at: events.publishedAt }).from(events).where(eq(events.id, id)))[0]!.at;
+  expect(await published(mine!.id)).not.toBeNull();
+  expect(await published(leftover!.id)).not.toBeNull();
+  expect(await published(theirs!.id)).toBeNull();
+  // The cron (no `own`) takes everything still pending.
+  await publishPendingEvents(env, now);
+  expect(await published(theirs!.id)).not.toBeNull();
+});

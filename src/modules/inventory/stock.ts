@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { events, INVENTORY_REASONS, inventoryAdjustments, productVariants, products, storeSettings } from '../../db/schema';
+import { newEventId } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 
 /**
@@ -41,7 +42,7 @@ export function stockChangeStatements(db: Database, change: StockChange, now = n
   if (change.delta >= 0) return statements;
   // Columns in table order: id, type, data, created_at, published_at.
   const low = db.insert(events).select(
-    sql`SELECT ${newId(ID_PREFIX.event, now.getTime())}, 'inventory.low',
+    sql`SELECT ${newEventId(db, now)}, 'inventory.low',
         json_object('productId', ${productVariants.productId}, 'variantId', ${productVariants.id}, 'sku', ${productVariants.sku},
                     'quantity', ${productVariants.stock}, 'threshold', ${effectiveThreshold}),
         ${ts}, NULL
