@@ -52,6 +52,7 @@ form.inline { display:inline; }
 .flash.ok { background:#e9f7ee; border-color:#9ad5ab; color:#0f5323; }
 .flash.error { background:#fdecea; border-color:#f1a9a0; color:#7a1a12; }
 .flash ul { margin:.25rem 0 0; }
+.flash p { margin:0; }
 .table-wrap { overflow-x:auto; background:var(--card); border:1px solid var(--line); border-radius:10px; }
 table { border-collapse:collapse; width:100%; }
 th, td { text-align:left; padding:.55rem .75rem; border-bottom:1px solid #eaeef2; vertical-align:top; }
