@@ -18,8 +18,9 @@ export interface RateLimitDecision {
   countedAt: number;
 }
 
-/** A key is busy when this many hits were counted in the current and the previous second. */
-const BUSY_HITS = 4;
+/** A key is busy (worth a lease) when it had this many hits in the last BUSY_SECONDS, like a storefront page's burst of calls. */
+const BUSY_HITS = 3;
+const BUSY_SECONDS = 10;
 /** Leases are granted only while at least this many requests would remain after them. */
 const LEASE_FLOOR = 50;
 
@@ -89,10 +90,10 @@ export class RateLimiter extends DurableObject {
     this.sql.exec('INSERT INTO hits (second, count) VALUES (?, ?) ON CONFLICT(second) DO UPDATE SET count = count + excluded.count', at, n);
   }
 
-  /** Hits counted in second `now` and the one before. */
+  /** Hits counted in the last BUSY_SECONDS up to second `now`. */
   private recent(window: Window, now: number): number {
     let n = 0;
-    for (let i = window.seconds.length - 1; i >= 0 && window.seconds[i]![0] >= now - 1; i--) n += window.seconds[i]![1];
+    for (let i = window.seconds.length - 1; i >= 0 && window.seconds[i]![0] > now - BUSY_SECONDS; i--) n += window.seconds[i]![1];
     return n;
   }
 
@@ -103,7 +104,7 @@ export class RateLimiter extends DurableObject {
 
   /**
    * Counts a request, and up to `lease - 1` more in advance when the key is busy (BUSY_HITS in the
-   * last two seconds) and at least LEASE_FLOOR requests would still remain: the caller answers those
+   * last BUSY_SECONDS) and at least LEASE_FLOOR requests would still remain: the caller answers those
    * without asking again and gives back what it did not use (giveBack). Counting in advance can
    * only refuse early, never let more than `limit` through; near the limit every request is asked
    * for one by one, so the edge stays exact.

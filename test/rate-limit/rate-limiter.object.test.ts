@@ -102,16 +102,18 @@ describe('RateLimiter object', () => {
     const stub = limiter();
     const t = at('14:00:00');
     // Not busy yet: one hit per call, whatever the lease asked for.
-    for (let i = 0; i < 4; i++) expect((await stub.take(100, HOUR, 10, t)).granted).toBe(1);
+    for (let i = 0; i < 3; i++) expect((await stub.take(100, HOUR, 10, t)).granted).toBe(1);
     const leased = await stub.take(100, HOUR, 10, t);
-    expect(leased).toMatchObject({ allowed: true, granted: 10, remaining: 86, countedAt: t / 1000 });
-    // Leases keep 50 requests in reserve: 24, 34, 44 used, then a lease of 6 reaches 50, then one at a time.
+    expect(leased).toMatchObject({ allowed: true, granted: 10, remaining: 87, countedAt: t / 1000 });
+    // Leases keep 50 requests in reserve: 23, 33, 43 used, then a lease of 7 reaches 50, then one at a time.
     for (let i = 0; i < 3; i++) expect((await stub.take(100, HOUR, 10, t)).granted).toBe(10);
-    expect((await stub.take(100, HOUR, 10, t)).granted).toBe(6);
+    expect((await stub.take(100, HOUR, 10, t)).granted).toBe(7);
     expect(await stub.take(100, HOUR, 10, t)).toMatchObject({ granted: 1, remaining: 49 });
     // Giving 7 unused hits back makes them available again.
     await stub.giveBack(7, t / 1000);
     expect(await stub.take(100, HOUR, 1, t)).toMatchObject({ granted: 1, remaining: 55 });
+    // A quiet key (no hit in the last 10 s) is asked for one by one again.
+    expect((await stub.take(100, HOUR, 10, t + 60_000)).granted).toBe(1);
   });
 
   it('never lets more than the limit through, leases or not', async () => {
