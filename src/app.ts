@@ -15,6 +15,7 @@ import { d1Metrics } from './middleware/d1-metrics';
 import { publishEvents } from './middleware/publish-events';
 import { authenticateAndRateLimit } from './middleware/rate-limit';
 import { services } from './middleware/services';
+import { StaleCredential } from './middleware/verified-d1';
 import { apiKeysRouter } from './modules/api-keys';
 import { auditLogRouter } from './modules/audit-log';
 import { authRouter } from './modules/auth';
@@ -50,7 +51,7 @@ export function createApp() {
   // d1Metrics: X-D1-Rows-Read and X-D1-Round-Trips in development (src/middleware/d1-metrics.ts).
   app.use('*', requestId({ headerName: 'X-Request-Id' }), serverTiming, apiVersion(), services(), d1Metrics());
   const counted = (c: Context<AppEnv>) => !UNCOUNTED_PATHS.has(versionAliasPath(c.req.raw));
-  app.use('/api/*', bodyLimit(), only(counted, authenticateAndRateLimit()), publishEvents());
+  app.use('/api/*', bodyLimit(), only(counted, authenticateAndRateLimit(async (request, c) => app.fetch(request, c.env, c.executionCtx))), publishEvents());
   // ETag and Cache-Control on public catalogue reads; 304 after reading only the catalogue version.
   // (In Hono `/api/products/*` matches `/api/products` itself too, so one pattern per collection.)
   for (const path of ['/api/products/*', '/api/categories/*', '/api/brands/*']) {
@@ -77,6 +78,8 @@ export function createApp() {
   app.route('/api', webhooksRouter);
 
   // The admin panel (src/admin): its own session cookie and CSRF checks, outside the /api middleware.
+  // Its writes publish their outbox events like the API's (src/middleware/publish-events.ts).
+  app.use('/admin/*', publishEvents());
   app.route('/admin', createAdminRouter());
   app.route('/api', notificationsRouter);
   app.route('/api', pagesRouter);
@@ -101,7 +104,8 @@ export function createApp() {
   app.get('/docs', swaggerUI({ url: '/api/openapi.json', title: 'Store API' }));
 
   app.notFound((c) => errorResponse(c, new ApiError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`)));
-  app.onError((error, c) => errorResponse(c, toApiError(error, c)));
+  // A stale cached key is not an error: src/middleware/rate-limit.ts answers the request again.
+  app.onError((error, c) => (error instanceof StaleCredential ? c.body(null, 503) : errorResponse(c, toApiError(error, c))));
   return app;
 }
 

@@ -7,7 +7,8 @@ import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
 import { type TokenClaims, verifyUserToken } from '../lib/jwt';
 import { API_KEY_PATTERN, hashApiKey } from '../modules/api-keys/api-key-format';
-import { lastUsedUpdate, lookupApiKey } from '../modules/api-keys/api-keys.service';
+import { apiKeyCheckStatement, evaluateApiKey, lastUsedUpdate } from '../modules/api-keys/api-keys.service';
+import { forgetKey, keyPrincipal, rememberKey } from './api-key-cache';
 
 /** Who is calling: nobody, an API key, or a signed-in user (customer, vendor user or admin user). */
 export type Principal =
@@ -66,14 +67,19 @@ export async function lookupUser(db: Database, claims: Pick<TokenClaims, 'sub' |
 
 async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Principal> {
   const db = c.var.db;
-  const found = await lookupApiKey(db, key);
+  const hash = await hashApiKey(key);
+  const { results } = await apiKeyCheckStatement(db.$client, hash).all();
+  const found = evaluateApiKey(results);
   if (found.status !== 'valid') {
+    forgetKey(hash);
     const why = { unknown: 'Invalid API key', revoked: 'This API key has been revoked', expired: 'This API key has expired' };
     throw ApiError.unauthenticated(why[found.status]);
   }
   const touch = lastUsedUpdate(db, found.record);
   if (touch) c.executionCtx.waitUntil(touch.then(() => undefined, () => undefined));
-  return { kind: 'api_key', id: found.record.id, role: found.record.roleId, permissions: found.permissions };
+  const principal = keyPrincipal(found);
+  rememberKey(hash, principal);
+  return principal;
 }
 
 /** How a credential check ended: a principal, or the ApiError (401/403) to answer once the request is counted. */

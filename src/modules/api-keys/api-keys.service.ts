@@ -40,29 +40,55 @@ export async function createApiKey(db: Database, input: NewApiKey, now = new Dat
   return { key, record: record! };
 }
 
+/** What a key check needs of a key, read by one statement (apiKeyCheckStatement). */
+export interface KeyCheckRow {
+  id: string;
+  roleId: string | null;
+  keyPermissions: string;
+  rolePermissions: string | null;
+  revokedAt: string | null;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+}
+
 export type KeyLookup =
-  | { status: 'valid'; record: ApiKeyRow; permissions: string[] }
+  | { status: 'valid'; record: Pick<ApiKeyRow, 'id' | 'roleId' | 'lastUsedAt'>; permissions: string[] }
   | { status: 'unknown' | 'revoked' | 'expired' };
+
+const KEY_CHECK_SQL =
+  'SELECT k.id AS id, k.role_id AS roleId, k.permissions AS keyPermissions, r.permissions AS rolePermissions, ' +
+  'k.revoked_at AS revokedAt, k.expires_at AS expiresAt, k.last_used_at AS lastUsedAt ' +
+  'FROM api_keys k LEFT JOIN roles r ON r.id = k.role_id WHERE k.key_hash = ? LIMIT 1';
+
+/**
+ * The statement that checks a key, by its hash: plain D1 with named columns, so it can run alone or
+ * ride in another statement batch (src/middleware/verified-d1.ts) and be judged by evaluateApiKey.
+ */
+export function apiKeyCheckStatement(d1: D1Database, keyHash: string): D1PreparedStatement {
+  return d1.prepare(KEY_CHECK_SQL).bind(keyHash);
+}
+
+/** The key the check found, with the permissions it holds now (its role's, read on every request). */
+export function evaluateApiKey(rows: readonly unknown[], now = new Date()): KeyLookup {
+  const row = rows[0] as KeyCheckRow | undefined;
+  if (!row) return { status: 'unknown' };
+  if (row.revokedAt) return { status: 'revoked' };
+  if (row.expiresAt && row.expiresAt <= now.toISOString()) return { status: 'expired' };
+  const own = JSON.parse(row.keyPermissions) as string[];
+  const fromRole = row.rolePermissions ? (JSON.parse(row.rolePermissions) as string[]) : [];
+  return { status: 'valid', record: { id: row.id, roleId: row.roleId, lastUsedAt: row.lastUsedAt }, permissions: [...fromRole, ...own] };
+}
 
 /** Finds a key by its hash, with the permissions it holds now (its role's, read on every request). */
 export async function lookupApiKey(db: Database, key: string, now = new Date()): Promise<KeyLookup> {
-  const [found] = await db
-    .select({ record: apiKeys, rolePermissions: roles.permissions })
-    .from(apiKeys)
-    .leftJoin(roles, eq(roles.id, apiKeys.roleId))
-    .where(eq(apiKeys.keyHash, await hashApiKey(key)))
-    .limit(1);
-  if (!found) return { status: 'unknown' };
-  const { record, rolePermissions } = found;
-  if (record.revokedAt) return { status: 'revoked' };
-  if (record.expiresAt && record.expiresAt <= now.toISOString()) return { status: 'expired' };
-  return { status: 'valid', record, permissions: [...(rolePermissions ?? []), ...record.permissions] };
+  const { results } = await apiKeyCheckStatement(db.$client, await hashApiKey(key)).all();
+  return evaluateApiKey(results, now);
 }
 
 /** Last-used time is kept to the minute: writing it on every request would cost a D1 write each. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export function lastUsedUpdate(db: Database, record: ApiKeyRow, now = new Date()) {
+export function lastUsedUpdate(db: Database, record: Pick<ApiKeyRow, 'id' | 'lastUsedAt'>, now = new Date()) {
   if (record.lastUsedAt && now.getTime() - Date.parse(record.lastUsedAt) < LAST_USED_RESOLUTION_MS) return undefined;
   return db.update(apiKeys).set({ lastUsedAt: now.toISOString() }).where(eq(apiKeys.id, record.id));
 }

@@ -1,0 +1,76 @@
+import { isWriteStatement } from '../lib/audit';
+
+/** The credential a request ran under (taken from this isolate's cache) turned out to have changed. */
+export class StaleCredential extends Error {
+  constructor() {
+    super('The credential changed since it was cached; the request is answered again from scratch');
+  }
+}
+
+type Row = Record<string, unknown>;
+
+export interface VerifiedD1 {
+  binding: D1Database;
+  /** Runs the check now if no statement has carried it yet; throws StaleCredential when it fails. */
+  settle(): Promise<void>;
+}
+
+/**
+ * A D1 binding for a read whose principal came from this isolate's cache instead of a lookup: the
+ * credential's check (`check`, judged by `accept`) rides as the first statement of the first batch
+ * the request runs, so a cached credential costs no round trip of its own, and no rows reach the
+ * handler before the check has passed (else StaleCredential is thrown and the request is answered
+ * again from scratch, src/middleware/rate-limit.ts). A write statement never runs before the check:
+ * it is run alone first. Statements run outside a batch wait for the check too.
+ */
+export function verifiedD1(d1: D1Database, check: () => D1PreparedStatement, accept: (rows: Row[]) => boolean): VerifiedD1 {
+  let verified = false;
+  let alone: Promise<void> | undefined;
+  const judge = (rows: Row[]) => {
+    if (!accept(rows)) throw new StaleCredential();
+    verified = true;
+  };
+  const settle = () => (verified ? Promise.resolve() : (alone ??= check().all<Row>().then((r) => judge(r.results))));
+  const real = new WeakMap<object, { statement: D1PreparedStatement; write: boolean }>();
+
+  const wrap = (statement: D1PreparedStatement, write: boolean): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, prop) {
+        if (prop === 'bind') return (...values: unknown[]) => wrap(target.bind(...values), write);
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== 'function') return value;
+        if (prop === 'all' || prop === 'run' || prop === 'first' || prop === 'raw') {
+          return async (...args: unknown[]) => {
+            await settle();
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        }
+        return value.bind(target);
+      },
+    });
+    real.set(proxy, { statement, write });
+    return proxy;
+  };
+
+  const binding = new Proxy(d1, {
+    get(target, prop) {
+      if (prop === 'prepare') return (query: string) => wrap(target.prepare(query), isWriteStatement(query));
+      if (prop === 'batch') {
+        return async (statements: D1PreparedStatement[]) => {
+          const found = statements.map((s) => real.get(s) ?? { statement: s, write: true });
+          const plain = found.map((f) => f.statement);
+          if (verified || alone || found.some((f) => f.write)) {
+            await settle();
+            return target.batch(plain);
+          }
+          const [first, ...results] = await target.batch<Row>([check(), ...plain]);
+          judge(first!.results);
+          return results;
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { binding, settle };
+}
