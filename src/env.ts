@@ -58,6 +58,8 @@ export interface Bindings {
   RATE_LIMIT_AUTHENTICATED?: string;
   /** Requests per hour per client IP without a credential; 100 by default. */
   RATE_LIMIT_ANONYMOUS?: string;
+  /** Seconds an isolate may answer a busy key from a lease before giving back what it did not use (10). */
+  RATE_LIMIT_LEASE_SECONDS?: string;
   /** Largest accepted request body in bytes; defaults to 1 MiB. */
   MAX_BODY_BYTES?: string;
   /** "development" exposes D1 cost figures in responses. */

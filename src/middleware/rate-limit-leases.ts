@@ -12,35 +12,37 @@ interface Lease {
   limit: number;
   decision: RateLimitDecision;
   takenAt: number;
+  ms: number;
 }
 
 export const LEASE_SIZE = 10;
-/** Long enough for a client making a request a second to use a whole lease. */
+/** Long enough for a client making a request a second to use a whole lease (RATE_LIMIT_LEASE_SECONDS). */
 export const LEASE_MS = 10_000;
 const leases = new Map<string, Lease>();
 
 /** A hit answered from this isolate's lease on the bucket, if it has a live one. */
 export function hitFromLease(bucket: string, limit: number, now = Date.now()): RateLimitDecision | undefined {
   const lease = leases.get(bucket);
-  if (!lease || lease.limit !== limit || lease.credit <= 0 || now - lease.takenAt >= LEASE_MS) return undefined;
+  if (!lease || lease.limit !== limit || lease.credit <= 0 || now - lease.takenAt >= lease.ms) return undefined;
   lease.credit--;
   return { ...lease.decision, remaining: lease.decision.remaining + lease.credit, granted: 1 };
 }
 
 /**
  * Keeps the hits a decision counted beyond this request as the bucket's lease. Returns the decision
- * as this request reports it, and the giving back of what stays unused after LEASE_MS (for waitUntil).
+ * as this request reports it, and the giving back of what stays unused after `ms` (for waitUntil).
  */
 export function keepLease(
   bucket: string,
   limit: number,
   decision: RateLimitDecision,
   giveBack: (n: number, at: number) => Promise<void>,
+  ms = LEASE_MS,
 ): { decision: RateLimitDecision; returning?: Promise<void> } {
   if (decision.granted <= 1) return { decision };
-  const lease: Lease = { credit: decision.granted - 1, limit, decision, takenAt: Date.now() };
+  const lease: Lease = { credit: decision.granted - 1, limit, decision, takenAt: Date.now(), ms };
   leases.set(bucket, lease);
-  const returning = new Promise((resolve) => setTimeout(resolve, LEASE_MS)).then(async () => {
+  const returning = new Promise((resolve) => setTimeout(resolve, ms)).then(async () => {
     const unused = lease.credit;
     lease.credit = 0;
     if (leases.get(bucket) === lease) leases.delete(bucket);
