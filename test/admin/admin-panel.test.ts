@@ -1,4 +1,4 @@
-import { exports } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createProduct } from '../../src/modules/products/products.service';
 import { createUser } from '../../src/modules/users/users.service';
@@ -119,6 +119,18 @@ describe('admin panel CSRF', () => {
     expect(res.status).toBe(422);
     expect(html).toMatch(/id="f-price-error">[^<]*decimal/);
     expect(html).toContain('value="Bad price"');
+  });
+
+  it("publishes the outbox events of its writes right away, as the API's writes do", async () => {
+    const admin = await staff('admin');
+    const { session } = await signIn(admin.email, admin.password);
+    const token = csrfIn((await get('/admin/products/new', session)).html);
+    const name = `Panel product ${uid()}`;
+    const { res } = await post('/admin/products/new', { _csrf: token, name, price: '12.50' }, session);
+    expect(res.status).toBe(303);
+    const published = () =>
+      env.DB.prepare("SELECT published_at AS at FROM events WHERE type = 'product.created' AND json_extract(data, '$.product.name') = ?").bind(name).first<{ at: string | null }>();
+    await expect.poll(async () => (await published())?.at ?? null, { timeout: 5_000, interval: 100 }).not.toBeNull();
   });
 });
 

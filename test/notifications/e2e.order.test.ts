@@ -1,14 +1,19 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { notifications, users } from '../../src/db/schema';
-import { adminKey, api, createProduct, db, insertUser } from '../helpers';
+import { adminKey, api, createProduct, db } from '../helpers';
 
 // Through the API and the real queues: an order placed, paid and shipped leaves its email and SMS
 // messages in the outbox (the default provider), sent and readable at /api/notifications.
 
 it('placing, paying and shipping an order leaves readable email and SMS with the order\'s details', { timeout: 60_000 }, async () => {
   const key = await adminKey();
-  const { user, token } = await insertUser({ name: 'Ada Lovelace' });
+  // Signed up through the API, whose request publishes its own customer.registered (the welcome email).
+  const email = `ada-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const registered = await api('/api/auth/register', { method: 'POST', json: { email, password: 'correct horse battery', name: 'Ada Lovelace' } });
+  expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+  const user = registered.body.data.user;
+  const token = registered.body.data.token;
   await db().update(users).set({ phone: '+44 20 7946 0000' }).where(eq(users.id, user.id));
   const product = await createProduct(key, { price: 20, stock: 50 });
   const placed = await api('/api/orders', { method: 'POST', key, json: { customerId: user.id, lines: [{ variantId: product.variants[0].id, quantity: 2 }] } });
