@@ -25,7 +25,7 @@ export async function deadLetterBatch(batch: MessageBatch<DeliveryMessage>, env:
         .update(webhookDeliveries)
         .set({ status: 'failed', nextRetryAt: null, updatedAt: new Date().toISOString() })
         .where(and(eq(webhookDeliveries.id, deliveryId), ne(webhookDeliveries.status, 'succeeded')));
-      log('warn', 'webhook delivery dead-lettered', { deliveryId, markedFailed: updated.meta.changes === 1 });
+      log('warn', 'webhook delivery dead-lettered', { deliveryId, markedFailed: updated.meta.changes > 0 });
       return 'ack';
     },
     (message, error) => {

@@ -78,7 +78,8 @@ export async function requestPasswordReset(db: Database, env: ResetEnv, email: s
     AND NOT EXISTS (SELECT 1 FROM ${passwordResetTokens} WHERE ${passwordResetTokens.userId} = ${tokenRow.userId} AND ${passwordResetTokens.createdAt} > ${cooldown})`;
   const tokenWritten = sql`EXISTS (SELECT 1 FROM ${passwordResetTokens} WHERE ${passwordResetTokens.id} = ${tokenRow.id})`;
   const [, written] = await db.batch([insertWhere(db, passwordResetTokens, tokenRow, eligible), insertWhere(db, notifications, message, tokenWritten)]);
-  return written.meta.changes === 1 ? message.id : null;
+  // meta.changes also counts rows written by triggers: any change means the insert happened.
+  return written.meta.changes > 0 ? message.id : null;
 }
 
 export function queueResetEmail(env: ResetEnv, notificationId: string | null): Promise<void> {
