@@ -42,6 +42,8 @@ export default defineConfig({
         // Leases (src/middleware/rate-limit-leases.ts) give back unused hits after a second instead of ten, so
         // tests that wait for a request's background work (waitOnExecutionContext) do not wait long.
         RATE_LIMIT_LEASE_SECONDS: '1',
+        // Kept catalogue answers are tried after 1 ms, so every test that reads the catalogue twice goes through them.
+        CATALOGUE_CACHE_QUIET_MS: '1',
       }, ['./test/webhooks/receiver.global-setup.mjs']), // a loopback webhook receiver (test/webhooks/receiver-setup.ts)
       // Small limits so the limiter's edges can be reached in a few requests.
       workersProject('rate-limit', ['test/rate-limit/**/*.test.ts'], [], { RATE_LIMIT_AUTHENTICATED: '10', RATE_LIMIT_ANONYMOUS: '5' }),

@@ -60,6 +60,11 @@ export interface Bindings {
   RATE_LIMIT_ANONYMOUS?: string;
   /** Seconds an isolate may answer a busy key from a lease before giving back what it did not use (10). */
   RATE_LIMIT_LEASE_SECONDS?: string;
+  /**
+   * Milliseconds without a new catalogue version after which an isolate tries its kept answers
+   * (src/middleware/catalogue-cache.ts); 2000 by default.
+   */
+  CATALOGUE_CACHE_QUIET_MS?: string;
   /** Largest accepted request body in bytes; defaults to 1 MiB. */
   MAX_BODY_BYTES?: string;
   /** "development" exposes D1 cost figures in responses. */

@@ -234,10 +234,12 @@ export const categoryProductCounts = sqliteTable(
 );
 
 /**
- * One row (id 1) whose version is bumped by triggers (migrations/0007_catalogue_version.sql) on
- * every insert, update and delete of products, variants (stock included), category links,
- * categories, brands and vendors, whoever writes them. Public catalogue reads derive their ETag
- * from it, so a conditional GET is answered 304 after reading this one row.
+ * One row (id 1) whose version changes by triggers (migrations/0007_catalogue_version.sql, made a
+ * random 53-bit value by 0015 so no version is ever current twice) on every insert, update and
+ * delete of products, variants (stock included), category links, categories, brands and vendors,
+ * whoever writes them. Catalogue reads derive their ETag from it (a conditional GET is answered
+ * 304 after reading this one row) and isolates keep rendered answers per version
+ * (src/middleware/catalogue-cache.ts).
  */
 export const catalogueVersion = sqliteTable('catalogue_version', {
   id: integer('id').primaryKey(),
