@@ -4,23 +4,25 @@ import { idempotencyKeys } from './db/schema';
 import type { Bindings } from './env';
 import { IDEMPOTENCY_TTL_MS } from './middleware/idempotency';
 import { requeueStalledNotifications } from './notifications/stalled';
-import { publishPendingEvents } from './webhooks/publisher';
+import { publishLeftoverEvents } from './webhooks/publisher';
 import { requeueStalledDeliveries } from './webhooks/stalled';
 
 /** The hourly cron of wrangler.toml; every other cron run is the one-minute sweep. */
 export const HOURLY_CRON = '17 * * * *';
 
 /**
- * The crons (wrangler.toml `[triggers]`). Every minute: publish outbox events that no request
- * published (a crash between commit and publish loses nothing), and send again deliveries whose
- * queue message was lost, and notifications whose message was lost. Hourly: drop remembered idempotent
- * responses once their 24 hours are over (reads already ignore them; this keeps the table small).
- * Cron does not fire under `wrangler dev`; requests publish their own events there.
+ * The crons (wrangler.toml `[triggers]`). Every minute: publish outbox events left unpublished for
+ * 30 s (a crash between commit and send loses nothing; fresher ones are on the queue already, sent
+ * by their requests), and send again deliveries whose queue message was lost, and notifications
+ * whose message was lost. Hourly: drop remembered idempotent responses once their 24 hours are over
+ * (reads already ignore them; this keeps the table small). Cron does not fire under `wrangler dev`;
+ * there requests send their own events and the store-events consumer sweeps up leftovers
+ * (src/webhooks/publisher.ts).
  */
 export async function runScheduled(env: Bindings, cron: string, now = new Date()) {
   if (cron !== HOURLY_CRON) {
     return {
-      eventsPublished: await publishPendingEvents(env, now),
+      eventsPublished: await publishLeftoverEvents(env, now),
       deliveriesRequeued: await requeueStalledDeliveries(env, now),
       notificationsRequeued: await requeueStalledNotifications(env, now),
     };

@@ -46,9 +46,10 @@ export function outboxEventWhere(db: Database, type: EventType, data: Record<str
 
 /**
  * The events each request's database has been asked to insert (whether or not they committed), so
- * the request publishes its own events afterwards (src/middleware/publish-events.ts) and not the
- * fresh events of other requests: publishing every pending event from every write request made
- * each of N concurrent writes send the others' events again, N times the fan-out work.
+ * the request sends its own events to the queue afterwards (src/middleware/publish-events.ts)
+ * without reading them back from D1, and never the fresh events of other requests (publishing
+ * every pending event from every write request made each of N concurrent writes send the others'
+ * events again, N times the fan-out work). Ids that never committed are skipped by the consumer.
  */
 const noted = new WeakMap<object, string[]>();
 

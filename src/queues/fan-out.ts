@@ -1,4 +1,4 @@
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { createDb, type Database } from '../db/client';
 import { events, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import type { Bindings } from '../env';
@@ -6,38 +6,64 @@ import { PING_EVENT } from '../lib/events';
 import { ID_PREFIX, newId } from '../lib/ids';
 import { notifyForEvent } from '../notifications/planner';
 import { sendDeliveries, type EventMessage } from '../webhooks/messages';
+import { leftoverEvents, markPublished, publishLeftovers } from '../webhooks/publisher';
 import { eachMessage, log, type Outcome } from './each-message';
 
-export type FanOutEnv = Pick<Bindings, 'DB' | 'DELIVERIES_QUEUE' | 'NOTIFICATIONS_QUEUE'>;
+export type FanOutEnv = Pick<Bindings, 'DB' | 'DELIVERIES_QUEUE' | 'NOTIFICATIONS_QUEUE' | 'EVENTS_QUEUE'>;
 
 const CONCURRENCY = 5;
 /** D1 binds at most 100 parameters a statement; a delivery row takes 8. */
 const ROWS_PER_INSERT = 12;
 
+type EventRow = Pick<typeof events.$inferSelect, 'id' | 'type' | 'data' | 'createdAt'>;
+
 /**
  * The `store-events` consumer: one delivery (and one message) per event and matching endpoint, then
  * the event's notifications (src/notifications/planner.ts). Both halves are idempotent, so a retry
- * of the message redoes neither.
+ * of the message, or the same event sent twice, redoes neither.
+ *
+ * The batch's events are read, and marked published, in one D1 batch that also looks for leftovers
+ * (src/webhooks/publisher.ts), which are published once the messages are done: the requests that
+ * send events to this queue never touch D1 for it. An id with no event (its insert never
+ * committed) is acknowledged and skipped.
  */
 export async function fanOutBatch(batch: MessageBatch<EventMessage>, env: FanOutEnv): Promise<void> {
   const db = createDb(env.DB);
-  await eachMessage(batch, CONCURRENCY, (message) => fanOut(db, env, message), (message, error) => {
+  const { found, leftovers } = await receiveEvents(db, batch.messages.map((message) => message.body?.eventId));
+  await eachMessage(batch, CONCURRENCY, (message) => fanOut(db, env, message, found), (message, error) => {
     log('error', 'webhook fan-out failed; retrying', { queue: batch.queue, eventId: message.body?.eventId, attempts: message.attempts, error: String(error) });
     return {};
   });
+  await publishLeftovers(env, db, leftovers).catch((error) =>
+    log('error', 'publishing leftover outbox events failed; the next batch or the cron will retry', { error: String(error) }),
+  );
 }
 
-async function fanOut(db: Database, env: FanOutEnv, message: Message<EventMessage>): Promise<Outcome> {
+/**
+ * One round trip: marks the batch's events published (the queue holds them now: a message that
+ * fails is retried by the queue, not re-sent), reads them, and reads the leftovers, which the mark
+ * has just left out.
+ */
+async function receiveEvents(db: Database, eventIds: unknown[]): Promise<{ found: Map<string, EventRow>; leftovers: { id: string }[] }> {
+  const ids = [...new Set(eventIds.filter((id): id is string => typeof id === 'string'))];
+  if (ids.length === 0) return { found: new Map(), leftovers: await leftoverEvents(db) };
+  const [, rows, leftovers] = await db.batch([
+    markPublished(db, ids),
+    db.select({ id: events.id, type: events.type, data: events.data, createdAt: events.createdAt }).from(events).where(inArray(events.id, ids)),
+    leftoverEvents(db),
+  ]);
+  return { found: new Map(rows.map((row) => [row.id, row])), leftovers };
+}
+
+async function fanOut(db: Database, env: FanOutEnv, message: Message<EventMessage>, found: Map<string, EventRow>): Promise<Outcome> {
   const eventId = message.body?.eventId;
   if (typeof eventId !== 'string') {
     log('warn', 'store-events message without an eventId; dropped', { body: message.body });
     return 'ack';
   }
-  const [event] = await db.select({ id: events.id, type: events.type, data: events.data, createdAt: events.createdAt }).from(events).where(eq(events.id, eventId));
-  if (!event) {
-    log('warn', 'store-events message for an unknown event; dropped', { eventId });
-    return 'ack';
-  }
+  // Not an error: requests send the ids of every event they tried to insert, committed or not.
+  const event = found.get(eventId);
+  if (!event) return 'ack';
   // A ping is created as a delivery by POST /api/webhooks/{id}/test; it is never broadcast.
   if (event.type === PING_EVENT) return 'ack';
   // Webhooks first: a notification problem (retried with the message) never holds back deliveries.

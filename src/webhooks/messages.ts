@@ -1,4 +1,5 @@
 import type { Bindings } from '../env';
+import { sendAll } from '../lib/queue-send';
 
 /** Queue message bodies. Kept tiny: consumers read the rows, so a retried message never carries stale data. */
 
@@ -12,12 +13,11 @@ export interface DeliveryMessage {
   deliveryId: string;
 }
 
-/** Queues sendBatch takes at most 100 messages a call. */
-const MAX_BATCH = 100;
-
 export async function sendDeliveries(env: Pick<Bindings, 'DELIVERIES_QUEUE'>, deliveryIds: string[], delaySeconds?: number): Promise<void> {
-  for (let i = 0; i < deliveryIds.length; i += MAX_BATCH) {
-    const chunk = deliveryIds.slice(i, i + MAX_BATCH);
-    await env.DELIVERIES_QUEUE.sendBatch(chunk.map((deliveryId) => ({ body: { deliveryId }, ...(delaySeconds ? { delaySeconds } : {}) })));
-  }
+  await sendAll(env.DELIVERIES_QUEUE, deliveryIds.map((deliveryId) => ({ deliveryId })), delaySeconds);
+}
+
+/** Hands outbox events to `store-events` by id (src/webhooks/publisher.ts says who sends what, and when). */
+export async function sendEvents(env: Pick<Bindings, 'EVENTS_QUEUE'>, eventIds: readonly string[]): Promise<void> {
+  await sendAll(env.EVENTS_QUEUE, eventIds.map((eventId) => ({ eventId })));
 }

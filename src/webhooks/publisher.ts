@@ -1,34 +1,61 @@
-import { and, asc, inArray, isNull, lt, or } from 'drizzle-orm';
-import { createDb } from '../db/client';
+import { and, asc, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { createDb, type Database } from '../db/client';
 import { events } from '../db/schema';
 import type { Bindings } from '../env';
-
-/** Events handed to the queue per call; the rest wait for the next write or the next minute. */
-const PUBLISH_LIMIT = 100;
-/** A request publishes, besides its own events, those left unpublished this long (by a request that died, or by background work). */
-export const LEFTOVER_MS = 30_000;
+import { sendEvents } from './messages';
 
 /**
- * Hands outbox events that are not yet published to the `store-events` queue, then marks them
- * published. It runs after every write request (so deliveries start within a second, also under
- * `wrangler dev`, where cron never fires) and every minute from the cron (so an event whose request
- * died between commit and publish is still sent). Two runs may send one event twice; the fan-out
- * creates each delivery once (unique per event and endpoint), so receivers never see a duplicate.
+ * How outbox events reach the `store-events` queue, and so webhooks and notifications, without a
+ * write request paying D1 round trips for it:
+ *
+ * - A write request sends the ids of the events it asked its database to insert straight to the
+ *   queue once it has answered (src/middleware/publish-events.ts). It reads and writes nothing to
+ *   do so: an id whose insert did not commit (a conditional `inventory.low` that did not apply, a
+ *   batch the database refused) is simply not found by the consumer, which skips it.
+ * - The consumer (src/queues/fan-out.ts) marks the events it receives as published, in the same D1
+ *   batch in which it reads them, so publishing costs no round trip of its own there either.
+ * - Leftovers: events still unpublished LEFTOVER_MS after they were created, because their request
+ *   died between commit and send or its send failed. The minute cron publishes them, and so does
+ *   each batch the consumer takes (at most once a batch), since cron never fires under `wrangler
+ *   dev`. Neither touches fresher events, which their requests have sent and the queue still holds.
+ *
+ * An event may still be sent twice (a sweep overtaking a slow queue, a crash between a sweep's send
+ * and its mark): the fan-out creates each delivery once (unique per event and endpoint) and each
+ * notification once (its dedupe key), so no receiver sees a duplicate.
  */
-export async function publishPendingEvents(env: Pick<Bindings, 'DB' | 'EVENTS_QUEUE'>, now = new Date(), own?: readonly string[]): Promise<number> {
-  const db = createDb(env.DB);
-  // With `own` (a write request): its own events and the leftovers, not the fresh events of
-  // concurrent requests, which publish their own. Without (the cron): every pending event.
-  const scope = own && or(own.length ? inArray(events.id, [...own]) : undefined, lt(events.createdAt, new Date(now.getTime() - LEFTOVER_MS).toISOString()));
-  const pending = await db
+export const LEFTOVER_MS = 30_000;
+/** Leftovers handed to the queue per sweep; the rest wait for the next batch or the next minute. */
+const PUBLISH_LIMIT = 100;
+
+// The database's clock, so that marking takes no bound parameter of its own (100 ids fit one statement).
+const dbNow = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+
+/** Marks events as handed to the queue; ids at most 100 (D1's bound parameters per statement). */
+export function markPublished(db: Database, ids: readonly string[]) {
+  return db.update(events).set({ publishedAt: dbNow }).where(and(inArray(events.id, [...ids]), isNull(events.publishedAt)));
+}
+
+/** The leftovers at `now`, oldest first: a query, so that a consumer can run it in a batch of its own. */
+export function leftoverEvents(db: Database, now = new Date()) {
+  return db
     .select({ id: events.id })
     .from(events)
-    .where(and(isNull(events.publishedAt), scope))
+    .where(and(isNull(events.publishedAt), lt(events.createdAt, new Date(now.getTime() - LEFTOVER_MS).toISOString())))
     .orderBy(asc(events.createdAt), asc(events.id))
     .limit(PUBLISH_LIMIT);
-  if (pending.length === 0) return 0;
-  await env.EVENTS_QUEUE.sendBatch(pending.map(({ id }) => ({ body: { eventId: id } })));
-  const ids = pending.map(({ id }) => id);
-  await db.update(events).set({ publishedAt: now.toISOString() }).where(and(inArray(events.id, ids), isNull(events.publishedAt)));
+}
+
+/** Sends leftovers found by leftoverEvents, then marks them published (a crash in between sends them again, never loses them). */
+export async function publishLeftovers(env: Pick<Bindings, 'EVENTS_QUEUE'>, db: Database, leftovers: readonly { id: string }[]): Promise<number> {
+  if (leftovers.length === 0) return 0;
+  const ids = leftovers.map(({ id }) => id);
+  await sendEvents(env, ids);
+  await markPublished(db, ids);
   return ids.length;
+}
+
+/** The minute cron's sweep: the leftovers published. */
+export async function publishLeftoverEvents(env: Pick<Bindings, 'DB' | 'EVENTS_QUEUE'>, now = new Date()): Promise<number> {
+  const db = createDb(env.DB);
+  return publishLeftovers(env, db, await leftoverEvents(db, now));
 }

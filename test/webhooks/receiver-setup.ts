@@ -135,21 +135,25 @@ export async function runQueue<Body>(queue: string, bodies: { body: Body; attemp
   };
 }
 
-/** A stand-in for DELIVERIES_QUEUE that records what the fan-out sends (and can fail on demand). */
+/**
+ * A stand-in for DELIVERIES_QUEUE (or EVENTS_QUEUE) that records the ids it is sent (`deliveryId`,
+ * `eventId`), and can fail on demand.
+ */
 export function recordingQueue(options: { failSends?: number } = {}) {
   const sent: string[] = [];
   let failures = options.failSends ?? 0;
+  const idOf = (body: { deliveryId?: string; eventId?: string }) => (body.deliveryId ?? body.eventId)!;
   const queue = {
-    async send(body: { deliveryId: string }) {
-      sent.push(body.deliveryId);
+    async send(body: { deliveryId?: string; eventId?: string }) {
+      sent.push(idOf(body));
     },
-    async sendBatch(messages: Iterable<{ body: { deliveryId: string } }>) {
+    async sendBatch(messages: Iterable<{ body: { deliveryId?: string; eventId?: string } }>) {
       if (failures > 0) {
         failures -= 1;
         throw new Error('queue unavailable (test)');
       }
-      for (const m of messages) sent.push(m.body.deliveryId);
+      for (const m of messages) sent.push(idOf(m.body));
     },
   };
-  return { sent, queue: queue as unknown as Bindings['DELIVERIES_QUEUE'] };
+  return { sent, queue: queue as unknown as Bindings['DELIVERIES_QUEUE'] & Bindings['EVENTS_QUEUE'] };
 }
