@@ -15,7 +15,7 @@ import { d1Metrics } from './middleware/d1-metrics';
 import { publishEvents } from './middleware/publish-events';
 import { authenticateAndRateLimit } from './middleware/rate-limit';
 import { services } from './middleware/services';
-import { StaleCredential } from './middleware/verified-d1';
+import { isStaleCredential } from './middleware/verified-d1';
 import { apiKeysRouter } from './modules/api-keys';
 import { auditLogRouter } from './modules/audit-log';
 import { authRouter } from './modules/auth';
@@ -105,7 +105,7 @@ export function createApp() {
 
   app.notFound((c) => errorResponse(c, new ApiError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`)));
   // A stale cached key is not an error: src/middleware/rate-limit.ts answers the request again.
-  app.onError((error, c) => (error instanceof StaleCredential ? c.body(null, 503) : errorResponse(c, toApiError(error, c))));
+  app.onError((error, c) => (isStaleCredential(error) ? c.body(null, 503) : errorResponse(c, toApiError(error, c))));
   return app;
 }
 

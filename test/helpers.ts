@@ -1,6 +1,9 @@
 import { env, exports } from 'cloudflare:workers';
 import { expect } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { createDb } from '../src/db/client';
+import { events } from '../src/db/schema';
+import { type EventType, outboxEvent, takeNotedEvents } from '../src/lib/events';
 import { tokenForUser } from '../src/lib/jwt';
 import { createApiKey } from '../src/modules/api-keys/api-keys.service';
 import { createUser } from '../src/modules/users/users.service';
@@ -33,6 +36,15 @@ export function expectError(res: { status: number; body: any }, status: number, 
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.body.success).toBe(false);
   expect(res.body.error.code).toBe(code);
+}
+
+/** Writes one outbox event as a request's batch would (outboxEvent), and returns its row. */
+export async function writeEvent(type: EventType, data: Record<string, unknown>, now = new Date()) {
+  const database = db();
+  await outboxEvent(database, type, data, now);
+  const [id] = takeNotedEvents(database);
+  const [row] = await database.select().from(events).where(eq(events.id, id!));
+  return row!;
 }
 
 export async function adminKey(): Promise<string> {

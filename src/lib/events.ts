@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { compiledInsert } from '../db/compiled';
 import { events } from '../db/schema';
 import { ID_PREFIX, newId } from './ids';
 import { insertWhere } from './insert-where';
@@ -36,8 +37,10 @@ export type EventType = (typeof EVENT_TYPES)[number];
  * together or not at all.
  */
 export function outboxEvent(db: Database, type: EventType, data: Record<string, unknown>, now = new Date()) {
-  return db.insert(events).values({ id: newEventId(db, now), type, data, createdAt: now.toISOString() });
+  return insertEvent(db, { id: newEventId(db, now), type, data, createdAt: now.toISOString(), publishedAt: null });
 }
+/** Built once per isolate (src/db/compiled.ts): every write request with an event runs it. */
+const insertEvent = compiledInsert(events);
 
 /** outboxEvent for a change that may not happen: the event is inserted only when `condition` holds in the same batch. */
 export function outboxEventWhere(db: Database, type: EventType, data: Record<string, unknown>, condition: SQL, now = new Date()) {

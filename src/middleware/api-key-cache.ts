@@ -6,11 +6,12 @@ import type { Principal } from './auth';
 import { type VerifiedD1, verifiedD1 } from './verified-d1';
 
 /**
- * API-key principals this isolate confirmed in the last minute, by key hash. A read (GET, HEAD)
- * with such a key runs at once on the cached principal while the key's check rides in the read's
- * own D1 batch (verifiedD1): one round trip instead of two, and a key revoked or changed a moment
- * ago is still refused on that very request (its check fails, the request is answered again from
- * scratch). Writes always check the key first.
+ * API-key principals this isolate confirmed in the last minute, by key hash. A request with such a
+ * key, of any method, runs at once on the cached principal while the key's check rides in the
+ * request's first D1 batch (verifiedD1): a read costs one round trip instead of two, and so does
+ * the read-only first batch of a write (the quote of `POST /api/orders`). A key revoked or changed
+ * a moment ago is still refused on that very request: its check fails before any write statement
+ * runs (a write waits for the check), and the request is answered again from scratch.
  */
 const confirmed = new Map<string, { principal: Principal; at: number }>();
 const CONFIRMED_MS = 60_000;
@@ -38,7 +39,7 @@ export interface OptimisticKey {
   verify: VerifiedD1;
 }
 
-/** For a read presenting a key confirmed here lately: the cached principal and the binding that checks it on the way. */
+/** For a request presenting a key confirmed here lately: the cached principal and the binding that checks it on the way. */
 export async function optimisticKey(c: Context<AppEnv>, now = Date.now()): Promise<OptimisticKey | undefined> {
   const credential = /^Bearer +(\S+) *$/i.exec(c.req.header('Authorization') ?? '')?.[1];
   if (!credential || !API_KEY_PATTERN.test(credential)) return undefined;

@@ -9,7 +9,7 @@ import { ApiError } from '../lib/errors';
 import { createDb } from '../db/client';
 import { forgetKey, type OptimisticKey, optimisticKey } from './api-key-cache';
 import { ANONYMOUS, beginAuthentication } from './auth';
-import { StaleCredential } from './verified-d1';
+import { isStaleCredential } from './verified-d1';
 import { hitFromLease, keepLease, LEASE_MS, LEASE_SIZE } from './rate-limit-leases';
 
 export { WINDOW_SECONDS };
@@ -73,8 +73,8 @@ function headers(decision: RateLimitDecision): Record<string, string> {
 export function authenticateAndRateLimit(redispatch?: Redispatch) {
   return createMiddleware<AppEnv>(async function authenticateAndRateLimit(c, next) {
     const again = answeredAgain.has(c.req.raw);
-    const cachedKey = redispatch && !again && READS.has(c.req.method) ? await optimisticKey(c) : undefined;
-    if (cachedKey) return readWithCachedKey(c, next, cachedKey, redispatch!);
+    const cachedKey = redispatch && !again ? await optimisticKey(c) : undefined;
+    if (cachedKey) return answerWithCachedKey(c, next, cachedKey, redispatch!);
     startTime(c, 'auth');
     const pending = await beginAuthentication(c);
     const claimed = pending.bucket ? { name: pending.bucket, limit: authenticatedLimit(c) } : ipBucket(c);
@@ -95,6 +95,7 @@ export function authenticateAndRateLimit(redispatch?: Redispatch) {
 export type Redispatch = (request: Request, c: Context<AppEnv>) => Promise<Response>;
 /** Requests being answered again after a cached key failed its check: counted once, checked the slow way. */
 const answeredAgain = new WeakSet<Request>();
+/** Requests without a body to keep for a second answer. */
 const READS = new Set(['GET', 'HEAD']);
 
 /** The rate-limit headers, and 429 past the limit. */
@@ -109,24 +110,28 @@ function enforce(c: Context<AppEnv>, decision: RateLimitDecision | undefined) {
 }
 
 /**
- * A read with an API key this isolate confirmed lately (src/middleware/api-key-cache.ts): it runs on
- * the cached principal, its D1 binding carries the key's check in the first batch, and if the check
- * fails (revoked, expired, role changed) the request is answered again from scratch, where the
- * key is looked up before anything else: a changed key never gets an answer under its old rights.
+ * A request with an API key this isolate confirmed lately (src/middleware/api-key-cache.ts): it runs
+ * on the cached principal, its D1 binding carries the key's check in the first batch (a write
+ * statement waits for the check: src/middleware/verified-d1.ts), and if the check fails (revoked,
+ * expired, role changed) the request is answered again from scratch, where the key is looked up
+ * before anything else: a changed key never gets an answer under its old rights, and never writes.
+ * A request with a body keeps a copy of it for that second answer, taken before the handler reads
+ * it (a body can be read once). The second answer is not counted again.
  */
-async function readWithCachedKey(c: Context<AppEnv>, next: Next, key: OptimisticKey, redispatch: Redispatch) {
+async function answerWithCachedKey(c: Context<AppEnv>, next: Next, key: OptimisticKey, redispatch: Redispatch) {
   const decision = await hit(c, { name: `key:${key.hash.slice(0, 16)}`, limit: authenticatedLimit(c) });
   c.set('principal', key.principal);
   enforce(c, decision);
+  const original = READS.has(c.req.method) ? undefined : c.req.raw.clone();
   c.set('db', createDb(key.verify.binding));
   await next();
   try {
-    if (c.error instanceof StaleCredential) throw c.error;
+    if (isStaleCredential(c.error)) throw c.error;
     await key.verify.settle(); // a handler that read nothing still answers only for a valid key
   } catch (error) {
-    if (!(error instanceof StaleCredential)) throw error;
+    if (!isStaleCredential(error)) throw error;
     forgetKey(key.hash);
-    const request = new Request(c.req.raw);
+    const request = original ?? new Request(c.req.raw);
     answeredAgain.add(request);
     const answer = await redispatch(request, c);
     c.res = new Response(answer.body, answer);

@@ -7,6 +7,14 @@ export class StaleCredential extends Error {
   }
 }
 
+/** Whether `error` is a StaleCredential, or wraps one (Drizzle wraps what a lone statement throws as a DrizzleQueryError's `cause`). */
+export function isStaleCredential(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof StaleCredential) return true;
+  }
+  return false;
+}
+
 type Row = Record<string, unknown>;
 
 export interface VerifiedD1 {
@@ -16,12 +24,16 @@ export interface VerifiedD1 {
 }
 
 /**
- * A D1 binding for a read whose principal came from this isolate's cache instead of a lookup: the
- * credential's check (`check`, judged by `accept`) rides as the first statement of the first batch
- * the request runs, so a cached credential costs no round trip of its own, and no rows reach the
- * handler before the check has passed (else StaleCredential is thrown and the request is answered
- * again from scratch, src/middleware/rate-limit.ts). A write statement never runs before the check:
- * it is run alone first. Statements run outside a batch wait for the check too.
+ * A D1 binding for a request whose principal came from this isolate's cache instead of a lookup:
+ * the credential's check (`check`, judged by `accept`) rides as the first statement of the first
+ * batch the request runs if that batch only reads, so a cached credential costs no round trip of
+ * its own, and no rows reach the handler before the check has passed (else StaleCredential is
+ * thrown and the request is answered again from scratch, src/middleware/rate-limit.ts). A write
+ * statement never runs before the check: a batch holding one, or a lone write, waits for the check
+ * run alone first. That covers every write a request makes through `c.var.db`, the idempotency
+ * key's claim and the audit context included: this binding wraps the audited one
+ * (src/lib/audit.ts), so the audit rows it adds are inside the batch that waits. Statements run
+ * outside a batch wait for the check too.
  */
 export function verifiedD1(d1: D1Database, check: () => D1PreparedStatement, accept: (rows: Row[]) => boolean): VerifiedD1 {
   let verified = false;

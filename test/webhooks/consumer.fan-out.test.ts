@@ -2,11 +2,10 @@ import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { events, webhookDeliveries, webhookEndpoints } from '../../src/db/schema';
-import { outboxEvent } from '../../src/lib/events';
 import { ID_PREFIX, newId } from '../../src/lib/ids';
 import { type D1Metrics, measuredD1 } from '../../src/middleware/d1-metrics';
 import { LEFTOVER_MS } from '../../src/webhooks/publisher';
-import { db } from '../helpers';
+import { db, writeEvent } from '../helpers';
 import { insertEndpoint, insertEvent, openChannel, recordingQueue, runQueue } from './receiver-setup';
 
 // The store-events consumer, run on real batches with a recording DELIVERIES_QUEUE, so the test
@@ -113,17 +112,17 @@ describe('fan-out (store-events)', () => {
   });
 
   it('marks the events of its batch published, and skips ids whose insert never committed without error or retry', async () => {
-    const [event] = await outboxEvent(db(), 'order.placed', { orderId: 'ord_marked' }).returning();
+    const event = await writeEvent('order.placed', { orderId: 'ord_marked' });
     const neverCommitted = newId(ID_PREFIX.event); // as a conditional inventory.low that did not apply
     const deliveries = recordingQueue();
-    const run = await runQueue('store-events', [{ body: { eventId: neverCommitted } }, { body: { eventId: event!.id } }], { DELIVERIES_QUEUE: deliveries.queue });
+    const run = await runQueue('store-events', [{ body: { eventId: neverCommitted } }, { body: { eventId: event.id } }], { DELIVERIES_QUEUE: deliveries.queue });
     expect(run.acked(0) && run.acked(1)).toBe(true);
     expect(run.retried(0) || run.retried(1)).toBe(false);
     expect(run.result.retryBatch.retry).toBe(false);
     expect(run.result.outcome).toBe('ok');
-    expect((await db().select({ at: events.publishedAt }).from(events).where(eq(events.id, event!.id)))[0]!.at).not.toBeNull();
+    expect((await db().select({ at: events.publishedAt }).from(events).where(eq(events.id, event.id)))[0]!.at).not.toBeNull();
     expect(await deliveriesOf(neverCommitted)).toEqual([]);
-    expect((await deliveriesOf(event!.id)).map((r) => r.endpointId).sort()).toEqual([endpoints.orders, endpoints.everything].sort());
+    expect((await deliveriesOf(event.id)).map((r) => r.endpointId).sort()).toEqual([endpoints.orders, endpoints.everything].sort());
   });
 
   it('reads and marks a batch in one D1 round trip: ids that never committed cost nothing more', async () => {
@@ -137,21 +136,21 @@ describe('fan-out (store-events)', () => {
   });
 
   it('publishes leftovers (unpublished past LEFTOVER_MS) once per batch it takes, so a request that died before sending loses nothing', async () => {
-    const [leftover] = await outboxEvent(db(), 'product.created', { productId: 'prod_orphan' }, new Date(Date.now() - LEFTOVER_MS - 1_000)).returning();
-    const [fresh] = await outboxEvent(db(), 'product.created', { productId: 'prod_fresh' }).returning();
-    const [taken] = await outboxEvent(db(), 'product.created', { productId: 'prod_taken' }).returning();
-    const published = async () => (await db().select({ id: events.id }).from(events).where(inArray(events.id, [leftover!.id, fresh!.id, taken!.id]))).length;
+    const leftover = await writeEvent('product.created', { productId: 'prod_orphan' }, new Date(Date.now() - LEFTOVER_MS - 1_000));
+    const fresh = await writeEvent('product.created', { productId: 'prod_fresh' });
+    const taken = await writeEvent('product.created', { productId: 'prod_taken' });
+    const published = async () => (await db().select({ id: events.id }).from(events).where(inArray(events.id, [leftover.id, fresh.id, taken.id]))).length;
     expect(await published()).toBe(3);
     const sweep = recordingQueue();
-    await runQueue('store-events', [{ body: { eventId: taken!.id } }], { DELIVERIES_QUEUE: recordingQueue().queue, EVENTS_QUEUE: sweep.queue });
+    await runQueue('store-events', [{ body: { eventId: taken.id } }], { DELIVERIES_QUEUE: recordingQueue().queue, EVENTS_QUEUE: sweep.queue });
     // The leftover, not the fresh event its request is about to send, nor the one this batch holds.
-    expect(sweep.sent).toEqual([leftover!.id]);
+    expect(sweep.sent).toEqual([leftover.id]);
     const state = async (id: string) => (await db().select({ at: events.publishedAt }).from(events).where(eq(events.id, id)))[0]!.at;
-    expect(await state(leftover!.id)).not.toBeNull();
-    expect(await state(taken!.id)).not.toBeNull();
-    expect(await state(fresh!.id)).toBeNull();
+    expect(await state(leftover.id)).not.toBeNull();
+    expect(await state(taken.id)).not.toBeNull();
+    expect(await state(fresh.id)).toBeNull();
     const again = recordingQueue();
-    await runQueue('store-events', [{ body: { eventId: taken!.id } }], { DELIVERIES_QUEUE: recordingQueue().queue, EVENTS_QUEUE: again.queue });
+    await runQueue('store-events', [{ body: { eventId: taken.id } }], { DELIVERIES_QUEUE: recordingQueue().queue, EVENTS_QUEUE: again.queue });
     expect(again.sent).toEqual([]);
   });
 });

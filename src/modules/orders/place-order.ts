@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { compiled, compiledInsert, type Slot } from '../../db/compiled';
 import { carts, couponUsages, coupons, type OrderLineRow, type OrderRow, orderLines, orderStatusHistory, orders, type PostalAddress } from '../../db/schema';
-import { chunkRows } from '../../lib/db-errors';
 import { withGuards } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
@@ -41,6 +41,16 @@ export interface PlacedOrder {
  * an overused coupon and a second checkout of one cart, and any refusal rolls the whole batch
  * back: concurrent orders for the last units sell exactly the stock, and a failure leaves nothing.
  */
+// The statements of every order, built once per isolate (src/db/compiled.ts).
+const insertOrder = compiledInsert(orders);
+const insertOrderLine = compiledInsert(orderLines);
+const insertHistory = compiledInsert(orderStatusHistory);
+const insertCouponUsage = compiledInsert(couponUsages);
+const useCoupon = compiled((db, p: Slot<'id'>) => db.update(coupons).set({ timesUsed: sql`${coupons.timesUsed} + 1` }).where(eq(coupons.id, p('id'))));
+const convertCart = compiled((db, p: Slot<'id' | 'orderId' | 'ts'>) =>
+  db.update(carts).set({ status: 'converted', orderId: sql`${p('orderId')}`, updatedAt: sql`${p('ts')}` }).where(eq(carts.id, p('id'))),
+);
+
 export async function placeOrder(db: Database, input: PlaceOrderInput, now = new Date()): Promise<PlacedOrder> {
   if (input.lines.length === 0) throw ApiError.validation([{ field: input.linesField ?? 'lines', message: 'must have at least one line' }]);
   const customerKey = input.customerId ?? `email:${input.email.toLowerCase()}`;
@@ -100,18 +110,15 @@ export async function placeOrder(db: Database, input: PlaceOrderInput, now = new
 
   const placed = { id: newId(ID_PREFIX.orderEvent, now.getTime()), orderId: id, fromStatus: null, toStatus: 'pending' as const, actor: input.actor, note: null, createdAt: ts };
   const statements = [
-    db.insert(orders).values(order),
-    ...chunkRows(lines, 16).map((chunk) => db.insert(orderLines).values(chunk)),
+    insertOrder(db, order),
+    ...lines.map((line) => insertOrderLine(db, line)),
     ...lines.flatMap((line) => stockChangeStatements(db, { variantId: line.variantId, delta: -line.quantity, reason: 'order', orderId: id, actor: input.actor }, now)),
     ...(q.coupon
-      ? [
-          db.update(coupons).set({ timesUsed: sql`${coupons.timesUsed} + 1` }).where(eq(coupons.id, q.coupon.id)),
-          db.insert(couponUsages).values({ id: newId(ID_PREFIX.couponUsage, now.getTime()), couponId: q.coupon.id, orderId: id, customerKey, createdAt: ts }),
-        ]
+      ? [useCoupon(db, { id: q.coupon.id }), insertCouponUsage(db, { id: newId(ID_PREFIX.couponUsage, now.getTime()), couponId: q.coupon.id, orderId: id, customerKey, createdAt: ts })]
       : []),
-    db.insert(orderStatusHistory).values(placed),
+    insertHistory(db, placed),
     outboxEvent(db, 'order.placed', orderEventData(order), now),
-    ...(input.cartId ? [db.update(carts).set({ status: 'converted', orderId: id, updatedAt: ts }).where(eq(carts.id, input.cartId))] : []),
+    ...(input.cartId ? [convertCart(db, { id: input.cartId, orderId: id, ts })] : []),
   ];
 
   await withGuards(() => db.batch(statements as never), {

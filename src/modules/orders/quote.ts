@@ -1,5 +1,6 @@
 import { and, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { compiled, type Slot } from '../../db/compiled';
 import {
   categories,
   type CouponRow,
@@ -84,17 +85,34 @@ const variantColumns = {
   stock: productVariants.stock,
 };
 
-function taxRateFor(db: Database, address: PostalAddress | null | undefined) {
-  const country = address?.country?.toUpperCase() ?? '';
-  const region = address?.region?.toUpperCase() ?? '';
-  return db
+/** The tax rate for an address: one for its region beats the country-wide one. */
+const taxRateFor = compiled((db, p: Slot<'country' | 'region'>) =>
+  db
     .select()
     .from(taxRates)
-    .where(and(eq(taxRates.country, country), or(isNull(taxRates.region), eq(taxRates.region, region))))
-    // A rate for the region beats the country-wide one.
+    .where(and(eq(taxRates.country, p('country')), or(isNull(taxRates.region), eq(taxRates.region, p('region')))))
     .orderBy(sql`${taxRates.region} IS NULL`)
-    .limit(1);
-}
+    .limit(1),
+);
+
+// The other reads of a quote, built once per isolate (src/db/compiled.ts).
+const variantsByIds = compiled((db, p: Slot<'ids'>) =>
+  db
+    .select(variantColumns)
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(sql`${productVariants.id} IN (SELECT value FROM json_each(${p('ids')}))`),
+);
+const storeSettingsRow = compiled((db) => db.select().from(storeSettings).where(eq(storeSettings.id, 'store')));
+const allCurrencies = compiled((db) => db.select().from(currencies));
+const couponByCode = compiled((db, p: Slot<'code'>) => db.select().from(coupons).where(eq(coupons.code, p('code'))));
+const couponUsesBy = compiled((db, p: Slot<'code' | 'customerKey'>) =>
+  db
+    .select({ n: count() })
+    .from(couponUsages)
+    .innerJoin(coupons, eq(coupons.id, couponUsages.couponId))
+    .where(and(eq(coupons.code, p('code')), eq(couponUsages.customerKey, p('customerKey')))),
+);
 
 /** Each product's categories and all their ancestors, for coupons restricted to categories. */
 async function categoryLineage(db: Database, productIds: string[]): Promise<Map<string, string[]>> {
@@ -118,20 +136,12 @@ export async function quote(db: Database, request: QuoteRequest): Promise<Quote>
   const code = request.couponCode?.trim().toUpperCase() ?? '';
 
   const [variantRows, settingsRows, currencyRows, taxRows, couponRows, usageRows] = await db.batch([
-    db
-      .select(variantColumns)
-      .from(productVariants)
-      .innerJoin(products, eq(products.id, productVariants.productId))
-      .where(inArray(productVariants.id, variantIds.length ? variantIds : [''])),
-    db.select().from(storeSettings).where(eq(storeSettings.id, 'store')),
-    db.select().from(currencies),
-    taxRateFor(db, request.shippingAddress),
-    db.select().from(coupons).where(eq(coupons.code, code)),
-    db
-      .select({ n: count() })
-      .from(couponUsages)
-      .innerJoin(coupons, eq(coupons.id, couponUsages.couponId))
-      .where(and(eq(coupons.code, code), eq(couponUsages.customerKey, request.customerKey ?? ''))),
+    variantsByIds(db, { ids: JSON.stringify(variantIds) }),
+    storeSettingsRow(db, {}),
+    allCurrencies(db, {}),
+    taxRateFor(db, { country: request.shippingAddress?.country?.toUpperCase() ?? '', region: request.shippingAddress?.region?.toUpperCase() ?? '' }),
+    couponByCode(db, { code }),
+    couponUsesBy(db, { code, customerKey: request.customerKey ?? '' }),
   ]);
   const settings = settingsRows[0];
   if (!settings) throw new Error('store_settings row is missing (migration 0005)');
