@@ -876,3 +876,5 @@ export * from './schema-notifications';
 export * from './schema-content';
 
 export * from './schema-audit';
+
+export * from './schema-listing';

@@ -1,0 +1,39 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { ProductStatus } from './schema';
+
+/**
+ * Every product under every category, as the category filter lists it: one row per (category,
+ * product) for each product linked to the category or to any of its descendants (product_categories
+ * expanded through category_tree, each pair once), carrying the product's status and sort columns.
+ * `?category=x&sort=price:asc` reads its page off `(category_id, status, price, product_id)` and
+ * joins those products only, instead of walking every product and probing its links.
+ *
+ * Derived data kept by triggers (migrations/0017_category_listing.sql) on product_categories,
+ * category_tree and products; never written by the application. No foreign keys: the triggers
+ * remove rows as their sources go.
+ */
+export const categoryListing = sqliteTable(
+  'category_listing',
+  {
+    categoryId: text('category_id').notNull(),
+    productId: text('product_id').notNull(),
+    status: text('status').$type<ProductStatus>().notNull(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+    name: text('name').notNull(),
+    price: integer('price').notNull(),
+    sku: text('sku'),
+  },
+  (t) => [
+    // By product first: what the triggers look up when a product or one of its links changes.
+    primaryKey({ columns: [t.productId, t.categoryId] }),
+    // One per sortable field of a product list, each ending on the id that breaks ties, walked
+    // forwards or backwards for either direction.
+    index('category_listing_created_idx').on(t.categoryId, t.status, t.createdAt, t.productId),
+    index('category_listing_updated_idx').on(t.categoryId, t.status, t.updatedAt, t.productId),
+    index('category_listing_name_idx').on(t.categoryId, t.status, t.name, t.productId),
+    index('category_listing_price_idx').on(t.categoryId, t.status, t.price, t.productId),
+    index('category_listing_sku_idx').on(t.categoryId, t.status, t.sku, t.productId),
+    index('category_listing_id_idx').on(t.categoryId, t.status, t.productId),
+  ],
+);
