@@ -11,5 +11,5 @@ export {
   type ParsedListQuery,
   readQuerySchema,
 } from './list-query';
-export { type SortKey, parseSort } from './sort';
+export { orderByFor, type SortKey, parseSort } from './sort';
 export { getByIdOrSlug, listTable } from './list-table';

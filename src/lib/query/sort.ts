@@ -35,8 +35,9 @@ export function parseSort(input: string, sortable: readonly string[]): SortKey[]
  * ORDER BY terms for whitelisted keys, always ending on the id so that pages are stable. The id runs
  * in the direction of the last key, so `created_at DESC, id DESC` walks an index on (created_at, id)
  * backwards and reads only the page (an ascending id after a descending key would sort the page).
+ * The columns may be SQL (a subquery's columns by name); the id is recognised by identity.
  */
-export function orderByFor(keys: SortKey[], columns: Record<string, SQLiteColumn>, id: SQLiteColumn): SQL[] {
+export function orderByFor(keys: SortKey[], columns: Record<string, SQLiteColumn | SQL>, id: SQLiteColumn | SQL): SQL[] {
   const terms = keys.map((k) => (k.direction === 'asc' ? asc(columns[k.field]!) : desc(columns[k.field]!)));
   const last = keys[keys.length - 1]?.direction ?? 'asc';
   if (!keys.some((k) => columns[k.field] === id)) terms.push(last === 'asc' ? asc(id) : desc(id));

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { brands, categories, categoryTree, PRODUCT_STATUSES, productCategories, products, productVariants, vendors } from '../../db/schema';
+import { brands, categories, categoryListing, PRODUCT_STATUSES, products, productVariants, vendors } from '../../db/schema';
 import {
   defineListQuery,
   enumFilter,
@@ -18,14 +18,14 @@ export function categoryIdOf(idOrSlug: string) {
 }
 
 /**
- * Products in a category or any of its descendants, the category given by id or slug. A probe per
- * product (its links, then category_tree), so the list walks the index of its sort and stops at the
- * end of the page instead of reading the whole category and sorting it.
+ * Products in a category or any of its descendants, the category given by id or slug: one seek of
+ * category_listing's key per product. A product list with a category filter does not go through
+ * this condition but reads category_listing in its sort's order (products.listing.ts); this is
+ * the same membership for any other query that filters products by category.
  */
 function inCategoryTree(idOrSlug: string) {
   return sql`EXISTS (
-    SELECT 1 FROM ${productCategories} JOIN ${categoryTree} ON ${categoryTree.descendantId} = ${productCategories.categoryId}
-    WHERE ${productCategories.productId} = ${products.id} AND ${categoryTree.ancestorId} = ${categoryIdOf(idOrSlug)}
+    SELECT 1 FROM ${categoryListing} WHERE ${categoryListing.productId} = ${products.id} AND ${categoryListing.categoryId} = ${categoryIdOf(idOrSlug)}
   )`;
 }
 

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import type { RunnableQuery } from 'drizzle-orm/runnable-query';
 import type { Database } from '../../db/client';
 import {
   brands,
@@ -6,6 +7,7 @@ import {
   categoryProductCounts,
   PRODUCT_STATUSES,
   type ProductRow,
+  type ProductStatus,
   productStatusCounts,
   productCategories,
   products,
@@ -23,6 +25,7 @@ import { toMajor, toMajorOrNull, toMinor } from '../../lib/money';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { uniqueSlug } from '../../lib/slug';
 import { stockChangeStatements } from '../inventory/stock';
+import { categoryCountQuery, categoryPageQuery, listingConditions } from './products.listing';
 import { categoryIdOf, productListQuery } from './products.query';
 import type {
   CreateProductInput,
@@ -119,33 +122,34 @@ interface Window {
 }
 
 /**
- * Loads one window of products in a single D1 round trip and from the window's rows alone: each row
- * carries its brand, vendor, categories and variants in `related`, kept by triggers
- * (migrations/0014_product_related.sql), so no other table is read. The total, when asked for,
- * is counted in the same batch.
+ * Loads products in a single D1 round trip and from their rows alone: each row carries its brand,
+ * vendor, categories and variants in `related`, kept by triggers (migrations/0014_product_related.sql),
+ * so no other table is read. The total, when asked for, is counted in the same batch.
  */
-async function loadProducts(db: Database, window: Window, totalFrom: TotalSource) {
-  const rowsQuery = db.select().from(products).where(window.where).orderBy(...window.orderBy).limit(window.limit).offset(window.offset);
-  if (totalFrom === 'none') return { items: (await db.batch([rowsQuery]))[0].map(productFromRow), total: undefined };
-  const [rows, totals] = await db.batch([rowsQuery, totalQuery(db, window, totalFrom)]);
-  return { items: rows.map(productFromRow), total: totals[0]?.total ?? 0 };
+async function loadProducts(db: Database, rows: RunnableQuery<ProductRow[], 'sqlite'>, total?: RunnableQuery<{ total: number }[], 'sqlite'>) {
+  if (!total) return { items: (await db.batch([rows]))[0].map(productFromRow), total: undefined };
+  const [found, totals] = await db.batch([rows, total]);
+  return { items: found.map(productFromRow), total: totals[0]?.total ?? 0 };
 }
+
+const windowRows = (db: Database, w: Window) => db.select().from(products).where(w.where).orderBy(...w.orderBy).limit(w.limit).offset(w.offset);
 
 function productFromRow(row: ProductRow): Product {
   const { brand, vendor, categories: cats, variants } = row.related;
   return toProduct(row, brand, vendor, cats, variants.map(toVariant));
 }
 
-/**
- * Where a list's total comes from: nowhere (single reads), COUNT(*) over the filtered products
- * (which reads every matching row through the filter's index), or, when the list is filtered by
- * status and at most a category, the counts the triggers keep: per status, or per category and
- * status (one row per status, whatever the size of the catalogue or the category).
- */
-type TotalSource = 'none' | 'count' | { statuses: readonly string[]; category?: string };
+type ProductListQuery = ParsedListQuery<typeof productListQuery.filters>;
 
-function totalQuery(db: Database, window: Window, from: Exclude<TotalSource, 'none'>) {
-  if (from === 'count') return db.select({ total: count() }).from(products).where(window.where);
+/**
+ * Where a list's total comes from: COUNT(*) over the filtered products (which reads every matching
+ * row through the filter's index, or through the category's listing rows), or, when the list is
+ * filtered by status and at most a category, the counts the triggers keep: per status, or per
+ * category and status (one row per status, whatever the size of the catalogue or the category).
+ */
+type TotalSource = 'count' | { statuses: readonly ProductStatus[]; category?: string };
+
+function keptTotal(db: Database, from: Exclude<TotalSource, 'count'>) {
   if (from.category === undefined) {
     return db
       .select({ total: sql<number>`coalesce(sum(${productStatusCounts.count}), 0)` })
@@ -158,24 +162,53 @@ function totalQuery(db: Database, window: Window, from: Exclude<TotalSource, 'no
     .where(and(eq(categoryProductCounts.categoryId, categoryIdOf(from.category)), inArray(categoryProductCounts.status, [...from.statuses])));
 }
 
-export function totalSource(filters: ParsedListQuery<typeof productListQuery.filters>['filters'], visibility: Visibility): TotalSource {
+/** The statuses a caller sees, narrowed to the one it asked for. */
+function visibleStatuses(visibility: Visibility, status: ProductStatus | undefined): readonly ProductStatus[] {
+  const visible: readonly ProductStatus[] = visibility.staff || visibility.vendorId ? PRODUCT_STATUSES : ['active'];
+  return status ? visible.filter((s) => s === status) : visible;
+}
+
+export function totalSource(filters: ProductListQuery['filters'], visibility: Visibility): TotalSource {
   if (visibility.vendorId) return 'count';
   const { status, category, ...others } = filters;
   if (Object.keys(others).length) return 'count';
-  const visible: readonly string[] = visibility.staff ? PRODUCT_STATUSES : ['active'];
-  return { statuses: status ? visible.filter((s) => s === status) : visible, category };
+  return { statuses: visibleStatuses(visibility, status), category };
 }
 
-export async function listProducts(db: Database, query: ParsedListQuery<typeof productListQuery.filters>, visibility: Visibility) {
-  const plan = listPlan(productListQuery, query, [visibleTo(visibility)]);
-  const { items, total } = await loadProducts(db, plan, totalSource(query.filters, visibility));
-  return { items, total: total! };
+/**
+ * The two statements of a product list: its page of rows and its total. Without a category, the
+ * products' own indexes serve every filter and sort; with one, category_listing does
+ * (products.listing.ts): its rows hold each product's status and sort columns, so the caller's
+ * statuses and the filters on those columns select them there, and the other filters and a
+ * vendor's scope are conditions on products.
+ */
+export function productListQueries(db: Database, query: ProductListQuery, visibility: Visibility) {
+  const totalFrom = totalSource(query.filters, visibility);
+  const { category, status, ...others } = query.filters;
+  if (category === undefined) {
+    const plan = listPlan(productListQuery, query, [visibleTo(visibility)]);
+    return { rows: windowRows(db, plan), total: totalFrom === 'count' ? db.select({ total: count() }).from(products).where(plan.where) : keptTotal(db, totalFrom) };
+  }
+  const { listingWhere, productFilters } = listingConditions(others);
+  const vendorScope = visibility.vendorId ? eq(products.vendorId, visibility.vendorId) : undefined;
+  const { where, limit, offset } = listPlan(productListQuery, { ...query, filters: productFilters }, [vendorScope]);
+  const window = { category, statuses: visibleStatuses(visibility, status), listingWhere, where };
+  return {
+    rows: categoryPageQuery(db, { ...window, sort: query.sort, limit, offset }),
+    total: totalFrom === 'count' ? categoryCountQuery(db, window) : keptTotal(db, totalFrom),
+  };
+}
+
+export async function listProducts(db: Database, query: ProductListQuery, visibility: Visibility) {
+  const { rows, total } = productListQueries(db, query, visibility);
+  const page = await loadProducts(db, rows, total);
+  return { items: page.items, total: page.total! };
 }
 
 /** One product by id or slug, or undefined. */
 export async function findProduct(db: Database, idOrSlug: string, visibility: Visibility) {
   const where = and(or(eq(products.id, idOrSlug), eq(products.slug, idOrSlug)), visibleTo(visibility));
-  const { items } = await loadProducts(db, { where, orderBy: [asc(products.id)], limit: 1, offset: 0 }, 'none');
+  const { items } = await loadProducts(db, windowRows(db, { where, orderBy: [asc(products.id)], limit: 1, offset: 0 }));
   return items[0];
 }
 
