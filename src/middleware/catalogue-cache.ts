@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Database } from '../db/client';
+import { compiled } from '../db/compiled';
 import { catalogueVersion } from '../db/schema';
 import { type AppEnv, numberSetting } from '../env';
 import { LruCache } from '../lib/lru';
@@ -34,17 +35,15 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
-/** The catalogue version row, as a statement that can join any batch. */
-function versionQuery(db: Database) {
-  return db.select({ version: catalogueVersion.version }).from(catalogueVersion).where(eq(catalogueVersion.id, 1));
-}
+/** The catalogue version row, as a statement that can join any batch (built once per isolate: every catalogue read runs it). */
+const versionQuery = compiled((db) => db.select({ version: catalogueVersion.version }).from(catalogueVersion).where(eq(catalogueVersion.id, 1)));
 
 /**
  * The version alone, in a batch of its own: a batch (not db.all) so that a cached API key's check
  * rides along (src/middleware/verified-d1.ts) and X-D1-Rows-Read counts it.
  */
 async function readVersion(db: Database): Promise<number> {
-  const [rows] = (await db.batch([versionQuery(db)] as never)) as [{ version: number }[]];
+  const [rows] = (await db.batch([versionQuery(db, {})] as never)) as [{ version: number }[]];
   return rows[0]?.version ?? 0;
 }
 
@@ -57,7 +56,7 @@ function withVersionRider(db: Database, take: (version: number) => void): Databa
   const batch = (async (queries: readonly unknown[]) => {
     if (!pending) return db.batch(queries as never);
     pending = false;
-    const [rows, ...results] = (await db.batch([versionQuery(db), ...queries] as never)) as unknown[];
+    const [rows, ...results] = (await db.batch([versionQuery(db, {}), ...queries] as never)) as unknown[];
     take((rows as { version: number }[])[0]?.version ?? 0);
     return results;
   }) as Database['batch'];
