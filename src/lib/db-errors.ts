@@ -27,6 +27,11 @@ export function isForeignKeyFailure(error: unknown): boolean {
   return /FOREIGN KEY constraint failed/.test(errorText(error));
 }
 
+/** True for any constraint failure (UNIQUE, FOREIGN KEY, NOT NULL, CHECK): a statement the database refused, not a failed call. */
+export function isConstraintFailure(error: unknown): boolean {
+  return /constraint failed/i.test(errorText(error));
+}
+
 /** Runs a write and turns a foreign-key failure into 409 CONFLICT with `message`; other errors pass through. */
 export async function withForeignKeyConflict<T>(message: string, write: () => Promise<T>): Promise<T> {
   try {

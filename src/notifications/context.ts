@@ -1,5 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, or, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
+import { compiled, type Slot } from '../db/compiled';
+import { inJson } from '../db/json-rows';
 import { orderLines, orders, productVariants, products, storeSettings, users, type OrderLineRow, type OrderRow, type PostalAddress, type UserRow } from '../db/schema';
 import { toMajor } from '../lib/money';
 import type { TemplateData } from './render';
@@ -24,7 +27,9 @@ export interface EventContext {
 
 export const normalisePhone = (phone: string | null | undefined) => (phone ? phone.replace(/[\s().-]/g, '') || null : null);
 
-export function contactOf(user: UserRow | undefined, fallback: { email?: string | null; phone?: string | null; name?: string | null } = {}): Contact {
+type ContactUser = Pick<UserRow, 'id' | 'email' | 'phone' | 'name' | 'smsOptOut' | 'marketingEmailOptOut'>;
+
+export function contactOf(user: ContactUser | undefined, fallback: { email?: string | null; phone?: string | null; name?: string | null } = {}): Contact {
   return {
     email: fallback.email ?? user?.email ?? null,
     phone: user ? normalisePhone(user.phone ?? fallback.phone) : null,
@@ -51,21 +56,12 @@ function addressLine(address: PostalAddress | null): string {
 
 const itemLine = (line: Pick<OrderLineRow, 'name' | 'sku'>, quantity: number) => `${quantity} x ${line.name}${line.sku ? ` (${line.sku})` : ''}`;
 
-/** Variables every order event shares, and the order's customer. Null when the order is gone. */
-async function orderContext(db: Database, orderId: unknown): Promise<(EventContext & { order: OrderRow; lines: OrderLineRow[] }) | null> {
-  if (typeof orderId !== 'string') return null;
-  const [orderRows, lines, settings] = await db.batch([
-    db.select().from(orders).where(eq(orders.id, orderId)),
-    db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id)),
-    db.select({ name: storeSettings.name }).from(storeSettings).where(eq(storeSettings.id, 'store')),
-  ]);
-  const order = orderRows[0];
-  if (!order) return null;
-  const user = order.customerId ? await db.query.users.findFirst({ where: eq(users.id, order.customerId) }) : undefined;
+/** Variables every order event shares, and the order's customer. */
+function orderContext(order: OrderRow, lines: OrderLineRow[], user: ContactUser | undefined, storeName: string): EventContext & { order: OrderRow; lines: OrderLineRow[] } {
   const shippingName = [order.shippingAddress?.firstName, order.shippingAddress?.lastName].filter(Boolean).join(' ') || null;
   const customer = contactOf(user, { email: order.email, phone: order.shippingAddress?.phone, name: shippingName });
   const data: TemplateData = {
-    storeName: settings[0]?.name ?? 'Store',
+    storeName,
     orderId: order.id,
     customerName: customer.name ?? order.email,
     email: order.email,
@@ -85,24 +81,106 @@ async function orderContext(db: Database, orderId: unknown): Promise<(EventConte
   return { data, customer, order, lines };
 }
 
+/** An outbox event as the planner sees it. */
+export interface ContextEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+const ORDER_EVENTS = new Set(['order.placed', 'order.cancelled', 'payment.completed', 'shipment.shipped']);
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+// The reads, built once per isolate; every list is one JSON parameter.
+const ordersIn = compiled((db, p: Slot<'ids'>) => db.select().from(orders).where(inJson(orders.id, p('ids'))));
+const linesIn = compiled((db, p: Slot<'ids'>) => db.select().from(orderLines).where(inJson(orderLines.orderId, p('ids'))).orderBy(asc(orderLines.orderId), asc(orderLines.id)));
+/** The accounts the events name, and the customers of the orders they name. */
+const usersIn = compiled((db, p: Slot<'ids' | 'orderIds'>) =>
+  db
+    .select({ id: users.id, email: users.email, phone: users.phone, name: users.name, smsOptOut: users.smsOptOut, marketingEmailOptOut: users.marketingEmailOptOut })
+    .from(users)
+    .where(or(inJson(users.id, p('ids')), sql`${users.id} IN (SELECT ${orders.customerId} FROM ${orders} WHERE ${inJson(orders.id, p('orderIds'))})`)),
+);
+/** Aliased: in a D1 batch's results columns are keyed by name, and both tables have `name`. */
+const variantsIn = compiled((db, p: Slot<'ids'>) =>
+  db
+    .select({ id: productVariants.id, productName: sql<string>`${products.name}`.as('product_name'), variantName: sql<string | null>`${productVariants.name}`.as('variant_name') })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(inJson(productVariants.id, p('ids'))),
+);
+const settingsRow = compiled((db) => db.select({ name: storeSettings.name }).from(storeSettings).where(eq(storeSettings.id, 'store')));
+
+/**
+ * The reads the contexts of `events` need, to run in ONE D1 batch whatever their number (the
+ * store-events consumer adds them to its own batch): their orders with lines and customers, the
+ * accounts and variants they name, the store's name. `contexts` turns the batch's results, from
+ * `statements`' first on, into each event's context by id.
+ */
+export function contextReads(db: Database, events: readonly ContextEvent[]): { statements: BatchItem<'sqlite'>[]; contexts(results: readonly unknown[]): Map<string, EventContext | null> } {
+  const orderIds = new Set<string>();
+  const userIds = new Set<string>();
+  const variantIds = new Set<string>();
+  for (const { type, data } of events) {
+    if (ORDER_EVENTS.has(type) && text(data.orderId)) orderIds.add(text(data.orderId)!);
+    if (type === 'customer.registered' && text(data.customerId)) userIds.add(text(data.customerId)!);
+    if (type === 'inventory.low' && text(data.variantId)) variantIds.add(text(data.variantId)!);
+  }
+  const json = (ids: Set<string>) => JSON.stringify([...ids]);
+  const statements = [
+    settingsRow(db, {}),
+    ...(orderIds.size > 0 ? [ordersIn(db, { ids: json(orderIds) }), linesIn(db, { ids: json(orderIds) })] : []),
+    ...(orderIds.size + userIds.size > 0 ? [usersIn(db, { ids: json(userIds), orderIds: json(orderIds) })] : []),
+    ...(variantIds.size > 0 ? [variantsIn(db, { ids: json(variantIds) })] : []),
+  ] as BatchItem<'sqlite'>[];
+
+  return {
+    statements,
+    contexts(results) {
+      const rows = [...results] as unknown[][];
+      const [settings] = rows.splice(0, 1) as [{ name: string }[]];
+      const [orderRows, lineRows] = (orderIds.size > 0 ? rows.splice(0, 2) : [[], []]) as [OrderRow[], OrderLineRow[]];
+      const [userRows] = (orderIds.size + userIds.size > 0 ? rows.splice(0, 1) : [[]]) as [ContactUser[]];
+      const [variantRows] = (variantIds.size > 0 ? rows.splice(0, 1) : [[]]) as [{ id: string; productName: string; variantName: string | null }[]];
+      const store = settings[0]?.name ?? 'Store';
+      const ordersById = new Map(orderRows.map((order) => [order.id, order]));
+      const linesByOrder = new Map<string, OrderLineRow[]>();
+      for (const line of lineRows) linesByOrder.set(line.orderId, [...(linesByOrder.get(line.orderId) ?? []), line]);
+      const usersById = new Map(userRows.map((user) => [user.id, user]));
+      const variantsById = new Map(variantRows.map((variant) => [variant.id, variant]));
+      const forOrder = (orderId: unknown) => {
+        const order = typeof orderId === 'string' ? ordersById.get(orderId) : undefined;
+        return order ? orderContext(order, linesByOrder.get(order.id) ?? [], order.customerId ? usersById.get(order.customerId) : undefined, store) : null;
+      };
+      return new Map(events.map((event) => [event.id, contextOf(event, store, forOrder, usersById, variantsById)]));
+    },
+  };
+}
+
 /**
  * The template variables of an outbox event (src/notifications/triggers.ts lists them) and the
- * customer it concerns, read from the rows as they are now (the event's own data where it is a
+ * customer it concerns, from the rows as they are now (the event's own data where it is a
  * snapshot: amounts paid, tracking). Null when what the event names no longer exists.
  */
-export async function eventContext(db: Database, type: string, data: Record<string, unknown>): Promise<EventContext | null> {
+function contextOf(
+  { type, data }: ContextEvent,
+  store: string,
+  forOrder: (orderId: unknown) => ReturnType<typeof orderContext> | null,
+  usersById: Map<string, ContactUser>,
+  variantsById: Map<string, { productName: string; variantName: string | null }>,
+): EventContext | null {
   switch (type) {
     case 'order.placed':
     case 'order.cancelled':
-      return orderContext(db, data.orderId);
+      return forOrder(data.orderId);
     case 'payment.completed': {
-      const ctx = await orderContext(db, data.orderId);
+      const ctx = forOrder(data.orderId);
       if (!ctx) return null;
       const amount = typeof data.amount === 'number' ? `${data.amount.toFixed(ctx.order.minorUnits)} ${String(data.currency ?? ctx.order.currency)}` : '';
       return { ...ctx, data: { ...ctx.data, paymentId: data.paymentId ?? '', amount } };
     }
     case 'shipment.shipped': {
-      const ctx = await orderContext(db, data.orderId);
+      const ctx = forOrder(data.orderId);
       if (!ctx) return null;
       const shipped = Array.isArray(data.lines) ? (data.lines as { orderLineId: string; quantity: number }[]) : [];
       const byId = new Map(ctx.lines.map((l) => [l.id, l]));
@@ -113,21 +191,16 @@ export async function eventContext(db: Database, type: string, data: Record<stri
       };
     }
     case 'customer.registered': {
-      if (typeof data.customerId !== 'string') return null;
-      const user = await db.query.users.findFirst({ where: eq(users.id, data.customerId) });
+      const user = typeof data.customerId === 'string' ? usersById.get(data.customerId) : undefined;
       if (!user) return null;
-      return { data: { storeName: await storeName(db), customerName: user.name ?? user.email, email: user.email, customerId: user.id }, customer: contactOf(user) };
+      return { data: { storeName: store, customerName: user.name ?? user.email, email: user.email, customerId: user.id }, customer: contactOf(user) };
     }
     case 'inventory.low': {
       if (typeof data.variantId !== 'string') return null;
-      const [row] = await db
-        .select({ productName: products.name, variantName: productVariants.name })
-        .from(productVariants)
-        .innerJoin(products, eq(products.id, productVariants.productId))
-        .where(eq(productVariants.id, data.variantId));
+      const row = variantsById.get(data.variantId);
       return {
         data: {
-          storeName: await storeName(db),
+          storeName: store,
           productId: data.productId ?? '',
           productName: row?.productName ?? '',
           variantId: data.variantId,

@@ -1,17 +1,15 @@
 import { and, eq } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
+import { compiled, type Slot } from '../db/compiled';
+import { jsonRows, rowsFromJson } from '../db/json-rows';
 import { notifications, type NotificationRow } from '../db/schema';
 import { notificationTemplates, type NotificationTemplateRow } from '../db/schema-notifications';
-import type { Bindings } from '../env';
 import { ID_PREFIX, newId } from '../lib/ids';
-import { type Contact, eventContext } from './context';
-import { sendNotificationMessages } from './messages';
-import { staffRecipients } from './recipients';
+import { type Contact, type ContextEvent, contextReads } from './context';
+import { recipients, staffReads } from './recipients';
 import { renderMessage, type TemplateData } from './render';
 import { isTrigger, TRIGGERS } from './triggers';
-
-/** D1 binds at most 100 parameters a statement; a notification row takes 21. */
-const ROWS_PER_INSERT = 4;
 
 type Template = Pick<NotificationTemplateRow, 'key' | 'channel' | 'category' | 'subject' | 'body' | 'bodyHtml'>;
 
@@ -72,62 +70,91 @@ export function notificationRow(n: NewNotification, now = new Date()): Notificat
   };
 }
 
-/** The messages an outbox event calls for: one per active template of its type and recipient. */
-export async function planEventNotifications(db: Database, event: { id: string; type: string; data: Record<string, unknown> }, now = new Date()): Promise<NotificationRow[]> {
-  if (!isTrigger(event.type)) return [];
-  const templates = await db.select().from(notificationTemplates).where(and(eq(notificationTemplates.event, event.type), eq(notificationTemplates.active, true)));
-  if (templates.length === 0) return [];
-  const context = await eventContext(db, event.type, event.data);
-  if (!context) return [];
-  const permission = TRIGGERS[event.type].permission;
-  const staff = permission && templates.some((t) => t.audience === 'admin') ? await staffRecipients(db, permission) : [];
-  const rows: NotificationRow[] = [];
-  for (const template of templates) {
-    const contacts: Contact[] =
-      template.audience === 'admin'
-        ? staff.map((s) => ({ email: s.email, phone: s.phone, userId: s.userId, smsOptOut: false, marketingEmailOptOut: false, name: null }))
-        : context.customer
-          ? [context.customer]
-          : [];
-    for (const contact of contacts) {
-      const target = address(template, contact);
-      if (!target) continue;
-      rows.push(notificationRow({ template, ...target, userId: contact.userId, data: context.data, cause: event.id, eventId: event.id }, now));
+/** Every active template, for a consumer to read once per batch (in a D1 batch of its own). */
+export const activeTemplates = compiled((db) => db.select().from(notificationTemplates).where(eq(notificationTemplates.active, true)));
+
+/**
+ * The messages the events call for: one per active template of the event's type and recipient,
+ * by event id. `templates` are the active ones (activeTemplates), read once for the batch; the
+ * contexts of every event (and the staff, when an admin template needs them) come in ONE D1 batch,
+ * and none at all when no event has a template. An event whose messages could not be planned gets
+ * its error, not the others'.
+ */
+export async function planNotifications(db: Database, events: readonly ContextEvent[], templates: readonly NotificationTemplateRow[], now = new Date()): Promise<Map<string, NotificationRow[] | { error: unknown }>> {
+  const planned = new Map<string, NotificationRow[] | { error: unknown }>(events.map((event) => [event.id, []]));
+  const byType = new Map<string, NotificationTemplateRow[]>();
+  for (const template of templates) if (template.active) byType.set(template.event, [...(byType.get(template.event) ?? []), template]);
+  const relevant = events.filter((event) => isTrigger(event.type) && byType.has(event.type));
+  if (relevant.length === 0) return planned;
+
+  const needsStaff = relevant.some((event) => isTrigger(event.type) && TRIGGERS[event.type].permission && byType.get(event.type)!.some((t) => t.audience === 'admin'));
+  const context = contextReads(db, relevant);
+  const staff = needsStaff ? staffReads(db) : undefined;
+  let contexts: ReturnType<typeof context.contexts>;
+  let staffRows: Parameters<typeof recipients>[0] = [];
+  let settings: Parameters<typeof recipients>[1] = [];
+  try {
+    const results = await db.batch([...context.statements, ...(staff ? [staff.staff, staff.settings] : [])] as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    contexts = context.contexts(results.slice(0, context.statements.length));
+    if (staff) [staffRows, settings] = results.slice(context.statements.length) as [typeof staffRows, typeof settings];
+  } catch (error) {
+    for (const event of relevant) planned.set(event.id, { error });
+    return planned;
+  }
+
+  for (const event of relevant) {
+    try {
+      const ctx = contexts.get(event.id);
+      if (!ctx || !isTrigger(event.type)) continue;
+      const permission = TRIGGERS[event.type].permission;
+      const rows: NotificationRow[] = [];
+      for (const template of byType.get(event.type)!) {
+        const contacts: Contact[] =
+          template.audience === 'admin'
+            ? permission
+              ? recipients(staffRows, settings, permission).map((s) => ({ email: s.email, phone: s.phone, userId: s.userId, smsOptOut: false, marketingEmailOptOut: false, name: null }))
+              : []
+            : ctx.customer
+              ? [ctx.customer]
+              : [];
+        for (const contact of contacts) {
+          const target = address(template, contact);
+          if (!target) continue;
+          rows.push(notificationRow({ template, ...target, userId: contact.userId, data: ctx.data, cause: event.id, eventId: event.id }, now));
+        }
+      }
+      planned.set(event.id, rows);
+    } catch (error) {
+      planned.set(event.id, { error });
     }
   }
-  return rows;
+  return planned;
 }
 
-/** Inserts the rows a cause has not had yet (dedupe key) and returns the ids of the new queued ones. */
-export async function insertNotifications(db: Database, rows: NotificationRow[]): Promise<string[]> {
-  const inserted: { id: string; status: string }[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    inserted.push(
-      ...(await db
-        .insert(notifications)
-        .values(rows.slice(i, i + ROWS_PER_INSERT))
-        .onConflictDoNothing({ target: notifications.dedupeKey })
-        .returning({ id: notifications.id, status: notifications.status })),
-    );
-  }
-  return inserted.filter((r) => r.status === 'queued').map((r) => r.id);
+/** The messages one outbox event calls for (the consumer plans a whole batch with planNotifications). */
+export async function planEventNotifications(db: Database, event: ContextEvent, now = new Date()): Promise<NotificationRow[]> {
+  const templates = await db.select().from(notificationTemplates).where(and(eq(notificationTemplates.event, event.type), eq(notificationTemplates.active, true)));
+  const planned = (await planNotifications(db, [event], templates, now)).get(event.id)!;
+  if ('error' in planned) throw planned.error;
+  return planned;
 }
 
 /**
- * The notification half of the store-events consumer: plans the event's messages, records them,
- * and puts each new queued one on the notifications queue. An event processed twice records and
- * sends nothing new; a retried message (attempts > 1) also sends the queued rows of this event that
- * were never tried, in case the earlier run recorded them and then failed to queue them.
+ * Inserts the rows no cause has had yet (dedupe key), however many, in one statement (one per
+ * 512 K characters of rows), and returns the new ones' ids and statuses: for a consumer's D1 batch.
  */
-export async function notifyForEvent(db: Database, env: Pick<Bindings, 'NOTIFICATIONS_QUEUE'>, event: { id: string; type: string; data: Record<string, unknown> }, attempts: number): Promise<number> {
-  const ids = new Set(await insertNotifications(db, await planEventNotifications(db, event)));
-  if (attempts > 1) {
-    const untried = await db
-      .select({ id: notifications.id })
-      .from(notifications)
-      .where(and(eq(notifications.eventId, event.id), eq(notifications.status, 'queued'), eq(notifications.attempts, 0)));
-    for (const row of untried) ids.add(row.id);
-  }
-  if (ids.size > 0) await sendNotificationMessages(env, [...ids]);
-  return ids.size;
+const insertRows = compiled((db, p: Slot<'rows'>) =>
+  db
+    .insert(notifications)
+    .select(rowsFromJson(notifications, p('rows')))
+    .onConflictDoNothing({ target: notifications.dedupeKey })
+    .returning({ id: notifications.id, status: notifications.status, eventId: notifications.eventId }),
+);
+export const insertNotificationRows = (db: Database, rows: readonly NotificationRow[]) => jsonRows(notifications, rows).map((json) => insertRows(db, { rows: json }));
+
+/** Inserts the rows a cause has not had yet (dedupe key) and returns the ids of the new queued ones. */
+export async function insertNotifications(db: Database, rows: NotificationRow[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const inserted = (await db.batch(insertNotificationRows(db, rows) as unknown as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]])) as { id: string; status: string }[][];
+  return inserted.flat().filter((r) => r.status === 'queued').map((r) => r.id);
 }

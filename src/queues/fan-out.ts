@@ -1,108 +1,208 @@
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { createDb, type Database } from '../db/client';
-import { events, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { compiled, type Slot } from '../db/compiled';
+import { inJson, jsonRows, rowsFromJson } from '../db/json-rows';
+import { events, notifications, webhookDeliveries, webhookEndpoints, type NotificationRow, type WebhookDeliveryRow } from '../db/schema';
+import type { NotificationTemplateRow } from '../db/schema-notifications';
 import type { Bindings } from '../env';
 import { PING_EVENT } from '../lib/events';
 import { ID_PREFIX, newId } from '../lib/ids';
-import { notifyForEvent } from '../notifications/planner';
-import { sendDeliveries, type EventMessage } from '../webhooks/messages';
+import { sendNotificationMessages } from '../notifications/messages';
+import { activeTemplates, insertNotificationRows, planNotifications } from '../notifications/planner';
+import { type EventMessage, sendDeliveries } from '../webhooks/messages';
 import { leftoverEvents, markPublished, publishLeftovers } from '../webhooks/publisher';
-import { eachMessage, log, type Outcome } from './each-message';
+import { eachBatch, type Item, log, type Result, writeTogetherOrAlone } from './each-message';
 
 export type FanOutEnv = Pick<Bindings, 'DB' | 'DELIVERIES_QUEUE' | 'NOTIFICATIONS_QUEUE' | 'EVENTS_QUEUE'>;
 
-const CONCURRENCY = 5;
-/** D1 binds at most 100 parameters a statement; a delivery row takes 8. */
-const ROWS_PER_INSERT = 12;
-
 type EventRow = Pick<typeof events.$inferSelect, 'id' | 'type' | 'data' | 'createdAt'>;
+type EndpointRow = Pick<typeof webhookEndpoints.$inferSelect, 'id' | 'events' | 'createdAt'>;
 
 /**
- * The `store-events` consumer: one delivery (and one message) per event and matching endpoint, then
- * the event's notifications (src/notifications/planner.ts). Both halves are idempotent, so a retry
- * of the message, or the same event sent twice, redoes neither.
+ * The `store-events` consumer: one delivery (and one message) per event and matching endpoint, and
+ * the event's notifications (src/notifications/planner.ts). Both are idempotent, so a retry of the
+ * message, or the same event sent twice, creates neither again.
  *
- * The batch's events are read, and marked published, in one D1 batch that also looks for leftovers
- * (src/webhooks/publisher.ts), which are published once the messages are done: the requests that
- * send events to this queue never touch D1 for it. An id with no event (its insert never
- * committed) is acknowledged and skipped.
+ * Per batch, not per event: ONE D1 batch marks the batch's events published, reads them, the
+ * leftovers (src/webhooks/publisher.ts: published once the messages are done, so the requests that
+ * send events here never touch D1 for it), the active endpoints and the active templates; ONE D1
+ * batch reads the notification contexts of every event that has templates; ONE D1 batch inserts
+ * every delivery and notification. Then one queue send for the deliveries and one for the
+ * notifications. An id with no event (its insert never committed) is acknowledged and skipped.
  */
 export async function fanOutBatch(batch: MessageBatch<EventMessage>, env: FanOutEnv): Promise<void> {
   const db = createDb(env.DB);
-  const { found, leftovers } = await receiveEvents(db, batch.messages.map((message) => message.body?.eventId));
-  await eachMessage(batch, CONCURRENCY, (message) => fanOut(db, env, message, found), (message, error) => {
-    log('error', 'webhook fan-out failed; retrying', { queue: batch.queue, eventId: message.body?.eventId, attempts: message.attempts, error: String(error) });
-    return {};
+  let leftovers: { id: string }[] = [];
+  await eachBatch(batch, {
+    idField: 'eventId',
+    handle: async (items) => {
+      const received = await receiveEvents(db, items.map((item) => item.id));
+      leftovers = received.leftovers;
+      return fanOutAll(db, env, items, received);
+    },
+    onError: (message, error) => {
+      log('error', 'webhook fan-out failed; retrying', { queue: batch.queue, eventId: message.body?.eventId, attempts: message.attempts, error: String(error) });
+      return {};
+    },
   });
   await publishLeftovers(env, db, leftovers).catch((error) =>
     log('error', 'publishing leftover outbox events failed; the next batch or the cron will retry', { error: String(error) }),
   );
 }
 
+interface Received {
+  found: Map<string, EventRow>;
+  leftovers: { id: string }[];
+  endpoints: EndpointRow[];
+  templates: NotificationTemplateRow[];
+}
+
 /**
  * One round trip: marks the batch's events published (the queue holds them now: a message that
- * fails is retried by the queue, not re-sent), reads them, and reads the leftovers, which the mark
- * has just left out.
+ * fails is retried by the queue, not re-sent), reads them, the leftovers, which the mark has just
+ * left out, and what every event of the batch is matched against: the active endpoints and the
+ * active templates (a few rows; an event's type picks its own from them).
  */
-async function receiveEvents(db: Database, eventIds: unknown[]): Promise<{ found: Map<string, EventRow>; leftovers: { id: string }[] }> {
-  const ids = [...new Set(eventIds.filter((id): id is string => typeof id === 'string'))];
-  if (ids.length === 0) return { found: new Map(), leftovers: await leftoverEvents(db) };
-  const [, rows, leftovers] = await db.batch([
+const eventsIn = compiled((db, p: Slot<'ids'>) => db.select({ id: events.id, type: events.type, data: events.data, createdAt: events.createdAt }).from(events).where(inJson(events.id, p('ids'))));
+const activeEndpoints = compiled((db) => db.select({ id: webhookEndpoints.id, events: webhookEndpoints.events, createdAt: webhookEndpoints.createdAt }).from(webhookEndpoints).where(eq(webhookEndpoints.active, true)));
+
+async function receiveEvents(db: Database, ids: string[]): Promise<Received> {
+  const [, rows, leftovers, endpoints, templates] = await db.batch([
     markPublished(db, ids),
-    db.select({ id: events.id, type: events.type, data: events.data, createdAt: events.createdAt }).from(events).where(inArray(events.id, ids)),
+    eventsIn(db, { ids: JSON.stringify(ids) }),
     leftoverEvents(db),
+    activeEndpoints(db, {}),
+    activeTemplates(db, {}),
   ]);
-  return { found: new Map(rows.map((row) => [row.id, row])), leftovers };
+  return { found: new Map(rows.map((row) => [row.id, row])), leftovers, endpoints, templates };
 }
 
-async function fanOut(db: Database, env: FanOutEnv, message: Message<EventMessage>, found: Map<string, EventRow>): Promise<Outcome> {
-  const eventId = message.body?.eventId;
-  if (typeof eventId !== 'string') {
-    log('warn', 'store-events message without an eventId; dropped', { body: message.body });
-    return 'ack';
+/** What one event writes: its deliveries and its notifications (or why they could not be planned). */
+interface Part {
+  item: Item<EventMessage>;
+  event: EventRow;
+  deliveries: WebhookDeliveryRow[];
+  notifications: NotificationRow[] | { error: unknown };
+}
+
+async function fanOutAll(db: Database, env: FanOutEnv, items: Item<EventMessage>[], received: Received): Promise<Map<string, Result>> {
+  const results = new Map<string, Result>();
+  const toFan: { item: Item<EventMessage>; event: EventRow }[] = [];
+  for (const item of items) {
+    const event = received.found.get(item.id);
+    // Not an error: requests send the ids of every event they tried to insert, committed or not.
+    // A ping is created as a delivery by POST /api/webhooks/{id}/test; it is never broadcast.
+    if (!event || event.type === PING_EVENT) results.set(item.id, 'ack');
+    else toFan.push({ item, event });
   }
-  // Not an error: requests send the ids of every event they tried to insert, committed or not.
-  const event = found.get(eventId);
-  if (!event) return 'ack';
-  // A ping is created as a delivery by POST /api/webhooks/{id}/test; it is never broadcast.
-  if (event.type === PING_EVENT) return 'ack';
-  // Webhooks first: a notification problem (retried with the message) never holds back deliveries.
-  await fanOutToEndpoints(db, env, event, message.attempts);
-  await notifyForEvent(db, env, event, message.attempts);
-  return 'ack';
-}
+  if (toFan.length === 0) return results;
 
-async function fanOutToEndpoints(db: Database, env: FanOutEnv, event: { id: string; type: string; createdAt: string }, attempts: number): Promise<void> {
-  const subscribed = sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE json_each.value IN (${event.type}, '*'))`;
-  // Like Stripe, an endpoint gets the events that happen after it is registered, not a backlog.
-  const existedThen = lte(webhookEndpoints.createdAt, event.createdAt);
-  const endpoints = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.active, true), subscribed, existedThen));
-  if (endpoints.length === 0) return;
-
+  const planned = await planNotifications(db, toFan.map(({ event }) => event), received.templates);
   const now = new Date();
+  const parts: Part[] = toFan.map(({ item, event }) => ({ item, event, deliveries: deliveryRows(event, received.endpoints, now), notifications: planned.get(event.id) ?? [] }));
+
+  // What each event's write returned: the deliveries and queued notifications to send.
+  const toSend = new Map<string, { deliveries: string[]; notifications: string[] }>();
+  const unwritten = await writeTogetherOrAlone(parts, async (some) => {
+    for (const [eventId, ids] of await write(db, some)) toSend.set(eventId, ids);
+  });
+
+  // Webhooks first: a notification problem (retried with the message) never holds back deliveries.
+  const sendable = parts.filter((part) => !unwritten.has(part));
+  const deliveryIds = sendable.flatMap((part) => toSend.get(part.event.id)?.deliveries ?? []);
+  const notificationIds = sendable.flatMap((part) => toSend.get(part.event.id)?.notifications ?? []);
+  const deliveriesSent = deliveryIds.length === 0 ? undefined : await sendDeliveries(env, deliveryIds).then(() => undefined, (error: unknown) => ({ error }));
+  const notificationsSent = notificationIds.length === 0 ? undefined : await sendNotificationMessages(env, notificationIds).then(() => undefined, (error: unknown) => ({ error }));
+
+  const outcome = (part: Part): Result => {
+    if (unwritten.has(part)) return { error: unwritten.get(part) };
+    const sent = toSend.get(part.event.id);
+    if (sent?.deliveries.length && deliveriesSent) return deliveriesSent;
+    if ('error' in part.notifications) return part.notifications;
+    if (sent?.notifications.length && notificationsSent) return notificationsSent;
+    return 'ack';
+  };
+  for (const part of parts) results.set(part.item.id, outcome(part));
+  return results;
+}
+
+/** One pending delivery per active endpoint that wants the event and existed when it happened. */
+function deliveryRows(event: EventRow, endpoints: readonly EndpointRow[], now: Date): WebhookDeliveryRow[] {
   const ts = now.toISOString();
-  // Unique per (event, endpoint): an event published twice gets its deliveries once, and only rows
-  // inserted here are sent, so a receiver never gets the same event twice from a re-publish.
-  const rows = endpoints.map((endpoint) => ({ id: newId(ID_PREFIX.webhookDelivery, now.getTime()), endpointId: endpoint.id, eventId: event.id, eventType: event.type, status: 'pending' as const, attempts: 0, createdAt: ts, updatedAt: ts }));
-  const inserted: { id: string }[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    inserted.push(
-      ...(await db
-        .insert(webhookDeliveries)
-        .values(rows.slice(i, i + ROWS_PER_INSERT))
-        .onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.endpointId] })
-        .returning({ id: webhookDeliveries.id })),
-    );
+  return endpoints
+    .filter((endpoint) => (endpoint.events.includes(event.type) || endpoint.events.includes('*')) && endpoint.createdAt <= event.createdAt)
+    .map((endpoint) => ({
+      id: newId(ID_PREFIX.webhookDelivery, now.getTime()),
+      endpointId: endpoint.id,
+      eventId: event.id,
+      eventType: event.type,
+      status: 'pending',
+      attempts: 0,
+      lastStatusCode: null,
+      lastError: null,
+      lastAttemptAt: null,
+      nextRetryAt: null,
+      deliveredAt: null,
+      createdAt: ts,
+      updatedAt: ts,
+    }));
+}
+
+// Unique per (event, endpoint): an event published twice gets its deliveries once, and only rows
+// inserted here are sent, so a receiver never gets the same event twice from a re-publish.
+const insertDeliveries = compiled((db, p: Slot<'rows'>) =>
+  db
+    .insert(webhookDeliveries)
+    .select(rowsFromJson(webhookDeliveries, p('rows')))
+    .onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.endpointId] })
+    .returning({ id: webhookDeliveries.id, eventId: webhookDeliveries.eventId }),
+);
+// A retried message may follow an earlier run that wrote its rows and then failed to send them:
+// those are still waiting and untried, so they are sent again.
+const untriedDeliveries = compiled((db, p: Slot<'ids'>) =>
+  db
+    .select({ id: webhookDeliveries.id, eventId: webhookDeliveries.eventId })
+    .from(webhookDeliveries)
+    .where(and(inJson(webhookDeliveries.eventId, p('ids')), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, 0))),
+);
+const untriedNotifications = compiled((db, p: Slot<'ids'>) =>
+  db
+    .select({ id: notifications.id, eventId: notifications.eventId, status: notifications.status })
+    .from(notifications)
+    .where(and(inJson(notifications.eventId, p('ids')), eq(notifications.status, 'queued'), eq(notifications.attempts, 0))),
+);
+
+/**
+ * ONE D1 batch: the parts' deliveries and notifications inserted (each at most once, see above), and
+ * for retried messages their untried rows read back. Returns, by event id, what to send: the
+ * deliveries and the queued notifications (a skipped one, an opt-out, is never sent).
+ */
+async function write(db: Database, parts: readonly Part[]): Promise<Map<string, { deliveries: string[]; notifications: string[] }>> {
+  const notificationRows = parts.flatMap((part) => ('error' in part.notifications ? [] : part.notifications));
+  const retried = parts.filter((part) => part.item.message.attempts > 1).map((part) => part.event.id);
+  const ids = JSON.stringify(retried);
+  const statements: { kind: 'deliveries' | 'notifications'; statement: unknown }[] = [
+    ...jsonRows(webhookDeliveries, parts.flatMap((part) => part.deliveries)).map((rows) => ({ kind: 'deliveries' as const, statement: insertDeliveries(db, { rows }) })),
+    ...(notificationRows.length > 0 ? insertNotificationRows(db, notificationRows) : []).map((statement) => ({ kind: 'notifications' as const, statement })),
+    ...(retried.length > 0
+      ? [
+          { kind: 'deliveries' as const, statement: untriedDeliveries(db, { ids }) },
+          { kind: 'notifications' as const, statement: untriedNotifications(db, { ids }) },
+        ]
+      : []),
+  ];
+  const out = new Map(parts.map((part) => [part.event.id, { deliveries: new Set<string>(), notifications: new Set<string>() }]));
+  if (statements.length > 0) {
+    const results = (await db.batch(statements.map((s) => s.statement) as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]])) as { id: string; eventId: string | null; status?: string }[][];
+    results.forEach((rows, i) => {
+      const kind = statements[i]!.kind;
+      for (const row of rows) {
+        const sets = row.eventId ? out.get(row.eventId) : undefined;
+        if (kind === 'deliveries') sets?.deliveries.add(row.id);
+        else if (row.status === 'queued') sets?.notifications.add(row.id);
+      }
+    });
   }
-  const ids = new Set(inserted.map((row) => row.id));
-  // A retry of this message may follow an earlier run that inserted its rows and then failed to
-  // send them: those rows are still pending and untried, so they are sent now.
-  if (attempts > 1) {
-    const untried = await db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.eventId, event.id), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, 0)));
-    for (const row of untried) ids.add(row.id);
-  }
-  if (ids.size > 0) await sendDeliveries(env, [...ids]);
+  return new Map([...out].map(([eventId, sets]) => [eventId, { deliveries: [...sets.deliveries], notifications: [...sets.notifications] }]));
 }

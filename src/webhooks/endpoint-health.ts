@@ -1,5 +1,8 @@
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
+import { compiled, type Slot } from '../db/compiled';
+import { field, jsonEach, jsonValues } from '../db/json-rows';
 import { notifications, webhookEndpoints, type WebhookEndpointRow } from '../db/schema';
 import { notificationTemplates } from '../db/schema-notifications';
 import type { Bindings } from '../env';
@@ -11,6 +14,63 @@ import { staffRecipients } from '../notifications/recipients';
 import { TRIGGERS } from '../notifications/triggers';
 
 export const DEFAULT_DISABLE_AFTER_HOURS = 72;
+
+/** An attempt's outcome, as far as its endpoint's health goes. */
+export interface Attempted {
+  endpoint: WebhookEndpointRow;
+  result: { ok: boolean; startedAt: Date; durationMs: number };
+}
+
+export const finishedAt = (result: Attempted['result']) => new Date(result.startedAt.getTime() + result.durationMs);
+
+/**
+ * Each endpoint's failing run after a batch of attempts, from its results in the order they
+ * finished (`failingSince` marks when the current run of failures without a success began):
+ * - the last one succeeded: the run is over (`since` null, `restarted`);
+ * - a success, then failures: a new run, from the first failure after the last success (`restarted`);
+ * - failures only: the run goes on, or starts at the first of them if there was none.
+ * `endpoint` is the row as read before the batch; `last` the result that finished last.
+ */
+export function failingRuns<T extends Attempted>(attempts: readonly T[]) {
+  const byEndpoint = new Map<string, T[]>();
+  for (const attempt of attempts) byEndpoint.set(attempt.endpoint.id, [...(byEndpoint.get(attempt.endpoint.id) ?? []), attempt]);
+  return [...byEndpoint.values()].map((list) => {
+    const ordered = [...list].sort((a, b) => finishedAt(a.result).getTime() - finishedAt(b.result).getTime());
+    let lastSuccess = -1;
+    ordered.forEach((attempt, i) => {
+      if (attempt.result.ok) lastSuccess = i;
+    });
+    const last = ordered[ordered.length - 1]!;
+    const failing = !last.result.ok;
+    return {
+      endpoint: last.endpoint,
+      failing,
+      restarted: lastSuccess >= 0,
+      since: failing ? ordered[lastSuccess + 1]!.result.startedAt.toISOString() : null,
+      last: last.result as T['result'],
+    };
+  });
+}
+
+/**
+ * `failingSince` as failingRuns folded it: set to `since` where the run restarted (null: cleared),
+ * else kept, or started at `since` where there was none. Written only where it changes
+ * (webhook_endpoints is audited: a write that changes nothing would still leave an audit row).
+ */
+const nextFailingSince = sql`iif(${field('restarted')}, ${field('since')}, coalesce(${webhookEndpoints.failingSince}, ${field('since')}))`;
+const recordRuns = compiled((db, p: Slot<'rows'>) =>
+  db
+    .update(webhookEndpoints)
+    .set({ failingSince: nextFailingSince })
+    .from(jsonEach(p('rows')))
+    .where(and(eq(webhookEndpoints.id, field('id')), sql`${webhookEndpoints.failingSince} IS NOT ${nextFailingSince}`)),
+);
+
+/** The statement(s) recording the runs, for the consumer's D1 batch: one for every endpoint of it. */
+export function recordFailingRuns(db: Database, runs: ReturnType<typeof failingRuns>): BatchItem<'sqlite'>[] {
+  const rows = runs.map((run) => ({ id: run.endpoint.id, restarted: run.restarted ? 1 : 0, since: run.since }));
+  return jsonValues(rows).map((json) => recordRuns(db, { rows: json }) as BatchItem<'sqlite'>);
+}
 
 export interface FailedEndpoint {
   endpoint: Pick<WebhookEndpointRow, 'id' | 'url' | 'failingSince'>;

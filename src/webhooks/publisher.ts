@@ -1,5 +1,7 @@
-import { and, asc, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, isNull, lt, sql } from 'drizzle-orm';
 import { createDb, type Database } from '../db/client';
+import { compiled, type Slot } from '../db/compiled';
+import { inJson } from '../db/json-rows';
 import { events } from '../db/schema';
 import type { Bindings } from '../env';
 import { sendEvents } from './messages';
@@ -27,22 +29,28 @@ export const LEFTOVER_MS = 30_000;
 /** Leftovers handed to the queue per sweep; the rest wait for the next batch or the next minute. */
 const PUBLISH_LIMIT = 100;
 
-// The database's clock, so that marking takes no bound parameter of its own (100 ids fit one statement).
+// The database's clock: the mark takes no value of its own.
 const dbNow = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
 
-/** Marks events as handed to the queue; ids at most 100 (D1's bound parameters per statement). */
+const markIds = compiled((db, p: Slot<'ids'>) => db.update(events).set({ publishedAt: dbNow }).where(and(inJson(events.id, p('ids')), isNull(events.publishedAt))));
+
+/** Marks events as handed to the queue (the ids are one JSON parameter: any number of them). */
 export function markPublished(db: Database, ids: readonly string[]) {
-  return db.update(events).set({ publishedAt: dbNow }).where(and(inArray(events.id, [...ids]), isNull(events.publishedAt)));
+  return markIds(db, { ids: JSON.stringify(ids) });
 }
+
+const leftoversBefore = compiled((db, p: Slot<'before'>) =>
+  db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(isNull(events.publishedAt), lt(events.createdAt, sql`${p('before')}`)))
+    .orderBy(asc(events.createdAt), asc(events.id))
+    .limit(PUBLISH_LIMIT),
+);
 
 /** The leftovers at `now`, oldest first: a query, so that a consumer can run it in a batch of its own. */
 export function leftoverEvents(db: Database, now = new Date()) {
-  return db
-    .select({ id: events.id })
-    .from(events)
-    .where(and(isNull(events.publishedAt), lt(events.createdAt, new Date(now.getTime() - LEFTOVER_MS).toISOString())))
-    .orderBy(asc(events.createdAt), asc(events.id))
-    .limit(PUBLISH_LIMIT);
+  return leftoversBefore(db, { before: new Date(now.getTime() - LEFTOVER_MS).toISOString() });
 }
 
 /** Sends leftovers found by leftoverEvents, then marks them published (a crash in between sends them again, never loses them). */
