@@ -136,18 +136,19 @@ export async function runQueue<Body>(queue: string, bodies: { body: Body; attemp
 }
 
 /**
- * A stand-in for DELIVERIES_QUEUE (or EVENTS_QUEUE) that records the ids it is sent (`deliveryId`,
- * `eventId`), and can fail on demand.
+ * A stand-in for DELIVERIES_QUEUE (or EVENTS_QUEUE, NOTIFICATIONS_QUEUE) that records the ids it is
+ * sent (`deliveryId`, `eventId`, `notificationId`), and can fail on demand.
  */
 export function recordingQueue(options: { failSends?: number } = {}) {
   const sent: string[] = [];
   let failures = options.failSends ?? 0;
-  const idOf = (body: { deliveryId?: string; eventId?: string }) => (body.deliveryId ?? body.eventId)!;
+  type Body = { deliveryId?: string; eventId?: string; notificationId?: string };
+  const idOf = (body: Body) => (body.deliveryId ?? body.eventId ?? body.notificationId)!;
   const queue = {
-    async send(body: { deliveryId?: string; eventId?: string }) {
+    async send(body: Body) {
       sent.push(idOf(body));
     },
-    async sendBatch(messages: Iterable<{ body: { deliveryId?: string; eventId?: string } }>) {
+    async sendBatch(messages: Iterable<{ body: Body }>) {
       if (failures > 0) {
         failures -= 1;
         throw new Error('queue unavailable (test)');
@@ -155,5 +156,5 @@ export function recordingQueue(options: { failSends?: number } = {}) {
       for (const m of messages) sent.push(idOf(m.body));
     },
   };
-  return { sent, queue: queue as unknown as Bindings['DELIVERIES_QUEUE'] & Bindings['EVENTS_QUEUE'] };
+  return { sent, queue: queue as unknown as Bindings['DELIVERIES_QUEUE'] & Bindings['EVENTS_QUEUE'] & Bindings['NOTIFICATIONS_QUEUE'] };
 }
