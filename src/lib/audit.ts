@@ -1,4 +1,7 @@
 import type { Principal } from '../middleware/auth';
+import { interceptD1 } from './d1-intercept';
+
+export { isWriteStatement } from './d1-intercept';
 
 /**
  * Who the audit log records for a request's writes. The log itself is written by triggers on the
@@ -44,13 +47,6 @@ const SET_CONTEXT = `INSERT OR REPLACE INTO audit_context (id, actor_kind, actor
 VALUES (1, ?, ?, CASE ? WHEN 'user' THEN (SELECT email FROM users WHERE id = ?) ELSE (SELECT prefix FROM api_keys WHERE id = ?) END, ?, ?, ?, ?, ?)`;
 const CLEAR_CONTEXT = 'DELETE FROM audit_context';
 
-const WRITE = /^\s*(insert|update|delete|replace)\b/i;
-const WRITE_IN_CTE = /\b(insert\s+(or\s+\w+\s+)?into|update\s+\S+\s+set|delete\s+from)\b/i;
-
-/** Whether a statement may change rows (drizzle writes start with insert/update/delete; a CTE may lead). */
-export function isWriteStatement(sql: string): boolean {
-  return WRITE.test(sql) || (/^\s*with\b/i.test(sql) && WRITE_IN_CTE.test(sql));
-}
 
 type Row = Record<string, unknown>;
 
@@ -59,64 +55,33 @@ type Row = Record<string, unknown>;
  * audited, and statements pass through untouched). Reads are never changed.
  */
 export function auditedD1(d1: D1Database, actor: () => AuditActor | null): D1Database {
-  const real = new WeakMap<object, { statement: D1PreparedStatement; write: boolean }>();
   const context = (who: AuditActor) => [
     d1.prepare(SET_CONTEXT).bind(who.kind, who.id, who.kind, who.id, who.id, who.role, who.requestId ?? null, who.method ?? null, who.path ?? null, new Date().toISOString()),
     d1.prepare(CLEAR_CONTEXT),
   ] as const;
-  /** Runs one write inside [set context, write, clear context] and returns the write's result. */
-  const alone = async (statement: D1PreparedStatement, who: AuditActor) => {
-    const [set, clear] = context(who);
-    const results = await d1.batch<Row>([set, statement, clear]);
-    return results[1]!;
-  };
-
-  const wrap = (statement: D1PreparedStatement, write: boolean): D1PreparedStatement => {
-    const proxy = new Proxy(statement, {
-      get(target, prop) {
-        if (prop === 'bind') return (...values: unknown[]) => wrap(target.bind(...values), write);
-        const who = write ? actor() : null;
-        if (who) {
-          switch (prop) {
-            case 'run':
-            case 'all':
-              return () => alone(target, who);
-            case 'first':
-              return async (column?: string) => {
-                const row = (await alone(target, who)).results[0];
-                return row === undefined ? null : column === undefined ? row : row[column];
-              };
-            case 'raw':
-              return async (options?: { columnNames?: boolean }) => {
-                const rows = (await alone(target, who)).results;
-                const values = rows.map((r) => Object.values(r));
-                return options?.columnNames ? [Object.keys(rows[0] ?? {}), ...values] : values;
-              };
-          }
-        }
-        const value = Reflect.get(target, prop, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    real.set(proxy, { statement, write });
-    return proxy;
-  };
-
-  return new Proxy(d1, {
-    get(target, prop) {
-      if (prop === 'prepare') return (query: string) => wrap(target.prepare(query), isWriteStatement(query));
-      if (prop === 'batch') {
-        return async <T>(statements: D1PreparedStatement[]) => {
-          const found = statements.map((s) => real.get(s) ?? { statement: s, write: true });
-          const plain = found.map((f) => f.statement);
-          const who = found.some((f) => f.write) ? actor() : null;
-          if (!who) return target.batch<T>(plain);
-          const [set, clear] = context(who);
-          return (await target.batch<T>([set, ...plain, clear])).slice(1, -1);
-        };
+  return interceptD1(d1, {
+    // A lone write becomes the batch [set context, write, clear context], answered as the call asked.
+    async lone({ statement, write, method, args, proceed }) {
+      const who = write ? actor() : null;
+      if (!who) return proceed();
+      const [set, clear] = context(who);
+      const result = (await d1.batch<Row>([set, statement, clear]))[1]!;
+      if (method === 'run' || method === 'all') return result;
+      const rows = result.results;
+      if (method === 'first') {
+        const column = args[0] as string | undefined;
+        const row = rows[0];
+        return row === undefined ? null : column === undefined ? row : row[column];
       }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      const values = rows.map((r) => Object.values(r));
+      return (args[0] as { columnNames?: boolean } | undefined)?.columnNames ? [Object.keys(rows[0] ?? {}), ...values] : values;
+    },
+    async batch(statements, proceed) {
+      const plain = statements.map((s) => s.statement);
+      const who = statements.some((s) => s.write) ? actor() : null;
+      if (!who) return proceed(plain);
+      const [set, clear] = context(who);
+      return (await proceed([set, ...plain, clear])).slice(1, -1);
     },
   });
 }

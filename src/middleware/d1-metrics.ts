@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import { createDb } from '../db/client';
 import type { AppEnv } from '../env';
+import { interceptD1 } from '../lib/d1-intercept';
 
 /**
  * D1 cost of a request, in development only (ENVIRONMENT=development, as `npm run dev`, the tests
@@ -35,55 +36,25 @@ export interface D1Metrics {
 
 type Meta = { meta?: { rows_read?: number } };
 
-/** A D1 binding that counts what it runs into `metrics`; statements stay real ones for `batch()`. */
+/** A D1 binding that counts what it runs into `metrics`. */
 export function measuredD1(d1: D1Database, metrics: D1Metrics): D1Database {
-  const real = new WeakMap<object, D1PreparedStatement>();
   const add = (result: Meta) => {
     metrics.rowsRead += result?.meta?.rows_read ?? 0;
     return result;
   };
-  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
-    const proxy = new Proxy(statement, {
-      get(target, prop) {
-        switch (prop) {
-          case 'bind':
-            return (...values: unknown[]) => wrap(target.bind(...values));
-          case 'all':
-          case 'run':
-            return async () => {
-              metrics.roundTrips += 1;
-              return add(await (target[prop] as () => Promise<Meta>).call(target));
-            };
-          case 'raw':
-          case 'first':
-            return async (...args: unknown[]) => {
-              metrics.roundTrips += 1;
-              metrics.unknown += 1;
-              return (target[prop] as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-            };
-          default: {
-            const value = Reflect.get(target, prop, target);
-            return typeof value === 'function' ? value.bind(target) : value;
-          }
-        }
-      },
-    });
-    real.set(proxy, statement);
-    return proxy;
-  };
-  return new Proxy(d1, {
-    get(target, prop) {
-      if (prop === 'prepare') return (query: string) => wrap(target.prepare(query));
-      if (prop === 'batch') {
-        return async (statements: D1PreparedStatement[]) => {
-          metrics.roundTrips += 1;
-          const results = await target.batch(statements.map((s) => real.get(s) ?? s));
-          for (const result of results) add(result as Meta);
-          return results;
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+  return interceptD1(d1, {
+    async lone({ method, proceed }) {
+      metrics.roundTrips += 1;
+      if (method === 'all' || method === 'run') return add((await proceed()) as Meta);
+      // raw() and first() return no meta.
+      metrics.unknown += 1;
+      return proceed();
+    },
+    async batch(statements, proceed) {
+      metrics.roundTrips += 1;
+      const results = await proceed(statements.map((s) => s.statement));
+      for (const result of results) add(result as Meta);
+      return results;
     },
   });
 }

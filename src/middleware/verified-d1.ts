@@ -1,4 +1,4 @@
-import { isWriteStatement } from '../lib/audit';
+import { interceptD1 } from '../lib/d1-intercept';
 
 /** The credential a request ran under (taken from this isolate's cache) turned out to have changed. */
 export class StaleCredential extends Error {
@@ -43,45 +43,20 @@ export function verifiedD1(d1: D1Database, check: () => D1PreparedStatement, acc
     verified = true;
   };
   const settle = () => (verified ? Promise.resolve() : (alone ??= check().all<Row>().then((r) => judge(r.results))));
-  const real = new WeakMap<object, { statement: D1PreparedStatement; write: boolean }>();
-
-  const wrap = (statement: D1PreparedStatement, write: boolean): D1PreparedStatement => {
-    const proxy = new Proxy(statement, {
-      get(target, prop) {
-        if (prop === 'bind') return (...values: unknown[]) => wrap(target.bind(...values), write);
-        const value = Reflect.get(target, prop, target);
-        if (typeof value !== 'function') return value;
-        if (prop === 'all' || prop === 'run' || prop === 'first' || prop === 'raw') {
-          return async (...args: unknown[]) => {
-            await settle();
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        }
-        return value.bind(target);
-      },
-    });
-    real.set(proxy, { statement, write });
-    return proxy;
-  };
-
-  const binding = new Proxy(d1, {
-    get(target, prop) {
-      if (prop === 'prepare') return (query: string) => wrap(target.prepare(query), isWriteStatement(query));
-      if (prop === 'batch') {
-        return async (statements: D1PreparedStatement[]) => {
-          const found = statements.map((s) => real.get(s) ?? { statement: s, write: true });
-          const plain = found.map((f) => f.statement);
-          if (verified || alone || found.some((f) => f.write)) {
-            await settle();
-            return target.batch(plain);
-          }
-          const [first, ...results] = await target.batch<Row>([check(), ...plain]);
-          judge(first!.results);
-          return results;
-        };
+  const binding = interceptD1(d1, {
+    async lone({ proceed }) {
+      await settle();
+      return proceed();
+    },
+    async batch(statements, proceed) {
+      const plain = statements.map((s) => s.statement);
+      if (verified || alone || statements.some((s) => s.write)) {
+        await settle();
+        return proceed(plain);
       }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      const [first, ...results] = await proceed([check(), ...plain]);
+      judge(first!.results as Row[]);
+      return results;
     },
   });
   return { binding, settle };
