@@ -95,6 +95,9 @@ const taxRateFor = compiled((db, p: Slot<'country' | 'region'>) =>
     .limit(1),
 );
 
+/** What a compiled read resolves to. */
+type Rows<Read extends (...args: never[]) => unknown> = Awaited<ReturnType<Read>>;
+
 // The other reads of a quote, built once per isolate (src/db/compiled.ts).
 const variantsByIds = compiled((db, p: Slot<'ids'>) =>
   db
@@ -135,14 +138,18 @@ export async function quote(db: Database, request: QuoteRequest): Promise<Quote>
   const variantIds = [...new Set(request.lines.map((l) => l.variantId))];
   const code = request.couponCode?.trim().toUpperCase() ?? '';
 
-  const [variantRows, settingsRows, currencyRows, taxRows, couponRows, usageRows] = await db.batch([
+  // Tax and coupon reads only when there is an address or a code to read them for.
+  const country = request.shippingAddress?.country?.toUpperCase() ?? '';
+  const region = request.shippingAddress?.region?.toUpperCase() ?? '';
+  const optional = [...(country ? [taxRateFor(db, { country, region })] : []), ...(code ? [couponByCode(db, { code }), couponUsesBy(db, { code, customerKey: request.customerKey ?? '' })] : [])];
+  const [variantRows, settingsRows, currencyRows, ...rest] = (await db.batch([
     variantsByIds(db, { ids: JSON.stringify(variantIds) }),
     storeSettingsRow(db, {}),
     allCurrencies(db, {}),
-    taxRateFor(db, { country: request.shippingAddress?.country?.toUpperCase() ?? '', region: request.shippingAddress?.region?.toUpperCase() ?? '' }),
-    couponByCode(db, { code }),
-    couponUsesBy(db, { code, customerKey: request.customerKey ?? '' }),
-  ]);
+    ...optional,
+  ] as never)) as [Rows<typeof variantsByIds>, Rows<typeof storeSettingsRow>, Rows<typeof allCurrencies>, ...unknown[]];
+  const taxRows = (country ? rest.shift() : []) as Rows<typeof taxRateFor>;
+  const [couponRows, usageRows] = (code ? rest : [[], []]) as [Rows<typeof couponByCode>, Rows<typeof couponUsesBy>];
   const settings = settingsRows[0];
   if (!settings) throw new Error('store_settings row is missing (migration 0005)');
   const defaultCurrency = currencyRows.find((c) => c.code === settings.defaultCurrency);
