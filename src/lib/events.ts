@@ -58,7 +58,14 @@ const noted = new WeakMap<object, string[]>();
 
 /** A new event id, noted as one of `db`'s requests' events. Every insert into events takes its id here. */
 export function newEventId(db: Database, now = new Date()): string {
-  const id = newId(ID_PREFIX.event, now.getTime());
+  return noteEventId(db, newId(ID_PREFIX.event, now.getTime()));
+}
+
+/**
+ * Notes an event id known in advance as one of `db`'s requests' events: for an event a trigger may
+ * insert with an id derived from its row's (`inventory.low`, src/modules/inventory/stock.ts).
+ */
+export function noteEventId(db: Database, id: string): string {
   const ids = noted.get(db) ?? [];
   ids.push(id);
   noted.set(db, ids);

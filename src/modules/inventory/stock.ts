@@ -1,8 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { compiled, type Slot } from '../../db/compiled';
-import { events, INVENTORY_REASONS, inventoryAdjustments, productVariants, products, storeSettings } from '../../db/schema';
-import { newEventId } from '../../lib/events';
+import { INVENTORY_REASONS, inventoryAdjustments, productVariants, products, storeSettings } from '../../db/schema';
+import { noteEventId } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 
 /**
@@ -11,6 +11,15 @@ import { ID_PREFIX, newId } from '../../lib/ids';
  * (once per crossing: the next event needs a restock above the threshold first). The statements
  * go into the caller's D1 batch; a decrement below zero trips the stock trigger and aborts the
  * whole batch (guard `insufficient_stock`).
+ *
+ * A change is ONE statement, the history row: every order line, cancellation and restock runs it,
+ * and each statement on D1 has a fixed cost (an order was three per line: the stock update, the
+ * row, the low-stock event). The trigger `inventory_adjustments_apply` (migration 0018) applies
+ * the row's delta to the variant's stock (so the BEFORE UPDATE OF stock guard still refuses going
+ * below zero and aborts the batch) and inserts `inventory.low` when a decrement crosses the
+ * threshold, with the id `lowStockEventId` derives from the adjustment's: the request notes that
+ * id in advance, so publishing sends it as any other event (an id that never committed, because
+ * nothing crossed, is skipped by the consumer).
  */
 
 export interface StockChange {
@@ -27,13 +36,13 @@ export interface StockChange {
 /** The threshold in force for a variant: its own, else its product's, else the store's. */
 export const effectiveThreshold = sql<number>`coalesce(${productVariants.lowStockThreshold}, ${products.lowStockThreshold}, ${storeSettings.lowStockThreshold})`;
 
-// Built once per isolate (src/db/compiled.ts): every order line runs them.
-const changeStock = compiled((db, p: Slot<'variantId' | 'delta' | 'ts'>) =>
-  db
-    .update(productVariants)
-    .set({ stock: sql`${productVariants.stock} + ${p('delta')}`, updatedAt: sql`${p('ts')}` })
-    .where(eq(productVariants.id, p('variantId'))),
-);
+/** The id of the `inventory.low` event a decrement's adjustment may insert: `adj_X` -> `evt_X` (same SQL in 0018). */
+export function lowStockEventId(adjustmentId: string): string {
+  return ID_PREFIX.event + adjustmentId.slice(adjustmentId.indexOf('_'));
+}
+
+// Built once per isolate (src/db/compiled.ts): every order line runs it. Reads product_id off the
+// variant, so an unknown variant inserts nothing (and moves nothing).
 const recordAdjustment = compiled((db, p: Slot<'id' | 'variantId' | 'delta' | 'reason' | 'note' | 'orderId' | 'actor' | 'ts'>) =>
   // Columns in table order: id, variant_id, product_id, delta, reason, note, order_id, actor, created_at.
   db.insert(inventoryAdjustments).select(
@@ -41,38 +50,20 @@ const recordAdjustment = compiled((db, p: Slot<'id' | 'variantId' | 'delta' | 'r
       ${p('note')}, ${p('orderId')}, ${p('actor')}, ${p('ts')} FROM ${productVariants} WHERE ${productVariants.id} = ${p('variantId')}`,
   ),
 );
-const lowStockEvent = compiled((db, p: Slot<'eventId' | 'variantId' | 'delta' | 'ts'>) =>
-  // Columns in table order: id, type, data, created_at, published_at.
-  db.insert(events).select(
-    sql`SELECT ${p('eventId')}, 'inventory.low',
-        json_object('productId', ${productVariants.productId}, 'variantId', ${productVariants.id}, 'sku', ${productVariants.sku},
-                    'quantity', ${productVariants.stock}, 'threshold', ${effectiveThreshold}),
-        ${p('ts')}, NULL
-      FROM ${productVariants}
-      JOIN ${products} ON ${products.id} = ${productVariants.productId}
-      JOIN ${storeSettings} ON ${storeSettings.id} = 'store'
-      WHERE ${productVariants.id} = ${p('variantId')}
-        AND ${productVariants.stock} <= ${effectiveThreshold}
-        AND ${productVariants.stock} - ${p('delta')} > ${effectiveThreshold}`,
-  ),
-);
 
 export function stockChangeStatements(db: Database, change: StockChange, now = new Date()) {
-  const ts = now.toISOString();
-  const { variantId, delta } = change;
-  const statements = [
-    changeStock(db, { variantId, delta, ts }),
+  const id = newId(ID_PREFIX.inventoryAdjustment, now.getTime());
+  if (change.delta < 0) noteEventId(db, lowStockEventId(id));
+  return [
     recordAdjustment(db, {
-      id: newId(ID_PREFIX.inventoryAdjustment, now.getTime()),
-      variantId,
-      delta,
+      id,
+      variantId: change.variantId,
+      delta: change.delta,
       reason: change.reason,
       note: change.note ?? null,
       orderId: change.orderId ?? null,
       actor: change.actor,
-      ts,
+      ts: now.toISOString(),
     }),
   ];
-  if (delta >= 0) return statements;
-  return [...statements, lowStockEvent(db, { eventId: newEventId(db, now), variantId, delta, ts })];
 }
