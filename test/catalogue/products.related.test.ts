@@ -110,3 +110,24 @@ describe('products.related', () => {
     await expectInSync(product.id, key);
   });
 });
+
+describe('stock changes patch products.related in place (migration 0019)', () => {
+  it('keeps every variant of the product in sync through orders, restocks and price changes', async () => {
+    const key = await adminKey();
+    const product = await createProduct(key, { variants: [{ name: 'S', price: 10, stock: 9 }, { name: 'M', price: 11, stock: 5 }, { name: 'L', price: 12, stock: 2 }] });
+    const [, middle] = product.variants;
+    const order = await api('/api/orders', { method: 'POST', key, json: { email: 'related@example.test', lines: [{ variantId: middle.id, quantity: 2 }] } });
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    const afterOrder = await shown(product.id, key);
+    expect(afterOrder.variants.map((v: { stock: number }) => v.stock)).toEqual([9, 3, 2]);
+    await expectInSync(product.id, key);
+    // A stock and a price change in one statement: both triggers fire and agree.
+    await env.DB.prepare('UPDATE product_variants SET stock = stock + 7, price = 1500, updated_at = ? WHERE id = ?').bind(new Date().toISOString(), middle.id).run();
+    await expectInSync(product.id, key);
+    const { variants } = await shown(product.id, key);
+    expect(variants[1]).toMatchObject({ stock: 10, price: 15 });
+    const related = await env.DB.prepare('SELECT related FROM products WHERE id = ?').bind(product.id).first<{ related: string }>();
+    const row = await env.DB.prepare('SELECT updated_at FROM product_variants WHERE id = ?').bind(middle.id).first<{ updated_at: string }>();
+    expect(JSON.parse(related!.related).variants[1].updatedAt).toBe(row!.updated_at);
+  });
+});
