@@ -50,8 +50,9 @@ export async function getItem(db: Database, variantId: string, reach: SQL | unde
 }
 
 /**
- * Adjusts a variant's stock by `delta` in one batch (stockChangeStatements: the change, its history
- * row and any `inventory.low`), reading back the history row and the new level in the same batch.
+ * Adjusts a variant's stock by `delta` in one batch (stockChangeStatements: the history row, whose
+ * trigger moves the stock and writes any `inventory.low`), reading back the row and the new level in
+ * the same batch.
  * Below zero trips the stock trigger: 409 and nothing changes.
  */
 export async function adjustStock(db: Database, variantId: string, input: CreateAdjustmentInput, reach: SQL | undefined, actor: string) {
