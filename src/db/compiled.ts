@@ -12,7 +12,7 @@ import type { Database } from './client';
  * into the kept text and hands Drizzle a prepared statement: same SQL, same row mapping (column
  * modes, JSON, aliases), usable alone (`await`) or in `db.batch([...])`.
  *
- * A list of values of any length goes in as one JSON parameter (`IN (SELECT value FROM json_each(p))`),
+ * A list of values of any length goes in as one JSON parameter (inJson in src/db/json-rows.ts),
  * so the text stays the same whatever the length.
  */
 

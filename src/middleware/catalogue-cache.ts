@@ -92,13 +92,6 @@ function observe(version: number, now = Date.now()) {
   }
 }
 
-/** Forgets every kept answer (tests that rewrite the database underneath the isolate). */
-export function forgetRenderedCatalogue() {
-  rendered.clear();
-  seen.version = undefined;
-  seen.changedAt = 0;
-}
-
 /**
  * Who the answer was rendered for: one entry for every anonymous caller, and one per credential
  * and its rights otherwise (a role or permission change renders anew), since staff and vendors see

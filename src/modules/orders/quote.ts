@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { compiled, type Slot } from '../../db/compiled';
+import { inJson } from '../../db/json-rows';
 import {
   categories,
   type CouponRow,
@@ -104,7 +105,7 @@ const variantsByIds = compiled((db, p: Slot<'ids'>) =>
     .select(variantColumns)
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
-    .where(sql`${productVariants.id} IN (SELECT value FROM json_each(${p('ids')}))`),
+    .where(inJson(productVariants.id, p('ids'))),
 );
 const storeSettingsRow = compiled((db) => db.select().from(storeSettings).where(eq(storeSettings.id, 'store')));
 const allCurrencies = compiled((db) => db.select().from(currencies));
