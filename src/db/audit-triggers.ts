@@ -57,6 +57,8 @@ export const NOT_AUDITED: Record<string, string> = {
   category_listing: 'every product under every category with its sort columns, derived from links, category_tree and products by triggers',
   product_related_refresh: 'always empty: rebuild requests for products.related, applied by a trigger',
   catalogue_version: 'a version number bumped by triggers',
+  quote_version: 'a version number bumped by triggers',
+  write_guards: 'never holds a row: assertions a batch makes, checked and dropped by a trigger',
   idempotency_keys: 'request bookkeeping (stored responses)',
   order_status_history: "a history itself; the order's status change is audited on the order",
   inventory_adjustments: "a stock history itself; the stock change is audited on the variant",
@@ -75,6 +77,15 @@ const IGNORED_FIELDS: Record<string, string[]> = {
   api_keys: ['lastUsedAt'],
   products: ['related'],
   users: ['lastLoginAt'],
+};
+
+/**
+ * Columns changed on their own far more often than the rest (a variant's stock: every order line),
+ * whose changes get a trigger of their own: small to compile and run. The table's update trigger
+ * then fires only when another audited column changed (and still shows these too when they did).
+ */
+const HOT_COLUMNS: Record<string, string[]> = {
+  product_variants: ['stock'],
 };
 
 /** Columns whose values never reach the log: the field is shown as changed, its value as `[redacted]`. */
@@ -134,6 +145,7 @@ function valueExpression(column: AuditColumn, row: 'NEW' | 'OLD'): string {
 }
 
 const changed = (c: AuditColumn) => `OLD.\`${c.column}\` IS NOT NEW.\`${c.column}\``;
+const updateEntry = (c: AuditColumn) => `json_object('before', ${valueExpression(c, 'OLD')}, 'after', ${valueExpression(c, 'NEW')})`;
 
 /**
  * `{ field: { before?, after? }, ... }`: every column on create and delete; on update only the
@@ -147,7 +159,7 @@ function changesExpression(columns: AuditColumn[], action: 'create' | 'update' |
         ? `json_object('after', ${valueExpression(c, 'NEW')})`
         : action === 'delete'
           ? `json_object('before', ${valueExpression(c, 'OLD')})`
-          : `iif(${changed(c)}, json_object('before', ${valueExpression(c, 'OLD')}, 'after', ${valueExpression(c, 'NEW')}), NULL)`;
+          : `iif(${changed(c)}, ${updateEntry(c)}, NULL)`;
     return `'${c.field}', ${value}`;
   });
   const object = `json_object(\n    ${entries.join(',\n    ')}\n  )`;
@@ -157,28 +169,60 @@ function changesExpression(columns: AuditColumn[], action: 'create' | 'update' |
 
 const TRIGGER_EVENTS = { create: ['INSERT', 'NEW'], update: ['UPDATE', 'NEW'], delete: ['DELETE', 'OLD'] } as const;
 
-export function triggerName(table: string, action: keyof typeof TRIGGER_EVENTS): string {
+export function triggerName(table: string, action: keyof typeof TRIGGER_EVENTS | 'update_hot'): string {
   return `audit_${table}_${action}`;
+}
+
+const columnList = (columns: AuditColumn[]) => columns.map((c) => `\`${c.column}\``).join(', ');
+const anyChanged = (columns: AuditColumn[]) => `(${columns.map(changed).join(' OR ')})`;
+
+function auditTrigger(name: string, table: SQLiteTable, trigger: { name: string; on: string; when: string[]; row: 'NEW' | 'OLD'; action: string; changes: string }): string {
+  return `CREATE TRIGGER \`${trigger.name}\` AFTER ${trigger.on} ON \`${name}\`
+WHEN ${['EXISTS (SELECT 1 FROM `audit_context`)', ...trigger.when].join(' AND ')}
+BEGIN
+  INSERT INTO \`audit_log\` (\`actor_kind\`, \`actor_id\`, \`actor_label\`, \`actor_role\`, \`resource\`, \`resource_id\`, \`action\`, \`changes\`, \`request_id\`, \`method\`, \`path\`, \`created_at\`)
+  SELECT ctx.\`actor_kind\`, ctx.\`actor_id\`, ctx.\`actor_label\`, ctx.\`actor_role\`, '${AUDITED_TABLES[name]}', ${idExpression(table, trigger.row)}, '${trigger.action}',
+  coalesce(${trigger.changes}, '{}'),
+  ctx.\`request_id\`, ctx.\`method\`, ctx.\`path\`, ctx.\`at\`
+  FROM \`audit_context\` ctx WHERE ctx.\`id\` = 1;
+END`;
 }
 
 /** The CREATE TRIGGER statements that audit one table. */
 export function auditTriggers(name: string, table: SQLiteTable): string[] {
-  const resource = AUDITED_TABLES[name];
-  if (!resource) throw new Error(`${name} is not an audited table`);
+  if (!AUDITED_TABLES[name]) throw new Error(`${name} is not an audited table`);
   const columns = auditColumns(name, table);
-  return (Object.keys(TRIGGER_EVENTS) as (keyof typeof TRIGGER_EVENTS)[]).map((action) => {
+  const hot = columns.filter((c) => HOT_COLUMNS[name]?.includes(c.column));
+  const rest = columns.filter((c) => !hot.includes(c));
+  const triggers = (Object.keys(TRIGGER_EVENTS) as (keyof typeof TRIGGER_EVENTS)[]).map((action) => {
     const [event, row] = TRIGGER_EVENTS[action];
-    const when = ['EXISTS (SELECT 1 FROM `audit_context`)', ...(action === 'update' ? [`(${columns.map(changed).join(' OR ')})`] : [])];
-    return `CREATE TRIGGER \`${triggerName(name, action)}\` AFTER ${event} ON \`${name}\`
-WHEN ${when.join(' AND ')}
-BEGIN
-  INSERT INTO \`audit_log\` (\`actor_kind\`, \`actor_id\`, \`actor_label\`, \`actor_role\`, \`resource\`, \`resource_id\`, \`action\`, \`changes\`, \`request_id\`, \`method\`, \`path\`, \`created_at\`)
-  SELECT ctx.\`actor_kind\`, ctx.\`actor_id\`, ctx.\`actor_label\`, ctx.\`actor_role\`, '${resource}', ${idExpression(table, row)}, '${action}',
-  coalesce(${changesExpression(columns, action)}, '{}'),
-  ctx.\`request_id\`, ctx.\`method\`, ctx.\`path\`, ctx.\`at\`
-  FROM \`audit_context\` ctx WHERE ctx.\`id\` = 1;
-END`;
+    // UPDATE OF the audited columns: an update of only ignored ones (products.related, which every
+    // stock change patches; updatedAt) neither runs nor compiles the trigger. SQLite compiles every
+    // trigger a statement may fire when it prepares the statement, and local D1 prepares each call anew.
+    const update = action === 'update';
+    return auditTrigger(name, table, {
+      name: triggerName(name, action),
+      on: update ? `UPDATE OF ${columnList(rest)}` : event,
+      when: update ? [anyChanged(rest)] : [],
+      row,
+      action,
+      changes: changesExpression(columns, action),
+    });
   });
+  if (hot.length) {
+    // Only the hot columns changed: the update trigger above did not fire, this one does.
+    triggers.push(
+      auditTrigger(name, table, {
+        name: triggerName(name, 'update_hot'),
+        on: `UPDATE OF ${columnList(hot)}`,
+        when: [anyChanged(hot), `NOT ${anyChanged(rest)}`],
+        row: 'NEW',
+        action: 'update',
+        changes: hot.length === 1 ? `json_object('${hot[0]!.field}', ${updateEntry(hot[0]!)})` : changesExpression(hot, 'update'),
+      }),
+    );
+  }
+  return triggers;
 }
 
 /** The statements that keep the log append-only. */

@@ -1,6 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { AUDITED_TABLES, expectedTriggers, NOT_AUDITED, schemaTables } from '../../src/db/audit-triggers';
+import { auditedD1 } from '../../src/lib/audit';
+import { adminKey, createProduct, uid } from '../helpers';
 
 // The audit log is only as complete as its triggers: every table is audited or says why not, and
 // the triggers in the migrated database are the ones the current schema calls for.
@@ -25,5 +27,28 @@ describe('audit triggers', () => {
     const stale = [...expectedTriggers()].filter(([name, sql]) => actual.get(name) !== normalize(sql)).map(([name]) => name);
     expect(stale, 'run `npm run db:audit-triggers` (inside the migration lock) and commit the migration it writes').toEqual([]);
     expect([...actual.keys()].filter((name) => !expectedTriggers().has(name))).toEqual([]);
+  });
+});
+
+describe("a variant's stock, audited by a trigger of its own", () => {
+  const audited = () => auditedD1(env.DB, () => ({ kind: 'api_key', id: `key_${uid()}`, role: 'admin' }));
+  const entries = async (variantId: string) => {
+    const { results } = await env.DB.prepare("SELECT changes FROM audit_log WHERE resource = 'variant' AND resource_id = ? AND action = 'update' ORDER BY id").bind(variantId).all<{ changes: string }>();
+    return results.map((r) => JSON.parse(r.changes));
+  };
+
+  it('records a stock change alone, a stock and price change as one entry with both, and a price set to itself with stock as stock only', async () => {
+    const variant = (await createProduct(await adminKey(), { price: 10, stock: 9 })).variants[0];
+    const d1 = audited();
+    const update = (set: string) => d1.prepare(`UPDATE product_variants SET ${set} WHERE id = ?`).bind(variant.id).run();
+    await update('stock = stock - 1');
+    await update('stock = stock - 1, price = price + 100');
+    await update('stock = stock + 5, price = price');
+    await update('name = name'); // nothing changed: no entry
+    expect(await entries(variant.id)).toEqual([
+      { stock: { before: 9, after: 8 } },
+      { price: { before: 1000, after: 1100 }, stock: { before: 8, after: 7 } },
+      { stock: { before: 7, after: 12 } },
+    ]);
   });
 });
