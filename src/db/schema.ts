@@ -247,6 +247,30 @@ export const catalogueVersion = sqliteTable('catalogue_version', {
 });
 
 /**
+ * One row (id 1) whose version changes, to a random 53-bit value, by triggers (migrations/0021_order_guards.sql)
+ * whenever anything an order's quote reads changes, stock excepted: a variant's price, name, sku,
+ * options or product, a product's name, status or vendor, a deletion of either, the store
+ * settings, currencies and tax rates. Isolates keep quote inputs per version
+ * (src/modules/orders/quote-inputs.ts) and an order placed from them is written only if the version
+ * is still the one they were read at (a `write_guards` row in the same batch).
+ */
+export const quoteVersion = sqliteTable('quote_version', {
+  id: integer('id').primaryKey(),
+  version: integer('version').notNull().default(0),
+});
+
+/**
+ * Never holds a row: a batch inserts `(name, ok)` to assert something it read earlier still holds
+ * (src/lib/write-guards.ts). The table's trigger aborts the whole batch with `guard:<name>` when
+ * `ok` is not 1, and drops the row when it is, so a write that depends on a read done in another
+ * round trip (or kept by the isolate) commits only if that read is still true.
+ */
+export const writeGuards = sqliteTable('write_guards', {
+  name: text('name').notNull(),
+  ok: integer('ok'),
+});
+
+/**
  * Roles hold permissions of the form `resource:action` (`products:write`), `resource:*` or `*`.
  * The built-in roles (admin, vendor, customer) are created by a migration, have their name as id,
  * and cannot be deleted or renamed.

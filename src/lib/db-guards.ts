@@ -1,7 +1,8 @@
 import { ApiError } from './errors';
 
 /**
- * Invariants the database enforces with triggers (migrations/0005_commerce_rules.sql): a batch that
+ * Invariants the database enforces with triggers (migrations/0005_commerce_rules.sql, and the
+ * `write_guards` table of 0021 for assertions a batch makes about earlier reads): a batch that
  * would break one aborts as a whole with `guard:<name>`. Each maps to a 409 CONFLICT; callers may
  * give a more precise error (which variant ran out) by naming the guard.
  */
@@ -14,6 +15,10 @@ export const GUARDS = {
   overshipped: 'More would be shipped (or delivered) than was ordered',
   order_transition: 'The order is not in a state that allows this change',
   cart_converted: 'This cart has already been checked out',
+  // write_guards rows (migrations/0021_order_guards.sql): a read done earlier no longer holds. Their
+  // writers answer these themselves (read again, or answer the request again); the messages are fallbacks.
+  stale_quote: 'Prices or settings changed while this was being written; try again',
+  stale_credential: 'The credential changed while this was being written; try again',
 } as const;
 export type GuardName = keyof typeof GUARDS;
 

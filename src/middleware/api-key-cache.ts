@@ -1,19 +1,20 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { API_KEY_PATTERN, hashApiKey } from '../modules/api-keys/api-key-format';
-import { apiKeyCheckStatement, evaluateApiKey, type KeyLookup, lastUsedUpdate } from '../modules/api-keys/api-keys.service';
+import { apiKeyCheckStatement, apiKeyGuardStatement, evaluateApiKey, type KeyCheckRow, type KeyLookup, lastUsedUpdate } from '../modules/api-keys/api-keys.service';
 import type { Principal } from './auth';
 import { type VerifiedD1, verifiedD1 } from './verified-d1';
 
 /**
- * API-key principals this isolate confirmed in the last minute, by key hash. A request with such a
- * key, of any method, runs at once on the cached principal while the key's check rides in the
- * request's first D1 batch (verifiedD1): a read costs one round trip instead of two, and so does
- * the read-only first batch of a write (the quote of `POST /api/orders`). A key revoked or changed
- * a moment ago is still refused on that very request: its check fails before any write statement
- * runs (a write waits for the check), and the request is answered again from scratch.
+ * API-key principals this isolate confirmed in the last minute, by key hash, with the key's row as
+ * read then. A request with such a key, of any method, runs at once on the cached principal while
+ * the key's check rides in the request's first D1 batch (verifiedD1): as a read beside a read-only
+ * batch, as a guard statement at the head of a batch that writes (it aborts the batch if the key
+ * changed since). So a cached key costs no round trip of its own, and `POST /api/orders` with kept
+ * quote inputs is one round trip in all. A key revoked or changed a moment ago is still refused on
+ * that very request: nothing it wrote commits, and the request is answered again from scratch.
  */
-const confirmed = new Map<string, { principal: Principal; at: number }>();
+const confirmed = new Map<string, { principal: Principal; row: KeyCheckRow; at: number }>();
 const CONFIRMED_MS = 60_000;
 const CONFIRMED_MAX = 1000;
 
@@ -23,10 +24,10 @@ export function keyPrincipal(found: Extract<KeyLookup, { status: 'valid' }>): Pr
 
 const same = (a: Principal, b: Principal) => JSON.stringify(a) === JSON.stringify(b);
 
-export function rememberKey(hash: string, principal: Principal, now = Date.now()) {
+export function rememberKey(hash: string, principal: Principal, row: KeyCheckRow, now = Date.now()) {
   confirmed.delete(hash);
   if (confirmed.size >= CONFIRMED_MAX) confirmed.delete(confirmed.keys().next().value!);
-  confirmed.set(hash, { principal, at: now });
+  confirmed.set(hash, { principal, row, at: now });
 }
 
 export function forgetKey(hash: string) {
@@ -47,16 +48,24 @@ export async function optimisticKey(c: Context<AppEnv>, now = Date.now()): Promi
   const cached = confirmed.get(hash);
   if (!cached || now - cached.at >= CONFIRMED_MS) return undefined;
   const d1 = c.var.db.$client;
-  const verify = verifiedD1(
-    d1,
-    () => apiKeyCheckStatement(d1, hash),
-    (rows) => {
+  const touch = (record: { id: string; lastUsedAt: string | null }) => {
+    const write = lastUsedUpdate(c.var.db, record);
+    if (write) c.executionCtx.waitUntil(write.then(() => undefined, () => undefined));
+  };
+  const verify = verifiedD1(d1, {
+    check: () => apiKeyCheckStatement(d1, hash),
+    accept: (rows) => {
       const found = evaluateApiKey(rows);
       if (found.status !== 'valid' || !same(keyPrincipal(found), cached.principal)) return false;
-      const touch = lastUsedUpdate(c.var.db, found.record);
-      if (touch) c.executionCtx.waitUntil(touch.then(() => undefined, () => undefined));
+      touch(found.record);
       return true;
     },
-  );
+    guard: () => apiKeyGuardStatement(d1, hash, cached.row),
+    // The guard passed: the key is as cached, so its last use is as cached too (kept up to date here).
+    guarded: () => {
+      touch(cached.row);
+      cached.row = { ...cached.row, lastUsedAt: new Date().toISOString() };
+    },
+  });
   return { hash, principal: cached.principal, verify };
 }

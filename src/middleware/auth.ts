@@ -78,7 +78,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
   const touch = lastUsedUpdate(db, found.record);
   if (touch) c.executionCtx.waitUntil(touch.then(() => undefined, () => undefined));
   const principal = keyPrincipal(found);
-  rememberKey(hash, principal);
+  rememberKey(hash, principal, found.row);
   return principal;
 }
 

@@ -1,3 +1,4 @@
+import { violatedGuard } from '../lib/db-guards';
 import { interceptD1 } from '../lib/d1-intercept';
 
 /** The credential a request ran under (taken from this isolate's cache) turned out to have changed. */
@@ -23,26 +24,35 @@ export interface VerifiedD1 {
   settle(): Promise<void>;
 }
 
+/** How a cached credential is checked: a read judged in JS, or a guard statement inside a write batch. */
+export interface CredentialCheck {
+  check(): D1PreparedStatement;
+  accept(rows: Row[]): boolean;
+  /** A write_guards statement that aborts its batch with guard:stale_credential unless the credential is as cached. */
+  guard(): D1PreparedStatement;
+  /** Called when a batch carrying the guard committed. */
+  guarded(): void;
+}
+
 /**
  * A D1 binding for a request whose principal came from this isolate's cache instead of a lookup:
- * the credential's check (`check`, judged by `accept`) rides as the first statement of the first
- * batch the request runs if that batch only reads, so a cached credential costs no round trip of
- * its own, and no rows reach the handler before the check has passed (else StaleCredential is
- * thrown and the request is answered again from scratch, src/middleware/rate-limit.ts). A write
- * statement never runs before the check: a batch holding one, or a lone write, waits for the check
- * run alone first. That covers every write a request makes through `c.var.db`, the idempotency
- * key's claim and the audit context included: this binding wraps the audited one
- * (src/lib/audit.ts), so the audit rows it adds are inside the batch that waits. Statements run
- * outside a batch wait for the check too.
+ * the credential's check rides in the first batch the request runs, so a cached credential costs
+ * no round trip of its own. A batch that only reads carries `check` as its first statement, and
+ * no rows reach the handler before `accept` has passed it. A batch that writes carries `guard` as
+ * its first statement: if the credential changed, the whole batch aborts and nothing it wrote
+ * commits. Either failure throws StaleCredential, and the request is answered again from scratch
+ * (src/middleware/rate-limit.ts). A lone statement (outside a batch) waits for the check run alone.
+ * This binding wraps the audited one (src/lib/audit.ts), so the audit rows it adds are inside the
+ * same batch as the guard.
  */
-export function verifiedD1(d1: D1Database, check: () => D1PreparedStatement, accept: (rows: Row[]) => boolean): VerifiedD1 {
+export function verifiedD1(d1: D1Database, credential: CredentialCheck): VerifiedD1 {
   let verified = false;
   let alone: Promise<void> | undefined;
   const judge = (rows: Row[]) => {
-    if (!accept(rows)) throw new StaleCredential();
+    if (!credential.accept(rows)) throw new StaleCredential();
     verified = true;
   };
-  const settle = () => (verified ? Promise.resolve() : (alone ??= check().all<Row>().then((r) => judge(r.results))));
+  const settle = () => (verified ? Promise.resolve() : (alone ??= credential.check().all<Row>().then((r) => judge(r.results))));
   const binding = interceptD1(d1, {
     async lone({ proceed }) {
       await settle();
@@ -50,11 +60,19 @@ export function verifiedD1(d1: D1Database, check: () => D1PreparedStatement, acc
     },
     async batch(statements, proceed) {
       const plain = statements.map((s) => s.statement);
-      if (verified || alone || statements.some((s) => s.write)) {
+      if (verified || alone) {
         await settle();
         return proceed(plain);
       }
-      const [first, ...results] = await proceed([check(), ...plain]);
+      if (statements.some((s) => s.write)) {
+        const [, ...results] = await proceed([credential.guard(), ...plain]).catch((error: unknown) => {
+          throw violatedGuard(error) === 'stale_credential' ? new StaleCredential() : error;
+        });
+        if (!verified) credential.guarded();
+        verified = true;
+        return results;
+      }
+      const [first, ...results] = await proceed([credential.check(), ...plain]);
       judge(first!.results as Row[]);
       return results;
     },

@@ -52,7 +52,7 @@ export interface KeyCheckRow {
 }
 
 export type KeyLookup =
-  | { status: 'valid'; record: Pick<ApiKeyRow, 'id' | 'roleId' | 'lastUsedAt'>; permissions: string[] }
+  | { status: 'valid'; record: Pick<ApiKeyRow, 'id' | 'roleId' | 'lastUsedAt'>; permissions: string[]; row: KeyCheckRow }
   | { status: 'unknown' | 'revoked' | 'expired' };
 
 const KEY_CHECK_SQL =
@@ -68,6 +68,21 @@ export function apiKeyCheckStatement(d1: D1Database, keyHash: string): D1Prepare
   return d1.prepare(KEY_CHECK_SQL).bind(keyHash);
 }
 
+// Same judgement as evaluateApiKey plus "unchanged since it was read", as one statement inside a write batch.
+const KEY_GUARD_SQL =
+  "INSERT INTO write_guards (name, ok) SELECT 'stale_credential', EXISTS (SELECT 1 FROM api_keys k LEFT JOIN roles r ON r.id = k.role_id " +
+  'WHERE k.key_hash = ? AND k.id = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) ' +
+  'AND k.role_id IS ? AND k.permissions IS ? AND r.permissions IS ?)';
+
+/**
+ * A `write_guards` statement that aborts its batch with guard:stale_credential unless the key still
+ * reads as `seen` (a row apiKeyCheckStatement returned): the same key, role and permissions (its
+ * own and its role's), not revoked, not expired. It lets a write batch carry the key's check.
+ */
+export function apiKeyGuardStatement(d1: D1Database, keyHash: string, seen: KeyCheckRow, now = new Date()): D1PreparedStatement {
+  return d1.prepare(KEY_GUARD_SQL).bind(keyHash, seen.id, now.toISOString(), seen.roleId, seen.keyPermissions, seen.rolePermissions);
+}
+
 /** The key the check found, with the permissions it holds now (its role's, read on every request). */
 export function evaluateApiKey(rows: readonly unknown[], now = new Date()): KeyLookup {
   const row = rows[0] as KeyCheckRow | undefined;
@@ -76,7 +91,7 @@ export function evaluateApiKey(rows: readonly unknown[], now = new Date()): KeyL
   if (row.expiresAt && row.expiresAt <= now.toISOString()) return { status: 'expired' };
   const own = JSON.parse(row.keyPermissions) as string[];
   const fromRole = row.rolePermissions ? (JSON.parse(row.rolePermissions) as string[]) : [];
-  return { status: 'valid', record: { id: row.id, roleId: row.roleId, lastUsedAt: row.lastUsedAt }, permissions: [...fromRole, ...own] };
+  return { status: 'valid', record: { id: row.id, roleId: row.roleId, lastUsedAt: row.lastUsedAt }, permissions: [...fromRole, ...own], row };
 }
 
 /** Finds a key by its hash, with the permissions it holds now (its role's, read on every request). */

@@ -1,14 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { compiled, compiledInsert, type Slot } from '../../db/compiled';
-import { carts, couponUsages, coupons, type OrderLineRow, type OrderRow, orderLines, orderStatusHistory, orders, type PostalAddress } from '../../db/schema';
-import { withGuards } from '../../lib/db-guards';
+import { carts, couponUsages, coupons, type OrderLineRow, type OrderRow, orderLines, orderStatusHistory, orders, type PostalAddress, quoteVersion, writeGuards } from '../../db/schema';
+import { GUARDS, violatedGuard, withGuards } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { stockChangeStatements } from '../inventory/stock';
 import { orderEventData } from './order-status';
-import { quote } from './quote';
+import { forgetQuoteInputs, keepQuoteInputs, keptQuoteInputs } from './quote-inputs';
+import { type QuoteInputs, type QuoteRequest, quoteFrom, readQuoteInputs } from './quote';
 
 export interface PlaceOrderInput {
   /** The customer's account, or null for a guest order (then `email` is the contact). */
@@ -40,6 +41,12 @@ export interface PlacedOrder {
  * row, `order.placed`, and the cart's conversion. The database's triggers refuse negative stock,
  * an overused coupon and a second checkout of one cart, and any refusal rolls the whole batch
  * back: concurrent orders for the last units sell exactly the stock, and a failure leaves nothing.
+ *
+ * The quote comes from inputs this isolate kept when it has them all (quote-inputs.ts), else from
+ * one read batch; either way the write batch first asserts that `quote_version` is still the one
+ * they were read at, so an order is never written at prices, names or settings that changed in the
+ * meantime: the batch aborts, the inputs are read again and the order priced again. With kept
+ * inputs (and a cached API key, whose check rides in the same batch) an order is one round trip.
  */
 // The statements of every order, built once per isolate (src/db/compiled.ts).
 const insertOrder = compiledInsert(orders);
@@ -47,14 +54,23 @@ const insertOrderLine = compiledInsert(orderLines);
 const insertHistory = compiledInsert(orderStatusHistory);
 const insertCouponUsage = compiledInsert(couponUsages);
 const useCoupon = compiled((db, p: Slot<'id'>) => db.update(coupons).set({ timesUsed: sql`${coupons.timesUsed} + 1` }).where(eq(coupons.id, p('id'))));
+const quoteStillCurrent = compiled((db, p: Slot<'version'>) =>
+  db.insert(writeGuards).values({ name: 'stale_quote', ok: sql`(SELECT ${quoteVersion.version} = ${p('version')} FROM ${quoteVersion} WHERE ${quoteVersion.id} = 1)` }),
+);
 const convertCart = compiled((db, p: Slot<'id' | 'orderId' | 'ts'>) =>
   db.update(carts).set({ status: 'converted', orderId: sql`${p('orderId')}`, updatedAt: sql`${p('ts')}` }).where(eq(carts.id, p('id'))),
 );
 
+/** Prices read for an order went stale before it was written (the quote_version guard aborted the batch). */
+class StaleQuote extends Error {}
+
+/** Kept inputs, then fresh reads; a fresh read is stale only if prices change within one round trip. */
+const ATTEMPTS = 3;
+
 export async function placeOrder(db: Database, input: PlaceOrderInput, now = new Date()): Promise<PlacedOrder> {
   if (input.lines.length === 0) throw ApiError.validation([{ field: input.linesField ?? 'lines', message: 'must have at least one line' }]);
   const customerKey = input.customerId ?? `email:${input.email.toLowerCase()}`;
-  const q = await quote(db, {
+  const request: QuoteRequest = {
     currency: input.currency,
     lines: input.lines,
     couponCode: input.couponCode,
@@ -62,7 +78,32 @@ export async function placeOrder(db: Database, input: PlaceOrderInput, now = new
     shippingAddress: input.shippingAddress,
     now,
     linesField: input.linesField,
-  });
+  };
+  let inputs = keptQuoteInputs(request);
+  let kept = inputs !== undefined;
+  for (let attempt = 1; ; attempt++) {
+    if (!inputs) {
+      inputs = await readQuoteInputs(db, request);
+      keepQuoteInputs(request, inputs);
+      kept = false;
+    }
+    try {
+      return await writeOrder(db, input, request, inputs, now);
+    } catch (error) {
+      // Kept inputs may be out of date, so a 422 they lead to (not for sale, no such currency) is
+      // believed only once read afresh; a stale version is found by the batch's guard.
+      const refusedFromKept = kept && error instanceof ApiError && error.code === 'VALIDATION_ERROR';
+      if (!(error instanceof StaleQuote) && !refusedFromKept) throw error;
+      if (error instanceof StaleQuote) forgetQuoteInputs(inputs.version);
+      inputs = undefined;
+      if (attempt === ATTEMPTS) throw ApiError.conflict(GUARDS.stale_quote);
+    }
+  }
+}
+
+async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRequest, inputs: QuoteInputs, now: Date): Promise<PlacedOrder> {
+  const customerKey = request.customerKey!;
+  const q = await quoteFrom(db, request, inputs);
   const ts = now.toISOString();
   const id = newId(ID_PREFIX.order, now.getTime());
   const order: OrderRow = {
@@ -110,6 +151,7 @@ export async function placeOrder(db: Database, input: PlaceOrderInput, now = new
 
   const placed = { id: newId(ID_PREFIX.orderEvent, now.getTime()), orderId: id, fromStatus: null, toStatus: 'pending' as const, actor: input.actor, note: null, createdAt: ts };
   const statements = [
+    quoteStillCurrent(db, { version: inputs.version }),
     insertOrder(db, order),
     ...lines.map((line) => insertOrderLine(db, line)),
     ...lines.flatMap((line) => stockChangeStatements(db, { variantId: line.variantId, delta: -line.quantity, reason: 'order', orderId: id, actor: input.actor }, now)),
@@ -121,7 +163,11 @@ export async function placeOrder(db: Database, input: PlaceOrderInput, now = new
     ...(input.cartId ? [convertCart(db, { id: input.cartId, orderId: id, ts })] : []),
   ];
 
-  await withGuards(() => db.batch(statements as never), {
+  const write = () =>
+    db.batch(statements as never).catch((error: unknown) => {
+      throw violatedGuard(error) === 'stale_quote' ? new StaleQuote() : error;
+    });
+  await withGuards(write, {
     insufficient_stock: () => outOfStock(db, q.lines, input.linesField ?? 'lines'),
     coupon_usage_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has been used up`, 'couponCode'),
     coupon_customer_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has already been used the most times allowed by this customer`, 'couponCode'),

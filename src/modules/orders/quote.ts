@@ -13,6 +13,7 @@ import {
   productCategories,
   products,
   productVariants,
+  quoteVersion,
   type StoreSettingsRow,
   storeSettings,
   type TaxRateRow,
@@ -26,7 +27,9 @@ import { assertCouponUsable } from '../coupons/coupon-rules';
  * Prices a list of variants and quantities as the store sells them now: catalogue prices, the
  * currency's rate, the coupon, the tax rate of the shipping address and the shipping settings.
  * Carts show this as their totals; orders are placed at exactly these numbers. Everything is read
- * in one D1 batch (plus one more query for coupons restricted to categories).
+ * in one D1 batch (plus one more query for coupons restricted to categories), with the
+ * `quote_version` those reads are current at, so an order can price from inputs this isolate kept
+ * (src/modules/orders/quote-inputs.ts) and write only if they are still current.
  */
 
 /** Lines per cart or order: keeps every `IN (...)` well inside D1's 100 bound parameters. */
@@ -45,6 +48,22 @@ export interface QuoteRequest {
   linesField?: string;
 }
 
+/** A variant as a quote reads it. */
+export type QuoteVariant = Rows<typeof variantsByIds>[number];
+
+/** Everything a quote is priced from, as read at `version` of quote_version. */
+export interface QuoteInputs {
+  version: number;
+  variants: QuoteVariant[];
+  settings: StoreSettingsRow;
+  currencies: CurrencyRow[];
+  /** The shipping address's tax rate (null: none, or no address). */
+  taxRate: TaxRateRow | null;
+  /** The coupon the code names (null: none, or no code), and how often this customer used it. */
+  coupon: CouponRow | null;
+  usesByCustomer: number;
+}
+
 export interface QuotedLine {
   key: string;
   variantId: string;
@@ -54,7 +73,7 @@ export interface QuotedLine {
   sku: string | null;
   options: Record<string, string>;
   quantity: number;
-  /** Units in stock now (orders reserve atomically; this is for messages and carts). */
+  /** Units in stock when read (orders reserve atomically; this is for messages and carts). */
   stock: number;
   unitPrice: number;
   subtotal: number;
@@ -107,6 +126,7 @@ const variantsByIds = compiled((db, p: Slot<'ids'>) =>
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(inJson(productVariants.id, p('ids'))),
 );
+const currentQuoteVersion = compiled((db) => db.select({ version: quoteVersion.version }).from(quoteVersion).where(eq(quoteVersion.id, 1)));
 const storeSettingsRow = compiled((db) => db.select().from(storeSettings).where(eq(storeSettings.id, 'store')));
 const allCurrencies = compiled((db) => db.select().from(currencies));
 const couponByCode = compiled((db, p: Slot<'code'>) => db.select().from(coupons).where(eq(coupons.code, p('code'))));
@@ -133,26 +153,54 @@ async function categoryLineage(db: Database, productIds: string[]): Promise<Map<
 }
 
 export async function quote(db: Database, request: QuoteRequest): Promise<Quote> {
-  const now = request.now ?? new Date();
-  const field = request.linesField ?? 'lines';
-  if (request.lines.length > MAX_LINES) throw ApiError.validation([{ field, message: `at most ${MAX_LINES} lines` }]);
+  return quoteFrom(db, request, await readQuoteInputs(db, request));
+}
+
+/** Reads what `request` is priced from, in one D1 batch. */
+export async function readQuoteInputs(db: Database, request: QuoteRequest): Promise<QuoteInputs> {
   const variantIds = [...new Set(request.lines.map((l) => l.variantId))];
-  const code = request.couponCode?.trim().toUpperCase() ?? '';
+  const code = couponCodeOf(request);
 
   // Tax and coupon reads only when there is an address or a code to read them for.
-  const country = request.shippingAddress?.country?.toUpperCase() ?? '';
-  const region = request.shippingAddress?.region?.toUpperCase() ?? '';
+  const { country, region } = taxRegionOf(request);
   const optional = [...(country ? [taxRateFor(db, { country, region })] : []), ...(code ? [couponByCode(db, { code }), couponUsesBy(db, { code, customerKey: request.customerKey ?? '' })] : [])];
-  const [variantRows, settingsRows, currencyRows, ...rest] = (await db.batch([
+  const [versionRows, variantRows, settingsRows, currencyRows, ...rest] = (await db.batch([
+    currentQuoteVersion(db, {}),
     variantsByIds(db, { ids: JSON.stringify(variantIds) }),
     storeSettingsRow(db, {}),
     allCurrencies(db, {}),
     ...optional,
-  ] as never)) as [Rows<typeof variantsByIds>, Rows<typeof storeSettingsRow>, Rows<typeof allCurrencies>, ...unknown[]];
+  ] as never)) as [Rows<typeof currentQuoteVersion>, Rows<typeof variantsByIds>, Rows<typeof storeSettingsRow>, Rows<typeof allCurrencies>, ...unknown[]];
   const taxRows = (country ? rest.shift() : []) as Rows<typeof taxRateFor>;
   const [couponRows, usageRows] = (code ? rest : [[], []]) as [Rows<typeof couponByCode>, Rows<typeof couponUsesBy>];
   const settings = settingsRows[0];
   if (!settings) throw new Error('store_settings row is missing (migration 0005)');
+  return {
+    version: versionRows[0]?.version ?? 0,
+    variants: variantRows,
+    settings,
+    currencies: currencyRows,
+    taxRate: taxRows[0] ?? null,
+    coupon: couponRows[0] ?? null,
+    usesByCustomer: request.customerKey ? (usageRows[0]?.n ?? 0) : 0,
+  };
+}
+
+/** The coupon code a request names, normalised ('' for none). */
+export const couponCodeOf = (request: QuoteRequest) => request.couponCode?.trim().toUpperCase() ?? '';
+
+/** The address a request's tax is looked up for ('' country: no address). */
+export function taxRegionOf(request: QuoteRequest): { country: string; region: string } {
+  return { country: request.shippingAddress?.country?.toUpperCase() ?? '', region: request.shippingAddress?.region?.toUpperCase() ?? '' };
+}
+
+/** Prices `request` from inputs read for it (readQuoteInputs) or kept (quote-inputs.ts); 422 for what cannot be sold. */
+export async function quoteFrom(db: Database, request: QuoteRequest, inputs: QuoteInputs): Promise<Quote> {
+  const now = request.now ?? new Date();
+  const field = request.linesField ?? 'lines';
+  if (request.lines.length > MAX_LINES) throw ApiError.validation([{ field, message: `at most ${MAX_LINES} lines` }]);
+  const code = couponCodeOf(request);
+  const { settings, currencies: currencyRows, variants: variantRows } = inputs;
   const defaultCurrency = currencyRows.find((c) => c.code === settings.defaultCurrency);
   if (!defaultCurrency) throw new Error(`default currency ${settings.defaultCurrency} is missing`);
   const wanted = request.currency?.toUpperCase() ?? settings.defaultCurrency;
@@ -166,7 +214,7 @@ export async function quote(db: Database, request: QuoteRequest): Promise<Quote>
     if (!found) errors.push({ field: `${field}.${i}.variantId`, message: `no variant '${line.variantId}'` });
     else if (found.productStatus !== 'active') errors.push({ field: `${field}.${i}.variantId`, message: `'${found.productName}' is not for sale` });
   });
-  const coupon = code ? (couponRows[0] ?? null) : null;
+  const coupon = code ? inputs.coupon : null;
   if (code && !coupon) errors.push({ field: 'couponCode', message: `no coupon '${code}'` });
   if (errors.length) throw ApiError.validation(errors);
 
@@ -176,7 +224,7 @@ export async function quote(db: Database, request: QuoteRequest): Promise<Quote>
     defaultMinorUnits: defaultCurrency.minorUnits,
     currency: currency!,
     coupon,
-    tax: taxRows[0] ? { rate: taxRows[0].rate, shippingTaxable: taxRows[0].shippingTaxable } : null,
+    tax: inputs.taxRate ? { rate: inputs.taxRate.rate, shippingTaxable: inputs.taxRate.shippingTaxable } : null,
     shipping: { flatRate: settings.shippingFlatRate, freeThreshold: settings.freeShippingThreshold },
   };
   const priceable = lines.map((l) => ({
@@ -189,15 +237,14 @@ export async function quote(db: Database, request: QuoteRequest): Promise<Quote>
   const { lines: priced, ...totals } = priceLines(priceable, pricing);
 
   if (coupon) {
-    const usesByCustomer = request.customerKey ? (usageRows[0]?.n ?? 0) : 0;
-    assertCouponUsable(coupon, { now, usesByCustomer, subtotal: totals.subtotal, eligibleSubtotal: totals.eligibleSubtotal }, pricing);
+    assertCouponUsable(coupon, { now, usesByCustomer: inputs.usesByCustomer, subtotal: totals.subtotal, eligibleSubtotal: totals.eligibleSubtotal }, pricing);
   }
 
   return {
     currency: currency!,
     settings,
     coupon,
-    taxRate: taxRows[0] ?? null,
+    taxRate: inputs.taxRate,
     totals,
     lines: lines.map((l, i) => ({
       variantId: l.variant.variantId,

@@ -1,0 +1,69 @@
+import type { CurrencyRow, StoreSettingsRow, TaxRateRow } from '../../db/schema';
+import { LruCache } from '../../lib/lru';
+import { couponCodeOf, type QuoteInputs, type QuoteRequest, type QuoteVariant, taxRegionOf } from './quote';
+
+/**
+ * Quote inputs this isolate read lately, all current at one `quote_version` (which changes with
+ * anything a quote reads except stock): variants by id, the store settings, the currencies and the
+ * tax rates of addresses seen. An order whose inputs are all here is priced from them and written
+ * in ONE D1 round trip, its batch guarded by that version (place-order.ts); if the version moved
+ * on, the guard aborts the batch, the kept inputs are dropped and the order is read afresh.
+ *
+ * Orders with a coupon code are always read: a coupon's uses change with every order that uses it.
+ */
+interface Kept {
+  version: number;
+  settings: StoreSettingsRow;
+  currencies: CurrencyRow[];
+  variants: LruCache<QuoteVariant>;
+  /** By `country|region`; null when no rate applies there. */
+  taxRates: Map<string, TaxRateRow | null>;
+}
+
+const MAX_VARIANTS = 20_000;
+const MAX_TAX_REGIONS = 1_000;
+let kept: Kept | undefined;
+
+const regionKey = (request: QuoteRequest) => {
+  const { country, region } = taxRegionOf(request);
+  return country ? `${country}|${region}` : undefined;
+};
+
+/** The inputs for `request` if every one of them is kept here, else undefined (read them). */
+export function keptQuoteInputs(request: QuoteRequest): QuoteInputs | undefined {
+  if (!kept || couponCodeOf(request)) return undefined;
+  const region = regionKey(request);
+  const taxRate = region === undefined ? null : kept.taxRates.get(region);
+  if (taxRate === undefined) return undefined;
+  const variants: QuoteVariant[] = [];
+  for (const id of new Set(request.lines.map((l) => l.variantId))) {
+    const variant = kept.variants.get(id);
+    if (!variant) return undefined;
+    variants.push(variant);
+  }
+  return { version: kept.version, variants, settings: kept.settings, currencies: kept.currencies, taxRate, coupon: null, usesByCustomer: 0 };
+}
+
+/** Keeps what was read for `request`; inputs of another version replace everything kept. */
+export function keepQuoteInputs(request: QuoteRequest, inputs: QuoteInputs): void {
+  if (kept?.version !== inputs.version) {
+    kept = {
+      version: inputs.version,
+      settings: inputs.settings,
+      currencies: inputs.currencies,
+      variants: new LruCache({ maxEntries: MAX_VARIANTS, maxBytes: Number.MAX_SAFE_INTEGER }),
+      taxRates: new Map(),
+    };
+  }
+  for (const variant of inputs.variants) kept.variants.set(variant.variantId, variant, 1);
+  const region = regionKey(request);
+  if (region !== undefined) {
+    if (kept.taxRates.size >= MAX_TAX_REGIONS) kept.taxRates.clear();
+    kept.taxRates.set(region, inputs.taxRate);
+  }
+}
+
+/** Drops the kept inputs if they are of `version` (a guarded write found it is no longer current). */
+export function forgetQuoteInputs(version: number): void {
+  if (kept?.version === version) kept = undefined;
+}
