@@ -18,14 +18,27 @@ interface Lease {
 export const LEASE_SIZE = 10;
 /** Long enough for a client making a request a second to use a whole lease (RATE_LIMIT_LEASE_SECONDS). */
 export const LEASE_MS = 10_000;
-const leases = new Map<string, Lease>();
+/**
+ * Live leases by bucket, oldest first. A busy key's requests in one isolate often find the lease
+ * used up at the same moment and each take one (16 at once under 16 connections): all are kept and
+ * served in turn, so such a burst buys that many leases' worth of local answers instead of
+ * overwriting all but one (which left about one Durable Object call per request).
+ */
+const leases = new Map<string, Lease[]>();
 
-/** A hit answered from this isolate's lease on the bucket, if it has a live one. */
+/** A hit answered from this isolate's leases on the bucket, if it has a live one. */
 export function hitFromLease(bucket: string, limit: number, now = Date.now()): RateLimitDecision | undefined {
-  const lease = leases.get(bucket);
-  if (!lease || lease.limit !== limit || lease.credit <= 0 || now - lease.takenAt >= lease.ms) return undefined;
+  const held = leases.get(bucket);
+  if (!held) return undefined;
+  const live = held.filter((l) => l.credit > 0 && now - l.takenAt < l.ms);
+  if (live.length !== held.length) leases.set(bucket, live);
+  const lease = live.find((l) => l.limit === limit);
+  if (!lease) return undefined;
   lease.credit--;
-  return { ...lease.decision, remaining: lease.decision.remaining + lease.credit, granted: 1 };
+  // The newest decision holds the latest count; every hit leased here and not yet used is still the client's.
+  const newest = live[live.length - 1]!;
+  const unused = live.reduce((sum, l) => sum + (l.limit === limit ? l.credit : 0), 0);
+  return { ...newest.decision, remaining: newest.decision.remaining + unused, granted: 1 };
 }
 
 /**
@@ -41,11 +54,13 @@ export function keepLease(
 ): { decision: RateLimitDecision; returning?: Promise<void> } {
   if (decision.granted <= 1) return { decision };
   const lease: Lease = { credit: decision.granted - 1, limit, decision, takenAt: Date.now(), ms };
-  leases.set(bucket, lease);
+  leases.set(bucket, [...(leases.get(bucket) ?? []), lease]);
   const returning = new Promise((resolve) => setTimeout(resolve, ms)).then(async () => {
     const unused = lease.credit;
     lease.credit = 0;
-    if (leases.get(bucket) === lease) leases.delete(bucket);
+    const rest = leases.get(bucket)?.filter((l) => l !== lease) ?? [];
+    if (rest.length) leases.set(bucket, rest);
+    else leases.delete(bucket);
     if (unused > 0) await giveBack(unused, decision.countedAt);
   });
   return { decision: { ...decision, remaining: decision.remaining + lease.credit }, returning };

@@ -26,4 +26,20 @@ describe('rate-limit leases (one isolate)', () => {
     keepLease(bucket, 1000, decision(5, 10), async () => undefined);
     expect(hitFromLease(bucket, 1000, Date.now() + LEASE_MS)).toBeUndefined();
   });
+
+  it('serves every lease a burst took, in turn, and gives back what each did not use', async () => {
+    const bucket = `lease-test:${crypto.randomUUID()}`;
+    const given: [number, number][] = [];
+    // Two requests found no lease at the same moment and took one each (the DO counted 20 hits).
+    const a = keepLease(bucket, 1000, { ...decision(10, 490), countedAt: 1 }, async (n, at) => void given.push([n, at]), 50);
+    const b = keepLease(bucket, 1000, { ...decision(10, 480), countedAt: 2 }, async (n, at) => void given.push([n, at]), 50);
+    expect(b.decision.remaining).toBe(489);
+    const local = Array.from({ length: 12 }, () => hitFromLease(bucket, 1000));
+    // 18 leased hits are left after the two requests; 12 are used here, the first lease's 9 first.
+    expect(local.every(Boolean)).toBe(true);
+    expect(local.map((d) => d!.remaining)).toEqual([497, 496, 495, 494, 493, 492, 491, 490, 489, 488, 487, 486]);
+    await Promise.all([a.returning, b.returning]);
+    expect(given).toEqual([[6, 2]]);
+    expect(hitFromLease(bucket, 1000)).toBeUndefined();
+  });
 });
