@@ -11,17 +11,19 @@
 //   B0       a fixed JSON body, no middleware (bench/workers/b0.js);
 //   B1       the first page of products from the same D1 in one query (bench/workers/b1.js);
 //   admin    the runner's door to D1 for migrations and seeding (never measured).
-// Load comes from autocannon at a fixed concurrency, after a warm-up, alternating B1 and scenario.
+// Load comes from autocannon at a fixed concurrency, after a warm-up, alternating B1 and scenario
+// in slices. Every run measures a copy of the seeded catalogue (bench/.tmp/run-<size>).
 // Results: bench/results.md, bench/chart.svg (and the raw numbers in bench/.tmp/results.json).
 //
-// Options: --quick, --sizes 1000,10000, --duration <s>, --warmup <s>, --connections <n>, --fresh
+// Options: --quick, --sizes 1000,10000, --duration <s>, --warmup <s>, --connections <n>, --slices <n>
+// (each scenario's run split into n slices alternating with B1; 3, or 1 with --quick), --fresh
 // (reseed even when the saved database matches); for profiling, --only <scenario ids> and --path <GET path>
 // (repeatable), which leave results.md alone.
 
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,6 +57,8 @@ const opts = {
   duration: Number(option('duration', quick ? 1.5 : 10)),
   warmup: Number(option('warmup', quick ? 0.5 : 2)),
   connections: Number(option('connections', 16)),
+  // Each scenario's run is split into this many slices alternating with B1 (measurePair).
+  slices: Number(option('slices', quick ? 1 : 3)),
   fresh: flag('fresh'),
   drainSeconds: Number(option('drain', quick ? 4 : 30)),
   // Profiling aids: run only these scenario ids, and/or extra anonymous GETs; the report is not rewritten.
@@ -220,14 +224,15 @@ function cannon(options) {
   });
 }
 
-function summarize(result) {
+function summarize(result, duration = opts.duration) {
   const codes = result.statusCodeStats ?? {};
   const count = (code) => codes[code]?.count ?? 0;
   const total = Object.values(codes).reduce((s, c) => s + c.count, 0);
   const ok = Object.entries(codes).filter(([code]) => code >= 200 && code < 300).reduce((s, [, c]) => s + c.count, 0);
   const r429 = count(429);
   return {
-    rps: ok / (result.duration || opts.duration),
+    rps: ok / (result.duration || duration),
+    seconds: result.duration || duration,
     allRps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -330,16 +335,59 @@ async function profileTarget(targetId, name) {
 
 // Each target is warmed up once per catalogue size (before its first measured run).
 let warmed = new WeakSet();
-async function measure(target) {
+async function measure(target, duration = opts.duration) {
   if (opts.warmup > 0 && !warmed.has(target)) await cannon({ ...target.load(), duration: opts.warmup });
   warmed.add(target);
   const cpuBefore = await workerdCpuMs();
-  const result = await cannon({ ...target.load(), duration: opts.duration });
+  const result = await cannon({ ...target.load(), duration });
   const cpuAfter = await workerdCpuMs();
-  const summary = summarize(result);
+  const summary = summarize(result, duration);
   // Includes the queue consumers' work a scenario causes (webhook deliveries of placed orders).
-  summary.cpuMsPerRequest = cpuBefore === undefined || !summary.requests ? undefined : (cpuAfter - cpuBefore) / summary.requests;
+  summary.cpuMs = cpuBefore === undefined ? undefined : cpuAfter - cpuBefore;
+  summary.cpuMsPerRequest = summary.cpuMs === undefined || !summary.requests ? undefined : summary.cpuMs / summary.requests;
   return summary;
+}
+
+/**
+ * A scenario against B1 in `opts.slices` alternating slices of the run's duration (B1, scenario,
+ * B1, scenario, ...): this machine's speed drifts by 10-20% over a minute, and slices cancel most
+ * of that drift out of the ratio. Requests, errors and CPU add up over the slices; p50 and p99 are
+ * the median of the slices' own.
+ */
+async function measurePair(b1, scenario) {
+  const slice = opts.duration / opts.slices;
+  const base = [];
+  const runs = [];
+  for (let i = 0; i < opts.slices; i++) {
+    base.push(await measure(b1, slice));
+    runs.push(await measure(scenario, slice));
+  }
+  return { base: combine(base), run: combine(runs) };
+}
+
+function combine(runs) {
+  if (runs.length === 1) return runs[0];
+  const sum = (key) => runs.reduce((s, r) => s + (r[key] ?? 0), 0);
+  const median = (key) => runs.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+  const seconds = sum('seconds');
+  const codes = {};
+  for (const r of runs) for (const [code, n] of Object.entries(r.codes)) codes[code] = (codes[code] ?? 0) + n;
+  const cpuMs = runs.some((r) => r.cpuMs === undefined) ? undefined : sum('cpuMs');
+  return {
+    rps: sum('ok') / seconds,
+    allRps: sum('requests') / seconds,
+    p50: median('p50'),
+    p99: median('p99'),
+    requests: sum('requests'),
+    ok: sum('ok'),
+    errors: sum('errors'),
+    r429: sum('r429'),
+    codes,
+    seconds,
+    slices: runs.length,
+    cpuMs,
+    cpuMsPerRequest: cpuMs === undefined || !sum('requests') ? undefined : cpuMs / sum('requests'),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,6 +412,31 @@ function startReceiver() {
 const migrations = await migrationFiles();
 const migrationsHash = createHash('sha256').update(migrations.map((m) => `${m.name}\n${m.sql}`).join('\n')).digest('hex').slice(0, 16);
 
+/** Migrates the saved catalogue and seeds it unless it holds exactly the expected one: its seed facts, or 'written' when load ran on it. */
+async function prepareCatalogue(size, stateDir, manifest) {
+  const seeding = new Miniflare(miniflareOptions(stateDir));
+  try {
+    await seeding.ready;
+    const applied = await migrate(seeding, migrations);
+    if (applied.length) log(`${size}: applied ${applied.length} migration(s): ${applied.join(', ')}`);
+    const expected = expectedCounts(size);
+    const [counts] = await d1Query(seeding, "SELECT (SELECT count(*) FROM products WHERE sku LIKE 'BENCH-%') AS products, (SELECT count(*) FROM product_variants WHERE sku LIKE 'BENCH-%') AS variants, (SELECT count(*) FROM orders) AS orders");
+    if (counts.orders > 0) return 'written';
+    if (manifest && counts.products === expected.products && counts.variants === expected.variants) {
+      log(`${size}: reusing the seeded catalogue (${counts.products} products, ${counts.variants} variants)`);
+      return { ...manifest.seed, reused: true, variants: expected.variants };
+    }
+    if (counts.products > 0) throw new Error(`bench/.tmp/catalogue-${size} holds an unexpected catalogue; run with --fresh`);
+    const result = await seed(seeding, size);
+    const facts = { reused: false, statements: result.statements, ms: result.ms };
+    await writeFile(path.join(stateDir, 'seed.json'), JSON.stringify({ seedVersion: SEED_VERSION, products: size, migrations: migrationsHash, seed: facts }, null, 2));
+    log(`${size}: seeded ${size} products, ${expected.variants} variants in ${result.statements} INSERTs (≤100 parameters each) in ${(result.ms / 1000).toFixed(1)} s`);
+    return { ...facts, variants: expected.variants };
+  } finally {
+    await seeding.dispose();
+  }
+}
+
 async function benchSize(size) {
   const stateDir = path.join(TMP, `catalogue-${size}`);
   const manifestFile = path.join(stateDir, 'seed.json');
@@ -374,27 +447,25 @@ async function benchSize(size) {
   }
   await mkdir(stateDir, { recursive: true });
 
-  warmed = new WeakSet();
-  const mf = new Miniflare(miniflareOptions(stateDir));
-  await mf.ready;
+  // The seeded catalogue is only migrated and seeded; each run measures a copy of it, so every run
+  // starts from the same rows (orders, audit entries and deliveries of earlier runs would pile up).
   const out = { size, scenarios: [], baselines: {} };
-  try {
-    const applied = await migrate(mf, migrations);
-    if (applied.length) log(`${size}: applied ${applied.length} migration(s): ${applied.join(', ')}`);
-    const expected = expectedCounts(size);
-    const [counts] = await d1Query(mf, "SELECT (SELECT count(*) FROM products WHERE sku LIKE 'BENCH-%') AS products, (SELECT count(*) FROM product_variants WHERE sku LIKE 'BENCH-%') AS variants");
-    if (manifest && counts.products === expected.products && counts.variants === expected.variants) {
-      out.seed = { ...manifest.seed, reused: true };
-      log(`${size}: reusing the seeded catalogue (${counts.products} products, ${counts.variants} variants)`);
-    } else {
-      if (counts.products > 0) throw new Error(`bench/.tmp/catalogue-${size} holds an unexpected catalogue; run with --fresh`);
-      const result = await seed(mf, size);
-      out.seed = { reused: false, statements: result.statements, ms: result.ms };
-      await writeFile(manifestFile, JSON.stringify({ seedVersion: SEED_VERSION, products: size, migrations: migrationsHash, seed: out.seed }, null, 2));
-      log(`${size}: seeded ${size} products, ${expected.variants} variants in ${result.statements} INSERTs (≤100 parameters each) in ${(result.ms / 1000).toFixed(1)} s`);
-    }
-    out.seed.variants = expected.variants;
+  let prepared = await prepareCatalogue(size, stateDir, manifest);
+  if (prepared === 'written') {
+    log(`${size}: the saved catalogue holds orders of runs made before runs used copies; seeding it again`);
+    await rm(stateDir, { recursive: true, force: true });
+    await mkdir(stateDir, { recursive: true });
+    prepared = await prepareCatalogue(size, stateDir, undefined);
+  }
+  out.seed = prepared;
+  const runDir = path.join(TMP, `run-${size}`);
+  await rm(runDir, { recursive: true, force: true });
+  await cp(path.join(stateDir, 'd1'), path.join(runDir, 'd1'), { recursive: true });
 
+  warmed = new WeakSet();
+  const mf = new Miniflare(miniflareOptions(runDir));
+  await mf.ready;
+  try {
     // A fresh admin key (minted and hashed as scripts/lib/api-keys.mjs does), and no webhook
     // endpoint of an earlier run left active (their receivers are gone).
     const { hashApiKey, mintApiKey, apiKeyPrefix } = await import('../scripts/lib/api-keys.mjs');
@@ -519,9 +590,8 @@ async function benchSize(size) {
     const b0Runs = [await measure(b0)];
     log(`${size}: B0 ${b0Runs[0].rps.toFixed(0)} req/s`);
     for (const s of scenarios) {
-      const base = await measure(b1);
       const stopProfile = opts.profile === s.id ? await startProfile(`profile-${s.id}-${size}`) : undefined;
-      const r = await measure(s);
+      const { base, run: r } = await measurePair(b1, s);
       await stopProfile?.();
       out.scenarios.push({ id: s.id, name: s.name, path: s.path, method: s.method ?? 'GET', b1: base, ...r, cost: s.cost, renderedCost: s.renderedCost, workerCost: s.workerCost, exposed: s.exposed });
       log(`${size}: ${s.name.padEnd(36)} ${(s.id.startsWith('path') ? r.allRps : r.rps).toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  429 ${r.r429}  | B1 ${base.rps.toFixed(0)} req/s  ratio ${(r.rps / base.rps).toFixed(2)}  | workerd CPU ${r.cpuMsPerRequest?.toFixed(2)} ms/req (B1 ${base.cpuMsPerRequest?.toFixed(2)}, ÷ ${(base.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)})`);
