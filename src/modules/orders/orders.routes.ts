@@ -35,7 +35,8 @@ export const createOrder = createRoute({
   summary: 'Place an order',
   description:
     'Prices the lines as the store sells them now (currency, coupon, tax of the shipping address, shipping) and reserves the stock ' +
-    'atomically: when the stock runs short the order is 409 and nothing is kept. Emits `order.placed`. A signed-in customer orders for ' +
+    'atomically: when the stock runs short the order is 409 and nothing is kept. The order is written only at prices and settings that ' +
+    'are still current when it is written (a change in between reprices it; 409 only if they keep changing). Emits `order.placed`. A signed-in customer orders for ' +
     'itself; staff with `orders:write` order for `customerId` or a guest `email` (one is required). Vendor users cannot place orders (403). ' +
     'Takes `Idempotency-Key`.',
   security: bearerAuth,
