@@ -32,7 +32,7 @@ function markdown(report) {
     '',
     `- Machine: ${m.cores} cores, ${m.cpu}, ${m.memoryGiB} GiB memory, ${m.os}`,
     `- Node ${m.node}, wrangler ${m.wrangler}, miniflare ${m.miniflare}, workerd ${m.workerd}, autocannon ${m.autocannon}`,
-    `- Load: ${o.connections} concurrent connections, ${o.warmup} s warm-up then ${o.duration} s per run; each scenario run right after a B1 run (its ratio is to that run), B0 before and after all of them.`,
+    `- Load: ${o.connections} concurrent connections, ${o.warmup} s warm-up then ${o.duration} s per scenario, ${(o.slices ?? 1) > 1 ? `in ${o.slices} slices alternating with as many B1 slices (its ratio is to those; requests add up, p50 and p99 are the median of the slices')` : 'right after a B1 run of the same length (its ratio is to that run)'}, B0 before and after all of them. Each run measures a copy of the seeded catalogue.`,
     '- B0: a Worker answering a fixed JSON body. B1: a Worker answering the first page of products (20 rows) from the same D1 database with one query.',
     '- req/s counts 2xx answers only; errors are non-2xx (other than 429), socket errors and timeouts; 429s are listed apart (the bench raises both rate limits so none should occur, the limiter still counts every request).',
     '- D1 cost per request: the Worker\'s own `X-D1-Rows-Read` / `X-D1-Round-Trips` headers (development only) from one request of each scenario; where it sends none, the figure is marked * and comes from a metered copy of the same bundle (bench/workers/metered.js: its D1 and limiter bindings wrapped, one request at a time, never under load). DO calls always come from the metered copy.',
