@@ -2,7 +2,7 @@ import type { RateLimitDecision } from '../durable-objects/rate-limiter';
 
 /**
  * Hits the limiter counted in advance for this isolate (RateLimiter.take): a busy key far from its
- * limit is asked for LEASE_SIZE hits at a time, and the next requests of that key in this isolate
+ * limit is asked for leaseSize(limit) hits at a time (10; more for a key with a high limit), and the next requests of that key in this isolate
  * are answered here, without a call, until the lease is used up or LEASE_MS old. What a lease did
  * not use is given back, so counting in advance never costs a client requests; it can only refuse
  * early (while another isolate holds unused hits), never let more than the limit through.
@@ -16,6 +16,8 @@ interface Lease {
 }
 
 export const LEASE_SIZE = 10;
+/** A busy key with a high limit leases more at a time, up to 1% of its hourly limit (at most 100). */
+export const leaseSize = (limit: number) => Math.min(100, Math.max(LEASE_SIZE, Math.floor(limit / 100)));
 /** Long enough for a client making a request a second to use a whole lease (RATE_LIMIT_LEASE_SECONDS). */
 export const LEASE_MS = 10_000;
 /**

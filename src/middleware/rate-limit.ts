@@ -10,7 +10,7 @@ import { createDb } from '../db/client';
 import { forgetKey, type OptimisticKey, optimisticKey } from './api-key-cache';
 import { ANONYMOUS, beginAuthentication } from './auth';
 import { isStaleCredential } from './verified-d1';
-import { hitFromLease, keepLease, LEASE_MS, LEASE_SIZE } from './rate-limit-leases';
+import { hitFromLease, keepLease, LEASE_MS, leaseSize } from './rate-limit-leases';
 
 export { WINDOW_SECONDS };
 export const DEFAULT_AUTHENTICATED_LIMIT = 1000;
@@ -34,7 +34,7 @@ async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }):
   if (leased) return leased;
   try {
     const limiter = c.env.RATE_LIMITER.getByName(bucket.name);
-    const taken = await limiter.take(bucket.limit, WINDOW_SECONDS, LEASE_SIZE);
+    const taken = await limiter.take(bucket.limit, WINDOW_SECONDS, leaseSize(bucket.limit));
     const leaseMs = numberSetting(c.env.RATE_LIMIT_LEASE_SECONDS, LEASE_MS / 1000) * 1000;
     const { decision, returning } = keepLease(bucket.name, bucket.limit, taken, (n, at) => limiter.giveBack(n, at), leaseMs);
     if (returning) c.executionCtx.waitUntil(returning.catch((error) => console.error(JSON.stringify({ level: 'error', message: 'rate limiter: unused lease not given back', error: String(error) }))));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hitFromLease, keepLease, LEASE_MS } from '../../src/middleware/rate-limit-leases';
+import { hitFromLease, keepLease, LEASE_MS, leaseSize } from '../../src/middleware/rate-limit-leases';
 
 const decision = (granted: number, remaining: number) => ({ allowed: true, limit: 1000, remaining, reset: 0, retryAfter: 0, granted, countedAt: 1 });
 
@@ -41,5 +41,9 @@ describe('rate-limit leases (one isolate)', () => {
     await Promise.all([a.returning, b.returning]);
     expect(given).toEqual([[6, 2]]);
     expect(hitFromLease(bucket, 1000)).toBeUndefined();
+  });
+
+  it('leases 10 hits at a time, and up to 1% of a high limit (at most 100)', () => {
+    expect([100, 1000, 5000, 20_000, 1_000_000].map(leaseSize)).toEqual([10, 10, 50, 100, 100]);
   });
 });
