@@ -78,7 +78,8 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
   const touch = lastUsedUpdate(db, found.record);
   if (touch) c.executionCtx.waitUntil(touch.then(() => undefined, () => undefined));
   const principal = keyPrincipal(found);
-  rememberKey(hash, principal, found.row);
+  // As the touch leaves it, so the next request's guard does not stamp the last use again.
+  rememberKey(hash, principal, touch ? { ...found.row, lastUsedAt: new Date().toISOString() } : found.row);
   return principal;
 }
 
