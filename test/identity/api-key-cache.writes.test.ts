@@ -58,6 +58,18 @@ describe('writes with a recently confirmed API key', () => {
     expect(second.body.data).toMatchObject({ email: expect.stringMatching(/^second-/), status: 'pending', lines: [{ variantId, quantity: 1 }] });
   });
 
+  it('stamps a key last used long ago once: the order after the lookup that stamped it is one round trip too', async () => {
+    const { key, record } = await createApiKey(db(), { name: `stale stamp ${uid()}`, role: 'admin' });
+    const longAgo = new Date(Date.now() - 3_600_000).toISOString();
+    await db().update(apiKeys).set({ lastUsedAt: longAgo }).where(eq(apiKeys.id, record.id));
+    expect((await place(key, order(`stamped-${uid()}@example.test`))).status).toBe(201);
+    const next = await place(key, order(`after-stamp-${uid()}@example.test`));
+    expect(next.status, JSON.stringify(next.body)).toBe(201);
+    expect(roundTrips(next)).toBe(1);
+    const [row] = await db().select({ lastUsedAt: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, record.id));
+    expect(row!.lastUsedAt! > longAgo).toBe(true);
+  });
+
   it('refuse a key revoked since it was cached with 401, and write nothing: no order, stock, idempotency key or audit row', async () => {
     const { key, record } = await freshKey('admin');
     expect((await place(key, order(`before-${uid()}@example.test`))).status).toBe(201);
