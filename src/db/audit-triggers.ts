@@ -80,12 +80,12 @@ const IGNORED_FIELDS: Record<string, string[]> = {
 };
 
 /**
- * Columns changed on their own far more often than the rest (a variant's stock: every order line),
- * whose changes get a trigger of their own: small to compile and run. The table's update trigger
- * then fires only when another audited column changed (and still shows these too when they did).
+ * A column changed on its own far more often than the rest (a variant's stock: every order line),
+ * whose changes alone get a trigger of their own: small to compile and run. The table's update
+ * trigger then fires only when another audited column changed (and still shows this one if it did).
  */
-const HOT_COLUMNS: Record<string, string[]> = {
-  product_variants: ['stock'],
+const HOT_COLUMN: Record<string, string> = {
+  product_variants: 'stock',
 };
 
 /** Columns whose values never reach the log: the field is shown as changed, its value as `[redacted]`. */
@@ -192,8 +192,8 @@ END`;
 export function auditTriggers(name: string, table: SQLiteTable): string[] {
   if (!AUDITED_TABLES[name]) throw new Error(`${name} is not an audited table`);
   const columns = auditColumns(name, table);
-  const hot = columns.filter((c) => HOT_COLUMNS[name]?.includes(c.column));
-  const rest = columns.filter((c) => !hot.includes(c));
+  const hot = columns.find((c) => c.column === HOT_COLUMN[name]);
+  const rest = columns.filter((c) => c !== hot);
   const triggers = (Object.keys(TRIGGER_EVENTS) as (keyof typeof TRIGGER_EVENTS)[]).map((action) => {
     const [event, row] = TRIGGER_EVENTS[action];
     // UPDATE OF the audited columns: an update of only ignored ones (products.related, which every
@@ -209,16 +209,16 @@ export function auditTriggers(name: string, table: SQLiteTable): string[] {
       changes: changesExpression(columns, action),
     });
   });
-  if (hot.length) {
-    // Only the hot columns changed: the update trigger above did not fire, this one does.
+  if (hot) {
+    // Only the hot column changed: the update trigger above did not fire, this one does.
     triggers.push(
       auditTrigger(name, table, {
         name: triggerName(name, 'update_hot'),
-        on: `UPDATE OF ${columnList(hot)}`,
-        when: [anyChanged(hot), `NOT ${anyChanged(rest)}`],
+        on: `UPDATE OF ${columnList([hot])}`,
+        when: [anyChanged([hot]), `NOT ${anyChanged(rest)}`],
         row: 'NEW',
         action: 'update',
-        changes: hot.length === 1 ? `json_object('${hot[0]!.field}', ${updateEntry(hot[0]!)})` : changesExpression(hot, 'update'),
+        changes: `json_object('${hot.field}', ${updateEntry(hot)})`,
       }),
     );
   }

@@ -261,7 +261,7 @@ export const quoteVersion = sqliteTable('quote_version', {
 
 /**
  * Never holds a row: a batch inserts `(name, ok)` to assert something it read earlier still holds
- * (src/lib/write-guards.ts). The table's trigger aborts the whole batch with `guard:<name>` when
+ * (src/lib/db-guards.ts names them). The table's trigger aborts the whole batch with `guard:<name>` when
  * `ok` is not 1, and drops the row when it is, so a write that depends on a read done in another
  * round trip (or kept by the isolate) commits only if that read is still true.
  */

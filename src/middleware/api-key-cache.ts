@@ -30,6 +30,17 @@ export function rememberKey(hash: string, principal: Principal, row: KeyCheckRow
   confirmed.set(hash, { principal, row, at: now });
 }
 
+/**
+ * Stamps the key's last use when it is due (once a minute at most, in the background) and returns
+ * the key's row as the stamp leaves it, so the next request does not stamp it again.
+ */
+export function stampLastUse(c: Context<AppEnv>, row: KeyCheckRow): KeyCheckRow {
+  const write = lastUsedUpdate(c.var.db, row);
+  if (!write) return row;
+  c.executionCtx.waitUntil(write.then(() => undefined, () => undefined));
+  return { ...row, lastUsedAt: new Date().toISOString() };
+}
+
 export function forgetKey(hash: string) {
   confirmed.delete(hash);
 }
@@ -48,23 +59,18 @@ export async function optimisticKey(c: Context<AppEnv>, now = Date.now()): Promi
   const cached = confirmed.get(hash);
   if (!cached || now - cached.at >= CONFIRMED_MS) return undefined;
   const d1 = c.var.db.$client;
-  const touch = (record: { id: string; lastUsedAt: string | null }) => {
-    const write = lastUsedUpdate(c.var.db, record);
-    if (write) c.executionCtx.waitUntil(write.then(() => undefined, () => undefined));
-  };
   const verify = verifiedD1(d1, {
     check: () => apiKeyCheckStatement(d1, hash),
     accept: (rows) => {
       const found = evaluateApiKey(rows);
       if (found.status !== 'valid' || !same(keyPrincipal(found), cached.principal)) return false;
-      touch(found.record);
+      stampLastUse(c, found.row);
       return true;
     },
     guard: () => apiKeyGuardStatement(d1, hash, cached.row),
     // The guard passed: the key is as cached, so its last use is as cached too (kept up to date here).
     guarded: () => {
-      touch(cached.row);
-      cached.row = { ...cached.row, lastUsedAt: new Date().toISOString() };
+      cached.row = stampLastUse(c, cached.row);
     },
   });
   return { hash, principal: cached.principal, verify };

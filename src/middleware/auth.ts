@@ -7,8 +7,8 @@ import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
 import { type TokenClaims, verifyUserToken } from '../lib/jwt';
 import { API_KEY_PATTERN, hashApiKey } from '../modules/api-keys/api-key-format';
-import { apiKeyCheckStatement, evaluateApiKey, lastUsedUpdate } from '../modules/api-keys/api-keys.service';
-import { forgetKey, keyPrincipal, rememberKey } from './api-key-cache';
+import { apiKeyCheckStatement, evaluateApiKey } from '../modules/api-keys/api-keys.service';
+import { forgetKey, keyPrincipal, rememberKey, stampLastUse } from './api-key-cache';
 
 /** Who is calling: nobody, an API key, or a signed-in user (customer, vendor user or admin user). */
 export type Principal =
@@ -75,11 +75,8 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
     const why = { unknown: 'Invalid API key', revoked: 'This API key has been revoked', expired: 'This API key has expired' };
     throw ApiError.unauthenticated(why[found.status]);
   }
-  const touch = lastUsedUpdate(db, found.record);
-  if (touch) c.executionCtx.waitUntil(touch.then(() => undefined, () => undefined));
   const principal = keyPrincipal(found);
-  // As the touch leaves it, so the next request's guard does not stamp the last use again.
-  rememberKey(hash, principal, touch ? { ...found.row, lastUsedAt: new Date().toISOString() } : found.row);
+  rememberKey(hash, principal, stampLastUse(c, found.row));
   return principal;
 }
 

@@ -2,10 +2,11 @@ import type { RateLimitDecision } from '../durable-objects/rate-limiter';
 
 /**
  * Hits the limiter counted in advance for this isolate (RateLimiter.take): a busy key far from its
- * limit is asked for leaseSize(limit) hits at a time (10; more for a key with a high limit), and the next requests of that key in this isolate
- * are answered here, without a call, until the lease is used up or LEASE_MS old. What a lease did
- * not use is given back, so counting in advance never costs a client requests; it can only refuse
- * early (while another isolate holds unused hits), never let more than the limit through.
+ * limit is asked for leaseSize(limit) hits at a time (10; more for a key with a high limit), and
+ * the next requests of that key in this isolate are answered here, without a call, until the lease
+ * is used up or LEASE_MS old. What a lease did not use is given back, so counting in advance never
+ * costs a client requests; it can only refuse early (while another isolate holds unused hits),
+ * never let more than the limit through.
  */
 interface Lease {
   credit: number;
@@ -24,7 +25,8 @@ export const LEASE_MS = 10_000;
  * Live leases by bucket, oldest first. A busy key's requests in one isolate often find the lease
  * used up at the same moment and each take one (16 at once under 16 connections): all are kept and
  * served in turn, so such a burst buys that many leases' worth of local answers instead of
- * overwriting all but one (which left about one Durable Object call per request).
+ * overwriting all but one (measured with 3,000 orders on 16 connections: 0.45 Durable Object calls
+ * per order before, 0.10 with every lease kept, 0.011 with leases of 100 for the bench's high limit).
  */
 const leases = new Map<string, Lease[]>();
 
