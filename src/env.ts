@@ -4,7 +4,7 @@ import type { ApiError } from './lib/errors';
 import type { DeliveryMessage, EventMessage } from './webhooks/messages';
 import type { NotificationMessage } from './notifications/messages';
 import type { TimingVariables } from 'hono/timing';
-import type { Principal } from './middleware/auth';
+import type { Principal } from './lib/access';
 
 /** Bindings declared in wrangler.toml, and secrets from .dev.vars locally or `wrangler secret` when deployed. */
 export interface Bindings {

@@ -6,7 +6,8 @@ import { adminSessions, type UserRow, users } from '../db/schema';
 import type { AppEnv } from '../env';
 import { randomBase62, sha256Hex } from '../lib/crypto';
 import { ApiError } from '../lib/errors';
-import { lookupUser, type Principal } from '../middleware/auth';
+import { lookupUser } from '../middleware/auth';
+import { type Principal } from '../lib/access';
 
 /** The panel's session: a random token in an HttpOnly cookie, its SHA-256 the row id. */
 export const SESSION_COOKIE = 'admin_session';

@@ -1,4 +1,4 @@
-import type { Principal } from '../middleware/auth';
+import type { Principal } from './access';
 import { interceptD1 } from './d1-intercept';
 
 export { isWriteStatement } from './d1-intercept';

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Database } from '../db/client';
 import type { AppEnv } from '../env';
-import type { Principal } from '../middleware/auth';
+import type { Principal } from './access';
 import { created, list, noContent, ok, pagination } from './envelope';
 import { type FieldTree, project } from './query';
 

@@ -58,20 +58,3 @@ export const Permissions = z
     example: ['products:read', 'orders:*'],
     description: `Permissions: \`resource:action\`, \`resource:*\` or \`*\`. Resources: ${PERMISSION_RESOURCES.join(', ')}. Actions: ${PERMISSION_ACTIONS.join(', ')}.`,
   });
-
-function grants(held: readonly string[], resource: string, action: string): boolean {
-  return held.some((p) => p === '*' || p === `${resource}:*` || p === `${resource}:${action}`);
-}
-
-/** Every concrete `resource:action` a permission stands for. */
-function expand(permission: string): [string, string][] {
-  const [resource = '', action = ''] = permission === '*' ? ['*', '*'] : permission.split(':');
-  const rs = resource === '*' ? resources : [resource];
-  const as = action === '*' ? actions : [action];
-  return rs.flatMap((r) => as.map((a): [string, string] => [r, a]));
-}
-
-/** The entries of `wanted` that `held` does not fully cover (a wildcard is covered by holding every action it names). */
-export function uncovered(held: readonly string[], wanted: readonly string[]): string[] {
-  return wanted.filter((p) => !expand(p).every(([r, a]) => grants(held, r, a)));
-}

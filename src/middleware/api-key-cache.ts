@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { API_KEY_PATTERN, hashApiKey } from '../modules/api-keys/api-key-format';
 import { apiKeyCheckStatement, apiKeyGuardStatement, evaluateApiKey, type KeyCheckRow, type KeyLookup, lastUsedUpdate } from '../modules/api-keys/api-keys.service';
-import type { Principal } from './auth';
+import type { Principal } from '../lib/access';
 import { type VerifiedD1, verifiedD1 } from './verified-d1';
 
 /**
@@ -19,7 +19,7 @@ const CONFIRMED_MS = 60_000;
 const CONFIRMED_MAX = 1000;
 
 export function keyPrincipal(found: Extract<KeyLookup, { status: 'valid' }>): Principal {
-  return { kind: 'api_key', id: found.record.id, role: found.record.roleId, permissions: found.permissions };
+  return { kind: 'api_key', id: found.record.id, role: found.record.roleId, permissions: found.permissions, vendorId: null };
 }
 
 const same = (a: Principal, b: Principal) => JSON.stringify(a) === JSON.stringify(b);

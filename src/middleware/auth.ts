@@ -4,47 +4,12 @@ import { createMiddleware } from 'hono/factory';
 import type { Database } from '../db/client';
 import { roles, users, vendors } from '../db/schema';
 import type { AppEnv } from '../env';
+import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
 import { ApiError } from '../lib/errors';
 import { type TokenClaims, verifyUserToken } from '../lib/jwt';
 import { API_KEY_PATTERN, hashApiKey } from '../modules/api-keys/api-key-format';
 import { apiKeyCheckStatement, evaluateApiKey } from '../modules/api-keys/api-keys.service';
 import { forgetKey, keyPrincipal, rememberKey, stampLastUse } from './api-key-cache';
-
-/** Who is calling: nobody, an API key, or a signed-in user (customer, vendor user or admin user). */
-export type Principal =
-  | { kind: 'anonymous' }
-  | { kind: 'api_key'; id: string; role: string | null; permissions: readonly string[] }
-  | { kind: 'user'; id: string; role: string; permissions: readonly string[]; vendorId: string | null };
-
-export const ANONYMOUS: Principal = { kind: 'anonymous' };
-
-/** A permission is `resource:action`; `resource:*` grants every action on one resource, `*` everything. */
-export function hasPermission(principal: Principal, permission: string): boolean {
-  if (principal.kind === 'anonymous') return false;
-  const [resource] = permission.split(':');
-  return principal.permissions.some((p) => p === permission || p === '*' || p === `${resource}:*`);
-}
-
-/** True when the caller may see every status of a resource (drafts included), not just the public view. */
-export function isStaff(principal: Principal, resource: string): boolean {
-  return hasPermission(principal, `${resource}:read`) || hasPermission(principal, `${resource}:write`);
-}
-
-/** How records name who did something: `key:<id>` or `user:<id>`; null for an anonymous caller. */
-export function principalRef(principal: Principal): string | null {
-  if (principal.kind === 'anonymous') return null;
-  return `${principal.kind === 'api_key' ? 'key' : 'user'}:${principal.id}`;
-}
-
-/** Who did something, for history rows (order history, stock adjustments): the principal, else `fallback`. */
-export function actorRef(principal: Principal, fallback = 'system'): string {
-  return principalRef(principal) ?? fallback;
-}
-
-/** The vendor a principal acts for, if it is a vendor user: its reach is limited to that vendor's things. */
-export function vendorScope(principal: Principal): string | null {
-  return principal.kind === 'user' ? principal.vendorId : null;
-}
 
 const JWT_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 

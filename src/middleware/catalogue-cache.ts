@@ -6,7 +6,7 @@ import { compiled } from '../db/compiled';
 import { catalogueVersion } from '../db/schema';
 import { type AppEnv, numberSetting } from '../env';
 import { LruCache } from '../lib/lru';
-import type { Principal } from './auth';
+import type { Principal } from '../lib/access';
 
 /** Anonymous catalogue reads: a CDN may keep them a minute and serve them stale while it revalidates. */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';

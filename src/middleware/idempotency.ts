@@ -6,7 +6,7 @@ import { idempotencyKeys } from '../db/schema';
 import type { AppEnv } from '../env';
 import { sha256Hex } from '../lib/crypto';
 import { ApiError } from '../lib/errors';
-import { principalRef } from './auth';
+import { principalRef } from '../lib/access';
 import { versionAliasPath } from './api-version';
 
 /**

@@ -8,7 +8,8 @@ import { type AppEnv, numberSetting } from '../env';
 import { ApiError } from '../lib/errors';
 import { createDb } from '../db/client';
 import { forgetKey, type OptimisticKey, optimisticKey } from './api-key-cache';
-import { ANONYMOUS, beginAuthentication } from './auth';
+import { beginAuthentication } from './auth';
+import { ANONYMOUS } from '../lib/access';
 import { isStaleCredential } from './verified-d1';
 import { hitFromLease, keepLease, LEASE_MS, leaseSize } from './rate-limit-leases';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { idempotencyKeys, orders, productVariants } from '../../src/db/schema';
 import type { AppEnv } from '../../src/env';
 import { ApiError } from '../../src/lib/errors';
-import type { Principal } from '../../src/middleware/auth';
+import type { Principal } from '../../src/lib/access';
 import { idempotent } from '../../src/middleware/idempotency';
 import { adminKey, api, createProduct, db, expectError, uid } from '../helpers';
 

@@ -1,5 +1,5 @@
 import type { Child } from 'hono/jsx';
-import { hasPermission } from '../../middleware/auth';
+import { hasPermission } from '../../lib/access';
 import type { AdminSession } from '../session';
 import { CsrfField } from './form';
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { hasPermission } from '../../middleware/auth';
+import { hasPermission } from '../../lib/access';
 import { apiKeyListQuery } from '../../modules/api-keys/api-keys.query';
 import * as routes from '../../modules/api-keys/api-keys.routes';
 import { CreateApiKeyBody } from '../../modules/api-keys/api-keys.schemas';

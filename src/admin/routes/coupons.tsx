@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { hasPermission } from '../../middleware/auth';
+import { hasPermission } from '../../lib/access';
 import { couponListQuery } from '../../modules/coupons/coupons.query';
 import * as routes from '../../modules/coupons/coupons.routes';
 import { CreateCouponBody } from '../../modules/coupons/coupons.schemas';

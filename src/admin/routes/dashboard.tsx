@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
-import { hasPermission, isStaff, type Principal } from '../../middleware/auth';
+import { hasPermission, isStaff, type Principal } from '../../lib/access';
 import { inventoryListQuery } from '../../modules/inventory/inventory.query';
 import { inventoryReach } from '../../modules/inventory/inventory.access';
 import { listInventory } from '../../modules/inventory/inventory.service';

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { payments as paymentsTable } from '../../db/schema';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
-import { actorRef, hasPermission, isStaff, vendorScope } from '../../middleware/auth';
+import { actorRef, hasPermission, isStaff, vendorScope } from '../../lib/access';
 import { cancelReach, readReach } from '../../modules/orders/orders.access';
 import { orderListQuery } from '../../modules/orders/orders.query';
 import * as routes from '../../modules/orders/orders.routes';

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
-import { actorRef, hasPermission, isStaff, vendorScope } from '../../middleware/auth';
+import { actorRef, hasPermission, isStaff, vendorScope } from '../../lib/access';
 import { brandListQuery } from '../../modules/brands/brands.query';
 import { listBrands } from '../../modules/brands/brands.service';
 import { categoryListQuery } from '../../modules/categories/categories.query';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { hasPermission } from '../../middleware/auth';
+import { hasPermission } from '../../lib/access';
 import { currencyListQuery } from '../../modules/settings/currencies.query';
 import * as currencyRoutes from '../../modules/settings/currencies.routes';
 import { CreateCurrencyBody } from '../../modules/settings/currencies.schemas';

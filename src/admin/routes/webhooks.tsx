@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { hasPermission } from '../../middleware/auth';
+import { hasPermission } from '../../lib/access';
 import { deliveryListQuery } from '../../modules/webhooks/deliveries.query';
 import * as deliveryRoutes from '../../modules/webhooks/deliveries.routes';
 import * as deliveries from '../../modules/webhooks/deliveries.service';

@@ -1,6 +1,6 @@
 import { created, ok } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
-import type { Principal } from '../../middleware/auth';
+import type { Principal } from '../../lib/access';
 import type * as routes from './auth.routes';
 import * as service from './auth.service';
 import * as reset from './password-reset';

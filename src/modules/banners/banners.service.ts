@@ -4,7 +4,7 @@ import { type BannerRow, banners } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
-import { isStaff, type Principal } from '../../middleware/auth';
+import { isStaff, type Principal } from '../../lib/access';
 import { bannerStatusSql } from './banner-status';
 import { bannerListQuery } from './banners.query';
 import type { Banner, CreateBannerInput, UpdateBannerInput } from './banners.schemas';

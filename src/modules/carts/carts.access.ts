@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { type CartRow, carts } from '../../db/schema';
 import { randomBase62, sha256Hex, timingSafeEqualBytes } from '../../lib/crypto';
 import { ApiError } from '../../lib/errors';
-import { hasPermission, type Principal, vendorScope } from '../../middleware/auth';
+import { hasPermission, type Principal, vendorScope } from '../../lib/access';
 
 /**
  * Who reaches a cart: a guest cart whoever holds its token (`X-Cart-Token`), a customer's cart that

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { created, ok } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
-import { actorRef, type Principal } from '../../middleware/auth';
+import { actorRef, type Principal } from '../../lib/access';
 import { adoptGuestCart } from './adopt';
 import { type CartAction, CART_TOKEN_HEADER, reachCart, refuseVendors } from './carts.access';
 import { cartView } from './cart-view';

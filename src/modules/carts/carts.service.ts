@@ -4,7 +4,7 @@ import { type CartRow, cartLines, carts, currencies, products, productVariants, 
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
-import type { Principal } from '../../middleware/auth';
+import type { Principal } from '../../lib/access';
 import { MAX_LINES, quote } from '../orders/quote';
 import { activeCartOf, isCartStaff, newCartToken } from './carts.access';
 import { cartLinesOf, couponCustomerKey } from './cart-view';

@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
-import { hasPermission, isStaff, type Principal } from '../../middleware/auth';
+import { hasPermission, isStaff, type Principal } from '../../lib/access';
 
 /** `me` in a customer path stands for the signed-in user. */
 export const SELF_ID = 'me';

@@ -2,7 +2,7 @@ import { created, list, noContent, ok, pagination } from '../../lib/envelope';
 import { ApiError } from '../../lib/errors';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
-import { hasPermission } from '../../middleware/auth';
+import { hasPermission } from '../../lib/access';
 import { customerTarget } from './customers.access';
 import type * as routes from './customers.routes';
 import * as service from './customers.service';

@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { products } from '../../db/schema';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
-import { hasPermission, type Principal, vendorScope } from '../../middleware/auth';
+import { hasPermission, type Principal, vendorScope } from '../../lib/access';
 
 const READ = ['inventory:read', 'inventory:write', 'products:write'];
 

@@ -1,7 +1,7 @@
 import { created, list, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
-import { actorRef } from '../../middleware/auth';
+import { actorRef } from '../../lib/access';
 import { inventoryReach } from './inventory.access';
 import { adjustmentListQuery, inventoryListQuery } from './inventory.query';
 import type * as routes from './inventory.routes';

@@ -7,7 +7,7 @@ import { ApiError, type FieldError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { listTable, type ParsedListQuery } from '../../lib/query';
 import { uniqueSlug } from '../../lib/slug';
-import { isStaff, type Principal } from '../../middleware/auth';
+import { isStaff, type Principal } from '../../lib/access';
 import { menuListQuery } from './menus.query';
 import type { CreateMenuInput, Menu, MenuItem, MenuItemInput, UpdateMenuInput } from './menus.schemas';
 

@@ -1,7 +1,7 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { orderLines, orders } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
-import { hasPermission, isStaff, type Principal, vendorScope } from '../../middleware/auth';
+import { hasPermission, isStaff, type Principal, vendorScope } from '../../lib/access';
 
 /**
  * Which orders a caller reaches (API.md, Authentication and roles). Staff with `orders:read` (or

@@ -1,7 +1,7 @@
 import { list, created, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
-import { actorRef, type Principal } from '../../middleware/auth';
+import { actorRef, type Principal } from '../../lib/access';
 import { ALL_ORDERS, cancelReach, readReach } from './orders.access';
 import type * as routes from './orders.routes';
 import * as service from './orders.service';

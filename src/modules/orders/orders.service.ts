@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { orders } from '../../db/schema';
 import { ApiError, type FieldError } from '../../lib/errors';
-import type { Principal } from '../../middleware/auth';
+import type { Principal } from '../../lib/access';
 import { assertCancellable, cancellationStatements, runStatusChange, statusStatements } from './order-changes';
 import { assertTransition } from './order-status';
 import { ALL_ORDERS, type OrderReach } from './orders.access';

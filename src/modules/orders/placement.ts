@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { users } from '../../db/schema';
 import { ApiError, type FieldError } from '../../lib/errors';
-import { hasPermission, type Principal, vendorScope } from '../../middleware/auth';
+import { hasPermission, type Principal, vendorScope } from '../../lib/access';
 import { CUSTOMER_ROLE } from '../customers/customers.service';
 import type { CreateOrderInput } from './orders.schemas';
 

@@ -8,7 +8,7 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { renderMarkdown } from '../../lib/markdown';
 import { listTable, type ParsedListQuery } from '../../lib/query';
 import { uniqueSlug } from '../../lib/slug';
-import { isStaff, type Principal } from '../../middleware/auth';
+import { isStaff, type Principal } from '../../lib/access';
 import { pageListQuery } from './pages.query';
 import type { CreatePageInput, Page, UpdatePageInput } from './pages.schemas';
 

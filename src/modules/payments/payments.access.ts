@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { orders } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
-import { isStaff, type Principal, vendorScope } from '../../middleware/auth';
+import { isStaff, type Principal, vendorScope } from '../../lib/access';
 
 /**
  * Which payments a caller reads, as a condition on an order-id column (undefined: all of them).

@@ -3,7 +3,7 @@ import { orders, payments } from '../../db/schema';
 import { created, list, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
-import { actorRef } from '../../middleware/auth';
+import { actorRef } from '../../lib/access';
 import { paymentReach } from './payments.access';
 import { orderPaymentListQuery, paymentListQuery, refundListQuery } from './payments.query';
 import type * as routes from './payments.routes';

@@ -1,4 +1,4 @@
-import { actorRef, isStaff, type Principal, vendorScope } from '../../middleware/auth';
+import { actorRef, isStaff, type Principal, vendorScope } from '../../lib/access';
 import { created, list, noContent, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';

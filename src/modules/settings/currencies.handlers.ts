@@ -1,4 +1,4 @@
-import { isStaff } from '../../middleware/auth';
+import { isStaff } from '../../lib/access';
 import { created, list, noContent, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';

@@ -4,7 +4,7 @@ import { createMiddleware } from 'hono/factory';
 import { orderLines, orders } from '../../db/schema';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
-import { hasPermission, isStaff, type Principal, vendorScope } from '../../middleware/auth';
+import { hasPermission, isStaff, type Principal, vendorScope } from '../../lib/access';
 
 /**
  * Which orders' shipments a caller reads, as a condition on an order-id column (undefined: all).

@@ -2,7 +2,7 @@ import { orders, shipments } from '../../db/schema';
 import { created, list, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
-import { actorRef } from '../../middleware/auth';
+import { actorRef } from '../../lib/access';
 import { shipmentReach } from './shipments.access';
 import { shipmentListQuery } from './shipments.query';
 import type * as routes from './shipments.routes';

@@ -1,4 +1,4 @@
-import { hasPermission, vendorScope } from '../../middleware/auth';
+import { hasPermission, vendorScope } from '../../lib/access';
 import { created, list, noContent, ok, pagination } from '../../lib/envelope';
 import { ApiError } from '../../lib/errors';
 import type { AppRouteHandler } from '../../lib/openapi';

@@ -7,9 +7,9 @@ import { ApiError, type FieldError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { hashPassword } from '../../lib/password';
-import { uncovered } from '../../lib/permissions';
+import { uncovered } from '../../lib/access';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
-import type { Principal } from '../../middleware/auth';
+import type { Principal } from '../../lib/access';
 import { staffUserListQuery } from './users.query';
 import type { CreateStaffUserInput, UpdateStaffUserInput, User } from './users.schemas';
 

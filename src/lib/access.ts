@@ -1,0 +1,64 @@
+import { PERMISSION_ACTIONS, PERMISSION_RESOURCES } from './permissions';
+
+/**
+ * Who may do what: the principal a request acts as, what its permissions grant, and the one grant
+ * rule every path that creates or changes a credential, role or account applies (grantRule below).
+ * It sits below the middleware so that auth, the services, the panel and lib/ all import it from here.
+ */
+
+/** Who is calling: nobody, an API key, or a signed-in user (customer, vendor user or admin user). */
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'api_key'; id: string; role: string | null; permissions: readonly string[]; vendorId: string | null }
+  | { kind: 'user'; id: string; role: string; permissions: readonly string[]; vendorId: string | null };
+
+export const ANONYMOUS: Principal = { kind: 'anonymous' };
+
+const heldBy = (principal: Principal): readonly string[] => (principal.kind === 'anonymous' ? [] : principal.permissions);
+
+function grants(held: readonly string[], resource: string, action: string): boolean {
+  return held.some((p) => p === '*' || p === `${resource}:*` || p === `${resource}:${action}`);
+}
+
+/** A permission is `resource:action`; `resource:*` grants every action on one resource, `*` everything. */
+export function hasPermission(principal: Principal, permission: string): boolean {
+  const [resource = '', action = ''] = permission.split(':');
+  return grants(heldBy(principal), resource, action);
+}
+
+/** True when the caller may see every status of a resource (drafts included), not just the public view. */
+export function isStaff(principal: Principal, resource: string): boolean {
+  return hasPermission(principal, `${resource}:read`) || hasPermission(principal, `${resource}:write`);
+}
+
+/** How records name who did something: `key:<id>` or `user:<id>`; null for an anonymous caller. */
+export function principalRef(principal: Principal): string | null {
+  if (principal.kind === 'anonymous') return null;
+  return `${principal.kind === 'api_key' ? 'key' : 'user'}:${principal.id}`;
+}
+
+/** Who did something, for history rows (order history, stock adjustments): the principal, else `fallback`. */
+export function actorRef(principal: Principal, fallback = 'system'): string {
+  return principalRef(principal) ?? fallback;
+}
+
+/** The vendor a principal acts for (a vendor user, or a key of the vendor role): its reach is limited to that vendor's things. */
+export function vendorScope(principal: Principal): string | null {
+  return principal.kind === 'anonymous' ? null : principal.vendorId;
+}
+
+const resources: readonly string[] = PERMISSION_RESOURCES;
+const actions: readonly string[] = PERMISSION_ACTIONS;
+
+/** Every concrete `resource:action` a permission stands for. */
+function expand(permission: string): [string, string][] {
+  const [resource = '', action = ''] = permission === '*' ? ['*', '*'] : permission.split(':');
+  const rs = resource === '*' ? resources : [resource];
+  const as = action === '*' ? actions : [action];
+  return rs.flatMap((r) => as.map((a): [string, string] => [r, a]));
+}
+
+/** The entries of `wanted` that `held` does not fully cover (a wildcard is covered by holding every action it names). */
+export function uncovered(held: readonly string[], wanted: readonly string[]): string[] {
+  return wanted.filter((p) => !expand(p).every(([r, a]) => grants(held, r, a)));
+}
