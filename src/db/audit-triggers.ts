@@ -68,7 +68,7 @@ export const NOT_AUDITED: Record<string, string> = {
   notifications: 'a log of messages sent, written by the notification pipeline',
   password_reset_tokens: 'credential bookkeeping (token hashes)',
   admin_sessions: 'sign-in bookkeeping of the admin panel (token hashes)',
-  admin_login_failures: 'sign-in bookkeeping of the admin panel',
+  login_failures: 'sign-in bookkeeping (lock-outs)',
 };
 
 /** Fields left out of every diff: bookkeeping that changes on every write or by itself. */

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './schema';
 
 /**
@@ -26,19 +26,4 @@ export const adminSessions = sqliteTable(
   (t) => [index('admin_sessions_user_idx').on(t.userId), index('admin_sessions_expires_idx').on(t.expiresAt)],
 );
 
-/** Failed sign-ins per account and client IP; a row at the limit locks that pair until `lockedUntil`. */
-export const adminLoginFailures = sqliteTable(
-  'admin_login_failures',
-  {
-    email: text('email').notNull(),
-    ip: text('ip').notNull(),
-    failures: integer('failures').notNull(),
-    /** Start of the counting window: failures older than the window no longer count. */
-    firstFailureAt: text('first_failure_at').notNull(),
-    lockedUntil: text('locked_until'),
-  },
-  (t) => [primaryKey({ columns: [t.email, t.ip] })],
-);
-
 export type AdminSessionRow = typeof adminSessions.$inferSelect;
-export type AdminLoginFailureRow = typeof adminLoginFailures.$inferSelect;

@@ -341,7 +341,9 @@ export const addresses = sqliteTable(
 );
 
 /** API keys: only the SHA-256 of the key is stored; `prefix` is the visible start of the key. */
-export const apiKeys = sqliteTable('api_keys', {
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   prefix: text('prefix').notNull(),
@@ -349,12 +351,38 @@ export const apiKeys = sqliteTable('api_keys', {
   /** A role whose permissions the key holds, or null for a key with its own `permissions` list. */
   roleId: text('role_id').references(() => roles.id, { onDelete: 'restrict' }),
   permissions: text('permissions', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+  /**
+   * The user on whose authority the key exists: the user who minted it, or the owner of the key that
+   * minted it; null for keys minted by the CLI or bootstrap. No foreign key on purpose: the key check
+   * treats a key whose owner is gone, disabled or no longer covers it as unusable (src/lib/access.ts).
+   */
+  ownerId: text('owner_id'),
+  /** The vendor a key of the vendor role acts for, scoped like that vendor's users; null for other keys. */
+  vendorId: text('vendor_id').references(() => vendors.id, { onDelete: 'restrict' }),
   createdBy: text('created_by'),
   expiresAt: text('expires_at'),
   revokedAt: text('revoked_at'),
   lastUsedAt: text('last_used_at'),
   ...timestamps,
-});
+}, (t) => [index('api_keys_owner_idx').on(t.ownerId)]);
+
+/**
+ * Failed sign-ins (the API's login and the admin panel's alike), counted per account and client IP
+ * and per account across every IP (`ip` = '*'): a row at its limit locks until `lockedUntil`. Rows
+ * exist for emails with no account too, so a lock never tells whether an account exists.
+ */
+export const loginFailures = sqliteTable(
+  'login_failures',
+  {
+    email: text('email').notNull(),
+    ip: text('ip').notNull(),
+    failures: integer('failures').notNull(),
+    /** Start of the counting window: failures older than the window no longer count. */
+    firstFailureAt: text('first_failure_at').notNull(),
+    lockedUntil: text('locked_until'),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.ip] })],
+);
 
 /**
  * The outbox: a domain event is inserted in the same D1 batch as the change that causes it, so
