@@ -1,3 +1,4 @@
+import { ApiError } from './errors';
 import { PERMISSION_ACTIONS, PERMISSION_RESOURCES } from './permissions';
 
 /**
@@ -9,7 +10,7 @@ import { PERMISSION_ACTIONS, PERMISSION_RESOURCES } from './permissions';
 /** Who is calling: nobody, an API key, or a signed-in user (customer, vendor user or admin user). */
 export type Principal =
   | { kind: 'anonymous' }
-  | { kind: 'api_key'; id: string; role: string | null; permissions: readonly string[]; vendorId: string | null }
+  | { kind: 'api_key'; id: string; role: string | null; permissions: readonly string[]; vendorId: string | null; ownerId: string | null }
   | { kind: 'user'; id: string; role: string; permissions: readonly string[]; vendorId: string | null };
 
 export const ANONYMOUS: Principal = { kind: 'anonymous' };
@@ -62,3 +63,38 @@ function expand(permission: string): [string, string][] {
 export function uncovered(held: readonly string[], wanted: readonly string[]): string[] {
   return wanted.filter((p) => !expand(p).every(([r, a]) => grants(held, r, a)));
 }
+
+/** What a grant path acts on: the permissions a role, user or key holds (or would hold), and its vendor. */
+export interface Grantee {
+  permissions: readonly string[];
+  vendorId?: string | null;
+}
+
+/**
+ * Why `actor` does not fully cover `target`, or undefined when it does. Covering means holding
+ * every permission the target holds, and, for an actor scoped to a vendor, the target being scoped
+ * to that same vendor (a vendor covers nothing outside its own shop).
+ */
+export function coverProblem(actor: Principal, target: Grantee): string | undefined {
+  const missing = uncovered(heldBy(actor), target.permissions);
+  if (missing.length) return `it lacks ${missing.join(', ')}`;
+  const scope = vendorScope(actor);
+  if (scope !== null && (target.vendorId ?? null) !== scope) return `it acts for vendor '${scope}' only`;
+  return undefined;
+}
+
+export const covers = (actor: Principal, target: Grantee): boolean => coverProblem(actor, target) === undefined;
+
+/**
+ * The grant rule, the one check of every path that creates, changes, assigns, disables, deletes,
+ * resets or revokes a role, an account or an API key (API and admin panel alike): a principal may
+ * only act on what it fully covers (coverProblem). `what` completes "This credential cannot ...".
+ * 403 AUTHORIZATION_ERROR otherwise.
+ */
+export function assertCovers(actor: Principal, target: Grantee, what: string): void {
+  const problem = coverProblem(actor, target);
+  if (problem) throw ApiError.forbidden(`This credential cannot ${what}: ${problem}`);
+}
+
+/** The role a principal acts through (a user's role, a key's role), which it may never change itself. */
+export const ownRole = (principal: Principal): string | null => (principal.kind === 'anonymous' ? null : principal.role);

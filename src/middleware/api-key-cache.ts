@@ -19,7 +19,8 @@ const CONFIRMED_MS = 60_000;
 const CONFIRMED_MAX = 1000;
 
 export function keyPrincipal(found: Extract<KeyLookup, { status: 'valid' }>): Principal {
-  return { kind: 'api_key', id: found.record.id, role: found.record.roleId, permissions: found.permissions, vendorId: null };
+  const { id, roleId, vendorId, ownerId } = found.record;
+  return { kind: 'api_key', id, role: roleId, permissions: found.permissions, vendorId, ownerId };
 }
 
 const same = (a: Principal, b: Principal) => JSON.stringify(a) === JSON.stringify(b);

@@ -38,7 +38,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
   if (found.status !== 'valid') {
     forgetKey(hash);
     const why = { unknown: 'Invalid API key', revoked: 'This API key has been revoked', expired: 'This API key has expired' };
-    throw ApiError.unauthenticated(why[found.status]);
+    throw ApiError.unauthenticated(found.status === 'suspended' ? `This API key is suspended: ${found.reason}` : why[found.status]);
   }
   const principal = keyPrincipal(found);
   rememberKey(hash, principal, stampLastUse(c, found.row));
@@ -49,8 +49,8 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
 export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; error: ApiError };
 
 /**
- * A credential check that has begun: `bucket` is the rate-limit counter the credential claims
- * (known before any I/O), `outcome` settles once D1 has confirmed it. `bucket` is null when the
+ * A credential check that has begun: `bucket` is the rate-limit counter the credential is charged
+ * on once `outcome` has confirmed it (src/middleware/rate-limit.ts). `bucket` is null when the
  * request is anonymous or the credential already failed without I/O (malformed, bad signature).
  */
 export interface PendingAuthentication {
@@ -58,7 +58,7 @@ export interface PendingAuthentication {
   outcome: Promise<AuthOutcome>;
 }
 
-/** API keys are counted under a hash of the presented key, so the limiter need not wait for the key's row. */
+/** API keys are counted under a hash of the presented key, the same for every request with it. */
 export async function apiKeyBucket(key: string): Promise<string> {
   return `key:${(await hashApiKey(key)).slice(0, 16)}`;
 }
@@ -76,8 +76,8 @@ const failed = (error: ApiError): PendingAuthentication => ({ bucket: null, outc
 /**
  * Starts checking `Authorization: Bearer ...`: an API key (`sk_...`) or a user JWT, told apart by
  * shape. No header means anonymous. Only the I/O-free part is awaited here (hashing the key,
- * verifying the JWT's signature and expiry), so the caller can start the rate-limit call for
- * `bucket` while D1 confirms the credential. A header that is present but malformed, unknown,
+ * verifying the JWT's signature and expiry); `outcome` settles once D1 has confirmed the
+ * credential. A header that is present but malformed, unknown,
  * expired or revoked ends as a 401, on every route, so a client never mistakes a broken credential
  * for anonymous access.
  */

@@ -27,6 +27,8 @@ describe('POST /api/settings/api-keys', () => {
       role: 'admin',
       permissions: [],
       createdBy: expect.stringMatching(/^key:key_/),
+      ownerId: null,
+      vendorId: null,
       createdAt: expect.any(String),
       lastUsedAt: null,
       expiresAt,
@@ -50,7 +52,7 @@ describe('POST /api/settings/api-keys', () => {
   it('records a user creator as user:<id>', async () => {
     const { user, token } = await insertUser({ role: 'admin' });
     const res = await mint({ name: 'by user', permissions: ['orders:read'] }, token);
-    expect(res.body.data.createdBy).toBe(`user:${user.id}`);
+    expect(res.body.data).toMatchObject({ createdBy: `user:${user.id}`, ownerId: user.id });
   });
 
   it('needs exactly one of role or permissions (422)', async () => {
@@ -128,7 +130,7 @@ describe('GET /api/settings/api-keys', () => {
   });
 
   it('gets one key; unknown is 404; needs api-keys:read', async () => {
-    const created = (await mint({ name: 'one', role: 'vendor' })).body.data;
+    const created = (await mint({ name: 'one', role: 'customer' })).body.data;
     const res = await api(`${PATH}/${created.id}`, { key });
     const { key: _secret, ...record } = created;
     expect(res.body.data).toEqual(record);

@@ -23,11 +23,12 @@ export function ApiKeysPage(v: ApiKeysView) {
       {v.canWrite ? (
         <section class="card" aria-labelledby="new-key">
           <h2 id="new-key">Generate a key</h2>
-          <FormErrors form={v.form} fields={['name', 'role', 'expiresAt']} />
+          <FormErrors form={v.form} fields={['name', 'role', 'vendorId', 'expiresAt']} />
           <PostForm action="/admin/settings/api-keys" csrf={v.csrf}>
             <div class="form-row">
               <Field form={v.form} name="name" label="Name" required hint="What uses the key, e.g. Warehouse sync." />
               <Select form={v.form} name="role" label="Role" options={v.roles} />
+              <Field form={v.form} name="vendorId" label="Vendor id" hint="Only for the vendor role: the vendor the key acts for." />
               <Field form={v.form} name="expiresAt" label="Expires on" type="date" hint="Optional; the key stops working at the end of that day (UTC)." />
             </div>
             <button type="submit">Generate key</button>

@@ -42,7 +42,7 @@ export const apiKeyRoutes = new Hono<AppEnv>()
     const form = await readForm(c);
     const values = refill(form);
     try {
-      const input = validate(CreateApiKeyBody, { name: str(form, 'name'), role: str(form, 'role'), expiresAt: endOfDay(form, 'expiresAt') });
+      const input = validate(CreateApiKeyBody, { name: str(form, 'name'), role: str(form, 'role'), vendorId: str(form, 'vendorId'), expiresAt: endOfDay(form, 'expiresAt') });
       const created = await service.createApiKeyFor(c.var.db, c.var.principal, input);
       // Shown in this response only (not redirected): the key must never be stored to show it later.
       return show(c, emptyForm({ role: values.role }), 201, created);
@@ -51,6 +51,6 @@ export const apiKeyRoutes = new Hono<AppEnv>()
     }
   })
   .post('/:id/revoke', guard(routes.revokeApiKey), async (c) => {
-    await service.revokeApiKeyById(c.var.db, c.req.param('id'));
+    await service.revokeApiKeyById(c.var.db, c.var.principal, c.req.param('id'));
     return redirectWith(c, HERE, 'The key is revoked: requests with it are refused from now on.');
   });

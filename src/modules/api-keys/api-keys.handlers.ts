@@ -21,6 +21,6 @@ export const createApiKey: AppRouteHandler<typeof routes.createApiKey> = async (
 };
 
 export const revokeApiKey: AppRouteHandler<typeof routes.revokeApiKey> = async (c) => {
-  await service.revokeApiKeyById(c.var.db, c.req.valid('param').id);
+  await service.revokeApiKeyById(c.var.db, c.var.principal, c.req.valid('param').id);
   return noContent(c);
 };

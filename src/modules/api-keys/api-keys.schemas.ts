@@ -14,6 +14,12 @@ export const ApiKeySchema = createSelectSchema(apiKeys, {
   expiresAt: Timestamp.nullable(),
   revokedAt: Timestamp.nullable(),
   lastUsedAt: Timestamp.nullable().openapi({ description: 'Kept to the minute.' }),
+  ownerId: z.string().nullable().openapi({
+    description:
+      'The user on whose authority the key exists: who minted it, or the owner of the key that minted it; null for keys made by `npm run admin:key` or the dev command. ' +
+      "While the owner is disabled or no longer holds the key's permissions, the key is suspended (401); deleting the owner revokes it.",
+  }),
+  vendorId: z.string().nullable().openapi({ description: 'For keys of the vendor role: the vendor the key acts for, scoped like its users.' }),
 })
   .omit({ keyHash: true, roleId: true, updatedAt: true })
   .extend({
@@ -40,12 +46,17 @@ const fields = {
 export const CreateApiKeyBody = createInsertSchema(apiKeys, fields)
   .pick({ name: true, permissions: true, expiresAt: true })
   .partial({ permissions: true, expiresAt: true })
-  .extend({ role: z.string().trim().min(1).max(100).optional().openapi({ description: 'Role id or name.', example: 'admin' }) })
+  .extend({
+    role: z.string().trim().min(1).max(100).optional().openapi({ description: 'Role id or name.', example: 'admin' }),
+    vendorId: z.string().min(1).max(100).optional().openapi({ description: 'Required with role `vendor`, refused otherwise: the vendor the key acts for.' }),
+  })
   .strict()
   .superRefine((body, ctx) => {
     if ((body.role === undefined) === (body.permissions === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['role'], message: 'give exactly one of role or permissions' });
     }
   })
-  .openapi('CreateApiKey', { description: 'A key holds either a role (and follows its permissions) or its own permissions.' });
+  .openapi('CreateApiKey', { description:
+      'A key holds either a role (and follows its permissions) or its own permissions, never more than the credential minting it covers (403 otherwise). ' +
+      'A key minted by a signed-in user belongs to that user; one minted by a key belongs to that key\'s owner.' });
 export type CreateApiKeyInput = z.infer<typeof CreateApiKeyBody>;

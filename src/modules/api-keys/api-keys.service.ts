@@ -1,11 +1,10 @@
 import { and, eq, isNull, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type ApiKeyRow, apiKeys, roles } from '../../db/schema';
+import { type ApiKeyRow, apiKeys, roles, vendors } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { uncovered } from '../../lib/access';
 import { listTable, type ParsedListQuery } from '../../lib/query';
-import { type Principal, principalRef } from '../../lib/access';
+import { assertCovers, coverProblem, type Principal, principalRef } from '../../lib/access';
 import { apiKeyListQuery } from './api-keys.query';
 import type { ApiKey, CreateApiKeyInput } from './api-keys.schemas';
 import { apiKeyPrefix, hashApiKey, mintApiKey } from './api-key-format';
@@ -17,6 +16,10 @@ export interface NewApiKey {
   permissions?: string[];
   expiresAt?: string | null;
   createdBy?: string | null;
+  /** The user on whose authority the key exists (see the api_keys table); null for CLI and bootstrap keys. */
+  ownerId?: string | null;
+  /** Required for the vendor role: the vendor the key acts for. */
+  vendorId?: string | null;
 }
 
 /** Creates a key and returns it in clear text: the only time anyone sees it. */
@@ -32,6 +35,8 @@ export async function createApiKey(db: Database, input: NewApiKey, now = new Dat
       roleId: input.role ?? null,
       permissions: input.permissions ?? [],
       createdBy: input.createdBy ?? null,
+      ownerId: input.ownerId ?? null,
+      vendorId: input.vendorId ?? null,
       expiresAt: input.expiresAt ?? null,
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
@@ -40,7 +45,7 @@ export async function createApiKey(db: Database, input: NewApiKey, now = new Dat
   return { key, record: record! };
 }
 
-/** What a key check needs of a key, read by one statement (apiKeyCheckStatement). */
+/** What a key check needs of a key, its owner and its vendor, read by one statement (apiKeyCheckStatement). */
 export interface KeyCheckRow {
   id: string;
   roleId: string | null;
@@ -49,16 +54,30 @@ export interface KeyCheckRow {
   revokedAt: string | null;
   expiresAt: string | null;
   lastUsedAt: string | null;
+  ownerId: string | null;
+  /** The owner's status and role permissions; null when the key has no owner or the owner is gone. */
+  ownerStatus: string | null;
+  ownerPermissions: string | null;
+  ownerVendorId: string | null;
+  vendorId: string | null;
+  vendorStatus: string | null;
 }
 
 export type KeyLookup =
-  | { status: 'valid'; record: Pick<ApiKeyRow, 'id' | 'roleId' | 'lastUsedAt'>; permissions: string[]; row: KeyCheckRow }
-  | { status: 'unknown' | 'revoked' | 'expired' };
+  | { status: 'valid'; record: Pick<ApiKeyRow, 'id' | 'roleId' | 'lastUsedAt' | 'ownerId' | 'vendorId'>; permissions: string[]; row: KeyCheckRow }
+  | { status: 'unknown' | 'revoked' | 'expired' }
+  /** Usable again once the reason passes (the owner re-enabled or given back the permissions, the vendor reinstated). */
+  | { status: 'suspended'; reason: string };
+
+const KEY_JOINS =
+  'FROM api_keys k LEFT JOIN roles r ON r.id = k.role_id LEFT JOIN users o ON o.id = k.owner_id ' +
+  'LEFT JOIN roles orole ON orole.id = o.role_id LEFT JOIN vendors v ON v.id = k.vendor_id';
 
 const KEY_CHECK_SQL =
   'SELECT k.id AS id, k.role_id AS roleId, k.permissions AS keyPermissions, r.permissions AS rolePermissions, ' +
-  'k.revoked_at AS revokedAt, k.expires_at AS expiresAt, k.last_used_at AS lastUsedAt ' +
-  'FROM api_keys k LEFT JOIN roles r ON r.id = k.role_id WHERE k.key_hash = ? LIMIT 1';
+  'k.revoked_at AS revokedAt, k.expires_at AS expiresAt, k.last_used_at AS lastUsedAt, k.owner_id AS ownerId, ' +
+  'o.status AS ownerStatus, orole.permissions AS ownerPermissions, o.vendor_id AS ownerVendorId, k.vendor_id AS vendorId, v.status AS vendorStatus ' +
+  `${KEY_JOINS} WHERE k.key_hash = ? LIMIT 1`;
 
 /**
  * The statement that checks a key, by its hash: plain D1 with named columns, so it can run alone or
@@ -68,19 +87,50 @@ export function apiKeyCheckStatement(d1: D1Database, keyHash: string): D1Prepare
   return d1.prepare(KEY_CHECK_SQL).bind(keyHash);
 }
 
-// Same judgement as evaluateApiKey plus "unchanged since it was read", as one statement inside a write batch.
+// "Reads as it was seen", as one statement inside a write batch: every column evaluateApiKey judges.
 const KEY_GUARD_SQL =
-  "INSERT INTO write_guards (name, ok) SELECT 'stale_credential', EXISTS (SELECT 1 FROM api_keys k LEFT JOIN roles r ON r.id = k.role_id " +
-  'WHERE k.key_hash = ? AND k.id = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) ' +
-  'AND k.role_id IS ? AND k.permissions IS ? AND r.permissions IS ?)';
+  "INSERT INTO write_guards (name, ok) SELECT 'stale_credential', EXISTS (SELECT 1 " +
+  `${KEY_JOINS} WHERE k.key_hash = ? AND k.id = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) ` +
+  'AND k.role_id IS ? AND k.permissions IS ? AND r.permissions IS ? AND k.owner_id IS ? AND o.status IS ? AND orole.permissions IS ? ' +
+  'AND o.vendor_id IS ? AND k.vendor_id IS ? AND v.status IS ?)';
 
 /**
  * A `write_guards` statement that aborts its batch with guard:stale_credential unless the key still
  * reads as `seen` (a row apiKeyCheckStatement returned): the same key, role and permissions (its
- * own and its role's), not revoked, not expired. It lets a write batch carry the key's check.
+ * own and its role's), owner and vendor as they were, not revoked, not expired. It lets a write
+ * batch carry the key's check.
  */
 export function apiKeyGuardStatement(d1: D1Database, keyHash: string, seen: KeyCheckRow, now = new Date()): D1PreparedStatement {
-  return d1.prepare(KEY_GUARD_SQL).bind(keyHash, seen.id, now.toISOString(), seen.roleId, seen.keyPermissions, seen.rolePermissions);
+  return d1
+    .prepare(KEY_GUARD_SQL)
+    .bind(
+      keyHash,
+      seen.id,
+      now.toISOString(),
+      seen.roleId,
+      seen.keyPermissions,
+      seen.rolePermissions,
+      seen.ownerId,
+      seen.ownerStatus,
+      seen.ownerPermissions,
+      seen.ownerVendorId,
+      seen.vendorId,
+      seen.vendorStatus,
+    );
+}
+
+const VENDOR_ROLE = 'vendor';
+
+/** Why a key that is neither revoked nor expired cannot act now, judged against its owner and vendor. */
+function suspension(row: KeyCheckRow, permissions: string[]): string | undefined {
+  if (row.roleId === VENDOR_ROLE && !row.vendorId) return 'a key of the vendor role must name its vendor; mint a new one';
+  if (row.vendorStatus === 'suspended') return 'its vendor is suspended';
+  if (row.ownerId === null) return undefined;
+  if (row.ownerStatus === null) return "its owner's account no longer exists";
+  if (row.ownerStatus !== 'active') return "its owner's account is disabled";
+  const owner: Principal = { kind: 'user', id: row.ownerId, role: '', permissions: JSON.parse(row.ownerPermissions ?? '[]') as string[], vendorId: row.ownerVendorId };
+  const problem = coverProblem(owner, { permissions, vendorId: row.vendorId });
+  return problem && `its owner no longer covers it (${problem.replace(/^it /, 'the owner ')})`;
 }
 
 /** The key the check found, with the permissions it holds now (its role's, read on every request). */
@@ -91,7 +141,11 @@ export function evaluateApiKey(rows: readonly unknown[], now = new Date()): KeyL
   if (row.expiresAt && row.expiresAt <= now.toISOString()) return { status: 'expired' };
   const own = JSON.parse(row.keyPermissions) as string[];
   const fromRole = row.rolePermissions ? (JSON.parse(row.rolePermissions) as string[]) : [];
-  return { status: 'valid', record: { id: row.id, roleId: row.roleId, lastUsedAt: row.lastUsedAt }, permissions: [...fromRole, ...own], row };
+  const permissions = [...fromRole, ...own];
+  const reason = suspension(row, permissions);
+  if (reason) return { status: 'suspended', reason };
+  const record = { id: row.id, roleId: row.roleId, lastUsedAt: row.lastUsedAt, ownerId: row.ownerId, vendorId: row.vendorId };
+  return { status: 'valid', record, permissions, row };
 }
 
 /** Finds a key by its hash, with the permissions it holds now (its role's, read on every request). */
@@ -137,31 +191,64 @@ export async function getApiKey(db: Database, id: string): Promise<ApiKey> {
 }
 
 
+/** The owner of a key minted by `actor`: the user, or the owner of the minting key (null for an ownerless one). */
+const ownerFor = (actor: Principal): string | null => (actor.kind === 'user' ? actor.id : actor.kind === 'api_key' ? actor.ownerId : null);
+
 /**
- * Mints a key for `actor`: the role must exist (422), and the actor must itself hold every
- * permission the key would (403), so no credential can mint a stronger one.
+ * Mints a key for `actor`: the role (and, for the vendor role, the vendor) must exist (422), and
+ * the actor must cover the key it mints (the grant rule, 403), so no credential can mint a stronger
+ * one. The key belongs to the actor's owner (ownerFor).
  */
 export async function createApiKeyFor(db: Database, actor: Principal, input: CreateApiKeyInput, now = new Date()) {
   let permissions = input.permissions ?? [];
   let roleId: string | null = null;
+  const vendorId = input.vendorId ?? null;
   if (input.role !== undefined) {
-    const [role] = await db.select().from(roles).where(or(eq(roles.id, input.role), eq(roles.name, input.role))).limit(1);
+    const [[role], [vendor]] = await db.batch([
+      db.select().from(roles).where(or(eq(roles.id, input.role), eq(roles.name, input.role))).limit(1),
+      db.select({ id: vendors.id }).from(vendors).where(eq(vendors.id, vendorId ?? '')).limit(1),
+    ]);
     if (!role) throw ApiError.validation([{ field: 'role', message: `no role '${input.role}'` }]);
+    if (role.id === VENDOR_ROLE && !vendorId) throw ApiError.validation([{ field: 'vendorId', message: 'is required for role vendor' }]);
+    if (role.id === VENDOR_ROLE && !vendor) throw ApiError.validation([{ field: 'vendorId', message: `no vendor '${vendorId}'` }]);
     roleId = role.id;
     permissions = role.permissions;
   }
-  const missing = uncovered(actor.kind === 'anonymous' ? [] : actor.permissions, permissions);
-  if (missing.length) throw ApiError.forbidden(`A credential cannot mint a key with permissions it does not hold: ${missing.join(', ')}`);
+  if (vendorId !== null && roleId !== VENDOR_ROLE) throw ApiError.validation([{ field: 'vendorId', message: 'is only for keys of the vendor role' }]);
+  assertCovers(actor, { permissions, vendorId }, 'mint this key');
   const { key, record } = await createApiKey(
     db,
-    { name: input.name, role: roleId, permissions: roleId ? [] : permissions, expiresAt: input.expiresAt ?? null, createdBy: principalRef(actor) },
+    {
+      name: input.name,
+      role: roleId,
+      permissions: roleId ? [] : permissions,
+      expiresAt: input.expiresAt ?? null,
+      createdBy: principalRef(actor),
+      ownerId: ownerFor(actor),
+      vendorId,
+    },
     now,
   );
   return { key, apiKey: toApiKey(record, now) };
 }
 
-/** 404 for an unknown key; revoking a revoked key succeeds and keeps the first revocation. */
-export async function revokeApiKeyById(db: Database, id: string, now = new Date()): Promise<void> {
-  await getApiKey(db, id);
+/** What a key grants, for the grant rule: its role's permissions (read now) or its own, and its vendor. */
+async function keyGrantee(db: Database, id: string) {
+  const [found] = await db
+    .select({ key: apiKeys, rolePermissions: roles.permissions })
+    .from(apiKeys)
+    .leftJoin(roles, eq(roles.id, apiKeys.roleId))
+    .where(eq(apiKeys.id, id))
+    .limit(1);
+  if (!found) throw ApiError.notFound('API key', id);
+  return { permissions: found.rolePermissions ?? found.key.permissions, vendorId: found.key.vendorId };
+}
+
+/**
+ * Revoking is removing a credential, so the grant rule applies: a caller revokes only keys it covers.
+ * 404 for an unknown key; revoking a revoked key succeeds and keeps the first revocation.
+ */
+export async function revokeApiKeyById(db: Database, actor: Principal, id: string, now = new Date()): Promise<void> {
+  assertCovers(actor, await keyGrantee(db, id), 'revoke this key');
   await revokeApiKey(db, id, now);
 }

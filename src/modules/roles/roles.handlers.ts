@@ -16,15 +16,15 @@ export const getRole: AppRouteHandler<typeof routes.getRole> = async (c) => {
 };
 
 export const createRole: AppRouteHandler<typeof routes.createRole> = async (c) => {
-  const role = await service.createRole(c.var.db, c.req.valid('json'));
+  const role = await service.createRole(c.var.db, c.var.principal, c.req.valid('json'));
   return created(c, role, `/api/roles/${role.id}`, 'Role created');
 };
 
 export const updateRole: AppRouteHandler<typeof routes.updateRole> = async (c) => {
-  return ok(c, await service.updateRole(c.var.db, c.req.valid('param').id, c.req.valid('json')), 'Role updated');
+  return ok(c, await service.updateRole(c.var.db, c.var.principal, c.req.valid('param').id, c.req.valid('json')), 'Role updated');
 };
 
 export const deleteRole: AppRouteHandler<typeof routes.deleteRole> = async (c) => {
-  await service.deleteRole(c.var.db, c.req.valid('param').id);
+  await service.deleteRole(c.var.db, c.var.principal, c.req.valid('param').id);
   return noContent(c);
 };

@@ -1,6 +1,7 @@
 import { and, count, eq, notExists, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { apiKeys, roles, users } from '../../db/schema';
+import { assertCovers, ownRole, type Principal } from '../../lib/access';
 import { withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
@@ -26,7 +27,8 @@ export async function getRole(db: Database, idOrName: string): Promise<Role> {
   return role;
 }
 
-export async function createRole(db: Database, input: CreateRoleInput, now = new Date()): Promise<Role> {
+export async function createRole(db: Database, actor: Principal, input: CreateRoleInput, now = new Date()): Promise<Role> {
+  assertCovers(actor, { permissions: input.permissions }, 'create a role with these permissions');
   const ts = now.toISOString();
   const row: Role = {
     id: newId(ID_PREFIX.role, now.getTime()),
@@ -54,12 +56,25 @@ function refuseBuiltInChange(role: Role, patch: UpdateRoleInput) {
 
 const samePermissions = (a: string[], b: string[]) => a.length === b.length && a.every((p) => b.includes(p));
 
-export async function updateRole(db: Database, idOrName: string, patch: UpdateRoleInput, now = new Date()): Promise<Role> {
+/**
+ * The caller must cover the role as it is and as it would be (the grant rule), and may not change
+ * the permissions of the role it acts through. The write holds only while the role is as read, so
+ * a change made meanwhile (which the cover check did not see) wins and this one is 409.
+ */
+export async function updateRole(db: Database, actor: Principal, idOrName: string, patch: UpdateRoleInput, now = new Date()): Promise<Role> {
   const current = await getRole(db, idOrName);
   refuseBuiltInChange(current, patch);
+  assertCovers(actor, current, `change role '${current.name}'`);
+  if (patch.permissions !== undefined && !samePermissions(patch.permissions, current.permissions)) {
+    if (ownRole(actor) === current.id) throw ApiError.forbidden(`This credential cannot change the permissions of its own role '${current.name}'`);
+    assertCovers(actor, { permissions: patch.permissions }, `give role '${current.name}' these permissions`);
+  }
   if (Object.keys(patch).length === 0) return current;
   const set = { ...patch, updatedAt: now.toISOString() };
-  await withUniqueConflicts(UNIQUE_FIELDS, () => db.update(roles).set(set).where(eq(roles.id, current.id)));
+  const result = await withUniqueConflicts(UNIQUE_FIELDS, () =>
+    db.update(roles).set(set).where(and(eq(roles.id, current.id), eq(roles.updatedAt, current.updatedAt))),
+  );
+  if (result.meta.changes === 0) throw ApiError.conflict(`Role '${current.name}' changed meanwhile; read it again and retry`);
   return { ...current, ...set };
 }
 
@@ -67,9 +82,10 @@ export async function updateRole(db: Database, idOrName: string, patch: UpdateRo
  * Refused (409) for built-in roles and for roles still held by a user or an API key. The holder
  * check lives in the DELETE itself, so a user given the role meanwhile cannot slip through.
  */
-export async function deleteRole(db: Database, idOrName: string): Promise<void> {
+export async function deleteRole(db: Database, actor: Principal, idOrName: string): Promise<void> {
   const current = await getRole(db, idOrName);
   if (current.builtIn) throw ApiError.conflict(`'${current.name}' is a built-in role and cannot be deleted`);
+  assertCovers(actor, current, `delete role '${current.name}'`);
   const [[heldByUsers], [heldByKeys], deleted] = await db.batch([
     db.select({ n: count() }).from(users).where(eq(users.roleId, current.id)),
     db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.roleId, current.id)),

@@ -1,15 +1,14 @@
-import { and, count, eq, exists, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, exists, isNull, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
-import { roles, type UserRow, users, vendors } from '../../db/schema';
+import { apiKeys, roles, type UserRow, users, vendors } from '../../db/schema';
 import { withForeignKeyConflict, withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError, type FieldError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { hashPassword } from '../../lib/password';
-import { uncovered } from '../../lib/access';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
-import type { Principal } from '../../lib/access';
+import { assertCovers, type Principal } from '../../lib/access';
 import { staffUserListQuery } from './users.query';
 import type { CreateStaffUserInput, UpdateStaffUserInput, User } from './users.schemas';
 
@@ -105,14 +104,24 @@ export async function getStaffUserRow(db: Database, id: string): Promise<UserRow
   return row;
 }
 
-const heldPermissions = (actor: Principal) => (actor.kind === 'anonymous' ? [] : actor.permissions);
+/** A staff user with the permissions of its role, or 404: what the grant rule judges the user by. */
+async function getStaffUserGrantee(db: Database, id: string) {
+  const [found] = await db
+    .select({ row: users, permissions: roles.permissions })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(and(eq(users.id, id), NOT_CUSTOMER))
+    .limit(1);
+  if (!found) throw ApiError.notFound('User', id);
+  return { current: found.row, grantee: { permissions: found.permissions, vendorId: found.row.vendorId } };
+}
 
 /**
  * The role and vendor a staff user may have: the role exists and is not customer; role vendor needs
- * an existing vendor and other roles none (422 naming the field). With `grant`, the actor must hold
- * every permission of the role (403), so a credential cannot raise anyone above itself.
+ * an existing vendor and other roles none (422 naming the field). The actor must cover the role and
+ * vendor it gives (the grant rule, 403), so a credential cannot raise anyone above itself.
  */
-async function staffAssignment(db: Database, actor: Principal, roleRef: string, vendorId: string | null, grant: boolean) {
+async function staffAssignment(db: Database, actor: Principal, roleRef: string, vendorId: string | null) {
   const [roleRows, vendorRows] = await db.batch([
     db.select().from(roles).where(or(eq(roles.id, roleRef), eq(roles.name, roleRef))).limit(1),
     db.select({ id: vendors.id }).from(vendors).where(eq(vendors.id, vendorId ?? '')).limit(1),
@@ -125,13 +134,13 @@ async function staffAssignment(db: Database, actor: Principal, roleRef: string, 
   else if (role.id === 'vendor' && !vendorRows[0]) errors.push({ field: 'vendorId', message: `no vendor '${vendorId}'` });
   else if (role.id !== 'vendor' && vendorId) errors.push({ field: 'vendorId', message: `must be null for role '${role.name}': only vendor users belong to a vendor` });
   if (errors.length || !role) throw ApiError.validation(errors);
-  const missing = grant ? uncovered(heldPermissions(actor), role.permissions) : [];
-  if (missing.length) throw ApiError.forbidden(`This credential cannot grant role '${role.name}': it lacks ${missing.join(', ')}`);
-  return { roleId: role.id, vendorId: role.id === 'vendor' ? vendorId : null };
+  const assignment = { roleId: role.id, vendorId: role.id === 'vendor' ? vendorId : null };
+  assertCovers(actor, { permissions: role.permissions, vendorId: assignment.vendorId }, `grant role '${role.name}'`);
+  return assignment;
 }
 
 export async function createStaffUser(db: Database, actor: Principal, input: CreateStaffUserInput): Promise<UserRow> {
-  const assignment = await staffAssignment(db, actor, input.role, input.vendorId ?? null, true);
+  const assignment = await staffAssignment(db, actor, input.role, input.vendorId ?? null);
   return createUser(db, { email: input.email, password: input.password, name: input.name, phone: input.phone, ...assignment });
 }
 
@@ -150,16 +159,25 @@ function anotherActiveAdmin(db: Database, row: UserRow) {
 const isActiveAdmin = (row: { roleId: string; status: string }) => row.roleId === 'admin' && row.status === 'active';
 const lastAdmin = (what: string) => ApiError.conflict(`Cannot ${what} the last active admin user; make another user admin first`);
 
+/**
+ * The actor must cover the user as it is (every change, a password or a status included) and as it
+ * would be; nobody changes its own role or vendor. The write holds only while the user still has
+ * the role and vendor the check saw, and never removes the last active admin.
+ */
 export async function updateStaffUser(db: Database, actor: Principal, id: string, patch: UpdateStaffUserInput, now = new Date()): Promise<UserRow> {
-  const current = await getStaffUserRow(db, id);
+  const { current, grantee } = await getStaffUserGrantee(db, id);
+  assertCovers(actor, grantee, `change user '${current.email}'`);
   if (patch.status === 'disabled' && isSelf(actor, current)) throw ApiError.conflict('A user cannot disable itself', 'status');
   const { role, vendorId, password, ...plain } = patch;
   const set: Omit<Partial<UserRow>, 'tokenVersion'> & { tokenVersion?: SQL } = { ...plain, updatedAt: now.toISOString() };
+  if ((role !== undefined && role !== current.roleId) || (vendorId !== undefined && vendorId !== current.vendorId)) {
+    if (isSelf(actor, current)) throw ApiError.forbidden('A user cannot change its own role or vendor');
+  }
   if (role !== undefined || vendorId !== undefined) {
     const roleRef = role ?? current.roleId;
     // Leaving the vendor role drops the vendor unless the body names one (then 422).
     const wantedVendor = vendorId !== undefined ? vendorId : roleRef === 'vendor' ? current.vendorId : null;
-    Object.assign(set, await staffAssignment(db, actor, roleRef, wantedVendor, role !== undefined && role !== current.roleId));
+    Object.assign(set, await staffAssignment(db, actor, roleRef, wantedVendor));
   }
   if (password !== undefined) set.passwordHash = await hashPassword(password);
   // A new password or a disabling retires every token for good: re-enabling must not revive a leaked one.
@@ -169,17 +187,34 @@ export async function updateStaffUser(db: Database, actor: Principal, id: string
   const [row] = await db
     .update(users)
     .set(set)
-    .where(and(eq(users.id, current.id), removesAdmin ? anotherActiveAdmin(db, current) : undefined))
+    .where(and(asChecked(current), removesAdmin ? anotherActiveAdmin(db, current) : undefined))
     .returning();
-  if (!row) throw lastAdmin(after.status === 'disabled' ? 'disable' : 'demote');
+  if (!row) throw removesAdmin ? lastAdmin(after.status === 'disabled' ? 'disable' : 'demote') : changedMeanwhile();
   return row;
 }
 
-export async function deleteStaffUser(db: Database, actor: Principal, id: string): Promise<void> {
-  const current = await getStaffUserRow(db, id);
+/**
+ * Deleting a user revokes the API keys it owns in the same batch (a disabled or demoted owner's
+ * keys are only suspended: the key check reads the owner on every request).
+ */
+export async function deleteStaffUser(db: Database, actor: Principal, id: string, now = new Date()): Promise<void> {
+  const { current, grantee } = await getStaffUserGrantee(db, id);
   if (isSelf(actor, current)) throw ApiError.conflict('A user cannot delete itself');
-  const deleted = await withForeignKeyConflict('This user is still referenced (orders, ...); disable it instead', () =>
-    db.delete(users).where(and(eq(users.id, current.id), isActiveAdmin(current) ? anotherActiveAdmin(db, current) : undefined)),
+  assertCovers(actor, grantee, `delete user '${current.email}'`);
+  const gone = notExists(db.select({ id: users.id }).from(users).where(eq(users.id, current.id)));
+  const [deleted] = await withForeignKeyConflict('This user is still referenced (orders, ...); disable it instead', () =>
+    db.batch([
+      db.delete(users).where(and(asChecked(current), isActiveAdmin(current) ? anotherActiveAdmin(db, current) : undefined)),
+      db
+        .update(apiKeys)
+        .set({ revokedAt: now.toISOString(), updatedAt: now.toISOString() })
+        .where(and(eq(apiKeys.ownerId, current.id), isNull(apiKeys.revokedAt), gone)),
+    ]),
   );
-  if (deleted.meta.changes === 0) throw lastAdmin('delete');
+  if (deleted.meta.changes === 0) throw isActiveAdmin(current) ? lastAdmin('delete') : changedMeanwhile();
 }
+
+/** The user still has the role and vendor the grant rule judged. */
+const asChecked = (current: UserRow) =>
+  and(eq(users.id, current.id), eq(users.roleId, current.roleId), current.vendorId === null ? isNull(users.vendorId) : eq(users.vendorId, current.vendorId));
+const changedMeanwhile = () => ApiError.conflict("The user's role changed meanwhile; read it again and retry");
