@@ -19,11 +19,12 @@ export const DEFAULT_ANONYMOUS_LIMIT = 100;
 
 const authenticatedLimit = (c: Context<AppEnv>) => numberSetting(c.env.RATE_LIMIT_AUTHENTICATED, DEFAULT_AUTHENTICATED_LIMIT);
 
+/** The client's address; requests without CF-Connecting-IP (only possible off Cloudflare) share 'unknown'. */
+export const clientIp = (c: Context<AppEnv>): string => c.req.header('CF-Connecting-IP') ?? 'unknown';
+
 /** The counter of a request without a valid credential: its client IP. */
 export function ipBucket(c: Context<AppEnv>): { name: string; limit: number } {
-  // Requests without CF-Connecting-IP (only possible off Cloudflare) share one bucket.
-  const ip = c.req.header('CF-Connecting-IP') ?? 'unknown';
-  return { name: `ip:${ip}`, limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };
+  return { name: `ip:${clientIp(c)}`, limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };
 }
 
 /**
@@ -58,15 +59,12 @@ function headers(decision: RateLimitDecision): Record<string, string> {
 }
 
 /**
- * Authenticates the request and counts it, the two at once: the bucket a credential claims is known
- * before any I/O (`key:` + 16 hex of the key's SHA-256, `user:<sub>` from a JWT whose signature
- * checked out, else `ip:<client IP>`), so the Durable Object call runs while D1 confirms the
- * credential instead of after it. Past the limit the answer is 429 RATE_LIMITED.
- *
- * A credential that fails is counted as unauthenticated (API.md): on that path only, the client
- * IP's bucket is charged too, and its decision (429, else the credential's 401) is what the client
- * sees. The hit on the claimed bucket stays: an unknown key's bucket is never seen again and its
- * object clears itself after the window.
+ * Authenticates the request, then counts it: on the credential's bucket once D1 has confirmed the
+ * credential (`key:` + 16 hex of the key's SHA-256, `user:<id>`), else on the client IP's
+ * (`ip:<client IP>`), since a credential that fails is counted as unauthenticated (API.md). Only a
+ * confirmed credential is ever charged: a retired token cannot keep its owner at 429, and a flood
+ * of made-up keys makes no Durable Object of its own. Past the limit the answer is 429
+ * RATE_LIMITED, before a failed credential's 401.
  *
  * If the object cannot be reached the request is let through (fail open) and the failure logged:
  * a store that cannot sell because its limiter is down loses more than one that briefly over-serves.
@@ -78,18 +76,34 @@ export function authenticateAndRateLimit(redispatch?: Redispatch) {
     if (cachedKey) return answerWithCachedKey(c, next, cachedKey, redispatch!);
     startTime(c, 'auth');
     const pending = await beginAuthentication(c);
-    const claimed = pending.bucket ? { name: pending.bucket, limit: authenticatedLimit(c) } : ipBucket(c);
+    const outcome = await pending.outcome.finally(() => endTime(c, 'auth'));
+    const bucket = outcome.ok && pending.bucket ? { name: pending.bucket, limit: authenticatedLimit(c) } : ipBucket(c);
     startTime(c, 'ratelimit');
     // A request answered again (below) was counted the first time.
-    const counting = (again ? Promise.resolve(undefined) : hit(c, claimed)).finally(() => endTime(c, 'ratelimit'));
-    const [outcome, counted] = await Promise.all([pending.outcome.finally(() => endTime(c, 'auth')), counting]);
-    let decision = counted;
-    if (!outcome.ok && pending.bucket && !again) decision = await hit(c, ipBucket(c));
+    const decision = again ? undefined : await hit(c, bucket).finally(() => endTime(c, 'ratelimit'));
     c.set('principal', outcome.ok ? outcome.principal : ANONYMOUS);
     enforce(c, decision);
     if (!outcome.ok) throw outcome.error;
     return next();
   });
+}
+
+/**
+ * Route middleware for sign-in endpoints: a request that came with a credential was counted on the
+ * credential's bucket, so it is counted on the client IP's too; password guessing is always paid
+ * for by the address it comes from, whatever free account it carries.
+ */
+export function alsoCountClientIp() {
+  return createMiddleware<AppEnv>(async function alsoCountClientIp(c, next) {
+    if (c.var.principal.kind !== 'anonymous') await countClientIp(c);
+    return next();
+  });
+}
+
+/** Counts the request on its client IP's bucket: 429 RATE_LIMITED past the limit. */
+export async function countClientIp(c: Context<AppEnv>): Promise<void> {
+  const decision = await hit(c, ipBucket(c));
+  if (decision && !decision.allowed) enforce(c, decision);
 }
 
 /** Sends a request through the whole app again (built in src/app.ts, which owns the app). */

@@ -5,37 +5,7 @@ import { createUser } from '../../src/modules/users/users.service';
 import { createVendor } from '../../src/modules/vendors/vendors.service';
 import { orderRow, placeTestOrder } from '../commerce/order-fixtures';
 import { db, uid } from '../helpers';
-
-/** The admin panel over HTTP, as a browser uses it: cookies, form posts, the Origin header. */
-const ORIGIN = 'http://store.test';
-
-async function get(path: string, cookie = '') {
-  const res = await exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie }, redirect: 'manual' }));
-  return { res, html: await res.text() };
-}
-
-async function post(path: string, form: Record<string, string>, cookie: string, headers: Record<string, string> = { Origin: ORIGIN }) {
-  const res = await exports.default.fetch(
-    new Request(`${ORIGIN}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, ...headers },
-      body: new URLSearchParams(form),
-      redirect: 'manual',
-    }),
-  );
-  return { res, html: await res.text() };
-}
-
-const csrfIn = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
-const cookieIn = (res: Response, name: string) => res.headers.getAll('Set-Cookie').find((c: string) => c.startsWith(`${name}=`));
-const pair = (setCookie: string | undefined) => setCookie?.split(';')[0] ?? '';
-
-async function signIn(email: string, password: string, ip = '192.0.2.10') {
-  const form = await get('/admin/sign-in');
-  const csrfCookie = pair(cookieIn(form.res, 'admin_csrf'));
-  const { res, html } = await post('/admin/sign-in', { _csrf: csrfIn(form.html), email, password, next: '/admin' }, csrfCookie, { Origin: ORIGIN, 'CF-Connecting-IP': ip });
-  return { res, html, session: pair(cookieIn(res, 'admin_session')) };
-}
+import { cookieIn, csrfIn, get, ORIGIN, post, signIn } from './panel-client';
 
 async function staff(roleId: string, vendorId: string | null = null) {
   const email = `${roleId}-${uid()}@example.com`;
@@ -79,6 +49,28 @@ describe('admin panel sign-in', () => {
     expect(right.session).toBe('');
     // Another address is not locked out by these failures.
     expect((await signIn(admin.email, admin.password, '192.0.2.21')).res.status).toBe(303);
+  });
+
+  it('shares its lock-out with the API login: failures at either count for both', async () => {
+    const admin = await staff('admin');
+    const viaApi = () =>
+      exports.default.fetch(
+        new Request(`${ORIGIN}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': '192.0.2.30' },
+          body: JSON.stringify({ email: admin.email, password: 'wrong password' }),
+        }),
+      );
+    for (let i = 0; i < 3; i++) {
+      const failed = await viaApi();
+      await failed.text();
+      expect(failed.status).toBe(401);
+    }
+    expect((await signIn(admin.email, 'wrong password', '192.0.2.30')).res.status).toBe(401);
+    expect((await signIn(admin.email, 'wrong password', '192.0.2.30')).res.status).toBe(429);
+    const api = await viaApi();
+    await api.text();
+    expect(api.status).toBe(429);
   });
 
   it('refuses customers, and a sign-in form without its CSRF token', async () => {

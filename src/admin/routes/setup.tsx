@@ -8,13 +8,13 @@ import { findUserByEmail } from '../../modules/users/users.service';
 import { emptyForm, type FormState } from '../components/form';
 import { sameOrigin, signInToken, validSignInToken } from '../csrf';
 import { failure, failureStatus, readForm, str, validate } from '../form-data';
-import { lockedUntil, recordFailure } from '../lockout';
+import { clientIp } from '../../middleware/rate-limit';
+import { lockedUntil, recordFailure } from '../../modules/auth/login-lockout';
 import { SetupPage } from '../pages/setup';
 import { startSession } from '../session';
 
 /** Wrong secrets count like wrong passwords, per client IP, so the secret cannot be guessed here. */
 const SETUP_ACCOUNT = 'bootstrap-secret';
-const clientIp = (c: Context<AppEnv>) => c.req.header('CF-Connecting-IP') ?? 'unknown';
 
 function show(c: Context<AppEnv>, form: FormState, status = 200) {
   c.header('Cache-Control', 'no-store');

@@ -3,25 +3,20 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { lookupUser } from '../../middleware/auth';
+import { clientIp, countClientIp } from '../../middleware/rate-limit';
 import { login } from '../../modules/auth/auth.service';
 import { LoginBody } from '../../modules/auth/auth.schemas';
 import { findUserByEmail } from '../../modules/users/users.service';
 import { emptyForm, type FormState } from '../components/form';
 import { sameOrigin, sameToken, signInToken, validSignInToken } from '../csrf';
 import { failure, readForm, redirectWith, str, takeFlash, validate } from '../form-data';
-import { clearFailures, lockedUntil, recordFailure } from '../lockout';
 import { SignInPage } from '../pages/sign-in';
 import { endSession, isPanelUser, readSession, startSession } from '../session';
-
-const clientIp = (c: Context<AppEnv>) => c.req.header('CF-Connecting-IP') ?? 'unknown';
 
 /** Where to go after signing in: only a path inside the panel, never another site. */
 export function safeNext(next: string | undefined): string {
   return next && /^\/admin(\/[\w\-./?=&%]*)?$/.test(next) && !next.startsWith('//') ? next : '/admin';
 }
-
-const lockedMessage = (until: string) =>
-  `Too many failed sign-ins for this account from your address. Try again after ${until.slice(11, 16)} UTC.`;
 
 function show(c: Context<AppEnv>, form: FormState, status = 200, next = c.req.query('next')) {
   c.header('Cache-Control', 'no-store');
@@ -41,25 +36,15 @@ export const signInRoutes = new Hono<AppEnv>()
       return show(c, { values, errors: {}, message: 'Your sign-in form had expired. Please try again.' }, 403, next);
     }
     const db = c.var.db;
-    const ip = clientIp(c);
     try {
       const input = validate(LoginBody, { email: str(form, 'email'), password: form.password?.[0] ?? '' });
-      const locked = await lockedUntil(db, input.email, ip);
-      if (locked) return show(c, { values, errors: {}, message: lockedMessage(locked) }, 429, next);
-      try {
-        await login(db, c.env, input);
-      } catch (error) {
-        if (error instanceof ApiError && error.code === 'AUTHENTICATION_ERROR') {
-          const lock = await recordFailure(db, input.email, ip);
-          return show(c, { values, errors: {}, message: lock ? lockedMessage(lock) : error.message }, lock ? 429 : 401, next);
-        }
-        throw error;
-      }
+      // Counted on the client IP like the API's login, and locked out by the same counters (login-lockout.ts).
+      await countClientIp(c);
+      await login(db, c.env, input, clientIp(c));
       const row = (await findUserByEmail(db, input.email))!;
       // The same checks as every API request of this user (disabled, suspended vendor), then: staff only.
       const principal = await lookupUser(db, { sub: row.id, ver: row.tokenVersion });
       if (!isPanelUser(principal)) throw ApiError.forbidden('This account is a customer account; the admin panel is for admin and vendor users.');
-      await clearFailures(db, input.email, ip);
       await startSession(c, row);
       return c.redirect(safeNext(next), 303);
     } catch (error) {

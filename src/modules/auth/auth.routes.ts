@@ -1,5 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../../middleware/auth';
+import { alsoCountClientIp } from '../../middleware/rate-limit';
+import { MAX_FAILURES_FROM_ONE_ADDRESS, MAX_FAILURES_PER_ACCOUNT } from './login-lockout';
 import { bearerAuth, errorResponses, jsonBody, successResponse, writeErrors } from '../../lib/openapi';
 import { BootstrapBody, ChangePasswordBody, LoginBody, MeSchema, PasswordResetBody, PasswordResetConfirmBody, RegisterBody, SessionSchema } from './auth.schemas';
 
@@ -28,8 +30,12 @@ export const login = createRoute({
   summary: 'Sign in',
   description:
     'For every user (customer, vendor user, admin user). An unknown email and a wrong password give the same 401 ' +
-    "('Invalid email or password'); a disabled account is 401 too.",
+    "('Invalid email or password'); a disabled account is 401 too. Failed sign-ins lock an account for 15 minutes: after " +
+    `${MAX_FAILURES_FROM_ONE_ADDRESS} failures from one client address within 15 minutes (for that address), after ${MAX_FAILURES_PER_ACCOUNT} from all addresses together ` +
+    '(for everyone); a locked account is 429 RATE_LIMITED with `Retry-After`, even with the right password, and an email without an account locks ' +
+    'the same way. Every attempt is also counted on the client IP\'s rate limit, whatever credential it carries.',
   security: publicRoute,
+  middleware: [alsoCountClientIp()] as const,
   request: { body: jsonBody(LoginBody, 'Email and password.') },
   responses: { 200: successResponse(SessionSchema, 'A token for the user.'), ...errorResponses(401, ...bodyErrors) },
 });

@@ -9,8 +9,9 @@ import { tokenForUser } from '../../lib/jwt';
 import { DECOY_HASH, hashPassword, verifyPassword } from '../../lib/password';
 import { insertWhere } from '../../lib/insert-where';
 import { adoptGuestCartByToken } from '../carts/adopt';
+import { activeLock, clearFailureStatements, lockedOut, lockStatement, recordFailure } from './login-lockout';
 import { toAddress } from '../customers/addresses.service';
-import { createUser, findUserByEmail, getUserRow, newUserRow, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
+import { createUser, getUserRow, newUserRow, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
 import type { BootstrapInput, ChangePasswordInput, LoginInput, RegisterInput, Session } from './auth.schemas';
 
 type TokenSettings = Pick<Bindings, 'JWT_SECRET' | 'JWT_TTL_SECONDS'>;
@@ -30,15 +31,26 @@ export async function register(db: Database, env: TokenSettings, input: Register
 
 /**
  * One answer for an unknown email, a wrong password and an account without a password, and the
- * same PBKDF2 work for each (the decoy hash), so neither the body nor the time tells which.
+ * same PBKDF2 work for each (the decoy hash), so neither the body nor the time tells which. Failures
+ * count towards the account's lock-outs (src/modules/auth/login-lockout.ts); a locked account (or
+ * email) is 429 whatever the password.
  */
-export async function login(db: Database, env: TokenSettings, input: LoginInput, now = new Date()): Promise<Session> {
-  const row = await findUserByEmail(db, input.email);
+export async function login(db: Database, env: TokenSettings, input: LoginInput, ip: string, now = new Date()): Promise<Session> {
+  const [found, locks] = await db.batch([
+    db.select().from(users).where(eq(users.email, input.email.trim().toLowerCase())).limit(1),
+    lockStatement(db, input.email, ip),
+  ]);
+  const locked = activeLock(locks, now);
+  if (locked) throw lockedOut(locked, now);
+  const row = found[0];
   const matches = await verifyPassword(input.password, row?.passwordHash ?? DECOY_HASH);
-  if (!row?.passwordHash || !matches) throw ApiError.unauthenticated(BAD_LOGIN);
+  if (!row?.passwordHash || !matches) {
+    const lock = await recordFailure(db, input.email, ip, now);
+    throw lock ? lockedOut(lock, now) : ApiError.unauthenticated(BAD_LOGIN);
+  }
   if (row.status !== 'active') throw ApiError.unauthenticated('This account is disabled');
   const lastLoginAt = now.toISOString();
-  await db.update(users).set({ lastLoginAt }).where(eq(users.id, row.id));
+  await db.batch([db.update(users).set({ lastLoginAt }).where(eq(users.id, row.id)), ...clearFailureStatements(db, input.email, ip, now)]);
   await adoptCartAtLogin(db, row, input.cartToken);
   return sessionFor(env, { ...row, lastLoginAt });
 }

@@ -1,0 +1,33 @@
+import { exports } from 'cloudflare:workers';
+
+/** The admin panel over HTTP, as a browser uses it: cookies, form posts, the Origin header. */
+export const ORIGIN = 'http://store.test';
+
+export async function get(path: string, cookie = '') {
+  const res = await exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie }, redirect: 'manual' }));
+  return { res, html: await res.text() };
+}
+
+export async function post(path: string, form: Record<string, string>, cookie: string, headers: Record<string, string> = { Origin: ORIGIN }) {
+  const res = await exports.default.fetch(
+    new Request(`${ORIGIN}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, ...headers },
+      body: new URLSearchParams(form),
+      redirect: 'manual',
+    }),
+  );
+  return { res, html: await res.text() };
+}
+
+export const csrfIn = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+export const cookieIn = (res: Response, name: string) => res.headers.getAll('Set-Cookie').find((c: string) => c.startsWith(`${name}=`));
+export const pair = (setCookie: string | undefined) => setCookie?.split(';')[0] ?? '';
+
+export async function signIn(email: string, password: string, ip = '192.0.2.10') {
+  const form = await get('/admin/sign-in');
+  const csrfCookie = pair(cookieIn(form.res, 'admin_csrf'));
+  const { res, html } = await post('/admin/sign-in', { _csrf: csrfIn(form.html), email, password, next: '/admin' }, csrfCookie, { Origin: ORIGIN, 'CF-Connecting-IP': ip });
+  return { res, html, session: pair(cookieIn(res, 'admin_session')) };
+}
+
