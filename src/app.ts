@@ -6,6 +6,7 @@ import { requestId } from 'hono/request-id';
 import { timing } from 'hono/timing';
 import { createAdminRouter } from './admin';
 import type { AppEnv } from './env';
+import { GRANT_RULE } from './lib/access';
 import { ApiError } from './lib/errors';
 import { validationHook } from './lib/validation';
 import { API_VERSION, apiVersion, versionAliasPath } from './middleware/api-version';
@@ -151,7 +152,7 @@ const OPENAPI_DESCRIPTION = `JSON REST API of an online store.
 
 **Money.** Amounts are JSON numbers in the currency's major unit (\`19.99\`), at most 2 decimals; they are stored as integer minor units.
 
-**Authentication.** \`Authorization: Bearer <credential>\`, where the credential is an API key (\`sk_...\`, created by an admin at \`POST /api/settings/api-keys\`, shown once) or a user JWT (from \`POST /api/auth/login\` or \`/api/auth/register\`; HS256, expires after \`JWT_TTL_SECONDS\`, one day by default; a password change retires earlier tokens). Catalogue reads are public; everything else needs a credential. A credential that is present but malformed, unknown, expired or revoked is 401 even on public routes. Permissions have the form \`resource:action\` and come from the key's or the user's role (\`admin\` holds \`*\`). Another principal's resource (another customer's profile, another vendor's product) answers 404, so ids cannot be probed.
+**Authentication.** \`Authorization: Bearer <credential>\`, where the credential is an API key (\`sk_...\`, created by an admin at \`POST /api/settings/api-keys\`, shown once) or a user JWT (from \`POST /api/auth/login\` or \`/api/auth/register\`; HS256, expires after \`JWT_TTL_SECONDS\`, one day by default; a password change retires earlier tokens). Catalogue reads are public; everything else needs a credential. A credential that is present but malformed, unknown, expired or revoked is 401 even on public routes. Permissions have the form \`resource:action\` and come from the key's or the user's role (\`admin\` holds \`*\`). Another principal's resource (another customer's profile, another vendor's product) answers 404, so ids cannot be probed. Granting: ${GRANT_RULE} An API key belongs to the user who minted it (or to the owner of the key that minted it) and is suspended (401) while that user is disabled or no longer covers it; a key of the \`vendor\` role acts for one vendor, like a vendor user. Failed sign-ins lock an account for 15 minutes: 5 from one client address lock that address out, 20 from all addresses lock the account (429 with \`Retry-After\`).
 
 **Idempotency.** \`POST\` requests that create orders, checkouts, payments, refunds and shipments accept \`Idempotency-Key\`: a repeat with the same key and body within 24 hours returns the first response (with \`Idempotent-Replayed: true\`) without doing the work again; the same key with another body, or while the first request runs, is 409.
 

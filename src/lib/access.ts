@@ -85,6 +85,11 @@ export function coverProblem(actor: Principal, target: Grantee): string | undefi
 
 export const covers = (actor: Principal, target: Grantee): boolean => coverProblem(actor, target) === undefined;
 
+/** The grant rule in one sentence, for the OpenAPI descriptions of every path that applies it. */
+export const GRANT_RULE =
+  'The caller must cover what it creates, changes, assigns, disables, deletes, resets or revokes: hold every permission of the role, user or key, ' +
+  "and, when it acts for a vendor, the target must be that vendor's (403 AUTHORIZATION_ERROR otherwise). Nobody changes its own role or permissions.";
+
 /**
  * The grant rule, the one check of every path that creates, changes, assigns, disables, deletes,
  * resets or revokes a role, an account or an API key (API and admin panel alike): a principal may

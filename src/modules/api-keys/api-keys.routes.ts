@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { GRANT_RULE } from '../../lib/access';
 import { requirePermission } from '../../middleware/auth';
 import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
@@ -27,7 +28,9 @@ export const createApiKey = createRoute({
   tags,
   summary: 'Create an API key',
   description:
-    'Give exactly one of `role` (it must exist) or `permissions`; `expiresAt` must be in the future (422 otherwise). A credential cannot mint a key with a permission it does not hold itself (403). The response carries the key in `key`: the only time it is shown. Needs `api-keys:write`.',
+    'Give exactly one of `role` (it must exist) or `permissions`; a key of the `vendor` role names its `vendorId` and is scoped to that vendor like its users. `expiresAt` must be in the future (422 otherwise). ' +
+    `${GRANT_RULE} The key belongs to the signed-in user who mints it, or to the owner of the key that mints it: while that owner is disabled or no longer covers the key, the key is suspended (401); deleting the owner revokes it. ` +
+    'The response carries the key in `key`: the only time it is shown. Needs `api-keys:write`.',
   security: bearerAuth,
   middleware: [requirePermission('api-keys:write')] as const,
   request: { body: jsonBody(CreateApiKeyBody, 'The key.') },
@@ -52,7 +55,8 @@ export const revokeApiKey = createRoute({
   tags,
   summary: 'Revoke an API key',
   description:
-    'The key is refused (401) from the very next request. The record stays, with `revokedAt` and status `revoked`. Revoking a revoked key again is also 204 and keeps the first `revokedAt`. Needs `api-keys:write`.',
+    'The key is refused (401) from the very next request. The record stays, with `revokedAt` and status `revoked`. Revoking a revoked key again is also 204 and keeps the first `revokedAt`. ' +
+    `${GRANT_RULE} Needs \`api-keys:write\`.`,
   security: bearerAuth,
   middleware: [requirePermission('api-keys:write')] as const,
   request: { params: IdParams },

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { GRANT_RULE } from '../../lib/access';
 import { requirePermission } from '../../middleware/auth';
 import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
@@ -27,7 +28,7 @@ export const createRole = createRoute({
   path: '/roles',
   tags,
   summary: 'Create a role',
-  description: 'Each permission must name a known resource and action (422 naming the entry otherwise). Duplicate name is 409. Needs `roles:write`.',
+  description: `Each permission must name a known resource and action (422 naming the entry otherwise). Duplicate name is 409. ${GRANT_RULE} Needs \`roles:write\`.`,
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { body: jsonBody(CreateRoleBody, 'The role.') },
@@ -52,7 +53,7 @@ export const updateRole = createRoute({
   tags,
   summary: 'Update a role',
   description:
-    "`permissions` replaces the list. A built-in role's name and permissions cannot change (409); its description can. Holders of the role get the new permissions on their next request. Needs `roles:write`.",
+    `\`permissions\` replaces the list. A built-in role's name and permissions cannot change (409); its description can. Holders of the role get the new permissions on their next request. 409 when the role changed since it was read. ${GRANT_RULE} Needs \`roles:write\`.`,
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: IdParams, body: jsonBody(UpdateRoleBody, 'Fields to change.') },
@@ -64,7 +65,7 @@ export const deleteRole = createRoute({
   path: '/roles/{id}',
   tags,
   summary: 'Delete a role',
-  description: 'Refused with 409 for a built-in role and for a role still held by a user or an API key. Needs `roles:write`.',
+  description: `Refused with 409 for a built-in role and for a role still held by a user or an API key. ${GRANT_RULE} Needs \`roles:write\`.`,
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: IdParams },

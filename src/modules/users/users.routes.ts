@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { GRANT_RULE } from '../../lib/access';
 import { requireCredential, requirePermission } from '../../middleware/auth';
 import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
@@ -8,7 +9,7 @@ import { CreateStaffUserBody, UpdateStaffUserBody, UserSchema } from './users.sc
 const tags = ['Users'];
 const canWrite = requirePermission('users:write');
 const readErrors = [400, 401, 403] as const;
-const grantNote = 'Assigning a role needs every permission of that role (403 otherwise), so a credential cannot raise anyone above itself.';
+const grantNote = GRANT_RULE;
 
 export const listUsers = createRoute({
   method: 'get',
@@ -51,7 +52,7 @@ export const updateUser = createRoute({
   path: '/users/{id}',
   tags,
   summary: 'Update an admin or vendor user',
-  description: `Leaving role vendor drops the vendor. 409 for disabling or demoting the last active admin, and for a user disabling itself. ${grantNote} Needs \`users:write\`.`,
+  description: `Leaving role vendor drops the vendor. Disabling or demoting a user suspends the API keys it owns while it no longer covers them. 409 for disabling or demoting the last active admin, and for a user disabling itself. ${grantNote} Needs \`users:write\`.`,
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: IdParams, body: jsonBody(UpdateStaffUserBody, 'Fields to change.') },
@@ -63,7 +64,7 @@ export const deleteUser = createRoute({
   path: '/users/{id}',
   tags,
   summary: 'Delete an admin or vendor user',
-  description: 'The user\'s tokens stop working at once. 409 for the last active admin and for a user deleting itself. Needs `users:write`.',
+  description: `The user's tokens stop working at once and the API keys it owns are revoked. 409 for the last active admin and for a user deleting itself. ${grantNote} Needs \`users:write\`.`,
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: IdParams },
