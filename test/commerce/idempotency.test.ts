@@ -7,7 +7,7 @@ import type { AppEnv } from '../../src/env';
 import { ApiError } from '../../src/lib/errors';
 import type { Principal } from '../../src/lib/access';
 import { idempotent } from '../../src/middleware/idempotency';
-import { adminKey, api, createProduct, db, expectError, uid } from '../helpers';
+import { adminKey, api, createProduct, db, expectError, insertUser, uid } from '../helpers';
 
 // Idempotency-Key: through POST /api/orders and its cancel action, then the middleware alone for
 // what the orders routes cannot show (a 5xx, a request still running, an expired key).
@@ -125,6 +125,57 @@ describe('Idempotency-Key on POST /api/orders/{id}/cancel', () => {
   });
 });
 
+describe('Idempotency-Key on a guest checkout (POST /api/carts/{id}/checkout)', () => {
+  const IP = '198.51.100.77';
+  async function guestCart() {
+    const { variantId } = await setup();
+    const { id, token } = (await api('/api/carts', { method: 'POST', json: { email: `guest-${uid()}@example.test` } })).body.data;
+    const line = await api(`/api/carts/${id}/lines`, { method: 'POST', json: { variantId, quantity: 1 }, headers: { 'X-Cart-Token': token } });
+    expect(line.status).toBe(200);
+    return { id: id as string, token: token as string };
+  }
+  const checkout = (cartId: string, idem: string, headers: Record<string, string> = {}, key?: string) =>
+    api(`/api/carts/${cartId}/checkout`, { method: 'POST', key, json: {}, headers: { 'Idempotency-Key': idem, 'CF-Connecting-IP': IP, ...headers } });
+
+  it('replays the order only to a caller holding the cart token: without it, the route answers as to anyone else', async () => {
+    const cart = await guestCart();
+    const idem = crypto.randomUUID();
+    const first = await checkout(cart.id, idem, { 'X-Cart-Token': cart.token });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+
+    const withoutToken = await checkout(cart.id, idem);
+    expectError(withoutToken, 404, 'NOT_FOUND');
+    expect(withoutToken.headers.get('Idempotent-Replayed')).toBeNull();
+    expect(JSON.stringify(withoutToken.body)).not.toContain(first.body.data.id);
+
+    const other = await guestCart();
+    const wrongToken = await checkout(cart.id, idem, { 'X-Cart-Token': other.token });
+    expectError(wrongToken, 404, 'NOT_FOUND');
+    expect(wrongToken.headers.get('Idempotent-Replayed')).toBeNull();
+
+    const withToken = await checkout(cart.id, idem, { 'X-Cart-Token': cart.token });
+    expect(withToken.status).toBe(201);
+    expect(withToken.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(withToken.headers.get('Location')).toBe(first.headers.get('Location'));
+    expect(withToken.body).toEqual(first.body);
+    expect(await db().select().from(orders).where(eq(orders.cartId, cart.id))).toHaveLength(1);
+  });
+
+  it("holds for a signed-in caller too: its JWT alone does not replay a guest cart's checkout", async () => {
+    const cart = await guestCart();
+    const { token: jwt } = await insertUser();
+    const idem = crypto.randomUUID();
+    const first = await checkout(cart.id, idem, { 'X-Cart-Token': cart.token }, jwt);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const withoutToken = await checkout(cart.id, idem, {}, jwt);
+    expectError(withoutToken, 404, 'NOT_FOUND');
+    expect(withoutToken.headers.get('Idempotent-Replayed')).toBeNull();
+    const withToken = await checkout(cart.id, idem, { 'X-Cart-Token': cart.token }, jwt);
+    expect(withToken.status).toBe(201);
+    expect(withToken.body.data.id).toBe(first.body.data.id);
+  });
+});
+
 describe('the idempotent() middleware', () => {
   /** A bare app with the middleware on one route whose handler the test controls. */
   function harness(handler: (c: any) => Response | Promise<Response>, principal: Principal = { kind: 'anonymous' }) {
@@ -136,8 +187,8 @@ describe('the idempotent() middleware', () => {
     });
     app.onError((error, c) => (error instanceof ApiError ? c.json(error.toBody(), error.status) : c.json({ error: String(error) }, 500)));
     app.post('/things', idempotent(), handler);
-    return (idem: string, body = '{}', ip = '203.0.113.7') =>
-      app.request('/things', { method: 'POST', body, headers: { 'Idempotency-Key': idem, 'Content-Type': 'application/json', 'CF-Connecting-IP': ip } }, env);
+    return (idem: string, body = '{}', ip = '203.0.113.7', headers: Record<string, string> = {}) =>
+      app.request('/things', { method: 'POST', body, headers: { 'Idempotency-Key': idem, 'Content-Type': 'application/json', 'CF-Connecting-IP': ip, ...headers } }, env);
   }
 
   it('lets go of the key after a 5xx or a thrown error, so a retry runs again', async () => {
@@ -194,5 +245,26 @@ describe('the idempotent() middleware', () => {
     const [row] = await db().select().from(idempotencyKeys).where(eq(idempotencyKeys.scope, 'anon:198.51.100.1'));
     expect(row).toMatchObject({ key: idem, responseStatus: 200 });
     expect(row!.createdAt > old).toBe(true);
+  });
+
+  it('scopes keys by the X-Cart-Token a request carries, for credentialed callers too, so a replay needs the same token', async () => {
+    for (const principal of [{ kind: 'anonymous' } as const, { kind: 'user', id: `user_${uid()}`, role: 'customer', permissions: [], vendorId: null } as const]) {
+      let calls = 0;
+      const send = harness((c) => c.json({ calls: ++calls }, 201), principal);
+      const idem = `k-${uid()}`;
+      const tokenA = { 'X-Cart-Token': `ct_${'a'.repeat(40)}` };
+      expect(await (await send(idem, '{}', '198.51.100.5', tokenA)).json()).toEqual({ calls: 1 });
+      const bare = await send(idem, '{}', '198.51.100.5');
+      expect(bare.headers.get('Idempotent-Replayed')).toBeNull();
+      expect(await bare.json()).toEqual({ calls: 2 });
+      const other = await send(idem, '{}', '198.51.100.5', { 'X-Cart-Token': `ct_${'b'.repeat(40)}` });
+      expect(await other.json()).toEqual({ calls: 3 });
+      const again = await send(idem, '{}', '198.51.100.5', tokenA);
+      expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+      expect(await again.json()).toEqual({ calls: 1 });
+      const stored = await db().select().from(idempotencyKeys).where(eq(idempotencyKeys.key, idem));
+      // Only a hash of the token is kept, never the token itself.
+      expect(stored.map((r) => r.scope).join()).not.toContain('a'.repeat(40));
+    }
   });
 });

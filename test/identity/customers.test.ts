@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { addresses, events, users } from '../../src/db/schema';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
-import { adminKey, api, db, expectError, insertUser, insertVendorUser, uid } from '../helpers';
+import { adminKey, api, db, expectError, insertUser, insertVendorUser, TEST_PASSWORD, uid } from '../helpers';
 
 const post = (key: string, json: Record<string, unknown>) => api('/api/customers', { method: 'POST', key, json });
 const patch = (key: string, id: string, json: Record<string, unknown>) => api(`/api/customers/${id}`, { method: 'PATCH', key, json });
@@ -191,7 +191,7 @@ describe('a customer and its own account', () => {
   it('cannot take an email another account uses', async () => {
     const { token } = await insertUser();
     const other = await insertUser();
-    expectError(await patch(token, 'me', { email: other.user.email.toUpperCase() }), 409, 'CONFLICT');
+    expectError(await patch(token, 'me', { email: other.user.email.toUpperCase(), currentPassword: TEST_PASSWORD }), 409, 'CONFLICT');
   });
 
   it("sees other customers as not found, never forbidden, and cannot list or delete", async () => {

@@ -11,6 +11,7 @@ import { insertWhere } from '../../lib/insert-where';
 import { adoptGuestCartByToken } from '../carts/adopt';
 import { activeLock, clearFailureStatements, lockedOut, lockStatement, recordFailure } from './login-lockout';
 import { toAddress } from '../customers/addresses.service';
+import { assertCurrentPassword } from '../customers/email-change';
 import { createUser, getUserRow, newUserRow, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
 import type { BootstrapInput, ChangePasswordInput, LoginInput, RegisterInput, Session } from './auth.schemas';
 
@@ -79,8 +80,7 @@ export async function me(db: Database, userId: string) {
  */
 export async function changePassword(db: Database, env: TokenSettings, userId: string, input: ChangePasswordInput, now = new Date()): Promise<Session> {
   const current = await getUserRow(db, userId);
-  const matches = await verifyPassword(input.currentPassword, current.passwordHash ?? DECOY_HASH);
-  if (!current.passwordHash || !matches) throw ApiError.validation([{ field: 'currentPassword', message: 'is incorrect' }]);
+  await assertCurrentPassword(current, input.currentPassword);
   const [row] = await db
     .update(users)
     .set({ passwordHash: await hashPassword(input.newPassword), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now.toISOString() })

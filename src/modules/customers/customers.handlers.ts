@@ -3,6 +3,7 @@ import { ApiError } from '../../lib/errors';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
 import { hasPermission } from '../../lib/access';
+import { tokenForUser } from '../../lib/jwt';
 import { customerTarget } from './customers.access';
 import type * as routes from './customers.routes';
 import * as service from './customers.service';
@@ -31,7 +32,11 @@ export const updateCustomer: AppRouteHandler<typeof routes.updateCustomer> = asy
   if (patch.status !== undefined && !hasPermission(c.var.principal, 'customers:write')) {
     throw ApiError.forbidden('A customer cannot change its own status');
   }
-  return ok(c, await service.updateCustomer(c.var.db, target.id, patch), 'Customer updated');
+  const { row, emailChanged } = await service.updateCustomer(c.var.db, target, patch);
+  const customer = service.toCustomer(row);
+  // The caller's own token died with the change: it gets the one that replaces it.
+  if (emailChanged && target.self) return ok(c, { ...customer, session: await tokenForUser(c.env, row) }, 'Email changed; use the new token');
+  return ok(c, customer, 'Customer updated');
 };
 
 export const deleteCustomer: AppRouteHandler<typeof routes.deleteCustomer> = async (c) => {

@@ -4,7 +4,7 @@ import { bearerAuth, errorResponses, jsonBody, listResponse, noContentResponse, 
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { requireCustomerStaff, SELF_ID } from './customers.access';
 import { customerListQuery } from './customers.query';
-import { CreateCustomerBody, CustomerSchema, UpdateCustomerBody } from './customers.schemas';
+import { CreateCustomerBody, CustomerSchema, UpdateCustomerBody, UpdatedCustomerSchema } from './customers.schemas';
 
 const tags = ['Customers'];
 const signedIn = requireCredential();
@@ -62,11 +62,15 @@ export const updateCustomer = createRoute({
   path: '/customers/{id}',
   tags,
   summary: 'Update a customer',
-  description: `${reach} A customer may not change its own \`status\` (403). An email taken by another user is 409.`,
+  description:
+    `${reach} A customer may not change its own \`status\` (403). An email taken by another user is 409. The email is the sign-in ` +
+    'identity: changing it retires every token of the account (and its unused password-reset links), whoever changes it. A customer ' +
+    'changing its own email also sends `currentPassword` (422 naming it when missing or wrong, and nothing changes), and the answer ' +
+    "carries `session`, a fresh token that replaces the one of the request; staff (`customers:write`) need no password, and the customer signs in again.",
   security: bearerAuth,
   middleware: [signedIn] as const,
   request: { params: CustomerParams, body: jsonBody(UpdateCustomerBody, 'Fields to change.') },
-  responses: { 200: successResponse(CustomerSchema, 'The updated customer.'), ...errorResponses(...writeErrors, 404, 409) },
+  responses: { 200: successResponse(UpdatedCustomerSchema, 'The updated customer.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
 export const deleteCustomer = createRoute({

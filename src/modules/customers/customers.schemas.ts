@@ -30,8 +30,36 @@ export const CreateCustomerBody = createInsertSchema(users, customerProfileField
 export const UpdateCustomerBody = createUpdateSchema(users, customerProfileFields)
   .pick(profileColumns)
   .partial()
+  .extend({
+    currentPassword: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .openapi({
+        format: 'password',
+        description:
+          "The account's current password: required when a signed-in customer changes its own `email` (422 on `currentPassword` when missing " +
+          'or wrong), not needed from staff and ignored otherwise. Never stored or returned.',
+      }),
+  })
   .strict()
   .openapi('UpdateCustomer', { description: 'Fields to change. A customer may not change its own `status` (403).' });
 
+/** A new token for the caller, given when the change retired the one it used (its own email). */
+export const RenewedSessionSchema = z
+  .object({
+    token: z.string().openapi({ description: 'An HS256 JWT: send it as `Authorization: Bearer <token>` from now on.' }),
+    expiresIn: z.int().openapi({ description: 'Seconds until the token expires.', example: 86400 }),
+  })
+  .openapi('RenewedSession', {
+    description:
+      'Only when a signed-in customer changed its own email: every token issued before, the one of that request included, stops working, ' +
+      'and this one replaces it (as `POST /api/auth/password` does).',
+  });
+
+export const UpdatedCustomerSchema = CustomerSchema.extend({ session: RenewedSessionSchema.optional() }).openapi('UpdatedCustomer');
+
 export type CreateCustomerInput = z.infer<typeof CreateCustomerBody>;
 export type UpdateCustomerInput = z.infer<typeof UpdateCustomerBody>;
+export type CustomerProfilePatch = Omit<UpdateCustomerInput, 'currentPassword'>;

@@ -1,12 +1,14 @@
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type UserRow, users } from '../../db/schema';
 import { withForeignKeyConflict, withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError } from '../../lib/errors';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { createUser, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
+import type { CustomerTarget } from './customers.access';
 import { customerListQuery } from './customers.query';
-import type { CreateCustomerInput, Customer, UpdateCustomerInput } from './customers.schemas';
+import type { CreateCustomerInput, Customer, CustomerProfilePatch, UpdateCustomerInput } from './customers.schemas';
+import { assertCurrentPassword, retireSessions, spendResetLinks } from './email-change';
 
 export const CUSTOMER_ROLE = 'customer';
 /** The condition that makes a user row a customer: every query of this module carries it. */
@@ -39,20 +41,61 @@ export async function createCustomer(db: Database, input: CreateCustomerInput): 
   return toCustomer(await createUser(db, { ...profile, password: password ?? null, roleId: CUSTOMER_ROLE }));
 }
 
-// Disabling retires the customer's tokens for good: enabling it again does not bring them back.
-const retireTokens = { tokenVersion: sql`${users.tokenVersion} + 1` };
+export interface CustomerUpdate {
+  row: UserRow;
+  /** The email changed: every token of the account issued before is retired. */
+  emailChanged: boolean;
+}
 
-export async function updateCustomer(db: Database, id: string, patch: UpdateCustomerInput, now = new Date()): Promise<Customer> {
-  if (Object.keys(patch).length === 0) return getCustomer(db, id);
+async function customerRow(db: Database, id: string): Promise<UserRow> {
+  const row = await db.query.users.findFirst({ where: and(eq(users.id, id), isCustomer) });
+  if (!row) throw ApiError.notFound('Customer', id);
+  return row;
+}
+
+/**
+ * Changing the email (email-change.ts) needs the current password from the customer itself, not
+ * from staff, and retires the account's sessions and reset links either way. Disabling retires the
+ * tokens for good: enabling the account again does not bring them back.
+ */
+export async function updateCustomer(db: Database, target: CustomerTarget, input: UpdateCustomerInput, now = new Date()): Promise<CustomerUpdate> {
+  const { currentPassword, ...patch } = input;
+  if (patch.email !== undefined) {
+    const current = await customerRow(db, target.id);
+    if (patch.email !== current.email) {
+      if (target.self) await assertCurrentPassword(current, currentPassword);
+      return { row: await changeEmail(db, current, { ...patch, email: patch.email }, target.self, now), emailChanged: true };
+    }
+  }
+  if (Object.keys(patch).length === 0) return { row: await customerRow(db, target.id), emailChanged: false };
   const [row] = await withUniqueConflicts(USER_UNIQUE_FIELDS, () =>
     db
       .update(users)
-      .set({ ...patch, updatedAt: now.toISOString(), ...(patch.status === 'disabled' ? retireTokens : {}) })
-      .where(and(eq(users.id, id), isCustomer))
+      .set({ ...patch, updatedAt: now.toISOString(), ...(patch.status === 'disabled' ? retireSessions : {}) })
+      .where(and(eq(users.id, target.id), isCustomer))
       .returning(),
   );
-  if (!row) throw ApiError.notFound('Customer', id);
-  return toCustomer(row);
+  if (!row) throw ApiError.notFound('Customer', target.id);
+  return { row, emailChanged: false };
+}
+
+async function changeEmail(db: Database, current: UserRow, patch: CustomerProfilePatch & { email: string }, self: boolean, now: Date): Promise<UserRow> {
+  // A customer's own change holds only at the version its password was checked against: a concurrent password change wins.
+  const unchangedSince = self ? eq(users.tokenVersion, current.tokenVersion) : undefined;
+  const [updated] = await withUniqueConflicts(USER_UNIQUE_FIELDS, () =>
+    db.batch([
+      db
+        .update(users)
+        .set({ ...patch, updatedAt: now.toISOString(), ...retireSessions })
+        .where(and(eq(users.id, current.id), isCustomer, unchangedSince))
+        .returning(),
+      spendResetLinks(db, current.id, patch.email, now),
+    ]),
+  );
+  const row = updated[0];
+  if (!row && self) throw ApiError.unauthenticated('Invalid or expired token');
+  if (!row) throw ApiError.notFound('Customer', current.id);
+  return row;
 }
 
 /** Its addresses go with it (foreign key cascade); its tokens stop working on the next request. */

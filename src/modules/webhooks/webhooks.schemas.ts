@@ -6,9 +6,11 @@ import { EventKinds } from './event-kinds';
 
 export const URL_RULES =
   `https only, at most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials (\`user:pass@\`) and no fragment. ` +
-  'Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, and IP literals that are private, loopback, link-local, shared (100.64/10), ' +
-  '"this network" (0/8), multicast or reserved (224.0.0.0 and above); for IPv6 `::1`, `::`, `fc00::/7`, `fe80::/10`, `ff00::/8` and IPv4-mapped forms of ' +
-  'the refused IPv4 ranges. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a ' +
+  'Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, ' +
+  'link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, ' +
+  'broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 ' +
+  '(64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused ' +
+  'whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a ' +
   'public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, ' +
   'tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why.';
 
