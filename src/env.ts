@@ -65,6 +65,8 @@ export interface Bindings {
    * (src/middleware/catalogue-cache.ts); 2000 by default.
    */
   CATALOGUE_CACHE_QUIET_MS?: string;
+  /** Minutes a pending order may stay unpaid before the minute cron cancels it (src/modules/orders/order-expiry.ts); 60 by default. */
+  ORDER_PAYMENT_TTL_MINUTES?: string;
   /** Largest accepted request body in bytes; defaults to 1 MiB. */
   MAX_BODY_BYTES?: string;
   /** "development" exposes D1 cost figures in responses. */

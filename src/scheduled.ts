@@ -3,6 +3,7 @@ import { createDb } from './db/client';
 import { idempotencyKeys } from './db/schema';
 import type { Bindings } from './env';
 import { IDEMPOTENCY_TTL_MS } from './middleware/idempotency';
+import { expireUnpaidOrders } from './modules/orders/order-expiry';
 import { requeueStalledNotifications } from './notifications/stalled';
 import { publishLeftoverEvents } from './webhooks/publisher';
 import { requeueStalledDeliveries } from './webhooks/stalled';
@@ -13,8 +14,9 @@ export const HOURLY_CRON = '17 * * * *';
 /**
  * The crons (wrangler.toml `[triggers]`). Every minute: publish outbox events left unpublished for
  * 30 s (a crash between commit and send loses nothing; fresher ones are on the queue already, sent
- * by their requests), and send again deliveries whose queue message was lost, and notifications
- * whose message was lost. Hourly: drop remembered idempotent responses once their 24 hours are over
+ * by their requests), send again deliveries whose queue message was lost, and notifications
+ * whose message was lost, and cancel orders left unpaid past ORDER_PAYMENT_TTL_MINUTES (their events
+ * go out with the next minute's sweep). Hourly: drop remembered idempotent responses once their 24 hours are over
  * (reads already ignore them; this keeps the table small). Cron does not fire under `wrangler dev`;
  * there requests send their own events and the store-events consumer sweeps up leftovers
  * (src/webhooks/publisher.ts).
@@ -25,6 +27,7 @@ export async function runScheduled(env: Bindings, cron: string, now = new Date()
       eventsPublished: await publishLeftoverEvents(env, now),
       deliveriesRequeued: await requeueStalledDeliveries(env, now),
       notificationsRequeued: await requeueStalledNotifications(env, now),
+      ordersExpired: await expireUnpaidOrders(env, now),
     };
   }
   const db = createDb(env.DB);

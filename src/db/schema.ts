@@ -398,7 +398,11 @@ export const events = sqliteTable(
     createdAt: text('created_at').notNull().default(now),
     publishedAt: text('published_at'),
   },
-  (t) => [index('events_unpublished_idx').on(t.publishedAt, t.createdAt)],
+  (t) => [
+    index('events_unpublished_idx').on(t.publishedAt, t.createdAt),
+    // The last inventory.low of a variant, for the once-an-hour check of inventory_adjustments_apply (migrations/0024).
+    index('events_inventory_low_variant_idx').on(sql`json_extract(${t.data}, '$.variantId')`, t.createdAt).where(sql`${t.type} = 'inventory.low'`),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------

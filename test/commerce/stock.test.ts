@@ -39,7 +39,7 @@ describe('stock changes', () => {
     expect(await db().select().from(inventoryAdjustments).where(eq(inventoryAdjustments.variantId, a.id))).toHaveLength(0);
   });
 
-  it('emits inventory.low once per crossing of the threshold', async () => {
+  it('emits inventory.low once per crossing of the threshold, at most once an hour', async () => {
     const v = await variant(10, 3);
     await apply(change(v.id, -5)); // 5: above
     expect(await lowEvents(v.id)).toHaveLength(0);
@@ -49,7 +49,11 @@ describe('stock changes', () => {
     expect(more).toHaveLength(0);
     expect(low!.data).toMatchObject({ variantId: v.id, quantity: 3, threshold: 3, sku: v.sku });
     await apply(change(v.id, 8)); // 10: restocked
-    await apply(change(v.id, -9)); // 1: crosses again
+    await apply(change(v.id, -9)); // 1: crosses again, within the hour of the first: no second event
+    expect(await lowEvents(v.id)).toHaveLength(1);
+    await db().update(events).set({ createdAt: '2000-01-01T00:00:00.000Z' }).where(eq(events.id, low!.id));
+    await apply(change(v.id, 8)); // 9: restocked
+    await apply(change(v.id, -9)); // 0: crosses again, an hour after the last event
     expect(await lowEvents(v.id)).toHaveLength(2);
   });
 

@@ -8,7 +8,8 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 /**
  * Every stock change goes through here, so each one is kept in the adjustment history and emits
  * `inventory.low` when it takes a variant from above its low-stock threshold to at or below it
- * (once per crossing: the next event needs a restock above the threshold first). The statements
+ * (once per crossing: the next event needs a restock above the threshold first; and at most once an
+ * hour per variant, so ordering and cancelling in a loop does not mail the staff each time). The statements
  * go into the caller's D1 batch; a decrement below zero trips the stock trigger and aborts the
  * whole batch (guard `insufficient_stock`).
  *

@@ -43,7 +43,7 @@ function unchangedSince(db: Database, order: OrderRow, unpaid: boolean) {
 /**
  * Cancelling: the status change (`order.updated` and `order.cancelled`), the stock of every line
  * not yet shipped put back (reason `cancellation`), and the coupon's use given back. Shared by
- * `POST /orders/{id}/cancel` and `PATCH /orders/{id}` with `status: cancelled`.
+ * `POST /orders/{id}/cancel`, `PATCH /orders/{id}` with `status: cancelled` and the expiry of unpaid orders.
  */
 export function cancellationStatements(db: Database, order: OrderRow, lines: OrderLineRow[], change: StatusChange & Preconditions) {
   assertCancellable(order, change);
@@ -63,6 +63,14 @@ export function cancellationStatements(db: Database, order: OrderRow, lines: Ord
       .where(sql`${coupons.id} IN (SELECT ${couponUsages.couponId} FROM ${couponUsages} WHERE ${couponUsages.orderId} = ${order.id})`),
     db.delete(couponUsages).where(eq(couponUsages.orderId, order.id)),
   ];
+}
+
+/**
+ * Cancels an order as read for the change (with all its lines): one batch, 409 when it moved on or
+ * took money meanwhile. The cancel action and the expiry of unpaid orders (order-expiry.ts) run it.
+ */
+export async function runCancellation(db: Database, order: OrderRow, lines: OrderLineRow[], change: StatusChange & Preconditions): Promise<void> {
+  await runStatusChange(db, order, cancellationStatements(db, order, lines, change), (current) => assertCancellable(current, change));
 }
 
 /** Any other move of the state machine: the change with its history row and `order.updated`. */

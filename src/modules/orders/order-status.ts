@@ -47,6 +47,8 @@ export interface StatusChange {
   /** `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`. */
   actor: string;
   note?: string | null;
+  /** Why the order moved (`payment_expired` when the system cancels an unpaid order): the history note unless one is given, and `reason` in the events' data. */
+  reason?: string | null;
   now?: Date;
 }
 
@@ -60,7 +62,7 @@ export function statusChangeStatements(db: Database, order: OrderRow, to: OrderS
   const now = change.now ?? new Date();
   const ts = now.toISOString();
   const moved = { ...order, status: to, updatedAt: ts };
-  const data = { ...orderEventData(moved), previousStatus: order.status };
+  const data = { ...orderEventData(moved), previousStatus: order.status, ...(change.reason ? { reason: change.reason } : {}) };
   return [
     db
       .update(orders)
@@ -72,7 +74,7 @@ export function statusChangeStatements(db: Database, order: OrderRow, to: OrderS
       fromStatus: order.status,
       toStatus: to,
       actor: change.actor,
-      note: change.note ?? null,
+      note: change.note ?? change.reason ?? null,
       createdAt: ts,
     }),
     outboxEvent(db, 'order.updated', data, now),

@@ -38,6 +38,8 @@ export const createOrder = createRoute({
     'atomically: when the stock runs short the order is 409 and nothing is kept. The order is written only at prices and settings that ' +
     'are still current when it is written (a change in between reprices it; 409 only if they keep changing). Emits `order.placed`. A signed-in customer orders for ' +
     'itself; staff with `orders:write` order for `customerId` or a guest `email` (one is required). Vendor users cannot place orders (403). ' +
+    'An order with money to pay that is still unpaid after `ORDER_PAYMENT_TTL_MINUTES` (60 by default) is cancelled by the store as the ' +
+    'cancel action does (its stock and coupon use given back; actor `system`, reason `payment_expired` in its history and its events). ' +
     'Takes `Idempotency-Key`.',
   security: bearerAuth,
   middleware: [signedIn, idempotent()] as const,
@@ -81,7 +83,7 @@ export const cancelOrder = createRoute({
     'In one step: the order becomes `cancelled` (emits `order.updated` and `order.cancelled`), the stock of its unshipped units is ' +
     "returned, and its coupon use is given back. Staff with `orders:write` cancel pending or processing orders; a customer cancels its own " +
     'order while it is pending (409 after that). An order with money on it (paid more than refunded) is 409: refund it first. Cancelling a ' +
-    'cancelled order is 409. Takes `Idempotency-Key`.',
+    'cancelled order is 409. The `reason` is kept as the history note and sent as `reason` in both events. Takes `Idempotency-Key`.',
   security: bearerAuth,
   middleware: [signedIn, idempotent()] as const,
   request: {

@@ -111,7 +111,7 @@ export const UpdateOrderBody = z
   .openapi('UpdateOrder');
 
 export const CancelOrderBody = z
-  .strictObject({ reason: z.string().trim().min(1).max(500).optional().openapi({ description: "Kept as the history entry's note." }) })
+  .strictObject({ reason: z.string().trim().min(1).max(500).optional().openapi({ description: "Kept as the history entry's note, and sent as `reason` in the events." }) })
   .openapi('CancelOrder');
 
 export type CreateOrderInput = z.infer<typeof CreateOrderBody>;

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { orders } from '../../db/schema';
 import { ApiError, type FieldError } from '../../lib/errors';
 import type { Principal } from '../../lib/access';
-import { assertCancellable, cancellationStatements, runStatusChange, statusStatements } from './order-changes';
+import { assertCancellable, cancellationStatements, runCancellation, runStatusChange, statusStatements } from './order-changes';
 import { assertTransition } from './order-status';
 import { ALL_ORDERS, type OrderReach } from './orders.access';
 import { orderForChange, toOrder } from './orders.read';
@@ -57,7 +57,5 @@ export async function updateOrder(db: Database, id: string, patch: UpdateOrderIn
 /** Cancels an order the caller reaches: staff any cancellable order, a customer its own pending one. */
 export async function cancelOrder(db: Database, id: string, reach: OrderReach, reason: string | undefined, actor: string, now = new Date()): Promise<void> {
   const { order, lines } = await orderForChange(db, id, reach);
-  const customer = reach.kind === 'customer';
-  const statements = cancellationStatements(db, order, lines, { actor, note: reason ?? null, now, customer });
-  await runStatusChange(db, order, statements, (current) => assertCancellable(current, { customer }));
+  await runCancellation(db, order, lines, { actor, reason, now, customer: reach.kind === 'customer' });
 }

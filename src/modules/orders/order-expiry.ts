@@ -1,0 +1,61 @@
+import { and, asc, eq, gt, inArray, lt, lte } from 'drizzle-orm';
+import { createDb, type Database } from '../../db/client';
+import { orderLines, orders } from '../../db/schema';
+import { type Bindings, numberSetting } from '../../env';
+import { ApiError } from '../../lib/errors';
+import { groupBy } from '../../lib/group-by';
+import { runCancellation } from './order-changes';
+
+/**
+ * A placed order holds its stock and its coupon use until it is paid or cancelled, so one nobody
+ * pays must not hold them for ever. The minute cron (src/scheduled.ts) cancels `pending` orders
+ * with no money on them once ORDER_PAYMENT_TTL_MINUTES have passed since they were placed, through
+ * the cancel action's own batch (runCancellation): stock and coupon use back, a history row and
+ * `order.updated` + `order.cancelled`, with the reason `payment_expired`, by actor `system`. That
+ * batch holds only if the order is still pending and unpaid when it commits, so a payment that
+ * lands after the read wins and the cancellation aborts whole. The events go out with the next
+ * minute's leftover sweep.
+ *
+ * An order with nothing to pay (total 0) counts as paid, as its paymentStatus says, and is left to
+ * the staff, as is one partly paid (it must be refunded before it can be cancelled).
+ */
+
+export const PAYMENT_EXPIRED = 'payment_expired';
+const DEFAULT_ORDER_PAYMENT_TTL_MINUTES = 60;
+/** Orders cancelled per cron run, oldest first; the rest wait for the next minute. */
+export const EXPIRY_BATCH = 100;
+
+/** Pending, unpaid and placed before `cutoff`; oldest first, that is a walk along orders_status_created_idx. */
+const unpaidBefore = (cutoff: string) =>
+  and(eq(orders.status, 'pending'), lt(orders.createdAt, cutoff), lte(orders.amountPaid, orders.amountRefunded), gt(orders.total, 0));
+const oldestFirst = [asc(orders.createdAt), asc(orders.id)];
+
+/** The oldest unpaid pending orders placed before `cutoff`, at most EXPIRY_BATCH of them. */
+export function overdueOrders(db: Database, cutoff: string) {
+  return db.select().from(orders).where(unpaidBefore(cutoff)).orderBy(...oldestFirst).limit(EXPIRY_BATCH);
+}
+
+/** Those orders and all their lines, in one round trip. */
+async function readOverdue(db: Database, cutoff: string) {
+  const ids = db.select({ id: orders.id }).from(orders).where(unpaidBefore(cutoff)).orderBy(...oldestFirst).limit(EXPIRY_BATCH);
+  const [overdue, lines] = await db.batch([overdueOrders(db, cutoff), db.select().from(orderLines).where(inArray(orderLines.orderId, ids)).orderBy(asc(orderLines.id))]);
+  return { overdue, linesByOrder: groupBy(lines, (line) => line.orderId) };
+}
+
+/** Cancels the unpaid orders whose time to pay is over at `now`; returns how many it cancelled. */
+export async function expireUnpaidOrders(env: Pick<Bindings, 'DB' | 'ORDER_PAYMENT_TTL_MINUTES'>, now = new Date()): Promise<number> {
+  const db = createDb(env.DB);
+  const ttlMinutes = numberSetting(env.ORDER_PAYMENT_TTL_MINUTES, DEFAULT_ORDER_PAYMENT_TTL_MINUTES);
+  const { overdue, linesByOrder } = await readOverdue(db, new Date(now.getTime() - ttlMinutes * 60_000).toISOString());
+  let cancelled = 0;
+  for (const order of overdue) {
+    try {
+      await runCancellation(db, order, linesByOrder.get(order.id) ?? [], { actor: 'system', reason: PAYMENT_EXPIRED, now });
+      cancelled += 1;
+    } catch (error) {
+      // Paid, cancelled or moved on since it was read: it is no longer ours to expire.
+      if (!(error instanceof ApiError && error.code === 'CONFLICT')) throw error;
+    }
+  }
+  return cancelled;
+}
