@@ -38,10 +38,13 @@ export interface NewNotification {
   skip: string | null;
   userId: string | null;
   data: TemplateData;
-  /** What caused it, for the dedupe key: the event id, or an internal cause (`reset:<token id>`). */
+  /** What caused it, for the dedupe key: the event id, or an internal cause (`password_reset:<reset id>`). */
   cause: string;
   eventId: string | null;
 }
+
+/** The cause a row was written for: the first part of its dedupe key. */
+export const causeOf = (row: Pick<NotificationRow, 'dedupeKey'>): string | null => row.dedupeKey?.split('|', 1)[0] ?? null;
 
 /** A complete row, rendered; one per cause, template, channel and recipient (its dedupe key). */
 export function notificationRow(n: NewNotification, now = new Date()): NotificationRow {

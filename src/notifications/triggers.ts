@@ -60,11 +60,13 @@ export const TRIGGERS = {
       ...STORE,
       customerName: 'The account\'s name, else the email address.',
       email: 'The account\'s email.',
-      resetUrl: 'PASSWORD_RESET_URL with the token as `token` query parameter.',
-      token: 'The single-use reset token.',
+      resetUrl: 'PASSWORD_RESET_URL with the token as `token` query parameter. Only the email sent holds the token: the stored message shows `[redacted]`.',
+      token: 'The single-use reset token; `[redacted]` in the stored message, real only in the email sent.',
       expiresInMinutes: 'How long the token is valid.',
     },
     permission: null,
+    /** Its messages open any account (admins' too): only a caller holding `*` may change its texts. */
+    opensAccounts: true,
   },
   webhook_endpoint_disabled: {
     variables: {
@@ -78,12 +80,17 @@ export const TRIGGERS = {
     },
     permission: 'webhooks:read',
   },
-} as const satisfies Record<string, { variables: Record<string, string>; permission: string | null }>;
+} as const satisfies Record<string, { variables: Record<string, string>; permission: string | null; opensAccounts?: true }>;
 
 export type Trigger = keyof typeof TRIGGERS;
 
 export function isTrigger(name: string): name is Trigger {
   return Object.hasOwn(TRIGGERS, name);
+}
+
+/** True for a trigger whose messages carry a credential (a reset link): editing its template is editing who can sign in as anyone. */
+export function opensAccounts(trigger: string): boolean {
+  return isTrigger(trigger) && 'opensAccounts' in TRIGGERS[trigger];
 }
 
 export function triggerVariables(trigger: string): string[] {

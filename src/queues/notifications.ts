@@ -5,11 +5,13 @@ import { field, inJson, jsonEach, jsonValues } from '../db/json-rows';
 import { notifications, type NotificationRow } from '../db/schema';
 import { numberSetting, type Bindings } from '../env';
 import type { NotificationMessage } from '../notifications/messages';
+import { type OutgoingMessage, outgoingMessage } from '../notifications/outgoing';
 import { emailProvider, type ProviderEnv, type SendResult, smsProvider } from '../notifications/providers';
+import { redact } from '../notifications/redaction';
 import { hasRetryLeft, retryDelaySeconds } from '../webhooks/backoff';
 import { eachBatch, type Item, log, type Result, settledLimit, writeTogetherOrAlone } from './each-message';
 
-export type NotificationEnv = Pick<Bindings, 'DB' | 'NOTIFICATIONS_EMAIL_FROM' | 'NOTIFICATIONS_RETRY_BASE_SECONDS'> & ProviderEnv;
+export type NotificationEnv = Pick<Bindings, 'DB' | 'NOTIFICATIONS_EMAIL_FROM' | 'NOTIFICATIONS_RETRY_BASE_SECONDS' | 'JWT_SECRET'> & ProviderEnv;
 
 /** `max_retries` of the notifications consumer in wrangler.toml (keep the two in step). */
 export const NOTIFICATION_MAX_RETRIES = 5;
@@ -17,9 +19,6 @@ export const NOTIFICATION_MAX_RETRIES = 5;
 export const SENDING_LEASE_MS = 60_000;
 const CONCURRENCY = 10;
 const DEFAULT_FROM = 'Store <store@example.com>';
-/** What a password-reset message keeps once a real provider has it: the link must not stay readable in the log. */
-const REDACTED = '[redacted once sent: this message held a password-reset link]';
-const SECRET_TEMPLATES = new Set(['password_reset']);
 
 /**
  * The `notifications` consumer, per batch: ONE D1 batch claims every message of it (and reads the
@@ -61,8 +60,9 @@ const claim = compiled((db, p: Slot<'ids' | 'now' | 'expired'>) =>
 const statusesOf = compiled((db, p: Slot<'ids'>) => db.select({ id: notifications.id, status: notifications.status }).from(notifications).where(inJson(notifications.id, p('ids'))));
 
 /**
- * Every result of the batch: sent (provider, its message id, the time; a password-reset message
- * redacted once a real provider has it) or not (retrying or failed, with the error).
+ * Every result of the batch: sent (provider, its message id, the time) or not (retrying or failed,
+ * with the error). The message's texts are never written here: a password-reset email's row keeps
+ * the redacted copy it was written with (src/notifications/outgoing.ts).
  */
 const recordResults = compiled((db, p: Slot<'rows'>) =>
   db
@@ -74,22 +74,38 @@ const recordResults = compiled((db, p: Slot<'rows'>) =>
       lastError: field('lastError'),
       sentAt: sql`iif(${field('sent')}, ${field('at')}, ${notifications.sentAt})`,
       updatedAt: field('at'),
-      body: sql`iif(${field('redact')}, ${REDACTED}, ${notifications.body})`,
-      bodyHtml: sql`iif(${field('redact')}, NULL, ${notifications.bodyHtml})`,
-      data: sql`iif(${field('redact')}, '{}', ${notifications.data})`,
     })
     .from(jsonEach(p('rows')))
     .where(eq(notifications.id, field('id'))),
 );
 
-function deliver(env: NotificationEnv, row: NotificationRow): { provider: string; result: Promise<SendResult> } {
+function deliver(env: NotificationEnv, row: NotificationRow, message: OutgoingMessage): { provider: string; result: Promise<SendResult> } {
+  const confidential = message.secret !== null;
   if (row.channel === 'sms') {
     const provider = smsProvider(env);
-    return { provider: provider.name, result: provider.send({ id: row.id, to: row.recipient, body: row.body }) };
+    return { provider: provider.name, result: provider.send({ id: row.id, to: row.recipient, body: message.body, confidential }) };
   }
   const provider = emailProvider(env);
   const from = env.NOTIFICATIONS_EMAIL_FROM || DEFAULT_FROM;
-  return { provider: provider.name, result: provider.send({ id: row.id, to: row.recipient, from, subject: row.subject ?? '', text: row.body, html: row.bodyHtml }) };
+  return { provider: provider.name, result: provider.send({ id: row.id, to: row.recipient, from, subject: message.subject ?? '', text: message.body, html: message.bodyHtml, confidential }) };
+}
+
+/** What the provider was given and what it answered; a secret the provider echoed in an error stays out of the log and the row. */
+async function attemptSend(env: NotificationEnv, row: NotificationRow): Promise<{ provider: string; result: SendResult }> {
+  const message = await outgoingMessage(env, row);
+  if ('error' in message) {
+    const provider = row.channel === 'sms' ? smsProvider(env) : emailProvider(env);
+    return { provider: provider.name, result: { ok: false, retryable: false, error: message.error } };
+  }
+  const attempt = deliver(env, row, message);
+  let result: SendResult;
+  try {
+    result = await attempt.result;
+  } catch (error) {
+    result = { ok: false, retryable: true, error: `${attempt.provider}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (!result.ok && message.secret) result = { ...result, error: redact(result.error, message.secret) };
+  return { provider: attempt.provider, result };
 }
 
 /** One claimed message's send: what the provider said, and what to record. */
@@ -119,16 +135,10 @@ async function sendAll(db: Database, env: NotificationEnv, retryBase: number, it
   }
 
   const attempts = await settledLimit(toSend, CONCURRENCY, async ({ item, row }): Promise<Sent> => {
-    const attempt = deliver(env, row);
-    let result: SendResult;
-    try {
-      result = await attempt.result;
-    } catch (error) {
-      result = { ok: false, retryable: true, error: `${attempt.provider}: ${error instanceof Error ? error.message : String(error)}` };
-    }
+    const { provider, result } = await attemptSend(env, row);
     // The queue delivers it again unless this was its last try, or the provider refused it for good.
     const again = !result.ok && result.retryable && hasRetryLeft(item.message.attempts, NOTIFICATION_MAX_RETRIES);
-    return { item, row, provider: attempt.provider, result, again };
+    return { item, row, provider, result, again };
   });
   const sent: Sent[] = [];
   attempts.forEach((attempt, i) => {
@@ -161,7 +171,6 @@ async function record(db: Database, sent: readonly Sent[]): Promise<void> {
     providerMessageId: result.ok ? result.providerMessageId : null,
     lastError: result.ok ? null : result.error,
     at,
-    redact: result.ok && SECRET_TEMPLATES.has(row.template) && provider !== 'outbox' ? 1 : 0,
   }));
   const statements = jsonValues(rows).map((json) => recordResults(db, { rows: json }));
   if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...typeof statements]);

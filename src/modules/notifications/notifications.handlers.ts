@@ -26,7 +26,7 @@ export const getTemplate: AppRouteHandler<typeof routes.getTemplate> = async (c)
 };
 
 export const updateTemplate: AppRouteHandler<typeof routes.updateTemplate> = async (c) => {
-  return ok(c, await service.updateTemplate(c.var.db, c.req.valid('param').id, c.req.valid('json')), 'Template updated');
+  return ok(c, await service.updateTemplate(c.var.db, c.var.principal, c.req.valid('param').id, c.req.valid('json')), 'Template updated');
 };
 
 export const previewTemplate: AppRouteHandler<typeof routes.previewTemplate> = async (c) => {

@@ -20,7 +20,7 @@ const pipeline =
   'Outbox events (order placed, payment completed, shipment shipped, order cancelled, low stock, sign-up) and internal triggers (password reset, ' +
   'a webhook endpoint switched off) are turned into messages by the store-events queue consumer, one per active template and recipient, and each ' +
   'is sent by the `notifications` queue (retried with backoff, then failed). With the default `outbox` provider nothing leaves the store: ' +
-  'the message is read here.';
+  'the message is read here. A password-reset email is kept with its token and link `[redacted]`, whatever the provider: only the email sent holds them.';
 
 export const listNotifications = createRoute({
   method: 'get',
@@ -79,7 +79,7 @@ export const updateTemplate = createRoute({
   path: '/notifications/templates/{id}',
   tags,
   summary: 'Edit a notification template',
-  description: `Messages planned from now on use the new texts; those already written keep theirs. ${templateRules} Needs \`notifications:write\`.`,
+  description: `Messages planned from now on use the new texts; those already written keep theirs. The \`password_reset\` template's links open any account, so changing it needs \`*\` (403 otherwise). ${templateRules} Needs \`notifications:write\`.`,
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: IdParams, body: jsonBody(UpdateTemplateBody, 'Fields to change.') },

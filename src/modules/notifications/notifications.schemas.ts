@@ -9,7 +9,9 @@ export const NOTIFICATION_STATUS_DESCRIPTION =
   '`skipped` (the recipient opted out; never sent).';
 
 export const NotificationSchema = createSelectSchema(notifications, {
-  data: z.record(z.string(), z.unknown()).openapi({ description: 'The variables the message was rendered with.' }),
+  data: z.record(z.string(), z.unknown()).openapi({
+    description: 'The variables the message was rendered with. A credential (the token and link of a password reset) is `[redacted]` here, in `subject`, `body` and `bodyHtml`: only the provider gets the real one.',
+  }),
   status: z.enum(NOTIFICATION_STATUSES).openapi({ description: NOTIFICATION_STATUS_DESCRIPTION }),
   lastAttemptAt: Timestamp.nullable(),
   sentAt: Timestamp.nullable(),

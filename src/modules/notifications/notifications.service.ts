@@ -2,11 +2,12 @@ import { count, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { notifications, type NotificationRow } from '../../db/schema';
 import { notificationTemplates, type NotificationTemplateRow } from '../../db/schema-notifications';
+import { assertCovers, type Principal } from '../../lib/access';
 import { ApiError, type FieldError } from '../../lib/errors';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { DEFAULT_TEMPLATES } from '../../notifications/defaults';
 import { renderMessage, unknownPlaceholders } from '../../notifications/render';
-import { SAMPLE_DATA, triggerVariables } from '../../notifications/triggers';
+import { opensAccounts, SAMPLE_DATA, triggerVariables } from '../../notifications/triggers';
 import type { notificationListQuery, templateListQuery } from './notifications.query';
 import type { Notification, NotificationTemplate, PreviewTemplateInput, UpdateTemplateInput } from './notifications.schemas';
 
@@ -79,8 +80,13 @@ const merged = (current: Texts, patch: Partial<Texts>): Texts => ({
   bodyHtml: patch.bodyHtml !== undefined ? patch.bodyHtml : current.bodyHtml,
 });
 
-export async function updateTemplate(db: Database, id: string, patch: UpdateTemplateInput, now = new Date()): Promise<NotificationTemplate> {
+/**
+ * A template whose messages carry a credential (the password reset's) is changed only by a caller
+ * covering `*` (the grant rule): its texts decide where every account's reset link goes.
+ */
+export async function updateTemplate(db: Database, actor: Principal, id: string, patch: UpdateTemplateInput, now = new Date()): Promise<NotificationTemplate> {
   const current = await templateRow(db, id);
+  if (opensAccounts(current.event)) assertCovers(actor, { permissions: ['*'] }, `change the '${current.key}' template: the links it sends open any account`);
   if (Object.keys(patch).length === 0) return toTemplate(current);
   const errors = textProblems(current, merged(current, patch));
   if (errors.length) throw ApiError.validation(errors);

@@ -17,6 +17,7 @@ export type ProviderEnv = Pick<
   | 'TWILIO_AUTH_TOKEN'
   | 'TWILIO_FROM'
   | 'TWILIO_API_URL'
+  | 'ENVIRONMENT'
 >;
 
 /** A provider that cannot work as configured: every message fails for good, saying why, so the log shows it. */
@@ -26,11 +27,12 @@ function misconfigured(name: string, problem: string): EmailProvider & SmsProvid
 }
 
 const timeout = (env: ProviderEnv) => numberSetting(env.NOTIFICATIONS_TIMEOUT_MS, 10_000);
+const development = (env: ProviderEnv) => env.ENVIRONMENT === 'development';
 
 /** NOTIFICATIONS_EMAIL_PROVIDER: `outbox` (the default) or `resend` (needs the RESEND_API_KEY secret). */
 export function emailProvider(env: ProviderEnv): EmailProvider {
   const name = env.NOTIFICATIONS_EMAIL_PROVIDER || 'outbox';
-  if (name === 'outbox') return outboxEmail;
+  if (name === 'outbox') return outboxEmail(development(env));
   if (name === 'resend') {
     if (!env.RESEND_API_KEY) return misconfigured('resend', 'RESEND_API_KEY is not set');
     return resendProvider({ apiKey: env.RESEND_API_KEY, apiUrl: env.RESEND_API_URL, timeoutMs: timeout(env) });
@@ -41,7 +43,7 @@ export function emailProvider(env: ProviderEnv): EmailProvider {
 /** NOTIFICATIONS_SMS_PROVIDER: `outbox` (the default) or `twilio` (needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM). */
 export function smsProvider(env: ProviderEnv): SmsProvider {
   const name = env.NOTIFICATIONS_SMS_PROVIDER || 'outbox';
-  if (name === 'outbox') return outboxSms;
+  if (name === 'outbox') return outboxSms(development(env));
   if (name === 'twilio') {
     const missing = (['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const).filter((k) => !env[k]);
     if (missing.length) return misconfigured('twilio', `${missing.join(', ')} not set`);

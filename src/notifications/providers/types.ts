@@ -14,12 +14,16 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html: string | null;
+  /** The text holds a credential (a reset link) that the stored copy of the message has redacted. */
+  confidential?: boolean;
 }
 
 export interface SmsMessage {
   id: string;
   to: string;
   body: string;
+  /** As EmailMessage's. */
+  confidential?: boolean;
 }
 
 export interface EmailProvider {

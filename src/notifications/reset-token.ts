@@ -1,0 +1,34 @@
+import { ApiError } from '../lib/errors';
+
+/**
+ * A password-reset token is never stored, not even in the message that carries it: it is derived
+ * from the reset's row id with the server's JWT_SECRET. The request path hashes it for
+ * `password_reset_tokens` (the only trace it leaves), and the notifications consumer derives it
+ * again at send time from the cause its message records (`password_reset:<reset id>`), for the
+ * provider's copy alone. Knowing a reset id is worth nothing without the secret.
+ */
+
+/** Keeps these MACs apart from the JWTs signed with the same secret (their input is `base64url.base64url`, never this). */
+const PURPOSE = 'store-api password-reset token v1:';
+const CAUSE_PREFIX = 'password_reset:';
+const encoder = new TextEncoder();
+
+const base64url = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+/** The reset's token: base64url of HMAC-SHA256(secret, purpose + reset id), 43 characters, safe as is in URLs and HTML. */
+export async function resetToken(secret: string, resetId: string): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return base64url(await crypto.subtle.sign('HMAC', key, encoder.encode(PURPOSE + resetId)));
+}
+
+/** The secret tokens are derived with; a store without one cannot make reset links. */
+export function resetSecret(env: { JWT_SECRET?: string }): string {
+  if (!env.JWT_SECRET) throw new ApiError('INTERNAL_ERROR', 'Password reset is not available: JWT_SECRET is not configured');
+  return env.JWT_SECRET;
+}
+
+/** The cause a reset's email is recorded under. */
+export const resetCause = (resetId: string) => `${CAUSE_PREFIX}${resetId}`;
+
+/** The reset id of a message's cause, or null when the cause is not a password reset. */
+export const resetIdOfCause = (cause: string | null) => (cause?.startsWith(CAUSE_PREFIX) ? cause.slice(CAUSE_PREFIX.length) || null : null);
