@@ -1,10 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { swaggerUI } from '@hono/swagger-ui';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { timing } from 'hono/timing';
 import { createAdminRouter } from './admin';
+import { docsRouter } from './docs';
 import type { AppEnv } from './env';
 import { GRANT_RULE } from './lib/access';
 import { ApiError } from './lib/errors';
@@ -12,11 +12,13 @@ import { validationHook } from './lib/validation';
 import { API_VERSION, apiVersion, versionAliasPath } from './middleware/api-version';
 import { bodyLimit } from './middleware/body-limit';
 import { catalogueCache } from './middleware/catalogue-cache';
+import { emptyJsonBody } from './middleware/empty-json-body';
 import { d1Metrics } from './middleware/d1-metrics';
 import { publishEvents } from './middleware/publish-events';
 import { authenticateAndRateLimit } from './middleware/rate-limit';
 import { services } from './middleware/services';
 import { isStaleCredential } from './middleware/verified-d1';
+import { apiIndexRouter } from './modules/api-index';
 import { apiKeysRouter } from './modules/api-keys';
 import { auditLogRouter } from './modules/audit-log';
 import { authRouter } from './modules/auth';
@@ -42,7 +44,7 @@ import { vendorsRouter } from './modules/vendors';
 import { webhooksRouter } from './modules/webhooks';
 
 /** Paths that answer without looking at credentials and without counting against any limit. */
-const UNCOUNTED_PATHS = new Set(['/api/health', '/api/openapi.json']);
+const UNCOUNTED_PATHS = new Set(['/api', '/api/health', '/api/openapi.json']);
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: versionAliasPath });
@@ -52,13 +54,14 @@ export function createApp() {
   // d1Metrics: X-D1-Rows-Read and X-D1-Round-Trips in development (src/middleware/d1-metrics.ts).
   app.use('*', requestId({ headerName: 'X-Request-Id' }), serverTiming, apiVersion(), services(), d1Metrics());
   const counted = (c: Context<AppEnv>) => !UNCOUNTED_PATHS.has(versionAliasPath(c.req.raw));
-  app.use('/api/*', bodyLimit(), only(counted, authenticateAndRateLimit(async (request, c) => app.fetch(request, c.env, c.executionCtx))), publishEvents());
+  app.use('/api/*', bodyLimit(), only(counted, authenticateAndRateLimit(async (request, c) => app.fetch(request, c.env, c.executionCtx))), emptyJsonBody(), publishEvents());
   // ETag and Cache-Control on public catalogue reads; 304 after reading only the catalogue version.
   // (In Hono `/api/products/*` matches `/api/products` itself too, so one pattern per collection.)
   for (const path of ['/api/products/*', '/api/categories/*', '/api/brands/*']) {
     app.use(path, catalogueCache());
   }
 
+  app.route('/api', apiIndexRouter);
   app.route('/api', healthRouter);
   app.route('/api', productsRouter);
   app.route('/api', categoriesRouter);
@@ -102,7 +105,7 @@ export function createApp() {
     },
     servers: [{ url: new URL(c.req.url).origin, description: 'This server' }],
   }));
-  app.get('/docs', swaggerUI({ url: '/api/openapi.json', title: 'Store API' }));
+  app.route('/docs', docsRouter);
 
   app.notFound((c) => errorResponse(c, new ApiError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`)));
   // A stale cached key is not an error: src/middleware/rate-limit.ts answers the request again.
@@ -146,7 +149,7 @@ const OPENAPI_DESCRIPTION = `JSON REST API of an online store.
 
 **Envelopes.** Success: \`{ success: true, data, message }\`; lists add \`pagination: { page, limit, total, totalPages, hasNext, hasPrev }\`. Failure: \`{ success: false, error: { code, message, details } }\`. 201 for creations (with \`Location\`), 204 with no body for deletions.
 
-**Errors.** INVALID_REQUEST 400 (malformed JSON, bad or unknown query parameter, unknown sort or field name; 413 for a body over the limit, 415 for a body that is not JSON); VALIDATION_ERROR 422 (body fails its schema; every invalid field listed; unknown body fields are rejected); AUTHENTICATION_ERROR 401 (with \`WWW-Authenticate: Bearer\`); AUTHORIZATION_ERROR 403; NOT_FOUND 404 (also unknown routes); CONFLICT 409; RATE_LIMITED 429; INTERNAL_ERROR 500.
+**Errors.** INVALID_REQUEST 400 (malformed JSON; an empty body with \`Content-Type: application/json\` is not malformed but no body: \`{}\` where the body is optional, 422 naming the required fields where one is needed; bad or unknown query parameter, unknown sort or field name; 413 for a body over the limit, 415 for a body that is not JSON); VALIDATION_ERROR 422 (body fails its schema; every invalid field listed; unknown body fields are rejected); AUTHENTICATION_ERROR 401 (with \`WWW-Authenticate: Bearer\`); AUTHORIZATION_ERROR 403; NOT_FOUND 404 (also unknown routes); CONFLICT 409; RATE_LIMITED 429; INTERNAL_ERROR 500.
 
 **Lists.** \`page\` (default 1), \`limit\` (default 20, at most 100), \`sort=field:direction,...\` (per-resource whitelist; ties end on \`id\`, in the direction of the last key, so an index serves the order), \`fields=id,name,variants(id,price)\` (also on single reads), and declared filters. Unknown query parameters are rejected with 400 so that a typo never returns an unfiltered list. Field and sort names may be camelCase or snake_case.
 
@@ -160,6 +163,6 @@ const OPENAPI_DESCRIPTION = `JSON REST API of an online store.
 
 **Webhooks.** Admins register endpoints at \`/api/webhooks\` (the signing secret is shown once). Every event of the outbox (\`order.placed\`, \`order.updated\`, \`order.cancelled\`, \`product.created\`, \`product.updated\`, \`product.deleted\`, \`customer.registered\`, \`payment.completed\`, \`shipment.shipped\`, \`inventory.low\`, \`page.published\`, \`page.updated\`, \`page.unpublished\`) is POSTed as \`{ id, event, data, timestamp }\` with \`X-Store-Signature\` (lowercase hex HMAC-SHA256 of the raw body keyed with the secret), \`X-Store-Event\`, \`X-Store-Delivery\` (the same on every retry) and the Standard Webhooks headers. Any 2xx is success; anything else is retried with exponential backoff and jitter for more than 24 hours, then dead-lettered; an endpoint failing for days is disabled and the admins are told.
 
-**Rate limits.** A sliding one-hour window per API key or signed-in user (1000 requests by default) and per client IP (\`CF-Connecting-IP\`) without a valid credential (100 by default); a request with a failing credential counts against its IP. Counted responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (Unix seconds when the oldest counted request leaves the window), \`RateLimit-Policy\` and \`RateLimit\`; a 429 RATE_LIMITED adds \`Retry-After\` in seconds. \`/api/health\` and this document are never counted. If the limiter cannot be reached the request is served and the failure logged (fail open): a store that cannot sell because its limiter is down loses more than one that briefly over-serves. A busy client far from its limit is counted ten requests at a time and answered from that reservation for up to ten seconds, unused requests given back: the limit is never exceeded, and \`X-RateLimit-Remaining\` still counts down one per request.
+**Rate limits.** A sliding one-hour window per API key or signed-in user (1000 requests by default) and per client IP (\`CF-Connecting-IP\`) without a valid credential (100 by default); a request with a failing credential counts against its IP. Counted responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (Unix seconds when the oldest counted request leaves the window), \`RateLimit-Policy\` and \`RateLimit\`; a 429 RATE_LIMITED adds \`Retry-After\` in seconds. \`/api\` (the index of links), \`/api/health\` and this document are never counted. If the limiter cannot be reached the request is served and the failure logged (fail open): a store that cannot sell because its limiter is down loses more than one that briefly over-serves. A busy client far from its limit is counted ten requests at a time and answered from that reservation for up to ten seconds, unused requests given back: the limit is never exceeded, and \`X-RateLimit-Remaining\` still counts down one per request.
 
 **Caching of catalogue reads.** Anonymous GETs of products, categories and brands carry \`Cache-Control: public, max-age=60, stale-while-revalidate=300\`, \`Vary: Authorization\` and a weak \`ETag\` that changes with any catalogue write (stock sold by orders included); \`If-None-Match\` with it is answered 304 after reading one row. Credentialed reads are \`private, no-store\`, with no ETag. The server also keeps the answers it rendered, per caller view and URL, for as long as the catalogue does not change, and serves them after reading the catalogue's version alone: \`X-Store-Cache: hit\` (kept bytes), \`miss\` (rendered now) or \`bypass\` (the request asked \`Cache-Control: no-cache\`, \`no-store\` or \`Pragma: no-cache\`, and was rendered now). A kept answer is never older than the catalogue it shows.`;

@@ -7,7 +7,7 @@ import type { AppEnv } from '../env';
 import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
 import { ApiError } from '../lib/errors';
 import { type TokenClaims, verifyUserToken } from '../lib/jwt';
-import { API_KEY_PATTERN, hashApiKey } from '../modules/api-keys/api-key-format';
+import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey } from '../modules/api-keys/api-key-format';
 import { apiKeyCheckStatement, evaluateApiKey } from '../modules/api-keys/api-keys.service';
 import { forgetKey, keyPrincipal, rememberKey, stampLastUse } from './api-key-cache';
 
@@ -30,6 +30,8 @@ export async function lookupUser(db: Database, claims: Pick<TokenClaims, 'sub' |
   return { kind: 'user', id: user.id, role: user.roleId, permissions: found.permissions, vendorId: user.vendorId };
 }
 
+const UNKNOWN_API_KEY = 'Invalid API key';
+
 async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Principal> {
   const db = c.var.db;
   const hash = await hashApiKey(key);
@@ -37,7 +39,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
   const found = evaluateApiKey(results);
   if (found.status !== 'valid') {
     forgetKey(hash);
-    const why = { unknown: 'Invalid API key', revoked: 'This API key has been revoked', expired: 'This API key has expired' };
+    const why = { unknown: UNKNOWN_API_KEY, revoked: 'This API key has been revoked', expired: 'This API key has expired' };
     throw ApiError.unauthenticated(found.status === 'suspended' ? `This API key is suspended: ${found.reason}` : why[found.status]);
   }
   const principal = keyPrincipal(found);
@@ -87,7 +89,10 @@ export async function beginAuthentication(c: Context<AppEnv>): Promise<PendingAu
   const match = /^Bearer +(\S+) *$/i.exec(header);
   if (!match) return failed(ApiError.unauthenticated('Authorization header must be of the form "Bearer <credential>"'));
   const credential = match[1]!;
-  if (API_KEY_PATTERN.test(credential)) {
+  if (credential.startsWith(API_KEY_PREFIX)) {
+    // A key of the wrong length or alphabet can be no key on file: answered as an unknown key, without a lookup
+    // (and with no bucket of its own, so it is counted on the client IP and makes no rate-limit object).
+    if (!API_KEY_PATTERN.test(credential)) return failed(ApiError.unauthenticated(UNKNOWN_API_KEY));
     return { bucket: await apiKeyBucket(credential), outcome: settle(apiKeyPrincipal(c, credential)) };
   }
   if (JWT_PATTERN.test(credential)) {

@@ -16,6 +16,24 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const invalidFields = (res: { body: any }) => (res.body.error.details as { field: string; message: string }[]).map((d) => d.field);
 
 describe('POST /api/products', () => {
+  it('creates a draft when status is omitted, and says so and how to publish it', async () => {
+    const res = await api('/api/products', { method: 'POST', key, json: { name: `Draft ${uid()}`, price: 5, description: 'Half-entered.' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ status: 'draft', stock: 0 });
+    expect(res.body.message).toBe('Product created as a draft: set status to active to publish it');
+    expectError(await api(`/api/products/${res.body.data.slug}`), 404, 'NOT_FOUND');
+
+    const published = await api('/api/products', { method: 'POST', key, json: { name: `Live ${uid()}`, price: 5, status: 'active' } });
+    expect(published.body.message).toBe('Product created');
+    expect((await api(`/api/products/${published.body.data.slug}`)).status).toBe(200);
+  });
+
+  it('documents the draft default on the route and on the field', async () => {
+    const doc = (await api('/api/openapi.json')).body;
+    expect(doc.paths['/api/products'].post.description).toMatch(/Without `status` the product is created as a `draft`/);
+    expect(doc.components.schemas.CreateProduct.properties.status.description).toMatch(/`draft` \(the default when omitted/);
+  });
+
   it('creates a product: 201, Location, the full representation with a default variant', async () => {
     const token = uid();
     const res = await api('/api/products', {

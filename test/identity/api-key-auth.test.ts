@@ -52,6 +52,15 @@ describe('API keys', () => {
     expect401(await api('/api/products', { key: 'sk_' + 'A'.repeat(40) }), /Invalid API key/);
   });
 
+  it('answers a credential with the key prefix but the wrong shape exactly as an unknown key', async () => {
+    const unknown = await api('/api/products', { key: 'sk_' + 'A'.repeat(40) });
+    for (const credential of ['sk_' + 'A'.repeat(41), 'sk_' + 'A'.repeat(39), 'sk_' + 'A'.repeat(39) + '-', 'sk_']) {
+      const res = await api('/api/products', { key: credential });
+      expect401(res, /^Invalid API key$/);
+      expect(res.body.error).toEqual(unknown.body.error);
+    }
+  });
+
   it('refuses a JWT signed with a secret that is not ours', async () => {
     expect401(await api('/api/products', { key: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl' }));
   });

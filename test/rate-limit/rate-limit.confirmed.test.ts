@@ -41,6 +41,20 @@ describe('rate limits charge confirmed credentials only', () => {
     expect(ids).not.toContain(object);
   });
 
+  it('a key of the wrong shape is counted on the client IP and creates no rate-limit object', async () => {
+    const misshapen = `sk_${uid()}${'Q'.repeat(40)}`.slice(0, 44); // one character too long
+    const ip = newIp();
+    const first = await api('/api/products', { key: misshapen, ...fromIp(ip) });
+    expectError(first, 401, 'AUTHENTICATION_ERROR');
+    expect(first.body.error.message).toBe('Invalid API key');
+    expect(first.headers.get('X-RateLimit-Limit')).toBe(String(ANONYMOUS));
+    const anonymous = await api('/api/products', fromIp(ip));
+    expect(anonymous.headers.get('X-RateLimit-Remaining')).toBe(String(ANONYMOUS - 2));
+    const object = env.RATE_LIMITER.idFromName(await apiKeyBucket(misshapen)).toString();
+    const ids = (await listDurableObjectIds(env.RATE_LIMITER)).map((id) => id.toString());
+    expect(ids).not.toContain(object);
+  });
+
   it('counts every login attempt on the client IP, whatever credential it carries', async () => {
     const { token } = await insertUser();
     const ip = newIp();

@@ -5,6 +5,7 @@ import { randomBase62, sha256Hex } from '../../lib/crypto';
  * this random needs no slow hash. The first 11 characters are kept as a visible prefix so a key can
  * be recognised in a list. scripts/admin-key.mjs mints keys the same way from Node.
  */
+export const API_KEY_PREFIX = 'sk_';
 export const API_KEY_PATTERN = /^sk_[0-9A-Za-z]{40}$/;
 const PREFIX_LENGTH = 11;
 

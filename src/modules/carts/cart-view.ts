@@ -5,6 +5,7 @@ import { ApiError, type FieldError } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
 import { type Quote, quote } from '../orders/quote';
 import type { Cart } from './carts.schemas';
+import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
 
 /**
  * A cart as the API shows it: priced by quote() at every read, so it always says what checkout
@@ -81,11 +82,13 @@ async function priceTolerantly(db: Database, cart: CartRow, rows: CartLineRow[],
   }
 }
 
-export async function cartView(db: Database, cart: CartRow, now = new Date()): Promise<Cart> {
-  const [rows, couponRows] = await db.batch([
-    cartLinesOf(db, cart.id),
-    db.select({ code: coupons.code }).from(coupons).where(eq(coupons.id, cart.couponId ?? '')),
+export async function cartView(db: Database, stored: CartRow, now = new Date()): Promise<Cart> {
+  const [rows, couponRows, defaults] = await db.batch([
+    cartLinesOf(db, stored.id),
+    db.select({ code: coupons.code }).from(coupons).where(eq(coupons.id, stored.couponId ?? '')),
+    defaultAddressesOf(db, stored.customerId),
   ]);
+  const cart = withDefaultAddresses(stored, defaults);
   const priced = await priceTolerantly(db, cart, rows, couponRows[0]?.code ?? null, now);
   const q = priced.quote;
   let current = cart;

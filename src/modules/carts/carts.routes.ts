@@ -30,6 +30,10 @@ const priced =
   'A coupon that can no longer be used, a product taken off sale or a currency no longer sold is removed from the cart ' +
   'instead of failing the request; the response that removed it lists why in `notices` (once).';
 const checkedOut = 'A checked-out cart can be read but not changed: 409.';
+const defaults =
+  "A customer's cart without a shipping (or billing) address of its own uses the customer's default one (`isDefaultShipping`, " +
+  '`isDefaultBilling` at `/api/customers/me/addresses`): the cart shows it and is taxed by it, and checkout ships to it. An address set on ' +
+  'the cart, or given to checkout, wins; the default is read at each use, so changing it before checkout changes the cart.';
 
 export const CartParams = z.object({
   id: z
@@ -74,7 +78,7 @@ export const getCart = createRoute({
   path: '/carts/{id}',
   tags,
   summary: 'Get a cart',
-  description: `${reach} \`GET /api/carts/${SELF_CART}\` is the signed-in user's active cart (404 when it has none). ${priced}`,
+  description: `${reach} \`GET /api/carts/${SELF_CART}\` is the signed-in user's active cart (404 when it has none). ${priced} ${defaults}`,
   security: publicRoute,
   request: { params: CartParams, headers: CartTokenHeaders },
   responses: { 200: cartResponse('The cart, priced now.'), ...errorResponses(401, 403, 404) },
@@ -85,7 +89,7 @@ export const updateCart = createRoute({
   path: '/carts/{id}',
   tags,
   summary: 'Change email, currency or addresses',
-  description: `Addresses are validated as customer addresses (country: ISO 3166-1 alpha-2); null clears one. Tax follows the shipping address. ${reach} ${checkedOut}`,
+  description: `Addresses are validated as customer addresses (country: ISO 3166-1 alpha-2); null clears one. Tax follows the shipping address. ${defaults} ${reach} ${checkedOut}`,
   security: publicRoute,
   request: { params: CartParams, headers: CartTokenHeaders, body: jsonBody(UpdateCartBody, 'Fields to change.') },
   responses: { 200: cartResponse('The updated cart.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
@@ -180,7 +184,7 @@ export const checkoutCart = createRoute({
     "(stock, a coupon used up meanwhile: 409) nothing is written and the cart stays as it was. The body's email, addresses and notes apply to " +
     "this order only (the cart's otherwise; a customer's order uses the account email). A guest order needs an email and every order a " +
     "line (422). A cart is checked out once: a second checkout, even concurrent, is 409. Emits `order.placed`. Answers 201 with `Location: " +
-    `/api/orders/{orderId}\` and the order as \`GET /api/orders/{id}\` shows it. Takes \`Idempotency-Key\`. ${reach}`,
+    `/api/orders/{orderId}\` and the order as \`GET /api/orders/{id}\` shows it. Takes \`Idempotency-Key\`. ${defaults} ${reach}`,
   security: publicRoute,
   middleware: [idempotent()] as const,
   request: {

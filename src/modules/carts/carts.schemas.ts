@@ -46,8 +46,8 @@ export const CartSchema = z
     email: z.string().nullable(),
     currency: z.string(),
     couponCode: z.string().nullable(),
-    shippingAddress: PostalAddress.nullable(),
-    billingAddress: PostalAddress.nullable(),
+    shippingAddress: PostalAddress.nullable().openapi({ description: "The cart's, or else (a customer's active cart) the customer's default shipping address. Tax follows it." }),
+    billingAddress: PostalAddress.nullable().openapi({ description: "The cart's, or else (a customer's active cart) the customer's default billing address." }),
     lines: z.array(CartLineSchema),
     totals: CartTotalsSchema,
     notices: z.array(CartNoticeSchema),
@@ -88,7 +88,9 @@ export const UpdateCartBody = z
   .strictObject({
     email: Email.nullable().optional(),
     currency: Currency.optional(),
-    shippingAddress: PostalAddress.nullable().optional().openapi({ description: 'Tax follows this address.' }),
+    shippingAddress: PostalAddress.nullable()
+      .optional()
+      .openapi({ description: "Tax follows this address. Without one, a customer's cart uses the customer's default shipping address." }),
     billingAddress: PostalAddress.nullable().optional(),
   })
   .openapi('UpdateCart');

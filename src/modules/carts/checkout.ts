@@ -6,20 +6,24 @@ import { type PlacedOrder, placeOrder } from '../orders/place-order';
 import { cartLinesOf } from './cart-view';
 import type { CheckoutInput } from './carts.schemas';
 import { assertActive } from './carts.service';
+import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
 
 /**
  * Turns the cart into an order at today's prices: placeOrder() writes the order, takes the stock,
  * uses the coupon and converts the cart in one batch, and the database refuses a second conversion
  * of the same cart (guard `cart_converted`, 409). When anything is refused (stock, coupon) nothing
- * is written and the cart stays active with its lines. The body's fields apply to this order only.
+ * is written and the cart stays active with its lines. The body's fields apply to this order only;
+ * the cart's addresses, or the customer's defaults where it has none (./default-addresses.ts), otherwise.
  */
-export async function checkout(db: Database, cart: CartRow, input: CheckoutInput, actor: string, now = new Date()): Promise<PlacedOrder> {
-  assertActive(cart);
-  const [lines, couponRows, customerRows] = await db.batch([
-    cartLinesOf(db, cart.id),
-    db.select({ code: coupons.code }).from(coupons).where(eq(coupons.id, cart.couponId ?? '')),
-    db.select({ email: users.email }).from(users).where(eq(users.id, cart.customerId ?? '')),
+export async function checkout(db: Database, stored: CartRow, input: CheckoutInput, actor: string, now = new Date()): Promise<PlacedOrder> {
+  assertActive(stored);
+  const [lines, couponRows, customerRows, defaults] = await db.batch([
+    cartLinesOf(db, stored.id),
+    db.select({ code: coupons.code }).from(coupons).where(eq(coupons.id, stored.couponId ?? '')),
+    db.select({ email: users.email }).from(users).where(eq(users.id, stored.customerId ?? '')),
+    defaultAddressesOf(db, stored.customerId),
   ]);
+  const cart = withDefaultAddresses(stored, defaults);
   const email = input.email ?? cart.email ?? customerRows[0]?.email ?? null;
   const missing: FieldError[] = [];
   if (!email) missing.push({ field: 'email', message: 'is required: a guest order needs an email (here or on the cart)' });

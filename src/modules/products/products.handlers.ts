@@ -4,6 +4,7 @@ import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
 import type * as routes from './products.routes';
 import * as service from './products.service';
+import { DRAFT_CREATED_MESSAGE } from './products.schemas';
 
 type WithPrincipal = { var: { principal: Principal } };
 const visibility = (c: WithPrincipal) => ({ staff: isStaff(c.var.principal, 'products'), vendorId: vendorScope(c.var.principal) });
@@ -24,7 +25,8 @@ export const getProduct: AppRouteHandler<typeof routes.getProduct> = async (c) =
 
 export const createProduct: AppRouteHandler<typeof routes.createProduct> = async (c) => {
   const product = await service.createProduct(c.var.db, c.req.valid('json'), scope(c));
-  return created(c, product, `/api/products/${product.id}`, 'Product created');
+  const message = product.status === 'draft' ? DRAFT_CREATED_MESSAGE : 'Product created';
+  return created(c, product, `/api/products/${product.id}`, message);
 };
 
 export const updateProduct: AppRouteHandler<typeof routes.updateProduct> = async (c) => {

@@ -41,6 +41,8 @@ export const createProduct = createRoute({
   tags,
   summary: 'Create a product',
   description:
+    'Without `status` the product is created as a `draft`: it is not for sale and public lists and reads do not show it until its status is ' +
+    "set to `active` (send `status: active` here to publish at once); the answer's `message` says so. `stock` defaults to 0. " +
     "Emits `product.created`. Without `slug`, one is made from the name (made unique with a number). Needs `products:write`. A vendor user's product belongs to its vendor: `vendorId` may be left out, and naming another vendor is 403.",
   security: bearerAuth,
   middleware: [canWrite] as const,

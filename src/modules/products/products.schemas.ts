@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { products, productVariants } from '../../db/schema';
+import { PRODUCT_STATUSES, products, productVariants } from '../../db/schema';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Money, Ref, Slug, Timestamp } from '../../lib/schemas';
 
 /** Shapes of products and variants on the wire, derived from the Drizzle tables with API overrides. */
@@ -88,6 +88,13 @@ const productFields = {
   brandId: z.string().min(1).max(100).nullable(),
   vendorId: z.string().min(1).max(100).nullable(),
 };
+/**
+ * A product created without `status` is a draft: a half-entered product (no stock, no images yet)
+ * must not go live by accident. The create answer's message says so, and how to publish.
+ */
+export const DEFAULT_PRODUCT_STATUS = 'draft' satisfies (typeof PRODUCT_STATUSES)[number];
+export const DRAFT_CREATED_MESSAGE = 'Product created as a draft: set status to active to publish it';
+
 const categoryIds = z.array(z.string().min(1).max(100)).max(50).openapi({ description: 'Ids of the categories the product is in.' });
 
 export const CreateProductBody = createInsertSchema(products, productFields)
@@ -95,8 +102,12 @@ export const CreateProductBody = createInsertSchema(products, productFields)
   .partial()
   .required({ name: true, price: true })
   .extend({
+    status: z.enum(PRODUCT_STATUSES).optional().openapi({
+      description:
+        '`draft` (the default when omitted: hidden from public lists and reads), `active` (for sale, shown publicly) or `archived`. Send `active` to publish on creation.',
+    }),
     categoryIds: categoryIds.optional(),
-    stock: Quantity.optional().openapi({ description: 'Stock of the default variant, when `variants` is not given.' }),
+    stock: Quantity.optional().openapi({ description: 'Stock of the default variant, when `variants` is not given; 0 when omitted.' }),
     variants: z.array(CreateVariantBody).min(1).max(100).optional().openapi({
       description: 'The variants. Without it the product gets one default variant with its SKU, price and `stock`.',
     }),

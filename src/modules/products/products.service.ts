@@ -35,6 +35,7 @@ import type {
   UpdateVariantInput,
   Variant,
 } from './products.schemas';
+import { DEFAULT_PRODUCT_STATUS } from './products.schemas';
 
 type Ref = { id: string; name: string; slug: string };
 
@@ -304,7 +305,7 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
     price,
     compareAtPrice: input.compareAtPrice == null ? null : toMinor(input.compareAtPrice),
     sku: input.sku ?? null,
-    status: input.status ?? 'draft',
+    status: input.status ?? DEFAULT_PRODUCT_STATUS,
     brandId: refs.brand?.id ?? null,
     vendorId: refs.vendor?.id ?? null,
     images: input.images ?? [],

@@ -1,0 +1,28 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { successResponse, uncountedErrorResponses } from '../../lib/openapi';
+
+const Path = z.string().openapi({ example: '/api/products' });
+
+export const ApiIndexSchema = z
+  .object({
+    name: z.string().openapi({ example: 'Store API' }),
+    version: z.string().openapi({ example: 'v1' }),
+    links: z
+      .object({ self: Path, docs: Path, openapi: Path, health: Path })
+      .openapi({ description: 'Interactive documentation, the OpenAPI 3.1 document and the health check.' }),
+    collections: z
+      .record(z.string(), Path)
+      .openapi({ description: 'The main resources, by name. Every path is also served under `/api/v1/`.', example: { products: '/api/products', orders: '/api/orders' } }),
+  })
+  .openapi('ApiIndex');
+
+export const apiIndex = createRoute({
+  method: 'get',
+  path: '/',
+  tags: ['Health'],
+  summary: 'Where to start: the API index',
+  description:
+    'The API name and version with links to the documentation (`/docs`), this document (`/api/openapi.json`), the health check and the main ' +
+    'collections. Also at `/api/v1`. Public, needs no credential and counts against no rate limit.',
+  responses: { 200: successResponse(ApiIndexSchema, 'The index.'), ...uncountedErrorResponses() },
+});
