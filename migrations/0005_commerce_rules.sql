@@ -44,7 +44,7 @@ BEGIN
   SELECT RAISE(ABORT, 'guard:overshipped');
 END;
 --> statement-breakpoint
--- The order state machine of API.md (src/modules/orders/order-status.ts holds the same table, and a
+-- The order state machine of docs/api.md (src/modules/orders/order-status.ts holds the same table, and a
 -- test checks that the two agree). Setting a status to itself is refused too.
 CREATE TRIGGER `orders_status_guard` BEFORE UPDATE OF `status` ON `orders`
 WHEN NOT (

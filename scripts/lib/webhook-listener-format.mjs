@@ -1,5 +1,5 @@
 // What `npm run webhooks:listen` prints: colours (only on a terminal), and a one-line summary of an
-// event's data for each kind of event (API.md, Webhooks: what each kind carries).
+// event's data for each kind of event (docs/webhooks.md: what each kind carries).
 
 /** Colours only on a terminal, and never with NO_COLOR set; FORCE_COLOR turns them on anyway. */
 export function makePaint(stream = process.stdout, env = process.env) {

@@ -40,7 +40,7 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
     this.code = code;
-    // INVALID_REQUEST alone carries other statuses (413, 415), as API.md says.
+    // INVALID_REQUEST alone carries other statuses (413, 415), as docs/api.md says.
     this.status = options.status ?? ERROR_STATUS[code];
     this.details = options.details ?? null;
     this.headers = options.headers ?? {};

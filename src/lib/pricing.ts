@@ -2,7 +2,7 @@ import type { CouponRow } from '../db/schema';
 import { allocate, convertMinor, percentOf } from './rates';
 
 /**
- * Totals of a cart or an order, computed on the server from catalogue prices (API.md, Money): every
+ * Totals of a cart or an order, computed on the server from catalogue prices (docs/api.md, Carts and orders): every
  * amount is integer minor units of the chosen currency, each line is rounded half-up on its own,
  * and totals are sums of rounded lines. Pure: the caller loads prices, coupon, tax rate and settings.
  */

@@ -1,7 +1,7 @@
 /**
  * Exact arithmetic for rates kept as decimal text (exchange rates `0.92`, tax and discount percents
  * `8.875`) applied to integer minor units. Everything runs on BigInt and rounds half-up (half away
- * from zero) once, at the end: no float ever touches an amount (API.md, Money).
+ * from zero) once, at the end: no float ever touches an amount (docs/api.md, Responses).
  */
 
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;

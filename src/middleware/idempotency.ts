@@ -11,7 +11,7 @@ import { CART_TOKEN_HEADER } from '../modules/carts/carts.access';
 import { versionAliasPath } from './api-version';
 
 /**
- * `Idempotency-Key` (API.md, Idempotency), as route middleware: `middleware: [..., idempotent()]`
+ * `Idempotency-Key` (docs/api.md, Idempotency), as route middleware: `middleware: [..., idempotent()]`
  * after the route's credential guard, with `request: { headers: IdempotencyHeaders }` to document
  * the header. A repeat with the same key and the same request within 24 hours gets the first
  * response again (status, body, Location), marked `Idempotent-Replayed: true`, and the handler does

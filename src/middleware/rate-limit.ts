@@ -61,7 +61,7 @@ function headers(decision: RateLimitDecision): Record<string, string> {
 /**
  * Authenticates the request, then counts it: on the credential's bucket once D1 has confirmed the
  * credential (`key:` + 16 hex of the key's SHA-256, `user:<id>`), else on the client IP's
- * (`ip:<client IP>`), since a credential that fails is counted as unauthenticated (API.md). Only a
+ * (`ip:<client IP>`), since a credential that fails is counted as unauthenticated (docs/api.md, Rate limits). Only a
  * confirmed credential is ever charged: a retired token cannot keep its owner at 429, and a flood
  * of made-up keys makes no Durable Object of its own. Past the limit the answer is 429
  * RATE_LIMITED, before a failed credential's 401.

@@ -1,7 +1,7 @@
 import { toHex } from '../lib/crypto';
 
 /**
- * How deliveries are signed (API.md, Webhooks). Two schemes over the exact body bytes:
+ * How deliveries are signed (docs/webhooks.md). Two schemes over the exact body bytes:
  * - `X-Store-Signature`: lowercase hex HMAC-SHA256 of the body, keyed with the whole secret string
  *   as UTF-8 (what the spec's receivers compute with `hash_hmac('sha256', $body, $secret)`).
  * - Standard Webhooks: `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { adminKey, api } from '../helpers';
 
 // Every documented operation, called by an admin with bad input of several shapes: whatever the
-// answer, it is in the error envelope and never a 500 (API.md: bad input is a clear 4xx).
+// answer, it is in the error envelope and never a 500 (docs/api.md, Errors: bad input is a clear 4xx).
 
 type Operation = { method: string; path: string; hasBody: boolean };
 

@@ -60,7 +60,7 @@ export async function openChannel(script: ChannelScript = {}) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Signatures, computed here with Web Crypto from the rule in API.md, independently of
+// Signatures, computed here with Web Crypto from the rule in docs/webhooks.md, independently of
 // src/webhooks/signature.ts, so a mistake there cannot hide in the tests.
 
 const utf8 = new TextEncoder();

@@ -7,7 +7,7 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
 
 /**
- * The order state machine of API.md. The trigger `orders_status_guard` (migrations/0005) enforces the
+ * The order state machine of docs/api.md (Carts and orders). The trigger `orders_status_guard` (migrations/0005) enforces the
  * same table inside D1, so two racing changes cannot both apply; a test checks the two agree.
  */
 export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
@@ -31,7 +31,7 @@ export function assertTransition(from: OrderStatus, to: OrderStatus): void {
   throw new ApiError('CONFLICT', `An order cannot move from '${from}' to '${to}': ${allowed}`, { details: { field: 'status', issue: `cannot move from '${from}' to '${to}'` } });
 }
 
-/** The data of every `order.*` event (API.md, Webhooks): amounts in major units, as everywhere outside. */
+/** The data of every `order.*` event (docs/webhooks.md): amounts in major units, as everywhere outside. */
 export function orderEventData(order: Pick<OrderRow, 'id' | 'customerId' | 'email' | 'total' | 'currency' | 'minorUnits' | 'status'>) {
   return {
     orderId: order.id,

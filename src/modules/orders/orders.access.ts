@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/errors';
 import { hasPermission, isStaff, type Principal, vendorScope } from '../../lib/access';
 
 /**
- * Which orders a caller reaches (API.md, Authentication and roles). Staff with `orders:read` (or
+ * Which orders a caller reaches (docs/api.md, Permissions). Staff with `orders:read` (or
  * `orders:write`) reach every order; a vendor user only the orders holding a line of its vendor, and
  * in them only those lines; any other signed-in user (a customer) only its own orders. Orders out
  * of reach are 404, as unknown ones are, so ids cannot be probed. The reach is a WHERE condition of

@@ -42,7 +42,7 @@ async function lineErrors(db: Database, body: CreateOrderInput): Promise<FieldEr
   return [];
 }
 
-/** Staff change of status and notes, in one batch. Notes alone emit no event (API.md: events follow status changes). */
+/** Staff change of status and notes, in one batch. Notes alone emit no event (docs/api.md, Events: events follow status changes). */
 export async function updateOrder(db: Database, id: string, patch: UpdateOrderInput, actor: string, now = new Date()): Promise<void> {
   const { order, lines } = await orderForChange(db, id, ALL_ORDERS);
   const to = patch.status;

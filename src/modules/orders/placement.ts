@@ -15,7 +15,7 @@ export interface Orderer {
 export type Placement = { orderer: Orderer; errors: [] } | { orderer: null; errors: FieldError[] };
 
 /**
- * Who an order placed through `POST /orders` is for (API.md, Orders). A signed-in customer orders
+ * Who an order placed through `POST /orders` is for (docs/api.md, Carts and orders). A signed-in customer orders
  * for itself, with its account email; naming anyone else is 422. Staff (`orders:write`) order for
  * an existing customer (`customerId`; the email defaults to the customer's) or a guest (`email`).
  * Vendor users and credentials without `orders:write` cannot place orders (403).

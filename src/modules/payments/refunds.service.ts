@@ -15,7 +15,7 @@ import { paymentProvider } from './providers/registry';
 
 export const toRefund = (row: RefundRow, digits: number): Refund => ({ ...row, amount: toMajor(row.amount, digits) });
 
-/** Orders in these states move to `refunded` once everything paid has been refunded (API.md). */
+/** Orders in these states move to `refunded` once everything paid has been refunded (docs/api.md, Carts and orders). */
 const REFUNDABLE_ORDER: readonly OrderStatus[] = ['processing', 'shipped', 'completed'];
 const fullyRefunded = (o: Pick<OrderRow, 'amountPaid' | 'amountRefunded'>) => o.amountPaid > 0 && o.amountRefunded >= o.amountPaid;
 

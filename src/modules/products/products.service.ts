@@ -412,7 +412,7 @@ export async function updateProduct(db: Database, id: string, patch: UpdateProdu
   return product;
 }
 
-/** `product.deleted` carries the product as it was, like every `product.*` event (API.md, Webhooks). */
+/** `product.deleted` carries the product as it was, like every `product.*` event (docs/webhooks.md). */
 export async function deleteProduct(db: Database, id: string, vendorId: string | null = null, now = new Date()): Promise<void> {
   const current = await getProduct(db, id, writable(vendorId));
   await db.batch([
