@@ -58,6 +58,8 @@ export interface Bindings {
   RATE_LIMIT_AUTHENTICATED?: string;
   /** Requests per hour per client IP without a credential; 100 by default. */
   RATE_LIMIT_ANONYMOUS?: string;
+  /** The sliding window of every rate limit in seconds; 3600 by default (the client libraries' live tests use 2). */
+  RATE_LIMIT_WINDOW_SECONDS?: string;
   /** Seconds an isolate may answer a busy key from a lease before giving back what it did not use (10). */
   RATE_LIMIT_LEASE_SECONDS?: string;
   /**

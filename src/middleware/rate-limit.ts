@@ -18,6 +18,8 @@ export const DEFAULT_AUTHENTICATED_LIMIT = 1000;
 export const DEFAULT_ANONYMOUS_LIMIT = 100;
 
 const authenticatedLimit = (c: Context<AppEnv>) => numberSetting(c.env.RATE_LIMIT_AUTHENTICATED, DEFAULT_AUTHENTICATED_LIMIT);
+/** The sliding window: an hour, shortened only where a test needs a 429 that clears in seconds. */
+const windowSeconds = (c: Context<AppEnv>) => numberSetting(c.env.RATE_LIMIT_WINDOW_SECONDS, WINDOW_SECONDS);
 
 /** The client's address; requests without CF-Connecting-IP (only possible off Cloudflare) share 'unknown'. */
 export const clientIp = (c: Context<AppEnv>): string => c.req.header('CF-Connecting-IP') ?? 'unknown';
@@ -36,7 +38,7 @@ async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }):
   if (leased) return leased;
   try {
     const limiter = c.env.RATE_LIMITER.getByName(bucket.name);
-    const taken = await limiter.take(bucket.limit, WINDOW_SECONDS, leaseSize(bucket.limit));
+    const taken = await limiter.take(bucket.limit, windowSeconds(c), leaseSize(bucket.limit));
     const leaseMs = numberSetting(c.env.RATE_LIMIT_LEASE_SECONDS, LEASE_MS / 1000) * 1000;
     const { decision, returning } = keepLease(bucket.name, bucket.limit, taken, (n, at) => limiter.giveBack(n, at), leaseMs);
     if (returning) c.executionCtx.waitUntil(returning.catch((error) => console.error(JSON.stringify({ level: 'error', message: 'rate limiter: unused lease not given back', error: String(error) }))));
@@ -47,14 +49,16 @@ async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }):
   }
 }
 
-function headers(decision: RateLimitDecision): Record<string, string> {
+const policyName = (window: number) => (window === WINDOW_SECONDS ? 'hourly' : `per-${window}s`);
+
+function headers(decision: RateLimitDecision, window: number): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(decision.limit),
     'X-RateLimit-Remaining': String(decision.remaining),
     'X-RateLimit-Reset': String(decision.reset),
     // IETF draft-ietf-httpapi-ratelimit-headers: the policy, and where this request leaves it.
-    'RateLimit-Policy': `"hourly";q=${decision.limit};w=${WINDOW_SECONDS}`,
-    RateLimit: `"hourly";r=${decision.remaining};t=${Math.max(0, decision.reset - Math.floor(Date.now() / 1000))}`,
+    'RateLimit-Policy': `"${policyName(window)}";q=${decision.limit};w=${window}`,
+    RateLimit: `"${policyName(window)}";r=${decision.remaining};t=${Math.max(0, decision.reset - Math.floor(Date.now() / 1000))}`,
   };
 }
 
@@ -116,9 +120,11 @@ const READS = new Set(['GET', 'HEAD']);
 /** The rate-limit headers, and 429 past the limit. */
 function enforce(c: Context<AppEnv>, decision: RateLimitDecision | undefined) {
   if (!decision) return;
-  for (const [name, value] of Object.entries(headers(decision))) c.header(name, value);
+  const window = windowSeconds(c);
+  for (const [name, value] of Object.entries(headers(decision, window))) c.header(name, value);
   if (!decision.allowed) {
-    throw new ApiError('RATE_LIMITED', `Rate limit of ${decision.limit} requests per hour exceeded; retry in ${decision.retryAfter} seconds`, {
+    const per = window === WINDOW_SECONDS ? 'hour' : `${window} seconds`;
+    throw new ApiError('RATE_LIMITED', `Rate limit of ${decision.limit} requests per ${per} exceeded; retry in ${decision.retryAfter} seconds`, {
       headers: { 'Retry-After': String(decision.retryAfter) },
     });
   }
@@ -150,6 +156,6 @@ async function answerWithCachedKey(c: Context<AppEnv>, next: Next, key: Optimist
     answeredAgain.add(request);
     const answer = await redispatch(request, c);
     c.res = new Response(answer.body, answer);
-    if (decision) for (const [name, value] of Object.entries(headers(decision))) c.res.headers.set(name, value);
+    if (decision) for (const [name, value] of Object.entries(headers(decision, windowSeconds(c)))) c.res.headers.set(name, value);
   }
 }
