@@ -6,7 +6,8 @@
 //   3. makes sure the admin key saved in .wrangler/dev-admin-key exists and is usable (else mints one),
 //   4. writes .dev.vars with a random JWT_SECRET the first time,
 //   4b. makes sure the local admin-panel login saved in .wrangler/dev-admin-login works (else creates it),
-//   5. starts `wrangler dev` on 127.0.0.1:$PORT (default 8787) and prints the URL and the key once ready.
+//   5. starts `wrangler dev` on 127.0.0.1:$PORT (default 8787) and prints the URL and the key once ready,
+//   6. runs the crons of wrangler.toml on their schedules, as Cloudflare does once deployed.
 //
 // Safe to re-run on the same state, and needs no terminal: wrangler runs non-interactively throughout.
 // Options: --no-seed (or SEED=0) skips the demo catalogue.
@@ -19,7 +20,8 @@ import { buildSeedData, buildSeedStatements } from './seed-data.mjs';
 import { ensureDevVars } from './lib/dev-vars.mjs';
 import { DEV_KEY_FILE, insertApiKeySql, keyUsableSql, mintApiKey, readDevKey, saveDevKey } from './lib/api-keys.mjs';
 import { DEV_LOGIN_FILE, devAdminExistsSql, devAdminPlan, readDevLogin, saveDevLogin } from './lib/dev-admin.mjs';
-import { applyLocalMigrations, d1ExecuteScript, d1Query, ROOT, stripAnsi, WRANGLER_JS, WranglerError, wranglerEnv, assertWranglerInstalled } from './lib/wrangler.mjs';
+import { readCrons, runCrons } from './lib/dev-crons.mjs';
+import { applyLocalMigrations, d1ExecuteScript, d1Query, ROOT, stripAnsi, WRANGLER_JS, WranglerError, wranglerEnv, wranglerVersion, assertWranglerInstalled } from './lib/wrangler.mjs';
 
 const started = Date.now();
 const args = process.argv.slice(2);
@@ -120,7 +122,7 @@ async function prepareDatabase() {
   return { key, login: loginPlan.login };
 }
 
-function banner({ key, login }, readyPort) {
+function banner({ key, login, crons }, readyPort) {
   const base = `http://localhost:${readyPort}`;
   const lines = [
     '',
@@ -131,6 +133,7 @@ function banner({ key, login }, readyPort) {
     `  OpenAPI:       ${base}/api/openapi.json`,
     `  Admin API key: ${key}`,
     `  Admin panel:   ${base}/admin  (sign in as ${login.email} / ${login.password})`,
+    `  Crons:         ${crons.length ? crons.join(', ') : 'none'} (run here on their schedules, as when deployed)`,
     '',
     '  Try:',
     `    curl ${base}/api/health`,
@@ -143,7 +146,9 @@ function banner({ key, login }, readyPort) {
 }
 
 function startWrangler(prepared) {
-  const wranglerArgs = ['dev', '--port', String(port), '--ip', HOST, '--show-interactive-dev-session=false'];
+  const wranglerArgs = ['dev', '--port', String(port), '--ip', HOST, '--show-interactive-dev-session=false', '--test-scheduled'];
+  // One line instead of wrangler's banner and its "update available": the pin is deliberate.
+  console.log(dim(`wrangler ${wranglerVersion()}, pinned: the newest release that runs on Node 20 (update check and telemetry off)`));
   console.log(dim(`$ wrangler ${wranglerArgs.join(' ')}`));
   const env = wranglerEnv({ BROWSER: 'none' });
   // Keep wrangler's colours when we are on a terminal (its output is piped through us).
@@ -177,6 +182,9 @@ function startWrangler(prepared) {
           } catch {}
           // Let wrangler's own line(s) flush first.
           setImmediate(() => banner(prepared, readyPort));
+          runCrons(`http://${HOST}:${readyPort}`, prepared.crons, {
+            onError: (cron, error) => console.error(`✖ cron "${cron}" failed: ${error.message ?? error}`),
+          });
           break;
         }
       }
@@ -221,7 +229,7 @@ if (!(await portIsFree(port))) {
 }
 let prepared;
 try {
-  prepared = await prepareDatabase();
+  prepared = { ...(await prepareDatabase()), crons: await readCrons() };
 } catch (error) {
   fail(error instanceof WranglerError ? error.message : 'Preparing the local database failed', error);
 }

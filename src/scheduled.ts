@@ -17,9 +17,10 @@ export const HOURLY_CRON = '17 * * * *';
  * by their requests), send again deliveries whose queue message was lost, and notifications
  * whose message was lost, and cancel orders left unpaid past ORDER_PAYMENT_TTL_MINUTES (their events
  * go out with the next minute's sweep). Hourly: drop remembered idempotent responses once their 24 hours are over
- * (reads already ignore them; this keeps the table small). Cron does not fire under `wrangler dev`;
- * there requests send their own events and the store-events consumer sweeps up leftovers
- * (src/webhooks/publisher.ts).
+ * (reads already ignore them; this keeps the table small). Plain `wrangler dev` fires no cron:
+ * `npm run dev` starts it with `--test-scheduled` and calls `/__scheduled` on these schedules
+ * (scripts/lib/dev-crons.mjs), and the store-events consumer also sweeps up leftovers and, once a
+ * minute, stalled messages (src/webhooks/publisher.ts, src/queues/stalled-sweep.ts).
  */
 export async function runScheduled(env: Bindings, cron: string, now = new Date()) {
   if (cron !== HOURLY_CRON) {

@@ -6,7 +6,7 @@
 // call costs about 2-3 s (wrangler boots Miniflare for local D1), so callers batch their SQL.
 
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,11 +42,30 @@ export function assertWranglerInstalled() {
 }
 
 /**
- * The environment for wrangler child processes. Telemetry is off unless the caller chose otherwise
- * (WRANGLER_SEND_METRICS=true still wins); nothing else is changed.
+ * What keeps local wrangler quiet and offline-friendly: no telemetry or error reports, no banner
+ * (its update check asks the npm registry; the version is pinned on purpose, see scripts/dev.mjs),
+ * and no download of the `request.cf` sample from workers.cloudflare.com (the Worker reads no
+ * `request.cf`; offline, that fetch printed a stack trace). A variable the caller set still wins.
  */
+export const QUIET_WRANGLER = {
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_SEND_ERROR_REPORTS: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+};
+
+/** The environment for wrangler child processes: QUIET_WRANGLER under the caller's own variables, then `extra`. */
 export function wranglerEnv(extra = {}) {
-  return { ...process.env, WRANGLER_SEND_METRICS: process.env.WRANGLER_SEND_METRICS ?? 'false', ...extra };
+  return { ...QUIET_WRANGLER, ...process.env, ...extra };
+}
+
+/** The installed wrangler's version (package.json pins it). */
+export function wranglerVersion() {
+  try {
+    return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', 'wrangler', 'package.json'), 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
 }
 
 /** Spawns wrangler with its output piped (not shown). Resolves { code, signal, stdout, stderr }. */

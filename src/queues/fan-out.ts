@@ -12,6 +12,9 @@ import { sendNotificationMessages } from '../notifications/messages';
 import { activeTemplates, insertNotificationRows, planNotifications } from '../notifications/planner';
 import { type EventMessage, sendDeliveries } from '../webhooks/messages';
 import { leftoverEvents, markPublished, publishLeftovers } from '../webhooks/publisher';
+import { stalledDeliveries } from '../webhooks/stalled';
+import { stalledNotifications } from '../notifications/stalled';
+import { sweepDue } from './stalled-sweep';
 import { eachBatch, type Item, log, type Result, writeTogetherOrAlone } from './each-message';
 
 export type FanOutEnv = Pick<Bindings, 'DB' | 'DELIVERIES_QUEUE' | 'NOTIFICATIONS_QUEUE' | 'EVENTS_QUEUE'>;
@@ -34,11 +37,13 @@ type EndpointRow = Pick<typeof webhookEndpoints.$inferSelect, 'id' | 'events' | 
 export async function fanOutBatch(batch: MessageBatch<EventMessage>, env: FanOutEnv): Promise<void> {
   const db = createDb(env.DB);
   let leftovers: { id: string }[] = [];
+  let stalled: Received['stalled'];
   await eachBatch(batch, {
     idField: 'eventId',
     handle: async (items) => {
-      const received = await receiveEvents(db, items.map((item) => item.id));
+      const received = await receiveEvents(db, items.map((item) => item.id), sweepDue());
       leftovers = received.leftovers;
+      stalled = received.stalled;
       return fanOutAll(db, env, items, received);
     },
     onError: (message, error) => {
@@ -49,6 +54,16 @@ export async function fanOutBatch(batch: MessageBatch<EventMessage>, env: FanOut
   await publishLeftovers(env, db, leftovers).catch((error) =>
     log('error', 'publishing leftover outbox events failed; the next batch or the cron will retry', { error: String(error) }),
   );
+  if (stalled) await requeueStalled(env, db, stalled);
+}
+
+/** Sends again what the sweep found (src/queues/stalled-sweep.ts); a failure waits for the next sweep or the cron. */
+async function requeueStalled(env: FanOutEnv, db: Database, stalled: NonNullable<Received['stalled']>) {
+  const requeued = await Promise.all([
+    stalledDeliveries.requeue(env, db, stalled.deliveries.map((row) => row.id)),
+    stalledNotifications.requeue(env, db, stalled.notifications.map((row) => row.id)),
+  ]).catch((error) => log('error', 're-queueing stalled deliveries or notifications failed; the next sweep or the cron will retry', { error: String(error) }));
+  if (requeued && requeued[0] + requeued[1] > 0) log('info', 're-queued stalled messages', { deliveries: requeued[0], notifications: requeued[1] });
 }
 
 interface Received {
@@ -56,6 +71,8 @@ interface Received {
   leftovers: { id: string }[];
   endpoints: EndpointRow[];
   templates: NotificationTemplateRow[];
+  /** Deliveries and notifications that lost their queue message, when this batch does the minute's sweep. */
+  stalled?: { deliveries: { id: string }[]; notifications: { id: string }[] };
 }
 
 /**
@@ -67,15 +84,14 @@ interface Received {
 const eventsIn = compiled((db, p: Slot<'ids'>) => db.select({ id: events.id, type: events.type, data: events.data, createdAt: events.createdAt }).from(events).where(inJson(events.id, p('ids'))));
 const activeEndpoints = compiled((db) => db.select({ id: webhookEndpoints.id, events: webhookEndpoints.events, createdAt: webhookEndpoints.createdAt }).from(webhookEndpoints).where(eq(webhookEndpoints.active, true)));
 
-async function receiveEvents(db: Database, ids: string[]): Promise<Received> {
-  const [, rows, leftovers, endpoints, templates] = await db.batch([
-    markPublished(db, ids),
-    eventsIn(db, { ids: JSON.stringify(ids) }),
-    leftoverEvents(db),
-    activeEndpoints(db, {}),
-    activeTemplates(db, {}),
-  ]);
-  return { found: new Map(rows.map((row) => [row.id, row])), leftovers, endpoints, templates };
+async function receiveEvents(db: Database, ids: string[], sweep: boolean): Promise<Received> {
+  const reads = [markPublished(db, ids), eventsIn(db, { ids: JSON.stringify(ids) }), leftoverEvents(db), activeEndpoints(db, {}), activeTemplates(db, {})] as const;
+  if (!sweep) {
+    const [, rows, leftovers, endpoints, templates] = await db.batch(reads);
+    return { found: new Map(rows.map((row) => [row.id, row])), leftovers, endpoints, templates };
+  }
+  const [, rows, leftovers, endpoints, templates, deliveries, notifications] = await db.batch([...reads, stalledDeliveries.find(db), stalledNotifications.find(db)]);
+  return { found: new Map(rows.map((row) => [row.id, row])), leftovers, endpoints, templates, stalled: { deliveries: deliveries as { id: string }[], notifications: notifications as { id: string }[] } };
 }
 
 /** What one event writes: its deliveries and its notifications (or why they could not be planned). */

@@ -22,8 +22,8 @@ describe('RATE_LIMIT_WINDOW_SECONDS', () => {
     const answers = [];
     for (let i = 0; i < 6; i++) answers.push(await get(window));
     expect(answers.slice(0, 5).map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(answers[0].headers.get('RateLimit-Policy')).toBe('"per-2s";q=5;w=2');
-    const limited = answers[5];
+    expect(answers[0]!.headers.get('RateLimit-Policy')).toBe('"per-2s";q=5;w=2');
+    const limited = answers[5]!;
     expect(limited.status).toBe(429);
     expect(limited.body.error.message).toMatch(/per 2 seconds/);
     const retryAfter = Number(limited.headers.get('Retry-After'));
