@@ -7,6 +7,7 @@ import { createAdminRouter } from './admin';
 import { docsRouter } from './docs';
 import type { AppEnv } from './env';
 import { GRANT_RULE } from './lib/access';
+import { FIELDS_SELECTION_EXTENSION, FIELDS_SELECTION_NOTE } from './lib/query';
 import { ApiError } from './lib/errors';
 import { validationHook } from './lib/validation';
 import { API_VERSION, apiVersion, versionAliasPath } from './middleware/api-version';
@@ -104,6 +105,7 @@ export function createApp() {
       description: OPENAPI_DESCRIPTION,
     },
     servers: [{ url: new URL(c.req.url).origin, description: 'This server' }],
+    tags: OPENAPI_TAGS,
   }));
   app.route('/docs', docsRouter);
 
@@ -151,11 +153,13 @@ const OPENAPI_DESCRIPTION = `JSON REST API of an online store.
 
 **Errors.** INVALID_REQUEST 400 (malformed JSON; an empty body with \`Content-Type: application/json\` is not malformed but no body: \`{}\` where the body is optional, 422 naming the required fields where one is needed; bad or unknown query parameter, unknown sort or field name; 413 for a body over the limit, 415 for a body that is not JSON); VALIDATION_ERROR 422 (body fails its schema; every invalid field listed; unknown body fields are rejected); AUTHENTICATION_ERROR 401 (with \`WWW-Authenticate: Bearer\`); AUTHORIZATION_ERROR 403; NOT_FOUND 404 (also unknown routes); CONFLICT 409; RATE_LIMITED 429; INTERNAL_ERROR 500.
 
-**Lists.** \`page\` (default 1), \`limit\` (default 20, at most 100), \`sort=field:direction,...\` (per-resource whitelist; ties end on \`id\`, in the direction of the last key, so an index serves the order), \`fields=id,name,variants(id,price)\` (also on single reads), and declared filters. Unknown query parameters are rejected with 400 so that a typo never returns an unfiltered list. Field and sort names may be camelCase or snake_case.
+**Lists.** \`page\` (default 1), \`limit\` (default 20, at most 100), \`sort=field:direction,...\` (per-resource whitelist; ties end on \`id\`, in the direction of the last key, so an index serves the order), \`fields=id,name,variants(id,price)\` (also on single reads), and declared filters. Unknown query parameters are rejected with 400 so that a typo never returns an unfiltered list. Field and sort names may be camelCase or snake_case. ${FIELDS_SELECTION_NOTE} Operations that take \`fields\` carry \`${FIELDS_SELECTION_EXTENSION}: true\`.
 
 **Money.** Amounts are JSON numbers in the currency's major unit (\`19.99\`), at most 2 decimals; they are stored as integer minor units.
 
-**Authentication.** \`Authorization: Bearer <credential>\`, where the credential is an API key (\`sk_...\`, created by an admin at \`POST /api/settings/api-keys\`, shown once) or a user JWT (from \`POST /api/auth/login\` or \`/api/auth/register\`; HS256, expires after \`JWT_TTL_SECONDS\`, one day by default; a password change retires earlier tokens). Catalogue reads are public; everything else needs a credential. A credential that is present but malformed, unknown, expired or revoked is 401 even on public routes. Permissions have the form \`resource:action\` and come from the key's or the user's role (\`admin\` holds \`*\`). Another principal's resource (another customer's profile, another vendor's product) answers 404, so ids cannot be probed. Granting: ${GRANT_RULE} An API key belongs to the user who minted it (or to the owner of the key that minted it) and is suspended (401) while that user is disabled or no longer covers it; a key of the \`vendor\` role acts for one vendor, like a vendor user. Failed sign-ins lock an account for 15 minutes: 5 from one client address lock that address out, 20 from all addresses lock the account (429 with \`Retry-After\`).
+**Operation names.** Every operation has an \`operationId\` (camelCase, verb then noun: \`listProducts\`, \`cancelOrder\`) and, in \`x-sdk-group\` and \`x-sdk-method\`, the resource group and method the client libraries call it by (\`orders\` / \`cancel\`).
+
+**Authentication.** \`Authorization: Bearer <credential>\`, where the credential is an API key (\`sk_...\`, created by an admin at \`POST /api/settings/api-keys\`, shown once) or a user JWT (from \`POST /api/auth/login\` or \`/api/auth/register\`; HS256, expires after \`JWT_TTL_SECONDS\`, one day by default; a password change retires earlier tokens). Catalogue reads are public; everything else needs a credential. A credential that is present but malformed, unknown, expired or revoked is 401 even on public routes. Permissions have the form \`resource:action\` and come from the key's or the user's role (\`admin\` holds \`*\`). Another principal's resource (another customer's profile, another vendor's product) answers 404, so ids cannot be probed. Granting: ${GRANT_RULE} An API key belongs to the user who minted it (or to the owner of the key that minted it) and is suspended (401) while that user is disabled or no longer covers it; a key of the \`vendor\` role acts for one vendor, like a vendor user. Failed sign-ins lock an account for 15 minutes: 5 from one client address lock that address out, 20 from all addresses lock the account (429 with \`Retry-After\`). In this document each operation's \`security\` says what it takes: \`[{ bearerAuth: [] }]\` needs a credential; \`{}\` next to it means the credential is optional (the operation works without one, and one that is sent must be valid); \`[]\` means the operation reads no credential at all.
 
 **Idempotency.** \`POST\` requests that create orders, checkouts, payments, refunds and shipments accept \`Idempotency-Key\`: a repeat with the same key and body within 24 hours returns the first response (with \`Idempotent-Replayed: true\`) without doing the work again; the same key with another body, or while the first request runs, is 409.
 
@@ -166,3 +170,30 @@ const OPENAPI_DESCRIPTION = `JSON REST API of an online store.
 **Rate limits.** A sliding one-hour window per API key or signed-in user (1000 requests by default) and per client IP (\`CF-Connecting-IP\`) without a valid credential (100 by default); a request with a failing credential counts against its IP. Counted responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (Unix seconds when the oldest counted request leaves the window), \`RateLimit-Policy\` and \`RateLimit\`; a 429 RATE_LIMITED adds \`Retry-After\` in seconds. \`/api\` (the index of links), \`/api/health\` and this document are never counted. If the limiter cannot be reached the request is served and the failure logged (fail open): a store that cannot sell because its limiter is down loses more than one that briefly over-serves. A busy client far from its limit is counted ten requests at a time and answered from that reservation for up to ten seconds, unused requests given back: the limit is never exceeded, and \`X-RateLimit-Remaining\` still counts down one per request.
 
 **Caching of catalogue reads.** Anonymous GETs of products, categories and brands carry \`Cache-Control: public, max-age=60, stale-while-revalidate=300\`, \`Vary: Authorization\` and a weak \`ETag\` that changes with any catalogue write (stock sold by orders included); \`If-None-Match\` with it is answered 304 after reading one row. Credentialed reads are \`private, no-store\`, with no ETag. The server also keeps the answers it rendered, per caller view and URL, for as long as the catalogue does not change, and serves them after reading the catalogue's version alone: \`X-Store-Cache: hit\` (kept bytes), \`miss\` (rendered now) or \`bypass\` (the request asked \`Cache-Control: no-cache\`, \`no-store\` or \`Pragma: no-cache\`, and was rendered now). A kept answer is never older than the catalogue it shows.`;
+
+/** The document's tags, one per group of operations, in the order the documentation shows them. */
+const OPENAPI_TAGS = [
+  { name: 'Health', description: 'The API index of links and the health check: public, and never rate limited.' },
+  { name: 'Authentication', description: 'Sign-up, sign-in, the signed-in user, password changes and resets, and the one-time bootstrap of the first admin.' },
+  { name: 'Products', description: 'The catalogue: products and their variants. Reads are public (active products only); writes need `products:write`.' },
+  { name: 'Categories', description: 'The category tree. Reads are public; writes need `categories:write`.' },
+  { name: 'Brands', description: 'Brands of products. Reads are public; writes need `brands:write`.' },
+  { name: 'Carts', description: 'Guest and customer carts, priced on every answer, and checkout into an order.' },
+  { name: 'Orders', description: 'Orders placed by checkout or by staff, their status and cancellation.' },
+  { name: 'Payments', description: 'Payments of orders and refunds of payments.' },
+  { name: 'Shipments', description: 'Shipments of orders, their tracking and status.' },
+  { name: 'Inventory', description: 'Stock per variant and its history of adjustments.' },
+  { name: 'Coupons', description: 'Discount codes and their rules.' },
+  { name: 'Customers', description: 'Customer accounts and their addresses (also as `me` for the signed-in customer).' },
+  { name: 'Users', description: 'Admin and vendor users (staff).' },
+  { name: 'Vendors', description: 'Vendors of a marketplace store, whose users see only their own products and orders.' },
+  { name: 'Roles', description: 'Built-in and custom roles and their `resource:action` permissions.' },
+  { name: 'API keys', description: 'API keys (`sk_...`) for servers and scripts, shown once when created.' },
+  { name: 'Settings', description: 'The store settings: name, contact email, default currency, shipping rates, weight unit and low-stock threshold.' },
+  { name: 'Currencies', description: 'The currencies the store sells in and their exchange rates. Reads are public (enabled currencies only).' },
+  { name: 'Tax rates', description: 'Tax rates per country and region.' },
+  { name: 'Webhooks', description: 'Webhook endpoints, their signing secrets and their deliveries (see docs/webhooks.md for verifying signatures).' },
+  { name: 'Notifications', description: 'Email and SMS notifications sent to customers and staff, and the templates they are made from.' },
+  { name: 'Content', description: 'Storefront content: pages, navigation menus and banners. Reads are public (published and live items only).' },
+  { name: 'Audit log', description: 'Who changed what: every write by staff, vendor users and API keys. Read only.' },
+];

@@ -52,4 +52,104 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas.Product.properties.variants).toBeDefined();
     expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
   });
+
+  it('names every operation once: a camelCase operationId and a unique x-sdk-group / x-sdk-method pair', async () => {
+    const operations = operationsOf(await openApiDocument());
+    const ids = operations.map(({ op }) => op.operationId);
+    for (const { path, method, op } of operations) {
+      expect(op.operationId, `${method} ${path} operationId`).toMatch(/^[a-z][A-Za-z0-9]*$/);
+      expect(op['x-sdk-group'], `${method} ${path} x-sdk-group`).toMatch(/^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)*$/);
+      expect(op['x-sdk-method'], `${method} ${path} x-sdk-method`).toMatch(/^[a-z][A-Za-z0-9]*$/);
+    }
+    expect(duplicates(ids)).toEqual([]);
+    expect(duplicates(operations.map(({ op }) => `${op['x-sdk-group']}.${op['x-sdk-method']}`))).toEqual([]);
+    const named = (method: string, path: string) => {
+      const op = operations.find((o) => o.method === method && o.path === path)?.op;
+      return op && [op.operationId, op['x-sdk-group'], op['x-sdk-method']];
+    };
+    expect(named('get', '/api')).toEqual(['getApiIndex', 'api', 'index']);
+    expect(named('get', '/api/health')).toEqual(['getHealth', 'health', 'get']);
+    expect(named('get', '/api/products')).toEqual(['listProducts', 'products', 'list']);
+    expect(named('post', '/api/products/{id}/variants')).toEqual(['createProductVariant', 'products.variants', 'create']);
+    expect(named('post', '/api/orders/{id}/cancel')).toEqual(['cancelOrder', 'orders', 'cancel']);
+    expect(named('post', '/api/carts/{id}/lines')).toEqual(['addCartLine', 'carts.lines', 'add']);
+    expect(named('post', '/api/carts/{id}/checkout')).toEqual(['checkoutCart', 'carts', 'checkout']);
+    expect(named('post', '/api/webhooks/{id}/rotate-secret')).toEqual(['rotateWebhookSecret', 'webhooks', 'rotateSecret']);
+    expect(named('get', '/api/auth/me')).toEqual(['getMe', 'auth', 'me']);
+    expect(named('get', '/api/settings/api-keys')).toEqual(['listApiKeys', 'apiKeys', 'list']);
+  });
+
+  it('gives every operation a declared tag and its security, and every operation that can fail on input a 4xx', async () => {
+    const doc = await openApiDocument();
+    const tags: { name: string; description?: string }[] = doc.tags ?? [];
+    for (const tag of tags) expect(tag.description, `tag ${tag.name} has a description`).toBeTruthy();
+    const declared = new Set(tags.map((t) => t.name));
+    for (const { path, method, op } of operationsOf(doc)) {
+      expect(op.tags, `${method} ${path} tags`).toHaveLength(1);
+      expect(declared.has(op.tags[0]), `${method} ${path} tag ${op.tags[0]} is declared`).toBe(true);
+      expect(Array.isArray(op.security), `${method} ${path} security`).toBe(true);
+      for (const requirement of op.security) expect(Object.keys(requirement).every((name) => name in doc.components.securitySchemes)).toBe(true);
+      // GET /api and GET /api/health read nothing and are never counted: they have no 4xx to give (redocly.yaml).
+      if (!['/api', '/api/health'].includes(path)) {
+        expect(Object.keys(op.responses).some((status) => /^4\d\d$/.test(status)), `${method} ${path} documents a 4xx`).toBe(true);
+      }
+    }
+    expect(doc.paths['/api'].get.security).toEqual([]);
+    expect(doc.paths['/api/health'].get.security).toEqual([]);
+    expect(doc.paths['/api/products'].get.security).toEqual([{}, { bearerAuth: [] }]);
+    expect(doc.paths['/api/orders'].get.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.info.description).toContain('`{}` next to it means the credential is optional');
+  });
+
+  it('types numeric and boolean query parameters', async () => {
+    const doc = await openApiDocument();
+    const param = (path: string, name: string) => doc.paths[path].get.parameters.find((p: { name: string; in: string }) => p.in === 'query' && p.name === name)?.schema;
+    for (const path of ['/api/products', '/api/coupons', '/api/webhooks', '/api/banners', '/api/notifications/templates']) {
+      expect(param(path, 'page'), `${path} page`).toEqual(expect.objectContaining({ type: 'integer', minimum: 1, default: 1 }));
+      expect(param(path, 'limit'), `${path} limit`).toEqual(expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100, default: 20 }));
+    }
+    expect(param('/api/products', 'price_min')).toEqual(expect.objectContaining({ type: 'number', minimum: 0 }));
+    expect(param('/api/products', 'price_max')).toEqual(expect.objectContaining({ type: 'number', minimum: 0 }));
+    for (const path of ['/api/coupons', '/api/webhooks', '/api/banners', '/api/notifications/templates']) {
+      expect(param(path, 'active'), `${path} active`).toEqual(expect.objectContaining({ type: 'boolean' }));
+      expect(param(path, 'active').enum, `${path} active`).toBeUndefined();
+    }
+    expect(param('/api/settings/currencies', 'enabled')).toEqual(expect.objectContaining({ type: 'boolean' }));
+    expect(param('/api/inventory', 'low')).toEqual(expect.objectContaining({ type: 'boolean' }));
+    // No query parameter is left as text that is really a number or a boolean.
+    for (const { path, method, op } of operationsOf(doc)) {
+      for (const p of (op.parameters ?? []).filter((p: { in: string }) => p.in === 'query')) {
+        if (p.schema.type !== 'string') continue;
+        expect(p.schema.enum ?? [], `${method} ${path} ${p.name}`).not.toEqual(['true', 'false']);
+        expect(String(p.schema.example ?? ''), `${method} ${path} ${p.name} example`).not.toMatch(/^(\d+(\.\d+)?|true|false)$/);
+      }
+    }
+  });
+
+  it('marks every operation that takes `fields` with x-fields-selection, and says what a selection does', async () => {
+    const doc = await openApiDocument();
+    let marked = 0;
+    for (const { path, method, op } of operationsOf(doc)) {
+      const fields = (op.parameters ?? []).find((p: { in: string; name: string }) => p.in === 'query' && p.name === 'fields');
+      expect(op['x-fields-selection'], `${method} ${path} x-fields-selection`).toBe(fields ? true : undefined);
+      if (fields) {
+        marked++;
+        expect(fields.description, `${method} ${path} fields`).toContain('returns only the selected properties');
+      }
+    }
+    expect(marked).toBeGreaterThan(40);
+    expect(doc.paths['/api/products'].get['x-fields-selection']).toBe(true);
+    expect(doc.paths['/api/products/{id}'].get['x-fields-selection']).toBe(true);
+    expect(doc.paths['/api/products'].post['x-fields-selection']).toBeUndefined();
+    expect(doc.info.description).toContain('returns only the selected properties');
+    expect(doc.info.description).toContain('x-fields-selection');
+  });
 });
+
+function operationsOf(doc: any): { path: string; method: string; op: any }[] {
+  return Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item as Record<string, any>).map(([method, op]) => ({ path, method, op })));
+}
+
+function duplicates(values: string[]): string[] {
+  return [...new Set(values.filter((v, i) => values.indexOf(v) !== i))];
+}

@@ -1,12 +1,15 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import { requirePermission } from '../middleware/auth';
 import {
+  apiRoute,
   bearerAuth,
+  crudOperations,
   errorResponses,
   IdParams,
   jsonBody,
   listResponse,
   noContentResponse,
+  optionalAuth,
   publicReadErrors,
   successResponse,
   writeErrors,
@@ -17,6 +20,8 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
   /** Collection path, e.g. `/brands`. */
   path: string;
   tag: string;
+  /** The client libraries' group (`x-sdk-group`, e.g. `brands`) and the PascalCase nouns of the operation ids (`Brand`, `Brands`: listBrands, getBrand, ...). */
+  sdk: { group: string; singular: string; plural: string };
   /** Singular and plural names for summaries. */
   noun: string;
   nouns: string;
@@ -40,6 +45,7 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
   spec: CrudSpec<S, C, U, F>,
 ) {
   const tags = [spec.tag];
+  const names = crudOperations(spec.sdk.group, spec.sdk.singular, spec.sdk.plural);
   const canWrite = requirePermission(`${spec.resource}:write`);
   const item = `${spec.path}/{id}`;
   const writeNote = `Needs \`${spec.resource}:write\`.`;
@@ -47,17 +53,19 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
   const slug = spec.slug === undefined ? { field: 'slug', from: 'name' } : spec.slug;
   const slugNote = slug ? `Without \`${slug.field}\`, one is made from the ${slug.from}. ` : '';
   return {
-    list: createRoute({
+    list: apiRoute({
+      ...names.list,
       method: 'get',
       path: spec.path,
       tags,
       summary: `List ${spec.nouns}`,
       description: note('list'),
-      security: [{}, ...bearerAuth],
+      security: optionalAuth,
       request: { query: listQuerySchema(spec.listQuery) },
       responses: { 200: listResponse(spec.schema, `A page of ${spec.nouns}.`), ...errorResponses(...publicReadErrors) },
     }),
-    create: createRoute({
+    create: apiRoute({
+      ...names.create,
       method: 'post',
       path: spec.path,
       tags,
@@ -68,17 +76,19 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
       request: { body: jsonBody(spec.createBody, `The ${spec.noun}.`) },
       responses: { 201: successResponse(spec.schema, `The created ${spec.noun}.`), ...errorResponses(...writeErrors, 409) },
     }),
-    get: createRoute({
+    get: apiRoute({
+      ...names.get,
       method: 'get',
       path: item,
       tags,
       summary: `Get a ${spec.noun} by id${slug ? ` or ${slug.field}` : ''}`,
       description: note('get'),
-      security: [{}, ...bearerAuth],
+      security: optionalAuth,
       request: { params: IdParams, query: readQuerySchema(spec.listQuery.selectable) },
       responses: { 200: successResponse(spec.schema, `The ${spec.noun}.`), ...errorResponses(...publicReadErrors, 404) },
     }),
-    update: createRoute({
+    update: apiRoute({
+      ...names.update,
       method: 'patch',
       path: item,
       tags,
@@ -89,7 +99,8 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
       request: { params: IdParams, body: jsonBody(spec.updateBody, 'Fields to change.') },
       responses: { 200: successResponse(spec.schema, `The updated ${spec.noun}.`), ...errorResponses(...writeErrors, 404, 409) },
     }),
-    delete: createRoute({
+    delete: apiRoute({
+      ...names.delete,
       method: 'delete',
       path: item,
       tags,

@@ -1,8 +1,8 @@
-import { z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
 import { ERROR_STATUS, type ErrorCode } from './errors';
-import { MAX_LIMIT } from './query/list-query';
+import { fieldSelection, MAX_LIMIT } from './query/list-query';
 
 /** Shared pieces of every route declaration: envelopes, error responses, common parameters. */
 
@@ -95,9 +95,55 @@ export const publicReadErrors = [400, 401] as const;
 /** Errors every write can give. */
 export const writeErrors = [401, 403, 413, 415, 422] as const;
 
+/** A credential is needed. */
 export const bearerAuth = [{ bearerAuth: [] }];
+/** Works without a credential (`{}`), but one that is present must be valid (401 otherwise). */
+export const optionalAuth = [{}, ...bearerAuth];
+/** Reads no credential at all. */
+export const noAuth: SecurityRequirements = [];
 
 /** `{id}` in a path: an id (or, where the route says so, a slug). */
 export const IdParams = z.object({
   id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: 'prod_01JD0000000000000000000000' }),
 });
+
+/**
+ * The names of an operation: its `operationId` (camelCase verbNoun, unique in the document) and the
+ * client libraries' resource group and method for it (`x-sdk-group`, `x-sdk-method`; the pair is
+ * unique too). scripts/clients/model.mjs reads them; test/openapi.node.test.ts checks they are unique.
+ */
+export function operation(group: string, method: string, operationId: string) {
+  return { operationId, 'x-sdk-group': group, 'x-sdk-method': method } as const;
+}
+
+export type OperationNames = ReturnType<typeof operation>;
+
+/**
+ * The names of the five operations of a collection, from its group and its nouns in PascalCase:
+ * `crudOperations('products.variants', 'ProductVariant', 'ProductVariants')` names
+ * listProductVariants, createProductVariant, getProductVariant, updateProductVariant and
+ * deleteProductVariant, methods list, create, get, update and delete of `products.variants`.
+ */
+export function crudOperations(group: string, singular: string, plural: string) {
+  return {
+    list: operation(group, 'list', `list${plural}`),
+    create: operation(group, 'create', `create${singular}`),
+    get: operation(group, 'get', `get${singular}`),
+    update: operation(group, 'update', `update${singular}`),
+    delete: operation(group, 'delete', `delete${singular}`),
+  };
+}
+
+type SecurityRequirements = NonNullable<RouteConfig['security']>;
+
+/**
+ * `createRoute` for this API: every operation names itself (`operation(...)`), has a tag and declares
+ * its security (`noAuth`, `optionalAuth` or `bearerAuth`), which the types enforce; an
+ * operation whose query takes `fields` is marked `x-fields-selection: true` (src/lib/query/list-query.ts).
+ */
+export function apiRoute<
+  P extends string,
+  R extends Omit<RouteConfig, 'path'> & { path: P } & OperationNames & { tags: string[]; security: SecurityRequirements },
+>(config: R) {
+  return createRoute<P, R>({ ...config, ...fieldSelection(config.request?.query) });
+}

@@ -7,7 +7,8 @@ import { toHex } from '../lib/crypto';
  * - Standard Webhooks: `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`,
  *   keyed with the base64-decoded part of the secret after `whsec_`, so their libraries verify it.
  * During a rotation's overlap the previous secret signs too: `X-Store-Signature-Previous`, and a
- * second `v1,` entry in `webhook-signature`. src/webhooks/verify.js is the receivers' side.
+ * second `v1,` entry in `webhook-signature`. The receivers' side is the TypeScript client's verifier,
+ * clients/typescript/src/webhooks.js.
  */
 
 export const SECRET_PREFIX = 'whsec_';

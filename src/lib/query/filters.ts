@@ -3,6 +3,7 @@ import { eq, or, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { hasAtMostDecimals, MAX_MAJOR_AMOUNT, toMinor } from '../money';
 import type { FilterSpec } from './list-query';
+import { booleanQuery, numberQuery } from './typed';
 
 /** Builders for the kinds of filter resources declare. Each parses a query string and yields SQL. */
 
@@ -31,22 +32,20 @@ export function exactFilter(column: SQLiteColumn, description: string): FilterSp
   return { schema: param(z.string().min(1).max(200).optional(), description), where: (value) => eq(column, value) };
 }
 
-/** An inclusive bound on a money column, given in major units (`19.99`). */
+/** An inclusive bound on a money column, given in major units (`19.99`); documented as a number. */
 export function moneyBoundFilter(column: SQLiteColumn, bound: 'min' | 'max', description: string): FilterSpec<number | undefined> {
-  const schema = z
-    .string()
+  const message = 'must be a non-negative amount with at most 2 decimals, like 19.99';
+  const amount = z
+    .number({ error: message })
+    .min(0, message)
+    .max(MAX_MAJOR_AMOUNT, message)
+    .refine((value) => hasAtMostDecimals(value), message);
+  const schema = numberQuery(/^\d+(\.\d+)?$/, amount)
     .optional()
-    .transform((raw, ctx) => {
-      if (raw === undefined) return undefined;
-      const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
-      if (!(value <= MAX_MAJOR_AMOUNT) || !hasAtMostDecimals(value)) {
-        ctx.addIssue({ code: 'custom', message: 'must be a non-negative amount with at most 2 decimals, like 19.99' });
-        return z.NEVER;
-      }
-      return toMinor(value);
-    });
+    .transform((value) => (value === undefined ? undefined : toMinor(value)))
+    .openapi({ description: `${description} At most 2 decimals.`, example: bound === 'min' ? 10 : 99.99 });
   return {
-    schema: param(schema, description, bound === 'min' ? '10' : '99.99'),
+    schema: schema as unknown as z.ZodType<number | undefined, string | undefined>,
     where: (minor) => (bound === 'min' ? sql`${column} >= ${minor}` : sql`${column} <= ${minor}`),
   };
 }
@@ -110,12 +109,10 @@ export function createdBeforeFilter(column: SQLiteColumn, description = 'Created
   return { schema: DayStart.openapi({ description, example: '2026-02-01' }), where: (start) => sql`${column} < ${start}` };
 }
 
-/** `?enabled=true|false` on a boolean column. Anything else is 400, never silently ignored. */
+/** `?enabled=true|false` on a boolean column, documented as a boolean. Anything else is 400, never silently ignored. */
 export function booleanFilter(column: SQLiteColumn, description: string): FilterSpec<boolean | undefined> {
-  const schema = z
-    .enum(['true', 'false'])
+  const schema = booleanQuery('must be true or false')
     .optional()
-    .transform((raw) => (raw === undefined ? undefined : raw === 'true'))
-    .openapi({ description: `${description} true or false.`, example: 'true' }) as unknown as z.ZodType<boolean | undefined, string | undefined>;
+    .openapi({ description: `${description} true or false.`, example: true }) as unknown as z.ZodType<boolean | undefined, string | undefined>;
   return { schema, where: (value) => eq(column, value) };
 }

@@ -3,6 +3,9 @@ export { booleanFilter, createdAfterFilter, createdBeforeFilter, enumFilter, exa
 export {
   DEFAULT_LIMIT,
   defineListQuery,
+  FIELDS_SELECTION_EXTENSION,
+  FIELDS_SELECTION_NOTE,
+  fieldSelection,
   type FilterSpec,
   listPlan,
   listQuerySchema,
@@ -13,3 +16,4 @@ export {
 } from './list-query';
 export { orderByFor, type SortKey, parseSort } from './sort';
 export { getByIdOrSlug, listTable } from './list-table';
+export { booleanQuery, numberQuery } from './typed';

@@ -3,6 +3,7 @@ import { and, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { type FieldTree, FieldSyntaxError, parseFields } from './fields';
 import { orderByFor, parseSort, type SortKey, SortSyntaxError } from './sort';
+import { numberQuery } from './typed';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -42,19 +43,31 @@ export interface ParsedListQuery<F> {
 }
 
 function integerParam(name: string, min: number, max: number, fallback: number) {
-  return z
-    .string()
+  const message = `must be a whole number from ${min} to ${max}`;
+  return numberQuery(/^\d{1,9}$/, z.int({ error: message }).min(min, message).max(max, message))
     .optional()
-    .transform((raw, ctx) => {
-      if (raw === undefined) return fallback;
-      const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
-      if (!(value >= min && value <= max)) {
-        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      return value;
-    })
-    .openapi({ param: { name, in: 'query' }, type: 'integer', minimum: min, maximum: max, default: fallback } as never);
+    .transform((value) => value ?? fallback)
+    .openapi({ param: { name, in: 'query' }, default: fallback });
+}
+
+/**
+ * What a `fields` selection does to an answer, said once: in the `fields` parameter of every operation
+ * that takes one, in the document's introduction (src/app.ts), and, for code generators, by the
+ * `x-fields-selection: true` extension on each such operation (see `fieldSelection`).
+ */
+export const FIELDS_SELECTION_NOTE =
+  'A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: ' +
+  'clients and validators should treat them as optional then.';
+
+/** The operation-level extension marking that `fields=` may trim the answer. */
+export const FIELDS_SELECTION_EXTENSION = 'x-fields-selection';
+
+/** The query schemas built here that take `fields` (so a route declaring one is marked; see `fieldSelection`). */
+const selectingQueries = new WeakSet<object>();
+
+/** `{ 'x-fields-selection': true }` for an operation whose query schema takes `fields`, else nothing. */
+export function fieldSelection(query: unknown): { [FIELDS_SELECTION_EXTENSION]?: true } {
+  return typeof query === 'object' && query !== null && selectingQueries.has(query) ? { [FIELDS_SELECTION_EXTENSION]: true } : {};
 }
 
 /** `fields=id,name,variants(id,price)`, checked against what the resource can return. */
@@ -75,14 +88,16 @@ export function fieldsParam(selectable: FieldTree) {
     .openapi({
       description:
         'Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. ' +
-        `Top-level fields: ${Object.keys(selectable).join(', ')}.`,
+        `Top-level fields: ${Object.keys(selectable).join(', ')}. ${FIELDS_SELECTION_NOTE}`,
       example: 'id,name,price',
     });
 }
 
 /** The query schema of a single-resource read: only `fields`. */
 export function readQuerySchema(selectable: FieldTree) {
-  return z.strictObject({ fields: fieldsParam(selectable) });
+  const schema = z.strictObject({ fields: fieldsParam(selectable) });
+  selectingQueries.add(schema);
+  return schema;
 }
 
 /**
@@ -94,7 +109,7 @@ export function listQuerySchema<F extends Record<string, FilterSpec<any>>>(confi
   const sortable = Object.keys(config.sortable);
   const defaultSort = config.defaultSort.map((k) => `${k.field}:${k.direction}`).join(',');
   const filterShape = Object.fromEntries(Object.entries(config.filters).map(([name, spec]) => [name, spec.schema]));
-  return z
+  const schema = z
     .strictObject({
       page: integerParam('page', 1, MAX_PAGE, 1).openapi({ description: 'Page number, from 1. A page past the end is an empty list.' }),
       limit: integerParam('limit', 1, MAX_LIMIT, DEFAULT_LIMIT).openapi({ description: `Items per page, 1 to ${MAX_LIMIT}.` }),
@@ -128,6 +143,8 @@ export function listQuerySchema<F extends Record<string, FilterSpec<any>>>(confi
       const filters = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as FilterValues<F>;
       return { page, limit, sort, fields, filters } satisfies ParsedListQuery<F>;
     });
+  selectingQueries.add(schema);
+  return schema;
 }
 
 /** The SQL pieces of a parsed list query: filter conditions, order and window. */

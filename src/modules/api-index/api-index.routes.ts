@@ -1,5 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { successResponse, uncountedErrorResponses } from '../../lib/openapi';
+import { z } from '@hono/zod-openapi';
+import { apiRoute, noAuth, operation, successResponse, uncountedErrorResponses } from '../../lib/openapi';
 
 const Path = z.string().openapi({ example: '/api/products' });
 
@@ -16,10 +16,12 @@ export const ApiIndexSchema = z
   })
   .openapi('ApiIndex');
 
-export const apiIndex = createRoute({
+export const apiIndex = apiRoute({
+  ...operation('api', 'index', 'getApiIndex'),
   method: 'get',
   path: '/',
   tags: ['Health'],
+  security: noAuth,
   summary: 'Where to start: the API index',
   description:
     'The API name and version with links to the documentation (`/docs`), this document (`/api/openapi.json`), the health check and the main ' +

@@ -1,16 +1,28 @@
-import { createRoute } from '@hono/zod-openapi';
 import { GRANT_RULE } from '../../lib/access';
 import { requirePermission } from '../../middleware/auth';
-import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
+import {
+  apiRoute,
+  bearerAuth,
+  crudOperations,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  listResponse,
+  noContentResponse,
+  successResponse,
+  writeErrors,
+} from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { apiKeyListQuery } from './api-keys.query';
 import { ApiKeySchema, CreateApiKeyBody, CreatedApiKeySchema } from './api-keys.schemas';
 
 const tags = ['API keys'];
+const names = crudOperations('apiKeys', 'ApiKey', 'ApiKeys');
 const canRead = requirePermission('api-keys:read');
 const readErrors = [400, 401, 403] as const;
 
-export const listApiKeys = createRoute({
+export const listApiKeys = apiRoute({
+  ...names.list,
   method: 'get',
   path: '/settings/api-keys',
   tags,
@@ -22,7 +34,8 @@ export const listApiKeys = createRoute({
   responses: { 200: listResponse(ApiKeySchema, 'A page of API keys.'), ...errorResponses(...readErrors) },
 });
 
-export const createApiKey = createRoute({
+export const createApiKey = apiRoute({
+  ...names.create,
   method: 'post',
   path: '/settings/api-keys',
   tags,
@@ -37,7 +50,8 @@ export const createApiKey = createRoute({
   responses: { 201: successResponse(CreatedApiKeySchema, 'The key, shown once, with its record.'), ...errorResponses(...writeErrors) },
 });
 
-export const getApiKey = createRoute({
+export const getApiKey = apiRoute({
+  ...names.get,
   method: 'get',
   path: '/settings/api-keys/{id}',
   tags,
@@ -49,7 +63,8 @@ export const getApiKey = createRoute({
   responses: { 200: successResponse(ApiKeySchema, 'The API key.'), ...errorResponses(...readErrors, 404) },
 });
 
-export const revokeApiKey = createRoute({
+export const revokeApiKey = apiRoute({
+  ...names.delete,
   method: 'delete',
   path: '/settings/api-keys/{id}',
   tags,

@@ -1,5 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerAuth, errorResponses, listResponse, successResponse } from '../../lib/openapi';
+import { z } from '@hono/zod-openapi';
+import { apiRoute, bearerAuth, errorResponses, listResponse, operation, successResponse } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { requirePermission } from '../../middleware/auth';
 import { auditLogListQuery } from './audit-log.query';
@@ -12,7 +12,8 @@ const EntryParams = z.object({
   id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: '42', description: 'The entry number.' }),
 });
 
-export const listAuditLog = createRoute({
+export const listAuditLog = apiRoute({
+  ...operation('auditLog', 'list', 'listAuditLogEntries'),
   method: 'get',
   path: '/audit-log',
   tags,
@@ -27,7 +28,8 @@ export const listAuditLog = createRoute({
   responses: { 200: listResponse(AuditEntrySchema, 'A page of audit entries.'), ...errorResponses(400, 401, 403) },
 });
 
-export const getAuditEntry = createRoute({
+export const getAuditEntry = apiRoute({
+  ...operation('auditLog', 'get', 'getAuditLogEntry'),
   method: 'get',
   path: '/audit-log/{id}',
   tags,

@@ -1,8 +1,8 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { requireUser } from '../../middleware/auth';
 import { alsoCountClientIp } from '../../middleware/rate-limit';
 import { MAX_FAILURES_FROM_ONE_ADDRESS, MAX_FAILURES_PER_ACCOUNT } from './login-lockout';
-import { bearerAuth, errorResponses, jsonBody, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, bearerAuth, errorResponses, jsonBody, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { BootstrapBody, ChangePasswordBody, LoginBody, MeSchema, PasswordResetBody, PasswordResetConfirmBody, RegisterBody, SessionSchema } from './auth.schemas';
 
 const tags = ['Authentication'];
@@ -10,7 +10,8 @@ const tags = ['Authentication'];
 const publicRoute = [{}, ...bearerAuth];
 const bodyErrors = [413, 415, 422] as const;
 
-export const register = createRoute({
+export const register = apiRoute({
+  ...operation('auth', 'register', 'registerCustomer'),
   method: 'post',
   path: '/auth/register',
   tags,
@@ -23,7 +24,8 @@ export const register = createRoute({
   responses: { 201: successResponse(SessionSchema, 'The account, signed in.'), ...errorResponses(401, ...bodyErrors, 409) },
 });
 
-export const login = createRoute({
+export const login = apiRoute({
+  ...operation('auth', 'login', 'login'),
   method: 'post',
   path: '/auth/login',
   tags,
@@ -40,7 +42,8 @@ export const login = createRoute({
   responses: { 200: successResponse(SessionSchema, 'A token for the user.'), ...errorResponses(401, ...bodyErrors) },
 });
 
-export const me = createRoute({
+export const me = apiRoute({
+  ...operation('auth', 'me', 'getMe'),
   method: 'get',
   path: '/auth/me',
   tags,
@@ -51,7 +54,8 @@ export const me = createRoute({
   responses: { 200: successResponse(MeSchema, 'The signed-in user.'), ...errorResponses(401, 403) },
 });
 
-export const changePassword = createRoute({
+export const changePassword = apiRoute({
+  ...operation('auth', 'changePassword', 'changePassword'),
   method: 'post',
   path: '/auth/password',
   tags,
@@ -65,7 +69,8 @@ export const changePassword = createRoute({
   responses: { 200: successResponse(SessionSchema, 'A fresh token.'), ...errorResponses(...writeErrors) },
 });
 
-export const bootstrap = createRoute({
+export const bootstrap = apiRoute({
+  ...operation('auth', 'bootstrap', 'bootstrapAdmin'),
   method: 'post',
   path: '/auth/bootstrap',
   tags,
@@ -79,7 +84,8 @@ export const bootstrap = createRoute({
   responses: { 201: successResponse(SessionSchema, 'The admin user, signed in.'), ...errorResponses(401, 403, 404, ...bodyErrors, 409) },
 });
 
-export const requestPasswordReset = createRoute({
+export const requestPasswordReset = apiRoute({
+  ...operation('auth', 'requestPasswordReset', 'requestPasswordReset'),
   method: 'post',
   path: '/auth/password-reset',
   tags,
@@ -99,7 +105,8 @@ export const requestPasswordReset = createRoute({
   },
 });
 
-export const confirmPasswordReset = createRoute({
+export const confirmPasswordReset = apiRoute({
+  ...operation('auth', 'confirmPasswordReset', 'confirmPasswordReset'),
   method: 'post',
   path: '/auth/password-reset/confirm',
   tags,

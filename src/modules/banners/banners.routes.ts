@@ -7,6 +7,7 @@ const publicView = 'Readers without `content:read` see only `live` banners (acti
 export const bannerRoutes = crudRoutes({
   path: '/banners',
   tag: 'Content',
+  sdk: { group: 'banners', singular: 'Banner', plural: 'Banners' },
   noun: 'banner',
   nouns: 'storefront banners',
   schema: BannerSchema,

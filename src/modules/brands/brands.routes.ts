@@ -5,6 +5,7 @@ import { BrandSchema, CreateBrandBody, UpdateBrandBody } from './brands.schemas'
 export const brandRoutes = crudRoutes({
   path: '/brands',
   tag: 'Brands',
+  sdk: { group: 'brands', singular: 'Brand', plural: 'Brands' },
   noun: 'brand',
   nouns: 'brands',
   schema: BrandSchema,

@@ -1,8 +1,8 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { requireUser } from '../../middleware/auth';
 import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
 import { OrderSchema } from '../orders/orders.schemas';
-import { bearerAuth, errorResponses, jsonBody, successResponse } from '../../lib/openapi';
+import { apiRoute, bearerAuth, errorResponses, jsonBody, operation, successResponse } from '../../lib/openapi';
 import { CART_TOKEN_HEADER, SELF_CART } from './carts.access';
 import {
   AddLineBody,
@@ -54,7 +54,8 @@ export const CartTokenHeaders = z.object({
 
 const cartResponse = (description: string) => successResponse(CartSchema, description);
 
-export const createCart = createRoute({
+export const createCart = apiRoute({
+  ...operation('carts', 'create', 'createCart'),
   method: 'post',
   path: '/carts',
   tags,
@@ -73,7 +74,8 @@ export const createCart = createRoute({
   },
 });
 
-export const getCart = createRoute({
+export const getCart = apiRoute({
+  ...operation('carts', 'get', 'getCart'),
   method: 'get',
   path: '/carts/{id}',
   tags,
@@ -84,7 +86,8 @@ export const getCart = createRoute({
   responses: { 200: cartResponse('The cart, priced now.'), ...errorResponses(401, 403, 404) },
 });
 
-export const updateCart = createRoute({
+export const updateCart = apiRoute({
+  ...operation('carts', 'update', 'updateCart'),
   method: 'patch',
   path: '/carts/{id}',
   tags,
@@ -95,7 +98,8 @@ export const updateCart = createRoute({
   responses: { 200: cartResponse('The updated cart.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
 
-export const addLine = createRoute({
+export const addLine = apiRoute({
+  ...operation('carts.lines', 'add', 'addCartLine'),
   method: 'post',
   path: '/carts/{id}/lines',
   tags,
@@ -109,7 +113,8 @@ export const addLine = createRoute({
   responses: { 200: cartResponse('The whole cart, priced now.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
 
-export const updateLine = createRoute({
+export const updateLine = apiRoute({
+  ...operation('carts.lines', 'update', 'updateCartLine'),
   method: 'patch',
   path: '/carts/{id}/lines/{lineId}',
   tags,
@@ -120,7 +125,8 @@ export const updateLine = createRoute({
   responses: { 200: cartResponse('The whole cart, priced now.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
 
-export const removeLine = createRoute({
+export const removeLine = apiRoute({
+  ...operation('carts.lines', 'remove', 'removeCartLine'),
   method: 'delete',
   path: '/carts/{id}/lines/{lineId}',
   tags,
@@ -131,7 +137,8 @@ export const removeLine = createRoute({
   responses: { 200: cartResponse('The whole cart, priced now.'), ...errorResponses(401, 403, 404, 409) },
 });
 
-export const applyCoupon = createRoute({
+export const applyCoupon = apiRoute({
+  ...operation('carts', 'applyCoupon', 'applyCartCoupon'),
   method: 'post',
   path: '/carts/{id}/coupon',
   tags,
@@ -145,7 +152,8 @@ export const applyCoupon = createRoute({
   responses: { 200: cartResponse('The cart with the discount.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
 
-export const removeCoupon = createRoute({
+export const removeCoupon = apiRoute({
+  ...operation('carts', 'removeCoupon', 'removeCartCoupon'),
   method: 'delete',
   path: '/carts/{id}/coupon',
   tags,
@@ -156,7 +164,8 @@ export const removeCoupon = createRoute({
   responses: { 200: cartResponse('The cart without a coupon.'), ...errorResponses(401, 403, 404, 409) },
 });
 
-export const adoptCart = createRoute({
+export const adoptCart = apiRoute({
+  ...operation('carts', 'adopt', 'adoptCart'),
   method: 'post',
   path: '/carts/{id}/adopt',
   tags,
@@ -173,7 +182,8 @@ export const adoptCart = createRoute({
   responses: { 200: cartResponse("The signed-in user's cart."), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
 
-export const checkoutCart = createRoute({
+export const checkoutCart = apiRoute({
+  ...operation('carts', 'checkout', 'checkoutCart'),
   method: 'post',
   path: '/carts/{id}/checkout',
   tags,

@@ -5,6 +5,7 @@ import { CategorySchema, CreateCategoryBody, UpdateCategoryBody } from './catego
 export const categoryRoutes = crudRoutes({
   path: '/categories',
   tag: 'Categories',
+  sdk: { group: 'categories', singular: 'Category', plural: 'Categories' },
   noun: 'category',
   nouns: 'categories',
   schema: CategorySchema,

@@ -1,11 +1,22 @@
-import { createRoute } from '@hono/zod-openapi';
 import { requirePermission } from '../../middleware/auth';
-import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
+import {
+  apiRoute,
+  bearerAuth,
+  crudOperations,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  listResponse,
+  noContentResponse,
+  successResponse,
+  writeErrors,
+} from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { couponListQuery } from './coupons.query';
 import { CouponSchema, CreateCouponBody, UpdateCouponBody } from './coupons.schemas';
 
 const tags = ['Coupons'];
+const names = crudOperations('coupons', 'Coupon', 'Coupons');
 const canRead = requirePermission('coupons:read');
 const canWrite = requirePermission('coupons:write');
 const readErrors = [400, 401, 403] as const;
@@ -13,7 +24,8 @@ const rules =
   '`value` is a percent for `percentage` and an amount in major units of the store\'s default currency for `fixed` (as is `minSubtotal`). ' +
   '`endsAt` must be after `startsAt`; `productIds` and `categoryIds` must exist (422 naming the missing ids). A duplicate code, in any case, is 409.';
 
-export const listCoupons = createRoute({
+export const listCoupons = apiRoute({
+  ...names.list,
   method: 'get',
   path: '/coupons',
   tags,
@@ -25,7 +37,8 @@ export const listCoupons = createRoute({
   responses: { 200: listResponse(CouponSchema, 'A page of coupons.'), ...errorResponses(...readErrors) },
 });
 
-export const createCoupon = createRoute({
+export const createCoupon = apiRoute({
+  ...names.create,
   method: 'post',
   path: '/coupons',
   tags,
@@ -37,7 +50,8 @@ export const createCoupon = createRoute({
   responses: { 201: successResponse(CouponSchema, 'The created coupon.'), ...errorResponses(...writeErrors, 409) },
 });
 
-export const getCoupon = createRoute({
+export const getCoupon = apiRoute({
+  ...names.get,
   method: 'get',
   path: '/coupons/{id}',
   tags,
@@ -49,7 +63,8 @@ export const getCoupon = createRoute({
   responses: { 200: successResponse(CouponSchema, 'The coupon.'), ...errorResponses(...readErrors, 404) },
 });
 
-export const updateCoupon = createRoute({
+export const updateCoupon = apiRoute({
+  ...names.update,
   method: 'patch',
   path: '/coupons/{id}',
   tags,
@@ -61,7 +76,8 @@ export const updateCoupon = createRoute({
   responses: { 200: successResponse(CouponSchema, 'The updated coupon.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const deleteCoupon = createRoute({
+export const deleteCoupon = apiRoute({
+  ...names.delete,
   method: 'delete',
   path: '/coupons/{id}',
   tags,

@@ -1,12 +1,23 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { requireCredential } from '../../middleware/auth';
-import { bearerAuth, errorResponses, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
+import {
+  apiRoute,
+  bearerAuth,
+  crudOperations,
+  errorResponses,
+  jsonBody,
+  listResponse,
+  noContentResponse,
+  successResponse,
+  writeErrors,
+} from '../../lib/openapi';
 import { fieldTreeFromSchema, readQuerySchema } from '../../lib/query';
 import { AddressSchema, CreateAddressBody, UpdateAddressBody } from './addresses.schemas';
 import { MAX_ADDRESSES_PER_CUSTOMER } from './addresses.service';
 import { CustomerParams } from './customers.routes';
 
 const tags = ['Customers'];
+const names = crudOperations('customers.addresses', 'CustomerAddress', 'CustomerAddresses');
 const signedIn = requireCredential();
 const AddressParams = CustomerParams.extend({
   addressId: z.string().min(1).max(100).openapi({ param: { name: 'addressId', in: 'path' }, example: 'addr_01JD0000000000000000000000' }),
@@ -15,7 +26,8 @@ const addressFields = readQuerySchema(fieldTreeFromSchema(AddressSchema));
 const reach = "For the customer itself (or `me`) and staff with `customers:read` / `customers:write`; another customer's address is 404.";
 const defaults = 'Setting `isDefaultShipping` or `isDefaultBilling` takes it away from the other addresses of the customer in the same write.';
 
-export const listAddresses = createRoute({
+export const listAddresses = apiRoute({
+  ...names.list,
   method: 'get',
   path: '/customers/{id}/addresses',
   tags,
@@ -27,7 +39,8 @@ export const listAddresses = createRoute({
   responses: { 200: listResponse(AddressSchema, 'The addresses.'), ...errorResponses(400, 401, 403, 404) },
 });
 
-export const createAddress = createRoute({
+export const createAddress = apiRoute({
+  ...names.create,
   method: 'post',
   path: '/customers/{id}/addresses',
   tags,
@@ -39,7 +52,8 @@ export const createAddress = createRoute({
   responses: { 201: successResponse(AddressSchema, 'The created address.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const getAddress = createRoute({
+export const getAddress = apiRoute({
+  ...names.get,
   method: 'get',
   path: '/customers/{id}/addresses/{addressId}',
   tags,
@@ -51,7 +65,8 @@ export const getAddress = createRoute({
   responses: { 200: successResponse(AddressSchema, 'The address.'), ...errorResponses(400, 401, 403, 404) },
 });
 
-export const updateAddress = createRoute({
+export const updateAddress = apiRoute({
+  ...names.update,
   method: 'patch',
   path: '/customers/{id}/addresses/{addressId}',
   tags,
@@ -63,7 +78,8 @@ export const updateAddress = createRoute({
   responses: { 200: successResponse(AddressSchema, 'The updated address.'), ...errorResponses(...writeErrors, 404) },
 });
 
-export const deleteAddress = createRoute({
+export const deleteAddress = apiRoute({
+  ...names.delete,
   method: 'delete',
   path: '/customers/{id}/addresses/{addressId}',
   tags,

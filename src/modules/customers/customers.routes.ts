@@ -1,12 +1,23 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { requireCredential, requirePermission } from '../../middleware/auth';
-import { bearerAuth, errorResponses, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
+import {
+  apiRoute,
+  bearerAuth,
+  crudOperations,
+  errorResponses,
+  jsonBody,
+  listResponse,
+  noContentResponse,
+  successResponse,
+  writeErrors,
+} from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { requireCustomerStaff, SELF_ID } from './customers.access';
 import { customerListQuery } from './customers.query';
 import { CreateCustomerBody, CustomerSchema, UpdateCustomerBody, UpdatedCustomerSchema } from './customers.schemas';
 
 const tags = ['Customers'];
+const names = crudOperations('customers', 'Customer', 'Customers');
 const signedIn = requireCredential();
 
 export const CustomerParams = z.object({
@@ -21,7 +32,8 @@ const reach =
   'Staff (`customers:read` to read, `customers:write` to change) reach every customer. A signed-in customer reaches only ' +
   `its own account (also as \`${SELF_ID}\`); any other id answers 404, as an unknown one does.`;
 
-export const listCustomers = createRoute({
+export const listCustomers = apiRoute({
+  ...names.list,
   method: 'get',
   path: '/customers',
   tags,
@@ -33,7 +45,8 @@ export const listCustomers = createRoute({
   responses: { 200: listResponse(CustomerSchema, 'A page of customers.'), ...errorResponses(400, 401, 403) },
 });
 
-export const createCustomer = createRoute({
+export const createCustomer = apiRoute({
+  ...names.create,
   method: 'post',
   path: '/customers',
   tags,
@@ -45,7 +58,8 @@ export const createCustomer = createRoute({
   responses: { 201: successResponse(CustomerSchema, 'The created customer.'), ...errorResponses(...writeErrors, 409) },
 });
 
-export const getCustomer = createRoute({
+export const getCustomer = apiRoute({
+  ...names.get,
   method: 'get',
   path: '/customers/{id}',
   tags,
@@ -57,7 +71,8 @@ export const getCustomer = createRoute({
   responses: { 200: successResponse(CustomerSchema, 'The customer.'), ...errorResponses(400, 401, 403, 404) },
 });
 
-export const updateCustomer = createRoute({
+export const updateCustomer = apiRoute({
+  ...names.update,
   method: 'patch',
   path: '/customers/{id}',
   tags,
@@ -73,7 +88,8 @@ export const updateCustomer = createRoute({
   responses: { 200: successResponse(UpdatedCustomerSchema, 'The updated customer.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const deleteCustomer = createRoute({
+export const deleteCustomer = apiRoute({
+  ...names.delete,
   method: 'delete',
   path: '/customers/{id}',
   tags,

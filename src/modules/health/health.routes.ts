@@ -1,14 +1,16 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { successResponse, uncountedErrorResponses } from '../../lib/openapi';
+import { z } from '@hono/zod-openapi';
+import { apiRoute, noAuth, operation, successResponse, uncountedErrorResponses } from '../../lib/openapi';
 
 export const HealthSchema = z
   .object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unavailable']), time: z.iso.datetime() })
   .openapi('Health');
 
-export const health = createRoute({
+export const health = apiRoute({
+  ...operation('health', 'get', 'getHealth'),
   method: 'get',
   path: '/health',
   tags: ['Health'],
+  security: noAuth,
   summary: 'Liveness and database check',
   description: 'Public, needs no credential and counts against no rate limit. 503 when the database cannot be reached.',
   responses: {

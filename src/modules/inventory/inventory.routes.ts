@@ -1,5 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerAuth, errorResponses, jsonBody, listResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { z } from '@hono/zod-openapi';
+import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema } from '../../lib/query';
 import { requireInventory } from './inventory.access';
 import { adjustmentListQuery, inventoryListQuery } from './inventory.query';
@@ -13,7 +13,8 @@ const VariantParams = z.object({
   variantId: z.string().min(1).max(200).openapi({ param: { name: 'variantId', in: 'path' }, example: 'var_01JD0000000000000000000000' }),
 });
 
-export const listInventory = createRoute({
+export const listInventory = apiRoute({
+  ...operation('inventory', 'list', 'listInventory'),
   method: 'get',
   path: '/inventory',
   tags,
@@ -25,7 +26,8 @@ export const listInventory = createRoute({
   responses: { 200: listResponse(InventoryItemSchema, 'A page of stock levels.'), ...errorResponses(400, 401, 403) },
 });
 
-export const createAdjustment = createRoute({
+export const createAdjustment = apiRoute({
+  ...operation('inventory.adjustments', 'create', 'createInventoryAdjustment'),
   method: 'post',
   path: '/inventory/{variantId}/adjustments',
   tags,
@@ -39,7 +41,8 @@ export const createAdjustment = createRoute({
   responses: { 201: successResponse(AdjustmentResultSchema, 'The adjustment, with the stock after it.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const listAdjustments = createRoute({
+export const listAdjustments = apiRoute({
+  ...operation('inventory.adjustments', 'list', 'listInventoryAdjustments'),
   method: 'get',
   path: '/inventory/{variantId}/adjustments',
   tags,

@@ -9,6 +9,7 @@ const publicView =
 export const menuRoutes = crudRoutes({
   path: '/menus',
   tag: 'Content',
+  sdk: { group: 'menus', singular: 'Menu', plural: 'Menus' },
   noun: 'menu',
   nouns: 'navigation menus',
   schema: MenuSchema,

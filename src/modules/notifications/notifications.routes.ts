@@ -1,6 +1,6 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { requirePermission } from '../../middleware/auth';
-import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { notificationListQuery, templateListQuery } from './notifications.query';
 import {
@@ -22,7 +22,8 @@ const pipeline =
   'is sent by the `notifications` queue (retried with backoff, then failed). With the default `outbox` provider nothing leaves the store: ' +
   'the message is read here. A password-reset email is kept with its token and link `[redacted]`, whatever the provider: only the email sent holds them.';
 
-export const listNotifications = createRoute({
+export const listNotifications = apiRoute({
+  ...operation('notifications', 'list', 'listNotifications'),
   method: 'get',
   path: '/notifications',
   tags,
@@ -34,7 +35,8 @@ export const listNotifications = createRoute({
   responses: { 200: listResponse(NotificationSchema, 'A page of notifications.'), ...errorResponses(...readErrors) },
 });
 
-export const getNotification = createRoute({
+export const getNotification = apiRoute({
+  ...operation('notifications', 'get', 'getNotification'),
   method: 'get',
   path: '/notifications/{id}',
   tags,
@@ -50,7 +52,8 @@ const templateRules =
   '`subject` is required for email and must be null for SMS, as must `bodyHtml`; an SMS body has at most 1600 characters. A placeholder the ' +
   "template's event does not provide is 422 naming it (`variables` lists those it does).";
 
-export const listTemplates = createRoute({
+export const listTemplates = apiRoute({
+  ...operation('notifications.templates', 'list', 'listNotificationTemplates'),
   method: 'get',
   path: '/notifications/templates',
   tags,
@@ -62,7 +65,8 @@ export const listTemplates = createRoute({
   responses: { 200: listResponse(NotificationTemplateSchema, 'A page of templates.'), ...errorResponses(...readErrors) },
 });
 
-export const getTemplate = createRoute({
+export const getTemplate = apiRoute({
+  ...operation('notifications.templates', 'get', 'getNotificationTemplate'),
   method: 'get',
   path: '/notifications/templates/{id}',
   tags,
@@ -74,7 +78,8 @@ export const getTemplate = createRoute({
   responses: { 200: successResponse(NotificationTemplateSchema, 'The template.'), ...errorResponses(...readErrors, 404) },
 });
 
-export const updateTemplate = createRoute({
+export const updateTemplate = apiRoute({
+  ...operation('notifications.templates', 'update', 'updateNotificationTemplate'),
   method: 'patch',
   path: '/notifications/templates/{id}',
   tags,
@@ -86,7 +91,8 @@ export const updateTemplate = createRoute({
   responses: { 200: successResponse(NotificationTemplateSchema, 'The updated template.'), ...errorResponses(...writeErrors, 404) },
 });
 
-export const previewTemplate = createRoute({
+export const previewTemplate = apiRoute({
+  ...operation('notifications.templates', 'preview', 'previewNotificationTemplate'),
   method: 'post',
   path: '/notifications/templates/{id}/preview',
   tags,
@@ -98,7 +104,8 @@ export const previewTemplate = createRoute({
   responses: { 200: successResponse(RenderedSchema, 'The rendered message and the data used.'), ...errorResponses(...writeErrors, 404) },
 });
 
-export const resetTemplate = createRoute({
+export const resetTemplate = apiRoute({
+  ...operation('notifications.templates', 'reset', 'resetNotificationTemplate'),
   method: 'post',
   path: '/notifications/templates/{id}/reset',
   tags,

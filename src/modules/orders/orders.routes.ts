@@ -1,12 +1,23 @@
-import { createRoute } from '@hono/zod-openapi';
 import { requireCredential, requirePermission } from '../../middleware/auth';
 import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
-import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, successResponse, writeErrors } from '../../lib/openapi';
+import {
+  apiRoute,
+  bearerAuth,
+  crudOperations,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  listResponse,
+  operation,
+  successResponse,
+  writeErrors,
+} from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { orderDetailFields, orderListQuery } from './orders.query';
 import { CancelOrderBody, CreateOrderBody, OrderDetailSchema, OrderSchema, UpdateOrderBody } from './orders.schemas';
 
 const tags = ['Orders'];
+const names = crudOperations('orders', 'Order', 'Orders');
 const signedIn = requireCredential();
 
 const reach =
@@ -16,7 +27,8 @@ const reach =
 
 const OrderParams = IdParams.extend({ id: IdParams.shape.id.openapi({ example: 'ord_01JD0000000000000000000000' }) });
 
-export const listOrders = createRoute({
+export const listOrders = apiRoute({
+  ...names.list,
   method: 'get',
   path: '/orders',
   tags,
@@ -28,7 +40,8 @@ export const listOrders = createRoute({
   responses: { 200: listResponse(OrderSchema, 'A page of orders.'), ...errorResponses(400, 401, 403) },
 });
 
-export const createOrder = createRoute({
+export const createOrder = apiRoute({
+  ...names.create,
   method: 'post',
   path: '/orders',
   tags,
@@ -47,7 +60,8 @@ export const createOrder = createRoute({
   responses: { 201: successResponse(OrderDetailSchema, 'The placed order.'), ...errorResponses(400, ...writeErrors, 409) },
 });
 
-export const getOrder = createRoute({
+export const getOrder = apiRoute({
+  ...names.get,
   method: 'get',
   path: '/orders/{id}',
   tags,
@@ -59,7 +73,8 @@ export const getOrder = createRoute({
   responses: { 200: successResponse(OrderDetailSchema, 'The order.'), ...errorResponses(400, 401, 403, 404) },
 });
 
-export const updateOrder = createRoute({
+export const updateOrder = apiRoute({
+  ...names.update,
   method: 'patch',
   path: '/orders/{id}',
   tags,
@@ -74,7 +89,8 @@ export const updateOrder = createRoute({
   responses: { 200: successResponse(OrderDetailSchema, 'The changed order.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const cancelOrder = createRoute({
+export const cancelOrder = apiRoute({
+  ...operation('orders', 'cancel', 'cancelOrder'),
   method: 'post',
   path: '/orders/{id}/cancel',
   tags,

@@ -8,6 +8,7 @@ const visibility =
 export const pageRoutes = crudRoutes({
   path: '/pages',
   tag: 'Content',
+  sdk: { group: 'pages', singular: 'Page', plural: 'Pages' },
   noun: 'page',
   nouns: 'content pages',
   schema: PageSchema,

@@ -1,5 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { z } from '@hono/zod-openapi';
+import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { requireCredential, requirePermission } from '../../middleware/auth';
 import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
@@ -15,7 +15,8 @@ const OrderParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'i
 const PaymentParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'pay_01JD0000000000000000000000' }) });
 const idempotency = 'Accepts `Idempotency-Key`: a repeat with the same key and body within 24 hours returns the first response without charging again.';
 
-export const createPayment = createRoute({
+export const createPayment = apiRoute({
+  ...operation('orders.payments', 'create', 'createOrderPayment'),
   method: 'post',
   path: '/orders/{id}/payments',
   tags,
@@ -32,7 +33,8 @@ export const createPayment = createRoute({
   responses: { 201: successResponse(PaymentSchema, 'The payment: `completed`, `failed` or `pending`.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const listOrderPayments = createRoute({
+export const listOrderPayments = apiRoute({
+  ...operation('orders.payments', 'list', 'listOrderPayments'),
   method: 'get',
   path: '/orders/{id}/payments',
   tags,
@@ -44,7 +46,8 @@ export const listOrderPayments = createRoute({
   responses: { 200: listResponse(PaymentSchema, 'A page of payments.'), ...errorResponses(400, 401, 403, 404) },
 });
 
-export const listPayments = createRoute({
+export const listPayments = apiRoute({
+  ...operation('payments', 'list', 'listPayments'),
   method: 'get',
   path: '/payments',
   tags,
@@ -56,7 +59,8 @@ export const listPayments = createRoute({
   responses: { 200: listResponse(PaymentSchema, 'A page of payments.'), ...errorResponses(400, 401, 403) },
 });
 
-export const getPayment = createRoute({
+export const getPayment = apiRoute({
+  ...operation('payments', 'get', 'getPayment'),
   method: 'get',
   path: '/payments/{id}',
   tags,
@@ -68,7 +72,8 @@ export const getPayment = createRoute({
   responses: { 200: successResponse(PaymentSchema, 'The payment.'), ...errorResponses(400, 401, 403, 404) },
 });
 
-export const createRefund = createRoute({
+export const createRefund = apiRoute({
+  ...operation('payments.refunds', 'create', 'createPaymentRefund'),
   method: 'post',
   path: '/payments/{id}/refunds',
   tags,
@@ -84,7 +89,8 @@ export const createRefund = createRoute({
   responses: { 201: successResponse(RefundSchema, 'The refund.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const listRefunds = createRoute({
+export const listRefunds = apiRoute({
+  ...operation('payments.refunds', 'list', 'listPaymentRefunds'),
   method: 'get',
   path: '/payments/{id}/refunds',
   tags,

@@ -1,7 +1,9 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { requirePermission } from '../../middleware/auth';
 import {
+  apiRoute,
   bearerAuth,
+  crudOperations,
   errorResponses,
   IdParams,
   jsonBody,
@@ -16,6 +18,8 @@ import { productListQuery } from './products.query';
 import { CreateProductBody, CreateVariantBody, ProductSchema, UpdateProductBody, UpdateVariantBody, VariantSchema } from './products.schemas';
 
 const tags = ['Products'];
+const names = crudOperations('products', 'Product', 'Products');
+const variantNames = crudOperations('products.variants', 'ProductVariant', 'ProductVariants');
 const optionalAuth = [{}, ...bearerAuth];
 const canWrite = requirePermission('products:write');
 const VariantParams = IdParams.extend({
@@ -23,7 +27,8 @@ const VariantParams = IdParams.extend({
 });
 const variantFields = readQuerySchema(fieldTreeFromSchema(VariantSchema));
 
-export const listProducts = createRoute({
+export const listProducts = apiRoute({
+  ...names.list,
   method: 'get',
   path: '/products',
   tags,
@@ -35,7 +40,8 @@ export const listProducts = createRoute({
   responses: { 200: listResponse(ProductSchema, 'A page of products.'), ...errorResponses(...publicReadErrors) },
 });
 
-export const createProduct = createRoute({
+export const createProduct = apiRoute({
+  ...names.create,
   method: 'post',
   path: '/products',
   tags,
@@ -50,7 +56,8 @@ export const createProduct = createRoute({
   responses: { 201: successResponse(ProductSchema, 'The created product.'), ...errorResponses(...writeErrors, 409) },
 });
 
-export const getProduct = createRoute({
+export const getProduct = apiRoute({
+  ...names.get,
   method: 'get',
   path: '/products/{id}',
   tags,
@@ -61,7 +68,8 @@ export const getProduct = createRoute({
   responses: { 200: successResponse(ProductSchema, 'The product.'), ...errorResponses(...publicReadErrors, 404) },
 });
 
-export const updateProduct = createRoute({
+export const updateProduct = apiRoute({
+  ...names.update,
   method: 'patch',
   path: '/products/{id}',
   tags,
@@ -73,7 +81,8 @@ export const updateProduct = createRoute({
   responses: { 200: successResponse(ProductSchema, 'The updated product.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const deleteProduct = createRoute({
+export const deleteProduct = apiRoute({
+  ...names.delete,
   method: 'delete',
   path: '/products/{id}',
   tags,
@@ -85,7 +94,8 @@ export const deleteProduct = createRoute({
   responses: { 204: noContentResponse, ...errorResponses(401, 403, 404) },
 });
 
-export const listVariants = createRoute({
+export const listVariants = apiRoute({
+  ...variantNames.list,
   method: 'get',
   path: '/products/{id}/variants',
   tags,
@@ -96,7 +106,8 @@ export const listVariants = createRoute({
   responses: { 200: listResponse(VariantSchema, 'The variants.'), ...errorResponses(...publicReadErrors, 404) },
 });
 
-export const createVariant = createRoute({
+export const createVariant = apiRoute({
+  ...variantNames.create,
   method: 'post',
   path: '/products/{id}/variants',
   tags,
@@ -108,7 +119,8 @@ export const createVariant = createRoute({
   responses: { 201: successResponse(VariantSchema, 'The created variant.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const getVariant = createRoute({
+export const getVariant = apiRoute({
+  ...variantNames.get,
   method: 'get',
   path: '/products/{id}/variants/{variantId}',
   tags,
@@ -118,7 +130,8 @@ export const getVariant = createRoute({
   responses: { 200: successResponse(VariantSchema, 'The variant.'), ...errorResponses(...publicReadErrors, 404) },
 });
 
-export const updateVariant = createRoute({
+export const updateVariant = apiRoute({
+  ...variantNames.update,
   method: 'patch',
   path: '/products/{id}/variants/{variantId}',
   tags,
@@ -130,7 +143,8 @@ export const updateVariant = createRoute({
   responses: { 200: successResponse(VariantSchema, 'The updated variant.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const deleteVariant = createRoute({
+export const deleteVariant = apiRoute({
+  ...variantNames.delete,
   method: 'delete',
   path: '/products/{id}/variants/{variantId}',
   tags,

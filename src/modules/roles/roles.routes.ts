@@ -1,17 +1,29 @@
-import { createRoute } from '@hono/zod-openapi';
 import { GRANT_RULE } from '../../lib/access';
 import { requirePermission } from '../../middleware/auth';
-import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
+import {
+  apiRoute,
+  bearerAuth,
+  crudOperations,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  listResponse,
+  noContentResponse,
+  successResponse,
+  writeErrors,
+} from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { roleListQuery } from './roles.query';
 import { CreateRoleBody, RoleSchema, UpdateRoleBody } from './roles.schemas';
 
 const tags = ['Roles'];
+const names = crudOperations('roles', 'Role', 'Roles');
 const canRead = requirePermission('roles:read');
 const canWrite = requirePermission('roles:write');
 const readErrors = [400, 401, 403] as const;
 
-export const listRoles = createRoute({
+export const listRoles = apiRoute({
+  ...names.list,
   method: 'get',
   path: '/roles',
   tags,
@@ -23,7 +35,8 @@ export const listRoles = createRoute({
   responses: { 200: listResponse(RoleSchema, 'A page of roles.'), ...errorResponses(...readErrors) },
 });
 
-export const createRole = createRoute({
+export const createRole = apiRoute({
+  ...names.create,
   method: 'post',
   path: '/roles',
   tags,
@@ -35,7 +48,8 @@ export const createRole = createRoute({
   responses: { 201: successResponse(RoleSchema, 'The created role.'), ...errorResponses(...writeErrors, 409) },
 });
 
-export const getRole = createRoute({
+export const getRole = apiRoute({
+  ...names.get,
   method: 'get',
   path: '/roles/{id}',
   tags,
@@ -47,7 +61,8 @@ export const getRole = createRoute({
   responses: { 200: successResponse(RoleSchema, 'The role.'), ...errorResponses(...readErrors, 404) },
 });
 
-export const updateRole = createRoute({
+export const updateRole = apiRoute({
+  ...names.update,
   method: 'patch',
   path: '/roles/{id}',
   tags,
@@ -60,7 +75,8 @@ export const updateRole = createRoute({
   responses: { 200: successResponse(RoleSchema, 'The updated role.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const deleteRole = createRoute({
+export const deleteRole = apiRoute({
+  ...names.delete,
   method: 'delete',
   path: '/roles/{id}',
   tags,

@@ -1,7 +1,8 @@
-import { createRoute } from '@hono/zod-openapi';
 import { requirePermission } from '../../middleware/auth';
 import {
+  apiRoute,
   bearerAuth,
+  crudOperations,
   errorResponses,
   jsonBody,
   listResponse,
@@ -15,10 +16,12 @@ import { currencyListQuery } from './currencies.query';
 import { CreateCurrencyBody, CurrencyParams, CurrencySchema, UpdateCurrencyBody } from './currencies.schemas';
 
 const tags = ['Currencies'];
+const names = crudOperations('currencies', 'Currency', 'Currencies');
 const canWrite = requirePermission('settings:write');
 const publicNote = 'Public: without a credential (or without `settings:read`/`settings:write`) only enabled currencies exist.';
 
-export const listCurrencies = createRoute({
+export const listCurrencies = apiRoute({
+  ...names.list,
   method: 'get',
   path: '/settings/currencies',
   tags,
@@ -29,7 +32,8 @@ export const listCurrencies = createRoute({
   responses: { 200: listResponse(CurrencySchema, 'A page of currencies.'), ...errorResponses(...publicReadErrors) },
 });
 
-export const getCurrency = createRoute({
+export const getCurrency = apiRoute({
+  ...names.get,
   method: 'get',
   path: '/settings/currencies/{code}',
   tags,
@@ -40,7 +44,8 @@ export const getCurrency = createRoute({
   responses: { 200: successResponse(CurrencySchema, 'The currency.'), ...errorResponses(...publicReadErrors, 404) },
 });
 
-export const createCurrency = createRoute({
+export const createCurrency = apiRoute({
+  ...names.create,
   method: 'post',
   path: '/settings/currencies',
   tags,
@@ -52,7 +57,8 @@ export const createCurrency = createRoute({
   responses: { 201: successResponse(CurrencySchema, 'The added currency.'), ...errorResponses(...writeErrors, 409) },
 });
 
-export const updateCurrency = createRoute({
+export const updateCurrency = apiRoute({
+  ...names.update,
   method: 'patch',
   path: '/settings/currencies/{code}',
   tags,
@@ -65,7 +71,8 @@ export const updateCurrency = createRoute({
   responses: { 200: successResponse(CurrencySchema, 'The updated currency.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const deleteCurrency = createRoute({
+export const deleteCurrency = apiRoute({
+  ...names.delete,
   method: 'delete',
   path: '/settings/currencies/{code}',
   tags,

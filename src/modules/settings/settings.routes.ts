@@ -1,13 +1,13 @@
-import { createRoute } from '@hono/zod-openapi';
 import { requirePermission } from '../../middleware/auth';
-import { bearerAuth, errorResponses, jsonBody, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, bearerAuth, errorResponses, jsonBody, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { fieldTreeFromSchema, readQuerySchema } from '../../lib/query';
 import { SettingsSchema, UpdateSettingsBody } from './settings.schemas';
 
 const tags = ['Settings'];
 export const settingsSelectable = fieldTreeFromSchema(SettingsSchema);
 
-export const getSettings = createRoute({
+export const getSettings = apiRoute({
+  ...operation('settings', 'get', 'getSettings'),
   method: 'get',
   path: '/settings',
   tags,
@@ -19,7 +19,8 @@ export const getSettings = createRoute({
   responses: { 200: successResponse(SettingsSchema, 'The store settings.'), ...errorResponses(400, 401, 403) },
 });
 
-export const updateSettings = createRoute({
+export const updateSettings = apiRoute({
+  ...operation('settings', 'update', 'updateSettings'),
   method: 'patch',
   path: '/settings',
   tags,

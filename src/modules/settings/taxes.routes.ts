@@ -1,17 +1,29 @@
-import { createRoute } from '@hono/zod-openapi';
 import { requirePermission } from '../../middleware/auth';
-import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
+import {
+  apiRoute,
+  bearerAuth,
+  crudOperations,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  listResponse,
+  noContentResponse,
+  successResponse,
+  writeErrors,
+} from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { taxRateListQuery } from './taxes.query';
 import { CreateTaxRateBody, TaxRateSchema, UpdateTaxRateBody } from './taxes.schemas';
 
 const tags = ['Tax rates'];
+const names = crudOperations('taxRates', 'TaxRate', 'TaxRates');
 const canRead = requirePermission('settings:read');
 const canWrite = requirePermission('settings:write');
 const readErrors = [400, 401, 403] as const;
 const placeNote = 'One rate per country and region (a rate without region covers the rest of the country); a second one for the same place is 409.';
 
-export const listTaxRates = createRoute({
+export const listTaxRates = apiRoute({
+  ...names.list,
   method: 'get',
   path: '/settings/taxes',
   tags,
@@ -23,7 +35,8 @@ export const listTaxRates = createRoute({
   responses: { 200: listResponse(TaxRateSchema, 'A page of tax rates.'), ...errorResponses(...readErrors) },
 });
 
-export const getTaxRate = createRoute({
+export const getTaxRate = apiRoute({
+  ...names.get,
   method: 'get',
   path: '/settings/taxes/{id}',
   tags,
@@ -35,7 +48,8 @@ export const getTaxRate = createRoute({
   responses: { 200: successResponse(TaxRateSchema, 'The tax rate.'), ...errorResponses(...readErrors, 404) },
 });
 
-export const createTaxRate = createRoute({
+export const createTaxRate = apiRoute({
+  ...names.create,
   method: 'post',
   path: '/settings/taxes',
   tags,
@@ -47,7 +61,8 @@ export const createTaxRate = createRoute({
   responses: { 201: successResponse(TaxRateSchema, 'The created tax rate.'), ...errorResponses(...writeErrors, 409) },
 });
 
-export const updateTaxRate = createRoute({
+export const updateTaxRate = apiRoute({
+  ...names.update,
   method: 'patch',
   path: '/settings/taxes/{id}',
   tags,
@@ -59,7 +74,8 @@ export const updateTaxRate = createRoute({
   responses: { 200: successResponse(TaxRateSchema, 'The updated tax rate.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const deleteTaxRate = createRoute({
+export const deleteTaxRate = apiRoute({
+  ...names.delete,
   method: 'delete',
   path: '/settings/taxes/{id}',
   tags,

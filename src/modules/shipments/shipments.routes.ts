@@ -1,5 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { z } from '@hono/zod-openapi';
+import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { requireCredential } from '../../middleware/auth';
 import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
@@ -15,7 +15,8 @@ const writers = 'Needs `shipments:write` or `orders:write`.';
 const OrderParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'ord_01JD0000000000000000000000' }) });
 const ShipmentParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'ship_01JD0000000000000000000000' }) });
 
-export const createShipment = createRoute({
+export const createShipment = apiRoute({
+  ...operation('orders.shipments', 'create', 'createOrderShipment'),
   method: 'post',
   path: '/orders/{id}/shipments',
   tags,
@@ -30,7 +31,8 @@ export const createShipment = createRoute({
   responses: { 201: successResponse(ShipmentSchema, 'The shipment.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const listOrderShipments = createRoute({
+export const listOrderShipments = apiRoute({
+  ...operation('orders.shipments', 'list', 'listOrderShipments'),
   method: 'get',
   path: '/orders/{id}/shipments',
   tags,
@@ -42,7 +44,8 @@ export const listOrderShipments = createRoute({
   responses: { 200: listResponse(ShipmentSchema, 'A page of shipments.'), ...errorResponses(400, 401, 403, 404) },
 });
 
-export const getShipment = createRoute({
+export const getShipment = apiRoute({
+  ...operation('shipments', 'get', 'getShipment'),
   method: 'get',
   path: '/shipments/{id}',
   tags,
@@ -54,7 +57,8 @@ export const getShipment = createRoute({
   responses: { 200: successResponse(ShipmentSchema, 'The shipment.'), ...errorResponses(400, 401, 403, 404) },
 });
 
-export const updateShipment = createRoute({
+export const updateShipment = apiRoute({
+  ...operation('shipments', 'update', 'updateShipment'),
   method: 'patch',
   path: '/shipments/{id}',
   tags,

@@ -1,17 +1,29 @@
-import { createRoute } from '@hono/zod-openapi';
 import { GRANT_RULE } from '../../lib/access';
 import { requireCredential, requirePermission } from '../../middleware/auth';
-import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
+import {
+  apiRoute,
+  bearerAuth,
+  crudOperations,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  listResponse,
+  noContentResponse,
+  successResponse,
+  writeErrors,
+} from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { staffUserListQuery } from './users.query';
 import { CreateStaffUserBody, UpdateStaffUserBody, UserSchema } from './users.schemas';
 
 const tags = ['Users'];
+const names = crudOperations('users', 'User', 'Users');
 const canWrite = requirePermission('users:write');
 const readErrors = [400, 401, 403] as const;
 const grantNote = GRANT_RULE;
 
-export const listUsers = createRoute({
+export const listUsers = apiRoute({
+  ...names.list,
   method: 'get',
   path: '/users',
   tags,
@@ -23,7 +35,8 @@ export const listUsers = createRoute({
   responses: { 200: listResponse(UserSchema, 'A page of users.'), ...errorResponses(...readErrors) },
 });
 
-export const createUser = createRoute({
+export const createUser = apiRoute({
+  ...names.create,
   method: 'post',
   path: '/users',
   tags,
@@ -35,7 +48,8 @@ export const createUser = createRoute({
   responses: { 201: successResponse(UserSchema, 'The created user.'), ...errorResponses(...writeErrors, 409) },
 });
 
-export const getUser = createRoute({
+export const getUser = apiRoute({
+  ...names.get,
   method: 'get',
   path: '/users/{id}',
   tags,
@@ -47,7 +61,8 @@ export const getUser = createRoute({
   responses: { 200: successResponse(UserSchema, 'The user.'), ...errorResponses(...readErrors, 404) },
 });
 
-export const updateUser = createRoute({
+export const updateUser = apiRoute({
+  ...names.update,
   method: 'patch',
   path: '/users/{id}',
   tags,
@@ -59,7 +74,8 @@ export const updateUser = createRoute({
   responses: { 200: successResponse(UserSchema, 'The updated user.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const deleteUser = createRoute({
+export const deleteUser = apiRoute({
+  ...names.delete,
   method: 'delete',
   path: '/users/{id}',
   tags,

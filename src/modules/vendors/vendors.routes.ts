@@ -1,15 +1,27 @@
-import { createRoute } from '@hono/zod-openapi';
 import { requireCredential, requirePermission } from '../../middleware/auth';
-import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
+import {
+  apiRoute,
+  bearerAuth,
+  crudOperations,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  listResponse,
+  noContentResponse,
+  successResponse,
+  writeErrors,
+} from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { vendorListQuery } from './vendors.query';
 import { CreateVendorBody, UpdateVendorBody, VendorSchema } from './vendors.schemas';
 
 const tags = ['Vendors'];
+const names = crudOperations('vendors', 'Vendor', 'Vendors');
 const canWrite = requirePermission('vendors:write');
 const readErrors = [400, 401, 403] as const;
 
-export const listVendors = createRoute({
+export const listVendors = apiRoute({
+  ...names.list,
   method: 'get',
   path: '/vendors',
   tags,
@@ -21,7 +33,8 @@ export const listVendors = createRoute({
   responses: { 200: listResponse(VendorSchema, 'A page of vendors.'), ...errorResponses(...readErrors) },
 });
 
-export const createVendor = createRoute({
+export const createVendor = apiRoute({
+  ...names.create,
   method: 'post',
   path: '/vendors',
   tags,
@@ -33,7 +46,8 @@ export const createVendor = createRoute({
   responses: { 201: successResponse(VendorSchema, 'The created vendor.'), ...errorResponses(...writeErrors, 409) },
 });
 
-export const getVendor = createRoute({
+export const getVendor = apiRoute({
+  ...names.get,
   method: 'get',
   path: '/vendors/{id}',
   tags,
@@ -45,7 +59,8 @@ export const getVendor = createRoute({
   responses: { 200: successResponse(VendorSchema, 'The vendor.'), ...errorResponses(...readErrors, 404) },
 });
 
-export const updateVendor = createRoute({
+export const updateVendor = apiRoute({
+  ...names.update,
   method: 'patch',
   path: '/vendors/{id}',
   tags,
@@ -57,7 +72,8 @@ export const updateVendor = createRoute({
   responses: { 200: successResponse(VendorSchema, 'The updated vendor.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const deleteVendor = createRoute({
+export const deleteVendor = apiRoute({
+  ...names.delete,
   method: 'delete',
   path: '/vendors/{id}',
   tags,

@@ -1,5 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerAuth, errorResponses, jsonBody, listResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { z } from '@hono/zod-openapi';
+import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema, fieldTreeFromSchema } from '../../lib/query';
 import { DeliveryDetailSchema, DeliverySchema, NoOptionsBody } from './deliveries.schemas';
 import { deliveryListQuery } from './deliveries.query';
@@ -12,7 +12,8 @@ const DeliveryParams = WebhookParams.extend({
 const acceptedResponse = (description: string) => ({ 202: successResponse(DeliverySchema, description) });
 const noOptions = { ...jsonBody(NoOptionsBody, 'Nothing: an empty object or no body.'), required: false };
 
-export const listDeliveries = createRoute({
+export const listDeliveries = apiRoute({
+  ...operation('webhooks.deliveries', 'list', 'listWebhookDeliveries'),
   method: 'get',
   path: '/webhooks/{id}/deliveries',
   tags,
@@ -24,7 +25,8 @@ export const listDeliveries = createRoute({
   responses: { 200: listResponse(DeliverySchema, 'A page of deliveries.'), ...errorResponses(400, 401, 403, 404) },
 });
 
-export const getDelivery = createRoute({
+export const getDelivery = apiRoute({
+  ...operation('webhooks.deliveries', 'get', 'getWebhookDelivery'),
   method: 'get',
   path: '/webhooks/{id}/deliveries/{deliveryId}',
   tags,
@@ -36,7 +38,8 @@ export const getDelivery = createRoute({
   responses: { 200: successResponse(DeliveryDetailSchema, 'The delivery.'), ...errorResponses(400, 401, 403, 404) },
 });
 
-export const redeliver = createRoute({
+export const redeliver = apiRoute({
+  ...operation('webhooks.deliveries', 'redeliver', 'redeliverWebhookDelivery'),
   method: 'post',
   path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
   tags,
@@ -51,7 +54,8 @@ export const redeliver = createRoute({
   responses: { ...acceptedResponse('Queued; the delivery, now pending.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
-export const testWebhook = createRoute({
+export const testWebhook = apiRoute({
+  ...operation('webhooks', 'test', 'testWebhook'),
   method: 'post',
   path: '/webhooks/{id}/test',
   tags,

@@ -1,11 +1,24 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { z } from '@hono/zod-openapi';
+import {
+  apiRoute,
+  bearerAuth,
+  crudOperations,
+  errorResponses,
+  IdParams,
+  jsonBody,
+  listResponse,
+  noContentResponse,
+  operation,
+  successResponse,
+  writeErrors,
+} from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { requirePermission } from '../../middleware/auth';
 import { webhookListQuery } from './webhooks.query';
 import { CreatedWebhookEndpointSchema, CreateWebhookBody, RotateSecretBody, UpdateWebhookBody, URL_RULES, WebhookEndpointSchema } from './webhooks.schemas';
 
 export const tags = ['Webhooks'];
+const names = crudOperations('webhooks', 'Webhook', 'Webhooks');
 export const canRead = requirePermission('webhooks:read');
 export const canWrite = requirePermission('webhooks:write');
 const readErrors = [400, 401, 403] as const;
@@ -14,7 +27,8 @@ export const WebhookParams = z.object({
   id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'we_01JD0000000000000000000000' }),
 });
 
-export const listWebhooks = createRoute({
+export const listWebhooks = apiRoute({
+  ...names.list,
   method: 'get',
   path: '/webhooks',
   tags,
@@ -26,7 +40,8 @@ export const listWebhooks = createRoute({
   responses: { 200: listResponse(WebhookEndpointSchema, 'A page of webhook endpoints.'), ...errorResponses(...readErrors) },
 });
 
-export const createWebhook = createRoute({
+export const createWebhook = apiRoute({
+  ...names.create,
   method: 'post',
   path: '/webhooks',
   tags,
@@ -40,7 +55,8 @@ export const createWebhook = createRoute({
   responses: { 201: successResponse(CreatedWebhookEndpointSchema, 'The endpoint with its secret, shown once.'), ...errorResponses(...writeErrors) },
 });
 
-export const getWebhook = createRoute({
+export const getWebhook = apiRoute({
+  ...names.get,
   method: 'get',
   path: '/webhooks/{id}',
   tags,
@@ -52,7 +68,8 @@ export const getWebhook = createRoute({
   responses: { 200: successResponse(WebhookEndpointSchema, 'The endpoint.'), ...errorResponses(...readErrors, 404) },
 });
 
-export const updateWebhook = createRoute({
+export const updateWebhook = apiRoute({
+  ...names.update,
   method: 'patch',
   path: '/webhooks/{id}',
   tags,
@@ -65,7 +82,8 @@ export const updateWebhook = createRoute({
   responses: { 200: successResponse(WebhookEndpointSchema, 'The updated endpoint.'), ...errorResponses(...writeErrors, 404) },
 });
 
-export const deleteWebhook = createRoute({
+export const deleteWebhook = apiRoute({
+  ...names.delete,
   method: 'delete',
   path: '/webhooks/{id}',
   tags,
@@ -77,7 +95,8 @@ export const deleteWebhook = createRoute({
   responses: { 204: noContentResponse, ...errorResponses(401, 403, 404) },
 });
 
-export const rotateWebhookSecret = createRoute({
+export const rotateWebhookSecret = apiRoute({
+  ...operation('webhooks', 'rotateSecret', 'rotateWebhookSecret'),
   method: 'post',
   path: '/webhooks/{id}/rotate-secret',
   tags,

@@ -1,0 +1,29 @@
+// Writes the served OpenAPI document (GET /api/openapi.json) to clients/openapi.json, or to the path
+// given as the first argument. The document is built exactly as test/openapi.node.test.ts builds it:
+// the app answers the request in-process, with no database behind it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../src/app';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The document the Worker serves, as a parsed object. */
+export async function openApiDocument(): Promise<Record<string, unknown>> {
+  const res = await createApp().request('http://store.test/api/openapi.json', {}, { DB: {} as D1Database });
+  if (res.status !== 200) throw new Error(`GET /api/openapi.json answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** Writes the document pretty-printed (2 spaces, trailing newline); returns the path written. */
+export async function dumpOpenApi(target = resolve(ROOT, 'clients/openapi.json')): Promise<string> {
+  const doc = await openApiDocument();
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, `${JSON.stringify(doc, null, 2)}\n`);
+  return target;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const target = await dumpOpenApi(process.argv[2] ? resolve(process.argv[2]) : undefined);
+  console.error(`Wrote ${target}`);
+}
