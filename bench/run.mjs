@@ -629,7 +629,7 @@ async function benchSize(size) {
     while (Date.now() < deadline && (expectedDeliveries === undefined || receiver.deliveries.length < expectedDeliveries)) await new Promise((r) => setTimeout(r, 250));
     const d = receiver.deliveries;
     const sample = d.filter((_, i) => i % Math.max(1, Math.floor(d.length / 20)) === 0).slice(0, 20);
-    const { verifyWebhook } = await import('../src/webhooks/verify.js');
+    const { verifyWebhook } = await import('../clients/typescript/src/webhooks.js');
     let verified = 0;
     for (const x of sample) if ((await verifyWebhook({ body: x.body, headers: x.headers, secret })).valid) verified++;
     const ids = new Set(d.map((x) => x.headers['x-store-delivery']));

@@ -39,8 +39,9 @@ async function waitFor(url, child, output, ms = 90_000) {
 /**
  * Starts the Worker; resolves { base, admin: { email, password, name }, bootstrapSecret, stop() }.
  * With `bootstrap: false` the first admin is left for the test to create (the /admin/setup page).
+ * `vars` adds or overrides Worker vars (e.g. `{ RATE_LIMIT_ANONYMOUS: '10' }`).
  */
-export async function startWorker({ bootstrap = true } = {}) {
+export async function startWorker({ bootstrap = true, vars: extraVars = {} } = {}) {
   const state = await mkdtemp(path.join(tmpdir(), 'store-e2e-'));
   const port = await freePort();
   const bootstrapSecret = randomBytes(24).toString('base64url');
@@ -49,6 +50,7 @@ export async function startWorker({ bootstrap = true } = {}) {
     JWT_SECRET: randomBytes(32).toString('base64url'),
     BOOTSTRAP_SECRET: bootstrapSecret,
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    ...extraVars,
   };
   await runWranglerOk(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], 'Applying D1 migrations (e2e)');
   const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false', '--env-file', '/dev/null'];

@@ -7,8 +7,9 @@
 //      .wrangler/dev-admin-key) and saves { endpointId, secret, url } in .wrangler/webhook-listener.json;
 //      later runs reuse that endpoint (a new one if it was deleted), so what was sent while the
 //      listener was stopped is retried to it,
-//   3. verifies every request with src/webhooks/verify.js (400 and a red line when it does not verify),
-//      answers 200 at once and prints one line per delivery; a delivery id seen before is "(duplicate)".
+//   3. verifies every request with the TypeScript client's verifier, clients/typescript/src/webhooks.js
+//      (400 and a red line when it does not verify), answers 200 at once and prints one line per
+//      delivery; a delivery id seen before is "(duplicate)".
 //
 // Options (after `--`): --port <n>, --secret <whsec_...> (repeatable) with --no-register to verify
 // against your own secret without touching the API, --fail <n> to answer 500 to the first n
@@ -16,7 +17,7 @@
 
 import http from 'node:http';
 import path from 'node:path';
-import { verifyStandardWebhook, verifyStoreSignature, verifyWebhook } from '../src/webhooks/verify.js';
+import { verifyStandardWebhook, verifyStoreSignature, verifyWebhook } from '../clients/typescript/src/webhooks.js';
 import { ensureEndpoint, LISTENER_FILE, ListenerError, readSavedEndpoint } from './lib/webhook-listener-api.mjs';
 import { clock, duration, makePaint, summarize } from './lib/webhook-listener-format.mjs';
 import { ROOT } from './lib/wrangler.mjs';

@@ -59,7 +59,7 @@ function markdown(report) {
       lines.push(
         `| Webhook deliveries (order.placed to a loopback receiver) | ${fmt(w.perSecond)} /s | | | | | | | | | | | | |`,
       );
-      lines.push('', `Webhooks: ${w.received} deliveries received (${w.unique} distinct X-Store-Delivery) of ${w.expected ?? '?'} orders placed after the endpoint was registered, over ${fmt(w.spanSeconds, 1)} s of arriving (first to last, less pauses of over a second: the B1 slices)${w.expected !== undefined && w.received < w.expected ? ` (the rest were still queued when the bench stopped waiting, ${o.drainSeconds} s after the orders run)` : ''}; ${w.verifiedSample} of ${w.sample} sampled deliveries verified with src/webhooks/verify.js.`);
+      lines.push('', `Webhooks: ${w.received} deliveries received (${w.unique} distinct X-Store-Delivery) of ${w.expected ?? '?'} orders placed after the endpoint was registered, over ${fmt(w.spanSeconds, 1)} s of arriving (first to last, less pauses of over a second: the B1 slices)${w.expected !== undefined && w.received < w.expected ? ` (the rest were still queued when the bench stopped waiting, ${o.drainSeconds} s after the orders run)` : ''}; ${w.verifiedSample} of ${w.sample} sampled deliveries verified with clients/typescript/src/webhooks.js.`);
     }
     const errored = r.scenarios.filter((s) => s.errors > 0);
     if (errored.length) lines.push('', `Status codes where errors occurred: ${errored.map((s) => `${s.name}: ${JSON.stringify(s.codes)}`).join('; ')}.`);

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { getHeader, timingSafeEqual, verifyStandardWebhook, verifyStoreSignature, verifyWebhook } from '../../src/webhooks/verify.js';
+import { getHeader, timingSafeEqual, verifyStandardWebhook, verifyStoreSignature, verifyWebhook } from '../../clients/typescript/src/webhooks.js';
 
 // The receiver's verifier under Node 20, checked against node:crypto's createHmac (an implementation
 // independent of Web Crypto) and against fixed vectors. The vectors are written out on purpose: if

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deliveryHeaders, mintWebhookSecret, standardSignature, storeSignature } from '../../src/webhooks/signature';
-import { verifyStandardWebhook, verifyStoreSignature, verifyWebhook } from '../../src/webhooks/verify.js';
+import { verifyStandardWebhook, verifyStoreSignature, verifyWebhook } from '../../clients/typescript/src/webhooks.js';
 
 // The receiver's verifier inside workerd, against the same fixed vectors as verify.node.test.ts
 // (computed with node:crypto and openssl), and against what the Worker's own signer (signature.ts)

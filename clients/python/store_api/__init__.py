@@ -1,0 +1,51 @@
+"""A client for the Store API (standard library only).
+
+    from store_api import StoreApi
+
+    store = StoreApi("https://store.example.com", api_key="sk_...")
+    for product in store.products.iterate(category="bags"):
+        print(product["name"], product["price"])
+"""
+
+from ._http import NOT_GIVEN, NotGiven, RetryEvent, __version__, backoff_delay, encode_query
+from .client import StoreApi
+from .errors import (
+    AuthenticationError,
+    AuthorizationError,
+    ConflictError,
+    InternalError,
+    InvalidRequestError,
+    NotFoundError,
+    RateLimitedError,
+    StoreApiConnectionError,
+    StoreApiError,
+    ValidationError,
+)
+from .pagination import Page
+from .webhooks import WebhookVerification, inspect_webhook, verify_standard_webhook, verify_store_signature, verify_webhook
+
+__all__ = [
+    "NOT_GIVEN",
+    "AuthenticationError",
+    "AuthorizationError",
+    "ConflictError",
+    "InternalError",
+    "InvalidRequestError",
+    "NotFoundError",
+    "NotGiven",
+    "Page",
+    "RateLimitedError",
+    "RetryEvent",
+    "StoreApi",
+    "StoreApiConnectionError",
+    "StoreApiError",
+    "ValidationError",
+    "WebhookVerification",
+    "__version__",
+    "backoff_delay",
+    "encode_query",
+    "inspect_webhook",
+    "verify_standard_webhook",
+    "verify_store_signature",
+    "verify_webhook",
+]

@@ -1,0 +1,237 @@
+"""The clients' live scenario against a running Store API.
+
+    STORE_API_BASE=http://127.0.0.1:8787 STORE_API_KEY=sk_... \\
+        python3 -m unittest discover -s tests -p "test_live*.py" -v      # from clients/python
+
+STORE_API_BASE is where the Worker answers (without /api), STORE_API_KEY an admin API key. Without
+STORE_API_BASE the module is skipped, so the unit-test run needs no server. Every run makes its own
+data with unique names, so it can follow the other clients' runs against the same Worker. The
+Worker is expected to run with RATE_LIMIT_ANONYMOUS=10 and RATE_LIMIT_WINDOW_SECONDS=2 (the 429
+step) and WEBHOOK_ALLOW_PRIVATE_URLS=true (the loopback webhook receiver).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+import unittest
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Dict, List
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+BASE = os.environ.get("STORE_API_BASE", "").strip()
+API_KEY = os.environ.get("STORE_API_KEY", "").strip()
+if not BASE:
+    raise unittest.SkipTest("STORE_API_BASE is not set: the live scenario needs a running Store API (npm run test:clients starts one)")
+
+from store_api import (  # noqa: E402
+    NotFoundError,
+    RetryEvent,
+    StoreApi,
+    ValidationError,
+    inspect_webhook,
+    verify_standard_webhook,
+    verify_webhook,
+)
+from store_api.types import CheckoutShippingAddress  # noqa: E402
+
+RUN = uuid.uuid4().hex[:10]
+
+
+class Receiver:
+    """A loopback webhook receiver: keeps each delivery's raw body and headers, answers 200."""
+
+    def __init__(self) -> None:
+        self.deliveries: List[Dict[str, Any]] = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length)
+                receiver.deliveries.append({"path": self.path, "headers": self.headers, "body": body})
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks/{RUN}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class LiveScenario(unittest.TestCase):
+    """The steps run in order (their names are numbered) and share what they made."""
+
+    state: Dict[str, Any] = {}
+    retries: List[RetryEvent] = []
+    admin: StoreApi
+    guest: StoreApi
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        if not API_KEY:
+            raise unittest.SkipTest("STORE_API_KEY is not set: the live scenario needs an admin API key")
+        cls.admin = StoreApi(BASE, api_key=API_KEY, on_retry=cls.retries.append)
+        cls.guest = StoreApi(BASE, on_retry=cls.retries.append)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        statuses = sorted({str(e.status or e.reason) for e in cls.retries})
+        print(f"\n[python live] run {RUN}: {len(cls.retries)} retries by the shared clients ({', '.join(statuses) or 'none'})", file=sys.stderr)
+
+    def need(self, *keys: str) -> None:
+        missing = [k for k in keys if k not in self.state]
+        if missing:
+            self.fail(f"an earlier step failed: nothing made for {', '.join(missing)}")
+
+    # -- the catalogue, as admin with the API key ---------------------------------------------
+
+    def test_01_admin_creates_category_and_product(self) -> None:
+        category = self.admin.categories.create(name=f"Py bags {RUN}", slug=f"py-bags-{RUN}")
+        self.assertTrue(category["id"])
+        product = self.admin.products.create(
+            name=f"Py tote {RUN}",
+            slug=f"py-tote-{RUN}",
+            price=25.5,
+            status="active",
+            categoryIds=[category["id"]],
+            sku=f"PY-{RUN}",
+            stock=20,
+        )
+        self.assertEqual((product["name"], product["status"], product["price"]), (f"Py tote {RUN}", "active", 25.5))
+        variant = self.admin.products.variants.create(product["id"], sku=f"PY-{RUN}-L", name="Large", price=31.0, stock=7)
+        self.assertEqual((variant["price"], variant["stock"]), (31.0, 7))
+        self.state.update(category=category, product=product, variant=variant)
+
+    def test_02_list_with_filter_sort_and_fields(self) -> None:
+        self.need("category", "product", "variant")
+        page = self.admin.products.list(category=self.state["category"]["id"], sort="price:desc", fields="id,name,variants(id,price)")
+        self.assertEqual([p["id"] for p in page.data], [self.state["product"]["id"]])
+        self.assertEqual(page.pagination["total"], 1)
+        item = page.data[0]
+        self.assertEqual(sorted(item), ["id", "name", "variants"])
+        self.assertEqual(len(item["variants"]), 2)
+        for variant in item["variants"]:
+            self.assertEqual(sorted(variant), ["id", "price"])
+        self.assertIn(self.state["variant"]["id"], [v["id"] for v in item["variants"]])
+        # The iterator reaches the same product through every page.
+        ids = [p["id"] for p in self.admin.products.iterate(category=self.state["category"]["slug"], limit=1)]
+        self.assertEqual(ids, [self.state["product"]["id"]])
+
+    def test_03_get_product(self) -> None:
+        self.need("product")
+        product = self.admin.products.get(self.state["product"]["id"])
+        self.assertEqual(product["name"], f"Py tote {RUN}")
+        self.assertEqual(product["stock"], 27)
+
+    # -- a guest cart and checkout, replayed with the same idempotency key --------------------
+
+    def test_04_guest_cart_checkout_and_replay(self) -> None:
+        self.need("variant")
+        cart = self.guest.carts.create(email=f"py-guest-{RUN}@example.com")
+        self.assertTrue(cart["token"].startswith("ct_"))
+        self.guest.set_cart_token(cart["token"])
+        filled = self.guest.carts.lines.add(cart["id"], variantId=self.state["variant"]["id"], quantity=2)
+        self.assertEqual(len(filled["lines"]), 1)
+        key = f"py-checkout-{RUN}"
+        address: CheckoutShippingAddress = {"line1": "1 Main St", "city": "Berlin", "country": "DE"}
+        order = self.guest.carts.checkout(cart["id"], idempotency_key=key, shippingAddress=address)
+        again = self.guest.carts.checkout(cart["id"], idempotency_key=key, shippingAddress=address)
+        self.assertEqual(order["id"], again["id"])
+        replay = self.guest.last_response
+        self.assertEqual(replay.headers.get("idempotent-replayed") if replay else None, "true")
+        self.assertEqual((order["status"], order["total"] >= 62.0), ("pending", True))
+        self.state["order"] = order
+
+    # -- a customer signs up, signs in, reads itself --------------------------------------------
+
+    def test_05_customer_register_login_me(self) -> None:
+        email = f"py-customer-{RUN}@example.com"
+        customer = StoreApi(BASE, on_retry=self.retries.append)
+        session = customer.auth.register(email=email, password=f"pw-{RUN}-long", name="Py Customer")
+        self.assertTrue(session["token"])
+        session = customer.auth.login(email=email, password=f"pw-{RUN}-long")
+        customer.set_token(session["token"])
+        me = customer.auth.me()
+        self.assertEqual(me["email"], email)
+
+    # -- an admin call with the API key -------------------------------------------------------
+
+    def test_06_admin_lists_orders(self) -> None:
+        self.need("order")
+        page = self.admin.orders.list(limit=100, sort="createdAt:desc")
+        self.assertIn(self.state["order"]["id"], [o["id"] for o in page.data])
+        self.assertGreaterEqual(page.pagination["total"], 1)
+
+    # -- typed errors ---------------------------------------------------------------------------
+
+    def test_07_not_found(self) -> None:
+        with self.assertRaises(NotFoundError) as caught:
+            self.admin.products.get("prod_nope")
+        error = caught.exception
+        self.assertEqual((error.code, error.status), ("NOT_FOUND", 404))
+        self.assertTrue(error.request_id)
+        self.assertTrue(error.message)
+
+    def test_08_validation_error(self) -> None:
+        with self.assertRaises(ValidationError) as caught:
+            self.admin.products.create(name="", price=-1)
+        error = caught.exception
+        self.assertEqual((error.code, error.status), ("VALIDATION_ERROR", 422))
+        self.assertTrue(error.request_id)
+        self.assertIsInstance(error.details, list)
+        fields = {d.get("field") for d in error.details}
+        self.assertTrue({"name", "price"} & fields, error.details)
+
+    # -- the anonymous rate limit, carried through by the automatic retry ----------------------
+
+    def test_09_rate_limit_retried(self) -> None:
+        events: List[RetryEvent] = []
+        anonymous = StoreApi(BASE, on_retry=events.append)
+        for _ in range(15):
+            page = anonymous.products.list(limit=1)
+            self.assertIsInstance(page.data, list)
+        self.assertGreaterEqual(anonymous.retry_count, 1, "15 anonymous requests in a row should have met a 429")
+        self.assertTrue(any(e.status == 429 and e.delay > 0 for e in events), events)
+        print(f"\n[python live] 15 anonymous lists: {anonymous.retry_count} retries, waits {[round(e.delay, 2) for e in events]}", file=sys.stderr)
+
+    # -- a webhook delivery to a loopback receiver, verified ------------------------------------
+
+    def test_10_webhook_delivery_verified(self) -> None:
+        receiver = Receiver()
+        self.addCleanup(receiver.close)
+        endpoint = self.admin.webhooks.create(url=receiver.url, events=["*"], description=f"python live {RUN}")
+        secret = endpoint["secret"]
+        self.assertTrue(secret.startswith("whsec_"))
+        self.addCleanup(lambda: self.admin.webhooks.delete(endpoint["id"]))
+        self.admin.webhooks.test(endpoint["id"])
+        deadline = time.monotonic() + 20
+        while not receiver.deliveries and time.monotonic() < deadline:
+            time.sleep(0.2)
+        self.assertTrue(receiver.deliveries, "no delivery reached the receiver within 20 s")
+        delivery = receiver.deliveries[0]
+        body, headers = delivery["body"], delivery["headers"]
+        self.assertTrue(verify_webhook(body, headers, secret))
+        self.assertTrue(verify_standard_webhook(body, headers, secret))
+        result = inspect_webhook(body, headers, secret)
+        self.assertTrue(result.valid)
+        self.assertTrue(result.delivery_id)
+        tampered = body.replace(b'"', b"'", 1)
+        self.assertFalse(verify_webhook(tampered, headers, secret))
+        self.assertFalse(verify_webhook(body, headers, "whsec_" + "A" * 32))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,126 @@
+// The client's runtime without a server: a fake fetch answers, and the tests check the URL and
+// headers sent, the envelope unwrapping, the typed errors, the retry rules and the pagination.
+// Run after `npm run build --prefix clients/typescript`: node --test clients/typescript/test/unit.test.mjs
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConflictError, InternalError, NotFoundError, RateLimitedError, StoreApiError, StoreClient, StoreConnectionError, ValidationError } from '@store-api/client';
+
+const json = (status, body, headers = {}) => new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req_1', ...headers } });
+
+/** A client whose fetch answers from `answers` in turn (functions get the request), recording calls. */
+function fake(answers, options = {}) {
+  const calls = [];
+  const client = new StoreClient({
+    baseUrl: 'http://store.test/',
+    apiKey: 'sk_test',
+    retryBaseDelayMs: 1,
+    fetch: async (url, init) => {
+      calls.push({ url, ...init, headers: { ...init.headers } });
+      const next = answers[Math.min(calls.length - 1, answers.length - 1)];
+      if (next instanceof Error) throw next;
+      return typeof next === 'function' ? next(url, init) : next.clone();
+    },
+    ...options,
+  });
+  return { client, calls };
+}
+
+test('builds the URL, query and headers, and unwraps an item', async () => {
+  const { client, calls } = fake([json(200, { success: true, data: { id: 'prod_1' }, message: 'ok' })]);
+  const product = await client.products.get('a b/c', { fields: 'id,name' });
+  assert.deepEqual(product, { id: 'prod_1' });
+  assert.equal(calls[0].url, 'http://store.test/api/products/a%20b%2Fc?fields=id%2Cname');
+  assert.equal(calls[0].method, 'GET');
+  assert.equal(calls[0].headers.Authorization, 'Bearer sk_test');
+  assert.equal(calls[0].headers['Idempotency-Key'], undefined);
+});
+
+test('lists answer data and pagination; numbers and booleans go in the query', async () => {
+  const pagination = { page: 1, limit: 20, total: 1, totalPages: 1, hasNext: false, hasPrev: false };
+  const { client, calls } = fake([json(200, { success: true, data: [{ id: 'prod_1' }], pagination })]);
+  const page = await client.products.list({ price_max: 30, sort: 'price:desc', q: undefined });
+  assert.deepEqual(page, { data: [{ id: 'prod_1' }], pagination });
+  assert.equal(calls[0].url, 'http://store.test/api/products?price_max=30&sort=price%3Adesc');
+});
+
+test('iterate() walks every page', async () => {
+  const answer = (url) => {
+    const page = Number(new URL(url).searchParams.get('page'));
+    return json(200, { success: true, data: [{ id: `p${page}` }], pagination: { page, limit: 1, total: 3, totalPages: 3, hasNext: page < 3, hasPrev: page > 1 } });
+  };
+  const { client } = fake([answer]);
+  const ids = [];
+  for await (const page of client.products.iterate({ limit: 1 })) ids.push(...page.data.map((p) => p.id));
+  assert.deepEqual(ids, ['p1', 'p2', 'p3']);
+});
+
+test('an error answer is the subclass for its code, with status, details and request id', async () => {
+  const { client } = fake([json(422, { success: false, error: { code: 'VALIDATION_ERROR', message: 'Invalid', details: [{ field: 'name', message: 'Required' }] } })]);
+  await assert.rejects(client.products.create({ name: '', price: 1 }), (error) => {
+    assert.ok(error instanceof ValidationError && error instanceof StoreApiError);
+    assert.equal(error.code, 'VALIDATION_ERROR');
+    assert.equal(error.status, 422);
+    assert.deepEqual(error.details, [{ field: 'name', message: 'Required' }]);
+    assert.equal(error.requestId, 'req_1');
+    return true;
+  });
+  const notFound = fake([json(404, { success: false, error: { code: 'NOT_FOUND', message: 'No', details: null } })]);
+  await assert.rejects(notFound.client.products.get('prod_nope'), NotFoundError);
+  const conflict = fake([json(409, { success: false, error: { code: 'CONFLICT', message: 'Taken', details: null } })]);
+  await assert.rejects(conflict.client.categories.create({ name: 'x' }), ConflictError);
+  const proxy = fake([new Response('Bad gateway', { status: 502 })], { maxRetries: 0 });
+  await assert.rejects(proxy.client.products.list(), (error) => error instanceof InternalError && error.status === 502);
+});
+
+test('a 429 is retried after Retry-After; a Retry-After beyond maxRetryWaitMs throws at once', async () => {
+  const limited = json(429, { success: false, error: { code: 'RATE_LIMITED', message: 'Slow down', details: null } }, { 'Retry-After': '1' });
+  const retries = [];
+  const { client, calls } = fake([limited, json(200, { success: true, data: { id: 'x' } })], { onRetry: (i) => retries.push(i) });
+  const started = Date.now();
+  await client.products.get('x');
+  assert.equal(calls.length, 2);
+  assert.ok(Date.now() - started >= 950, 'waited the Retry-After second');
+  assert.equal(client.stats.retries, 1);
+  assert.equal(retries[0].status, 429);
+
+  const long = json(429, { success: false, error: { code: 'RATE_LIMITED', message: 'Slow down', details: null } }, { 'Retry-After': '3600' });
+  const impatient = fake([long], { maxRetryWaitMs: 5000 });
+  await assert.rejects(impatient.client.products.list(), (error) => error instanceof RateLimitedError && error.retryAfter === 3600);
+  assert.equal(impatient.calls.length, 1);
+});
+
+test('5xx and network errors are retried for GET and keyed POSTs, never for plain POST or PATCH', async () => {
+  const down = json(503, { success: false, error: { code: 'INTERNAL_ERROR', message: 'Down', details: null } });
+  const ok = json(200, { success: true, data: { id: 'ord_1' } });
+  const get = fake([down, new TypeError('fetch failed'), ok]);
+  assert.deepEqual(await get.client.orders.get('ord_1'), { id: 'ord_1' });
+  assert.equal(get.calls.length, 3);
+
+  const keyed = fake([down, ok]);
+  await keyed.client.carts.checkout('cart_1', {});
+  assert.equal(keyed.calls.length, 2);
+  assert.ok(keyed.calls[0].headers['Idempotency-Key'], 'an idempotency key is sent');
+  assert.equal(keyed.calls[0].headers['Idempotency-Key'], keyed.calls[1].headers['Idempotency-Key'], 'the retry repeats the key');
+
+  const plain = fake([down, ok]);
+  await assert.rejects(plain.client.products.create({ name: 'x', price: 1 }), InternalError);
+  assert.equal(plain.calls.length, 1);
+
+  const offline = fake([new TypeError('fetch failed')], { maxRetries: 1 });
+  await assert.rejects(offline.client.products.list(), StoreConnectionError);
+  assert.equal(offline.calls.length, 2);
+});
+
+test('the caller\'s idempotency key, cart token and user token are sent', async () => {
+  const { client, calls } = fake([json(200, { success: true, data: { id: 'ord_1' } })]);
+  client.setCartToken('ct_1').setToken('jwt_1');
+  await client.carts.checkout('cart_1', { email: 'a@example.com' }, { idempotencyKey: 'k-1' });
+  assert.equal(calls[0].headers['Idempotency-Key'], 'k-1');
+  assert.equal(calls[0].headers['X-Cart-Token'], 'ct_1');
+  assert.equal(calls[0].headers.Authorization, 'Bearer jwt_1');
+  assert.equal(calls[0].headers['Content-Type'], 'application/json');
+  assert.equal(calls[0].body, '{"email":"a@example.com"}');
+  await client.products.list();
+  assert.equal(calls[1].headers['X-Cart-Token'], undefined, 'the cart token goes only to cart operations');
+});
