@@ -48,7 +48,8 @@ export default defineConfig({
       // Small limits so the limiter's edges can be reached in a few requests.
       workersProject('rate-limit', ['test/rate-limit/**/*.test.ts'], [], { RATE_LIMIT_AUTHENTICATED: '10', RATE_LIMIT_ANONYMOUS: '5' }),
       {
-        test: { name: 'node', include: ['test/**/*.node.test.ts'], environment: 'node' },
+        // Building and validating the whole OpenAPI document takes seconds; more on a busy machine.
+        test: { name: 'node', include: ['test/**/*.node.test.ts'], environment: 'node', testTimeout: 30_000 },
       },
     ],
   },
