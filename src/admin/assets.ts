@@ -17,6 +17,9 @@ a { color:var(--accent); }
 .top .brand { font-weight:700; color:#fff; }
 .top nav ul { display:flex; flex-wrap:wrap; gap:.25rem; list-style:none; margin:0; padding:0; }
 .top nav a { display:block; padding:.35rem .6rem; border-radius:6px; }
+.top nav .group { display:flex; align-items:center; gap:.15rem; }
+.top nav .group + .group { border-left:1px solid #2f4461; padding-left:.35rem; }
+.top nav .group-label { font-size:.7rem; text-transform:uppercase; letter-spacing:.05em; color:#8da2bf; padding:0 .2rem; }
 .top nav a:hover, .top nav a[aria-current=page] { background:#24364f; color:#fff; }
 .top .who { margin-left:auto; display:flex; align-items:center; gap:.5rem; font-size:.9rem; color:#b8c7da; }
 .top .who .link { color:#fff; }
@@ -61,9 +64,19 @@ tr:last-child td { border-bottom:none; }
 td.num, th.num { text-align:right; }
 .pager { display:flex; justify-content:space-between; align-items:center; gap:1rem; margin:.75rem 0; color:var(--muted); }
 .badge { display:inline-block; padding:.05rem .5rem; border-radius:999px; font-size:.8rem; background:#eaeef2; white-space:nowrap; }
-.b-active, .b-succeeded, .b-completed, .b-paid, .b-delivered, .b-shipped { background:#dafbe1; color:#0f5323; }
-.b-pending, .b-processing, .b-retrying, .b-scheduled, .b-draft, .b-partially_paid { background:#fff4d6; color:#6b4500; }
-.b-failed, .b-cancelled, .b-revoked, .b-expired, .b-disabled, .b-archived, .b-refunded, .b-inactive, .b-used_up { background:#ffe4e1; color:#7a1a12; }
+.b-active, .b-succeeded, .b-completed, .b-paid, .b-delivered, .b-shipped, .b-published, .b-live, .b-sent, .b-create, .b-ok, .b-restock { background:#dafbe1; color:#0f5323; }
+.b-pending, .b-processing, .b-retrying, .b-scheduled, .b-draft, .b-partially_paid, .b-queued, .b-sending, .b-update, .b-skipped { background:#fff4d6; color:#6b4500; }
+.b-failed, .b-cancelled, .b-revoked, .b-expired, .b-disabled, .b-archived, .b-refunded, .b-inactive, .b-used_up, .b-delete, .b-low, .b-suspended, .b-damage { background:#ffe4e1; color:#7a1a12; }
+/* Content: menu trees, rendered Markdown, banner images. */
+.menu-tree { margin:.25rem 0; padding-left:1.5rem; }
+.menu-tree .actions { margin:.25rem 0; }
+.rendered img, .banner-image { max-width:100%; height:auto; }
+/* The audit log's before/after, and HTML previews of notifications. */
+tr.changed td { background:#fff8c5; }
+tr.changed del { background:#ffebe9; text-decoration:none; }
+tr.changed ins { background:#dafbe1; text-decoration:none; }
+iframe.html-preview { border:1px solid var(--line); border-radius:6px; background:#fff; }
+details pre { white-space:pre-wrap; word-break:break-word; background:var(--bg); padding:.5rem; border-radius:6px; }
 .secret { display:flex; flex-wrap:wrap; gap:.5rem; align-items:center; background:#fffbe6; border:1px solid #f0d98c; border-radius:8px; padding:.75rem; }
 .secret code { font-size:1rem; word-break:break-all; }
 .empty { color:var(--muted); background:var(--card); border:1px dashed var(--line); border-radius:10px; padding:1rem; }

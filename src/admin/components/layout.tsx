@@ -15,19 +15,65 @@ interface NavItem {
   needs: string[];
 }
 
-const NAV: NavItem[] = [
-  { href: '/admin', label: 'Dashboard', needs: [] },
-  { href: '/admin/products', label: 'Products', needs: ['products:read', 'products:write'] },
-  { href: '/admin/orders', label: 'Orders', needs: ['orders:read', 'orders:write'] },
-  { href: '/admin/customers', label: 'Customers', needs: ['customers:read', 'customers:write'] },
-  { href: '/admin/coupons', label: 'Coupons', needs: ['coupons:read'] },
-  { href: '/admin/webhooks', label: 'Webhooks', needs: ['webhooks:read'] },
-  { href: '/admin/settings', label: 'Settings', needs: ['settings:read'] },
-  { href: '/admin/settings/api-keys', label: 'API keys', needs: ['api-keys:read'] },
+interface NavGroup {
+  /** null: the items stand alone (the dashboard). */
+  label: string | null;
+  items: NavItem[];
+}
+
+/** The panel's areas, grouped as the API is; each shown only to a user who may read it. */
+const NAV: NavGroup[] = [
+  { label: null, items: [{ href: '/admin', label: 'Dashboard', needs: [] }] },
+  { label: 'Orders', items: [{ href: '/admin/orders', label: 'Orders', needs: ['orders:read', 'orders:write'] }] },
+  {
+    label: 'Catalogue',
+    items: [
+      { href: '/admin/products', label: 'Products', needs: ['products:read', 'products:write'] },
+      { href: '/admin/categories', label: 'Categories', needs: ['categories:write'] },
+      { href: '/admin/brands', label: 'Brands', needs: ['brands:write'] },
+      { href: '/admin/vendors', label: 'Vendors', needs: ['vendors:read', 'vendors:write'] },
+      { href: '/admin/inventory', label: 'Inventory', needs: ['inventory:read', 'inventory:write'] },
+    ],
+  },
+  { label: 'Customers', items: [{ href: '/admin/customers', label: 'Customers', needs: ['customers:read', 'customers:write'] }] },
+  {
+    label: 'Content',
+    items: [
+      { href: '/admin/content/pages', label: 'Pages', needs: ['content:write'] },
+      { href: '/admin/content/menus', label: 'Menus', needs: ['content:write'] },
+      { href: '/admin/content/banners', label: 'Banners', needs: ['content:write'] },
+    ],
+  },
+  {
+    label: 'Marketing',
+    items: [
+      { href: '/admin/coupons', label: 'Coupons', needs: ['coupons:read'] },
+      { href: '/admin/notifications', label: 'Notifications', needs: ['notifications:read', 'notifications:write'] },
+    ],
+  },
+  {
+    label: 'Settings',
+    items: [
+      { href: '/admin/settings', label: 'Store', needs: ['settings:read'] },
+      { href: '/admin/users', label: 'Staff', needs: ['users:read', 'users:write'] },
+      { href: '/admin/roles', label: 'Roles', needs: ['roles:read', 'roles:write'] },
+      { href: '/admin/audit-log', label: 'Audit log', needs: ['audit-log:read'] },
+    ],
+  },
+  {
+    label: 'Developers',
+    items: [
+      { href: '/admin/settings/api-keys', label: 'API keys', needs: ['api-keys:read'] },
+      { href: '/admin/webhooks', label: 'Webhooks', needs: ['webhooks:read'] },
+    ],
+  },
 ];
 
-export function visibleNav(session: AdminSession): NavItem[] {
-  return NAV.filter((item) => item.needs.length === 0 || item.needs.some((p) => hasPermission(session.principal, p)));
+const mayOpen = (session: AdminSession) => (item: NavItem) => item.needs.length === 0 || item.needs.some((p) => hasPermission(session.principal, p));
+
+/** The groups and items the signed-in user may open; a group with none is left out. */
+export function visibleNav(session: AdminSession): NavGroup[] {
+  return NAV.map((group) => ({ ...group, items: group.items.filter(mayOpen(session)) })).filter((group) => group.items.length > 0);
 }
 
 /** The page frame: skip link, navigation, the signed-in user and sign-out, a flash message, then the page. */
@@ -40,9 +86,16 @@ export function Layout(props: { title: string; session: AdminSession; active: st
         <a class="brand" href="/admin">Store admin</a>
         <nav aria-label="Main">
           <ul>
-            {visibleNav(session).map((item) => (
-              <li>
-                <a href={item.href} aria-current={props.active === item.href ? 'page' : undefined}>{item.label}</a>
+            {visibleNav(session).map((group) => (
+              <li class="group">
+                {group.label ? <span class="group-label">{group.label}</span> : null}
+                <ul>
+                  {group.items.map((item) => (
+                    <li>
+                      <a href={item.href} aria-current={props.active === item.href ? 'page' : undefined}>{item.label}</a>
+                    </li>
+                  ))}
+                </ul>
               </li>
             ))}
           </ul>

@@ -27,7 +27,7 @@ export function DashboardPage(v: DashboardView) {
         ) : null}
         {v.toShip ? <Stat label="Paid, waiting to ship" value={String(v.toShip.total)} href="/admin/orders?status=processing" /> : null}
         {v.unpaid !== null ? <Stat label="Awaiting payment" value={String(v.unpaid)} href="/admin/orders?status=pending" /> : null}
-        {v.lowStock ? <Stat label="Variants low on stock" value={String(v.lowStock.total)} /> : null}
+        {v.lowStock ? <Stat label="Variants low on stock" value={String(v.lowStock.total)} href="/admin/inventory?low=true" /> : null}
         {v.failingWebhooks ? <Stat label="Failing webhook endpoints" value={String(v.failingWebhooks.length)} href="/admin/webhooks" /> : null}
       </div>
       {v.toShip ? (

@@ -1,0 +1,221 @@
+// Browser test of the admin panel's catalogue area (categories, brands, vendors, inventory): Playwright
+// (playwright-core) drives Debian's Chromium against the Worker started locally with its own state
+// (e2e/server.mjs). Run: node --test e2e/admin-catalogue.e2e.mjs
+// Screenshots are written to docs/screenshots/admin-{categories,brands,vendors,inventory}*.png.
+
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startWorker } from './server.mjs';
+
+const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+// A loaded two-core machine: wrangler's first requests compile the Worker, so waits are generous.
+const WAIT = 60_000;
+
+let worker;
+let browser;
+let page;
+
+async function shot(name) {
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Submits a form by its button and waits for the page it leads to. */
+async function submit(form, button = 'button[type=submit]') {
+  await Promise.all([page.waitForNavigation({ timeout: WAIT }), page.locator(form).locator(button).first().click()]);
+}
+
+const flash = () => page.locator('main .flash').first().textContent({ timeout: WAIT });
+
+/** The value of the option of `select` whose label contains `label`. */
+async function optionValue(select, label) {
+  const value = await page.locator(`${select} option`, { hasText: label }).first().getAttribute('value', { timeout: WAIT });
+  assert.ok(value, `an option "${label}" in ${select}`);
+  return value;
+}
+
+before(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  worker = await startWorker();
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: worker.base });
+  context.setDefaultTimeout(WAIT);
+  context.setDefaultNavigationTimeout(WAIT);
+  page = await context.newPage();
+  page.on('dialog', (dialog) => dialog.accept());
+
+  await page.goto('/admin/sign-in');
+  await page.fill('input[name=email]', worker.admin.email);
+  await page.fill('input[name=password]', worker.admin.password);
+  await submit('form[action="/admin/sign-in"]');
+  assert.equal(await page.textContent('h1'), 'Dashboard');
+});
+
+after(async () => {
+  await browser?.close().catch(() => {});
+  await worker?.stop();
+});
+
+test('categories: a tree; one moved to another parent; a cycle refused next to the field; reordered; deleted', async () => {
+  await page.goto('/admin/categories');
+  assert.equal(await page.textContent('h1'), 'Categories');
+  const create = async (name, parent) => {
+    await page.fill('form[method=post][action="/admin/categories"] input[name=name]', name);
+    if (parent) await page.selectOption('form[method=post][action="/admin/categories"] select[name=parentId]', await optionValue('form[method=post][action="/admin/categories"] select[name=parentId]', parent));
+    await submit('form[method=post][action="/admin/categories"]');
+    assert.match(await flash(), new RegExp(`Category “${name}” created`));
+  };
+  await create('Home');
+  await create('Garden');
+  await create('Outdoor');
+  await create('Lighting', 'Home');
+  await create('Lamps', 'Lighting');
+
+  // Lighting is indented under Home, Lamps under Lighting.
+  const names = await page.locator('tr[data-category] td:first-child').allTextContents();
+  const at = (n) => names.findIndex((t) => t.trim().endsWith(n));
+  assert.ok(at('Lighting') === at('Home') + 1 && at('Lamps') === at('Lighting') + 1, names.join(' | '));
+  assert.match(names[at('Lamps')], /└/);
+
+  // Lighting moves to Garden, taking Lamps with it.
+  await page.click('tr[data-category=lighting] a:has-text("Edit")');
+  await page.waitForSelector('h1:has-text("Lighting")');
+  await page.selectOption('select[name=parentId]', await optionValue('select[name=parentId]', 'Garden'));
+  await submit('main form.card');
+  assert.match(await flash(), /“Lighting” saved/);
+  const moved = await page.locator('tr[data-category] td:first-child').allTextContents();
+  const m = (n) => moved.findIndex((t) => t.trim().endsWith(n));
+  assert.ok(m('Lighting') === m('Garden') + 1 && m('Lamps') === m('Lighting') + 1, moved.join(' | '));
+
+  // Garden under its own grandchild Lamps: refused, the message next to the parent select.
+  await page.click('tr[data-category=garden] a:has-text("Edit")');
+  await page.waitForSelector('h1:has-text("Garden")');
+  await page.selectOption('select[name=parentId]', await optionValue('select[name=parentId]', 'Lamps'));
+  await submit('main form.card');
+  assert.match(await page.textContent('#f-parentId-error'), /cannot be moved under itself or its descendants/);
+  await shot('admin-categories-edit');
+
+  // Outdoor up above Garden (top level, in name order: Garden, Home, Outdoor).
+  await page.goto('/admin/categories');
+  await submit('tr[data-category=outdoor]', 'button:has-text("↑")');
+  assert.match(await flash(), /“Outdoor” moved up/);
+  const reordered = await page.locator('tr[data-category] td:first-child').allTextContents();
+  const r = (n) => reordered.findIndex((t) => t.trim().endsWith(n));
+  assert.ok(r('Outdoor') < r('Home'), reordered.join(' | '));
+
+  // Garden has sub-categories: the API's 409 as a flash error; Outdoor is empty and goes.
+  await submit('tr[data-category=garden]', 'button:has-text("Delete")');
+  assert.match(await page.textContent('main .flash.error'), /has sub-categories/);
+  await shot('admin-categories');
+  await submit('tr[data-category=outdoor]', 'button:has-text("Delete")');
+  assert.match(await flash(), /“Outdoor” deleted/);
+  assert.equal(await page.locator('tr[data-category=outdoor]').count(), 0);
+});
+
+test('brands: created, searched, edited, and given to a product in the product form', async () => {
+  await page.goto('/admin/brands');
+  await page.fill('form[method=post][action="/admin/brands"] input[name=name]', 'Lumen Works');
+  await page.fill('form[method=post][action="/admin/brands"] textarea[name=description]', 'Lamps and lights, made in Lisbon.');
+  await submit('form[method=post][action="/admin/brands"]');
+  assert.match(await flash(), /Brand “Lumen Works” created/);
+  await page.fill('form[method=post][action="/admin/brands"] input[name=name]', 'Anvil & Co');
+  await submit('form[method=post][action="/admin/brands"]');
+
+  await page.fill('form[role=search] input[name=q]', 'lumen');
+  await submit('form[role=search]');
+  assert.equal(await page.locator('tbody tr').count(), 1);
+  await shot('admin-brands');
+
+  await page.click('a:has-text("Lumen Works")');
+  await page.waitForSelector('h1:has-text("Lumen Works")');
+  await page.fill('input[name=logoUrl]', 'https://example.com/lumen.png');
+  await page.fill('input[name=name]', 'Lumen Works Lisboa');
+  await submit('main form.card');
+  assert.match(await flash(), /“Lumen Works Lisboa” saved/);
+
+  await page.goto('/admin/products/new');
+  await page.fill('input[name=name]', 'E2E Desk Lamp');
+  await page.fill('input[name=price]', '39.90');
+  await page.fill('input[name=sku]', 'DESK-LAMP');
+  await page.selectOption('select[name=brandId]', { label: 'Lumen Works Lisboa' });
+  await page.fill('input[name=stock]', '10');
+  await page.fill('input[name=lowStockThreshold]', '5');
+  await submit('main form.card');
+  assert.match(await flash(), /Product “E2E Desk Lamp” created/);
+  assert.equal(await page.locator('select[name=brandId] option:checked').textContent(), 'Lumen Works Lisboa');
+  await page.goto('/admin/products?q=Desk');
+  assert.match(await page.textContent('tbody tr'), /Lumen Works Lisboa/);
+});
+
+test('vendors: created, suspended, found by the status filter, reactivated', async () => {
+  await page.goto('/admin/vendors');
+  await page.fill('form[method=post][action="/admin/vendors"] input[name=name]', 'Northwind Crafts');
+  await page.fill('form[method=post][action="/admin/vendors"] input[name=email]', 'hello@northwind.example');
+  await submit('form[method=post][action="/admin/vendors"]');
+  assert.match(await flash(), /Vendor “Northwind Crafts” created/);
+
+  await submit('main .actions', 'button:has-text("Suspend")');
+  assert.match(await flash(), /is suspended/);
+  await shot('admin-vendors-edit');
+
+  await page.goto('/admin/vendors');
+  await page.fill('form[method=post][action="/admin/vendors"] input[name=name]', 'Southwind Goods');
+  await submit('form[method=post][action="/admin/vendors"]');
+  await page.goto('/admin/vendors?status=suspended');
+  assert.deepEqual((await page.locator('tbody tr td:first-child a').allTextContents()).map((t) => t.trim()), ['Northwind Crafts']);
+  await page.goto('/admin/vendors');
+  await shot('admin-vendors');
+  await submit('tbody tr:has-text("Northwind Crafts")', 'button:has-text("Reactivate")');
+  assert.match(await flash(), /is active again/);
+});
+
+test('inventory: stock taken below the threshold shows in the low-stock filter, the history and the dashboard', async () => {
+  await page.goto('/admin');
+  const lowStat = page.locator('.card:has(div.muted:text-is("Variants low on stock")) .stat');
+  const before = Number(await lowStat.textContent());
+
+  await page.goto('/admin/inventory?q=Desk');
+  assert.match(await page.textContent('tbody tr'), /E2E Desk Lamp/);
+  await page.click('tbody tr:has-text("E2E Desk Lamp") a:has-text("Adjust")');
+  await page.waitForSelector('h1:has-text("Stock of E2E Desk Lamp")');
+
+  // Taking out more than there is: the API's 409, next to the field.
+  await page.fill('input[name=delta]', '-25');
+  await page.selectOption('select[name=reason]', 'damage');
+  await submit('form[action$="/adjustments"]');
+  assert.match(await page.textContent('#f-delta-error'), /at least -10/);
+
+  await page.fill('input[name=delta]', '-7');
+  await page.selectOption('select[name=reason]', 'damage');
+  await page.fill('input[name=note]', 'Dropped a box');
+  await submit('form[action$="/adjustments"]');
+  assert.match(await flash(), /3 in stock now\. That is at or below its low-stock threshold \(5\)/);
+  assert.equal((await page.textContent('#stock-level')).trim(), '3');
+  assert.match(await page.textContent('table'), /Dropped a box/);
+  await shot('admin-inventory-variant');
+
+  await page.goto('/admin/inventory');
+  await page.selectOption('form[role=search] select[name=low]', 'true');
+  await submit('form[role=search]');
+  assert.match(page.url(), /low=true/);
+  assert.match(await page.textContent('tbody'), /E2E Desk Lamp/);
+  await shot('admin-inventory');
+
+  await page.goto('/admin');
+  assert.equal(Number(await lowStat.textContent()), before + 1);
+  assert.match(await page.textContent('section[aria-labelledby=low]'), /E2E Desk Lamp/);
+});
