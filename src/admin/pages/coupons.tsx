@@ -16,7 +16,9 @@ export function CouponListPage(v: { coupons: Coupon[]; page: Pagination; url: st
         {v.coupons.map((c) => (
           <tr>
             <td>
-              <code>{c.code}</code>
+              <a href={`/admin/coupons/${c.id}`}>
+                <code>{c.code}</code>
+              </a>
               {c.description ? <div class="muted">{c.description}</div> : null}
             </td>
             <td>{c.type}</td>
@@ -57,5 +59,98 @@ export function CouponListPage(v: { coupons: Coupon[]; page: Pagination; url: st
         </PostForm>
       ) : null}
     </>
+  );
+}
+
+export const COUPON_FIELDS = ['code', 'type', 'value', 'minSubtotal', 'startsAt', 'endsAt', 'usageLimit', 'usageLimitPerCustomer', 'productIds', 'categoryIds', 'active', 'description'];
+
+/** A UTC instant as the value of a datetime-local input (read back as UTC). */
+export const localInstant = (iso: string | null | undefined) => (iso ? iso.slice(0, 23) : '');
+
+/** The stored coupon as the edit form's values. */
+export function couponFormValues(c: Coupon): Record<string, unknown> {
+  return {
+    ...c,
+    startsAt: localInstant(c.startsAt),
+    endsAt: localInstant(c.endsAt),
+    productIds: c.productIds.join('\n'),
+    categoryIds: c.categoryIds.join('\n'),
+    active: c.active ? 'on' : '',
+  };
+}
+
+export function CouponEditPage(v: { coupon: Coupon; form: FormState; csrf: string; canWrite: boolean }) {
+  const c = v.coupon;
+  const f = v.form;
+  const remaining = c.usageLimit === null ? 'unlimited' : String(Math.max(0, c.usageLimit - c.timesUsed));
+  return (
+    <>
+      <div class="actions">
+        <a href="/admin/coupons">← All coupons</a>
+      </div>
+      <section class="card" aria-labelledby="usage">
+        <h2 id="usage">Usage</h2>
+        <dl class="facts">
+          <dt>Status</dt>
+          <dd>
+            <Badge value={c.status} />
+          </dd>
+          <dt>Times used</dt>
+          <dd data-times-used={c.timesUsed}>{c.timesUsed}</dd>
+          <dt>Usage limit</dt>
+          <dd>{c.usageLimit ?? 'unlimited'}</dd>
+          <dt>Uses left</dt>
+          <dd>{remaining}</dd>
+          <dt>Per customer</dt>
+          <dd>{c.usageLimitPerCustomer ?? 'unlimited'}</dd>
+          <dt>Created</dt>
+          <dd>{when(c.createdAt)}</dd>
+          <dt>Updated</dt>
+          <dd>{when(c.updatedAt)}</dd>
+        </dl>
+      </section>
+      <PostForm action={`/admin/coupons/${c.id}`} csrf={v.csrf} class="card">
+        <h2>Coupon</h2>
+        <FormErrors form={f} fields={COUPON_FIELDS} />
+        <div class="form-row">
+          <Field form={f} name="code" label="Code" required />
+          <Select form={f} name="type" label="Type" options={COUPON_TYPES} />
+          <Field form={f} name="value" label="Value" type="number" step="any" min="0" required hint="Percent, or an amount in the default currency." />
+          <Field form={f} name="minSubtotal" label="Minimum subtotal" type="number" step="any" min="0" hint="Blank: any subtotal." />
+        </div>
+        <div class="form-row">
+          <Field form={f} name="startsAt" label="Starts (UTC)" type="datetime-local" step="0.001" hint="Blank: already started." />
+          <Field form={f} name="endsAt" label="Ends (UTC)" type="datetime-local" step="0.001" hint="Blank: never ends." />
+          <Field form={f} name="usageLimit" label="Usage limit" type="number" min="1" hint={`Blank: unlimited. Used ${c.timesUsed} times so far.`} />
+          <Field form={f} name="usageLimitPerCustomer" label="Limit per customer" type="number" min="1" hint="Blank: unlimited." />
+        </div>
+        <div class="form-row">
+          <Field form={f} name="productIds" label="Only these products" type="textarea" hint="Product ids, one per line. Blank: every product." />
+          <Field form={f} name="categoryIds" label="Only these categories" type="textarea" hint="Category ids, one per line. Blank: every category." />
+        </div>
+        <Field form={f} name="description" label="Description" hint="Blank: none." />
+        <Checkbox form={f} name="active" label="Active" />
+        {v.canWrite ? <button type="submit">Save coupon</button> : null}
+      </PostForm>
+      {v.canWrite && c.timesUsed === 0 ? <ActionButton action={`/admin/coupons/${c.id}/delete`} csrf={v.csrf} label="Delete coupon" danger confirm={`Delete coupon ${c.code}?`} /> : null}
+    </>
+  );
+}
+
+/** One on/off checkbox ("on" when checked), its error under it. */
+export function Checkbox(props: { form: FormState; name: string; label: string }) {
+  const value = props.form.values[props.name];
+  const error = props.form.errors[props.name];
+  return (
+    <div class={`field${error ? ' invalid' : ''}`}>
+      <label class="check">
+        <input type="checkbox" name={props.name} id={`f-${props.name}`} checked={value === true || value === 'on'} /> {props.label}
+      </label>
+      {error ? (
+        <p class="error" id={`f-${props.name}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }

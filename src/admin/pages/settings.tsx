@@ -4,8 +4,12 @@ import type { Currency } from '../../modules/settings/currencies.schemas';
 import type { TaxRate } from '../../modules/settings/taxes.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Pager, Table } from '../components/table';
+import { Checkbox } from './coupons';
 
 export const STORE_FIELDS = ['name', 'contactEmail', 'defaultCurrency', 'weightUnit', 'lowStockThreshold', 'shippingFlatRate', 'freeShippingThreshold'];
+
+const TAX_FIELDS = ['name', 'country', 'region', 'rate', 'shippingTaxable'];
+const CURRENCY_FIELDS = ['name', 'symbol', 'minorUnits', 'exchangeRate', 'enabled'];
 
 export interface SettingsView {
   store: FormState;
@@ -43,7 +47,7 @@ export function SettingsPage(v: SettingsView) {
         </PostForm>
       </section>
       <h2 id="currencies">Currencies</h2>
-      <Table caption="Currencies" head={['Code', 'Name', 'Symbol', 'Decimals', 'Rate', 'State']} count={v.currencies.length}>
+      <Table caption="Currencies" head={['Code', 'Name', 'Symbol', 'Decimals', 'Rate', 'State', '']} count={v.currencies.length}>
         {v.currencies.map((c) => (
           <tr>
             <td>{c.code}</td>
@@ -52,6 +56,14 @@ export function SettingsPage(v: SettingsView) {
             <td class="num">{c.minorUnits}</td>
             <td class="num">{c.exchangeRate}</td>
             <td>{c.isDefault ? <Badge value="default" /> : <Badge value={c.enabled ? 'active' : 'inactive'} />}</td>
+            <td>
+              {v.canWrite ? (
+                <div class="actions">
+                  <a href={`/admin/settings/currencies/${c.code}`}>Edit</a>
+                  {c.isDefault ? null : <ActionButton action={`/admin/settings/currencies/${c.code}/delete`} csrf={v.csrf} label="Delete" danger confirm={`Delete the currency ${c.code}?`} />}
+                </div>
+              ) : null}
+            </td>
           </tr>
         ))}
       </Table>
@@ -78,7 +90,14 @@ export function SettingsPage(v: SettingsView) {
             <td>{t.region ?? '—'}</td>
             <td class="num">{t.rate}%</td>
             <td>{t.shippingTaxable ? 'yes' : 'no'}</td>
-            <td>{v.canWrite ? <ActionButton action={`/admin/settings/taxes/${t.id}/delete`} csrf={v.csrf} label="Delete" danger confirm={`Delete the tax rate "${t.name}"?`} /> : null}</td>
+            <td>
+              {v.canWrite ? (
+                <div class="actions">
+                  <a href={`/admin/settings/taxes/${t.id}`}>Edit</a>
+                  <ActionButton action={`/admin/settings/taxes/${t.id}/delete`} csrf={v.csrf} label="Delete" danger confirm={`Delete the tax rate "${t.name}"?`} />
+                </div>
+              ) : null}
+            </td>
           </tr>
         ))}
       </Table>
@@ -86,16 +105,71 @@ export function SettingsPage(v: SettingsView) {
       {v.canWrite ? (
         <PostForm action="/admin/settings/taxes" csrf={v.csrf} class="card">
           <h3>Add a tax rate</h3>
-          <FormErrors form={v.taxForm} fields={['name', 'country', 'region', 'rate']} />
+          <FormErrors form={v.taxForm} fields={TAX_FIELDS} />
           <div class="form-row">
             <Field form={v.taxForm} name="name" label="Name" required />
             <Field form={v.taxForm} name="country" label="Country" required placeholder="US" />
             <Field form={v.taxForm} name="region" label="Region" placeholder="CA" />
             <Field form={v.taxForm} name="rate" label="Rate (%)" type="number" step="any" min="0" required />
           </div>
+          <Checkbox form={v.taxForm} name="shippingTaxable" label="Shipping is taxed too" />
           <button type="submit">Add tax rate</button>
         </PostForm>
       ) : null}
+    </>
+  );
+}
+
+export function CurrencyEditPage(v: { currency: Currency; form: FormState; csrf: string }) {
+  const c = v.currency;
+  const f = v.form;
+  return (
+    <>
+      <div class="actions">
+        <a href="/admin/settings#currencies">← Settings</a>
+      </div>
+      <PostForm action={`/admin/settings/currencies/${c.code}`} csrf={v.csrf} class="card">
+        <h2>
+          {c.code} {c.isDefault ? <Badge value="default" /> : null}
+        </h2>
+        {c.isDefault ? <p class="muted">The default currency stays enabled, at rate 1, with the same decimals: stored amounts are its minor units.</p> : null}
+        <FormErrors form={f} fields={CURRENCY_FIELDS} />
+        <div class="form-row">
+          <Field form={f} name="name" label="Name" required />
+          <Field form={f} name="symbol" label="Symbol" required />
+          <Field form={f} name="minorUnits" label="Decimals" type="number" min="0" />
+          <Field form={f} name="exchangeRate" label="Rate per default unit" type="number" step="any" min="0" required />
+        </div>
+        <Checkbox form={f} name="enabled" label="Enabled (shown to customers)" />
+        <button type="submit">Save currency</button>
+      </PostForm>
+      <ActionButton action={`/admin/settings/currencies/${c.code}/delete`} csrf={v.csrf} label="Delete currency" danger confirm={`Delete the currency ${c.code}?`} />
+    </>
+  );
+}
+
+export function TaxRateEditPage(v: { rate: TaxRate; form: FormState; csrf: string }) {
+  const t = v.rate;
+  const f = v.form;
+  return (
+    <>
+      <div class="actions">
+        <a href="/admin/settings#taxes">← Settings</a>
+      </div>
+      <PostForm action={`/admin/settings/taxes/${t.id}`} csrf={v.csrf} class="card">
+        <h2>Tax rate</h2>
+        <p class="muted">Orders already placed keep the tax they were charged.</p>
+        <FormErrors form={f} fields={TAX_FIELDS} />
+        <div class="form-row">
+          <Field form={f} name="name" label="Name" required />
+          <Field form={f} name="country" label="Country" required placeholder="US" />
+          <Field form={f} name="region" label="Region" placeholder="CA" hint="Blank: the whole country." />
+          <Field form={f} name="rate" label="Rate (%)" type="number" step="any" min="0" required />
+        </div>
+        <Checkbox form={f} name="shippingTaxable" label="Shipping is taxed too" />
+        <button type="submit">Save tax rate</button>
+      </PostForm>
+      <ActionButton action={`/admin/settings/taxes/${t.id}/delete`} csrf={v.csrf} label="Delete tax rate" danger confirm={`Delete the tax rate "${t.name}"?`} />
     </>
   );
 }

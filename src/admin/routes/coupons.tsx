@@ -4,13 +4,13 @@ import type { AppEnv } from '../../env';
 import { hasPermission } from '../../lib/access';
 import { couponListQuery } from '../../modules/coupons/coupons.query';
 import * as routes from '../../modules/coupons/coupons.routes';
-import { CreateCouponBody } from '../../modules/coupons/coupons.schemas';
+import { CreateCouponBody, UpdateCouponBody } from '../../modules/coupons/coupons.schemas';
 import * as service from '../../modules/coupons/coupons.service';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
-import { endOfDay, failure, failureStatus, num, readForm, redirectWith, refill, str, validate } from '../form-data';
+import { checked, endOfDay, failure, failureStatus, num, numOrNull, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { listQuery, pageOf } from '../list';
-import { CouponListPage } from '../pages/coupons';
+import { CouponEditPage, CouponListPage, couponFormValues } from '../pages/coupons';
 
 const HERE = '/admin/coupons';
 
@@ -23,6 +23,45 @@ async function show(c: Context<AppEnv>, form: FormState, status = 200) {
   return page(c, { title: 'Coupons', active: HERE, status }, view);
 }
 
+/** A datetime-local value read as UTC (ISO); blank is null; anything else goes on as typed, for the schema to name. */
+function instant(form: Posted, name: string): string | null {
+  const text = str(form, name);
+  if (text === undefined) return null;
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2}(\.\d{1,3})?)?$/.exec(text);
+  return m ? `${m[1]}T${m[2]}${m[3] ?? ':00'}Z` : text;
+}
+
+const ids = (form: Posted, name: string) => (form[name] ?? []).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+
+/** A field the API requires: blank goes on as '' for the schema to refuse next to the field, instead of leaving it unchanged. */
+const required = (form: Posted, name: string) => num(form, name) ?? form[name]?.[0] ?? '';
+const requiredText = (form: Posted, name: string) => form[name]?.[0] ?? '';
+
+/** The edit form as PATCH /api/coupons/{id}'s body: every field, blanks cleared (null). */
+function updateBody(form: Posted) {
+  return {
+    code: requiredText(form, 'code'),
+    type: str(form, 'type'),
+    value: required(form, 'value'),
+    minSubtotal: numOrNull(form, 'minSubtotal'),
+    startsAt: instant(form, 'startsAt'),
+    endsAt: instant(form, 'endsAt'),
+    usageLimit: numOrNull(form, 'usageLimit'),
+    usageLimitPerCustomer: numOrNull(form, 'usageLimitPerCustomer'),
+    productIds: ids(form, 'productIds'),
+    categoryIds: ids(form, 'categoryIds'),
+    description: orNull(form, 'description'),
+    active: checked(form, 'active'),
+  };
+}
+
+async function editPage(c: Context<AppEnv>, id: string, form?: FormState, status = 200) {
+  const coupon = await service.getCoupon(c.var.db, id);
+  const canWrite = hasPermission(c.var.principal, 'coupons:write');
+  const view = <CouponEditPage coupon={coupon} form={form ?? emptyForm(couponFormValues(coupon))} csrf={sessionOf(c).csrfToken} canWrite={canWrite} />;
+  return page(c, { title: `Coupon ${coupon.code}`, active: HERE, status }, view);
+}
+
 export const couponRoutes = new Hono<AppEnv>()
   .get('/', guard(routes.listCoupons), (c) => show(c, emptyForm({ type: 'percentage' })))
   .post('/', guard(routes.createCoupon), async (c) => {
@@ -33,6 +72,17 @@ export const couponRoutes = new Hono<AppEnv>()
       return redirectWith(c, HERE, `Coupon ${coupon.code} created.`);
     } catch (error) {
       return show(c, failure(error, refill(form)), failureStatus(error));
+    }
+  })
+  .get('/:id', guard(routes.getCoupon), (c) => editPage(c, c.req.param('id')))
+  .post('/:id', guard(routes.updateCoupon), async (c) => {
+    const id = c.req.param('id');
+    const form = await readForm(c);
+    try {
+      const coupon = await service.updateCoupon(c.var.db, id, validate(UpdateCouponBody, updateBody(form)));
+      return redirectWith(c, `${HERE}/${coupon.id}`, `Coupon ${coupon.code} saved.`);
+    } catch (error) {
+      return editPage(c, id, failure(error, refill(form)), failureStatus(error));
     }
   })
   .post('/:id/active', guard(routes.updateCoupon), async (c) => {

@@ -4,20 +4,20 @@ import type { AppEnv } from '../../env';
 import { hasPermission } from '../../lib/access';
 import { currencyListQuery } from '../../modules/settings/currencies.query';
 import * as currencyRoutes from '../../modules/settings/currencies.routes';
-import { CreateCurrencyBody } from '../../modules/settings/currencies.schemas';
+import { CreateCurrencyBody, UpdateCurrencyBody } from '../../modules/settings/currencies.schemas';
 import * as currencies from '../../modules/settings/currencies.service';
 import * as routes from '../../modules/settings/settings.routes';
 import { UpdateSettingsBody } from '../../modules/settings/settings.schemas';
 import * as settings from '../../modules/settings/settings.service';
 import { taxRateListQuery } from '../../modules/settings/taxes.query';
 import * as taxRoutes from '../../modules/settings/taxes.routes';
-import { CreateTaxRateBody } from '../../modules/settings/taxes.schemas';
+import { CreateTaxRateBody, UpdateTaxRateBody } from '../../modules/settings/taxes.schemas';
 import * as taxes from '../../modules/settings/taxes.service';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
-import { failure, failureStatus, num, numOrNull, orNull, readForm, redirectWith, refill, str, validate } from '../form-data';
+import { checked, failure, failureStatus, num, numOrNull, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { firstPage, listQuery, pageOf } from '../list';
-import { SettingsPage } from '../pages/settings';
+import { CurrencyEditPage, SettingsPage, TaxRateEditPage } from '../pages/settings';
 
 const HERE = '/admin/settings';
 type C = Context<AppEnv>;
@@ -44,6 +44,33 @@ async function show(c: C, forms: { store?: FormState; tax?: FormState; currency?
     />
   );
   return page(c, { title: 'Settings', active: HERE, status }, view);
+}
+
+/** A field the API requires: blank goes on as '' for the schema to refuse next to the field, instead of leaving it unchanged. */
+const required = (form: Posted, name: string) => num(form, name) ?? form[name]?.[0] ?? '';
+const requiredText = (form: Posted, name: string) => form[name]?.[0] ?? '';
+
+async function currencyPage(c: C, code: string, form?: FormState, status = 200) {
+  const currency = await currencies.getCurrency(c.var.db, code);
+  const values = { ...currency, enabled: currency.enabled ? 'on' : '' };
+  // A refused delete keeps the stored values in the form, with the API's message above it.
+  const state = form && Object.keys(form.values).length === 0 ? { ...emptyForm(values), message: form.message } : (form ?? emptyForm(values));
+  const view = <CurrencyEditPage currency={currency} form={state} csrf={sessionOf(c).csrfToken} />;
+  return page(c, { title: `Currency ${currency.code}`, active: HERE, status }, view);
+}
+
+/** A refusal of the whole currency (409, e.g. the default one): the API's message above the form, not a field's. */
+function currencyFailure(error: unknown, values: Record<string, unknown>): FormState {
+  const state = failure(error, values);
+  delete state.errors.code;
+  return state;
+}
+
+async function taxPage(c: C, id: string, form?: FormState, status = 200) {
+  const rate = await taxes.getTaxRate(c.var.db, id);
+  const values = { ...rate, shippingTaxable: rate.shippingTaxable ? 'on' : '' };
+  const view = <TaxRateEditPage rate={rate} form={form ?? emptyForm(values)} csrf={sessionOf(c).csrfToken} />;
+  return page(c, { title: `Tax rate “${rate.name}”`, active: HERE, status }, view);
 }
 
 export const settingsRoutes = new Hono<AppEnv>()
@@ -79,11 +106,56 @@ export const settingsRoutes = new Hono<AppEnv>()
   .post('/taxes', guard(taxRoutes.createTaxRate), async (c) => {
     const form = await readForm(c);
     try {
-      const body = { name: str(form, 'name'), country: str(form, 'country'), region: str(form, 'region'), rate: num(form, 'rate') };
+      const body = { name: str(form, 'name'), country: str(form, 'country'), region: str(form, 'region'), rate: num(form, 'rate'), shippingTaxable: checked(form, 'shippingTaxable') };
       const rate = await taxes.createTaxRate(c.var.db, validate(CreateTaxRateBody, body));
       return redirectWith(c, `${HERE}#taxes`, `Tax rate “${rate.name}” added.`);
     } catch (error) {
       return show(c, { tax: failure(error, refill(form)) }, failureStatus(error));
+    }
+  })
+  .get('/currencies/:code', guard(currencyRoutes.updateCurrency), (c) => currencyPage(c, c.req.param('code')))
+  .post('/currencies/:code', guard(currencyRoutes.updateCurrency), async (c) => {
+    const code = c.req.param('code');
+    const form = await readForm(c);
+    try {
+      const body = {
+        name: requiredText(form, 'name'),
+        symbol: requiredText(form, 'symbol'),
+        minorUnits: required(form, 'minorUnits'),
+        exchangeRate: required(form, 'exchangeRate'),
+        enabled: checked(form, 'enabled'),
+      };
+      const currency = await currencies.updateCurrency(c.var.db, code, validate(UpdateCurrencyBody, body));
+      return redirectWith(c, `${HERE}#currencies`, `Currency ${currency.code} saved.`);
+    } catch (error) {
+      return currencyPage(c, code, currencyFailure(error, refill(form)), failureStatus(error));
+    }
+  })
+  .post('/currencies/:code/delete', guard(currencyRoutes.deleteCurrency), async (c) => {
+    const code = c.req.param('code');
+    try {
+      await currencies.deleteCurrency(c.var.db, code);
+      return redirectWith(c, `${HERE}#currencies`, `Currency ${code.toUpperCase()} deleted.`);
+    } catch (error) {
+      return currencyPage(c, code, currencyFailure(error, {}), failureStatus(error));
+    }
+  })
+  .get('/taxes/:id', guard(taxRoutes.updateTaxRate), (c) => taxPage(c, c.req.param('id')))
+  .post('/taxes/:id', guard(taxRoutes.updateTaxRate), async (c) => {
+    const id = c.req.param('id');
+    const form = await readForm(c);
+    try {
+      const body = {
+        name: requiredText(form, 'name'),
+        country: str(form, 'country') ?? '',
+        region: orNull(form, 'region'),
+        rate: required(form, 'rate'),
+        shippingTaxable: checked(form, 'shippingTaxable'),
+      };
+      const rate = await taxes.updateTaxRate(c.var.db, id, validate(UpdateTaxRateBody, body));
+      return redirectWith(c, `${HERE}#taxes`, `Tax rate “${rate.name}” saved.`);
+    } catch (error) {
+      return taxPage(c, id, failure(error, refill(form)), failureStatus(error));
     }
   })
   .post('/taxes/:id/delete', guard(taxRoutes.deleteTaxRate), async (c) => {
