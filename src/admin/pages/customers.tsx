@@ -1,11 +1,29 @@
+import { USER_STATUSES } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
+import type { Address } from '../../modules/customers/addresses.schemas';
 import type { Customer } from '../../modules/customers/customers.schemas';
-import { Field, type FormState } from '../components/form';
+import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 import type { Order } from '../../modules/orders/orders.schemas';
 import { OrderTable } from './orders';
 
-export function CustomerListPage(v: { customers: Customer[]; page: Pagination; url: string; filters: FormState }) {
+/** A checkbox whose state is refilled from the form ('on' when ticked). */
+function Check(props: { form: FormState; name: string; label: string }) {
+  const error = props.form.errors[props.name];
+  const on = props.form.values[props.name] === 'on' || props.form.values[props.name] === true;
+  return (
+    <div class={`field${error ? ' invalid' : ''}`}>
+      <label class="check">
+        <input type="checkbox" name={props.name} checked={on} /> {props.label}
+      </label>
+      {error ? <p class="error" id={`f-${props.name}-error`}>{error}</p> : null}
+    </div>
+  );
+}
+
+const CUSTOMER_FIELDS = ['email', 'name', 'phone', 'status', 'password', 'smsOptOut', 'marketingEmailOptOut'];
+
+export function CustomerListPage(v: { customers: Customer[]; page: Pagination; url: string; filters: FormState; form: FormState; csrf: string; canWrite: boolean }) {
   return (
     <>
       <Filters action="/admin/customers">
@@ -30,12 +48,75 @@ export function CustomerListPage(v: { customers: Customer[]; page: Pagination; u
         ))}
       </Table>
       <Pager page={v.page} url={v.url} />
+      {v.canWrite ? (
+        <PostForm action="/admin/customers" csrf={v.csrf} class="card">
+          <h2>New customer</h2>
+          <FormErrors form={v.form} fields={CUSTOMER_FIELDS} />
+          <div class="form-row">
+            <Field form={v.form} name="email" label="Email" type="email" required autocomplete="off" />
+            <Field form={v.form} name="name" label="Name" />
+            <Field form={v.form} name="phone" label="Phone" type="tel" hint="E.164, like +14155550100." />
+          </div>
+          <div class="form-row">
+            <Field form={v.form} name="password" label="Password" type="password" autocomplete="new-password" hint="Optional: without one, the customer cannot sign in until a password is set." />
+            <Select form={v.form} name="status" label="Status" options={USER_STATUSES} />
+          </div>
+          <button type="submit">Create customer</button>
+        </PostForm>
+      ) : null}
     </>
   );
 }
 
-export function CustomerDetailPage(v: { customer: Customer; orders: Order[]; orderTotal: number }) {
+export interface CustomerDetailForms {
+  details: FormState;
+  address: FormState;
+}
+
+const ADDRESS_FIELDS = ['firstName', 'lastName', 'company', 'line1', 'line2', 'city', 'region', 'postalCode', 'country', 'phone', 'isDefaultShipping', 'isDefaultBilling'];
+
+/** The fields of CreateAddress / UpdateAddress. */
+function AddressFields({ form }: { form: FormState }) {
+  return (
+    <>
+      <FormErrors form={form} fields={ADDRESS_FIELDS} />
+      <div class="form-row">
+        <Field form={form} name="firstName" label="First name" />
+        <Field form={form} name="lastName" label="Last name" />
+        <Field form={form} name="company" label="Company" />
+      </div>
+      <div class="form-row">
+        <Field form={form} name="line1" label="Address line 1" required />
+        <Field form={form} name="line2" label="Address line 2" />
+      </div>
+      <div class="form-row">
+        <Field form={form} name="city" label="City" required />
+        <Field form={form} name="region" label="Region" />
+        <Field form={form} name="postalCode" label="Postal code" />
+        <Field form={form} name="country" label="Country" required placeholder="US" hint="ISO 3166-1 alpha-2, in capitals." />
+      </div>
+      <Field form={form} name="phone" label="Phone" type="tel" hint="E.164, like +14155550100." />
+      <Check form={form} name="isDefaultShipping" label="Default shipping address" />
+      <Check form={form} name="isDefaultBilling" label="Default billing address" />
+    </>
+  );
+}
+
+const addressLine = (a: Address) => [a.line1, a.line2, [a.postalCode, a.city].filter(Boolean).join(' '), a.region, a.country].filter(Boolean).join(', ');
+const addressName = (a: Address) => [a.firstName, a.lastName].filter(Boolean).join(' ') + (a.company ? ` (${a.company})` : '');
+
+export function CustomerDetailPage(v: {
+  customer: Customer;
+  addresses: Address[];
+  orders: Order[];
+  orderTotal: number;
+  forms: CustomerDetailForms;
+  csrf: string;
+  canWrite: boolean;
+  maxAddresses: number;
+}) {
   const c = v.customer;
+  const base = `/admin/customers/${c.id}`;
   return (
     <>
       <div class="actions">
@@ -56,6 +137,54 @@ export function CustomerDetailPage(v: { customer: Customer; orders: Order[]; ord
           <dd>{when(c.lastLoginAt)}</dd>
         </dl>
       </section>
+      {v.canWrite ? (
+        <PostForm action={base} csrf={v.csrf} class="card">
+          <h2>Edit customer</h2>
+          <FormErrors form={v.forms.details} fields={CUSTOMER_FIELDS} />
+          <div class="form-row">
+            <Field form={v.forms.details} name="name" label="Name" hint="Blank clears it." />
+            <Field form={v.forms.details} name="email" label="Email" type="email" required hint="Changing it signs the customer out everywhere." />
+            <Field form={v.forms.details} name="phone" label="Phone" type="tel" hint="E.164, like +14155550100. Blank clears it." />
+            <Select form={v.forms.details} name="status" label="Status" options={USER_STATUSES} />
+          </div>
+          <Check form={v.forms.details} name="smsOptOut" label="No SMS at all" />
+          <Check form={v.forms.details} name="marketingEmailOptOut" label="No marketing email" />
+          <button type="submit">Save customer</button>
+        </PostForm>
+      ) : null}
+
+      <h2>Addresses</h2>
+      <Table caption="Addresses" head={['Name', 'Address', 'Phone', 'Default', '']} count={v.addresses.length} empty="No addresses.">
+        {v.addresses.map((a) => (
+          <tr data-address={a.id}>
+            <td>{addressName(a) || '—'}</td>
+            <td>{addressLine(a)}</td>
+            <td>{a.phone ?? '—'}</td>
+            <td>
+              {a.isDefaultShipping ? <Badge value="shipping" /> : null} {a.isDefaultBilling ? <Badge value="billing" /> : null}
+            </td>
+            <td>
+              {v.canWrite ? (
+                <div class="actions">
+                  <a href={`${base}/addresses/${a.id}`}>Edit</a>
+                  {a.isDefaultShipping ? null : <ActionButton action={`${base}/addresses/${a.id}/default`} csrf={v.csrf} label="Default shipping" fields={{ kind: 'shipping' }} />}
+                  {a.isDefaultBilling ? null : <ActionButton action={`${base}/addresses/${a.id}/default`} csrf={v.csrf} label="Default billing" fields={{ kind: 'billing' }} />}
+                  <ActionButton action={`${base}/addresses/${a.id}/delete`} csrf={v.csrf} label="Delete" danger confirm="Delete this address?" />
+                </div>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </Table>
+      {v.canWrite ? (
+        <PostForm action={`${base}/addresses`} csrf={v.csrf} class="card">
+          <h2>Add an address</h2>
+          <p class="muted">At most {v.maxAddresses} addresses. A new default takes it away from the other addresses.</p>
+          <AddressFields form={v.forms.address} />
+          <button type="submit">Add address</button>
+        </PostForm>
+      ) : null}
+
       <h2>Latest orders</h2>
       <OrderTable orders={v.orders} />
       {v.orderTotal > v.orders.length ? (
@@ -63,6 +192,37 @@ export function CustomerDetailPage(v: { customer: Customer; orders: Order[]; ord
           <a href={`/admin/orders?customer=${encodeURIComponent(c.id)}`}>All {v.orderTotal} orders</a>
         </p>
       ) : null}
+
+      {v.canWrite ? (
+        <section class="card">
+          <h2>Delete customer</h2>
+          <p class="muted">Deletes the account with its addresses. A customer with orders cannot be deleted: disable it instead.</p>
+          <ActionButton action={`${base}/delete`} csrf={v.csrf} label="Delete customer" danger confirm={`Delete customer ${c.email}?`} />
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+export function AddressEditPage(v: { customer: Customer; address: Address; form: FormState; csrf: string; canWrite: boolean }) {
+  const base = `/admin/customers/${v.customer.id}`;
+  return (
+    <>
+      <div class="actions">
+        <a href={base}>← {v.customer.name ?? v.customer.email}</a>
+      </div>
+      {v.canWrite ? (
+        <PostForm action={`${base}/addresses/${v.address.id}`} csrf={v.csrf} class="card">
+          <h2>Edit address</h2>
+          <AddressFields form={v.form} />
+          <button type="submit">Save address</button>
+        </PostForm>
+      ) : (
+        <section class="card">
+          <p>{addressName(v.address)}</p>
+          <p>{addressLine(v.address)}</p>
+        </section>
+      )}
     </>
   );
 }

@@ -7,9 +7,14 @@ import type { Shipment } from '../../modules/shipments/shipments.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select, emptyForm } from '../components/form';
 import { Badge, Filters, money, Pager, Table, when } from '../components/table';
 
-export function OrderListPage(v: { orders: Order[]; page: Pagination; url: string; filters: FormState }) {
+export function OrderListPage(v: { orders: Order[]; page: Pagination; url: string; filters: FormState; canCreate?: boolean }) {
   return (
     <>
+      {v.canCreate ? (
+        <div class="actions">
+          <a href="/admin/orders/new">+ New order</a>
+        </div>
+      ) : null}
       <Filters action="/admin/orders">
         <Select form={v.filters} name="status" label="Status" options={ORDER_STATUSES} blank="Any" />
         <Field form={v.filters} name="created_after" label="From (UTC)" type="date" />

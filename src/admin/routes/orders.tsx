@@ -24,6 +24,20 @@ import { guard, page, sessionOf } from '../context';
 import { failure, failureStatus, num, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { firstPage, listQuery, pageOf } from '../list';
 import { OrderDetailPage, OrderListPage, type OrderView } from '../pages/orders';
+import { CreateOrderBody } from '../../modules/orders/orders.schemas';
+import { placementFor } from '../../modules/orders/placement';
+import { type Quote, quote } from '../../modules/orders/quote';
+import { listCustomers, getCustomer } from '../../modules/customers/customers.service';
+import { customerListQuery } from '../../modules/customers/customers.query';
+import { listProducts } from '../../modules/products/products.service';
+import { productListQuery } from '../../modules/products/products.query';
+import { listCurrencies } from '../../modules/settings/currencies.service';
+import { currencyListQuery } from '../../modules/settings/currencies.query';
+import { toMajor } from '../../lib/money';
+import type { MiddlewareHandler } from 'hono';
+import type { FormState } from '../components/form';
+import { money } from '../components/table';
+import { ADDRESS_FIELDS, DRAFT_FIELDS, type DraftLine, NewOrderPage, type Review } from '../pages/order-new';
 
 const HERE = '/admin/orders';
 type C = Context<AppEnv>;
@@ -62,11 +76,151 @@ async function act(c: C, action: string, work: (id: string, form: Posted) => Pro
   }
 }
 
+// ---- New order (POST /api/orders from the panel) ----------------------------------------------
+
+/** Who may place orders for others, as placementFor decides it for staff: `orders:write`, not a vendor user. */
+const mayPlace = (c: C) => hasPermission(c.var.principal, 'orders:write') && !vendorScope(c.var.principal);
+const placeGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (vendorScope(c.var.principal)) throw ApiError.forbidden('Vendor users cannot place orders');
+  if (!hasPermission(c.var.principal, 'orders:write')) throw ApiError.forbidden("This credential lacks the 'orders:write' permission");
+  await next();
+};
+
+/** The draft's lines from the form, blank rows dropped, in the order of their indexes. */
+function draftLines(form: Posted): DraftLine[] {
+  const indexes = Object.keys(form)
+    .map((name) => /^lines\.(\d+)\.variantId$/.exec(name)?.[1])
+    .filter((i): i is string => i !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  return indexes.map((i) => ({ variantId: str(form, `lines.${i}.variantId`) ?? '', quantity: str(form, `lines.${i}.quantity`) ?? '' })).filter((l) => l.variantId !== '');
+}
+
+/** The draft's other fields, as text to refill the form with. */
+function draftValues(form: Posted): Record<string, string> {
+  return Object.fromEntries(DRAFT_FIELDS.map((name) => [name, str(form, name) ?? '']));
+}
+
+/** The body POST /api/orders would get for this draft (text numbers left as text, so the schema names them). */
+function draftBody(values: Record<string, string>, lines: DraftLine[]) {
+  const opt = (name: string) => values[name] || undefined;
+  const address = Object.fromEntries(
+    ADDRESS_FIELDS.map(([key]) => [key, key === 'country' ? opt(`shippingAddress.${key}`)?.toUpperCase() : opt(`shippingAddress.${key}`)]).filter(([, v]) => v !== undefined),
+  );
+  return {
+    lines: lines.map((l) => ({ variantId: l.variantId, quantity: l.quantity === '' ? undefined : Number.isFinite(Number(l.quantity)) ? Number(l.quantity) : l.quantity })),
+    currency: opt('currency'),
+    couponCode: opt('couponCode'),
+    shippingAddress: Object.keys(address).length ? address : undefined,
+    notes: opt('notes'),
+    customerId: opt('customerId'),
+    email: opt('email'),
+  };
+}
+
+/** The form's choices: customers (the first page, plus the chosen one), active products' variants, enabled currencies. */
+async function newOrderChoices(c: C, chosenCustomer?: string) {
+  const db = c.var.db;
+  const search = new URL(c.req.url).searchParams.get('customer_q')?.trim();
+  const [customers, products, currencies] = await Promise.all([
+    listCustomers(db, firstPage(customerListQuery, search ? { q: search } : {})),
+    listProducts(db, firstPage(productListQuery, { status: 'active' }), { staff: true }),
+    listCurrencies(db, firstPage(currencyListQuery, { enabled: 'true' }), true),
+  ]);
+  const people = customers.items;
+  if (chosenCustomer && !people.some((p) => p.id === chosenCustomer)) {
+    const chosen = await getCustomer(db, chosenCustomer).catch(() => undefined);
+    if (chosen) people.unshift(chosen);
+  }
+  const base = currencies.items.find((x) => x.isDefault)?.code ?? currencies.items[0]?.code ?? '';
+  return {
+    search: search ?? '',
+    defaultCurrency: base,
+    customers: people.map((p): [string, string] => [p.id, p.name ? `${p.email} (${p.name})` : p.email]),
+    variants: products.items.flatMap((p) =>
+      p.variants.map((v): [string, string] => [
+        v.id,
+        `${p.name}${v.name ? ` – ${v.name}` : ''}${v.sku ? ` [${v.sku}]` : ''} · ${money(v.price, base)} · ${v.stock} in stock`,
+      ]),
+    ),
+    currencies: currencies.items.map((x): [string, string] => [x.code, `${x.code} – ${x.name}`]),
+  };
+}
+
+async function newOrderPage(c: C, form: FormState, lines: DraftLine[], review?: Review, status = 200) {
+  const choices = await newOrderChoices(c, String(form.values.customerId ?? '') || undefined);
+  if (!form.values.currency) form.values.currency = choices.defaultCurrency;
+  const rows = lines.length ? lines : [{ variantId: '', quantity: '1' }];
+  const view = <NewOrderPage csrf={sessionOf(c).csrfToken} form={form} lines={rows} customers={choices.customers} variants={choices.variants} currencies={choices.currencies} customerSearch={choices.search} review={review} />;
+  return page(c, { title: 'New order', active: HERE, status }, view);
+}
+
+/**
+ * The totals the order would be placed at: the orderer as placementFor finds it and the quote
+ * placeOrder prices from (same customer key for coupon limits). Stock short of a line is the
+ * API's 409 for it, said before placing.
+ */
+async function reviewOf(c: C, body: ReturnType<typeof CreateOrderBody.parse>): Promise<Review> {
+  const db = c.var.db;
+  const placement = await placementFor(db, c.var.principal, body);
+  const customerKey = placement.orderer ? (placement.orderer.customerId ?? `email:${placement.orderer.email.toLowerCase()}`) : undefined;
+  let priced: Quote | undefined;
+  let refused: unknown;
+  try {
+    priced = await quote(db, { currency: body.currency, lines: body.lines, couponCode: body.couponCode, shippingAddress: body.shippingAddress, customerKey });
+  } catch (error) {
+    refused = error;
+  }
+  if (!placement.orderer) {
+    const lineErrors = refused instanceof ApiError && refused.code === 'VALIDATION_ERROR' && Array.isArray(refused.details) ? refused.details : [];
+    throw ApiError.validation([...placement.errors, ...lineErrors]);
+  }
+  if (!priced) throw refused;
+  const short = priced.lines.findIndex((l) => l.stock < l.quantity);
+  if (short >= 0) {
+    const line = priced.lines[short]!;
+    throw new ApiError('CONFLICT', `Not enough stock for '${line.name}': ${line.quantity} asked, ${line.stock} left`, {
+      details: { field: `lines.${short}.quantity`, issue: `only ${line.stock} in stock` },
+    });
+  }
+  const major = (minor: number) => toMajor(minor, priced.currency.minorUnits);
+  const t = priced.totals;
+  return {
+    currency: priced.currency.code,
+    lines: priced.lines.map((l) => ({ name: l.name, sku: l.sku, quantity: l.quantity, stock: l.stock, unitPrice: major(l.unitPrice), discount: major(l.discount), tax: major(l.tax), total: major(l.total) })),
+    subtotal: major(t.subtotal),
+    discountTotal: major(t.discountTotal),
+    shippingTotal: major(t.shippingTotal),
+    taxTotal: major(t.taxTotal),
+    total: major(t.total),
+    couponCode: priced.coupon?.code ?? null,
+    orderer: placement.orderer.customerId ? `${placement.orderer.email} (customer ${placement.orderer.customerId})` : `${placement.orderer.email} (guest)`,
+  };
+}
+
 export const orderRoutes = new Hono<AppEnv>()
   .get('/', guard(routes.listOrders), async (c) => {
     const { query, values } = listQuery(c, orderListQuery);
     const { items, total } = await orders.listOrders(c.var.db, query, readReach(c.var.principal));
-    return page(c, { title: 'Orders', active: HERE }, <OrderListPage orders={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} />);
+    return page(c, { title: 'Orders', active: HERE }, <OrderListPage orders={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} canCreate={mayPlace(c)} />);
+  })
+  .get('/new', guard(routes.createOrder), placeGuard, (c) => newOrderPage(c, emptyForm({ customerId: new URL(c.req.url).searchParams.get('customerId') ?? '' }), []))
+  .post('/new', guard(routes.createOrder), placeGuard, async (c) => {
+    const form = await readForm(c);
+    const step = str(form, 'step');
+    const lines = draftLines(form);
+    const values = draftValues(form);
+    if (step === 'add') return newOrderPage(c, emptyForm(values), [...lines, { variantId: '', quantity: '1' }]);
+    try {
+      const body = validate(CreateOrderBody, draftBody(values, lines));
+      if (step === 'place') {
+        const order = await orders.createOrder(c.var.db, c.var.principal, body, actor(c));
+        return redirectWith(c, `${HERE}/${order.id}`, `Order ${order.id} placed.`);
+      }
+      return newOrderPage(c, emptyForm(values), lines, await reviewOf(c, body));
+    } catch (error) {
+      return newOrderPage(c, failure(error, values), lines, undefined, failureStatus(error));
+    }
   })
   .get('/:id', guard(routes.getOrder), (c) => detail(c, c.req.param('id')))
   .post('/:id/status', guard(routes.updateOrder), (c) =>
