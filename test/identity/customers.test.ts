@@ -41,6 +41,17 @@ describe('staff managing customers', () => {
     expect(row!.roleId).toBe('customer');
   });
 
+  it('keeps the opt-outs given at creation, and defaults them to false', async () => {
+    const key = await adminKey();
+    const optedOut = await post(key, { email: email(), smsOptOut: true, marketingEmailOptOut: true });
+    expect(optedOut.status).toBe(201);
+    expect(optedOut.body.data).toMatchObject({ smsOptOut: true, marketingEmailOptOut: true });
+    const row = await db().query.users.findFirst({ where: eq(users.id, optedOut.body.data.id) });
+    expect(row).toMatchObject({ smsOptOut: true, marketingEmailOptOut: true });
+    const plain = await post(key, { email: email() });
+    expect(plain.body.data).toMatchObject({ smsOptOut: false, marketingEmailOptOut: false });
+  });
+
   it('refuses a duplicate email with 409 and a bad body with 422 listing every field', async () => {
     const key = await adminKey();
     const address = email();

@@ -31,6 +31,8 @@ export interface NewUser {
   roleId: string;
   vendorId?: string | null;
   status?: UserRow['status'];
+  smsOptOut?: boolean;
+  marketingEmailOptOut?: boolean;
 }
 
 /** A complete users row for a new account, its password hashed; nothing is written. */
@@ -46,8 +48,8 @@ export async function newUserRow(input: NewUser, now = new Date()): Promise<User
     vendorId: input.vendorId ?? null,
     status: input.status ?? 'active',
     tokenVersion: 0,
-    smsOptOut: false,
-    marketingEmailOptOut: false,
+    smsOptOut: input.smsOptOut ?? false,
+    marketingEmailOptOut: input.marketingEmailOptOut ?? false,
     lastLoginAt: null,
     createdAt: ts,
     updatedAt: ts,
