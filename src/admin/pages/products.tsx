@@ -88,6 +88,7 @@ export function ProductEditPage(v: { product: Product; form: FormState; variantF
         {p.status !== 'archived' ? (
           <ActionButton action={`/admin/products/${p.id}/archive`} csrf={v.csrf} label="Archive" danger confirm={`Archive "${p.name}"? It leaves the shop; orders keep it.`} />
         ) : null}
+        <ActionButton action={`/admin/products/${p.id}/delete`} csrf={v.csrf} label="Delete" danger confirm={`Delete "${p.name}" and its variants for good? Archiving keeps it for the records.`} />
       </div>
       <ProductForm action={`/admin/products/${p.id}`} form={v.form} csrf={v.csrf} choices={v.choices} creating={false} />
       <h2>Variants</h2>

@@ -149,6 +149,17 @@ export const productRoutes = new Hono<AppEnv>()
     const product = await service.updateProduct(c.var.db, c.req.param('id'), { status: 'archived' }, scope(c));
     return redirectWith(c, `${HERE}/${product.id}`, `“${product.name}” is archived.`);
   })
+  .post('/:id/delete', guard(routes.deleteProduct), async (c) => {
+    const id = c.req.param('id');
+    try {
+      const product = await service.getProduct(c.var.db, id, visibility(c));
+      await service.deleteProduct(c.var.db, id, scope(c));
+      return redirectWith(c, HERE, `“${product.name}” deleted.`);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code === 'NOT_FOUND') throw error;
+      return redirectWith(c, `${HERE}/${id}`, error.message, 'error');
+    }
+  })
   .post('/:id/variants', guard(routes.createVariant), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
