@@ -49,7 +49,7 @@ export function WebhookListPage(v: { endpoints: WebhookEndpoint[]; page: Paginat
   );
 }
 
-export function WebhookDetailPage(v: { endpoint: WebhookEndpoint; deliveries: Delivery[]; page: Pagination; url: string; csrf: string; canWrite: boolean; secret?: string; form: FormState }) {
+export function WebhookDetailPage(v: { endpoint: WebhookEndpoint; deliveries: Delivery[]; page: Pagination; url: string; csrf: string; canWrite: boolean; secret?: string; form: FormState; edit: FormState }) {
   const w = v.endpoint;
   const base = `/admin/webhooks/${w.id}`;
   return (
@@ -87,6 +87,18 @@ export function WebhookDetailPage(v: { endpoint: WebhookEndpoint; deliveries: De
           </div>
         ) : null}
       </section>
+      {v.canWrite ? (
+        <section class="card" aria-labelledby="edit-hook">
+          <h2 id="edit-hook">Edit endpoint</h2>
+          <PostForm action={`${base}/edit`} csrf={v.csrf}>
+            <FormErrors form={v.edit} fields={['url', 'events', 'description']} />
+            <Field form={v.edit} name="url" label="URL" type="url" required hint="https and public; the store POSTs signed events here." />
+            <Field form={v.edit} name="description" label="Description" />
+            <Checkboxes form={v.edit} name="events" legend="Events" options={EVENT_OPTIONS} />
+            <button type="submit">Save endpoint</button>
+          </PostForm>
+        </section>
+      ) : null}
       <h2>Deliveries</h2>
       <Table caption="Deliveries" head={['Delivery', 'Event', 'Status', 'Attempts', 'Last answer', 'Next retry', 'Created', '']} count={v.deliveries.length} empty="No deliveries yet.">
         {v.deliveries.map((d) => (

@@ -8,7 +8,7 @@ import * as deliveries from '../../modules/webhooks/deliveries.service';
 import { allowPrivateUrls } from '../../modules/webhooks/webhooks.handlers';
 import { webhookListQuery } from '../../modules/webhooks/webhooks.query';
 import * as routes from '../../modules/webhooks/webhooks.routes';
-import { CreateWebhookBody, RotateSecretBody, type WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';
+import { CreateWebhookBody, RotateSecretBody, UpdateWebhookBody, type WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';
 import * as service from '../../modules/webhooks/webhooks.service';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
@@ -27,11 +27,12 @@ async function listPage(c: C, form: FormState, status = 200, created?: { endpoin
   return page(c, { title: 'Webhooks', active: HERE, status }, view);
 }
 
-async function detailPage(c: C, id: string, extra: { secret?: string; form?: FormState } = {}, status = 200) {
+async function detailPage(c: C, id: string, extra: { secret?: string; form?: FormState; edit?: FormState } = {}, status = 200) {
   const { query } = listQuery(c, deliveryListQuery);
   const [endpoint, { items, total }] = await Promise.all([service.getEndpoint(c.var.db, id), deliveries.listDeliveries(c.var.db, id, query)]);
   const view = (
-    <WebhookDetailPage endpoint={endpoint} deliveries={items} page={pageOf(query, total)} url={c.req.url} csrf={sessionOf(c).csrfToken} canWrite={canWrite(c)} secret={extra.secret} form={extra.form ?? emptyForm()} />
+    <WebhookDetailPage endpoint={endpoint} deliveries={items} page={pageOf(query, total)} url={c.req.url} csrf={sessionOf(c).csrfToken} canWrite={canWrite(c)} secret={extra.secret} form={extra.form ?? emptyForm()}
+      edit={extra.edit ?? emptyForm({ url: endpoint.url, description: endpoint.description ?? '', events: endpoint.events })} />
   );
   return page(c, { title: 'Webhook endpoint', active: HERE, status }, view);
 }
@@ -53,6 +54,17 @@ export const webhookRoutes = new Hono<AppEnv>()
     const active = str(await readForm(c), 'active') === 'true';
     await service.updateEndpoint(c.var.db, c.req.param('id'), { active }, allowPrivateUrls(c));
     return redirectWith(c, `${HERE}/${c.req.param('id')}`, active ? 'Endpoint enabled.' : 'Endpoint disabled.');
+  })
+  .post('/:id/edit', guard(routes.updateWebhook), async (c) => {
+    const id = c.req.param('id');
+    const form = await readForm(c);
+    try {
+      const input = validate(UpdateWebhookBody, { url: str(form, 'url'), events: all(form, 'events'), description: orNull(form, 'description') });
+      await service.updateEndpoint(c.var.db, id, input, allowPrivateUrls(c));
+      return redirectWith(c, `${HERE}/${id}`, 'Endpoint saved.');
+    } catch (error) {
+      return detailPage(c, id, { edit: failure(error, refill(form, ['events'])) }, failureStatus(error));
+    }
   })
   .post('/:id/rotate', guard(routes.rotateWebhookSecret), async (c) => {
     const id = c.req.param('id');
