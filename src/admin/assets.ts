@@ -22,7 +22,7 @@ a { color:var(--accent); }
 .top nav .group-label { font-size:.7rem; text-transform:uppercase; letter-spacing:.05em; color:#8da2bf; padding:0 .2rem; }
 .top nav a:hover, .top nav a[aria-current=page] { background:#24364f; color:#fff; }
 .top .who { margin-left:auto; display:flex; align-items:center; gap:.5rem; font-size:.9rem; color:#b8c7da; }
-.top .who .link { color:#fff; }
+.top .who .link, .top .who a { color:#fff; }
 main { max-width:1200px; margin:0 auto; padding:1.25rem; }
 main:focus { outline:none; }
 h1 { font-size:1.6rem; margin:.25rem 0 1rem; }

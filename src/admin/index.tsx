@@ -8,6 +8,7 @@ import { Document } from './components/layout';
 import { maybeSession, page, setSession } from './context';
 import { CSRF_FIELD, sameOrigin, sameToken } from './csrf';
 import { readSession } from './session';
+import { accountRoutes } from './routes/account';
 import { apiKeyRoutes } from './routes/api-keys';
 import { categoryRoutes } from './routes/categories';
 import { brandRoutes } from './routes/brands';
@@ -73,6 +74,7 @@ export function createAdminRouter() {
   admin.use('*', publishEvents());
 
   admin.route('/', dashboardRoutes);
+  admin.route('/account', accountRoutes);
   admin.route('/products', productRoutes);
   admin.route('/orders', orderRoutes);
   admin.route('/customers', customerRoutes);

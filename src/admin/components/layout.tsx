@@ -102,7 +102,8 @@ export function Layout(props: { title: string; session: AdminSession; active: st
         </nav>
         <form method="post" action="/admin/sign-out" class="who">
           <CsrfField token={session.csrfToken} />
-          <span title={session.user.email}>{session.user.name ?? session.user.email} · {session.user.vendorId ? 'vendor' : session.user.role}</span>
+          <a href="/admin/account" title={`${session.user.email}: your account`}>{session.user.name ?? session.user.email}</a>
+          <span> · {session.user.vendorId ? 'vendor' : session.user.role}</span>
           <button type="submit" class="link">Sign out</button>
         </form>
       </header>
