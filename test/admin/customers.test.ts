@@ -24,12 +24,12 @@ describe('admin customers: create, edit, delete', () => {
     expect(list.html).toContain('New customer');
     const email = `new-${uid()}@example.com`;
 
-    const made = await post('/admin/customers', { _csrf: admin.csrf, email, name: 'Ada Lovelace', phone: '+14155550100', password: 'correct horse battery', status: 'active' }, admin.session);
+    const made = await post('/admin/customers', { _csrf: admin.csrf, email, name: 'Ada Lovelace', phone: '+14155550100', password: 'correct horse battery', status: 'active', smsOptOut: 'on' }, admin.session);
     expect(made.res.status).toBe(303);
     const id = idOf(made.res);
     expect(flashOf(made.res)?.text).toContain(email);
     const stored = await getCustomer(db(), id);
-    expect(stored).toMatchObject({ email, name: 'Ada Lovelace', phone: '+14155550100', status: 'active' });
+    expect(stored).toMatchObject({ email, name: 'Ada Lovelace', phone: '+14155550100', status: 'active', smsOptOut: true, marketingEmailOptOut: false });
     const registered = await db().select().from(events).where(eq(events.type, 'customer.registered'));
     expect(registered.some((e) => JSON.stringify(e.data).includes(id))).toBe(true);
     const detail = await follow(made.res, admin.session);

@@ -61,6 +61,8 @@ export function CustomerListPage(v: { customers: Customer[]; page: Pagination; u
             <Field form={v.form} name="password" label="Password" type="password" autocomplete="new-password" hint="Optional: without one, the customer cannot sign in until a password is set." />
             <Select form={v.form} name="status" label="Status" options={USER_STATUSES} />
           </div>
+          <Check form={v.form} name="smsOptOut" label="No SMS at all" />
+          <Check form={v.form} name="marketingEmailOptOut" label="No marketing email" />
           <button type="submit">Create customer</button>
         </PostForm>
       ) : null}

@@ -136,7 +136,8 @@ export const customerRoutes = new Hono<AppEnv>()
         name: str(form, 'name'),
         phone: str(form, 'phone'),
         status: str(form, 'status'),
-        // The opt-outs are not offered here: createUser (users.service newUserRow) stores false whatever the body says.
+        smsOptOut: checked(form, 'smsOptOut'),
+        marketingEmailOptOut: checked(form, 'marketingEmailOptOut'),
         // Passwords are not trimmed: what was typed is the password. Blank: none (cannot sign in yet).
         password: form.password?.[0] ? form.password[0] : undefined,
       };
