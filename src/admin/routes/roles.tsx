@@ -1,8 +1,5 @@
-import { count, inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import type { Database } from '../../db/client';
-import { users } from '../../db/schema';
 import type { AppEnv } from '../../env';
 import { coverProblem, hasPermission, ownRole, uncovered } from '../../lib/access';
 import { ApiError } from '../../lib/errors';
@@ -18,13 +15,6 @@ import { RoleEditPage, RoleForm, type RoleAccess, RoleListPage, type RoleLocks }
 
 const HERE = '/admin/roles';
 type C = Context<AppEnv>;
-
-/** How many users hold each of these roles: one grouped count over the users (role, created) index. */
-async function holders(db: Database, roleIds: string[]): Promise<Map<string, number>> {
-  if (roleIds.length === 0) return new Map();
-  const rows = await db.select({ roleId: users.roleId, n: count() }).from(users).where(inArray(users.roleId, roleIds)).groupBy(users.roleId);
-  return new Map(rows.map((r) => [r.roleId, r.n]));
-}
 
 function access(c: C): RoleAccess {
   const principal = c.var.principal;
@@ -76,7 +66,7 @@ async function newPage(c: C, form: FormState, status = 200) {
 
 async function editPage(c: C, id: string, form?: FormState, status = 200) {
   const role = await service.getRole(c.var.db, id);
-  const held = (await holders(c.var.db, [role.id])).get(role.id) ?? 0;
+  const held = (await service.countRoleHolders(c.var.db, [role.id])).get(role.id) ?? 0;
   const locks = locksFor(c, role);
   const values = form ? { ...roleValues(role), ...form.values } : roleValues(role);
   const view = (
@@ -97,7 +87,7 @@ export const roleRoutes = new Hono<AppEnv>()
   .get('/', guard(routes.listRoles), async (c) => {
     const { query, values } = listQuery(c, roleListQuery);
     const { items, total } = await service.listRoles(c.var.db, query);
-    const counts = await holders(c.var.db, items.map((r) => r.id));
+    const counts = await service.countRoleHolders(c.var.db, items.map((r) => r.id));
     const rows = items.map((role) => ({ role, users: counts.get(role.id) ?? 0 }));
     const principal = c.var.principal;
     const view = (

@@ -1,4 +1,4 @@
-import { and, count, eq, notExists, or } from 'drizzle-orm';
+import { and, count, eq, inArray, notExists, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { apiKeys, roles, users } from '../../db/schema';
 import { assertCovers, ownRole, type Principal } from '../../lib/access';
@@ -10,6 +10,13 @@ import { roleListQuery } from './roles.query';
 import type { CreateRoleInput, Role, UpdateRoleInput } from './roles.schemas';
 
 const UNIQUE_FIELDS = { 'roles.name': 'name' };
+
+/** How many users hold each of these roles: one grouped count over the users (role, created) index. */
+export async function countRoleHolders(db: Database, roleIds: string[]): Promise<Map<string, number>> {
+  if (roleIds.length === 0) return new Map();
+  const rows = await db.select({ roleId: users.roleId, n: count() }).from(users).where(inArray(users.roleId, roleIds)).groupBy(users.roleId);
+  return new Map(rows.map((r) => [r.roleId, r.n]));
+}
 
 export function listRoles(db: Database, query: ParsedListQuery<typeof roleListQuery.filters>) {
   return listTable<Role, typeof roleListQuery.filters>(db, roles, roleListQuery, query);
