@@ -172,6 +172,27 @@ describe('admin: new order', () => {
     expect(await stockOf(variant)).toBe(3);
   });
 
+  it("saves an order's notes from its page (PATCH /api/orders notes), clears them when blank, with no event", async () => {
+    const { session, token } = await admin();
+    const variant = await variantWithStock(5);
+    const placed = await post('/admin/orders/new', { _csrf: token, step: 'place', email: `notes-${uid()}@example.com`, currency: 'USD', 'lines.0.variantId': variant, 'lines.0.quantity': '1' }, session);
+    const id = placed.res.headers.get('Location')!.split('/').pop()!;
+    const eventsBefore = await db().select({ n: sql<number>`count(*)` }).from(events).where(eq(events.type, 'order.updated'));
+    const detail = await get(`/admin/orders/${id}`, session);
+    expect(detail.html).toContain(`action="/admin/orders/${id}/notes"`);
+    const saved = await post(`/admin/orders/${id}/notes`, { _csrf: token, notes: 'Gift wrap, no invoice in the box' }, session);
+    expect(saved.res.status).toBe(303);
+    expect((await getOrder(db(), id, ALL_ORDERS)).notes).toBe('Gift wrap, no invoice in the box');
+    expect((await get(`/admin/orders/${id}`, session)).html).toContain('Gift wrap, no invoice in the box</textarea>');
+    const tooLong = await post(`/admin/orders/${id}/notes`, { _csrf: token, notes: 'x'.repeat(2001) }, session);
+    expect(tooLong.res.status).toBe(422);
+    expect(errorOf(tooLong.html, 'notes')).toBeTruthy();
+    await post(`/admin/orders/${id}/notes`, { _csrf: token, notes: '  ' }, session);
+    expect((await getOrder(db(), id, ALL_ORDERS)).notes).toBeNull();
+    const eventsAfter = await db().select({ n: sql<number>`count(*)` }).from(events).where(eq(events.type, 'order.updated'));
+    expect(eventsAfter[0]!.n).toBe(eventsBefore[0]!.n);
+  });
+
   it('is 403 without orders:write, and the list has no link', async () => {
     const session = await withPermissions(['orders:read']);
     const list = await get('/admin/orders', session);

@@ -110,6 +110,13 @@ export function OrderDetailPage(v: OrderView) {
               <button type="submit">Change status</button>
             </PostForm>
           ) : null}
+          {v.can.write ? (
+            <PostForm action={`${base}/notes`} csrf={v.csrf}>
+              <FormErrors form={formFor(v, 'notes')} fields={['notes']} />
+              <Field form={formFor(v, 'notes', { notes: o.notes ?? '' })} name="notes" label="Notes" type="textarea" hint="Internal; saving them alone sends no event." />
+              <button type="submit">Save notes</button>
+            </PostForm>
+          ) : null}
           {v.can.pay && o.amountDue > 0 && o.status === 'pending' ? (
             <PostForm action={`${base}/payments`} csrf={v.csrf}>
               <h3>Record a payment</h3>

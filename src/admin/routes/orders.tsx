@@ -21,12 +21,10 @@ import { CreateShipmentBody, UpdateShipmentBody } from '../../modules/shipments/
 import * as shipments from '../../modules/shipments/shipments.service';
 import { emptyForm } from '../components/form';
 import { guard, page, sessionOf } from '../context';
-import { failure, failureStatus, num, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
+import { failure, failureStatus, num, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { firstPage, listQuery, pageOf } from '../list';
 import { OrderDetailPage, OrderListPage, type OrderView } from '../pages/orders';
 import { CreateOrderBody } from '../../modules/orders/orders.schemas';
-import { placementFor } from '../../modules/orders/placement';
-import { type Quote, quote } from '../../modules/orders/quote';
 import { listCustomers, getCustomer } from '../../modules/customers/customers.service';
 import { customerListQuery } from '../../modules/customers/customers.query';
 import { listProducts } from '../../modules/products/products.service';
@@ -155,34 +153,9 @@ async function newOrderPage(c: C, form: FormState, lines: DraftLine[], review?: 
   return page(c, { title: 'New order', active: HERE, status }, view);
 }
 
-/**
- * The totals the order would be placed at: the orderer as placementFor finds it and the quote
- * placeOrder prices from (same customer key for coupon limits). Stock short of a line is the
- * API's 409 for it, said before placing.
- */
+/** The totals the order would be placed at, as orders.reviewOrder prices and refuses it, in major units. */
 async function reviewOf(c: C, body: ReturnType<typeof CreateOrderBody.parse>): Promise<Review> {
-  const db = c.var.db;
-  const placement = await placementFor(db, c.var.principal, body);
-  const customerKey = placement.orderer ? (placement.orderer.customerId ?? `email:${placement.orderer.email.toLowerCase()}`) : undefined;
-  let priced: Quote | undefined;
-  let refused: unknown;
-  try {
-    priced = await quote(db, { currency: body.currency, lines: body.lines, couponCode: body.couponCode, shippingAddress: body.shippingAddress, customerKey });
-  } catch (error) {
-    refused = error;
-  }
-  if (!placement.orderer) {
-    const lineErrors = refused instanceof ApiError && refused.code === 'VALIDATION_ERROR' && Array.isArray(refused.details) ? refused.details : [];
-    throw ApiError.validation([...placement.errors, ...lineErrors]);
-  }
-  if (!priced) throw refused;
-  const short = priced.lines.findIndex((l) => l.stock < l.quantity);
-  if (short >= 0) {
-    const line = priced.lines[short]!;
-    throw new ApiError('CONFLICT', `Not enough stock for '${line.name}': ${line.quantity} asked, ${line.stock} left`, {
-      details: { field: `lines.${short}.quantity`, issue: `only ${line.stock} in stock` },
-    });
-  }
+  const { orderer, quote: priced } = await orders.reviewOrder(c.var.db, c.var.principal, body);
   const major = (minor: number) => toMajor(minor, priced.currency.minorUnits);
   const t = priced.totals;
   return {
@@ -194,7 +167,7 @@ async function reviewOf(c: C, body: ReturnType<typeof CreateOrderBody.parse>): P
     taxTotal: major(t.taxTotal),
     total: major(t.total),
     couponCode: priced.coupon?.code ?? null,
-    orderer: placement.orderer.customerId ? `${placement.orderer.email} (customer ${placement.orderer.customerId})` : `${placement.orderer.email} (guest)`,
+    orderer: orderer.customerId ? `${orderer.email} (customer ${orderer.customerId})` : `${orderer.email} (guest)`,
   };
 }
 
@@ -225,6 +198,9 @@ export const orderRoutes = new Hono<AppEnv>()
   .get('/:id', guard(routes.getOrder), (c) => detail(c, c.req.param('id')))
   .post('/:id/status', guard(routes.updateOrder), (c) =>
     act(c, 'status', (id, form) => orders.updateOrder(c.var.db, id, validate(UpdateOrderBody, { status: str(form, 'status') }), actor(c)), 'Status changed.'),
+  )
+  .post('/:id/notes', guard(routes.updateOrder), (c) =>
+    act(c, 'notes', (id, form) => orders.updateOrder(c.var.db, id, validate(UpdateOrderBody, { notes: orNull(form, 'notes') }), actor(c)), 'Notes saved.'),
   )
   .post('/:id/payments', guard(paymentRoutes.createPayment), (c) =>
     act(c, 'payment', async (id, form) => {

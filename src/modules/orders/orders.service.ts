@@ -8,9 +8,9 @@ import { assertTransition } from './order-status';
 import { ALL_ORDERS, type OrderReach } from './orders.access';
 import { orderForChange, toOrder } from './orders.read';
 import type { CreateOrderInput, OrderDetail, UpdateOrderInput } from './orders.schemas';
-import { placeOrder } from './place-order';
-import { placementFor } from './placement';
-import { quote } from './quote';
+import { customerKeyOf, notEnoughStock, placeOrder } from './place-order';
+import { type Orderer, placementFor } from './placement';
+import { type Quote, quote } from './quote';
 
 export { getOrder, listOrders } from './orders.read';
 
@@ -30,6 +30,21 @@ export async function createOrder(db: Database, principal: Principal, body: Crea
     actor,
   });
   return { ...toOrder(order, lines), history: history.map(({ orderId: _, ...h }) => h) };
+}
+
+/**
+ * What createOrder would place this body at, without placing it (the panel's review step): the
+ * orderer and the quote placeOrder prices from, refused as createOrder would refuse it (one 422
+ * listing every invalid field; a line asking more than the stock read is the 409 for that line).
+ */
+export async function reviewOrder(db: Database, principal: Principal, body: CreateOrderInput): Promise<{ orderer: Orderer; quote: Quote }> {
+  const placement = await placementFor(db, principal, body);
+  if (!placement.orderer) throw ApiError.validation([...placement.errors, ...(await lineErrors(db, body))]);
+  const { orderer } = placement;
+  const priced = await quote(db, { currency: body.currency, lines: body.lines, couponCode: body.couponCode, shippingAddress: body.shippingAddress, customerKey: customerKeyOf(orderer) });
+  const short = priced.lines.findIndex((l) => l.stock < l.quantity);
+  if (short >= 0) throw notEnoughStock(priced.lines[short]!, priced.lines[short]!.stock, `lines.${short}.quantity`);
+  return { orderer, quote: priced };
 }
 
 /** The problems the quote finds with the lines, currency and coupon, so one 422 lists every invalid field. */

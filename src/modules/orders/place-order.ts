@@ -69,7 +69,7 @@ const ATTEMPTS = 3;
 
 export async function placeOrder(db: Database, input: PlaceOrderInput, now = new Date()): Promise<PlacedOrder> {
   if (input.lines.length === 0) throw ApiError.validation([{ field: input.linesField ?? 'lines', message: 'must have at least one line' }]);
-  const customerKey = input.customerId ?? `email:${input.email.toLowerCase()}`;
+  const customerKey = customerKeyOf(input);
   const request: QuoteRequest = {
     currency: input.currency,
     lines: input.lines,
@@ -182,8 +182,15 @@ async function outOfStock(db: Database, lines: { variantId: string; quantity: nu
   const left = new Map(stock.map((v) => [v.id, v.stock]));
   const index = lines.findIndex((l) => (left.get(l.variantId) ?? 0) < l.quantity);
   const line = lines[Math.max(index, 0)]!;
-  const available = left.get(line.variantId) ?? 0;
+  return notEnoughStock(line, left.get(line.variantId) ?? 0, `${field}.${Math.max(index, 0)}.quantity`);
+}
+
+/** The 409 for a line asking more than the `available` units. */
+export function notEnoughStock(line: { name: string; quantity: number }, available: number, field: string): ApiError {
   return new ApiError('CONFLICT', `Not enough stock for '${line.name}': ${line.quantity} asked, ${available} left`, {
-    details: { field: `${field}.${Math.max(index, 0)}.quantity`, issue: `only ${available} in stock` },
+    details: { field, issue: `only ${available} in stock` },
   });
 }
+
+/** Whose coupon uses count against a per-customer limit: the account, or a guest's email. */
+export const customerKeyOf = (orderer: { customerId: string | null; email: string }) => orderer.customerId ?? `email:${orderer.email.toLowerCase()}`;
