@@ -1,7 +1,18 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
+import { createServer, type AddressInfo } from 'node:net';
 import { defineConfig } from 'vitest/config';
 
 const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);
+
+/** A port for the loopback fake of the Stripe API (test/payments/stripe-fake.global-setup.mjs), known before the Worker's bindings are. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+process.env.STRIPE_FAKE_PORT ??= String(await freePort());
 
 /** A project running inside workerd with the Worker's real bindings, plus test-only settings. */
 function workersProject(name: string, include: string[], exclude: string[], settings: Record<string, string>, globalSetup: string[] = []) {
@@ -19,6 +30,10 @@ function workersProject(name: string, include: string[], exclude: string[], sett
             WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
             WEBHOOK_RETRY_BASE_SECONDS: '1',
             NOTIFICATIONS_RETRY_BASE_SECONDS: '1',
+            // The stripe provider, against the loopback fake of Stripe's API.
+            STRIPE_SECRET_KEY: 'sk_test_store_api_tests',
+            STRIPE_WEBHOOK_SECRET: 'whsec_store_api_tests',
+            STRIPE_API_BASE: `http://127.0.0.1:${process.env.STRIPE_FAKE_PORT}`,
             ...settings,
           },
         },
@@ -44,7 +59,10 @@ export default defineConfig({
         RATE_LIMIT_LEASE_SECONDS: '1',
         // Kept catalogue answers are tried after 1 ms, so every test that reads the catalogue twice goes through them.
         CATALOGUE_CACHE_QUIET_MS: '1',
-      }, ['./test/webhooks/receiver.global-setup.mjs']), // a loopback webhook receiver (test/webhooks/receiver-setup.ts)
+      }, [
+        './test/webhooks/receiver.global-setup.mjs', // a loopback webhook receiver (test/webhooks/receiver-setup.ts)
+        './test/payments/stripe-fake.global-setup.mjs', // a loopback fake of Stripe's API (test/payments/stripe-fake.ts)
+      ]),
       // Small limits so the limiter's edges can be reached in a few requests.
       workersProject('rate-limit', ['test/rate-limit/**/*.test.ts'], [], { RATE_LIMIT_AUTHENTICATED: '10', RATE_LIMIT_ANONYMOUS: '5' }),
       {

@@ -16,6 +16,7 @@ import { catalogueCache } from './middleware/catalogue-cache';
 import { emptyJsonBody } from './middleware/empty-json-body';
 import { d1Metrics } from './middleware/d1-metrics';
 import { publishEvents } from './middleware/publish-events';
+import { EVENT_TYPES } from './lib/events';
 import { authenticateAndRateLimit } from './middleware/rate-limit';
 import { services } from './middleware/services';
 import { isStaleCredential } from './middleware/verified-d1';
@@ -45,7 +46,8 @@ import { vendorsRouter } from './modules/vendors';
 import { webhooksRouter } from './modules/webhooks';
 
 /** Paths that answer without looking at credentials and without counting against any limit. */
-const UNCOUNTED_PATHS = new Set(['/api', '/api/health', '/api/openapi.json']);
+// Stripe's webhook is Stripe's, signed, and must never be turned away by a per-IP limit.
+const UNCOUNTED_PATHS = new Set(['/api', '/api/health', '/api/openapi.json', '/api/payments/stripe/webhook']);
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: versionAliasPath });
@@ -165,7 +167,7 @@ const OPENAPI_DESCRIPTION = `JSON REST API of an online store.
 
 **Orders.** \`pending -> processing\` (paid in full) \`-> shipped\` (everything shipped) \`-> completed\` (everything delivered); \`pending\` or \`processing -> cancelled\` (stock and coupon use returned); \`processing\`, \`shipped\` or \`completed -> refunded\`. Any other move is 409. Stock, coupon limits, payments, refunds and shipped quantities are checked inside the same D1 batch as the write, so concurrent requests cannot oversell or overpay: the losers get 409 naming what ran out.
 
-**Webhooks.** Admins register endpoints at \`/api/webhooks\` (the signing secret is shown once). Every event of the outbox (\`order.placed\`, \`order.updated\`, \`order.cancelled\`, \`product.created\`, \`product.updated\`, \`product.deleted\`, \`customer.registered\`, \`payment.completed\`, \`shipment.shipped\`, \`inventory.low\`, \`page.published\`, \`page.updated\`, \`page.unpublished\`) is POSTed as \`{ id, event, data, timestamp }\` with \`X-Store-Signature\` (lowercase hex HMAC-SHA256 of the raw body keyed with the secret), \`X-Store-Event\`, \`X-Store-Delivery\` (the same on every retry) and the Standard Webhooks headers. Any 2xx is success; anything else is retried with exponential backoff and jitter for more than 24 hours, then dead-lettered; an endpoint failing for days is disabled and the admins are told.
+**Webhooks.** Admins register endpoints at \`/api/webhooks\` (the signing secret is shown once). Every event of the outbox (${EVENT_TYPES.map((type) => `\`${type}\``).join(', ')}) is POSTed as \`{ id, event, data, timestamp }\` with \`X-Store-Signature\` (lowercase hex HMAC-SHA256 of the raw body keyed with the secret), \`X-Store-Event\`, \`X-Store-Delivery\` (the same on every retry) and the Standard Webhooks headers. Any 2xx is success; anything else is retried with exponential backoff and jitter for more than 24 hours, then dead-lettered; an endpoint failing for days is disabled and the admins are told.
 
 **Rate limits.** A sliding one-hour window per API key or signed-in user (1000 requests by default) and per client IP (\`CF-Connecting-IP\`) without a valid credential (100 by default); a request with a failing credential counts against its IP. Counted responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (Unix seconds when the oldest counted request leaves the window), \`RateLimit-Policy\` and \`RateLimit\`; a 429 RATE_LIMITED adds \`Retry-After\` in seconds. \`/api\` (the index of links), \`/api/health\` and this document are never counted. If the limiter cannot be reached the request is served and the failure logged (fail open): a store that cannot sell because its limiter is down loses more than one that briefly over-serves. A busy client far from its limit is counted ten requests at a time and answered from that reservation for up to ten seconds, unused requests given back: the limit is never exceeded, and \`X-RateLimit-Remaining\` still counts down one per request.
 

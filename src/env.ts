@@ -69,6 +69,12 @@ export interface Bindings {
   CATALOGUE_CACHE_QUIET_MS?: string;
   /** Minutes a pending order may stay unpaid before the minute cron cancels it (src/modules/orders/order-expiry.ts); 60 by default. */
   ORDER_PAYMENT_TTL_MINUTES?: string;
+  /** Stripe's secret API key (`sk_live_…`, `sk_test_…`, or a restricted `rk_…`): with STRIPE_WEBHOOK_SECRET it enables the `stripe` provider. */
+  STRIPE_SECRET_KEY?: string;
+  /** The signing secret (`whsec_…`) of the webhook endpoint registered for /api/payments/stripe/webhook. */
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** Where the Stripe API is (https://api.stripe.com by default); tests point it at a loopback fake. */
+  STRIPE_API_BASE?: string;
   /** Largest accepted request body in bytes; defaults to 1 MiB. */
   MAX_BODY_BYTES?: string;
   /** "development" exposes D1 cost figures in responses. */
@@ -80,6 +86,8 @@ export interface Variables extends TimingVariables {
   requestId: string;
   db: Database;
   principal: Principal;
+  /** The caller and its Idempotency-Key, hashed, on routes that take one (src/middleware/idempotency.ts). */
+  requestKey?: string;
   /** A credential that failed: thrown once the request has been counted as unauthenticated. */
   authError?: ApiError;
 }

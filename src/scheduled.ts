@@ -4,6 +4,7 @@ import { idempotencyKeys } from './db/schema';
 import type { Bindings } from './env';
 import { IDEMPOTENCY_TTL_MS } from './middleware/idempotency';
 import { expireUnpaidOrders } from './modules/orders/order-expiry';
+import { reconcilePending } from './modules/payments/reconcile';
 import { requeueStalledNotifications } from './notifications/stalled';
 import { publishLeftoverEvents } from './webhooks/publisher';
 import { requeueStalledDeliveries } from './webhooks/stalled';
@@ -15,8 +16,9 @@ export const HOURLY_CRON = '17 * * * *';
  * The crons (wrangler.toml `[triggers]`). Every minute: publish outbox events left unpublished for
  * 30 s (a crash between commit and send loses nothing; fresher ones are on the queue already, sent
  * by their requests), send again deliveries whose queue message was lost, and notifications
- * whose message was lost, and cancel orders left unpaid past ORDER_PAYMENT_TTL_MINUTES (their events
- * go out with the next minute's sweep). Hourly: drop remembered idempotent responses once their 24 hours are over
+ * whose message was lost, cancel orders left unpaid past ORDER_PAYMENT_TTL_MINUTES (their events
+ * go out with the next minute's sweep), and settle payments and refunds whose outcome was not
+ * recorded (src/modules/payments/reconcile.ts). Hourly: drop remembered idempotent responses once their 24 hours are over
  * (reads already ignore them; this keeps the table small). Plain `wrangler dev` fires no cron:
  * `npm run dev` starts it with `--test-scheduled` and calls `/__scheduled` on these schedules
  * (scripts/lib/dev-crons.mjs), and the store-events consumer also sweeps up leftovers and, once a
@@ -29,6 +31,7 @@ export async function runScheduled(env: Bindings, cron: string, now = new Date()
       deliveriesRequeued: await requeueStalledDeliveries(env, now),
       notificationsRequeued: await requeueStalledNotifications(env, now),
       ordersExpired: await expireUnpaidOrders(env, now),
+      ...(await reconcilePending(env, now)),
     };
   }
   const db = createDb(env.DB);

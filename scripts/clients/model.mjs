@@ -57,7 +57,7 @@ export function operations(doc) {
   const out = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [httpMethod, op] of Object.entries(item)) {
-      if (!VERB[httpMethod]) continue;
+      if (!VERB[httpMethod] || op['x-sdk-exclude']) continue;
       const params = op.parameters ?? [];
       const body = op.requestBody?.content?.['application/json'];
       const security = op.security ?? doc.security ?? [];

@@ -60,6 +60,7 @@ export const NOT_AUDITED: Record<string, string> = {
   quote_version: 'a version number bumped by triggers',
   write_guards: 'never holds a row: assertions a batch makes, checked and dropped by a trigger',
   idempotency_keys: 'request bookkeeping (stored responses)',
+  provider_events: "a payment provider's webhook events, recorded once handled (their effects on payments and refunds are audited)",
   order_status_history: "a history itself; the order's status change is audited on the order",
   inventory_adjustments: "a stock history itself; the stock change is audited on the variant",
   coupon_usages: "bookkeeping of placed orders; the coupon's timesUsed change is audited",

@@ -655,10 +655,25 @@ export const payments = sqliteTable(
     amountRefunded: integer('amount_refunded').notNull().default(0),
     currency: text('currency').notNull(),
     failureReason: text('failure_reason'),
+    /** The provider-specific input of the request (`details`), kept so the charge can be asked again with the same key. */
+    providerInput: text('provider_input', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    /** A hash of the caller and its Idempotency-Key: a retried request resumes this payment instead of starting another. */
+    requestKey: text('request_key'),
+    /** The status of a dispute (chargeback) opened on the payment at the provider, if any. */
+    disputeStatus: text('dispute_status'),
     ...timestamps,
   },
-  (t) => [index('payments_order_idx').on(t.orderId, t.createdAt), index('payments_created_idx').on(t.createdAt, t.id)],
+  (t) => [
+    index('payments_order_idx').on(t.orderId, t.createdAt),
+    index('payments_created_idx').on(t.createdAt, t.id),
+    uniqueIndex('payments_request_key_idx').on(t.requestKey),
+    // The provider's events name its own ids (a PaymentIntent's), not ours.
+    index('payments_provider_reference_idx').on(t.providerReference),
+    index('payments_pending_idx').on(t.updatedAt).where(sql`${t.status} = 'pending'`),
+  ],
 );
+
+export const REFUND_STATUSES = ['pending', 'completed', 'failed'] as const;
 
 export const refunds = sqliteTable(
   'refunds',
@@ -672,9 +687,34 @@ export const refunds = sqliteTable(
     currency: text('currency').notNull(),
     reason: text('reason'),
     providerReference: text('provider_reference'),
-    createdAt: text('created_at').notNull().default(now),
+    /** `pending` from before the provider is asked until its answer is recorded; only `completed` refunds count in the amounts. */
+    status: text('status', { enum: REFUND_STATUSES }).notNull().default('completed'),
+    failureReason: text('failure_reason'),
+    /** A hash of the caller and its Idempotency-Key: a retried request resumes this refund instead of refunding again. */
+    requestKey: text('request_key'),
+    ...timestamps,
   },
-  (t) => [index('refunds_payment_idx').on(t.paymentId, t.createdAt)],
+  (t) => [
+    index('refunds_payment_idx').on(t.paymentId, t.createdAt),
+    uniqueIndex('refunds_request_key_idx').on(t.requestKey),
+    index('refunds_provider_reference_idx').on(t.providerReference),
+    index('refunds_pending_idx').on(t.updatedAt).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/**
+ * Events a payment provider sent to its webhook (Stripe's `evt_…`), recorded once handled, so a
+ * redelivered event is answered without being handled again.
+ */
+export const providerEvents = sqliteTable(
+  'provider_events',
+  {
+    provider: text('provider').notNull(),
+    id: text('id').notNull(),
+    type: text('type').notNull(),
+    handledAt: text('handled_at').notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.id] }), index('provider_events_handled_idx').on(t.handledAt)],
 );
 
 export const SHIPMENT_STATUSES = ['pending', 'shipped', 'delivered'] as const;

@@ -19,6 +19,8 @@ export const GUARDS = {
   // writers answer these themselves (read again, or answer the request again); the messages are fallbacks.
   stale_quote: 'Prices or settings changed while this was being written; try again',
   stale_credential: 'The credential changed while this was being written; try again',
+  payment_settled: 'The payment was settled by another request',
+  refund_settled: 'The refund was settled by another request',
 } as const;
 export type GuardName = keyof typeof GUARDS;
 

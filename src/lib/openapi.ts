@@ -71,6 +71,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'VALIDATION_ERROR: the body fails its schema; details list every invalid field.',
   429: 'RATE_LIMITED: too many requests.',
   500: 'INTERNAL_ERROR: unexpected failure; the body carries no internals.',
+  502: 'PROVIDER_ERROR: the payment provider did not answer; nothing is lost, the row stays pending (retry with the same Idempotency-Key).',
 };
 
 /** The error responses a route can give, all in the one error envelope; every counted route can also give 429. */

@@ -48,6 +48,7 @@ from ._types import (
     OrderDetail,
     PageSchema,
     Payment,
+    PaymentAttempt,
     Product,
     Refund,
     RenderedNotification,
@@ -2921,12 +2922,12 @@ class OrdersPaymentsResource(ResourceBase):
         id: str,
         /,
         *,
-        provider: Literal["manual"],
+        provider: Literal["manual", "stripe"],
         amount: Union[float, NotGiven] = NOT_GIVEN,
         reference: Union[str, NotGiven] = NOT_GIVEN,
         details: Union[Dict[str, Any], NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
-    ) -> Payment:
+    ) -> PaymentAttempt:
         """Pay (part of) an order.
 
         POST /api/orders/{id}/payments
@@ -2936,11 +2937,13 @@ class OrdersPaymentsResource(ResourceBase):
 
         Args:
             provider: The payment provider. `manual` records money taken outside the store (and
-                serves tests).
+                serves tests); `stripe` starts a card payment (a PaymentIntent) that the customer
+                confirms in the browser with Stripe.js, available when STRIPE_SECRET_KEY and
+                STRIPE_WEBHOOK_SECRET are set (422 otherwise).
             amount: Major units of the order currency. Defaults to what is still owed (total -
                 amountPaid).
-            reference: Your reference for the money (a bank transfer's), stored as
-                providerReference.
+            reference: `manual` only: your reference for the money (a bank transfer's), stored
+                as providerReference.
             details: Provider-specific input. For `manual`, `{ "simulateFailure": true }` makes
                 the charge fail.
         """
@@ -2984,10 +2987,10 @@ class OrdersPaymentsResource(ResourceBase):
                 amount, id. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, orderId, provider, providerReference,
-                status, amount, amountRefunded, currency, failureReason, createdAt, updatedAt. A
-                `fields` selection returns only the selected properties, so properties the response
-                schema marks required may be absent: clients and validators should treat them as
-                optional then.
+                status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt,
+                updatedAt. A `fields` selection returns only the selected properties, so properties
+                the response schema marks required may be absent: clients and validators should
+                treat them as optional then.
             status: Payment status. One of: pending, completed, failed, partially_refunded,
                 refunded.
         """
@@ -3668,9 +3671,10 @@ class PaymentsRefundsResource(ResourceBase):
                 amount, id. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, paymentId, orderId, amount, currency,
-                reason, providerReference, createdAt. A `fields` selection returns only the selected
-                properties, so properties the response schema marks required may be absent: clients
-                and validators should treat them as optional then.
+                reason, providerReference, status, failureReason, createdAt, updatedAt. A `fields`
+                selection returns only the selected properties, so properties the response schema
+                marks required may be absent: clients and validators should treat them as optional
+                then.
         """
         return self._http.call(
             "GET",
@@ -3723,10 +3727,10 @@ class PaymentsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, orderId, provider, providerReference,
-                status, amount, amountRefunded, currency, failureReason, createdAt, updatedAt. A
-                `fields` selection returns only the selected properties, so properties the response
-                schema marks required may be absent: clients and validators should treat them as
-                optional then.
+                status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt,
+                updatedAt. A `fields` selection returns only the selected properties, so properties
+                the response schema marks required may be absent: clients and validators should
+                treat them as optional then.
         """
         return self._http.call(
             "GET",
@@ -3745,7 +3749,7 @@ class PaymentsResource(ResourceBase):
         fields: Optional[str] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
-        provider: Optional[Literal["manual"]] = None,
+        provider: Optional[Literal["manual", "stripe"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[Payment]:
@@ -3763,14 +3767,14 @@ class PaymentsResource(ResourceBase):
                 amount, id. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, orderId, provider, providerReference,
-                status, amount, amountRefunded, currency, failureReason, createdAt, updatedAt. A
-                `fields` selection returns only the selected properties, so properties the response
-                schema marks required may be absent: clients and validators should treat them as
-                optional then.
+                status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt,
+                updatedAt. A `fields` selection returns only the selected properties, so properties
+                the response schema marks required may be absent: clients and validators should
+                treat them as optional then.
             order: Payments of this order (id).
             status: Payment status. One of: pending, completed, failed, partially_refunded,
                 refunded.
-            provider: Payment provider. One of: manual.
+            provider: Payment provider. One of: manual, stripe.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -3801,7 +3805,7 @@ class PaymentsResource(ResourceBase):
         fields: Optional[str] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
-        provider: Optional[Literal["manual"]] = None,
+        provider: Optional[Literal["manual", "stripe"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[Payment]]:
@@ -3827,7 +3831,7 @@ class PaymentsResource(ResourceBase):
         fields: Optional[str] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
-        provider: Optional[Literal["manual"]] = None,
+        provider: Optional[Literal["manual", "stripe"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Payment]:
@@ -5141,7 +5145,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[WebhookDelivery]:
@@ -5166,8 +5170,9 @@ class WebhooksDeliveriesResource(ResourceBase):
             status: Delivery status. One of: pending, succeeded, retrying, failed.
             event: Event kind. One of: order.placed, order.updated, order.cancelled,
                 product.created, product.updated, product.deleted, customer.registered,
-                payment.completed, shipment.shipped, inventory.low, page.published, page.updated,
-                page.unpublished, ping.
+                payment.completed, payment.failed, payment.refunded, payment.disputed,
+                shipment.shipped, inventory.low, page.published, page.updated, page.unpublished,
+                ping.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -5199,7 +5204,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[WebhookDelivery]]:
@@ -5226,7 +5231,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[WebhookDelivery]:
@@ -5294,10 +5299,11 @@ class WebhooksResource(ResourceBase):
                 on `url`, naming why.
             events: Event kinds to deliver: any of `order.placed`, `order.updated`,
                 `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
-                `customer.registered`, `payment.completed`, `shipment.shipped`, `inventory.low`,
-                `page.published`, `page.updated`, `page.unpublished`; or `["*"]` alone for every
-                kind, including kinds added later. Duplicates are dropped. `ping` is not
-                subscribable: `POST /api/webhooks/{id}/test` sends it.
+                `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
+                `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`,
+                `page.updated`, `page.unpublished`; or `["*"]` alone for every kind, including kinds
+                added later. Duplicates are dropped. `ping` is not subscribable: `POST
+                /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(
@@ -5494,10 +5500,11 @@ class WebhooksResource(ResourceBase):
                 on `url`, naming why.
             events: Event kinds to deliver: any of `order.placed`, `order.updated`,
                 `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
-                `customer.registered`, `payment.completed`, `shipment.shipped`, `inventory.low`,
-                `page.published`, `page.updated`, `page.unpublished`; or `["*"]` alone for every
-                kind, including kinds added later. Duplicates are dropped. `ping` is not
-                subscribable: `POST /api/webhooks/{id}/test` sends it.
+                `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
+                `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`,
+                `page.updated`, `page.unpublished`; or `["*"]` alone for every kind, including kinds
+                added later. Duplicates are dropped. `ping` is not subscribable: `POST
+                /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(

@@ -101,6 +101,7 @@ __all__ = [
     "PasswordResetConfirm",
     "PasswordResetRequest",
     "Payment",
+    "PaymentAttempt",
     "PreviewNotificationTemplate",
     "Product",
     "ProductBrand",
@@ -117,6 +118,8 @@ __all__ = [
     "Shipment",
     "ShipmentLine",
     "StoreSettings",
+    "StripeEvent",
+    "StripeWebhookReceipt",
     "TaxRate",
     "UpdateAddress",
     "UpdateBanner",
@@ -793,14 +796,17 @@ class CreatePage(_CreatePageRequired, total=False):
 
 
 class _CreatePaymentRequired(TypedDict):
-    #: The payment provider. `manual` records money taken outside the store (and serves tests).
-    provider: Literal["manual"]
+    #: The payment provider. `manual` records money taken outside the store (and serves tests);
+    #: `stripe` starts a card payment (a PaymentIntent) that the customer confirms in the browser
+    #: with Stripe.js, available when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (422
+    #: otherwise).
+    provider: Literal["manual", "stripe"]
 
 
 class CreatePayment(_CreatePaymentRequired, total=False):
     #: Major units of the order currency. Defaults to what is still owed (total - amountPaid).
     amount: float
-    #: Your reference for the money (a bank transfer's), stored as providerReference.
+    #: `manual` only: your reference for the money (a bank transfer's), stored as providerReference.
     reference: str
     #: Provider-specific input. For `manual`, `{ "simulateFailure": true }` makes the charge fail.
     details: Dict[str, Any]
@@ -951,9 +957,10 @@ class _CreateWebhookEndpointRequired(TypedDict):
     url: str
     #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
-    #: `payment.completed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`,
-    #: `page.unpublished`; or `["*"]` alone for every kind, including kinds added later. Duplicates
-    #: are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it.
+    #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
+    #: `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`; or
+    #: `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is
+    #: not subscribable: `POST /api/webhooks/{id}/test` sends it.
     events: List[str]
 
 
@@ -1030,7 +1037,7 @@ class Customer(TypedDict):
 
 
 class ErrorError(TypedDict):
-    code: Literal["INVALID_REQUEST", "VALIDATION_ERROR", "AUTHENTICATION_ERROR", "AUTHORIZATION_ERROR", "NOT_FOUND", "CONFLICT", "RATE_LIMITED", "INTERNAL_ERROR"]
+    code: Literal["INVALID_REQUEST", "VALIDATION_ERROR", "AUTHENTICATION_ERROR", "AUTHORIZATION_ERROR", "NOT_FOUND", "CONFLICT", "RATE_LIMITED", "INTERNAL_ERROR", "PROVIDER_ERROR"]
     message: str
     #: `{ field, issue }` for one bad parameter; `[{ field, message }]` for body validation, one
     #: entry per invalid field.
@@ -1451,6 +1458,8 @@ class Payment(TypedDict):
     """
     `status`: `completed` (counted in the order's amountPaid), `failed` (nothing taken; see
     failureReason), `pending` (the provider has not answered yet), `partially_refunded`, `refunded`.
+    `providerReference`: the provider's id (a Stripe PaymentIntent `pi_…`) or, for `manual`, your
+    reference.
     """
 
     id: str
@@ -1464,8 +1473,25 @@ class Payment(TypedDict):
     amountRefunded: float
     currency: str
     failureReason: Optional[str]
+    #: The status of a dispute (chargeback) opened at the provider (Stripe's: `needs_response`,
+    #: `won`, `lost`, ...); null when there is none.
+    disputeStatus: Optional[str]
     createdAt: str
     updatedAt: str
+
+
+class PaymentAttempt(Payment):
+    """
+    `status`: `completed` (counted in the order's amountPaid), `failed` (nothing taken; see
+    failureReason), `pending` (the provider has not answered yet), `partially_refunded`, `refunded`.
+    `providerReference`: the provider's id (a Stripe PaymentIntent `pi_…`) or, for `manual`, your
+    reference.
+    """
+
+    #: For a `pending` `stripe` payment: the PaymentIntent's client secret, for
+    #: `stripe.confirmPayment` in the browser. Null otherwise. Not stored by the store; ask again
+    #: (the same call returns the open payment) to get it again.
+    clientSecret: Optional[str]
 
 
 class PreviewNotificationTemplate(TypedDict, total=False):
@@ -1531,6 +1557,11 @@ class Product(TypedDict):
 
 
 class Refund(TypedDict):
+    """
+    `status`: `pending` (the provider has not answered yet; settled within minutes), `completed`
+    (counted in the payment's and order's amountRefunded), `failed` (see failureReason).
+    """
+
     id: str
     paymentId: str
     orderId: str
@@ -1539,7 +1570,10 @@ class Refund(TypedDict):
     currency: str
     reason: Optional[str]
     providerReference: Optional[str]
+    status: Literal["pending", "completed", "failed"]
+    failureReason: Optional[str]
     createdAt: str
+    updatedAt: str
 
 
 class _RegisterRequired(TypedDict):
@@ -1641,6 +1675,16 @@ class StoreSettings(TypedDict):
     #: ship free; null for never.
     freeShippingThreshold: Optional[float]
     updatedAt: str
+
+
+class StripeEvent(TypedDict):
+    id: str
+    type: str
+
+
+class StripeWebhookReceipt(TypedDict):
+    received: Literal[True]
+    outcome: Literal["handled", "duplicate", "ignored"]
 
 
 class TaxRate(TypedDict):
@@ -2014,9 +2058,10 @@ class UpdateWebhookEndpoint(TypedDict, total=False):
     url: str
     #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
-    #: `payment.completed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`,
-    #: `page.unpublished`; or `["*"]` alone for every kind, including kinds added later. Duplicates
-    #: are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it.
+    #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
+    #: `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`; or
+    #: `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is
+    #: not subscribable: `POST /api/webhooks/{id}/test` sends it.
     events: List[str]
     description: Optional[str]
     #: Defaults to true.

@@ -2,7 +2,7 @@ import { ORDER_STATUSES, type OrderStatus } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
 import { ORDER_TRANSITIONS } from '../../modules/orders/order-status';
 import type { Order, OrderDetail } from '../../modules/orders/orders.schemas';
-import type { Payment } from '../../modules/payments/payments.schemas';
+import type { Payment, Refund } from '../../modules/payments/payments.schemas';
 import type { Shipment } from '../../modules/shipments/shipments.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select, emptyForm } from '../components/form';
 import { Badge, Filters, money, Pager, Table, when } from '../components/table';
@@ -54,6 +54,9 @@ export function OrderTable({ orders }: { orders: Order[] }) {
 export interface OrderView {
   order: OrderDetail;
   payments: Payment[] | null;
+  refunds: Refund[];
+  /** The provider's own page of a payment (a Stripe PaymentIntent in the Stripe dashboard), if it has one. */
+  providerLink: (payment: Payment) => string | null;
   shipments: Shipment[];
   csrf: string;
   can: { write: boolean; pay: boolean; ship: boolean; cancel: boolean };
@@ -209,32 +212,60 @@ function Payments({ v }: { v: OrderView }) {
   return (
     <>
       <h2>Payments</h2>
-      <Table caption="Payments" head={['Payment', 'Status', 'Amount', 'Refunded', 'Reference', 'When', 'Refund']} count={payments.length} empty="No payments yet.">
-        {payments.map((p) => (
-          <tr>
-            <td>{p.id}</td>
-            <td>
-              <Badge value={p.status} />
-            </td>
-            <td class="num">{money(p.amount, p.currency)}</td>
-            <td class="num">{money(p.amountRefunded, p.currency)}</td>
-            <td>{p.providerReference ?? '—'}</td>
-            <td>{when(p.createdAt)}</td>
-            <td>
-              {v.can.pay && (p.status === 'completed' || p.status === 'partially_refunded') ? (
-                <PostForm action={`/admin/orders/${o.id}/payments/${p.id}/refund`} csrf={v.csrf} confirm="Refund this amount to the customer?">
-                  <FormErrors form={formFor(v, `refund-${p.id}`)} fields={['amount', 'reason']} />
-                  <Field form={formFor(v, `refund-${p.id}`, { amount: Math.round((p.amount - p.amountRefunded) * 100) / 100 })} name="amount" label="Amount" type="number" step="0.01" min="0" />
-                  <Field form={formFor(v, `refund-${p.id}`)} name="reason" label="Reason" />
-                  <button type="submit" class="danger">
-                    Refund
-                  </button>
-                </PostForm>
-              ) : null}
-            </td>
-          </tr>
-        ))}
+      <Table caption="Payments" head={['Payment', 'Provider', 'Status', 'Amount', 'Refunded', 'Reference', 'When', 'Refund']} count={payments.length} empty="No payments yet.">
+        {payments.map((p) => {
+          const link = v.providerLink(p);
+          return (
+            <tr>
+              <td>{p.id}</td>
+              <td>{p.provider}</td>
+              <td>
+                <Badge value={p.status} />
+                {p.disputeStatus ? (
+                  <div>
+                    Disputed: <Badge value={p.disputeStatus} />
+                  </div>
+                ) : null}
+                {p.status === 'failed' && p.failureReason ? <div class="muted">{p.failureReason}</div> : null}
+              </td>
+              <td class="num">{money(p.amount, p.currency)}</td>
+              <td class="num">{money(p.amountRefunded, p.currency)}</td>
+              <td>{link ? <a href={link} target="_blank" rel="noopener noreferrer">{p.providerReference}</a> : (p.providerReference ?? '—')}</td>
+              <td>{when(p.createdAt)}</td>
+              <td>
+                {v.can.pay && (p.status === 'completed' || p.status === 'partially_refunded') ? (
+                  <PostForm action={`/admin/orders/${o.id}/payments/${p.id}/refund`} csrf={v.csrf} confirm={`Refund this amount to the customer${p.provider === 'manual' ? '' : ` through ${p.provider}`}?`}>
+                    <FormErrors form={formFor(v, `refund-${p.id}`)} fields={['amount', 'reason']} />
+                    <Field form={formFor(v, `refund-${p.id}`, { amount: Math.round((p.amount - p.amountRefunded) * 100) / 100 })} name="amount" label="Amount" type="number" step="0.01" min="0" />
+                    <Field form={formFor(v, `refund-${p.id}`)} name="reason" label="Reason" />
+                    <button type="submit" class="danger">
+                      {p.provider === 'manual' ? 'Refund' : `Refund through ${p.provider}`}
+                    </button>
+                  </PostForm>
+                ) : null}
+              </td>
+            </tr>
+          );
+        })}
       </Table>
+      {v.refunds.length ? (
+        <Table caption="Refunds" head={['Refund', 'Payment', 'Status', 'Amount', 'Reason', 'Reference', 'When']} count={v.refunds.length}>
+          {v.refunds.map((r) => (
+            <tr>
+              <td>{r.id}</td>
+              <td>{r.paymentId}</td>
+              <td>
+                <Badge value={r.status} />
+                {r.failureReason ? <div class="muted">{r.failureReason}</div> : null}
+              </td>
+              <td class="num">{money(r.amount, r.currency)}</td>
+              <td>{r.reason ?? '—'}</td>
+              <td>{r.providerReference ?? '—'}</td>
+              <td>{when(r.createdAt)}</td>
+            </tr>
+          ))}
+        </Table>
+      ) : null}
     </>
   );
 }

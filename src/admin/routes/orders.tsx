@@ -10,11 +10,13 @@ import { orderListQuery } from '../../modules/orders/orders.query';
 import * as routes from '../../modules/orders/orders.routes';
 import { CancelOrderBody, UpdateOrderBody } from '../../modules/orders/orders.schemas';
 import * as orders from '../../modules/orders/orders.service';
+import { payerReach } from '../../modules/payments/payments.access';
 import { orderPaymentListQuery } from '../../modules/payments/payments.query';
 import * as paymentRoutes from '../../modules/payments/payments.routes';
 import { CreatePaymentBody, CreateRefundBody } from '../../modules/payments/payments.schemas';
 import * as payments from '../../modules/payments/payments.service';
-import { createRefund } from '../../modules/payments/refunds.service';
+import { createRefund, listOrderRefunds } from '../../modules/payments/refunds.service';
+import { stripeDashboardUrl } from '../../modules/payments/providers/stripe';
 import { shipmentListQuery } from '../../modules/shipments/shipments.query';
 import * as shipmentRoutes from '../../modules/shipments/shipments.routes';
 import { CreateShipmentBody, UpdateShipmentBody } from '../../modules/shipments/shipments.schemas';
@@ -47,8 +49,9 @@ async function detail(c: C, id: string, failed?: OrderView['failed'], status = 2
   const principal = c.var.principal;
   const order = await orders.getOrder(db, id, readReach(principal));
   const seesPayments = isStaff(principal, 'payments');
-  const [paid, shipped] = await Promise.all([
+  const [paid, refunded, shipped] = await Promise.all([
     seesPayments ? payments.listPayments(db, firstPage(orderPaymentListQuery), orderPaymentListQuery, [eq(paymentsTable.orderId, order.id)]) : null,
+    seesPayments ? listOrderRefunds(db, order.id) : [],
     shipments.listOrderShipments(db, order.id, firstPage(shipmentListQuery), shipmentListQuery),
   ]);
   const write = hasPermission(principal, 'orders:write');
@@ -58,7 +61,10 @@ async function detail(c: C, id: string, failed?: OrderView['failed'], status = 2
     ship: hasPermission(principal, 'shipments:write') || write,
     cancel: write && !vendorScope(principal),
   };
-  const view = <OrderDetailPage order={order} payments={paid?.items ?? null} shipments={shipped.items} csrf={sessionOf(c).csrfToken} can={can} failed={failed} />;
+  const stripeLink = (p: { providerReference: string | null }) => stripeDashboardUrl(p, c.env.STRIPE_SECRET_KEY);
+  const view = (
+    <OrderDetailPage order={order} payments={paid?.items ?? null} refunds={refunded} providerLink={stripeLink} shipments={shipped.items} csrf={sessionOf(c).csrfToken} can={can} failed={failed} />
+  );
   return page(c, { title: `Order ${order.id}`, active: HERE, status }, view);
 }
 
@@ -205,8 +211,8 @@ export const orderRoutes = new Hono<AppEnv>()
   .post('/:id/payments', guard(paymentRoutes.createPayment), (c) =>
     act(c, 'payment', async (id, form) => {
       const input = validate(CreatePaymentBody, { provider: 'manual', amount: num(form, 'amount'), reference: str(form, 'reference') });
-      const order = await payments.findOrder(c.var.db, id, undefined);
-      const payment = await payments.createPayment(c.var.db, order, input, actor(c));
+      const order = await payments.findOrder(c.var.db, id, payerReach(c.var.principal, 'manual'));
+      const { payment } = await payments.createPayment(c.var.db, c.env, order, input, { actor: actor(c) });
       if (payment.status === 'failed') throw ApiError.conflict(`The payment failed: ${payment.failureReason}`);
     }, 'Payment recorded.'),
   )
@@ -214,7 +220,7 @@ export const orderRoutes = new Hono<AppEnv>()
     act(c, `refund-${c.req.param('paymentId')}`, async (_id, form) => {
       const input = validate(CreateRefundBody, { amount: num(form, 'amount'), reason: str(form, 'reason') });
       const { payment, order } = await payments.findPayment(c.var.db, c.req.param('paymentId'), undefined);
-      await createRefund(c.var.db, payment, order, input, actor(c));
+      await createRefund(c.var.db, c.env, payment, order, input, { actor: actor(c) });
     }, 'Refund recorded.'),
   )
   .post('/:id/shipments', guard(shipmentRoutes.createShipment), (c) =>

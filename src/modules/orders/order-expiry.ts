@@ -1,9 +1,12 @@
 import { and, asc, eq, gt, inArray, lt, lte } from 'drizzle-orm';
 import { createDb, type Database } from '../../db/client';
-import { orderLines, orders } from '../../db/schema';
+import { type OrderRow, orderLines, orders, type PaymentRow, payments } from '../../db/schema';
 import { type Bindings, numberSetting } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { groupBy } from '../../lib/group-by';
+import { paymentProvider } from '../payments/providers/registry';
+import type { StripeSettings } from '../payments/providers/stripe';
+import { recordCharge } from '../payments/settle';
 import { runCancellation } from './order-changes';
 
 /**
@@ -15,6 +18,9 @@ import { runCancellation } from './order-changes';
  * batch holds only if the order is still pending and unpaid when it commits, so a payment that
  * lands after the read wins and the cancellation aborts whole. The events go out with the next
  * minute's leftover sweep.
+ *
+ * A payment still open on the order (a Stripe PaymentIntent never confirmed) is cancelled at its
+ * provider first; if it completed meanwhile, the order is paid and stays.
  *
  * An order with nothing to pay (total 0) counts as paid, as its paymentStatus says, and is left to
  * the staff, as is one partly paid (it must be refunded before it can be cancelled).
@@ -35,20 +41,47 @@ export function overdueOrders(db: Database, cutoff: string) {
   return db.select().from(orders).where(unpaidBefore(cutoff)).orderBy(...oldestFirst).limit(EXPIRY_BATCH);
 }
 
-/** Those orders and all their lines, in one round trip. */
+/** Those orders, all their lines and their pending payments, in one round trip. */
 async function readOverdue(db: Database, cutoff: string) {
   const ids = db.select({ id: orders.id }).from(orders).where(unpaidBefore(cutoff)).orderBy(...oldestFirst).limit(EXPIRY_BATCH);
-  const [overdue, lines] = await db.batch([overdueOrders(db, cutoff), db.select().from(orderLines).where(inArray(orderLines.orderId, ids)).orderBy(asc(orderLines.id))]);
-  return { overdue, linesByOrder: groupBy(lines, (line) => line.orderId) };
+  const [overdue, lines, open] = await db.batch([
+    overdueOrders(db, cutoff),
+    db.select().from(orderLines).where(inArray(orderLines.orderId, ids)).orderBy(asc(orderLines.id)),
+    db.select().from(payments).where(and(inArray(payments.orderId, ids), eq(payments.status, 'pending'))),
+  ]);
+  return { overdue, linesByOrder: groupBy(lines, (line) => line.orderId), openByOrder: groupBy(open, (payment) => payment.orderId) };
+}
+
+/**
+ * Cancels the order's open payments at their providers (a PaymentIntent the customer never
+ * confirmed) and records the answers; true when none is left open. One that completed meanwhile is
+ * recorded as paid, and the order is not expired; one whose provider does not answer waits for the
+ * next run.
+ */
+async function closeOpenPayments(db: Database, env: StripeSettings, order: OrderRow, open: PaymentRow[], now: Date): Promise<boolean> {
+  for (const payment of open) {
+    try {
+      const provider = paymentProvider(payment.provider, env);
+      const result = await provider.cancel({ payment, digits: order.minorUnits, email: order.email });
+      const recorded = await recordCharge(db, provider, payment, result, { actor: 'system', now });
+      if (recorded.status !== 'failed') return false;
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'warn', message: 'open payment of an expired order not cancelled', orderId: order.id, paymentId: payment.id, error: String((error as Error)?.message ?? error) }));
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Cancels the unpaid orders whose time to pay is over at `now`; returns how many it cancelled. */
-export async function expireUnpaidOrders(env: Pick<Bindings, 'DB' | 'ORDER_PAYMENT_TTL_MINUTES'>, now = new Date()): Promise<number> {
+export async function expireUnpaidOrders(env: Pick<Bindings, 'DB' | 'ORDER_PAYMENT_TTL_MINUTES'> & StripeSettings, now = new Date()): Promise<number> {
   const db = createDb(env.DB);
   const ttlMinutes = numberSetting(env.ORDER_PAYMENT_TTL_MINUTES, DEFAULT_ORDER_PAYMENT_TTL_MINUTES);
-  const { overdue, linesByOrder } = await readOverdue(db, new Date(now.getTime() - ttlMinutes * 60_000).toISOString());
+  const { overdue, linesByOrder, openByOrder } = await readOverdue(db, new Date(now.getTime() - ttlMinutes * 60_000).toISOString());
   let cancelled = 0;
   for (const order of overdue) {
+    const open = openByOrder.get(order.id) ?? [];
+    if (open.length && !(await closeOpenPayments(db, env, order, open, now))) continue;
     try {
       await runCancellation(db, order, linesByOrder.get(order.id) ?? [], { actor: 'system', reason: PAYMENT_EXPIRED, now });
       cancelled += 1;

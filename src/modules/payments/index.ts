@@ -8,4 +8,5 @@ export const paymentsRouter = createRouter()
   .openapi(routes.listPayments, handlers.listPayments)
   .openapi(routes.getPayment, handlers.getPayment)
   .openapi(routes.createRefund, handlers.createRefund)
-  .openapi(routes.listRefunds, handlers.listRefunds);
+  .openapi(routes.listRefunds, handlers.listRefunds)
+  .openapi(routes.stripeWebhook, handlers.stripeWebhook);

@@ -1,20 +1,19 @@
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type OrderRow, orders, type PaymentRow, payments } from '../../db/schema';
-import { violatedGuard } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
-import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
 import { type FilterSpec, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
-import { statusChangeStatements } from '../orders/order-status';
 import { amountInMinor } from './amounts';
-import { followUpOrderStatus } from './order-follow-up';
 import type { CreatePaymentInput, Payment } from './payments.schemas';
+import { type PaymentProvider, ProviderUnavailable } from './providers/provider';
 import { paymentProvider } from './providers/registry';
+import type { StripeSettings } from './providers/stripe';
+import { recordCharge } from './settle';
 
-export function toPayment(row: PaymentRow, digits: number): Payment {
+export function toPayment({ providerInput: _input, requestKey: _key, ...row }: PaymentRow, digits: number): Payment {
   return { ...row, amount: toMajor(row.amount, digits), amountRefunded: toMajor(row.amountRefunded, digits) };
 }
 
@@ -72,77 +71,96 @@ function refuseMoreThanOwed(order: OrderRow, amount: number, due: number) {
   }
 }
 
+export interface PaymentAttempt {
+  payment: Payment;
+  /** For a payment the customer completes in the browser (Stripe.js): the secret it confirms with. */
+  clientSecret: string | null;
+}
+
+interface Requested {
+  actor: string;
+  /** The caller and its Idempotency-Key, hashed (src/middleware/idempotency.ts): a retry resumes the payment it started. */
+  requestKey?: string | null;
+  now?: Date;
+}
+
 /**
- * Charges an order in three steps, so that a provider is never asked for more than is owed, even by
- * concurrent requests: (1) a `pending` payment row is inserted only if the order is open and the
- * amount fits in what is neither paid nor taken by other pending payments (checked inside the
- * insert); (2) the provider charges, keyed by the payment id; (3) one batch records the outcome:
- * for a completed charge the payment, the order's amountPaid, `payment.completed` and, once the
- * order is paid in full while `pending`, its move to `processing`.
+ * Pays (part of) an order, never losing or doubling money whatever step fails (settle.ts): (1) a
+ * `pending` payment row is inserted only if the order is open and the amount fits in what is
+ * neither paid nor taken by other pending payments (checked inside the insert, so concurrent
+ * requests cannot ask a provider for more than is owed); (2) the provider charges, keyed by the
+ * payment id; (3) recordCharge records the outcome. A retry with the same Idempotency-Key finds its
+ * pending row and resumes at (2), which the provider answers as before; for `stripe`, a payment
+ * already open on the order is returned (with its client secret) instead of a second PaymentIntent.
  */
-export async function createPayment(db: Database, order: OrderRow, input: CreatePaymentInput, actor: string, now = new Date()): Promise<Payment> {
-  const provider = paymentProvider(input.provider);
-  if (!provider) throw ApiError.validation([{ field: 'provider', message: `unknown provider '${input.provider}'` }]);
+export async function createPayment(db: Database, env: StripeSettings, order: OrderRow, input: CreatePaymentInput, { actor, requestKey = null, now = new Date() }: Requested): Promise<PaymentAttempt> {
+  const provider = paymentProvider(input.provider, env);
+  if (input.reference !== undefined && provider.name !== 'manual') throw ApiError.validation([{ field: 'reference', message: 'is for manual payments; the provider sets its own' }]);
+  const amount = input.amount === undefined ? undefined : amountInMinor(input.amount, order.minorUnits);
+  const resumed = (requestKey && (await db.query.payments.findFirst({ where: eq(payments.requestKey, requestKey) }))) || (provider.name === 'stripe' ? await openPayment(db, order.id, provider.name) : undefined);
+  if (resumed) {
+    if (resumed.orderId !== order.id || resumed.provider !== provider.name || (amount !== undefined && amount !== resumed.amount)) {
+      throw ApiError.conflict(`Payment '${resumed.id}' is already open on order '${resumed.orderId}' for ${toMajor(resumed.amount, order.minorUnits)} ${resumed.currency}; it is completed or cancelled first`);
+    }
+    return attempt(db, provider, resumed, order, actor, 'status');
+  }
+
   refuseClosed(order);
   const due = await owed(db, order);
-  const amount = input.amount === undefined ? due : amountInMinor(input.amount, order.minorUnits);
-  refuseMoreThanOwed(order, amount, due);
-
+  const charged = amount ?? due;
+  refuseMoreThanOwed(order, charged, due);
   const ts = now.toISOString();
   const row: PaymentRow = {
     id: newId(ID_PREFIX.payment, now.getTime()),
     orderId: order.id,
     provider: provider.name,
-    providerReference: null,
+    providerReference: provider.name === 'manual' ? (input.reference ?? null) : null,
     status: 'pending',
-    amount,
+    amount: charged,
     amountRefunded: 0,
     currency: order.currency,
     failureReason: null,
+    providerInput: input.details ?? {},
+    requestKey,
+    disputeStatus: null,
     createdAt: ts,
     updatedAt: ts,
   };
   const fits = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${order.id} AND ${orders.status} NOT IN ('cancelled', 'refunded')
-    AND ${orders.amountPaid} + ${pendingSum(order.id)} + ${amount} <= ${orders.total})`;
-  const inserted = await insertWhere(db, payments, row, fits);
+    AND ${orders.amountPaid} + ${pendingSum(order.id)} + ${charged} <= ${orders.total})`;
+  const inserted = await insertWhere(db, payments, row, fits).catch((error) => {
+    if (/UNIQUE constraint failed: payments\.request_key/.test(String(error?.cause ?? error))) throw ApiError.conflict('A request with this Idempotency-Key is in progress');
+    throw error;
+  });
   if (inserted.meta.changes === 0) {
     const fresh = await findOrder(db, order.id, undefined);
     refuseClosed(fresh);
-    refuseMoreThanOwed(fresh, amount, await owed(db, fresh));
+    refuseMoreThanOwed(fresh, charged, await owed(db, fresh));
     throw ApiError.conflict(`Order '${order.id}' changed while paying; try again`);
   }
+  return attempt(db, provider, row, order, actor, 'charge');
+}
 
-  const result = await provider.charge({ amount, currency: order.currency, orderId: order.id, idempotencyKey: row.id, reference: input.reference ?? null, details: input.details ?? {} });
-  const doneAt = new Date();
-  const outcome = { providerReference: result.reference, failureReason: result.failureReason, updatedAt: doneAt.toISOString() };
-  const setPayment = (status: PaymentRow['status']) => db.update(payments).set({ ...outcome, status }).where(and(eq(payments.id, row.id), eq(payments.status, 'pending')));
+/** The oldest pending payment of the order with this provider (an open PaymentIntent), if any. */
+function openPayment(db: Database, orderId: string, provider: string) {
+  return db.query.payments.findFirst({ where: and(eq(payments.orderId, orderId), eq(payments.provider, provider), eq(payments.status, 'pending')), orderBy: (p, { asc }) => [asc(p.createdAt)] });
+}
 
-  if (result.status !== 'completed') {
-    await setPayment(result.status);
-    return toPayment({ ...row, ...outcome, status: result.status }, order.minorUnits);
-  }
+/** Asks the provider (a new charge, or the state of one started before) and records its answer. */
+async function attempt(db: Database, provider: PaymentProvider, payment: PaymentRow, order: OrderRow, actor: string, ask: 'charge' | 'status'): Promise<PaymentAttempt> {
+  if (payment.status !== 'pending') return { payment: toPayment(payment, order.minorUnits), clientSecret: null };
+  const request = { payment, digits: order.minorUnits, email: order.email };
+  const result = await providerCall(() => provider[ask](request));
+  const recorded = await recordCharge(db, provider, payment, result, { actor });
+  return { payment: toPayment(recorded, order.minorUnits), clientSecret: recorded.status === 'pending' ? (result.clientSecret ?? null) : null };
+}
 
-  const paidInFull = order.status === 'pending' && order.amountPaid + amount >= order.total;
-  const statusChange = { actor, note: `paid in full by payment ${row.id}`, now: doneAt };
+/** A provider that did not answer is a 502: the row stays pending, and a retry with the same Idempotency-Key resumes it. */
+export async function providerCall<T>(work: () => Promise<T>): Promise<T> {
   try {
-    await db.batch([
-      setPayment('completed'),
-      db.update(orders).set({ amountPaid: sql`${orders.amountPaid} + ${amount}`, updatedAt: outcome.updatedAt }).where(eq(orders.id, order.id)),
-      outboxEvent(db, 'payment.completed', { paymentId: row.id, orderId: order.id, amount: toMajor(amount, order.minorUnits), currency: order.currency }, doneAt),
-      ...(paidInFull ? statusChangeStatements(db, order, 'processing', statusChange) : []),
-    ] as never);
+    return await work();
   } catch (error) {
-    if (!violatedGuard(error)) throw error;
-    // The order moved (a cancellation) between the charge and its recording: give the money back.
-    await provider.refund({ payment: { ...row, status: 'completed' }, amount, idempotencyKey: `${row.id}_void` });
-    await db
-      .update(payments)
-      .set({ ...outcome, status: 'failed', failureReason: 'The order changed while the charge ran; the charge was returned' })
-      .where(and(eq(payments.id, row.id), eq(payments.status, 'pending')));
-    throw ApiError.conflict(`Order '${order.id}' changed while paying; the charge was returned`);
+    if (error instanceof ProviderUnavailable) throw new ApiError('PROVIDER_ERROR', `${error.message}. Nothing was lost: retry with the same Idempotency-Key, or the store settles it within minutes.`);
+    throw error;
   }
-  if (!paidInFull) {
-    await followUpOrderStatus(db, order.id, ['pending'], 'processing', (o) => o.amountPaid >= o.total, { actor, note: `paid in full by payment ${row.id}` });
-  }
-  return toPayment({ ...row, ...outcome, status: 'completed' }, order.minorUnits);
 }

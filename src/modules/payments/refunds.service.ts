@@ -1,23 +1,20 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { count, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type OrderRow, type OrderStatus, orders, type PaymentRow, payments, type RefundRow, refunds } from '../../db/schema';
-import { withGuards } from '../../lib/db-guards';
+import { type OrderRow, orders, type PaymentRow, payments, type RefundRow, refunds } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
+import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
-import { statusChangeStatements } from '../orders/order-status';
 import { amountInMinor } from './amounts';
-import { followUpOrderStatus } from './order-follow-up';
 import type { refundListQuery } from './payments.query';
 import type { CreateRefundInput, Refund } from './payments.schemas';
+import { providerCall } from './payments.service';
 import { paymentProvider } from './providers/registry';
+import type { StripeSettings } from './providers/stripe';
+import { recordRefund } from './settle';
 
-export const toRefund = (row: RefundRow, digits: number): Refund => ({ ...row, amount: toMajor(row.amount, digits) });
-
-/** Orders in these states move to `refunded` once everything paid has been refunded (docs/api.md, Carts and orders). */
-const REFUNDABLE_ORDER: readonly OrderStatus[] = ['processing', 'shipped', 'completed'];
-const fullyRefunded = (o: Pick<OrderRow, 'amountPaid' | 'amountRefunded'>) => o.amountPaid > 0 && o.amountRefunded >= o.amountPaid;
+export const toRefund = ({ requestKey: _key, ...row }: RefundRow, digits: number): Refund => ({ ...row, amount: toMajor(row.amount, digits) });
 
 export async function listRefunds(db: Database, paymentId: string, digits: number, query: ParsedListQuery<typeof refundListQuery.filters>, config: typeof refundListQuery) {
   const plan = listPlan(config, query, [eq(refunds.paymentId, paymentId)]);
@@ -28,50 +25,73 @@ export async function listRefunds(db: Database, paymentId: string, digits: numbe
   return { items: rows.map((r) => toRefund(r, digits)), total: totals[0]!.total };
 }
 
+const pendingRefunds = (paymentId: string) =>
+  sql<number>`(SELECT coalesce(sum(${refunds.amount}), 0) FROM ${refunds} WHERE ${refunds.paymentId} = ${paymentId} AND ${refunds.status} = 'pending')`;
+
+/** Every refund of an order's payments, newest first (the admin panel's order page). */
+export async function listOrderRefunds(db: Database, orderId: string): Promise<Refund[]> {
+  const rows = await db.select({ refund: refunds, digits: orders.minorUnits }).from(refunds).innerJoin(orders, eq(orders.id, refunds.orderId)).where(eq(refunds.orderId, orderId)).orderBy(desc(refunds.createdAt));
+  return rows.map((r) => toRefund(r.refund, r.digits));
+}
+
 /**
- * Refunds (part of) a completed payment. The provider refunds first, keyed by the refund's id; then
- * one batch records the refund, raises the payment's and the order's amountRefunded (the triggers
- * refuse more than was paid, so concurrent refunds cannot over-refund) and, once the order has
- * given back everything paid, moves it to `refunded`.
+ * Refunds (part of) a completed payment, never losing or doubling money (settle.ts): a `pending`
+ * refund row is inserted only if the amount fits in what is neither refunded nor taken by other
+ * pending refunds (checked inside the insert); the provider refunds, keyed by the refund's id; and
+ * recordRefund records the outcome. A retry with the same Idempotency-Key resumes its pending
+ * refund, which the provider answers as before: one refund at the provider, however often asked.
+ * A refund the provider refuses is kept as `failed` with the reason, and answered 409.
  */
-export async function createRefund(db: Database, payment: PaymentRow, order: OrderRow, input: CreateRefundInput, actor: string, now = new Date()): Promise<Refund> {
+export async function createRefund(
+  db: Database,
+  env: StripeSettings,
+  payment: PaymentRow,
+  order: OrderRow,
+  input: CreateRefundInput,
+  { actor, requestKey = null, now = new Date() }: { actor: string; requestKey?: string | null; now?: Date },
+): Promise<Refund> {
+  const digits = order.minorUnits;
+  const provider = paymentProvider(payment.provider, env);
+  const resumed = requestKey ? await db.query.refunds.findFirst({ where: eq(refunds.requestKey, requestKey) }) : undefined;
+  if (resumed && resumed.paymentId !== payment.id) throw ApiError.conflict(`This Idempotency-Key started refund '${resumed.id}' of payment '${resumed.paymentId}'`);
+  const row = resumed ?? (await insertPending(db, payment, digits, input, requestKey, now));
+  if (row.status !== 'pending') return toRefund(row, digits);
+  const result = await providerCall(() => provider.refund({ refund: row, payment, digits }));
+  const recorded = await recordRefund(db, row, result, { actor });
+  if (recorded.status === 'failed') throw ApiError.conflict(`The provider refused the refund: ${recorded.failureReason ?? 'no reason given'}`);
+  return toRefund(recorded, digits);
+}
+
+async function insertPending(db: Database, payment: PaymentRow, digits: number, input: CreateRefundInput, requestKey: string | null, now: Date): Promise<RefundRow> {
   if (payment.status !== 'completed' && payment.status !== 'partially_refunded') {
     throw ApiError.conflict(`Payment '${payment.id}' is ${payment.status}: there is nothing to refund`);
   }
-  const digits = order.minorUnits;
-  const left = payment.amount - payment.amountRefunded;
+  const [{ pending = 0 } = {}] = await db.select({ pending: pendingRefunds(payment.id) }).from(payments).where(eq(payments.id, payment.id));
+  const left = payment.amount - payment.amountRefunded - pending;
   const amount = input.amount === undefined ? left : amountInMinor(input.amount, digits);
-  const tooMuch = () => ApiError.conflict(`The refund is more than is left on payment '${payment.id}' (${toMajor(payment.amount - payment.amountRefunded, digits)} ${payment.currency})`, 'amount');
-  if (amount > left) throw tooMuch();
-
-  const provider = paymentProvider(payment.provider);
-  if (!provider) throw new Error(`payment ${payment.id} has unknown provider ${payment.provider}`);
-  const id = newId(ID_PREFIX.refund, now.getTime());
-  const result = await provider.refund({ payment, amount, idempotencyKey: id });
-  if (result.status !== 'completed') throw ApiError.conflict(`The provider refused the refund: ${result.failureReason ?? 'no reason given'}`);
-
+  const tooMuch = () => ApiError.conflict(`The refund is more than is left on payment '${payment.id}' (${toMajor(Math.max(left, 0), digits)} ${payment.currency})`, 'amount');
+  if (amount > left || amount <= 0) throw tooMuch();
   const ts = now.toISOString();
-  const row: RefundRow = { id, paymentId: payment.id, orderId: order.id, amount, currency: payment.currency, reason: input.reason ?? null, providerReference: result.reference, createdAt: ts };
-  const orderDone = REFUNDABLE_ORDER.includes(order.status) && fullyRefunded({ amountPaid: order.amountPaid, amountRefunded: order.amountRefunded + amount });
-  const statusChange = { actor, note: `refunded in full (refund ${id})`, now };
-  await withGuards(
-    () =>
-      db.batch([
-        db.insert(refunds).values(row),
-        db
-          .update(payments)
-          .set({
-            amountRefunded: sql`${payments.amountRefunded} + ${amount}`,
-            status: sql`CASE WHEN ${payments.amountRefunded} + ${amount} >= ${payments.amount} THEN 'refunded' ELSE 'partially_refunded' END`,
-            updatedAt: ts,
-          })
-          .where(eq(payments.id, payment.id)),
-        db.update(orders).set({ amountRefunded: sql`${orders.amountRefunded} + ${amount}`, updatedAt: ts }).where(eq(orders.id, order.id)),
-        ...(orderDone ? statusChangeStatements(db, order, 'refunded', statusChange) : []),
-      ] as never),
-    { refund_exceeds_payment: tooMuch, order_overpaid: tooMuch },
-  );
-  if (!orderDone) await followUpOrderStatus(db, order.id, REFUNDABLE_ORDER, 'refunded', fullyRefunded, { actor, note: `refunded in full (refund ${id})` });
-  return toRefund(row, digits);
+  const row: RefundRow = {
+    id: newId(ID_PREFIX.refund, now.getTime()),
+    paymentId: payment.id,
+    orderId: payment.orderId,
+    amount,
+    currency: payment.currency,
+    reason: input.reason ?? null,
+    providerReference: null,
+    status: 'pending',
+    failureReason: null,
+    requestKey,
+    createdAt: ts,
+    updatedAt: ts,
+  };
+  const fits = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${payment.id} AND ${payments.status} IN ('completed', 'partially_refunded')
+    AND ${payments.amountRefunded} + ${pendingRefunds(payment.id)} + ${amount} <= ${payments.amount})`;
+  const inserted = await insertWhere(db, refunds, row, fits).catch((error) => {
+    if (/UNIQUE constraint failed: refunds\.request_key/.test(String(error?.cause ?? error))) throw ApiError.conflict('A request with this Idempotency-Key is in progress');
+    throw error;
+  });
+  if (inserted.meta.changes === 0) throw tooMuch();
+  return row;
 }
-

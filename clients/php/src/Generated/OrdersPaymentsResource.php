@@ -23,7 +23,7 @@ final class OrdersPaymentsResource
      *
      * @param string $id
      * @param array{
-     *     provider: 'manual',
+     *     provider: 'manual'|'stripe',
      *     amount?: float,
      *     reference?: string,
      *     details?: array<string, mixed>,
@@ -39,8 +39,10 @@ final class OrdersPaymentsResource
      *     amountRefunded: int|float,
      *     currency: string,
      *     failureReason: string|null,
+     *     disputeStatus: string|null,
      *     createdAt: string,
      *     updatedAt: string,
+     *     clientSecret: string|null,
      * }
      * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
      * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
@@ -83,6 +85,7 @@ final class OrdersPaymentsResource
      *     amountRefunded: int|float,
      *     currency: string,
      *     failureReason: string|null,
+     *     disputeStatus: string|null,
      *     createdAt: string,
      *     updatedAt: string,
      * }>
@@ -115,6 +118,7 @@ final class OrdersPaymentsResource
      *     amountRefunded: int|float,
      *     currency: string,
      *     failureReason: string|null,
+     *     disputeStatus: string|null,
      *     createdAt: string,
      *     updatedAt: string,
      * }, mixed, void>

@@ -35,7 +35,10 @@ final class PaymentsRefundsResource
      *     currency: string,
      *     reason: string|null,
      *     providerReference: string|null,
+     *     status: 'pending'|'completed'|'failed',
+     *     failureReason: string|null,
      *     createdAt: string,
+     *     updatedAt: string,
      * }
      * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
      * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
@@ -74,7 +77,10 @@ final class PaymentsRefundsResource
      *     currency: string,
      *     reason: string|null,
      *     providerReference: string|null,
+     *     status: 'pending'|'completed'|'failed',
+     *     failureReason: string|null,
      *     createdAt: string,
+     *     updatedAt: string,
      * }>
      * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
      * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
@@ -102,7 +108,10 @@ final class PaymentsRefundsResource
      *     currency: string,
      *     reason: string|null,
      *     providerReference: string|null,
+     *     status: 'pending'|'completed'|'failed',
+     *     failureReason: string|null,
      *     createdAt: string,
+     *     updatedAt: string,
      * }, mixed, void>
      */
     public function iterate(string $id, array $query = []): \Generator

@@ -44,7 +44,7 @@ final class PaymentsResource
      *     fields?: string|list<string>,
      *     order?: string,
      *     status?: 'pending'|'completed'|'failed'|'partially_refunded'|'refunded',
-     *     provider?: 'manual',
+     *     provider?: 'manual'|'stripe',
      *     created_after?: string,
      *     created_before?: string,
      * } $query
@@ -58,6 +58,7 @@ final class PaymentsResource
      *     amountRefunded: int|float,
      *     currency: string,
      *     failureReason: string|null,
+     *     disputeStatus: string|null,
      *     createdAt: string,
      *     updatedAt: string,
      * }>
@@ -79,7 +80,7 @@ final class PaymentsResource
      *     fields?: string|list<string>,
      *     order?: string,
      *     status?: 'pending'|'completed'|'failed'|'partially_refunded'|'refunded',
-     *     provider?: 'manual',
+     *     provider?: 'manual'|'stripe',
      *     created_after?: string,
      *     created_before?: string,
      * } $query the query of the first page (`page` to start elsewhere)
@@ -93,6 +94,7 @@ final class PaymentsResource
      *     amountRefunded: int|float,
      *     currency: string,
      *     failureReason: string|null,
+     *     disputeStatus: string|null,
      *     createdAt: string,
      *     updatedAt: string,
      * }, mixed, void>
@@ -126,6 +128,7 @@ final class PaymentsResource
      *     amountRefunded: int|float,
      *     currency: string,
      *     failureReason: string|null,
+     *     disputeStatus: string|null,
      *     createdAt: string,
      *     updatedAt: string,
      * }

@@ -63,6 +63,7 @@ import type {
   PasswordResetConfirm,
   PasswordResetRequest,
   Payment,
+  PaymentAttempt,
   PreviewNotificationTemplate,
   Product,
   Refund,
@@ -431,7 +432,7 @@ export interface OrdersPaymentsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, amount, id. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Payment status. One of: pending, completed, failed, partially_refunded, refunded. */
   status?: "pending" | "completed" | "failed" | "partially_refunded" | "refunded";
@@ -445,14 +446,14 @@ export interface PaymentsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, amount, id. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Payments of this order (id). */
   order?: string;
   /** Payment status. One of: pending, completed, failed, partially_refunded, refunded. */
   status?: "pending" | "completed" | "failed" | "partially_refunded" | "refunded";
-  /** Payment provider. One of: manual. */
-  provider?: "manual";
+  /** Payment provider. One of: manual, stripe. */
+  provider?: "manual" | "stripe";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
@@ -461,7 +462,7 @@ export interface PaymentsListQuery {
 
 /** Query parameters of `GET /api/payments/{id}`. */
 export interface PaymentsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -473,7 +474,7 @@ export interface PaymentsRefundsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, amount, id. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, paymentId, orderId, amount, currency, reason, providerReference, createdAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, paymentId, orderId, amount, currency, reason, providerReference, status, failureReason, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -563,8 +564,8 @@ export interface WebhooksDeliveriesListQuery {
   fields?: string;
   /** Delivery status. One of: pending, succeeded, retrying, failed. */
   status?: "pending" | "succeeded" | "retrying" | "failed";
-  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, shipment.shipped, inventory.low, page.published, page.updated, page.unpublished, ping. */
-  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "shipment.shipped" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "ping";
+  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, shipment.shipped, inventory.low, page.published, page.updated, page.unpublished, ping. */
+  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "shipment.shipped" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "ping";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
@@ -1491,8 +1492,8 @@ export class OrdersPaymentsResource {
    *
    * `POST /api/orders/{id}/payments`
    */
-  create(id: string, body: CreatePayment, options?: runtime.RequestOptions): Promise<Payment> {
-    return this.core.request<Payment>({ method: 'POST', path: `/api/orders/${encodeURIComponent(id)}/payments`, body, kind: 'item', idempotent: true }, options);
+  create(id: string, body: CreatePayment, options?: runtime.RequestOptions): Promise<PaymentAttempt> {
+    return this.core.request<PaymentAttempt>({ method: 'POST', path: `/api/orders/${encodeURIComponent(id)}/payments`, body, kind: 'item', idempotent: true }, options);
   }
 
   /**

@@ -18,7 +18,7 @@ export interface ApiIndex {
 export interface Error {
   success: false;
   error: {
-    code: "INVALID_REQUEST" | "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR";
+    code: "INVALID_REQUEST" | "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR";
     message: string;
     /** `{ field, issue }` for one bad parameter; `[{ field, message }]` for body validation, one entry per invalid field. */
     details: ParameterIssue | FieldErrors | null;
@@ -1043,7 +1043,13 @@ export interface CancelOrder {
   reason?: string;
 }
 
-/** `status`: `completed` (counted in the order's amountPaid), `failed` (nothing taken; see failureReason), `pending` (the provider has not answered yet), `partially_refunded`, `refunded`. */
+/** `status`: `completed` (counted in the order's amountPaid), `failed` (nothing taken; see failureReason), `pending` (the provider has not answered yet), `partially_refunded`, `refunded`. `providerReference`: the provider's id (a Stripe PaymentIntent `pi_…`) or, for `manual`, your reference. */
+export type PaymentAttempt = Payment & {
+  /** For a `pending` `stripe` payment: the PaymentIntent's client secret, for `stripe.confirmPayment` in the browser. Null otherwise. Not stored by the store; ask again (the same call returns the open payment) to get it again. */
+  clientSecret: string | null;
+};
+
+/** `status`: `completed` (counted in the order's amountPaid), `failed` (nothing taken; see failureReason), `pending` (the provider has not answered yet), `partially_refunded`, `refunded`. `providerReference`: the provider's id (a Stripe PaymentIntent `pi_…`) or, for `manual`, your reference. */
 export interface Payment {
   id: string;
   orderId: string;
@@ -1056,21 +1062,24 @@ export interface Payment {
   amountRefunded: number;
   currency: string;
   failureReason: string | null;
+  /** The status of a dispute (chargeback) opened at the provider (Stripe's: `needs_response`, `won`, `lost`, ...); null when there is none. */
+  disputeStatus: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
 export interface CreatePayment {
-  /** The payment provider. `manual` records money taken outside the store (and serves tests). */
-  provider: "manual";
+  /** The payment provider. `manual` records money taken outside the store (and serves tests); `stripe` starts a card payment (a PaymentIntent) that the customer confirms in the browser with Stripe.js, available when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (422 otherwise). */
+  provider: "manual" | "stripe";
   /** Major units of the order currency. Defaults to what is still owed (total - amountPaid). */
   amount?: number;
-  /** Your reference for the money (a bank transfer's), stored as providerReference. */
+  /** `manual` only: your reference for the money (a bank transfer's), stored as providerReference. */
   reference?: string;
   /** Provider-specific input. For `manual`, `{ "simulateFailure": true }` makes the charge fail. */
   details?: { [key: string]: unknown };
 }
 
+/** `status`: `pending` (the provider has not answered yet; settled within minutes), `completed` (counted in the payment's and order's amountRefunded), `failed` (see failureReason). */
 export interface Refund {
   id: string;
   paymentId: string;
@@ -1080,7 +1089,10 @@ export interface Refund {
   currency: string;
   reason: string | null;
   providerReference: string | null;
+  status: "pending" | "completed" | "failed";
+  failureReason: string | null;
   createdAt: string;
+  updatedAt: string;
 }
 
 export interface CreateRefund {
@@ -1088,6 +1100,16 @@ export interface CreateRefund {
   amount?: number;
   reason?: string;
 }
+
+export interface StripeWebhookReceipt {
+  received: true;
+  outcome: "handled" | "duplicate" | "ignored";
+}
+
+export type StripeEvent = {
+  id: string;
+  type: string;
+} & { [key: string]: unknown };
 
 /** `status` moves `pending` -> `shipped` -> `delivered`, one step at a time. */
 export interface Shipment {
@@ -1204,7 +1226,7 @@ export type CreatedWebhookEndpoint = WebhookEndpoint & {
 export interface CreateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events: Array<string>;
   description?: string | null;
   /** Defaults to true. */
@@ -1215,7 +1237,7 @@ export interface CreateWebhookEndpoint {
 export interface UpdateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url?: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events?: Array<string>;
   description?: string | null;
   /** Defaults to true. */

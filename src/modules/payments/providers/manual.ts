@@ -1,16 +1,22 @@
-import type { PaymentProvider } from './provider';
+import type { ChargeRequest, ChargeResult, PaymentProvider } from './provider';
 
 /**
  * Money taken outside the store (cash, bank transfer) or in tests: every charge succeeds at once,
- * unless `details.simulateFailure` is true, which lets the failure path be exercised end to end.
+ * unless the request's `details.simulateFailure` is true, which lets the failure path be exercised
+ * end to end. Its answers depend only on the payment row, so asking again gives the same answer,
+ * as a provider's idempotency keys do.
  */
+function outcome({ payment }: ChargeRequest): ChargeResult {
+  if (payment.providerInput.simulateFailure === true) return { status: 'failed', reference: null, failureReason: 'Simulated failure (details.simulateFailure)' };
+  return { status: 'completed', reference: payment.providerReference ?? `manual_${payment.id}`, failureReason: null };
+}
+
 export const manualProvider: PaymentProvider = {
   name: 'manual',
-  async charge({ idempotencyKey, reference, details }) {
-    if (details.simulateFailure === true) return { status: 'failed', reference: null, failureReason: 'Simulated failure (details.simulateFailure)' };
-    return { status: 'completed', reference: reference ?? `manual_${idempotencyKey}`, failureReason: null };
-  },
-  async refund({ idempotencyKey }) {
-    return { status: 'completed', reference: `manual_${idempotencyKey}` };
+  charge: async (request) => outcome(request),
+  status: async (request) => outcome(request),
+  cancel: async (request) => outcome(request),
+  async refund({ refund }) {
+    return { status: 'completed', reference: `manual_${refund.id}`, failureReason: null };
   },
 };

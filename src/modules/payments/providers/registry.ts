@@ -1,11 +1,23 @@
+import { ApiError } from '../../../lib/errors';
 import { manualProvider } from './manual';
 import type { PaymentProvider } from './provider';
+import { missingStripeSettings, type StripeSettings, stripeProvider } from './stripe';
 
-/** Providers by name; a new one (Stripe, PayPal) is one entry here and one file beside this one. */
-const PROVIDERS: Record<string, PaymentProvider> = { [manualProvider.name]: manualProvider };
+/** Providers by name; a new one (PayPal) is one entry here and one file beside this one. */
+const PROVIDERS = {
+  manual: () => manualProvider,
+  stripe: (env: StripeSettings) => {
+    const missing = missingStripeSettings(env);
+    if (missing.length) throw ApiError.validation([{ field: 'provider', message: `the stripe provider is not set up: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set` }]);
+    return stripeProvider(env);
+  },
+} satisfies Record<string, (env: StripeSettings) => PaymentProvider>;
 
-export const PROVIDER_NAMES = Object.keys(PROVIDERS) as [string, ...string[]];
+export type ProviderName = keyof typeof PROVIDERS;
+export const PROVIDER_NAMES = Object.keys(PROVIDERS) as [ProviderName, ...ProviderName[]];
 
-export function paymentProvider(name: string): PaymentProvider | undefined {
-  return Object.hasOwn(PROVIDERS, name) ? PROVIDERS[name] : undefined;
+/** The provider called `name` with this store's settings; 422 naming the field when it is unknown or not set up. */
+export function paymentProvider(name: string, env: StripeSettings): PaymentProvider {
+  if (!Object.hasOwn(PROVIDERS, name)) throw ApiError.validation([{ field: 'provider', message: `unknown provider '${name}'` }]);
+  return PROVIDERS[name as ProviderName](env);
 }

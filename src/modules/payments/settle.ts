@@ -1,0 +1,158 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { type OrderRow, type OrderStatus, orders, type PaymentRow, payments, type RefundRow, refunds, writeGuards } from '../../db/schema';
+import { violatedGuard } from '../../lib/db-guards';
+import { ApiError } from '../../lib/errors';
+import { outboxEvent } from '../../lib/events';
+import { toMajor } from '../../lib/money';
+import { statusChangeStatements } from '../orders/order-status';
+import { followUpOrderStatus } from './order-follow-up';
+import type { ChargeResult, PaymentProvider, RefundResult } from './providers/provider';
+
+/**
+ * Never lost, never doubled. A payment or refund is written `pending` before its provider is asked,
+ * under the id the provider uses as its idempotency key; its outcome is recorded here afterwards.
+ * Whatever stops between the two (a crash, a D1 error, a lost answer), the row stays pending and is
+ * settled later by asking the provider again with the same key: by the client's retry with the
+ * same Idempotency-Key (request_key finds the row), by the provider's webhook, or by reconciliation
+ * (reconcile.ts). Each recording batch first asserts the row is still pending (the write guards
+ * `payment_settled`, `refund_settled`), so two of them settling one row at once record it once.
+ */
+
+export interface Settling {
+  actor: string;
+  now?: Date;
+}
+
+/** The batch's first statement: aborts it (guard:<name>) unless the row is still pending. */
+function guardStatement(db: Database, table: typeof payments | typeof refunds, id: string, guard: 'payment_settled' | 'refund_settled') {
+  return db.insert(writeGuards).values({ name: guard, ok: sql`(SELECT ${table.status} = 'pending' FROM ${table} WHERE ${table.id} = ${id})` });
+}
+
+async function readPayment(db: Database, id: string): Promise<PaymentRow> {
+  return (await db.query.payments.findFirst({ where: eq(payments.id, id) }))!;
+}
+
+async function readOrder(db: Database, id: string): Promise<OrderRow> {
+  return (await db.query.orders.findFirst({ where: eq(orders.id, id) }))!;
+}
+
+/**
+ * Records what the provider said of a pending payment and returns the row as it now stands. A
+ * completed charge adds to the order's amountPaid, emits `payment.completed` and, once the order is
+ * paid in full while `pending`, moves it to `processing`; a failed one emits `payment.failed`. A
+ * charge that completed for an order that can no longer take it (cancelled meanwhile) is given back
+ * through the provider (keyed `<payment id>_void`) and recorded as failed.
+ */
+export async function recordCharge(db: Database, provider: PaymentProvider, payment: PaymentRow, result: ChargeResult, { actor, now = new Date() }: Settling): Promise<PaymentRow> {
+  const ts = now.toISOString();
+  const outcome = { providerReference: result.reference ?? payment.providerReference, failureReason: result.failureReason, updatedAt: ts };
+  const pendingRow = and(eq(payments.id, payment.id), eq(payments.status, 'pending'));
+
+  if (result.status === 'pending') {
+    await db.update(payments).set(outcome).where(pendingRow);
+    return { ...payment, ...outcome };
+  }
+  const order = await readOrder(db, payment.orderId);
+  const digits = order.minorUnits;
+  const eventData = { paymentId: payment.id, orderId: order.id, provider: payment.provider, amount: toMajor(payment.amount, digits), currency: payment.currency };
+  try {
+    if (result.status === 'failed') {
+      await db.batch([
+        guardStatement(db, payments, payment.id, 'payment_settled'),
+        db.update(payments).set({ ...outcome, status: 'failed' }).where(eq(payments.id, payment.id)),
+        outboxEvent(db, 'payment.failed', { ...eventData, failureReason: result.failureReason }, now),
+      ]);
+      return { ...payment, ...outcome, status: 'failed' };
+    }
+    const paidInFull = order.status === 'pending' && order.amountPaid + payment.amount >= order.total;
+    const note = `paid in full by payment ${payment.id}`;
+    await db.batch([
+      guardStatement(db, payments, payment.id, 'payment_settled'),
+      db.update(payments).set({ ...outcome, status: 'completed', failureReason: null }).where(eq(payments.id, payment.id)),
+      db.update(orders).set({ amountPaid: sql`${orders.amountPaid} + ${payment.amount}`, updatedAt: ts }).where(eq(orders.id, order.id)),
+      outboxEvent(db, 'payment.completed', eventData, now),
+      ...(paidInFull ? statusChangeStatements(db, order, 'processing', { actor, note, now }) : []),
+    ] as never);
+    if (!paidInFull) await followUpOrderStatus(db, order.id, ['pending'], 'processing', (o) => o.amountPaid >= o.total, { actor, note });
+    return { ...payment, ...outcome, status: 'completed', failureReason: null };
+  } catch (error) {
+    const guard = violatedGuard(error);
+    if (guard === 'payment_settled') return readPayment(db, payment.id);
+    if (!guard) throw error;
+    return voidCharge(db, provider, payment, order, outcome, ts);
+  }
+}
+
+/** The order moved (a cancellation) between the charge and its recording: the money goes back and the payment is failed. */
+async function voidCharge(db: Database, provider: PaymentProvider, payment: PaymentRow, order: OrderRow, outcome: Partial<PaymentRow>, ts: string): Promise<PaymentRow> {
+  const paid = { ...payment, ...outcome, status: 'completed' as const };
+  const voidRefund: RefundRow = {
+    id: `${payment.id}_void`,
+    paymentId: payment.id,
+    orderId: order.id,
+    amount: payment.amount,
+    currency: payment.currency,
+    reason: 'order changed while paying',
+    providerReference: null,
+    status: 'pending',
+    failureReason: null,
+    requestKey: null,
+    createdAt: ts,
+    updatedAt: ts,
+  };
+  const returned = await provider.refund({ refund: voidRefund, payment: paid, digits: order.minorUnits });
+  if (returned.status === 'failed') throw new Error(`payment ${payment.id}: the charge for ${order.status} order ${order.id} could not be returned: ${returned.failureReason}`);
+  const failureReason = `Order ${order.id} was ${order.status} when the charge completed; the charge was returned`;
+  await db.update(payments).set({ ...outcome, status: 'failed', failureReason }).where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')));
+  throw ApiError.conflict(`Order '${order.id}' changed while paying; the charge was returned`);
+}
+
+/** Orders in these states move to `refunded` once everything paid has been refunded (docs/api.md, Carts and orders). */
+export const REFUNDABLE_ORDER: readonly OrderStatus[] = ['processing', 'shipped', 'completed'];
+const fullyRefunded = (o: Pick<OrderRow, 'amountPaid' | 'amountRefunded'>) => o.amountPaid > 0 && o.amountRefunded >= o.amountPaid;
+
+/**
+ * Records what the provider said of a pending refund and returns the row as it now stands. A
+ * completed refund raises the payment's and the order's amountRefunded (the triggers refuse more
+ * than was paid), emits `payment.refunded` and, once the order has given back everything paid,
+ * moves it to `refunded`.
+ */
+export async function recordRefund(db: Database, refund: RefundRow, result: RefundResult, { actor, now = new Date() }: Settling): Promise<RefundRow> {
+  const ts = now.toISOString();
+  const outcome = { providerReference: result.reference ?? refund.providerReference, failureReason: result.failureReason, updatedAt: ts };
+  if (result.status === 'pending') {
+    await db.update(refunds).set(outcome).where(and(eq(refunds.id, refund.id), eq(refunds.status, 'pending')));
+    return { ...refund, ...outcome };
+  }
+  try {
+    if (result.status === 'failed') {
+      await db.batch([guardStatement(db, refunds, refund.id, 'refund_settled'), db.update(refunds).set({ ...outcome, status: 'failed' }).where(eq(refunds.id, refund.id))]);
+      return { ...refund, ...outcome, status: 'failed' };
+    }
+    const order = await readOrder(db, refund.orderId);
+    const amount = refund.amount;
+    const orderDone = REFUNDABLE_ORDER.includes(order.status) && fullyRefunded({ amountPaid: order.amountPaid, amountRefunded: order.amountRefunded + amount });
+    const note = `refunded in full (refund ${refund.id})`;
+    await db.batch([
+      guardStatement(db, refunds, refund.id, 'refund_settled'),
+      db.update(refunds).set({ ...outcome, status: 'completed', failureReason: null }).where(eq(refunds.id, refund.id)),
+      db
+        .update(payments)
+        .set({
+          amountRefunded: sql`${payments.amountRefunded} + ${amount}`,
+          status: sql`CASE WHEN ${payments.amountRefunded} + ${amount} >= ${payments.amount} THEN 'refunded' ELSE 'partially_refunded' END`,
+          updatedAt: ts,
+        })
+        .where(eq(payments.id, refund.paymentId)),
+      db.update(orders).set({ amountRefunded: sql`${orders.amountRefunded} + ${amount}`, updatedAt: ts }).where(eq(orders.id, order.id)),
+      outboxEvent(db, 'payment.refunded', { refundId: refund.id, paymentId: refund.paymentId, orderId: order.id, amount: toMajor(amount, order.minorUnits), currency: refund.currency }, now),
+      ...(orderDone ? statusChangeStatements(db, order, 'refunded', { actor, note, now }) : []),
+    ] as never);
+    if (!orderDone) await followUpOrderStatus(db, order.id, REFUNDABLE_ORDER, 'refunded', fullyRefunded, { actor, note });
+    return { ...refund, ...outcome, status: 'completed', failureReason: null };
+  } catch (error) {
+    if (violatedGuard(error) === 'refund_settled') return (await db.query.refunds.findFirst({ where: eq(refunds.id, refund.id) }))!;
+    throw error;
+  }
+}
