@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { events, orders, payments, providerEvents, refunds } from '../../src/db/schema';
+import { events, payments, providerEvents, refunds } from '../../src/db/schema';
+import { placeOrder } from '../../src/modules/orders/place-order';
 import { reconcilePending } from '../../src/modules/payments/reconcile';
 import { api, db, expectError, insertUser } from '../helpers';
 import { orderRow, placeTestOrder } from '../commerce/order-fixtures';
@@ -155,14 +156,14 @@ describe('stripe payments', () => {
   });
 
   it('counts JPY in whole yen at Stripe', async () => {
-    const key = (await placeTestOrder()).key;
+    const { key, product } = await placeTestOrder({ price: 10 });
     const currency = await api('/api/settings/currencies', { method: 'POST', key, json: { code: 'JPY', name: 'Japanese yen', symbol: '¥', minorUnits: 0, exchangeRate: 150 } });
     expect([201, 409]).toContain(currency.status);
     const { user, token } = await insertUser();
-    const placed = await placeTestOrder({ customer: user.id, price: 10, quantity: 3 });
-    // Re-price the order in yen as placed in JPY would be: 4,500 yen (minor units of a zero-decimal currency).
-    await db().update(orders).set({ currency: 'JPY', minorUnits: 0, subtotal: 4500, total: 4500 }).where(eq(orders.id, placed.order.id));
-    const res = await api(`/api/orders/${placed.order.id}/payments`, { method: 'POST', key: token, json: { provider: 'stripe' } });
+    // 3 x 10 USD at 150 yen to the dollar: 4,500 yen, a zero-decimal currency at Stripe and here.
+    const { order } = await placeOrder(db(), { customerId: user.id, email: user.email, currency: 'JPY', lines: [{ variantId: product.variants[0].id, quantity: 3 }], actor: 'system' });
+    expect(order).toMatchObject({ currency: 'JPY', minorUnits: 0, total: 4500 });
+    const res = await api(`/api/orders/${order.id}/payments`, { method: 'POST', key: token, json: { provider: 'stripe' } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data).toMatchObject({ amount: 4500, currency: 'JPY' });
     const [created] = await stripeRequests({ key: res.body.data.id });
@@ -237,6 +238,15 @@ describe('stripe payments', () => {
     expect((await paymentsOf(order.id))[0]).toMatchObject({ status: 'completed' });
   });
 
+  it("lets a customer start a card payment of its own order only: another's is 404, manual is 403, anonymous 401", async () => {
+    const { order } = await startStripePayment();
+    const stranger = await insertUser();
+    expectError(await api(`/api/orders/${order.id}/payments`, { method: 'POST', key: stranger.token, json: { provider: 'stripe' } }), 404, 'NOT_FOUND');
+    expectError(await api(`/api/orders/${order.id}/payments`, { method: 'POST', key: stranger.token, json: { provider: 'manual' } }), 403, 'AUTHORIZATION_ERROR');
+    expectError(await api(`/api/orders/${order.id}/payments`, { method: 'POST', json: { provider: 'stripe' } }), 401, 'AUTHENTICATION_ERROR');
+    expect(await paymentsOf(order.id)).toHaveLength(1);
+  });
+
   it('is a clear 422 when Stripe is not set up, and its webhook is 404', async () => {
     const { token, order } = await (async () => {
       const { user, token } = await insertUser();
@@ -253,6 +263,13 @@ describe('stripe payments', () => {
     const body = (await res.json()) as any;
     expect(body.error.details).toEqual([{ field: 'provider', message: 'the stripe provider is not set up: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are not set' }]);
     expect(await paymentsOf(order.id)).toHaveLength(0);
+    const signed = await signedEvent('payment_intent.succeeded', { id: 'pi_x', object: 'payment_intent', metadata: {} });
+    const hook = await worker.fetch!(
+      new Request('http://store.test/api/payments/stripe/webhook', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signed.header }, body: signed.payload }),
+      bare as never,
+      { waitUntil() {}, passThroughOnException() {}, props: {} } as never,
+    );
+    expect(hook.status).toBe(404);
   });
 });
 
