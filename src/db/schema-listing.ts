@@ -37,3 +37,14 @@ export const categoryListing = sqliteTable(
     index('category_listing_id_idx').on(t.categoryId, t.status, t.productId),
   ],
 );
+
+/**
+ * The full-text index of products (`product_search`, an FTS5 table over name, SKUs, brand,
+ * categories, variant names and description: migrations/0030_product_search.sql) addresses its rows
+ * by integer; this gives each product its own, which never changes (a product's rowid could, on a
+ * VACUUM). Kept by the same triggers as the index; never written by the application.
+ */
+export const productSearchRows = sqliteTable('product_search_rows', {
+  doc: integer('doc').primaryKey(),
+  productId: text('product_id').notNull().unique(),
+});
