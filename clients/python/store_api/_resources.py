@@ -50,6 +50,7 @@ from ._types import (
     Payment,
     PaymentAttempt,
     Product,
+    ProductSuggestions,
     Refund,
     RenderedNotification,
     Role,
@@ -3972,7 +3973,7 @@ class ProductsResource(ResourceBase):
             limit: Items per page, 1 to 100.
             sort: Comma-separated `field:direction` keys applied in order (direction asc by
                 default; ties end on id, in the direction of the last key). Sortable: createdAt,
-                updatedAt, name, price, sku, id. Default: createdAt:desc.
+                updatedAt, name, price, sku, id, relevance. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, name, slug, description, price,
                 compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt,
@@ -3987,7 +3988,11 @@ class ProductsResource(ResourceBase):
             price_max: Highest price, inclusive, in major units. At most 2 decimals.
             status: Product status. Public callers see only active products. One of: draft,
                 active, archived.
-            q: Search in name, description and SKU (product or variant), case-insensitive.
+            q: Full-text search in name, SKUs (product and variants), brand, category names,
+                variant names and description: each word matches as a prefix (`sat` finds
+                "satchel"), accents do not matter (`cafe` finds "Café"), "quoted words" match as a
+                phrase, every word must match. Ordered by relevance (a name match above a
+                description match) unless `sort` says otherwise; combines with every other filter.
         """
         return self._http.call(
             "GET",
@@ -4073,6 +4078,16 @@ class ProductsResource(ResourceBase):
             q=q,
         ):
             yield from each.data
+
+    def suggest(self, *, q: str) -> ProductSuggestions:
+        """Suggest products and categories for a search box.
+
+        GET /api/products/suggest
+
+        Args:
+            q: What the shopper has typed so far.
+        """
+        return self._http.call("GET", "/api/products/suggest", kind="item", query={"q": q})
 
     def update(
         self,

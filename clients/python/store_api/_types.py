@@ -107,6 +107,9 @@ __all__ = [
     "ProductBrand",
     "ProductCategoriesItem",
     "ProductImagesItem",
+    "ProductSuggestions",
+    "ProductSuggestionsCategoriesItem",
+    "ProductSuggestionsProductsItem",
     "ProductVendor",
     "Refund",
     "Register",
@@ -1554,6 +1557,26 @@ class Product(TypedDict):
     #: Units in stock across all variants.
     stock: int
     variants: List[Variant]
+
+
+class ProductSuggestionsProductsItem(TypedDict):
+    id: str
+    name: str
+    slug: str
+
+
+class ProductSuggestionsCategoriesItem(TypedDict):
+    id: str
+    name: str
+    slug: str
+
+
+class ProductSuggestions(TypedDict):
+    #: Up to 10 products whose name matches every word typed (each as a prefix, accents ignored),
+    #: best first.
+    products: List[ProductSuggestionsProductsItem]
+    #: Up to 10 categories whose name, or a word of it, starts with what was typed.
+    categories: List[ProductSuggestionsCategoriesItem]
 
 
 class Refund(TypedDict):

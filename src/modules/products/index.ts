@@ -5,6 +5,8 @@ import * as routes from './products.routes';
 export const productsRouter = createRouter()
   .openapi(routes.listProducts, handlers.listProducts)
   .openapi(routes.createProduct, handlers.createProduct)
+  // Before /products/{id}, which would take `suggest` for an id.
+  .openapi(routes.suggestProducts, handlers.suggestProducts)
   .openapi(routes.getProduct, handlers.getProduct)
   .openapi(routes.updateProduct, handlers.updateProduct)
   .openapi(routes.deleteProduct, handlers.deleteProduct)

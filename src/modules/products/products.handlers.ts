@@ -17,6 +17,10 @@ export const listProducts: AppRouteHandler<typeof routes.listProducts> = async (
   return list(c, items.map((p) => project(p, query.fields)), pagination(query.page, query.limit, total));
 };
 
+export const suggestProducts: AppRouteHandler<typeof routes.suggestProducts> = async (c) => {
+  return ok(c, await service.suggestProducts(c.var.db, c.req.valid('query').q, visibility(c)));
+};
+
 export const getProduct: AppRouteHandler<typeof routes.getProduct> = async (c) => {
   const { fields } = c.req.valid('query');
   const product = await service.getProduct(c.var.db, c.req.valid('param').id, visibility(c));

@@ -24,6 +24,8 @@ const LISTING_SORTABLE: Record<keyof typeof productListQuery.sortable, SQLiteCol
   price: categoryListing.price,
   sku: categoryListing.sku,
   id: categoryListing.productId,
+  // A list with `q` is a search (products.search.ts), never read off the listing.
+  relevance: categoryListing.productId,
 };
 
 /**

@@ -1,16 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { brands, categories, categoryListing, PRODUCT_STATUSES, products, productVariants, vendors } from '../../db/schema';
+import { brands, categories, categoryListing, PRODUCT_STATUSES, products, vendors } from '../../db/schema';
 import {
   defineListQuery,
   enumFilter,
   fieldTreeFromSchema,
   idOrSlugFilter,
   moneyBoundFilter,
-  searchFilter,
   exactFilter,
 } from '../../lib/query';
 import { z } from '@hono/zod-openapi';
 import { ProductSchema } from './products.schemas';
+import { searchCondition } from './products.search';
 
 /** The id of a category given by id or slug (NULL when there is none, which matches nothing). */
 export function categoryIdOf(idOrSlug: string) {
@@ -40,6 +40,8 @@ export const productListQuery = defineListQuery({
     price: products.price,
     sku: products.sku,
     id: products.id,
+    // Only with `q`: the search orders by its rank (products.search.ts); the column is never read.
+    relevance: products.id,
   },
   defaultSort: [{ field: 'createdAt', direction: 'desc' }],
   selectable: fieldTreeFromSchema(ProductSchema),
@@ -54,8 +56,15 @@ export const productListQuery = defineListQuery({
     price_min: moneyBoundFilter(products.price, 'min', 'Lowest price, inclusive, in major units.'),
     price_max: moneyBoundFilter(products.price, 'max', 'Highest price, inclusive, in major units.'),
     status: enumFilter(products.status, PRODUCT_STATUSES, 'Product status. Public callers see only active products.'),
-    q: searchFilter([products.name, products.description, products.sku], 'Search in name, description and SKU (product or variant), case-insensitive.', (pattern) => [
-      sql`EXISTS (SELECT 1 FROM ${productVariants} v WHERE v.product_id = ${products.id} AND v.sku LIKE ${pattern} ESCAPE '\\')`,
-    ]),
+    q: {
+      schema: z.string().trim().min(1).max(200).optional().openapi({
+        description:
+          'Full-text search in name, SKUs (product and variants), brand, category names, variant names and description: each word matches as a prefix ' +
+          '(`sat` finds "satchel"), accents do not matter (`cafe` finds "Café"), "quoted words" match as a phrase, every word must match. ' +
+          'Ordered by relevance (a name match above a description match) unless `sort` says otherwise; combines with every other filter.',
+        example: 'leather sat',
+      }),
+      where: searchCondition,
+    },
   },
 });

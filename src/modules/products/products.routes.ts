@@ -9,6 +9,7 @@ import {
   jsonBody,
   listResponse,
   noContentResponse,
+  operation,
   publicReadErrors,
   successResponse,
   writeErrors,
@@ -34,10 +35,35 @@ export const listProducts = apiRoute({
   tags,
   summary: 'List products',
   description:
-    'Public callers see active products only; admins see every status and may filter on it. A vendor user sees only its own vendor\'s products, in every status.',
+    'Public callers see active products only; admins see every status and may filter on it. A vendor user sees only its own vendor\'s products, in every status. ' +
+    'With `q` the list is a full-text search, ordered by relevance (`sort=relevance`, the default then) or by the `sort` given; `sort=relevance` without `q` is 400.',
   security: optionalAuth,
   request: { query: listQuerySchema(productListQuery) },
   responses: { 200: listResponse(ProductSchema, 'A page of products.'), ...errorResponses(...publicReadErrors) },
+});
+
+const Ref = z.object({ id: z.string(), name: z.string(), slug: z.string() });
+export const SuggestionsSchema = z
+  .object({
+    products: z.array(Ref).openapi({ description: 'Up to 10 products whose name matches every word typed (each as a prefix, accents ignored), best first.' }),
+    categories: z.array(Ref).openapi({ description: 'Up to 10 categories whose name, or a word of it, starts with what was typed.' }),
+  })
+  .openapi('ProductSuggestions');
+
+export const suggestProducts = apiRoute({
+  ...operation('products', 'suggest', 'suggestProducts'),
+  method: 'get',
+  path: '/products/suggest',
+  tags,
+  summary: 'Suggest products and categories for a search box',
+  description:
+    'For search-as-you-type: one round trip on the full-text index, cached like the other catalogue reads (ETag, 304). Public callers get active products only. ' +
+    'Follow a product suggestion to `/api/products/{id}`, a category to `/api/products?category={slug}`, or search with `/api/products?q=`.',
+  security: optionalAuth,
+  request: {
+    query: z.strictObject({ q: z.string().trim().min(1).max(100).openapi({ description: 'What the shopper has typed so far.', example: 'sat' }) }),
+  },
+  responses: { 200: successResponse(SuggestionsSchema, 'The suggestions (empty lists when nothing matches).'), ...errorResponses(...publicReadErrors) },
 });
 
 export const createProduct = apiRoute({

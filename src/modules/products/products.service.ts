@@ -27,6 +27,7 @@ import { uniqueSlug } from '../../lib/slug';
 import { stockChangeStatements } from '../inventory/stock';
 import { categoryCountQuery, categoryPageQuery, listingConditions } from './products.listing';
 import { categoryIdOf, productListQuery } from './products.query';
+import { searchPageQueries, suggest } from './products.search';
 import type {
   CreateProductInput,
   CreateVariantInput,
@@ -184,6 +185,15 @@ export function totalSource(filters: ProductListQuery['filters'], visibility: Vi
  * vendor's scope are conditions on products.
  */
 export function productListQueries(db: Database, query: ProductListQuery, visibility: Visibility) {
+  const relevance = query.sort.some((k) => k.field === 'relevance');
+  if (query.filters.q !== undefined) {
+    // A search: the index's matches are the rows, ordered by relevance unless a sort was asked for.
+    const { q, ...others } = query.filters;
+    const plan = listPlan(productListQuery, { ...query, filters: others }, [visibleTo(visibility)]);
+    const sorted = query.sort !== productListQuery.defaultSort && !relevance;
+    return searchPageQueries(db, { q, where: plan.where, orderBy: sorted ? plan.orderBy : null, limit: plan.limit, offset: plan.offset });
+  }
+  if (relevance) throw ApiError.badParameter('sort', 'relevance orders a search: it needs q');
   const totalFrom = totalSource(query.filters, visibility);
   const { category, status, ...others } = query.filters;
   if (category === undefined) {
@@ -198,6 +208,11 @@ export function productListQueries(db: Database, query: ProductListQuery, visibi
     rows: categoryPageQuery(db, { ...window, sort: query.sort, limit, offset }),
     total: totalFrom === 'count' ? categoryCountQuery(db, window) : keptTotal(db, totalFrom),
   };
+}
+
+/** Search-box suggestions among the products the caller may see (products.search.ts). */
+export function suggestProducts(db: Database, q: string, visibility: Visibility) {
+  return suggest(db, q, visibleTo(visibility));
 }
 
 export async function listProducts(db: Database, query: ProductListQuery, visibility: Visibility) {

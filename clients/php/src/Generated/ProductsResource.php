@@ -38,7 +38,7 @@ final class ProductsResource
      * - price_min: Lowest price, inclusive, in major units.
      * - price_max: Highest price, inclusive, in major units.
      * - status: Product status.
-     * - q: Search in name, description and SKU (product or variant), case-insensitive.
+     * - q: Full-text search in name, SKUs (product and variants), brand, category names, variant names and description: each word matches as a prefix (`sat` finds "satchel"), accents do not matter (`cafe` finds "Café"), "quoted words" match as a phrase, every word must match.
      *
      * @param array{
      *     page?: int,
@@ -267,6 +267,38 @@ final class ProductsResource
     public function create(array $body): array
     {
         $data = $this->client->request('POST', '/api/products', ['body' => $body, 'bodyRequired' => true, 'response' => 'item', 'operation' => 'products.create']);
+        return \is_array($data) ? $data : [];
+    }
+
+    /**
+     * Suggest products and categories for a search box
+     *
+     * GET /api/products/suggest
+     *
+     * Query parameters:
+     * - q: What the shopper has typed so far.
+     *
+     * @param array{
+     *     q: string,
+     * } $query
+     * @return array{
+     *     products: list<array{
+     *         id: string,
+     *         name: string,
+     *         slug: string,
+     *     }>,
+     *     categories: list<array{
+     *         id: string,
+     *         name: string,
+     *         slug: string,
+     *     }>,
+     * }
+     * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
+     * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
+     */
+    public function suggest(array $query): array
+    {
+        $data = $this->client->request('GET', '/api/products/suggest', ['query' => $query, 'response' => 'item', 'operation' => 'products.suggest']);
         return \is_array($data) ? $data : [];
     }
 

@@ -2,6 +2,7 @@
 export type * from './types.js';
 export type {
   ProductsListQuery,
+  ProductsSuggestQuery,
   ProductsGetQuery,
   ProductsVariantsListQuery,
   ProductsVariantsGetQuery,

@@ -66,6 +66,7 @@ import type {
   PaymentAttempt,
   PreviewNotificationTemplate,
   Product,
+  ProductSuggestions,
   Refund,
   Register,
   RenderedNotification,
@@ -112,7 +113,7 @@ export interface ProductsListQuery {
   page?: number;
   /** Items per page, 1 to 100. */
   limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, name, price, sku, id. Default: createdAt:desc. */
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, name, price, sku, id, relevance. Default: createdAt:desc. */
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt, updatedAt, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
@@ -130,8 +131,14 @@ export interface ProductsListQuery {
   price_max?: number;
   /** Product status. Public callers see only active products. One of: draft, active, archived. */
   status?: "draft" | "active" | "archived";
-  /** Search in name, description and SKU (product or variant), case-insensitive. */
+  /** Full-text search in name, SKUs (product and variants), brand, category names, variant names and description: each word matches as a prefix (`sat` finds "satchel"), accents do not matter (`cafe` finds "Café"), "quoted words" match as a phrase, every word must match. Ordered by relevance (a name match above a description match) unless `sort` says otherwise; combines with every other filter. */
   q?: string;
+}
+
+/** Query parameters of `GET /api/products/suggest`. */
+export interface ProductsSuggestQuery {
+  /** What the shopper has typed so far. */
+  q: string;
 }
 
 /** Query parameters of `GET /api/products/{id}`. */
@@ -2362,7 +2369,7 @@ export class CategoriesResource {
   }
 }
 
-/** `products`: list, create, get, update, delete. */
+/** `products`: list, create, suggest, get, update, delete. */
 export class ProductsResource {
   private readonly core: runtime.Core;
   readonly variants: ProductsVariantsResource;
@@ -2393,6 +2400,15 @@ export class ProductsResource {
    */
   create(body: CreateProduct, options?: runtime.RequestOptions): Promise<Product> {
     return this.core.request<Product>({ method: 'POST', path: `/api/products`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Suggest products and categories for a search box
+   *
+   * `GET /api/products/suggest`
+   */
+  suggest(query: ProductsSuggestQuery, options?: runtime.RequestOptions): Promise<ProductSuggestions> {
+    return this.core.request<ProductSuggestions>({ method: 'GET', path: `/api/products/suggest`, query, kind: 'item' }, options);
   }
 
   /**

@@ -147,6 +147,21 @@ export interface CreateVariant {
   position?: number;
 }
 
+export interface ProductSuggestions {
+  /** Up to 10 products whose name matches every word typed (each as a prefix, accents ignored), best first. */
+  products: Array<{
+    id: string;
+    name: string;
+    slug: string;
+  }>;
+  /** Up to 10 categories whose name, or a word of it, starts with what was typed. */
+  categories: Array<{
+    id: string;
+    name: string;
+    slug: string;
+  }>;
+}
+
 /** Fields to change. `categoryIds` replaces the set. On a product with one variant and no options, price, compare-at price and SKU changes also apply to that variant. */
 export interface UpdateProduct {
   name?: string;
