@@ -54,6 +54,7 @@ export const NOT_AUDITED: Record<string, string> = {
   product_status_counts: 'derived counters kept by triggers',
   category_product_counts: 'derived counters kept by triggers',
   category_tree: 'the category hierarchy as pairs, derived from categories.parent_id by triggers',
+  product_facet_counts: 'derived counters kept by triggers',
   product_search_rows: "the full-text index's row number of each product, kept by triggers with the index (migrations/0030_product_search.sql)",
   category_listing: 'every product under every category with its sort columns, derived from links, category_tree and products by triggers',
   product_related_refresh: 'always empty: rebuild requests for products.related, applied by a trigger',

@@ -48,3 +48,20 @@ export const productSearchRows = sqliteTable('product_search_rows', {
   doc: integer('doc').primaryKey(),
   productId: text('product_id').notNull().unique(),
 });
+
+/**
+ * Products of each status per brand and per price bucket (`facet` 'brand' with the brand's id, or
+ * 'price' with the bucket's index in PRICE_BUCKETS of src/modules/products/products.facets.ts), kept
+ * by triggers on products (migrations/0031_product_facet_counts.sql), so the facets of an unfiltered
+ * list are a few rows instead of a count over the catalogue.
+ */
+export const productFacetCounts = sqliteTable(
+  'product_facet_counts',
+  {
+    facet: text('facet').notNull(),
+    key: text('key').notNull(),
+    status: text('status').$type<ProductStatus>().notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.facet, t.status, t.key] })],
+);
