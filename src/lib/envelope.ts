@@ -30,9 +30,9 @@ export function created(c: Context, data: unknown, location: string, message = '
   return c.json({ success: true, data, message } as Body, 201);
 }
 
-/** 200 list envelope with pagination. */
-export function list(c: Context, data: unknown[], page: Pagination, message = 'OK') {
-  return c.json({ success: true, data, message, pagination: page } as Body, 200);
+/** 200 list envelope with pagination, and what a list adds beside it (a product list's `facets`). */
+export function list(c: Context, data: unknown[], page: Pagination, message = 'OK', beside: Record<string, unknown> = {}) {
+  return c.json({ success: true, data, message, pagination: page, ...beside } as Body, 200);
 }
 
 /** 204 with no body. */

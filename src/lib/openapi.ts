@@ -47,11 +47,11 @@ export function successResponse<T extends z.ZodType>(data: T, description: strin
   };
 }
 
-export function listResponse<T extends z.ZodType>(item: T, description: string) {
+export function listResponse<T extends z.ZodType>(item: T, description: string, beside: Record<string, z.ZodType> = {}) {
   return {
     content: {
       'application/json': {
-        schema: z.object({ success: z.literal(true), data: z.array(item), message: z.string(), pagination: PaginationSchema }),
+        schema: z.object({ success: z.literal(true), data: z.array(item), message: z.string(), pagination: PaginationSchema, ...beside }),
       },
     },
     description,

@@ -6,7 +6,8 @@ namespace StoreApi;
 
 /**
  * One page of a list: its items (`data`) and the envelope's `pagination`
- * (`page`, `limit`, `total`, `totalPages`, `hasNext`, `hasPrev`). Iterating and counting a Page
+ * (`page`, `limit`, `total`, `totalPages`, `hasNext`, `hasPrev`), and `facets` when a product list
+ * was asked for them (`['facets' => 'category,brand,price']`), else null. Iterating and counting a Page
  * goes over its items; a resource's iterate...() method goes over every page.
  *
  * @template T
@@ -17,10 +18,12 @@ final class Page implements \IteratorAggregate, \Countable
     /**
      * @param list<T> $data
      * @param array{page?: int, limit?: int, total?: int, totalPages?: int, hasNext?: bool, hasPrev?: bool} $pagination
+     * @param array<string, list<array<string, mixed>>>|null $facets
      */
     public function __construct(
         public readonly array $data,
         public readonly array $pagination,
+        public readonly ?array $facets = null,
     ) {
     }
 
@@ -31,7 +34,11 @@ final class Page implements \IteratorAggregate, \Countable
     public static function fromEnvelope(array $envelope): self
     {
         $data = $envelope['data'] ?? [];
-        return new self(is_array($data) ? array_values($data) : [], is_array($envelope['pagination'] ?? null) ? $envelope['pagination'] : []);
+        return new self(
+            is_array($data) ? array_values($data) : [],
+            is_array($envelope['pagination'] ?? null) ? $envelope['pagination'] : [],
+            is_array($envelope['facets'] ?? null) ? $envelope['facets'] : null,
+        );
     }
 
     public function page(): int

@@ -80,6 +80,10 @@ T::section('lists, sorting, fields and pagination', function () use ($admin, $an
     $variantKeys = array_map(static fn (array $v): array => array_keys($v), $page->data[0]['variants'] ?? []);
     T::check('nested selection: variants(id,price)', count($variantKeys) === 2 && $variantKeys[0] === ['id', 'price'] && $variantKeys[1] === ['id', 'price'], T::show($variantKeys));
     T::same('pagination says how many', 2, $page->total());
+    $faceted = $admin->products->list(['category' => $state['category']['slug'], 'facets' => 'category,price', 'fields' => 'id']);
+    $ours = array_values(array_filter($faceted->facets['category'] ?? [], static fn (array $c): bool => $c['id'] === $state['category']['id']));
+    T::same('facets come beside the page', 2, $ours[0]['count'] ?? null);
+    T::same('no facets unless asked for', null, $page->facets);
     $dear = $admin->products->list(['category' => $state['category']['id'], 'price_min' => 10.5, 'price_max' => 1000.0, 'fields' => ['id', 'price']]);
     T::same('number filters (price_min 10.5)', [$state['product']['id']], array_column($dear->data, 'id'));
 

@@ -296,7 +296,7 @@ class HttpClient:
             def fetch(page: int) -> Page[Any]:
                 return self.call(method, path, kind="list", **{**options, "query": {**query, "page": page}})
 
-            return Page(body.get("data") or [], body.get("pagination") or {}, fetch=fetch, message=body.get("message"))
+            return Page(body.get("data") or [], body.get("pagination") or {}, fetch=fetch, message=body.get("message"), facets=body.get("facets"))
         return body.get("data")
 
 

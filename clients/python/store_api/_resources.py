@@ -3961,6 +3961,7 @@ class ProductsResource(ResourceBase):
         price_max: Optional[float] = None,
         status: Optional[Literal["draft", "active", "archived"]] = None,
         q: Optional[str] = None,
+        facets: Optional[str] = None,
     ) -> Page[Product]:
         """List products.
 
@@ -3993,6 +3994,9 @@ class ProductsResource(ResourceBase):
                 "satchel"), accents do not matter (`cafe` finds "Café"), "quoted words" match as a
                 phrase, every word must match. Ordered by relevance (a name match above a
                 description match) unless `sort` says otherwise; combines with every other filter.
+            facets: Comma-separated facets to count for this list, returned as `facets` beside
+                `pagination`: category, brand, price. Each facet is counted under every other filter
+                of the list (not its own), in the same D1 round trip as the page.
         """
         return self._http.call(
             "GET",
@@ -4011,6 +4015,7 @@ class ProductsResource(ResourceBase):
                 "price_max": price_max,
                 "status": status,
                 "q": q,
+                "facets": facets,
             },
         )
 
@@ -4029,6 +4034,7 @@ class ProductsResource(ResourceBase):
         price_max: Optional[float] = None,
         status: Optional[Literal["draft", "active", "archived"]] = None,
         q: Optional[str] = None,
+        facets: Optional[str] = None,
     ) -> Iterator[Page[Product]]:
         """Every page of list(), each fetched when the one before is used up."""
         yield from self.list(
@@ -4044,6 +4050,7 @@ class ProductsResource(ResourceBase):
             price_max=price_max,
             status=status,
             q=q,
+            facets=facets,
         ).iter_pages()
 
     def iterate(
@@ -4061,6 +4068,7 @@ class ProductsResource(ResourceBase):
         price_max: Optional[float] = None,
         status: Optional[Literal["draft", "active", "archived"]] = None,
         q: Optional[str] = None,
+        facets: Optional[str] = None,
     ) -> Iterator[Product]:
         """Every item of every page of list(), fetching the pages as needed."""
         for each in self.pages(
@@ -4076,6 +4084,7 @@ class ProductsResource(ResourceBase):
             price_max=price_max,
             status=status,
             q=q,
+            facets=facets,
         ):
             yield from each.data
 

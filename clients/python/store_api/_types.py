@@ -106,6 +106,10 @@ __all__ = [
     "Product",
     "ProductBrand",
     "ProductCategoriesItem",
+    "ProductFacets",
+    "ProductFacetsBrandItem",
+    "ProductFacetsCategoryItem",
+    "ProductFacetsPriceItem",
     "ProductImagesItem",
     "ProductSuggestions",
     "ProductSuggestionsCategoriesItem",
@@ -1557,6 +1561,42 @@ class Product(TypedDict):
     #: Units in stock across all variants.
     stock: int
     variants: List[Variant]
+
+
+class ProductFacetsCategoryItem(TypedDict):
+    id: str
+    name: str
+    slug: str
+    count: int
+
+
+class ProductFacetsBrandItem(TypedDict):
+    id: str
+    name: str
+    slug: str
+    count: int
+
+
+class ProductFacetsPriceItem(TypedDict):
+    min: float
+    max: Optional[float]
+    count: int
+
+
+class ProductFacets(TypedDict, total=False):
+    """
+    Present when `facets` is asked for: each facet counted under every filter of the list except its
+    own.
+    """
+
+    #: Categories holding products of the list (a category counts its sub-categories' products),
+    #: most first, at most 50.
+    category: List[ProductFacetsCategoryItem]
+    #: Brands of the list's products, most first, at most 50.
+    brand: List[ProductFacetsBrandItem]
+    #: Price buckets (major units of the store currency; `min` inclusive, `max` exclusive, null for
+    #: the last), each with its count; empty buckets left out.
+    price: List[ProductFacetsPriceItem]
 
 
 class ProductSuggestionsProductsItem(TypedDict):

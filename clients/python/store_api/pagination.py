@@ -9,7 +9,8 @@ T = TypeVar("T")
 
 class Page(Generic[T]):
     """One page of a list: ``data`` (the items) and ``pagination``
-    (``{"page", "limit", "total", "totalPages", "hasNext", "hasPrev"}``).
+    (``{"page", "limit", "total", "totalPages", "hasNext", "hasPrev"}``), and ``facets`` when a
+    product list was asked for them (``facets="category,brand,price"``), else None.
 
     Iterating a Page gives the items of this page; ``iter_items()`` gives the items of this page and
     every following one, fetching them as needed, and ``iter_pages()`` the pages themselves.
@@ -22,9 +23,11 @@ class Page(Generic[T]):
         *,
         fetch: Optional[Callable[[int], "Page[T]"]] = None,
         message: Optional[str] = None,
+        facets: Optional[Mapping[str, Any]] = None,
     ) -> None:
         self.data: List[T] = list(data)
         self.pagination: Any = dict(pagination)
+        self.facets: Optional[Any] = dict(facets) if facets is not None else None
         self.message = message
         self._fetch = fetch
 

@@ -120,6 +120,10 @@ class LiveScenario(unittest.TestCase):
         page = self.admin.products.list(category=self.state["category"]["id"], sort="price:desc", fields="id,name,variants(id,price)")
         self.assertEqual([p["id"] for p in page.data], [self.state["product"]["id"]])
         self.assertEqual(page.pagination["total"], 1)
+        self.assertIsNone(page.facets)
+        faceted = self.admin.products.list(category=self.state["category"]["id"], facets="category,price", fields="id")
+        ours = [c for c in faceted.facets["category"] if c["id"] == self.state["category"]["id"]]
+        self.assertEqual(ours[0]["count"], 1)
         item = page.data[0]
         self.assertEqual(sorted(item), ["id", "name", "variants"])
         self.assertEqual(len(item["variants"]), 2)

@@ -18,10 +18,11 @@ export interface Pagination {
   hasPrev: boolean;
 }
 
-/** What a list method resolves to: one page of items and where it is. */
+/** What a list method resolves to: one page of items and where it is (and a product list's `facets`, when asked for). */
 export interface ListResult<T> {
   data: T[];
   pagination: Pagination;
+  facets?: Record<string, unknown[]>;
 }
 
 /** Per-call options, the last argument of every method. */
@@ -226,9 +227,9 @@ export class Core {
   private async unwrap(response: Response, spec: RequestSpec): Promise<unknown> {
     const text = await response.text();
     if (spec.kind === 'none' || response.status === 204 || text === '') return undefined;
-    const json = JSON.parse(text) as { data?: unknown; pagination?: Pagination };
+    const json = JSON.parse(text) as { data?: unknown; pagination?: Pagination; facets?: Record<string, unknown[]> };
     if (spec.kind === 'item') return json.data;
-    if (spec.kind === 'list') return { data: json.data ?? [], pagination: json.pagination };
+    if (spec.kind === 'list') return { data: json.data ?? [], pagination: json.pagination, ...(json.facets ? { facets: json.facets } : {}) };
     return json;
   }
 

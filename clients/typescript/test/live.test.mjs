@@ -75,6 +75,8 @@ test('list with a category filter, sort=price:desc and nested fields', async () 
   const { data, pagination } = await admin.products.list({ category: state.category.slug, sort: 'price:desc', fields: 'id,name,variants(id,price)' });
   assert.equal(pagination.total, 2);
   assert.deepEqual(data.map((p) => p.id), [state.dear.id, state.cheap.id]);
+  const faceted = await admin.products.list({ category: state.category.slug, facets: 'category,price', fields: 'id' });
+  assert.equal(faceted.facets.category.find((c) => c.id === state.category.id)?.count, 2, 'facets come beside the page');
   for (const product of data) {
     assert.deepEqual(Object.keys(product).sort(), ['id', 'name', 'variants']);
     for (const variant of product.variants) assert.deepEqual(Object.keys(variant).sort(), ['id', 'price']);

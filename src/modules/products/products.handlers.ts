@@ -12,9 +12,9 @@ const visibility = (c: WithPrincipal) => ({ staff: isStaff(c.var.principal, 'pro
 const scope = (c: WithPrincipal) => vendorScope(c.var.principal);
 
 export const listProducts: AppRouteHandler<typeof routes.listProducts> = async (c) => {
-  const query = c.req.valid('query');
-  const { items, total } = await service.listProducts(c.var.db, query, visibility(c));
-  return list(c, items.map((p) => project(p, query.fields)), pagination(query.page, query.limit, total));
+  const { filters: { facets, ...filters }, ...query } = c.req.valid('query');
+  const { items, total, facets: counted } = await service.listProducts(c.var.db, { ...query, filters }, visibility(c), facets);
+  return list(c, items.map((p) => project(p, query.fields)), pagination(query.page, query.limit, total), 'OK', counted ? { facets: counted } : {});
 };
 
 export const suggestProducts: AppRouteHandler<typeof routes.suggestProducts> = async (c) => {

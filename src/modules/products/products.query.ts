@@ -29,6 +29,10 @@ function inCategoryTree(idOrSlug: string) {
   )`;
 }
 
+/** The facets a product list can count beside its page (products.facets.ts). */
+export const FACETS = ['category', 'brand', 'price'] as const;
+export type FacetName = (typeof FACETS)[number];
+
 /** What a product list lets a client ask for: the one place its sort, fields and filters are declared. */
 export const productListQuery = defineListQuery({
   resource: 'product',
@@ -65,6 +69,28 @@ export const productListQuery = defineListQuery({
         example: 'leather sat',
       }),
       where: searchCondition,
+    },
+    // Not a filter: which facets to count beside the page (products.facets.ts). The handler takes it out.
+    facets: {
+      schema: z
+        .string()
+        .optional()
+        .transform((raw, ctx) => {
+          if (raw === undefined) return undefined;
+          const names = [...new Set(raw.split(',').map((n) => n.trim()))];
+          const unknown = names.filter((n) => !(FACETS as readonly string[]).includes(n));
+          if (unknown.length) {
+            ctx.addIssue({ code: 'custom', message: `unknown facet ${unknown.map((n) => `'${n}'`).join(', ')}; facets: ${FACETS.join(', ')}` });
+            return z.NEVER;
+          }
+          return names as FacetName[];
+        })
+        .openapi({
+          type: 'string',
+          description: `Comma-separated facets to count for this list, returned as \`facets\` beside \`pagination\`: ${FACETS.join(', ')}. Each facet is counted under every other filter of the list (not its own), in the same D1 round trip as the page.`,
+          example: 'category,brand,price',
+        }),
+      where: () => undefined,
     },
   },
 });

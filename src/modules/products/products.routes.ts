@@ -15,6 +15,7 @@ import {
   writeErrors,
 } from '../../lib/openapi';
 import { fieldTreeFromSchema, listQuerySchema, readQuerySchema } from '../../lib/query';
+import { FacetsSchema } from './products.facets';
 import { productListQuery } from './products.query';
 import { CreateProductBody, CreateVariantBody, ProductSchema, UpdateProductBody, UpdateVariantBody, VariantSchema } from './products.schemas';
 
@@ -39,7 +40,7 @@ export const listProducts = apiRoute({
     'With `q` the list is a full-text search, ordered by relevance (`sort=relevance`, the default then) or by the `sort` given; `sort=relevance` without `q` is 400.',
   security: optionalAuth,
   request: { query: listQuerySchema(productListQuery) },
-  responses: { 200: listResponse(ProductSchema, 'A page of products.'), ...errorResponses(...publicReadErrors) },
+  responses: { 200: listResponse(ProductSchema, 'A page of products.', { facets: FacetsSchema.optional() }), ...errorResponses(...publicReadErrors) },
 });
 
 const Ref = z.object({ id: z.string(), name: z.string(), slug: z.string() });

@@ -26,7 +26,8 @@ import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { uniqueSlug } from '../../lib/slug';
 import { stockChangeStatements } from '../inventory/stock';
 import { categoryCountQuery, categoryPageQuery, listingConditions } from './products.listing';
-import { categoryIdOf, productListQuery } from './products.query';
+import { facetsFrom, facetsStatement } from './products.facets';
+import { categoryIdOf, type FacetName, productListQuery } from './products.query';
 import { searchPageQueries, suggest } from './products.search';
 import type {
   CreateProductInput,
@@ -215,10 +216,17 @@ export function suggestProducts(db: Database, q: string, visibility: Visibility)
   return suggest(db, q, visibleTo(visibility));
 }
 
-export async function listProducts(db: Database, query: ProductListQuery, visibility: Visibility) {
+export async function listProducts(db: Database, query: ProductListQuery, visibility: Visibility, facets: readonly FacetName[] = []) {
   const { rows, total } = productListQueries(db, query, visibility);
-  const page = await loadProducts(db, rows, total);
-  return { items: page.items, total: page.total! };
+  if (!facets.length) {
+    const page = await loadProducts(db, rows, total);
+    return { items: page.items, total: page.total!, facets: undefined };
+  }
+  // The facets' statement rides in the page's batch: still one round trip.
+  const { status, ...filters } = query.filters;
+  const scope = { filters, statuses: visibleStatuses(visibility, status), visible: and(visibleTo(visibility), status ? eq(products.status, status) : undefined), statusesOnly: !visibility.vendorId };
+  const [found, totals, facetRows] = await db.batch([rows, total, facetsStatement(db, facets, scope)]);
+  return { items: found.map(productFromRow), total: totals[0]?.total ?? 0, facets: facetsFrom(facetRows, facets) };
 }
 
 /** One product by id or slug, or undefined. */

@@ -39,6 +39,7 @@ final class ProductsResource
      * - price_max: Highest price, inclusive, in major units.
      * - status: Product status.
      * - q: Full-text search in name, SKUs (product and variants), brand, category names, variant names and description: each word matches as a prefix (`sat` finds "satchel"), accents do not matter (`cafe` finds "Café"), "quoted words" match as a phrase, every word must match.
+     * - facets: Comma-separated facets to count for this list, returned as `facets` beside `pagination`: category, brand, price.
      *
      * @param array{
      *     page?: int,
@@ -53,6 +54,7 @@ final class ProductsResource
      *     price_max?: float,
      *     status?: 'draft'|'active'|'archived',
      *     q?: string,
+     *     facets?: string,
      * } $query
      * @return \StoreApi\Page<array{
      *     id: string,
@@ -125,6 +127,7 @@ final class ProductsResource
      *     price_max?: float,
      *     status?: 'draft'|'active'|'archived',
      *     q?: string,
+     *     facets?: string,
      * } $query the query of the first page (`page` to start elsewhere)
      * @return \Generator<int, array{
      *     id: string,

@@ -133,6 +133,8 @@ export interface ProductsListQuery {
   status?: "draft" | "active" | "archived";
   /** Full-text search in name, SKUs (product and variants), brand, category names, variant names and description: each word matches as a prefix (`sat` finds "satchel"), accents do not matter (`cafe` finds "Café"), "quoted words" match as a phrase, every word must match. Ordered by relevance (a name match above a description match) unless `sort` says otherwise; combines with every other filter. */
   q?: string;
+  /** Comma-separated facets to count for this list, returned as `facets` beside `pagination`: category, brand, price. Each facet is counted under every other filter of the list (not its own), in the same D1 round trip as the page. */
+  facets?: string;
 }
 
 /** Query parameters of `GET /api/products/suggest`. */

@@ -105,6 +105,30 @@ export interface Pagination {
   hasPrev: boolean;
 }
 
+/** Present when `facets` is asked for: each facet counted under every filter of the list except its own. */
+export interface ProductFacets {
+  /** Categories holding products of the list (a category counts its sub-categories' products), most first, at most 50. */
+  category?: Array<{
+    id: string;
+    name: string;
+    slug: string;
+    count: number;
+  }>;
+  /** Brands of the list's products, most first, at most 50. */
+  brand?: Array<{
+    id: string;
+    name: string;
+    slug: string;
+    count: number;
+  }>;
+  /** Price buckets (major units of the store currency; `min` inclusive, `max` exclusive, null for the last), each with its count; empty buckets left out. */
+  price?: Array<{
+    min: number;
+    max: number | null;
+    count: number;
+  }>;
+}
+
 export interface CreateProduct {
   name: string;
   slug?: string;
