@@ -30,7 +30,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Miniflare } from 'miniflare';
-import { catalogueStatements, expectedCounts, LEAVES, productId, productStatus, SEED_VERSION, variantCount, variantId } from './lib/catalogue.mjs';
+import { catalogueStatements, expectedCounts, LEAVES, productId, productStatus, SEARCH_WORD, SEED_VERSION, variantCount, variantId } from './lib/catalogue.mjs';
 import { writeReport } from './lib/report.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
@@ -523,6 +523,10 @@ async function benchSize(size) {
       { id: 'category', name: `Category, sort=price:asc`, path: `/api/products?category=${category}&sort=price:asc` },
       { id: 'category-fresh', name: `Category, sort=price:asc (no-cache)`, path: `/api/products?category=${category}&sort=price:asc`, headers: { 'cache-control': 'no-cache' } },
       { id: 'fields', name: 'fields=id,name,variants(id,price)', path: '/api/products?fields=id,name,variants(id,price)' },
+      // Full-text search: the same 20 products match at every size (bench/lib/catalogue.mjs), ranked by relevance.
+      { id: 'search', name: `Search q=${SEARCH_WORD} (relevance)`, path: `/api/products?q=${SEARCH_WORD}`, headers: { 'cache-control': 'no-cache' } },
+      { id: 'search-facets', name: `Search q=${SEARCH_WORD}&facets=category,brand,price`, path: `/api/products?q=${SEARCH_WORD}&facets=category,brand,price`, headers: { 'cache-control': 'no-cache' } },
+      { id: 'facets', name: 'First page with facets=category,brand,price (kept counts)', path: '/api/products?facets=category,brand,price', headers: { 'cache-control': 'no-cache' } },
       {
         id: 'by-id',
         name: 'One product by id',

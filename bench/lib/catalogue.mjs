@@ -6,7 +6,7 @@
 // Rows go in as multi-row INSERTs with bound parameters, as many rows per statement as fit under D1's
 // 100-parameter limit, many statements per db.batch() call.
 
-export const SEED_VERSION = 1;
+export const SEED_VERSION = 2;
 const EPOCH = Date.parse('2025-01-01T00:00:00.000Z');
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const MAX_PARAMS = 100;
@@ -85,6 +85,14 @@ export function variantCount(i) {
   return i % 2 === 0 ? 2 : 3;
 }
 
+/**
+ * The products the search scenario finds (`q=satchel`): the same 20 at every catalogue size (all
+ * among the first thousand), so what a search reads can be compared across sizes.
+ */
+export const SEARCH_TARGETS = 20;
+export const SEARCH_WORD = 'satchel';
+const isSearchTarget = (i) => i < 1000 && i % (1000 / SEARCH_TARGETS) === 0;
+
 /** The rows of product i: the product, its variants and its category links. */
 function productRows(i) {
   const ms = PRODUCT_EPOCH + i * 60_000;
@@ -112,7 +120,7 @@ function productRows(i) {
   }
   const product = {
     id,
-    name: `Bench product ${i}`,
+    name: `Bench product ${i}${isSearchTarget(i) ? ' leather satchel' : ''}`,
     slug: `bench-product-${i}`,
     description: `Product ${i} of the bench catalogue: a plain description of moderate length, as a storefront would show.`,
     price: base,
