@@ -1,12 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { and, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
-import type { RunnableQuery } from 'drizzle-orm/runnable-query';
-import { type SQLiteSelect, unionAll } from 'drizzle-orm/sqlite-core';
+import { and, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { brands, categories, categoryListing, categoryProductCounts, type ProductStatus, productFacetCounts, products } from '../../db/schema';
+import { brands, categories, categoryListing, categoryProductCounts, type ProductStatus, productFacetCounts, products, productSearchRows } from '../../db/schema';
 import { toMajor } from '../../lib/money';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { type FacetName, productListQuery } from './products.query';
+import { ftsQuery, matches, productSearch } from './products.search';
 
 /**
  * Facets of a product list (`?facets=category,brand,price`): how many products of the list each
@@ -71,47 +70,47 @@ export interface FacetRow {
 
 const emptyQuery: Query = { page: 1, limit: 1, sort: productListQuery.defaultSort, fields: undefined, filters: {} };
 
-/** One facet's arm of the statement: kept counts when the facet's other filters allow, else a GROUP BY over the matches. */
-function facetArm(db: Database, facet: FacetName, scope: FacetScope) {
-  const others = Object.fromEntries(Object.entries(scope.filters).filter(([name]) => !OWN_FILTERS[facet].includes(name as keyof Filters))) as Filters;
-  const kept = scope.statusesOnly && Object.keys(others).length === 0;
-  const statuses = [...scope.statuses];
-  const label = sql<FacetName>`${facet}`.as('facet');
-  const where = () => listPlan(productListQuery, { ...emptyQuery, filters: others }, [scope.visible]).where;
-  if (facet === 'category') {
-    const ref = { key: categories.id, name: categories.name, slug: categories.slug };
-    if (kept) {
-      return db.select({ facet: label, ...ref, count: sql<number>`sum(${categoryProductCounts.count})`.as('count') })
-        .from(categoryProductCounts).innerJoin(categories, eq(categories.id, categoryProductCounts.categoryId))
-        .where(inArray(categoryProductCounts.status, statuses)).groupBy(categories.id);
+/**
+ * One facet's arm of the statement: kept counts when the facet's other filters allow, else a GROUP
+ * BY over the matching products. With `q`, the arm starts from the search index's matches (as the
+ * page does), so it reads the matches, never the catalogue.
+ */
+function facetArm(facet: FacetName, scope: FacetScope): SQL {
+  const { q, ...others } = Object.fromEntries(Object.entries(scope.filters).filter(([name]) => !OWN_FILTERS[facet].includes(name as keyof Filters))) as Filters;
+  const statuses = sql.join(scope.statuses.map((s) => sql`${s}`), sql`, `);
+  if (scope.statusesOnly && q === undefined && Object.keys(others).length === 0) {
+    if (facet === 'category') {
+      return sql`SELECT 'category' AS facet, ${categories.id} AS key, ${categories.name} AS name, ${categories.slug} AS slug, sum(${categoryProductCounts.count}) AS count
+        FROM ${categoryProductCounts} JOIN ${categories} ON ${categories.id} = ${categoryProductCounts.categoryId}
+        WHERE ${categoryProductCounts.status} IN (${statuses}) GROUP BY ${categories.id}`;
     }
-    return db.select({ facet: label, ...ref, count: sql<number>`count(*)`.as('count') })
-      .from(categoryListing).innerJoin(products, eq(products.id, categoryListing.productId)).innerJoin(categories, eq(categories.id, categoryListing.categoryId))
-      .where(where()).groupBy(categories.id);
+    const named = facet === 'brand' ? sql`JOIN ${brands} ON ${brands.id} = ${productFacetCounts.key}` : sql``;
+    const ref = facet === 'brand' ? sql`${brands.name} AS name, ${brands.slug} AS slug` : sql`NULL AS name, NULL AS slug`;
+    return sql`SELECT ${facet} AS facet, ${productFacetCounts.key} AS key, ${ref}, sum(${productFacetCounts.count}) AS count
+      FROM ${productFacetCounts} ${named} WHERE ${productFacetCounts.facet} = ${facet} AND ${productFacetCounts.status} IN (${statuses}) GROUP BY ${productFacetCounts.key}`;
+  }
+  const where = and(listPlan(productListQuery, { ...emptyQuery, filters: others }, [scope.visible]).where, q === undefined ? undefined : matches(ftsQuery(q) ?? '""')) ?? sql`1`;
+  const from = q === undefined ? sql`${products}` : sql`${productSearch} JOIN ${productSearchRows} ON ${productSearchRows.doc} = ${productSearch.rowid} JOIN ${products} ON ${products.id} = ${productSearchRows.productId}`;
+  if (facet === 'category') {
+    return sql`SELECT 'category' AS facet, ${categories.id} AS key, ${categories.name} AS name, ${categories.slug} AS slug, count(*) AS count
+      FROM ${from} JOIN ${categoryListing} ON ${categoryListing.productId} = ${products.id} JOIN ${categories} ON ${categories.id} = ${categoryListing.categoryId}
+      WHERE ${where} GROUP BY ${categories.id}`;
   }
   if (facet === 'brand') {
-    const ref = { key: brands.id, name: brands.name, slug: brands.slug };
-    if (kept) {
-      return db.select({ facet: label, ...ref, count: sql<number>`sum(${productFacetCounts.count})`.as('count') })
-        .from(productFacetCounts).innerJoin(brands, eq(brands.id, productFacetCounts.key))
-        .where(and(eq(productFacetCounts.facet, 'brand'), inArray(productFacetCounts.status, statuses))).groupBy(brands.id);
-    }
-    return db.select({ facet: label, ...ref, count: sql<number>`count(*)`.as('count') })
-      .from(products).innerJoin(brands, eq(brands.id, products.brandId)).where(where()).groupBy(brands.id);
+    return sql`SELECT 'brand' AS facet, ${brands.id} AS key, ${brands.name} AS name, ${brands.slug} AS slug, count(*) AS count
+      FROM ${from} JOIN ${brands} ON ${brands.id} = ${products.brandId} WHERE ${where} GROUP BY ${brands.id}`;
   }
-  const none = { name: sql<string | null>`NULL`.as('name'), slug: sql<string | null>`NULL`.as('slug') };
-  if (kept) {
-    return db.select({ facet: label, key: productFacetCounts.key, ...none, count: sql<number>`sum(${productFacetCounts.count})`.as('count') })
-      .from(productFacetCounts).where(and(eq(productFacetCounts.facet, 'price'), inArray(productFacetCounts.status, statuses))).groupBy(productFacetCounts.key);
-  }
-  return db.select({ facet: label, key: sql<string>`${bucketOf}`.as('key'), ...none, count: sql<number>`count(*)`.as('count') })
-    .from(products).where(and(where(), isNotNull(products.price))).groupBy(sql`2`);
+  return sql`SELECT 'price' AS facet, ${bucketOf} AS key, NULL AS name, NULL AS slug, count(*) AS count FROM ${from} WHERE ${where} GROUP BY 2`;
 }
 
 /** The statement of the facets asked for (their arms, UNION ALL), for the list's batch. */
 export function facetsStatement(db: Database, asked: readonly FacetName[], scope: FacetScope) {
-  const [first, ...rest] = asked.map((facet) => facetArm(db, facet, scope)) as unknown as [SQLiteSelect, ...SQLiteSelect[]];
-  return (rest.length ? unionAll(first, ...(rest as [SQLiteSelect, ...SQLiteSelect[]])) : first) as unknown as RunnableQuery<FacetRow[], 'sqlite'>;
+  const arms = sql.join(asked.map((facet) => facetArm(facet, scope)), sql` UNION ALL `);
+  // A select over the arms (rather than db.all), so that it can ride in the page's batch.
+  const column = <T,>(name: string) => sql<T>`${sql.identifier(name)}`;
+  return db
+    .select({ facet: column<FacetName>('facet'), key: column<string>('key'), name: column<string | null>('name'), slug: column<string | null>('slug'), count: column<number>('count') })
+    .from(sql`(${arms}) AS ${sql.identifier('facets')}`);
 }
 
 /** The facets from the statement's rows: categories and brands most products first (at most FACET_VALUES), price buckets in order. */
