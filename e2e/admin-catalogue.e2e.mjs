@@ -1,43 +1,22 @@
-// Browser test of the admin panel's catalogue area (categories, brands, vendors, inventory): Playwright
-// (playwright-core) drives Debian's Chromium against the Worker started locally with its own state
-// (e2e/server.mjs). Run: node --test e2e/admin-catalogue.e2e.mjs
+// Browser test of the admin panel's catalogue area (categories, brands, vendors, inventory), and of
+// finding its writes in the audit log: Playwright drives Debian's Chromium against the Worker
+// (e2e/panel-browser.mjs). Run: node --test e2e/admin-catalogue.e2e.mjs
 // Screenshots are written to docs/screenshots/admin-{categories,brands,vendors,inventory}*.png.
 
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startWorker } from './server.mjs';
+import { auditChanges, auditRows, openPanel } from './panel-browser.mjs';
 
-const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 // A loaded two-core machine: wrangler's first requests compile the Worker, so waits are generous.
 const WAIT = 60_000;
 
-let worker;
-let browser;
+let panel;
 let page;
 
-async function shot(name) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const shot = (name) => panel.shot(name);
 
 /** Submits a form by its button and waits for the page it leads to. */
-async function submit(form, button = 'button[type=submit]') {
-  await Promise.all([page.waitForNavigation({ timeout: WAIT }), page.locator(form).locator(button).first().click()]);
-}
+const submit = (form, button = 'button[type=submit]') => panel.submit(`${form} ${button}`);
 
 const flash = () => page.locator('main .flash').first().textContent({ timeout: WAIT });
 
@@ -49,26 +28,12 @@ async function optionValue(select, label) {
 }
 
 before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  worker = await startWorker();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: worker.base });
-  context.setDefaultTimeout(WAIT);
-  context.setDefaultNavigationTimeout(WAIT);
-  page = await context.newPage();
-  page.on('dialog', (dialog) => dialog.accept());
-
-  await page.goto('/admin/sign-in');
-  await page.fill('input[name=email]', worker.admin.email);
-  await page.fill('input[name=password]', worker.admin.password);
-  await submit('form[action="/admin/sign-in"]');
-  assert.equal(await page.textContent('h1'), 'Dashboard');
+  panel = await openPanel({ wait: WAIT });
+  page = panel.page;
+  await panel.signIn(panel.worker.admin.email, panel.worker.admin.password);
 });
 
-after(async () => {
-  await browser?.close().catch(() => {});
-  await worker?.stop();
-});
+after(() => panel?.close());
 
 test('categories: a tree; one moved to another parent; a cycle refused next to the field; reordered; deleted', async () => {
   await page.goto('/admin/categories');
@@ -218,4 +183,23 @@ test('inventory: stock taken below the threshold shows in the low-stock filter, 
   await page.goto('/admin');
   assert.equal(Number(await lowStat.textContent()), before + 1);
   assert.match(await page.textContent('section[aria-labelledby=low]'), /E2E Desk Lamp/);
+});
+
+test('the audit log holds the catalogue writes: the categories, the move with its parent before and after, the brand, the stock taken', async () => {
+  const categories = await auditRows(page, { resource: 'category', action: 'create' });
+  assert.ok(categories.length >= 5, `five categories created, found ${categories.length}`);
+  const moves = (await auditRows(page, { resource: 'category', action: 'update' })).filter((r) => /parentId/.test(r.fields));
+  assert.ok(moves.length >= 1, 'the move of Lighting is an update of its parent');
+  const [move] = await auditChanges(page, moves.at(-1).id);
+  assert.equal(move.field, 'parentId');
+  assert.notEqual(move.before, move.after);
+  await shot('admin-audit-entry-move');
+
+  const brands = await auditRows(page, { resource: 'brand' });
+  assert.deepEqual(brands.map((r) => r.action).sort(), ['create', 'create', 'update']);
+  const stock = (await auditRows(page, { resource: 'variant', action: 'update' })).filter((r) => /stock/.test(r.fields));
+  assert.ok(stock.length >= 1, 'the stock adjustment is recorded on the variant');
+  const changes = await auditChanges(page, stock[0].id);
+  assert.deepEqual(changes.find((c) => c.field === 'stock'), { field: 'stock', before: '10', after: '3' });
+  for (const row of [...categories, ...brands, ...stock]) assert.match(row.actor, /owner@example\.com/);
 });

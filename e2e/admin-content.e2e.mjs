@@ -1,37 +1,17 @@
-// Browser test of the admin panel's Content area (pages, menus, banners): Playwright (playwright-core)
-// drives Debian's Chromium against the Worker started locally with its own state (e2e/server.mjs).
+// Browser test of the admin panel's Content area (pages, menus, banners), and of finding its writes in
+// the audit log: Playwright drives Debian's Chromium against the Worker (e2e/panel-browser.mjs).
 // Run: node --test e2e/admin-content.e2e.mjs. Screenshots go to docs/screenshots/admin-*.png.
 
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startWorker } from './server.mjs';
+import { auditChanges, auditRows, openPanel } from './panel-browser.mjs';
 
-const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-const TIMEOUT = 60_000;
-
+let panel;
 let worker;
-let browser;
 let page;
 const state = {};
 
-async function shot(name) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const shot = (name) => panel.shot(name);
 
 /** The public API, called anonymously as the storefront would. */
 async function publicApi(url) {
@@ -40,26 +20,14 @@ async function publicApi(url) {
 }
 
 /** Submits a form by its button and waits for the page it leads to. */
-async function submit(button) {
-  if (process.env.E2E_TRACE) console.error(new Date().toISOString(), 'submit', button);
-  const navigated = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame() });
-  await page.locator(button).click();
-  await navigated;
-  await page.waitForLoadState('load');
-}
+const submit = (button) => panel.submit(button);
 
 /** A `datetime-local` value (UTC) `hours` from now. */
 const inHours = (hours) => new Date(Date.now() + hours * 3_600_000).toISOString().slice(0, 16);
 
 before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  worker = await startWorker();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: worker.base });
-  context.setDefaultTimeout(TIMEOUT);
-  context.setDefaultNavigationTimeout(TIMEOUT);
-  page = await context.newPage();
-  page.on('dialog', (dialog) => dialog.accept());
+  panel = await openPanel();
+  ({ worker, page } = panel);
 
   await page.goto('/admin/content/pages');
   await page.waitForURL(/\/admin\/sign-in/);
@@ -69,10 +37,7 @@ before(async () => {
   await page.waitForURL('**/admin/content/pages');
 });
 
-after(async () => {
-  await browser?.close().catch(() => {});
-  await worker?.stop();
-});
+after(() => panel?.close());
 
 test('a page written in Markdown is previewed, scheduled, then published now and read on the public API', { timeout: 240_000 }, async () => {
   assert.equal(await page.textContent('h1'), 'Pages');
@@ -219,4 +184,17 @@ test('a banner with a future schedule is listed as scheduled', { timeout: 240_00
   // The public sees only the live one.
   const live = await publicApi('/api/banners?placement=home-hero');
   assert.deepEqual(live.json.data.map((b) => b.title), ['Free shipping']);
+});
+
+test('the audit log holds the content writes: the page, its publishing, the menu and the banner', async () => {
+  const pages = await auditRows(page, { resource: 'page' });
+  assert.ok(pages.some((r) => r.action === 'create'), 'the page was created');
+  const published = pages.filter((r) => r.action === 'update' && /status/.test(r.fields));
+  assert.ok(published.length >= 1, 'publishing is an update of its status');
+  const statusChanges = (await Promise.all(published.map((r) => auditChanges(page, r.id)))).flat().filter((c) => c.field === 'status');
+  assert.ok(statusChanges.some((c) => c.after === 'published'), JSON.stringify(statusChanges));
+  const menus = await auditRows(page, { resource: 'menu' });
+  assert.ok(menus.some((r) => r.action === 'create') && menus.some((r) => r.action === 'update' && /items/.test(r.fields)), JSON.stringify(menus));
+  assert.ok((await auditRows(page, { resource: 'banner', action: 'create' })).length >= 1, 'the banner');
+  for (const row of [...pages, ...menus]) assert.match(row.actor, /owner@example\.com/);
 });

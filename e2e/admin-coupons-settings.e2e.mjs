@@ -4,65 +4,26 @@
 // Screenshots go to docs/screenshots/admin-coupon-edit.png and admin-settings*.png.
 
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startWorker } from './server.mjs';
+import { openPanel } from './panel-browser.mjs';
 
-const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-const TIMEOUT = 60_000;
-
+let panel;
 let worker;
-let browser;
 let page;
 const state = {};
 
-async function shot(name) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function api(method, url, body) {
-  const res = await fetch(`${worker.base}${url}`, {
-    method,
-    headers: { ...(state.token ? { Authorization: `Bearer ${state.token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: await res.json().catch(() => null) };
-}
-
+const shot = (name) => panel.shot(name);
+/** The API with the admin's token (once signed in). */
+const api = (method, url, body) => panel.api(method, url, state.token, body);
 /** Submits a form by its button and waits for the page it leads to. */
-async function submit(button) {
-  const navigated = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame() });
-  await page.locator(button).click();
-  await navigated;
-  await page.waitForLoadState('load');
-}
+const submit = (button) => panel.submit(button);
 
 before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  worker = await startWorker();
+  panel = await openPanel();
+  ({ worker, page } = panel);
   const login = await api('POST', '/api/auth/login', { email: worker.admin.email, password: worker.admin.password });
   assert.equal(login.status, 200, JSON.stringify(login.json));
   state.token = login.json.data.token;
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: worker.base });
-  context.setDefaultTimeout(TIMEOUT);
-  context.setDefaultNavigationTimeout(TIMEOUT);
-  page = await context.newPage();
-  page.on('dialog', (dialog) => dialog.accept());
 
   await page.goto('/admin/coupons');
   await page.waitForURL(/\/admin\/sign-in/);
@@ -72,10 +33,7 @@ before(async () => {
   await page.waitForURL('**/admin/coupons');
 });
 
-after(async () => {
-  await browser?.close().catch(() => {});
-  await worker?.stop();
-});
+after(() => panel?.close());
 
 test("a coupon's value is edited on its page and read back on GET /api/coupons/{id}", { timeout: 240_000 }, async () => {
   const created = await api('POST', '/api/coupons', { code: 'E2E-EDIT', type: 'percentage', value: 10, usageLimit: 100, description: 'Launch offer' });

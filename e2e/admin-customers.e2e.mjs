@@ -4,57 +4,24 @@
 // Screenshots: docs/screenshots/admin-customers.png, admin-customer.png, admin-customer-address.png.
 
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startWorker } from './server.mjs';
+import { openPanel } from './panel-browser.mjs';
 
-const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-const TIMEOUT = 30_000;
-
+let panel;
 let worker;
-let browser;
 let page;
 const state = {};
 
-async function shot(name) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
+const shot = (name) => panel.shot(name);
 /** The API, called as a client would, with the key the panel generated. */
-async function api(method, url, key) {
-  const res = await fetch(`${worker.base}${url}`, { method, headers: { Authorization: `Bearer ${key}` } });
-  return { status: res.status, json: await res.json().catch(() => null) };
-}
+const api = (method, url, key) => panel.api(method, url, key);
 
 before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  worker = await startWorker();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: worker.base });
-  context.setDefaultTimeout(TIMEOUT);
-  context.setDefaultNavigationTimeout(TIMEOUT);
-  page = await context.newPage();
-  page.on('dialog', (dialog) => dialog.accept());
+  panel = await openPanel({ wait: 30_000 });
+  ({ worker, page } = panel);
 });
 
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+after(() => panel?.close());
 
 test('an admin creates a customer, refused first for a bad phone', async () => {
   await page.goto('/admin/sign-in');

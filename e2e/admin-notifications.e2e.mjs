@@ -4,48 +4,21 @@
 // Writes docs/screenshots/admin-{templates,template-edit,notification-log*,audit-log,audit-entry}.png.
 
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startWorker } from './server.mjs';
+import { openPanel } from './panel-browser.mjs';
 
-const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 // A loaded two-core machine: generous waits on locators, never fixed sleeps.
 const WAIT = 30_000;
-
 const TEMPLATE = 'tmpl_order_confirmation_email';
 const NEW_SUBJECT = 'E2E: thank you for order {{orderId}}';
 
+let panel;
 let worker;
-let browser;
 let page;
 const state = {};
 
-async function shot(name) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function api(method, url, token, body) {
-  const res = await fetch(`${worker.base}${url}`, {
-    method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: await res.json().catch(() => null) };
-}
+const shot = (name) => panel.shot(name);
+const api = (method, url, token, body) => panel.api(method, url, token, body);
 
 /** Polls until `check` returns something truthy (the queues send messages after the response). */
 async function until(what, check, ms = 90_000) {
@@ -59,23 +32,14 @@ async function until(what, check, ms = 90_000) {
 }
 
 before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  worker = await startWorker();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: worker.base });
-  context.setDefaultTimeout(WAIT);
-  context.setDefaultNavigationTimeout(WAIT * 2);
-  page = await context.newPage();
-  page.on('dialog', (dialog) => dialog.accept());
+  panel = await openPanel({ wait: WAIT, navigationWait: WAIT * 2 });
+  ({ worker, page } = panel);
   const login = await api('POST', '/api/auth/login', null, { email: worker.admin.email, password: worker.admin.password });
   assert.equal(login.status, 200, JSON.stringify(login.json));
   state.token = login.json.data.token;
 });
 
-after(async () => {
-  await browser?.close().catch(() => {});
-  await worker?.stop();
-});
+after(() => panel?.close());
 
 test('signing in through the form', async () => {
   await page.goto('/admin/notifications');

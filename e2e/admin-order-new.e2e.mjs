@@ -4,50 +4,21 @@
 // Screenshots are written to docs/screenshots/admin-order-new*.png.
 
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startWorker } from './server.mjs';
+import { openPanel } from './panel-browser.mjs';
 
-const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 // A loaded two-core machine: wrangler's first requests compile the Worker, so waits are generous.
 const WAIT = 60_000;
 
+let panel;
 let worker;
-let browser;
 let page;
 const state = {};
 
-async function shot(name) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function api(method, url, token, body) {
-  const res = await fetch(`${worker.base}${url}`, {
-    method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: await res.json().catch(() => null) };
-}
-
+const shot = (name) => panel.shot(name);
+const api = (method, url, token, body) => panel.api(method, url, token, body);
 /** Clicks a submit button and waits for the page it leads to. */
-async function submitWith(button) {
-  await Promise.all([page.waitForNavigation({ timeout: WAIT }), page.locator(button).first().click()]);
-}
+const submitWith = (button) => panel.submit(button);
 
 /** The value of the option of `select` whose label contains `label`. */
 async function optionValue(select, label) {
@@ -57,14 +28,8 @@ async function optionValue(select, label) {
 }
 
 before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  worker = await startWorker();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: worker.base });
-  context.setDefaultTimeout(WAIT);
-  context.setDefaultNavigationTimeout(WAIT * 2);
-  page = await context.newPage();
-  page.on('dialog', (dialog) => dialog.accept());
+  panel = await openPanel({ wait: WAIT, navigationWait: WAIT * 2 });
+  ({ worker, page } = panel);
 
   const login = await api('POST', '/api/auth/login', null, { email: worker.admin.email, password: worker.admin.password });
   assert.equal(login.status, 200, JSON.stringify(login.json));
@@ -85,10 +50,7 @@ before(async () => {
   assert.equal(await page.textContent('h1'), 'Dashboard');
 });
 
-after(async () => {
-  await browser?.close().catch(() => {});
-  await worker?.stop();
-});
+after(() => panel?.close());
 
 test('too much stock is refused next to the quantity', async () => {
   await page.goto('/admin/orders');

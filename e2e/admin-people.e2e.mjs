@@ -1,71 +1,29 @@
-// Browser test of the admin panel's people pages (roles and staff users): Playwright (playwright-core)
-// drives Debian's Chromium against the Worker started locally with its own state (e2e/server.mjs).
+// Browser test of the admin panel's people pages (roles and staff users) and of finding their writes
+// in the audit log: Playwright drives Debian's Chromium against the Worker (e2e/panel-browser.mjs).
 // Run: node --test e2e/admin-people.e2e.mjs
 // Screenshots: docs/screenshots/admin-roles.png, admin-role-edit.png, admin-users.png, admin-users-new.png, admin-user-edit.png.
 
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startWorker } from './server.mjs';
+import { auditRows, openPanel } from './panel-browser.mjs';
 
-const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-const TIMEOUT = 30_000;
-
-let worker;
-let browser;
+let panel;
 let page;
+let worker;
 const clerk = { name: 'Olive Order-Desk', email: 'olive@example.com', password: 'order desk password 1' };
 const state = {};
 
-async function shot(name) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function signIn(email, password) {
-  await page.goto('/admin/sign-in');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', password);
-  await page.click('form[action^="/admin/sign-in"] button[type=submit]');
-  await page.waitForURL((url) => url.pathname === '/admin');
-  await page.locator('h1', { hasText: 'Dashboard' }).waitFor();
-}
-
-async function signOut() {
-  await page.click('form[action="/admin/sign-out"] button[type=submit]');
-  await page.waitForURL('**/admin/sign-in');
-}
-
+const shot = (name) => panel.shot(name);
+const signIn = (email, password) => panel.signIn(email, password);
+const signOut = () => panel.signOut();
 const navLinks = () => page.locator('nav[aria-label=Main] a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
 
 before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  worker = await startWorker();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: worker.base });
-  context.setDefaultTimeout(TIMEOUT);
-  context.setDefaultNavigationTimeout(TIMEOUT);
-  page = await context.newPage();
-  page.on('dialog', (dialog) => dialog.accept());
+  panel = await openPanel({ wait: 30_000 });
+  ({ page, worker } = panel);
 });
 
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+after(() => panel?.close());
 
 test('an admin creates a role with two permissions from the grid', async () => {
   await signIn(worker.admin.email, worker.admin.password);
@@ -135,4 +93,24 @@ test('the new user sees only its areas, and roles are refused; then the admin si
   await signIn(worker.admin.email, worker.admin.password);
   const links = await navLinks();
   assert.ok(links.includes('/admin/roles') && links.includes('/admin/users'), 'the admin sees every area again');
+});
+
+test("the audit log holds every write of the flow, by its actor, and none by the narrow user", async () => {
+  const roles = await auditRows(page, { resource: 'role', action: 'create' });
+  const role = roles.find((r) => r.resourceId === state.roleId);
+  assert.ok(role, 'the role created from the grid');
+  assert.match(role.actor, new RegExp(worker.admin.email.replace('.', '\\.')));
+  assert.match(role.fields, /permissions/);
+
+  const users = await auditRows(page, { resource: 'user', action: 'create' });
+  const user = users.find((r) => /user_/.test(r.resourceId) && r.actor.includes(worker.admin.email));
+  assert.ok(user, 'the staff user created with the role');
+  await panel.shot('admin-audit-log-users');
+
+  // The role's permissions, shown field by field: a created row's values are its "after".
+  await page.goto(`/admin/audit-log/${role.id}`);
+  await page.locator('td', { hasText: 'products:read' }).first().waitFor();
+
+  // The narrow user signed in and read, but wrote nothing.
+  assert.deepEqual(await auditRows(page, { actor: clerk.email }), []);
 });

@@ -3,59 +3,25 @@
 // Screenshots of the main pages are written to docs/screenshots/ (referenced by the README).
 
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startWorker } from './server.mjs';
+import { openPanel } from './panel-browser.mjs';
 
-const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-
+let panel;
 let worker;
 let browser;
 let page;
 const state = {};
 
-async function shot(name, target = page) {
-  await target.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
+const shot = (name, target = page) => panel.shot(name, target);
 /** The API, called as a client would, with the key the panel generated. */
-async function api(method, url, key, body) {
-  const res = await fetch(`${worker.base}${url}`, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: await res.json().catch(() => null) };
-}
+const api = (method, url, key, body) => panel.api(method, url, key, body);
 
 before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  worker = await startWorker({ bootstrap: false });
-  // launch() with a fresh profile each run: Playwright gives Chromium a new temporary --user-data-dir.
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: worker.base });
-  page = await context.newPage();
-  page.on('dialog', (dialog) => dialog.accept());
+  panel = await openPanel({ worker: { bootstrap: false }, wait: 30_000 });
+  ({ worker, browser, page } = panel);
 });
 
-after(async () => {
-  await browser?.close();
-  await worker?.stop();
-});
+after(() => panel?.close());
 
 test('a new store: the first admin is created in the browser with the bootstrap secret', async () => {
   await page.goto('/admin/sign-in');

@@ -5,22 +5,11 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './panel-browser.mjs';
 import { startWorker } from './server.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-  // Every host name but the Worker's address fails to resolve.
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-];
+// Every host name but the Worker's address fails to resolve.
+const NO_DNS = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1';
 
 let worker;
 let browser;
@@ -28,7 +17,7 @@ let context;
 
 before(async () => {
   worker = await startWorker();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium([NO_DNS]);
   context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: worker.base });
 });
 
