@@ -24,6 +24,8 @@ function workersProject(name: string, include: string[], exclude: string[], sett
           bindings: {
             TEST_MIGRATIONS: migrations,
             MAX_BODY_BYTES: '65536',
+            // Images up to 256 KiB, so the oversize upload test sends little.
+            MEDIA_MAX_BYTES: '262144',
             JWT_SECRET: 'test-jwt-secret-not-for-production',
             ENVIRONMENT: 'development',
             // Tests run their webhook receivers on loopback, and retry quickly.

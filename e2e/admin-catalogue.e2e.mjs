@@ -1,10 +1,11 @@
 // Browser test of the admin panel's catalogue area (categories, brands, vendors, inventory), and of
 // finding its writes in the audit log: Playwright drives Debian's Chromium against the Worker
 // (e2e/panel-browser.mjs). Run: node --test e2e/admin-catalogue.e2e.mjs
-// Screenshots are written to docs/screenshots/admin-{categories,brands,vendors,inventory}*.png.
+// Screenshots are written to docs/screenshots/admin-{categories,brands,product-images,vendors,inventory}*.png.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { productPng } from '../scripts/lib/seed-images.mjs';
 import { auditChanges, auditRows, openPanel } from './panel-browser.mjs';
 
 // A loaded two-core machine: wrangler's first requests compile the Worker, so waits are generous.
@@ -124,6 +125,34 @@ test('brands: created, searched, edited, and given to a product in the product f
   assert.equal(await page.locator('select[name=brandId] option:checked').textContent(), 'Lumen Works Lisboa');
   await page.goto('/admin/products?q=Desk');
   assert.match(await page.textContent('tbody tr'), /Lumen Works Lisboa/);
+});
+
+test('product images: uploaded with the file input, moved, given alt text, deleted; served from R2', async () => {
+  await page.goto('/admin/products?q=Desk');
+  await page.click('a:has-text("E2E Desk Lamp")');
+  await page.waitForSelector('h1:has-text("E2E Desk Lamp")');
+  const uploadForm = 'form[enctype="multipart/form-data"]';
+  for (const name of ['Desk lamp, lit', 'Desk lamp, folded', 'Desk lamp, from above']) {
+    await page.setInputFiles(`${uploadForm} input[type=file]`, { name: 'lamp.png', mimeType: 'image/png', buffer: productPng(name, 360) });
+    await page.fill(`${uploadForm} input[name=alt]`, name);
+    await submit(uploadForm);
+    assert.match(await flash(), /Image uploaded/);
+  }
+  const alts = () => page.locator('.media-grid img').evaluateAll((imgs) => imgs.map((img) => img.getAttribute('alt')));
+  assert.deepEqual(await alts(), ['Desk lamp, lit', 'Desk lamp, folded', 'Desk lamp, from above']);
+  // Every picture came back from /media/{key} and decoded as a 360×360 image.
+  await page.waitForFunction(() => [...document.querySelectorAll('.media-grid img')].every((img) => img.complete && img.naturalWidth === 360), null, { timeout: WAIT });
+
+  await page.locator('.media-grid figure').nth(2).locator('button:has-text("Earlier")').click();
+  await page.waitForLoadState('load');
+  assert.deepEqual(await alts(), ['Desk lamp, lit', 'Desk lamp, from above', 'Desk lamp, folded']);
+  page.once('dialog', (dialog) => dialog.accept());
+  await page.locator('.media-grid figure').nth(0).locator('button:has-text("Delete")').click();
+  await page.waitForLoadState('load');
+  assert.match(await flash(), /Image deleted/);
+  assert.deepEqual(await alts(), ['Desk lamp, from above', 'Desk lamp, folded']);
+  await page.locator('#images').scrollIntoViewIfNeeded();
+  await shot('admin-product-images');
 });
 
 test('vendors: created, suspended, found by the status filter, reactivated', async () => {

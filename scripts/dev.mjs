@@ -17,6 +17,7 @@ import net from 'node:net';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { buildSeedData, buildSeedStatements } from './seed-data.mjs';
+import { uploadSeedImages } from './lib/seed-images.mjs';
 import { ensureDevVars } from './lib/dev-vars.mjs';
 import { DEV_KEY_FILE, insertApiKeySql, keyUsableSql, mintApiKey, readDevKey, saveDevKey } from './lib/api-keys.mjs';
 import { DEV_LOGIN_FILE, devAdminExistsSql, devAdminPlan, readDevLogin, saveDevLogin } from './lib/dev-admin.mjs';
@@ -119,7 +120,9 @@ async function prepareDatabase() {
   else step(`Created a new admin key${savedKey ? ` (the one in ${keyFile} was missing, revoked or expired)` : ''}, saved in ${keyFile}`);
   const loginFile = path.relative(ROOT, DEV_LOGIN_FILE);
   step(loginPlan.sql.length ? `Created the local admin login ${loginPlan.login.email}, saved in ${loginFile}` : `Reusing the admin login in ${loginFile}`);
-  return { key, login: loginPlan.login };
+  // A few active products get a picture in the local R2 bucket once the Worker is up (uploaded through the API).
+  const pictured = seeded ? seeded.products.filter((p) => p.status === 'active').slice(0, SEED_PICTURES) : [];
+  return { key, login: loginPlan.login, pictured };
 }
 
 function banner({ key, login, crons }, readyPort) {
@@ -143,6 +146,19 @@ function banner({ key, login, crons }, readyPort) {
     '',
   ];
   console.log(lines.join('\n'));
+}
+
+const SEED_PICTURES = 6;
+
+async function picturesFor({ key, pictured }, base) {
+  if (!pictured.length) return;
+  const t = Date.now();
+  try {
+    const stored = await uploadSeedImages(base, key, pictured);
+    step(`Uploaded ${stored} product pictures to the local R2 bucket (${pictured.map((p) => p.name).join(', ')}) ${dim(seconds(Date.now() - t))}`);
+  } catch (error) {
+    console.error(`✖ Uploading the demo pictures failed: ${error.message}`);
+  }
 }
 
 function startWrangler(prepared) {
@@ -181,7 +197,11 @@ function startWrangler(prepared) {
             readyPort = Number(new URL(match[1]).port) || port;
           } catch {}
           // Let wrangler's own line(s) flush first.
-          setImmediate(() => banner(prepared, readyPort));
+          setImmediate(async () => {
+            // Through localhost, the origin the banner gives, so the pictures' URLs are on the panel's origin.
+            await picturesFor(prepared, `http://localhost:${readyPort}`);
+            banner(prepared, readyPort);
+          });
           runCrons(`http://${HOST}:${readyPort}`, prepared.crons, {
             onError: (cron, error) => console.error(`✖ cron "${cron}" failed: ${error.message ?? error}`),
           });

@@ -33,6 +33,7 @@ import { customersRouter } from './modules/customers';
 import { healthRouter } from './modules/health';
 import { inventoryRouter } from './modules/inventory';
 import { notificationsRouter } from './modules/notifications';
+import { mediaFilesRouter, mediaRouter } from './modules/media';
 import { menusRouter } from './modules/menus';
 import { ordersRouter } from './modules/orders';
 import { pagesRouter } from './modules/pages';
@@ -67,6 +68,7 @@ export function createApp() {
   app.route('/api', apiIndexRouter);
   app.route('/api', healthRouter);
   app.route('/api', productsRouter);
+  app.route('/api', mediaRouter);
   app.route('/api', categoriesRouter);
   app.route('/api', brandsRouter);
   app.route('/api', authRouter);
@@ -110,6 +112,7 @@ export function createApp() {
     tags: OPENAPI_TAGS,
   }));
   app.route('/docs', docsRouter);
+  app.route('/', mediaFilesRouter);
 
   app.notFound((c) => errorResponse(c, new ApiError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`)));
   // A stale cached key is not an error: src/middleware/rate-limit.ts answers the request again.

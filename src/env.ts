@@ -75,6 +75,12 @@ export interface Bindings {
   STRIPE_WEBHOOK_SECRET?: string;
   /** Where the Stripe API is (https://api.stripe.com by default); tests point it at a loopback fake. */
   STRIPE_API_BASE?: string;
+  /** Product images, stored under the SHA-256 of their bytes (src/modules/media/). */
+  MEDIA: R2Bucket;
+  /** Largest accepted image in bytes; 10 MiB by default. */
+  MEDIA_MAX_BYTES?: string;
+  /** What image URLs start with (`https://store.example.com/media`); the upload's origin + /media when empty. */
+  MEDIA_BASE_URL?: string;
   /** Largest accepted request body in bytes; defaults to 1 MiB. */
   MAX_BODY_BYTES?: string;
   /** "development" exposes D1 cost figures in responses. */

@@ -3,6 +3,7 @@ import { createDb } from './db/client';
 import { idempotencyKeys } from './db/schema';
 import type { Bindings } from './env';
 import { IDEMPOTENCY_TTL_MS } from './middleware/idempotency';
+import { deleteUnusedObjects } from './modules/media/media.objects';
 import { expireUnpaidOrders } from './modules/orders/order-expiry';
 import { reconcilePending } from './modules/payments/reconcile';
 import { requeueStalledNotifications } from './notifications/stalled';
@@ -19,7 +20,8 @@ export const HOURLY_CRON = '17 * * * *';
  * whose message was lost, cancel orders left unpaid past ORDER_PAYMENT_TTL_MINUTES (their events
  * go out with the next minute's sweep), and settle payments and refunds whose outcome was not
  * recorded (src/modules/payments/reconcile.ts). Hourly: drop remembered idempotent responses once their 24 hours are over
- * (reads already ignore them; this keeps the table small). Plain `wrangler dev` fires no cron:
+ * (reads already ignore them; this keeps the table small), and delete stored image files no image uses whose requests
+ * did not get to (src/modules/media/media.objects.ts). Plain `wrangler dev` fires no cron:
  * `npm run dev` starts it with `--test-scheduled` and calls `/__scheduled` on these schedules
  * (scripts/lib/dev-crons.mjs), and the store-events consumer also sweeps up leftovers and, once a
  * minute, stalled messages (src/webhooks/publisher.ts, src/queues/stalled-sweep.ts).
@@ -37,5 +39,6 @@ export async function runScheduled(env: Bindings, cron: string, now = new Date()
   const db = createDb(env.DB);
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
   const result = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff));
-  return { idempotencyKeysDeleted: result.meta.changes };
+  const mediaFilesDeleted = (await deleteUnusedObjects(db, env.MEDIA, undefined, now)).length;
+  return { idempotencyKeysDeleted: result.meta.changes, mediaFilesDeleted };
 }

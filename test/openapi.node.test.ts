@@ -41,7 +41,9 @@ describe('OpenAPI document', () => {
     for (const { path, method, op } of operations) {
       expect(op.responses['500'], `${method} ${path} documents 500`).toBeDefined();
       if (['post', 'patch'].includes(method)) {
-        expect(op.requestBody?.content?.['application/json'], `${method} ${path} body`).toBeDefined();
+        // JSON everywhere, but an image upload: the image itself, raw or as a form's file part.
+        const bodyType = path === '/api/products/{id}/media' ? 'multipart/form-data' : 'application/json';
+        expect(op.requestBody?.content?.[bodyType], `${method} ${path} body`).toBeDefined();
         expect(op.responses['422'], `${method} ${path} documents 422`).toBeDefined();
       }
     }

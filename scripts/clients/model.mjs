@@ -60,6 +60,8 @@ export function operations(doc) {
       if (!VERB[httpMethod] || op['x-sdk-exclude']) continue;
       const params = op.parameters ?? [];
       const body = op.requestBody?.content?.['application/json'];
+      // A file upload (an image): the raw bytes, sent as application/octet-stream for the server to identify.
+      const binary = !body && op.requestBody?.content?.['application/octet-stream'];
       const security = op.security ?? doc.security ?? [];
       out.push({
         operationId: op.operationId ?? null,
@@ -72,6 +74,7 @@ export function operations(doc) {
         queryParams: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, required: !!p.required, description: p.description ?? p.schema?.description ?? '', ...schemaOf(p) })),
         headerParams: params.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase()),
         body: body ? { required: !!op.requestBody.required, schema: body.schema?.$ref ? refName(body.schema.$ref) : null, inline: body.schema?.$ref ? null : body.schema } : null,
+        file: Boolean(binary),
         // Money moves and other POSTs that take `Idempotency-Key`: the clients send one automatically.
         idempotent: params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
         // 'none': no credential; 'optional': works with or without; 'required'.

@@ -205,6 +205,7 @@ function pathExpression(op) {
 /** The parameter list: path params, a required body, the query, an optional body, the idempotency key. */
 function parameters(op) {
   const params = op.pathParams.map((p) => ({ decl: `string $${varName(p)}`, name: varName(p), kind: 'path' }));
+  if (op.file) params.push({ decl: 'string $file', name: 'file', kind: 'file' });
   const queryRequired = op.queryParams.some((p) => p.required);
   if (op.body?.required) params.push({ decl: 'array $body', name: 'body', kind: 'body' });
   if (op.queryParams.length) params.push({ decl: `array $query${queryRequired ? '' : ' = []'}`, name: 'query', kind: 'query' });
@@ -223,6 +224,7 @@ function requestOptions(op, params) {
   const opts = [];
   if (params.some((p) => p.kind === 'query')) opts.push(`'query' => $query`);
   if (op.body) opts.push(`'body' => $body`, `'bodyRequired' => ${op.body.required ? 'true' : 'false'}`);
+  if (op.file) opts.push(`'file' => $file`);
   if (op.idempotent) opts.push(`'idempotent' => true`, `'idempotencyKey' => $idempotencyKey`);
   opts.push(`'response' => ${phpString(op.response.kind)}`);
   opts.push(`'operation' => ${phpString(op.group ? `${op.group}.${op.method}` : op.method)}`);
@@ -246,6 +248,7 @@ function methodDoc(op, params, ctx, ret) {
     if (p.kind === 'path') lines.push(`@param string $${p.name}`);
     else if (p.kind === 'query') lines.push(`@param ${queryType(op)} $query`);
     else if (p.kind === 'body') lines.push(`@param ${bodyType(op, ctx)} $body`);
+    else if (p.kind === 'file') lines.push('@param string $file the file\'s bytes, sent as the raw body (the server reads their type from them)');
     else if (p.kind === 'idempotency') lines.push('@param string|null $idempotencyKey the Idempotency-Key; a random UUID v4 when null');
   }
   lines.push(`@return ${ret.doc}`);

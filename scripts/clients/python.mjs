@@ -425,7 +425,9 @@ function methodLines(reg, op, name, typeNames) {
 
   const params = ['self'];
   positional.forEach((p) => params.push(`${p.id}: str`));
-  if (positional.length) params.push('/');
+  const fileArg = op.file ? identifier('file', taken) : null;
+  if (fileArg) params.push(`${fileArg}: bytes`);
+  if (positional.length || fileArg) params.push('/');
   const kw = [];
   for (const q of query.filter((q) => q.required)) kw.push(`${q.id}: ${q.type}`);
   for (const a of bodyArgs.filter((a) => a.required)) kw.push(`${a.id}: ${a.type}`);
@@ -445,6 +447,7 @@ function methodLines(reg, op, name, typeNames) {
   const summary = (op.summary || `${op.httpMethod} ${op.path}`).trim();
   d.push(...wrap(doc(/[.!?]$/.test(summary) ? summary : `${summary}.`), '        '));
   d.push('', `        ${op.httpMethod} ${op.path}`);
+  if (fileArg) d.push('', ...wrap(`Sends ${fileArg} (the file's bytes) as the raw body, as application/octet-stream: the server reads the type from the bytes.`, '        '));
   if (op.idempotent) d.push('', ...wrap('Sends an Idempotency-Key: idempotency_key if given, else a new random UUID (used for every retry).', '        '));
   if (r.kind === 'list') d.push('', ...wrap(`Returns one page (a Page with .data and .pagination); ${name === 'list' ? 'iterate()' : `iterate_${name}()`} goes through every page.`, '        '));
   const argDocs = [
@@ -469,6 +472,7 @@ function methodLines(reg, op, name, typeNames) {
   const call = [[`"${op.httpMethod}",`], [`${str(op.path)},`], [`kind=${str(r.kind)},`]];
   if (positional.length) call.push(dictArg('path_params=', positional.map((p) => `${str(p.api)}: ${p.id}`)));
   if (query.length) call.push(dictArg('query=', query.map((q) => `${str(q.api)}: ${q.id}`)));
+  if (fileArg) call.push([`content=${fileArg},`]);
   if (op.body) {
     const entries = bodyArgs.map((a) => `${str(a.api)}: ${a.id}`);
     if (bodyRest) entries.push(`**${bodyRest}`);

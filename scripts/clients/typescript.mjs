@@ -165,6 +165,11 @@ function methodCode(op, names, typeImports) {
   const args = op.pathParams.map((name) => `${argName(name)}: string`);
   const specArgs = [];
   const docLines = [`${op.summary || `${op.httpMethod} ${op.path}`}`, '', `\`${op.httpMethod} ${op.path}\``];
+  if (op.file) {
+    args.push('file: runtime.FileBody');
+    specArgs.push('file');
+    docLines.push('', 'The file is sent as the raw body: a Blob keeps its type, other bytes go as application/octet-stream (the server reads the type from the bytes).');
+  }
   if (op.body) {
     const type = op.body.schema ?? names.body;
     if (op.body.schema) typeImports.add(op.body.schema);

@@ -25,6 +25,7 @@ import { couponRoutes } from './routes/coupons';
 import { customerRoutes } from './routes/customers';
 import { dashboardRoutes } from './routes/dashboard';
 import { orderRoutes } from './routes/orders';
+import { productMediaRoutes } from './routes/product-media';
 import { productRoutes } from './routes/products';
 import { settingsRoutes } from './routes/settings';
 import { setupRoutes } from './routes/setup';
@@ -75,6 +76,7 @@ export function createAdminRouter() {
 
   admin.route('/', dashboardRoutes);
   admin.route('/account', accountRoutes);
+  admin.route('/products', productMediaRoutes);
   admin.route('/products', productRoutes);
   admin.route('/orders', orderRoutes);
   admin.route('/customers', customerRoutes);

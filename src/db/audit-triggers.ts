@@ -23,6 +23,7 @@ export const AUDITED_TABLES: Record<string, string> = {
   products: 'product',
   product_variants: 'variant',
   product_categories: 'product_category',
+  product_media: 'product_media',
   roles: 'role',
   users: 'user',
   addresses: 'address',
@@ -57,6 +58,7 @@ export const NOT_AUDITED: Record<string, string> = {
   product_facet_counts: 'derived counters kept by triggers',
   product_search_rows: "the full-text index's row number of each product, kept by triggers with the index (migrations/0030_product_search.sql)",
   category_listing: 'every product under every category with its sort columns, derived from links, category_tree and products by triggers',
+  media_unused: 'bookkeeping of stored files no image uses, deleted from R2 (src/modules/media/media.objects.ts)',
   product_related_refresh: 'always empty: rebuild requests for products.related, applied by a trigger',
   catalogue_version: 'a version number bumped by triggers',
   quote_version: 'a version number bumped by triggers',
@@ -78,7 +80,7 @@ export const NOT_AUDITED: Record<string, string> = {
 const IGNORED_FIELDS: Record<string, string[]> = {
   '*': ['createdAt', 'updatedAt'],
   api_keys: ['lastUsedAt'],
-  products: ['related'],
+  products: ['related', 'media'],
   users: ['lastLoginAt'],
 };
 

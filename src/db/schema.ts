@@ -56,6 +56,29 @@ export interface ProductRelated {
   variants: RelatedVariant[];
 }
 
+/**
+ * An image of products.media: the product_media row (camelCase) as the triggers of
+ * migrations/0033_product_media.sql keep it on the product, by position.
+ */
+/** The image types product media may be, read from each file's first bytes (src/modules/media/media.sniff.ts). */
+export const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif'] as const;
+export type MediaType = (typeof MEDIA_TYPES)[number];
+
+export interface ProductMediaItem {
+  id: string;
+  key: string;
+  url: string;
+  contentType: MediaType;
+  byteSize: number;
+  width: number | null;
+  height: number | null;
+  alt: string | null;
+  position: number;
+  variantId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export const PRODUCT_STATUSES = ['draft', 'active', 'archived'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 
@@ -138,6 +161,8 @@ export const products = sqliteTable(
      * application), so a page of products reads only its own rows. See ProductRelated.
      */
     related: text('related', { mode: 'json' }).$type<ProductRelated>().notNull().default(sql`'{"brand":null,"vendor":null,"categories":[],"variants":[]}'`),
+    /** The product's images stored in R2 (product_media), by position, kept by triggers like `related`. */
+    media: text('media', { mode: 'json' }).$type<ProductMediaItem[]>().notNull().default(sql`'[]'`),
     ...timestamps,
   },
   (t) => [
@@ -200,6 +225,44 @@ export const productCategories = sqliteTable(
     index('product_categories_category_idx').on(t.categoryId, t.productId),
   ],
 );
+
+/**
+ * Images of products, stored in the R2 bucket MEDIA under the SHA-256 of their bytes (`key`), so one
+ * file used by several products, or uploaded twice, is one object. `url` is where it is served,
+ * fixed at upload (MEDIA_BASE_URL, else the API's origin + /media). Positions run 0..n-1 per product.
+ */
+export const productMedia = sqliteTable(
+  'product_media',
+  {
+    id: text('id').primaryKey(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    variantId: text('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
+    key: text('key').notNull(),
+    url: text('url').notNull(),
+    contentType: text('content_type', { enum: MEDIA_TYPES }).notNull(),
+    byteSize: integer('byte_size').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    alt: text('alt'),
+    position: integer('position').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index('product_media_product_idx').on(t.productId, t.position), index('product_media_key_idx').on(t.key)],
+);
+
+/**
+ * Stored files (R2 keys) that no product_media row uses, and from when their object may go: recorded
+ * by a trigger when the last image using a key is deleted (at once), and by an upload before it
+ * stores its file (an hour on; its image row's insert removes the record). Objects are deleted right
+ * after an image's or a product's deletion, and by the hourly cron for what is left (an upload whose
+ * write failed): src/modules/media/media.objects.ts.
+ */
+export const mediaUnused = sqliteTable('media_unused', {
+  key: text('key').primaryKey(),
+  deletableAfter: text('deletable_after').notNull(),
+});
 
 /**
  * Requests to rebuild products.related: a trigger inserts a product id, the BEFORE INSERT trigger

@@ -48,4 +48,5 @@ export const ID_PREFIX = {
   page: 'page',
   menu: 'menu',
   banner: 'bnr',
+  media: 'med',
 } as const;

@@ -58,6 +58,7 @@ describe('POST /api/products', () => {
       vendor: null,
       categories: [],
       images: [],
+      media: [],
       attributes: {},
       stock: 7,
       lowStockThreshold: null,
@@ -304,6 +305,17 @@ describe('validation', () => {
     expect(invalidFields(res).sort()).toEqual(['colour', 'compareAtPrice', 'images.0.url', 'name', 'price', 'status', 'stock']);
     for (const d of res.body.error.details) expect(d.message).toEqual(expect.any(String));
     expect((await db().select({ id: products.id }).from(products)).length).toBe(before);
+  });
+
+  it('refuses the fields triggers keep (related, media) on create and update, so no client can make a product show what it is not', async () => {
+    const fake = { brand: { id: 'brand_x', name: 'Fake', slug: 'fake' }, vendor: null, categories: [], variants: [] };
+    const created = await api('/api/products', { method: 'POST', key, json: { name: 'Honest', price: 5, related: fake, media: [] } });
+    expectError(created, 422, 'VALIDATION_ERROR');
+    expect(invalidFields(created).sort()).toEqual(['media', 'related']);
+    const p = await createProduct(key);
+    const updated = await api(`/api/products/${p.id}`, { method: 'PATCH', key, json: { related: fake } });
+    expectError(updated, 422, 'VALIDATION_ERROR');
+    expect((await api(`/api/products/${p.id}`, { key })).body.data.brand).toBeNull();
   });
 
   it('rejects an amount with more than 2 decimals, and one above the maximum', async () => {

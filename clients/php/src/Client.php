@@ -167,6 +167,7 @@ final class Client
      *     query?: array<string, mixed>,
      *     body?: mixed,
      *     bodyRequired?: bool,
+     *     file?: string,
      *     headers?: array<string, string>,
      *     idempotent?: bool,
      *     idempotencyKey?: string|null,
@@ -213,6 +214,10 @@ final class Client
                 $body = $payload === [] ? '{}' : json_encode($payload, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PRESERVE_ZERO_FRACTION | JSON_THROW_ON_ERROR);
                 $headers['content-type'] = 'application/json';
             }
+        } elseif (isset($options['file'])) {
+            // A file (an image upload): its bytes as they are; the server reads their type from them.
+            $body = $options['file'];
+            $headers['content-type'] = 'application/octet-stream';
         }
 
         $response = $this->send($method, $url, $headers, $body, $path, $options['operation'] ?? null);

@@ -92,6 +92,11 @@ T::section('lists, sorting, fields and pagination', function () use ($admin, $an
 
     $one = $anonymous->products->get($state['product']['id']);
     T::check('products.get, anonymously', ($one['id'] ?? null) === $state['product']['id'] && count($one['variants'] ?? []) === 2);
+
+    $png = base64_decode('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==');
+    $media = $admin->products->media->create($state['product']['id'], $png, ['alt' => 'Front']);
+    T::same('an uploaded image is typed from its bytes', ['image/png', 1, 1, 'Front'], [$media['contentType'] ?? null, $media['width'] ?? null, $media['height'] ?? null, $media['alt'] ?? null]);
+    T::same('and served back unchanged', $png, file_get_contents($media['url']));
 });
 
 T::section('guest cart and idempotent checkout', function () use ($base, $options, $unique, &$state): void {

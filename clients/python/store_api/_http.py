@@ -205,6 +205,7 @@ class HttpClient:
         path_params: Optional[Mapping[str, Any]] = None,
         query: Optional[Mapping[str, Any]] = None,
         body: Any = NOT_GIVEN,
+        content: Optional[bytes] = None,
         headers: Optional[Mapping[str, Optional[str]]] = None,
         idempotent: bool = False,
         idempotency_key: Optional[str] = None,
@@ -234,6 +235,10 @@ class HttpClient:
         if body is not NOT_GIVEN:
             data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
             sent["Content-Type"] = "application/json"
+        elif content is not None:
+            # A file (an image upload): its bytes as they are; the server reads their type from them.
+            data = bytes(content)
+            sent["Content-Type"] = "application/octet-stream"
         replayable = method in SAFE_METHODS or any(k.lower() == "idempotency-key" for k in sent)
 
         retry = 0

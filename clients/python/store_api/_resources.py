@@ -50,6 +50,7 @@ from ._types import (
     Payment,
     PaymentAttempt,
     Product,
+    ProductMedia,
     ProductSuggestions,
     Refund,
     RenderedNotification,
@@ -97,6 +98,7 @@ __all__ = [
     "PagesResource",
     "PaymentsRefundsResource",
     "PaymentsResource",
+    "ProductsMediaResource",
     "ProductsResource",
     "ProductsVariantsResource",
     "RolesResource",
@@ -3851,11 +3853,120 @@ class PaymentsResource(ResourceBase):
             yield from each.data
 
 
+class ProductsMediaResource(ResourceBase):
+    """products.media: Products."""
+
+    def create(
+        self,
+        id: str,
+        file: bytes,
+        /,
+        *,
+        alt: Optional[str] = None,
+        position: Optional[int] = None,
+        variantId: Optional[str] = None,
+    ) -> ProductMedia:
+        """Upload an image.
+
+        POST /api/products/{id}/media
+
+        Sends file (the file's bytes) as the raw body, as application/octet-stream: the server reads
+        the type from the bytes.
+
+        Args:
+            position: Place among the images, from 0 (last when left out).
+        """
+        return self._http.call(
+            "POST",
+            "/api/products/{id}/media",
+            kind="item",
+            path_params={"id": id},
+            query={"alt": alt, "position": position, "variantId": variantId},
+            content=file,
+        )
+
+    def delete(self, id: str, media_id: str, /) -> None:
+        """Delete an image.
+
+        DELETE /api/products/{id}/media/{mediaId}
+        """
+        return self._http.call(
+            "DELETE",
+            "/api/products/{id}/media/{mediaId}",
+            kind="none",
+            path_params={"id": id, "mediaId": media_id},
+        )
+
+    def get(self, id: str, media_id: str, /) -> ProductMedia:
+        """Get an image.
+
+        GET /api/products/{id}/media/{mediaId}
+        """
+        return self._http.call(
+            "GET",
+            "/api/products/{id}/media/{mediaId}",
+            kind="item",
+            path_params={"id": id, "mediaId": media_id},
+        )
+
+    def list(self, id: str, /) -> Page[ProductMedia]:
+        """List a product's images.
+
+        GET /api/products/{id}/media
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+        """
+        return self._http.call(
+            "GET",
+            "/api/products/{id}/media",
+            kind="list",
+            path_params={"id": id},
+        )
+
+    def pages(self, id: str, /) -> Iterator[Page[ProductMedia]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(id).iter_pages()
+
+    def iterate(self, id: str, /) -> Iterator[ProductMedia]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(id):
+            yield from each.data
+
+    def update(
+        self,
+        id: str,
+        media_id: str,
+        /,
+        *,
+        alt: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        position: Union[int, NotGiven] = NOT_GIVEN,
+        variantId: Union[Optional[str], NotGiven] = NOT_GIVEN,
+    ) -> ProductMedia:
+        """Edit or move an image.
+
+        PATCH /api/products/{id}/media/{mediaId}
+
+        Args:
+            alt: Text alternative for screen readers and search engines.
+            position: Place in the product's images, from 0. The others move up or down to make
+                room; a position past the end means last.
+            variantId: The variant this image shows (a variant of the same product), or null.
+        """
+        return self._http.call(
+            "PATCH",
+            "/api/products/{id}/media/{mediaId}",
+            kind="item",
+            path_params={"id": id, "mediaId": media_id},
+            body=compact_body({"alt": alt, "position": position, "variantId": variantId}),
+        )
+
+
 class ProductsResource(ResourceBase):
     """products: Products."""
 
     def __init__(self, http: HttpClient) -> None:
         super().__init__(http)
+        self.media = ProductsMediaResource(http)
         self.variants = ProductsVariantsResource(http)
 
     def create(
@@ -3873,7 +3984,6 @@ class ProductsResource(ResourceBase):
         images: Union[List[CreateProductImagesItem], NotGiven] = NOT_GIVEN,
         attributes: Union[Dict[str, Union[str, float, bool]], NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
-        related: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
         categoryIds: Union[List[str], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
         variants: Union[List[CreateVariant], NotGiven] = NOT_GIVEN,
@@ -3911,7 +4021,6 @@ class ProductsResource(ResourceBase):
                 "images": images,
                 "attributes": attributes,
                 "lowStockThreshold": lowStockThreshold,
-                "related": related,
                 "categoryIds": categoryIds,
                 "stock": stock,
                 "variants": variants,
@@ -3934,9 +4043,9 @@ class ProductsResource(ResourceBase):
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, name, slug, description, price,
                 compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt,
-                updatedAt, brand, vendor, categories, stock, variants. A `fields` selection returns
-                only the selected properties, so properties the response schema marks required may
-                be absent: clients and validators should treat them as optional then.
+                updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection
+                returns only the selected properties, so properties the response schema marks
+                required may be absent: clients and validators should treat them as optional then.
         """
         return self._http.call(
             "GET",
@@ -3978,9 +4087,9 @@ class ProductsResource(ResourceBase):
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, name, slug, description, price,
                 compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt,
-                updatedAt, brand, vendor, categories, stock, variants. A `fields` selection returns
-                only the selected properties, so properties the response schema marks required may
-                be absent: clients and validators should treat them as optional then.
+                updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection
+                returns only the selected properties, so properties the response schema marks
+                required may be absent: clients and validators should treat them as optional then.
             category: Category id or slug; includes its sub-categories.
             brand: Brand id or slug.
             vendor: Vendor id or slug.
@@ -4115,7 +4224,6 @@ class ProductsResource(ResourceBase):
         images: Union[List[UpdateProductImagesItem], NotGiven] = NOT_GIVEN,
         attributes: Union[Dict[str, Union[str, float, bool]], NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
-        related: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
         categoryIds: Union[List[str], NotGiven] = NOT_GIVEN,
     ) -> Product:
         """Update a product.
@@ -4146,7 +4254,6 @@ class ProductsResource(ResourceBase):
                 "images": images,
                 "attributes": attributes,
                 "lowStockThreshold": lowStockThreshold,
-                "related": related,
                 "categoryIds": categoryIds,
             }),
         )

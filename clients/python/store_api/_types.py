@@ -111,6 +111,7 @@ __all__ = [
     "ProductFacetsCategoryItem",
     "ProductFacetsPriceItem",
     "ProductImagesItem",
+    "ProductMedia",
     "ProductSuggestions",
     "ProductSuggestionsCategoriesItem",
     "ProductSuggestionsProductsItem",
@@ -145,6 +146,7 @@ __all__ = [
     "UpdatePage",
     "UpdateProduct",
     "UpdateProductImagesItem",
+    "UpdateProductMedia",
     "UpdateRole",
     "UpdateShipment",
     "UpdateStaffUser",
@@ -847,7 +849,6 @@ class CreateProduct(_CreateProductRequired, total=False):
     images: List[CreateProductImagesItem]
     attributes: Dict[str, Union[str, float, bool]]
     lowStockThreshold: Optional[int]
-    related: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
     #: Ids of the categories the product is in.
     categoryIds: List[str]
     #: Stock of the default variant, when `variants` is not given; 0 when omitted.
@@ -1550,11 +1551,15 @@ class Product(TypedDict):
     compareAtPrice: Optional[float]
     sku: Optional[str]
     status: Literal["draft", "active", "archived"]
+    #: Images hosted elsewhere, by URL, as given in `images` on writes. Images uploaded to the store
+    #: are in `media`.
     images: List[ProductImagesItem]
     attributes: Dict[str, Union[str, float, bool]]
     lowStockThreshold: Optional[int]
     createdAt: str
     updatedAt: str
+    #: Images uploaded to the store (`POST /api/products/{id}/media`), in display order.
+    media: List[ProductMedia]
     brand: Optional[ProductBrand]
     vendor: Optional[ProductVendor]
     categories: List[ProductCategoriesItem]
@@ -1597,6 +1602,27 @@ class ProductFacets(TypedDict, total=False):
     #: Price buckets (major units of the store currency; `min` inclusive, `max` exclusive, null for
     #: the last), each with its count; empty buckets left out.
     price: List[ProductFacetsPriceItem]
+
+
+class ProductMedia(TypedDict):
+    id: str
+    variantId: Optional[str]
+    #: The stored file: the SHA-256 of its bytes and its extension. The same file uploaded twice (to
+    #: any product) is one object.
+    key: str
+    #: Where the file is served (`GET /media/{key}`), cacheable for a year: it never changes.
+    url: str
+    contentType: Literal["image/jpeg", "image/png", "image/webp", "image/avif", "image/gif"]
+    #: Size of the file in bytes.
+    byteSize: int
+    #: Width in pixels, read from the file (null when its header does not say).
+    width: Optional[int]
+    #: Height in pixels, read from the file.
+    height: Optional[int]
+    alt: Optional[str]
+    position: int
+    createdAt: str
+    updatedAt: str
 
 
 class ProductSuggestionsProductsItem(TypedDict):
@@ -2011,9 +2037,22 @@ class UpdateProduct(TypedDict, total=False):
     images: List[UpdateProductImagesItem]
     attributes: Dict[str, Union[str, float, bool]]
     lowStockThreshold: Optional[int]
-    related: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
     #: Ids of the categories the product is in.
     categoryIds: List[str]
+
+
+class UpdateProductMedia(TypedDict, total=False):
+    """
+    Fields to change: alt text, the place among the product's images, the variant shown.
+    """
+
+    #: Text alternative for screen readers and search engines.
+    alt: Optional[str]
+    #: Place in the product's images, from 0. The others move up or down to make room; a position
+    #: past the end means last.
+    position: int
+    #: The variant this image shows (a variant of the same product), or null.
+    variantId: Optional[str]
 
 
 class UpdateRole(TypedDict, total=False):

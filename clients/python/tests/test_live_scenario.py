@@ -12,11 +12,13 @@ step) and WEBHOOK_ALLOW_PRIVATE_URLS=true (the loopback webhook receiver).
 
 from __future__ import annotations
 
+import base64
 import os
 import sys
 import threading
 import time
 import unittest
+import urllib.request
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Dict, List
@@ -139,6 +141,14 @@ class LiveScenario(unittest.TestCase):
         product = self.admin.products.get(self.state["product"]["id"])
         self.assertEqual(product["name"], f"Py tote {RUN}")
         self.assertEqual(product["stock"], 27)
+
+    def test_03_upload_image(self) -> None:
+        self.need("product")
+        png = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+        media = self.admin.products.media.create(self.state["product"]["id"], png, alt="Front")
+        self.assertEqual((media["contentType"], media["width"], media["height"], media["alt"]), ("image/png", 1, 1, "Front"))
+        with urllib.request.urlopen(media["url"]) as served:
+            self.assertEqual(served.read(), png)
 
     # -- a guest cart and checkout, replayed with the same idempotency key --------------------
 

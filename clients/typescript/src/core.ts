@@ -78,6 +78,9 @@ export interface ClientOptions {
   onRetry?: (info: RetryInfo) => void;
 }
 
+/** The bytes of an uploaded file. */
+export type FileBody = Blob | ArrayBuffer | Uint8Array;
+
 /** What a generated method passes to the core. */
 export interface RequestSpec {
   method: string;
@@ -85,6 +88,8 @@ export interface RequestSpec {
   path: string;
   query?: object;
   body?: unknown;
+  /** A file sent as the raw body (an image upload). */
+  file?: FileBody;
   /** 'item': resolve `data`; 'list': `{ data, pagination }`; 'none': nothing; 'raw': the whole JSON. */
   kind: 'item' | 'list' | 'none' | 'raw';
   /** Takes `Idempotency-Key`: one is always sent, and 5xx / network errors are retried with it. */
@@ -169,10 +174,13 @@ export class Core {
     if (spec.cartToken && cartToken) headers['X-Cart-Token'] = cartToken;
     const idempotencyKey = options.idempotencyKey ?? (spec.idempotent ? crypto.randomUUID() : undefined);
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
-    let body: string | undefined;
+    let body: string | Blob | ArrayBuffer | Uint8Array | undefined;
     if (spec.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(spec.body);
+    } else if (spec.file !== undefined) {
+      headers['Content-Type'] = (spec.file instanceof Blob && spec.file.type) || 'application/octet-stream';
+      body = spec.file;
     }
     Object.assign(headers, options.headers);
 

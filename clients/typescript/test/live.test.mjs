@@ -92,6 +92,16 @@ test('get one product', async () => {
   assert.equal(product.variants.length, 2);
 });
 
+test('upload an image: the raw bytes, typed by the server from them, served back unchanged', async () => {
+  const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+  const media = await admin.products.media.create(state.dear.id, png, { alt: 'Front' });
+  assert.equal(media.contentType, 'image/png');
+  assert.deepEqual([media.width, media.height, media.alt], [1, 1, 'Front']);
+  const served = await fetch(media.url);
+  assert.deepEqual(new Uint8Array(await served.arrayBuffer()), png);
+  assert.equal((await admin.products.get(state.dear.id)).media[0].id, media.id);
+});
+
 test('guest: cart, line, checkout with an idempotency key, and its replay', async () => {
   const cart = await guest.carts.create({});
   assert.ok(cart.token, 'a guest cart has a token');

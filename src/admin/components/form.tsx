@@ -129,9 +129,9 @@ export function FormErrors({ form, fields }: { form: FormState; fields?: string[
 }
 
 /** A POST form with its CSRF token. `confirm` asks before submitting (destructive actions). */
-export function PostForm(props: { action: string; csrf: string; confirm?: string; class?: string; children: Child }) {
+export function PostForm(props: { action: string; csrf: string; confirm?: string; class?: string; enctype?: 'multipart/form-data'; children: Child }) {
   return (
-    <form method="post" action={props.action} class={props.class} data-confirm={props.confirm}>
+    <form method="post" action={props.action} class={props.class} data-confirm={props.confirm} enctype={props.enctype}>
       <CsrfField token={props.csrf} />
       {props.children}
     </form>

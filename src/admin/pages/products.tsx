@@ -3,6 +3,7 @@ import type { Pagination } from '../../lib/envelope';
 import type { Product, Variant } from '../../modules/products/products.schemas';
 import { ActionButton, Checkboxes, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table } from '../components/table';
+import { ProductMediaSection } from './product-media';
 
 type Option = [string, string];
 
@@ -78,7 +79,7 @@ export function ProductForm(v: { action: string; form: FormState; csrf: string; 
   );
 }
 
-export function ProductEditPage(v: { product: Product; form: FormState; variantForm: FormState; csrf: string; choices: ProductChoices }) {
+export function ProductEditPage(v: { product: Product; form: FormState; variantForm: FormState; csrf: string; choices: ProductChoices; mediaMaxBytes: number }) {
   const p = v.product;
   return (
     <>
@@ -91,6 +92,7 @@ export function ProductEditPage(v: { product: Product; form: FormState; variantF
         <ActionButton action={`/admin/products/${p.id}/delete`} csrf={v.csrf} label="Delete" danger confirm={`Delete "${p.name}" and its variants for good? Archiving keeps it for the records.`} />
       </div>
       <ProductForm action={`/admin/products/${p.id}`} form={v.form} csrf={v.csrf} choices={v.choices} creating={false} />
+      <ProductMediaSection product={p} csrf={v.csrf} maxBytes={v.mediaMaxBytes} />
       <h2>Variants</h2>
       <p class="muted">Options as name=value pairs, e.g. “size=M, color=Blue”. Stock changes are recorded as corrections.</p>
       {p.variants.map((variant) => (

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
-import { actorRef, hasPermission, isStaff, vendorScope } from '../../lib/access';
+import { actorRef, hasPermission, isStaff } from '../../lib/access';
 import { brandListQuery } from '../../modules/brands/brands.query';
 import { listBrands } from '../../modules/brands/brands.service';
 import { categoryListQuery } from '../../modules/categories/categories.query';
@@ -11,6 +11,9 @@ import { productListQuery } from '../../modules/products/products.query';
 import * as routes from '../../modules/products/products.routes';
 import { CreateProductBody, CreateVariantBody, type Product, UpdateProductBody, UpdateVariantBody } from '../../modules/products/products.schemas';
 import * as service from '../../modules/products/products.service';
+import { productVisibility, productWriter } from '../../modules/products/products.access';
+import { releaseFiles } from '../../modules/media/media.service';
+import { mediaMaxBytes } from '../../modules/media/media.upload';
 import { vendorListQuery } from '../../modules/vendors/vendors.query';
 import { listVendors } from '../../modules/vendors/vendors.service';
 import { emptyForm, type FormState } from '../components/form';
@@ -23,8 +26,8 @@ const HERE = '/admin/products';
 type C = Context<AppEnv>;
 
 /** As the API's product handlers: staff see every status, a vendor user only its vendor's products. */
-const visibility = (c: C) => ({ staff: isStaff(c.var.principal, 'products'), vendorId: vendorScope(c.var.principal) });
-const scope = (c: C) => vendorScope(c.var.principal);
+const visibility = (c: C) => productVisibility(c.var.principal);
+const scope = (c: C) => productWriter(c.var.principal);
 
 /** The list is public in the API; in the panel it is for those who manage products. */
 const staffOnly = guard({
@@ -99,6 +102,7 @@ async function editPage(c: C, id: string, forms: { product?: FormState; variant?
       variantForm={forms.variant ?? emptyForm()}
       csrf={sessionOf(c).csrfToken}
       choices={await choices(c)}
+      mediaMaxBytes={mediaMaxBytes(c.env)}
     />
   );
   return page(c, { title: product.name, active: HERE, status }, view);
@@ -153,7 +157,8 @@ export const productRoutes = new Hono<AppEnv>()
     const id = c.req.param('id');
     try {
       const product = await service.getProduct(c.var.db, id, visibility(c));
-      await service.deleteProduct(c.var.db, id, scope(c));
+      const deleted = await service.deleteProduct(c.var.db, id, scope(c));
+      await releaseFiles(c.var.db, c.env.MEDIA, deleted.media.map((m) => m.key));
       return redirectWith(c, HERE, `“${product.name}” deleted.`);
     } catch (error) {
       if (!(error instanceof ApiError) || error.code === 'NOT_FOUND') throw error;

@@ -1,15 +1,17 @@
-import { actorRef, isStaff, type Principal, vendorScope } from '../../lib/access';
+import { actorRef, type Principal } from '../../lib/access';
+import { productVisibility, productWriter } from './products.access';
 import { created, list, noContent, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
 import type * as routes from './products.routes';
 import * as service from './products.service';
+import { releaseFiles } from '../media/media.service';
 import { DRAFT_CREATED_MESSAGE } from './products.schemas';
 
 type WithPrincipal = { var: { principal: Principal } };
-const visibility = (c: WithPrincipal) => ({ staff: isStaff(c.var.principal, 'products'), vendorId: vendorScope(c.var.principal) });
+const visibility = (c: WithPrincipal) => productVisibility(c.var.principal);
 /** A vendor user writes only its own vendor's products. */
-const scope = (c: WithPrincipal) => vendorScope(c.var.principal);
+const scope = (c: WithPrincipal) => productWriter(c.var.principal);
 
 export const listProducts: AppRouteHandler<typeof routes.listProducts> = async (c) => {
   const { filters: { facets, ...filters }, ...query } = c.req.valid('query');
@@ -38,7 +40,8 @@ export const updateProduct: AppRouteHandler<typeof routes.updateProduct> = async
 };
 
 export const deleteProduct: AppRouteHandler<typeof routes.deleteProduct> = async (c) => {
-  await service.deleteProduct(c.var.db, c.req.valid('param').id, scope(c));
+  const product = await service.deleteProduct(c.var.db, c.req.valid('param').id, scope(c));
+  await releaseFiles(c.var.db, c.env.MEDIA, product.media.map((m) => m.key));
   return noContent(c);
 };
 

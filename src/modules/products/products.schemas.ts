@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { PRODUCT_STATUSES, products, productVariants } from '../../db/schema';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Money, Ref, Slug, Timestamp } from '../../lib/schemas';
+import { MediaSchema } from '../media/media.schemas';
 
 /** Shapes of products and variants on the wire, derived from the Drizzle tables with API overrides. */
 
@@ -34,14 +35,17 @@ export const VariantSchema = createSelectSchema(productVariants, {
 
 export const ProductSchema = createSelectSchema(products, {
   ...moneyColumns,
-  images: z.array(z.object({ url: z.string(), alt: z.string().nullable().optional() })),
+  images: z.array(z.object({ url: z.string(), alt: z.string().nullable().optional() })).openapi({
+    description: 'Images hosted elsewhere, by URL, as given in `images` on writes. Images uploaded to the store are in `media`.',
+  }),
   attributes: Attributes,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 })
   // `related` is what brand, vendor, categories and variants below are read from.
-  .omit({ brandId: true, vendorId: true, related: true })
+  .omit({ brandId: true, vendorId: true, related: true, media: true })
   .extend({
+    media: z.array(MediaSchema).openapi({ description: 'Images uploaded to the store (`POST /api/products/{id}/media`), in display order.' }),
     brand: Ref.nullable(),
     vendor: Ref.nullable(),
     categories: z.array(Ref),
@@ -98,7 +102,7 @@ export const DRAFT_CREATED_MESSAGE = 'Product created as a draft: set status to 
 const categoryIds = z.array(z.string().min(1).max(100)).max(50).openapi({ description: 'Ids of the categories the product is in.' });
 
 export const CreateProductBody = createInsertSchema(products, productFields)
-  .omit({ id: true, createdAt: true, updatedAt: true })
+  .omit({ id: true, related: true, media: true, createdAt: true, updatedAt: true })
   .partial()
   .required({ name: true, price: true })
   .extend({
@@ -117,7 +121,7 @@ export const CreateProductBody = createInsertSchema(products, productFields)
   .openapi('CreateProduct');
 
 export const UpdateProductBody = createUpdateSchema(products, productFields)
-  .omit({ id: true, createdAt: true, updatedAt: true })
+  .omit({ id: true, related: true, media: true, createdAt: true, updatedAt: true })
   .partial()
   .extend({ categoryIds: categoryIds.optional() })
   .strict()

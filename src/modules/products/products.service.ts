@@ -62,7 +62,7 @@ export interface Visibility {
 const visibleTo = (v: Visibility) => (v.vendorId ? eq(products.vendorId, v.vendorId) : v.staff ? undefined : eq(products.status, 'active'));
 
 /** What a writer may touch: every product, or only its vendor's when it is a vendor user. */
-const writable = (vendorId: string | null): Visibility => ({ staff: true, vendorId });
+export const writable = (vendorId: string | null): Visibility => ({ staff: true, vendorId });
 
 /** A vendor user keeps its products with its own vendor: naming any other vendor is 403. */
 function refuseOtherVendor(vendorId: string | null, requested: string | null | undefined) {
@@ -104,6 +104,7 @@ function toProduct(row: ProductRow, brand: Ref | null, vendor: Ref | null, cats:
     vendor,
     categories: cats,
     images: row.images,
+    media: row.media,
     attributes: row.attributes,
     stock: variants.reduce((sum, v) => sum + v.stock, 0),
     lowStockThreshold: row.lowStockThreshold,
@@ -335,6 +336,7 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
     attributes: input.attributes ?? {},
     lowStockThreshold: input.lowStockThreshold ?? null,
     related: EMPTY_RELATED, // filled by the triggers as the variants and links below are inserted
+    media: [],
     createdAt: ts,
     updatedAt: ts,
   };
@@ -435,13 +437,17 @@ export async function updateProduct(db: Database, id: string, patch: UpdateProdu
   return product;
 }
 
-/** `product.deleted` carries the product as it was, like every `product.*` event (docs/webhooks.md). */
-export async function deleteProduct(db: Database, id: string, vendorId: string | null = null, now = new Date()): Promise<void> {
+/**
+ * `product.deleted` carries the product as it was, like every `product.*` event (docs/webhooks.md).
+ * Returns it, so the caller can delete the stored files its images no longer share (media.objects.ts).
+ */
+export async function deleteProduct(db: Database, id: string, vendorId: string | null = null, now = new Date()): Promise<Product> {
   const current = await getProduct(db, id, writable(vendorId));
   await db.batch([
     db.delete(products).where(eq(products.id, current.id)),
     outboxEvent(db, 'product.deleted', { productId: current.id, product: current }, now),
   ]);
+  return current;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,15 +7,17 @@ declare(strict_types=1);
 namespace StoreApi\Generated;
 
 /**
- * The `products` operations and its sub-groups (variants).
+ * The `products` operations and its sub-groups (media, variants).
  */
 final class ProductsResource
 {
+    public readonly ProductsMediaResource $media;
     public readonly ProductsVariantsResource $variants;
 
     /** @internal built by StoreApi\Client */
     public function __construct(private readonly \StoreApi\Client $client)
     {
+        $this->media = new ProductsMediaResource($client);
         $this->variants = new ProductsVariantsResource($client);
     }
 
@@ -73,6 +75,20 @@ final class ProductsResource
      *     lowStockThreshold: int|null,
      *     createdAt: string,
      *     updatedAt: string,
+     *     media: list<array{
+     *         id: string,
+     *         variantId: string|null,
+     *         key: string,
+     *         url: string,
+     *         contentType: 'image/jpeg'|'image/png'|'image/webp'|'image/avif'|'image/gif',
+     *         byteSize: int,
+     *         width: int|null,
+     *         height: int|null,
+     *         alt: string|null,
+     *         position: int,
+     *         createdAt: string,
+     *         updatedAt: string,
+     *     }>,
      *     brand: array{
      *         id: string,
      *         name: string,
@@ -146,6 +162,20 @@ final class ProductsResource
      *     lowStockThreshold: int|null,
      *     createdAt: string,
      *     updatedAt: string,
+     *     media: list<array{
+     *         id: string,
+     *         variantId: string|null,
+     *         key: string,
+     *         url: string,
+     *         contentType: 'image/jpeg'|'image/png'|'image/webp'|'image/avif'|'image/gif',
+     *         byteSize: int,
+     *         width: int|null,
+     *         height: int|null,
+     *         alt: string|null,
+     *         position: int,
+     *         createdAt: string,
+     *         updatedAt: string,
+     *     }>,
      *     brand: array{
      *         id: string,
      *         name: string,
@@ -203,7 +233,6 @@ final class ProductsResource
      *     }>,
      *     attributes?: array<string, string|float|bool>,
      *     lowStockThreshold?: int|null,
-     *     related?: string|float|bool|null|array<string, mixed>|list<mixed>,
      *     categoryIds?: list<string>,
      *     stock?: int,
      *     variants?: list<array{
@@ -234,6 +263,20 @@ final class ProductsResource
      *     lowStockThreshold: int|null,
      *     createdAt: string,
      *     updatedAt: string,
+     *     media: list<array{
+     *         id: string,
+     *         variantId: string|null,
+     *         key: string,
+     *         url: string,
+     *         contentType: 'image/jpeg'|'image/png'|'image/webp'|'image/avif'|'image/gif',
+     *         byteSize: int,
+     *         width: int|null,
+     *         height: int|null,
+     *         alt: string|null,
+     *         position: int,
+     *         createdAt: string,
+     *         updatedAt: string,
+     *     }>,
      *     brand: array{
      *         id: string,
      *         name: string,
@@ -336,6 +379,20 @@ final class ProductsResource
      *     lowStockThreshold: int|null,
      *     createdAt: string,
      *     updatedAt: string,
+     *     media: list<array{
+     *         id: string,
+     *         variantId: string|null,
+     *         key: string,
+     *         url: string,
+     *         contentType: 'image/jpeg'|'image/png'|'image/webp'|'image/avif'|'image/gif',
+     *         byteSize: int,
+     *         width: int|null,
+     *         height: int|null,
+     *         alt: string|null,
+     *         position: int,
+     *         createdAt: string,
+     *         updatedAt: string,
+     *     }>,
      *     brand: array{
      *         id: string,
      *         name: string,
@@ -397,7 +454,6 @@ final class ProductsResource
      *     }>,
      *     attributes?: array<string, string|float|bool>,
      *     lowStockThreshold?: int|null,
-     *     related?: string|float|bool|null|array<string, mixed>|list<mixed>,
      *     categoryIds?: list<string>,
      * } $body
      * @return array{
@@ -417,6 +473,20 @@ final class ProductsResource
      *     lowStockThreshold: int|null,
      *     createdAt: string,
      *     updatedAt: string,
+     *     media: list<array{
+     *         id: string,
+     *         variantId: string|null,
+     *         key: string,
+     *         url: string,
+     *         contentType: 'image/jpeg'|'image/png'|'image/webp'|'image/avif'|'image/gif',
+     *         byteSize: int,
+     *         width: int|null,
+     *         height: int|null,
+     *         alt: string|null,
+     *         position: int,
+     *         createdAt: string,
+     *         updatedAt: string,
+     *     }>,
      *     brand: array{
      *         id: string,
      *         name: string,

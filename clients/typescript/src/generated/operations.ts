@@ -66,6 +66,7 @@ import type {
   PaymentAttempt,
   PreviewNotificationTemplate,
   Product,
+  ProductMedia,
   ProductSuggestions,
   Refund,
   Register,
@@ -90,6 +91,7 @@ import type {
   UpdateOrder,
   UpdatePage,
   UpdateProduct,
+  UpdateProductMedia,
   UpdateRole,
   UpdateShipment,
   UpdateStaffUser,
@@ -115,7 +117,7 @@ export interface ProductsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, name, price, sku, id, relevance. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt, updatedAt, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt, updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Category id or slug; includes its sub-categories. */
   category?: string;
@@ -145,7 +147,7 @@ export interface ProductsSuggestQuery {
 
 /** Query parameters of `GET /api/products/{id}`. */
 export interface ProductsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt, updatedAt, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt, updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -159,6 +161,14 @@ export interface ProductsVariantsListQuery {
 export interface ProductsVariantsGetQuery {
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, sku, name, options, price, compareAtPrice, stock, lowStockThreshold, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+}
+
+/** Query parameters of `POST /api/products/{id}/media`. */
+export interface ProductsMediaCreateQuery {
+  alt?: string;
+  /** Place among the images, from 0 (last when left out). */
+  position?: number;
+  variantId?: string;
 }
 
 /** Query parameters of `GET /api/categories`. */
@@ -2375,10 +2385,12 @@ export class CategoriesResource {
 export class ProductsResource {
   private readonly core: runtime.Core;
   readonly variants: ProductsVariantsResource;
+  readonly media: ProductsMediaResource;
 
   constructor(core: runtime.Core) {
     this.core = core;
     this.variants = new ProductsVariantsResource(core);
+    this.media = new ProductsMediaResource(core);
   }
 
   /**
@@ -2438,6 +2450,67 @@ export class ProductsResource {
    */
   delete(id: string, options?: runtime.RequestOptions): Promise<void> {
     return this.core.request<void>({ method: 'DELETE', path: `/api/products/${encodeURIComponent(id)}`, kind: 'none' }, options);
+  }
+}
+
+/** `products.media`: list, create, get, update, delete. */
+export class ProductsMediaResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List a product's images
+   *
+   * `GET /api/products/{id}/media`
+   */
+  list(id: string, options?: runtime.RequestOptions): Promise<runtime.ListResult<ProductMedia>> {
+    return this.core.request<runtime.ListResult<ProductMedia>>({ method: 'GET', path: `/api/products/${encodeURIComponent(id)}/media`, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(id: string, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<ProductMedia>> {
+    return this.core.paginate<ProductMedia>({ method: 'GET', path: `/api/products/${encodeURIComponent(id)}/media`, kind: 'list' }, options);
+  }
+
+  /**
+   * Upload an image
+   *
+   * `POST /api/products/{id}/media`
+   *
+   * The file is sent as the raw body: a Blob keeps its type, other bytes go as application/octet-stream (the server reads the type from the bytes).
+   */
+  create(id: string, file: runtime.FileBody, query?: ProductsMediaCreateQuery, options?: runtime.RequestOptions): Promise<ProductMedia> {
+    return this.core.request<ProductMedia>({ method: 'POST', path: `/api/products/${encodeURIComponent(id)}/media`, file, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Get an image
+   *
+   * `GET /api/products/{id}/media/{mediaId}`
+   */
+  get(id: string, mediaId: string, options?: runtime.RequestOptions): Promise<ProductMedia> {
+    return this.core.request<ProductMedia>({ method: 'GET', path: `/api/products/${encodeURIComponent(id)}/media/${encodeURIComponent(mediaId)}`, kind: 'item' }, options);
+  }
+
+  /**
+   * Edit or move an image
+   *
+   * `PATCH /api/products/{id}/media/{mediaId}`
+   */
+  update(id: string, mediaId: string, body: UpdateProductMedia, options?: runtime.RequestOptions): Promise<ProductMedia> {
+    return this.core.request<ProductMedia>({ method: 'PATCH', path: `/api/products/${encodeURIComponent(id)}/media/${encodeURIComponent(mediaId)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Delete an image
+   *
+   * `DELETE /api/products/{id}/media/{mediaId}`
+   */
+  delete(id: string, mediaId: string, options?: runtime.RequestOptions): Promise<void> {
+    return this.core.request<void>({ method: 'DELETE', path: `/api/products/${encodeURIComponent(id)}/media/${encodeURIComponent(mediaId)}`, kind: 'none' }, options);
   }
 }
 

@@ -52,6 +52,7 @@ export interface Product {
   compareAtPrice: number | null;
   sku: string | null;
   status: "draft" | "active" | "archived";
+  /** Images hosted elsewhere, by URL, as given in `images` on writes. Images uploaded to the store are in `media`. */
   images: Array<{
     url: string;
     alt?: string | null;
@@ -60,6 +61,8 @@ export interface Product {
   lowStockThreshold: number | null;
   createdAt: string;
   updatedAt: string;
+  /** Images uploaded to the store (`POST /api/products/{id}/media`), in display order. */
+  media: Array<ProductMedia>;
   brand: {
     id: string;
     name: string;
@@ -78,6 +81,26 @@ export interface Product {
   /** Units in stock across all variants. */
   stock: number;
   variants: Array<Variant>;
+}
+
+export interface ProductMedia {
+  id: string;
+  variantId: string | null;
+  /** The stored file: the SHA-256 of its bytes and its extension. The same file uploaded twice (to any product) is one object. */
+  key: string;
+  /** Where the file is served (`GET /media/{key}`), cacheable for a year: it never changes. */
+  url: string;
+  contentType: "image/jpeg" | "image/png" | "image/webp" | "image/avif" | "image/gif";
+  /** Size of the file in bytes. */
+  byteSize: number;
+  /** Width in pixels, read from the file (null when its header does not say). */
+  width: number | null;
+  /** Height in pixels, read from the file. */
+  height: number | null;
+  alt: string | null;
+  position: number;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface Variant {
@@ -148,7 +171,6 @@ export interface CreateProduct {
   }>;
   attributes?: { [key: string]: string | number | boolean };
   lowStockThreshold?: number | null;
-  related?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
   /** Ids of the categories the product is in. */
   categoryIds?: Array<string>;
   /** Stock of the default variant, when `variants` is not given; 0 when omitted. */
@@ -205,7 +227,6 @@ export interface UpdateProduct {
   }>;
   attributes?: { [key: string]: string | number | boolean };
   lowStockThreshold?: number | null;
-  related?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
   /** Ids of the categories the product is in. */
   categoryIds?: Array<string>;
 }
@@ -221,6 +242,16 @@ export interface UpdateVariant {
   stock?: number;
   lowStockThreshold?: number | null;
   position?: number;
+}
+
+/** Fields to change: alt text, the place among the product's images, the variant shown. */
+export interface UpdateProductMedia {
+  /** Text alternative for screen readers and search engines. */
+  alt?: string | null;
+  /** Place in the product's images, from 0. The others move up or down to make room; a position past the end means last. */
+  position?: number;
+  /** The variant this image shows (a variant of the same product), or null. */
+  variantId?: string | null;
 }
 
 /** A node of the category tree; `parentId` is null at the top level. */

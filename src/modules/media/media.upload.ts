@@ -1,0 +1,95 @@
+import { ApiError } from '../../lib/errors';
+import { numberSetting } from '../../env';
+import { UploadMediaQuery, type UploadMediaInput } from './media.schemas';
+import { EXTENSION, MEDIA_TYPES, type MediaType, sniff } from './media.sniff';
+
+/**
+ * Reading an upload: the image as the raw body (its type in Content-Type, settings in the query) or
+ * as the `file` part of multipart/form-data (settings as fields beside it). The type is what the
+ * first bytes say; a declared type that disagrees, or bytes of another kind, are 415.
+ */
+
+export const DEFAULT_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
+/** Room for a multipart body's boundaries and fields around a file of the largest size. */
+export const MULTIPART_ALLOWANCE = 64 * 1024;
+/** POST /api/products/{id}/media (and its /api/v1 alias, already mapped): the one body larger than MAX_BODY_BYTES. */
+export const MEDIA_UPLOAD_PATH = /^\/api\/products\/[^/]+\/media\/?$/;
+
+export const mediaMaxBytes = (env: { MEDIA_MAX_BYTES?: string }) => numberSetting(env.MEDIA_MAX_BYTES, DEFAULT_MEDIA_MAX_BYTES);
+
+export interface Upload {
+  bytes: Uint8Array;
+  type: MediaType;
+  extension: string;
+  width: number | null;
+  height: number | null;
+  input: UploadMediaInput;
+}
+
+const ACCEPTED = 'JPEG, PNG, WebP, AVIF or GIF';
+const unsupported = (message: string, found: string) => new ApiError('INVALID_REQUEST', message, { status: 415, details: { field: 'file', issue: `found ${found}` } });
+
+/** `image/jpg` is a common misspelling; parameters and case do not matter. */
+function declaredType(header: string | null | undefined): string | null {
+  const type = header?.split(';')[0]!.trim().toLowerCase() ?? '';
+  if (!type || type === 'application/octet-stream') return null;
+  return type === 'image/jpg' ? 'image/jpeg' : type;
+}
+
+function settings(raw: Record<string, string | undefined>): UploadMediaInput {
+  const parsed = UploadMediaQuery.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== '')));
+  if (!parsed.success) {
+    throw ApiError.validation(parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'body', message: i.message })));
+  }
+  return parsed.data;
+}
+
+/** A form's `file` part and its settings fields (an API upload's, or the admin panel's). */
+export async function uploadFromForm(file: unknown, fields: Record<string, string | undefined>, maxBytes: number): Promise<Upload> {
+  if (!file || typeof file === 'string') throw ApiError.validation([{ field: 'file', message: 'is required: the image, as a file part named `file`' }]);
+  const part = file as File;
+  const input = settings(fields);
+  if (part.size > maxBytes) throw tooLarge(maxBytes);
+  return checked(new Uint8Array(await part.arrayBuffer()), declaredType(part.type), input);
+}
+
+export async function readUpload(request: Request, query: Record<string, string | undefined>, maxBytes: number): Promise<Upload> {
+  const contentType = request.headers.get('Content-Type') ?? '';
+  if (/^multipart\/form-data/i.test(contentType)) {
+    let form: FormData;
+    try {
+      form = await request.formData();
+    } catch {
+      throw new ApiError('INVALID_REQUEST', 'The multipart body could not be read', { details: { field: 'body', issue: 'malformed multipart/form-data' } });
+    }
+    const field = (name: string) => {
+      const value = form.get(name);
+      return typeof value === 'string' ? value : query[name];
+    };
+    return uploadFromForm(form.get('file'), { alt: field('alt'), position: field('position'), variantId: field('variantId') }, maxBytes);
+  }
+  const declared = declaredType(contentType);
+  if (declared !== null && !(MEDIA_TYPES as readonly string[]).includes(declared)) {
+    throw unsupported(`Send the image as the body with its Content-Type (${MEDIA_TYPES.join(', ')}) or as multipart/form-data`, declared);
+  }
+  const input = settings(query);
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.length > maxBytes) throw tooLarge(maxBytes);
+  return checked(bytes, declared, input);
+}
+
+/** The bytes' own type, which must be an accepted image and the one declared (if any). */
+function checked(bytes: Uint8Array, declared: string | null, input: UploadMediaInput): Upload {
+  if (!bytes.length) throw ApiError.validation([{ field: 'file', message: 'is empty' }]);
+  const found = sniff(bytes);
+  if (found.type === null) throw unsupported(`The file is not an image the store accepts (${ACCEPTED}): it is ${found.found}`, found.found);
+  if (declared !== null && declared !== found.type) throw unsupported(`The file was sent as ${declared} but is ${found.type}`, found.type);
+  return { bytes, type: found.type, extension: EXTENSION[found.type], width: found.width, height: found.height, input };
+}
+
+export function tooLarge(maxBytes: number) {
+  return new ApiError('INVALID_REQUEST', `Images are at most ${maxBytes} bytes (${(maxBytes / 1024 / 1024).toFixed(1)} MiB)`, {
+    status: 413,
+    details: { field: 'file', issue: `larger than ${maxBytes} bytes` },
+  });
+}
