@@ -75,6 +75,7 @@ td.num, th.num { text-align:right; }
 .media-grid { display:grid; grid-template-columns:repeat(auto-fill, minmax(200px, 1fr)); gap:.75rem; margin:.5rem 0 1rem; }
 .media-grid figure { margin:0; background:var(--card); border:1px solid var(--line); border-radius:10px; padding:.5rem; }
 .media-grid img { display:block; width:100%; height:140px; object-fit:contain; background:#f3f5f8; border-radius:6px; }
+.file-field input[type=file] { display:block; margin:.35rem 0; }
 .media-grid figcaption { font-size:.85rem; color:var(--muted); margin:.35rem 0; }
 /* The audit log's before/after, and HTML previews of notifications. */
 tr.changed td { background:#fff8c5; }

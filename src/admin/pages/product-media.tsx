@@ -4,6 +4,7 @@ import type { Product } from '../../modules/products/products.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm } from '../components/form';
 
 const kib = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KiB`;
+const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MiB` : kib(bytes));
 
 /** The product page's images: each with its alt text, moves and delete, then the upload form (no script needed). */
 export function ProductMediaSection(v: { product: Product; csrf: string; form?: FormState; maxBytes: number }) {
@@ -47,10 +48,10 @@ export function ProductMediaSection(v: { product: Product; csrf: string; form?: 
         <PostForm action={base} csrf={v.csrf} enctype="multipart/form-data">
           <FormErrors form={form} fields={['alt']} />
           <div class="form-row">
-            <label>
+            <label class="file-field">
               Image file
               <input type="file" name="file" accept={MEDIA_TYPES.join(',')} required />
-              <small class="muted">JPEG, PNG, WebP, AVIF or GIF, at most {kib(v.maxBytes)}.</small>
+              <small class="muted">JPEG, PNG, WebP, AVIF or GIF, at most {size(v.maxBytes)}.</small>
             </label>
             <Field form={form} name="alt" label="Alt text" />
           </div>
