@@ -174,13 +174,14 @@ export class Core {
     if (spec.cartToken && cartToken) headers['X-Cart-Token'] = cartToken;
     const idempotencyKey = options.idempotencyKey ?? (spec.idempotent ? crypto.randomUUID() : undefined);
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
-    let body: string | Blob | ArrayBuffer | Uint8Array | undefined;
+    let body: BodyInit | undefined;
     if (spec.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(spec.body);
     } else if (spec.file !== undefined) {
       headers['Content-Type'] = (spec.file instanceof Blob && spec.file.type) || 'application/octet-stream';
-      body = spec.file;
+      // A Uint8Array over any buffer is a valid body; TypeScript's DOM types only admit ArrayBuffer-backed views.
+      body = spec.file as BodyInit;
     }
     Object.assign(headers, options.headers);
 
