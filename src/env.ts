@@ -91,6 +91,8 @@ export interface Bindings {
 export interface Variables extends TimingVariables {
   requestId: string;
   db: Database;
+  /** Where the request's D1 session started (src/middleware/d1-session.ts). */
+  sessionStart: import('./middleware/d1-session').SessionStart;
   principal: Principal;
   /** The caller and its Idempotency-Key, hashed, on routes that take one (src/middleware/idempotency.ts). */
   requestKey?: string;

@@ -120,7 +120,7 @@ function wantsFresh(c: Context<AppEnv>): boolean {
  * catalogue write, stock changes included, to a random value so that no version is ever current
  * twice, even after a database restore):
  *
- * HTTP. An anonymous caller's answer carries `Cache-Control: public, ...`, `Vary: Authorization`
+ * HTTP. An anonymous caller's answer carries `Cache-Control: public, ...`, `Vary: Authorization, X-D1-Bookmark`
  * and an ETag made of the version and the URL. With If-None-Match the version is read first (one
  * row) and a match is answered 304 with no body. Credentialed callers (who may see drafts, other
  * statuses, a vendor's view) get `Cache-Control: private, no-store` and no ETag.
@@ -151,7 +151,8 @@ export function catalogueCache() {
       if (!anonymous) return c.header('Cache-Control', PRIVATE_CACHE_CONTROL);
       if (version !== undefined) c.header('ETag', etagOf(version, target));
       c.header('Cache-Control', PUBLIC_CACHE_CONTROL);
-      c.header('Vary', 'Authorization');
+      // A shared cache must not answer a request carrying a bookmark (it asks for data at least that fresh) with an older copy.
+      c.header('Vary', 'Authorization, X-D1-Bookmark');
     };
 
     let version: number | undefined;

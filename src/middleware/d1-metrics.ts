@@ -24,6 +24,7 @@ export function d1Metrics() {
     await next();
     c.header('X-D1-Rows-Read', String(metrics.rowsRead));
     c.header('X-D1-Round-Trips', String(metrics.roundTrips));
+    c.header('X-D1-Session', c.var.sessionStart);
     if (metrics.unknown) c.header('X-D1-Rows-Read-Unknown', String(metrics.unknown));
   });
 }

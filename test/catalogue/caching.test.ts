@@ -17,6 +17,7 @@ describe('HTTP caching of public catalogue reads', () => {
       expect(res.status, path).toBe(200);
       expect(res.headers.get('Cache-Control'), path).toBe(PUBLIC);
       expect(res.headers.get('Vary'), path).toContain('Authorization');
+      expect(res.headers.get('Vary'), path).toContain('X-D1-Bookmark');
       const etag = res.headers.get('ETag');
       expect(etag, path).toMatch(/^W\/"c\d+-[0-9a-z]+"$/);
       tags.add(etag!);

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app';
+import { openApiDocument } from '../../scripts/openapi-dump';
 
 // Runs in Node, like test/openapi.node.test.ts: reads the document the Worker serves.
-async function openApiDocument() {
-  const res = await createApp().request('http://store.test/api/openapi.json', {}, { DB: {} as D1Database });
-  return (await res.json()) as any;
-}
 
 describe('OpenAPI document of auth and customers', () => {
   it('documents every auth and customer route with its responses', async () => {

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app';
+import { openApiDocument } from '../../scripts/openapi-dump';
 
-async function openApiDocument() {
-  const res = await createApp().request('http://store.test/api/openapi.json', {}, { DB: {} as D1Database });
-  return (await res.json()) as any;
-}
 
 describe('webhooks in the OpenAPI document', () => {
   it('documents every webhook route, with 202 for the queued actions', async () => {

@@ -53,6 +53,8 @@ final class Client
     private ?string $apiKey;
     private ?string $token;
     private ?string $cartToken;
+    /** The newest X-D1-Bookmark the API answered with, sent on every later request (see bookmark()). */
+    private ?string $bookmark = null;
     private int $maxRetries;
     private float $maxRetryWait;
     private float $retryBaseDelay;
@@ -147,6 +149,15 @@ final class Client
         return $this->cartToken;
     }
 
+    /**
+     * The newest `X-D1-Bookmark` the API answered with. It is sent on every later request, so reads
+     * see at least what this client wrote, even when a database replica serves them.
+     */
+    public function bookmark(): ?string
+    {
+        return $this->bookmark;
+    }
+
     /** How many retries this client has made so far (every reason). */
     public function getRetryCount(): int
     {
@@ -220,7 +231,15 @@ final class Client
             $headers['content-type'] = 'application/octet-stream';
         }
 
+        if ($this->bookmark !== null) {
+            $headers['x-d1-bookmark'] = $this->bookmark;
+        }
         $response = $this->send($method, $url, $headers, $body, $path, $options['operation'] ?? null);
+        $answered = $response['headers']['x-d1-bookmark'] ?? null;
+        // Bookmarks sort as they advance: keep the newest.
+        if (is_string($answered) && $answered !== '' && ($this->bookmark === null || strcmp($answered, $this->bookmark) > 0)) {
+            $this->bookmark = $answered;
+        }
         $status = $response['status'];
         if ($status >= 400) {
             throw ApiException::fromResponse($status, $response['headers'], $response['body']);

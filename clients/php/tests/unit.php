@@ -210,6 +210,21 @@ T::section('generated resources (recorded transport)', function (): void {
 });
 
 // ---------------------------------------------------------------------------------------------
+T::section('bookmarks (recorded transport)', function (): void {
+    $sent = [];
+    $answers = [['x-d1-bookmark' => '00000002-0000000a'], ['x-d1-bookmark' => '00000001-00000001'], []];
+    $transport = function (string $method, string $url, array $headers) use (&$sent, &$answers): array {
+        $sent[] = $headers['x-d1-bookmark'] ?? null;
+        return ['status' => 200, 'headers' => array_shift($answers), 'body' => json_encode(['success' => true, 'data' => ['id' => 'c1']])];
+    };
+    $store = new Client('https://store.example.com', ['apiKey' => 'sk_test', 'transport' => $transport]);
+    $store->categories->create(['name' => 'Bags']);
+    $store->categories->get('c1');
+    $store->categories->get('c1');
+    T::same('the newest bookmark is sent back on every later request', [null, '00000002-0000000a', '00000002-0000000a'], $sent);
+    T::same('and readable', '00000002-0000000a', $store->bookmark());
+});
+
 T::section('retries against a fake server (php -S)', function (): void {
     $state = temp_dir('store-php-fake-');
     $server = new PhpServer(__DIR__ . '/fixtures/fake-api.php', ['FAKE_API_STATE' => $state]);

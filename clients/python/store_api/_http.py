@@ -167,6 +167,8 @@ class HttpClient:
         self.api_key = api_key
         self.token = token
         self.cart_token = cart_token
+        #: The newest X-D1-Bookmark the API answered with (see _keep_bookmark).
+        self.bookmark: Optional[str] = None
         self.max_retries = max(0, int(max_retries))
         self.max_retry_wait = float(max_retry_wait)
         self.timeout = timeout
@@ -194,6 +196,12 @@ class HttpClient:
             finally:
                 answer.close()
             return answer.code, {k.lower(): v for k, v in (answer.headers or {}).items()}, raw
+
+    def _keep_bookmark(self, bookmark: Optional[str]) -> None:
+        """Keeps the newest X-D1-Bookmark (they sort as they advance), sent on every later request:
+        reads then see at least what this client wrote, even from a database replica."""
+        if bookmark and (self.bookmark is None or bookmark > self.bookmark):
+            self.bookmark = bookmark
 
     # -- a request with its retries ---------------------------------------------------------------
 
@@ -228,6 +236,8 @@ class HttpClient:
                 sent["X-Cart-Token"] = token
         if idempotent or idempotency_key is not None:
             sent["Idempotency-Key"] = idempotency_key or str(uuid.uuid4())
+        if self.bookmark:
+            sent["X-D1-Bookmark"] = self.bookmark
         for name, value in (headers or {}).items():
             if value is not None:
                 sent[name] = value
@@ -245,6 +255,7 @@ class HttpClient:
         while True:
             try:
                 status, answer_headers, raw = self._send(method, url, sent, data)
+                self._keep_bookmark(answer_headers.get("x-d1-bookmark"))
             except (OSError, http.client.HTTPException) as exc:
                 failure = StoreApiConnectionError(f"{method} {url} failed: {exc}", cause=exc)
                 if replayable and retry < self.max_retries:

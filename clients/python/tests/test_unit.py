@@ -346,6 +346,16 @@ class FakeServerTest(unittest.TestCase):
         self.assertEqual((path, sorted(query.split("&"))), ("/api/products", ["fields=id,name", "price_max=30", "sort=price:desc"]))
         self.assertNotIn("authorization", server.requests[0]["headers"])
 
+    def test_sends_back_the_newest_bookmark(self) -> None:
+        created = (201, {"X-D1-Bookmark": "00000002-0000000a"}, {"success": True, "data": {"id": "c1"}})
+        older = (200, {"X-D1-Bookmark": "00000001-00000001"}, {"success": True, "data": {"id": "c1"}})
+        server = self.serve([created, older, ok({"id": "c1"})])
+        store = StoreApi(server.base, api_key="sk_test")
+        store.categories.create(name="Bags")
+        store.categories.get("c1")
+        store.categories.get("c1")
+        self.assertEqual([r["headers"].get("x-d1-bookmark") for r in server.requests], [None, "00000002-0000000a", "00000002-0000000a"])
+
     def test_retry_after_beyond_max_wait_raises_at_once(self) -> None:
         server = self.serve([fail(429, "RATE_LIMITED", {"Retry-After": "3600"})])
         store = StoreApi(server.base, max_retry_wait=10)

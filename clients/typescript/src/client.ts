@@ -22,6 +22,11 @@ export class StoreClient extends StoreResources {
     return this.core.baseUrl;
   }
 
+  /** The newest `X-D1-Bookmark` the API answered with: sent on every later request, so reads see this client's writes. */
+  get bookmark(): string | undefined {
+    return this.core.bookmark;
+  }
+
   /** Requests sent and retries made by this client so far. */
   get stats(): Readonly<ClientStats> {
     return this.core.stats;

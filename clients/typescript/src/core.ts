@@ -147,6 +147,11 @@ export class Core {
   cartToken: string | undefined;
   readonly options: Readonly<Required<Pick<ClientOptions, 'maxRetries' | 'maxRetryWaitMs' | 'retryBaseDelayMs' | 'timeoutMs'>>> & ClientOptions;
   readonly stats: ClientStats = { requests: 0, retries: 0 };
+  /**
+   * The newest `X-D1-Bookmark` the API answered with, sent on every later request: reads then see
+   * at least what this client wrote, even when a database replica serves them.
+   */
+  bookmark: string | undefined;
 
   constructor(options: ClientOptions) {
     if (!options || typeof options.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) {
@@ -183,6 +188,7 @@ export class Core {
       // A Uint8Array over any buffer is a valid body; TypeScript's DOM types only admit ArrayBuffer-backed views.
       body = spec.file as BodyInit;
     }
+    if (this.bookmark) headers['X-D1-Bookmark'] = this.bookmark;
     Object.assign(headers, options.headers);
 
     const method = spec.method.toUpperCase();
@@ -205,6 +211,9 @@ export class Core {
         throw new StoreConnectionError(`${method} ${url} failed: ${error instanceof Error ? error.message : String(error)}`, { method, url, cause: error });
       }
 
+      const bookmark = response.headers.get('x-d1-bookmark');
+      // Bookmarks sort as they advance: keep the newest.
+      if (bookmark && (!this.bookmark || bookmark > this.bookmark)) this.bookmark = bookmark;
       if (response.ok) return (await this.unwrap(response, spec)) as T;
 
       const error = await this.toError(response);

@@ -36,6 +36,19 @@ test('builds the URL, query and headers, and unwraps an item', async () => {
   assert.equal(calls[0].headers['Idempotency-Key'], undefined);
 });
 
+test('sends back the newest X-D1-Bookmark it was given, so reads see its own writes', async () => {
+  const { client, calls } = fake([
+    json(201, { success: true, data: { id: 'prod_1' } }, { 'X-D1-Bookmark': '00000002-0000000a' }),
+    json(200, { success: true, data: { id: 'prod_1' } }, { 'X-D1-Bookmark': '00000001-00000001' }),
+    json(200, { success: true, data: { id: 'prod_1' } }),
+  ]);
+  await client.products.create({ name: 'x', price: 1 });
+  await client.products.get('prod_1');
+  await client.products.get('prod_1');
+  assert.deepEqual(calls.map((c) => c.headers['X-D1-Bookmark']), [undefined, '00000002-0000000a', '00000002-0000000a']);
+  assert.equal(client.bookmark, '00000002-0000000a');
+});
+
 test('lists answer data and pagination; numbers and booleans go in the query', async () => {
   const pagination = { page: 1, limit: 20, total: 1, totalPages: 1, hasNext: false, hasPrev: false };
   const { client, calls } = fake([json(200, { success: true, data: [{ id: 'prod_1' }], pagination })]);
