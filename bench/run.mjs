@@ -151,8 +151,7 @@ function miniflareOptions(stateDir) {
           { type: 'ESModule', path: path.join(BUILD, 'index.js') },
         ],
         modulesRoot: BUILD,
-        // Kept catalogue answers tried at once, so the second request of a scenario shows a kept answer's cost.
-        bindings: { ...vars, ENVIRONMENT: 'development', CATALOGUE_CACHE_QUIET_MS: '1' },
+        bindings: { ...vars, ENVIRONMENT: 'development' },
         d1Databases: { DB: D1_ID },
         durableObjects: { RATE_LIMITER: { className: 'RateLimiter', useSQLite: true } },
         queueProducers,
@@ -507,6 +506,17 @@ async function benchSize(size) {
     let ipCounter = 0;
     const anonIp = (req) => ({ ...req, headers: { ...req.headers, 'cf-connecting-ip': `198.51.100.${ipCounter++ % IP_POOL}` } });
 
+    // A client IP no request has come from before: a storefront's shoppers as the limiter first sees them.
+    let newIpCounter = 0;
+    const newIp = (req) => ({ ...req, headers: { ...req.headers, 'cf-connecting-ip': `2001:db8:${randomBytes(2).toString('hex')}::${(newIpCounter++).toString(16)}` } });
+    // More distinct URLs than an isolate keeps (1,000 answers), asked in turn: each request misses the
+    // isolate's kept answers and is served from the colo's cache (the Cache API) once the warm-up
+    // has rendered it. Sort x limit x page = 2 x 12 x 50 = 1,200 pages, none of them empty.
+    const COLO_URLS = Array.from({ length: 1200 }, (_, n) => `/api/products?sort=${n % 2 ? 'price:asc' : 'created_at:desc'}&limit=${1 + (Math.floor(n / 2) % 12)}&page=${1 + Math.floor(n / 24)}`);
+    let coloN = 0;
+    // A bookmark, as a client gets it with every answer and sends back to read its own writes.
+    const bookmark = (await fetch(`${url.store}/api/products?limit=1`)).headers.get('x-d1-bookmark');
+
     const get = (origin, p, headers = {}, rotateIp = true) => () => ({
       url: origin,
       requests: [{ method: 'GET', path: p, headers, ...(rotateIp ? { setupRequest: anonIp } : {}) }],
@@ -519,6 +529,19 @@ async function benchSize(size) {
       // The same first page rendered on every request: the client's `Cache-Control: no-cache` skips the answers
       // the isolate keeps per catalogue version (src/middleware/catalogue-cache.ts).
       { id: 'list-fresh', name: 'First page (anonymous, no-cache)', path: '/api/products', headers: { 'cache-control': 'no-cache' } },
+      {
+        id: 'list-new-ip',
+        name: 'First page (anonymous, a new client IP each request)',
+        path: '/api/products',
+        load: () => ({ url: url.store, requests: [{ method: 'GET', path: '/api/products', setupRequest: newIp }] }),
+      },
+      {
+        id: 'list-colo',
+        name: '1,200 pages in turn (anonymous; Cache API hits)',
+        path: COLO_URLS[7],
+        load: () => ({ url: url.store, requests: [{ method: 'GET', setupRequest: (req) => anonIp({ ...req, path: COLO_URLS[coloN++ % COLO_URLS.length] }) }] }),
+      },
+      { id: 'list-bookmark', name: 'First page (anonymous, X-D1-Bookmark)', path: '/api/products', headers: { 'x-d1-bookmark': bookmark } },
       { id: 'page50', name: 'Page 50', path: '/api/products?page=50' },
       { id: 'category', name: `Category, sort=price:asc`, path: `/api/products?category=${category}&sort=price:asc` },
       { id: 'category-fresh', name: `Category, sort=price:asc (no-cache)`, path: `/api/products?category=${category}&sort=price:asc`, headers: { 'cache-control': 'no-cache' } },

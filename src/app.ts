@@ -12,7 +12,7 @@ import { ApiError } from './lib/errors';
 import { validationHook } from './lib/validation';
 import { API_VERSION, apiVersion, versionAliasPath } from './middleware/api-version';
 import { bodyLimit } from './middleware/body-limit';
-import { catalogueCache } from './middleware/catalogue-cache';
+import { catalogueCache, distrustVersionAfterWrites } from './middleware/catalogue-cache';
 import { emptyJsonBody } from './middleware/empty-json-body';
 import { d1Metrics } from './middleware/d1-metrics';
 import { publishEvents } from './middleware/publish-events';
@@ -59,11 +59,13 @@ export function createApp() {
   app.use('*', requestId({ headerName: 'X-Request-Id' }), serverTiming, apiVersion(), services(), d1Metrics());
   const counted = (c: Context<AppEnv>) => !UNCOUNTED_PATHS.has(versionAliasPath(c.req.raw));
   app.use('/api/*', bodyLimit(), only(counted, authenticateAndRateLimit(async (request, c) => app.fetch(request, c.env, c.executionCtx))), emptyJsonBody(), publishEvents());
-  // ETag and Cache-Control on public catalogue reads; 304 after reading only the catalogue version.
+  // Catalogue and content reads kept by catalogue version: ETag and Cache-Control, answers kept in the
+  // isolate and in the colo's cache (src/middleware/catalogue-cache.ts).
   // (In Hono `/api/products/*` matches `/api/products` itself too, so one pattern per collection.)
-  for (const path of ['/api/products/*', '/api/categories/*', '/api/brands/*']) {
+  for (const path of ['/api/products/*', '/api/categories/*', '/api/brands/*', '/api/pages/*', '/api/menus/*', '/api/banners/*']) {
     app.use(path, catalogueCache());
   }
+  app.use('*', distrustVersionAfterWrites());
 
   app.route('/api', apiIndexRouter);
   app.route('/api', healthRouter);

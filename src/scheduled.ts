@@ -2,6 +2,7 @@ import { lt } from 'drizzle-orm';
 import { createDb } from './db/client';
 import { idempotencyKeys } from './db/schema';
 import type { Bindings } from './env';
+import { bumpForScheduledContent } from './lib/scheduled-content';
 import { IDEMPOTENCY_TTL_MS } from './middleware/idempotency';
 import { deleteUnusedObjects } from './modules/media/media.objects';
 import { expireUnpaidOrders } from './modules/orders/order-expiry';
@@ -19,7 +20,8 @@ export const HOURLY_CRON = '17 * * * *';
  * by their requests), send again deliveries whose queue message was lost, and notifications
  * whose message was lost, cancel orders left unpaid past ORDER_PAYMENT_TTL_MINUTES (their events
  * go out with the next minute's sweep), and settle payments and refunds whose outcome was not
- * recorded (src/modules/payments/reconcile.ts). Hourly: drop remembered idempotent responses once their 24 hours are over
+ * recorded (src/modules/payments/reconcile.ts), and change the catalogue version when a
+ * scheduled page or banner came due (src/lib/scheduled-content.ts). Hourly: drop remembered idempotent responses once their 24 hours are over
  * (reads already ignore them; this keeps the table small), and delete stored image files no image uses whose requests
  * did not get to (src/modules/media/media.objects.ts). Plain `wrangler dev` fires no cron:
  * `npm run dev` starts it with `--test-scheduled` and calls `/__scheduled` on these schedules
@@ -34,6 +36,7 @@ export async function runScheduled(env: Bindings, cron: string, now = new Date()
       notificationsRequeued: await requeueStalledNotifications(env, now),
       ordersExpired: await expireUnpaidOrders(env, now),
       ...(await reconcilePending(env, now)),
+      scheduledContentCame: await bumpForScheduledContent(createDb(env.DB), now),
     };
   }
   const db = createDb(env.DB);

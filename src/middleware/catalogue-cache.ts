@@ -2,9 +2,12 @@ import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Database } from '../db/client';
+import { interceptD1 } from '../lib/d1-intercept';
+import { createDb } from '../db/client';
 import { compiled } from '../db/compiled';
 import { catalogueVersion } from '../db/schema';
 import { type AppEnv, numberSetting } from '../env';
+import { coloMatch, coloPut } from '../lib/colo-cache';
 import { LruCache } from '../lib/lru';
 import type { Principal } from '../lib/access';
 
@@ -35,7 +38,8 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
-/** The catalogue version row, as a statement that can join any batch (built once per isolate: every catalogue read runs it). */
+/** The catalogue version row (what withVersionRider prepends), and as a Drizzle statement built once per isolate. */
+const VERSION_SQL = 'SELECT version FROM catalogue_version WHERE id = 1';
 const versionQuery = compiled((db) => db.select({ version: catalogueVersion.version }).from(catalogueVersion).where(eq(catalogueVersion.id, 1)));
 
 /**
@@ -48,19 +52,38 @@ async function readVersion(db: Database): Promise<number> {
 }
 
 /**
- * `db` whose first batch() also reads the catalogue version and hands it to `take`: the version of
- * exactly the rows the handler read, at no extra round trip.
+ * `db` that reads the catalogue version before any of the handler's rows, handing it to `take`:
+ * riding as the first statement of the handler's first batch (no extra round trip, and the tag
+ * names exactly the rows read), or alone just before a first lone statement (one round trip more;
+ * the hot reads batch). Every later statement waits for it, so no row is older than the version.
  */
 function withVersionRider(db: Database, take: (version: number) => void): Database {
-  let pending = true;
-  const batch = (async (queries: readonly unknown[]) => {
-    if (!pending) return db.batch(queries as never);
-    pending = false;
-    const [rows, ...results] = (await db.batch([versionQuery(db, {}), ...queries] as never)) as unknown[];
-    take((rows as { version: number }[])[0]?.version ?? 0);
-    return results;
-  }) as Database['batch'];
-  return Object.assign(Object.create(db) as Database, { batch });
+  const d1 = db.$client;
+  const versionOf = (result: D1Result | undefined) => (result?.results[0] as { version?: number } | undefined)?.version ?? 0;
+  /** The version's read, once started; what comes after waits for it. It never rejects: a failed one leaves the answer untagged. */
+  let versionRead: Promise<void> | undefined;
+  const untagged = () => undefined;
+  return createDb(
+    interceptD1(d1, {
+      async lone({ proceed }) {
+        versionRead ??= d1.prepare(VERSION_SQL).all().then((result) => take(versionOf(result)), untagged);
+        await versionRead;
+        return proceed();
+      },
+      async batch(statements, proceed) {
+        const real = statements.map((s) => s.statement);
+        if (versionRead) {
+          await versionRead;
+          return proceed(real);
+        }
+        const sent = proceed([d1.prepare(VERSION_SQL), ...real]);
+        versionRead = sent.then(([version]) => take(versionOf(version)), untagged);
+        const [, ...results] = await sent;
+        await versionRead;
+        return results;
+      },
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -77,19 +100,35 @@ const rendered = new LruCache<Rendered>({ maxEntries: 1000, maxBytes: 16 * 1024 
 /** A body larger than this is not kept (a 100-item page with every field is ~100 KB). */
 const MAX_KEPT_BYTES = 1024 * 1024;
 /**
- * While the catalogue keeps changing (orders decrement stock, which changes the version), a kept
- * answer is rarely still current, and checking it first would cost a second round trip on every
- * miss. So kept answers are only tried once no new version has been seen for this long
- * (CATALOGUE_CACHE_QUIET_MS).
+ * What this isolate knows of the catalogue version: the last one read, when it last changed and
+ * when D1 last confirmed it. A version confirmed within CATALOGUE_CACHE_QUIET_MS is trusted:
+ * requests look their answer up by it with no D1 round trip at all, so a write reaches a shopper
+ * at most that long after this isolate's last version read (plus that read). Past that, kept
+ * answers are tried (one round trip for the version first) only once no new version has been seen
+ * for as long: while the catalogue keeps changing (orders decrement stock, which changes the
+ * version) a kept answer is rarely still current, and checking it first would cost a second round
+ * trip on every miss.
  */
 const QUIET_MS = 2_000;
-const seen = { version: undefined as number | undefined, changedAt: 0 };
+const seen = { version: undefined as number | undefined, changedAt: 0, confirmedAt: 0 };
 
 function observe(version: number, now = Date.now()) {
   if (seen.version !== version) {
     seen.version = version;
     seen.changedAt = now;
   }
+  seen.confirmedAt = now;
+}
+
+/**
+ * After any write through this isolate, its trusted version is read again before it is used: the
+ * write may have changed it, and whoever wrote often reads next (an admin saving a product).
+ */
+export function distrustVersionAfterWrites() {
+  return createMiddleware<AppEnv>(async function distrustVersionAfterWrites(c, next) {
+    await next();
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS') seen.confirmedAt = 0;
+  });
 }
 
 /**
@@ -115,24 +154,33 @@ function wantsFresh(c: Context<AppEnv>): boolean {
 }
 
 /**
- * Caching of catalogue reads (GET of products, categories, brands and what lies under them), on
- * two levels, both keyed by the catalogue version (catalogue_version, changed by triggers on every
- * catalogue write, stock changes included, to a random value so that no version is ever current
- * twice, even after a database restore):
+ * Caching of catalogue reads (GET of products, categories, brands, pages, menus, banners and what
+ * lies under them), on three levels, all keyed by the catalogue version (catalogue_version,
+ * changed by triggers on every catalogue or content write, stock changes included, and by the
+ * one-minute cron when a scheduled page or banner comes due, to a random value so that no version
+ * is ever current twice, even after a database restore):
  *
- * HTTP. An anonymous caller's answer carries `Cache-Control: public, ...`, `Vary: Authorization, X-D1-Bookmark`
- * and an ETag made of the version and the URL. With If-None-Match the version is read first (one
- * row) and a match is answered 304 with no body. Credentialed callers (who may see drafts, other
- * statuses, a vendor's view) get `Cache-Control: private, no-store` and no ETag.
+ * HTTP. An anonymous caller's answer carries `Cache-Control: public, ...`, `Vary: Authorization,
+ * X-D1-Bookmark` and an ETag made of the version and the URL; If-None-Match that matches is
+ * answered 304 with no body. Credentialed callers (who may see drafts, other statuses, a vendor's
+ * view) get `Cache-Control: private, no-store` and no ETag.
  *
  * In the isolate. Each answer is kept in this isolate's memory (LRU, 16 MB) under the caller's view
- * (viewOf) and the URL, with the version its rows were read at. The next request for it reads the
- * version alone (one row, one round trip, which also carries a cached API key's check) and, if it
- * is unchanged, gets the kept bytes without the rows being read, rendered or serialised again
- * (`X-Store-Cache: hit`). Otherwise (`miss`) the handler runs with the version riding in its own
- * D1 batch (withVersionRider): still one round trip, and the tag names exactly the rows read. A
- * request with `Cache-Control: no-cache` skips the kept answer (`bypass`). A write landing between
- * the version read and the rows costs one more miss later, never a stale answer.
+ * (viewOf) and the URL, with the version its rows were read at (`X-Store-Cache: hit`).
+ *
+ * In the colo. Anonymous answers are also put in the data centre's cache (src/lib/colo-cache.ts)
+ * under the version and the URL, for the colo's other isolates (`X-Store-Cache: colo-hit`).
+ *
+ * Which version an answer is looked up by: while this isolate's version is trusted (confirmed by D1
+ * within CATALOGUE_CACHE_QUIET_MS, see `seen`), that one, and a hit or a 304 costs no D1 round
+ * trip. Otherwise, once the version has been quiet that long and a kept answer may match, the
+ * version is read alone first (one row, one round trip, which also carries a cached API key's
+ * check). On a miss (`miss`) the handler runs with the version riding in its own D1 batch
+ * (withVersionRider): still one round trip, and the tag names exactly the rows read. A request
+ * with `Cache-Control: no-cache` skips every kept answer (`bypass`); one with a bookmark never
+ * trusts the isolate's version (it asks for data at least that fresh, so reads it in its session).
+ * A write landing between the version read and the rows costs one more miss later, never an answer
+ * older than its tag.
  *
  * Runs after authentication and rate limiting, so a hit or a 304 is counted like any request.
  */
@@ -144,8 +192,10 @@ export function catalogueCache() {
     const target = url.pathname + url.search;
     const key = `${viewOf(c.var.principal)} ${target}`;
     const fresh = wantsFresh(c);
-    const quiet = Date.now() - seen.changedAt >= numberSetting(c.env.CATALOGUE_CACHE_QUIET_MS, QUIET_MS);
-    const kept = fresh || !quiet ? undefined : rendered.get(key);
+    const now = Date.now();
+    const quietMs = numberSetting(c.env.CATALOGUE_CACHE_QUIET_MS, QUIET_MS);
+    const trusted = !fresh && c.var.sessionStart !== 'bookmark' && seen.version !== undefined && now - seen.confirmedAt < quietMs;
+    const quiet = now - seen.changedAt >= quietMs;
     const ifNoneMatch = anonymous ? c.req.header('If-None-Match') : undefined;
     const httpHeaders = (version: number | undefined) => {
       if (!anonymous) return c.header('Cache-Control', PRIVATE_CACHE_CONTROL);
@@ -154,23 +204,43 @@ export function catalogueCache() {
       // A shared cache must not answer a request carrying a bookmark (it asks for data at least that fresh) with an older copy.
       c.header('Vary', 'Authorization, X-D1-Bookmark');
     };
-
-    let version: number | undefined;
-    if (kept || ifNoneMatch) {
-      version = await readVersion(c.var.db);
-      observe(version);
+    /** The kept answer for `version`, from this isolate or (anonymous callers) the colo, or a 304. */
+    const answerKept = async (version: number): Promise<Response | undefined> => {
       if (ifNoneMatch && matches(ifNoneMatch, etagOf(version, target))) {
         httpHeaders(version);
         return c.body(null, 304);
       }
-      if (kept && kept.version === version) {
-        httpHeaders(version);
-        c.header('X-Store-Cache', 'hit');
-        return c.body(kept.body, 200, { 'Content-Type': kept.contentType });
+      let kept = rendered.get(key);
+      let level = 'hit';
+      if (kept?.version !== version) kept = undefined;
+      if (!kept && anonymous) {
+        const colo = await coloMatch(url.origin, version, target);
+        if (colo) {
+          kept = { version, ...colo };
+          level = 'colo-hit';
+          keep(kept);
+        }
       }
-    } else {
-      c.set('db', withVersionRider(c.var.db, (read) => observe((version = read))));
+      if (!kept) return undefined;
+      httpHeaders(version);
+      c.header('X-Store-Cache', level);
+      return c.body(kept.body, 200, { 'Content-Type': kept.contentType });
+    };
+    const keep = (entry: Rendered) => {
+      if (entry.body.byteLength <= MAX_KEPT_BYTES) rendered.set(key, entry, entry.body.byteLength + key.length);
+    };
+
+    let version: number | undefined;
+    if (trusted) {
+      const answer = await answerKept(seen.version!);
+      if (answer) return answer;
+    } else if (!fresh && quiet && (ifNoneMatch || rendered.get(key))) {
+      version = await readVersion(c.var.db);
+      observe(version);
+      const answer = await answerKept(version);
+      if (answer) return answer;
     }
+    if (version === undefined) c.set('db', withVersionRider(c.var.db, (read) => observe((version = read))));
     await next();
     if (c.res.status !== 200) return;
     httpHeaders(version);
@@ -178,8 +248,8 @@ export function catalogueCache() {
     if (version === undefined || c.req.method !== 'GET' || c.req.header('Cache-Control')?.toLowerCase().includes('no-store')) return;
     const body = await c.res.arrayBuffer();
     c.res = new Response(body, c.res);
-    if (body.byteLength <= MAX_KEPT_BYTES) {
-      rendered.set(key, { version, body, contentType: c.res.headers.get('Content-Type') ?? 'application/json' }, body.byteLength + key.length);
-    }
+    const entry = { version, body, contentType: c.res.headers.get('Content-Type') ?? 'application/json' };
+    keep(entry);
+    if (anonymous && body.byteLength <= MAX_KEPT_BYTES) coloPut((promise) => c.executionCtx.waitUntil(promise), url.origin, version, target, entry);
   });
 }

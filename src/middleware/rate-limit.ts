@@ -11,6 +11,7 @@ import { forgetKey, type OptimisticKey, optimisticKey } from './api-key-cache';
 import { beginAuthentication } from './auth';
 import { ANONYMOUS } from '../lib/access';
 import { isStaleCredential } from './verified-d1';
+import { estimatedHit, recordDecision } from './rate-limit-estimates';
 import { hitFromLease, keepLease, LEASE_MS, leaseSize } from './rate-limit-leases';
 
 export { WINDOW_SECONDS };
@@ -49,6 +50,25 @@ async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }):
   }
 }
 
+/**
+ * One hit on a client IP's bucket. An anonymous read the address is far from its limit for is
+ * answered at once and counted in the background (src/middleware/rate-limit-estimates.ts); every
+ * other request waits for the count, and its verdict updates the estimate.
+ */
+async function hitIp(c: Context<AppEnv>, bucket: { name: string; limit: number }, read: boolean): Promise<RateLimitDecision | undefined> {
+  const leased = read ? hitFromLease(bucket.name, bucket.limit) : undefined;
+  if (leased) return leased;
+  const estimated = read ? estimatedHit(bucket.name, bucket.limit, windowSeconds(c)) : undefined;
+  if (estimated) {
+    c.executionCtx.waitUntil(hit(c, bucket).then((decision) => recordDecision(bucket.name, decision, estimated.estimate)));
+    if (c.env.ENVIRONMENT === 'development') c.header('X-RateLimit-Counted', 'background');
+    return estimated.decision;
+  }
+  const decision = await hit(c, bucket);
+  recordDecision(bucket.name, decision);
+  return decision;
+}
+
 const policyName = (window: number) => (window === WINDOW_SECONDS ? 'hourly' : `per-${window}s`);
 
 function headers(decision: RateLimitDecision, window: number): Record<string, string> {
@@ -84,7 +104,10 @@ export function authenticateAndRateLimit(redispatch?: Redispatch) {
     const bucket = outcome.ok && pending.bucket ? { name: pending.bucket, limit: authenticatedLimit(c) } : ipBucket(c);
     startTime(c, 'ratelimit');
     // A request answered again (below) was counted the first time.
-    const decision = again ? undefined : await hit(c, bucket).finally(() => endTime(c, 'ratelimit'));
+    // A request without any credential that only reads may be counted in the background (hitIp).
+    const anonymousRead = outcome.ok && pending.bucket === null && READS.has(c.req.method);
+    const count = () => (outcome.ok && pending.bucket ? hit(c, bucket) : hitIp(c, bucket, anonymousRead));
+    const decision = again ? undefined : await count().finally(() => endTime(c, 'ratelimit'));
     c.set('principal', outcome.ok ? outcome.principal : ANONYMOUS);
     enforce(c, decision);
     if (!outcome.ok) throw outcome.error;
@@ -106,7 +129,7 @@ export function alsoCountClientIp() {
 
 /** Counts the request on its client IP's bucket: 429 RATE_LIMITED past the limit. */
 export async function countClientIp(c: Context<AppEnv>): Promise<void> {
-  const decision = await hit(c, ipBucket(c));
+  const decision = await hitIp(c, ipBucket(c), false);
   if (decision && !decision.allowed) enforce(c, decision);
 }
 
