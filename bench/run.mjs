@@ -117,6 +117,7 @@ const queueConsumers = Object.fromEntries(
 );
 const queueProducers = Object.fromEntries((config.queues?.producers ?? []).map((p) => [p.binding, { queueName: p.queue }]));
 const D1_ID = 'bench-store';
+const LIMITERS = { RATE_LIMITER: { className: 'RateLimiter', useSQLite: true }, ADDRESS_LIMITER: { className: 'AddressLimiter', useSQLite: true } };
 const IP_POOL = 200;
 const socket = [{ host: '127.0.0.1', port: 0 }];
 
@@ -137,7 +138,7 @@ function miniflareOptions(stateDir) {
         scriptPath: path.join(BUILD, 'index.js'),
         bindings: vars,
         d1Databases: { DB: D1_ID },
-        durableObjects: { RATE_LIMITER: { className: 'RateLimiter', useSQLite: true } },
+        durableObjects: LIMITERS,
         queueProducers,
         queueConsumers,
         unsafeDirectSockets: socket,
@@ -153,7 +154,7 @@ function miniflareOptions(stateDir) {
         modulesRoot: BUILD,
         bindings: { ...vars, ENVIRONMENT: 'development' },
         d1Databases: { DB: D1_ID },
-        durableObjects: { RATE_LIMITER: { className: 'RateLimiter', useSQLite: true } },
+        durableObjects: LIMITERS,
         queueProducers,
         unsafeDirectSockets: socket,
       },
@@ -501,7 +502,7 @@ async function benchSize(size) {
     for (let i = 0; orderVariants.length < 500 && i < size; i += Math.max(1, Math.floor(size / 600))) {
       if (productStatus(i) === 'active') orderVariants.push(variantId(i, i % variantCount(i)));
     }
-    // Anonymous requests come from a pool of client IPs (one limiter object each, as real traffic
+    // Anonymous requests come from a pool of client IPs (each its own count, as real traffic
     // would), round robin; the limits are raised, so any 429 would be a bug, reported apart.
     let ipCounter = 0;
     const anonIp = (req) => ({ ...req, headers: { ...req.headers, 'cf-connecting-ip': `198.51.100.${ipCounter++ % IP_POOL}` } });

@@ -1,4 +1,5 @@
 import type { Database } from './db/client';
+import type { AddressLimiter } from './durable-objects/address-limiter';
 import type { RateLimiter } from './durable-objects/rate-limiter';
 import type { ApiError } from './lib/errors';
 import type { DeliveryMessage, EventMessage } from './webhooks/messages';
@@ -10,6 +11,8 @@ import type { Principal } from './lib/access';
 export interface Bindings {
   DB: D1Database;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** Hourly counts of client addresses (requests without a credential), many addresses to an object. */
+  ADDRESS_LIMITER: DurableObjectNamespace<AddressLimiter>;
   /** Outbox events, fanned out to webhook endpoints by the `store-events` consumer. */
   EVENTS_QUEUE: Queue<EventMessage>;
   /** One message per webhook delivery; retried with backoff, then dead-lettered. */

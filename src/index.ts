@@ -3,6 +3,7 @@ import type { Bindings } from './env';
 import { handleQueue } from './queues';
 import { runScheduled } from './scheduled';
 
+export { AddressLimiter } from './durable-objects/address-limiter';
 export { RateLimiter } from './durable-objects/rate-limiter';
 
 const app = createApp();

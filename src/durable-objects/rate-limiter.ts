@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { WINDOW_SECONDS } from './rate-limit-window';
+import { addToSecond, expireSeconds, recentHits, type Window } from './sliding-window';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -23,12 +24,6 @@ const BUSY_HITS = 3;
 const BUSY_SECONDS = 10;
 /** Leases are granted only while at least this many requests would remain after them. */
 const LEASE_FLOOR = 50;
-
-/** Counted requests per second, oldest first, and their sum. */
-interface Window {
-  seconds: [second: number, count: number][];
-  used: number;
-}
 
 /**
  * Counts one credential's (or one client IP's) requests over a sliding window. One object per key
@@ -70,31 +65,13 @@ export class RateLimiter extends DurableObject {
 
   /** Drops the seconds at or before `windowStart` from memory and storage. */
   private expire(window: Window, windowStart: number) {
-    let dropped = 0;
-    while (window.seconds.length && window.seconds[0]![0] <= windowStart) window.used -= window.seconds.shift()![1], dropped++;
-    if (dropped) this.sql.exec('DELETE FROM hits WHERE second <= ?', windowStart);
+    if (expireSeconds(window, windowStart)) this.sql.exec('DELETE FROM hits WHERE second <= ?', windowStart);
   }
 
   /** Adds `n` (negative: takes back) to the count of second `at`. */
   private count(window: Window, at: number, n: number) {
-    const last = window.seconds[window.seconds.length - 1];
-    if (last && last[0] === at) last[1] += n;
-    else if (!last || last[0] < at) window.seconds.push([at, n]);
-    else {
-      // A clock that stepped back, or a return for an earlier second: keep the list in order.
-      const i = window.seconds.findIndex(([s]) => s >= at);
-      if (window.seconds[i]![0] === at) window.seconds[i]![1] += n;
-      else window.seconds.splice(i, 0, [at, n]);
-    }
-    window.used += n;
+    addToSecond(window, at, n);
     this.sql.exec('INSERT INTO hits (second, count) VALUES (?, ?) ON CONFLICT(second) DO UPDATE SET count = count + excluded.count', at, n);
-  }
-
-  /** Hits counted in the last BUSY_SECONDS up to second `now`. */
-  private recent(window: Window, now: number): number {
-    let n = 0;
-    for (let i = window.seconds.length - 1; i >= 0 && window.seconds[i]![0] > now - BUSY_SECONDS; i--) n += window.seconds[i]![1];
-    return n;
   }
 
   /** Counts a request at `nowMs` if the window has room; `nowMs` is a parameter so tests can move time. */
@@ -116,7 +93,7 @@ export class RateLimiter extends DurableObject {
     this.expire(window, now - windowSeconds);
     const used = window.used;
     const allowed = used < limit;
-    const busy = lease > 1 && this.recent(window, now) >= BUSY_HITS;
+    const busy = lease > 1 && recentHits(window, now, BUSY_SECONDS) >= BUSY_HITS;
     const granted = !allowed ? 0 : busy ? Math.max(1, Math.min(lease, limit - used - LEASE_FLOOR)) : 1;
     if (granted) this.count(window, now, granted);
     const oldest = window.seconds[0]?.[0] ?? now;

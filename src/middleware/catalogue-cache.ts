@@ -250,6 +250,6 @@ export function catalogueCache() {
     c.res = new Response(body, c.res);
     const entry = { version, body, contentType: c.res.headers.get('Content-Type') ?? 'application/json' };
     keep(entry);
-    if (anonymous && body.byteLength <= MAX_KEPT_BYTES) coloPut((promise) => c.executionCtx.waitUntil(promise), url.origin, version, target, entry);
+    if (anonymous && !fresh && body.byteLength <= MAX_KEPT_BYTES) coloPut((promise) => c.executionCtx.waitUntil(promise), url.origin, version, target, entry);
   });
 }

@@ -6,13 +6,14 @@ import { LruCache } from '../lib/lru';
  * far from its hourly limit; waiting on the IP's Durable Object before every such read made an
  * anonymous first page from a new address run at about a quarter of a keyed client's rate
  * (bench/results.md). So an anonymous GET or HEAD whose address this isolate believes far from its
- * limit is answered at once, with estimated rate-limit headers, and counted by the object in the
- * request's waitUntil; the object's answer updates the estimate. Once the object reports the
+ * limit is answered at once, with estimated rate-limit headers, and counted in the request's
+ * waitUntil, batched with the isolate's other such requests (src/middleware/address-limits.ts); the
+ * limiter's answer updates the estimate. Once the object reports the
  * address within MARGIN of its limit (or past it), its requests wait for the object again, one by
  * one, so the edge is exact from then on.
  *
- * The bound: the object counts every request, so what can pass beyond the limit is only what an
- * isolate answered while the object's verdict was still on its way: at most MAX_PENDING requests
+ * The bound: the limiter counts every request, so what can pass beyond the limit is only what an
+ * isolate answered while the limiter's verdict was still on its way: at most MAX_PENDING requests
  * per isolate serving that address (an address at its limit through other isolates, first seen
  * here). Requests with a credential, and every write (sign-in included), always wait.
  */

@@ -11,6 +11,7 @@ import { forgetKey, type OptimisticKey, optimisticKey } from './api-key-cache';
 import { beginAuthentication } from './auth';
 import { ANONYMOUS } from '../lib/access';
 import { isStaleCredential } from './verified-d1';
+import { askAddress, countServed } from './address-limits';
 import { estimatedHit, recordDecision } from './rate-limit-estimates';
 import { hitFromLease, keepLease, LEASE_MS, leaseSize } from './rate-limit-leases';
 
@@ -51,22 +52,29 @@ async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }):
 }
 
 /**
- * One hit on a client IP's bucket. An anonymous read the address is far from its limit for is
- * answered at once and counted in the background (src/middleware/rate-limit-estimates.ts); every
- * other request waits for the count, and its verdict updates the estimate.
+ * One hit on a client IP's count (src/durable-objects/address-limiter.ts). An anonymous read the
+ * address is far from its limit for is answered at once and counted in the background, batched
+ * with others (src/middleware/rate-limit-estimates.ts, address-limits.ts); every other request
+ * waits for its count, and each verdict updates the estimate. Undefined when the limiter cannot
+ * be reached (fail open, logged).
  */
 async function hitIp(c: Context<AppEnv>, bucket: { name: string; limit: number }, read: boolean): Promise<RateLimitDecision | undefined> {
-  const leased = read ? hitFromLease(bucket.name, bucket.limit) : undefined;
-  if (leased) return leased;
+  const address = clientIp(c);
   const estimated = read ? estimatedHit(bucket.name, bucket.limit, windowSeconds(c)) : undefined;
   if (estimated) {
-    c.executionCtx.waitUntil(hit(c, bucket).then((decision) => recordDecision(bucket.name, decision, estimated.estimate)));
+    const counted = countServed(c.env, bucket.limit, windowSeconds(c), address);
+    c.executionCtx.waitUntil(counted.then((decision) => recordDecision(bucket.name, decision, estimated.estimate)));
     if (c.env.ENVIRONMENT === 'development') c.header('X-RateLimit-Counted', 'background');
     return estimated.decision;
   }
-  const decision = await hit(c, bucket);
-  recordDecision(bucket.name, decision);
-  return decision;
+  try {
+    const decision = await askAddress(c.env, bucket.limit, windowSeconds(c), address);
+    recordDecision(bucket.name, decision);
+    return decision;
+  } catch (error) {
+    console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'address limiter unreachable; request allowed', error: String(error) }));
+    return undefined;
+  }
 }
 
 const policyName = (window: number) => (window === WINDOW_SECONDS ? 'hourly' : `per-${window}s`);
