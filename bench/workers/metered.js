@@ -1,12 +1,12 @@
 // The Worker under test with its bindings metered, served on its own port and used only to read the
 // D1 cost of one request (never for throughput): every D1 call is counted as a round trip and its
-// meta.rows_read summed; every call on a rate-limiter stub is counted as a Durable Object call.
+// meta.rows_read summed; every call on a limiter stub (credential or address) is counted as a Durable Object call.
 // `raw()` returns no meta, so its statement is run once more with `all()` for the count alone (that
 // extra run is neither counted as a round trip nor returned). The totals come back as headers.
 // The bench copies this file next to the bundle that `wrangler deploy --dry-run` wrote (./index.js).
-import worker, { RateLimiter } from './index.js';
+import worker, { AddressLimiter, RateLimiter } from './index.js';
 
-export { RateLimiter };
+export { AddressLimiter, RateLimiter };
 
 function meterStatement(statement, meter) {
   return new Proxy(statement, {
