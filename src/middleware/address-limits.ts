@@ -31,36 +31,39 @@ export async function askAddress(env: Bindings, limit: number, windowSeconds: nu
   return decision!;
 }
 
-interface Batch {
-  counts: Map<string, number>;
-  verdicts: Promise<Map<string, RateLimitDecision>>;
-}
-const gathering = new Map<string, Batch>();
+/** What the limiter said of an address after counting `n` of its served requests (undefined: unreachable). */
+export type Settled = (address: string, decision: RateLimitDecision | undefined, n: number) => void;
+
+/** Served requests gathered per shard, waiting for their call: address -> requests. */
+const gathering = new Map<string, Map<string, number>>();
 
 /**
  * Counts a request already answered, together with the others served in the next BATCH_MS for
- * addresses of the same shard: one Durable Object call for all of them. Resolves with the
- * address's count after it (undefined if the object could not be reached: logged, fail open).
+ * addresses of the same shard: one Durable Object call for all of them, made in the background of
+ * the request that opened the batch (`waitUntil`). The call's verdicts go to `settled`, which only
+ * updates this isolate's state: no request waits on a promise another request created, which the
+ * runtime does not allow.
  */
-export function countServed(env: Bindings, limit: number, windowSeconds: number, address: string): Promise<RateLimitDecision | undefined> {
+export function countServed(env: Bindings, limit: number, windowSeconds: number, address: string, waitUntil: (promise: Promise<unknown>) => void, settled: Settled): void {
   const shard = shardOf(address);
-  let batch = gathering.get(shard);
-  if (!batch) {
-    const counts = new Map<string, number>();
-    const verdicts = new Promise((resolve) => setTimeout(resolve, BATCH_MS)).then(async () => {
-      gathering.delete(shard);
-      const entries: AddressCount[] = [...counts].map(([a, n]) => ({ address: a, n, mode: 'served' }));
-      try {
-        const decisions = await limiter(env, address).count(limit, windowSeconds, entries);
-        return new Map(entries.map((e, i) => [e.address, decisions[i]!]));
-      } catch (error) {
-        console.error(JSON.stringify({ level: 'error', message: 'address limiter unreachable; served requests not counted', requests: entries.length, error: String(error) }));
-        return new Map<string, RateLimitDecision>();
-      }
-    });
-    batch = { counts, verdicts };
+  let counts = gathering.get(shard);
+  if (!counts) {
+    const batch = new Map<string, number>();
     gathering.set(shard, batch);
+    waitUntil(new Promise((resolve) => setTimeout(resolve, BATCH_MS)).then(() => flush(env, shard, batch, limit, windowSeconds, settled)));
+    counts = batch;
   }
-  batch.counts.set(address, (batch.counts.get(address) ?? 0) + 1);
-  return batch.verdicts.then((verdicts) => verdicts.get(address));
+  counts.set(address, (counts.get(address) ?? 0) + 1);
+}
+
+async function flush(env: Bindings, shard: string, batch: Map<string, number>, limit: number, windowSeconds: number, settled: Settled) {
+  if (gathering.get(shard) === batch) gathering.delete(shard);
+  const entries: AddressCount[] = [...batch].map(([address, n]) => ({ address, n, mode: 'served' }));
+  let decisions: (RateLimitDecision | undefined)[] = [];
+  try {
+    decisions = await env.ADDRESS_LIMITER.getByName(shard).count(limit, windowSeconds, entries);
+  } catch (error) {
+    console.error(JSON.stringify({ level: 'error', message: 'address limiter unreachable; served requests not counted', requests: entries.length, error: String(error) }));
+  }
+  entries.forEach((entry, i) => settled(entry.address, decisions[i], entry.n));
 }

@@ -32,20 +32,20 @@ interface Estimate {
 const estimates = new LruCache<Estimate>({ maxEntries: 10_000, maxBytes: 10_000 });
 
 /** The answer for a request that need not wait, or undefined when it must (near the limit, or too many in flight). */
-export function estimatedHit(bucket: string, limit: number, windowSeconds: number, nowMs = Date.now()): { decision: RateLimitDecision; estimate: Estimate } | undefined {
+export function estimatedHit(bucket: string, limit: number, windowSeconds: number, nowMs = Date.now()): RateLimitDecision | undefined {
   const estimate = estimates.get(bucket) ?? { remaining: undefined, reset: Math.floor(nowMs / 1000) + windowSeconds, pending: 0 };
   const left = (estimate.remaining ?? limit) - estimate.pending - 1;
   if (estimate.pending >= MAX_PENDING || left < MARGIN) return undefined;
   estimate.pending++;
   estimates.set(bucket, estimate, 1);
   const now = Math.floor(nowMs / 1000);
-  return { estimate, decision: { allowed: true, limit, remaining: left, reset: estimate.reset, retryAfter: 0, granted: 1, countedAt: now } };
+  return { allowed: true, limit, remaining: left, reset: estimate.reset, retryAfter: 0, granted: 1, countedAt: now };
 }
 
-/** Records what the object answered for the address (a waited request's verdict, or a background count). */
-export function recordDecision(bucket: string, decision: RateLimitDecision | undefined, settled?: Estimate) {
-  const estimate = settled ?? estimates.get(bucket) ?? { remaining: undefined, reset: 0, pending: 0 };
-  if (settled) estimate.pending = Math.max(0, estimate.pending - 1);
+/** Records what the limiter answered for the address: a waited request's verdict, or the count of `served` requests answered from the estimate. */
+export function recordDecision(bucket: string, decision: RateLimitDecision | undefined, served = 0) {
+  const estimate = estimates.get(bucket) ?? { remaining: undefined, reset: 0, pending: 0 };
+  estimate.pending = Math.max(0, estimate.pending - served);
   if (decision) {
     estimate.remaining = decision.remaining;
     estimate.reset = decision.reset;

@@ -11,7 +11,7 @@ import { forgetKey, type OptimisticKey, optimisticKey } from './api-key-cache';
 import { beginAuthentication } from './auth';
 import { ANONYMOUS } from '../lib/access';
 import { isStaleCredential } from './verified-d1';
-import { askAddress, countServed } from './address-limits';
+import { askAddress, countServed, type Settled } from './address-limits';
 import { estimatedHit, recordDecision } from './rate-limit-estimates';
 import { hitFromLease, keepLease, LEASE_MS, leaseSize } from './rate-limit-leases';
 
@@ -26,9 +26,12 @@ const windowSeconds = (c: Context<AppEnv>) => numberSetting(c.env.RATE_LIMIT_WIN
 /** The client's address; requests without CF-Connecting-IP (only possible off Cloudflare) share 'unknown'. */
 export const clientIp = (c: Context<AppEnv>): string => c.req.header('CF-Connecting-IP') ?? 'unknown';
 
+/** The estimate's key of a client address (src/middleware/rate-limit-estimates.ts). */
+const ipBucketName = (address: string) => `ip:${address}`;
+
 /** The counter of a request without a valid credential: its client IP. */
 export function ipBucket(c: Context<AppEnv>): { name: string; limit: number } {
-  return { name: `ip:${clientIp(c)}`, limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };
+  return { name: ipBucketName(clientIp(c)), limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };
 }
 
 /**
@@ -62,10 +65,9 @@ async function hitIp(c: Context<AppEnv>, bucket: { name: string; limit: number }
   const address = clientIp(c);
   const estimated = read ? estimatedHit(bucket.name, bucket.limit, windowSeconds(c)) : undefined;
   if (estimated) {
-    const counted = countServed(c.env, bucket.limit, windowSeconds(c), address);
-    c.executionCtx.waitUntil(counted.then((decision) => recordDecision(bucket.name, decision, estimated.estimate)));
+    countServed(c.env, bucket.limit, windowSeconds(c), address, (promise) => c.executionCtx.waitUntil(promise), settleServed);
     if (c.env.ENVIRONMENT === 'development') c.header('X-RateLimit-Counted', 'background');
-    return estimated.decision;
+    return estimated;
   }
   try {
     const decision = await askAddress(c.env, bucket.limit, windowSeconds(c), address);
@@ -76,6 +78,9 @@ async function hitIp(c: Context<AppEnv>, bucket: { name: string; limit: number }
     return undefined;
   }
 }
+
+/** The limiter's count of requests answered from the estimate: the address's estimate learns it. */
+const settleServed: Settled = (address, decision, n) => recordDecision(ipBucketName(address), decision, n);
 
 const policyName = (window: number) => (window === WINDOW_SECONDS ? 'hourly' : `per-${window}s`);
 
