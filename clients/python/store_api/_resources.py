@@ -1146,6 +1146,122 @@ class CartsResource(ResourceBase):
             send_cart_token=True,
         )
 
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["active", "converted"]] = None,
+        customer: Optional[str] = None,
+        email: Optional[str] = None,
+        created_after: Optional[str] = None,
+        updated_before: Optional[str] = None,
+        min_total: Optional[float] = None,
+    ) -> Page[Cart]:
+        """List carts (staff).
+
+        GET /api/carts
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: createdAt,
+                updatedAt, id. Default: updatedAt:desc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, status, customerId, email, currency,
+                couponCode, shippingAddress, billingAddress, lines, totals, notices, orderId,
+                createdAt, updatedAt. A `fields` selection returns only the selected properties, so
+                properties the response schema marks required may be absent: clients and validators
+                should treat them as optional then.
+            status: Cart status. One of: active, converted.
+            customer: The customer's id (`usr_...`): that customer's carts.
+            email: The cart's contact email, any case.
+            created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
+            updated_before: Last changed before this moment: carts idle since then. A day
+                (YYYY-MM-DD, its start) or an ISO 8601 time with its offset (2026-11-25T09:30:00Z).
+            min_total: Lines worth at least this much at today's catalogue prices, in the
+                store's default currency, before discounts, tax and shipping. At most 2 decimals.
+        """
+        return self._http.call(
+            "GET",
+            "/api/carts",
+            kind="list",
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "status": status,
+                "customer": customer,
+                "email": email,
+                "created_after": created_after,
+                "updated_before": updated_before,
+                "min_total": min_total,
+            },
+        )
+
+    def pages(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["active", "converted"]] = None,
+        customer: Optional[str] = None,
+        email: Optional[str] = None,
+        created_after: Optional[str] = None,
+        updated_before: Optional[str] = None,
+        min_total: Optional[float] = None,
+    ) -> Iterator[Page[Cart]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            status=status,
+            customer=customer,
+            email=email,
+            created_after=created_after,
+            updated_before=updated_before,
+            min_total=min_total,
+        ).iter_pages()
+
+    def iterate(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["active", "converted"]] = None,
+        customer: Optional[str] = None,
+        email: Optional[str] = None,
+        created_after: Optional[str] = None,
+        updated_before: Optional[str] = None,
+        min_total: Optional[float] = None,
+    ) -> Iterator[Cart]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            status=status,
+            customer=customer,
+            email=email,
+            created_after=created_after,
+            updated_before=updated_before,
+            min_total=min_total,
+        ):
+            yield from each.data
+
     def remove_coupon(self, id: str, /, *, cart_token: Optional[str] = None) -> Cart:
         """Remove the coupon.
 
@@ -4642,6 +4758,113 @@ class ShipmentsResource(ResourceBase):
             path_params={"id": id},
             query={"fields": fields},
         )
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["pending", "shipped", "delivered"]] = None,
+        carrier: Optional[str] = None,
+        order: Optional[str] = None,
+        created_after: Optional[str] = None,
+        shipped_after: Optional[str] = None,
+    ) -> Page[Shipment]:
+        """List shipments.
+
+        GET /api/shipments
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: createdAt,
+                shippedAt, id. Default: createdAt:desc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, orderId, carrier, trackingNumber,
+                trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields`
+                selection returns only the selected properties, so properties the response schema
+                marks required may be absent: clients and validators should treat them as optional
+                then.
+            status: Shipment status. One of: pending, shipped, delivered.
+            carrier: Carrier, exactly as recorded (`UPS`).
+            order: The order shipped (`ord_...`).
+            created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
+            shipped_after: Shipped on or after this day (YYYY-MM-DD, UTC), inclusive.
+        """
+        return self._http.call(
+            "GET",
+            "/api/shipments",
+            kind="list",
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "status": status,
+                "carrier": carrier,
+                "order": order,
+                "created_after": created_after,
+                "shipped_after": shipped_after,
+            },
+        )
+
+    def pages(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["pending", "shipped", "delivered"]] = None,
+        carrier: Optional[str] = None,
+        order: Optional[str] = None,
+        created_after: Optional[str] = None,
+        shipped_after: Optional[str] = None,
+    ) -> Iterator[Page[Shipment]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            status=status,
+            carrier=carrier,
+            order=order,
+            created_after=created_after,
+            shipped_after=shipped_after,
+        ).iter_pages()
+
+    def iterate(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["pending", "shipped", "delivered"]] = None,
+        carrier: Optional[str] = None,
+        order: Optional[str] = None,
+        created_after: Optional[str] = None,
+        shipped_after: Optional[str] = None,
+    ) -> Iterator[Shipment]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            status=status,
+            carrier=carrier,
+            order=order,
+            created_after=created_after,
+            shipped_after=shipped_after,
+        ):
+            yield from each.data
 
     def update(
         self,

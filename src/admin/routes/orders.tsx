@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { payments as paymentsTable } from '../../db/schema';
+import { payments as paymentsTable, shipments as shipmentsTable } from '../../db/schema';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { actorRef, hasPermission, isStaff, vendorScope } from '../../lib/access';
@@ -52,7 +52,7 @@ async function detail(c: C, id: string, failed?: OrderView['failed'], status = 2
   const [paid, refunded, shipped] = await Promise.all([
     seesPayments ? payments.listPayments(db, firstPage(orderPaymentListQuery), orderPaymentListQuery, [eq(paymentsTable.orderId, order.id)]) : null,
     seesPayments ? listOrderRefunds(db, order.id) : [],
-    shipments.listOrderShipments(db, order.id, firstPage(shipmentListQuery), shipmentListQuery),
+    shipments.listShipments(db, [eq(shipmentsTable.orderId, order.id)], firstPage(shipmentListQuery), shipmentListQuery),
   ]);
   const write = hasPermission(principal, 'orders:write');
   const can = {

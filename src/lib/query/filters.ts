@@ -33,7 +33,7 @@ export function exactFilter(column: SQLiteColumn, description: string): FilterSp
 }
 
 /** An inclusive bound on a money column, given in major units (`19.99`); documented as a number. */
-export function moneyBoundFilter(column: SQLiteColumn, bound: 'min' | 'max', description: string): FilterSpec<number | undefined> {
+export function moneyBoundFilter(column: SQLiteColumn | SQL, bound: 'min' | 'max', description: string): FilterSpec<number | undefined> {
   const message = 'must be a non-negative amount with at most 2 decimals, like 19.99';
   const amount = z
     .number({ error: message })
@@ -115,4 +115,29 @@ export function booleanFilter(column: SQLiteColumn, description: string): Filter
     .optional()
     .openapi({ description: `${description} true or false.`, example: true }) as unknown as z.ZodType<boolean | undefined, string | undefined>;
   return { schema, where: (value) => eq(column, value) };
+}
+
+/** A moment: `YYYY-MM-DD` (the start of that day, UTC) or an ISO 8601 time with `Z` or an offset, as ISO text in UTC. */
+const Instant = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    if (raw === undefined) return undefined;
+    if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) {
+      const day = DayStart.safeParse(raw);
+      if (day.success) return day.data;
+      ctx.addIssue({ code: 'custom', message: 'must be a real day, like 2026-01-31' });
+      return z.NEVER;
+    }
+    const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(raw) ? new Date(raw) : undefined;
+    if (!time || Number.isNaN(time.getTime())) {
+      ctx.addIssue({ code: 'custom', message: 'must be a day (YYYY-MM-DD) or a time with its offset, like 2026-01-31T09:30:00Z' });
+      return z.NEVER;
+    }
+    return time.toISOString();
+  });
+
+/** `..._before=T`: the column is before moment T (a day's start, or a time). */
+export function instantBeforeFilter(column: SQLiteColumn, description: string): FilterSpec<string | undefined> {
+  return { schema: Instant.openapi({ description, example: '2026-11-25T09:30:00Z' }), where: (moment) => sql`${column} < ${moment}` };
 }

@@ -82,7 +82,11 @@ async function priceTolerantly(db: Database, cart: CartRow, rows: CartLineRow[],
   }
 }
 
-export async function cartView(db: Database, stored: CartRow, now = new Date()): Promise<Cart> {
+/**
+ * `readOnly` (staff's list) prices the cart without taking anything out of it: the notices say what
+ * the next read by its owner will remove, and the idle clock (`updatedAt`) is left alone.
+ */
+export async function cartView(db: Database, stored: CartRow, { now = new Date(), readOnly = false }: { now?: Date; readOnly?: boolean } = {}): Promise<Cart> {
   const [rows, couponRows, defaults] = await db.batch([
     cartLinesOf(db, stored.id),
     db.select({ code: coupons.code }).from(coupons).where(eq(coupons.id, stored.couponId ?? '')),
@@ -92,7 +96,7 @@ export async function cartView(db: Database, stored: CartRow, now = new Date()):
   const priced = await priceTolerantly(db, cart, rows, couponRows[0]?.code ?? null, now);
   const q = priced.quote;
   let current = cart;
-  if (priced.notices.length && cart.status === 'active') {
+  if (!readOnly && priced.notices.length && cart.status === 'active') {
     const kept = new Set(priced.lines.map((l) => l.id));
     const removed = rows.filter((r) => !kept.has(r.id)).map((r) => r.id);
     const patch = {

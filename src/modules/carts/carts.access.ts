@@ -35,6 +35,18 @@ export function isCartStaff(principal: Principal, action: CartAction): boolean {
   return action === 'read' ? writes || hasPermission(principal, 'carts:read') : writes;
 }
 
+/**
+ * The staff list of every cart (`GET /api/carts`): staff who may read carts. Customers and vendor
+ * users are answered 404, as a path that does not exist for them (a customer's cart is at
+ * `/api/carts/me`; vendors have no carts); a staff key or user without the permission is 403.
+ */
+export function refuseCartListOutsiders(principal: Principal): void {
+  if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+  const outsider = vendorScope(principal) !== null || (principal.kind === 'user' && principal.role === 'customer');
+  if (outsider) throw new ApiError('NOT_FOUND', `No route for GET /api/carts: a customer's cart is at /api/carts/${SELF_CART}`);
+  if (!isCartStaff(principal, 'read')) throw ApiError.forbidden("This credential lacks the 'carts:read' permission");
+}
+
 export function refuseVendors(principal: Principal): void {
   if (vendorScope(principal)) throw ApiError.forbidden('Vendor users have no carts');
 }

@@ -1,10 +1,11 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { created, ok } from '../../lib/envelope';
+import { created, list, ok, pagination } from '../../lib/envelope';
+import { project } from '../../lib/query';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { actorRef, type Principal } from '../../lib/access';
 import { adoptGuestCart } from './adopt';
-import { type CartAction, CART_TOKEN_HEADER, reachCart, refuseVendors } from './carts.access';
+import { type CartAction, CART_TOKEN_HEADER, reachCart, refuseCartListOutsiders, refuseVendors } from './carts.access';
 import { cartView } from './cart-view';
 import type * as routes from './carts.routes';
 import * as service from './carts.service';
@@ -20,6 +21,13 @@ async function changed(c: Context<AppEnv>, id: string, change: (cart: Awaited<Re
   await change(cart);
   return ok(c, await cartView(c.var.db, await service.reread(c.var.db, cart.id)), message);
 }
+
+export const listCarts: AppRouteHandler<typeof routes.listCarts> = async (c) => {
+  refuseCartListOutsiders(c.var.principal);
+  const query = c.req.valid('query');
+  const { items, total } = await service.listCarts(c.var.db, query);
+  return list(c, items.map((cart) => project(cart, query.fields)), pagination(query.page, query.limit, total));
+};
 
 export const createCart: AppRouteHandler<typeof routes.createCart> = async (c) => {
   refuseVendors(c.var.principal);

@@ -1,8 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { requireUser } from '../../middleware/auth';
+import { requireCredential, requireUser } from '../../middleware/auth';
 import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
 import { OrderSchema } from '../orders/orders.schemas';
-import { apiRoute, bearerAuth, errorResponses, jsonBody, operation, successResponse } from '../../lib/openapi';
+import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation, successResponse } from '../../lib/openapi';
+import { listQuerySchema } from '../../lib/query';
+import { cartListQuery } from './carts.query';
 import { CART_TOKEN_HEADER, SELF_CART } from './carts.access';
 import {
   AddLineBody,
@@ -53,6 +55,24 @@ export const CartTokenHeaders = z.object({
 });
 
 const cartResponse = (description: string) => successResponse(CartSchema, description);
+
+export const listCarts = apiRoute({
+  ...operation('carts', 'list', 'listCarts'),
+  method: 'get',
+  path: '/carts',
+  tags,
+  summary: 'List carts (staff)',
+  description:
+    'Every cart, most recently changed first: open ones, converted ones, and (with `updated_before`) those idle since a moment. Staff with `carts:read`, ' +
+    '`carts:write` or `orders:write`; a credential without them is 403. Customers and vendor users get 404: a customer reaches its own cart at ' +
+    '`/api/carts/me`, vendors have no carts. Each cart is priced as `GET /api/carts/{id}` prices it (catalogue prices, currency, coupon, tax, shipping), ' +
+    'but nothing is taken out of it and its `updatedAt` (the idle clock) does not move: `notices` say what its next read by its owner will remove. ' +
+    '`min_total` compares the lines at today\'s catalogue prices in the store\'s default currency, before discounts, tax and shipping.',
+  security: bearerAuth,
+  middleware: [requireCredential()] as const,
+  request: { query: listQuerySchema(cartListQuery) },
+  responses: { 200: listResponse(CartSchema, 'A page of carts.'), ...errorResponses(400, 401, 403, 404) },
+});
 
 export const createCart = apiRoute({
   ...operation('carts', 'create', 'createCart'),

@@ -1,13 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type CartRow, cartLines, carts, currencies, products, productVariants, storeSettings, users } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
+import { listPlan, type ParsedListQuery } from '../../lib/query';
 import type { Principal } from '../../lib/access';
 import { MAX_LINES, quote } from '../orders/quote';
 import { activeCartOf, isCartStaff, newCartToken } from './carts.access';
-import { cartLinesOf, couponCustomerKey } from './cart-view';
+import { cartLinesOf, cartView, couponCustomerKey } from './cart-view';
+import { cartListQuery } from './carts.query';
 import { type CreateCartInput, MAX_LINE_QUANTITY, type UpdateCartInput } from './carts.schemas';
 
 export const ALREADY_CHECKED_OUT = 'This cart has already been checked out';
@@ -219,4 +221,15 @@ export async function reread(db: Database, cartId: string): Promise<CartRow> {
   const row = await db.query.carts.findFirst({ where: eq(carts.id, cartId) });
   if (!row) throw ApiError.notFound('Cart', cartId);
   return row;
+}
+
+/** A page of every cart for staff, each priced as checkout would price it now, without changing it. */
+export async function listCarts(db: Database, query: ParsedListQuery<typeof cartListQuery.filters>) {
+  const plan = listPlan(cartListQuery, query);
+  const [rows, totals] = await db.batch([
+    db.select().from(carts).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db.select({ total: count() }).from(carts).where(plan.where),
+  ]);
+  const items = await Promise.all(rows.map((cart) => cartView(db, cart, { readOnly: true })));
+  return { items, total: totals[0]!.total };
 }

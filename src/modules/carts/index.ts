@@ -3,6 +3,7 @@ import * as handlers from './carts.handlers';
 import * as routes from './carts.routes';
 
 export const cartsRouter = createRouter()
+  .openapi(routes.listCarts, handlers.listCarts)
   .openapi(routes.createCart, handlers.createCart)
   .openapi(routes.getCart, handlers.getCart)
   .openapi(routes.updateCart, handlers.updateCart)

@@ -1,10 +1,11 @@
+import { eq } from 'drizzle-orm';
 import { orders, shipments } from '../../db/schema';
 import { created, list, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
 import { actorRef } from '../../lib/access';
 import { shipmentReach } from './shipments.access';
-import { shipmentListQuery } from './shipments.query';
+import { allShipmentsListQuery, shipmentListQuery } from './shipments.query';
 import type * as routes from './shipments.routes';
 import * as service from './shipments.service';
 
@@ -19,7 +20,14 @@ export const createShipment: AppRouteHandler<typeof routes.createShipment> = asy
 export const listOrderShipments: AppRouteHandler<typeof routes.listOrderShipments> = async (c) => {
   const order = await service.findOrder(c.var.db, c.req.valid('param').id, shipmentReach(c.var.principal, orders.id));
   const query = c.req.valid('query');
-  const { items, total } = await service.listOrderShipments(c.var.db, order.id, query, shipmentListQuery);
+  const { items, total } = await service.listShipments(c.var.db, [eq(shipments.orderId, order.id)], query, shipmentListQuery);
+  return list(c, items.map((s) => project(s, query.fields)), pagination(query.page, query.limit, total));
+};
+
+export const listShipments: AppRouteHandler<typeof routes.listShipments> = async (c) => {
+  const reach = shipmentReach(c.var.principal, shipments.orderId);
+  const query = c.req.valid('query');
+  const { items, total } = await service.listShipments(c.var.db, [reach], query, allShipmentsListQuery);
   return list(c, items.map((s) => project(s, query.fields)), pagination(query.page, query.limit, total));
 };
 

@@ -4,7 +4,7 @@ import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { requireCredential } from '../../middleware/auth';
 import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
 import { requireShipmentWriter } from './shipments.access';
-import { shipmentListQuery } from './shipments.query';
+import { allShipmentsListQuery, shipmentListQuery } from './shipments.query';
 import { CreateShipmentBody, ShipmentSchema, UpdateShipmentBody } from './shipments.schemas';
 
 const tags = ['Shipments'];
@@ -42,6 +42,21 @@ export const listOrderShipments = apiRoute({
   middleware: [requireCredential()] as const,
   request: { params: OrderParams, query: listQuerySchema(shipmentListQuery) },
   responses: { 200: listResponse(ShipmentSchema, 'A page of shipments.'), ...errorResponses(400, 401, 403, 404) },
+});
+
+export const listShipments = apiRoute({
+  ...operation('shipments', 'list', 'listShipments'),
+  method: 'get',
+  path: '/shipments',
+  tags,
+  summary: 'List shipments',
+  description:
+    'Every shipment the caller reaches, newest first: a warehouse filters `status=pending` for what is waiting to ship, `shipped_after` for what went out. ' +
+    `${reach} Without a shipments or orders permission an API key is 403.`,
+  security: bearerAuth,
+  middleware: [requireCredential()] as const,
+  request: { query: listQuerySchema(allShipmentsListQuery) },
+  responses: { 200: listResponse(ShipmentSchema, 'A page of shipments.'), ...errorResponses(400, 401, 403) },
 });
 
 export const getShipment = apiRoute({

@@ -7,10 +7,9 @@ import { ApiError, type FieldError } from '../../lib/errors';
 import { outboxEvent, outboxEventWhere } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
-import { listPlan, type ParsedListQuery } from '../../lib/query';
+import { type FilterSpec, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
 import { statusChangeStatements } from '../orders/order-status';
 import { followUpOrderStatus } from '../payments/order-follow-up';
-import type { shipmentListQuery } from './shipments.query';
 import type { CreateShipmentInput, Shipment, UpdateShipmentInput } from './shipments.schemas';
 
 type Line = { orderLineId: string; quantity: number };
@@ -36,8 +35,9 @@ export async function findOrder(db: Database, id: string, reach: SQL | undefined
   return order;
 }
 
-export async function listOrderShipments(db: Database, orderId: string, query: ParsedListQuery<typeof shipmentListQuery.filters>, config: typeof shipmentListQuery) {
-  const plan = listPlan(config, query, [eq(shipments.orderId, orderId)]);
+/** A page of the shipments matching `conditions` (an order's, or those within the caller's reach), with their lines. */
+export async function listShipments<F extends Record<string, FilterSpec<any>>>(db: Database, conditions: (SQL | undefined)[], query: ParsedListQuery<F>, config: ListQueryConfig<F>) {
+  const plan = listPlan(config, query, conditions);
   const [rows, totals] = await db.batch([
     db.select().from(shipments).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
     db.select({ total: count() }).from(shipments).where(plan.where),

@@ -20,6 +20,188 @@ final class CartsResource
     }
 
     /**
+     * List carts (staff)
+     *
+     * GET /api/carts (needs a credential)
+     *
+     * With `fields`, only the selected keys are in the answer.
+     *
+     * Query parameters:
+     * - page: Page number, from 1.
+     * - limit: Items per page, 1 to 100.
+     * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
+     * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+     * - status: Cart status.
+     * - customer: The customer's id (`usr_...`): that customer's carts.
+     * - email: The cart's contact email, any case.
+     * - created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
+     * - updated_before: Last changed before this moment: carts idle since then.
+     * - min_total: Lines worth at least this much at today's catalogue prices, in the store's default currency, before discounts, tax and shipping.
+     *
+     * @param array{
+     *     page?: int,
+     *     limit?: int,
+     *     sort?: string,
+     *     fields?: string|list<string>,
+     *     status?: 'active'|'converted',
+     *     customer?: string,
+     *     email?: string,
+     *     created_after?: string,
+     *     updated_before?: string,
+     *     min_total?: float,
+     * } $query
+     * @return \StoreApi\Page<array{
+     *     id: string,
+     *     status: 'active'|'converted',
+     *     customerId: string|null,
+     *     email: string|null,
+     *     currency: string,
+     *     couponCode: string|null,
+     *     shippingAddress: array{
+     *         firstName?: string|null,
+     *         lastName?: string|null,
+     *         company?: string|null,
+     *         line1: string,
+     *         line2?: string|null,
+     *         city: string,
+     *         region?: string|null,
+     *         postalCode?: string|null,
+     *         country: string,
+     *         phone?: string|null,
+     *     }|null,
+     *     billingAddress: array{
+     *         firstName?: string|null,
+     *         lastName?: string|null,
+     *         company?: string|null,
+     *         line1: string,
+     *         line2?: string|null,
+     *         city: string,
+     *         region?: string|null,
+     *         postalCode?: string|null,
+     *         country: string,
+     *         phone?: string|null,
+     *     }|null,
+     *     lines: list<array{
+     *         id: string,
+     *         productId: string,
+     *         variantId: string,
+     *         name: string,
+     *         sku: string|null,
+     *         options: array<string, string>,
+     *         quantity: int,
+     *         unitPrice: int|float,
+     *         subtotal: int|float,
+     *         discount: int|float,
+     *         tax: int|float,
+     *         total: int|float,
+     *         inStock: bool,
+     *     }>,
+     *     totals: array{
+     *         subtotal: int|float,
+     *         discountTotal: int|float,
+     *         shippingTotal: int|float,
+     *         taxTotal: int|float,
+     *         total: int|float,
+     *     },
+     *     notices: list<array{
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed',
+     *         message: string,
+     *     }>,
+     *     orderId: string|null,
+     *     createdAt: string,
+     *     updatedAt: string,
+     * }>
+     * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
+     * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
+     */
+    public function list(array $query = []): \StoreApi\Page
+    {
+        return $this->client->request('GET', '/api/carts', ['query' => $query, 'response' => 'list', 'operation' => 'carts.list']);
+    }
+
+    /**
+     * Every item of list(), page after page (a generator; the next page is fetched when needed).
+     *
+     * @param array{
+     *     page?: int,
+     *     limit?: int,
+     *     sort?: string,
+     *     fields?: string|list<string>,
+     *     status?: 'active'|'converted',
+     *     customer?: string,
+     *     email?: string,
+     *     created_after?: string,
+     *     updated_before?: string,
+     *     min_total?: float,
+     * } $query the query of the first page (`page` to start elsewhere)
+     * @return \Generator<int, array{
+     *     id: string,
+     *     status: 'active'|'converted',
+     *     customerId: string|null,
+     *     email: string|null,
+     *     currency: string,
+     *     couponCode: string|null,
+     *     shippingAddress: array{
+     *         firstName?: string|null,
+     *         lastName?: string|null,
+     *         company?: string|null,
+     *         line1: string,
+     *         line2?: string|null,
+     *         city: string,
+     *         region?: string|null,
+     *         postalCode?: string|null,
+     *         country: string,
+     *         phone?: string|null,
+     *     }|null,
+     *     billingAddress: array{
+     *         firstName?: string|null,
+     *         lastName?: string|null,
+     *         company?: string|null,
+     *         line1: string,
+     *         line2?: string|null,
+     *         city: string,
+     *         region?: string|null,
+     *         postalCode?: string|null,
+     *         country: string,
+     *         phone?: string|null,
+     *     }|null,
+     *     lines: list<array{
+     *         id: string,
+     *         productId: string,
+     *         variantId: string,
+     *         name: string,
+     *         sku: string|null,
+     *         options: array<string, string>,
+     *         quantity: int,
+     *         unitPrice: int|float,
+     *         subtotal: int|float,
+     *         discount: int|float,
+     *         tax: int|float,
+     *         total: int|float,
+     *         inStock: bool,
+     *     }>,
+     *     totals: array{
+     *         subtotal: int|float,
+     *         discountTotal: int|float,
+     *         shippingTotal: int|float,
+     *         taxTotal: int|float,
+     *         total: int|float,
+     *     },
+     *     notices: list<array{
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed',
+     *         message: string,
+     *     }>,
+     *     orderId: string|null,
+     *     createdAt: string,
+     *     updatedAt: string,
+     * }, mixed, void>
+     */
+    public function iterate(array $query = []): \Generator
+    {
+        return $this->client->paginate(fn (array $q): \StoreApi\Page => $this->list($q), $query);
+    }
+
+    /**
      * Create a cart
      *
      * POST /api/carts

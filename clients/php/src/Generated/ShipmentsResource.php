@@ -17,6 +17,95 @@ final class ShipmentsResource
     }
 
     /**
+     * List shipments
+     *
+     * GET /api/shipments (needs a credential)
+     *
+     * With `fields`, only the selected keys are in the answer.
+     *
+     * Query parameters:
+     * - page: Page number, from 1.
+     * - limit: Items per page, 1 to 100.
+     * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
+     * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+     * - status: Shipment status.
+     * - carrier: Carrier, exactly as recorded (`UPS`).
+     * - order: The order shipped (`ord_...`).
+     * - created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
+     * - shipped_after: Shipped on or after this day (YYYY-MM-DD, UTC), inclusive.
+     *
+     * @param array{
+     *     page?: int,
+     *     limit?: int,
+     *     sort?: string,
+     *     fields?: string|list<string>,
+     *     status?: 'pending'|'shipped'|'delivered',
+     *     carrier?: string,
+     *     order?: string,
+     *     created_after?: string,
+     *     shipped_after?: string,
+     * } $query
+     * @return \StoreApi\Page<array{
+     *     id: string,
+     *     orderId: string,
+     *     carrier: string|null,
+     *     trackingNumber: string|null,
+     *     trackingUrl: string|null,
+     *     status: 'pending'|'shipped'|'delivered',
+     *     shippedAt: string|null,
+     *     deliveredAt: string|null,
+     *     createdAt: string,
+     *     updatedAt: string,
+     *     lines: list<array{
+     *         orderLineId: string,
+     *         quantity: int,
+     *     }>,
+     * }>
+     * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
+     * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
+     */
+    public function list(array $query = []): \StoreApi\Page
+    {
+        return $this->client->request('GET', '/api/shipments', ['query' => $query, 'response' => 'list', 'operation' => 'shipments.list']);
+    }
+
+    /**
+     * Every item of list(), page after page (a generator; the next page is fetched when needed).
+     *
+     * @param array{
+     *     page?: int,
+     *     limit?: int,
+     *     sort?: string,
+     *     fields?: string|list<string>,
+     *     status?: 'pending'|'shipped'|'delivered',
+     *     carrier?: string,
+     *     order?: string,
+     *     created_after?: string,
+     *     shipped_after?: string,
+     * } $query the query of the first page (`page` to start elsewhere)
+     * @return \Generator<int, array{
+     *     id: string,
+     *     orderId: string,
+     *     carrier: string|null,
+     *     trackingNumber: string|null,
+     *     trackingUrl: string|null,
+     *     status: 'pending'|'shipped'|'delivered',
+     *     shippedAt: string|null,
+     *     deliveredAt: string|null,
+     *     createdAt: string,
+     *     updatedAt: string,
+     *     lines: list<array{
+     *         orderLineId: string,
+     *         quantity: int,
+     *     }>,
+     * }, mixed, void>
+     */
+    public function iterate(array $query = []): \Generator
+    {
+        return $this->client->paginate(fn (array $q): \StoreApi\Page => $this->list($q), $query);
+    }
+
+    /**
      * Get a shipment
      *
      * GET /api/shipments/{id} (needs a credential)

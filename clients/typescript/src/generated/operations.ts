@@ -417,6 +417,30 @@ export interface CouponsGetQuery {
   fields?: string;
 }
 
+/** Query parameters of `GET /api/carts`. */
+export interface CartsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, id. Default: updatedAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, customerId, email, currency, couponCode, shippingAddress, billingAddress, lines, totals, notices, orderId, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Cart status. One of: active, converted. */
+  status?: "active" | "converted";
+  /** The customer's id (`usr_...`): that customer's carts. */
+  customer?: string;
+  /** The cart's contact email, any case. */
+  email?: string;
+  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  created_after?: string;
+  /** Last changed before this moment: carts idle since then. A day (YYYY-MM-DD, its start) or an ISO 8601 time with its offset (2026-11-25T09:30:00Z). */
+  updated_before?: string;
+  /** Lines worth at least this much at today's catalogue prices, in the store's default currency, before discounts, tax and shipping. At most 2 decimals. */
+  min_total?: number;
+}
+
 /** Query parameters of `GET /api/orders`. */
 export interface OrdersListQuery {
   /** Page number, from 1. A page past the end is an empty list. */
@@ -509,6 +533,28 @@ export interface OrdersShipmentsListQuery {
   fields?: string;
   /** Shipment status. One of: pending, shipped, delivered. */
   status?: "pending" | "shipped" | "delivered";
+}
+
+/** Query parameters of `GET /api/shipments`. */
+export interface ShipmentsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, shippedAt, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Shipment status. One of: pending, shipped, delivered. */
+  status?: "pending" | "shipped" | "delivered";
+  /** Carrier, exactly as recorded (`UPS`). */
+  carrier?: string;
+  /** The order shipped (`ord_...`). */
+  order?: string;
+  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  created_after?: string;
+  /** Shipped on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  shipped_after?: string;
 }
 
 /** Query parameters of `GET /api/shipments/{id}`. */
@@ -1310,12 +1356,26 @@ export class InventoryAdjustmentsResource {
   }
 }
 
-/** `shipments`: get, update. */
+/** `shipments`: list, get, update. */
 export class ShipmentsResource {
   private readonly core: runtime.Core;
 
   constructor(core: runtime.Core) {
     this.core = core;
+  }
+
+  /**
+   * List shipments
+   *
+   * `GET /api/shipments`
+   */
+  list(query?: ShipmentsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Shipment>> {
+    return this.core.request<runtime.ListResult<Shipment>>({ method: 'GET', path: `/api/shipments`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: ShipmentsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Shipment>> {
+    return this.core.paginate<Shipment>({ method: 'GET', path: `/api/shipments`, query, kind: 'list' }, options);
   }
 
   /**
@@ -1530,7 +1590,7 @@ export class OrdersPaymentsResource {
   }
 }
 
-/** `carts`: create, get, update, applyCoupon, removeCoupon, adopt, checkout. */
+/** `carts`: list, create, get, update, applyCoupon, removeCoupon, adopt, checkout. */
 export class CartsResource {
   private readonly core: runtime.Core;
   readonly lines: CartsLinesResource;
@@ -1538,6 +1598,20 @@ export class CartsResource {
   constructor(core: runtime.Core) {
     this.core = core;
     this.lines = new CartsLinesResource(core);
+  }
+
+  /**
+   * List carts (staff)
+   *
+   * `GET /api/carts`
+   */
+  list(query?: CartsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Cart>> {
+    return this.core.request<runtime.ListResult<Cart>>({ method: 'GET', path: `/api/carts`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: CartsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Cart>> {
+    return this.core.paginate<Cart>({ method: 'GET', path: `/api/carts`, query, kind: 'list' }, options);
   }
 
   /**

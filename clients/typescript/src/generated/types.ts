@@ -780,52 +780,6 @@ export interface UpdateCoupon {
   active?: boolean;
 }
 
-export type NewCart = Cart & {
-  /** Guest carts only, shown this once: send it as `X-Cart-Token` on every call for the cart. */
-  token?: string;
-};
-
-export interface CartLine {
-  id: string;
-  productId: string;
-  variantId: string;
-  name: string;
-  sku: string | null;
-  options: { [key: string]: string };
-  quantity: number;
-  /** Major units of the cart currency. */
-  unitPrice: number;
-  /** Major units of the cart currency. */
-  subtotal: number;
-  /** Major units of the cart currency. */
-  discount: number;
-  /** Major units of the cart currency. */
-  tax: number;
-  /** Major units of the cart currency. */
-  total: number;
-  /** The quantity is in stock now (stock is only reserved at checkout). */
-  inStock: boolean;
-}
-
-export interface CartTotals {
-  /** Major units of the cart currency. */
-  subtotal: number;
-  /** Major units of the cart currency. */
-  discountTotal: number;
-  /** Major units of the cart currency. */
-  shippingTotal: number;
-  /** Major units of the cart currency. */
-  taxTotal: number;
-  /** Major units of the cart currency. */
-  total: number;
-}
-
-/** Something the server changed in the cart because it could no longer stand, and why. */
-export interface CartNotice {
-  code: "coupon_removed" | "line_removed" | "currency_changed";
-  message: string;
-}
-
 export interface Cart {
   id: string;
   status: "active" | "converted";
@@ -869,6 +823,52 @@ export interface Cart {
   createdAt: string;
   updatedAt: string;
 }
+
+export interface CartLine {
+  id: string;
+  productId: string;
+  variantId: string;
+  name: string;
+  sku: string | null;
+  options: { [key: string]: string };
+  quantity: number;
+  /** Major units of the cart currency. */
+  unitPrice: number;
+  /** Major units of the cart currency. */
+  subtotal: number;
+  /** Major units of the cart currency. */
+  discount: number;
+  /** Major units of the cart currency. */
+  tax: number;
+  /** Major units of the cart currency. */
+  total: number;
+  /** The quantity is in stock now (stock is only reserved at checkout). */
+  inStock: boolean;
+}
+
+export interface CartTotals {
+  /** Major units of the cart currency. */
+  subtotal: number;
+  /** Major units of the cart currency. */
+  discountTotal: number;
+  /** Major units of the cart currency. */
+  shippingTotal: number;
+  /** Major units of the cart currency. */
+  taxTotal: number;
+  /** Major units of the cart currency. */
+  total: number;
+}
+
+/** Something the server changed in the cart because it could no longer stand, and why. */
+export interface CartNotice {
+  code: "coupon_removed" | "line_removed" | "currency_changed";
+  message: string;
+}
+
+export type NewCart = Cart & {
+  /** Guest carts only, shown this once: send it as `X-Cart-Token` on every call for the cart. */
+  token?: string;
+};
 
 export interface CreateCart {
   /** An enabled currency of the store; its default when absent. */
