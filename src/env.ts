@@ -72,6 +72,8 @@ export interface Bindings {
   CATALOGUE_CACHE_QUIET_MS?: string;
   /** Minutes a pending order may stay unpaid before the minute cron cancels it (src/modules/orders/order-expiry.ts); 60 by default. */
   ORDER_PAYMENT_TTL_MINUTES?: string;
+  /** Minutes a cart with lines and an email may stay unchanged before the minute cron calls it abandoned (60). */
+  CART_ABANDONED_AFTER_MINUTES?: string;
   /** Stripe's secret API key (`sk_live_…`, `sk_test_…`, or a restricted `rk_…`): with STRIPE_WEBHOOK_SECRET it enables the `stripe` provider. */
   STRIPE_SECRET_KEY?: string;
   /** The signing secret (`whsec_…`) of the webhook endpoint registered for /api/payments/stripe/webhook. */

@@ -4,6 +4,7 @@ import { idempotencyKeys } from './db/schema';
 import type { Bindings } from './env';
 import { bumpForScheduledContent } from './lib/scheduled-content';
 import { IDEMPOTENCY_TTL_MS } from './middleware/idempotency';
+import { abandonIdleCarts } from './modules/carts/abandonment';
 import { deleteUnusedObjects } from './modules/media/media.objects';
 import { expireUnpaidOrders } from './modules/orders/order-expiry';
 import { reconcilePending } from './modules/payments/reconcile';
@@ -21,7 +22,8 @@ export const HOURLY_CRON = '17 * * * *';
  * whose message was lost, cancel orders left unpaid past ORDER_PAYMENT_TTL_MINUTES (their events
  * go out with the next minute's sweep), and settle payments and refunds whose outcome was not
  * recorded (src/modules/payments/reconcile.ts), and change the catalogue version when a
- * scheduled page or banner came due (src/lib/scheduled-content.ts). Hourly: drop remembered idempotent responses once their 24 hours are over
+ * scheduled page or banner came due (src/lib/scheduled-content.ts), and mark idle carts abandoned
+ * (src/modules/carts/abandonment.ts). Hourly: drop remembered idempotent responses once their 24 hours are over
  * (reads already ignore them; this keeps the table small), and delete stored image files no image uses whose requests
  * did not get to (src/modules/media/media.objects.ts). Plain `wrangler dev` fires no cron:
  * `npm run dev` starts it with `--test-scheduled` and calls `/__scheduled` on these schedules
@@ -37,6 +39,7 @@ export async function runScheduled(env: Bindings, cron: string, now = new Date()
       ordersExpired: await expireUnpaidOrders(env, now),
       ...(await reconcilePending(env, now)),
       scheduledContentCame: await bumpForScheduledContent(createDb(env.DB), now),
+      cartsAbandoned: await abandonIdleCarts(env, now),
     };
   }
   const db = createDb(env.DB);

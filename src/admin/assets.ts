@@ -62,11 +62,12 @@ th, td { text-align:left; padding:.55rem .75rem; border-bottom:1px solid #eaeef2
 th { background:#f3f5f8; font-size:.85rem; text-transform:uppercase; letter-spacing:.03em; color:var(--muted); white-space:nowrap; }
 tr:last-child td { border-bottom:none; }
 td.num, th.num { text-align:right; }
+ul.plain { list-style:none; margin:0; padding:0; }
 .pager { display:flex; justify-content:space-between; align-items:center; gap:1rem; margin:.75rem 0; color:var(--muted); }
 .badge { display:inline-block; padding:.05rem .5rem; border-radius:999px; font-size:.8rem; background:#eaeef2; white-space:nowrap; }
 .b-active, .b-succeeded, .b-completed, .b-paid, .b-delivered, .b-shipped, .b-published, .b-live, .b-sent, .b-create, .b-ok, .b-restock { background:#dafbe1; color:#0f5323; }
 .b-pending, .b-processing, .b-retrying, .b-scheduled, .b-draft, .b-partially_paid, .b-queued, .b-sending, .b-update, .b-skipped { background:#fff4d6; color:#6b4500; }
-.b-failed, .b-cancelled, .b-revoked, .b-expired, .b-disabled, .b-archived, .b-refunded, .b-inactive, .b-used_up, .b-delete, .b-low, .b-suspended, .b-damage { background:#ffe4e1; color:#7a1a12; }
+.b-abandoned, .b-failed, .b-cancelled, .b-revoked, .b-expired, .b-disabled, .b-archived, .b-refunded, .b-inactive, .b-used_up, .b-delete, .b-low, .b-suspended, .b-damage { background:#ffe4e1; color:#7a1a12; }
 /* Content: menu trees, rendered Markdown, banner images. */
 .menu-tree { margin:.25rem 0; padding-left:1.5rem; }
 .menu-tree .actions { margin:.25rem 0; }

@@ -21,6 +21,8 @@ import { notificationRoutes } from './routes/notifications';
 import { userRoutes } from './routes/users';
 import { roleRoutes } from './routes/roles';
 import { auditLogRoutes } from './routes/audit-log';
+import { cartsRoutes } from './routes/carts';
+import { shipmentsRoutes } from './routes/shipments';
 import { couponRoutes } from './routes/coupons';
 import { customerRoutes } from './routes/customers';
 import { dashboardRoutes } from './routes/dashboard';
@@ -86,6 +88,8 @@ export function createAdminRouter() {
   admin.route('/brands', brandRoutes);
   admin.route('/vendors', vendorRoutes);
   admin.route('/inventory', inventoryRoutes);
+  admin.route('/carts', cartsRoutes);
+  admin.route('/shipments', shipmentsRoutes);
   admin.route('/content/pages', contentPageRoutes);
   admin.route('/content/menus', menuRoutes);
   admin.route('/content/banners', bannerRoutes);

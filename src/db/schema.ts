@@ -580,7 +580,8 @@ export interface PostalAddress {
   phone?: string | null;
 }
 
-export const CART_STATUSES = ['active', 'converted'] as const;
+/** `abandoned`: idle with lines and a contact email past CART_ABANDONED_AFTER_MINUTES (src/modules/carts/abandonment.ts); used again, it is `active` once more. */
+export const CART_STATUSES = ['active', 'abandoned', 'converted'] as const;
 
 export const carts = sqliteTable(
   'carts',
@@ -596,9 +597,11 @@ export const carts = sqliteTable(
     billingAddress: text('billing_address', { mode: 'json' }).$type<PostalAddress>(),
     status: text('status', { enum: CART_STATUSES }).notNull().default('active'),
     orderId: text('order_id'),
+    /** When the cart was first found abandoned (kept once it is used again: a later order is recovered revenue). */
+    abandonedAt: text('abandoned_at'),
     ...timestamps,
   },
-  (t) => [index('carts_customer_idx').on(t.customerId, t.status)],
+  (t) => [index('carts_customer_idx').on(t.customerId, t.status), index('carts_status_updated_idx').on(t.status, t.updatedAt)],
 );
 
 export const cartLines = sqliteTable(

@@ -1153,7 +1153,7 @@ class CartsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        status: Optional[Literal["active", "converted"]] = None,
+        status: Optional[Literal["active", "abandoned", "converted"]] = None,
         customer: Optional[str] = None,
         email: Optional[str] = None,
         created_after: Optional[str] = None,
@@ -1178,7 +1178,7 @@ class CartsResource(ResourceBase):
                 createdAt, updatedAt. A `fields` selection returns only the selected properties, so
                 properties the response schema marks required may be absent: clients and validators
                 should treat them as optional then.
-            status: Cart status. One of: active, converted.
+            status: Cart status. One of: active, abandoned, converted.
             customer: The customer's id (`usr_...`): that customer's carts.
             email: The cart's contact email, any case.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
@@ -1212,7 +1212,7 @@ class CartsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        status: Optional[Literal["active", "converted"]] = None,
+        status: Optional[Literal["active", "abandoned", "converted"]] = None,
         customer: Optional[str] = None,
         email: Optional[str] = None,
         created_after: Optional[str] = None,
@@ -1240,7 +1240,7 @@ class CartsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        status: Optional[Literal["active", "converted"]] = None,
+        status: Optional[Literal["active", "abandoned", "converted"]] = None,
         customer: Optional[str] = None,
         email: Optional[str] = None,
         created_after: Optional[str] = None,
@@ -5499,7 +5499,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[WebhookDelivery]:
@@ -5526,7 +5526,7 @@ class WebhooksDeliveriesResource(ResourceBase):
                 product.created, product.updated, product.deleted, customer.registered,
                 payment.completed, payment.failed, payment.refunded, payment.disputed,
                 shipment.shipped, inventory.low, page.published, page.updated, page.unpublished,
-                ping.
+                cart.abandoned, ping.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -5558,7 +5558,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[WebhookDelivery]]:
@@ -5585,7 +5585,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[WebhookDelivery]:
@@ -5655,9 +5655,9 @@ class WebhooksResource(ResourceBase):
                 `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
                 `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
                 `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`,
-                `page.updated`, `page.unpublished`; or `["*"]` alone for every kind, including kinds
-                added later. Duplicates are dropped. `ping` is not subscribable: `POST
-                /api/webhooks/{id}/test` sends it.
+                `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every
+                kind, including kinds added later. Duplicates are dropped. `ping` is not
+                subscribable: `POST /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(
@@ -5856,9 +5856,9 @@ class WebhooksResource(ResourceBase):
                 `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
                 `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
                 `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`,
-                `page.updated`, `page.unpublished`; or `["*"]` alone for every kind, including kinds
-                added later. Duplicates are dropped. `ping` is not subscribable: `POST
-                /api/webhooks/{id}/test` sends it.
+                `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every
+                kind, including kinds added later. Duplicates are dropped. `ping` is not
+                subscribable: `POST /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(

@@ -384,7 +384,10 @@ class CartBillingAddress(_CartBillingAddressRequired, total=False):
 
 class Cart(TypedDict):
     id: str
-    status: Literal["active", "converted"]
+    #: `active`; `abandoned` once it has had lines and a contact email and no change for
+    #: CART_ABANDONED_AFTER_MINUTES (any change makes it `active` again); `converted` once checked
+    #: out.
+    status: Literal["active", "abandoned", "converted"]
     customerId: Optional[str]
     email: Optional[str]
     currency: str
@@ -966,9 +969,9 @@ class _CreateWebhookEndpointRequired(TypedDict):
     #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
     #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
-    #: `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`; or
-    #: `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is
-    #: not subscribable: `POST /api/webhooks/{id}/test` sends it.
+    #: `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`,
+    #: `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates
+    #: are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it.
     events: List[str]
 
 
@@ -2161,9 +2164,9 @@ class UpdateWebhookEndpoint(TypedDict, total=False):
     #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
     #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
-    #: `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`; or
-    #: `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is
-    #: not subscribable: `POST /api/webhooks/{id}/test` sends it.
+    #: `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`,
+    #: `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates
+    #: are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it.
     events: List[str]
     description: Optional[str]
     #: Defaults to true.

@@ -24,7 +24,14 @@ interface NavGroup {
 /** The panel's areas, grouped as the API is; each shown only to a user who may read it. */
 const NAV: NavGroup[] = [
   { label: null, items: [{ href: '/admin', label: 'Dashboard', needs: [] }] },
-  { label: 'Orders', items: [{ href: '/admin/orders', label: 'Orders', needs: ['orders:read', 'orders:write'] }] },
+  {
+    label: 'Orders',
+    items: [
+      { href: '/admin/orders', label: 'Orders', needs: ['orders:read', 'orders:write'] },
+      { href: '/admin/carts', label: 'Carts', needs: ['carts:read', 'carts:write', 'orders:write'] },
+      { href: '/admin/shipments', label: 'Shipments', needs: ['shipments:read', 'shipments:write', 'orders:read', 'orders:write'] },
+    ],
+  },
   {
     label: 'Catalogue',
     items: [

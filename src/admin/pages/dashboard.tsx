@@ -10,6 +10,8 @@ export interface DashboardView {
   unpaid: number | null;
   lowStock: { total: number; items: InventoryItem[] } | null;
   failingWebhooks: WebhookEndpoint[] | null;
+  /** Orders from carts that had been abandoned, over the last `days`. */
+  recovered: { orders: number; revenue: [string, number][]; days: number } | null;
 }
 
 export function DashboardPage(v: DashboardView) {
@@ -29,6 +31,13 @@ export function DashboardPage(v: DashboardView) {
         {v.unpaid !== null ? <Stat label="Awaiting payment" value={String(v.unpaid)} href="/admin/orders?status=pending" /> : null}
         {v.lowStock ? <Stat label="Variants low on stock" value={String(v.lowStock.total)} href="/admin/inventory?low=true" /> : null}
         {v.failingWebhooks ? <Stat label="Failing webhook endpoints" value={String(v.failingWebhooks.length)} href="/admin/webhooks" /> : null}
+        {v.recovered ? (
+          <Stat
+            label={`Recovered from abandoned carts (${v.recovered.days} days, ${v.recovered.orders} orders)`}
+            value={v.recovered.revenue.length ? v.recovered.revenue.map(([cur, amount]) => `${amount.toFixed(2)} ${cur}`).join(' · ') : '0.00'}
+            href="/admin/carts?status=converted"
+          />
+        ) : null}
       </div>
       {v.toShip ? (
         <section aria-labelledby="to-ship">

@@ -10,11 +10,16 @@ import { listOrders } from '../../modules/orders/orders.service';
 import { webhookListQuery } from '../../modules/webhooks/webhooks.query';
 import { listEndpoints } from '../../modules/webhooks/webhooks.service';
 import type { Database } from '../../db/client';
+import { recoveredRevenue } from '../../modules/carts/abandonment';
+import { isCartStaff } from '../../modules/carts/carts.access';
 import { page } from '../context';
 import { firstPage, parseList } from '../list';
 import { DashboardPage, type DashboardView } from '../pages/dashboard';
 
 const seesOrders = (p: Principal) => isStaff(p, 'orders');
+/** Recovered revenue is the whole store's: staff who read both orders and carts, never a vendor user. */
+const seesRecovery = (p: Principal) => seesOrders(p) && isCartStaff(p, 'read') && !(p.kind !== 'anonymous' && p.vendorId);
+const RECOVERY_DAYS = 30;
 
 async function today(db: Database, principal: Principal): Promise<DashboardView['today']> {
   const day = new Date().toISOString().slice(0, 10);
@@ -34,7 +39,7 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
   const db = c.var.db;
   const p = c.var.principal;
   const orders = seesOrders(p);
-  const [todays, toShip, unpaid, lowStock, endpoints] = await Promise.all([
+  const [todays, toShip, unpaid, lowStock, endpoints, recovered] = await Promise.all([
     orders ? today(db, p) : null,
     orders ? listOrders(db, parseList(orderListQuery, { status: 'processing', limit: '5', sort: 'created_at:asc' }), readReach(p)) : null,
     orders ? listOrders(db, parseList(orderListQuery, { status: 'pending', limit: '1' }), readReach(p)) : null,
@@ -42,6 +47,7 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
       ? listInventory(db, parseList(inventoryListQuery, { low: 'true', limit: '10' }), inventoryListQuery, inventoryReach(p))
       : null,
     hasPermission(p, 'webhooks:read') ? listEndpoints(db, firstPage(webhookListQuery)) : null,
+    seesRecovery(p) ? recoveredRevenue(db, new Date(Date.now() - RECOVERY_DAYS * 86_400_000)) : null,
   ]);
   const view: DashboardView = {
     today: todays,
@@ -49,6 +55,7 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
     unpaid: unpaid?.total ?? null,
     lowStock: lowStock ? { total: lowStock.total, items: lowStock.items } : null,
     failingWebhooks: endpoints ? endpoints.items.filter((e) => e.failingSince || e.disabledAt) : null,
+    recovered: recovered ? { ...recovered, days: RECOVERY_DAYS } : null,
   };
   return page(c, { title: 'Dashboard', active: '/admin' }, <DashboardPage {...view} />);
 });

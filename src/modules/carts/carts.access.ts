@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type CartRow, carts } from '../../db/schema';
 import { randomBase62, sha256Hex, timingSafeEqualBytes } from '../../lib/crypto';
@@ -59,11 +59,23 @@ async function tokenOpens(cart: CartRow, token: string | undefined): Promise<boo
   return hash !== null && timingSafeEqualBytes(encoder.encode(hash), encoder.encode(cart.tokenHash));
 }
 
+/** A customer's open cart: `active`, or `abandoned` and waiting to be used again. */
 export function activeCartOf(db: Database, customerId: string) {
   return db.query.carts.findFirst({
-    where: and(eq(carts.customerId, customerId), eq(carts.status, 'active')),
+    where: and(eq(carts.customerId, customerId), inArray(carts.status, ['active', 'abandoned'])),
     orderBy: desc(carts.createdAt),
   });
+}
+
+/**
+ * An abandoned cart that is used again (any change, by anyone who may make it) is `active` once more,
+ * before the change runs; its `abandonedAt` stays, so an order it becomes counts as recovered.
+ */
+export async function reactivated(db: Database, cart: CartRow, now = new Date()): Promise<CartRow> {
+  if (cart.status !== 'abandoned') return cart;
+  const updatedAt = now.toISOString();
+  await db.update(carts).set({ status: 'active', updatedAt }).where(and(eq(carts.id, cart.id), eq(carts.status, 'abandoned')));
+  return { ...cart, status: 'active', updatedAt };
 }
 
 /** The cart a request names (an id, or `me`), if the caller may `action` it; 404 otherwise. */
@@ -74,13 +86,12 @@ export async function reachCart(db: Database, principal: Principal, id: string, 
     if (principal.kind !== 'user') throw ApiError.forbidden(`'${SELF_CART}' names a signed-in user's cart; an API key acts for no user`);
     const own = await activeCartOf(db, principal.id);
     if (!own) throw new ApiError('NOT_FOUND', 'You have no active cart; POST /api/carts creates one');
-    return own;
+    return action === 'write' ? reactivated(db, own) : own;
   }
   const cart = await db.query.carts.findFirst({ where: eq(carts.id, id) });
   if (cart) {
-    if (principal.kind === 'user' && cart.customerId === principal.id) return cart;
-    if (await tokenOpens(cart, token)) return cart;
-    if (isCartStaff(principal, action)) return cart;
+    const reached = (principal.kind === 'user' && cart.customerId === principal.id) || (await tokenOpens(cart, token)) || isCartStaff(principal, action);
+    if (reached) return action === 'write' ? reactivated(db, cart) : cart;
     if (action === 'write' && isCartStaff(principal, 'read')) throw ApiError.forbidden("This credential lacks the 'carts:write' permission");
   }
   throw ApiError.notFound('Cart', id);

@@ -41,7 +41,9 @@ export const CartNoticeSchema = z
 export const CartSchema = z
   .object({
     id: z.string(),
-    status: z.enum(CART_STATUSES),
+    status: z.enum(CART_STATUSES).openapi({
+      description: '`active`; `abandoned` once it has had lines and a contact email and no change for CART_ABANDONED_AFTER_MINUTES (any change makes it `active` again); `converted` once checked out.',
+    }),
     customerId: z.string().nullable(),
     email: z.string().nullable(),
     currency: z.string(),

@@ -7,7 +7,7 @@ import { insertWhere } from '../../lib/insert-where';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import type { Principal } from '../../lib/access';
 import { MAX_LINES, quote } from '../orders/quote';
-import { activeCartOf, isCartStaff, newCartToken } from './carts.access';
+import { activeCartOf, isCartStaff, newCartToken, reactivated } from './carts.access';
 import { cartLinesOf, cartView, couponCustomerKey } from './cart-view';
 import { cartListQuery } from './carts.query';
 import { type CreateCartInput, MAX_LINE_QUANTITY, type UpdateCartInput } from './carts.schemas';
@@ -23,6 +23,7 @@ const isActive = (cartId: string) => and(eq(carts.id, cartId), eq(carts.status, 
 /** After a guarded write changed nothing: the cart was checked out (or adopted away) meanwhile. */
 async function whyUnchanged(db: Database, cartId: string): Promise<ApiError> {
   const row = await db.query.carts.findFirst({ columns: { status: true }, where: eq(carts.id, cartId) });
+  if (row?.status === 'abandoned') return ApiError.conflict('The cart was found abandoned as this change arrived; send it again (the cart is reopened by it)');
   return row ? ApiError.conflict(ALREADY_CHECKED_OUT) : ApiError.notFound('Cart', cartId);
 }
 
@@ -68,6 +69,7 @@ export async function createCart(db: Database, principal: Principal, input: Crea
     billingAddress: null,
     status: 'active' as const,
     orderId: null,
+    abandonedAt: null,
     createdAt: ts,
     updatedAt: ts,
   };
@@ -78,13 +80,13 @@ export async function createCart(db: Database, principal: Principal, input: Crea
     return { cart, token, created: true };
   }
   const cart: CartRow = { ...base, tokenHash: null };
-  const hasActive = sql`NOT EXISTS (SELECT 1 FROM ${carts} WHERE ${carts.customerId} = ${customerId} AND ${carts.status} = 'active')`;
+  const hasActive = sql`NOT EXISTS (SELECT 1 FROM ${carts} WHERE ${carts.customerId} = ${customerId} AND ${carts.status} IN ('active', 'abandoned'))`;
   const inserted = await insertWhere(db, carts, cart, hasActive);
   // Compare with 0: D1's changes also count rows the statement's triggers wrote (the audit log's, for staff).
   if (inserted.meta.changes > 0) return { cart, token: null, created: true };
   const existing = await activeCartOf(db, customerId);
   if (!existing) throw new Error(`customer ${customerId} has no active cart after a refused insert`);
-  return { cart: existing, token: null, created: false };
+  return { cart: await reactivated(db, existing, now), token: null, created: false };
 }
 
 export async function updateCart(db: Database, cart: CartRow, input: UpdateCartInput, now = new Date()): Promise<CartRow> {

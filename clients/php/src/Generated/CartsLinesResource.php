@@ -28,7 +28,7 @@ final class CartsLinesResource
      * } $body
      * @return array{
      *     id: string,
-     *     status: 'active'|'converted',
+     *     status: 'active'|'abandoned'|'converted',
      *     customerId: string|null,
      *     email: string|null,
      *     currency: string,
@@ -108,7 +108,7 @@ final class CartsLinesResource
      * } $body
      * @return array{
      *     id: string,
-     *     status: 'active'|'converted',
+     *     status: 'active'|'abandoned'|'converted',
      *     customerId: string|null,
      *     email: string|null,
      *     currency: string,
@@ -185,7 +185,7 @@ final class CartsLinesResource
      * @param string $lineId
      * @return array{
      *     id: string,
-     *     status: 'active'|'converted',
+     *     status: 'active'|'abandoned'|'converted',
      *     customerId: string|null,
      *     email: string|null,
      *     currency: string,

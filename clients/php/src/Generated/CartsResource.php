@@ -43,7 +43,7 @@ final class CartsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     status?: 'active'|'converted',
+     *     status?: 'active'|'abandoned'|'converted',
      *     customer?: string,
      *     email?: string,
      *     created_after?: string,
@@ -52,7 +52,7 @@ final class CartsResource
      * } $query
      * @return \StoreApi\Page<array{
      *     id: string,
-     *     status: 'active'|'converted',
+     *     status: 'active'|'abandoned'|'converted',
      *     customerId: string|null,
      *     email: string|null,
      *     currency: string,
@@ -127,7 +127,7 @@ final class CartsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     status?: 'active'|'converted',
+     *     status?: 'active'|'abandoned'|'converted',
      *     customer?: string,
      *     email?: string,
      *     created_after?: string,
@@ -136,7 +136,7 @@ final class CartsResource
      * } $query the query of the first page (`page` to start elsewhere)
      * @return \Generator<int, array{
      *     id: string,
-     *     status: 'active'|'converted',
+     *     status: 'active'|'abandoned'|'converted',
      *     customerId: string|null,
      *     email: string|null,
      *     currency: string,
@@ -213,7 +213,7 @@ final class CartsResource
      * } $body
      * @return array{
      *     id: string,
-     *     status: 'active'|'converted',
+     *     status: 'active'|'abandoned'|'converted',
      *     customerId: string|null,
      *     email: string|null,
      *     currency: string,
@@ -267,7 +267,7 @@ final class CartsResource
      * @param string $id
      * @return array{
      *     id: string,
-     *     status: 'active'|'converted',
+     *     status: 'active'|'abandoned'|'converted',
      *     customerId: string|null,
      *     email: string|null,
      *     currency: string,
@@ -371,7 +371,7 @@ final class CartsResource
      * } $body
      * @return array{
      *     id: string,
-     *     status: 'active'|'converted',
+     *     status: 'active'|'abandoned'|'converted',
      *     customerId: string|null,
      *     email: string|null,
      *     currency: string,
@@ -450,7 +450,7 @@ final class CartsResource
      * } $body
      * @return array{
      *     id: string,
-     *     status: 'active'|'converted',
+     *     status: 'active'|'abandoned'|'converted',
      *     customerId: string|null,
      *     email: string|null,
      *     currency: string,
@@ -526,7 +526,7 @@ final class CartsResource
      * @param string $id
      * @return array{
      *     id: string,
-     *     status: 'active'|'converted',
+     *     status: 'active'|'abandoned'|'converted',
      *     customerId: string|null,
      *     email: string|null,
      *     currency: string,
@@ -603,7 +603,7 @@ final class CartsResource
      * @param array<string, mixed> $body
      * @return array{
      *     id: string,
-     *     status: 'active'|'converted',
+     *     status: 'active'|'abandoned'|'converted',
      *     customerId: string|null,
      *     email: string|null,
      *     currency: string,

@@ -427,8 +427,8 @@ export interface CartsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, customerId, email, currency, couponCode, shippingAddress, billingAddress, lines, totals, notices, orderId, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** Cart status. One of: active, converted. */
-  status?: "active" | "converted";
+  /** Cart status. One of: active, abandoned, converted. */
+  status?: "active" | "abandoned" | "converted";
   /** The customer's id (`usr_...`): that customer's carts. */
   customer?: string;
   /** The cart's contact email, any case. */
@@ -629,8 +629,8 @@ export interface WebhooksDeliveriesListQuery {
   fields?: string;
   /** Delivery status. One of: pending, succeeded, retrying, failed. */
   status?: "pending" | "succeeded" | "retrying" | "failed";
-  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, shipment.shipped, inventory.low, page.published, page.updated, page.unpublished, ping. */
-  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "shipment.shipped" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "ping";
+  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, shipment.shipped, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, ping. */
+  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "shipment.shipped" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "cart.abandoned" | "ping";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */

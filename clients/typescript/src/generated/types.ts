@@ -782,7 +782,8 @@ export interface UpdateCoupon {
 
 export interface Cart {
   id: string;
-  status: "active" | "converted";
+  /** `active`; `abandoned` once it has had lines and a contact email and no change for CART_ABANDONED_AFTER_MINUTES (any change makes it `active` again); `converted` once checked out. */
+  status: "active" | "abandoned" | "converted";
   customerId: string | null;
   email: string | null;
   currency: string;
@@ -1296,7 +1297,7 @@ export type CreatedWebhookEndpoint = WebhookEndpoint & {
 export interface CreateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events: Array<string>;
   description?: string | null;
   /** Defaults to true. */
@@ -1307,7 +1308,7 @@ export interface CreateWebhookEndpoint {
 export interface UpdateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url?: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events?: Array<string>;
   description?: string | null;
   /** Defaults to true. */

@@ -1,0 +1,73 @@
+import type { Pagination } from '../../lib/envelope';
+import { CART_STATUSES } from '../../db/schema';
+import type { Cart } from '../../modules/carts/carts.schemas';
+import { Field, type FormState, Select } from '../components/form';
+import { Badge, Filters, money, Pager, Table, when } from '../components/table';
+
+const BASE = '/admin/carts';
+
+/** How long ago, in the largest whole unit: `3 h`, `2 d`. */
+export function idleFor(since: string, now = Date.now()): string {
+  const minutes = Math.max(0, Math.floor((now - Date.parse(since)) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h`;
+  return `${Math.floor(minutes / 1440)} d`;
+}
+
+export function CartsPage(v: { carts: Cart[]; page: Pagination; url: string; filters: FormState }) {
+  return (
+    <>
+      <p class="muted">
+        Every cart, most recently changed first, priced as checkout would price it now. A cart with lines and an email left unchanged for an hour becomes
+        abandoned; any change makes it active again.
+      </p>
+      <Filters action={BASE}>
+        <Select form={v.filters} name="status" label="Status" options={CART_STATUSES} blank="Any" />
+        <Field form={v.filters} name="email" label="Email" />
+        <Field form={v.filters} name="customer" label="Customer id" />
+        <Field form={v.filters} name="updated_before" label="Idle since before (UTC)" type="date" />
+        <Field form={v.filters} name="min_total" label="Lines worth at least" type="number" hint="Today's prices, default currency." />
+      </Filters>
+      <Table caption="Carts" head={['Cart', 'Status', 'Contact', 'Lines', 'Total', 'Idle', 'Created']} count={v.carts.length} empty="No carts match.">
+        {v.carts.map((cart) => (
+          <tr>
+            <td>
+              <code>{cart.id}</code>
+              {cart.orderId ? (
+                <div class="muted">
+                  <a href={`/admin/orders/${cart.orderId}`}>{cart.orderId}</a>
+                </div>
+              ) : null}
+            </td>
+            <td>
+              <Badge value={cart.status} />
+            </td>
+            <td>
+              {cart.email ?? '—'}
+              {cart.customerId ? (
+                <div class="muted">
+                  <a href={`/admin/customers/${cart.customerId}`}>{cart.customerId}</a>
+                </div>
+              ) : null}
+            </td>
+            <td>
+              {cart.lines.length === 0 ? <span class="muted">empty</span> : null}
+              <ul class="plain">
+                {cart.lines.map((line) => (
+                  <li>
+                    {line.quantity} x {line.name}
+                    {line.sku ? <span class="muted"> ({line.sku})</span> : null}
+                  </li>
+                ))}
+              </ul>
+            </td>
+            <td class="num">{money(cart.totals.total, cart.currency)}</td>
+            <td title={cart.updatedAt}>{idleFor(cart.updatedAt)}</td>
+            <td>{when(cart.createdAt)}</td>
+          </tr>
+        ))}
+      </Table>
+      <Pager page={v.page} url={v.url} />
+    </>
+  );
+}

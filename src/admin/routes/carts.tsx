@@ -1,0 +1,19 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../env';
+import { refuseCartListOutsiders } from '../../modules/carts/carts.access';
+import { cartListQuery } from '../../modules/carts/carts.query';
+import * as routes from '../../modules/carts/carts.routes';
+import * as service from '../../modules/carts/carts.service';
+import { emptyForm } from '../components/form';
+import { guard, page } from '../context';
+import { listQuery, pageOf } from '../list';
+import { CartsPage } from '../pages/carts';
+
+const HERE = '/admin/carts';
+
+export const cartsRoutes = new Hono<AppEnv>().get('/', guard(routes.listCarts), async (c) => {
+  refuseCartListOutsiders(c.var.principal);
+  const { query, values } = listQuery(c, cartListQuery);
+  const { items, total } = await service.listCarts(c.var.db, query);
+  return page(c, { title: 'Carts', active: HERE }, <CartsPage carts={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} />);
+});

@@ -1,0 +1,20 @@
+import { Hono } from 'hono';
+import { shipments } from '../../db/schema';
+import type { AppEnv } from '../../env';
+import { shipmentReach } from '../../modules/shipments/shipments.access';
+import { allShipmentsListQuery } from '../../modules/shipments/shipments.query';
+import * as routes from '../../modules/shipments/shipments.routes';
+import * as service from '../../modules/shipments/shipments.service';
+import { emptyForm } from '../components/form';
+import { guard, page } from '../context';
+import { listQuery, pageOf } from '../list';
+import { ShipmentsPage } from '../pages/shipments';
+
+const HERE = '/admin/shipments';
+
+export const shipmentsRoutes = new Hono<AppEnv>().get('/', guard(routes.listShipments), async (c) => {
+  const reach = shipmentReach(c.var.principal, shipments.orderId);
+  const { query, values } = listQuery(c, allShipmentsListQuery);
+  const { items, total } = await service.listShipments(c.var.db, [reach], query, allShipmentsListQuery);
+  return page(c, { title: 'Shipments', active: HERE }, <ShipmentsPage shipments={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} />);
+});
