@@ -74,6 +74,8 @@ export interface Bindings {
   ORDER_PAYMENT_TTL_MINUTES?: string;
   /** Minutes a cart with lines and an email may stay unchanged before the minute cron calls it abandoned (60). */
   CART_ABANDONED_AFTER_MINUTES?: string;
+  /** The storefront page a cart reminder links to, with `cart` and a single-use `token` (src/modules/carts/recovery.ts). */
+  CART_RECOVERY_URL?: string;
   /** Stripe's secret API key (`sk_live_…`, `sk_test_…`, or a restricted `rk_…`): with STRIPE_WEBHOOK_SECRET it enables the `stripe` provider. */
   STRIPE_SECRET_KEY?: string;
   /** The signing secret (`whsec_…`) of the webhook endpoint registered for /api/payments/stripe/webhook. */

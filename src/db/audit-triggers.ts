@@ -72,6 +72,7 @@ export const NOT_AUDITED: Record<string, string> = {
   webhook_attempts: 'delivery bookkeeping written by the queue consumers',
   notifications: 'a log of messages sent, written by the notification pipeline',
   password_reset_tokens: 'credential bookkeeping (token hashes)',
+  cart_recoveries: "bookkeeping of cart reminders' links, written by the cron and redeemed by the shopper (src/modules/carts/recovery.ts)",
   admin_sessions: 'sign-in bookkeeping of the admin panel (token hashes)',
   login_failures: 'sign-in bookkeeping (lock-outs)',
 };

@@ -623,6 +623,26 @@ export const cartLines = sqliteTable(
   (t) => [uniqueIndex('cart_lines_variant_idx').on(t.cartId, t.variantId)],
 );
 
+/**
+ * A way back into an abandoned cart, sent in its reminder email (src/modules/carts/recovery.ts). The
+ * link's token is never stored: it is derived from this row's id with JWT_SECRET, so the row, the
+ * event and the message log are worth nothing without the secret. Redeemed once, within its time.
+ */
+export const cartRecoveries = sqliteTable(
+  'cart_recoveries',
+  {
+    id: text('id').primaryKey(),
+    cartId: text('cart_id')
+      .notNull()
+      .references(() => carts.id, { onDelete: 'cascade' }),
+    expiresAt: text('expires_at').notNull(),
+    usedAt: text('used_at'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('cart_recoveries_cart_idx').on(t.cartId)],
+);
+export type CartRecoveryRow = typeof cartRecoveries.$inferSelect;
+
 export const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'completed', 'cancelled', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 

@@ -30,6 +30,7 @@ export const ID_PREFIX = {
   inventoryAdjustment: 'adj',
   cart: 'cart',
   cartLine: 'cline',
+  cartRecovery: 'crec',
   order: 'ord',
   orderLine: 'oline',
   orderEvent: 'ohist',

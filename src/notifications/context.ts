@@ -3,7 +3,9 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
 import { compiled, type Slot } from '../db/compiled';
 import { inJson } from '../db/json-rows';
-import { orderLines, orders, productVariants, products, storeSettings, users, type OrderLineRow, type OrderRow, type PostalAddress, type UserRow } from '../db/schema';
+import { cartLines, carts, orderLines, orders, productVariants, products, storeSettings, users, type CartRow, type OrderLineRow, type OrderRow, type PostalAddress, type UserRow } from '../db/schema';
+import { RECOVERY_DAYS, recoveryUrl } from '../modules/carts/recovery';
+import { REDACTED } from './redaction';
 import { toMajor } from '../lib/money';
 import type { TemplateData } from './render';
 
@@ -81,6 +83,43 @@ function orderContext(order: OrderRow, lines: OrderLineRow[], user: ContactUser 
   return { data, customer, order, lines };
 }
 
+/** Where the links in messages point (settings of the Worker). */
+export interface Links {
+  cartRecoveryUrl?: string;
+}
+
+interface CartLineName {
+  cartId: string;
+  quantity: number;
+  productName: string;
+  variantName: string | null;
+}
+
+/**
+ * A cart reminder's variables and the customer it goes to. The link's token is `[redacted]` here,
+ * as in the stored message: the consumer derives it again for the provider's copy alone
+ * (src/notifications/outgoing.ts), from the event's `recoveryId` kept in the message's data.
+ */
+function cartContext(cart: CartRow, recoveryId: string, lines: CartLineName[], user: ContactUser | undefined, storeName: string, links: Links): EventContext {
+  const customer = contactOf(user, { email: cart.email });
+  return {
+    data: {
+      storeName,
+      customerName: customer.name ?? customer.email ?? '',
+      email: customer.email ?? '',
+      cartId: cart.id,
+      items: lines.map((l) => `${l.quantity} x ${l.productName}${l.variantName ? ` (${l.variantName})` : ''}`).join('\n'),
+      itemCount: lines.reduce((n, l) => n + l.quantity, 0),
+      recoveryUrl: recoveryUrl(links.cartRecoveryUrl, cart.id, REDACTED),
+      token: REDACTED,
+      expiresInDays: RECOVERY_DAYS,
+      // Not a variable: what the consumer derives the token from at send time.
+      recoveryId,
+    },
+    customer,
+  };
+}
+
 /** An outbox event as the planner sees it. */
 export interface ContextEvent {
   id: string;
@@ -109,6 +148,17 @@ const variantsIn = compiled((db, p: Slot<'ids'>) =>
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(inJson(productVariants.id, p('ids'))),
 );
+const cartsIn = compiled((db, p: Slot<'ids'>) => db.select().from(carts).where(inJson(carts.id, p('ids'))));
+/** A cart's lines with what they are, for the reminder's item list. */
+const cartLinesIn = compiled((db, p: Slot<'ids'>) =>
+  db
+    .select({ cartId: cartLines.cartId, quantity: cartLines.quantity, productName: sql<string>`${products.name}`.as('product_name'), variantName: sql<string | null>`${productVariants.name}`.as('variant_name') })
+    .from(cartLines)
+    .innerJoin(productVariants, eq(productVariants.id, cartLines.variantId))
+    .innerJoin(products, eq(products.id, cartLines.productId))
+    .where(inJson(cartLines.cartId, p('ids')))
+    .orderBy(asc(cartLines.cartId), asc(cartLines.createdAt)),
+);
 const settingsRow = compiled((db) => db.select({ name: storeSettings.name }).from(storeSettings).where(eq(storeSettings.id, 'store')));
 
 /**
@@ -117,14 +167,19 @@ const settingsRow = compiled((db) => db.select({ name: storeSettings.name }).fro
  * accounts and variants they name, the store's name. `contexts` turns the batch's results, from
  * `statements`' first on, into each event's context by id.
  */
-export function contextReads(db: Database, events: readonly ContextEvent[]): { statements: BatchItem<'sqlite'>[]; contexts(results: readonly unknown[]): Map<string, EventContext | null> } {
+export function contextReads(db: Database, events: readonly ContextEvent[], links: Links = {}): { statements: BatchItem<'sqlite'>[]; contexts(results: readonly unknown[]): Map<string, EventContext | null> } {
   const orderIds = new Set<string>();
   const userIds = new Set<string>();
   const variantIds = new Set<string>();
+  const cartIds = new Set<string>();
   for (const { type, data } of events) {
     if (ORDER_EVENTS.has(type) && text(data.orderId)) orderIds.add(text(data.orderId)!);
     if (type === 'customer.registered' && text(data.customerId)) userIds.add(text(data.customerId)!);
     if (type === 'inventory.low' && text(data.variantId)) variantIds.add(text(data.variantId)!);
+    if (type === 'cart.abandoned' && text(data.cartId)) {
+      cartIds.add(text(data.cartId)!);
+      if (text(data.customerId)) userIds.add(text(data.customerId)!);
+    }
   }
   const json = (ids: Set<string>) => JSON.stringify([...ids]);
   const statements = [
@@ -132,6 +187,7 @@ export function contextReads(db: Database, events: readonly ContextEvent[]): { s
     ...(orderIds.size > 0 ? [ordersIn(db, { ids: json(orderIds) }), linesIn(db, { ids: json(orderIds) })] : []),
     ...(orderIds.size + userIds.size > 0 ? [usersIn(db, { ids: json(userIds), orderIds: json(orderIds) })] : []),
     ...(variantIds.size > 0 ? [variantsIn(db, { ids: json(variantIds) })] : []),
+    ...(cartIds.size > 0 ? [cartsIn(db, { ids: json(cartIds) }), cartLinesIn(db, { ids: json(cartIds) })] : []),
   ] as BatchItem<'sqlite'>[];
 
   return {
@@ -142,6 +198,7 @@ export function contextReads(db: Database, events: readonly ContextEvent[]): { s
       const [orderRows, lineRows] = (orderIds.size > 0 ? rows.splice(0, 2) : [[], []]) as [OrderRow[], OrderLineRow[]];
       const [userRows] = (orderIds.size + userIds.size > 0 ? rows.splice(0, 1) : [[]]) as [ContactUser[]];
       const [variantRows] = (variantIds.size > 0 ? rows.splice(0, 1) : [[]]) as [{ id: string; productName: string; variantName: string | null }[]];
+      const [cartRows, cartLineRows] = (cartIds.size > 0 ? rows.splice(0, 2) : [[], []]) as [CartRow[], CartLineName[]];
       const store = settings[0]?.name ?? 'Store';
       const ordersById = new Map(orderRows.map((order) => [order.id, order]));
       const linesByOrder = new Map<string, OrderLineRow[]>();
@@ -152,7 +209,14 @@ export function contextReads(db: Database, events: readonly ContextEvent[]): { s
         const order = typeof orderId === 'string' ? ordersById.get(orderId) : undefined;
         return order ? orderContext(order, linesByOrder.get(order.id) ?? [], order.customerId ? usersById.get(order.customerId) : undefined, store) : null;
       };
-      return new Map(events.map((event) => [event.id, contextOf(event, store, forOrder, usersById, variantsById)]));
+      const cartsById = new Map(cartRows.map((cart) => [cart.id, cart]));
+      const forCart = ({ data }: ContextEvent): EventContext | null => {
+        const cart = typeof data.cartId === 'string' ? cartsById.get(data.cartId) : undefined;
+        // A cart used again, checked out or gone since needs no reminder; nor one without its recovery.
+        if (!cart || cart.status !== 'abandoned' || typeof data.recoveryId !== 'string') return null;
+        return cartContext(cart, data.recoveryId, cartLineRows.filter((l) => l.cartId === cart.id), cart.customerId ? usersById.get(cart.customerId) : undefined, store, links);
+      };
+      return new Map(events.map((event) => [event.id, event.type === 'cart.abandoned' ? forCart(event) : contextOf(event, store, forOrder, usersById, variantsById)]));
     },
   };
 }

@@ -2,6 +2,7 @@ import type { NotificationRow } from '../db/schema';
 import type { Bindings } from '../env';
 import { causeOf } from './planner';
 import { unredact } from './redaction';
+import { recoveryToken } from '../modules/carts/recovery';
 import { resetIdOfCause, resetToken } from './reset-token';
 
 /** A message as its provider gets it; `secret` is what it holds that the stored row does not. */
@@ -13,16 +14,18 @@ export interface OutgoingMessage {
 }
 
 /**
- * What the provider gets for a stored row: the row's own texts, or, for a password-reset email
- * (stored with its token redacted), the texts with the token derived again and put back. Nothing
+ * What the provider gets for a stored row: the row's own texts, or, for a password-reset email or
+ * a cart reminder (stored with its token redacted), the texts with the token derived again and put back. Nothing
  * here is written anywhere. A reset that cannot be rebuilt is a permanent failure, not a retry.
  */
 export async function outgoingMessage(env: Pick<Bindings, 'JWT_SECRET'>, row: NotificationRow): Promise<OutgoingMessage | { error: string }> {
   const stored = { subject: row.subject, body: row.body, bodyHtml: row.bodyHtml };
   const resetId = resetIdOfCause(causeOf(row));
-  if (!resetId) return { ...stored, secret: null };
-  if (!env.JWT_SECRET) return { error: `${row.template}: JWT_SECRET is not set, so the reset link cannot be made` };
-  const token = await resetToken(env.JWT_SECRET, resetId);
+  // A cart reminder: its data names the recovery its link's token is derived from (src/modules/carts/recovery.ts).
+  const recoveryId = row.eventId && typeof row.data?.recoveryId === 'string' ? row.data.recoveryId : null;
+  if (!resetId && !recoveryId) return { ...stored, secret: null };
+  if (!env.JWT_SECRET) return { error: `${row.template}: JWT_SECRET is not set, so the ${resetId ? 'reset' : 'recovery'} link cannot be made` };
+  const token = resetId ? await resetToken(env.JWT_SECRET, resetId) : await recoveryToken(env.JWT_SECRET, recoveryId!);
   return {
     subject: stored.subject === null ? null : unredact(stored.subject, token),
     body: unredact(stored.body, token),

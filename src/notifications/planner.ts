@@ -6,7 +6,7 @@ import { jsonRows, rowsFromJson } from '../db/json-rows';
 import { notifications, type NotificationRow } from '../db/schema';
 import { notificationTemplates, type NotificationTemplateRow } from '../db/schema-notifications';
 import { ID_PREFIX, newId } from '../lib/ids';
-import { type Contact, type ContextEvent, contextReads } from './context';
+import { type Contact, type ContextEvent, contextReads, type Links } from './context';
 import { recipients, staffReads } from './recipients';
 import { renderMessage, type TemplateData } from './render';
 import { isTrigger, TRIGGERS } from './triggers';
@@ -83,7 +83,7 @@ export const activeTemplates = compiled((db) => db.select().from(notificationTem
  * and none at all when no event has a template. An event whose messages could not be planned gets
  * its error, not the others'.
  */
-export async function planNotifications(db: Database, events: readonly ContextEvent[], templates: readonly NotificationTemplateRow[], now = new Date()): Promise<Map<string, NotificationRow[] | { error: unknown }>> {
+export async function planNotifications(db: Database, events: readonly ContextEvent[], templates: readonly NotificationTemplateRow[], now = new Date(), links: Links = {}): Promise<Map<string, NotificationRow[] | { error: unknown }>> {
   const planned = new Map<string, NotificationRow[] | { error: unknown }>(events.map((event) => [event.id, []]));
   const byType = new Map<string, NotificationTemplateRow[]>();
   for (const template of templates) if (template.active) byType.set(template.event, [...(byType.get(template.event) ?? []), template]);
@@ -91,7 +91,7 @@ export async function planNotifications(db: Database, events: readonly ContextEv
   if (relevant.length === 0) return planned;
 
   const needsStaff = relevant.some((event) => isTrigger(event.type) && TRIGGERS[event.type].permission && byType.get(event.type)!.some((t) => t.audience === 'admin'));
-  const context = contextReads(db, relevant);
+  const context = contextReads(db, relevant, links);
   const staff = needsStaff ? staffReads(db) : undefined;
   let contexts: ReturnType<typeof context.contexts>;
   let staffRows: Parameters<typeof recipients>[0] = [];

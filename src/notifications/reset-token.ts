@@ -1,3 +1,4 @@
+import { derivedToken } from '../lib/derived-token';
 import { ApiError } from '../lib/errors';
 
 /**
@@ -11,15 +12,9 @@ import { ApiError } from '../lib/errors';
 /** Keeps these MACs apart from the JWTs signed with the same secret (their input is `base64url.base64url`, never this). */
 const PURPOSE = 'store-api password-reset token v1:';
 const CAUSE_PREFIX = 'password_reset:';
-const encoder = new TextEncoder();
 
-const base64url = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-
-/** The reset's token: base64url of HMAC-SHA256(secret, purpose + reset id), 43 characters, safe as is in URLs and HTML. */
-export async function resetToken(secret: string, resetId: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return base64url(await crypto.subtle.sign('HMAC', key, encoder.encode(PURPOSE + resetId)));
-}
+/** The reset's token (src/lib/derived-token.ts). */
+export const resetToken = (secret: string, resetId: string): Promise<string> => derivedToken(secret, PURPOSE, resetId);
 
 /** The secret tokens are derived with; a store without one cannot make reset links. */
 export function resetSecret(env: { JWT_SECRET?: string }): string {

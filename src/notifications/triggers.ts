@@ -42,6 +42,20 @@ export const TRIGGERS = {
     permission: null,
   },
   'customer.registered': { variables: { ...STORE, customerName: 'The customer\'s name, else the email address.', email: 'The account\'s email.', customerId: 'The account id.' }, permission: null },
+  'cart.abandoned': {
+    variables: {
+      ...STORE,
+      customerName: 'The customer\'s name, else the email address.',
+      email: 'The address the reminder goes to.',
+      cartId: 'The cart id.',
+      items: 'One line per item in the cart: quantity x name.',
+      itemCount: 'Units in the cart.',
+      recoveryUrl: 'CART_RECOVERY_URL with `cart` and a single-use `token` query parameter. Only the email sent holds the token: the stored message shows `[redacted]`.',
+      token: 'The single-use recovery token; `[redacted]` in the stored message, real only in the email sent.',
+      expiresInDays: 'How long the link works.',
+    },
+    permission: null,
+  },
   'inventory.low': {
     variables: {
       ...STORE,
@@ -131,6 +145,9 @@ export const SAMPLE_DATA: Record<string, string | number> = {
   quantity: 3,
   threshold: 5,
   resetUrl: 'https://shop.example/reset-password?token=SAMPLE',
+  cartId: 'cart_01KSAMPLE0000000000000000',
+  recoveryUrl: 'https://shop.example/cart?cart=cart_01KSAMPLE0000000000000000&token=SAMPLE',
+  expiresInDays: 7,
   token: 'SAMPLE',
   expiresInMinutes: 60,
   endpointId: 'we_01KSAMPLE00000000000000000',

@@ -17,7 +17,7 @@ import { stalledNotifications } from '../notifications/stalled';
 import { sweepDue } from './stalled-sweep';
 import { eachBatch, type Item, log, type Result, writeTogetherOrAlone } from './each-message';
 
-export type FanOutEnv = Pick<Bindings, 'DB' | 'DELIVERIES_QUEUE' | 'NOTIFICATIONS_QUEUE' | 'EVENTS_QUEUE'>;
+export type FanOutEnv = Pick<Bindings, 'DB' | 'DELIVERIES_QUEUE' | 'NOTIFICATIONS_QUEUE' | 'EVENTS_QUEUE' | 'CART_RECOVERY_URL'>;
 
 type EventRow = Pick<typeof events.$inferSelect, 'id' | 'type' | 'data' | 'createdAt'>;
 type EndpointRow = Pick<typeof webhookEndpoints.$inferSelect, 'id' | 'events' | 'createdAt'>;
@@ -114,7 +114,7 @@ async function fanOutAll(db: Database, env: FanOutEnv, items: Item<EventMessage>
   }
   if (toFan.length === 0) return results;
 
-  const planned = await planNotifications(db, toFan.map(({ event }) => event), received.templates);
+  const planned = await planNotifications(db, toFan.map(({ event }) => event), received.templates, new Date(), { cartRecoveryUrl: env.CART_RECOVERY_URL });
   const now = new Date();
   const parts: Part[] = toFan.map(({ item, event }) => ({ item, event, deliveries: deliveryRows(event, received.endpoints, now), notifications: planned.get(event.id) ?? [] }));
 

@@ -38,7 +38,7 @@ describe('abandoned carts', () => {
     // The idle clock is left alone: it still says since when.
     expect(new Date(row.updatedAt).getTime()).toBeLessThan(Date.now() - HOUR);
     const [event] = await abandonedEvents(cart.id);
-    expect(event!.data).toEqual({ cartId: cart.id, customerId: null, email: cart.email, currency: 'USD', idleSince: row.updatedAt, abandonedAt: row.abandonedAt });
+    expect(event!.data).toEqual({ cartId: cart.id, customerId: null, email: cart.email, currency: 'USD', idleSince: row.updatedAt, abandonedAt: row.abandonedAt, recoveryId: expect.stringMatching(/^crec_/) });
     await abandonIdleCarts(env);
     expect(await abandonedEvents(cart.id)).toHaveLength(1);
   });

@@ -1262,6 +1262,22 @@ class CartsResource(ResourceBase):
         ):
             yield from each.data
 
+    def recover(self, id: str, /, *, token: str) -> NewCart:
+        """Come back to an abandoned cart from its reminder's link.
+
+        POST /api/carts/{id}/recover
+
+        Args:
+            token: The `token` of the reminder email's link.
+        """
+        return self._http.call(
+            "POST",
+            "/api/carts/{id}/recover",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({"token": token}),
+        )
+
     def remove_coupon(self, id: str, /, *, cart_token: Optional[str] = None) -> Cart:
         """Remove the coupon.
 

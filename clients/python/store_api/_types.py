@@ -116,6 +116,7 @@ __all__ = [
     "ProductSuggestionsCategoriesItem",
     "ProductSuggestionsProductsItem",
     "ProductVendor",
+    "RecoverCart",
     "Refund",
     "Register",
     "RenderedNotification",
@@ -1646,6 +1647,11 @@ class ProductSuggestions(TypedDict):
     products: List[ProductSuggestionsProductsItem]
     #: Up to 10 categories whose name, or a word of it, starts with what was typed.
     categories: List[ProductSuggestionsCategoriesItem]
+
+
+class RecoverCart(TypedDict):
+    #: The `token` of the reminder email's link.
+    token: str
 
 
 class Refund(TypedDict):

@@ -1,11 +1,13 @@
 import { and, asc, eq, gte, isNotNull, lt, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { createDb } from '../../db/client';
-import { cartLines, carts, orders, users } from '../../db/schema';
+import { cartLines, cartRecoveries, carts, orders, users } from '../../db/schema';
+import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
 import { type Bindings, numberSetting } from '../../env';
 import { outboxEventWhere, takeNotedEvents } from '../../lib/events';
 import { sendEvents } from '../../webhooks/messages';
+import { newRecovery } from './recovery';
 
 const DEFAULT_CART_ABANDONED_AFTER_MINUTES = 60;
 /** Carts looked at per cron run; the oldest first, so a backlog clears over the next minutes. */
@@ -18,7 +20,9 @@ const PER_RUN = 100;
  * batch; a cart used again goes back to `active` (src/modules/carts/carts.access.ts), and if it is
  * left again it is `abandoned` again without a second event. Each cart flips only if it is still
  * as it was read (`updatedAt` unchanged), so a shopper coming back at that moment wins; its
- * `updatedAt` is left alone, so it keeps saying since when the cart has been idle.
+ * `updatedAt` is left alone, so it keeps saying since when the cart has been idle. The first time
+ * also adds the cart's recovery (src/modules/carts/recovery.ts), named by the event's `recoveryId`,
+ * for the reminder email's link.
  * Returns how many carts were found abandoned.
  */
 export async function abandonIdleCarts(env: Pick<Bindings, 'DB' | 'EVENTS_QUEUE' | 'CART_ABANDONED_AFTER_MINUTES'>, now = new Date()): Promise<number> {
@@ -39,9 +43,10 @@ export async function abandonIdleCarts(env: Pick<Bindings, 'DB' | 'EVENTS_QUEUE'
     const stillIdle = and(eq(carts.id, cart.id), eq(carts.status, 'active'), eq(carts.updatedAt, cart.updatedAt));
     const flip = db.update(carts).set({ status: 'abandoned', abandonedAt: cart.abandonedAt ?? ts }).where(stillIdle);
     if (cart.abandonedAt) return [flip];
-    const data = { cartId: cart.id, customerId: cart.customerId, email: cart.email, currency: cart.currency, idleSince: cart.updatedAt, abandonedAt: ts };
+    const recovery = newRecovery(cart.id, now);
+    const data = { cartId: cart.id, customerId: cart.customerId, email: cart.email, currency: cart.currency, idleSince: cart.updatedAt, abandonedAt: ts, recoveryId: recovery.id };
     const flipped = sql`EXISTS (SELECT 1 FROM ${carts} WHERE ${carts.id} = ${cart.id} AND ${carts.status} = 'abandoned' AND ${carts.abandonedAt} = ${ts})`;
-    return [flip, outboxEventWhere(db, 'cart.abandoned', data, flipped, now)];
+    return [flip, insertWhere(db, cartRecoveries, recovery, flipped), outboxEventWhere(db, 'cart.abandoned', data, flipped, now)];
   });
   const results = await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
   // The events go to the queue at once, as a request's do (the consumer skips any whose insert did not apply).
@@ -55,7 +60,7 @@ export async function abandonIdleCarts(env: Pick<Bindings, 'DB' | 'EVENTS_QUEUE'
   let i = 0;
   for (const cart of idle) {
     abandoned += ((results[i] as D1Result).meta?.changes ?? 0) > 0 ? 1 : 0;
-    i += cart.abandonedAt ? 1 : 2;
+    i += cart.abandonedAt ? 1 : 3;
   }
   return abandoned;
 }

@@ -11,6 +11,7 @@ import type * as routes from './carts.routes';
 import * as service from './carts.service';
 import { toOrder } from '../orders/orders.read';
 import { checkout } from './checkout';
+import { recoverySecret, redeemRecovery } from './recovery';
 
 /** The cart the path names, if this caller (principal and cart token) may `action` it. */
 const cartFor = (c: Context<AppEnv>, id: string, action: CartAction) => reachCart(c.var.db, c.var.principal, id, c.req.header(CART_TOKEN_HEADER), action);
@@ -62,6 +63,11 @@ export const applyCoupon: AppRouteHandler<typeof routes.applyCoupon> = async (c)
 
 export const removeCoupon: AppRouteHandler<typeof routes.removeCoupon> = async (c) =>
   changed(c, c.req.valid('param').id, (cart) => service.removeCoupon(c.var.db, cart), 'Coupon removed');
+
+export const recoverCart: AppRouteHandler<typeof routes.recoverCart> = async (c) => {
+  const { cart, token } = await redeemRecovery(c.var.db, recoverySecret(c.env), c.req.valid('param').id, c.req.valid('json').token);
+  return ok(c, { ...(await cartView(c.var.db, cart)), token }, 'Welcome back: your cart');
+};
 
 export const adoptCart: AppRouteHandler<typeof routes.adoptCart> = async (c) => {
   const user = c.var.principal as Extract<Principal, { kind: 'user' }>;

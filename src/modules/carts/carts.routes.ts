@@ -202,6 +202,26 @@ export const adoptCart = apiRoute({
   responses: { 200: cartResponse("The signed-in user's cart."), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
 
+const RecoverCartBody = z
+  .strictObject({ token: z.string().min(1).max(100).openapi({ description: "The `token` of the reminder email's link.", example: 'f3J9...' }) })
+  .openapi('RecoverCart');
+
+export const recoverCart = apiRoute({
+  ...operation('carts', 'recover', 'recoverCart'),
+  method: 'post',
+  path: '/carts/{id}/recover',
+  tags,
+  summary: "Come back to an abandoned cart from its reminder's link",
+  description:
+    'The reminder email of an abandoned cart links to `CART_RECOVERY_URL?cart=<id>&token=<token>`; the storefront posts the token here. ' +
+    'It works once, within 7 days, for that cart only: the cart is `active` again and answered with a new `token` (send it as ' +
+    `\`${CART_TOKEN_HEADER}\`; the cart's old token stops working). A wrong, used or expired token, or another cart's, is 404 exactly as an ` +
+    'unknown cart; a cart checked out since is 409. No credential needed: the token is the key.',
+  security: publicRoute,
+  request: { params: CartParams, body: jsonBody(RecoverCartBody, 'The recovery token.') },
+  responses: { 200: successResponse(NewCartSchema, 'The cart, with its new token.'), ...errorResponses(401, 404, 409, ...bodyErrors) },
+});
+
 export const checkoutCart = apiRoute({
   ...operation('carts', 'checkout', 'checkoutCart'),
   method: 'post',

@@ -13,4 +13,5 @@ export const cartsRouter = createRouter()
   .openapi(routes.applyCoupon, handlers.applyCoupon)
   .openapi(routes.removeCoupon, handlers.removeCoupon)
   .openapi(routes.adoptCart, handlers.adoptCart)
+  .openapi(routes.recoverCart, handlers.recoverCart)
   .openapi(routes.checkoutCart, handlers.checkoutCart);

@@ -672,6 +672,63 @@ final class CartsResource
     }
 
     /**
+     * Come back to an abandoned cart from its reminder's link
+     *
+     * POST /api/carts/{id}/recover
+     *
+     * @param string $id
+     * @param array{
+     *     token: string,
+     * } $body
+     * @return array{
+     *     id: string,
+     *     status: 'active'|'abandoned'|'converted',
+     *     customerId: string|null,
+     *     email: string|null,
+     *     currency: string,
+     *     couponCode: string|null,
+     *     shippingAddress: array{
+     *         firstName?: string|null,
+     *         lastName?: string|null,
+     *         company?: string|null,
+     *         line1: string,
+     *         line2?: string|null,
+     *         city: string,
+     *         region?: string|null,
+     *         postalCode?: string|null,
+     *         country: string,
+     *         phone?: string|null,
+     *     }|null,
+     *     billingAddress: array{
+     *         firstName?: string|null,
+     *         lastName?: string|null,
+     *         company?: string|null,
+     *         line1: string,
+     *         line2?: string|null,
+     *         city: string,
+     *         region?: string|null,
+     *         postalCode?: string|null,
+     *         country: string,
+     *         phone?: string|null,
+     *     }|null,
+     *     lines: list<array<string, mixed>>,
+     *     totals: array<string, mixed>,
+     *     notices: list<array<string, mixed>>,
+     *     orderId: string|null,
+     *     createdAt: string,
+     *     updatedAt: string,
+     *     token?: string,
+     * }
+     * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
+     * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
+     */
+    public function recover(string $id, array $body): array
+    {
+        $data = $this->client->request('POST', '/api/carts/' . \rawurlencode($id) . '/recover', ['body' => $body, 'bodyRequired' => true, 'response' => 'item', 'operation' => 'carts.recover']);
+        return \is_array($data) ? $data : [];
+    }
+
+    /**
      * Check out: place the order
      *
      * POST /api/carts/{id}/checkout (idempotent: an Idempotency-Key is sent, a new UUID unless given)

@@ -68,6 +68,7 @@ import type {
   Product,
   ProductMedia,
   ProductSuggestions,
+  RecoverCart,
   Refund,
   Register,
   RenderedNotification,
@@ -1590,7 +1591,7 @@ export class OrdersPaymentsResource {
   }
 }
 
-/** `carts`: list, create, get, update, applyCoupon, removeCoupon, adopt, checkout. */
+/** `carts`: list, create, get, update, applyCoupon, removeCoupon, adopt, recover, checkout. */
 export class CartsResource {
   private readonly core: runtime.Core;
   readonly lines: CartsLinesResource;
@@ -1666,6 +1667,15 @@ export class CartsResource {
    */
   adopt(id: string, body?: AdoptCart, options?: runtime.RequestOptions): Promise<Cart> {
     return this.core.request<Cart>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/adopt`, body, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
+   * Come back to an abandoned cart from its reminder's link
+   *
+   * `POST /api/carts/{id}/recover`
+   */
+  recover(id: string, body: RecoverCart, options?: runtime.RequestOptions): Promise<NewCart> {
+    return this.core.request<NewCart>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/recover`, body, kind: 'item' }, options);
   }
 
   /**

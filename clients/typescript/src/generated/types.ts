@@ -931,6 +931,11 @@ export interface ApplyCoupon {
 
 export type AdoptCart = Record<string, never>;
 
+export interface RecoverCart {
+  /** The `token` of the reminder email's link. */
+  token: string;
+}
+
 export interface Order {
   id: string;
   customerId: string | null;

@@ -1,0 +1,13 @@
+/**
+ * A token that is never stored: base64url of HMAC-SHA256(secret, purpose + id), derived from a
+ * stored row's id with the server's JWT_SECRET whenever it is needed (43 characters, safe as is in
+ * URLs and HTML). Knowing the id is worth nothing without the secret; `purpose` keeps the tokens of
+ * different uses (and the JWTs signed with the same secret, whose input is never this) apart.
+ */
+const encoder = new TextEncoder();
+const base64url = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+export async function derivedToken(secret: string, purpose: string, id: string): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return base64url(await crypto.subtle.sign('HMAC', key, encoder.encode(purpose + id)));
+}
