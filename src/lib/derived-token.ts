@@ -4,10 +4,18 @@
  * URLs and HTML). Knowing the id is worth nothing without the secret; `purpose` keeps the tokens of
  * different uses (and the JWTs signed with the same secret, whose input is never this) apart.
  */
+import { ApiError } from './errors';
+
 const encoder = new TextEncoder();
 const base64url = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 export async function derivedToken(secret: string, purpose: string, id: string): Promise<string> {
   const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return base64url(await crypto.subtle.sign('HMAC', key, encoder.encode(purpose + id)));
+}
+
+/** The secret derived tokens are made with; without one, `feature` (its links) cannot work. */
+export function tokenSecret(env: { JWT_SECRET?: string }, feature: string): string {
+  if (!env.JWT_SECRET) throw new ApiError('INTERNAL_ERROR', `${feature} is not available: JWT_SECRET is not configured`);
+  return env.JWT_SECRET;
 }

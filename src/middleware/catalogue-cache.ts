@@ -1,13 +1,11 @@
-import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Database } from '../db/client';
 import { interceptD1 } from '../lib/d1-intercept';
 import { createDb } from '../db/client';
-import { compiled } from '../db/compiled';
-import { catalogueVersion } from '../db/schema';
 import { type AppEnv, numberSetting } from '../env';
 import { coloMatch, coloPut } from '../lib/colo-cache';
+import { fnv1a } from '../lib/fnv';
 import { LruCache } from '../lib/lru';
 import type { Principal } from '../lib/access';
 
@@ -16,19 +14,9 @@ export const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=
 /** Credentialed reads may show drafts, other statuses or a vendor's view: never stored by anyone. */
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
-/** FNV-1a (32 bits) of the URL, so two URLs at one catalogue version have different ETags. */
-function urlHash(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(36);
-}
-
-/** The ETag of a public catalogue read: the catalogue version and the URL (path and query). */
+/** The ETag of a public catalogue read: the catalogue version and a hash of the URL (path and query), so two URLs differ. */
 function etagOf(version: number, target: string): string {
-  return `W/"c${version}-${urlHash(target)}"`;
+  return `W/"c${version}-${fnv1a(target).toString(36)}"`;
 }
 
 /** If-None-Match holds `etag` (weak comparison, RFC 9110 13.1.2) or is `*`. */
@@ -38,17 +26,17 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
-/** The catalogue version row (what withVersionRider prepends), and as a Drizzle statement built once per isolate. */
+/** The catalogue version row: read alone, or as the first statement of a handler's batch (withVersionRider). */
 const VERSION_SQL = 'SELECT version FROM catalogue_version WHERE id = 1';
-const versionQuery = compiled((db) => db.select({ version: catalogueVersion.version }).from(catalogueVersion).where(eq(catalogueVersion.id, 1)));
+const versionOf = (result: D1Result | undefined) => (result?.results[0] as { version?: number } | undefined)?.version ?? 0;
 
 /**
- * The version alone, in a batch of its own: a batch (not db.all) so that a cached API key's check
- * rides along (src/middleware/verified-d1.ts) and X-D1-Rows-Read counts it.
+ * The version alone, in a batch of its own: a batch (not a lone statement) so that a cached API
+ * key's check rides along (src/middleware/verified-d1.ts) and X-D1-Rows-Read counts it.
  */
 async function readVersion(db: Database): Promise<number> {
-  const [rows] = (await db.batch([versionQuery(db, {})] as never)) as [{ version: number }[]];
-  return rows[0]?.version ?? 0;
+  const [result] = await db.$client.batch([db.$client.prepare(VERSION_SQL)]);
+  return versionOf(result);
 }
 
 /**
@@ -59,7 +47,6 @@ async function readVersion(db: Database): Promise<number> {
  */
 function withVersionRider(db: Database, take: (version: number) => void): Database {
   const d1 = db.$client;
-  const versionOf = (result: D1Result | undefined) => (result?.results[0] as { version?: number } | undefined)?.version ?? 0;
   /** The version's read, once started; what comes after waits for it. It never rejects: a failed one leaves the answer untagged. */
   let versionRead: Promise<void> | undefined;
   const untagged = () => undefined;

@@ -1,5 +1,4 @@
-import { derivedToken } from '../lib/derived-token';
-import { ApiError } from '../lib/errors';
+import { derivedToken, tokenSecret } from '../lib/derived-token';
 
 /**
  * A password-reset token is never stored, not even in the message that carries it: it is derived
@@ -17,10 +16,7 @@ const CAUSE_PREFIX = 'password_reset:';
 export const resetToken = (secret: string, resetId: string): Promise<string> => derivedToken(secret, PURPOSE, resetId);
 
 /** The secret tokens are derived with; a store without one cannot make reset links. */
-export function resetSecret(env: { JWT_SECRET?: string }): string {
-  if (!env.JWT_SECRET) throw new ApiError('INTERNAL_ERROR', 'Password reset is not available: JWT_SECRET is not configured');
-  return env.JWT_SECRET;
-}
+export const resetSecret = (env: { JWT_SECRET?: string }): string => tokenSecret(env, 'Password reset');
 
 /** The cause a reset's email is recorded under. */
 export const resetCause = (resetId: string) => `${CAUSE_PREFIX}${resetId}`;

@@ -42,7 +42,7 @@ describe('GET /api/carts (staff)', () => {
   it('finds carts idle since a moment, a customer, and those created after a day', async () => {
     const email = `idle-${uid()}@example.com`;
     const idle = await cartWith(email, 7);
-    const busy = await cartWith(email, 8);
+    await cartWith(email, 8); // changed just now: not idle
     await db().update(carts).set({ updatedAt: '2026-01-01T08:00:00.000Z' }).where(eq(carts.id, idle.id));
     expect(ids(await api(`/api/carts?email=${email}&updated_before=2026-01-01T09:00:00Z`, { key }))).toEqual([idle.id]);
     expect(ids(await api(`/api/carts?email=${email}&updated_before=2026-01-01`, { key }))).toEqual([]);
@@ -50,7 +50,6 @@ describe('GET /api/carts (staff)', () => {
     const customer = await insertUser();
     const own = await api('/api/carts', { method: 'POST', key: customer.token, json: {} });
     expect(ids(await api(`/api/carts?customer=${customer.user.id}`, { key }))).toEqual([own.body.data.id]);
-    expect(busy.id).not.toBe(idle.id);
   });
 
   it('prices without changing the cart: a product off sale is announced, not removed, and the idle clock stays', async () => {

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { type CartRow, carts } from '../../db/schema';
 import { randomBase62, sha256Hex, timingSafeEqualBytes } from '../../lib/crypto';
 import { ApiError } from '../../lib/errors';
+import { CUSTOMER_ROLE } from '../customers/customers.service';
 import { hasPermission, type Principal, vendorScope } from '../../lib/access';
 
 /**
@@ -42,7 +43,7 @@ export function isCartStaff(principal: Principal, action: CartAction): boolean {
  */
 export function refuseCartListOutsiders(principal: Principal): void {
   if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
-  const outsider = vendorScope(principal) !== null || (principal.kind === 'user' && principal.role === 'customer');
+  const outsider = vendorScope(principal) !== null || (principal.kind === 'user' && principal.role === CUSTOMER_ROLE);
   if (outsider) throw new ApiError('NOT_FOUND', `No route for GET /api/carts: a customer's cart is at /api/carts/${SELF_CART}`);
   if (!isCartStaff(principal, 'read')) throw ApiError.forbidden("This credential lacks the 'carts:read' permission");
 }

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type CartRow, cartRecoveries, carts } from '../../db/schema';
 import { timingSafeEqualBytes } from '../../lib/crypto';
-import { derivedToken } from '../../lib/derived-token';
+import { derivedToken, tokenSecret } from '../../lib/derived-token';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { newCartToken } from './carts.access';
@@ -22,10 +22,7 @@ const PURPOSE = 'store-api cart-recovery token v1:';
 export const recoveryToken = (secret: string, recoveryId: string) => derivedToken(secret, PURPOSE, recoveryId);
 
 /** The secret recovery tokens are derived with. */
-export function recoverySecret(env: { JWT_SECRET?: string }): string {
-  if (!env.JWT_SECRET) throw new ApiError('INTERNAL_ERROR', 'Cart recovery is not available: JWT_SECRET is not configured');
-  return env.JWT_SECRET;
-}
+export const recoverySecret = (env: { JWT_SECRET?: string }): string => tokenSecret(env, 'Cart recovery');
 
 /** The reminder's link: CART_RECOVERY_URL with the cart and the token (the storefront posts them to /api/carts/{cart}/recover). */
 export function recoveryUrl(base: string | undefined, cartId: string, token: string): string {
