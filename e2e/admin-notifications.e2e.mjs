@@ -10,7 +10,7 @@ import { openPanel } from './panel-browser.mjs';
 // A loaded two-core machine: generous waits on locators, never fixed sleeps.
 const WAIT = 30_000;
 const TEMPLATE = 'tmpl_order_confirmation_email';
-const NEW_SUBJECT = 'E2E: thank you for order {{orderId}}';
+const NEW_SUBJECT = 'E2E: thank you for order {{orderNumber}}';
 
 let panel;
 let worker;
@@ -59,7 +59,7 @@ test('a template: its subject edited, previewed with sample data, then reset to 
   await page.click(`a[href="/admin/notifications/${TEMPLATE}"]`);
   await page.waitForURL(`**/admin/notifications/${TEMPLATE}`);
   const original = await page.inputValue('input[name=subject]');
-  assert.match(original, /\{\{orderId\}\}/);
+  assert.match(original, /\{\{orderNumber\}\}/);
   // The variables it may use are listed beside the form.
   assert.ok(await page.locator('aside dt', { hasText: '{{shippingAddress}}' }).isVisible());
 
@@ -71,10 +71,10 @@ test('a template: its subject edited, previewed with sample data, then reset to 
   await page.click('button:text("Preview with sample data")');
   const preview = page.locator('#preview-result');
   await preview.waitFor();
-  assert.equal((await preview.locator('.subject').textContent()).trim(), 'E2E: thank you for order ord_01KSAMPLE00000000000000000');
+  assert.equal((await preview.locator('.subject').textContent()).trim(), 'E2E: thank you for order #1001');
   // The HTML part is shown in a sandboxed frame, rendered with the same sample data.
   const frame = page.frameLocator('#preview-result iframe');
-  await frame.locator('body', { hasText: 'ord_01KSAMPLE00000000000000000' }).waitFor();
+  await frame.locator('body', { hasText: 'order #1001' }).waitFor();
   await page.locator('#preview-result iframe').scrollIntoViewIfNeeded();
   await shot('admin-template-edit');
 
@@ -95,7 +95,7 @@ test('the message log: an order placed through the API, its email found by chann
   assert.equal(product.status, 201, JSON.stringify(product.json));
   const placed = await api('POST', '/api/orders', state.token, { email: 'reader@example.com', lines: [{ variantId: product.json.data.variants[0].id, quantity: 1 }] });
   assert.equal(placed.status, 201, JSON.stringify(placed.json));
-  state.orderId = placed.json.data.id;
+  state.orderNumber = placed.json.data.number;
   // A sign-up sends the marketing welcome email too.
   const registered = await api('POST', '/api/auth/register', null, { email: 'new.customer@example.com', password: 'correct horse battery', name: 'Grace Hopper' });
   assert.equal(registered.status, 201, JSON.stringify(registered.json));
@@ -117,9 +117,9 @@ test('the message log: an order placed through the API, its email found by chann
 
   await row.locator('a').first().click();
   await page.waitForURL(/\/admin\/notifications\/log\/.+/);
-  assert.match(await page.textContent('main'), new RegExp(state.orderId));
+  assert.match(await page.textContent('main'), new RegExp(`order #${state.orderNumber}`));
   assert.ok(await page.locator('.badge.b-sent').first().isVisible());
-  await page.frameLocator('iframe.html-preview').locator('body', { hasText: state.orderId }).waitFor();
+  await page.frameLocator('iframe.html-preview').locator('body', { hasText: `#${state.orderNumber}` }).waitFor();
   // Chromium paints a sandboxed frame (its own process) only once it has been in view.
   await page.locator('iframe.html-preview').scrollIntoViewIfNeeded();
   await shot('admin-notification-log-message');

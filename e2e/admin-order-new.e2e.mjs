@@ -89,7 +89,7 @@ test('an order for a customer: lines added, reviewed, placed; the API shows it a
   await shot('admin-order-new-review');
 
   await submitWith('#review-card button[value=place]');
-  await page.waitForURL(/\/admin\/orders\/ord_/);
+  await page.waitForURL(/\/admin\/orders\/\d+$/);
   assert.match(await page.locator('main .flash').first().textContent(), /placed/);
   await shot('admin-order-new-placed');
   const id = new URL(page.url()).pathname.split('/').pop();

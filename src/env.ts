@@ -70,6 +70,8 @@ export interface Bindings {
    * (src/middleware/catalogue-cache.ts); 2000 by default.
    */
   CATALOGUE_CACHE_QUIET_MS?: string;
+  /** The first order's number (`#1001`); every later order gets the next one (src/modules/orders/place-order.ts). 1001 by default. */
+  ORDER_NUMBER_START?: string;
   /** Minutes a pending order may stay unpaid before the minute cron cancels it (src/modules/orders/order-expiry.ts); 60 by default. */
   ORDER_PAYMENT_TTL_MINUTES?: string;
   /** Minutes a cart with lines and an email may stay unchanged before the minute cron calls it abandoned (60). */

@@ -650,6 +650,12 @@ export const orders = sqliteTable(
   'orders',
   {
     id: text('id').primaryKey(),
+    /**
+     * The short number customers see (`#1001`): the next after the highest, from ORDER_NUMBER_START,
+     * assigned by the INSERT itself inside the order's batch (place-order.ts), so concurrent orders
+     * never share or skip one. Every order has one (migration 0039 numbered the older ones).
+     */
+    number: integer('number'),
     /** The customer's account; null for a guest order, which has `email` only. */
     customerId: text('customer_id').references(() => users.id, { onDelete: 'restrict' }),
     email: text('email').notNull(),
@@ -674,6 +680,7 @@ export const orders = sqliteTable(
     ...timestamps,
   },
   (t) => [
+    uniqueIndex('orders_number_unique').on(t.number),
     index('orders_created_idx').on(t.createdAt, t.id),
     index('orders_status_created_idx').on(t.status, t.createdAt, t.id),
     index('orders_customer_created_idx').on(t.customerId, t.createdAt),

@@ -64,6 +64,7 @@ function orderContext(order: OrderRow, lines: OrderLineRow[], user: ContactUser 
   const customer = contactOf(user, { email: order.email, phone: order.shippingAddress?.phone, name: shippingName });
   const data: TemplateData = {
     storeName,
+    orderNumber: `#${order.number}`,
     orderId: order.id,
     customerName: customer.name ?? order.email,
     email: order.email,

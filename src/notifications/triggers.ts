@@ -9,6 +9,7 @@ const STORE = { storeName: 'The store\'s name (settings).' };
 
 const ORDER = {
   ...STORE,
+  orderNumber: 'The order number customers know, as they see it: "#1001".',
   orderId: 'The order id.',
   customerName: 'The customer\'s name, else the email address.',
   email: 'The address the order belongs to.',
@@ -114,6 +115,7 @@ export function triggerVariables(trigger: string): string[] {
 /** Example values of every variable, for previews. */
 export const SAMPLE_DATA: Record<string, string | number> = {
   storeName: 'Demo Store',
+  orderNumber: '#1001',
   orderId: 'ord_01KSAMPLE00000000000000000',
   customerName: 'Ada Lovelace',
   customerId: 'user_01KSAMPLE0000000000000000',

@@ -77,8 +77,11 @@ describe('admin: new order', () => {
     // The review form carries the draft; placing it as the browser would.
     const placed = await post('/admin/orders/new', { ...lines, step: 'place' }, session);
     expect(placed.res.status).toBe(303);
-    const id = placed.res.headers.get('Location')!.replace('/admin/orders/', '');
-    const order = await getOrder(db(), id, ALL_ORDERS);
+    // The panel goes to the order by its number (#1001), as it shows it.
+    const number = placed.res.headers.get('Location')!.replace('/admin/orders/', '');
+    expect(number).toMatch(/^\d+$/);
+    const order = await getOrder(db(), number, ALL_ORDERS);
+    const id = order.id;
     expect(order.customerId).toBe(customer.id);
     expect(order.email).toBe(customer.email.toLowerCase());
     expect(order.notes).toBe('Phone order');
@@ -93,7 +96,8 @@ describe('admin: new order', () => {
       .from(events)
       .where(and(eq(events.type, 'order.placed'), sql`json_extract(${events.data}, '$.orderId') = ${id}`));
     expect(emitted).toHaveLength(1);
-    const detail = await get(`/admin/orders/${id}`, session);
+    const detail = await get(`/admin/orders/${number}`, session);
+    expect(detail.html).toContain(`<h1>Order #${number}</h1>`);
     expect(detail.html).toContain(id);
   });
 
@@ -176,7 +180,7 @@ describe('admin: new order', () => {
     const { session, token } = await admin();
     const variant = await variantWithStock(5);
     const placed = await post('/admin/orders/new', { _csrf: token, step: 'place', email: `notes-${uid()}@example.com`, currency: 'USD', 'lines.0.variantId': variant, 'lines.0.quantity': '1' }, session);
-    const id = placed.res.headers.get('Location')!.split('/').pop()!;
+    const id = (await getOrder(db(), placed.res.headers.get('Location')!.split('/').pop()!, ALL_ORDERS)).id;
     const eventsBefore = await db().select({ n: sql<number>`count(*)` }).from(events).where(eq(events.type, 'order.updated'));
     const detail = await get(`/admin/orders/${id}`, session);
     expect(detail.html).toContain(`action="/admin/orders/${id}/notes"`);

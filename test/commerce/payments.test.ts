@@ -21,7 +21,7 @@ describe('paying an order', () => {
     expect(stored).toMatchObject({ status: 'processing', amountPaid: 2500 });
     const [completed, ...more] = await eventsOf('payment.completed', order.id);
     expect(more).toHaveLength(0);
-    expect(completed!.data).toEqual({ paymentId: res.body.data.id, orderId: order.id, provider: 'manual', amount: 25, currency: 'USD' });
+    expect(completed!.data).toEqual({ paymentId: res.body.data.id, orderId: order.id, orderNumber: order.number, provider: 'manual', amount: 25, currency: 'USD' });
     expect(res.body.data.clientSecret).toBeNull();
     const updated = await eventsOf('order.updated', order.id);
     expect(updated.map((e) => e.data.status)).toEqual(['processing']);

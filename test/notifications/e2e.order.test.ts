@@ -29,7 +29,7 @@ it('placing, paying and shipping an order leaves readable email and SMS with the
   );
   const emails = await mine();
   const confirmation = emails.find((n) => n.template === 'order_confirmation');
-  expect(confirmation).toMatchObject({ channel: 'email', provider: 'outbox', attempts: 1, subject: expect.stringContaining(order.id) });
+  expect(confirmation).toMatchObject({ channel: 'email', provider: 'outbox', attempts: 1, subject: expect.stringContaining(`order #${order.number} confirmed`) });
   expect(confirmation.body).toContain(`2 x ${product.name}`);
   expect(confirmation.body).toContain(`Total: ${order.total.toFixed(2)} ${order.currency}`);
   expect(emails.find((n) => n.template === 'shipment_shipped').body).toContain('Tracking number: 1Z999AA1');
@@ -37,7 +37,7 @@ it('placing, paying and shipping an order leaves readable email and SMS with the
   const sms = async () => (await api('/api/notifications?recipient=%2B442079460000&channel=sms', { key })).body.data as any[];
   await expect.poll(async () => (await sms()).map((n) => n.status), { timeout: 30_000, interval: 250 }).toEqual(['sent']);
   const [text] = await sms();
-  expect(text.body).toContain(`order ${order.id} has shipped with UPS, tracking 1Z999AA1 https://ups.example/1Z999AA1`);
+  expect(text.body).toContain(`order #${order.number} has shipped with UPS, tracking 1Z999AA1 https://ups.example/1Z999AA1`);
   expect(await db().select().from(notifications).where(eq(notifications.recipientUserId, user.id))).toHaveLength(5); // the sign-up's welcome too
   // The customer cannot read the store's message log.
   expect((await api('/api/notifications', { key: token })).status).toBe(403);

@@ -34,17 +34,18 @@ describe('the template language', () => {
 });
 
 describe('rendering with an event\'s data', () => {
-  it('renders the order confirmation with the order\'s id, lines and totals, to the order\'s email', async () => {
+  it('renders the order confirmation with the order\'s number, lines and totals, to the order\'s email', async () => {
     const { user } = await insertUser({ name: 'Grace Hopper' });
     const { order, product } = await placeTestOrder({ customer: user.id, quantity: 3, price: 12.5 });
     const rows = await planEventNotifications(db(), { id: 'evt_test_placed', type: 'order.placed', data: { orderId: order.id } });
     const email = rows.find((r) => r.template === 'order_confirmation')!;
     expect(email).toMatchObject({ channel: 'email', recipient: order.email, status: 'queued', category: 'transactional', eventId: 'evt_test_placed', recipientUserId: user.id });
-    expect(email.subject).toBe(`Demo Store: order ${order.id} confirmed`.replace('Demo Store', String(email.data.storeName)));
+    expect(email.subject).toBe(`Demo Store: order #${order.number} confirmed`.replace('Demo Store', String(email.data.storeName)));
     expect(email.body).toContain('Hello Grace Hopper');
     expect(email.body).toContain(`3 x ${product.name}`);
     expect(email.body).toContain('Total: 37.50 EUR'.replace('EUR', order.currency));
-    expect(email.bodyHtml).toContain(`<strong>${order.id}</strong>`);
+    expect(order.number).toBeGreaterThanOrEqual(1001);
+    expect(email.bodyHtml).toContain(`<strong>#${order.number}</strong>`);
     expect(email.dedupeKey).toBe(`evt_test_placed|order_confirmation.email|${order.email}`);
   });
 });

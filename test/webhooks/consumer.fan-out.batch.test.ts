@@ -57,7 +57,7 @@ describe('fan-out, a batch at a time', () => {
       for (const { order, event } of placed) {
         const message = sent.find((n) => n.eventId === event.id)!;
         expect(message).toMatchObject({ template: 'order_confirmation', channel: 'email', recipient: order.email, status: 'queued' });
-        expect(message.subject).toContain(order.id);
+        expect(message.subject).toContain(`order #${order.number} `);
         expect(message.body).toContain(`Total: 15.00 ${order.currency}`);
       }
       expect(messages.sent.sort()).toEqual(sent.map((n) => n.id).sort());

@@ -3265,12 +3265,12 @@ class OrdersResource(ResourceBase):
 
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-                Names may be snake_case. Top-level fields: id, customerId, email, status, currency,
-                subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid, amountRefunded,
-                couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt,
-                updatedAt, amountDue, paymentStatus, lines, history. A `fields` selection returns
-                only the selected properties, so properties the response schema marks required may
-                be absent: clients and validators should treat them as optional then.
+                Names may be snake_case. Top-level fields: id, number, customerId, email, status,
+                currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid,
+                amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt,
+                createdAt, updatedAt, amountDue, paymentStatus, lines, history. A `fields` selection
+                returns only the selected properties, so properties the response schema marks
+                required may be absent: clients and validators should treat them as optional then.
         """
         return self._http.call(
             "GET",
@@ -3291,6 +3291,7 @@ class OrdersResource(ResourceBase):
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
         customer: Optional[str] = None,
+        number: Optional[int] = None,
     ) -> Page[Order]:
         """List orders.
 
@@ -3305,18 +3306,19 @@ class OrdersResource(ResourceBase):
                 default; ties end on id, in the direction of the last key). Sortable: createdAt,
                 total, status. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-                Names may be snake_case. Top-level fields: id, customerId, email, status, currency,
-                subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid, amountRefunded,
-                couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt,
-                updatedAt, amountDue, paymentStatus, lines. A `fields` selection returns only the
-                selected properties, so properties the response schema marks required may be absent:
-                clients and validators should treat them as optional then.
+                Names may be snake_case. Top-level fields: id, number, customerId, email, status,
+                currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid,
+                amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt,
+                createdAt, updatedAt, amountDue, paymentStatus, lines. A `fields` selection returns
+                only the selected properties, so properties the response schema marks required may
+                be absent: clients and validators should treat them as optional then.
             status: Order status. One of: pending, processing, shipped, completed, cancelled,
                 refunded.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
             customer: The customer's id.
+            number: The order number (`1001` for #1001).
         """
         return self._http.call(
             "GET",
@@ -3331,6 +3333,7 @@ class OrdersResource(ResourceBase):
                 "created_after": created_after,
                 "created_before": created_before,
                 "customer": customer,
+                "number": number,
             },
         )
 
@@ -3345,6 +3348,7 @@ class OrdersResource(ResourceBase):
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
         customer: Optional[str] = None,
+        number: Optional[int] = None,
     ) -> Iterator[Page[Order]]:
         """Every page of list(), each fetched when the one before is used up."""
         yield from self.list(
@@ -3356,6 +3360,7 @@ class OrdersResource(ResourceBase):
             created_after=created_after,
             created_before=created_before,
             customer=customer,
+            number=number,
         ).iter_pages()
 
     def iterate(
@@ -3369,6 +3374,7 @@ class OrdersResource(ResourceBase):
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
         customer: Optional[str] = None,
+        number: Optional[int] = None,
     ) -> Iterator[Order]:
         """Every item of every page of list(), fetching the pages as needed."""
         for each in self.pages(
@@ -3380,6 +3386,7 @@ class OrdersResource(ResourceBase):
             created_after=created_after,
             created_before=created_before,
             customer=customer,
+            number=number,
         ):
             yield from each.data
 

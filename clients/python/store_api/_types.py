@@ -1341,6 +1341,10 @@ class OrderBillingAddress(_OrderBillingAddressRequired, total=False):
 
 class Order(TypedDict):
     id: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    number: int
     customerId: Optional[str]
     email: str
     status: Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]

@@ -19,6 +19,7 @@ export function OrderListPage(v: { orders: Order[]; page: Pagination; url: strin
         <Select form={v.filters} name="status" label="Status" options={ORDER_STATUSES} blank="Any" />
         <Field form={v.filters} name="created_after" label="From (UTC)" type="date" />
         <Field form={v.filters} name="created_before" label="Before (UTC)" type="date" />
+        <Field form={v.filters} name="number" label="Order number" type="number" min="1" />
         <Field form={v.filters} name="customer" label="Customer id" />
       </Filters>
       <OrderTable orders={v.orders} />
@@ -33,7 +34,9 @@ export function OrderTable({ orders }: { orders: Order[] }) {
       {orders.map((o) => (
         <tr>
           <td>
-            <a href={`/admin/orders/${o.id}`}>{o.id}</a>
+            <a href={`/admin/orders/${o.number}`} title={o.id}>
+              #{o.number}
+            </a>
           </td>
           <td>{when(o.createdAt)}</td>
           <td>{o.email ?? o.customerId ?? '—'}</td>
@@ -80,6 +83,10 @@ export function OrderDetailPage(v: OrderView) {
         <section class="card" aria-labelledby="summary">
           <h2 id="summary">Summary</h2>
           <dl class="facts">
+            <dt>Order</dt>
+            <dd>
+              #{o.number} <small class="muted">{o.id}</small>
+            </dd>
             <dt>Placed</dt>
             <dd>{when(o.createdAt)}</dd>
             <dt>Customer</dt>

@@ -10,6 +10,7 @@ import { orderListQuery } from '../../modules/orders/orders.query';
 import * as routes from '../../modules/orders/orders.routes';
 import { CancelOrderBody, UpdateOrderBody } from '../../modules/orders/orders.schemas';
 import * as orders from '../../modules/orders/orders.service';
+import { orderNumberStart } from '../../modules/orders/place-order';
 import { payerReach } from '../../modules/payments/payments.access';
 import { orderPaymentListQuery } from '../../modules/payments/payments.query';
 import * as paymentRoutes from '../../modules/payments/payments.routes';
@@ -65,7 +66,7 @@ async function detail(c: C, id: string, failed?: OrderView['failed'], status = 2
   const view = (
     <OrderDetailPage order={order} payments={paid?.items ?? null} refunds={refunded} providerLink={stripeLink} shipments={shipped.items} csrf={sessionOf(c).csrfToken} can={can} failed={failed} />
   );
-  return page(c, { title: `Order ${order.id}`, active: HERE, status }, view);
+  return page(c, { title: `Order #${order.number}`, active: HERE, status }, view);
 }
 
 /** Runs an order action; success redirects back with `done`, a failure shows the page with that form's errors. */
@@ -193,8 +194,8 @@ export const orderRoutes = new Hono<AppEnv>()
     try {
       const body = validate(CreateOrderBody, draftBody(values, lines));
       if (step === 'place') {
-        const order = await orders.createOrder(c.var.db, c.var.principal, body, actor(c));
-        return redirectWith(c, `${HERE}/${order.id}`, `Order ${order.id} placed.`);
+        const order = await orders.createOrder(c.var.db, c.var.principal, body, actor(c), orderNumberStart(c.env));
+        return redirectWith(c, `${HERE}/${order.number}`, `Order #${order.number} placed.`);
       }
       return newOrderPage(c, emptyForm(values), lines, await reviewOf(c, body));
     } catch (error) {

@@ -32,6 +32,15 @@ export function exactFilter(column: SQLiteColumn, description: string): FilterSp
   return { schema: param(z.string().min(1).max(200).optional(), description), where: (value) => eq(column, value) };
 }
 
+/** Exact match on a whole-number column (`?number=1001`). */
+export function integerFilter(column: SQLiteColumn, description: string, example: number): FilterSpec<number | undefined> {
+  const message = 'must be a whole number, like ' + example;
+  const schema = numberQuery(/^\d{1,15}$/, z.int({ error: message }).min(0, message).max(Number.MAX_SAFE_INTEGER, message))
+    .optional()
+    .openapi({ description, example });
+  return { schema: schema as unknown as z.ZodType<number | undefined, string | undefined>, where: (value) => eq(column, value) };
+}
+
 /** An inclusive bound on a money column, given in major units (`19.99`); documented as a number. */
 export function moneyBoundFilter(column: SQLiteColumn | SQL, bound: 'min' | 'max', description: string): FilterSpec<number | undefined> {
   const message = 'must be a non-negative amount with at most 2 decimals, like 19.99';

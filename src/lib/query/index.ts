@@ -1,5 +1,5 @@
 export { type FieldTree, fieldTreeFromSchema, parseFields, project, selects } from './fields';
-export { booleanFilter, createdAfterFilter, createdBeforeFilter, enumFilter, exactFilter, idOrSlugFilter, instantBeforeFilter, moneyBoundFilter, searchFilter } from './filters';
+export { booleanFilter, createdAfterFilter, createdBeforeFilter, enumFilter, exactFilter, idOrSlugFilter, integerFilter, instantBeforeFilter, moneyBoundFilter, searchFilter } from './filters';
 export {
   DEFAULT_LIMIT,
   defineListQuery,

@@ -11,6 +11,7 @@ import type * as routes from './carts.routes';
 import * as service from './carts.service';
 import { toOrder } from '../orders/orders.read';
 import { checkout } from './checkout';
+import { orderNumberStart } from '../orders/place-order';
 import { recoverySecret, redeemRecovery } from './recovery';
 
 /** The cart the path names, if this caller (principal and cart token) may `action` it. */
@@ -81,6 +82,6 @@ export const adoptCart: AppRouteHandler<typeof routes.adoptCart> = async (c) => 
 export const checkoutCart: AppRouteHandler<typeof routes.checkoutCart> = async (c) => {
   const cart = await cartFor(c, c.req.valid('param').id, 'write');
   const actor = actorRef(c.var.principal, `guest:${cart.id}`);
-  const placed = await checkout(c.var.db, cart, c.req.valid('json'), actor);
+  const placed = await checkout(c.var.db, cart, c.req.valid('json'), actor, orderNumberStart(c.env));
   return created(c, toOrder(placed.order, placed.lines), `/api/orders/${placed.order.id}`, 'Order placed');
 };

@@ -15,7 +15,7 @@ import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
  * is written and the cart stays active with its lines. The body's fields apply to this order only;
  * the cart's addresses, or the customer's defaults where it has none (./default-addresses.ts), otherwise.
  */
-export async function checkout(db: Database, stored: CartRow, input: CheckoutInput, actor: string, now = new Date()): Promise<PlacedOrder> {
+export async function checkout(db: Database, stored: CartRow, input: CheckoutInput, actor: string, numberStart?: number, now = new Date()): Promise<PlacedOrder> {
   assertActive(stored);
   const [lines, couponRows, customerRows, defaults] = await db.batch([
     cartLinesOf(db, stored.id),
@@ -43,6 +43,7 @@ export async function checkout(db: Database, stored: CartRow, input: CheckoutInp
       cartId: cart.id,
       actor,
       linesField: 'lines',
+      numberStart,
     },
     now,
   );

@@ -32,9 +32,10 @@ export function assertTransition(from: OrderStatus, to: OrderStatus): void {
 }
 
 /** The data of every `order.*` event (docs/webhooks.md): amounts in major units, as everywhere outside. */
-export function orderEventData(order: Pick<OrderRow, 'id' | 'customerId' | 'email' | 'total' | 'currency' | 'minorUnits' | 'status'>) {
+export function orderEventData(order: Pick<OrderRow, 'id' | 'number' | 'customerId' | 'email' | 'total' | 'currency' | 'minorUnits' | 'status'>) {
   return {
     orderId: order.id,
+    orderNumber: order.number,
     customerId: order.customerId,
     email: order.email,
     total: toMajor(order.total, order.minorUnits),

@@ -5,6 +5,7 @@ import { actorRef, type Principal } from '../../lib/access';
 import { ALL_ORDERS, cancelReach, readReach } from './orders.access';
 import type * as routes from './orders.routes';
 import * as service from './orders.service';
+import { orderNumberStart } from './place-order';
 
 type WithPrincipal = { var: { principal: Principal } };
 const actor = (c: WithPrincipal) => actorRef(c.var.principal);
@@ -21,7 +22,7 @@ export const getOrder: AppRouteHandler<typeof routes.getOrder> = async (c) => {
 };
 
 export const createOrder: AppRouteHandler<typeof routes.createOrder> = async (c) => {
-  const order = await service.createOrder(c.var.db, c.var.principal, c.req.valid('json'), actor(c));
+  const order = await service.createOrder(c.var.db, c.var.principal, c.req.valid('json'), actor(c), orderNumberStart(c.env));
   return created(c, order, `/api/orders/${order.id}`, 'Order placed');
 };
 

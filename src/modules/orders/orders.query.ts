@@ -1,5 +1,5 @@
 import { ORDER_STATUSES, orders } from '../../db/schema';
-import { createdAfterFilter, createdBeforeFilter, defineListQuery, enumFilter, exactFilter, fieldTreeFromSchema } from '../../lib/query';
+import { createdAfterFilter, createdBeforeFilter, defineListQuery, enumFilter, exactFilter, integerFilter, fieldTreeFromSchema } from '../../lib/query';
 import { OrderDetailSchema, OrderSchema } from './orders.schemas';
 
 /** What an order list lets a client ask for: the one place its sort, fields and filters are declared. */
@@ -15,6 +15,7 @@ export const orderListQuery = defineListQuery({
     created_after: createdAfterFilter(orders.createdAt),
     created_before: createdBeforeFilter(orders.createdAt),
     customer: exactFilter(orders.customerId, "The customer's id."),
+    number: integerFilter(orders.number, 'The order number (`1001` for #1001).', 1001),
   },
 });
 

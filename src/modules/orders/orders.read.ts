@@ -21,6 +21,7 @@ export function toOrder(row: OrderRow, lines: OrderLineRow[]): Order {
   const money = (minor: number) => toMajor(minor, row.minorUnits);
   return {
     id: row.id,
+    number: row.number!,
     customerId: row.customerId,
     email: row.email,
     status: row.status,
@@ -121,8 +122,21 @@ export async function listOrders(db: Database, query: ParsedListQuery<typeof ord
   return loadOrders(db, reach, plan, { selection: query.fields, withTotal: true });
 }
 
+/** An order named in a path: its id (`ord_…`) or its number (`1001`, or `#1001` URL-encoded). */
+export function orderRef(ref: string): SQL {
+  const number = /^#?(\d{1,15})$/.exec(ref)?.[1];
+  return number ? eq(orders.number, Number(number)) : eq(orders.id, ref);
+}
+
+/** The stored order named by `ref` (id or number) within `reach`; 404 when there is none. */
+export async function findOrder(db: Database, ref: string, reach: SQL | undefined): Promise<OrderRow> {
+  const order = await db.query.orders.findFirst({ where: and(orderRef(ref), reach) });
+  if (!order) throw ApiError.notFound('Order', ref);
+  return order;
+}
+
 export async function getOrder(db: Database, id: string, reach: OrderReach, selection?: FieldTree): Promise<OrderDetail> {
-  const where = and(eq(orders.id, id), orderCondition(reach));
+  const where = and(orderRef(id), orderCondition(reach));
   const { items } = await loadOrders(db, reach, { where, orderBy: [asc(orders.id)], limit: 1, offset: 0 }, { selection, withHistory: true });
   const order = items[0];
   if (!order) throw ApiError.notFound('Order', id);
@@ -132,8 +146,8 @@ export async function getOrder(db: Database, id: string, reach: OrderReach, sele
 /** The stored order and all its lines, for a change; 404 when out of reach. */
 export async function orderForChange(db: Database, id: string, reach: OrderReach): Promise<{ order: OrderRow; lines: OrderLineRow[] }> {
   const [found, lines] = await db.batch([
-    db.select().from(orders).where(and(eq(orders.id, id), orderCondition(reach))),
-    db.select().from(orderLines).where(eq(orderLines.orderId, id)).orderBy(asc(orderLines.id)),
+    db.select().from(orders).where(and(orderRef(id), orderCondition(reach))),
+    db.select().from(orderLines).where(inArray(orderLines.orderId, db.select({ id: orders.id }).from(orders).where(orderRef(id)))).orderBy(asc(orderLines.id)),
   ]);
   if (!found[0]) throw ApiError.notFound('Order', id);
   return { order: found[0], lines };

@@ -5,7 +5,6 @@ import {
   bearerAuth,
   crudOperations,
   errorResponses,
-  IdParams,
   jsonBody,
   listResponse,
   operation,
@@ -15,6 +14,7 @@ import {
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { orderDetailFields, orderListQuery } from './orders.query';
 import { CancelOrderBody, CreateOrderBody, OrderDetailSchema, OrderSchema, UpdateOrderBody } from './orders.schemas';
+import { OrderParams } from './orders.schemas';
 
 const tags = ['Orders'];
 const names = crudOperations('orders', 'Order', 'Orders');
@@ -25,7 +25,6 @@ const reach =
   "that contain a line of its vendor, and in them only its own lines (the amounts stay the whole order's). Any other order answers 404, " +
   'as an unknown one does.';
 
-const OrderParams = IdParams.extend({ id: IdParams.shape.id.openapi({ example: 'ord_01JD0000000000000000000000' }) });
 
 export const listOrders = apiRoute({
   ...names.list,

@@ -8,6 +8,15 @@ import { MAX_LINES } from './quote';
 
 /** Shapes of orders on the wire, derived from the orders, order_lines and order_status_history tables. */
 
+/** An order in a path: its id, or its number (`1001`; `#1001` works URL-encoded). */
+export const OrderParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'id', in: 'path' }, description: "The order's id (`ord_…`) or its number (`1001`).", example: 'ord_01JD0000000000000000000000' }),
+});
+
 /** Amounts of an order are in the major unit of the order's own currency (0 decimals for JPY, 3 for KWD). */
 const OrderMoney = z.number().openapi({ description: "Amount in the major unit of the order's currency.", example: 19.99 });
 
@@ -36,6 +45,10 @@ export const OrderHistorySchema = createSelectSchema(orderStatusHistory, { creat
   .openapi('OrderStatusChange', { description: 'One status change: `fromStatus` is null for placement; `actor` is `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`.' });
 
 export const OrderSchema = createSelectSchema(orders, {
+  number: z.number().int().openapi({
+    description: 'The short number customers see and quote, shown as `#1001`: sequential from the store\'s ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds the order by it, as by its id.',
+    example: 1001,
+  }),
   subtotal: OrderMoney,
   discountTotal: OrderMoney,
   shippingTotal: OrderMoney,

@@ -14,9 +14,8 @@ import { type Quote, quote } from './quote';
 
 export { getOrder, listOrders } from './orders.read';
 
-/** Places an order (one batch, see placeOrder) and returns its id. */
-/** Places the order and returns it as GET /api/orders/{id} would show it, from what was written (no read back). */
-export async function createOrder(db: Database, principal: Principal, body: CreateOrderInput, actor: string): Promise<OrderDetail> {
+/** Places the order (one batch, see placeOrder) and returns it as GET /api/orders/{id} would show it, from what was written (no read back). */
+export async function createOrder(db: Database, principal: Principal, body: CreateOrderInput, actor: string, numberStart?: number): Promise<OrderDetail> {
   const placement = await placementFor(db, principal, body);
   if (!placement.orderer) throw ApiError.validation([...placement.errors, ...(await lineErrors(db, body))]);
   const { order, lines, history } = await placeOrder(db, {
@@ -28,6 +27,7 @@ export async function createOrder(db: Database, principal: Principal, body: Crea
     billingAddress: body.billingAddress,
     notes: body.notes,
     actor,
+    numberStart,
   });
   return { ...toOrder(order, lines), history: history.map(({ orderId: _, ...h }) => h) };
 }

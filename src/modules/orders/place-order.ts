@@ -1,11 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { compiled, compiledInsert, type Slot } from '../../db/compiled';
-import { carts, couponUsages, coupons, type OrderLineRow, type OrderRow, orderLines, orderStatusHistory, orders, type PostalAddress, quoteVersion, writeGuards } from '../../db/schema';
+import { carts, couponUsages, coupons, events, type OrderLineRow, type OrderRow, orderLines, orderStatusHistory, orders, type PostalAddress, quoteVersion, writeGuards } from '../../db/schema';
 import { GUARDS, violatedGuard, withGuards } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
-import { outboxEvent } from '../../lib/events';
+import { newEventId } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
+import { numberSetting } from '../../env';
 import { stockChangeStatements } from '../inventory/stock';
 import { orderEventData } from './order-status';
 import { forgetQuoteInputs, keepQuoteInputs, keptQuoteInputs } from './quote-inputs';
@@ -27,6 +28,8 @@ export interface PlaceOrderInput {
   actor: string;
   /** The JSON field the lines came from, for error details. */
   linesField?: string;
+  /** ORDER_NUMBER_START: the first order's number, and the least any later one gets (orderNumberStart). */
+  numberStart?: number;
 }
 
 export interface PlacedOrder {
@@ -49,7 +52,33 @@ export interface PlacedOrder {
  * inputs (and a cached API key, whose check rides in the same batch) an order is one round trip.
  */
 // The statements of every order, built once per isolate (src/db/compiled.ts).
-const insertOrder = compiledInsert(orders);
+const orderColumns = Object.keys(getTableColumns(orders)).filter((key) => key !== 'number');
+/**
+ * The order's INSERT numbers it: one more than the highest number (at least ORDER_NUMBER_START),
+ * read by the same statement that writes the row. D1 runs a batch as one transaction on one
+ * database, so two orders can never read the same highest number, and a batch that fails takes
+ * its number with it (the next order gets it: no gaps). The unique index is the last word.
+ * `order.placed` reads the number back in the same batch (placedEvent).
+ */
+const insertOrder = compiled((db, p: Slot<string>) =>
+  db
+    .insert(orders)
+    .values({
+      ...Object.fromEntries(orderColumns.map((key) => [key, p(key)])),
+      number: sql`(SELECT max(coalesce(max(${orders.number}) + 1, ${p('numberStart')}), ${p('numberStart')}) FROM ${orders})`,
+    } as never)
+    .returning({ number: orders.number }),
+);
+/** `order.placed` with the number the order's INSERT assigned, read in the same batch. */
+const placedEvent = compiled((db, p: Slot<'id' | 'data' | 'ts' | 'orderId'>) =>
+  db.insert(events).values({
+    id: p('id'),
+    type: 'order.placed',
+    data: sql`json_set(${p('data')}, '$.orderNumber', (SELECT ${orders.number} FROM ${orders} WHERE ${orders.id} = ${p('orderId')}))`,
+    createdAt: p('ts'),
+    publishedAt: null,
+  } as never),
+);
 const insertOrderLine = compiledInsert(orderLines);
 const insertHistory = compiledInsert(orderStatusHistory);
 const insertCouponUsage = compiledInsert(couponUsages);
@@ -108,6 +137,7 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
   const id = newId(ID_PREFIX.order, now.getTime());
   const order: OrderRow = {
     id,
+    number: null,
     customerId: input.customerId,
     email: input.email.toLowerCase(),
     status: 'pending',
@@ -152,14 +182,14 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
   const placed = { id: newId(ID_PREFIX.orderEvent, now.getTime()), orderId: id, fromStatus: null, toStatus: 'pending' as const, actor: input.actor, note: null, createdAt: ts };
   const statements = [
     quoteStillCurrent(db, { version: inputs.version }),
-    insertOrder(db, order),
+    insertOrder(db, { ...order, numberStart: input.numberStart ?? DEFAULT_ORDER_NUMBER_START }),
     ...lines.map((line) => insertOrderLine(db, line)),
     ...lines.flatMap((line) => stockChangeStatements(db, { variantId: line.variantId, delta: -line.quantity, reason: 'order', orderId: id, actor: input.actor }, now)),
     ...(q.coupon
       ? [useCoupon(db, { id: q.coupon.id }), insertCouponUsage(db, { id: newId(ID_PREFIX.couponUsage, now.getTime()), couponId: q.coupon.id, orderId: id, customerKey, createdAt: ts })]
       : []),
     insertHistory(db, placed),
-    outboxEvent(db, 'order.placed', orderEventData(order), now),
+    placedEvent(db, { id: newEventId(db, now), data: JSON.stringify(orderEventData(order)), ts, orderId: id }),
     ...(input.cartId ? [convertCart(db, { id: input.cartId, orderId: id, ts })] : []),
   ];
 
@@ -167,11 +197,12 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     db.batch(statements as never).catch((error: unknown) => {
       throw violatedGuard(error) === 'stale_quote' ? new StaleQuote() : error;
     });
-  await withGuards(write, {
+  const results = (await withGuards(write, {
     insufficient_stock: () => outOfStock(db, q.lines, input.linesField ?? 'lines'),
     coupon_usage_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has been used up`, 'couponCode'),
     coupon_customer_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has already been used the most times allowed by this customer`, 'couponCode'),
-  });
+  })) as unknown[];
+  order.number = (results[1] as { number: number }[])[0]!.number;
   // Everything the order's representation shows, so the caller answers without reading it back.
   return { order, lines, history: [placed] };
 }
@@ -191,6 +222,10 @@ export function notEnoughStock(line: { name: string; quantity: number }, availab
     details: { field, issue: `only ${available} in stock` },
   });
 }
+
+/** The first order number (`ORDER_NUMBER_START`, 1001 by default); any later order's is higher. */
+export const orderNumberStart = (env: { ORDER_NUMBER_START?: string }) => Math.floor(numberSetting(env.ORDER_NUMBER_START, DEFAULT_ORDER_NUMBER_START));
+const DEFAULT_ORDER_NUMBER_START = 1001;
 
 /** Whose coupon uses count against a per-customer limit: the account, or a guest's email. */
 export const customerKeyOf = (orderer: { customerId: string | null; email: string }) => orderer.customerId ?? `email:${orderer.email.toLowerCase()}`;

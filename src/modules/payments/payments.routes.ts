@@ -5,13 +5,13 @@ import { requireCredential, requirePermission } from '../../middleware/auth';
 import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
 import { orderPaymentListQuery, paymentListQuery, refundListQuery } from './payments.query';
 import { CreatePaymentBody, CreateRefundBody, PaymentAttemptSchema, PaymentSchema, RefundSchema } from './payments.schemas';
+import { OrderParams } from '../orders/orders.schemas';
 
 const tags = ['Payments'];
 const signedIn = requireCredential();
 const reach =
   'Staff with `payments:read` or `payments:write` see every payment; a signed-in customer sees the payments of its own orders only ' +
   "(another's is 404); vendor users and API keys without the permission get 403.";
-const OrderParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'ord_01JD0000000000000000000000' }) });
 const PaymentParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'pay_01JD0000000000000000000000' }) });
 const idempotency = 'Accepts `Idempotency-Key`: a repeat with the same key and body within 24 hours returns the first response without charging again.';
 

@@ -12,6 +12,10 @@ import { type PaymentProvider, ProviderUnavailable } from './providers/provider'
 import { paymentProvider } from './providers/registry';
 import type { StripeSettings } from './providers/stripe';
 import { recordCharge } from './settle';
+import { findOrder } from '../orders/orders.read';
+
+/** The order a path names (id or number), within the caller's reach. */
+export { findOrder };
 
 export function toPayment({ providerInput: _input, requestKey: _key, ...row }: PaymentRow, digits: number): Payment {
   return { ...row, amount: toMajor(row.amount, digits), amountRefunded: toMajor(row.amountRefunded, digits) };
@@ -39,13 +43,6 @@ export async function findPayment(db: Database, id: string, reach: SQL | undefin
   const [row] = await db.select({ ...paymentWithDigits, order: orders }).from(payments).innerJoin(orders, eq(orders.id, payments.orderId)).where(and(eq(payments.id, id), reach));
   if (!row) throw ApiError.notFound('Payment', id);
   return row;
-}
-
-/** An order within `reach` (a condition on orders.id), or 404. */
-export async function findOrder(db: Database, id: string, reach: SQL | undefined): Promise<OrderRow> {
-  const order = await db.query.orders.findFirst({ where: and(eq(orders.id, id), reach) });
-  if (!order) throw ApiError.notFound('Order', id);
-  return order;
 }
 
 const CLOSED = ['cancelled', 'refunded'] as const;

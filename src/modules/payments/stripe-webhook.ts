@@ -160,6 +160,7 @@ async function recordDispute(db: Database, dispute: Stripe.Dispute, opened: bool
   const data = {
     paymentId: payment.id,
     orderId: payment.orderId,
+    orderNumber: order.number,
     amount: toMajor(fromStripeAmount(dispute.amount, order.minorUnits, payment.currency), order.minorUnits),
     currency: payment.currency,
     reason: dispute.reason,

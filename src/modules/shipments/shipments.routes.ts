@@ -6,13 +6,13 @@ import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
 import { requireShipmentWriter } from './shipments.access';
 import { allShipmentsListQuery, shipmentListQuery } from './shipments.query';
 import { CreateShipmentBody, ShipmentSchema, UpdateShipmentBody } from './shipments.schemas';
+import { OrderParams } from '../orders/orders.schemas';
 
 const tags = ['Shipments'];
 const reach =
   'Staff with `shipments:*` or `orders:*` (read or write) see every shipment; a vendor user sees the shipments of orders that contain its lines; ' +
   "a signed-in customer those of its own orders. Another's is 404.";
 const writers = 'Needs `shipments:write` or `orders:write`.';
-const OrderParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'ord_01JD0000000000000000000000' }) });
 const ShipmentParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'ship_01JD0000000000000000000000' }) });
 
 export const createShipment = apiRoute({

@@ -11,6 +11,10 @@ import { type FilterSpec, type ListQueryConfig, listPlan, type ParsedListQuery }
 import { statusChangeStatements } from '../orders/order-status';
 import { followUpOrderStatus } from '../payments/order-follow-up';
 import type { CreateShipmentInput, Shipment, UpdateShipmentInput } from './shipments.schemas';
+import { findOrder } from '../orders/orders.read';
+
+/** The order a path names (id or number), within the caller's reach. */
+export { findOrder };
 
 type Line = { orderLineId: string; quantity: number };
 const toShipment = (row: ShipmentRow, lines: Line[]): Shipment => ({ ...row, lines });
@@ -27,12 +31,6 @@ async function linesOf(db: Database, shipmentIds: string[]): Promise<Map<string,
   const byShipment = new Map<string, Line[]>();
   for (const r of rows) byShipment.set(r.shipmentId, [...(byShipment.get(r.shipmentId) ?? []), { orderLineId: r.orderLineId, quantity: r.quantity }]);
   return byShipment;
-}
-
-export async function findOrder(db: Database, id: string, reach: SQL | undefined): Promise<OrderRow> {
-  const order = await db.query.orders.findFirst({ where: and(eq(orders.id, id), reach) });
-  if (!order) throw ApiError.notFound('Order', id);
-  return order;
 }
 
 /** A page of the shipments matching `conditions` (an order's, or those within the caller's reach), with their lines. */
@@ -138,6 +136,7 @@ function shippedEventData(shipment: Pick<ShipmentRow, 'id' | 'orderId' | 'carrie
   return {
     shipmentId: shipment.id,
     orderId: shipment.orderId,
+    orderNumber: order.number,
     customerId: order.customerId,
     carrier: shipment.carrier,
     trackingNumber: shipment.trackingNumber,

@@ -765,6 +765,7 @@ final class CartsResource
      * @param string|null $idempotencyKey the Idempotency-Key; a random UUID v4 when null
      * @return array{
      *     id: string,
+     *     number: int,
      *     customerId: string|null,
      *     email: string,
      *     status: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',

@@ -37,6 +37,7 @@ final class OrdersResource
      * - created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
      * - created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is excluded.
      * - customer: The customer's id.
+     * - number: The order number (`1001` for #1001).
      *
      * @param array{
      *     page?: int,
@@ -47,9 +48,11 @@ final class OrdersResource
      *     created_after?: string,
      *     created_before?: string,
      *     customer?: string,
+     *     number?: int,
      * } $query
      * @return \StoreApi\Page<array{
      *     id: string,
+     *     number: int,
      *     customerId: string|null,
      *     email: string,
      *     status: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',
@@ -129,9 +132,11 @@ final class OrdersResource
      *     created_after?: string,
      *     created_before?: string,
      *     customer?: string,
+     *     number?: int,
      * } $query the query of the first page (`page` to start elsewhere)
      * @return \Generator<int, array{
      *     id: string,
+     *     number: int,
      *     customerId: string|null,
      *     email: string,
      *     status: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',
@@ -240,6 +245,7 @@ final class OrdersResource
      * @param string|null $idempotencyKey the Idempotency-Key; a random UUID v4 when null
      * @return array{
      *     id: string,
+     *     number: int,
      *     customerId: string|null,
      *     email: string,
      *     status: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',
@@ -317,6 +323,7 @@ final class OrdersResource
      * } $query
      * @return array{
      *     id: string,
+     *     number: int,
      *     customerId: string|null,
      *     email: string,
      *     status: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',
@@ -390,6 +397,7 @@ final class OrdersResource
      * } $body
      * @return array{
      *     id: string,
+     *     number: int,
      *     customerId: string|null,
      *     email: string,
      *     status: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',
@@ -463,6 +471,7 @@ final class OrdersResource
      * @param string|null $idempotencyKey the Idempotency-Key; a random UUID v4 when null
      * @return array{
      *     id: string,
+     *     number: int,
      *     customerId: string|null,
      *     email: string,
      *     status: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',

@@ -450,7 +450,7 @@ export interface OrdersListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, total, status. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid, amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, amountDue, paymentStatus, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid, amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, amountDue, paymentStatus, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Order status. One of: pending, processing, shipped, completed, cancelled, refunded. */
   status?: "pending" | "processing" | "shipped" | "completed" | "cancelled" | "refunded";
@@ -460,11 +460,13 @@ export interface OrdersListQuery {
   created_before?: string;
   /** The customer's id. */
   customer?: string;
+  /** The order number (`1001` for #1001). */
+  number?: number;
 }
 
 /** Query parameters of `GET /api/orders/{id}`. */
 export interface OrdersGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid, amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, amountDue, paymentStatus, lines, history. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid, amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, amountDue, paymentStatus, lines, history. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 

@@ -938,6 +938,8 @@ export interface RecoverCart {
 
 export interface Order {
   id: string;
+  /** The short number customers see and quote, shown as `#1001`: sequential from the store's ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds the order by it, as by its id. */
+  number: number;
   customerId: string | null;
   email: string;
   status: "pending" | "processing" | "shipped" | "completed" | "cancelled" | "refunded";
