@@ -17,7 +17,8 @@ import { emptyJsonBody } from './middleware/empty-json-body';
 import { d1Metrics } from './middleware/d1-metrics';
 import { publishEvents } from './middleware/publish-events';
 import { EVENT_TYPES } from './lib/events';
-import { authenticateAndRateLimit } from './middleware/rate-limit';
+import { authenticateAndRateLimit, type Redispatch } from './middleware/rate-limit';
+import { csvExport } from './middleware/csv-export';
 import { services } from './middleware/services';
 import { isStaleCredential } from './middleware/verified-d1';
 import { apiIndexRouter } from './modules/api-index';
@@ -58,7 +59,8 @@ export function createApp() {
   // d1Metrics: X-D1-Rows-Read and X-D1-Round-Trips in development (src/middleware/d1-metrics.ts).
   app.use('*', requestId({ headerName: 'X-Request-Id' }), serverTiming, apiVersion(), services(), d1Metrics());
   const counted = (c: Context<AppEnv>) => !UNCOUNTED_PATHS.has(versionAliasPath(c.req.raw));
-  app.use('/api/*', bodyLimit(), only(counted, authenticateAndRateLimit(async (request, c) => app.fetch(request, c.env, c.executionCtx))), emptyJsonBody(), publishEvents());
+  const redispatch: Redispatch = async (request, c) => app.fetch(request, c.env, c.executionCtx);
+  app.use('/api/*', bodyLimit(), only(counted, authenticateAndRateLimit(redispatch)), emptyJsonBody(), publishEvents(), csvExport(() => app.openAPIRegistry.definitions, redispatch));
   // Catalogue and content reads kept by catalogue version: ETag and Cache-Control, answers kept in the
   // isolate and in the colo's cache (src/middleware/catalogue-cache.ts).
   // (In Hono `/api/products/*` matches `/api/products` itself too, so one pattern per collection.)
@@ -91,7 +93,7 @@ export function createApp() {
   // The admin panel (src/admin): its own session cookie and CSRF checks, outside the /api middleware.
   // Its writes publish their outbox events like the API's (src/middleware/publish-events.ts).
   app.use('/admin/*', publishEvents());
-  app.route('/admin', createAdminRouter());
+  app.route('/admin', createAdminRouter(redispatch));
   app.route('/api', notificationsRouter);
   app.route('/api', pagesRouter);
   app.route('/api', menusRouter);

@@ -33,6 +33,8 @@ import { settingsRoutes } from './routes/settings';
 import { setupRoutes } from './routes/setup';
 import { signInRoutes } from './routes/sign-in';
 import { webhookRoutes } from './routes/webhooks';
+import { exportRoutes } from './routes/export';
+import type { Redispatch } from '../middleware/rate-limit';
 
 const asset = (body: string, type: string) => (c: Context<AppEnv>) =>
   c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=300' });
@@ -42,7 +44,7 @@ const asset = (body: string, type: string) => (c: Context<AppEnv>) =>
  * the API. Mounted outside the /api middleware: it authenticates with its own session cookie, and
  * every POST must carry the session's CSRF token and come from this origin.
  */
-export function createAdminRouter() {
+export function createAdminRouter(redispatch: Redispatch) {
   const admin = new Hono<AppEnv>();
   admin.use('*', async (c, next) => {
     await next();
@@ -99,6 +101,7 @@ export function createAdminRouter() {
   admin.route('/audit-log', auditLogRoutes);
   admin.route('/settings/api-keys', apiKeyRoutes);
   admin.route('/settings', settingsRoutes);
+  admin.route('/export', exportRoutes(redispatch));
   admin.all('*', () => {
     throw new ApiError('NOT_FOUND', 'There is no such page in the admin panel.');
   });

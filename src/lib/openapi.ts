@@ -47,12 +47,22 @@ export function successResponse<T extends z.ZodType>(data: T, description: strin
   };
 }
 
+/** Every list's CSV form (src/middleware/csv-export.ts). */
+const CsvExport = z.string().openapi('CsvExport', {
+  description:
+    'With `format=csv` or `Accept: text/csv`: a header row of column names, then one row per item matching the filters (RFC 4180, UTF-8). ' +
+    'Money is in major units as in JSON; a text cell starting with =, +, -, @, a tab or a carriage return is prefixed with an apostrophe so spreadsheets do not run it. ' +
+    '`X-Total-Count` gives the number of items.',
+  example: 'id,name,price\r\nprod_01JD0000000000000000000000,Mug,12.5\r\n',
+});
+
 export function listResponse<T extends z.ZodType>(item: T, description: string, beside: Record<string, z.ZodType> = {}) {
   return {
     content: {
       'application/json': {
         schema: z.object({ success: z.literal(true), data: z.array(item), message: z.string(), pagination: PaginationSchema, ...beside }),
       },
+      'text/csv': { schema: CsvExport },
     },
     description,
   };

@@ -108,9 +108,9 @@ function headers(decision: RateLimitDecision, window: number): Record<string, st
  */
 export function authenticateAndRateLimit(redispatch?: Redispatch) {
   return createMiddleware<AppEnv>(async function authenticateAndRateLimit(c, next) {
-    const again = answeredAgain.has(c.req.raw);
-    const cachedKey = redispatch && !again ? await optimisticKey(c) : undefined;
-    if (cachedKey) return answerWithCachedKey(c, next, cachedKey, redispatch!);
+    const again = answeredAgain.has(c.req.raw) || partOfAnother.has(c.req.raw);
+    const cachedKey = redispatch && !answeredAgain.has(c.req.raw) ? await optimisticKey(c) : undefined;
+    if (cachedKey) return answerWithCachedKey(c, next, cachedKey, redispatch!, !again);
     startTime(c, 'auth');
     const pending = await beginAuthentication(c);
     const outcome = await pending.outcome.finally(() => endTime(c, 'auth'));
@@ -150,6 +150,15 @@ export async function countClientIp(c: Context<AppEnv>): Promise<void> {
 export type Redispatch = (request: Request, c: Context<AppEnv>) => Promise<Response>;
 /** Requests being answered again after a cached key failed its check: counted once, checked the slow way. */
 const answeredAgain = new WeakSet<Request>();
+/** Requests a counted request makes of its own (a CSV export's pages): authenticated, not counted again. */
+const partOfAnother = new WeakSet<Request>();
+
+/** Marks `request` as part of the request being answered, which was counted already. */
+export function countedAlready(request: Request): Request {
+  partOfAnother.add(request);
+  return request;
+}
+
 /** Requests without a body to keep for a second answer. */
 const READS = new Set(['GET', 'HEAD']);
 
@@ -175,8 +184,8 @@ function enforce(c: Context<AppEnv>, decision: RateLimitDecision | undefined) {
  * A request with a body keeps a copy of it for that second answer, taken before the handler reads
  * it (a body can be read once). The second answer is not counted again.
  */
-async function answerWithCachedKey(c: Context<AppEnv>, next: Next, key: OptimisticKey, redispatch: Redispatch) {
-  const decision = await hit(c, { name: `key:${key.hash.slice(0, 16)}`, limit: authenticatedLimit(c) });
+async function answerWithCachedKey(c: Context<AppEnv>, next: Next, key: OptimisticKey, redispatch: Redispatch, count: boolean) {
+  const decision = count ? await hit(c, { name: `key:${key.hash.slice(0, 16)}`, limit: authenticatedLimit(c) }) : undefined;
   c.set('principal', key.principal);
   enforce(c, decision);
   const original = READS.has(c.req.method) ? undefined : c.req.raw.clone();

@@ -224,6 +224,7 @@ class ApiKeysResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "revoked", "expired"]] = None,
         q: Optional[str] = None,
     ) -> Page[ApiKey]:
@@ -245,6 +246,10 @@ class ApiKeysResource(ResourceBase):
                 `fields` selection returns only the selected properties, so properties the response
                 schema marks required may be absent: clients and validators should treat them as
                 optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             status: Key status. One of: active, revoked, expired.
             q: Search in the name, case-insensitive.
         """
@@ -257,6 +262,7 @@ class ApiKeysResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "status": status,
                 "q": q,
             },
@@ -269,6 +275,7 @@ class ApiKeysResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "revoked", "expired"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[ApiKey]]:
@@ -278,6 +285,7 @@ class ApiKeysResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             q=q,
         ).iter_pages()
@@ -289,6 +297,7 @@ class ApiKeysResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "revoked", "expired"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[ApiKey]:
@@ -298,6 +307,7 @@ class ApiKeysResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             q=q,
         ):
@@ -345,6 +355,7 @@ class AuditLogResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         actor: Optional[str] = None,
         actor_kind: Optional[Literal["user", "api_key"]] = None,
         resource: Optional[str] = None,
@@ -371,6 +382,10 @@ class AuditLogResource(ResourceBase):
                 changes, requestId, method, path, createdAt. A `fields` selection returns only the
                 selected properties, so properties the response schema marks required may be absent:
                 clients and validators should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             actor: The actor: a user id or API key id, or the user's email or the key's prefix.
             actor_kind: Kind of actor. One of: user, api_key.
             resource: Resource written, e.g. `page`, `order`, `product`.
@@ -390,6 +405,7 @@ class AuditLogResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "actor": actor,
                 "actor_kind": actor_kind,
                 "resource": resource,
@@ -408,6 +424,7 @@ class AuditLogResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         actor: Optional[str] = None,
         actor_kind: Optional[Literal["user", "api_key"]] = None,
         resource: Optional[str] = None,
@@ -423,6 +440,7 @@ class AuditLogResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             actor=actor,
             actor_kind=actor_kind,
             resource=resource,
@@ -440,6 +458,7 @@ class AuditLogResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         actor: Optional[str] = None,
         actor_kind: Optional[Literal["user", "api_key"]] = None,
         resource: Optional[str] = None,
@@ -455,6 +474,7 @@ class AuditLogResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             actor=actor,
             actor_kind=actor_kind,
             resource=resource,
@@ -673,6 +693,7 @@ class BannersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         placement: Optional[str] = None,
         q: Optional[str] = None,
         active: Optional[bool] = None,
@@ -697,6 +718,10 @@ class BannersResource(ResourceBase):
                 `fields` selection returns only the selected properties, so properties the response
                 schema marks required may be absent: clients and validators should treat them as
                 optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             placement: Only this placement.
             q: Search in the title, case-insensitive.
             active: Switched on or off (see `status` for whether it shows now). true or false.
@@ -714,6 +739,7 @@ class BannersResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "placement": placement,
                 "q": q,
                 "active": active,
@@ -728,6 +754,7 @@ class BannersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         placement: Optional[str] = None,
         q: Optional[str] = None,
         active: Optional[bool] = None,
@@ -739,6 +766,7 @@ class BannersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             placement=placement,
             q=q,
             active=active,
@@ -752,6 +780,7 @@ class BannersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         placement: Optional[str] = None,
         q: Optional[str] = None,
         active: Optional[bool] = None,
@@ -763,6 +792,7 @@ class BannersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             placement=placement,
             q=q,
             active=active,
@@ -876,6 +906,7 @@ class BrandsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Page[Brand]:
         """List brands.
@@ -895,13 +926,24 @@ class BrandsResource(ResourceBase):
                 createdAt, updatedAt. A `fields` selection returns only the selected properties, so
                 properties the response schema marks required may be absent: clients and validators
                 should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             q: Search in name and slug, case-insensitive.
         """
         return self._http.call(
             "GET",
             "/api/brands",
             kind="list",
-            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "q": q},
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "format": format,
+                "q": q,
+            },
         )
 
     def pages(
@@ -911,10 +953,18 @@ class BrandsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[Brand]]:
         """Every page of list(), each fetched when the one before is used up."""
-        yield from self.list(page=page, limit=limit, sort=sort, fields=fields, q=q).iter_pages()
+        yield from self.list(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            format=format,
+            q=q,
+        ).iter_pages()
 
     def iterate(
         self,
@@ -923,10 +973,18 @@ class BrandsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Brand]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(page=page, limit=limit, sort=sort, fields=fields, q=q):
+        for each in self.pages(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            format=format,
+            q=q,
+        ):
             yield from each.data
 
     def update(
@@ -1153,6 +1211,7 @@ class CartsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "abandoned", "converted"]] = None,
         customer: Optional[str] = None,
         email: Optional[str] = None,
@@ -1178,6 +1237,10 @@ class CartsResource(ResourceBase):
                 createdAt, updatedAt. A `fields` selection returns only the selected properties, so
                 properties the response schema marks required may be absent: clients and validators
                 should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             status: Cart status. One of: active, abandoned, converted.
             customer: The customer's id (`usr_...`): that customer's carts.
             email: The cart's contact email, any case.
@@ -1196,6 +1259,7 @@ class CartsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "status": status,
                 "customer": customer,
                 "email": email,
@@ -1212,6 +1276,7 @@ class CartsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "abandoned", "converted"]] = None,
         customer: Optional[str] = None,
         email: Optional[str] = None,
@@ -1225,6 +1290,7 @@ class CartsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             customer=customer,
             email=email,
@@ -1240,6 +1306,7 @@ class CartsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "abandoned", "converted"]] = None,
         customer: Optional[str] = None,
         email: Optional[str] = None,
@@ -1253,6 +1320,7 @@ class CartsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             customer=customer,
             email=email,
@@ -1397,6 +1465,7 @@ class CategoriesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         parent: Optional[str] = None,
         q: Optional[str] = None,
     ) -> Page[Category]:
@@ -1417,6 +1486,10 @@ class CategoriesResource(ResourceBase):
                 position, createdAt, updatedAt. A `fields` selection returns only the selected
                 properties, so properties the response schema marks required may be absent: clients
                 and validators should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             parent: Children of this category (id or slug); `root` for top-level categories.
             q: Search in name and slug, case-insensitive.
         """
@@ -1429,6 +1502,7 @@ class CategoriesResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "parent": parent,
                 "q": q,
             },
@@ -1441,6 +1515,7 @@ class CategoriesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         parent: Optional[str] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[Category]]:
@@ -1450,6 +1525,7 @@ class CategoriesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             parent=parent,
             q=q,
         ).iter_pages()
@@ -1461,6 +1537,7 @@ class CategoriesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         parent: Optional[str] = None,
         q: Optional[str] = None,
     ) -> Iterator[Category]:
@@ -1470,6 +1547,7 @@ class CategoriesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             parent=parent,
             q=q,
         ):
@@ -1596,6 +1674,7 @@ class CouponsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         active: Optional[bool] = None,
         type: Optional[Literal["percentage", "fixed"]] = None,
@@ -1619,6 +1698,10 @@ class CouponsResource(ResourceBase):
                 productIds, categoryIds, active, createdAt, updatedAt, status. A `fields` selection
                 returns only the selected properties, so properties the response schema marks
                 required may be absent: clients and validators should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             q: Search in code and description, case-insensitive.
             active: Switched on or off (see `status` for whether it applies now). true or false.
             type: Coupon type. One of: percentage, fixed.
@@ -1636,6 +1719,7 @@ class CouponsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "q": q,
                 "active": active,
                 "type": type,
@@ -1650,6 +1734,7 @@ class CouponsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         active: Optional[bool] = None,
         type: Optional[Literal["percentage", "fixed"]] = None,
@@ -1661,6 +1746,7 @@ class CouponsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             q=q,
             active=active,
             type=type,
@@ -1674,6 +1760,7 @@ class CouponsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         active: Optional[bool] = None,
         type: Optional[Literal["percentage", "fixed"]] = None,
@@ -1685,6 +1772,7 @@ class CouponsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             q=q,
             active=active,
             type=type,
@@ -1826,6 +1914,7 @@ class CurrenciesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         enabled: Optional[bool] = None,
         q: Optional[str] = None,
     ) -> Page[Currency]:
@@ -1846,6 +1935,10 @@ class CurrenciesResource(ResourceBase):
                 exchangeRate, enabled, createdAt, updatedAt, isDefault. A `fields` selection returns
                 only the selected properties, so properties the response schema marks required may
                 be absent: clients and validators should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             enabled: Enabled or disabled currencies. Public callers see only enabled ones
                 whatever this says. true or false.
             q: Search in code and name, case-insensitive.
@@ -1859,6 +1952,7 @@ class CurrenciesResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "enabled": enabled,
                 "q": q,
             },
@@ -1871,6 +1965,7 @@ class CurrenciesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         enabled: Optional[bool] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[Currency]]:
@@ -1880,6 +1975,7 @@ class CurrenciesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             enabled=enabled,
             q=q,
         ).iter_pages()
@@ -1891,6 +1987,7 @@ class CurrenciesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         enabled: Optional[bool] = None,
         q: Optional[str] = None,
     ) -> Iterator[Currency]:
@@ -1900,6 +1997,7 @@ class CurrenciesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             enabled=enabled,
             q=q,
         ):
@@ -2187,6 +2285,7 @@ class CustomersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
         created_after: Optional[str] = None,
@@ -2210,6 +2309,10 @@ class CustomersResource(ResourceBase):
                 selection returns only the selected properties, so properties the response schema
                 marks required may be absent: clients and validators should treat them as optional
                 then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             q: Search in name and email, case-insensitive.
             status: Account status. One of: active, disabled.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
@@ -2225,6 +2328,7 @@ class CustomersResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "q": q,
                 "status": status,
                 "created_after": created_after,
@@ -2239,6 +2343,7 @@ class CustomersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
         created_after: Optional[str] = None,
@@ -2250,6 +2355,7 @@ class CustomersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             q=q,
             status=status,
             created_after=created_after,
@@ -2263,6 +2369,7 @@ class CustomersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
         created_after: Optional[str] = None,
@@ -2274,6 +2381,7 @@ class CustomersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             q=q,
             status=status,
             created_after=created_after,
@@ -2372,6 +2480,7 @@ class InventoryAdjustmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         reason: Optional[Literal["order", "cancellation", "restock", "correction", "damage", "return"]] = None,
     ) -> Page[InventoryAdjustment]:
         """A variant's stock history.
@@ -2391,6 +2500,10 @@ class InventoryAdjustmentsResource(ResourceBase):
                 note, orderId, actor, createdAt. A `fields` selection returns only the selected
                 properties, so properties the response schema marks required may be absent: clients
                 and validators should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             reason: Why the stock changed. One of: order, cancellation, restock, correction,
                 damage, return.
         """
@@ -2399,7 +2512,14 @@ class InventoryAdjustmentsResource(ResourceBase):
             "/api/inventory/{variantId}/adjustments",
             kind="list",
             path_params={"variantId": variant_id},
-            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "reason": reason},
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "format": format,
+                "reason": reason,
+            },
         )
 
     def pages(
@@ -2411,6 +2531,7 @@ class InventoryAdjustmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         reason: Optional[Literal["order", "cancellation", "restock", "correction", "damage", "return"]] = None,
     ) -> Iterator[Page[InventoryAdjustment]]:
         """Every page of list(), each fetched when the one before is used up."""
@@ -2420,6 +2541,7 @@ class InventoryAdjustmentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             reason=reason,
         ).iter_pages()
 
@@ -2432,6 +2554,7 @@ class InventoryAdjustmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         reason: Optional[Literal["order", "cancellation", "restock", "correction", "damage", "return"]] = None,
     ) -> Iterator[InventoryAdjustment]:
         """Every item of every page of list(), fetching the pages as needed."""
@@ -2441,6 +2564,7 @@ class InventoryAdjustmentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             reason=reason,
         ):
             yield from each.data
@@ -2460,6 +2584,7 @@ class InventoryResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         low: Optional[bool] = None,
         product: Optional[str] = None,
         q: Optional[str] = None,
@@ -2481,6 +2606,10 @@ class InventoryResource(ResourceBase):
                 sku, options, stock, lowStockThreshold, low. A `fields` selection returns only the
                 selected properties, so properties the response schema marks required may be absent:
                 clients and validators should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             low: At or below the low-stock threshold in force (true), or above it (false). true
                 or false.
             product: Variants of this product (id).
@@ -2495,6 +2624,7 @@ class InventoryResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "low": low,
                 "product": product,
                 "q": q,
@@ -2508,6 +2638,7 @@ class InventoryResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         low: Optional[bool] = None,
         product: Optional[str] = None,
         q: Optional[str] = None,
@@ -2518,6 +2649,7 @@ class InventoryResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             low=low,
             product=product,
             q=q,
@@ -2530,6 +2662,7 @@ class InventoryResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         low: Optional[bool] = None,
         product: Optional[str] = None,
         q: Optional[str] = None,
@@ -2540,6 +2673,7 @@ class InventoryResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             low=low,
             product=product,
             q=q,
@@ -2607,6 +2741,7 @@ class MenusResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Page[Menu]:
         """List navigation menus.
@@ -2626,13 +2761,24 @@ class MenusResource(ResourceBase):
                 updatedAt. A `fields` selection returns only the selected properties, so properties
                 the response schema marks required may be absent: clients and validators should
                 treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             q: Search in name and handle, case-insensitive.
         """
         return self._http.call(
             "GET",
             "/api/menus",
             kind="list",
-            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "q": q},
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "format": format,
+                "q": q,
+            },
         )
 
     def pages(
@@ -2642,10 +2788,18 @@ class MenusResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[Menu]]:
         """Every page of list(), each fetched when the one before is used up."""
-        yield from self.list(page=page, limit=limit, sort=sort, fields=fields, q=q).iter_pages()
+        yield from self.list(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            format=format,
+            q=q,
+        ).iter_pages()
 
     def iterate(
         self,
@@ -2654,10 +2808,18 @@ class MenusResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Menu]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(page=page, limit=limit, sort=sort, fields=fields, q=q):
+        for each in self.pages(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            format=format,
+            q=q,
+        ):
             yield from each.data
 
     def update(
@@ -2723,6 +2885,7 @@ class NotificationsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["queued", "sending", "sent", "retrying", "failed", "skipped"]] = None,
         channel: Optional[Literal["email", "sms"]] = None,
         category: Optional[Literal["transactional", "marketing"]] = None,
@@ -2751,6 +2914,10 @@ class NotificationsResource(ResourceBase):
                 A `fields` selection returns only the selected properties, so properties the
                 response schema marks required may be absent: clients and validators should treat
                 them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             status: Delivery state (`failed` lists what could not be sent). One of: queued,
                 sending, sent, retrying, failed, skipped.
             channel: Channel. One of: email, sms.
@@ -2771,6 +2938,7 @@ class NotificationsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "status": status,
                 "channel": channel,
                 "category": category,
@@ -2789,6 +2957,7 @@ class NotificationsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["queued", "sending", "sent", "retrying", "failed", "skipped"]] = None,
         channel: Optional[Literal["email", "sms"]] = None,
         category: Optional[Literal["transactional", "marketing"]] = None,
@@ -2804,6 +2973,7 @@ class NotificationsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             channel=channel,
             category=category,
@@ -2821,6 +2991,7 @@ class NotificationsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["queued", "sending", "sent", "retrying", "failed", "skipped"]] = None,
         channel: Optional[Literal["email", "sms"]] = None,
         category: Optional[Literal["transactional", "marketing"]] = None,
@@ -2836,6 +3007,7 @@ class NotificationsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             channel=channel,
             category=category,
@@ -2879,6 +3051,7 @@ class NotificationsTemplatesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         channel: Optional[Literal["email", "sms"]] = None,
         audience: Optional[Literal["customer", "admin"]] = None,
         event: Optional[str] = None,
@@ -2902,6 +3075,10 @@ class NotificationsTemplatesResource(ResourceBase):
                 variables. A `fields` selection returns only the selected properties, so properties
                 the response schema marks required may be absent: clients and validators should
                 treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             channel: Channel. One of: email, sms.
             audience: Who it speaks to. One of: customer, admin.
             event: The triggering event (`order.placed`, `password_reset`, ...).
@@ -2916,6 +3093,7 @@ class NotificationsTemplatesResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "channel": channel,
                 "audience": audience,
                 "event": event,
@@ -2930,6 +3108,7 @@ class NotificationsTemplatesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         channel: Optional[Literal["email", "sms"]] = None,
         audience: Optional[Literal["customer", "admin"]] = None,
         event: Optional[str] = None,
@@ -2941,6 +3120,7 @@ class NotificationsTemplatesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             channel=channel,
             audience=audience,
             event=event,
@@ -2954,6 +3134,7 @@ class NotificationsTemplatesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         channel: Optional[Literal["email", "sms"]] = None,
         audience: Optional[Literal["customer", "admin"]] = None,
         event: Optional[str] = None,
@@ -2965,6 +3146,7 @@ class NotificationsTemplatesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             channel=channel,
             audience=audience,
             event=event,
@@ -3106,6 +3288,7 @@ class OrdersPaymentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
     ) -> Page[Payment]:
         """List an order's payments.
@@ -3126,6 +3309,10 @@ class OrdersPaymentsResource(ResourceBase):
                 updatedAt. A `fields` selection returns only the selected properties, so properties
                 the response schema marks required may be absent: clients and validators should
                 treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             status: Payment status. One of: pending, completed, failed, partially_refunded,
                 refunded.
         """
@@ -3134,7 +3321,14 @@ class OrdersPaymentsResource(ResourceBase):
             "/api/orders/{id}/payments",
             kind="list",
             path_params={"id": id},
-            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "status": status},
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "format": format,
+                "status": status,
+            },
         )
 
     def pages(
@@ -3146,6 +3340,7 @@ class OrdersPaymentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
     ) -> Iterator[Page[Payment]]:
         """Every page of list(), each fetched when the one before is used up."""
@@ -3155,6 +3350,7 @@ class OrdersPaymentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
         ).iter_pages()
 
@@ -3167,10 +3363,19 @@ class OrdersPaymentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
     ) -> Iterator[Payment]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(id, page=page, limit=limit, sort=sort, fields=fields, status=status):
+        for each in self.pages(
+            id,
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            format=format,
+            status=status,
+        ):
             yield from each.data
 
 
@@ -3287,6 +3492,7 @@ class OrdersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
@@ -3304,7 +3510,7 @@ class OrdersResource(ResourceBase):
             limit: Items per page, 1 to 100.
             sort: Comma-separated `field:direction` keys applied in order (direction asc by
                 default; ties end on id, in the direction of the last key). Sortable: createdAt,
-                total, status. Default: createdAt:desc.
+                number, total, status. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, number, customerId, email, status,
                 currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid,
@@ -3312,6 +3518,10 @@ class OrdersResource(ResourceBase):
                 createdAt, updatedAt, amountDue, paymentStatus, lines. A `fields` selection returns
                 only the selected properties, so properties the response schema marks required may
                 be absent: clients and validators should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             status: Order status. One of: pending, processing, shipped, completed, cancelled,
                 refunded.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
@@ -3329,6 +3539,7 @@ class OrdersResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "status": status,
                 "created_after": created_after,
                 "created_before": created_before,
@@ -3344,6 +3555,7 @@ class OrdersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
@@ -3356,6 +3568,7 @@ class OrdersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             created_after=created_after,
             created_before=created_before,
@@ -3370,6 +3583,7 @@ class OrdersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
@@ -3382,6 +3596,7 @@ class OrdersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             created_after=created_after,
             created_before=created_before,
@@ -3468,6 +3683,7 @@ class OrdersShipmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "shipped", "delivered"]] = None,
     ) -> Page[Shipment]:
         """List an order's shipments.
@@ -3488,6 +3704,10 @@ class OrdersShipmentsResource(ResourceBase):
                 selection returns only the selected properties, so properties the response schema
                 marks required may be absent: clients and validators should treat them as optional
                 then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             status: Shipment status. One of: pending, shipped, delivered.
         """
         return self._http.call(
@@ -3495,7 +3715,14 @@ class OrdersShipmentsResource(ResourceBase):
             "/api/orders/{id}/shipments",
             kind="list",
             path_params={"id": id},
-            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "status": status},
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "format": format,
+                "status": status,
+            },
         )
 
     def pages(
@@ -3507,6 +3734,7 @@ class OrdersShipmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "shipped", "delivered"]] = None,
     ) -> Iterator[Page[Shipment]]:
         """Every page of list(), each fetched when the one before is used up."""
@@ -3516,6 +3744,7 @@ class OrdersShipmentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
         ).iter_pages()
 
@@ -3528,10 +3757,19 @@ class OrdersShipmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "shipped", "delivered"]] = None,
     ) -> Iterator[Shipment]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(id, page=page, limit=limit, sort=sort, fields=fields, status=status):
+        for each in self.pages(
+            id,
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            format=format,
+            status=status,
+        ):
             yield from each.data
 
 
@@ -3608,6 +3846,7 @@ class PagesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         status: Optional[Literal["draft", "published"]] = None,
         published_after: Optional[str] = None,
@@ -3632,6 +3871,10 @@ class PagesResource(ResourceBase):
                 seoTitle, seoDescription, publishedAt, createdAt, updatedAt. A `fields` selection
                 returns only the selected properties, so properties the response schema marks
                 required may be absent: clients and validators should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             q: Search in title and slug, case-insensitive.
             status: Status (public readers only ever see `published`). One of: draft, published.
             published_after: Published on or after this day (YYYY-MM-DD, UTC), inclusive.
@@ -3650,6 +3893,7 @@ class PagesResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "q": q,
                 "status": status,
                 "published_after": published_after,
@@ -3666,6 +3910,7 @@ class PagesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         status: Optional[Literal["draft", "published"]] = None,
         published_after: Optional[str] = None,
@@ -3679,6 +3924,7 @@ class PagesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             q=q,
             status=status,
             published_after=published_after,
@@ -3694,6 +3940,7 @@ class PagesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         status: Optional[Literal["draft", "published"]] = None,
         published_after: Optional[str] = None,
@@ -3707,6 +3954,7 @@ class PagesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             q=q,
             status=status,
             published_after=published_after,
@@ -3798,6 +4046,7 @@ class PaymentsRefundsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
     ) -> Page[Refund]:
         """List a payment's refunds.
 
@@ -3817,13 +4066,17 @@ class PaymentsRefundsResource(ResourceBase):
                 selection returns only the selected properties, so properties the response schema
                 marks required may be absent: clients and validators should treat them as optional
                 then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
         """
         return self._http.call(
             "GET",
             "/api/payments/{id}/refunds",
             kind="list",
             path_params={"id": id},
-            query={"page": page, "limit": limit, "sort": sort, "fields": fields},
+            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "format": format},
         )
 
     def pages(
@@ -3835,9 +4088,17 @@ class PaymentsRefundsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
     ) -> Iterator[Page[Refund]]:
         """Every page of list(), each fetched when the one before is used up."""
-        yield from self.list(id, page=page, limit=limit, sort=sort, fields=fields).iter_pages()
+        yield from self.list(
+            id,
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            format=format,
+        ).iter_pages()
 
     def iterate(
         self,
@@ -3848,9 +4109,10 @@ class PaymentsRefundsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
     ) -> Iterator[Refund]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(id, page=page, limit=limit, sort=sort, fields=fields):
+        for each in self.pages(id, page=page, limit=limit, sort=sort, fields=fields, format=format):
             yield from each.data
 
 
@@ -3889,6 +4151,7 @@ class PaymentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
         provider: Optional[Literal["manual", "stripe"]] = None,
@@ -3913,6 +4176,10 @@ class PaymentsResource(ResourceBase):
                 updatedAt. A `fields` selection returns only the selected properties, so properties
                 the response schema marks required may be absent: clients and validators should
                 treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             order: Payments of this order (id).
             status: Payment status. One of: pending, completed, failed, partially_refunded,
                 refunded.
@@ -3930,6 +4197,7 @@ class PaymentsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "order": order,
                 "status": status,
                 "provider": provider,
@@ -3945,6 +4213,7 @@ class PaymentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
         provider: Optional[Literal["manual", "stripe"]] = None,
@@ -3957,6 +4226,7 @@ class PaymentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             order=order,
             status=status,
             provider=provider,
@@ -3971,6 +4241,7 @@ class PaymentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
         provider: Optional[Literal["manual", "stripe"]] = None,
@@ -3983,6 +4254,7 @@ class PaymentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             order=order,
             status=status,
             provider=provider,
@@ -4201,6 +4473,7 @@ class ProductsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         category: Optional[str] = None,
         brand: Optional[str] = None,
         vendor: Optional[str] = None,
@@ -4229,6 +4502,10 @@ class ProductsResource(ResourceBase):
                 updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection
                 returns only the selected properties, so properties the response schema marks
                 required may be absent: clients and validators should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             category: Category id or slug; includes its sub-categories.
             brand: Brand id or slug.
             vendor: Vendor id or slug.
@@ -4255,6 +4532,7 @@ class ProductsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "category": category,
                 "brand": brand,
                 "vendor": vendor,
@@ -4274,6 +4552,7 @@ class ProductsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         category: Optional[str] = None,
         brand: Optional[str] = None,
         vendor: Optional[str] = None,
@@ -4290,6 +4569,7 @@ class ProductsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             category=category,
             brand=brand,
             vendor=vendor,
@@ -4308,6 +4588,7 @@ class ProductsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         category: Optional[str] = None,
         brand: Optional[str] = None,
         vendor: Optional[str] = None,
@@ -4324,6 +4605,7 @@ class ProductsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             category=category,
             brand=brand,
             vendor=vendor,
@@ -4613,6 +4895,7 @@ class RolesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Page[Role]:
         """List roles.
@@ -4632,13 +4915,24 @@ class RolesResource(ResourceBase):
                 builtIn, createdAt, updatedAt. A `fields` selection returns only the selected
                 properties, so properties the response schema marks required may be absent: clients
                 and validators should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             q: Search in name and description, case-insensitive.
         """
         return self._http.call(
             "GET",
             "/api/roles",
             kind="list",
-            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "q": q},
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "format": format,
+                "q": q,
+            },
         )
 
     def pages(
@@ -4648,10 +4942,18 @@ class RolesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[Role]]:
         """Every page of list(), each fetched when the one before is used up."""
-        yield from self.list(page=page, limit=limit, sort=sort, fields=fields, q=q).iter_pages()
+        yield from self.list(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            format=format,
+            q=q,
+        ).iter_pages()
 
     def iterate(
         self,
@@ -4660,10 +4962,18 @@ class RolesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Role]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(page=page, limit=limit, sort=sort, fields=fields, q=q):
+        for each in self.pages(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            format=format,
+            q=q,
+        ):
             yield from each.data
 
     def update(
@@ -4789,6 +5099,7 @@ class ShipmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "shipped", "delivered"]] = None,
         carrier: Optional[str] = None,
         order: Optional[str] = None,
@@ -4813,6 +5124,10 @@ class ShipmentsResource(ResourceBase):
                 selection returns only the selected properties, so properties the response schema
                 marks required may be absent: clients and validators should treat them as optional
                 then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             status: Shipment status. One of: pending, shipped, delivered.
             carrier: Carrier, exactly as recorded (`UPS`).
             order: The order shipped (`ord_...`).
@@ -4828,6 +5143,7 @@ class ShipmentsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "status": status,
                 "carrier": carrier,
                 "order": order,
@@ -4843,6 +5159,7 @@ class ShipmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "shipped", "delivered"]] = None,
         carrier: Optional[str] = None,
         order: Optional[str] = None,
@@ -4855,6 +5172,7 @@ class ShipmentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             carrier=carrier,
             order=order,
@@ -4869,6 +5187,7 @@ class ShipmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "shipped", "delivered"]] = None,
         carrier: Optional[str] = None,
         order: Optional[str] = None,
@@ -4881,6 +5200,7 @@ class ShipmentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             carrier=carrier,
             order=order,
@@ -4995,6 +5315,7 @@ class TaxRatesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         country: Optional[str] = None,
         region: Optional[str] = None,
     ) -> Page[TaxRate]:
@@ -5015,6 +5336,10 @@ class TaxRatesResource(ResourceBase):
                 shippingTaxable, createdAt, updatedAt. A `fields` selection returns only the
                 selected properties, so properties the response schema marks required may be absent:
                 clients and validators should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             country: Country (ISO 3166-1 alpha-2, any case).
             region: Region code within the country (any case).
         """
@@ -5027,6 +5352,7 @@ class TaxRatesResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "country": country,
                 "region": region,
             },
@@ -5039,6 +5365,7 @@ class TaxRatesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         country: Optional[str] = None,
         region: Optional[str] = None,
     ) -> Iterator[Page[TaxRate]]:
@@ -5048,6 +5375,7 @@ class TaxRatesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             country=country,
             region=region,
         ).iter_pages()
@@ -5059,6 +5387,7 @@ class TaxRatesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         country: Optional[str] = None,
         region: Optional[str] = None,
     ) -> Iterator[TaxRate]:
@@ -5068,6 +5397,7 @@ class TaxRatesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             country=country,
             region=region,
         ):
@@ -5181,6 +5511,7 @@ class UsersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         role: Optional[str] = None,
         vendor: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
@@ -5204,6 +5535,10 @@ class UsersResource(ResourceBase):
                 selection returns only the selected properties, so properties the response schema
                 marks required may be absent: clients and validators should treat them as optional
                 then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             role: Role id (admin, vendor or a custom role id).
             vendor: Vendor id or slug.
             status: Account status. One of: active, disabled.
@@ -5218,6 +5553,7 @@ class UsersResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "role": role,
                 "vendor": vendor,
                 "status": status,
@@ -5232,6 +5568,7 @@ class UsersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         role: Optional[str] = None,
         vendor: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
@@ -5243,6 +5580,7 @@ class UsersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             role=role,
             vendor=vendor,
             status=status,
@@ -5256,6 +5594,7 @@ class UsersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         role: Optional[str] = None,
         vendor: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
@@ -5267,6 +5606,7 @@ class UsersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             role=role,
             vendor=vendor,
             status=status,
@@ -5373,6 +5713,7 @@ class VendorsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "suspended"]] = None,
         q: Optional[str] = None,
     ) -> Page[Vendor]:
@@ -5393,6 +5734,10 @@ class VendorsResource(ResourceBase):
                 status, createdAt, updatedAt. A `fields` selection returns only the selected
                 properties, so properties the response schema marks required may be absent: clients
                 and validators should treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             status: Vendor status. One of: active, suspended.
             q: Search in name, slug and email, case-insensitive.
         """
@@ -5405,6 +5750,7 @@ class VendorsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "status": status,
                 "q": q,
             },
@@ -5417,6 +5763,7 @@ class VendorsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "suspended"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[Vendor]]:
@@ -5426,6 +5773,7 @@ class VendorsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             q=q,
         ).iter_pages()
@@ -5437,6 +5785,7 @@ class VendorsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "suspended"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Vendor]:
@@ -5446,6 +5795,7 @@ class VendorsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             q=q,
         ):
@@ -5521,6 +5871,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
         event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
@@ -5544,6 +5895,10 @@ class WebhooksDeliveriesResource(ResourceBase):
                 event. A `fields` selection returns only the selected properties, so properties the
                 response schema marks required may be absent: clients and validators should treat
                 them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             status: Delivery status. One of: pending, succeeded, retrying, failed.
             event: Event kind. One of: order.placed, order.updated, order.cancelled,
                 product.created, product.updated, product.deleted, customer.registered,
@@ -5564,6 +5919,7 @@ class WebhooksDeliveriesResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "status": status,
                 "event": event,
                 "created_after": created_after,
@@ -5580,6 +5936,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
         event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
@@ -5592,6 +5949,7 @@ class WebhooksDeliveriesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             event=event,
             created_after=created_after,
@@ -5607,6 +5965,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
         event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
@@ -5619,6 +5978,7 @@ class WebhooksDeliveriesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             status=status,
             event=event,
             created_after=created_after,
@@ -5730,6 +6090,7 @@ class WebhooksResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         active: Optional[bool] = None,
         q: Optional[str] = None,
     ) -> Page[WebhookEndpoint]:
@@ -5751,6 +6112,10 @@ class WebhooksResource(ResourceBase):
                 `fields` selection returns only the selected properties, so properties the response
                 schema marks required may be absent: clients and validators should treat them as
                 optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
             active: Receiving deliveries or not (an endpoint the store disabled is inactive).
                 true or false.
             q: Search in the URL and description, case-insensitive.
@@ -5764,6 +6129,7 @@ class WebhooksResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
+                "format": format,
                 "active": active,
                 "q": q,
             },
@@ -5776,6 +6142,7 @@ class WebhooksResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         active: Optional[bool] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[WebhookEndpoint]]:
@@ -5785,6 +6152,7 @@ class WebhooksResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             active=active,
             q=q,
         ).iter_pages()
@@ -5796,6 +6164,7 @@ class WebhooksResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
         active: Optional[bool] = None,
         q: Optional[str] = None,
     ) -> Iterator[WebhookEndpoint]:
@@ -5805,6 +6174,7 @@ class WebhooksResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
+            format=format,
             active=active,
             q=q,
         ):

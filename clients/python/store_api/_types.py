@@ -66,6 +66,7 @@ __all__ = [
     "CreateWebhookEndpoint",
     "CreatedApiKey",
     "CreatedWebhookEndpoint",
+    "CsvExport",
     "Currency",
     "Customer",
     "Error",
@@ -1019,6 +1020,13 @@ class CreatedWebhookEndpoint(WebhookEndpoint):
     #: `X-Store-Signature` is the hex HMAC-SHA256 of the raw body keyed with this whole string; the
     #: Standard Webhooks signature uses the base64-decoded part after `whsec_`.
     secret: str
+
+
+#: With `format=csv` or `Accept: text/csv`: a header row of column names, then one row per item
+#: matching the filters (RFC 4180, UTF-8). Money is in major units as in JSON; a text cell starting
+#: with =, +, -, @, a tab or a carriage return is prefixed with an apostrophe so spreadsheets do not
+#: run it. `X-Total-Count` gives the number of items.
+CsvExport = str
 
 
 class Currency(TypedDict):

@@ -40,11 +40,17 @@ export function Pager({ page, url }: { page: Pagination; url: string }) {
 }
 
 /** A GET form of filters above a list; empty fields are dropped by the list parser. */
-export function Filters(props: { action: string; children: Child }) {
+/** A list's filter form; with `exportTo` (the API list, `orders`), a button downloads every matching row as CSV (src/admin/routes/export.ts). */
+export function Filters(props: { action: string; children: Child; exportTo?: string }) {
   return (
     <form method="get" action={props.action} class="filters" role="search">
       {props.children}
       <button type="submit" class="secondary">Filter</button>
+      {props.exportTo ? (
+        <button type="submit" class="secondary" formaction={`/admin/export/${props.exportTo}`}>
+          Export CSV
+        </button>
+      ) : null}
       <a href={props.action}>Clear</a>
     </form>
   );

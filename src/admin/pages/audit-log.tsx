@@ -11,7 +11,7 @@ export function AuditLogPage(v: { entries: AuditEntry[]; page: Pagination; url: 
   return (
     <>
       <p class="muted">Every row created, changed or deleted by a staff user, a vendor user or an API key, newest first. Nobody can change or delete an entry.</p>
-      <Filters action={BASE}>
+      <Filters action={BASE} exportTo="audit-log">
         <Field form={v.filters} name="actor" label="Actor" hint="User id or email, key id or prefix." />
         <Select form={v.filters} name="actor_kind" label="Actor kind" options={AUDIT_ACTOR_KINDS.map((k): [string, string] => [k, k === 'api_key' ? 'API key' : 'user'])} blank="Any" />
         <Select form={v.filters} name="resource" label="Resource" options={v.resources} blank="Any" />

@@ -9,7 +9,7 @@ export const BRAND_FIELDS = ['name', 'slug', 'description', 'logoUrl'];
 export function BrandListPage(v: { brands: Brand[]; page: Pagination; url: string; filters: FormState; form: FormState; csrf: string }) {
   return (
     <>
-      <Filters action={HERE}>
+      <Filters action={HERE} exportTo="brands">
         <Field form={v.filters} name="q" label="Search" />
       </Filters>
       <Table caption="Brands" head={['Name', 'Slug', 'Description', '']} count={v.brands.length} empty="No brands match.">

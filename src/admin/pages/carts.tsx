@@ -21,7 +21,7 @@ export function CartsPage(v: { carts: Cart[]; page: Pagination; url: string; fil
         Every cart, most recently changed first, priced as checkout would price it now. A cart with lines and an email left unchanged for an hour becomes
         abandoned; any change makes it active again.
       </p>
-      <Filters action={BASE}>
+      <Filters action={BASE} exportTo="carts">
         <Select form={v.filters} name="status" label="Status" options={CART_STATUSES} blank="Any" />
         <Field form={v.filters} name="email" label="Email" />
         <Field form={v.filters} name="customer" label="Customer id" />

@@ -8,7 +8,7 @@ import { Badge, Filters, Pager, Table, when } from '../components/table';
 export function CouponListPage(v: { coupons: Coupon[]; page: Pagination; url: string; filters: FormState; form: FormState; csrf: string; canWrite: boolean }) {
   return (
     <>
-      <Filters action="/admin/coupons">
+      <Filters action="/admin/coupons" exportTo="coupons">
         <Field form={v.filters} name="q" label="Search" />
         <Select form={v.filters} name="status" label="Status" options={COUPON_STATUSES} blank="Any" />
       </Filters>

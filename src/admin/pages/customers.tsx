@@ -26,7 +26,7 @@ const CUSTOMER_FIELDS = ['email', 'name', 'phone', 'status', 'password', 'smsOpt
 export function CustomerListPage(v: { customers: Customer[]; page: Pagination; url: string; filters: FormState; form: FormState; csrf: string; canWrite: boolean }) {
   return (
     <>
-      <Filters action="/admin/customers">
+      <Filters action="/admin/customers" exportTo="customers">
         <Field form={v.filters} name="q" label="Search name or email" />
       </Filters>
       <Table caption="Customers" head={['Name', 'Email', 'Status', 'Signed up', 'Last sign-in', '']} count={v.customers.length} empty="No customers match.">

@@ -20,7 +20,7 @@ const LowBadge = ({ item }: { item: InventoryItem }) => (item.low ? <span class=
 export function InventoryListPage(v: { items: InventoryItem[]; page: Pagination; url: string; filters: FormState; canWrite: boolean }) {
   return (
     <>
-      <Filters action={HERE}>
+      <Filters action={HERE} exportTo="inventory">
         <Field form={v.filters} name="q" label="Search" placeholder="SKU or name" />
         <Select form={v.filters} name="low" label="Stock" options={[['true', 'Low on stock'], ['false', 'Above threshold']]} blank="Any" />
       </Filters>

@@ -236,7 +236,7 @@ export function MessageLogPage(v: { messages: Notification[]; page: Pagination; 
   return (
     <>
       <AreaLinks here="log" />
-      <Filters action={`${BASE}/log`}>
+      <Filters action={`${BASE}/log`} exportTo="notifications">
         <Select form={v.filters} name="channel" label="Channel" options={NOTIFICATION_CHANNELS} blank="Any" />
         <Select form={v.filters} name="status" label="Status" options={NOTIFICATION_STATUSES} blank="Any" />
         <Field form={v.filters} name="recipient" label="Recipient" hint="The exact address or number." />

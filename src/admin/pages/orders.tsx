@@ -15,7 +15,7 @@ export function OrderListPage(v: { orders: Order[]; page: Pagination; url: strin
           <a href="/admin/orders/new">+ New order</a>
         </div>
       ) : null}
-      <Filters action="/admin/orders">
+      <Filters action="/admin/orders" exportTo="orders">
         <Select form={v.filters} name="status" label="Status" options={ORDER_STATUSES} blank="Any" />
         <Field form={v.filters} name="created_after" label="From (UTC)" type="date" />
         <Field form={v.filters} name="created_before" label="Before (UTC)" type="date" />

@@ -18,7 +18,7 @@ export function ProductListPage(v: { products: Product[]; page: Pagination; url:
   return (
     <>
       <div class="actions">{v.canWrite ? <a href="/admin/products/new">+ New product</a> : null}</div>
-      <Filters action="/admin/products">
+      <Filters action="/admin/products" exportTo="products">
         <FilterField form={v.filters} name="q" label="Search" />
         <Select form={v.filters} name="status" label="Status" options={PRODUCT_STATUSES} blank="Any" />
         <Select form={v.filters} name="category" label="Category" options={v.choices.categories} blank="Any" />

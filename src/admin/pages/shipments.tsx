@@ -10,7 +10,7 @@ export function ShipmentsPage(v: { shipments: Shipment[]; page: Pagination; url:
   return (
     <>
       <p class="muted">Every shipment, newest first: filter by pending for what waits to ship. A shipment is created and moved on from its order's page.</p>
-      <Filters action={BASE}>
+      <Filters action={BASE} exportTo="shipments">
         <Select form={v.filters} name="status" label="Status" options={SHIPMENT_STATUSES} blank="Any" />
         <Field form={v.filters} name="carrier" label="Carrier" />
         <Field form={v.filters} name="order" label="Order id" />

@@ -21,7 +21,7 @@ export function UserListPage(v: { users: User[]; page: Pagination; url: string; 
   return (
     <>
       <div class="actions">{v.canWrite ? <a href="/admin/users/new">+ New staff user</a> : null}</div>
-      <Filters action="/admin/users">
+      <Filters action="/admin/users" exportTo="users">
         <Field form={v.filters} name="q" label="Search" />
         <Select form={v.filters} name="role" label="Role" options={v.choices.allRoles} blank="Any" />
         <Select form={v.filters} name="status" label="Status" options={USER_STATUSES} blank="Any" />

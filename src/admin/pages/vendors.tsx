@@ -18,7 +18,7 @@ function StatusButton({ vendor, csrf }: { vendor: Vendor; csrf: string }) {
 export function VendorListPage(v: { vendors: Vendor[]; page: Pagination; url: string; filters: FormState; form: FormState; csrf: string; canWrite: boolean }) {
   return (
     <>
-      <Filters action={HERE}>
+      <Filters action={HERE} exportTo="vendors">
         <Field form={v.filters} name="q" label="Search" />
         <Select form={v.filters} name="status" label="Status" options={VENDOR_STATUSES} blank="Any" />
       </Filters>

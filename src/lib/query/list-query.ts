@@ -131,10 +131,15 @@ export function listQuerySchema<F extends Record<string, FilterSpec<any>>>(confi
           example: `${sortable[0]}:desc`,
         }),
       fields: fieldsParam(config.selectable),
+      format: z.enum(['json', 'csv']).optional().openapi({
+        description:
+          '`csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` ' +
+          'selected, else every field; nested fields are `a.b` columns, a list\'s values are joined with "; ". `page` and `limit` do not apply.',
+      }),
       ...filterShape,
     })
     .transform((query) => {
-      const { page, limit, sort, fields, ...rest } = query as Record<string, unknown> & {
+      const { page, limit, sort, fields, format: _csvIsAnsweredBefore, ...rest } = query as Record<string, unknown> & {
         page: number;
         limit: number;
         sort: SortKey[];

@@ -7,7 +7,7 @@ export const orderListQuery = defineListQuery({
   resource: 'order',
   id: orders.id,
   // `total` compares amounts in each order's own currency, as stored.
-  sortable: { createdAt: orders.createdAt, total: orders.total, status: orders.status },
+  sortable: { createdAt: orders.createdAt, number: orders.number, total: orders.total, status: orders.status },
   defaultSort: [{ field: 'createdAt', direction: 'desc' }],
   selectable: fieldTreeFromSchema(OrderSchema),
   filters: {

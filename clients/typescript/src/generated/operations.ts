@@ -120,6 +120,8 @@ export interface ProductsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt, updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Category id or slug; includes its sub-categories. */
   category?: string;
   /** Brand id or slug. */
@@ -182,6 +184,8 @@ export interface CategoriesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, parentId, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Children of this category (id or slug); `root` for top-level categories. */
   parent?: string;
   /** Search in name and slug, case-insensitive. */
@@ -204,6 +208,8 @@ export interface BrandsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, logoUrl, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Search in name and slug, case-insensitive. */
   q?: string;
 }
@@ -224,6 +230,8 @@ export interface CustomersListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, email, name, phone, status, smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Search in name and email, case-insensitive. */
   q?: string;
   /** Account status. One of: active, disabled. */
@@ -262,6 +270,8 @@ export interface UsersListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, email, name, phone, vendorId, status, smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt, role. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Role id (admin, vendor or a custom role id). */
   role?: string;
   /** Vendor id or slug. */
@@ -288,6 +298,8 @@ export interface VendorsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, email, description, status, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Vendor status. One of: active, suspended. */
   status?: "active" | "suspended";
   /** Search in name, slug and email, case-insensitive. */
@@ -310,6 +322,8 @@ export interface RolesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, description, permissions, builtIn, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Search in name and description, case-insensitive. */
   q?: string;
 }
@@ -330,6 +344,8 @@ export interface ApiKeysListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, prefix, permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt, createdAt, role, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Key status. One of: active, revoked, expired. */
   status?: "active" | "revoked" | "expired";
   /** Search in the name, case-insensitive. */
@@ -358,6 +374,8 @@ export interface CurrenciesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: code, name, symbol, minorUnits, exchangeRate, enabled, createdAt, updatedAt, isDefault. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Enabled or disabled currencies. Public callers see only enabled ones whatever this says. true or false. */
   enabled?: boolean;
   /** Search in code and name, case-insensitive. */
@@ -380,6 +398,8 @@ export interface TaxRatesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, country, region, rate, shippingTaxable, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Country (ISO 3166-1 alpha-2, any case). */
   country?: string;
   /** Region code within the country (any case). */
@@ -402,6 +422,8 @@ export interface CouponsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, code, description, type, value, minSubtotal, startsAt, endsAt, usageLimit, usageLimitPerCustomer, timesUsed, productIds, categoryIds, active, createdAt, updatedAt, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Search in code and description, case-insensitive. */
   q?: string;
   /** Switched on or off (see `status` for whether it applies now). true or false. */
@@ -428,6 +450,8 @@ export interface CartsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, customerId, email, currency, couponCode, shippingAddress, billingAddress, lines, totals, notices, orderId, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Cart status. One of: active, abandoned, converted. */
   status?: "active" | "abandoned" | "converted";
   /** The customer's id (`usr_...`): that customer's carts. */
@@ -448,10 +472,12 @@ export interface OrdersListQuery {
   page?: number;
   /** Items per page, 1 to 100. */
   limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, total, status. Default: createdAt:desc. */
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, number, total, status. Default: createdAt:desc. */
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid, amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, amountDue, paymentStatus, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Order status. One of: pending, processing, shipped, completed, cancelled, refunded. */
   status?: "pending" | "processing" | "shipped" | "completed" | "cancelled" | "refunded";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
@@ -480,6 +506,8 @@ export interface OrdersPaymentsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Payment status. One of: pending, completed, failed, partially_refunded, refunded. */
   status?: "pending" | "completed" | "failed" | "partially_refunded" | "refunded";
 }
@@ -494,6 +522,8 @@ export interface PaymentsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Payments of this order (id). */
   order?: string;
   /** Payment status. One of: pending, completed, failed, partially_refunded, refunded. */
@@ -522,6 +552,8 @@ export interface PaymentsRefundsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, paymentId, orderId, amount, currency, reason, providerReference, status, failureReason, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
 }
 
 /** Query parameters of `GET /api/orders/{id}/shipments`. */
@@ -534,6 +566,8 @@ export interface OrdersShipmentsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Shipment status. One of: pending, shipped, delivered. */
   status?: "pending" | "shipped" | "delivered";
 }
@@ -548,6 +582,8 @@ export interface ShipmentsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Shipment status. One of: pending, shipped, delivered. */
   status?: "pending" | "shipped" | "delivered";
   /** Carrier, exactly as recorded (`UPS`). */
@@ -576,6 +612,8 @@ export interface InventoryListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: variantId, productId, productName, name, sku, options, stock, lowStockThreshold, low. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** At or below the low-stock threshold in force (true), or above it (false). true or false. */
   low?: boolean;
   /** Variants of this product (id). */
@@ -594,6 +632,8 @@ export interface InventoryAdjustmentsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, variantId, productId, delta, reason, note, orderId, actor, createdAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Why the stock changed. One of: order, cancellation, restock, correction, damage, return. */
   reason?: "order" | "cancellation" | "restock" | "correction" | "damage" | "return";
 }
@@ -608,6 +648,8 @@ export interface WebhooksListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, url, events, description, active, failingSince, disabledAt, disabledReason, createdAt, updatedAt, secretRotation. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Receiving deliveries or not (an endpoint the store disabled is inactive). true or false. */
   active?: boolean;
   /** Search in the URL and description, case-insensitive. */
@@ -630,6 +672,8 @@ export interface WebhooksDeliveriesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, eventId, status, attempts, lastStatusCode, lastError, lastAttemptAt, nextRetryAt, deliveredAt, createdAt, event. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Delivery status. One of: pending, succeeded, retrying, failed. */
   status?: "pending" | "succeeded" | "retrying" | "failed";
   /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, shipment.shipped, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, ping. */
@@ -656,6 +700,8 @@ export interface NotificationsTemplatesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, key, channel, event, audience, category, description, subject, body, bodyHtml, active, createdAt, updatedAt, variables. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Channel. One of: email, sms. */
   channel?: "email" | "sms";
   /** Who it speaks to. One of: customer, admin. */
@@ -685,6 +731,8 @@ export interface NotificationsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, channel, recipient, template, subject, body, bodyHtml, data, status, category, eventId, recipientUserId, provider, providerMessageId, attempts, lastError, lastAttemptAt, sentAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Delivery state (`failed` lists what could not be sent). One of: queued, sending, sent, retrying, failed, skipped. */
   status?: "queued" | "sending" | "sent" | "retrying" | "failed" | "skipped";
   /** Channel. One of: email, sms. */
@@ -719,6 +767,8 @@ export interface PagesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, title, slug, body, bodyHtml, status, seoTitle, seoDescription, publishedAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Search in title and slug, case-insensitive. */
   q?: string;
   /** Status (public readers only ever see `published`). One of: draft, published. */
@@ -749,6 +799,8 @@ export interface MenusListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, handle, items, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Search in name and handle, case-insensitive. */
   q?: string;
 }
@@ -769,6 +821,8 @@ export interface BannersListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, title, imageUrl, linkUrl, altText, placement, position, startsAt, endsAt, active, createdAt, updatedAt, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** Only this placement. */
   placement?: string;
   /** Search in the title, case-insensitive. */
@@ -795,6 +849,8 @@ export interface AuditLogListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, actor, resource, resourceId, action, changes, requestId, method, path, createdAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
   /** The actor: a user id or API key id, or the user's email or the key's prefix. */
   actor?: string;
   /** Kind of actor. One of: user, api_key. */

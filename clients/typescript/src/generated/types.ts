@@ -152,6 +152,9 @@ export interface ProductFacets {
   }>;
 }
 
+/** With `format=csv` or `Accept: text/csv`: a header row of column names, then one row per item matching the filters (RFC 4180, UTF-8). Money is in major units as in JSON; a text cell starting with =, +, -, @, a tab or a carriage return is prefixed with an apostrophe so spreadsheets do not run it. `X-Total-Count` gives the number of items. */
+export type CsvExport = string;
+
 export interface CreateProduct {
   name: string;
   slug?: string;

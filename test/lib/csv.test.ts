@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { csvCell, csvLine } from '../../src/lib/csv';
+import { cellValue, csvColumns } from '../../src/lib/csv-columns';
+
+describe('CSV cells', () => {
+  it('quotes what needs quoting and doubles quotes', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('two\nlines')).toBe('"two\nlines"');
+    expect(csvCell(' padded')).toBe('" padded"');
+    expect(csvCell(null)).toBe('');
+    expect(csvCell(undefined)).toBe('');
+    expect(csvCell({ size: 'M' })).toBe('"{""size"":""M""}"');
+  });
+
+  it('neutralises text a spreadsheet would run as a formula, and leaves numbers as numbers', () => {
+    for (const formula of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) expect(csvCell(formula).replace(/^"/, '')).toMatch(/^'/);
+    expect(csvCell('=HYPERLINK("http://evil","x")')).toBe('"\'=HYPERLINK(""http://evil"",""x"")"');
+    expect(csvCell(-12.5)).toBe('-12.5');
+    expect(csvCell(true)).toBe('true');
+    expect(csvLine(['a', 1, null])).toBe('a,1,\r\n');
+  });
+});
+
+describe('CSV columns', () => {
+  const selectable = { id: true, total: true, shippingAddress: { city: true, country: true }, lines: { sku: true, quantity: true } } as const;
+
+  it('are every leaf by default, and the leaves of what fields= selects', () => {
+    expect(csvColumns(selectable, undefined)).toEqual(['id', 'total', 'shippingAddress.city', 'shippingAddress.country', 'lines.sku', 'lines.quantity']);
+    expect(csvColumns(selectable, 'id,shipping_address,lines(sku)')).toEqual(['id', 'shippingAddress.city', 'shippingAddress.country', 'lines.sku']);
+    expect(() => csvColumns(selectable, 'nope')).toThrow(/unknown field/);
+  });
+
+  it('walk nested objects and join the values of a list', () => {
+    const order = { id: 'o1', shippingAddress: null, lines: [{ sku: 'A', quantity: 2 }, { sku: null, quantity: 1 }, { sku: 'C', quantity: 3 }] };
+    expect(cellValue(order, 'shippingAddress.city')).toBeNull();
+    expect(cellValue(order, 'lines.sku')).toBe('A; C');
+    expect(cellValue(order, 'lines.quantity')).toBe('2; 1; 3');
+  });
+});
