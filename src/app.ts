@@ -40,6 +40,7 @@ import { ordersRouter } from './modules/orders';
 import { pagesRouter } from './modules/pages';
 import { paymentsRouter } from './modules/payments';
 import { productsRouter } from './modules/products';
+import { reportsRouter } from './modules/reports';
 import { rolesRouter } from './modules/roles';
 import { settingsRouter } from './modules/settings';
 import { shipmentsRouter } from './modules/shipments';
@@ -99,6 +100,7 @@ export function createApp() {
   app.route('/api', menusRouter);
   app.route('/api', bannersRouter);
   app.route('/api', auditLogRouter);
+  app.route('/api', reportsRouter);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -207,4 +209,5 @@ const OPENAPI_TAGS = [
   { name: 'Notifications', description: 'Email and SMS notifications sent to customers and staff, and the templates they are made from.' },
   { name: 'Content', description: 'Storefront content: pages, navigation menus and banners. Reads are public (published and live items only).' },
   { name: 'Audit log', description: 'Who changed what: every write by staff, vendor users and API keys. Read only.' },
+  { name: 'Reports', description: 'Sales, best sellers and new versus returning customers over time, from daily totals the store keeps. Needs `reports:read`.' },
 ];

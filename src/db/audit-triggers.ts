@@ -57,6 +57,8 @@ export const NOT_AUDITED: Record<string, string> = {
   category_tree: 'the category hierarchy as pairs, derived from categories.parent_id by triggers',
   product_facet_counts: 'derived counters kept by triggers',
   product_search_rows: "the full-text index's row number of each product, kept by triggers with the index (migrations/0030_product_search.sql)",
+  sales_days: 'sales by day, derived from orders and refunds by triggers',
+  product_sales_days: 'product sales by day, derived from order lines by triggers',
   category_listing: 'every product under every category with its sort columns, derived from links, category_tree and products by triggers',
   media_unused: 'bookkeeping of stored files no image uses, deleted from R2 (src/modules/media/media.objects.ts)',
   product_related_refresh: 'always empty: rebuild requests for products.related, applied by a trigger',

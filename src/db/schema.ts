@@ -656,6 +656,8 @@ export const orders = sqliteTable(
      * never share or skip one. Every order has one (migration 0039 numbered the older ones).
      */
     number: integer('number'),
+    /** 1 when the customer (its account, or a guest's email) had no other order, not cancelled, when this one was placed: the reports' new customers. */
+    firstOrder: integer('first_order', { mode: 'boolean' }).notNull().default(false),
     /** The customer's account; null for a guest order, which has `email` only. */
     customerId: text('customer_id').references(() => users.id, { onDelete: 'restrict' }),
     email: text('email').notNull(),
@@ -681,6 +683,7 @@ export const orders = sqliteTable(
   },
   (t) => [
     uniqueIndex('orders_number_unique').on(t.number),
+    index('orders_email_idx').on(t.email),
     index('orders_created_idx').on(t.createdAt, t.id),
     index('orders_status_created_idx').on(t.status, t.createdAt, t.id),
     index('orders_customer_created_idx').on(t.customerId, t.createdAt),
@@ -1067,3 +1070,5 @@ export * from './schema-content';
 export * from './schema-audit';
 
 export * from './schema-listing';
+
+export * from './schema-reports';

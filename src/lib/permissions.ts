@@ -25,6 +25,7 @@ export const PERMISSION_RESOURCES = [
   'notifications',
   'content',
   'audit-log',
+  'reports',
 ] as const;
 export const PERMISSION_ACTIONS = ['read', 'write'] as const;
 

@@ -34,6 +34,7 @@ from ._types import (
     CreateVariant,
     Currency,
     Customer,
+    CustomerReport,
     Health,
     InventoryAdjustment,
     InventoryAdjustmentResult,
@@ -51,10 +52,12 @@ from ._types import (
     PaymentAttempt,
     Product,
     ProductMedia,
+    ProductReport,
     ProductSuggestions,
     Refund,
     RenderedNotification,
     Role,
+    SalesReport,
     Session,
     Shipment,
     StoreSettings,
@@ -101,6 +104,7 @@ __all__ = [
     "ProductsMediaResource",
     "ProductsResource",
     "ProductsVariantsResource",
+    "ReportsResource",
     "RolesResource",
     "SettingsResource",
     "ShipmentsResource",
@@ -137,6 +141,7 @@ class StoreApiResources(ResourceBase):
         self.pages = PagesResource(http)
         self.payments = PaymentsResource(http)
         self.products = ProductsResource(http)
+        self.reports = ReportsResource(http)
         self.roles = RolesResource(http)
         self.settings = SettingsResource(http)
         self.shipments = ShipmentsResource(http)
@@ -166,7 +171,7 @@ class ApiKeysResource(ResourceBase):
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
                 products, categories, brands, inventory, orders, payments, shipments, carts,
                 customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log. Actions: read, write.
+                notifications, content, audit-log, reports. Actions: read, write.
             role: Role id or name.
             vendorId: Required with role `vendor`, refused otherwise: the vendor the key acts
                 for.
@@ -4830,6 +4835,92 @@ class ProductsVariantsResource(ResourceBase):
         )
 
 
+class ReportsResource(ResourceBase):
+    """reports: Reports."""
+
+    def customers(
+        self,
+        *,
+        from_: Optional[str] = None,
+        to: Optional[str] = None,
+        currency: Optional[str] = None,
+        interval: Optional[Literal["day", "week", "month"]] = None,
+    ) -> CustomerReport:
+        """New and returning customers.
+
+        GET /api/reports/customers
+
+        Args:
+            from_: First day, UTC, inclusive. Default: 29 days before `to`.
+            to: Last day, UTC, inclusive. Default: today.
+            currency: The currency reported (orders in others are left out). Default: the
+                store's currency.
+            interval: One row per day, week (Monday to Sunday) or calendar month; the first and
+                last are cut to the range.
+        """
+        return self._http.call(
+            "GET",
+            "/api/reports/customers",
+            kind="item",
+            query={"from": from_, "to": to, "currency": currency, "interval": interval},
+        )
+
+    def products(
+        self,
+        *,
+        from_: Optional[str] = None,
+        to: Optional[str] = None,
+        currency: Optional[str] = None,
+        sort: Optional[Literal["revenue", "units"]] = None,
+        limit: Optional[int] = None,
+    ) -> ProductReport:
+        """Best-selling products.
+
+        GET /api/reports/products
+
+        Args:
+            from_: First day, UTC, inclusive. Default: 29 days before `to`.
+            to: Last day, UTC, inclusive. Default: today.
+            currency: The currency reported (orders in others are left out). Default: the
+                store's currency.
+            sort: Best sellers by revenue (default) or by units.
+            limit: How many products, 1 to 100.
+        """
+        return self._http.call(
+            "GET",
+            "/api/reports/products",
+            kind="item",
+            query={"from": from_, "to": to, "currency": currency, "sort": sort, "limit": limit},
+        )
+
+    def sales(
+        self,
+        *,
+        from_: Optional[str] = None,
+        to: Optional[str] = None,
+        currency: Optional[str] = None,
+        interval: Optional[Literal["day", "week", "month"]] = None,
+    ) -> SalesReport:
+        """Sales over time.
+
+        GET /api/reports/sales
+
+        Args:
+            from_: First day, UTC, inclusive. Default: 29 days before `to`.
+            to: Last day, UTC, inclusive. Default: today.
+            currency: The currency reported (orders in others are left out). Default: the
+                store's currency.
+            interval: One row per day, week (Monday to Sunday) or calendar month; the first and
+                last are cut to the range.
+        """
+        return self._http.call(
+            "GET",
+            "/api/reports/sales",
+            kind="item",
+            query={"from": from_, "to": to, "currency": currency, "interval": interval},
+        )
+
+
 class RolesResource(ResourceBase):
     """roles: Roles."""
 
@@ -4848,7 +4939,7 @@ class RolesResource(ResourceBase):
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
                 products, categories, brands, inventory, orders, payments, shipments, carts,
                 customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log. Actions: read, write.
+                notifications, content, audit-log, reports. Actions: read, write.
         """
         return self._http.call(
             "POST",
@@ -4993,7 +5084,7 @@ class RolesResource(ResourceBase):
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
                 products, categories, brands, inventory, orders, payments, shipments, carts,
                 customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log. Actions: read, write.
+                notifications, content, audit-log, reports. Actions: read, write.
         """
         return self._http.call(
             "PATCH",

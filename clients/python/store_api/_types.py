@@ -69,6 +69,9 @@ __all__ = [
     "CsvExport",
     "Currency",
     "Customer",
+    "CustomerReport",
+    "CustomerReportPeriodsItem",
+    "CustomerReportTotals",
     "Error",
     "ErrorError",
     "FieldErrors",
@@ -113,6 +116,8 @@ __all__ = [
     "ProductFacetsPriceItem",
     "ProductImagesItem",
     "ProductMedia",
+    "ProductReport",
+    "ProductReportProductsItem",
     "ProductSuggestions",
     "ProductSuggestionsCategoriesItem",
     "ProductSuggestionsProductsItem",
@@ -124,6 +129,9 @@ __all__ = [
     "RenewedSession",
     "Role",
     "RotateWebhookSecret",
+    "SalesReport",
+    "SalesReportPeriodsItem",
+    "SalesReportTotals",
     "Session",
     "Shipment",
     "ShipmentLine",
@@ -579,7 +587,8 @@ class CreateApiKey(_CreateApiKeyRequired, total=False):
 
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
-    #: api-keys, coupons, webhooks, notifications, content, audit-log. Actions: read, write.
+    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read,
+    #: write.
     permissions: List[str]
     expiresAt: str
     #: Role id or name.
@@ -873,7 +882,8 @@ class _CreateRoleRequired(TypedDict):
     name: str
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
-    #: api-keys, coupons, webhooks, notifications, content, audit-log. Actions: read, write.
+    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read,
+    #: write.
     permissions: List[str]
 
 
@@ -1054,6 +1064,42 @@ class Customer(TypedDict):
     lastLoginAt: Optional[str]
     createdAt: str
     updatedAt: str
+
+
+class CustomerReportTotals(TypedDict):
+    #: Customers whose first order (no other order of theirs, not cancelled, when it was placed) is
+    #: in the period: an account, or a guest's email.
+    newCustomers: int
+    #: The other orders: from customers who had ordered before.
+    returningOrders: int
+    #: Order totals of the first orders.
+    newCustomerSales: float
+    #: Order totals of the other orders.
+    returningCustomerSales: float
+
+
+class CustomerReportPeriodsItem(TypedDict):
+    start: str
+    end: str
+    #: Customers whose first order (no other order of theirs, not cancelled, when it was placed) is
+    #: in the period: an account, or a guest's email.
+    newCustomers: int
+    #: The other orders: from customers who had ordered before.
+    returningOrders: int
+    #: Order totals of the first orders.
+    newCustomerSales: float
+    #: Order totals of the other orders.
+    returningCustomerSales: float
+
+
+CustomerReport = TypedDict("CustomerReport", {
+    "currency": "str",
+    "from": "str",
+    "to": "str",
+    "interval": "Literal[\"day\", \"week\", \"month\"]",
+    "totals": "CustomerReportTotals",
+    "periods": "List[CustomerReportPeriodsItem]",
+}, total=False)
 
 
 class ErrorError(TypedDict):
@@ -1641,6 +1687,26 @@ class ProductMedia(TypedDict):
     updatedAt: str
 
 
+class ProductReportProductsItem(TypedDict):
+    productId: str
+    #: The name it was last sold under.
+    name: str
+    units: int
+    #: Line subtotals less line discounts, before tax.
+    revenue: float
+    #: Order lines of the product.
+    lines: int
+
+
+ProductReport = TypedDict("ProductReport", {
+    "currency": "str",
+    "from": "str",
+    "to": "str",
+    "sort": "Literal[\"revenue\", \"units\"]",
+    "products": "List[ProductReportProductsItem]",
+}, total=False)
+
+
 class ProductSuggestionsProductsItem(TypedDict):
     id: str
     name: str
@@ -1735,6 +1801,64 @@ class RotateWebhookSecret(TypedDict, total=False):
     #: Hours the current secret keeps signing next to the new one (0 to 168, 24 by default); 0
     #: retires it at once.
     overlapHours: int
+
+
+class SalesReportTotals(TypedDict):
+    #: Orders placed (not cancelled since).
+    orders: int
+    #: Units in those orders.
+    units: int
+    #: Line subtotals before discounts.
+    gross: float
+    #: Amount in the major unit of the report currency.
+    discounts: float
+    #: Amount in the major unit of the report currency.
+    shipping: float
+    #: Amount in the major unit of the report currency.
+    tax: float
+    #: Refunds completed in the period, whenever their orders were placed.
+    refunds: float
+    #: gross - discounts - refunds.
+    net: float
+    #: Order totals: gross - discounts + shipping + tax.
+    sales: float
+    #: sales / orders (0 without orders).
+    averageOrderValue: float
+
+
+class SalesReportPeriodsItem(TypedDict):
+    start: str
+    end: str
+    #: Orders placed (not cancelled since).
+    orders: int
+    #: Units in those orders.
+    units: int
+    #: Line subtotals before discounts.
+    gross: float
+    #: Amount in the major unit of the report currency.
+    discounts: float
+    #: Amount in the major unit of the report currency.
+    shipping: float
+    #: Amount in the major unit of the report currency.
+    tax: float
+    #: Refunds completed in the period, whenever their orders were placed.
+    refunds: float
+    #: gross - discounts - refunds.
+    net: float
+    #: Order totals: gross - discounts + shipping + tax.
+    sales: float
+    #: sales / orders (0 without orders).
+    averageOrderValue: float
+
+
+SalesReport = TypedDict("SalesReport", {
+    "currency": "str",
+    "from": "str",
+    "to": "str",
+    "interval": "Literal[\"day\", \"week\", \"month\"]",
+    "totals": "SalesReportTotals",
+    "periods": "List[SalesReportPeriodsItem]",
+}, total=False)
 
 
 class Session(TypedDict):
@@ -2081,7 +2205,8 @@ class UpdateRole(TypedDict, total=False):
     description: Optional[str]
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
-    #: api-keys, coupons, webhooks, notifications, content, audit-log. Actions: read, write.
+    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read,
+    #: write.
     permissions: List[str]
 
 

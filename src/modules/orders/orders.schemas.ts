@@ -62,7 +62,7 @@ export const OrderSchema = createSelectSchema(orders, {
   createdAt: Timestamp,
   updatedAt: Timestamp,
 })
-  .omit({ minorUnits: true, couponId: true, cartId: true })
+  .omit({ minorUnits: true, couponId: true, cartId: true, firstOrder: true })
   .extend({
     amountDue: OrderMoney.openapi({ description: 'What is still owed: total - amountPaid, never below 0.' }),
     paymentStatus: z.enum(PAYMENT_STATUSES).openapi({

@@ -52,7 +52,7 @@ export interface PlacedOrder {
  * inputs (and a cached API key, whose check rides in the same batch) an order is one round trip.
  */
 // The statements of every order, built once per isolate (src/db/compiled.ts).
-const orderColumns = Object.keys(getTableColumns(orders)).filter((key) => key !== 'number');
+const orderColumns = Object.keys(getTableColumns(orders)).filter((key) => key !== 'number' && key !== 'firstOrder');
 /**
  * The order's INSERT numbers it: one more than the highest number (at least ORDER_NUMBER_START),
  * read by the same statement that writes the row. D1 runs a batch as one transaction on one
@@ -66,8 +66,11 @@ const insertOrder = compiled((db, p: Slot<string>) =>
     .values({
       ...Object.fromEntries(orderColumns.map((key) => [key, p(key)])),
       number: sql`(SELECT max(coalesce(max(${orders.number}) + 1, ${p('numberStart')}), ${p('numberStart')}) FROM ${orders})`,
+      // The customer's first order (for the reports): no other order of its account, or of its email as a guest, that is not cancelled.
+      firstOrder: sql`NOT EXISTS (SELECT 1 FROM ${orders} AS o WHERE o.customer_id = ${p('customerId')} AND o.status != 'cancelled')
+        AND NOT (${p('customerId')} IS NULL AND EXISTS (SELECT 1 FROM ${orders} AS o WHERE o.email = ${p('email')} AND o.customer_id IS NULL AND o.status != 'cancelled'))`,
     } as never)
-    .returning({ number: orders.number }),
+    .returning({ number: orders.number, firstOrder: orders.firstOrder }),
 );
 /** `order.placed` with the number the order's INSERT assigned, read in the same batch. */
 const placedEvent = compiled((db, p: Slot<'id' | 'data' | 'ts' | 'orderId'>) =>
@@ -138,6 +141,7 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
   const order: OrderRow = {
     id,
     number: null,
+    firstOrder: false,
     customerId: input.customerId,
     email: input.email.toLowerCase(),
     status: 'pending',
@@ -202,7 +206,7 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     coupon_usage_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has been used up`, 'couponCode'),
     coupon_customer_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has already been used the most times allowed by this customer`, 'couponCode'),
   })) as unknown[];
-  order.number = (results[1] as { number: number }[])[0]!.number;
+  Object.assign(order, (results[1] as Pick<OrderRow, 'number' | 'firstOrder'>[])[0]);
   // Everything the order's representation shows, so the caller answers without reading it back.
   return { order, lines, history: [placed] };
 }

@@ -32,6 +32,7 @@ trait ClientGroups
     public readonly PagesResource $pages;
     public readonly PaymentsResource $payments;
     public readonly ProductsResource $products;
+    public readonly ReportsResource $reports;
     public readonly RolesResource $roles;
     public readonly SettingsResource $settings;
     public readonly ShipmentsResource $shipments;
@@ -61,6 +62,7 @@ trait ClientGroups
         $this->pages = new PagesResource($this);
         $this->payments = new PaymentsResource($this);
         $this->products = new ProductsResource($this);
+        $this->reports = new ReportsResource($this);
         $this->roles = new RolesResource($this);
         $this->settings = new SettingsResource($this);
         $this->shipments = new ShipmentsResource($this);

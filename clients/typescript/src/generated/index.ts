@@ -59,6 +59,9 @@ export type {
   BannersGetQuery,
   AuditLogListQuery,
   AuditLogGetQuery,
+  ReportsSalesQuery,
+  ReportsCustomersQuery,
+  ReportsProductsQuery,
 } from './operations.js';
 export {
   StoreResources,
@@ -90,6 +93,7 @@ export {
   ProductsMediaResource,
   ProductsResource,
   ProductsVariantsResource,
+  ReportsResource,
   RolesResource,
   SettingsResource,
   ShipmentsResource,

@@ -46,6 +46,7 @@ import type {
   CreatedWebhookEndpoint,
   Currency,
   Customer,
+  CustomerReport,
   Health,
   InventoryAdjustment,
   InventoryAdjustmentResult,
@@ -67,6 +68,7 @@ import type {
   PreviewNotificationTemplate,
   Product,
   ProductMedia,
+  ProductReport,
   ProductSuggestions,
   RecoverCart,
   Refund,
@@ -74,6 +76,7 @@ import type {
   RenderedNotification,
   Role,
   RotateWebhookSecret,
+  SalesReport,
   Session,
   Shipment,
   StoreSettings,
@@ -875,6 +878,44 @@ export interface AuditLogGetQuery {
   fields?: string;
 }
 
+/** Query parameters of `GET /api/reports/sales`. */
+export interface ReportsSalesQuery {
+  /** First day, UTC, inclusive. Default: 29 days before `to`. */
+  from?: string;
+  /** Last day, UTC, inclusive. Default: today. */
+  to?: string;
+  /** The currency reported (orders in others are left out). Default: the store's currency. */
+  currency?: string;
+  /** One row per day, week (Monday to Sunday) or calendar month; the first and last are cut to the range. */
+  interval?: "day" | "week" | "month";
+}
+
+/** Query parameters of `GET /api/reports/customers`. */
+export interface ReportsCustomersQuery {
+  /** First day, UTC, inclusive. Default: 29 days before `to`. */
+  from?: string;
+  /** Last day, UTC, inclusive. Default: today. */
+  to?: string;
+  /** The currency reported (orders in others are left out). Default: the store's currency. */
+  currency?: string;
+  /** One row per day, week (Monday to Sunday) or calendar month; the first and last are cut to the range. */
+  interval?: "day" | "week" | "month";
+}
+
+/** Query parameters of `GET /api/reports/products`. */
+export interface ReportsProductsQuery {
+  /** First day, UTC, inclusive. Default: 29 days before `to`. */
+  from?: string;
+  /** Last day, UTC, inclusive. Default: today. */
+  to?: string;
+  /** The currency reported (orders in others are left out). Default: the store's currency. */
+  currency?: string;
+  /** Best sellers by revenue (default) or by units. */
+  sort?: "revenue" | "units";
+  /** How many products, 1 to 100. */
+  limit?: number;
+}
+
 /** The resource groups, as properties of the client (`store.products`, `store.orders`, ...). */
 export class StoreResources {
   protected readonly core: runtime.Core;
@@ -904,6 +945,7 @@ export class StoreResources {
   readonly menus: MenusResource;
   readonly banners: BannersResource;
   readonly auditLog: AuditLogResource;
+  readonly reports: ReportsResource;
 
   constructor(core: runtime.Core) {
     this.core = core;
@@ -933,6 +975,43 @@ export class StoreResources {
     this.menus = new MenusResource(core);
     this.banners = new BannersResource(core);
     this.auditLog = new AuditLogResource(core);
+    this.reports = new ReportsResource(core);
+  }
+}
+
+/** `reports`: sales, customers, products. */
+export class ReportsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * Sales over time
+   *
+   * `GET /api/reports/sales`
+   */
+  sales(query?: ReportsSalesQuery, options?: runtime.RequestOptions): Promise<SalesReport> {
+    return this.core.request<SalesReport>({ method: 'GET', path: `/api/reports/sales`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * New and returning customers
+   *
+   * `GET /api/reports/customers`
+   */
+  customers(query?: ReportsCustomersQuery, options?: runtime.RequestOptions): Promise<CustomerReport> {
+    return this.core.request<CustomerReport>({ method: 'GET', path: `/api/reports/customers`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Best-selling products
+   *
+   * `GET /api/reports/products`
+   */
+  products(query?: ReportsProductsQuery, options?: runtime.RequestOptions): Promise<ProductReport> {
+    return this.core.request<ProductReport>({ method: 'GET', path: `/api/reports/products`, query, kind: 'item' }, options);
   }
 }
 

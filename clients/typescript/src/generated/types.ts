@@ -555,14 +555,14 @@ export interface Role {
 export interface CreateRole {
   name: string;
   description?: string | null;
-  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log. Actions: read, write. */
+  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read, write. */
   permissions: Array<string>;
 }
 
 export interface UpdateRole {
   name?: string;
   description?: string | null;
-  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log. Actions: read, write. */
+  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read, write. */
   permissions?: Array<string>;
 }
 
@@ -597,7 +597,7 @@ export type CreatedApiKey = ApiKey & {
 /** A key holds either a role (and follows its permissions) or its own permissions, never more than the credential minting it covers (403 otherwise). A key minted by a signed-in user belongs to that user; one minted by a key belongs to that key's owner. */
 export interface CreateApiKey {
   name: string;
-  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log. Actions: read, write. */
+  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read, write. */
   permissions?: Array<string>;
   expiresAt?: string;
   /** Role id or name. */
@@ -1656,4 +1656,104 @@ export interface AuditActor {
 export interface AuditChange {
   before?: unknown;
   after?: unknown;
+}
+
+export interface SalesReport {
+  currency: string;
+  from: string;
+  to: string;
+  interval: "day" | "week" | "month";
+  totals: {
+    /** Orders placed (not cancelled since). */
+    orders: number;
+    /** Units in those orders. */
+    units: number;
+    /** Line subtotals before discounts. */
+    gross: number;
+    /** Amount in the major unit of the report currency. */
+    discounts: number;
+    /** Amount in the major unit of the report currency. */
+    shipping: number;
+    /** Amount in the major unit of the report currency. */
+    tax: number;
+    /** Refunds completed in the period, whenever their orders were placed. */
+    refunds: number;
+    /** gross - discounts - refunds. */
+    net: number;
+    /** Order totals: gross - discounts + shipping + tax. */
+    sales: number;
+    /** sales / orders (0 without orders). */
+    averageOrderValue: number;
+  };
+  /** Every period of the range, empty ones included, oldest first. */
+  periods: Array<{
+    start: string;
+    end: string;
+    /** Orders placed (not cancelled since). */
+    orders: number;
+    /** Units in those orders. */
+    units: number;
+    /** Line subtotals before discounts. */
+    gross: number;
+    /** Amount in the major unit of the report currency. */
+    discounts: number;
+    /** Amount in the major unit of the report currency. */
+    shipping: number;
+    /** Amount in the major unit of the report currency. */
+    tax: number;
+    /** Refunds completed in the period, whenever their orders were placed. */
+    refunds: number;
+    /** gross - discounts - refunds. */
+    net: number;
+    /** Order totals: gross - discounts + shipping + tax. */
+    sales: number;
+    /** sales / orders (0 without orders). */
+    averageOrderValue: number;
+  }>;
+}
+
+export interface CustomerReport {
+  currency: string;
+  from: string;
+  to: string;
+  interval: "day" | "week" | "month";
+  totals: {
+    /** Customers whose first order (no other order of theirs, not cancelled, when it was placed) is in the period: an account, or a guest's email. */
+    newCustomers: number;
+    /** The other orders: from customers who had ordered before. */
+    returningOrders: number;
+    /** Order totals of the first orders. */
+    newCustomerSales: number;
+    /** Order totals of the other orders. */
+    returningCustomerSales: number;
+  };
+  periods: Array<{
+    start: string;
+    end: string;
+    /** Customers whose first order (no other order of theirs, not cancelled, when it was placed) is in the period: an account, or a guest's email. */
+    newCustomers: number;
+    /** The other orders: from customers who had ordered before. */
+    returningOrders: number;
+    /** Order totals of the first orders. */
+    newCustomerSales: number;
+    /** Order totals of the other orders. */
+    returningCustomerSales: number;
+  }>;
+}
+
+export interface ProductReport {
+  currency: string;
+  from: string;
+  to: string;
+  sort: "revenue" | "units";
+  products: Array<{
+    productId: string;
+    /** The name it was last sold under. */
+    name: string;
+    units: number;
+    /** Line subtotals less line discounts, before tax. */
+    revenue: number;
+    /** Order lines of the product. */
+    lines: number;
+  }>;
 }

@@ -1,0 +1,48 @@
+import { apiRoute, bearerAuth, errorResponses, operation, successResponse } from '../../lib/openapi';
+import { requirePermission } from '../../middleware/auth';
+import { CustomerReportSchema, PeriodReportQuery, ProductReportQuery, ProductReportSchema, SalesReportSchema } from './reports.schemas';
+
+const tags = ['Reports'];
+const canRead = requirePermission('reports:read');
+const source =
+  'Read from daily totals the store keeps as orders and refunds are written, so a year costs a few hundred rows, not every order. Days are UTC. ' +
+  'An order counts on the day it was placed, in its own currency, until it is cancelled; a refund on the day it completed. Needs `reports:read`.';
+
+export const salesReport = apiRoute({
+  ...operation('reports', 'sales', 'getSalesReport'),
+  method: 'get',
+  path: '/reports/sales',
+  tags,
+  summary: 'Sales over time',
+  description: `Orders, units, gross, discounts, shipping, tax, refunds, net, sales and average order value per day, week or month, and for the whole range. ${source}`,
+  security: bearerAuth,
+  middleware: [canRead] as const,
+  request: { query: PeriodReportQuery },
+  responses: { 200: successResponse(SalesReportSchema, 'The sales report.'), ...errorResponses(400, 401, 403) },
+});
+
+export const customerReport = apiRoute({
+  ...operation('reports', 'customers', 'getCustomerReport'),
+  method: 'get',
+  path: '/reports/customers',
+  tags,
+  summary: 'New and returning customers',
+  description: `Per period: customers who placed their first order, orders from customers who had ordered before, and the sales of each. ${source}`,
+  security: bearerAuth,
+  middleware: [canRead] as const,
+  request: { query: PeriodReportQuery },
+  responses: { 200: successResponse(CustomerReportSchema, 'The customer report.'), ...errorResponses(400, 401, 403) },
+});
+
+export const productReport = apiRoute({
+  ...operation('reports', 'products', 'getProductReport'),
+  method: 'get',
+  path: '/reports/products',
+  tags,
+  summary: 'Best-selling products',
+  description: `The products sold most in the range, by revenue or units. ${source}`,
+  security: bearerAuth,
+  middleware: [canRead] as const,
+  request: { query: ProductReportQuery },
+  responses: { 200: successResponse(ProductReportSchema, 'The best sellers.'), ...errorResponses(400, 401, 403) },
+});

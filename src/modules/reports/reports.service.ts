@@ -1,0 +1,150 @@
+import { and, asc, between, desc, eq, sql, sum } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { currencies, productSalesDays, salesDays } from '../../db/schema';
+import { ApiError } from '../../lib/errors';
+import { toMajor } from '../../lib/money';
+import { defaultCurrencyCode } from '../settings/store-currency';
+import { addDays, daysBetween, periodStart, periodsOf } from './periods';
+import {
+  type CustomerReport,
+  DEFAULT_REPORT_DAYS,
+  type Interval,
+  MAX_REPORT_DAYS,
+  type PeriodReportInput,
+  type ProductReport,
+  type ProductReportInput,
+  type SalesReport,
+} from './reports.schemas';
+
+/**
+ * The reports, read from the daily aggregates the database keeps as orders and refunds are written
+ * (src/db/schema-reports.ts): a year of sales is at most 366 rows, whatever the number of orders.
+ */
+
+type DayRow = typeof salesDays.$inferSelect;
+
+interface Range {
+  from: string;
+  to: string;
+  currency: string;
+  minorUnits: number;
+}
+
+/** The range asked for (default: the last 30 days) and the currency (default: the store's) with its digits, in one round trip with `reads`. */
+async function withRange<T>(db: Database, query: { from?: string; to?: string; currency?: string }, reads: (range: Omit<Range, 'minorUnits'> & { currencySql: ReturnType<typeof sql<string>> }) => unknown[]) {
+  const to = query.to ?? new Date().toISOString().slice(0, 10);
+  const from = query.from ?? addDays(to, -(DEFAULT_REPORT_DAYS - 1));
+  if (from > to) throw ApiError.badParameter('from', `must be on or before 'to' (${to})`);
+  if (daysBetween(from, to) >= MAX_REPORT_DAYS) throw ApiError.badParameter('from', `a report covers at most ${MAX_REPORT_DAYS} days`);
+  const currencySql = query.currency ? sql<string>`${query.currency}` : defaultCurrencyCode;
+  const [currency, ...rows] = (await db.batch([
+    db.select({ code: currencies.code, minorUnits: currencies.minorUnits }).from(currencies).where(eq(currencies.code, currencySql)),
+    ...(reads({ from, to, currency: query.currency ?? '', currencySql }) as never[]),
+  ] as never)) as [{ code: string; minorUnits: number }[], ...T[]];
+  if (!currency[0]) throw ApiError.badParameter('currency', `no currency '${query.currency}'`);
+  return { range: { from, to, currency: currency[0].code, minorUnits: currency[0].minorUnits }, rows };
+}
+
+const dayRows = (db: Database, r: { from: string; to: string; currencySql: ReturnType<typeof sql<string>> }) =>
+  db.select().from(salesDays).where(and(eq(salesDays.currency, r.currencySql), between(salesDays.day, r.from, r.to))).orderBy(asc(salesDays.day));
+
+/** Sums the day rows into the range's periods (empty ones too). */
+function bucket(rows: DayRow[], range: Range, interval: Interval) {
+  const periods = periodsOf(range.from, range.to, interval).map((p) => ({ ...p, sum: emptySum() }));
+  const index = new Map(periods.map((p, i) => [p.key, i]));
+  const totals = emptySum();
+  for (const row of rows) {
+    const period = periods[index.get(periodStart(row.day, interval))!]!;
+    add(period.sum, row);
+    add(totals, row);
+  }
+  return { periods, totals };
+}
+
+const SUMMED = ['orders', 'firstOrders', 'firstOrderSales', 'units', 'gross', 'discounts', 'shipping', 'tax', 'sales', 'refunds'] as const;
+type Sum = Record<(typeof SUMMED)[number], number>;
+const emptySum = (): Sum => Object.fromEntries(SUMMED.map((k) => [k, 0])) as Sum;
+function add(into: Sum, row: Sum) {
+  for (const key of SUMMED) into[key] += row[key];
+}
+
+function salesFigures(s: Sum, digits: number) {
+  const money = (minor: number) => toMajor(minor, digits);
+  return {
+    orders: s.orders,
+    units: s.units,
+    gross: money(s.gross),
+    discounts: money(s.discounts),
+    shipping: money(s.shipping),
+    tax: money(s.tax),
+    refunds: money(s.refunds),
+    net: money(s.gross - s.discounts - s.refunds),
+    sales: money(s.sales),
+    averageOrderValue: money(s.orders ? Math.round(s.sales / s.orders) : 0),
+  };
+}
+
+function customerFigures(s: Sum, digits: number) {
+  return {
+    newCustomers: s.firstOrders,
+    returningOrders: s.orders - s.firstOrders,
+    newCustomerSales: toMajor(s.firstOrderSales, digits),
+    returningCustomerSales: toMajor(s.sales - s.firstOrderSales, digits),
+  };
+}
+
+export async function salesReport(db: Database, query: PeriodReportInput): Promise<SalesReport> {
+  const { range, rows } = await withRange<DayRow[]>(db, query, (r) => [dayRows(db, r)]);
+  const { periods, totals } = bucket(rows[0]!, range, query.interval);
+  return {
+    currency: range.currency,
+    from: range.from,
+    to: range.to,
+    interval: query.interval,
+    totals: salesFigures(totals, range.minorUnits),
+    periods: periods.map((p) => ({ start: p.start, end: p.end, ...salesFigures(p.sum, range.minorUnits) })),
+  };
+}
+
+export async function customerReport(db: Database, query: PeriodReportInput): Promise<CustomerReport> {
+  const { range, rows } = await withRange<DayRow[]>(db, query, (r) => [dayRows(db, r)]);
+  const { periods, totals } = bucket(rows[0]!, range, query.interval);
+  return {
+    currency: range.currency,
+    from: range.from,
+    to: range.to,
+    interval: query.interval,
+    totals: customerFigures(totals, range.minorUnits),
+    periods: periods.map((p) => ({ start: p.start, end: p.end, ...customerFigures(p.sum, range.minorUnits) })),
+  };
+}
+
+/** The name a product was last sold under by `to` (its latest day's row). */
+const lastName = (to: string) =>
+  sql<string>`(SELECT latest.name FROM product_sales_days AS latest WHERE latest.currency = product_sales_days.currency AND latest.product_id = product_sales_days.product_id AND latest.day <= ${to} ORDER BY latest.day DESC LIMIT 1)`;
+
+type ProductRow = { productId: string; name: string; units: number; revenue: number; lines: number };
+
+export async function productReport(db: Database, query: ProductReportInput): Promise<ProductReport> {
+  const { range, rows } = await withRange<ProductRow[]>(db, query, (r) => {
+    const units = sql<number>`sum(${productSalesDays.units})`.mapWith(Number);
+    const revenue = sql<number>`sum(${productSalesDays.revenue})`.mapWith(Number);
+    return [
+      db
+        .select({ productId: productSalesDays.productId, name: lastName(r.to), units, revenue, lines: sum(productSalesDays.lines).mapWith(Number) })
+        .from(productSalesDays)
+        .where(and(eq(productSalesDays.currency, r.currencySql), between(productSalesDays.day, r.from, r.to)))
+        .groupBy(productSalesDays.productId)
+        .having(sql`sum(${productSalesDays.lines}) > 0`)
+        .orderBy(query.sort === 'units' ? desc(units) : desc(revenue), desc(query.sort === 'units' ? revenue : units), asc(productSalesDays.productId))
+        .limit(query.limit),
+    ];
+  });
+  return {
+    currency: range.currency,
+    from: range.from,
+    to: range.to,
+    sort: query.sort,
+    products: rows[0]!.map((p) => ({ ...p, revenue: toMajor(p.revenue, range.minorUnits) })),
+  };
+}
