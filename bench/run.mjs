@@ -30,7 +30,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Miniflare } from 'miniflare';
-import { catalogueStatements, expectedCounts, LEAVES, productId, productStatus, SEARCH_WORD, SEED_VERSION, variantCount, variantId } from './lib/catalogue.mjs';
+import { catalogueStatements, expectedCounts, LEAVES, productId, productStatus, SALES_YEAR, salesYearStatements, SEARCH_WORD, SEED_VERSION, variantCount, variantId } from './lib/catalogue.mjs';
 import { writeReport } from './lib/report.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
@@ -489,6 +489,10 @@ async function benchSize(size) {
       ['INSERT INTO api_keys (id, name, prefix, key_hash, role_id, permissions, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [`key_bench${randomBytes(8).toString('hex')}`, 'bench', apiKeyPrefix(key), hashApiKey(key), 'admin', '[]', now, now]],
       ['UPDATE webhook_endpoints SET active = 0 WHERE active = 1', []],
     ]);
+    // A year of orders in this run's copy, for the reports (the saved catalogue stays without orders).
+    const year = [...salesYearStatements(size)];
+    for (let i = 0; i < year.length; i += 500) await d1Batch(mf, year.slice(i, i + 500));
+    const yearOrders = SALES_YEAR.ordersPerDay * 365;
 
     const url = {};
     for (const name of ['store', 'metered', 'b0', 'b1']) url[name] = (await mf.unsafeGetDirectURL(name)).origin;
@@ -583,6 +587,9 @@ async function benchSize(size) {
           ],
         }),
       },
+      // The reports read daily totals: a year of orders costs the year's days, not its orders.
+      { id: 'report-sales', name: `Sales report by month, a year of ${yearOrders.toLocaleString('en')} orders`, path: `/api/reports/sales?from=${SALES_YEAR.year}-01-01&to=${SALES_YEAR.year}-12-31&interval=month`, headers: auth, rotateIp: false },
+      { id: 'report-products', name: `Top 10 products over the same year`, path: `/api/reports/products?from=${SALES_YEAR.year}-01-01&to=${SALES_YEAR.year}-12-31`, headers: auth, rotateIp: false },
     ];
     opts.paths.forEach((p, i) => scenarios.push({ id: `path${i}`, name: p, path: p }));
     if (opts.only) scenarios.splice(0, scenarios.length, ...scenarios.filter((s) => opts.only.includes(s.id) || s.id.startsWith('path')));

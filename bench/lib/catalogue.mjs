@@ -152,7 +152,7 @@ function insert(table, rows) {
 }
 
 /** Splits rows into INSERTs that each bind at most 100 parameters. */
-function* inserts(table, rows) {
+export function* inserts(table, rows) {
   if (rows.length === 0) return;
   const perStatement = Math.floor(MAX_PARAMS / Object.keys(rows[0]).length);
   for (let i = 0; i < rows.length; i += perStatement) yield insert(table, rows.slice(i, i + perStatement));
@@ -202,6 +202,44 @@ export async function seedCatalogue(db, count, { perBatch = 400, onProgress } = 
   }
   await flush();
   return statements;
+}
+
+/** A year of sales (2025) for the reports: this many guest orders a day, 1 to 3 lines each, about 1 in 12 cancelled. */
+export const SALES_YEAR = { year: 2025, ordersPerDay: 40 };
+
+/**
+ * The orders and lines of SALES_YEAR over the first `count` products, inserted as rows: the
+ * database's triggers keep the reports' daily totals as they would for placed orders.
+ */
+export function* salesYearStatements(count) {
+  const start = Date.UTC(SALES_YEAR.year, 0, 1);
+  const active = [];
+  for (let i = 0; active.length < 500 && i < count; i++) if (productStatus(i) === 'active') active.push(i);
+  let n = 0;
+  for (let day = 0; day < 365; day++) {
+    const orders = [];
+    const lines = [];
+    for (let k = 0; k < SALES_YEAR.ordersPerDay; k++, n++) {
+      const ms = start + day * 86_400_000 + k * 60_000;
+      const id = benchId('ord', ms, n);
+      const h = mix(n + 7);
+      let subtotal = 0;
+      for (let l = 0; l < 1 + (h % 3); l++) {
+        const i = active[mix(n * 3 + l) % active.length];
+        const quantity = 1 + (mix(n + l) % 3);
+        const unit = 500 + (mix(i) % 20_000);
+        subtotal += unit * quantity;
+        lines.push({ id: benchId('oli', ms, n * 4 + l), order_id: id, product_id: productId(i), variant_id: variantId(i, 0), name: `Product ${i}`, quantity, unit_price: unit, subtotal: unit * quantity, total: unit * quantity });
+      }
+      const cancelled = h % 12 === 5;
+      orders.push({
+        id, number: 100_000 + n, first_order: 1, email: `buyer${n % 9000}@bench.example.com`, status: cancelled ? 'cancelled' : 'completed', currency: 'USD', minor_units: 2,
+        subtotal, total: subtotal, amount_paid: cancelled ? 0 : subtotal, cancelled_at: cancelled ? iso(ms) : null, created_at: iso(ms), updated_at: iso(ms),
+      });
+    }
+    yield* inserts('orders', orders);
+    yield* inserts('order_lines', lines);
+  }
 }
 
 /** Counts to compare with a reused database. */

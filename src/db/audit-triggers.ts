@@ -59,6 +59,7 @@ export const NOT_AUDITED: Record<string, string> = {
   product_search_rows: "the full-text index's row number of each product, kept by triggers with the index (migrations/0030_product_search.sql)",
   sales_days: 'sales by day, derived from orders and refunds by triggers',
   product_sales_days: 'product sales by day, derived from order lines by triggers',
+  product_sales_months: 'product sales by month, derived from order lines by triggers',
   category_listing: 'every product under every category with its sort columns, derived from links, category_tree and products by triggers',
   media_unused: 'bookkeeping of stored files no image uses, deleted from R2 (src/modules/media/media.objects.ts)',
   product_related_refresh: 'always empty: rebuild requests for products.related, applied by a trigger',

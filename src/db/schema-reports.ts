@@ -52,3 +52,21 @@ export const productSalesDays = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.currency, t.day, t.productId] })],
 );
+
+/**
+ * The same by calendar month (`YYYY-MM`), so best sellers over a year sum 12 rows a product instead
+ * of up to 365: whole months of a range are read here, its ragged ends from product_sales_days.
+ */
+export const productSalesMonths = sqliteTable(
+  'product_sales_months',
+  {
+    month: text('month').notNull(),
+    currency: text('currency').notNull(),
+    productId: text('product_id').notNull(),
+    name: text('name').notNull(),
+    units: integer('units').notNull().default(0),
+    revenue: integer('revenue').notNull().default(0),
+    lines: integer('lines').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.currency, t.month, t.productId] })],
+);

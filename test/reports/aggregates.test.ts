@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { currencies, orders, payments, productSalesDays, salesDays } from '../../src/db/schema';
+import { currencies, orders, payments, productSalesDays, productSalesMonths, salesDays } from '../../src/db/schema';
 import { ALL_ORDERS } from '../../src/modules/orders/orders.access';
 import { cancelOrder } from '../../src/modules/orders/orders.service';
 import { placeOrder } from '../../src/modules/orders/place-order';
@@ -23,7 +23,7 @@ const byKey = (rows: Row[], key: (r: Row) => string) => Object.fromEntries(rows.
 
 async function bruteForce() {
   const d = db();
-  const [days, units, refunds, products] = await d.batch([
+  const [days, units, refunds, products, months] = await d.batch([
     d.all<Row>(sql`SELECT substr(created_at, 1, 10) AS day, currency, count(*) AS orders, sum(first_order) AS firstOrders,
       sum(CASE WHEN first_order THEN total ELSE 0 END) AS firstOrderSales, sum(subtotal) AS gross, sum(discount_total) AS discounts,
       sum(shipping_total) AS shipping, sum(tax_total) AS tax, sum(total) AS sales FROM orders WHERE status != 'cancelled' GROUP BY 1, 2`),
@@ -31,18 +31,25 @@ async function bruteForce() {
     d.all<Row>(sql`SELECT substr(updated_at, 1, 10) AS day, currency, sum(amount) AS refunds FROM refunds WHERE status = 'completed' GROUP BY 1, 2`),
     d.all<Row>(sql`SELECT substr(o.created_at, 1, 10) AS day, o.currency, l.product_id AS productId, sum(l.quantity) AS units, sum(l.subtotal - l.discount) AS revenue, count(*) AS lines
       FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.status != 'cancelled' GROUP BY 1, 2, 3`),
+    d.all<Row>(sql`SELECT substr(o.created_at, 1, 7) AS month, o.currency, l.product_id AS productId, sum(l.quantity) AS units, sum(l.subtotal - l.discount) AS revenue, count(*) AS lines
+      FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.status != 'cancelled' GROUP BY 1, 2, 3`),
   ] as never) as Row[][];
   const key = (r: Row) => `${r.currency}|${r.day}`;
   const expected: Record<string, Row> = {};
   const zero = { orders: 0, firstOrders: 0, firstOrderSales: 0, units: 0, gross: 0, discounts: 0, shipping: 0, tax: 0, sales: 0, refunds: 0 };
   for (const r of [...days!, ...units!, ...refunds!]) expected[key(r)] = { ...zero, ...expected[key(r)], ...r };
-  return { days: expected, products: byKey(products!, (r) => `${r.currency}|${r.day}|${r.productId}`) };
+  return { days: expected, products: byKey(products!, (r) => `${r.currency}|${r.day}|${r.productId}`), months: byKey(months!, (r) => `${r.currency}|${r.month}|${r.productId}`) };
 }
 
 async function kept() {
   const days = nonZero((await db().select().from(salesDays)) as unknown as Row[]).map(({ minorUnits: _, ...r }) => r);
   const products = nonZero((await db().select().from(productSalesDays)) as unknown as Row[]).map(({ name: _, ...r }) => r);
-  return { days: byKey(days, (r) => `${r.currency}|${r.day}`), products: byKey(products, (r) => `${r.currency}|${r.day}|${r.productId}`) };
+  const months = nonZero((await db().select().from(productSalesMonths)) as unknown as Row[]).map(({ name: _, ...r }) => r);
+  return {
+    days: byKey(days, (r) => `${r.currency}|${r.day}`),
+    products: byKey(products, (r) => `${r.currency}|${r.day}|${r.productId}`),
+    months: byKey(months, (r) => `${r.currency}|${r.month}|${r.productId}`),
+  };
 }
 
 describe('sales aggregates', () => {
@@ -78,6 +85,8 @@ describe('sales aggregates', () => {
     expect(Object.keys(expected.days).length).toBeGreaterThan(20);
     expect(actual.days).toEqual(expected.days);
     expect(actual.products).toEqual(expected.products);
+    expect(actual.months).toEqual(expected.months);
+    expect(Object.keys(actual.months).length).toBeGreaterThan(8);
     // Some of each kind of write happened.
     const counts = await db().all<{ cancelled: number; refunded: number }>(
       sql`SELECT (SELECT count(*) FROM orders WHERE status = 'cancelled') AS cancelled, (SELECT count(*) FROM refunds WHERE status = 'completed') AS refunded`,

@@ -66,12 +66,19 @@ describe('reports', () => {
   it('ranks products and splits new from returning customers', async () => {
     const { mug, tote } = await fixture();
     const key = await reportsKey();
-    const top = (await api('/api/reports/products?from=2025-03-01&to=2025-04-30&limit=100', { key })).body.data;
+    const topRes = await api('/api/reports/products?from=2025-03-01&to=2025-04-30&limit=100', { key });
+    expect(topRes.status, JSON.stringify(topRes.body)).toBe(200);
+    const top = topRes.body.data;
     const ours = top.products.filter((p: any) => p.productId === mug.id || p.productId === tote.id);
     expect(ours).toEqual([
       { productId: mug.id, name: mug.name, units: 8, revenue: 80, lines: 3 },
       { productId: tote.id, name: tote.name, units: 3, revenue: 75, lines: 2 },
     ]);
+    // Whole March from the months, the ends of February and April from the days: the same sums.
+    const mixed = (await api('/api/reports/products?from=2025-02-15&to=2025-04-20&limit=100', { key })).body.data;
+    expect(mixed.products.filter((p: any) => p.productId === mug.id || p.productId === tote.id)).toEqual(ours);
+    const april = (await api('/api/reports/products?from=2025-04-15&to=2025-04-15&limit=100', { key })).body.data;
+    expect(april.products.filter((p: any) => p.productId === mug.id || p.productId === tote.id)).toEqual([{ ...ours[0], units: 5, revenue: 50, lines: 1 }]);
     const byUnits = (await api('/api/reports/products?from=2025-03-10&to=2025-03-10&sort=units', { key })).body.data;
     expect(byUnits.products.find((p: any) => p.productId === tote.id)).toMatchObject({ units: 2, revenue: 50 });
     const customers = (await api('/api/reports/customers?from=2025-03-03&to=2025-03-16&interval=week', { key })).body.data;

@@ -33,3 +33,19 @@ export function periodsOf(from: string, to: string, interval: Interval): { key: 
   }
   return periods;
 }
+
+/**
+ * A range as whole calendar months (`[firstMonth, lastMonth]` as `YYYY-MM`, or none) and the day
+ * ranges before and after them: 2025-01-15..2025-04-10 is months 2025-02..2025-03 and days
+ * 2025-01-15..2025-01-31 and 2025-04-01..2025-04-10.
+ */
+export function monthsAndDays(from: string, to: string): { months?: [string, string]; days: [string, string][] } {
+  const firstWhole = from.endsWith('-01') ? from : nextPeriodStart(periodStart(from, 'month'), 'month');
+  const afterTo = addDays(to, 1);
+  const lastWholeEnd = afterTo.endsWith('-01') ? to : addDays(periodStart(to, 'month'), -1);
+  if (firstWhole > lastWholeEnd) return { days: [[from, to]] };
+  const days: [string, string][] = [];
+  if (from < firstWhole) days.push([from, addDays(firstWhole, -1)]);
+  if (lastWholeEnd < to) days.push([addDays(lastWholeEnd, 1), to]);
+  return { months: [firstWhole.slice(0, 7), lastWholeEnd.slice(0, 7)], days };
+}

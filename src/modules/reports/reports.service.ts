@@ -1,10 +1,10 @@
-import { and, asc, between, desc, eq, sql, sum } from 'drizzle-orm';
+import { and, asc, between, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { currencies, productSalesDays, salesDays } from '../../db/schema';
+import { currencies, productSalesDays, productSalesMonths, products, salesDays } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
 import { defaultCurrencyCode } from '../settings/store-currency';
-import { addDays, daysBetween, periodStart, periodsOf } from './periods';
+import { addDays, daysBetween, monthsAndDays, periodStart, periodsOf } from './periods';
 import {
   type CustomerReport,
   DEFAULT_REPORT_DAYS,
@@ -119,25 +119,35 @@ export async function customerReport(db: Database, query: PeriodReportInput): Pr
   };
 }
 
-/** The name a product was last sold under by `to` (its latest day's row). */
-const lastName = (to: string) =>
-  sql<string>`(SELECT latest.name FROM product_sales_days AS latest WHERE latest.currency = product_sales_days.currency AND latest.product_id = product_sales_days.product_id AND latest.day <= ${to} ORDER BY latest.day DESC LIMIT 1)`;
-
 type ProductRow = { productId: string; name: string; units: number; revenue: number; lines: number };
 
+/**
+ * Best sellers: each product's sums over the range, whole months from product_sales_months and the
+ * days before and after them from product_sales_days, ranked, and only the top `limit` named (the
+ * product's name now, else the one it was sold under).
+ */
 export async function productReport(db: Database, query: ProductReportInput): Promise<ProductReport> {
   const { range, rows } = await withRange<ProductRow[]>(db, query, (r) => {
-    const units = sql<number>`sum(${productSalesDays.units})`.mapWith(Number);
-    const revenue = sql<number>`sum(${productSalesDays.revenue})`.mapWith(Number);
+    const { months, days } = monthsAndDays(r.from, r.to);
+    const inDays = days.length ? sql.join(days.map(([a, b]) => sql`day BETWEEN ${a} AND ${b}`), sql` OR `) : sql`0`;
+    const order = query.sort === 'units' ? sql`units DESC, revenue DESC` : sql`revenue DESC, units DESC`;
     return [
       db
-        .select({ productId: productSalesDays.productId, name: lastName(r.to), units, revenue, lines: sum(productSalesDays.lines).mapWith(Number) })
-        .from(productSalesDays)
-        .where(and(eq(productSalesDays.currency, r.currencySql), between(productSalesDays.day, r.from, r.to)))
-        .groupBy(productSalesDays.productId)
-        .having(sql`sum(${productSalesDays.lines}) > 0`)
-        .orderBy(query.sort === 'units' ? desc(units) : desc(revenue), desc(query.sort === 'units' ? revenue : units), asc(productSalesDays.productId))
-        .limit(query.limit),
+        .select({
+          productId: sql<string>`top.product_id`,
+          name: sql<string>`coalesce(products.name, top.name)`,
+          units: sql<number>`top.units`,
+          revenue: sql<number>`top.revenue`,
+          lines: sql<number>`top.lines`,
+        })
+        .from(
+          sql`(SELECT product_id, max(name) AS name, sum(units) AS units, sum(revenue) AS revenue, sum(lines) AS lines FROM (
+              SELECT product_id, name, units, revenue, lines FROM ${productSalesMonths} WHERE currency = ${r.currencySql} AND month BETWEEN ${months?.[0] ?? ''} AND ${months?.[1] ?? ''}
+              UNION ALL
+              SELECT product_id, name, units, revenue, lines FROM ${productSalesDays} WHERE currency = ${r.currencySql} AND (${inDays})
+            ) GROUP BY product_id HAVING sum(lines) > 0 ORDER BY ${order}, product_id LIMIT ${query.limit}) AS top LEFT JOIN ${products} ON products.id = top.product_id`,
+        )
+        .orderBy(sql`${order}, top.product_id`),
     ];
   });
   return {
@@ -145,6 +155,6 @@ export async function productReport(db: Database, query: ProductReportInput): Pr
     from: range.from,
     to: range.to,
     sort: query.sort,
-    products: rows[0]!.map((p) => ({ ...p, revenue: toMajor(p.revenue, range.minorUnits) })),
+    products: rows[0]!.map((p) => ({ productId: p.productId, name: p.name, units: p.units, revenue: toMajor(p.revenue, range.minorUnits), lines: p.lines })),
   };
 }
