@@ -160,11 +160,28 @@ test('webhooks: an endpoint is added with its secret shown once, and a test ping
   await shot('webhooks');
 });
 
-test('the dashboard, and the panel at phone width', async () => {
+test('reports: sales and orders charted per day with their figures, best sellers; the dashboard sparkline', async () => {
+  await page.goto('/admin/reports');
+  assert.equal(await page.textContent('h1'), 'Reports');
+  assert.ok(await page.isVisible('svg.chart[aria-labelledby="revenue-title revenue-desc"]'));
+  assert.equal(await page.locator('svg.chart').count(), 2);
+  // The order placed and paid above is today's: its sales are in the last row of the figures.
+  const today = new Date().toISOString().slice(0, 10);
+  const row = page.locator('tbody tr', { has: page.locator(`th:text-is("${today}")`) });
+  assert.equal((await row.locator('td').first().textContent()).trim(), '1');
+  await page.selectOption('select[name=interval]', 'week');
+  await page.click('form[aria-label="Report range"] button[type=submit]');
+  await page.waitForURL(/interval=week/);
+  await shot('admin-reports');
+
   await page.goto('/admin');
   assert.equal(await page.textContent('h1'), 'Dashboard');
   assert.ok(await page.isVisible('text=Orders today'));
+  assert.ok(await page.isVisible('svg.sparkline'));
   await shot('dashboard');
+});
+
+test('the panel at phone width', async () => {
 
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: worker.base, storageState: await page.context().storageState() });
   const small = await phone.newPage();

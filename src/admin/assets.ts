@@ -32,6 +32,14 @@ h2 { font-size:1.15rem; margin:1.5rem 0 .6rem; }
 .grid { display:grid; grid-template-columns:repeat(auto-fit,minmax(220px,1fr)); gap:1rem; }
 .two { display:grid; grid-template-columns:repeat(auto-fit,minmax(320px,1fr)); gap:1rem; align-items:start; }
 .stat { font-size:1.8rem; font-weight:700; margin:.2rem 0; }
+.chart { width:100%; height:auto; max-height:280px; display:block; }
+td.num { white-space:nowrap; }
+.chart .bar { fill:var(--accent); }
+.chart .bar:hover { fill:#083f78; }
+.chart .tick line { stroke:#eaeef2; }
+.chart text { font-size:11px; fill:var(--muted); }
+.sparkline { width:100%; height:40px; display:block; margin:.25rem 0; }
+.sparkline polyline { fill:none; stroke:var(--accent); stroke-width:2; vector-effect:non-scaling-stroke; }
 .muted, small { color:var(--muted); }
 .field { display:flex; flex-direction:column; gap:.25rem; margin-bottom:.85rem; }
 .field label, legend { font-weight:600; }

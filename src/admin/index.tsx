@@ -34,6 +34,7 @@ import { setupRoutes } from './routes/setup';
 import { signInRoutes } from './routes/sign-in';
 import { webhookRoutes } from './routes/webhooks';
 import { exportRoutes } from './routes/export';
+import { reportsRoutes } from './routes/reports';
 import type { Redispatch } from '../middleware/rate-limit';
 
 const asset = (body: string, type: string) => (c: Context<AppEnv>) =>
@@ -102,6 +103,7 @@ export function createAdminRouter(redispatch: Redispatch) {
   admin.route('/settings/api-keys', apiKeyRoutes);
   admin.route('/settings', settingsRoutes);
   admin.route('/export', exportRoutes(redispatch));
+  admin.route('/reports', reportsRoutes);
   admin.all('*', () => {
     throw new ApiError('NOT_FOUND', 'There is no such page in the admin panel.');
   });

@@ -23,7 +23,13 @@ interface NavGroup {
 
 /** The panel's areas, grouped as the API is; each shown only to a user who may read it. */
 const NAV: NavGroup[] = [
-  { label: null, items: [{ href: '/admin', label: 'Dashboard', needs: [] }] },
+  {
+    label: null,
+    items: [
+      { href: '/admin', label: 'Dashboard', needs: [] },
+      { href: '/admin/reports', label: 'Reports', needs: ['reports:read'] },
+    ],
+  },
   {
     label: 'Orders',
     items: [

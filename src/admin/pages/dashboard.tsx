@@ -2,7 +2,8 @@ import type { InventoryItem } from '../../modules/inventory/inventory.schemas';
 import type { Order } from '../../modules/orders/orders.schemas';
 import type { WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';
 import { OrderTable } from './orders';
-import { Badge, Table, when } from '../components/table';
+import { Badge, money, Stat, Table, when } from '../components/table';
+import { Sparkline } from '../components/chart';
 
 export interface DashboardView {
   today: { count: number; revenue: [string, number][]; partial: boolean } | null;
@@ -12,6 +13,8 @@ export interface DashboardView {
   failingWebhooks: WebhookEndpoint[] | null;
   /** Orders from carts that had been abandoned, over the last `days`. */
   recovered: { orders: number; revenue: [string, number][]; days: number } | null;
+  /** Sales per day over the last 30 days, in the store's currency (reports:read). */
+  sales: { currency: string; total: number; orders: number; days: { day: string; sales: number }[] } | null;
 }
 
 export function DashboardPage(v: DashboardView) {
@@ -27,6 +30,7 @@ export function DashboardPage(v: DashboardView) {
             />
           </>
         ) : null}
+        {v.sales ? <SalesCard {...v.sales} /> : null}
         {v.toShip ? <Stat label="Paid, waiting to ship" value={String(v.toShip.total)} href="/admin/orders?status=processing" /> : null}
         {v.unpaid !== null ? <Stat label="Awaiting payment" value={String(v.unpaid)} href="/admin/orders?status=pending" /> : null}
         {v.lowStock ? <Stat label="Variants low on stock" value={String(v.lowStock.total)} href="/admin/inventory?low=true" /> : null}
@@ -83,12 +87,18 @@ export function DashboardPage(v: DashboardView) {
   );
 }
 
-function Stat(props: { label: string; value: string; href?: string }) {
+function SalesCard(s: NonNullable<DashboardView['sales']>) {
+  const best = s.days.reduce((a, b) => (b.sales > a.sales ? b : a), s.days[0] ?? { day: '', sales: 0 });
+  const summary = `Sales per day over the last ${s.days.length} days: ${money(s.total, s.currency)} in all${best.sales > 0 ? `, highest ${money(best.sales, s.currency)} on ${best.day}` : ''}.`;
   return (
     <div class="card">
-      <div class="muted">{props.label}</div>
-      <div class="stat">{props.value}</div>
-      {props.href ? <a href={props.href}>View</a> : null}
+      <div class="muted">
+        Sales, last {s.days.length} days ({s.orders} order{s.orders === 1 ? '' : 's'})
+      </div>
+      <div class="stat">{money(s.total, s.currency)}</div>
+      <Sparkline summary={summary} values={s.days.map((d) => d.sales)} />
+      <a href="/admin/reports">Reports</a>
     </div>
   );
 }
+

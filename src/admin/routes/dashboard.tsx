@@ -12,6 +12,7 @@ import { listEndpoints } from '../../modules/webhooks/webhooks.service';
 import type { Database } from '../../db/client';
 import { recoveredRevenue } from '../../modules/carts/abandonment';
 import { isCartStaff } from '../../modules/carts/carts.access';
+import { salesReport } from '../../modules/reports/reports.service';
 import { page } from '../context';
 import { firstPage, parseList } from '../list';
 import { DashboardPage, type DashboardView } from '../pages/dashboard';
@@ -39,7 +40,7 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
   const db = c.var.db;
   const p = c.var.principal;
   const orders = seesOrders(p);
-  const [todays, toShip, unpaid, lowStock, endpoints, recovered] = await Promise.all([
+  const [todays, toShip, unpaid, lowStock, endpoints, recovered, sales] = await Promise.all([
     orders ? today(db, p) : null,
     orders ? listOrders(db, parseList(orderListQuery, { status: 'processing', limit: '5', sort: 'created_at:asc' }), readReach(p)) : null,
     orders ? listOrders(db, parseList(orderListQuery, { status: 'pending', limit: '1' }), readReach(p)) : null,
@@ -48,6 +49,7 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
       : null,
     hasPermission(p, 'webhooks:read') ? listEndpoints(db, firstPage(webhookListQuery)) : null,
     seesRecovery(p) ? recoveredRevenue(db, new Date(Date.now() - RECOVERY_DAYS * 86_400_000)) : null,
+    hasPermission(p, 'reports:read') ? salesReport(db, { interval: 'day' }) : null,
   ]);
   const view: DashboardView = {
     today: todays,
@@ -56,6 +58,7 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
     lowStock: lowStock ? { total: lowStock.total, items: lowStock.items } : null,
     failingWebhooks: endpoints ? endpoints.items.filter((e) => e.failingSince || e.disabledAt) : null,
     recovered: recovered ? { ...recovered, days: RECOVERY_DAYS } : null,
+    sales: sales ? { currency: sales.currency, total: sales.totals.sales, orders: sales.totals.orders, days: sales.periods.map((d) => ({ day: d.start, sales: d.sales })) } : null,
   };
   return page(c, { title: 'Dashboard', active: '/admin' }, <DashboardPage {...view} />);
 });

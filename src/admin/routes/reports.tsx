@@ -1,0 +1,36 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../env';
+import { ApiError } from '../../lib/errors';
+import { PeriodReportQuery } from '../../modules/reports/reports.schemas';
+import * as routes from '../../modules/reports/reports.routes';
+import * as reports from '../../modules/reports/reports.service';
+import { listCurrencies } from '../../modules/settings/currencies.service';
+import { currencyListQuery } from '../../modules/settings/currencies.query';
+import { emptyForm } from '../components/form';
+import { guard, page } from '../context';
+import { failure, validate } from '../form-data';
+import { firstPage } from '../list';
+import { ReportsPage } from '../pages/reports';
+
+const HERE = '/admin/reports';
+
+/** The reports page: the API's three reports for one range, read through the same services. */
+export const reportsRoutes = new Hono<AppEnv>().get('/', guard(routes.salesReport), async (c) => {
+  const db = c.var.db;
+  const values = Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v.trim() !== ''));
+  const currencies = (await listCurrencies(db, firstPage(currencyListQuery), true)).items.map((cur) => cur.code);
+  try {
+    const query = validate(PeriodReportQuery, values);
+    const [sales, customers, products] = await Promise.all([
+      reports.salesReport(db, query),
+      reports.customerReport(db, query),
+      reports.productReport(db, { ...query, sort: 'revenue', limit: 10 }),
+    ]);
+    const form = emptyForm({ from: sales.from, to: sales.to, interval: sales.interval, currency: sales.currency });
+    return page(c, { title: 'Reports', active: HERE }, <ReportsPage form={form} currencies={currencies} sales={sales} customers={customers} products={products} />);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const view = <ReportsPage form={failure(error, values)} currencies={currencies} sales={null} customers={null} products={null} />;
+    return page(c, { title: 'Reports', active: HERE, status: 400 }, view);
+  }
+});
