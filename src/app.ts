@@ -41,6 +41,7 @@ import { pagesRouter } from './modules/pages';
 import { paymentsRouter } from './modules/payments';
 import { productsRouter } from './modules/products';
 import { reportsRouter } from './modules/reports';
+import { importsRouter } from './modules/imports';
 import { rolesRouter } from './modules/roles';
 import { settingsRouter } from './modules/settings';
 import { shipmentsRouter } from './modules/shipments';
@@ -101,6 +102,7 @@ export function createApp() {
   app.route('/api', bannersRouter);
   app.route('/api', auditLogRouter);
   app.route('/api', reportsRouter);
+  app.route('/api', importsRouter);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

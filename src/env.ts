@@ -90,6 +90,10 @@ export interface Bindings {
   MEDIA_MAX_BYTES?: string;
   /** What image URLs start with (`https://store.example.com/media`); the upload's origin + /media when empty. */
   MEDIA_BASE_URL?: string;
+  /** Largest product CSV `POST /api/products/import` takes, in bytes; 10 MiB by default. */
+  IMPORT_MAX_BYTES?: string;
+  /** The product import queue (src/modules/imports/): one message per chunk of products. */
+  IMPORTS_QUEUE: Queue<import('./modules/imports/imports.service').ImportMessage>;
   /** Largest accepted request body in bytes; defaults to 1 MiB. */
   MAX_BODY_BYTES?: string;
   /** "development" exposes D1 cost figures in responses. */

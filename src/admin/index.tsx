@@ -34,6 +34,7 @@ import { setupRoutes } from './routes/setup';
 import { signInRoutes } from './routes/sign-in';
 import { webhookRoutes } from './routes/webhooks';
 import { exportRoutes } from './routes/export';
+import { importRoutes } from './routes/product-import';
 import { reportsRoutes } from './routes/reports';
 import type { Redispatch } from '../middleware/rate-limit';
 
@@ -81,6 +82,7 @@ export function createAdminRouter(redispatch: Redispatch) {
 
   admin.route('/', dashboardRoutes);
   admin.route('/account', accountRoutes);
+  admin.route('/products/import', importRoutes);
   admin.route('/products', productMediaRoutes);
   admin.route('/products', productRoutes);
   admin.route('/orders', orderRoutes);

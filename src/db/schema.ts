@@ -1072,3 +1072,5 @@ export * from './schema-audit';
 export * from './schema-listing';
 
 export * from './schema-reports';
+
+export * from './schema-imports';

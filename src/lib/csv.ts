@@ -21,3 +21,62 @@ export function csvCell(value: unknown): string {
 export function csvLine(values: unknown[]): string {
   return `${values.map(csvCell).join(',')}\r\n`;
 }
+
+/** One record of a CSV file: its cells, and the line of the file it starts on (1-based; the header is line 1). */
+export interface CsvRecord {
+  line: number;
+  cells: string[];
+}
+
+export class CsvSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Reads CSV as RFC 4180 writes it and spreadsheets export it: comma separated, fields quoted with
+ * `"` (a quote inside doubled) may hold commas and line breaks, lines end in CRLF or LF, a UTF-8
+ * BOM is skipped. Blank lines are left out. Kept here rather than taken from a library because
+ * errors must name the line a record starts on, which the import reports.
+ */
+export function parseCsv(text: string): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  let cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  let line = 1;
+  let start = 1;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const endRecord = () => {
+    cells.push(cell);
+    if (cells.length > 1 || cells[0] !== '') records.push({ line: start, cells });
+    cells = [];
+    cell = '';
+  };
+  for (; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') (cell += '"'), i++;
+        else quoted = false;
+      } else {
+        if (ch === '\n') line++;
+        cell += ch;
+      }
+    } else if (ch === '"' && cell === '') quoted = true;
+    else if (ch === ',') cells.push(cell), (cell = '');
+    else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      endRecord();
+      line++;
+      start = line;
+    } else cell += ch;
+  }
+  if (quoted) throw new CsvSyntaxError(`a quoted field opened on line ${start} is never closed`, start);
+  if (cell !== '' || cells.length) endRecord();
+  return records;
+}

@@ -50,4 +50,5 @@ export const ID_PREFIX = {
   menu: 'menu',
   banner: 'bnr',
   media: 'med',
+  productImport: 'imp',
 } as const;

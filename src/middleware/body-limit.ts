@@ -4,12 +4,14 @@ import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
 import { MEDIA_UPLOAD_PATH, MULTIPART_ALLOWANCE, mediaMaxBytes, tooLarge } from '../modules/media/media.upload';
 import { versionAliasPath } from './api-version';
+import { IMPORT_PATH, importMaxBytes } from '../modules/imports/imports.schemas';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Refuses bodies over `MAX_BODY_BYTES` (streamed ones included) with 413 in the error envelope; an
- * image upload may be as large as MEDIA_MAX_BYTES (with room for a form around it).
+ * image upload may be as large as MEDIA_MAX_BYTES (with room for a form around it), a product import
+ * as IMPORT_MAX_BYTES.
  */
 export function bodyLimit() {
   return createMiddleware<AppEnv>(async function bodyLimit(c, next) {
@@ -17,7 +19,8 @@ export function bodyLimit() {
       const maxImage = mediaMaxBytes(c.env);
       return honoBodyLimit({ maxSize: maxImage + MULTIPART_ALLOWANCE, onError: () => { throw tooLarge(maxImage); } })(c, next);
     }
-    const maxSize = Number(c.env.MAX_BODY_BYTES) || DEFAULT_MAX_BODY_BYTES;
+    const importing = c.req.method === 'POST' && versionAliasPath(c.req.raw) === IMPORT_PATH;
+    const maxSize = importing ? importMaxBytes(c.env) : Number(c.env.MAX_BODY_BYTES) || DEFAULT_MAX_BODY_BYTES;
     const limiter = honoBodyLimit({
       maxSize,
       onError: () => {

@@ -6,6 +6,8 @@ import { deliverBatch } from './deliver';
 import { log } from './each-message';
 import { fanOutBatch } from './fan-out';
 import { notificationDeadLetterBatch, sendNotificationBatch } from './notifications';
+import { importBatch } from './imports';
+import type { ImportMessage } from '../modules/imports/imports.service';
 
 /** The Worker's queue handler: each queue of wrangler.toml to its consumer. */
 export async function handleQueue(batch: MessageBatch<unknown>, env: Bindings, _ctx: ExecutionContext): Promise<void> {
@@ -20,6 +22,8 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Bindings, _
       return sendNotificationBatch(batch as MessageBatch<NotificationMessage>, env);
     case 'notifications-dlq':
       return notificationDeadLetterBatch(batch as MessageBatch<NotificationMessage>, env);
+    case 'product-imports':
+      return importBatch(batch as MessageBatch<ImportMessage>, env);
     default:
       // A queue bound without a consumer here: keep its messages (the queue's own retries and
       // dead-lettering apply) rather than drop them silently.

@@ -36,6 +36,7 @@ from ._types import (
     Customer,
     CustomerReport,
     Health,
+    ImportSummary,
     InventoryAdjustment,
     InventoryAdjustmentResult,
     InventoryItem,
@@ -51,6 +52,7 @@ from ._types import (
     Payment,
     PaymentAttempt,
     Product,
+    ProductImport,
     ProductMedia,
     ProductReport,
     ProductSuggestions,
@@ -90,6 +92,7 @@ __all__ = [
     "CustomersAddressesResource",
     "CustomersResource",
     "HealthResource",
+    "ImportsResource",
     "InventoryAdjustmentsResource",
     "InventoryResource",
     "MenusResource",
@@ -134,6 +137,7 @@ class StoreApiResources(ResourceBase):
         self.currencies = CurrenciesResource(http)
         self.customers = CustomersResource(http)
         self.health = HealthResource(http)
+        self.imports = ImportsResource(http)
         self.inventory = InventoryResource(http)
         self.menus = MenusResource(http)
         self.notifications = NotificationsResource(http)
@@ -2449,6 +2453,17 @@ class HealthResource(ResourceBase):
         return self._http.call("GET", "/api/health", kind="item")
 
 
+class ImportsResource(ResourceBase):
+    """imports: Products."""
+
+    def get(self, id: str, /) -> ProductImport:
+        """Get a product import.
+
+        GET /api/imports/{id}
+        """
+        return self._http.call("GET", "/api/imports/{id}", kind="item", path_params={"id": id})
+
+
 class InventoryAdjustmentsResource(ResourceBase):
     """inventory.adjustments: Inventory."""
 
@@ -4469,6 +4484,31 @@ class ProductsResource(ResourceBase):
             kind="item",
             path_params={"id": id},
             query={"fields": fields},
+        )
+
+    def import_(
+        self,
+        file: bytes,
+        /,
+        *,
+        dry_run: Optional[Literal["true", "false"]] = None,
+    ) -> ImportSummary:
+        """Import products from CSV.
+
+        POST /api/products/import
+
+        Sends file (the file's bytes) as the raw body, as application/octet-stream: the server reads
+        the type from the bytes.
+
+        Args:
+            dry_run: `true`: check the file and say what an import would do, writing nothing.
+        """
+        return self._http.call(
+            "POST",
+            "/api/products/import",
+            kind="item",
+            query={"dry_run": dry_run},
+            content=file,
         )
 
     def list(

@@ -77,6 +77,8 @@ __all__ = [
     "FieldErrors",
     "FieldErrorsItem",
     "Health",
+    "ImportFailure",
+    "ImportSummary",
     "InventoryAdjustment",
     "InventoryAdjustmentResult",
     "InventoryItem",
@@ -115,6 +117,7 @@ __all__ = [
     "ProductFacetsCategoryItem",
     "ProductFacetsPriceItem",
     "ProductImagesItem",
+    "ProductImport",
     "ProductMedia",
     "ProductReport",
     "ProductReportProductsItem",
@@ -1129,6 +1132,35 @@ class Health(TypedDict):
     time: str
 
 
+class ImportFailure(TypedDict):
+    #: The line of the file the row starts on (the header is line 1).
+    line: int
+    column: str
+    reason: str
+
+
+class ImportSummary(TypedDict):
+    dryRun: Literal[True]
+    #: `store` (the columns of docs/import.md) or `shopify` (a Shopify product export), told from
+    #: the header.
+    format: Literal["store", "shopify"]
+    #: Data rows (the header not counted).
+    rows: int
+    #: Products the rows describe.
+    products: int
+    #: Products that would be created.
+    create: int
+    #: Products that match an existing one by SKU or handle and would be updated (or left as they
+    #: are, if nothing differs).
+    update: int
+    #: Products that would not be imported, because a row of theirs has a failure.
+    failed: int
+    failedRows: int
+    #: Header cells the format does not use.
+    ignoredColumns: List[str]
+    failures: List[ImportFailure]
+
+
 class InventoryAdjustment(TypedDict):
     """
     One stock change: `order` and `cancellation` come from orders, the rest from people. `actor` is
@@ -1664,6 +1696,33 @@ class ProductFacets(TypedDict, total=False):
     #: Price buckets (major units of the store currency; `min` inclusive, `max` exclusive, null for
     #: the last), each with its count; empty buckets left out.
     price: List[ProductFacetsPriceItem]
+
+
+class ProductImport(TypedDict):
+    """
+    A product import and its progress: `rowsDone` of `rows` processed; `created`, `updated` and
+    `unchanged` products written so far; `failed` products not imported, each failure with its line,
+    column and reason.
+    """
+
+    id: str
+    #: `queued`, `running` (the queue is writing its chunks), then `completed`.
+    status: Literal["queued", "running", "completed"]
+    format: Literal["store", "shopify"]
+    actor: str
+    rows: int
+    products: int
+    rowsDone: int
+    created: int
+    updated: int
+    unchanged: int
+    failed: int
+    completedAt: Optional[str]
+    createdAt: str
+    updatedAt: str
+    #: The first 500 failures, by line.
+    failures: List[ImportFailure]
+    failuresTotal: int
 
 
 class ProductMedia(TypedDict):

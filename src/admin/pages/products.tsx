@@ -17,7 +17,13 @@ export interface ProductChoices {
 export function ProductListPage(v: { products: Product[]; page: Pagination; url: string; filters: FormState; choices: ProductChoices; canWrite: boolean }) {
   return (
     <>
-      <div class="actions">{v.canWrite ? <a href="/admin/products/new">+ New product</a> : null}</div>
+      <div class="actions">
+        {v.canWrite ? (
+          <>
+            <a href="/admin/products/new">+ New product</a> <a href="/admin/products/import">Import CSV</a>
+          </>
+        ) : null}
+      </div>
       <Filters action="/admin/products" exportTo="products">
         <FilterField form={v.filters} name="q" label="Search" />
         <Select form={v.filters} name="status" label="Status" options={PRODUCT_STATUSES} blank="Any" />

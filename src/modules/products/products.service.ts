@@ -42,7 +42,7 @@ import { DEFAULT_PRODUCT_STATUS } from './products.schemas';
 type Ref = { id: string; name: string; slug: string };
 
 /** Which API field a UNIQUE violation of each column is about. */
-const UNIQUE_FIELDS = {
+export const UNIQUE_FIELDS = {
   'products.slug': 'slug',
   'products.sku': 'sku',
   'product_variants.sku': 'sku',
@@ -258,7 +258,7 @@ interface ResolvedRefs {
 }
 
 /** Looks up the brand, vendor and categories a body names, in one batch; 422 for any that do not exist. */
-async function resolveRefs(db: Database, input: RefInput): Promise<ResolvedRefs> {
+export async function resolveRefs(db: Database, input: RefInput): Promise<ResolvedRefs> {
   const categoryIds = input.categoryIds ? [...new Set(input.categoryIds)] : undefined;
   const [brandRows, vendorRows, categoryRows] = await db.batch([
     db.select(refColumns(brands)).from(brands).where(eq(brands.id, input.brandId ?? '')),
@@ -293,12 +293,12 @@ function duplicateSkus(skus: (string | null | undefined)[], field: (index: numbe
   return errors;
 }
 
-function categoryLinkInserts(db: Database, productId: string, cats: Ref[]) {
+export function categoryLinkInserts(db: Database, productId: string, cats: Ref[]) {
   const links = cats.map((c) => ({ productId, categoryId: c.id }));
   return chunkRows(links, 2).map((chunk) => db.insert(productCategories).values(chunk));
 }
 
-function variantInserts(db: Database, rows: ProductVariantRow[]) {
+export function variantInserts(db: Database, rows: ProductVariantRow[]) {
   return chunkRows(rows, 12).map((chunk) => db.insert(productVariants).values(chunk));
 }
 
@@ -354,7 +354,7 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
   return product;
 }
 
-function newVariantRow(productId: string, v: CreateVariantInput, productPrice: number, position: number, now: Date): ProductVariantRow {
+export function newVariantRow(productId: string, v: CreateVariantInput, productPrice: number, position: number, now: Date): ProductVariantRow {
   const ts = now.toISOString();
   return {
     id: newId(ID_PREFIX.variant, now.getTime()),

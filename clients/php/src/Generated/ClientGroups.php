@@ -25,6 +25,7 @@ trait ClientGroups
     public readonly CurrenciesResource $currencies;
     public readonly CustomersResource $customers;
     public readonly HealthResource $health;
+    public readonly ImportsResource $imports;
     public readonly InventoryResource $inventory;
     public readonly MenusResource $menus;
     public readonly NotificationsResource $notifications;
@@ -55,6 +56,7 @@ trait ClientGroups
         $this->currencies = new CurrenciesResource($this);
         $this->customers = new CustomersResource($this);
         $this->health = new HealthResource($this);
+        $this->imports = new ImportsResource($this);
         $this->inventory = new InventoryResource($this);
         $this->menus = new MenusResource($this);
         $this->notifications = new NotificationsResource($this);

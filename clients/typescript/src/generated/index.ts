@@ -62,6 +62,7 @@ export type {
   ReportsSalesQuery,
   ReportsCustomersQuery,
   ReportsProductsQuery,
+  ProductsImportQuery,
 } from './operations.js';
 export {
   StoreResources,
@@ -79,6 +80,7 @@ export {
   CustomersAddressesResource,
   CustomersResource,
   HealthResource,
+  ImportsResource,
   InventoryAdjustmentsResource,
   InventoryResource,
   MenusResource,

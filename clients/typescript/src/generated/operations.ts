@@ -48,6 +48,7 @@ import type {
   Customer,
   CustomerReport,
   Health,
+  ImportSummary,
   InventoryAdjustment,
   InventoryAdjustmentResult,
   InventoryItem,
@@ -67,6 +68,7 @@ import type {
   PaymentAttempt,
   PreviewNotificationTemplate,
   Product,
+  ProductImport,
   ProductMedia,
   ProductReport,
   ProductSuggestions,
@@ -916,6 +918,12 @@ export interface ReportsProductsQuery {
   limit?: number;
 }
 
+/** Query parameters of `POST /api/products/import`. */
+export interface ProductsImportQuery {
+  /** `true`: check the file and say what an import would do, writing nothing. */
+  dry_run?: "true" | "false";
+}
+
 /** The resource groups, as properties of the client (`store.products`, `store.orders`, ...). */
 export class StoreResources {
   protected readonly core: runtime.Core;
@@ -946,6 +954,7 @@ export class StoreResources {
   readonly banners: BannersResource;
   readonly auditLog: AuditLogResource;
   readonly reports: ReportsResource;
+  readonly imports: ImportsResource;
 
   constructor(core: runtime.Core) {
     this.core = core;
@@ -976,6 +985,25 @@ export class StoreResources {
     this.banners = new BannersResource(core);
     this.auditLog = new AuditLogResource(core);
     this.reports = new ReportsResource(core);
+    this.imports = new ImportsResource(core);
+  }
+}
+
+/** `imports`: get. */
+export class ImportsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * Get a product import
+   *
+   * `GET /api/imports/{id}`
+   */
+  get(id: string, options?: runtime.RequestOptions): Promise<ProductImport> {
+    return this.core.request<ProductImport>({ method: 'GET', path: `/api/imports/${encodeURIComponent(id)}`, kind: 'item' }, options);
   }
 }
 
@@ -2602,7 +2630,7 @@ export class CategoriesResource {
   }
 }
 
-/** `products`: list, create, suggest, get, update, delete. */
+/** `products`: list, create, suggest, get, update, delete, import. */
 export class ProductsResource {
   private readonly core: runtime.Core;
   readonly variants: ProductsVariantsResource;
@@ -2671,6 +2699,17 @@ export class ProductsResource {
    */
   delete(id: string, options?: runtime.RequestOptions): Promise<void> {
     return this.core.request<void>({ method: 'DELETE', path: `/api/products/${encodeURIComponent(id)}`, kind: 'none' }, options);
+  }
+
+  /**
+   * Import products from CSV
+   *
+   * `POST /api/products/import`
+   *
+   * The file is sent as the raw body: a Blob keeps its type, other bytes go as application/octet-stream (the server reads the type from the bytes).
+   */
+  import(file: runtime.FileBody, query?: ProductsImportQuery, options?: runtime.RequestOptions): Promise<ImportSummary> {
+    return this.core.request<ImportSummary>({ method: 'POST', path: `/api/products/import`, file, query, kind: 'item' }, options);
   }
 }
 

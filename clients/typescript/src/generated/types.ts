@@ -1757,3 +1757,52 @@ export interface ProductReport {
     lines: number;
   }>;
 }
+
+export interface ImportSummary {
+  dryRun: true;
+  /** `store` (the columns of docs/import.md) or `shopify` (a Shopify product export), told from the header. */
+  format: "store" | "shopify";
+  /** Data rows (the header not counted). */
+  rows: number;
+  /** Products the rows describe. */
+  products: number;
+  /** Products that would be created. */
+  create: number;
+  /** Products that match an existing one by SKU or handle and would be updated (or left as they are, if nothing differs). */
+  update: number;
+  /** Products that would not be imported, because a row of theirs has a failure. */
+  failed: number;
+  failedRows: number;
+  /** Header cells the format does not use. */
+  ignoredColumns: Array<string>;
+  failures: Array<ImportFailure>;
+}
+
+export interface ImportFailure {
+  /** The line of the file the row starts on (the header is line 1). */
+  line: number;
+  column: string;
+  reason: string;
+}
+
+/** A product import and its progress: `rowsDone` of `rows` processed; `created`, `updated` and `unchanged` products written so far; `failed` products not imported, each failure with its line, column and reason. */
+export interface ProductImport {
+  id: string;
+  /** `queued`, `running` (the queue is writing its chunks), then `completed`. */
+  status: "queued" | "running" | "completed";
+  format: "store" | "shopify";
+  actor: string;
+  rows: number;
+  products: number;
+  rowsDone: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+  completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** The first 500 failures, by line. */
+  failures: Array<ImportFailure>;
+  failuresTotal: number;
+}

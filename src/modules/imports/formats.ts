@@ -1,0 +1,126 @@
+import type { CsvRecord } from '../../lib/csv';
+
+/**
+ * The two product CSV formats the import reads (docs/import.md): the store's own columns, and
+ * Shopify's product export. Each row becomes an ImportRow of raw text values and the column
+ * header each came from, so a failure can name the column as the file does.
+ */
+
+export type ImportFormat = 'store' | 'shopify';
+
+export const FIELDS = [
+  'handle',
+  'name',
+  'description',
+  'status',
+  'price',
+  'compareAtPrice',
+  'sku',
+  'category',
+  'brand',
+  'option1Name',
+  'option1Value',
+  'option2Name',
+  'option2Value',
+  'option3Name',
+  'option3Value',
+  'variantSku',
+  'variantPrice',
+  'variantCompareAtPrice',
+  'variantStock',
+  'images',
+  'imageAlt',
+  'published',
+] as const;
+export type Field = (typeof FIELDS)[number];
+
+/** The store's columns: snake_case of each field (`compare_at_price`, `option1_name`, `image_urls`). */
+const STORE_COLUMNS: Record<string, Field> = {
+  handle: 'handle',
+  name: 'name',
+  description: 'description',
+  status: 'status',
+  price: 'price',
+  compare_at_price: 'compareAtPrice',
+  sku: 'sku',
+  category: 'category',
+  brand: 'brand',
+  option1_name: 'option1Name',
+  option1_value: 'option1Value',
+  option2_name: 'option2Name',
+  option2_value: 'option2Value',
+  option3_name: 'option3Name',
+  option3_value: 'option3Value',
+  variant_sku: 'variantSku',
+  variant_price: 'variantPrice',
+  variant_compare_at_price: 'variantCompareAtPrice',
+  variant_stock: 'variantStock',
+  image_urls: 'images',
+};
+
+/** Shopify's product CSV (Products > Export); columns not listed are ignored. */
+const SHOPIFY_COLUMNS: Record<string, Field> = {
+  handle: 'handle',
+  title: 'name',
+  'body (html)': 'description',
+  vendor: 'brand',
+  type: 'category',
+  published: 'published',
+  status: 'status',
+  'option1 name': 'option1Name',
+  'option1 value': 'option1Value',
+  'option2 name': 'option2Name',
+  'option2 value': 'option2Value',
+  'option3 name': 'option3Name',
+  'option3 value': 'option3Value',
+  'variant sku': 'variantSku',
+  'variant price': 'variantPrice',
+  'variant compare at price': 'variantCompareAtPrice',
+  'variant inventory qty': 'variantStock',
+  'image src': 'images',
+  'image alt text': 'imageAlt',
+};
+
+export const STORE_COLUMN_NAMES = Object.keys(STORE_COLUMNS);
+
+export interface ImportRow {
+  line: number;
+  values: Partial<Record<Field, string>>;
+}
+
+export interface ReadFile {
+  format: ImportFormat;
+  rows: ImportRow[];
+  /** The file's header for each field, for failures. */
+  columnOf: (field: Field) => string;
+  /** Header cells the format does not know (reported, not fatal). */
+  ignored: string[];
+}
+
+/** Which format a header is: Shopify's has Handle, Title and Variant Price; anything else is read as the store's. */
+export function readRows(records: CsvRecord[]): ReadFile | { error: string } {
+  const [header, ...data] = records;
+  if (!header) return { error: 'the file is empty: the first line must name the columns' };
+  const names = header.cells.map((cell) => cell.trim().toLowerCase());
+  const shopify = names.includes('handle') && names.includes('title') && names.includes('variant price');
+  const columns = shopify ? SHOPIFY_COLUMNS : STORE_COLUMNS;
+  const fieldAt = names.map((name) => columns[name]);
+  if (!shopify && !fieldAt.includes('name')) return { error: `no 'name' column: the first line must name the columns (${STORE_COLUMN_NAMES.join(', ')}), or be Shopify's product export header` };
+  const headerOf = new Map<Field, string>();
+  fieldAt.forEach((field, i) => field && !headerOf.has(field) && headerOf.set(field, header.cells[i]!.trim()));
+  const rows = data.map((record) => {
+    const values: Partial<Record<Field, string>> = {};
+    record.cells.forEach((cell, i) => {
+      const field = fieldAt[i];
+      const value = cell.trim();
+      if (field && value !== '' && values[field] === undefined) values[field] = value;
+    });
+    return { line: record.line, values };
+  });
+  return {
+    format: shopify ? 'shopify' : 'store',
+    rows,
+    columnOf: (field) => headerOf.get(field) ?? field,
+    ignored: header.cells.filter((_, i) => !fieldAt[i]).map((cell) => cell.trim()).filter(Boolean),
+  };
+}

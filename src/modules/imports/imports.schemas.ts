@@ -1,0 +1,57 @@
+import { z } from '@hono/zod-openapi';
+import { numberSetting } from '../../env';
+import { IMPORT_FORMATS, IMPORT_STATUSES, imports } from '../../db/schema';
+import { createSelectSchema, Timestamp } from '../../lib/schemas';
+
+export const IMPORT_PATH = '/api/products/import';
+const DEFAULT_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+export const importMaxBytes = (env: { IMPORT_MAX_BYTES?: string }) => numberSetting(env.IMPORT_MAX_BYTES, DEFAULT_IMPORT_MAX_BYTES);
+
+export const ImportFailureSchema = z
+  .object({
+    line: z.int().openapi({ description: 'The line of the file the row starts on (the header is line 1).', example: 14 }),
+    column: z.string().openapi({ example: 'variant_price' }),
+    reason: z.string().openapi({ example: "'12,50' is not a number (use a dot for decimals: 19.99)" }),
+  })
+  .openapi('ImportFailure');
+
+export const ImportQuery = z.strictObject({
+  dry_run: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true')
+    .openapi({ description: '`true`: check the file and say what an import would do, writing nothing.' }),
+});
+
+export const ImportSummarySchema = z
+  .object({
+    dryRun: z.literal(true),
+    format: z.enum(IMPORT_FORMATS).openapi({ description: '`store` (the columns of docs/import.md) or `shopify` (a Shopify product export), told from the header.' }),
+    rows: z.int().openapi({ description: 'Data rows (the header not counted).' }),
+    products: z.int().openapi({ description: 'Products the rows describe.' }),
+    create: z.int().openapi({ description: 'Products that would be created.' }),
+    update: z.int().openapi({ description: 'Products that match an existing one by SKU or handle and would be updated (or left as they are, if nothing differs).' }),
+    failed: z.int().openapi({ description: 'Products that would not be imported, because a row of theirs has a failure.' }),
+    failedRows: z.int(),
+    ignoredColumns: z.array(z.string()).openapi({ description: 'Header cells the format does not use.' }),
+    failures: z.array(ImportFailureSchema),
+  })
+  .openapi('ImportSummary');
+export type ImportSummary = z.infer<typeof ImportSummarySchema>;
+
+export const ImportSchema = createSelectSchema(imports, {
+  status: z.enum(IMPORT_STATUSES).openapi({ description: '`queued`, `running` (the queue is writing its chunks), then `completed`.' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  completedAt: Timestamp.nullable(),
+})
+  .omit({ chunks: true, chunksDone: true, vendorId: true })
+  .extend({
+    failures: z.array(ImportFailureSchema).openapi({ description: 'The first 500 failures, by line.' }),
+    failuresTotal: z.int(),
+  })
+  .openapi('ProductImport', {
+    description:
+      'A product import and its progress: `rowsDone` of `rows` processed; `created`, `updated` and `unchanged` products written so far; `failed` products not imported, each failure with its line, column and reason.',
+  });
+export type ImportView = z.infer<typeof ImportSchema>;

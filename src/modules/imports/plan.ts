@@ -1,0 +1,217 @@
+import type { z } from '@hono/zod-openapi';
+import { CreateProductBody, type CreateProductInput, type CreateVariantInput } from '../products/products.schemas';
+import type { Field, ImportFormat, ImportRow, ReadFile } from './formats';
+
+/**
+ * Rows grouped into products and checked with the same schema as `POST /api/products`, so an
+ * import accepts exactly what the API would. Rows sharing a `handle` are one product (its
+ * variants, and in Shopify's format its extra images); a row without one is a product of its own.
+ * A product with any bad row is not imported at all, and each bad cell is reported with its line
+ * and column.
+ */
+
+export interface ProductPlan {
+  /** The lines of the product's rows in the file. */
+  lines: number[];
+  /** Matches an existing product: its SKU, else its slug (the handle). */
+  sku: string | null;
+  handle: string | null;
+  body: CreateProductInput;
+  /** The product fields the file gives (an update changes only these), and whether it gives variants. */
+  given: (keyof CreateProductInput)[];
+}
+
+export interface Failure {
+  line: number;
+  column: string;
+  reason: string;
+}
+
+/** The store's brands and categories, by what a file may call them (lower-cased name or slug; a category also by its path). */
+export interface Names {
+  brands: Map<string, string>;
+  categories: Map<string, string>;
+}
+
+export interface Planned {
+  plans: ProductPlan[];
+  failures: Failure[];
+  /** Products with at least one failure, and their rows. */
+  failedProducts: number;
+  failedRows: number;
+}
+
+const VARIANT_FIELDS: Field[] = ['option1Value', 'option2Value', 'option3Value', 'variantSku', 'variantPrice', 'variantCompareAtPrice', 'variantStock'];
+const STATUSES = new Set(['draft', 'active', 'archived']);
+
+export function planProducts(file: ReadFile, names: Names): Planned {
+  const groups = new Map<string, ImportRow[]>();
+  for (const row of file.rows) {
+    const key = row.values.handle ? `h:${row.values.handle.toLowerCase()}` : `l:${row.line}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  const out: Planned = { plans: [], failures: [], failedProducts: 0, failedRows: 0 };
+  const skuLines = new Map<string, number>();
+  for (const rows of groups.values()) {
+    const failures: Failure[] = [];
+    const plan = planOne(rows, file, names, failures);
+    for (const sku of plan ? skusOf(plan.body) : []) {
+      const seen = skuLines.get(sku);
+      if (seen !== undefined) failures.push({ line: rows[0]!.line, column: file.columnOf('variantSku'), reason: `SKU '${sku}' is also on line ${seen}` });
+      else skuLines.set(sku, rows[0]!.line);
+    }
+    if (plan && failures.length === 0) out.plans.push(plan);
+    else {
+      out.failures.push(...failures);
+      out.failedProducts++;
+      out.failedRows += rows.length;
+    }
+  }
+  out.failures.sort((a, b) => a.line - b.line);
+  return out;
+}
+
+const skusOf = (body: CreateProductInput) => [body.sku, ...(body.variants ?? []).map((v) => v.sku)].filter((s): s is string => !!s);
+
+function planOne(rows: ImportRow[], file: ReadFile, names: Names, failures: Failure[]): ProductPlan | null {
+  const first = rows[0]!;
+  const col = file.columnOf;
+  const fail = (row: ImportRow, field: Field, reason: string) => failures.push({ line: row.line, column: col(field), reason });
+  /** The first value the product's rows give for a product-level field, with its row. */
+  const pick = (field: Field) => {
+    const row = rows.find((r) => r.values[field] !== undefined);
+    return row ? { row, value: row.values[field]! } : undefined;
+  };
+  const number = (row: ImportRow, field: Field, whole = false): number | undefined => {
+    const raw = row.values[field];
+    if (raw === undefined) return undefined;
+    const value = Number(raw.replace(/^\$/, ''));
+    if (raw === '' || !Number.isFinite(value) || (whole && !Number.isInteger(value))) {
+      fail(row, field, whole ? `'${raw}' is not a whole number` : `'${raw}' is not a number (use a dot for decimals: 19.99)`);
+      return undefined;
+    }
+    return value;
+  };
+
+  const body: Record<string, unknown> = {};
+  const given: (keyof CreateProductInput)[] = [];
+  const set = (key: keyof CreateProductInput, value: unknown) => {
+    if (value === undefined) return;
+    body[key] = value;
+    given.push(key);
+  };
+  set('name', pick('name')?.value);
+  set('description', pick('description')?.value);
+  const status = statusOf(rows, file.format, fail);
+  set('status', status);
+  const handle = first.values.handle ?? null;
+  if (handle) set('slug', handle.toLowerCase());
+
+  const brand = pick('brand');
+  if (brand) {
+    const id = names.brands.get(brand.value.toLowerCase());
+    if (id) set('brandId', id);
+    else if (file.format === 'store') fail(brand.row, 'brand', `no brand '${brand.value}': create it first, or leave the cell empty`);
+  }
+  const category = pick('category');
+  if (category) {
+    const id = names.categories.get(category.value.toLowerCase().replace(/\s*>\s*/g, ' > '));
+    if (id) set('categoryIds', [id]);
+    else if (file.format === 'store') fail(category.row, 'category', `no category '${category.value}': give its path from the top (Home > Kitchen) or its slug`);
+  }
+  const images = imagesOf(rows);
+  if (images.length) set('images', images);
+
+  // Variants: rows with option values or variant cells. Option names come from the row or the product's first row.
+  const optionNames = [1, 2, 3].map((n) => pick(`option${n}Name` as Field)?.value);
+  const variantRows = rows.filter((r) => VARIANT_FIELDS.some((f) => r.values[f] !== undefined));
+  const variants: { row: ImportRow; input: CreateVariantInput }[] = variantRows.map((row) => {
+    const options: Record<string, string> = {};
+    [1, 2, 3].forEach((n, i) => {
+      const value = row.values[`option${n}Value` as Field];
+      const name = row.values[`option${n}Name` as Field] ?? optionNames[i];
+      // Shopify writes a product without options as one variant `Title: Default Title`.
+      if (value === undefined || (name === 'Title' && value === 'Default Title')) return;
+      if (!name) fail(row, `option${n}Name` as Field, `option ${n} has a value but no name`);
+      else options[name] = value;
+    });
+    const input: CreateVariantInput = { options };
+    const sku = row.values.variantSku;
+    if (sku !== undefined) input.sku = sku;
+    const price = number(row, 'variantPrice');
+    if (price !== undefined) input.price = price;
+    const compare = number(row, 'variantCompareAtPrice');
+    if (compare !== undefined) input.compareAtPrice = compare;
+    const stock = number(row, 'variantStock', true);
+    if (stock !== undefined) input.stock = Math.max(0, stock);
+    return { row, input };
+  });
+
+  const price = pick('price');
+  const productPrice = price ? number(price.row, 'price') : variants.find((v) => v.input.price !== undefined)?.input.price;
+  set('price', productPrice);
+  const compare = pick('compareAtPrice');
+  if (compare) set('compareAtPrice', number(compare.row, 'compareAtPrice'));
+  const productSku = pick('sku')?.value;
+  const simple = variants.length === 1 && Object.keys(variants[0]!.input.options ?? {}).length === 0;
+  if (simple) {
+    const only = variants[0]!.input;
+    set('sku', only.sku ?? productSku);
+    if (only.stock !== undefined) set('stock', only.stock);
+    if (!price && only.compareAtPrice !== undefined) set('compareAtPrice', only.compareAtPrice);
+  } else {
+    set('sku', productSku);
+    if (variants.length) set('variants', variants.map((v) => v.input));
+  }
+  if (failures.length) return null;
+
+  const parsed = CreateProductBody.safeParse(body);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) failures.push(failureOf(issue, rows, simple ? [] : variants.map((v) => v.row), file));
+    return null;
+  }
+  return { lines: rows.map((r) => r.line), sku: parsed.data.sku ?? null, handle: handle?.toLowerCase() ?? null, body: parsed.data, given };
+}
+
+function statusOf(rows: ImportRow[], format: ImportFormat, fail: (row: ImportRow, field: Field, reason: string) => void): CreateProductInput['status'] {
+  const row = rows.find((r) => r.values.status !== undefined);
+  if (row) {
+    const value = row.values.status!.toLowerCase();
+    if (STATUSES.has(value)) return value as CreateProductInput['status'];
+    fail(row, 'status', `'${row.values.status}' is not one of draft, active, archived`);
+    return undefined;
+  }
+  if (format === 'shopify') {
+    const published = rows.find((r) => r.values.published !== undefined)?.values.published?.toLowerCase();
+    if (published !== undefined) return published === 'true' ? 'active' : 'draft';
+  }
+  return undefined;
+}
+
+/** Image URLs: the store's `image_urls` cell holds several (space or `|` separated); Shopify gives one per row, with its alt text. */
+function imagesOf(rows: ImportRow[]): { url: string; alt?: string }[] {
+  const seen = new Set<string>();
+  const images: { url: string; alt?: string }[] = [];
+  for (const row of rows) {
+    for (const url of (row.values.images ?? '').split(/[\s|]+/).filter(Boolean)) {
+      if (seen.has(url)) continue;
+      seen.add(url);
+      images.push(row.values.imageAlt ? { url, alt: row.values.imageAlt } : { url });
+    }
+  }
+  return images;
+}
+
+/** Where in the file a schema issue is: the variant's row and column for `variants.N.x`, else the product's first row that has the field. */
+function failureOf(issue: z.core.$ZodIssue, rows: ImportRow[], variantRows: ImportRow[], file: ReadFile): Failure {
+  const [key, index, sub] = issue.path as (string | number)[];
+  const variantField: Record<string, Field> = { sku: 'variantSku', price: 'variantPrice', compareAtPrice: 'variantCompareAtPrice', stock: 'variantStock', options: 'option1Value' };
+  if (key === 'variants' && typeof index === 'number' && variantRows[index]) {
+    return { line: variantRows[index]!.line, column: file.columnOf(variantField[String(sub)] ?? 'variantSku'), reason: issue.message };
+  }
+  const productField: Record<string, Field> = { slug: 'handle', stock: 'variantStock', images: 'images', categoryIds: 'category', brandId: 'brand', variants: 'option1Value' };
+  const field = (productField[String(key)] ?? key) as Field;
+  const row = rows.find((r) => r.values[field] !== undefined) ?? rows[0]!;
+  const reason = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+  return { line: row.line, column: file.columnOf(field), reason };
+}

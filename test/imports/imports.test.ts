@@ -1,0 +1,120 @@
+import { and, eq, like, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { events, inventoryAdjustments, productVariants, products } from '../../src/db/schema';
+import { finished, upload } from './import-client';
+import { adminKey, api, createBrand, createCategory, db, expectError, uid } from '../helpers';
+
+// Product import from CSV: validation row by row (dry run and real), the queue writing products
+// whole, progress, re-runs matched by SKU, and Shopify's export format.
+
+
+
+const productBySku = async (sku: string) => (await db().select().from(products).where(eq(products.sku, sku)))[0];
+
+describe('product import', () => {
+  it('checks every row and reports line, column and reason; a dry run writes nothing', async () => {
+    const key = await adminKey();
+    const tag = uid().toUpperCase();
+    const brand = await createBrand(key, { name: `Acme ${tag}` });
+    const csv = [
+      'handle,name,description,price,sku,status,brand,option1_name,option1_value,variant_sku,variant_price,variant_stock,image_urls',
+      `tee-${tag},Tee ${tag},"Soft, heavy cotton",20,,active,Acme ${tag},Size,S,TEE-${tag}-S,,5,https://img.example/tee.jpg https://img.example/tee2.jpg`,
+      `tee-${tag},,,,,,,Size,M,TEE-${tag}-M,22.5,3,`,
+      `,Mug ${tag},,12.50,MUG-${tag},draft,,,,,,7,`,
+      `,Bad price ${tag},,"12,50",BAD-${tag},,,,,,,,`,
+      `,Unknown brand ${tag},,5,UB-${tag},,Nobody ${tag},,,,,,`,
+      `,,,5,NONAME-${tag},,,,,,,,`,
+      `cap-${tag},Cap ${tag},,9,,,,Color,Red,CAP-${tag}-R,,1,`,
+      `cap-${tag},,,,,,,Color,Blue,CAP-${tag}-B,abc,1,`,
+    ].join('\n');
+    const dry = await upload(key, csv, '?dry_run=true');
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body.data).toMatchObject({ dryRun: true, format: 'store', rows: 8, products: 6, create: 2, update: 0, failed: 4, failedRows: 5 });
+    expect(dry.body.data.failures).toEqual([
+      { line: 5, column: 'price', reason: "'12,50' is not a number (use a dot for decimals: 19.99)" },
+      { line: 6, column: 'brand', reason: `no brand 'Nobody ${tag}': create it first, or leave the cell empty` },
+      { line: 7, column: 'name', reason: 'is required' },
+      { line: 9, column: 'variant_price', reason: "'abc' is not a number (use a dot for decimals: 19.99)" },
+    ]);
+    expect(await productBySku(`MUG-${tag}`)).toBeUndefined();
+
+    const started = await upload(key, csv);
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    expect(started.headers.get('Location')).toBe(`/api/imports/${started.body.data.id}`);
+    const { done } = await finished(key, started.body.data.id);
+    expect(done).toMatchObject({ status: 'completed', rows: 8, rowsDone: 8, created: 2, updated: 0, unchanged: 0, failed: 4, failuresTotal: 4 });
+    const tee = (await api(`/api/products/tee-${tag.toLowerCase()}`, { key })).body.data;
+    expect(tee).toMatchObject({ name: `Tee ${tag}`, description: 'Soft, heavy cotton', status: 'active', price: 20, brand: { id: brand.id }, stock: 8 });
+    expect(tee.images.map((i: any) => i.url)).toEqual(['https://img.example/tee.jpg', 'https://img.example/tee2.jpg']);
+    expect(tee.variants.map((v: any) => [v.sku, v.options, v.price, v.stock])).toEqual([
+      [`TEE-${tag}-S`, { Size: 'S' }, 20, 5],
+      [`TEE-${tag}-M`, { Size: 'M' }, 22.5, 3],
+    ]);
+    expect(await productBySku(`MUG-${tag}`)).toMatchObject({ status: 'draft', price: 1250 });
+    // The cap had one bad row: none of it was written.
+    expect((await db().select().from(productVariants).where(like(productVariants.sku, `CAP-${tag}-%`)))).toHaveLength(0);
+    const created = await db().select().from(events).where(and(eq(events.type, 'product.created'), sql`json_extract(${events.data}, '$.product.name') IN (${`Tee ${tag}`}, ${`Mug ${tag}`})`));
+    expect(created).toHaveLength(2);
+  });
+
+  it('updates by SKU on a second run: unchanged products untouched, changes written with product.updated, stock as a correction', async () => {
+    const key = await adminKey();
+    const tag = uid().toUpperCase();
+    const category = await createCategory(key, { name: `Kitchen ${tag}` });
+    const file = (price: string, stock: string) =>
+      ['name,price,sku,category,variant_stock', `Pan ${tag},${price},PAN-${tag},Kitchen ${tag},${stock}`, `Pot ${tag},30,POT-${tag},,4`].join('\r\n');
+    const first = await finished(key, (await upload(key, file('40', '10'))).body.data.id);
+    expect(first.done).toMatchObject({ created: 2, failed: 0 });
+    const again = await finished(key, (await upload(key, file('40', '10'))).body.data.id);
+    expect(again.done).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
+    const changed = await finished(key, (await upload(key, file('42.5', '7'))).body.data.id);
+    expect(changed.done).toMatchObject({ created: 0, updated: 1, unchanged: 1 });
+    const pan = (await api(`/api/products/${(await productBySku(`PAN-${tag}`))!.id}`, { key })).body.data;
+    expect(pan).toMatchObject({ price: 42.5, stock: 7, categories: [{ id: category.id }] });
+    expect(pan.variants[0]).toMatchObject({ sku: `PAN-${tag}`, price: 42.5, stock: 7 });
+    const adjustments = await db().select().from(inventoryAdjustments).where(eq(inventoryAdjustments.productId, pan.id));
+    expect(adjustments.map((a) => [a.delta, a.reason])).toEqual([[-3, 'correction']]);
+    const updated = await db().select().from(events).where(and(eq(events.type, 'product.updated'), sql`json_extract(${events.data}, '$.productId') = ${pan.id}`));
+    expect(updated).toHaveLength(1);
+    expect((updated[0]!.data as any).product.price).toBe(42.5);
+  });
+
+  it("reads Shopify's product export: variants and images by handle, status, Default Title", async () => {
+    const key = await adminKey();
+    const tag = uid().toLowerCase();
+    const csv = [
+      'Handle,Title,Body (HTML),Vendor,Product Category,Type,Tags,Published,Option1 Name,Option1 Value,Option2 Name,Option2 Value,Option3 Name,Option3 Value,Variant SKU,Variant Grams,Variant Inventory Tracker,Variant Inventory Qty,Variant Inventory Policy,Variant Fulfillment Service,Variant Price,Variant Compare At Price,Variant Requires Shipping,Variant Taxable,Variant Barcode,Image Src,Image Position,Image Alt Text,Gift Card,Status',
+      `hoodie-${tag},Hoodie ${tag},<p>Warm</p>,Nobody,Apparel,Tops,,TRUE,Size,S,Color,Grey,,,HD-${tag}-S-G,500,shopify,4,deny,manual,45.00,50.00,TRUE,TRUE,,https://cdn.example/h1.jpg,1,Front,FALSE,active`,
+      `hoodie-${tag},,,,,,,,,M,,Grey,,,HD-${tag}-M-G,500,shopify,6,deny,manual,45.00,,TRUE,TRUE,,https://cdn.example/h2.jpg,2,Back,,`,
+      `hoodie-${tag},,,,,,,,,,,,,,,,,,,,,,,,,https://cdn.example/h3.jpg,3,,,`,
+      `socks-${tag},Socks ${tag},,,,,,FALSE,Title,Default Title,,,,,SK-${tag},100,shopify,12,deny,manual,9.00,,TRUE,TRUE,,,,,FALSE,`,
+    ].join('\n');
+    const dry = await upload(key, csv, '?dry_run=true');
+    expect(dry.body.data).toMatchObject({ format: 'shopify', rows: 4, products: 2, create: 2, failed: 0 });
+    expect(dry.body.data.ignoredColumns).toContain('Variant Grams');
+    const { done } = await finished(key, (await upload(key, csv)).body.data.id);
+    expect(done).toMatchObject({ format: 'shopify', created: 2, failed: 0, rowsDone: 4 });
+    const hoodie = (await api(`/api/products/hoodie-${tag}`, { key })).body.data;
+    expect(hoodie).toMatchObject({ name: `Hoodie ${tag}`, description: '<p>Warm</p>', status: 'active', price: 45, stock: 10, brand: null });
+    expect(hoodie.images).toEqual([
+      { url: 'https://cdn.example/h1.jpg', alt: 'Front' },
+      { url: 'https://cdn.example/h2.jpg', alt: 'Back' },
+      { url: 'https://cdn.example/h3.jpg' },
+    ]);
+    expect(hoodie.variants.map((v: any) => [v.sku, v.options, v.compareAtPrice])).toEqual([
+      [`HD-${tag}-S-G`, { Size: 'S', Color: 'Grey' }, 50],
+      [`HD-${tag}-M-G`, { Size: 'M', Color: 'Grey' }, null],
+    ]);
+    const socks = (await api(`/api/products/socks-${tag}`, { key })).body.data;
+    expect(socks).toMatchObject({ status: 'draft', price: 9, stock: 12, variants: [{ sku: `SK-${tag}`, options: {} }] });
+  });
+
+  it('refuses what is not a CSV product file', async () => {
+    const key = await adminKey();
+    expectError(await api('/api/products/import', { method: 'POST', key, json: { name: 'x' } }), 415, 'INVALID_REQUEST');
+    expectError(await upload(key, 'title;price\nx;1'), 422, 'VALIDATION_ERROR');
+    expectError(await upload(key, 'name,price\n"never closed,1'), 422, 'VALIDATION_ERROR');
+    expectError(await upload(key, 'name,price\n'), 422, 'VALIDATION_ERROR');
+    expectError(await api('/api/imports/imp_nope', { key }), 404, 'NOT_FOUND');
+  });
+});
