@@ -36,8 +36,8 @@ describe('OpenAPI document', () => {
     for (const { path, method, op } of operations) {
       expect(op.responses['500'], `${method} ${path} documents 500`).toBeDefined();
       if (['post', 'patch'].includes(method)) {
-        // JSON everywhere, but an image upload: the image itself, raw or as a form's file part.
-        const bodyType = path === '/api/products/{id}/media' ? 'multipart/form-data' : 'application/json';
+        // JSON everywhere, but an image upload (the image itself, raw or as a form's file part) and a product import (the CSV file).
+        const bodyType = path === '/api/products/{id}/media' ? 'multipart/form-data' : path === '/api/products/import' ? 'text/csv' : 'application/json';
         expect(op.requestBody?.content?.[bodyType], `${method} ${path} body`).toBeDefined();
         expect(op.responses['422'], `${method} ${path} documents 422`).toBeDefined();
       }

@@ -68,5 +68,3 @@ export const importFailures = sqliteTable(
   },
   (t) => [index('import_failures_import_idx').on(t.importId, t.line)],
 );
-
-export type ImportRow = typeof imports.$inferSelect;

@@ -43,6 +43,9 @@ describe('product import', () => {
     expect(started.headers.get('Location')).toBe(`/api/imports/${started.body.data.id}`);
     const { done } = await finished(key, started.body.data.id);
     expect(done).toMatchObject({ status: 'completed', rows: 8, rowsDone: 8, created: 2, updated: 0, unchanged: 0, failed: 4, failuresTotal: 4 });
+    const listed = await api('/api/imports?status=completed&limit=100', { key });
+    expect(listed.body.data.find((i: any) => i.id === done.id)).toMatchObject({ rowsDone: 8, created: 2, failed: 4 });
+    expect(listed.body.data[0]).not.toHaveProperty('failures');
     const tee = (await api(`/api/products/tee-${tag.toLowerCase()}`, { key })).body.data;
     expect(tee).toMatchObject({ name: `Tee ${tag}`, description: 'Soft, heavy cotton', status: 'active', price: 20, brand: { id: brand.id }, stock: 8 });
     expect(tee.images.map((i: any) => i.url)).toEqual(['https://img.example/tee.jpg', 'https://img.example/tee2.jpg']);

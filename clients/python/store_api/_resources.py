@@ -53,6 +53,7 @@ from ._types import (
     PaymentAttempt,
     Product,
     ProductImport,
+    ProductImportItem,
     ProductMedia,
     ProductReport,
     ProductSuggestions,
@@ -2463,6 +2464,95 @@ class ImportsResource(ResourceBase):
         """
         return self._http.call("GET", "/api/imports/{id}", kind="item", path_params={"id": id})
 
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
+        status: Optional[Literal["queued", "running", "completed"]] = None,
+    ) -> Page[ProductImportItem]:
+        """List product imports.
+
+        GET /api/imports
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: createdAt.
+                Default: createdAt:desc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, status, format, actor, rows,
+                products, rowsDone, created, updated, unchanged, failed, completedAt, createdAt,
+                updatedAt. A `fields` selection returns only the selected properties, so properties
+                the response schema marks required may be absent: clients and validators should
+                treat them as optional then.
+            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
+                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
+                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
+                do not apply.
+            status: Import status. One of: queued, running, completed.
+        """
+        return self._http.call(
+            "GET",
+            "/api/imports",
+            kind="list",
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "format": format,
+                "status": status,
+            },
+        )
+
+    def pages(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
+        status: Optional[Literal["queued", "running", "completed"]] = None,
+    ) -> Iterator[Page[ProductImportItem]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            format=format,
+            status=status,
+        ).iter_pages()
+
+    def iterate(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
+        status: Optional[Literal["queued", "running", "completed"]] = None,
+    ) -> Iterator[ProductImportItem]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            format=format,
+            status=status,
+        ):
+            yield from each.data
+
 
 class InventoryAdjustmentsResource(ResourceBase):
     """inventory.adjustments: Inventory."""
@@ -4486,13 +4576,7 @@ class ProductsResource(ResourceBase):
             query={"fields": fields},
         )
 
-    def import_(
-        self,
-        file: bytes,
-        /,
-        *,
-        dry_run: Optional[Literal["true", "false"]] = None,
-    ) -> ImportSummary:
+    def import_(self, file: bytes, /, *, dry_run: Optional[bool] = None) -> ImportSummary:
         """Import products from CSV.
 
         POST /api/products/import

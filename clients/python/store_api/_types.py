@@ -118,6 +118,7 @@ __all__ = [
     "ProductFacetsPriceItem",
     "ProductImagesItem",
     "ProductImport",
+    "ProductImportItem",
     "ProductMedia",
     "ProductReport",
     "ProductReportProductsItem",
@@ -1698,11 +1699,9 @@ class ProductFacets(TypedDict, total=False):
     price: List[ProductFacetsPriceItem]
 
 
-class ProductImport(TypedDict):
+class ProductImportItem(TypedDict):
     """
-    A product import and its progress: `rowsDone` of `rows` processed; `created`, `updated` and
-    `unchanged` products written so far; `failed` products not imported, each failure with its line,
-    column and reason.
+    A product import in a list: its progress, without its failures.
     """
 
     id: str
@@ -1720,6 +1719,15 @@ class ProductImport(TypedDict):
     completedAt: Optional[str]
     createdAt: str
     updatedAt: str
+
+
+class ProductImport(ProductImportItem):
+    """
+    A product import and its progress: `rowsDone` of `rows` processed; `created`, `updated` and
+    `unchanged` products written so far; `failed` products not imported, each failure with its line,
+    column and reason.
+    """
+
     #: The first 500 failures, by line.
     failures: List[ImportFailure]
     failuresTotal: int

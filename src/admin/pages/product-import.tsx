@@ -1,5 +1,4 @@
-import type { ImportRow } from '../../db/schema';
-import type { ImportSummary, ImportView } from '../../modules/imports/imports.schemas';
+import type { ImportItem, ImportSummary, ImportView } from '../../modules/imports/imports.schemas';
 import { STORE_COLUMN_NAMES } from '../../modules/imports/formats';
 import { FormErrors, type FormState, PostForm } from '../components/form';
 import { Badge, Table, when } from '../components/table';
@@ -7,7 +6,7 @@ import { Badge, Table, when } from '../components/table';
 const BASE = '/admin/products/import';
 
 /** The upload form (check only, or import), what the last check found, and the latest imports. */
-export function ImportPage(v: { csrf: string; form: FormState; maxBytes: number; summary: ImportSummary | null; recent: ImportRow[] }) {
+export function ImportPage(v: { csrf: string; form: FormState; maxBytes: number; summary: ImportSummary | null; recent: ImportItem[] }) {
   return (
     <>
       <div class="actions">

@@ -3,7 +3,8 @@ import type { AppEnv } from '../../env';
 import { actorRef, vendorScope } from '../../lib/access';
 import { ApiError } from '../../lib/errors';
 import * as apiRoutes from '../../modules/imports/imports.routes';
-import { importMaxBytes } from '../../modules/imports/imports.schemas';
+import { importListQuery, importMaxBytes } from '../../modules/imports/imports.schemas';
+import { parseList } from '../list';
 import * as imports from '../../modules/imports/imports.service';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
@@ -15,7 +16,7 @@ const HERE = '/admin/products';
 const BASE = '/admin/products/import';
 
 async function importPage(c: Context<AppEnv>, form: FormState, summary: Awaited<ReturnType<typeof imports.dryRun>> | null = null, status = 200) {
-  const recent = await imports.recentImports(c.var.db, vendorScope(c.var.principal));
+  const { items: recent } = await imports.listImports(c.var.db, parseList(importListQuery, { limit: '10' }), vendorScope(c.var.principal));
   const view = <ImportPage csrf={sessionOf(c).csrfToken} form={form} maxBytes={importMaxBytes(c.env)} summary={summary} recent={recent} />;
   return page(c, { title: 'Import products', active: HERE, status }, view);
 }

@@ -1,4 +1,5 @@
-import { ok } from '../../lib/envelope';
+import { list, ok, pagination } from '../../lib/envelope';
+import { project } from '../../lib/query';
 import { ApiError } from '../../lib/errors';
 import { actorRef, vendorScope } from '../../lib/access';
 import type { AppRouteHandler } from '../../lib/openapi';
@@ -15,6 +16,12 @@ export const importProducts: AppRouteHandler<typeof routes.importProducts> = asy
   const started = await service.startImport(c.var.db, c.env.IMPORTS_QUEUE, csv, { actor: actorRef(c.var.principal), vendorId: vendorScope(c.var.principal) });
   c.header('Location', `/api/imports/${started.id}`);
   return c.json({ success: true as const, data: started, message: 'Import queued' }, 202);
+};
+
+export const listImports: AppRouteHandler<typeof routes.listImports> = async (c) => {
+  const query = c.req.valid('query');
+  const { items, total } = await service.listImports(c.var.db, query, vendorScope(c.var.principal));
+  return list(c, items.map((i) => project(i, query.fields)), pagination(query.page, query.limit, total));
 };
 
 export const getImport: AppRouteHandler<typeof routes.getImport> = async (c) => ok(c, await service.getImport(c.var.db, c.req.valid('param').id, vendorScope(c.var.principal)));

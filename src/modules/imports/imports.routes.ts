@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { apiRoute, bearerAuth, errorResponses, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, bearerAuth, errorResponses, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { listQuerySchema } from '../../lib/query';
 import { requirePermission } from '../../middleware/auth';
-import { ImportQuery, ImportSchema, ImportSummarySchema } from './imports.schemas';
+import { ImportItemSchema, importListQuery, ImportQuery, ImportSchema, ImportSummarySchema } from './imports.schemas';
 
 const tags = ['Products'];
 const canImport = requirePermission('products:write');
@@ -38,6 +39,19 @@ export const importProducts = apiRoute({
     202: successResponse(ImportSchema, 'The import, queued (or completed already when no row was valid).'),
     ...errorResponses(400, ...writeErrors, 413, 415),
   },
+});
+
+export const listImports = apiRoute({
+  ...operation('imports', 'list', 'listImports'),
+  method: 'get',
+  path: '/imports',
+  tags,
+  summary: 'List product imports',
+  description: 'Newest first, with their progress. Needs `products:write`; a vendor user sees its own imports.',
+  security: bearerAuth,
+  middleware: [canImport] as const,
+  request: { query: listQuerySchema(importListQuery) },
+  responses: { 200: listResponse(ImportItemSchema, 'A page of imports.'), ...errorResponses(400, 401, 403) },
 });
 
 export const getImport = apiRoute({

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { numberSetting } from '../../env';
 import { IMPORT_FORMATS, IMPORT_STATUSES, imports } from '../../db/schema';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
+import { booleanQuery, defineListQuery, enumFilter, fieldTreeFromSchema } from '../../lib/query';
 
 export const IMPORT_PATH = '/api/products/import';
 const DEFAULT_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
@@ -16,11 +17,9 @@ export const ImportFailureSchema = z
   .openapi('ImportFailure');
 
 export const ImportQuery = z.strictObject({
-  dry_run: z
-    .enum(['true', 'false'])
+  dry_run: booleanQuery('must be true or false')
     .optional()
-    .transform((v) => v === 'true')
-    .openapi({ description: '`true`: check the file and say what an import would do, writing nothing.' }),
+    .openapi({ description: '`true`: check the file and say what an import would do, writing nothing.', example: true }),
 });
 
 export const ImportSummarySchema = z
@@ -39,19 +38,31 @@ export const ImportSummarySchema = z
   .openapi('ImportSummary');
 export type ImportSummary = z.infer<typeof ImportSummarySchema>;
 
-export const ImportSchema = createSelectSchema(imports, {
+export const ImportItemSchema = createSelectSchema(imports, {
   status: z.enum(IMPORT_STATUSES).openapi({ description: '`queued`, `running` (the queue is writing its chunks), then `completed`.' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   completedAt: Timestamp.nullable(),
 })
   .omit({ chunks: true, chunksDone: true, vendorId: true })
-  .extend({
+  .openapi('ProductImportItem', { description: 'A product import in a list: its progress, without its failures.' });
+
+export const ImportSchema = ImportItemSchema.extend({
     failures: z.array(ImportFailureSchema).openapi({ description: 'The first 500 failures, by line.' }),
     failuresTotal: z.int(),
-  })
-  .openapi('ProductImport', {
+  }).openapi('ProductImport', {
     description:
       'A product import and its progress: `rowsDone` of `rows` processed; `created`, `updated` and `unchanged` products written so far; `failed` products not imported, each failure with its line, column and reason.',
   });
 export type ImportView = z.infer<typeof ImportSchema>;
+export type ImportItem = z.infer<typeof ImportItemSchema>;
+
+/** The import list: newest first, by status. */
+export const importListQuery = defineListQuery({
+  resource: 'import',
+  id: imports.id,
+  sortable: { createdAt: imports.createdAt },
+  defaultSort: [{ field: 'createdAt', direction: 'desc' }],
+  selectable: fieldTreeFromSchema(ImportItemSchema),
+  filters: { status: enumFilter(imports.status, IMPORT_STATUSES, 'Import status.') },
+});

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { listPlan, type ParsedListQuery } from '../../lib/query';
 import type { Database } from '../../db/client';
 import { brands, categories, importChunks, importFailures, imports, products } from '../../db/schema';
 import { inJson } from '../../db/json-rows';
@@ -7,7 +8,7 @@ import { chunkRows } from '../../lib/db-errors';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { type ReadFile, readRows } from './formats';
-import type { ImportSummary, ImportView } from './imports.schemas';
+import { importListQuery, type ImportSummary, type ImportView } from './imports.schemas';
 import { type Failure, type Names, planProducts, type Planned, type ProductPlan } from './plan';
 
 /** Products per queue message: a chunk is written product by product (one D1 batch each), then counted in one more. */
@@ -134,14 +135,14 @@ export async function startImport(
   return getImport(db, id);
 }
 
-/** The latest imports, newest first (a vendor user's own only). */
-export async function recentImports(db: Database, vendorId: string | null, limit = 10) {
-  return db
-    .select()
-    .from(imports)
-    .where(vendorId ? eq(imports.vendorId, vendorId) : undefined)
-    .orderBy(desc(imports.createdAt))
-    .limit(limit);
+/** A page of imports (a vendor user's own only), as the list query asks. */
+export async function listImports(db: Database, query: ParsedListQuery<typeof importListQuery.filters>, vendorId: string | null) {
+  const plan = listPlan(importListQuery, query, [vendorId ? eq(imports.vendorId, vendorId) : undefined]);
+  const [rows, total] = await db.batch([
+    db.select().from(imports).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db.select({ n: sql<number>`count(*)` }).from(imports).where(plan.where),
+  ]);
+  return { items: rows.map(({ chunks: _c, chunksDone: _d, vendorId: _v, ...shown }) => shown), total: total[0]?.n ?? 0 };
 }
 
 export async function getImport(db: Database, id: string, vendorId: string | null = null): Promise<ImportView> {

@@ -17,6 +17,86 @@ final class ImportsResource
     }
 
     /**
+     * List product imports
+     *
+     * GET /api/imports (needs a credential)
+     *
+     * With `fields`, only the selected keys are in the answer.
+     *
+     * Query parameters:
+     * - page: Page number, from 1.
+     * - limit: Items per page, 1 to 100.
+     * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
+     * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
+     * - status: Import status.
+     *
+     * @param array{
+     *     page?: int,
+     *     limit?: int,
+     *     sort?: string,
+     *     fields?: string|list<string>,
+     *     format?: 'json'|'csv',
+     *     status?: 'queued'|'running'|'completed',
+     * } $query
+     * @return \StoreApi\Page<array{
+     *     id: string,
+     *     status: 'queued'|'running'|'completed',
+     *     format: 'store'|'shopify',
+     *     actor: string,
+     *     rows: int,
+     *     products: int,
+     *     rowsDone: int,
+     *     created: int,
+     *     updated: int,
+     *     unchanged: int,
+     *     failed: int,
+     *     completedAt: string|null,
+     *     createdAt: string,
+     *     updatedAt: string,
+     * }>
+     * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
+     * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
+     */
+    public function list(array $query = []): \StoreApi\Page
+    {
+        return $this->client->request('GET', '/api/imports', ['query' => $query, 'response' => 'list', 'operation' => 'imports.list']);
+    }
+
+    /**
+     * Every item of list(), page after page (a generator; the next page is fetched when needed).
+     *
+     * @param array{
+     *     page?: int,
+     *     limit?: int,
+     *     sort?: string,
+     *     fields?: string|list<string>,
+     *     format?: 'json'|'csv',
+     *     status?: 'queued'|'running'|'completed',
+     * } $query the query of the first page (`page` to start elsewhere)
+     * @return \Generator<int, array{
+     *     id: string,
+     *     status: 'queued'|'running'|'completed',
+     *     format: 'store'|'shopify',
+     *     actor: string,
+     *     rows: int,
+     *     products: int,
+     *     rowsDone: int,
+     *     created: int,
+     *     updated: int,
+     *     unchanged: int,
+     *     failed: int,
+     *     completedAt: string|null,
+     *     createdAt: string,
+     *     updatedAt: string,
+     * }, mixed, void>
+     */
+    public function iterate(array $query = []): \Generator
+    {
+        return $this->client->paginate(fn (array $q): \StoreApi\Page => $this->list($q), $query);
+    }
+
+    /**
      * Get a product import
      *
      * GET /api/imports/{id} (needs a credential)

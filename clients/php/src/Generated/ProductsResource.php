@@ -554,7 +554,7 @@ final class ProductsResource
      *
      * @param string $file the file's bytes, sent as the raw body (the server reads their type from them)
      * @param array{
-     *     dry_run?: 'true'|'false',
+     *     dry_run?: bool,
      * } $query
      * @return array{
      *     dryRun: true,

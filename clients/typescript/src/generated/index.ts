@@ -63,6 +63,7 @@ export type {
   ReportsCustomersQuery,
   ReportsProductsQuery,
   ProductsImportQuery,
+  ImportsListQuery,
 } from './operations.js';
 export {
   StoreResources,

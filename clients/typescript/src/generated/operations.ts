@@ -69,6 +69,7 @@ import type {
   PreviewNotificationTemplate,
   Product,
   ProductImport,
+  ProductImportItem,
   ProductMedia,
   ProductReport,
   ProductSuggestions,
@@ -921,7 +922,23 @@ export interface ReportsProductsQuery {
 /** Query parameters of `POST /api/products/import`. */
 export interface ProductsImportQuery {
   /** `true`: check the file and say what an import would do, writing nothing. */
-  dry_run?: "true" | "false";
+  dry_run?: boolean;
+}
+
+/** Query parameters of `GET /api/imports`. */
+export interface ImportsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, format, actor, rows, products, rowsDone, created, updated, unchanged, failed, completedAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
+  format?: "json" | "csv";
+  /** Import status. One of: queued, running, completed. */
+  status?: "queued" | "running" | "completed";
 }
 
 /** The resource groups, as properties of the client (`store.products`, `store.orders`, ...). */
@@ -989,12 +1006,26 @@ export class StoreResources {
   }
 }
 
-/** `imports`: get. */
+/** `imports`: list, get. */
 export class ImportsResource {
   private readonly core: runtime.Core;
 
   constructor(core: runtime.Core) {
     this.core = core;
+  }
+
+  /**
+   * List product imports
+   *
+   * `GET /api/imports`
+   */
+  list(query?: ImportsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<ProductImportItem>> {
+    return this.core.request<runtime.ListResult<ProductImportItem>>({ method: 'GET', path: `/api/imports`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: ImportsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<ProductImportItem>> {
+    return this.core.paginate<ProductImportItem>({ method: 'GET', path: `/api/imports`, query, kind: 'list' }, options);
   }
 
   /**

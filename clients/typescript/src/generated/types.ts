@@ -1786,7 +1786,14 @@ export interface ImportFailure {
 }
 
 /** A product import and its progress: `rowsDone` of `rows` processed; `created`, `updated` and `unchanged` products written so far; `failed` products not imported, each failure with its line, column and reason. */
-export interface ProductImport {
+export type ProductImport = ProductImportItem & {
+  /** The first 500 failures, by line. */
+  failures: Array<ImportFailure>;
+  failuresTotal: number;
+};
+
+/** A product import in a list: its progress, without its failures. */
+export interface ProductImportItem {
   id: string;
   /** `queued`, `running` (the queue is writing its chunks), then `completed`. */
   status: "queued" | "running" | "completed";
@@ -1802,7 +1809,4 @@ export interface ProductImport {
   completedAt: string | null;
   createdAt: string;
   updatedAt: string;
-  /** The first 500 failures, by line. */
-  failures: Array<ImportFailure>;
-  failuresTotal: number;
 }
