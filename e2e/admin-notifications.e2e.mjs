@@ -148,7 +148,7 @@ test("the audit log: filtered by resource, the template edit's before and after 
   await page.waitForURL(/\/admin\/audit-log\/\d+$/);
   const changed = page.locator('tr.changed', { has: page.locator('mark', { hasText: 'subject' }) });
   await changed.waitFor();
-  assert.match(await changed.locator('td.before').textContent(), /\{\{orderId\}\}/);
+  assert.match(await changed.locator('td.before').textContent(), /\{\{orderNumber\}\}/);
   assert.equal((await changed.locator('td.after').textContent()).trim(), NEW_SUBJECT);
   // Only the subject changed; its row comes first.
   assert.equal(await page.locator('tr.changed').count(), 1);
