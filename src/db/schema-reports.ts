@@ -35,38 +35,28 @@ export const salesDays = sqliteTable(
   (t) => [primaryKey({ columns: [t.currency, t.day] })],
 );
 
+/** What the product tables keep per period, currency and product. */
+const productSales = () => ({
+  currency: text('currency').notNull(),
+  productId: text('product_id').notNull(),
+  /** The name on its latest order line (a deleted product keeps its name here). */
+  name: text('name').notNull(),
+  units: integer('units').notNull().default(0),
+  /** Line subtotals less line discounts, before tax. */
+  revenue: integer('revenue').notNull().default(0),
+  /** Order lines of the product. */
+  lines: integer('lines').notNull().default(0),
+});
+
 /** Each product's sales by UTC day and currency, for top sellers; kept by the same triggers. */
-export const productSalesDays = sqliteTable(
-  'product_sales_days',
-  {
-    day: text('day').notNull(),
-    currency: text('currency').notNull(),
-    productId: text('product_id').notNull(),
-    /** The name on its latest order line (a deleted product keeps its name here). */
-    name: text('name').notNull(),
-    units: integer('units').notNull().default(0),
-    /** Line subtotals less line discounts, before tax. */
-    revenue: integer('revenue').notNull().default(0),
-    /** Order lines of the product. */
-    lines: integer('lines').notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.currency, t.day, t.productId] })],
-);
+export const productSalesDays = sqliteTable('product_sales_days', { day: text('day').notNull(), ...productSales() }, (t) => [
+  primaryKey({ columns: [t.currency, t.day, t.productId] }),
+]);
 
 /**
  * The same by calendar month (`YYYY-MM`), so best sellers over a year sum 12 rows a product instead
  * of up to 365: whole months of a range are read here, its ragged ends from product_sales_days.
  */
-export const productSalesMonths = sqliteTable(
-  'product_sales_months',
-  {
-    month: text('month').notNull(),
-    currency: text('currency').notNull(),
-    productId: text('product_id').notNull(),
-    name: text('name').notNull(),
-    units: integer('units').notNull().default(0),
-    revenue: integer('revenue').notNull().default(0),
-    lines: integer('lines').notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.currency, t.month, t.productId] })],
-);
+export const productSalesMonths = sqliteTable('product_sales_months', { month: text('month').notNull(), ...productSales() }, (t) => [
+  primaryKey({ columns: [t.currency, t.month, t.productId] }),
+]);

@@ -208,6 +208,10 @@ describe('product media', () => {
     const past = await fetchFile(url, { Range: `bytes=${bytes.length + 10}-` });
     expect(past.status).toBe(416);
     expect(past.headers.get('Content-Range')).toBe(`bytes */${bytes.length}`);
+    const exactlyAtEnd = await fetchFile(url, { Range: `bytes=${bytes.length}-${bytes.length + 5}` });
+    expect(exactlyAtEnd.status).toBe(416);
+    const empty = await fetchFile(url, { Range: 'bytes=-0' });
+    expect(empty.status).toBe(416);
 
     const head = await exportsFetch(url, { method: 'HEAD' });
     expect(head.status).toBe(200);

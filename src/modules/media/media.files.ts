@@ -30,10 +30,13 @@ export const getMediaFile: AppRouteHandler<typeof routes.getMediaFile> = async (
   let object: R2Object | R2ObjectBody | null;
   try {
     object = await bucket.get(key, { onlyIf: c.req.raw.headers, ...(range ? { range } : {}) });
-  } catch {
-    // R2 refuses a range that starts past the end.
+  } catch (error) {
+    // R2 refuses a range that starts past the end: that is 416. Any other failure is not the client's.
+    if (!range) throw error;
     const head = await bucket.head(key);
     if (!head) throw ApiError.notFound('Media file', key);
+    const unsatisfiable = ('suffix' in range && range.suffix === 0) || ('offset' in range && range.offset !== undefined && range.offset >= head.size);
+    if (!unsatisfiable) throw error;
     return c.body(null, 416, { 'Content-Range': `bytes */${head.size}` });
   }
   if (!object) throw ApiError.notFound('Media file', key);

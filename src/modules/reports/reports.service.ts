@@ -93,7 +93,8 @@ function customerFigures(s: Sum, digits: number) {
   };
 }
 
-export async function salesReport(db: Database, query: PeriodReportInput): Promise<SalesReport> {
+/** A report per period over the day rows of the range: `figures` says what each period shows of its sums. */
+async function periodReport<F>(db: Database, query: PeriodReportInput, figures: (sum: Sum, digits: number) => F) {
   const { range, rows } = await withRange<DayRow[]>(db, query, (r) => [dayRows(db, r)]);
   const { periods, totals } = bucket(rows[0]!, range, query.interval);
   return {
@@ -101,23 +102,14 @@ export async function salesReport(db: Database, query: PeriodReportInput): Promi
     from: range.from,
     to: range.to,
     interval: query.interval,
-    totals: salesFigures(totals, range.minorUnits),
-    periods: periods.map((p) => ({ start: p.start, end: p.end, ...salesFigures(p.sum, range.minorUnits) })),
+    totals: figures(totals, range.minorUnits),
+    periods: periods.map((p) => ({ start: p.start, end: p.end, ...figures(p.sum, range.minorUnits) })),
   };
 }
 
-export async function customerReport(db: Database, query: PeriodReportInput): Promise<CustomerReport> {
-  const { range, rows } = await withRange<DayRow[]>(db, query, (r) => [dayRows(db, r)]);
-  const { periods, totals } = bucket(rows[0]!, range, query.interval);
-  return {
-    currency: range.currency,
-    from: range.from,
-    to: range.to,
-    interval: query.interval,
-    totals: customerFigures(totals, range.minorUnits),
-    periods: periods.map((p) => ({ start: p.start, end: p.end, ...customerFigures(p.sum, range.minorUnits) })),
-  };
-}
+export const salesReport = (db: Database, query: PeriodReportInput): Promise<SalesReport> => periodReport(db, query, salesFigures);
+
+export const customerReport = (db: Database, query: PeriodReportInput): Promise<CustomerReport> => periodReport(db, query, customerFigures);
 
 type ProductRow = { productId: string; name: string; units: number; revenue: number; lines: number };
 
