@@ -71,7 +71,8 @@ export function operations(doc) {
         summary: op.summary ?? '',
         tag: op.tags?.[0] ?? null,
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
-        queryParams: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, required: !!p.required, description: p.description ?? p.schema?.description ?? '', ...schemaOf(p) })),
+        // `format=csv` answers CSV, which the clients (JSON in, typed objects out) do not read: left out of them.
+        queryParams: params.filter((p) => p.in === 'query' && p.name !== 'format').map((p) => ({ name: p.name, required: !!p.required, description: p.description ?? p.schema?.description ?? '', ...schemaOf(p) })),
         headerParams: params.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase()),
         body: body ? { required: !!op.requestBody.required, schema: body.schema?.$ref ? refName(body.schema.$ref) : null, inline: body.schema?.$ref ? null : body.schema } : null,
         file: Boolean(binary),

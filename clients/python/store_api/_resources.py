@@ -234,7 +234,6 @@ class ApiKeysResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "revoked", "expired"]] = None,
         q: Optional[str] = None,
     ) -> Page[ApiKey]:
@@ -256,10 +255,6 @@ class ApiKeysResource(ResourceBase):
                 `fields` selection returns only the selected properties, so properties the response
                 schema marks required may be absent: clients and validators should treat them as
                 optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             status: Key status. One of: active, revoked, expired.
             q: Search in the name, case-insensitive.
         """
@@ -272,7 +267,6 @@ class ApiKeysResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "status": status,
                 "q": q,
             },
@@ -285,7 +279,6 @@ class ApiKeysResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "revoked", "expired"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[ApiKey]]:
@@ -295,7 +288,6 @@ class ApiKeysResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             q=q,
         ).iter_pages()
@@ -307,7 +299,6 @@ class ApiKeysResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "revoked", "expired"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[ApiKey]:
@@ -317,7 +308,6 @@ class ApiKeysResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             q=q,
         ):
@@ -365,7 +355,6 @@ class AuditLogResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         actor: Optional[str] = None,
         actor_kind: Optional[Literal["user", "api_key"]] = None,
         resource: Optional[str] = None,
@@ -392,10 +381,6 @@ class AuditLogResource(ResourceBase):
                 changes, requestId, method, path, createdAt. A `fields` selection returns only the
                 selected properties, so properties the response schema marks required may be absent:
                 clients and validators should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             actor: The actor: a user id or API key id, or the user's email or the key's prefix.
             actor_kind: Kind of actor. One of: user, api_key.
             resource: Resource written, e.g. `page`, `order`, `product`.
@@ -415,7 +400,6 @@ class AuditLogResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "actor": actor,
                 "actor_kind": actor_kind,
                 "resource": resource,
@@ -434,7 +418,6 @@ class AuditLogResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         actor: Optional[str] = None,
         actor_kind: Optional[Literal["user", "api_key"]] = None,
         resource: Optional[str] = None,
@@ -450,7 +433,6 @@ class AuditLogResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             actor=actor,
             actor_kind=actor_kind,
             resource=resource,
@@ -468,7 +450,6 @@ class AuditLogResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         actor: Optional[str] = None,
         actor_kind: Optional[Literal["user", "api_key"]] = None,
         resource: Optional[str] = None,
@@ -484,7 +465,6 @@ class AuditLogResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             actor=actor,
             actor_kind=actor_kind,
             resource=resource,
@@ -703,7 +683,6 @@ class BannersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         placement: Optional[str] = None,
         q: Optional[str] = None,
         active: Optional[bool] = None,
@@ -728,10 +707,6 @@ class BannersResource(ResourceBase):
                 `fields` selection returns only the selected properties, so properties the response
                 schema marks required may be absent: clients and validators should treat them as
                 optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             placement: Only this placement.
             q: Search in the title, case-insensitive.
             active: Switched on or off (see `status` for whether it shows now). true or false.
@@ -749,7 +724,6 @@ class BannersResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "placement": placement,
                 "q": q,
                 "active": active,
@@ -764,7 +738,6 @@ class BannersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         placement: Optional[str] = None,
         q: Optional[str] = None,
         active: Optional[bool] = None,
@@ -776,7 +749,6 @@ class BannersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             placement=placement,
             q=q,
             active=active,
@@ -790,7 +762,6 @@ class BannersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         placement: Optional[str] = None,
         q: Optional[str] = None,
         active: Optional[bool] = None,
@@ -802,7 +773,6 @@ class BannersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             placement=placement,
             q=q,
             active=active,
@@ -916,7 +886,6 @@ class BrandsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Page[Brand]:
         """List brands.
@@ -936,24 +905,13 @@ class BrandsResource(ResourceBase):
                 createdAt, updatedAt. A `fields` selection returns only the selected properties, so
                 properties the response schema marks required may be absent: clients and validators
                 should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             q: Search in name and slug, case-insensitive.
         """
         return self._http.call(
             "GET",
             "/api/brands",
             kind="list",
-            query={
-                "page": page,
-                "limit": limit,
-                "sort": sort,
-                "fields": fields,
-                "format": format,
-                "q": q,
-            },
+            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "q": q},
         )
 
     def pages(
@@ -963,18 +921,10 @@ class BrandsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[Brand]]:
         """Every page of list(), each fetched when the one before is used up."""
-        yield from self.list(
-            page=page,
-            limit=limit,
-            sort=sort,
-            fields=fields,
-            format=format,
-            q=q,
-        ).iter_pages()
+        yield from self.list(page=page, limit=limit, sort=sort, fields=fields, q=q).iter_pages()
 
     def iterate(
         self,
@@ -983,18 +933,10 @@ class BrandsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Brand]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(
-            page=page,
-            limit=limit,
-            sort=sort,
-            fields=fields,
-            format=format,
-            q=q,
-        ):
+        for each in self.pages(page=page, limit=limit, sort=sort, fields=fields, q=q):
             yield from each.data
 
     def update(
@@ -1221,7 +1163,6 @@ class CartsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "abandoned", "converted"]] = None,
         customer: Optional[str] = None,
         email: Optional[str] = None,
@@ -1247,10 +1188,6 @@ class CartsResource(ResourceBase):
                 createdAt, updatedAt. A `fields` selection returns only the selected properties, so
                 properties the response schema marks required may be absent: clients and validators
                 should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             status: Cart status. One of: active, abandoned, converted.
             customer: The customer's id (`usr_...`): that customer's carts.
             email: The cart's contact email, any case.
@@ -1269,7 +1206,6 @@ class CartsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "status": status,
                 "customer": customer,
                 "email": email,
@@ -1286,7 +1222,6 @@ class CartsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "abandoned", "converted"]] = None,
         customer: Optional[str] = None,
         email: Optional[str] = None,
@@ -1300,7 +1235,6 @@ class CartsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             customer=customer,
             email=email,
@@ -1316,7 +1250,6 @@ class CartsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "abandoned", "converted"]] = None,
         customer: Optional[str] = None,
         email: Optional[str] = None,
@@ -1330,7 +1263,6 @@ class CartsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             customer=customer,
             email=email,
@@ -1475,7 +1407,6 @@ class CategoriesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         parent: Optional[str] = None,
         q: Optional[str] = None,
     ) -> Page[Category]:
@@ -1496,10 +1427,6 @@ class CategoriesResource(ResourceBase):
                 position, createdAt, updatedAt. A `fields` selection returns only the selected
                 properties, so properties the response schema marks required may be absent: clients
                 and validators should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             parent: Children of this category (id or slug); `root` for top-level categories.
             q: Search in name and slug, case-insensitive.
         """
@@ -1512,7 +1439,6 @@ class CategoriesResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "parent": parent,
                 "q": q,
             },
@@ -1525,7 +1451,6 @@ class CategoriesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         parent: Optional[str] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[Category]]:
@@ -1535,7 +1460,6 @@ class CategoriesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             parent=parent,
             q=q,
         ).iter_pages()
@@ -1547,7 +1471,6 @@ class CategoriesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         parent: Optional[str] = None,
         q: Optional[str] = None,
     ) -> Iterator[Category]:
@@ -1557,7 +1480,6 @@ class CategoriesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             parent=parent,
             q=q,
         ):
@@ -1684,7 +1606,6 @@ class CouponsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         active: Optional[bool] = None,
         type: Optional[Literal["percentage", "fixed"]] = None,
@@ -1708,10 +1629,6 @@ class CouponsResource(ResourceBase):
                 productIds, categoryIds, active, createdAt, updatedAt, status. A `fields` selection
                 returns only the selected properties, so properties the response schema marks
                 required may be absent: clients and validators should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             q: Search in code and description, case-insensitive.
             active: Switched on or off (see `status` for whether it applies now). true or false.
             type: Coupon type. One of: percentage, fixed.
@@ -1729,7 +1646,6 @@ class CouponsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "q": q,
                 "active": active,
                 "type": type,
@@ -1744,7 +1660,6 @@ class CouponsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         active: Optional[bool] = None,
         type: Optional[Literal["percentage", "fixed"]] = None,
@@ -1756,7 +1671,6 @@ class CouponsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             q=q,
             active=active,
             type=type,
@@ -1770,7 +1684,6 @@ class CouponsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         active: Optional[bool] = None,
         type: Optional[Literal["percentage", "fixed"]] = None,
@@ -1782,7 +1695,6 @@ class CouponsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             q=q,
             active=active,
             type=type,
@@ -1924,7 +1836,6 @@ class CurrenciesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         enabled: Optional[bool] = None,
         q: Optional[str] = None,
     ) -> Page[Currency]:
@@ -1945,10 +1856,6 @@ class CurrenciesResource(ResourceBase):
                 exchangeRate, enabled, createdAt, updatedAt, isDefault. A `fields` selection returns
                 only the selected properties, so properties the response schema marks required may
                 be absent: clients and validators should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             enabled: Enabled or disabled currencies. Public callers see only enabled ones
                 whatever this says. true or false.
             q: Search in code and name, case-insensitive.
@@ -1962,7 +1869,6 @@ class CurrenciesResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "enabled": enabled,
                 "q": q,
             },
@@ -1975,7 +1881,6 @@ class CurrenciesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         enabled: Optional[bool] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[Currency]]:
@@ -1985,7 +1890,6 @@ class CurrenciesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             enabled=enabled,
             q=q,
         ).iter_pages()
@@ -1997,7 +1901,6 @@ class CurrenciesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         enabled: Optional[bool] = None,
         q: Optional[str] = None,
     ) -> Iterator[Currency]:
@@ -2007,7 +1910,6 @@ class CurrenciesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             enabled=enabled,
             q=q,
         ):
@@ -2295,7 +2197,6 @@ class CustomersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
         created_after: Optional[str] = None,
@@ -2319,10 +2220,6 @@ class CustomersResource(ResourceBase):
                 selection returns only the selected properties, so properties the response schema
                 marks required may be absent: clients and validators should treat them as optional
                 then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             q: Search in name and email, case-insensitive.
             status: Account status. One of: active, disabled.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
@@ -2338,7 +2235,6 @@ class CustomersResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "q": q,
                 "status": status,
                 "created_after": created_after,
@@ -2353,7 +2249,6 @@ class CustomersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
         created_after: Optional[str] = None,
@@ -2365,7 +2260,6 @@ class CustomersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             q=q,
             status=status,
             created_after=created_after,
@@ -2379,7 +2273,6 @@ class CustomersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
         created_after: Optional[str] = None,
@@ -2391,7 +2284,6 @@ class CustomersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             q=q,
             status=status,
             created_after=created_after,
@@ -2471,7 +2363,6 @@ class ImportsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["queued", "running", "completed"]] = None,
     ) -> Page[ProductImportItem]:
         """List product imports.
@@ -2492,24 +2383,13 @@ class ImportsResource(ResourceBase):
                 updatedAt. A `fields` selection returns only the selected properties, so properties
                 the response schema marks required may be absent: clients and validators should
                 treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             status: Import status. One of: queued, running, completed.
         """
         return self._http.call(
             "GET",
             "/api/imports",
             kind="list",
-            query={
-                "page": page,
-                "limit": limit,
-                "sort": sort,
-                "fields": fields,
-                "format": format,
-                "status": status,
-            },
+            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "status": status},
         )
 
     def pages(
@@ -2519,7 +2399,6 @@ class ImportsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["queued", "running", "completed"]] = None,
     ) -> Iterator[Page[ProductImportItem]]:
         """Every page of list(), each fetched when the one before is used up."""
@@ -2528,7 +2407,6 @@ class ImportsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
         ).iter_pages()
 
@@ -2539,18 +2417,10 @@ class ImportsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["queued", "running", "completed"]] = None,
     ) -> Iterator[ProductImportItem]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(
-            page=page,
-            limit=limit,
-            sort=sort,
-            fields=fields,
-            format=format,
-            status=status,
-        ):
+        for each in self.pages(page=page, limit=limit, sort=sort, fields=fields, status=status):
             yield from each.data
 
 
@@ -2590,7 +2460,6 @@ class InventoryAdjustmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         reason: Optional[Literal["order", "cancellation", "restock", "correction", "damage", "return"]] = None,
     ) -> Page[InventoryAdjustment]:
         """A variant's stock history.
@@ -2610,10 +2479,6 @@ class InventoryAdjustmentsResource(ResourceBase):
                 note, orderId, actor, createdAt. A `fields` selection returns only the selected
                 properties, so properties the response schema marks required may be absent: clients
                 and validators should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             reason: Why the stock changed. One of: order, cancellation, restock, correction,
                 damage, return.
         """
@@ -2622,14 +2487,7 @@ class InventoryAdjustmentsResource(ResourceBase):
             "/api/inventory/{variantId}/adjustments",
             kind="list",
             path_params={"variantId": variant_id},
-            query={
-                "page": page,
-                "limit": limit,
-                "sort": sort,
-                "fields": fields,
-                "format": format,
-                "reason": reason,
-            },
+            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "reason": reason},
         )
 
     def pages(
@@ -2641,7 +2499,6 @@ class InventoryAdjustmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         reason: Optional[Literal["order", "cancellation", "restock", "correction", "damage", "return"]] = None,
     ) -> Iterator[Page[InventoryAdjustment]]:
         """Every page of list(), each fetched when the one before is used up."""
@@ -2651,7 +2508,6 @@ class InventoryAdjustmentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             reason=reason,
         ).iter_pages()
 
@@ -2664,7 +2520,6 @@ class InventoryAdjustmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         reason: Optional[Literal["order", "cancellation", "restock", "correction", "damage", "return"]] = None,
     ) -> Iterator[InventoryAdjustment]:
         """Every item of every page of list(), fetching the pages as needed."""
@@ -2674,7 +2529,6 @@ class InventoryAdjustmentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             reason=reason,
         ):
             yield from each.data
@@ -2694,7 +2548,6 @@ class InventoryResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         low: Optional[bool] = None,
         product: Optional[str] = None,
         q: Optional[str] = None,
@@ -2716,10 +2569,6 @@ class InventoryResource(ResourceBase):
                 sku, options, stock, lowStockThreshold, low. A `fields` selection returns only the
                 selected properties, so properties the response schema marks required may be absent:
                 clients and validators should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             low: At or below the low-stock threshold in force (true), or above it (false). true
                 or false.
             product: Variants of this product (id).
@@ -2734,7 +2583,6 @@ class InventoryResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "low": low,
                 "product": product,
                 "q": q,
@@ -2748,7 +2596,6 @@ class InventoryResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         low: Optional[bool] = None,
         product: Optional[str] = None,
         q: Optional[str] = None,
@@ -2759,7 +2606,6 @@ class InventoryResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             low=low,
             product=product,
             q=q,
@@ -2772,7 +2618,6 @@ class InventoryResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         low: Optional[bool] = None,
         product: Optional[str] = None,
         q: Optional[str] = None,
@@ -2783,7 +2628,6 @@ class InventoryResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             low=low,
             product=product,
             q=q,
@@ -2851,7 +2695,6 @@ class MenusResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Page[Menu]:
         """List navigation menus.
@@ -2871,24 +2714,13 @@ class MenusResource(ResourceBase):
                 updatedAt. A `fields` selection returns only the selected properties, so properties
                 the response schema marks required may be absent: clients and validators should
                 treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             q: Search in name and handle, case-insensitive.
         """
         return self._http.call(
             "GET",
             "/api/menus",
             kind="list",
-            query={
-                "page": page,
-                "limit": limit,
-                "sort": sort,
-                "fields": fields,
-                "format": format,
-                "q": q,
-            },
+            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "q": q},
         )
 
     def pages(
@@ -2898,18 +2730,10 @@ class MenusResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[Menu]]:
         """Every page of list(), each fetched when the one before is used up."""
-        yield from self.list(
-            page=page,
-            limit=limit,
-            sort=sort,
-            fields=fields,
-            format=format,
-            q=q,
-        ).iter_pages()
+        yield from self.list(page=page, limit=limit, sort=sort, fields=fields, q=q).iter_pages()
 
     def iterate(
         self,
@@ -2918,18 +2742,10 @@ class MenusResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Menu]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(
-            page=page,
-            limit=limit,
-            sort=sort,
-            fields=fields,
-            format=format,
-            q=q,
-        ):
+        for each in self.pages(page=page, limit=limit, sort=sort, fields=fields, q=q):
             yield from each.data
 
     def update(
@@ -2995,7 +2811,6 @@ class NotificationsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["queued", "sending", "sent", "retrying", "failed", "skipped"]] = None,
         channel: Optional[Literal["email", "sms"]] = None,
         category: Optional[Literal["transactional", "marketing"]] = None,
@@ -3024,10 +2839,6 @@ class NotificationsResource(ResourceBase):
                 A `fields` selection returns only the selected properties, so properties the
                 response schema marks required may be absent: clients and validators should treat
                 them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             status: Delivery state (`failed` lists what could not be sent). One of: queued,
                 sending, sent, retrying, failed, skipped.
             channel: Channel. One of: email, sms.
@@ -3048,7 +2859,6 @@ class NotificationsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "status": status,
                 "channel": channel,
                 "category": category,
@@ -3067,7 +2877,6 @@ class NotificationsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["queued", "sending", "sent", "retrying", "failed", "skipped"]] = None,
         channel: Optional[Literal["email", "sms"]] = None,
         category: Optional[Literal["transactional", "marketing"]] = None,
@@ -3083,7 +2892,6 @@ class NotificationsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             channel=channel,
             category=category,
@@ -3101,7 +2909,6 @@ class NotificationsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["queued", "sending", "sent", "retrying", "failed", "skipped"]] = None,
         channel: Optional[Literal["email", "sms"]] = None,
         category: Optional[Literal["transactional", "marketing"]] = None,
@@ -3117,7 +2924,6 @@ class NotificationsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             channel=channel,
             category=category,
@@ -3161,7 +2967,6 @@ class NotificationsTemplatesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         channel: Optional[Literal["email", "sms"]] = None,
         audience: Optional[Literal["customer", "admin"]] = None,
         event: Optional[str] = None,
@@ -3185,10 +2990,6 @@ class NotificationsTemplatesResource(ResourceBase):
                 variables. A `fields` selection returns only the selected properties, so properties
                 the response schema marks required may be absent: clients and validators should
                 treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             channel: Channel. One of: email, sms.
             audience: Who it speaks to. One of: customer, admin.
             event: The triggering event (`order.placed`, `password_reset`, ...).
@@ -3203,7 +3004,6 @@ class NotificationsTemplatesResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "channel": channel,
                 "audience": audience,
                 "event": event,
@@ -3218,7 +3018,6 @@ class NotificationsTemplatesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         channel: Optional[Literal["email", "sms"]] = None,
         audience: Optional[Literal["customer", "admin"]] = None,
         event: Optional[str] = None,
@@ -3230,7 +3029,6 @@ class NotificationsTemplatesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             channel=channel,
             audience=audience,
             event=event,
@@ -3244,7 +3042,6 @@ class NotificationsTemplatesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         channel: Optional[Literal["email", "sms"]] = None,
         audience: Optional[Literal["customer", "admin"]] = None,
         event: Optional[str] = None,
@@ -3256,7 +3053,6 @@ class NotificationsTemplatesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             channel=channel,
             audience=audience,
             event=event,
@@ -3398,7 +3194,6 @@ class OrdersPaymentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
     ) -> Page[Payment]:
         """List an order's payments.
@@ -3419,10 +3214,6 @@ class OrdersPaymentsResource(ResourceBase):
                 updatedAt. A `fields` selection returns only the selected properties, so properties
                 the response schema marks required may be absent: clients and validators should
                 treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             status: Payment status. One of: pending, completed, failed, partially_refunded,
                 refunded.
         """
@@ -3431,14 +3222,7 @@ class OrdersPaymentsResource(ResourceBase):
             "/api/orders/{id}/payments",
             kind="list",
             path_params={"id": id},
-            query={
-                "page": page,
-                "limit": limit,
-                "sort": sort,
-                "fields": fields,
-                "format": format,
-                "status": status,
-            },
+            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "status": status},
         )
 
     def pages(
@@ -3450,7 +3234,6 @@ class OrdersPaymentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
     ) -> Iterator[Page[Payment]]:
         """Every page of list(), each fetched when the one before is used up."""
@@ -3460,7 +3243,6 @@ class OrdersPaymentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
         ).iter_pages()
 
@@ -3473,19 +3255,10 @@ class OrdersPaymentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
     ) -> Iterator[Payment]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(
-            id,
-            page=page,
-            limit=limit,
-            sort=sort,
-            fields=fields,
-            format=format,
-            status=status,
-        ):
+        for each in self.pages(id, page=page, limit=limit, sort=sort, fields=fields, status=status):
             yield from each.data
 
 
@@ -3602,7 +3375,6 @@ class OrdersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
@@ -3628,10 +3400,6 @@ class OrdersResource(ResourceBase):
                 createdAt, updatedAt, amountDue, paymentStatus, lines. A `fields` selection returns
                 only the selected properties, so properties the response schema marks required may
                 be absent: clients and validators should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             status: Order status. One of: pending, processing, shipped, completed, cancelled,
                 refunded.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
@@ -3649,7 +3417,6 @@ class OrdersResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "status": status,
                 "created_after": created_after,
                 "created_before": created_before,
@@ -3665,7 +3432,6 @@ class OrdersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
@@ -3678,7 +3444,6 @@ class OrdersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             created_after=created_after,
             created_before=created_before,
@@ -3693,7 +3458,6 @@ class OrdersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
@@ -3706,7 +3470,6 @@ class OrdersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             created_after=created_after,
             created_before=created_before,
@@ -3793,7 +3556,6 @@ class OrdersShipmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "shipped", "delivered"]] = None,
     ) -> Page[Shipment]:
         """List an order's shipments.
@@ -3814,10 +3576,6 @@ class OrdersShipmentsResource(ResourceBase):
                 selection returns only the selected properties, so properties the response schema
                 marks required may be absent: clients and validators should treat them as optional
                 then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             status: Shipment status. One of: pending, shipped, delivered.
         """
         return self._http.call(
@@ -3825,14 +3583,7 @@ class OrdersShipmentsResource(ResourceBase):
             "/api/orders/{id}/shipments",
             kind="list",
             path_params={"id": id},
-            query={
-                "page": page,
-                "limit": limit,
-                "sort": sort,
-                "fields": fields,
-                "format": format,
-                "status": status,
-            },
+            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "status": status},
         )
 
     def pages(
@@ -3844,7 +3595,6 @@ class OrdersShipmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "shipped", "delivered"]] = None,
     ) -> Iterator[Page[Shipment]]:
         """Every page of list(), each fetched when the one before is used up."""
@@ -3854,7 +3604,6 @@ class OrdersShipmentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
         ).iter_pages()
 
@@ -3867,19 +3616,10 @@ class OrdersShipmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "shipped", "delivered"]] = None,
     ) -> Iterator[Shipment]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(
-            id,
-            page=page,
-            limit=limit,
-            sort=sort,
-            fields=fields,
-            format=format,
-            status=status,
-        ):
+        for each in self.pages(id, page=page, limit=limit, sort=sort, fields=fields, status=status):
             yield from each.data
 
 
@@ -3956,7 +3696,6 @@ class PagesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         status: Optional[Literal["draft", "published"]] = None,
         published_after: Optional[str] = None,
@@ -3981,10 +3720,6 @@ class PagesResource(ResourceBase):
                 seoTitle, seoDescription, publishedAt, createdAt, updatedAt. A `fields` selection
                 returns only the selected properties, so properties the response schema marks
                 required may be absent: clients and validators should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             q: Search in title and slug, case-insensitive.
             status: Status (public readers only ever see `published`). One of: draft, published.
             published_after: Published on or after this day (YYYY-MM-DD, UTC), inclusive.
@@ -4003,7 +3738,6 @@ class PagesResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "q": q,
                 "status": status,
                 "published_after": published_after,
@@ -4020,7 +3754,6 @@ class PagesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         status: Optional[Literal["draft", "published"]] = None,
         published_after: Optional[str] = None,
@@ -4034,7 +3767,6 @@ class PagesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             q=q,
             status=status,
             published_after=published_after,
@@ -4050,7 +3782,6 @@ class PagesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
         status: Optional[Literal["draft", "published"]] = None,
         published_after: Optional[str] = None,
@@ -4064,7 +3795,6 @@ class PagesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             q=q,
             status=status,
             published_after=published_after,
@@ -4156,7 +3886,6 @@ class PaymentsRefundsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
     ) -> Page[Refund]:
         """List a payment's refunds.
 
@@ -4176,17 +3905,13 @@ class PaymentsRefundsResource(ResourceBase):
                 selection returns only the selected properties, so properties the response schema
                 marks required may be absent: clients and validators should treat them as optional
                 then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
         """
         return self._http.call(
             "GET",
             "/api/payments/{id}/refunds",
             kind="list",
             path_params={"id": id},
-            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "format": format},
+            query={"page": page, "limit": limit, "sort": sort, "fields": fields},
         )
 
     def pages(
@@ -4198,17 +3923,9 @@ class PaymentsRefundsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
     ) -> Iterator[Page[Refund]]:
         """Every page of list(), each fetched when the one before is used up."""
-        yield from self.list(
-            id,
-            page=page,
-            limit=limit,
-            sort=sort,
-            fields=fields,
-            format=format,
-        ).iter_pages()
+        yield from self.list(id, page=page, limit=limit, sort=sort, fields=fields).iter_pages()
 
     def iterate(
         self,
@@ -4219,10 +3936,9 @@ class PaymentsRefundsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
     ) -> Iterator[Refund]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(id, page=page, limit=limit, sort=sort, fields=fields, format=format):
+        for each in self.pages(id, page=page, limit=limit, sort=sort, fields=fields):
             yield from each.data
 
 
@@ -4261,7 +3977,6 @@ class PaymentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
         provider: Optional[Literal["manual", "stripe"]] = None,
@@ -4286,10 +4001,6 @@ class PaymentsResource(ResourceBase):
                 updatedAt. A `fields` selection returns only the selected properties, so properties
                 the response schema marks required may be absent: clients and validators should
                 treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             order: Payments of this order (id).
             status: Payment status. One of: pending, completed, failed, partially_refunded,
                 refunded.
@@ -4307,7 +4018,6 @@ class PaymentsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "order": order,
                 "status": status,
                 "provider": provider,
@@ -4323,7 +4033,6 @@ class PaymentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
         provider: Optional[Literal["manual", "stripe"]] = None,
@@ -4336,7 +4045,6 @@ class PaymentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             order=order,
             status=status,
             provider=provider,
@@ -4351,7 +4059,6 @@ class PaymentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
         provider: Optional[Literal["manual", "stripe"]] = None,
@@ -4364,7 +4071,6 @@ class PaymentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             order=order,
             status=status,
             provider=provider,
@@ -4602,7 +4308,6 @@ class ProductsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         category: Optional[str] = None,
         brand: Optional[str] = None,
         vendor: Optional[str] = None,
@@ -4631,10 +4336,6 @@ class ProductsResource(ResourceBase):
                 updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection
                 returns only the selected properties, so properties the response schema marks
                 required may be absent: clients and validators should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             category: Category id or slug; includes its sub-categories.
             brand: Brand id or slug.
             vendor: Vendor id or slug.
@@ -4661,7 +4362,6 @@ class ProductsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "category": category,
                 "brand": brand,
                 "vendor": vendor,
@@ -4681,7 +4381,6 @@ class ProductsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         category: Optional[str] = None,
         brand: Optional[str] = None,
         vendor: Optional[str] = None,
@@ -4698,7 +4397,6 @@ class ProductsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             category=category,
             brand=brand,
             vendor=vendor,
@@ -4717,7 +4415,6 @@ class ProductsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         category: Optional[str] = None,
         brand: Optional[str] = None,
         vendor: Optional[str] = None,
@@ -4734,7 +4431,6 @@ class ProductsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             category=category,
             brand=brand,
             vendor=vendor,
@@ -5110,7 +4806,6 @@ class RolesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Page[Role]:
         """List roles.
@@ -5130,24 +4825,13 @@ class RolesResource(ResourceBase):
                 builtIn, createdAt, updatedAt. A `fields` selection returns only the selected
                 properties, so properties the response schema marks required may be absent: clients
                 and validators should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             q: Search in name and description, case-insensitive.
         """
         return self._http.call(
             "GET",
             "/api/roles",
             kind="list",
-            query={
-                "page": page,
-                "limit": limit,
-                "sort": sort,
-                "fields": fields,
-                "format": format,
-                "q": q,
-            },
+            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "q": q},
         )
 
     def pages(
@@ -5157,18 +4841,10 @@ class RolesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[Role]]:
         """Every page of list(), each fetched when the one before is used up."""
-        yield from self.list(
-            page=page,
-            limit=limit,
-            sort=sort,
-            fields=fields,
-            format=format,
-            q=q,
-        ).iter_pages()
+        yield from self.list(page=page, limit=limit, sort=sort, fields=fields, q=q).iter_pages()
 
     def iterate(
         self,
@@ -5177,18 +4853,10 @@ class RolesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Role]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(
-            page=page,
-            limit=limit,
-            sort=sort,
-            fields=fields,
-            format=format,
-            q=q,
-        ):
+        for each in self.pages(page=page, limit=limit, sort=sort, fields=fields, q=q):
             yield from each.data
 
     def update(
@@ -5314,7 +4982,6 @@ class ShipmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "shipped", "delivered"]] = None,
         carrier: Optional[str] = None,
         order: Optional[str] = None,
@@ -5339,10 +5006,6 @@ class ShipmentsResource(ResourceBase):
                 selection returns only the selected properties, so properties the response schema
                 marks required may be absent: clients and validators should treat them as optional
                 then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             status: Shipment status. One of: pending, shipped, delivered.
             carrier: Carrier, exactly as recorded (`UPS`).
             order: The order shipped (`ord_...`).
@@ -5358,7 +5021,6 @@ class ShipmentsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "status": status,
                 "carrier": carrier,
                 "order": order,
@@ -5374,7 +5036,6 @@ class ShipmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "shipped", "delivered"]] = None,
         carrier: Optional[str] = None,
         order: Optional[str] = None,
@@ -5387,7 +5048,6 @@ class ShipmentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             carrier=carrier,
             order=order,
@@ -5402,7 +5062,6 @@ class ShipmentsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "shipped", "delivered"]] = None,
         carrier: Optional[str] = None,
         order: Optional[str] = None,
@@ -5415,7 +5074,6 @@ class ShipmentsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             carrier=carrier,
             order=order,
@@ -5530,7 +5188,6 @@ class TaxRatesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         country: Optional[str] = None,
         region: Optional[str] = None,
     ) -> Page[TaxRate]:
@@ -5551,10 +5208,6 @@ class TaxRatesResource(ResourceBase):
                 shippingTaxable, createdAt, updatedAt. A `fields` selection returns only the
                 selected properties, so properties the response schema marks required may be absent:
                 clients and validators should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             country: Country (ISO 3166-1 alpha-2, any case).
             region: Region code within the country (any case).
         """
@@ -5567,7 +5220,6 @@ class TaxRatesResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "country": country,
                 "region": region,
             },
@@ -5580,7 +5232,6 @@ class TaxRatesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         country: Optional[str] = None,
         region: Optional[str] = None,
     ) -> Iterator[Page[TaxRate]]:
@@ -5590,7 +5241,6 @@ class TaxRatesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             country=country,
             region=region,
         ).iter_pages()
@@ -5602,7 +5252,6 @@ class TaxRatesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         country: Optional[str] = None,
         region: Optional[str] = None,
     ) -> Iterator[TaxRate]:
@@ -5612,7 +5261,6 @@ class TaxRatesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             country=country,
             region=region,
         ):
@@ -5726,7 +5374,6 @@ class UsersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         role: Optional[str] = None,
         vendor: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
@@ -5750,10 +5397,6 @@ class UsersResource(ResourceBase):
                 selection returns only the selected properties, so properties the response schema
                 marks required may be absent: clients and validators should treat them as optional
                 then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             role: Role id (admin, vendor or a custom role id).
             vendor: Vendor id or slug.
             status: Account status. One of: active, disabled.
@@ -5768,7 +5411,6 @@ class UsersResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "role": role,
                 "vendor": vendor,
                 "status": status,
@@ -5783,7 +5425,6 @@ class UsersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         role: Optional[str] = None,
         vendor: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
@@ -5795,7 +5436,6 @@ class UsersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             role=role,
             vendor=vendor,
             status=status,
@@ -5809,7 +5449,6 @@ class UsersResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         role: Optional[str] = None,
         vendor: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
@@ -5821,7 +5460,6 @@ class UsersResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             role=role,
             vendor=vendor,
             status=status,
@@ -5928,7 +5566,6 @@ class VendorsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "suspended"]] = None,
         q: Optional[str] = None,
     ) -> Page[Vendor]:
@@ -5949,10 +5586,6 @@ class VendorsResource(ResourceBase):
                 status, createdAt, updatedAt. A `fields` selection returns only the selected
                 properties, so properties the response schema marks required may be absent: clients
                 and validators should treat them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             status: Vendor status. One of: active, suspended.
             q: Search in name, slug and email, case-insensitive.
         """
@@ -5965,7 +5598,6 @@ class VendorsResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "status": status,
                 "q": q,
             },
@@ -5978,7 +5610,6 @@ class VendorsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "suspended"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[Vendor]]:
@@ -5988,7 +5619,6 @@ class VendorsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             q=q,
         ).iter_pages()
@@ -6000,7 +5630,6 @@ class VendorsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["active", "suspended"]] = None,
         q: Optional[str] = None,
     ) -> Iterator[Vendor]:
@@ -6010,7 +5639,6 @@ class VendorsResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             q=q,
         ):
@@ -6086,7 +5714,6 @@ class WebhooksDeliveriesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
         event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
@@ -6110,10 +5737,6 @@ class WebhooksDeliveriesResource(ResourceBase):
                 event. A `fields` selection returns only the selected properties, so properties the
                 response schema marks required may be absent: clients and validators should treat
                 them as optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             status: Delivery status. One of: pending, succeeded, retrying, failed.
             event: Event kind. One of: order.placed, order.updated, order.cancelled,
                 product.created, product.updated, product.deleted, customer.registered,
@@ -6134,7 +5757,6 @@ class WebhooksDeliveriesResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "status": status,
                 "event": event,
                 "created_after": created_after,
@@ -6151,7 +5773,6 @@ class WebhooksDeliveriesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
         event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
@@ -6164,7 +5785,6 @@ class WebhooksDeliveriesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             event=event,
             created_after=created_after,
@@ -6180,7 +5800,6 @@ class WebhooksDeliveriesResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
         event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
@@ -6193,7 +5812,6 @@ class WebhooksDeliveriesResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             status=status,
             event=event,
             created_after=created_after,
@@ -6305,7 +5923,6 @@ class WebhooksResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         active: Optional[bool] = None,
         q: Optional[str] = None,
     ) -> Page[WebhookEndpoint]:
@@ -6327,10 +5944,6 @@ class WebhooksResource(ResourceBase):
                 `fields` selection returns only the selected properties, so properties the response
                 schema marks required may be absent: clients and validators should treat them as
                 optional then.
-            format: `csv`: every item matching the filters (not one page) as CSV, streamed; so
-                does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested
-                fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit`
-                do not apply.
             active: Receiving deliveries or not (an endpoint the store disabled is inactive).
                 true or false.
             q: Search in the URL and description, case-insensitive.
@@ -6344,7 +5957,6 @@ class WebhooksResource(ResourceBase):
                 "limit": limit,
                 "sort": sort,
                 "fields": fields,
-                "format": format,
                 "active": active,
                 "q": q,
             },
@@ -6357,7 +5969,6 @@ class WebhooksResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         active: Optional[bool] = None,
         q: Optional[str] = None,
     ) -> Iterator[Page[WebhookEndpoint]]:
@@ -6367,7 +5978,6 @@ class WebhooksResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             active=active,
             q=q,
         ).iter_pages()
@@ -6379,7 +5989,6 @@ class WebhooksResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        format: Optional[Literal["json", "csv"]] = None,
         active: Optional[bool] = None,
         q: Optional[str] = None,
     ) -> Iterator[WebhookEndpoint]:
@@ -6389,7 +5998,6 @@ class WebhooksResource(ResourceBase):
             limit=limit,
             sort=sort,
             fields=fields,
-            format=format,
             active=active,
             q=q,
         ):

@@ -28,7 +28,6 @@ final class AuditLogResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - actor: The actor: a user id or API key id, or the user's email or the key's prefix.
      * - actor_kind: Kind of actor.
      * - resource: Resource written, e.g.
@@ -43,7 +42,6 @@ final class AuditLogResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     actor?: string,
      *     actor_kind?: 'user'|'api_key',
      *     resource?: string,
@@ -89,7 +87,6 @@ final class AuditLogResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     actor?: string,
      *     actor_kind?: 'user'|'api_key',
      *     resource?: string,

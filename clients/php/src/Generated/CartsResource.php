@@ -31,7 +31,6 @@ final class CartsResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - status: Cart status.
      * - customer: The customer's id (`usr_...`): that customer's carts.
      * - email: The cart's contact email, any case.
@@ -44,7 +43,6 @@ final class CartsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'active'|'abandoned'|'converted',
      *     customer?: string,
      *     email?: string,
@@ -129,7 +127,6 @@ final class CartsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'active'|'abandoned'|'converted',
      *     customer?: string,
      *     email?: string,

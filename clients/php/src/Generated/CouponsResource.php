@@ -28,7 +28,6 @@ final class CouponsResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - q: Search in code and description, case-insensitive.
      * - active: Switched on or off (see `status` for whether it applies now).
      * - type: Coupon type.
@@ -39,7 +38,6 @@ final class CouponsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     q?: string,
      *     active?: bool,
      *     type?: 'percentage'|'fixed',
@@ -80,7 +78,6 @@ final class CouponsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     q?: string,
      *     active?: bool,
      *     type?: 'percentage'|'fixed',

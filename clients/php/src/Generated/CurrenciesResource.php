@@ -28,7 +28,6 @@ final class CurrenciesResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - enabled: Enabled or disabled currencies.
      * - q: Search in code and name, case-insensitive.
      *
@@ -37,7 +36,6 @@ final class CurrenciesResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     enabled?: bool,
      *     q?: string,
      * } $query
@@ -68,7 +66,6 @@ final class CurrenciesResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     enabled?: bool,
      *     q?: string,
      * } $query the query of the first page (`page` to start elsewhere)

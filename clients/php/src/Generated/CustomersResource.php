@@ -31,7 +31,6 @@ final class CustomersResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - q: Search in name and email, case-insensitive.
      * - status: Account status.
      * - created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
@@ -42,7 +41,6 @@ final class CustomersResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     q?: string,
      *     status?: 'active'|'disabled',
      *     created_after?: string,
@@ -76,7 +74,6 @@ final class CustomersResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     q?: string,
      *     status?: 'active'|'disabled',
      *     created_after?: string,

@@ -31,7 +31,6 @@ final class InventoryResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - low: At or below the low-stock threshold in force (true), or above it (false).
      * - product: Variants of this product (id).
      * - q: Search in SKU, product name and variant name, case-insensitive.
@@ -41,7 +40,6 @@ final class InventoryResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     low?: bool,
      *     product?: string,
      *     q?: string,
@@ -73,7 +71,6 @@ final class InventoryResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     low?: bool,
      *     product?: string,
      *     q?: string,

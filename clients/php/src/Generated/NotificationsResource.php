@@ -31,7 +31,6 @@ final class NotificationsResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - status: Delivery state (`failed` lists what could not be sent).
      * - channel: Channel.
      * - category: Transactional or marketing.
@@ -46,7 +45,6 @@ final class NotificationsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'queued'|'sending'|'sent'|'retrying'|'failed'|'skipped',
      *     channel?: 'email'|'sms',
      *     category?: 'transactional'|'marketing',
@@ -94,7 +92,6 @@ final class NotificationsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'queued'|'sending'|'sent'|'retrying'|'failed'|'skipped',
      *     channel?: 'email'|'sms',
      *     category?: 'transactional'|'marketing',

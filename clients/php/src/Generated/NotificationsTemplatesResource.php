@@ -28,7 +28,6 @@ final class NotificationsTemplatesResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - channel: Channel.
      * - audience: Who it speaks to.
      * - event: The triggering event (`order.placed`, `password_reset`, ...).
@@ -39,7 +38,6 @@ final class NotificationsTemplatesResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     channel?: 'email'|'sms',
      *     audience?: 'customer'|'admin',
      *     event?: string,
@@ -77,7 +75,6 @@ final class NotificationsTemplatesResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     channel?: 'email'|'sms',
      *     audience?: 'customer'|'admin',
      *     event?: string,

@@ -65,7 +65,6 @@ final class OrdersPaymentsResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - status: Payment status.
      *
      * @param string $id
@@ -74,7 +73,6 @@ final class OrdersPaymentsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'pending'|'completed'|'failed'|'partially_refunded'|'refunded',
      * } $query
      * @return \StoreApi\Page<array{
@@ -108,7 +106,6 @@ final class OrdersPaymentsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'pending'|'completed'|'failed'|'partially_refunded'|'refunded',
      * } $query the query of the first page (`page` to start elsewhere)
      * @return \Generator<int, array{

@@ -33,7 +33,6 @@ final class OrdersResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - status: Order status.
      * - created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
      * - created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is excluded.
@@ -45,7 +44,6 @@ final class OrdersResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',
      *     created_after?: string,
      *     created_before?: string,
@@ -130,7 +128,6 @@ final class OrdersResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',
      *     created_after?: string,
      *     created_before?: string,

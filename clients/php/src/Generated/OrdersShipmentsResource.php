@@ -70,7 +70,6 @@ final class OrdersShipmentsResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - status: Shipment status.
      *
      * @param string $id
@@ -79,7 +78,6 @@ final class OrdersShipmentsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'pending'|'shipped'|'delivered',
      * } $query
      * @return \StoreApi\Page<array{
@@ -115,7 +113,6 @@ final class OrdersShipmentsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'pending'|'shipped'|'delivered',
      * } $query the query of the first page (`page` to start elsewhere)
      * @return \Generator<int, array{

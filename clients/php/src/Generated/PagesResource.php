@@ -28,7 +28,6 @@ final class PagesResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - q: Search in title and slug, case-insensitive.
      * - status: Status (public readers only ever see `published`).
      * - published_after: Published on or after this day (YYYY-MM-DD, UTC), inclusive.
@@ -41,7 +40,6 @@ final class PagesResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     q?: string,
      *     status?: 'draft'|'published',
      *     published_after?: string,
@@ -78,7 +76,6 @@ final class PagesResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     q?: string,
      *     status?: 'draft'|'published',
      *     published_after?: string,

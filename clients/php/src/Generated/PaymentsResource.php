@@ -31,7 +31,6 @@ final class PaymentsResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - order: Payments of this order (id).
      * - status: Payment status.
      * - provider: Payment provider.
@@ -43,7 +42,6 @@ final class PaymentsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     order?: string,
      *     status?: 'pending'|'completed'|'failed'|'partially_refunded'|'refunded',
      *     provider?: 'manual'|'stripe',
@@ -80,7 +78,6 @@ final class PaymentsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     order?: string,
      *     status?: 'pending'|'completed'|'failed'|'partially_refunded'|'refunded',
      *     provider?: 'manual'|'stripe',

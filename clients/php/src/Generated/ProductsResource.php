@@ -33,7 +33,6 @@ final class ProductsResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - category: Category id or slug; includes its sub-categories.
      * - brand: Brand id or slug.
      * - vendor: Vendor id or slug.
@@ -49,7 +48,6 @@ final class ProductsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     category?: string,
      *     brand?: string,
      *     vendor?: string,
@@ -137,7 +135,6 @@ final class ProductsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     category?: string,
      *     brand?: string,
      *     vendor?: string,

@@ -28,7 +28,6 @@ final class RolesResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - q: Search in name and description, case-insensitive.
      *
      * @param array{
@@ -36,7 +35,6 @@ final class RolesResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     q?: string,
      * } $query
      * @return \StoreApi\Page<array{
@@ -64,7 +62,6 @@ final class RolesResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     q?: string,
      * } $query the query of the first page (`page` to start elsewhere)
      * @return \Generator<int, array{

@@ -28,7 +28,6 @@ final class ShipmentsResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - status: Shipment status.
      * - carrier: Carrier, exactly as recorded (`UPS`).
      * - order: The order shipped (`ord_...`).
@@ -40,7 +39,6 @@ final class ShipmentsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'pending'|'shipped'|'delivered',
      *     carrier?: string,
      *     order?: string,
@@ -79,7 +77,6 @@ final class ShipmentsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'pending'|'shipped'|'delivered',
      *     carrier?: string,
      *     order?: string,

@@ -28,7 +28,6 @@ final class TaxRatesResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - country: Country (ISO 3166-1 alpha-2, any case).
      * - region: Region code within the country (any case).
      *
@@ -37,7 +36,6 @@ final class TaxRatesResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     country?: string,
      *     region?: string,
      * } $query
@@ -67,7 +65,6 @@ final class TaxRatesResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     country?: string,
      *     region?: string,
      * } $query the query of the first page (`page` to start elsewhere)

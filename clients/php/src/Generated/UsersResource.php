@@ -28,7 +28,6 @@ final class UsersResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - role: Role id (admin, vendor or a custom role id).
      * - vendor: Vendor id or slug.
      * - status: Account status.
@@ -39,7 +38,6 @@ final class UsersResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     role?: string,
      *     vendor?: string,
      *     status?: 'active'|'disabled',
@@ -75,7 +73,6 @@ final class UsersResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     role?: string,
      *     vendor?: string,
      *     status?: 'active'|'disabled',

@@ -28,7 +28,6 @@ final class WebhooksDeliveriesResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - status: Delivery status.
      * - event: Event kind.
      * - created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
@@ -40,7 +39,6 @@ final class WebhooksDeliveriesResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'pending'|'succeeded'|'retrying'|'failed',
      *     event?: 'order.placed'|'order.updated'|'order.cancelled'|'product.created'|'product.updated'|'product.deleted'|'customer.registered'|'payment.completed'|'payment.failed'|'payment.refunded'|'payment.disputed'|'shipment.shipped'|'inventory.low'|'page.published'|'page.updated'|'page.unpublished'|'cart.abandoned'|'ping',
      *     created_after?: string,
@@ -76,7 +74,6 @@ final class WebhooksDeliveriesResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     status?: 'pending'|'succeeded'|'retrying'|'failed',
      *     event?: 'order.placed'|'order.updated'|'order.cancelled'|'product.created'|'product.updated'|'product.deleted'|'customer.registered'|'payment.completed'|'payment.failed'|'payment.refunded'|'payment.disputed'|'shipment.shipped'|'inventory.low'|'page.published'|'page.updated'|'page.unpublished'|'cart.abandoned'|'ping',
      *     created_after?: string,

@@ -31,7 +31,6 @@ final class WebhooksResource
      * - limit: Items per page, 1 to 100.
      * - sort: Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key).
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-     * - format: `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`.
      * - active: Receiving deliveries or not (an endpoint the store disabled is inactive).
      * - q: Search in the URL and description, case-insensitive.
      *
@@ -40,7 +39,6 @@ final class WebhooksResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     active?: bool,
      *     q?: string,
      * } $query
@@ -75,7 +73,6 @@ final class WebhooksResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     format?: 'json'|'csv',
      *     active?: bool,
      *     q?: string,
      * } $query the query of the first page (`page` to start elsewhere)

@@ -126,8 +126,6 @@ export interface ProductsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt, updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Category id or slug; includes its sub-categories. */
   category?: string;
   /** Brand id or slug. */
@@ -190,8 +188,6 @@ export interface CategoriesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, parentId, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Children of this category (id or slug); `root` for top-level categories. */
   parent?: string;
   /** Search in name and slug, case-insensitive. */
@@ -214,8 +210,6 @@ export interface BrandsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, logoUrl, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Search in name and slug, case-insensitive. */
   q?: string;
 }
@@ -236,8 +230,6 @@ export interface CustomersListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, email, name, phone, status, smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Search in name and email, case-insensitive. */
   q?: string;
   /** Account status. One of: active, disabled. */
@@ -276,8 +268,6 @@ export interface UsersListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, email, name, phone, vendorId, status, smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt, role. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Role id (admin, vendor or a custom role id). */
   role?: string;
   /** Vendor id or slug. */
@@ -304,8 +294,6 @@ export interface VendorsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, email, description, status, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Vendor status. One of: active, suspended. */
   status?: "active" | "suspended";
   /** Search in name, slug and email, case-insensitive. */
@@ -328,8 +316,6 @@ export interface RolesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, description, permissions, builtIn, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Search in name and description, case-insensitive. */
   q?: string;
 }
@@ -350,8 +336,6 @@ export interface ApiKeysListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, prefix, permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt, createdAt, role, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Key status. One of: active, revoked, expired. */
   status?: "active" | "revoked" | "expired";
   /** Search in the name, case-insensitive. */
@@ -380,8 +364,6 @@ export interface CurrenciesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: code, name, symbol, minorUnits, exchangeRate, enabled, createdAt, updatedAt, isDefault. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Enabled or disabled currencies. Public callers see only enabled ones whatever this says. true or false. */
   enabled?: boolean;
   /** Search in code and name, case-insensitive. */
@@ -404,8 +386,6 @@ export interface TaxRatesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, country, region, rate, shippingTaxable, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Country (ISO 3166-1 alpha-2, any case). */
   country?: string;
   /** Region code within the country (any case). */
@@ -428,8 +408,6 @@ export interface CouponsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, code, description, type, value, minSubtotal, startsAt, endsAt, usageLimit, usageLimitPerCustomer, timesUsed, productIds, categoryIds, active, createdAt, updatedAt, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Search in code and description, case-insensitive. */
   q?: string;
   /** Switched on or off (see `status` for whether it applies now). true or false. */
@@ -456,8 +434,6 @@ export interface CartsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, customerId, email, currency, couponCode, shippingAddress, billingAddress, lines, totals, notices, orderId, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Cart status. One of: active, abandoned, converted. */
   status?: "active" | "abandoned" | "converted";
   /** The customer's id (`usr_...`): that customer's carts. */
@@ -482,8 +458,6 @@ export interface OrdersListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid, amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, amountDue, paymentStatus, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Order status. One of: pending, processing, shipped, completed, cancelled, refunded. */
   status?: "pending" | "processing" | "shipped" | "completed" | "cancelled" | "refunded";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
@@ -512,8 +486,6 @@ export interface OrdersPaymentsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Payment status. One of: pending, completed, failed, partially_refunded, refunded. */
   status?: "pending" | "completed" | "failed" | "partially_refunded" | "refunded";
 }
@@ -528,8 +500,6 @@ export interface PaymentsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Payments of this order (id). */
   order?: string;
   /** Payment status. One of: pending, completed, failed, partially_refunded, refunded. */
@@ -558,8 +528,6 @@ export interface PaymentsRefundsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, paymentId, orderId, amount, currency, reason, providerReference, status, failureReason, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
 }
 
 /** Query parameters of `GET /api/orders/{id}/shipments`. */
@@ -572,8 +540,6 @@ export interface OrdersShipmentsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Shipment status. One of: pending, shipped, delivered. */
   status?: "pending" | "shipped" | "delivered";
 }
@@ -588,8 +554,6 @@ export interface ShipmentsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Shipment status. One of: pending, shipped, delivered. */
   status?: "pending" | "shipped" | "delivered";
   /** Carrier, exactly as recorded (`UPS`). */
@@ -618,8 +582,6 @@ export interface InventoryListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: variantId, productId, productName, name, sku, options, stock, lowStockThreshold, low. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** At or below the low-stock threshold in force (true), or above it (false). true or false. */
   low?: boolean;
   /** Variants of this product (id). */
@@ -638,8 +600,6 @@ export interface InventoryAdjustmentsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, variantId, productId, delta, reason, note, orderId, actor, createdAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Why the stock changed. One of: order, cancellation, restock, correction, damage, return. */
   reason?: "order" | "cancellation" | "restock" | "correction" | "damage" | "return";
 }
@@ -654,8 +614,6 @@ export interface WebhooksListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, url, events, description, active, failingSince, disabledAt, disabledReason, createdAt, updatedAt, secretRotation. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Receiving deliveries or not (an endpoint the store disabled is inactive). true or false. */
   active?: boolean;
   /** Search in the URL and description, case-insensitive. */
@@ -678,8 +636,6 @@ export interface WebhooksDeliveriesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, eventId, status, attempts, lastStatusCode, lastError, lastAttemptAt, nextRetryAt, deliveredAt, createdAt, event. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Delivery status. One of: pending, succeeded, retrying, failed. */
   status?: "pending" | "succeeded" | "retrying" | "failed";
   /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, shipment.shipped, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, ping. */
@@ -706,8 +662,6 @@ export interface NotificationsTemplatesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, key, channel, event, audience, category, description, subject, body, bodyHtml, active, createdAt, updatedAt, variables. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Channel. One of: email, sms. */
   channel?: "email" | "sms";
   /** Who it speaks to. One of: customer, admin. */
@@ -737,8 +691,6 @@ export interface NotificationsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, channel, recipient, template, subject, body, bodyHtml, data, status, category, eventId, recipientUserId, provider, providerMessageId, attempts, lastError, lastAttemptAt, sentAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Delivery state (`failed` lists what could not be sent). One of: queued, sending, sent, retrying, failed, skipped. */
   status?: "queued" | "sending" | "sent" | "retrying" | "failed" | "skipped";
   /** Channel. One of: email, sms. */
@@ -773,8 +725,6 @@ export interface PagesListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, title, slug, body, bodyHtml, status, seoTitle, seoDescription, publishedAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Search in title and slug, case-insensitive. */
   q?: string;
   /** Status (public readers only ever see `published`). One of: draft, published. */
@@ -805,8 +755,6 @@ export interface MenusListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, handle, items, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Search in name and handle, case-insensitive. */
   q?: string;
 }
@@ -827,8 +775,6 @@ export interface BannersListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, title, imageUrl, linkUrl, altText, placement, position, startsAt, endsAt, active, createdAt, updatedAt, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Only this placement. */
   placement?: string;
   /** Search in the title, case-insensitive. */
@@ -855,8 +801,6 @@ export interface AuditLogListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, actor, resource, resourceId, action, changes, requestId, method, path, createdAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** The actor: a user id or API key id, or the user's email or the key's prefix. */
   actor?: string;
   /** Kind of actor. One of: user, api_key. */
@@ -935,8 +879,6 @@ export interface ImportsListQuery {
   sort?: string;
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, format, actor, rows, products, rowsDone, created, updated, unchanged, failed, completedAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** `csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` selected, else every field; nested fields are `a.b` columns, a list's values are joined with "; ". `page` and `limit` do not apply. */
-  format?: "json" | "csv";
   /** Import status. One of: queued, running, completed. */
   status?: "queued" | "running" | "completed";
 }
