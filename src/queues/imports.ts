@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { createDb } from '../db/client';
+import { createDb, type Database } from '../db/client';
 import { importChunks, importFailures, imports } from '../db/schema';
 import type { Bindings } from '../env';
 import { auditedD1 } from '../lib/audit';
@@ -25,10 +25,34 @@ export async function importBatch(batch: MessageBatch<ImportMessage>, env: Bindi
       await importChunk(env, message.body);
       message.ack();
     } catch (error) {
-      log('error', 'an import chunk failed; retrying', { importId: message.body?.importId, chunk: message.body?.n, attempts: message.attempts, error: String(error) });
-      message.retry({ delaySeconds: Math.min(60, 2 ** message.attempts) });
+      log('error', 'an import chunk failed', { importId: message.body?.importId, chunk: message.body?.n, attempts: message.attempts, error: String(error) });
+      if (message.attempts <= IMPORT_MAX_RETRIES) {
+        message.retry({ delaySeconds: Math.min(60, 2 ** message.attempts) });
+        continue;
+      }
+      // The last try: its products are counted failed, so the import completes and says why, instead of waiting for ever.
+      await failChunk(env, message.body, error).then(
+        () => message.ack(),
+        () => message.retry(),
+      );
     }
   }
+}
+
+/** `max_retries` of the product-imports consumer in wrangler.toml (keep the two in step). */
+export const IMPORT_MAX_RETRIES = 5;
+
+async function failChunk(env: Bindings, { importId, n }: ImportMessage, error: unknown): Promise<void> {
+  const db = createDb(env.DB);
+  const [chunk] = await db.select().from(importChunks).where(and(eq(importChunks.importId, importId), eq(importChunks.n, n)));
+  if (!chunk) return;
+  const plans = chunk.plans as ProductPlan[];
+  const reason = `could not be written (${String((error as Error)?.message ?? error).slice(0, 200)}): import the file again to retry it`;
+  await countChunk(db, importId, n, {
+    rows: plans.reduce((sum, plan) => sum + plan.lines.length, 0),
+    counts: { created: 0, updated: 0, unchanged: 0, failed: plans.length },
+    failures: plans.map((plan) => ({ line: plan.lines[0]!, column: 'row', reason })),
+  });
 }
 
 async function importChunk(env: Bindings, { importId, n }: ImportMessage): Promise<void> {
@@ -53,6 +77,18 @@ async function importChunk(env: Bindings, { importId, n }: ImportMessage): Promi
       failures.push({ line: plan.lines[0]!, column: failureColumn(error), reason: error.message });
     }
   }
+  await countChunk(plain, importId, n, { rows, counts, failures });
+  const events = takeNotedEvents(db);
+  if (events.length) await sendEvents(env, events).catch((error: unknown) => log('error', 'sending import events failed; they are sent as leftovers later', { importId, error: String(error) }));
+}
+
+/** Adds a chunk's counts and failures to its import and deletes the chunk, in one batch that applies only while the chunk is there. */
+async function countChunk(
+  plain: Database,
+  importId: string,
+  n: number,
+  { rows, counts, failures }: { rows: number; counts: Record<Outcome | 'failed', number>; failures: Failure[] },
+): Promise<void> {
   const stillThere = sql`EXISTS (SELECT 1 FROM ${importChunks} WHERE ${importChunks.importId} = ${importId} AND ${importChunks.n} = ${n})`;
   const ts = new Date().toISOString();
   await plain.batch([
@@ -73,8 +109,6 @@ async function importChunk(env: Bindings, { importId, n }: ImportMessage): Promi
       .where(and(eq(imports.id, importId), stillThere)),
     plain.delete(importChunks).where(and(eq(importChunks.importId, importId), eq(importChunks.n, n))),
   ] as never);
-  const events = takeNotedEvents(db);
-  if (events.length) await sendEvents(env, events).catch((error: unknown) => log('error', 'sending import events failed; they are sent as leftovers later', { importId, error: String(error) }));
 }
 
 /** The column a refusal is about, when it names one (a duplicate SKU); else the row as a whole. */

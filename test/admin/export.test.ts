@@ -40,6 +40,9 @@ describe('admin: export CSV', () => {
     const refused = await get('/admin/export/customers', session);
     expect(refused.res.status).toBe(403);
     expect(refused.html).toContain('Not allowed');
+    // Only a list of the API: a path that climbs out of /api is not followed.
+    expect((await get('/admin/export/..%2Fadmin%2Fsettings', session)).res.status).toBe(404);
+    expect((await get('/admin/export/orders%2F..%2F..%2Fadmin', session)).res.status).toBe(404);
     const signedOut = await get('/admin/export/orders', '');
     expect(signedOut.res.status).toBe(303);
   });

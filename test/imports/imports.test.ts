@@ -1,6 +1,6 @@
 import { and, eq, like, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { events, inventoryAdjustments, productVariants, products } from '../../src/db/schema';
+import { auditLog, events, inventoryAdjustments, productVariants, products } from '../../src/db/schema';
 import { finished, upload } from './import-client';
 import { adminKey, api, createBrand, createCategory, db, expectError, uid } from '../helpers';
 
@@ -54,6 +54,9 @@ describe('product import', () => {
       [`TEE-${tag}-M`, { Size: 'M' }, 22.5, 3],
     ]);
     expect(await productBySku(`MUG-${tag}`)).toMatchObject({ status: 'draft', price: 1250 });
+    // The queue's writes are in the audit log as the key that started the import.
+    const audited = await db().select().from(auditLog).where(and(eq(auditLog.resource, 'product'), eq(auditLog.resourceId, tee.id)));
+    expect(audited.map((a) => [a.action, a.actorKind, `key:${a.actorId}`, a.requestId])).toEqual([['create', 'api_key', done.actor, done.id]]);
     // The cap had one bad row: none of it was written.
     expect((await db().select().from(productVariants).where(like(productVariants.sku, `CAP-${tag}-%`)))).toHaveLength(0);
     const created = await db().select().from(events).where(and(eq(events.type, 'product.created'), sql`json_extract(${events.data}, '$.product.name') IN (${`Tee ${tag}`}, ${`Mug ${tag}`})`));

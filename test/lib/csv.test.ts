@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine } from '../../src/lib/csv';
+import { csvCell, csvLine, CsvSyntaxError, parseCsv } from '../../src/lib/csv';
 import { cellValue, csvColumns } from '../../src/lib/csv-columns';
 
 describe('CSV cells', () => {
@@ -37,5 +37,29 @@ describe('CSV columns', () => {
     expect(cellValue(order, 'shippingAddress.city')).toBeNull();
     expect(cellValue(order, 'lines.sku')).toBe('A; C');
     expect(cellValue(order, 'lines.quantity')).toBe('2; 1; 3');
+  });
+});
+
+describe('reading CSV', () => {
+  it('reads quoted cells with commas, quotes and line breaks, CRLF or LF, and says where each record starts', () => {
+    const text = '\ufeffname,price\r\n"Mug, large",12.5\n"Say ""hi""","two\nlines"\n\n,\nlast,1';
+    expect(parseCsv(text)).toEqual([
+      { line: 1, cells: ['name', 'price'] },
+      { line: 2, cells: ['Mug, large', '12.5'] },
+      { line: 3, cells: ['Say "hi"', 'two\nlines'] },
+      { line: 6, cells: ['', ''] },
+      { line: 7, cells: ['last', '1'] },
+    ]);
+  });
+
+  it('reads back what it writes, and names the line of an unclosed quote', () => {
+    const rows = [['=1+1', 'a,b', 'say "x"'], ['two\nlines', '', ' pad']];
+    expect(parseCsv(rows.map(csvLine).join('')).map((r) => r.cells)).toEqual([["'=1+1", 'a,b', 'say "x"'], ['two\nlines', '', ' pad']]);
+    expect(() => parseCsv('a,b\n1,"open\n2,3')).toThrow(CsvSyntaxError);
+    try {
+      parseCsv('a,b\n1,"open\n2,3');
+    } catch (error) {
+      expect((error as CsvSyntaxError).line).toBe(2);
+    }
   });
 });

@@ -7,6 +7,9 @@ import { signUserToken } from '../../lib/jwt';
 import type { Redispatch } from '../../middleware/rate-limit';
 import { sessionOf } from '../context';
 
+/** An API list path (`orders`, `orders/ord_…/payments`): plain segments only, so `..` cannot lead elsewhere. */
+const LIST_PATH = /^[a-z][a-z-]*(\/[A-Za-z0-9_-]+)*$/;
+
 /** Long enough to start the download; the export streams on under the request it started. */
 const EXPORT_TOKEN_SECONDS = 60;
 
@@ -19,6 +22,7 @@ const EXPORT_TOKEN_SECONDS = 60;
 export function exportRoutes(redispatch: Redispatch) {
   const routes = new Hono<AppEnv>();
   routes.get('/:list{.+}', async (c) => {
+    if (!LIST_PATH.test(c.req.param('list'))) throw ApiError.notFound('List', c.req.param('list'));
     const session = sessionOf(c);
     const user = await c.var.db.query.users.findFirst({ columns: { id: true, tokenVersion: true }, where: eq(users.id, session.user.id) });
     if (!user || !c.env.JWT_SECRET) throw ApiError.unauthenticated('Sign in again to export');
