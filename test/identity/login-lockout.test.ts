@@ -40,6 +40,16 @@ describe('POST /api/auth/login lock-outs', () => {
     expect(await answers(ghost)).toEqual(await answers(user.email));
   });
 
+  it('counts an IPv6 client per /64: five wrong passwords from one address lock its neighbours out, not the next /64', async () => {
+    const { user } = await insertUser();
+    const site = `2001:db8:${uid().slice(-4)}`;
+    const network = `${site}:1`;
+    for (let i = 1; i < MAX_FAILURES_FROM_ONE_ADDRESS; i++) expectError(await login(user.email, 'wrong guess', `${network}::${i}`), 401, 'AUTHENTICATION_ERROR');
+    expectError(await login(user.email, 'wrong guess', `${network}::${MAX_FAILURES_FROM_ONE_ADDRESS}`), 429, 'RATE_LIMITED');
+    expectError(await login(user.email, TEST_PASSWORD, `${network}:ab:cd:ef:1`), 429, 'RATE_LIMITED');
+    expect((await login(user.email, TEST_PASSWORD, `${site}:2::1`)).status).toBe(200);
+  });
+
   it('a successful sign-in clears the count', async () => {
     const { user } = await insertUser();
     const from = ip();
