@@ -29,6 +29,14 @@ describe('POST /api/auth/login lock-outs', () => {
     expectError(await login(user.email, TEST_PASSWORD, ip()), 429, 'RATE_LIMITED');
   });
 
+  it('does not count guesses an address lock refused towards the account lock: one address cannot lock the account', async () => {
+    const { user } = await insertUser();
+    const guesser = ip();
+    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT + 5; i++) await login(user.email, 'wrong guess', guesser);
+    expectError(await login(user.email, TEST_PASSWORD, guesser), 429, 'RATE_LIMITED');
+    expect((await login(user.email, TEST_PASSWORD, ip())).status).toBe(200);
+  });
+
   it('answers an email without an account exactly as one with an account, locked included', async () => {
     const { user } = await insertUser();
     const ghost = `ghost-${uid()}@example.test`;
@@ -105,6 +113,7 @@ describe('sign-in lock-outs under concurrent guesses', () => {
     expect(statuses.filter((s) => s === 401)).toHaveLength(MAX_FAILURES_FROM_ONE_ADDRESS - 1);
     expect(statuses.at(-1)).toBe(429);
     expect(await attempt(user.email, TEST_PASSWORD, guesser)).toBe(429);
+    expect(await attempt(user.email, TEST_PASSWORD, ip())).toBe(200);
   });
 
   it('checks at most twenty passwords of a burst spread over many addresses: the right one sent last is refused', async () => {

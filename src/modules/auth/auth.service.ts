@@ -9,7 +9,7 @@ import { tokenForUser } from '../../lib/jwt';
 import { DECOY_HASH, hashPassword, verifyPassword } from '../../lib/password';
 import { insertWhere } from '../../lib/insert-where';
 import { adoptGuestCartByToken } from '../carts/adopt';
-import { attemptStatement, attemptVerdict, clearFailureStatements, lockedOut } from './login-lockout';
+import { attemptStatements, attemptVerdict, clearFailureStatements, lockedOut } from './login-lockout';
 import { toAddress } from '../customers/addresses.service';
 import { assertCurrentPassword } from '../customers/email-change';
 import { createUser, getUserRow, newUserRow, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
@@ -39,9 +39,9 @@ export async function register(db: Database, env: TokenSettings, input: Register
  * password; a right password clears the counters.
  */
 export async function login(db: Database, env: TokenSettings, input: LoginInput, ip: string, now = new Date()): Promise<Session> {
-  const [found, counters] = await db.batch([
+  const [found, ...counters] = await db.batch([
     db.select().from(users).where(eq(users.email, input.email.trim().toLowerCase())).limit(1),
-    attemptStatement(db, input.email, ip, now),
+    ...attemptStatements(db, input.email, ip, now),
   ]);
   const attempt = attemptVerdict(counters, now);
   if (!attempt.allowed) throw lockedOut(attempt.lock, now);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { loginFailures } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
@@ -40,54 +40,71 @@ export function lockedOut(until: string, now = new Date()): ApiError {
 }
 
 /**
- * Counts a sign-in attempt on both counters BEFORE its password is checked, in one statement that
- * returns the counters after it (batch it with the account's read). Each attempt gets its own place
- * in its window, so guesses sent together (at many isolates at once) cannot all pass a lock none of
- * them has set yet: only the first MAX of a window are checked (attemptVerdict). A window that has
- * run out, or whose lock has ended, starts again at 1; the attempt that reaches a counter's limit sets
- * its lock, which a right password lifts again (clearFailureStatements). A lock that holds is never
- * extended by the attempts it refuses.
+ * Counts a sign-in attempt BEFORE its password is checked: statements to run in one batch (one
+ * transaction) with the account's read, returning the counters after it. Each counted attempt gets
+ * its own place in its window, so guesses sent together (at many isolates at once) cannot all pass
+ * a lock none of them has set yet: only the first MAX of a window are checked (attemptVerdict).
+ * An attempt is counted on the address's counter unless the account is locked, then on the
+ * account's unless the address is past its limit, so guesses an address lock refuses never add up
+ * to the account's lock. A window that has run out, or whose lock has ended, starts again at 1;
+ * the attempt that reaches a counter's limit sets its lock, which a right password lifts again
+ * (clearFailureStatements); a lock that holds is never extended.
  */
-export function attemptStatement(db: Database, email: string, ip: string, now = new Date()) {
+export function attemptStatements(db: Database, email: string, ip: string, now = new Date()) {
+  const ts = now.toISOString();
+  const counter = (at: string) => and(eq(loginFailures.email, email.toLowerCase()), eq(loginFailures.ip, at));
+  const accountLocked = sql`EXISTS (SELECT 1 FROM ${loginFailures} WHERE ${counter(EVERY_ADDRESS)} AND coalesce(${loginFailures.lockedUntil}, '') > ${ts})`;
+  const addressAttempts = sql`(SELECT ${loginFailures.failures} FROM ${loginFailures} WHERE ${counter(ip)})`;
+  return [
+    countOn(db, email, ip, now, sql`NOT ${accountLocked}`),
+    countOn(db, email, EVERY_ADDRESS, now, sql`coalesce(${addressAttempts}, 0) <= ${MAX_FAILURES_FROM_ONE_ADDRESS}`),
+    db.select({ lockedUntil: loginFailures.lockedUntil }).from(loginFailures).where(rowsOf(email, ip)),
+  ] as const;
+}
+
+/** One counter's upsert for attemptStatements: +1 (or a new window) when `counts` holds of the row that is there. */
+function countOn(db: Database, email: string, ip: string, now: Date, counts: SQL) {
   const ts = now.toISOString();
   const windowStart = new Date(now.getTime() - WINDOW_MS).toISOString();
   const lockEnd = new Date(now.getTime() + LOCK_MS).toISOString();
   const locked = sql`coalesce(${loginFailures.lockedUntil}, '') > ${ts}`;
   const restart = sql`(NOT ${locked} AND (${loginFailures.firstFailureAt} < ${windowStart} OR ${loginFailures.lockedUntil} IS NOT NULL))`;
   const attempts = sql`CASE WHEN ${restart} THEN 1 ELSE ${loginFailures.failures} + 1 END`;
-  const limit = sql`CASE WHEN ${loginFailures.ip} = ${EVERY_ADDRESS} THEN ${MAX_FAILURES_PER_ACCOUNT} ELSE ${MAX_FAILURES_FROM_ONE_ADDRESS} END`;
-  const row = (at: string) => ({ email: email.toLowerCase(), ip: at, failures: 1, firstFailureAt: ts, lockedUntil: null });
   return db
     .insert(loginFailures)
-    .values([row(ip), row(EVERY_ADDRESS)])
+    .values({ email: email.toLowerCase(), ip, failures: 1, firstFailureAt: ts, lockedUntil: null })
     .onConflictDoUpdate({
       target: [loginFailures.email, loginFailures.ip],
       set: {
         failures: attempts,
         firstFailureAt: sql`CASE WHEN ${restart} THEN ${ts} ELSE ${loginFailures.firstFailureAt} END`,
-        lockedUntil: sql`CASE WHEN ${locked} THEN ${loginFailures.lockedUntil} WHEN ${attempts} >= ${limit} THEN ${lockEnd} ELSE NULL END`,
+        lockedUntil: sql`CASE WHEN ${locked} THEN ${loginFailures.lockedUntil} WHEN ${attempts} >= ${limitOf(ip)} THEN ${lockEnd} ELSE NULL END`,
       },
+      setWhere: counts,
     })
-    .returning({ ip: loginFailures.ip, failures: loginFailures.failures, lockedUntil: loginFailures.lockedUntil });
+    .returning({ failures: loginFailures.failures });
 }
 
+type Counted = readonly { failures: number }[];
+
 /**
- * What the counters returned by attemptStatement allow: the password is checked only if the attempt
- * is within both limits; `lock` is the lock this attempt set by reaching a limit (a wrong password
- * then answers 429), or the lock that refuses it.
+ * What the batch of attemptStatements allows: the password is checked only if the attempt was
+ * counted on both counters within their limits; `lock` is then the lock this attempt set by
+ * reaching a limit (a wrong password answers 429), else the lock that refuses it.
  */
 export function attemptVerdict(
-  rows: readonly { ip: string; failures: number; lockedUntil: string | null }[],
+  [address, account, counters]: readonly [Counted, Counted, readonly { lockedUntil: string | null }[]],
   now = new Date(),
 ): { allowed: true; lock: string | null } | { allowed: false; lock: string } {
-  const lock = activeLock(rows, now);
-  if (rows.every((r) => r.failures <= limitOf(r.ip))) return { allowed: true, lock };
+  const lock = activeLock(counters, now);
+  const within = (rows: Counted, limit: number) => rows.length === 1 && rows[0]!.failures <= limit;
+  if (within(address, MAX_FAILURES_FROM_ONE_ADDRESS) && within(account, MAX_FAILURES_PER_ACCOUNT)) return { allowed: true, lock };
   return { allowed: false, lock: lock ?? new Date(now.getTime() + LOCK_MS).toISOString() };
 }
 
-/** Counts an attempt (attemptStatement) on its own and says whether its secret may be checked. */
+/** Counts an attempt (attemptStatements) in a batch of its own and says whether its secret may be checked. */
 export async function countAttempt(db: Database, email: string, ip: string, now = new Date()) {
-  return attemptVerdict(await attemptStatement(db, email, ip, now), now);
+  return attemptVerdict(await db.batch(attemptStatements(db, email, ip, now)), now);
 }
 
 /** A right password clears the account's counters (its own attempt included); rows whose window and lock are long over go too. */
