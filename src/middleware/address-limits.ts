@@ -5,7 +5,8 @@ import { fnv1a } from '../lib/fnv';
 
 /**
  * Where a client address (a request without a credential) is counted: one of ADDRESS_SHARDS
- * AddressLimiter objects, by a hash of the address. Per-address objects cost an object's creation
+ * AddressLimiter objects, by a hash of the address. The "address" here is the client's network key
+ * (src/lib/client-network.ts: an IPv6 /64, an IPv4 address), so one client is one count. Per-address objects cost an object's creation
  * for every new shopper (measured in the bench: about 1.2 ms more CPU per request from new addresses, and
  * a Durable Object request each); shards are made once and take many addresses per call.
  */

@@ -10,6 +10,7 @@ import { createDb } from '../db/client';
 import { forgetKey, type OptimisticKey, optimisticKey } from './api-key-cache';
 import { beginAuthentication } from './auth';
 import { ANONYMOUS } from '../lib/access';
+import { clientNetwork } from '../lib/client-network';
 import { isStaleCredential } from './verified-d1';
 import { askAddress, countServed, type Settled } from './address-limits';
 import { estimatedHit, recordDecision } from './rate-limit-estimates';
@@ -23,15 +24,12 @@ const authenticatedLimit = (c: Context<AppEnv>) => numberSetting(c.env.RATE_LIMI
 /** The sliding window: an hour, shortened only where a test needs a 429 that clears in seconds. */
 const windowSeconds = (c: Context<AppEnv>) => numberSetting(c.env.RATE_LIMIT_WINDOW_SECONDS, WINDOW_SECONDS);
 
-/** The client's address; requests without CF-Connecting-IP (only possible off Cloudflare) share 'unknown'. */
-export const clientIp = (c: Context<AppEnv>): string => c.req.header('CF-Connecting-IP') ?? 'unknown';
+/** The estimate's key of a client network (src/middleware/rate-limit-estimates.ts). */
+const ipBucketName = (network: string) => `ip:${network}`;
 
-/** The estimate's key of a client address (src/middleware/rate-limit-estimates.ts). */
-const ipBucketName = (address: string) => `ip:${address}`;
-
-/** The counter of a request without a valid credential: its client IP. */
+/** The counter of a request without a valid credential: its client's network (an IPv6 /64, an IPv4 address: src/lib/client-network.ts). */
 export function ipBucket(c: Context<AppEnv>): { name: string; limit: number } {
-  return { name: ipBucketName(clientIp(c)), limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };
+  return { name: ipBucketName(clientNetwork(c)), limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };
 }
 
 /**
@@ -55,22 +53,22 @@ async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }):
 }
 
 /**
- * One hit on a client IP's count (src/durable-objects/address-limiter.ts). An anonymous read the
- * address is far from its limit for is answered at once and counted in the background, batched
+ * One hit on a client network's count (src/durable-objects/address-limiter.ts). An anonymous read the
+ * network is far from its limit for is answered at once and counted in the background, batched
  * with others (src/middleware/rate-limit-estimates.ts, address-limits.ts); every other request
  * waits for its count, and each verdict updates the estimate. Undefined when the limiter cannot
  * be reached (fail open, logged).
  */
 async function hitIp(c: Context<AppEnv>, bucket: { name: string; limit: number }, read: boolean): Promise<RateLimitDecision | undefined> {
-  const address = clientIp(c);
+  const network = clientNetwork(c);
   const estimated = read ? estimatedHit(bucket.name, bucket.limit, windowSeconds(c)) : undefined;
   if (estimated) {
-    countServed(c.env, bucket.limit, windowSeconds(c), address, (promise) => c.executionCtx.waitUntil(promise), settleServed);
+    countServed(c.env, bucket.limit, windowSeconds(c), network, (promise) => c.executionCtx.waitUntil(promise), settleServed);
     if (c.env.ENVIRONMENT === 'development') c.header('X-RateLimit-Counted', 'background');
     return estimated;
   }
   try {
-    const decision = await askAddress(c.env, bucket.limit, windowSeconds(c), address);
+    const decision = await askAddress(c.env, bucket.limit, windowSeconds(c), network);
     recordDecision(bucket.name, decision);
     return decision;
   } catch (error) {
@@ -79,8 +77,8 @@ async function hitIp(c: Context<AppEnv>, bucket: { name: string; limit: number }
   }
 }
 
-/** The limiter's count of requests answered from the estimate: the address's estimate learns it. */
-const settleServed: Settled = (address, decision, n) => recordDecision(ipBucketName(address), decision, n);
+/** The limiter's count of requests answered from the estimate: the network's estimate learns it. */
+const settleServed: Settled = (network, decision, n) => recordDecision(ipBucketName(network), decision, n);
 
 const policyName = (window: number) => (window === WINDOW_SECONDS ? 'hourly' : `per-${window}s`);
 
@@ -97,8 +95,8 @@ function headers(decision: RateLimitDecision, window: number): Record<string, st
 
 /**
  * Authenticates the request, then counts it: on the credential's bucket once D1 has confirmed the
- * credential (`key:` + 16 hex of the key's SHA-256, `user:<id>`), else on the client IP's
- * (`ip:<client IP>`), since a credential that fails is counted as unauthenticated (docs/api.md, Rate limits). Only a
+ * credential (`key:` + 16 hex of the key's SHA-256, `user:<id>`), else on the client network's
+ * (`ip:<network>`, src/lib/client-network.ts), since a credential that fails is counted as unauthenticated (docs/api.md, Rate limits). Only a
  * confirmed credential is ever charged: a retired token cannot keep its owner at 429, and a flood
  * of made-up keys makes no Durable Object of its own. Past the limit the answer is 429
  * RATE_LIMITED, before a failed credential's 401.

@@ -8,6 +8,8 @@
  * writing that address (or, better, its DNS name).
  */
 
+import { ipv4Value, ipv6Value } from '../lib/ip-address';
+
 interface Range {
   base: bigint;
   bits: number;
@@ -18,37 +20,6 @@ interface Range {
 
 /** Most specific first, so the narrower name wins (Teredo before the IETF block around it). */
 const bySpecificity = (ranges: Range[]) => ranges.sort((a, b) => b.bits - a.bits);
-
-/** A dotted quad as a number, or null. The URL parser has already turned every other IPv4 spelling (2130706433, 0x7f.1) into one. */
-function ipv4Value(text: string): bigint | null {
-  const parts = text.split('.');
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return null;
-  return parts.reduce((n, p) => n * 256n + BigInt(p), 0n);
-}
-
-/** An IPv6 literal (without brackets) as a number, or null if it is not one. */
-function ipv6Value(text: string): bigint | null {
-  let body = text;
-  const tail: number[] = [];
-  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(body);
-  if (dotted) {
-    const v4 = ipv4Value(dotted[2]!);
-    if (v4 === null) return null;
-    tail.push(Number(v4 >> 16n), Number(v4 & 0xffffn));
-    body = dotted[1]!.endsWith('::') ? dotted[1]! : dotted[1]!.slice(0, -1);
-  }
-  const halves = body.split('::');
-  if (halves.length > 2) return null;
-  const parse = (s: string) => (s === '' ? [] : s.split(':').map((g) => (/^[0-9a-f]{1,4}$/i.test(g) ? parseInt(g, 16) : Number.NaN)));
-  const head = parse(halves[0]!);
-  const rest = halves.length === 2 ? parse(halves[1]!) : [];
-  const known = head.length + rest.length + tail.length;
-  if ([...head, ...rest].some(Number.isNaN)) return null;
-  if (halves.length === 1 && known !== 8) return null;
-  if (halves.length === 2 && known > 7) return null;
-  const groups = [...head, ...new Array<number>(8 - known).fill(0), ...rest, ...tail];
-  return groups.reduce((n, g) => (n << 16n) + BigInt(g), 0n);
-}
 
 const v4 = (base: string, bits: number, what: string): Range => ({ base: ipv4Value(base)!, bits, what: `${what} (${base}/${bits})` });
 const v6 = (base: string, bits: number, what: string, embedsIpv4?: true): Range => ({ base: ipv6Value(base)!, bits, what: `${what} (${base}/${bits})`, embedsIpv4 });
@@ -119,6 +90,7 @@ export function specialAddress(host: string): string | null {
     // The URL parser only lets valid IPv6 through; anything unreadable here is refused, never waved on.
     return address === null ? 'an IPv6 address that cannot be read' : ipv6Problem(address);
   }
+  // The URL parser has already turned every other IPv4 spelling (2130706433, 0x7f.1) into a dotted quad.
   const address = ipv4Value(host);
   return address === null ? null : (rangeOf(address, IPV4_REFUSED, 32)?.what ?? null);
 }

@@ -6,12 +6,11 @@ import { signUserToken } from '../../src/lib/jwt';
 import { apiKeyBucket } from '../../src/middleware/auth';
 import { hashApiKey } from '../../src/modules/api-keys/api-key-format';
 import { adminKey, api, db, insertUser } from '../helpers';
+import { fromIp, newIp } from './client-addresses';
 
 // This project runs with RATE_LIMIT_ANONYMOUS=5 and RATE_LIMIT_AUTHENTICATED=10 (vitest.config.ts).
 const ANONYMOUS = 5;
 const AUTHENTICATED = 10;
-const newIp = () => `2001:db8::${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}`;
-const fromIp = (ip: string) => ({ headers: { 'CF-Connecting-IP': ip } });
 /** Hits a bucket directly; what it reports shows how many requests the API counted there. */
 const peek = (name: string, limit: number) => env.RATE_LIMITER.getByName(name).hit(limit, 3600);
 

@@ -4,12 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { apiKeyBucket } from '../../src/middleware/auth';
 import { signIn } from '../admin/panel-client';
 import { api, expectError, insertUser, TEST_PASSWORD, uid } from '../helpers';
+import { fromIp, newIp } from './client-addresses';
 
 // This project runs with RATE_LIMIT_ANONYMOUS=5 and RATE_LIMIT_AUTHENTICATED=10 (vitest.config.ts).
 const ANONYMOUS = 5;
 const AUTHENTICATED = 10;
-const newIp = () => `2001:db8::${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}`;
-const fromIp = (ip: string) => ({ headers: { 'CF-Connecting-IP': ip } });
 
 /** Only a credential D1 has confirmed is charged on its own bucket (issue 15, findings 6 to 8). */
 describe('rate limits charge confirmed credentials only', () => {

@@ -2,8 +2,10 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
+import { networkOf } from '../../src/lib/client-network';
 import { shardOf } from '../../src/middleware/address-limits';
 import { MARGIN, MAX_PENDING } from '../../src/middleware/rate-limit-estimates';
+import { newIp } from './client-addresses';
 
 /**
  * Anonymous reads counted in the background (src/middleware/rate-limit-estimates.ts). This project's
@@ -12,8 +14,6 @@ import { MARGIN, MAX_PENDING } from '../../src/middleware/rate-limit-estimates';
  */
 const LIMIT = 30;
 const app = createApp();
-let ipCounter = 0;
-const freshIp = () => `198.51.100.${++ipCounter}-${crypto.randomUUID().slice(0, 8)}`;
 
 async function send(ip: string, { method = 'GET', path = '/api/products?limit=1', settle = true } = {}) {
   const ctx = createExecutionContext();
@@ -24,12 +24,14 @@ async function send(ip: string, { method = 'GET', path = '/api/products?limit=1'
   return { status: res.status, remaining: Number(res.headers.get('X-RateLimit-Remaining')), background: res.headers.get('X-RateLimit-Counted') === 'background', settled: () => waitOnExecutionContext(ctx) };
 }
 
+/** The limiter of an address's network (src/lib/client-network.ts), which its requests are counted on. */
+const limiterOf = (ip: string) => env.ADDRESS_LIMITER.getByName(shardOf(networkOf(ip)));
 /** Requests the address's limiter has counted in its window. */
-const counted = (ip: string) => env.ADDRESS_LIMITER.getByName(shardOf(ip)).used(ip);
+const counted = (ip: string) => limiterOf(ip).used(networkOf(ip));
 
 describe('anonymous reads counted in the background', () => {
   it('answers a read from a new address at once, and the object still counts it', async () => {
-    const ip = freshIp();
+    const ip = newIp();
     const first = await send(ip);
     expect(first.status).toBe(200);
     expect(first.background).toBe(true);
@@ -42,7 +44,7 @@ describe('anonymous reads counted in the background', () => {
   });
 
   it('waits for the object near the limit, so exactly the limit passes', async () => {
-    const ip = freshIp();
+    const ip = newIp();
     const results = [];
     for (let i = 0; i < LIMIT + 3; i++) results.push(await send(ip));
     expect(results.filter((r) => r.status === 200)).toHaveLength(LIMIT);
@@ -54,9 +56,9 @@ describe('anonymous reads counted in the background', () => {
   });
 
   it(`lets at most ${MAX_PENDING} past the limit, for an address this isolate had no word on, then refuses`, async () => {
-    const ip = freshIp();
+    const ip = newIp();
     // The address used its whole hour through other isolates.
-    await env.ADDRESS_LIMITER.getByName(shardOf(ip)).count(LIMIT, 3600, [{ address: ip, n: LIMIT, mode: 'served' }]);
+    await limiterOf(ip).count(LIMIT, 3600, [{ address: networkOf(ip), n: LIMIT, mode: 'served' }]);
     const burst = await Promise.all(Array.from({ length: 10 }, () => send(ip, { settle: false })));
     await Promise.all(burst.map((r) => r.settled()));
     const passed = burst.filter((r) => r.status === 200).length;
@@ -69,7 +71,7 @@ describe('anonymous reads counted in the background', () => {
   });
 
   it('never counts a write in the background', async () => {
-    const write = await send(freshIp(), { method: 'POST', path: '/api/carts' });
+    const write = await send(newIp(), { method: 'POST', path: '/api/carts' });
     expect(write.status).toBe(201);
     expect(write.background).toBe(false);
   });

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { adminKey, api, insertUser } from '../helpers';
+import { fromIp, newIp } from './client-addresses';
 
 // This project runs with RATE_LIMIT_ANONYMOUS=5 and RATE_LIMIT_AUTHENTICATED=10 (vitest.config.ts).
 const ANONYMOUS = 5;
 const AUTHENTICATED = 10;
-const newIp = () => `2001:db8::${crypto.randomUUID().slice(0, 4)}:${crypto.randomUUID().slice(0, 4)}`;
-const fromIp = (ip: string, headers: Record<string, string> = {}) => ({ headers: { 'CF-Connecting-IP': ip, ...headers } });
 
 describe('rate limits over HTTP', () => {
   it('counts anonymous requests per client IP and says so in the headers', async () => {

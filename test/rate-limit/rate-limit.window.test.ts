@@ -2,11 +2,12 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
+import { newIp } from './client-addresses';
 
 // This project runs with RATE_LIMIT_ANONYMOUS=5 (vitest.config.ts); here the window is shortened to 2 s,
 // as the client libraries' live tests run it, so a 429 clears within seconds.
 const app = createApp();
-const ip = `2001:db8:77::${crypto.randomUUID().slice(0, 4)}`;
+const ip = newIp();
 
 async function get(settings: Record<string, string>) {
   const ctx = createExecutionContext();

@@ -8,8 +8,8 @@ import { findUserByEmail } from '../../modules/users/users.service';
 import { emptyForm, type FormState } from '../components/form';
 import { sameOrigin, signInToken, validSignInToken } from '../csrf';
 import { failure, failureStatus, readForm, str, validate } from '../form-data';
-import { clientIp } from '../../middleware/rate-limit';
-import { lockedUntil, recordFailure } from '../../modules/auth/login-lockout';
+import { clientNetwork } from '../../lib/client-network';
+import { countAttempt } from '../../modules/auth/login-lockout';
 import { SetupPage } from '../pages/setup';
 import { startSession } from '../session';
 
@@ -40,14 +40,14 @@ export const setupRoutes = new Hono<AppEnv>()
     }
     const db = c.var.db;
     try {
-      const locked = await lockedUntil(db, SETUP_ACCOUNT, clientIp(c));
-      if (locked) throw new ApiError('RATE_LIMITED', `Too many wrong secrets from your address. Try again after ${locked.slice(11, 16)} UTC.`);
       const input = validate(BootstrapBody, { secret: form.secret?.[0] ?? '', email: str(form, 'email'), password: form.password?.[0] ?? '', name: str(form, 'name') });
+      // Counted before the secret is compared, so guesses sent together cannot overtake the lock (login-lockout.ts).
+      const attempt = await countAttempt(db, SETUP_ACCOUNT, clientNetwork(c));
+      if (!attempt.allowed) throw new ApiError('RATE_LIMITED', `Too many wrong secrets from your address. Try again after ${attempt.lock.slice(11, 16)} UTC.`);
       try {
         await bootstrap(db, c.env, input);
       } catch (error) {
         if (error instanceof ApiError && error.code === 'AUTHORIZATION_ERROR') {
-          await recordFailure(db, SETUP_ACCOUNT, clientIp(c));
           throw new ApiError('VALIDATION_ERROR', 'The bootstrap secret is not right', { details: [{ field: 'secret', message: 'is not the configured BOOTSTRAP_SECRET' }] });
         }
         throw error;

@@ -33,9 +33,10 @@ export const login = apiRoute({
   description:
     'For every user (customer, vendor user, admin user). An unknown email and a wrong password give the same 401 ' +
     "('Invalid email or password'); a disabled account is 401 too. Failed sign-ins lock an account for 15 minutes: after " +
-    `${MAX_FAILURES_FROM_ONE_ADDRESS} failures from one client address within 15 minutes (for that address), after ${MAX_FAILURES_PER_ACCOUNT} from all addresses together ` +
+    `${MAX_FAILURES_FROM_ONE_ADDRESS} failures from one client network (an IPv4 address, an IPv6 /64) within 15 minutes (for that network), after ${MAX_FAILURES_PER_ACCOUNT} from all networks together ` +
     '(for everyone); a locked account is 429 RATE_LIMITED with `Retry-After`, even with the right password, and an email without an account locks ' +
-    'the same way. Every attempt is also counted on the client IP\'s rate limit, whatever credential it carries.',
+    'the same way. Each attempt is counted before its password is checked, so guesses sent at once cannot overtake the lock. ' +
+    "Every attempt is also counted on the client network's rate limit, whatever credential it carries.",
   security: publicRoute,
   middleware: [alsoCountClientIp()] as const,
   request: { body: jsonBody(LoginBody, 'Email and password.') },

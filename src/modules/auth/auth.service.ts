@@ -9,7 +9,7 @@ import { tokenForUser } from '../../lib/jwt';
 import { DECOY_HASH, hashPassword, verifyPassword } from '../../lib/password';
 import { insertWhere } from '../../lib/insert-where';
 import { adoptGuestCartByToken } from '../carts/adopt';
-import { activeLock, clearFailureStatements, lockedOut, lockStatement, recordFailure } from './login-lockout';
+import { attemptStatements, attemptVerdict, clearFailureStatements, lockedOut } from './login-lockout';
 import { toAddress } from '../customers/addresses.service';
 import { assertCurrentPassword } from '../customers/email-change';
 import { createUser, getUserRow, newUserRow, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
@@ -32,26 +32,28 @@ export async function register(db: Database, env: TokenSettings, input: Register
 
 /**
  * One answer for an unknown email, a wrong password and an account without a password, and the
- * same PBKDF2 work for each (the decoy hash), so neither the body nor the time tells which. Failures
- * count towards the account's lock-outs (src/modules/auth/login-lockout.ts); a locked account (or
- * email) is 429 whatever the password.
+ * same PBKDF2 work for each (the decoy hash), so neither the body nor the time tells which. The
+ * attempt is counted towards the account's lock-outs in the batch that reads the account, before the
+ * password is checked (src/modules/auth/login-lockout.ts), and is checked only within the limits:
+ * parallel guesses cannot overtake the lock. A locked account (or email) is 429 whatever the
+ * password; a right password clears the counters.
  */
 export async function login(db: Database, env: TokenSettings, input: LoginInput, ip: string, now = new Date()): Promise<Session> {
-  const [found, locks] = await db.batch([
+  const [found, ...counters] = await db.batch([
     db.select().from(users).where(eq(users.email, input.email.trim().toLowerCase())).limit(1),
-    lockStatement(db, input.email, ip),
+    ...attemptStatements(db, input.email, ip, now),
   ]);
-  const locked = activeLock(locks, now);
-  if (locked) throw lockedOut(locked, now);
+  const attempt = attemptVerdict(counters, now);
+  if (!attempt.allowed) throw lockedOut(attempt.lock, now);
   const row = found[0];
   const matches = await verifyPassword(input.password, row?.passwordHash ?? DECOY_HASH);
-  if (!row?.passwordHash || !matches) {
-    const lock = await recordFailure(db, input.email, ip, now);
-    throw lock ? lockedOut(lock, now) : ApiError.unauthenticated(BAD_LOGIN);
-  }
-  if (row.status !== 'active') throw ApiError.unauthenticated('This account is disabled');
+  if (!row?.passwordHash || !matches) throw attempt.lock ? lockedOut(attempt.lock, now) : ApiError.unauthenticated(BAD_LOGIN);
   const lastLoginAt = now.toISOString();
-  await db.batch([db.update(users).set({ lastLoginAt }).where(eq(users.id, row.id)), ...clearFailureStatements(db, input.email, ip, now)]);
+  await db.batch([
+    db.update(users).set({ lastLoginAt }).where(and(eq(users.id, row.id), eq(users.status, 'active'))),
+    ...clearFailureStatements(db, input.email, ip, now),
+  ]);
+  if (row.status !== 'active') throw ApiError.unauthenticated('This account is disabled');
   await adoptCartAtLogin(db, row, input.cartToken);
   return sessionFor(env, { ...row, lastLoginAt });
 }
