@@ -61,6 +61,8 @@ export default defineConfig({
         RATE_LIMIT_LEASE_SECONDS: '1',
         // Kept catalogue answers are tried after 1 ms, so every test that reads the catalogue twice goes through them.
         CATALOGUE_CACHE_QUIET_MS: '1',
+        // One origin from the environment, beside those the CORS tests put in the settings.
+        CORS_ORIGINS: 'https://env-shop.test',
       }, [
         './test/webhooks/receiver.global-setup.mjs', // a loopback webhook receiver (test/webhooks/receiver-setup.ts)
         './test/payments/stripe-fake.global-setup.mjs', // a loopback fake of Stripe's API (test/payments/stripe-fake.ts)

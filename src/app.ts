@@ -19,6 +19,7 @@ import { publishEvents } from './middleware/publish-events';
 import { EVENT_TYPES } from './lib/events';
 import { authenticateAndRateLimit, type Redispatch } from './middleware/rate-limit';
 import { csvExport } from './middleware/csv-export';
+import { cors } from './middleware/cors';
 import { services } from './middleware/services';
 import { isStaleCredential } from './middleware/verified-d1';
 import { apiIndexRouter } from './modules/api-index';
@@ -44,6 +45,7 @@ import { reportsRouter } from './modules/reports';
 import { importsRouter } from './modules/imports';
 import { rolesRouter } from './modules/roles';
 import { settingsRouter } from './modules/settings';
+import { readAllowedOrigins } from './modules/settings/settings.service';
 import { shipmentsRouter } from './modules/shipments';
 import { usersRouter } from './modules/users';
 import { vendorsRouter } from './modules/vendors';
@@ -62,6 +64,8 @@ export function createApp() {
   app.use('*', requestId({ headerName: 'X-Request-Id' }), serverTiming, apiVersion(), services(), d1Metrics());
   const counted = (c: Context<AppEnv>) => !UNCOUNTED_PATHS.has(versionAliasPath(c.req.raw));
   const redispatch: Redispatch = async (request, c) => app.fetch(request, c.env, c.executionCtx);
+  // CORS first: a preflight is answered before anything counts or reads it (src/middleware/cors.ts).
+  app.use('/api/*', cors((c) => readAllowedOrigins(c.var.db)));
   app.use('/api/*', bodyLimit(), only(counted, authenticateAndRateLimit(redispatch)), emptyJsonBody(), publishEvents(), csvExport(() => app.openAPIRegistry.definitions, redispatch));
   // Catalogue and content reads kept by catalogue version: ETag and Cache-Control, answers kept in the
   // isolate and in the colo's cache (src/middleware/catalogue-cache.ts).

@@ -94,6 +94,8 @@ export interface Bindings {
   IMPORT_MAX_BYTES?: string;
   /** The product import queue (src/modules/imports/): one message per chunk of products. */
   IMPORTS_QUEUE: Queue<import('./modules/imports/imports.service').ImportMessage>;
+  /** Origins allowed to call the API from a browser besides the settings' `allowedOrigins` (comma separated; src/middleware/cors.ts). */
+  CORS_ORIGINS?: string;
   /** Largest accepted request body in bytes; defaults to 1 MiB. */
   MAX_BODY_BYTES?: string;
   /** "development" exposes D1 cost figures in responses. */

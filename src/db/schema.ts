@@ -490,6 +490,12 @@ export const storeSettings = sqliteTable('store_settings', {
   shippingFlatRate: integer('shipping_flat_rate').notNull().default(0),
   /** Orders whose discounted subtotal reaches this ship free; null for never. */
   freeShippingThreshold: integer('free_shipping_threshold'),
+  /**
+   * Web origins whose pages may call the API from the browser (CORS, src/middleware/cors.ts): exact
+   * origins (`https://shop.example`) or one wildcard label (`https://*.shop.example`). `CORS_ORIGINS`
+   * in the environment adds to them.
+   */
+  allowedOrigins: text('allowed_origins', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
   updatedAt: text('updated_at').notNull().default(now),
 });
 

@@ -291,3 +291,28 @@ describe('admin settings: tax rates', () => {
     expect((await getTaxRate(db(), rate.id)).rate).toBe(5);
   });
 });
+
+describe('admin settings: storefront origins', () => {
+  it('saves the CORS origins one a line, and refuses one that is not an origin next to the field', async () => {
+    const session = await staff('admin');
+    const current = await getSettings(db());
+    const store = {
+      name: current.name,
+      contactEmail: current.contactEmail ?? '',
+      defaultCurrency: current.defaultCurrency,
+      weightUnit: current.weightUnit,
+      lowStockThreshold: String(current.lowStockThreshold),
+      shippingFlatRate: String(current.shippingFlatRate),
+      freeShippingThreshold: current.freeShippingThreshold === null ? '' : String(current.freeShippingThreshold),
+    };
+    const saved = await submit('/admin/settings', '/admin/settings', { ...store, allowedOrigins: 'https://shop.example\r\nhttps://*.shop.example\r\n' }, session);
+    expect(saved.res.status).toBe(303);
+    expect((await getSettings(db())).allowedOrigins).toEqual(['https://shop.example', 'https://*.shop.example']);
+    expect((await get('/admin/settings', session)).html).toContain('https://shop.example\nhttps://*.shop.example</textarea>');
+
+    const refused = await submit('/admin/settings', '/admin/settings', { ...store, allowedOrigins: 'https://shop.example/checkout' }, session);
+    expect(refused.res.status).toBe(422);
+    expect(errorOf(refused.html, 'allowedOrigins')).toContain('an origin has no path');
+    expect((await getSettings(db())).allowedOrigins).toEqual(['https://shop.example', 'https://*.shop.example']);
+  });
+});

@@ -26,6 +26,7 @@ describe('GET /api/settings', () => {
       lowStockThreshold: 5,
       shippingFlatRate: 0,
       freeShippingThreshold: null,
+      allowedOrigins: [],
       updatedAt: expect.any(String),
     });
   });

@@ -6,7 +6,7 @@ import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } fro
 import { Badge, Pager, Table } from '../components/table';
 import { Checkbox } from './coupons';
 
-export const STORE_FIELDS = ['name', 'contactEmail', 'defaultCurrency', 'weightUnit', 'lowStockThreshold', 'shippingFlatRate', 'freeShippingThreshold'];
+export const STORE_FIELDS = ['name', 'contactEmail', 'defaultCurrency', 'weightUnit', 'lowStockThreshold', 'shippingFlatRate', 'freeShippingThreshold', 'allowedOrigins'];
 
 const TAX_FIELDS = ['name', 'country', 'region', 'rate', 'shippingTaxable'];
 const CURRENCY_FIELDS = ['name', 'symbol', 'minorUnits', 'exchangeRate', 'enabled'];
@@ -43,6 +43,13 @@ export function SettingsPage(v: SettingsView) {
             <Field form={v.store} name="shippingFlatRate" label="Flat shipping" type="number" step="0.01" min="0" />
             <Field form={v.store} name="freeShippingThreshold" label="Free shipping from" type="number" step="0.01" min="0" hint="Blank: never free." />
           </div>
+          <Field
+            form={v.store}
+            name="allowedOrigins"
+            label="Storefront origins (CORS)"
+            type="textarea"
+            hint="Web pages on these origins may call the API from the browser. One a line: https://shop.example, or https://*.shop.example for every subdomain."
+          />
           {v.canWrite ? <button type="submit">Save settings</button> : null}
         </PostForm>
       </section>

@@ -32,7 +32,7 @@ async function show(c: C, forms: { store?: FormState; tax?: FormState; currency?
   ]);
   const view = (
     <SettingsPage
-      store={forms.store ?? emptyForm(store as unknown as Record<string, unknown>)}
+      store={forms.store ?? emptyForm({ ...store, allowedOrigins: store!.allowedOrigins.join('\n') })}
       currencies={currencyList.items}
       taxes={taxList.items}
       taxPage={pageOf(query, taxList.total)}
@@ -86,11 +86,19 @@ export const settingsRoutes = new Hono<AppEnv>()
         lowStockThreshold: num(form, 'lowStockThreshold'),
         shippingFlatRate: num(form, 'shippingFlatRate'),
         freeShippingThreshold: numOrNull(form, 'freeShippingThreshold'),
+        // One origin a line (commas and spaces also separate).
+        allowedOrigins: (str(form, 'allowedOrigins') ?? '').split(/[\s,]+/).filter(Boolean),
       };
       await settings.updateSettings(c.var.db, validate(UpdateSettingsBody, body));
       return redirectWith(c, HERE, 'Settings saved.');
     } catch (error) {
-      return show(c, { store: failure(error, refill(form)) }, failureStatus(error));
+      // An entry's message (`allowedOrigins.1`) goes next to the one field that holds them all.
+      const state = failure(error, refill(form));
+      for (const [name, message] of Object.entries(state.errors)) {
+        if (name.startsWith('allowedOrigins.')) state.errors.allowedOrigins ??= message;
+      }
+      state.errors = Object.fromEntries(Object.entries(state.errors).filter(([name]) => !name.startsWith('allowedOrigins.')));
+      return show(c, { store: state }, failureStatus(error));
     }
   })
   .post('/currencies', guard(currencyRoutes.createCurrency), async (c) => {

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { storeSettings, WEIGHT_UNITS } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
+import { MAX_ALLOWED_ORIGINS, normalOrigin, originPatternProblem } from '../../lib/origins';
 import { CurrencyCode } from './currencies.schemas';
 
 /** An amount in the default currency's major unit; its decimals are checked against that currency's minor units. */
@@ -18,7 +19,16 @@ const amounts = {
   }),
 };
 
-export const SettingsSchema = createSelectSchema(storeSettings, { ...amounts, updatedAt: Timestamp })
+const ALLOWED_ORIGINS_DESCRIPTION =
+  'Web origins whose pages may call the API from a browser (CORS): exact origins (`https://shop.example`, `http://localhost:5173`) ' +
+  'or one wildcard label in front (`https://*.shop.example`: every subdomain, not the domain itself). Scheme and port must match. ' +
+  `At most ${MAX_ALLOWED_ORIGINS}. The deployment's \`CORS_ORIGINS\` adds to them. A change reaches every server within 30 seconds.`;
+
+export const SettingsSchema = createSelectSchema(storeSettings, {
+  ...amounts,
+  allowedOrigins: z.array(z.string()).openapi({ description: ALLOWED_ORIGINS_DESCRIPTION, example: ['https://shop.example', 'https://*.shop.example'] }),
+  updatedAt: Timestamp,
+})
   .omit({ id: true })
   .openapi('StoreSettings', {
     description:
@@ -36,6 +46,20 @@ const fields = {
   weightUnit: z.enum(WEIGHT_UNITS),
   lowStockThreshold: z.int().min(0).max(1_000_000_000).openapi({ description: 'Stock at or below this is low, unless a product or variant sets its own.' }),
   ...amounts,
+  allowedOrigins: z
+    .array(
+      z
+        .string()
+        .max(200)
+        .transform(normalOrigin)
+        .superRefine((value, ctx) => {
+          const problem = originPatternProblem(value);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+    )
+    .max(MAX_ALLOWED_ORIGINS)
+    .transform((patterns) => [...new Set(patterns)])
+    .openapi({ description: ALLOWED_ORIGINS_DESCRIPTION, example: ['https://shop.example', 'https://*.shop.example'] }),
 };
 
 // Overrides given as schemas replace drizzle-zod's optional update columns, hence `.partial()`.

@@ -1,6 +1,7 @@
 import { and, eq, exists, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { currencies, storeSettings } from '../../db/schema';
+import { keepAllowedOrigins } from '../../lib/allowed-origins';
 import { ApiError, type FieldError } from '../../lib/errors';
 import { toMajor, toMajorOrNull, toMinor } from '../../lib/money';
 import type { Settings, UpdateSettingsInput } from './settings.schemas';
@@ -83,5 +84,12 @@ export async function updateSettings(db: Database, patch: UpdateSettingsInput, n
     : undefined;
   const result = await db.update(storeSettings).set(set).where(and(eq(storeSettings.id, STORE_ID), stillQualifies));
   if (result.meta.changes === 0) throw ApiError.conflict(`Currency ${patch.defaultCurrency} changed meanwhile; retry`, 'defaultCurrency');
+  if (patch.allowedOrigins) keepAllowedOrigins(patch.allowedOrigins, now.getTime());
   return toSettings({ ...current, ...set } as SettingsRow, digits);
+}
+
+/** The settings' allowed origins (CORS), as src/middleware/cors.ts reads them when its kept list is missing or old. */
+export async function readAllowedOrigins(db: Database): Promise<string[]> {
+  const [row] = await db.select({ allowedOrigins: storeSettings.allowedOrigins }).from(storeSettings).where(eq(storeSettings.id, STORE_ID)).limit(1);
+  return row?.allowedOrigins ?? [];
 }
