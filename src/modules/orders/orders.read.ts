@@ -129,9 +129,13 @@ export function orderRef(ref: string): SQL {
   return number ? eq(orders.number, Number(number)) : eq(orders.id, ref);
 }
 
-/** The stored order named by `ref` (id or number) within `reach`; 404 when there is none. */
+/**
+ * The stored order named by `ref` (id or number) within `reach`; 404 when there is none. A plain
+ * select: the relational query API would render the columns of another table in `reach` (a vendor's
+ * order_lines subquery) as the order's, and fail.
+ */
 export async function findOrder(db: Database, ref: string, reach: SQL | undefined): Promise<OrderRow> {
-  const order = await db.query.orders.findFirst({ where: and(orderRef(ref), reach) });
+  const [order] = await db.select().from(orders).where(and(orderRef(ref), reach)).limit(1);
   if (!order) throw ApiError.notFound('Order', ref);
   return order;
 }
