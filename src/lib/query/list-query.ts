@@ -22,7 +22,8 @@ export interface FilterSpec<T> {
 export interface ListQueryConfig<F extends Record<string, FilterSpec<any>>> {
   resource: string;
   id: SQLiteColumn;
-  sortable: Record<string, SQLiteColumn>;
+  /** Columns, or SQL a caller's reach puts in their place (a vendor's own total of an order). */
+  sortable: Record<string, SQLiteColumn | SQL>;
   defaultSort: SortKey[];
   selectable: FieldTree;
   filters: F;
