@@ -8,6 +8,7 @@ import { coloMatch, coloPut } from '../lib/colo-cache';
 import { fnv1a } from '../lib/fnv';
 import { LruCache } from '../lib/lru';
 import type { Principal } from '../lib/access';
+import { continuationKey } from '../lib/query';
 
 /** Anonymous catalogue reads: a CDN may keep them a minute and serve them stale while it revalidates. */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
@@ -176,7 +177,7 @@ export function catalogueCache() {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
     const anonymous = c.var.principal.kind === 'anonymous';
     const url = new URL(c.req.url);
-    const target = url.pathname + url.search;
+    const target = url.pathname + url.search + continuationKey(c.req.raw);
     const key = `${viewOf(c.var.principal)} ${target}`;
     const fresh = wantsFresh(c);
     const now = Date.now();

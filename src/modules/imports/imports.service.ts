@@ -140,7 +140,7 @@ export async function listImports(db: Database, query: ParsedListQuery<typeof im
   const plan = listPlan(importListQuery, query, [vendorId ? eq(imports.vendorId, vendorId) : undefined]);
   const [rows, total] = await db.batch([
     db.select().from(imports).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ n: sql<number>`count(*)` }).from(imports).where(plan.where),
+    db.select({ n: sql<number>`count(*)` }).from(imports).where(plan.matching),
   ]);
   return { items: rows.map(({ chunks: _c, chunksDone: _d, vendorId: _v, ...shown }) => shown), total: total[0]?.n ?? 0 };
 }

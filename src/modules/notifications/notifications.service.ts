@@ -20,7 +20,7 @@ export async function listNotifications(db: Database, query: ParsedListQuery<typ
   const plan = listPlan(config, query);
   const [rows, totals] = await db.batch([
     db.select().from(notifications).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(notifications).where(plan.where),
+    db.select({ total: count() }).from(notifications).where(plan.matching),
   ]);
   return { items: rows.map(toNotification), total: totals[0]!.total };
 }
@@ -40,7 +40,7 @@ export async function listTemplates(db: Database, query: ParsedListQuery<typeof 
   const plan = listPlan(config, query);
   const [rows, totals] = await db.batch([
     db.select().from(notificationTemplates).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(notificationTemplates).where(plan.where),
+    db.select({ total: count() }).from(notificationTemplates).where(plan.matching),
   ]);
   return { items: rows.map(toTemplate), total: totals[0]!.total };
 }

@@ -58,6 +58,8 @@ export function toOrder(row: OrderRow, lines: OrderLineRow[], reach: OrderReach 
 
 interface Window {
   where: SQL | undefined;
+  /** Every order the list matches, for its total, when the page's rows are fewer (listPlan); else `where`. */
+  matching?: SQL | undefined;
   orderBy: SQL[];
   limit: number;
   offset: number;
@@ -92,7 +94,7 @@ async function loadOrders(db: Database, reach: OrderReach, window: Window, optio
       withHistory && selects(selection, 'history')
         ? db.select().from(orderStatusHistory).where(inArray(orderStatusHistory.orderId, pageIds)).orderBy(asc(orderStatusHistory.createdAt), asc(orderStatusHistory.id))
         : undefined,
-    total: withTotal ? db.select({ total: count() }).from(orders).where(window.where) : undefined,
+    total: withTotal ? db.select({ total: count() }).from(orders).where('matching' in window ? window.matching : window.where) : undefined,
   };
   const names = (Object.keys(related) as (keyof typeof related)[]).filter((name) => related[name]);
   const results = (await db.batch([rowsQuery, ...names.map((name) => related[name]!)] as unknown as [typeof rowsQuery])) as unknown[];

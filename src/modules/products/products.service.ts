@@ -191,7 +191,8 @@ export function productListQueries(db: Database, query: ProductListQuery, visibi
   if (query.filters.q !== undefined) {
     // A search: the index's matches are the rows, ordered by relevance unless a sort was asked for.
     const { q, ...others } = query.filters;
-    const plan = listPlan(productListQuery, { ...query, filters: others }, [visibleTo(visibility)]);
+    // Ranked or sorted, a search's pages are read by offset (a CSV export's keyset is for the plain list).
+    const plan = listPlan(productListQuery, { ...query, filters: others, after: undefined }, [visibleTo(visibility)]);
     const sorted = query.sort !== productListQuery.defaultSort && !relevance;
     return searchPageQueries(db, { q, where: plan.where, orderBy: sorted ? plan.orderBy : null, limit: plan.limit, offset: plan.offset });
   }
@@ -200,11 +201,12 @@ export function productListQueries(db: Database, query: ProductListQuery, visibi
   const { category, status, ...others } = query.filters;
   if (category === undefined) {
     const plan = listPlan(productListQuery, query, [visibleTo(visibility)]);
-    return { rows: windowRows(db, plan), total: totalFrom === 'count' ? db.select({ total: count() }).from(products).where(plan.where) : keptTotal(db, totalFrom) };
+    return { rows: windowRows(db, plan), total: totalFrom === 'count' ? db.select({ total: count() }).from(products).where(plan.matching) : keptTotal(db, totalFrom) };
   }
   const { listingWhere, productFilters } = listingConditions(others);
   const vendorScope = visibility.vendorId ? eq(products.vendorId, visibility.vendorId) : undefined;
-  const { where, limit, offset } = listPlan(productListQuery, { ...query, filters: productFilters }, [vendorScope]);
+  // Walked in category_listing's order, by offset (a CSV export's keyset is on products' own columns).
+  const { where, limit, offset } = listPlan(productListQuery, { ...query, filters: productFilters, after: undefined }, [vendorScope]);
   const window = { category, statuses: visibleStatuses(visibility, status), listingWhere, where };
   return {
     rows: categoryPageQuery(db, { ...window, sort: query.sort, limit, offset }),

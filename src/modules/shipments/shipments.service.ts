@@ -51,7 +51,7 @@ export async function listShipments<F extends Record<string, FilterSpec<any>>>(
   const plan = listPlan(config, query, [...conditions, shipmentCondition(reach)]);
   const [rows, totals] = await db.batch([
     db.select().from(shipments).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(shipments).where(plan.where),
+    db.select({ total: count() }).from(shipments).where(plan.matching),
   ]);
   const lines = await linesOf(db, rows.map((r) => r.id), reach);
   return { items: rows.map((r) => toShipment(r, lines.get(r.id) ?? [])), total: totals[0]!.total };
