@@ -38,7 +38,8 @@ export function continuationKey(request: Request): string {
 
 interface Sortable {
   id: SQLiteColumn;
-  sortable: Record<string, SQLiteColumn>;
+  /** A sort may be an SQL expression (a vendor's own order total): never walked by keyset. */
+  sortable: Record<string, SQLiteColumn | SQL>;
 }
 
 /**
@@ -50,9 +51,14 @@ interface Sortable {
 function keysetColumns(config: Sortable, sort: SortKey[]): { field: string; column: SQLiteColumn }[] | undefined {
   const direction = sort[sort.length - 1]?.direction ?? 'asc';
   if (sort.some((key) => key.direction !== direction)) return undefined;
-  const keys = sort.map((key) => ({ field: key.field, column: config.sortable[key.field]! }));
+  const keys: { field: string; column: SQLiteColumn }[] = [];
+  for (const key of sort) {
+    const column = config.sortable[key.field];
+    if (!is(column, SQLiteText) || !column.notNull) return undefined;
+    keys.push({ field: key.field, column });
+  }
   if (!keys.some((key) => key.column === config.id)) keys.push({ field: 'id', column: config.id });
-  return keys.every((key) => is(key.column, SQLiteText) && key.column.notNull) ? keys : undefined;
+  return keys;
 }
 
 /** The JSON fields a page's last item must carry for the next page to start after it, or undefined where the sort cannot. */
