@@ -19,11 +19,15 @@ function etagOf(version: number, target: string): string {
   return `W/"c${version}-${fnv1a(target).toString(36)}"`;
 }
 
-/** If-None-Match holds `etag` (weak comparison, RFC 9110 13.1.2) or is `*`. */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+/**
+ * If-None-Match holds `etag` (weak comparison, RFC 9110 13.1.2), or holds `*` and `exists`: `*`
+ * matches any current representation, so only once the answer is known to be a 200 (a missing or
+ * draft product has none, and is 404).
+ */
+function matches(ifNoneMatch: string | undefined, etag: string | undefined, exists: boolean): boolean {
   if (!ifNoneMatch) return false;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+  return ifNoneMatch.split(',').some((tag) => (tag.trim() === '*' ? exists : etag !== undefined && opaque(tag) === opaque(etag)));
 }
 
 /** The catalogue version row: read alone, or as the first statement of a handler's batch (withVersionRider). */
@@ -191,12 +195,13 @@ export function catalogueCache() {
       // A shared cache must not answer a request carrying a bookmark (it asks for data at least that fresh) with an older copy.
       c.header('Vary', 'Authorization, X-D1-Bookmark');
     };
+    const notModified = (version: number) => {
+      httpHeaders(version);
+      return c.body(null, 304);
+    };
     /** The kept answer for `version`, from this isolate or (anonymous callers) the colo, or a 304. */
     const answerKept = async (version: number): Promise<Response | undefined> => {
-      if (ifNoneMatch && matches(ifNoneMatch, etagOf(version, target))) {
-        httpHeaders(version);
-        return c.body(null, 304);
-      }
+      if (matches(ifNoneMatch, etagOf(version, target), false)) return notModified(version);
       let kept = rendered.get(key);
       let level = 'hit';
       if (kept?.version !== version) kept = undefined;
@@ -209,6 +214,7 @@ export function catalogueCache() {
         }
       }
       if (!kept) return undefined;
+      if (matches(ifNoneMatch, undefined, true)) return notModified(version);
       httpHeaders(version);
       c.header('X-Store-Cache', level);
       return c.body(kept.body, 200, { 'Content-Type': kept.contentType });
@@ -232,11 +238,14 @@ export function catalogueCache() {
     if (c.res.status !== 200) return;
     httpHeaders(version);
     c.header('X-Store-Cache', fresh ? 'bypass' : 'miss');
-    if (version === undefined || c.req.method !== 'GET' || c.req.header('Cache-Control')?.toLowerCase().includes('no-store')) return;
-    const body = await c.res.arrayBuffer();
-    c.res = new Response(body, c.res);
-    const entry = { version, body, contentType: c.res.headers.get('Content-Type') ?? 'application/json' };
-    keep(entry);
-    if (anonymous && !fresh && body.byteLength <= MAX_KEPT_BYTES) coloPut((promise) => c.executionCtx.waitUntil(promise), url.origin, version, target, entry);
+    if (version !== undefined && c.req.method === 'GET' && !c.req.header('Cache-Control')?.toLowerCase().includes('no-store')) {
+      const body = await c.res.arrayBuffer();
+      c.res = new Response(body, c.res);
+      const entry = { version, body, contentType: c.res.headers.get('Content-Type') ?? 'application/json' };
+      keep(entry);
+      if (anonymous && !fresh && body.byteLength <= MAX_KEPT_BYTES) coloPut((promise) => c.executionCtx.waitUntil(promise), url.origin, version, target, entry);
+    }
+    // Rendered now, so it exists: `*` (or a tag of this version) is answered as a kept answer would be.
+    if (matches(ifNoneMatch, version === undefined ? undefined : etagOf(version, target), true)) c.res = new Response(null, { status: 304, headers: c.res.headers });
   });
 }
