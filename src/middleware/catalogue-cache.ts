@@ -6,6 +6,7 @@ import { createDb } from '../db/client';
 import { type AppEnv, numberSetting } from '../env';
 import { coloMatch, coloPut } from '../lib/colo-cache';
 import { fnv1a } from '../lib/fnv';
+import { ifNoneMatchHolds } from '../lib/if-none-match';
 import { LruCache } from '../lib/lru';
 import type { Principal } from '../lib/access';
 
@@ -17,17 +18,6 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 /** The ETag of a public catalogue read: the catalogue version and a hash of the URL (path and query), so two URLs differ. */
 function etagOf(version: number, target: string): string {
   return `W/"c${version}-${fnv1a(target).toString(36)}"`;
-}
-
-/**
- * If-None-Match holds `etag` (weak comparison, RFC 9110 13.1.2), or holds `*` and `exists`: `*`
- * matches any current representation, so only once the answer is known to be a 200 (a missing or
- * draft product has none, and is 404).
- */
-function matches(ifNoneMatch: string | undefined, etag: string | undefined, exists: boolean): boolean {
-  if (!ifNoneMatch) return false;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => (tag.trim() === '*' ? exists : etag !== undefined && opaque(tag) === opaque(etag)));
 }
 
 /** The catalogue version row: read alone, or as the first statement of a handler's batch (withVersionRider). */
@@ -201,7 +191,7 @@ export function catalogueCache() {
     };
     /** The kept answer for `version`, from this isolate or (anonymous callers) the colo, or a 304. */
     const answerKept = async (version: number): Promise<Response | undefined> => {
-      if (matches(ifNoneMatch, etagOf(version, target), false)) return notModified(version);
+      if (ifNoneMatchHolds(ifNoneMatch, etagOf(version, target), false)) return notModified(version);
       let kept = rendered.get(key);
       let level = 'hit';
       if (kept?.version !== version) kept = undefined;
@@ -214,7 +204,7 @@ export function catalogueCache() {
         }
       }
       if (!kept) return undefined;
-      if (matches(ifNoneMatch, undefined, true)) return notModified(version);
+      if (ifNoneMatchHolds(ifNoneMatch, undefined, true)) return notModified(version);
       httpHeaders(version);
       c.header('X-Store-Cache', level);
       return c.body(kept.body, 200, { 'Content-Type': kept.contentType });
@@ -246,6 +236,6 @@ export function catalogueCache() {
       if (anonymous && !fresh && body.byteLength <= MAX_KEPT_BYTES) coloPut((promise) => c.executionCtx.waitUntil(promise), url.origin, version, target, entry);
     }
     // Rendered now, so it exists: `*` (or a tag of this version) is answered as a kept answer would be.
-    if (matches(ifNoneMatch, version === undefined ? undefined : etagOf(version, target), true)) c.res = new Response(null, { status: 304, headers: c.res.headers });
+    if (ifNoneMatchHolds(ifNoneMatch, version === undefined ? undefined : etagOf(version, target), true)) c.res = new Response(null, { status: 304, headers: c.res.headers });
   });
 }
