@@ -95,8 +95,9 @@ export function createApp() {
   app.route('/api', webhooksRouter);
 
   // The admin panel (src/admin): its own session cookie and CSRF checks, outside the /api middleware.
-  // Its writes publish their outbox events like the API's (src/middleware/publish-events.ts).
-  app.use('/admin/*', publishEvents());
+  // Its form posts have the API's body limits, checked before the CSRF check parses them; its writes
+  // publish their outbox events like the API's (src/middleware/publish-events.ts).
+  app.use('/admin/*', bodyLimit(), publishEvents());
   app.route('/admin', createAdminRouter(redispatch));
   app.route('/api', notificationsRouter);
   app.route('/api', pagesRouter);
