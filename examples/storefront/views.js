@@ -373,7 +373,7 @@ function couponForm(cart, rerender) {
             'Remove',
           ),
         )
-      : [h('div', { class: 'field inline' }, h('label', { for: 'coupon-code' }, 'Coupon code'), h('input', { id: 'coupon-code', name: 'code', autocomplete: 'off', maxlength: 64 }), h('button', { type: 'submit' }, 'Apply'))],
+      : [h('div', { class: 'field inline' }, h('label', { for: 'coupon-code' }, 'Coupon code'), h('input', { id: 'coupon-code', name: 'code', type: 'text', autocomplete: 'off', maxlength: 64 }), h('button', { type: 'submit' }, 'Apply'))],
     h('p', { class: 'form-error', role: 'alert', tabindex: '-1' }),
   );
   return form;
