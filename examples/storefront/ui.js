@@ -130,8 +130,11 @@ export function productImage(product, { size = 320, eager = false } = {}) {
   const media = product.media?.[0];
   const external = product.images?.[0];
   const src = media?.url ?? external?.url;
-  if (!src) return h('div', { class: 'img placeholder', role: 'img', 'aria-label': product.name }, product.name.slice(0, 1));
+  const placeholder = () => h('div', { class: 'img placeholder', role: 'img', 'aria-label': product.name }, product.name.slice(0, 1));
+  if (!src) return placeholder();
   return h('img', {
+    // A picture hosted elsewhere that does not load (the demo catalogue's example.com ones) gives way to the placeholder, in the same box.
+    onerror: (event) => event.currentTarget.replaceWith(placeholder()),
     class: 'img',
     src,
     alt: media?.alt ?? external?.alt ?? product.name,
