@@ -22,7 +22,7 @@ export const importProducts = apiRoute({
     'of an existing product updates it (its variants matched by SKU; a stock difference is recorded as an inventory correction), any other is created, and ' +
     'each emits `product.created` or `product.updated` (nothing, if nothing differs). Follow it at `GET /api/imports/{id}`. A vendor user imports its own products. ' +
     `A product has at most ${MAX_ROWS_PER_PRODUCT} rows, as it has at most that many variants: a file with more rows for one handle is refused whole (422, naming the line), before the rest of it is read. ` +
-    'Needs `products:write`.',
+    'The queue checks the caller again before each chunk: once it could no longer import (key revoked or expired, user disabled, vendor suspended, `products:write` taken away), the import ends `failed` with its reason and nothing more is written. Needs `products:write`.',
   security: bearerAuth,
   middleware: [canImport] as const,
   request: {
