@@ -1716,8 +1716,11 @@ class ProductImportItem(TypedDict):
     """
 
     id: str
-    #: `queued`, `running` (the queue is writing its chunks), then `completed`.
-    status: Literal["queued", "running", "completed"]
+    #: `queued`, `running` (the queue is writing its chunks), then `completed`; or `failed` when the
+    #: user or key that started it could no longer import products (revoked, expired, disabled, its
+    #: vendor suspended, `products:write` taken away): the rest was not written, and `reason` says
+    #: why.
+    status: Literal["queued", "running", "completed", "failed"]
     format: Literal["store", "shopify"]
     actor: str
     rows: int
@@ -1727,6 +1730,8 @@ class ProductImportItem(TypedDict):
     updated: int
     unchanged: int
     failed: int
+    #: Why a `failed` import stopped; null otherwise.
+    reason: Optional[str]
     completedAt: Optional[str]
     createdAt: str
     updatedAt: str

@@ -37,7 +37,7 @@ import type {
   UpdateVariantInput,
   Variant,
 } from './products.schemas';
-import { DEFAULT_PRODUCT_STATUS } from './products.schemas';
+import { DEFAULT_PRODUCT_STATUS, MAX_VARIANTS_PER_PRODUCT } from './products.schemas';
 
 type Ref = { id: string; name: string; slug: string };
 
@@ -48,7 +48,7 @@ export const UNIQUE_FIELDS = {
   'product_variants.sku': 'sku',
 };
 
-export const MAX_VARIANTS_PER_PRODUCT = 100;
+export { MAX_VARIANTS_PER_PRODUCT };
 
 /**
  * Public callers see active products only; staff see every status. A vendor user (`vendorId`) sees

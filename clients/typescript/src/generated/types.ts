@@ -1795,8 +1795,8 @@ export type ProductImport = ProductImportItem & {
 /** A product import in a list: its progress, without its failures. */
 export interface ProductImportItem {
   id: string;
-  /** `queued`, `running` (the queue is writing its chunks), then `completed`. */
-  status: "queued" | "running" | "completed";
+  /** `queued`, `running` (the queue is writing its chunks), then `completed`; or `failed` when the user or key that started it could no longer import products (revoked, expired, disabled, its vendor suspended, `products:write` taken away): the rest was not written, and `reason` says why. */
+  status: "queued" | "running" | "completed" | "failed";
   format: "store" | "shopify";
   actor: string;
   rows: number;
@@ -1806,6 +1806,8 @@ export interface ProductImportItem {
   updated: number;
   unchanged: number;
   failed: number;
+  /** Why a `failed` import stopped; null otherwise. */
+  reason: string | null;
   completedAt: string | null;
   createdAt: string;
   updatedAt: string;
