@@ -4902,10 +4902,10 @@ class SettingsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: name, contactEmail, defaultCurrency,
-                weightUnit, lowStockThreshold, shippingFlatRate, freeShippingThreshold, updatedAt. A
-                `fields` selection returns only the selected properties, so properties the response
-                schema marks required may be absent: clients and validators should treat them as
-                optional then.
+                weightUnit, lowStockThreshold, shippingFlatRate, freeShippingThreshold,
+                allowedOrigins, updatedAt. A `fields` selection returns only the selected
+                properties, so properties the response schema marks required may be absent: clients
+                and validators should treat them as optional then.
         """
         return self._http.call("GET", "/api/settings", kind="item", query={"fields": fields})
 
@@ -4919,6 +4919,7 @@ class SettingsResource(ResourceBase):
         lowStockThreshold: Union[int, NotGiven] = NOT_GIVEN,
         shippingFlatRate: Union[float, NotGiven] = NOT_GIVEN,
         freeShippingThreshold: Union[Optional[float], NotGiven] = NOT_GIVEN,
+        allowedOrigins: Union[List[str], NotGiven] = NOT_GIVEN,
     ) -> StoreSettings:
         """Update the store settings.
 
@@ -4934,6 +4935,11 @@ class SettingsResource(ResourceBase):
                 for free shipping.
             freeShippingThreshold: Orders whose discounted subtotal reaches this amount (major
                 units of the default currency) ship free; null for never.
+            allowedOrigins: Web origins whose pages may call the API from a browser (CORS):
+                exact origins (`https://shop.example`, `http://localhost:5173`) or one wildcard
+                label in front (`https://*.shop.example`: every subdomain, not the domain itself).
+                Scheme and port must match. At most 50. The deployment's `CORS_ORIGINS` adds to
+                them. A change reaches every server within 30 seconds.
         """
         return self._http.call(
             "PATCH",
@@ -4947,6 +4953,7 @@ class SettingsResource(ResourceBase):
                 "lowStockThreshold": lowStockThreshold,
                 "shippingFlatRate": shippingFlatRate,
                 "freeShippingThreshold": freeShippingThreshold,
+                "allowedOrigins": allowedOrigins,
             }),
         )
 

@@ -1991,6 +1991,12 @@ class StoreSettings(TypedDict):
     #: Orders whose discounted subtotal reaches this amount (major units of the default currency)
     #: ship free; null for never.
     freeShippingThreshold: Optional[float]
+    #: Web origins whose pages may call the API from a browser (CORS): exact origins
+    #: (`https://shop.example`, `http://localhost:5173`) or one wildcard label in front
+    #: (`https://*.shop.example`: every subdomain, not the domain itself). Scheme and port must
+    #: match. At most 50. The deployment's `CORS_ORIGINS` adds to them. A change reaches every
+    #: server within 30 seconds.
+    allowedOrigins: List[str]
     updatedAt: str
 
 
@@ -2333,6 +2339,12 @@ class UpdateStoreSettings(TypedDict, total=False):
     #: Orders whose discounted subtotal reaches this amount (major units of the default currency)
     #: ship free; null for never.
     freeShippingThreshold: Optional[float]
+    #: Web origins whose pages may call the API from a browser (CORS): exact origins
+    #: (`https://shop.example`, `http://localhost:5173`) or one wildcard label in front
+    #: (`https://*.shop.example`: every subdomain, not the domain itself). Scheme and port must
+    #: match. At most 50. The deployment's `CORS_ORIGINS` adds to them. A change reaches every
+    #: server within 30 seconds.
+    allowedOrigins: List[str]
 
 
 class UpdateTaxRate(TypedDict, total=False):

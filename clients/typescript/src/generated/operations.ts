@@ -350,7 +350,7 @@ export interface ApiKeysGetQuery {
 
 /** Query parameters of `GET /api/settings`. */
 export interface SettingsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: name, contactEmail, defaultCurrency, weightUnit, lowStockThreshold, shippingFlatRate, freeShippingThreshold, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: name, contactEmail, defaultCurrency, weightUnit, lowStockThreshold, shippingFlatRate, freeShippingThreshold, allowedOrigins, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 

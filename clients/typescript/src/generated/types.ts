@@ -617,6 +617,8 @@ export interface StoreSettings {
   shippingFlatRate: number;
   /** Orders whose discounted subtotal reaches this amount (major units of the default currency) ship free; null for never. */
   freeShippingThreshold: number | null;
+  /** Web origins whose pages may call the API from a browser (CORS): exact origins (`https://shop.example`, `http://localhost:5173`) or one wildcard label in front (`https://*.shop.example`: every subdomain, not the domain itself). Scheme and port must match. At most 50. The deployment's `CORS_ORIGINS` adds to them. A change reaches every server within 30 seconds. */
+  allowedOrigins: Array<string>;
   updatedAt: string;
 }
 
@@ -632,6 +634,8 @@ export interface UpdateStoreSettings {
   shippingFlatRate?: number;
   /** Orders whose discounted subtotal reaches this amount (major units of the default currency) ship free; null for never. */
   freeShippingThreshold?: number | null;
+  /** Web origins whose pages may call the API from a browser (CORS): exact origins (`https://shop.example`, `http://localhost:5173`) or one wildcard label in front (`https://*.shop.example`: every subdomain, not the domain itself). Scheme and port must match. At most 50. The deployment's `CORS_ORIGINS` adds to them. A change reaches every server within 30 seconds. */
+  allowedOrigins?: Array<string>;
 }
 
 export interface Currency {
