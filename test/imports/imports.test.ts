@@ -1,6 +1,7 @@
 import { and, eq, like, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, events, imports, inventoryAdjustments, productVariants, products } from '../../src/db/schema';
+import { MAX_ROWS_PER_FILE } from '../../src/modules/imports/plan';
 import { finished, upload } from './import-client';
 import { adminKey, api, createBrand, createCategory, db, expectError, uid } from '../helpers';
 
@@ -142,6 +143,16 @@ describe('product import', () => {
     expectError(refused, 422, 'VALIDATION_ERROR');
     expect(refused.body.error.details).toEqual(refusal(102, `big-${tag}`));
     expect(await db().select({ n: sql<number>`count(*)` }).from(imports)).toEqual(imported);
+  });
+
+  it('takes at most 50,000 rows a file, and refuses more (413) where it meets them, reading no further', async () => {
+    const key = await adminKey();
+    const tag = uid();
+    // 50,001 one-row products, then an unclosed quote that is never reached.
+    const rows = Array.from({ length: MAX_ROWS_PER_FILE + 1 }, (_, i) => `r${i}-${tag},P,1`);
+    const res = await upload(key, ['handle,name,price', ...rows, '"never closed'].join('\n'), '?dry_run=true');
+    expectError(res, 413, 'INVALID_REQUEST');
+    expect(res.body.error.details).toEqual({ field: 'body', issue: `more than ${MAX_ROWS_PER_FILE} rows (line ${MAX_ROWS_PER_FILE + 2})` });
   });
 
   it('refuses what is not a CSV product file', async () => {
