@@ -1,5 +1,5 @@
 import { ApiError } from './errors';
-import { PERMISSION_ACTIONS, PERMISSION_RESOURCES } from './permissions';
+import { PERMISSION_ACTIONS, PERMISSION_RESOURCES, SPECIAL_PERMISSIONS } from './permissions';
 
 /**
  * Who may do what: the principal a request acts as, what its permissions grant, and the one grant
@@ -48,15 +48,19 @@ export function vendorScope(principal: Principal): string | null {
   return principal.kind === 'anonymous' ? null : principal.vendorId;
 }
 
-const resources: readonly string[] = PERMISSION_RESOURCES;
-const actions: readonly string[] = PERMISSION_ACTIONS;
+/** Every concrete `resource:action` there is: each resource with each action, and the special ones. */
+const EVERY_PERMISSION: [string, string][] = [
+  ...PERMISSION_RESOURCES.flatMap((r) => PERMISSION_ACTIONS.map((a): [string, string] => [r, a])),
+  ...Object.entries(SPECIAL_PERMISSIONS).flatMap(([r, as]) => as.map((a): [string, string] => [r, a])),
+];
 
 /** Every concrete `resource:action` a permission stands for. */
 function expand(permission: string): [string, string][] {
-  const [resource = '', action = ''] = permission === '*' ? ['*', '*'] : permission.split(':');
-  const rs = resource === '*' ? resources : [resource];
-  const as = action === '*' ? actions : [action];
-  return rs.flatMap((r) => as.map((a): [string, string] => [r, a]));
+  if (permission === '*') return EVERY_PERMISSION;
+  const [resource = '', action = ''] = permission.split(':');
+  if (action !== '*') return [[resource, action]];
+  const known = EVERY_PERMISSION.filter(([r]) => r === resource);
+  return known.length ? known : [[resource, action]];
 }
 
 /** The entries of `wanted` that `held` does not fully cover (a wildcard is covered by holding every action it names). */

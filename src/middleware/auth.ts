@@ -7,7 +7,8 @@ import type { AppEnv } from '../env';
 import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
 import { ApiError } from '../lib/errors';
 import { type TokenClaims, verifyUserToken } from '../lib/jwt';
-import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey } from '../modules/api-keys/api-key-format';
+import { originMatcher } from '../lib/origins';
+import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey, PUBLISHABLE_KEY_PATTERN, PUBLISHABLE_KEY_PREFIX } from '../modules/api-keys/api-key-format';
 import { apiKeyCheckStatement, evaluateApiKey } from '../modules/api-keys/api-keys.service';
 import { forgetKey, keyPrincipal, rememberKey, stampLastUse } from './api-key-cache';
 
@@ -47,6 +48,29 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
   return principal;
 }
 
+/**
+ * A publishable key (`pk_...`): its request acts as a shopper without an account (the anonymous
+ * principal: what it reaches is what the public reaches, and nothing a key could be granted), from
+ * a web origin on the key's list (403 from another; a request with no Origin is not a browser's).
+ * `c.var.publishableKey` names it, for the rate limit and for telling its refusals apart.
+ */
+async function publishableKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Principal> {
+  const hash = await hashApiKey(key);
+  const { results } = await apiKeyCheckStatement(c.var.db.$client, hash).all();
+  const found = evaluateApiKey(results);
+  if (found.status !== 'valid' || found.record.type !== 'publishable') {
+    const why = { unknown: UNKNOWN_API_KEY, revoked: 'This API key has been revoked', expired: 'This API key has expired', valid: UNKNOWN_API_KEY };
+    throw ApiError.unauthenticated(found.status === 'suspended' ? `This API key is suspended: ${found.reason}` : why[found.status]);
+  }
+  const origin = c.req.header('Origin');
+  if (origin !== undefined && !originMatcher(found.record.allowedOrigins)(origin)) {
+    throw ApiError.forbidden(`This publishable key may not be used from ${origin}: add the origin to the key's allowedOrigins`);
+  }
+  stampLastUse(c, found.row);
+  c.set('publishableKey', found.record.id);
+  return ANONYMOUS;
+}
+
 /** How a credential check ended: a principal, or the ApiError (401/403) to answer once the request is counted. */
 export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; error: ApiError };
 
@@ -57,6 +81,11 @@ export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; erro
  */
 export interface PendingAuthentication {
   bucket: string | null;
+  /**
+   * For a publishable key: the name its shoppers are counted under, each network on its own
+   * (src/middleware/rate-limit.ts); `bucket` is then null.
+   */
+  shoppers?: string;
   outcome: Promise<AuthOutcome>;
 }
 
@@ -95,13 +124,17 @@ export async function beginAuthentication(c: Context<AppEnv>): Promise<PendingAu
     if (!API_KEY_PATTERN.test(credential)) return failed(ApiError.unauthenticated(UNKNOWN_API_KEY));
     return { bucket: await apiKeyBucket(credential), outcome: settle(apiKeyPrincipal(c, credential)) };
   }
+  if (credential.startsWith(PUBLISHABLE_KEY_PREFIX)) {
+    if (!PUBLISHABLE_KEY_PATTERN.test(credential)) return failed(ApiError.unauthenticated(UNKNOWN_API_KEY));
+    return { bucket: null, shoppers: `pk:${(await hashApiKey(credential)).slice(0, 16)}`, outcome: settle(publishableKeyPrincipal(c, credential)) };
+  }
   if (JWT_PATTERN.test(credential)) {
     if (!c.env.JWT_SECRET) throw new Error('JWT_SECRET is not configured');
     const claims = await verifyUserToken(credential, c.env.JWT_SECRET);
     if (!claims) return failed(ApiError.unauthenticated('Invalid or expired token'));
     return { bucket: `user:${claims.sub}`, outcome: settle(lookupUser(c.var.db, claims)) };
   }
-  return failed(ApiError.unauthenticated('Malformed credential: expected an API key or a JWT'));
+  return failed(ApiError.unauthenticated('Malformed credential: expected an API key (sk_ or pk_) or a JWT'));
 }
 
 /** The principal behind the request's credential, or the ApiError it fails with (no rate limiting). */
@@ -111,11 +144,20 @@ export async function resolvePrincipal(c: Context<AppEnv>): Promise<Principal> {
   return outcome.principal;
 }
 
+/** A publishable key reaches what a shopper without an account reaches: 403 where a credential is needed. */
+const PUBLISHABLE_REFUSED = "A publishable key reaches a shopper's operations only: this endpoint needs a secret key or a signed-in user";
+
+/** 401 for an anonymous request; 403 for one with a publishable key, which is no credential for this. */
+export function refuseAnonymous(c: Context<AppEnv>, message = 'This endpoint needs a credential: Authorization: Bearer <API key or token>'): never {
+  if (c.var.publishableKey) throw ApiError.forbidden(PUBLISHABLE_REFUSED);
+  throw ApiError.unauthenticated(message);
+}
+
 /** Route guard: 401 without a credential, 403 when the credential lacks the permission. */
 export function requirePermission(permission: string) {
   return createMiddleware<AppEnv>(async function requirePermission(c, next) {
     const principal = c.var.principal;
-    if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+    if (principal.kind === 'anonymous') refuseAnonymous(c);
     if (!hasPermission(principal, permission)) throw ApiError.forbidden(`This credential lacks the '${permission}' permission`);
     return next();
   });
@@ -124,7 +166,7 @@ export function requirePermission(permission: string) {
 /** Route guard: any signed-in user or API key. */
 export function requireCredential() {
   return createMiddleware<AppEnv>(async function requireCredential(c, next) {
-    if (c.var.principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+    if (c.var.principal.kind === 'anonymous') refuseAnonymous(c);
     return next();
   });
 }
@@ -133,7 +175,7 @@ export function requireCredential() {
 export function requireUser() {
   return createMiddleware<AppEnv>(async function requireUser(c, next) {
     const principal = c.var.principal;
-    if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a signed-in user: Authorization: Bearer <token from POST /api/auth/login>');
+    if (principal.kind === 'anonymous') refuseAnonymous(c, 'This endpoint needs a signed-in user: Authorization: Bearer <token from POST /api/auth/login>');
     if (principal.kind !== 'user') throw ApiError.forbidden('This endpoint is for signed-in users; an API key acts for no user');
     return next();
   });
