@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, runWranglerOk, WRANGLER_JS, wranglerEnv } from '../scripts/lib/wrangler.mjs';
 
-function freePort() {
+/** A free TCP port on 127.0.0.1 (for the Worker, or a page served beside it on its own origin). */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

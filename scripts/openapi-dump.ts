@@ -10,11 +10,19 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The one thing asked of the database binding: a session, never queried (the document reads nothing). */
 const NO_DATABASE = { withSession: () => ({ getBookmark: () => null }) } as unknown as D1Database;
+/** The document is counted like any anonymous read (src/middleware/rate-limit.ts): here by a limiter that allows it. */
+const ALLOWING_LIMITER = {
+  getByName: () => ({
+    count: async (limit: number, _windowSeconds: number, entries: unknown[]) => entries.map(() => ({ allowed: true, limit, remaining: limit - 1, reset: 0, retryAfter: 0 })),
+  }),
+} as unknown as DurableObjectNamespace;
+/** The count runs in the request's background; nothing here waits for it. */
+const NO_WAITING = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
 
 /** The document the Worker serves, as a parsed object. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk the document freely
 export async function openApiDocument(): Promise<Record<string, any>> {
-  const res = await createApp().request('http://store.test/api/openapi.json', {}, { DB: NO_DATABASE });
+  const res = await createApp().request('http://store.test/api/openapi.json', {}, { DB: NO_DATABASE, ADDRESS_LIMITER: ALLOWING_LIMITER }, NO_WAITING);
   if (res.status !== 200) throw new Error(`GET /api/openapi.json answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
 }

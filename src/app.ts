@@ -5,6 +5,7 @@ import { requestId } from 'hono/request-id';
 import { timing } from 'hono/timing';
 import { createAdminRouter } from './admin';
 import { docsRouter } from './docs';
+import { openApiDocument } from './docs/openapi-document';
 import type { AppEnv } from './env';
 import { GRANT_RULE } from './lib/access';
 import { FIELDS_SELECTION_EXTENSION, FIELDS_SELECTION_NOTE } from './lib/query';
@@ -52,8 +53,9 @@ import { vendorsRouter } from './modules/vendors';
 import { webhooksRouter } from './modules/webhooks';
 
 /** Paths that answer without looking at credentials and without counting against any limit. */
-// Stripe's webhook is Stripe's, signed, and must never be turned away by a per-IP limit.
-const UNCOUNTED_PATHS = new Set(['/api', '/api/health', '/api/openapi.json', '/api/payments/stripe/webhook']);
+// Stripe's webhook is Stripe's, signed, and must never be turned away by a per-IP limit. The OpenAPI
+// document is not here: it is a read like any other (kept once built, but ~600 KB a copy).
+const UNCOUNTED_PATHS = new Set(['/api', '/api/health', '/api/payments/stripe/webhook']);
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: versionAliasPath });
@@ -97,8 +99,9 @@ export function createApp() {
   app.route('/api', webhooksRouter);
 
   // The admin panel (src/admin): its own session cookie and CSRF checks, outside the /api middleware.
-  // Its writes publish their outbox events like the API's (src/middleware/publish-events.ts).
-  app.use('/admin/*', publishEvents());
+  // Its form posts have the API's body limits, checked before the CSRF check parses them; its writes
+  // publish their outbox events like the API's (src/middleware/publish-events.ts).
+  app.use('/admin/*', bodyLimit(), publishEvents());
   app.route('/admin', createAdminRouter(redispatch));
   app.route('/api', notificationsRouter);
   app.route('/api', pagesRouter);
@@ -113,16 +116,19 @@ export function createApp() {
     scheme: 'bearer',
     description: 'An API key (`sk_...`) or, for user operations, a JWT.',
   });
-  app.doc31('/api/openapi.json', (c) => ({
-    openapi: '3.1.0',
-    info: {
-      title: 'Store API',
-      version: API_VERSION,
-      description: OPENAPI_DESCRIPTION,
-    },
-    servers: [{ url: new URL(c.req.url).origin, description: 'This server' }],
-    tags: OPENAPI_TAGS,
-  }));
+  app.get(
+    '/api/openapi.json',
+    openApiDocument(app, (origin) => ({
+      openapi: '3.1.0',
+      info: {
+        title: 'Store API',
+        version: API_VERSION,
+        description: OPENAPI_DESCRIPTION,
+      },
+      servers: [{ url: origin, description: 'This server' }],
+      tags: OPENAPI_TAGS,
+    })),
+  );
   app.route('/docs', docsRouter);
   app.route('/', mediaFilesRouter);
 
@@ -170,7 +176,7 @@ const OPENAPI_DESCRIPTION = `JSON REST API of an online store.
 
 **Errors.** INVALID_REQUEST 400 (malformed JSON; an empty body with \`Content-Type: application/json\` is not malformed but no body: \`{}\` where the body is optional, 422 naming the required fields where one is needed; bad or unknown query parameter, unknown sort or field name; 413 for a body over the limit, 415 for a body that is not JSON); VALIDATION_ERROR 422 (body fails its schema; every invalid field listed; unknown body fields are rejected); AUTHENTICATION_ERROR 401 (with \`WWW-Authenticate: Bearer\`); AUTHORIZATION_ERROR 403; NOT_FOUND 404 (also unknown routes); CONFLICT 409; RATE_LIMITED 429; INTERNAL_ERROR 500.
 
-**Lists.** \`page\` (default 1), \`limit\` (default 20, at most 100), \`sort=field:direction,...\` (per-resource whitelist; ties end on \`id\`, in the direction of the last key, so an index serves the order), \`fields=id,name,variants(id,price)\` (also on single reads), and declared filters. Unknown query parameters are rejected with 400 so that a typo never returns an unfiltered list. Field and sort names may be camelCase or snake_case. ${FIELDS_SELECTION_NOTE} Operations that take \`fields\` carry \`${FIELDS_SELECTION_EXTENSION}: true\`.
+**Lists.** \`page\` (default 1), \`limit\` (default 20, at most 100), \`sort=field:direction,...\` (per-resource whitelist; ties end on \`id\`, in the direction of the last key, so an index serves the order), \`fields=id,name,variants(id,price)\` (also on single reads), and declared filters. Unknown query parameters are rejected with 400 so that a typo never returns an unfiltered list. Field and sort names may be camelCase or snake_case. ${FIELDS_SELECTION_NOTE} Operations that take \`fields\` carry \`${FIELDS_SELECTION_EXTENSION}: true\`. \`format=csv\` answers every matching item as CSV (at most CSV_EXPORT_MAX_ROWS, 10,000 by default, else 413), counting one request against the rate limit per page of 100 rows it reads (429 before any row when the remaining requests cannot cover them).
 
 **Money.** Amounts are JSON numbers in the currency's major unit (\`19.99\`), at most 2 decimals; they are stored as integer minor units.
 
@@ -184,7 +190,7 @@ const OPENAPI_DESCRIPTION = `JSON REST API of an online store.
 
 **Webhooks.** Admins register endpoints at \`/api/webhooks\` (the signing secret is shown once). Every event of the outbox (${EVENT_TYPES.map((type) => `\`${type}\``).join(', ')}) is POSTed as \`{ id, event, data, timestamp }\` with \`X-Store-Signature\` (lowercase hex HMAC-SHA256 of the raw body keyed with the secret), \`X-Store-Event\`, \`X-Store-Delivery\` (the same on every retry) and the Standard Webhooks headers. Any 2xx is success; anything else is retried with exponential backoff and jitter for more than 24 hours, then dead-lettered; an endpoint failing for days is disabled and the admins are told.
 
-**Rate limits.** A sliding one-hour window per API key or signed-in user (1000 requests by default) and per client network without a valid credential (100 by default): an IPv4 address, or the /64 of an IPv6 address (all addresses of one /64 share one count; an IPv4-mapped address counts as its IPv4 address), read from \`CF-Connecting-IP\`; a request with a failing credential counts against its network. Counted responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (Unix seconds when the oldest counted request leaves the window), \`RateLimit-Policy\` and \`RateLimit\`; a 429 RATE_LIMITED adds \`Retry-After\` in seconds. \`/api\` (the index of links), \`/api/health\` and this document are never counted. If the limiter cannot be reached the request is served and the failure logged (fail open): a store that cannot sell because its limiter is down loses more than one that briefly over-serves. A busy client far from its limit is counted ten requests at a time and answered from that reservation for up to ten seconds, unused requests given back: the limit is never exceeded, and \`X-RateLimit-Remaining\` still counts down one per request. An anonymous GET from an address far from its limit is answered at once and counted a moment later (its rate-limit headers are then an estimate); within ten requests of the limit every request waits for its count, so at most four requests per server instance can pass beyond it.
+**Rate limits.** A sliding one-hour window per API key or signed-in user (1000 requests by default) and per client network without a valid credential (100 by default): an IPv4 address, or the /64 of an IPv6 address (all addresses of one /64 share one count; an IPv4-mapped address counts as its IPv4 address), read from \`CF-Connecting-IP\`; a request with a failing credential counts against its network. Counted responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (Unix seconds when the oldest counted request leaves the window), \`RateLimit-Policy\` and \`RateLimit\`; a 429 RATE_LIMITED adds \`Retry-After\` in seconds. \`/api\` (the index of links) and \`/api/health\` are never counted; this document is counted like any other read, and carries an \`ETag\` (\`If-None-Match\` with it is answered 304). If the limiter cannot be reached the request is served and the failure logged (fail open): a store that cannot sell because its limiter is down loses more than one that briefly over-serves. A busy client far from its limit is counted ten requests at a time and answered from that reservation for up to ten seconds, unused requests given back: the limit is never exceeded, and \`X-RateLimit-Remaining\` still counts down one per request. An anonymous GET from an address far from its limit is answered at once and counted a moment later (its rate-limit headers are then an estimate); within ten requests of the limit every request waits for its count, so at most four requests per server instance can pass beyond it.
 
 **Caching of catalogue reads.** Anonymous GETs of products, categories and brands carry \`Cache-Control: public, max-age=60, stale-while-revalidate=300\`, \`Vary: Authorization, X-D1-Bookmark\` and a weak \`ETag\` that changes with any catalogue write (stock sold by orders included); \`If-None-Match\` with it is answered 304 after reading one row. Credentialed reads are \`private, no-store\`, with no ETag. The server also keeps the answers it rendered, per caller view and URL, for as long as the catalogue does not change, and serves them after reading the catalogue's version alone: \`X-Store-Cache: hit\` (kept bytes), \`miss\` (rendered now) or \`bypass\` (the request asked \`Cache-Control: no-cache\`, \`no-store\` or \`Pragma: no-cache\`, and was rendered now). A kept answer is never older than the catalogue it shows.
 

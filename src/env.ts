@@ -90,6 +90,8 @@ export interface Bindings {
   MEDIA_MAX_BYTES?: string;
   /** What image URLs start with (`https://store.example.com/media`); the upload's origin + /media when empty. */
   MEDIA_BASE_URL?: string;
+  /** Most rows a CSV export (`?format=csv`) may hold; 10000 by default (src/middleware/csv-export.ts). */
+  CSV_EXPORT_MAX_ROWS?: string;
   /** Largest product CSV `POST /api/products/import` takes, in bytes; 10 MiB by default. */
   IMPORT_MAX_BYTES?: string;
   /** The product import queue (src/modules/imports/): one message per chunk of products. */
@@ -115,6 +117,8 @@ export interface Variables extends TimingVariables {
   requestKey?: string;
   /** A credential that failed: thrown once the request has been counted as unauthenticated. */
   authError?: ApiError;
+  /** Where counting this request left its bucket (src/middleware/rate-limit.ts); unset when it was not counted. */
+  rateLimit?: import('./durable-objects/rate-limiter').RateLimitDecision;
 }
 
 export interface AppEnv {

@@ -94,6 +94,27 @@ export async function insertVendor(values: { name?: string; slug?: string } = {}
   return row;
 }
 
+/**
+ * Inserts a brand and `count` active products of it directly (for lists of hundreds of rows; the
+ * products API has its own tests). Three products share each `createdAt`, so a sort on it leans on
+ * its id tie-break, and the later a product the later its `createdAt` (all in 2030, after any other
+ * product of a test). Returns the brand's slug and the products' names, first inserted first.
+ */
+export async function insertBrandWithProducts(count: number): Promise<{ slug: string; names: string[] }> {
+  const token = uid();
+  const slug = `brand-${token}`;
+  const brandId = `brand_${token.toUpperCase()}`;
+  await env.DB.prepare('INSERT INTO brands (id, name, slug) VALUES (?, ?, ?)').bind(brandId, `Brand ${token}`, slug).run();
+  const start = Date.parse('2030-01-01T00:00:00.000Z') - count * 1000;
+  const insert = env.DB.prepare('INSERT INTO products (id, name, slug, price, status, brand_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const statements = Array.from({ length: count }, (_, i) => {
+    const at = new Date(start + Math.floor(i / 3) * 1000).toISOString();
+    return insert.bind(`prod_${token.toUpperCase()}${String(i).padStart(5, '0')}`, `Item ${token} ${i}`, `item-${token}-${i}`, 100 + i, 'active', brandId, at, at);
+  });
+  for (let i = 0; i < statements.length; i += 200) await env.DB.batch(statements.slice(i, i + 200));
+  return { slug, names: Array.from({ length: count }, (_, i) => `Item ${token} ${i}`) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Identity fixtures.
 

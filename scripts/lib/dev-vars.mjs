@@ -1,5 +1,6 @@
 // Local settings for `wrangler dev`: .dev.vars (gitignored) gets a random JWT_SECRET, so a fresh
-// clone signs user tokens without anyone choosing a secret, and the local webhook settings.
+// clone signs user tokens without anyone choosing a secret, the local webhook settings, and
+// CORS_ORIGINS allowing the reference storefront's origin.
 // Values already there are kept; missing ones are added.
 
 import { randomBytes } from 'node:crypto';
@@ -9,6 +10,8 @@ import path from 'node:path';
 import { ROOT } from './wrangler.mjs';
 
 export const DEV_VARS_FILE = path.join(ROOT, '.dev.vars');
+/** Where `npm run storefront` serves the reference storefront by default (STOREFRONT_PORT 8790). */
+export const STOREFRONT_ORIGINS = ['http://127.0.0.1:8790', 'http://localhost:8790'];
 
 /** Adds any missing local secret to .dev.vars; returns the names it added. */
 export async function ensureDevVars() {
@@ -22,6 +25,8 @@ export async function ensureDevVars() {
     WEBHOOK_RETRY_BASE_SECONDS: () => '5',
     // Server-Timing and X-D1-* cost headers on every response.
     ENVIRONMENT: () => 'development',
+    // The reference storefront (`npm run storefront`, examples/storefront) calls the API from its own origin.
+    CORS_ORIGINS: () => STOREFRONT_ORIGINS.join(','),
   };
   const added = Object.keys(wanted).filter((name) => !has(name));
   if (added.length) {

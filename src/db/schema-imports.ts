@@ -7,7 +7,7 @@ const timestamps = {
   updatedAt: text('updated_at').notNull().default(now),
 };
 
-export const IMPORT_STATUSES = ['queued', 'running', 'completed'] as const;
+export const IMPORT_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 export const IMPORT_FORMATS = ['store', 'shopify'] as const;
 
 /**
@@ -39,6 +39,9 @@ export const imports = sqliteTable(
     unchanged: integer('unchanged').notNull().default(0),
     /** Products not written, each with its rows' failures in import_failures. */
     failed: integer('failed').notNull().default(0),
+    /** Why a `failed` import stopped (the credential that started it can no longer import); null otherwise. */
+    reason: text('reason'),
+    /** When it completed, or failed. */
     completedAt: text('completed_at'),
     ...timestamps,
   },

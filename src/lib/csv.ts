@@ -44,19 +44,20 @@ export class CsvSyntaxError extends Error {
  * errors must name the line a record starts on, which the import reports.
  */
 export function parseCsv(text: string): CsvRecord[] {
-  const records: CsvRecord[] = [];
+  return [...csvRecords(text)];
+}
+
+/**
+ * parseCsv one record at a time: a reader that stops early (the import refusing a file at its
+ * first impossible product) reads no further, and records it does not keep are not held.
+ */
+export function* csvRecords(text: string): Generator<CsvRecord, void, undefined> {
   let cells: string[] = [];
   let cell = '';
   let quoted = false;
   let line = 1;
   let start = 1;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const endRecord = () => {
-    cells.push(cell);
-    if (cells.length > 1 || cells[0] !== '') records.push({ line: start, cells });
-    cells = [];
-    cell = '';
-  };
   for (; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
@@ -71,12 +72,19 @@ export function parseCsv(text: string): CsvRecord[] {
     else if (ch === ',') cells.push(cell), (cell = '');
     else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
-      endRecord();
+      cells.push(cell);
+      if (!blank(cells)) yield { line: start, cells };
+      cells = [];
+      cell = '';
       line++;
       start = line;
     } else cell += ch;
   }
   if (quoted) throw new CsvSyntaxError(`a quoted field opened on line ${start} is never closed`, start);
-  if (cell !== '' || cells.length) endRecord();
-  return records;
+  if (cell !== '' || cells.length) {
+    cells.push(cell);
+    if (!blank(cells)) yield { line: start, cells };
+  }
 }
+
+const blank = (cells: string[]) => cells.length === 1 && cells[0] === '';

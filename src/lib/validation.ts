@@ -1,6 +1,7 @@
 import type { Hook } from '@hono/zod-openapi';
 import type { z } from '@hono/zod-openapi';
 import { ApiError, type FieldError } from './errors';
+import { continueParsedList } from './query';
 
 function fieldName(path: readonly PropertyKey[], fallback: string): string {
   return path.length ? path.map(String).join('.') : fallback;
@@ -31,10 +32,15 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
 
 /**
  * The validation hook of every router: a body that fails its schema is 422 VALIDATION_ERROR listing
- * each invalid field; a bad query or path parameter is 400 INVALID_REQUEST naming the parameter.
+ * each invalid field; a bad query or path parameter is 400 INVALID_REQUEST naming the parameter. A
+ * list query that parsed is where a CSV export's page request gets the item it starts after (the
+ * one place that sees both the request and the parsed query: src/lib/query/keyset.ts).
  */
-export const validationHook: Hook<unknown, any, string, unknown> = (result) => {
-  if (result.success) return;
+export const validationHook: Hook<unknown, any, string, unknown> = (result, c) => {
+  if (result.success) {
+    if (result.target === 'query') continueParsedList(c.req.raw, result.data);
+    return;
+  }
   if (result.target === 'json' || result.target === 'form') throw ApiError.validation(fieldErrors(result.error));
   const [first] = fieldErrors(result.error);
   const where = result.target === 'query' ? 'query parameter' : `${result.target} parameter`;

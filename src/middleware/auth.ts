@@ -7,23 +7,32 @@ import type { AppEnv } from '../env';
 import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
 import { ApiError } from '../lib/errors';
 import { type TokenClaims, verifyUserToken } from '../lib/jwt';
+<<<<<<< HEAD
 import { originMatcher } from '../lib/origins';
 import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey, PUBLISHABLE_KEY_PATTERN, PUBLISHABLE_KEY_PREFIX } from '../modules/api-keys/api-key-format';
 import { apiKeyCheckStatement, evaluateApiKey } from '../modules/api-keys/api-keys.service';
+=======
+import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey } from '../modules/api-keys/api-key-format';
+import { apiKeyByIdStatement, apiKeyCheckStatement, evaluateApiKey, type KeyLookup } from '../modules/api-keys/api-keys.service';
+>>>>>>> main
 import { forgetKey, keyPrincipal, rememberKey, stampLastUse } from './api-key-cache';
 
 const JWT_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
-/** The principal of a user by id and token version (a JWT's claims, or an admin-panel session's). */
-export async function lookupUser(db: Database, claims: Pick<TokenClaims, 'sub' | 'ver'>): Promise<Principal> {
+/** A user, its role's permissions and its vendor's status, by id. */
+async function userRow(db: Database, id: string) {
   const [found] = await db
     .select({ user: users, permissions: roles.permissions, vendorStatus: vendors.status })
     .from(users)
     .innerJoin(roles, eq(roles.id, users.roleId))
     .leftJoin(vendors, eq(vendors.id, users.vendorId))
-    .where(eq(users.id, claims.sub))
+    .where(eq(users.id, id))
     .limit(1);
-  if (!found || found.user.tokenVersion !== claims.ver) throw ApiError.unauthenticated('Invalid or expired token');
+  return found;
+}
+
+/** The principal of a user as read now, or the ApiError a request from it gets (a disabled account, a suspended vendor). */
+function userPrincipal(found: NonNullable<Awaited<ReturnType<typeof userRow>>>): Principal {
   if (found.user.status !== 'active') throw ApiError.unauthenticated('This account is disabled');
   // A suspended vendor's users keep their accounts but can do nothing until it is reinstated.
   if (found.vendorStatus === 'suspended') throw ApiError.forbidden('The vendor of this account is suspended');
@@ -31,7 +40,20 @@ export async function lookupUser(db: Database, claims: Pick<TokenClaims, 'sub' |
   return { kind: 'user', id: user.id, role: user.roleId, permissions: found.permissions, vendorId: user.vendorId };
 }
 
+/** The principal of a user by id and token version (a JWT's claims, or an admin-panel session's). */
+export async function lookupUser(db: Database, claims: Pick<TokenClaims, 'sub' | 'ver'>): Promise<Principal> {
+  const found = await userRow(db, claims.sub);
+  if (!found || found.user.tokenVersion !== claims.ver) throw ApiError.unauthenticated('Invalid or expired token');
+  return userPrincipal(found);
+}
+
 const UNKNOWN_API_KEY = 'Invalid API key';
+
+/** The 401 a request with a key that is not valid gets. */
+function keyRefusal(found: Exclude<KeyLookup, { status: 'valid' }>): ApiError {
+  const why = { unknown: UNKNOWN_API_KEY, revoked: 'This API key has been revoked', expired: 'This API key has expired' };
+  return ApiError.unauthenticated(found.status === 'suspended' ? `This API key is suspended: ${found.reason}` : why[found.status]);
+}
 
 async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Principal> {
   const db = c.var.db;
@@ -40,8 +62,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
   const found = evaluateApiKey(results);
   if (found.status !== 'valid') {
     forgetKey(hash);
-    const why = { unknown: UNKNOWN_API_KEY, revoked: 'This API key has been revoked', expired: 'This API key has expired' };
-    throw ApiError.unauthenticated(found.status === 'suspended' ? `This API key is suspended: ${found.reason}` : why[found.status]);
+    throw keyRefusal(found);
   }
   const principal = keyPrincipal(found);
   rememberKey(hash, principal, stampLastUse(c, found.row));
@@ -49,6 +70,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
 }
 
 /**
+<<<<<<< HEAD
  * A publishable key (`pk_...`): its request acts as a shopper without an account (the anonymous
  * principal: what it reaches is what the public reaches, and nothing a key could be granted), from
  * a web origin on the key's list (403 from another; a request with no Origin is not a browser's).
@@ -69,6 +91,24 @@ async function publishableKeyPrincipal(c: Context<AppEnv>, key: string): Promise
   stampLastUse(c, found.row);
   c.set('publishableKey', found.record.id);
   return ANONYMOUS;
+=======
+ * What a recorded actor (`key:<id>` or `user:<id>`, as actorRef writes it) is now, judged as its
+ * credential would be on a request: a key not revoked, expired or suspended (its owner and vendor
+ * as for any request), a user active and not of a suspended vendor. Throws the ApiError such a
+ * request would get. Work done later for a caller (an import's queue) checks it again with this.
+ * A user's sessions are not consulted: the work goes on as long as the account could act.
+ */
+export async function recordedPrincipal(db: Database, actor: string): Promise<Principal> {
+  const [kind, id = ''] = actor.split(':');
+  if (kind === 'key') {
+    const found = evaluateApiKey((await apiKeyByIdStatement(db.$client, id).all()).results);
+    if (found.status !== 'valid') throw keyRefusal(found);
+    return keyPrincipal(found);
+  }
+  const found = kind === 'user' ? await userRow(db, id) : undefined;
+  if (!found) throw ApiError.unauthenticated(`No user or API key is '${actor}'`);
+  return userPrincipal(found);
+>>>>>>> main
 }
 
 /** How a credential check ended: a principal, or the ApiError (401/403) to answer once the request is counted. */
@@ -144,6 +184,7 @@ export async function resolvePrincipal(c: Context<AppEnv>): Promise<Principal> {
   return outcome.principal;
 }
 
+<<<<<<< HEAD
 /** A publishable key reaches what a shopper without an account reaches: 403 where a credential is needed. */
 const PUBLISHABLE_REFUSED = "A publishable key reaches a shopper's operations only: this endpoint needs a secret key or a signed-in user";
 
@@ -151,14 +192,24 @@ const PUBLISHABLE_REFUSED = "A publishable key reaches a shopper's operations on
 export function refuseAnonymous(c: Context<AppEnv>, message = 'This endpoint needs a credential: Authorization: Bearer <API key or token>'): never {
   if (c.var.publishableKey) throw ApiError.forbidden(PUBLISHABLE_REFUSED);
   throw ApiError.unauthenticated(message);
+=======
+/** 401 for no credential, 403 for one that lacks the permission: what a route guarded by requirePermission answers. */
+export function assertPermission(principal: Principal, permission: string): void {
+  if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+  if (!hasPermission(principal, permission)) throw ApiError.forbidden(`This credential lacks the '${permission}' permission`);
+>>>>>>> main
 }
 
 /** Route guard: 401 without a credential, 403 when the credential lacks the permission. */
 export function requirePermission(permission: string) {
   return createMiddleware<AppEnv>(async function requirePermission(c, next) {
+<<<<<<< HEAD
     const principal = c.var.principal;
     if (principal.kind === 'anonymous') refuseAnonymous(c);
     if (!hasPermission(principal, permission)) throw ApiError.forbidden(`This credential lacks the '${permission}' permission`);
+=======
+    assertPermission(c.var.principal, permission);
+>>>>>>> main
     return next();
   });
 }

@@ -6,8 +6,10 @@ import { createDb } from '../db/client';
 import { type AppEnv, numberSetting } from '../env';
 import { coloMatch, coloPut } from '../lib/colo-cache';
 import { fnv1a } from '../lib/fnv';
+import { ifNoneMatchHolds } from '../lib/if-none-match';
 import { LruCache } from '../lib/lru';
 import type { Principal } from '../lib/access';
+import { continuationKey } from '../lib/query';
 
 /** Anonymous catalogue reads: a CDN may keep them a minute and serve them stale while it revalidates. */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
@@ -17,13 +19,6 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 /** The ETag of a public catalogue read: the catalogue version and a hash of the URL (path and query), so two URLs differ. */
 function etagOf(version: number, target: string): string {
   return `W/"c${version}-${fnv1a(target).toString(36)}"`;
-}
-
-/** If-None-Match holds `etag` (weak comparison, RFC 9110 13.1.2) or is `*`. */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
 /** The catalogue version row: read alone, or as the first statement of a handler's batch (withVersionRider). */
@@ -176,7 +171,7 @@ export function catalogueCache() {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
     const anonymous = c.var.principal.kind === 'anonymous';
     const url = new URL(c.req.url);
-    const target = url.pathname + url.search;
+    const target = url.pathname + url.search + continuationKey(c.req.raw);
     const key = `${viewOf(c.var.principal)} ${target}`;
     const fresh = wantsFresh(c);
     const now = Date.now();
@@ -191,12 +186,13 @@ export function catalogueCache() {
       // A shared cache must not answer a request carrying a bookmark (it asks for data at least that fresh) with an older copy.
       c.header('Vary', 'Authorization, X-D1-Bookmark');
     };
+    const notModified = (version: number) => {
+      httpHeaders(version);
+      return c.body(null, 304);
+    };
     /** The kept answer for `version`, from this isolate or (anonymous callers) the colo, or a 304. */
     const answerKept = async (version: number): Promise<Response | undefined> => {
-      if (ifNoneMatch && matches(ifNoneMatch, etagOf(version, target))) {
-        httpHeaders(version);
-        return c.body(null, 304);
-      }
+      if (ifNoneMatchHolds(ifNoneMatch, etagOf(version, target), false)) return notModified(version);
       let kept = rendered.get(key);
       let level = 'hit';
       if (kept?.version !== version) kept = undefined;
@@ -209,6 +205,7 @@ export function catalogueCache() {
         }
       }
       if (!kept) return undefined;
+      if (ifNoneMatchHolds(ifNoneMatch, undefined, true)) return notModified(version);
       httpHeaders(version);
       c.header('X-Store-Cache', level);
       return c.body(kept.body, 200, { 'Content-Type': kept.contentType });
@@ -232,11 +229,14 @@ export function catalogueCache() {
     if (c.res.status !== 200) return;
     httpHeaders(version);
     c.header('X-Store-Cache', fresh ? 'bypass' : 'miss');
-    if (version === undefined || c.req.method !== 'GET' || c.req.header('Cache-Control')?.toLowerCase().includes('no-store')) return;
-    const body = await c.res.arrayBuffer();
-    c.res = new Response(body, c.res);
-    const entry = { version, body, contentType: c.res.headers.get('Content-Type') ?? 'application/json' };
-    keep(entry);
-    if (anonymous && !fresh && body.byteLength <= MAX_KEPT_BYTES) coloPut((promise) => c.executionCtx.waitUntil(promise), url.origin, version, target, entry);
+    if (version !== undefined && c.req.method === 'GET' && !c.req.header('Cache-Control')?.toLowerCase().includes('no-store')) {
+      const body = await c.res.arrayBuffer();
+      c.res = new Response(body, c.res);
+      const entry = { version, body, contentType: c.res.headers.get('Content-Type') ?? 'application/json' };
+      keep(entry);
+      if (anonymous && !fresh && body.byteLength <= MAX_KEPT_BYTES) coloPut((promise) => c.executionCtx.waitUntil(promise), url.origin, version, target, entry);
+    }
+    // Rendered now, so it exists: `*` (or a tag of this version) is answered as a kept answer would be.
+    if (ifNoneMatchHolds(ifNoneMatch, version === undefined ? undefined : etagOf(version, target), true)) c.res = new Response(null, { status: 304, headers: c.res.headers });
   });
 }

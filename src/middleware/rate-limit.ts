@@ -199,13 +199,28 @@ export async function countClientIp(c: Context<AppEnv>): Promise<void> {
 export type Redispatch = (request: Request, c: Context<AppEnv>) => Promise<Response>;
 /** Requests being answered again after a cached key failed its check: counted once, checked the slow way. */
 const answeredAgain = new WeakSet<Request>();
-/** Requests a counted request makes of its own (a CSV export's pages): authenticated, not counted again. */
+/** Requests a counted request makes of its own (a CSV export's first page, which the export paid for): authenticated, not counted again. */
 const partOfAnother = new WeakSet<Request>();
 
-/** Marks `request` as part of the request being answered, which was counted already. */
+/** Marks `request` as part of the request being answered, which was counted already (only the work that request paid for: more pages are counted). */
 export function countedAlready(request: Request): Request {
   partOfAnother.add(request);
   return request;
+}
+
+/**
+ * 429 RATE_LIMITED, before any work, when the bucket this request was counted on has fewer than
+ * `more` requests left: for a request that will be charged `more` times again as it goes on (a CSV
+ * export's further pages), so that it is refused whole instead of breaking halfway. Its rate-limit
+ * headers are already set; Retry-After says when the oldest counted request leaves the window.
+ */
+export function requireAllowance(c: Context<AppEnv>, more: number, what: string) {
+  const decision = c.var.rateLimit;
+  if (!decision || decision.remaining >= more) return;
+  const retryAfter = Math.max(1, decision.reset - Math.floor(Date.now() / 1000));
+  throw new ApiError('RATE_LIMITED', `${what} needs ${more} more requests of your rate limit and ${decision.remaining} remain; retry in ${retryAfter} seconds or narrow it`, {
+    headers: { 'Retry-After': String(retryAfter) },
+  });
 }
 
 /** Requests without a body to keep for a second answer. */
@@ -214,6 +229,7 @@ const READS = new Set(['GET', 'HEAD']);
 /** The rate-limit headers, and 429 past the limit. */
 function enforce(c: Context<AppEnv>, decision: RateLimitDecision | undefined) {
   if (!decision) return;
+  c.set('rateLimit', decision);
   const window = windowSeconds(c);
   for (const [name, value] of Object.entries(headers(decision, window))) c.header(name, value);
   if (!decision.allowed) {

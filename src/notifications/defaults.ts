@@ -216,3 +216,6 @@ export const DEFAULT_TEMPLATES: DefaultTemplate[] = [
     ),
   },
 ];
+
+/** The trigger a message's template (by key) is sent on; '' for a key the store never had. */
+export const triggerOfTemplate = (key: string): string => DEFAULT_TEMPLATES.find((t) => t.key === key)?.event ?? '';

@@ -9,9 +9,10 @@ import { ID_PREFIX, newId } from '../lib/ids';
 import { type Contact, type ContextEvent, contextReads, type Links } from './context';
 import { recipients, staffReads } from './recipients';
 import { renderMessage, type TemplateData } from './render';
-import { isTrigger, TRIGGERS } from './triggers';
+import { onlyCredentialsRedacted } from './redaction';
+import { credentialVariables, isTrigger, TRIGGERS } from './triggers';
 
-type Template = Pick<NotificationTemplateRow, 'key' | 'channel' | 'category' | 'subject' | 'body' | 'bodyHtml'>;
+type Template = Pick<NotificationTemplateRow, 'key' | 'event' | 'channel' | 'category' | 'subject' | 'body' | 'bodyHtml'>;
 
 /**
  * Where a template's message to `contact` goes, or why it does not. Transactional email always
@@ -46,17 +47,21 @@ export interface NewNotification {
 /** The cause a row was written for: the first part of its dedupe key. */
 export const causeOf = (row: Pick<NotificationRow, 'dedupeKey'>): string | null => row.dedupeKey?.split('|', 1)[0] ?? null;
 
-/** A complete row, rendered; one per cause, template, channel and recipient (its dedupe key). */
+/**
+ * A complete row, rendered; one per cause, template, channel and recipient (its dedupe key). Only
+ * the template's credential variables may hold `[redacted]`, the mark the token is put back into.
+ */
 export function notificationRow(n: NewNotification, now = new Date()): NotificationRow {
   const ts = now.toISOString();
-  const rendered = renderMessage({ subject: n.template.channel === 'email' ? n.template.subject : null, body: n.template.body, bodyHtml: n.template.channel === 'email' ? n.template.bodyHtml : null }, n.data);
+  const data = onlyCredentialsRedacted(n.data, credentialVariables(n.template.event));
+  const rendered = renderMessage({ subject: n.template.channel === 'email' ? n.template.subject : null, body: n.template.body, bodyHtml: n.template.channel === 'email' ? n.template.bodyHtml : null }, data);
   return {
     id: newId(ID_PREFIX.notification, now.getTime()),
     channel: n.template.channel,
     recipient: n.to,
     template: n.template.key,
     ...rendered,
-    data: n.data,
+    data,
     status: n.skip ? 'skipped' : 'queued',
     category: n.template.category,
     eventId: n.eventId,

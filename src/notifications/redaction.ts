@@ -16,3 +16,17 @@ export function unredact(text: string, secret: string): string {
 export function redact(text: string, secret: string): string {
   return text.replaceAll(secret, REDACTED);
 }
+
+/** What REDACTED becomes in a value that is not a credential: it reads the same, but nothing is put back there. */
+export const INERT = '(redacted)';
+
+/**
+ * `data` with REDACTED taken out of every value but the `credentials`' (its trigger's), for
+ * rendering and storing a message. unredact puts the token back wherever the stored text says
+ * REDACTED, so without this a product or account name reading `https://attacker.example/?t=[redacted]`
+ * would carry the real token in the copy sent, under texts that whoever named the product controls.
+ */
+export function onlyCredentialsRedacted<T extends Record<string, unknown>>(data: T, credentials: readonly string[]): T {
+  const inert = (value: unknown) => (typeof value === 'string' ? value.replaceAll(REDACTED_IN_URL, encodeURIComponent(INERT)).replaceAll(REDACTED, INERT) : value);
+  return Object.fromEntries(Object.entries(data).map(([name, value]) => [name, credentials.includes(name) ? value : inert(value)])) as T;
+}

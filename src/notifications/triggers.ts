@@ -5,6 +5,23 @@
  * and never reach a webhook. A template may use only its trigger's variables (422 otherwise).
  */
 
+interface TriggerSpec<V extends Record<string, string>, P extends string | null> {
+  variables: V;
+  /** Staff who may read what the message is about get its admin templates; null: none. */
+  permission: P;
+  /**
+   * The variables whose value is a credential: a token, or a link holding one. They are `[redacted]`
+   * in the stored message and put back only in the provider's copy (src/notifications/outgoing.ts),
+   * and a trigger with any is one whose templates decide where that credential goes: only a caller
+   * holding `*` may change them. Every trigger says, `[]` included (test/notifications/credential-templates.test.ts
+   * checks the list against what each trigger's messages really hold).
+   */
+  credentials: readonly (keyof V & string)[];
+}
+
+/** A trigger, with its credentials checked against its own variables. */
+const trigger = <const V extends Record<string, string>, const P extends string | null>(spec: TriggerSpec<V, P>) => spec;
+
 const STORE = { storeName: 'The store\'s name (settings).' };
 
 const ORDER = {
@@ -28,10 +45,10 @@ const ORDER = {
 };
 
 export const TRIGGERS = {
-  'order.placed': { variables: ORDER, permission: null },
-  'order.cancelled': { variables: ORDER, permission: null },
-  'payment.completed': { variables: { ...ORDER, paymentId: 'The payment id.', amount: 'The amount of this payment, with its currency.' }, permission: null },
-  'shipment.shipped': {
+  'order.placed': trigger({ variables: ORDER, permission: null, credentials: [] }),
+  'order.cancelled': trigger({ variables: ORDER, permission: null, credentials: [] }),
+  'payment.completed': trigger({ variables: { ...ORDER, paymentId: 'The payment id.', amount: 'The amount of this payment, with its currency.' }, permission: null, credentials: [] }),
+  'shipment.shipped': trigger({
     variables: {
       ...ORDER,
       shipmentId: 'The shipment id.',
@@ -41,9 +58,14 @@ export const TRIGGERS = {
       shipmentItems: 'One line per item in this shipment.',
     },
     permission: null,
-  },
-  'customer.registered': { variables: { ...STORE, customerName: 'The customer\'s name, else the email address.', email: 'The account\'s email.', customerId: 'The account id.' }, permission: null },
-  'cart.abandoned': {
+    credentials: [],
+  }),
+  'customer.registered': trigger({
+    variables: { ...STORE, customerName: 'The customer\'s name, else the email address.', email: 'The account\'s email.', customerId: 'The account id.' },
+    permission: null,
+    credentials: [],
+  }),
+  'cart.abandoned': trigger({
     variables: {
       ...STORE,
       customerName: 'The customer\'s name, else the email address.',
@@ -56,8 +78,10 @@ export const TRIGGERS = {
       expiresInDays: 'How long the link works.',
     },
     permission: null,
-  },
-  'inventory.low': {
+    /** The link reopens the customer's cart with a new cart token: their address, and checkout on their account. */
+    credentials: ['recoveryUrl', 'token'],
+  }),
+  'inventory.low': trigger({
     variables: {
       ...STORE,
       productId: '',
@@ -69,8 +93,9 @@ export const TRIGGERS = {
       threshold: 'The low-stock threshold in force.',
     },
     permission: 'inventory:read',
-  },
-  password_reset: {
+    credentials: [],
+  }),
+  password_reset: trigger({
     variables: {
       ...STORE,
       customerName: 'The account\'s name, else the email address.',
@@ -80,10 +105,10 @@ export const TRIGGERS = {
       expiresInMinutes: 'How long the token is valid.',
     },
     permission: null,
-    /** Its messages open any account (admins' too): only a caller holding `*` may change its texts. */
-    opensAccounts: true,
-  },
-  webhook_endpoint_disabled: {
+    /** The link opens any account, admins' too. */
+    credentials: ['resetUrl', 'token'],
+  }),
+  webhook_endpoint_disabled: trigger({
     variables: {
       ...STORE,
       endpointId: '',
@@ -94,8 +119,9 @@ export const TRIGGERS = {
       disableAfterHours: 'WEBHOOK_DISABLE_AFTER_HOURS.',
     },
     permission: 'webhooks:read',
-  },
-} as const satisfies Record<string, { variables: Record<string, string>; permission: string | null; opensAccounts?: true }>;
+    credentials: [],
+  }),
+};
 
 export type Trigger = keyof typeof TRIGGERS;
 
@@ -103,10 +129,13 @@ export function isTrigger(name: string): name is Trigger {
   return Object.hasOwn(TRIGGERS, name);
 }
 
-/** True for a trigger whose messages carry a credential (a reset link): editing its template is editing who can sign in as anyone. */
-export function opensAccounts(trigger: string): boolean {
-  return isTrigger(trigger) && 'opensAccounts' in TRIGGERS[trigger];
+/** The variables of `trigger` whose values are credentials (none for an unknown trigger). */
+export function credentialVariables(trigger: string): readonly string[] {
+  return isTrigger(trigger) ? TRIGGERS[trigger].credentials : [];
 }
+
+/** True for a trigger whose messages carry a credential: editing its templates is editing where that credential goes. */
+export const carriesCredential = (trigger: string): boolean => credentialVariables(trigger).length > 0;
 
 export function triggerVariables(trigger: string): string[] {
   return isTrigger(trigger) ? Object.keys(TRIGGERS[trigger].variables) : [];

@@ -3,11 +3,13 @@ import { createDb, type Database } from '../db/client';
 import { importChunks, importFailures, imports } from '../db/schema';
 import type { Bindings } from '../env';
 import { auditedD1 } from '../lib/audit';
+import { coverProblem, type Principal } from '../lib/access';
 import { ApiError } from '../lib/errors';
 import { takeNotedEvents } from '../lib/events';
 import { applyPlan, type Outcome } from '../modules/imports/apply';
 import type { ImportMessage } from '../modules/imports/imports.service';
 import type { Failure, ProductPlan } from '../modules/imports/plan';
+import { recordedPrincipal } from '../middleware/auth';
 import { sendEvents } from '../webhooks/messages';
 import { log } from './each-message';
 
@@ -61,7 +63,9 @@ async function importChunk(env: Bindings, { importId, n }: ImportMessage): Promi
     plain.select().from(imports).where(eq(imports.id, importId)),
     plain.select().from(importChunks).where(and(eq(importChunks.importId, importId), eq(importChunks.n, n))),
   ]);
-  if (!job || !chunk) return; // counted already (a redelivery), or an import that is gone
+  if (!job || !chunk) return; // counted already (a redelivery), or an import that is gone (or stopped)
+  const stop = await actorProblem(plain, job);
+  if (stop) return stopImport(plain, importId, stop);
   const [kind, id] = job.actor.split(':') as [string, string];
   const db = createDb(auditedD1(env.DB, () => ({ kind: kind === 'key' ? 'api_key' : 'user', id, role: null, requestId: importId, method: 'POST', path: '/api/products/import' })));
   const counts: Record<Outcome | 'failed', number> = { created: 0, updated: 0, unchanged: 0, failed: 0 };
@@ -80,6 +84,33 @@ async function importChunk(env: Bindings, { importId, n }: ImportMessage): Promi
   await countChunk(plain, importId, n, { rows, counts, failures });
   const events = takeNotedEvents(db);
   if (events.length) await sendEvents(env, events).catch((error: unknown) => log('error', 'sending import events failed; they are sent as leftovers later', { importId, error: String(error) }));
+}
+
+/**
+ * Why the user or key that started the import may no longer import products, as a request from it
+ * would be refused now (a key revoked, expired or suspended, a user disabled, a suspended vendor),
+ * or no longer covers `products:write` for the import's vendor; undefined while it may.
+ */
+async function actorProblem(db: Database, job: typeof imports.$inferSelect): Promise<string | undefined> {
+  let principal: Principal;
+  try {
+    principal = await recordedPrincipal(db, job.actor);
+  } catch (error) {
+    if (error instanceof ApiError) return error.message;
+    throw error;
+  }
+  return coverProblem(principal, { permissions: ['products:write'], vendorId: job.vendorId });
+}
+
+/** Ends the import as failed, with why, and drops its chunks not written yet: their messages then find nothing to do. */
+async function stopImport(plain: Database, importId: string, problem: string): Promise<void> {
+  const ts = new Date().toISOString();
+  const reason = `stopped: the credential that started the import can no longer import products (${problem}); the products not written by then were not imported`;
+  await plain.batch([
+    plain.update(imports).set({ status: 'failed', reason, completedAt: ts, updatedAt: ts }).where(eq(imports.id, importId)),
+    plain.delete(importChunks).where(eq(importChunks.importId, importId)),
+  ]);
+  log('warn', 'an import was stopped', { importId, reason });
 }
 
 /** Adds a chunk's counts and failures to its import and deletes the chunk, in one batch that applies only while the chunk is there. */

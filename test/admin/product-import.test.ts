@@ -4,6 +4,7 @@ import { uid } from '../helpers';
 import { csrfIn, get, ORIGIN, signIn } from './panel-client';
 import { createUser } from '../../src/modules/users/users.service';
 import { db } from '../helpers';
+import { imports } from '../../src/db/schema';
 
 // The panel's product import: check only, import, and the progress page that follows the queue.
 
@@ -49,6 +50,20 @@ describe('admin: product import', () => {
     expect(page.html).toContain('<progress id="import-progress" value="2" max="2">');
     expect(page.html).toMatch(/<dt>Created<\/dt><dd>1<\/dd>/);
     expect(page.html).toMatch(/<dt>Failed<\/dt><dd>1<\/dd>/);
+  });
+
+  it('shows why a stopped import failed, and stops refreshing', async () => {
+    const session = await admin();
+    const id = `imp_test${uid()}`;
+    const ts = new Date().toISOString();
+    const reason = 'stopped: the credential that started the import can no longer import products (This API key has been revoked); the products not written by then were not imported';
+    await db().insert(imports).values({ id, status: 'failed', reason, format: 'store', actor: 'key:key_gone', vendorId: null, rows: 100, products: 100, chunks: 4, chunksDone: 1, rowsDone: 25, created: 25, completedAt: ts, createdAt: ts, updatedAt: ts });
+    const page = await get(`/admin/products/import/${id}`, session);
+    expect(page.res.status).toBe(200);
+    expect(page.res.headers.get('Refresh')).toBeNull();
+    expect(page.html).toContain('<span class="badge b-failed">failed</span>');
+    expect(page.html).toContain('This API key has been revoked');
+    expect(page.html).not.toContain('This page refreshes');
   });
 
   it('asks for a file when none is sent', async () => {

@@ -81,6 +81,23 @@ describe('HTTP caching of public catalogue reads', () => {
     expect((await api('/api/products', { key, headers: { 'If-None-Match': etag } })).status).toBe(200);
   });
 
+  it('answers If-None-Match: * with 304 only when the product exists for the caller (RFC 9110 13.1.2)', async () => {
+    const key = await adminKey();
+    const draft = await createProduct(key, { status: 'draft' });
+    const active = await createProduct(key);
+    const star = { headers: { 'If-None-Match': '*' } };
+    // No current representation: a missing product and a draft (404 to the public) are 404, not "not modified".
+    const missing = await api('/api/products/prod_missing', star);
+    expect(missing.status, missing.headers.get('ETag') ?? '').toBe(404);
+    expect(missing.body.error.code).toBe('NOT_FOUND');
+    expect((await api(`/api/products/${draft.id}`, star)).status).toBe(404);
+    expect((await api(`/api/products/${draft.id}`, { headers: { 'If-None-Match': '"x", *' } })).status).toBe(404);
+    // An active product has one: 304 whether it was rendered before (kept) or not.
+    expect((await api(`/api/products/${active.id}`, star)).status).toBe(304);
+    expect((await api(`/api/products/${active.id}`)).status).toBe(200);
+    expect((await api(`/api/products/${active.id}`, star)).status).toBe(304);
+  });
+
   it('does not tag errors or writes', async () => {
     const missing = await api('/api/products/prod_missing');
     expect(missing.status).toBe(404);

@@ -54,6 +54,20 @@ describe('catalogue answers by trusted version', () => {
     expect(revalidated.trips).toBe(0);
   });
 
+  it('answer If-None-Match: * with 304 only for a product that is there, while the version is trusted', async () => {
+    const key = await adminKey();
+    const draft = await createProduct(key, { status: 'draft' });
+    const active = await createProduct(key);
+    expect((await request(`/api/products/${active.id}`)).status).toBe(200);
+    // The version is now trusted: these requests are decided with no D1 round trip before the handler.
+    const star = { headers: { 'If-None-Match': '*' } };
+    expect((await request(`/api/products/${active.id}`, star)).status).toBe(304);
+    const missing = await request('/api/products/prod_missing', star);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('NOT_FOUND');
+    expect((await request(`/api/products/${draft.id}`, star)).status).toBe(404);
+  });
+
   it("answer from the colo's cache what another isolate rendered, and put there what they render", async () => {
     await createProduct(await adminKey());
     // What this isolate renders goes to the colo's cache, under its version and URL.

@@ -61,6 +61,22 @@ describe('cart reminders', () => {
     expect(await db().select().from(events).where(and(eq(events.type, 'cart.abandoned'), sql`json_extract(${events.data}, '$.cartId') = ${id}`))).toHaveLength(1);
   });
 
+  it("put the token back only where the reminder's link is, not where a product's name says [redacted]", async () => {
+    // Product names are products:write's (a vendor's too), not the template's: one must not carry the token off.
+    const bait = 'https://attacker.example/?t=[redacted]&u=%5Bredacted%5D';
+    const baitVariant = (await createProduct(await adminKey(), { name: `Mug ${bait}`, price: 5, stock: 10 })).variants[0].id;
+    const { id, customer } = await customerCart();
+    await api('/api/carts/me/lines', { method: 'POST', key: customer.token, json: { variantId: baitVariant, quantity: 1 } });
+    const event = await abandon(id);
+    const [message] = await planEventNotifications(db(), { id: event.id, type: event.type, data: event.data });
+    const token = await recoveryToken(env.JWT_SECRET!, event.data.recoveryId as string);
+    const sent = (await outgoingMessage(env, message!)) as { body: string; bodyHtml: string };
+    expect(sent.body.split(token)).toHaveLength(2);
+    expect(sent.bodyHtml.split(token)).toHaveLength(2);
+    expect(sent.body).toContain(`cart=${id}&token=${token}`);
+    expect(sent.body).toContain('Mug https://attacker.example/?t=(redacted)&u=(redacted)');
+  });
+
   it('respect the opt-out from marketing email, and never go to a guest', async () => {
     const opted = await customerCart({ marketingEmailOptOut: true });
     const optedEvent = await abandon(opted.id);

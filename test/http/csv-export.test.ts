@@ -1,12 +1,16 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app';
 import { apiKeyBucket } from '../../src/middleware/auth';
 import { parseCsv as readCsv } from '../../src/lib/csv';
 import { placeOrder } from '../../src/modules/orders/place-order';
-import { adminKey, api, createProduct, db, expectError, insertUser, uid } from '../helpers';
+import { adminKey, api, createProduct, db, expectError, insertBrandWithProducts, insertUser, uid } from '../helpers';
+import { exportWatchingPages } from './csv-export-pages';
 
 // CSV export of any list: every matching row, not a page; columns from fields=; the list's reach;
-// counted once against the rate limit.
+// a request per page against the rate limit; at most CSV_EXPORT_MAX_ROWS rows; pages from kept
+// answers whatever the client's Cache-Control; deep pages by keyset.
 
 /** The rows of a CSV answer (src/lib/csv.ts's reader, tested on its own in test/lib/csv.test.ts). */
 const parseCsv = (text: string) => readCsv(text).map((r) => r.cells);
@@ -18,7 +22,7 @@ async function ordersFor(email: string, count: number) {
 }
 
 describe('CSV export', () => {
-  it('answers Accept: text/csv with every matching order across pages, every field as a column, counted once', async () => {
+  it('answers Accept: text/csv with every matching order across pages, every field as a column, a request per page', async () => {
     const email = `csv-${uid()}@example.test`;
     const product = await ordersFor(email, 230);
     await ordersFor(`other-${uid()}@example.test`, 3);
@@ -40,9 +44,9 @@ describe('CSV export', () => {
     expect(mine[0]![header!.indexOf('total')]).toBe('25');
     expect(mine[0]![header!.indexOf('lines.sku')]).toBe(product.variants[0].sku);
     expect(product.variants[0].sku).toMatch(/^CSV-/);
-    // The export was one request for the limiter: 10 an hour here (vitest.config.ts), and 3 pages.
+    // Each page the export read was one request for the limiter (the export paid for the first): 3 pages, then this hit.
     const left = await env.RATE_LIMITER.getByName(await apiKeyBucket(key)).hit(10, 3600);
-    expect(left.remaining).toBe(10 - 2);
+    expect(left.remaining).toBe(10 - 3 - 1);
   });
 
   it('takes ?format=csv with filters and fields=, and answers a bad one as JSON', async () => {
@@ -84,4 +88,69 @@ describe('CSV export', () => {
     const cells = parseCsv(res.body as string).slice(1).map((r) => r[0]!);
     expect(cells.sort()).toEqual([`'+${tag} plus`, `'-${tag} minus`, `'=HYPERLINK("http://evil.test","${tag}")`, `'@${tag} at`, `Mug, "large" ${tag}\nsecond line`].sort());
   });
+
+  it('reads each further page after the last row of the one before (keyset), so a deep page reads its own rows only', async () => {
+    const { names } = await insertBrandWithProducts(450);
+    // The default order (newest first, ties by id) and a selection without its fields: the export asks for them.
+    const { res, body, pages } = await exportWatchingPages('/api/products?format=csv&fields=name');
+    expect(res.status).toBe(200);
+    const exported = parseCsv(body as string);
+    expect(exported[0]).toEqual(['name']);
+    expect(exported.slice(1, 451).map((r) => r[0])).toEqual([...names].reverse());
+    expect(pages.length).toBeGreaterThanOrEqual(5);
+    expect(pages[1]!.url.searchParams.get('fields')).toBe('name,createdAt,id');
+    // Page 5 by offset skips 400 rows to read 100 (D1 reads ~450); each page of the export reads its own (~100, and the kept total).
+    const byOffset = await api('/api/products?fields=name,createdAt,id&limit=100&page=5', { headers: { 'Cache-Control': 'no-cache' } });
+    expect(byOffset.body.data.slice(0, 50).map((p: any) => p.name)).toEqual([...names].reverse().slice(400));
+    const rowsRead = (headers: Headers) => Number(headers.get('X-D1-Rows-Read'));
+    expect(rowsRead(byOffset.headers)).toBeGreaterThan(400);
+    for (const page of pages.slice(1)) expect(rowsRead(page.headers), page.url.search).toBeLessThan(120);
+    // A sort on money has no keyset here: its pages are read by offset, and still whole.
+    const byPrice = await exportWatchingPages('/api/products?format=csv&fields=name&sort=price:desc');
+    expect(parseCsv(byPrice.body as string).slice(1)).toHaveLength(exported.length - 1);
+    expect(byPrice.pages[1]!.url.searchParams.get('fields')).toBe('name');
+    // A page that starts after a row still counts the whole list for its total (here a count, with a filter).
+    const { slug, names: branded } = await insertBrandWithProducts(250);
+    const filtered = await exportWatchingPages(`/api/products?format=csv&fields=name&brand=${slug}`);
+    expect(parseCsv(filtered.body as string).slice(1).map((r) => r[0])).toEqual([...branded].reverse());
+    expect(filtered.pages.map((p) => p.total)).toEqual([250, 250, 250]);
+  });
+
+  it('refuses an export of more rows than CSV_EXPORT_MAX_ROWS with 413 before any row, and exports one at the maximum', async () => {
+    const { slug } = await insertBrandWithProducts(151);
+    const exportWithMax = async (max: string) => {
+      const ctx = createExecutionContext();
+      const res = await createApp().fetch(new Request(`http://store.test/api/products?format=csv&brand=${slug}`), { ...env, CSV_EXPORT_MAX_ROWS: max }, ctx);
+      const text = await res.text();
+      await waitOnExecutionContext(ctx);
+      return { status: res.status, text };
+    };
+    const over = await exportWithMax('150');
+    expect(over.status).toBe(413);
+    const refusal = JSON.parse(over.text);
+    expect(refusal.error.code).toBe('INVALID_REQUEST');
+    expect(refusal.error.message).toContain('151 rows match');
+    expect(refusal.error.message).toContain('at most 150');
+    expect(refusal.error.details.field).toBe('format');
+    const at = await exportWithMax('151');
+    expect(at.status).toBe(200);
+    expect(parseCsv(at.text).slice(1)).toHaveLength(151);
+  });
+
+  it("serves an export's pages from kept answers, whatever Cache-Control or Pragma the client sends", async () => {
+    const { slug, names } = await insertBrandWithProducts(150);
+    const path = `/api/products?format=csv&brand=${slug}&fields=name`;
+    const first = await api(path);
+    expect(parseCsv(first.body).slice(1).map((r) => r[0])).toEqual([...names].reverse());
+    // The names change in D1 while the catalogue version stays: only a page rendered anew shows them.
+    const [{ version }] = (await env.DB.prepare('SELECT version FROM catalogue_version WHERE id = 1').all<{ version: number }>()).results as [{ version: number }];
+    await env.DB.prepare("UPDATE products SET name = name || ' renamed' WHERE brand_id = (SELECT id FROM brands WHERE slug = ?)").bind(slug).run();
+    await env.DB.prepare('UPDATE catalogue_version SET version = ? WHERE id = 1').bind(version).run();
+    const fresh = await api(`/api/products?brand=${slug}&fields=name&limit=1`, { headers: { 'Cache-Control': 'no-cache' } });
+    expect(fresh.body.data[0].name).toBe(`${names[149]} renamed`);
+    const again = await api(path, { headers: { 'Cache-Control': 'no-cache, no-store', Pragma: 'no-cache' } });
+    expect(again.status).toBe(200);
+    expect(again.body).toBe(first.body);
+  });
 });
+

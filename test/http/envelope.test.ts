@@ -1,4 +1,6 @@
+import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { openApiBuilds } from '../../src/docs/openapi-document';
 import { adminKey, api } from '../helpers';
 
 describe('response envelope and headers', () => {
@@ -147,4 +149,32 @@ describe('documentation', () => {
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.servers).toEqual([{ url: 'http://store.test', description: 'This server' }]);
   });
+
+  it('builds the OpenAPI document once, names each origin in it, and answers its ETag with 304', async () => {
+    const first = await api('/api/openapi.json');
+    expect(first.status).toBe(200);
+    const built = openApiBuilds();
+    expect(built).toBeGreaterThan(0);
+    const etag = first.headers.get('ETag');
+    expect(etag).toMatch(/^"[0-9a-f]{24}"$/);
+    const again = await fetchText('http://store.test/api/openapi.json');
+    expect(again.text).toBe(JSON.stringify(first.body));
+    expect(again.headers.get('ETag')).toBe(etag);
+    // Another origin gets its own servers entry from the same kept document.
+    const other = await fetchText('https://shop.example/api/openapi.json');
+    expect(JSON.parse(other.text).servers).toEqual([{ url: 'https://shop.example', description: 'This server' }]);
+    expect(other.text.replace('https://shop.example', 'http://store.test')).toBe(again.text);
+    expect(openApiBuilds()).toBe(built);
+    // A client holding the tag gets no body.
+    const revalidated = await api('/api/openapi.json', { headers: { 'If-None-Match': etag! } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body).toBe('');
+    expect(revalidated.headers.get('ETag')).toBe(etag);
+    expect((await api('/api/openapi.json', { headers: { 'If-None-Match': '"stale"' } })).status).toBe(200);
+  });
 });
+
+async function fetchText(url: string, init: RequestInit = {}) {
+  const res = await exports.default.fetch(new Request(url, init));
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}

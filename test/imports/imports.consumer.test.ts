@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { importChunks, importFailures, imports } from '../../src/db/schema';
 import worker from '../../src/index';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
 import { IMPORT_MAX_RETRIES } from '../../src/queues/imports';
 import { db, uid } from '../helpers';
 
@@ -13,7 +14,8 @@ import { db, uid } from '../helpers';
 it('retries a chunk that errors, then counts it failed on the last try and completes the import', async () => {
   const id = `imp_test${uid()}`;
   const ts = new Date().toISOString();
-  await db().insert(imports).values({ id, status: 'queued', format: 'store', actor: 'system:test', vendorId: null, rows: 1, products: 1, chunks: 1, createdAt: ts, updatedAt: ts });
+  const { record } = await createApiKey(db(), { name: 'importer', permissions: ['products:write'] });
+  await db().insert(imports).values({ id, status: 'queued', format: 'store', actor: `key:${record.id}`, vendorId: null, rows: 1, products: 1, chunks: 1, createdAt: ts, updatedAt: ts });
   // A price no product write can take (the plan was checked when the file was read; this one was not).
   await db().insert(importChunks).values({ importId: id, n: 0, plans: [{ lines: [2], sku: null, handle: null, body: { name: 'Broken', price: 'abc' }, given: ['name', 'price'] }] });
   const run = async (attempts: number) => {

@@ -1,6 +1,6 @@
 import { and, eq, like, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLog, events, inventoryAdjustments, productVariants, products } from '../../src/db/schema';
+import { auditLog, events, imports, inventoryAdjustments, productVariants, products } from '../../src/db/schema';
 import { finished, upload } from './import-client';
 import { adminKey, api, createBrand, createCategory, db, expectError, uid } from '../helpers';
 
@@ -113,6 +113,35 @@ describe('product import', () => {
     ]);
     const socks = (await api(`/api/products/socks-${tag}`, { key })).body.data;
     expect(socks).toMatchObject({ status: 'draft', price: 9, stock: 12, variants: [{ sku: `SK-${tag}`, options: {} }] });
+  });
+
+  it('takes at most 100 rows for one product, and refuses a file with more where it meets them, reading no further', async () => {
+    const key = await adminKey();
+    const tag = uid();
+    const header = 'handle,name,price,option1_name,option1_value';
+    const sizes = (handle: string, n: number) => Array.from({ length: n }, (_, i) => `${handle},Shirt ${tag},5,Size,${i}`);
+    // As many rows as POST /api/products takes variants.
+    const full = await upload(key, [header, ...sizes(`full-${tag}`, 100)].join('\n'), '?dry_run=true');
+    expect(full.status, JSON.stringify(full.body)).toBe(200);
+    expect(full.body.data).toMatchObject({ rows: 100, products: 1, create: 1, failed: 0 });
+
+    const refusal = (line: number, handle: string) => [
+      { field: 'body', message: `line ${line}, column handle: '${handle}' has more than 100 rows: a product has at most 100 (one per variant, as POST /api/products takes)` },
+    ];
+    const over = await upload(key, [header, `other-${tag},Other,1,,`, ...sizes(`over-${tag}`, 101)].join('\n'), '?dry_run=true');
+    expectError(over, 422, 'VALIDATION_ERROR');
+    expect(over.body.error.details).toEqual(refusal(103, `over-${tag}`));
+
+    // A file of IMPORT_MAX_BYTES (10 MiB) with one handle is refused at its 101st row: the quote
+    // left open at its very end is never reached, so the rest of the file was not read.
+    const row = `big-${tag},B,1\n`;
+    const big = `handle,name,price\n${row.repeat(Math.floor((10 * 1024 * 1024 - 100) / row.length))}"never closed`;
+    expect(big.length).toBeGreaterThan(10 * 1024 * 1024 - 200);
+    const imported = await db().select({ n: sql<number>`count(*)` }).from(imports);
+    const refused = await upload(key, big);
+    expectError(refused, 422, 'VALIDATION_ERROR');
+    expect(refused.body.error.details).toEqual(refusal(102, `big-${tag}`));
+    expect(await db().select({ n: sql<number>`count(*)` }).from(imports)).toEqual(imported);
   });
 
   it('refuses what is not a CSV product file', async () => {

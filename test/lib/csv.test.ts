@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine, CsvSyntaxError, parseCsv } from '../../src/lib/csv';
+import { csvCell, csvLine, csvRecords, CsvSyntaxError, parseCsv } from '../../src/lib/csv';
 import { cellValue, csvColumns } from '../../src/lib/csv-columns';
 
 describe('CSV cells', () => {
@@ -61,5 +61,12 @@ describe('reading CSV', () => {
     } catch (error) {
       expect((error as CsvSyntaxError).line).toBe(2);
     }
+  });
+
+  it('reads record by record on demand: what is not asked for is not read', () => {
+    const records = csvRecords('a,b\n1,2\n3,"never closed');
+    expect(records.next().value).toEqual({ line: 1, cells: ['a', 'b'] });
+    expect(records.next().value).toEqual({ line: 2, cells: ['1', '2'] });
+    expect(() => records.next()).toThrow(CsvSyntaxError);
   });
 });

@@ -11,7 +11,7 @@ import { openChannel, runQueue } from '../webhooks/receiver-setup';
 // calls, one statement records the results), yet settles each message on its own. D1 calls are
 // counted through a wrapper of the binding handed to the consumer.
 
-const template = { key: 'test_batch', channel: 'email' as const, category: 'transactional' as const, subject: 'Order {{orderId}}', body: 'Order {{orderId}} is confirmed', bodyHtml: null };
+const template = { key: 'test_batch', event: 'order.placed', channel: 'email' as const, category: 'transactional' as const, subject: 'Order {{orderId}}', body: 'Order {{orderId}} is confirmed', bodyHtml: null };
 
 async function queued(count: number): Promise<NotificationRow[]> {
   const rows = Array.from({ length: count }, (_, i) =>

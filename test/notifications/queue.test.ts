@@ -11,6 +11,7 @@ import { openChannel, runQueue } from '../webhooks/receiver-setup';
 
 const template = (channel: 'email' | 'sms') => ({
   key: 'test_message',
+  event: 'order.placed',
   channel,
   category: 'transactional' as const,
   subject: channel === 'email' ? 'Order {{orderId}}' : null,

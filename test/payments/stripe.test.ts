@@ -91,6 +91,32 @@ describe('stripe payments', () => {
     expect(retry.body.data.providerReference).not.toBe(payment.providerReference);
   });
 
+  it('does not complete a payment whose PaymentIntent succeeded for another amount or currency: failed with the reason, the order unpaid', async () => {
+    for (const [change, reported] of [[{ amount: 100, amount_received: 100 }, '100 usd'], [{ currency: 'eur' }, '2500 eur']] as const) {
+      const { order, token, payment } = await startStripePayment();
+      const intent = await confirmIntent(payment.providerReference);
+      const res = await deliver(await signedEvent('payment_intent.succeeded', { ...intent, ...change }));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const [stored] = await paymentsOf(order.id);
+      expect(stored!.status).toBe('failed');
+      expect(stored!.failureReason).toContain(`Stripe reports ${reported}`);
+      expect(stored!.failureReason).toContain('2500 usd');
+      expect(await orderRow(order.id)).toMatchObject({ status: 'pending', amountPaid: 0 });
+      expect(await eventsOf('payment.completed', order.id)).toHaveLength(0);
+      expect((await eventsOf('payment.failed', order.id))[0]!.data).toMatchObject({ paymentId: payment.id });
+      // A refund of that charge at Stripe changes nothing here: the store never counted the money.
+      await dashboardRefund(payment.providerReference, 100);
+      const refunded = await deliver(await signedEvent('charge.refunded', { id: 'ch_test', object: 'charge', payment_intent: payment.providerReference, amount_refunded: 100, refunded: true }));
+      expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+      expect(await refundsOf(payment.id)).toHaveLength(0);
+      expect(await orderRow(order.id)).toMatchObject({ status: 'pending', amountPaid: 0, amountRefunded: 0 });
+      // The customer can pay the order with a new payment.
+      const retry = await api(`/api/orders/${order.id}/payments`, { method: 'POST', key: token, json: { provider: 'stripe' } });
+      expect(retry.status).toBe(201);
+      expect(retry.body.data.id).not.toBe(payment.id);
+    }
+  });
+
   it('refuses an event whose signature does not verify (400), and changes nothing', async () => {
     const { order, payment } = await startStripePayment();
     const intent = await confirmIntent(payment.providerReference);

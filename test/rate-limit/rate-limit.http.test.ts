@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminKey, api, insertUser } from '../helpers';
+import { adminKey, api, expectError, insertUser } from '../helpers';
 import { fromIp, newIp } from './client-addresses';
 
 // This project runs with RATE_LIMIT_ANONYMOUS=5 and RATE_LIMIT_AUTHENTICATED=10 (vitest.config.ts).
@@ -74,13 +74,26 @@ describe('rate limits over HTTP', () => {
     expect((await api('/api/products', { key: 'sk_' + 'Z'.repeat(40), ...fromIp(ip) })).status).toBe(429);
   });
 
-  it('never counts health checks or the OpenAPI document', async () => {
+  it('never counts health checks or the index of links', async () => {
     const ip = newIp();
     for (let i = 0; i < ANONYMOUS + 3; i++) {
-      const res = await api(i % 2 ? '/api/health' : '/api/v1/openapi.json', fromIp(ip));
+      const res = await api(i % 2 ? '/api/health' : '/api/v1', fromIp(ip));
       expect(res.status).toBe(200);
       expect(res.headers.get('X-RateLimit-Limit')).toBeNull();
     }
     expect((await api('/api/products', fromIp(ip))).headers.get('X-RateLimit-Remaining')).toBe(String(ANONYMOUS - 1));
+  });
+
+  it('counts the OpenAPI document like any read, and refuses it to an address at its limit', async () => {
+    const ip = newIp();
+    const res = await api('/api/v1/openapi.json', fromIp(ip));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('X-RateLimit-Remaining')).toBe(String(ANONYMOUS - 1));
+    // A 304 is counted too.
+    const revalidated = await api('/api/openapi.json', fromIp(ip, { 'If-None-Match': res.headers.get('ETag')! }));
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('X-RateLimit-Remaining')).toBe(String(ANONYMOUS - 2));
+    for (let i = 2; i < ANONYMOUS; i++) expect((await api('/api/products', fromIp(ip))).status).toBe(200);
+    for (const path of ['/api/openapi.json', '/api/v1/openapi.json']) expectError(await api(path, fromIp(ip)), 429, 'RATE_LIMITED');
   });
 });

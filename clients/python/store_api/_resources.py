@@ -2363,7 +2363,7 @@ class ImportsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        status: Optional[Literal["queued", "running", "completed"]] = None,
+        status: Optional[Literal["queued", "running", "completed", "failed"]] = None,
     ) -> Page[ProductImportItem]:
         """List product imports.
 
@@ -2379,11 +2379,11 @@ class ImportsResource(ResourceBase):
                 Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, status, format, actor, rows,
-                products, rowsDone, created, updated, unchanged, failed, completedAt, createdAt,
-                updatedAt. A `fields` selection returns only the selected properties, so properties
-                the response schema marks required may be absent: clients and validators should
-                treat them as optional then.
-            status: Import status. One of: queued, running, completed.
+                products, rowsDone, created, updated, unchanged, failed, reason, completedAt,
+                createdAt, updatedAt. A `fields` selection returns only the selected properties, so
+                properties the response schema marks required may be absent: clients and validators
+                should treat them as optional then.
+            status: Import status. One of: queued, running, completed, failed.
         """
         return self._http.call(
             "GET",
@@ -2399,7 +2399,7 @@ class ImportsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        status: Optional[Literal["queued", "running", "completed"]] = None,
+        status: Optional[Literal["queued", "running", "completed", "failed"]] = None,
     ) -> Iterator[Page[ProductImportItem]]:
         """Every page of list(), each fetched when the one before is used up."""
         yield from self.list(
@@ -2417,7 +2417,7 @@ class ImportsResource(ResourceBase):
         limit: Optional[int] = None,
         sort: Optional[str] = None,
         fields: Optional[str] = None,
-        status: Optional[Literal["queued", "running", "completed"]] = None,
+        status: Optional[Literal["queued", "running", "completed", "failed"]] = None,
     ) -> Iterator[ProductImportItem]:
         """Every item of every page of list(), fetching the pages as needed."""
         for each in self.pages(page=page, limit=limit, sort=sort, fields=fields, status=status):

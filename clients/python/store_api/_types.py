@@ -1436,20 +1436,29 @@ class Order(TypedDict):
     email: str
     status: Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]
     currency: str
-    #: Amount in the major unit of the order's currency.
+    #: Sum of the lines' subtotals. To a vendor caller, of its own lines only. In the major unit of
+    #: the order's currency.
     subtotal: float
-    #: Amount in the major unit of the order's currency.
+    #: Sum of the lines' discounts (the coupon's share of each line, fixed when the order was
+    #: priced). To a vendor caller, of its own lines only. In the major unit of the order's
+    #: currency.
     discountTotal: float
-    #: Amount in the major unit of the order's currency.
+    #: The order's shipping charge. 0 to a vendor caller: shipping is charged to the order, not to
+    #: any vendor's lines. In the major unit of the order's currency.
     shippingTotal: float
-    #: Amount in the major unit of the order's currency.
+    #: Tax of the lines, plus tax on shipping where the rate taxes it. To a vendor caller, the tax
+    #: of its own lines only (each line's, as the order was priced). In the major unit of the
+    #: order's currency.
     taxTotal: float
-    #: Amount in the major unit of the order's currency.
+    #: subtotal - discountTotal + shippingTotal + taxTotal. To a vendor caller, the total of its own
+    #: lines (and `sort=total` sorts by it). In the major unit of the order's currency.
     total: float
-    #: Amount in the major unit of the order's currency.
-    amountPaid: float
-    #: Amount in the major unit of the order's currency.
-    amountRefunded: float
+    #: Paid so far. null to a vendor caller: payments are for the whole order, and a vendor's share
+    #: of them would tell what other vendors' lines cost. In the major unit of the order's currency.
+    amountPaid: Optional[float]
+    #: Refunded so far. null to a vendor caller, as amountPaid. In the major unit of the order's
+    #: currency.
+    amountRefunded: Optional[float]
     couponCode: Optional[str]
     shippingAddress: Optional[OrderShippingAddress]
     billingAddress: Optional[OrderBillingAddress]
@@ -1457,14 +1466,16 @@ class Order(TypedDict):
     cancelledAt: Optional[str]
     createdAt: str
     updatedAt: str
-    #: What is still owed: total - amountPaid, never below 0.
-    amountDue: float
+    #: What is still owed: total - amountPaid, never below 0. null to a vendor caller, as
+    #: amountPaid. In the major unit of the order's currency.
+    amountDue: Optional[float]
     #: Derived from the amounts: `refunded` when everything paid was refunded, `partially_refunded`
     #: when some was, `paid` when amountPaid covers the total (so an order totalling 0 is paid),
-    #: `partially_paid` when some was paid, else `unpaid`.
+    #: `partially_paid` when some was paid, else `unpaid`. To a vendor caller, the whole order's
+    #: status (no amount).
     paymentStatus: Literal["unpaid", "partially_paid", "paid", "partially_refunded", "refunded"]
-    #: The order's lines. To a vendor user, only the lines of its own vendor (the order's amounts
-    #: stay the whole order's).
+    #: The order's lines. To a vendor caller (a vendor user, or a key of the vendor role), only the
+    #: lines of its own vendor, and the amounts above are those lines'.
     lines: List[OrderLine]
 
 
@@ -1705,8 +1716,11 @@ class ProductImportItem(TypedDict):
     """
 
     id: str
-    #: `queued`, `running` (the queue is writing its chunks), then `completed`.
-    status: Literal["queued", "running", "completed"]
+    #: `queued`, `running` (the queue is writing its chunks), then `completed`; or `failed` when the
+    #: user or key that started it could no longer import products (revoked, expired, disabled, its
+    #: vendor suspended, `products:write` taken away): the rest was not written, and `reason` says
+    #: why.
+    status: Literal["queued", "running", "completed", "failed"]
     format: Literal["store", "shopify"]
     actor: str
     rows: int
@@ -1716,6 +1730,8 @@ class ProductImportItem(TypedDict):
     updated: int
     unchanged: int
     failed: int
+    #: Why a `failed` import stopped; null otherwise.
+    reason: Optional[str]
     completedAt: Optional[str]
     createdAt: str
     updatedAt: str

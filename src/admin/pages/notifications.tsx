@@ -124,7 +124,7 @@ export interface TemplateEditView {
   preview?: Rendered;
   csrf: string;
   canWrite: boolean;
-  /** The password-reset template: only a user holding `*` may save it (the API's rule, checked by its service). */
+  /** A template whose messages carry a credential (password reset, cart reminder): only a user holding `*` may save or reset it (the API's rule, checked by its service). */
   needsEverything: boolean;
   mayChangeIt: boolean;
 }
@@ -146,7 +146,7 @@ export function TemplateEditPage(v: TemplateEditView) {
       {v.needsEverything ? (
         <div class={`flash ${v.mayChangeIt ? 'ok' : 'error'}`} role="note">
           <p>
-            The links this template sends open any account, so changing it needs every permission (<code>*</code>)
+            The messages of this template carry a credential (a link that opens an account or a customer's cart), so changing it needs every permission (<code>*</code>)
             {v.mayChangeIt ? '.' : ': this account can preview it but not save it.'}
           </p>
         </div>
@@ -199,7 +199,7 @@ export function TemplateEditPage(v: TemplateEditView) {
           <MessageParts message={v.preview} />
         </section>
       ) : null}
-      {v.canWrite ? (
+      {v.canWrite && (v.mayChangeIt || !v.needsEverything) ? (
         <div class="actions">
           <ActionButton action={`${action}/reset`} csrf={v.csrf} label="Reset to default" danger confirm="Put this template back to the texts the store started with (and switch it on)?" />
         </div>

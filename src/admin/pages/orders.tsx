@@ -103,12 +103,17 @@ export function OrderDetailPage(v: OrderView) {
             <dd>
               <strong>{money(o.total, o.currency)}</strong>
             </dd>
-            <dt>Paid</dt>
-            <dd>{money(o.amountPaid, o.currency)}</dd>
-            <dt>Refunded</dt>
-            <dd>{money(o.amountRefunded, o.currency)}</dd>
-            <dt>Due</dt>
-            <dd>{money(o.amountDue, o.currency)}</dd>
+            {/* Null to a vendor user: payments are the whole order's (order-money.ts). */}
+            {o.amountPaid !== null && o.amountRefunded !== null && o.amountDue !== null ? (
+              <>
+                <dt>Paid</dt>
+                <dd>{money(o.amountPaid, o.currency)}</dd>
+                <dt>Refunded</dt>
+                <dd>{money(o.amountRefunded, o.currency)}</dd>
+                <dt>Due</dt>
+                <dd>{money(o.amountDue, o.currency)}</dd>
+              </>
+            ) : null}
           </dl>
         </section>
         <section class="card" aria-labelledby="act">
@@ -127,7 +132,7 @@ export function OrderDetailPage(v: OrderView) {
               <button type="submit">Save notes</button>
             </PostForm>
           ) : null}
-          {v.can.pay && o.amountDue > 0 && o.status === 'pending' ? (
+          {v.can.pay && o.amountDue !== null && o.amountDue > 0 && o.status === 'pending' ? (
             <PostForm action={`${base}/payments`} csrf={v.csrf}>
               <h3>Record a payment</h3>
               <FormErrors form={formFor(v, 'payment')} fields={['amount', 'reference']} />

@@ -1,4 +1,4 @@
-import type { ImportItem, ImportSummary, ImportView } from '../../modules/imports/imports.schemas';
+import { importEnded, type ImportItem, type ImportSummary, type ImportView } from '../../modules/imports/imports.schemas';
 import { STORE_COLUMN_NAMES } from '../../modules/imports/formats';
 import { FormErrors, type FormState, PostForm } from '../components/form';
 import { Badge, Table, when } from '../components/table';
@@ -73,7 +73,7 @@ function CheckResult({ summary: s }: { summary: ImportSummary }) {
   );
 }
 
-/** An import's progress, refreshed by the browser until it completes. */
+/** An import's progress, refreshed by the browser until it completes (or stops, saying why). */
 export function ImportProgressPage({ job }: { job: ImportView }) {
   return (
     <>
@@ -107,7 +107,12 @@ export function ImportProgressPage({ job }: { job: ImportView }) {
           <dt>Completed</dt>
           <dd>{when(job.completedAt)}</dd>
         </dl>
-        {job.status !== 'completed' ? <p class="muted">This page refreshes every two seconds until the import completes.</p> : null}
+        {job.reason ? (
+          <p class="flash error" role="alert">
+            {job.reason}
+          </p>
+        ) : null}
+        {importEnded(job.status) ? null : <p class="muted">This page refreshes every two seconds until the import completes.</p>}
       </section>
       <h2>Failures{job.failuresTotal > job.failures.length ? ` (first ${job.failures.length} of ${job.failuresTotal})` : ''}</h2>
       <Failures failures={job.failures} />

@@ -28,9 +28,8 @@ async function today(db: Database, principal: Principal): Promise<DashboardView[
   const revenue = new Map<string, number>();
   for (const o of items) {
     if (o.status === 'cancelled') continue;
-    // A vendor user's orders hold only its own lines: its revenue is theirs, not the order total.
-    const amount = principal.kind === 'user' && principal.vendorId ? o.lines.reduce((n, l) => n + l.total, 0) : o.total;
-    revenue.set(o.currency, Math.round(((revenue.get(o.currency) ?? 0) + amount) * 100) / 100);
+    // A vendor user's total is already its own lines' (order-money.ts), not the order's.
+    revenue.set(o.currency, Math.round(((revenue.get(o.currency) ?? 0) + o.total) * 100) / 100);
   }
   return { count: total, revenue: [...revenue], partial: total > items.length };
 }

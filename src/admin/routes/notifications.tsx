@@ -7,7 +7,7 @@ import * as routes from '../../modules/notifications/notifications.routes';
 import { type NotificationTemplate, PreviewTemplateBody, UpdateTemplateBody } from '../../modules/notifications/notifications.schemas';
 import * as service from '../../modules/notifications/notifications.service';
 import { DEFAULT_TEMPLATES } from '../../notifications/defaults';
-import { isTrigger, opensAccounts, TRIGGERS, triggerVariables } from '../../notifications/triggers';
+import { carriesCredential, isTrigger, TRIGGERS, triggerVariables } from '../../notifications/triggers';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
 import { checked, failure, failureStatus, type Posted, readForm, redirectWith, refill, validate } from '../form-data';
@@ -57,7 +57,7 @@ async function editPage(c: C, id: string, form?: FormState, status = 200, previe
       preview={preview}
       csrf={sessionOf(c).csrfToken}
       canWrite={hasPermission(principal, 'notifications:write')}
-      needsEverything={opensAccounts(template.event)}
+      needsEverything={carriesCredential(template.event)}
       mayChangeIt={covers(principal, { permissions: ['*'] })}
     />
   );
@@ -112,6 +112,6 @@ export const notificationRoutes = new Hono<AppEnv>()
     }
   })
   .post('/:id/reset', guard(routes.resetTemplate), async (c) => {
-    const template = await service.resetTemplate(c.var.db, c.req.param('id'));
+    const template = await service.resetTemplate(c.var.db, c.var.principal, c.req.param('id'));
     return redirectWith(c, `${HERE}/${template.id}`, 'Template reset to its default, and switched on.');
   });

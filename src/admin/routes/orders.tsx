@@ -48,12 +48,14 @@ const actor = (c: C) => actorRef(c.var.principal);
 async function detail(c: C, id: string, failed?: OrderView['failed'], status = 200) {
   const db = c.var.db;
   const principal = c.var.principal;
-  const order = await orders.getOrder(db, id, readReach(principal));
+  const reach = readReach(principal);
+  const order = await orders.getOrder(db, id, reach);
   const seesPayments = isStaff(principal, 'payments');
   const [paid, refunded, shipped] = await Promise.all([
     seesPayments ? payments.listPayments(db, firstPage(orderPaymentListQuery), orderPaymentListQuery, [eq(paymentsTable.orderId, order.id)]) : null,
     seesPayments ? listOrderRefunds(db, order.id) : [],
-    shipments.listShipments(db, [eq(shipmentsTable.orderId, order.id)], firstPage(shipmentListQuery), shipmentListQuery),
+    // The order's reach: a vendor user sees the parcels carrying its lines, with those lines only.
+    shipments.listShipments(db, reach, [eq(shipmentsTable.orderId, order.id)], firstPage(shipmentListQuery), shipmentListQuery),
   ]);
   const write = hasPermission(principal, 'orders:write');
   const can = {

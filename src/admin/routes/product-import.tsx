@@ -3,7 +3,7 @@ import type { AppEnv } from '../../env';
 import { actorRef, vendorScope } from '../../lib/access';
 import { ApiError } from '../../lib/errors';
 import * as apiRoutes from '../../modules/imports/imports.routes';
-import { importListQuery, importMaxBytes } from '../../modules/imports/imports.schemas';
+import { importEnded, importListQuery, importMaxBytes } from '../../modules/imports/imports.schemas';
 import { parseList } from '../list';
 import * as imports from '../../modules/imports/imports.service';
 import { emptyForm, type FormState } from '../components/form';
@@ -42,6 +42,6 @@ export const importRoutes = new Hono<AppEnv>()
   })
   .get('/:id', guard(apiRoutes.getImport), async (c) => {
     const job = await imports.getImport(c.var.db, c.req.param('id'), vendorScope(c.var.principal));
-    if (job.status !== 'completed') c.header('Refresh', '2');
+    if (!importEnded(job.status)) c.header('Refresh', '2');
     return page(c, { title: `Import ${job.id}`, active: HERE }, <ImportProgressPage job={job} />);
   });

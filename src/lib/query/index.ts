@@ -1,12 +1,15 @@
 export { type FieldTree, fieldTreeFromSchema, parseFields, project, selects } from './fields';
 export { booleanFilter, createdAfterFilter, createdBeforeFilter, enumFilter, exactFilter, idOrSlugFilter, integerFilter, instantBeforeFilter, moneyBoundFilter, searchFilter } from './filters';
 export {
+  DEFAULT_CSV_EXPORT_MAX_ROWS,
   DEFAULT_LIMIT,
   defineListQuery,
   FIELDS_SELECTION_EXTENSION,
   FIELDS_SELECTION_NOTE,
   fieldSelection,
   type FilterSpec,
+  continueParsedList,
+  listConfigOf,
   listPlan,
   listQuerySchema,
   type ListQueryConfig,
@@ -14,6 +17,7 @@ export {
   type ParsedListQuery,
   readQuerySchema,
 } from './list-query';
+export { continueAfter, continuationKey, type Cursor, keysetFields } from './keyset';
 export { orderByFor, type SortKey, parseSort } from './sort';
 export { getByIdOrSlug, listTable } from './list-table';
 export { booleanQuery, numberQuery } from './typed';

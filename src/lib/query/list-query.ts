@@ -2,11 +2,14 @@ import { z } from '@hono/zod-openapi';
 import { and, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { type FieldTree, FieldSyntaxError, parseFields } from './fields';
+import { continuationOf, type Cursor, keysetCondition } from './keyset';
 import { orderByFor, parseSort, type SortKey, SortSyntaxError } from './sort';
 import { numberQuery } from './typed';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
+/** The most rows a CSV export holds unless CSV_EXPORT_MAX_ROWS says otherwise (src/middleware/csv-export.ts): 100 pages. */
+export const DEFAULT_CSV_EXPORT_MAX_ROWS = 10_000;
 const MAX_PAGE = 1_000_000;
 
 /** One declared filter: how its query value parses and which SQL condition it becomes. */
@@ -22,7 +25,8 @@ export interface FilterSpec<T> {
 export interface ListQueryConfig<F extends Record<string, FilterSpec<any>>> {
   resource: string;
   id: SQLiteColumn;
-  sortable: Record<string, SQLiteColumn>;
+  /** Columns, or SQL a caller's reach puts in their place (a vendor's own total of an order). */
+  sortable: Record<string, SQLiteColumn | SQL>;
   defaultSort: SortKey[];
   selectable: FieldTree;
   filters: F;
@@ -40,6 +44,8 @@ export interface ParsedListQuery<F> {
   sort: SortKey[];
   fields?: FieldTree;
   filters: FilterValues<F>;
+  /** Set only on a CSV export's internal page requests (src/lib/query/keyset.ts): start after this item. */
+  after?: Cursor;
 }
 
 function integerParam(name: string, min: number, max: number, fallback: number) {
@@ -64,6 +70,10 @@ export const FIELDS_SELECTION_EXTENSION = 'x-fields-selection';
 
 /** The query schemas built here that take `fields` (so a route declaring one is marked; see `fieldSelection`). */
 const selectingQueries = new WeakSet<object>();
+/** Each list query schema's config, for the CSV export (`listConfigOf`). */
+const listConfigs = new WeakMap<object, ListQueryConfig<any>>();
+/** The parsed list queries, which a CSV export's page request may continue (`continueParsedList`). */
+const parsedLists = new WeakSet<object>();
 
 /** `{ 'x-fields-selection': true }` for an operation whose query schema takes `fields`, else nothing. */
 export function fieldSelection(query: unknown): { [FIELDS_SELECTION_EXTENSION]?: true } {
@@ -134,7 +144,10 @@ export function listQuerySchema<F extends Record<string, FilterSpec<any>>>(confi
       format: z.enum(['json', 'csv']).optional().openapi({
         description:
           '`csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` ' +
-          'selected, else every field; nested fields are `a.b` columns, a list\'s values are joined with "; ". `page` and `limit` do not apply.',
+          'selected, else every field; nested fields are `a.b` columns, a list\'s values are joined with "; ". `page` and `limit` do not apply. ' +
+          `Each page of ${MAX_LIMIT} rows read counts as one request against the rate limit; 429 RATE_LIMITED before any row when the ` +
+          `remaining requests cannot cover the pages. At most CSV_EXPORT_MAX_ROWS rows (${DEFAULT_CSV_EXPORT_MAX_ROWS} by default): more is 413 INVALID_REQUEST ` +
+          'naming how many matched (narrow the filters).',
       }),
       ...filterShape,
     })
@@ -146,23 +159,49 @@ export function listQuerySchema<F extends Record<string, FilterSpec<any>>>(confi
         fields?: FieldTree;
       };
       const filters = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as FilterValues<F>;
-      return { page, limit, sort, fields, filters } satisfies ParsedListQuery<F>;
+      const parsed: ParsedListQuery<F> = { page, limit, sort, fields, filters };
+      parsedLists.add(parsed);
+      return parsed;
     });
   selectingQueries.add(schema);
+  listConfigs.set(schema, config);
   return schema;
 }
 
-/** The SQL pieces of a parsed list query: filter conditions, order and window. */
+/** The config a list route's query schema was built from, or undefined for any other schema. */
+export function listConfigOf(querySchema: unknown): ListQueryConfig<any> | undefined {
+  return typeof querySchema === 'object' && querySchema !== null ? listConfigs.get(querySchema) : undefined;
+}
+
+/**
+ * Gives a parsed list query the item a CSV export's page request starts after, when `request` is
+ * such a request (src/lib/query/keyset.ts); run by the validation hook on every parsed query.
+ */
+export function continueParsedList(request: Request, parsed: unknown) {
+  const cursor = continuationOf(request);
+  if (cursor && typeof parsed === 'object' && parsed !== null && parsedLists.has(parsed)) (parsed as ParsedListQuery<never>).after = cursor;
+}
+
+/**
+ * The SQL pieces of a parsed list query: `matching`, the condition of every row the list matches
+ * (its total counts these), `where`, the condition of this page's rows, order and window. They
+ * differ on a CSV export's page that starts after the previous page's last item (src/lib/query/keyset.ts):
+ * `where` adds `(sort columns, id) > (its values)` and the offset is 0; where the sort cannot be
+ * walked so, the page is read by offset like any other.
+ */
 export function listPlan<F extends Record<string, FilterSpec<any>>>(
   config: ListQueryConfig<F>,
   query: ParsedListQuery<F>,
   extraConditions: (SQL | undefined)[] = [],
 ) {
   const conditions = Object.entries(query.filters).map(([name, value]) => config.filters[name]!.where(value as never));
+  const matching = and(...conditions, ...extraConditions);
+  const after = query.after && keysetCondition(config, query.sort, query.after);
   return {
-    where: and(...conditions, ...extraConditions),
+    matching,
+    where: after ? and(matching, after) : matching,
     orderBy: orderByFor(query.sort, config.sortable, config.id),
     limit: query.limit,
-    offset: (query.page - 1) * query.limit,
+    offset: after ? 0 : (query.page - 1) * query.limit,
   };
 }

@@ -17,7 +17,7 @@ export async function listTable<T, F extends Record<string, FilterSpec<any>>>(
   const plan = listPlan(config, query, extraConditions);
   const [items, totals] = await db.batch([
     db.select().from(table).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(table).where(plan.where),
+    db.select({ total: count() }).from(table).where(plan.matching),
   ]);
   return { items: items as T[], total: totals[0]!.total };
 }

@@ -87,11 +87,13 @@ const KEY_JOINS =
   'FROM api_keys k LEFT JOIN roles r ON r.id = k.role_id LEFT JOIN users o ON o.id = k.owner_id ' +
   'LEFT JOIN roles orole ON orole.id = o.role_id LEFT JOIN vendors v ON v.id = k.vendor_id';
 
-const KEY_CHECK_SQL =
+const KEY_CHECK_SELECT =
   'SELECT k.id AS id, k.type AS type, k.allowed_origins AS allowedOrigins, k.role_id AS roleId, k.permissions AS keyPermissions, r.permissions AS rolePermissions, ' +
   'k.revoked_at AS revokedAt, k.expires_at AS expiresAt, k.last_used_at AS lastUsedAt, k.owner_id AS ownerId, ' +
   'o.status AS ownerStatus, orole.permissions AS ownerPermissions, o.vendor_id AS ownerVendorId, k.vendor_id AS vendorId, v.status AS vendorStatus ' +
-  `${KEY_JOINS} WHERE k.key_hash = ? LIMIT 1`;
+  KEY_JOINS;
+const KEY_CHECK_SQL = `${KEY_CHECK_SELECT} WHERE k.key_hash = ? LIMIT 1`;
+const KEY_BY_ID_SQL = `${KEY_CHECK_SELECT} WHERE k.id = ? LIMIT 1`;
 
 /**
  * The statement that checks a key, by its hash: plain D1 with named columns, so it can run alone or
@@ -99,6 +101,11 @@ const KEY_CHECK_SQL =
  */
 export function apiKeyCheckStatement(d1: D1Database, keyHash: string): D1PreparedStatement {
   return d1.prepare(KEY_CHECK_SQL).bind(keyHash);
+}
+
+/** The same check of a key named by its id, for work a key started that runs later (an import's queue). */
+export function apiKeyByIdStatement(d1: D1Database, id: string): D1PreparedStatement {
+  return d1.prepare(KEY_BY_ID_SQL).bind(id);
 }
 
 // "Reads as it was seen", as one statement inside a write batch: every column evaluateApiKey judges.

@@ -27,7 +27,7 @@ export async function listAuditLog(db: Database, query: ParsedListQuery<typeof a
   const plan = listPlan(auditLogListQuery, query);
   const [rows, totals] = await db.batch([
     db.select().from(auditLog).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(auditLog).where(plan.where),
+    db.select({ total: count() }).from(auditLog).where(plan.matching),
   ]);
   return { items: rows.map(toEntry), total: totals[0]!.total };
 }

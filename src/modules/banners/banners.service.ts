@@ -20,7 +20,7 @@ export async function listBanners(db: Database, query: ParsedListQuery<typeof ba
   const plan = listPlan(bannerListQuery, query, [visibleTo(principal, now)]);
   const [items, totals] = await db.batch([
     db.select(columns(now)).from(banners).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(banners).where(plan.where),
+    db.select({ total: count() }).from(banners).where(plan.matching),
   ]);
   return { items: items as Banner[], total: totals[0]!.total };
 }

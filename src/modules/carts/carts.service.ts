@@ -230,7 +230,7 @@ export async function listCarts(db: Database, query: ParsedListQuery<typeof cart
   const plan = listPlan(cartListQuery, query);
   const [rows, totals] = await db.batch([
     db.select().from(carts).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(carts).where(plan.where),
+    db.select({ total: count() }).from(carts).where(plan.matching),
   ]);
   const items = await Promise.all(rows.map((cart) => cartView(db, cart, { readOnly: true })));
   return { items, total: totals[0]!.total };

@@ -29,7 +29,7 @@ export async function listCoupons(db: Database, query: ParsedListQuery<typeof co
   const plan = listPlan(couponListQuery, query);
   const [rows, totals] = await db.batch([
     db.select(columns(now)).from(coupons).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(coupons).where(plan.where),
+    db.select({ total: count() }).from(coupons).where(plan.matching),
   ]);
   return { items: rows.map(toCoupon), total: totals[0]!.total };
 }

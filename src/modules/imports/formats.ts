@@ -90,7 +90,8 @@ export interface ImportRow {
 
 export interface ReadFile {
   format: ImportFormat;
-  rows: ImportRow[];
+  /** The data rows, read from the file as they are taken: one pass only. */
+  rows: Iterable<ImportRow>;
   /** The file's header for each field, for failures. */
   columnOf: (field: Field) => string;
   /** Header cells the format does not know (reported, not fatal). */
@@ -98,9 +99,11 @@ export interface ReadFile {
 }
 
 /** Which format a header is: Shopify's has Handle, Title and Variant Price; anything else is read as the store's. */
-export function readRows(records: CsvRecord[]): ReadFile | { error: string } {
-  const [header, ...data] = records;
-  if (!header) return { error: 'the file is empty: the first line must name the columns' };
+export function readRows(records: Iterable<CsvRecord>): ReadFile | { error: string } {
+  const data = records[Symbol.iterator]();
+  const first = data.next();
+  if (first.done) return { error: 'the file is empty: the first line must name the columns' };
+  const header = first.value;
   const names = header.cells.map((cell) => cell.trim().toLowerCase());
   const shopify = names.includes('handle') && names.includes('title') && names.includes('variant price');
   const columns = shopify ? SHOPIFY_COLUMNS : STORE_COLUMNS;
@@ -108,18 +111,20 @@ export function readRows(records: CsvRecord[]): ReadFile | { error: string } {
   if (!shopify && !fieldAt.includes('name')) return { error: `no 'name' column: the first line must name the columns (${STORE_COLUMN_NAMES.join(', ')}), or be Shopify's product export header` };
   const headerOf = new Map<Field, string>();
   fieldAt.forEach((field, i) => field && !headerOf.has(field) && headerOf.set(field, header.cells[i]!.trim()));
-  const rows = data.map((record) => {
-    const values: Partial<Record<Field, string>> = {};
-    record.cells.forEach((cell, i) => {
-      const field = fieldAt[i];
-      const value = cell.trim();
-      if (field && value !== '' && values[field] === undefined) values[field] = value;
-    });
-    return { line: record.line, values };
-  });
+  function* rows(): Generator<ImportRow> {
+    for (let next = data.next(); !next.done; next = data.next()) {
+      const values: Partial<Record<Field, string>> = {};
+      next.value.cells.forEach((cell, i) => {
+        const field = fieldAt[i];
+        const value = cell.trim();
+        if (field && value !== '' && values[field] === undefined) values[field] = value;
+      });
+      yield { line: next.value.line, values };
+    }
+  }
   return {
     format: shopify ? 'shopify' : 'store',
-    rows,
+    rows: rows(),
     columnOf: (field) => headerOf.get(field) ?? field,
     ignored: header.cells.filter((_, i) => !fieldAt[i]).map((cell) => cell.trim()).filter(Boolean),
   };

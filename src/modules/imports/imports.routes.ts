@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { apiRoute, bearerAuth, errorResponses, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema } from '../../lib/query';
 import { requirePermission } from '../../middleware/auth';
+import { MAX_ROWS_PER_PRODUCT } from './plan';
 import { ImportItemSchema, importListQuery, ImportQuery, ImportSchema, ImportSummarySchema } from './imports.schemas';
 
 const tags = ['Products'];
@@ -19,7 +20,9 @@ export const importProducts = apiRoute({
     'a product with a bad row is not imported, and each failure names its line, column and reason. `dry_run=true` answers what would happen and writes nothing. ' +
     'Otherwise the answer is 202 with the import, whose products a queue writes in chunks, each product whole or not at all: one with the SKU (else the handle) ' +
     'of an existing product updates it (its variants matched by SKU; a stock difference is recorded as an inventory correction), any other is created, and ' +
-    'each emits `product.created` or `product.updated` (nothing, if nothing differs). Follow it at `GET /api/imports/{id}`. A vendor user imports its own products. Needs `products:write`.',
+    'each emits `product.created` or `product.updated` (nothing, if nothing differs). Follow it at `GET /api/imports/{id}`. A vendor user imports its own products. ' +
+    `A product has at most ${MAX_ROWS_PER_PRODUCT} rows, as it has at most that many variants: a file with more rows for one handle is refused whole (422, naming the line), before the rest of it is read. ` +
+    'The queue checks the caller again before each chunk: once it could no longer import (key revoked or expired, user disabled, vendor suspended, `products:write` taken away), the import ends `failed` with its reason and nothing more is written. Needs `products:write`.',
   security: bearerAuth,
   middleware: [canImport] as const,
   request: {

@@ -39,7 +39,12 @@ export const ImportSummarySchema = z
 export type ImportSummary = z.infer<typeof ImportSummarySchema>;
 
 export const ImportItemSchema = createSelectSchema(imports, {
-  status: z.enum(IMPORT_STATUSES).openapi({ description: '`queued`, `running` (the queue is writing its chunks), then `completed`.' }),
+  status: z.enum(IMPORT_STATUSES).openapi({
+    description:
+      '`queued`, `running` (the queue is writing its chunks), then `completed`; or `failed` when the user or key that started it could no longer import products ' +
+      '(revoked, expired, disabled, its vendor suspended, `products:write` taken away): the rest was not written, and `reason` says why.',
+  }),
+  reason: z.string().nullable().openapi({ description: 'Why a `failed` import stopped; null otherwise.' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   completedAt: Timestamp.nullable(),
@@ -55,6 +60,9 @@ export const ImportSchema = ImportItemSchema.extend({
       'A product import and its progress: `rowsDone` of `rows` processed; `created`, `updated` and `unchanged` products written so far; `failed` products not imported, each failure with its line, column and reason.',
   });
 export type ImportView = z.infer<typeof ImportSchema>;
+
+/** Whether an import is over: every chunk counted, or stopped. */
+export const importEnded = (status: ImportItem['status']) => status === 'completed' || status === 'failed';
 export type ImportItem = z.infer<typeof ImportItemSchema>;
 
 /** The import list: newest first, by status. */

@@ -3,7 +3,7 @@ import { listPlan, type ParsedListQuery } from '../../lib/query';
 import type { Database } from '../../db/client';
 import { brands, categories, importChunks, importFailures, imports, products } from '../../db/schema';
 import { inJson } from '../../db/json-rows';
-import { CsvSyntaxError, parseCsv } from '../../lib/csv';
+import { CsvSyntaxError, csvRecords } from '../../lib/csv';
 import { chunkRows } from '../../lib/db-errors';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
@@ -23,16 +23,17 @@ export interface ImportMessage {
 
 /** Parses and checks the file: every row grouped into products, every bad cell a failure. */
 export async function planImport(db: Database, csv: string): Promise<{ file: ReadFile; planned: Planned }> {
-  let file: ReturnType<typeof readRows>;
+  const names = await namesOf(db);
   try {
-    file = readRows(parseCsv(csv));
+    const file = readRows(csvRecords(csv));
+    if ('error' in file) throw ApiError.validation([{ field: 'body', message: file.error }]);
+    const planned = planProducts(file, names); // reads the file, row by row
+    if (planned.rows === 0) throw ApiError.validation([{ field: 'body', message: 'the file has a header but no rows' }]);
+    return { file, planned };
   } catch (error) {
     if (error instanceof CsvSyntaxError) throw ApiError.validation([{ field: 'body', message: `line ${error.line}: ${error.message}` }]);
     throw error;
   }
-  if ('error' in file) throw ApiError.validation([{ field: 'body', message: file.error }]);
-  if (file.rows.length === 0) throw ApiError.validation([{ field: 'body', message: 'the file has a header but no rows' }]);
-  return { file, planned: planProducts(file, await namesOf(db)) };
 }
 
 /** Brands by lower-cased name and slug; categories by slug, name and path from the top (`home > kitchen`). */
@@ -67,7 +68,7 @@ export async function dryRun(db: Database, csv: string): Promise<ImportSummary> 
   return {
     dryRun: true,
     format: file.format,
-    rows: file.rows.length,
+    rows: planned.rows,
     products: planned.plans.length + planned.failedProducts,
     create: planned.plans.length - updates,
     update: updates,
@@ -115,7 +116,7 @@ export async function startImport(
     format: file.format,
     actor: who.actor,
     vendorId: who.vendorId,
-    rows: file.rows.length,
+    rows: planned.rows,
     products: planned.plans.length + planned.failedProducts,
     chunks: chunks.length,
     rowsDone: planned.failedRows,
@@ -140,7 +141,7 @@ export async function listImports(db: Database, query: ParsedListQuery<typeof im
   const plan = listPlan(importListQuery, query, [vendorId ? eq(imports.vendorId, vendorId) : undefined]);
   const [rows, total] = await db.batch([
     db.select().from(imports).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ n: sql<number>`count(*)` }).from(imports).where(plan.where),
+    db.select({ n: sql<number>`count(*)` }).from(imports).where(plan.matching),
   ]);
   return { items: rows.map(({ chunks: _c, chunksDone: _d, vendorId: _v, ...shown }) => shown), total: total[0]?.n ?? 0 };
 }

@@ -1,5 +1,6 @@
 import type { z } from '@hono/zod-openapi';
-import { CreateProductBody, type CreateProductInput, type CreateVariantInput } from '../products/products.schemas';
+import { CreateProductBody, type CreateProductInput, type CreateVariantInput, MAX_VARIANTS_PER_PRODUCT } from '../products/products.schemas';
+import { ApiError } from '../../lib/errors';
 import type { Field, ImportFormat, ImportRow, ReadFile } from './formats';
 
 /**
@@ -34,6 +35,8 @@ export interface Names {
 }
 
 export interface Planned {
+  /** The file's data rows. */
+  rows: number;
   plans: ProductPlan[];
   failures: Failure[];
   /** Products with at least one failure, and their rows. */
@@ -44,13 +47,36 @@ export interface Planned {
 const VARIANT_FIELDS: Field[] = ['option1Value', 'option2Value', 'option3Value', 'variantSku', 'variantPrice', 'variantCompareAtPrice', 'variantStock'];
 const STATUSES = new Set(['draft', 'active', 'archived']);
 
-export function planProducts(file: ReadFile, names: Names): Planned {
+/**
+ * Rows one product may have. A row is a variant (or, in Shopify's format, one more image, of
+ * which a product takes fewer), so this is as many as `POST /api/products` takes.
+ */
+export const MAX_ROWS_PER_PRODUCT = MAX_VARIANTS_PER_PRODUCT;
+
+/**
+ * The file's rows by product, in one pass. A product with more rows than any product can hold
+ * refuses the whole file at once, where it is met: the rest of the file is not even read.
+ */
+function groupRows(file: ReadFile): { groups: Map<string, ImportRow[]>; rows: number } {
   const groups = new Map<string, ImportRow[]>();
+  let count = 0;
   for (const row of file.rows) {
+    count++;
     const key = row.values.handle ? `h:${row.values.handle.toLowerCase()}` : `l:${row.line}`;
-    groups.set(key, [...(groups.get(key) ?? []), row]);
+    const rows = groups.get(key);
+    if (!rows) groups.set(key, [row]);
+    else if (rows.length < MAX_ROWS_PER_PRODUCT) rows.push(row);
+    else {
+      const reason = `'${row.values.handle}' has more than ${MAX_ROWS_PER_PRODUCT} rows: a product has at most ${MAX_ROWS_PER_PRODUCT} (one per variant, as POST /api/products takes)`;
+      throw ApiError.validation([{ field: 'body', message: `line ${row.line}, column ${file.columnOf('handle')}: ${reason}` }]);
+    }
   }
-  const out: Planned = { plans: [], failures: [], failedProducts: 0, failedRows: 0 };
+  return { groups, rows: count };
+}
+
+export function planProducts(file: ReadFile, names: Names): Planned {
+  const { groups, rows: count } = groupRows(file);
+  const out: Planned = { rows: count, plans: [], failures: [], failedProducts: 0, failedRows: 0 };
   const skuLines = new Map<string, number>();
   for (const rows of groups.values()) {
     const failures: Failure[] = [];

@@ -38,7 +38,7 @@ export async function listInventory(db: Database, query: ParsedListQuery<typeof 
   const plan = listPlan(config, query, [reach]);
   const [rows, totals] = await db.batch([
     selectItems(db).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    countItems(db).where(plan.where),
+    countItems(db).where(plan.matching),
   ]);
   return { items: rows.map(toItem), total: totals[0]!.total };
 }
@@ -82,7 +82,7 @@ export async function listAdjustments(db: Database, variantId: string, query: Pa
   const plan = listPlan(config, query, [eq(inventoryAdjustments.variantId, variantId)]);
   const [rows, totals] = await db.batch([
     db.select().from(inventoryAdjustments).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(inventoryAdjustments).where(plan.where),
+    db.select({ total: count() }).from(inventoryAdjustments).where(plan.matching),
   ]);
   return { items: rows as Adjustment[], total: totals[0]!.total };
 }

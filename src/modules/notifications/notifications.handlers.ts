@@ -34,5 +34,5 @@ export const previewTemplate: AppRouteHandler<typeof routes.previewTemplate> = a
 };
 
 export const resetTemplate: AppRouteHandler<typeof routes.resetTemplate> = async (c) => {
-  return ok(c, await service.resetTemplate(c.var.db, c.req.valid('param').id), 'Template reset to its default');
+  return ok(c, await service.resetTemplate(c.var.db, c.var.principal, c.req.valid('param').id), 'Template reset to its default');
 };

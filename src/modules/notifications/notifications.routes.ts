@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { requirePermission } from '../../middleware/auth';
+import { DEFAULT_TEMPLATES } from '../../notifications/defaults';
+import { carriesCredential } from '../../notifications/triggers';
 import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { notificationListQuery, templateListQuery } from './notifications.query';
@@ -20,7 +22,13 @@ const pipeline =
   'Outbox events (order placed, payment completed, shipment shipped, order cancelled, low stock, sign-up) and internal triggers (password reset, ' +
   'a webhook endpoint switched off) are turned into messages by the store-events queue consumer, one per active template and recipient, and each ' +
   'is sent by the `notifications` queue (retried with backoff, then failed). With the default `outbox` provider nothing leaves the store: ' +
-  'the message is read here. A password-reset email is kept with its token and link `[redacted]`, whatever the provider: only the email sent holds them.';
+  'the message is read here. A password-reset email or cart reminder is kept with its token and link `[redacted]`, whatever the provider: only the email sent holds them.';
+
+/** Said of every template write: who may change a template whose messages carry a credential (its trigger's `credentials`). */
+const credentialTemplates = [...new Set(DEFAULT_TEMPLATES.filter((t) => carriesCredential(t.event)).map((t) => `\`${t.key}\``))].join(', ');
+const credentialRule =
+  `The templates whose messages carry a credential (${credentialTemplates}: a link that opens an account or reopens a customer's cart) decide ` +
+  'where it goes, so changing or resetting them needs `*` (403 otherwise).';
 
 export const listNotifications = apiRoute({
   ...operation('notifications', 'list', 'listNotifications'),
@@ -84,7 +92,7 @@ export const updateTemplate = apiRoute({
   path: '/notifications/templates/{id}',
   tags,
   summary: 'Edit a notification template',
-  description: `Messages planned from now on use the new texts; those already written keep theirs. The \`password_reset\` template's links open any account, so changing it needs \`*\` (403 otherwise). ${templateRules} Needs \`notifications:write\`.`,
+  description: `Messages planned from now on use the new texts; those already written keep theirs. ${credentialRule} ${templateRules} Needs \`notifications:write\`.`,
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: IdParams, body: jsonBody(UpdateTemplateBody, 'Fields to change.') },
@@ -110,7 +118,7 @@ export const resetTemplate = apiRoute({
   path: '/notifications/templates/{id}/reset',
   tags,
   summary: 'Put a template back to its default',
-  description: 'Restores the texts the store started with and switches it on. Needs `notifications:write`.',
+  description: `Restores the texts the store started with and switches it on. ${credentialRule} Needs \`notifications:write\`.`,
   security: bearerAuth,
   middleware: [canWrite] as const,
   // Like every action POST, it takes an optional JSON body; this one has nothing to say.

@@ -7,7 +7,7 @@ import { ApiError, type FieldError } from '../../lib/errors';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { DEFAULT_TEMPLATES } from '../../notifications/defaults';
 import { renderMessage, unknownPlaceholders } from '../../notifications/render';
-import { opensAccounts, SAMPLE_DATA, triggerVariables } from '../../notifications/triggers';
+import { carriesCredential, SAMPLE_DATA, triggerVariables } from '../../notifications/triggers';
 import type { notificationListQuery, templateListQuery } from './notifications.query';
 import type { Notification, NotificationTemplate, PreviewTemplateInput, UpdateTemplateInput } from './notifications.schemas';
 
@@ -20,7 +20,7 @@ export async function listNotifications(db: Database, query: ParsedListQuery<typ
   const plan = listPlan(config, query);
   const [rows, totals] = await db.batch([
     db.select().from(notifications).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(notifications).where(plan.where),
+    db.select({ total: count() }).from(notifications).where(plan.matching),
   ]);
   return { items: rows.map(toNotification), total: totals[0]!.total };
 }
@@ -40,7 +40,7 @@ export async function listTemplates(db: Database, query: ParsedListQuery<typeof 
   const plan = listPlan(config, query);
   const [rows, totals] = await db.batch([
     db.select().from(notificationTemplates).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(notificationTemplates).where(plan.where),
+    db.select({ total: count() }).from(notificationTemplates).where(plan.matching),
   ]);
   return { items: rows.map(toTemplate), total: totals[0]!.total };
 }
@@ -81,12 +81,17 @@ const merged = (current: Texts, patch: Partial<Texts>): Texts => ({
 });
 
 /**
- * A template whose messages carry a credential (the password reset's) is changed only by a caller
- * covering `*` (the grant rule): its texts decide where every account's reset link goes.
+ * A template whose messages carry a credential (its trigger's `credentials`: a reset link, a cart's
+ * recovery link) is changed, reset included, only by a caller covering `*` (the grant rule): its
+ * texts decide where that credential goes, and so who signs in as the account or takes over the cart.
  */
+function assertMayChange(actor: Principal, template: Pick<NotificationTemplateRow, 'key' | 'event'>): void {
+  if (carriesCredential(template.event)) assertCovers(actor, { permissions: ['*'] }, `change the '${template.key}' template: its messages carry a credential (a link that opens an account or a customer's cart)`);
+}
+
 export async function updateTemplate(db: Database, actor: Principal, id: string, patch: UpdateTemplateInput, now = new Date()): Promise<NotificationTemplate> {
   const current = await templateRow(db, id);
-  if (opensAccounts(current.event)) assertCovers(actor, { permissions: ['*'] }, `change the '${current.key}' template: the links it sends open any account`);
+  assertMayChange(actor, current);
   if (Object.keys(patch).length === 0) return toTemplate(current);
   const errors = textProblems(current, merged(current, patch));
   if (errors.length) throw ApiError.validation(errors);
@@ -96,8 +101,9 @@ export async function updateTemplate(db: Database, actor: Principal, id: string,
 }
 
 /** Back to the texts the store started with (and active); 404 for a template that has no default. */
-export async function resetTemplate(db: Database, id: string, now = new Date()): Promise<NotificationTemplate> {
+export async function resetTemplate(db: Database, actor: Principal, id: string, now = new Date()): Promise<NotificationTemplate> {
   const current = await templateRow(db, id);
+  assertMayChange(actor, current);
   const original = DEFAULT_TEMPLATES.find((t) => t.key === current.key && t.channel === current.channel);
   if (!original) throw ApiError.notFound('Default for notification template', id);
   const [row] = await db

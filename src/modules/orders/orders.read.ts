@@ -4,7 +4,8 @@ import { type OrderLineRow, orderLines, type OrderRow, orderStatusHistory, order
 import { ApiError } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
 import { type FieldTree, listPlan, type ParsedListQuery, selects } from '../../lib/query';
-import { lineCondition, orderCondition, type OrderReach } from './orders.access';
+import { ALL_ORDERS, lineCondition, orderCondition, type OrderReach } from './orders.access';
+import { orderMoney, vendorLinesTotal } from './order-money';
 import { orderListQuery } from './orders.query';
 import type { Order, OrderDetail, PaymentStatus } from './orders.schemas';
 import { groupBy } from '../../lib/group-by';
@@ -17,7 +18,8 @@ export function paymentStatus(order: Pick<OrderRow, 'total' | 'amountPaid' | 'am
   return order.amountPaid > 0 ? 'partially_paid' : 'unpaid';
 }
 
-export function toOrder(row: OrderRow, lines: OrderLineRow[]): Order {
+/** The order on the wire; `reach` decides its amounts (order-money.ts): a vendor's are its lines'. */
+export function toOrder(row: OrderRow, lines: OrderLineRow[], reach: OrderReach = ALL_ORDERS): Order {
   const money = (minor: number) => toMajor(minor, row.minorUnits);
   return {
     id: row.id,
@@ -26,14 +28,7 @@ export function toOrder(row: OrderRow, lines: OrderLineRow[]): Order {
     email: row.email,
     status: row.status,
     currency: row.currency,
-    subtotal: money(row.subtotal),
-    discountTotal: money(row.discountTotal),
-    shippingTotal: money(row.shippingTotal),
-    taxTotal: money(row.taxTotal),
-    total: money(row.total),
-    amountPaid: money(row.amountPaid),
-    amountRefunded: money(row.amountRefunded),
-    amountDue: money(Math.max(0, row.total - row.amountPaid)),
+    ...orderMoney(row, lines, reach),
     paymentStatus: paymentStatus(row),
     couponCode: row.couponCode,
     shippingAddress: row.shippingAddress ?? null,
@@ -63,6 +58,8 @@ export function toOrder(row: OrderRow, lines: OrderLineRow[]): Order {
 
 interface Window {
   where: SQL | undefined;
+  /** Every order the list matches, for its total, when the page's rows are fewer (listPlan); else `where`. */
+  matching?: SQL | undefined;
   orderBy: SQL[];
   limit: number;
   offset: number;
@@ -84,18 +81,20 @@ async function loadOrders(db: Database, reach: OrderReach, window: Window, optio
   const pageIds = db.select({ id: orders.id }).from(orders).where(window.where).orderBy(...window.orderBy).limit(window.limit).offset(window.offset);
   const rowsQuery = db.select().from(orders).where(window.where).orderBy(...window.orderBy).limit(window.limit).offset(window.offset);
   const related = {
-    lines: selects(selection, 'lines')
-      ? db
-          .select()
-          .from(orderLines)
-          .where(and(inArray(orderLines.orderId, pageIds), lineCondition(reach)))
-          .orderBy(asc(orderLines.id))
-      : undefined,
+    // A vendor's amounts are sums of its lines, so its lines are read even when not selected.
+    lines:
+      selects(selection, 'lines') || reach.kind === 'vendor'
+        ? db
+            .select()
+            .from(orderLines)
+            .where(and(inArray(orderLines.orderId, pageIds), lineCondition(reach)))
+            .orderBy(asc(orderLines.id))
+        : undefined,
     history:
       withHistory && selects(selection, 'history')
         ? db.select().from(orderStatusHistory).where(inArray(orderStatusHistory.orderId, pageIds)).orderBy(asc(orderStatusHistory.createdAt), asc(orderStatusHistory.id))
         : undefined,
-    total: withTotal ? db.select({ total: count() }).from(orders).where(window.where) : undefined,
+    total: withTotal ? db.select({ total: count() }).from(orders).where('matching' in window ? window.matching : window.where) : undefined,
   };
   const names = (Object.keys(related) as (keyof typeof related)[]).filter((name) => related[name]);
   const results = (await db.batch([rowsQuery, ...names.map((name) => related[name]!)] as unknown as [typeof rowsQuery])) as unknown[];
@@ -108,7 +107,7 @@ async function loadOrders(db: Database, reach: OrderReach, window: Window, optio
   const linesByOrder = groupBy(fetched.lines ?? [], (l) => l.orderId);
   const historyByOrder = groupBy(fetched.history ?? [], (h) => h.orderId);
   const items = rows.map((row) => {
-    const order = toOrder(row, linesByOrder.get(row.id) ?? []);
+    const order = toOrder(row, linesByOrder.get(row.id) ?? [], reach);
     if (!withHistory) return order;
     const history = (historyByOrder.get(row.id) ?? []).map(({ orderId: _, ...h }) => h);
     return { ...order, history } as OrderDetail;
@@ -117,8 +116,12 @@ async function loadOrders(db: Database, reach: OrderReach, window: Window, optio
 }
 
 
+/** The list's sort columns for `reach`: a vendor sorts by the total it is shown (its lines'). */
+const sortableFor = (reach: OrderReach) =>
+  reach.kind === 'vendor' ? { ...orderListQuery, sortable: { ...orderListQuery.sortable, total: vendorLinesTotal(reach.vendorId) } } : orderListQuery;
+
 export async function listOrders(db: Database, query: ParsedListQuery<typeof orderListQuery.filters>, reach: OrderReach) {
-  const plan = listPlan(orderListQuery, query, [orderCondition(reach)]);
+  const plan = listPlan(sortableFor(reach), query, [orderCondition(reach)]);
   return loadOrders(db, reach, plan, { selection: query.fields, withTotal: true });
 }
 
@@ -128,9 +131,13 @@ export function orderRef(ref: string): SQL {
   return number ? eq(orders.number, Number(number)) : eq(orders.id, ref);
 }
 
-/** The stored order named by `ref` (id or number) within `reach`; 404 when there is none. */
+/**
+ * The stored order named by `ref` (id or number) within `reach`; 404 when there is none. A plain
+ * select: the relational query API would render the columns of another table in `reach` (a vendor's
+ * order_lines subquery) as the order's, and fail.
+ */
 export async function findOrder(db: Database, ref: string, reach: SQL | undefined): Promise<OrderRow> {
-  const order = await db.query.orders.findFirst({ where: and(orderRef(ref), reach) });
+  const [order] = await db.select().from(orders).where(and(orderRef(ref), reach)).limit(1);
   if (!order) throw ApiError.notFound('Order', ref);
   return order;
 }

@@ -21,9 +21,10 @@ const names = crudOperations('orders', 'Order', 'Orders');
 const signedIn = requireCredential();
 
 const reach =
-  'Staff with `orders:read` (or `orders:write`) see every order. A customer sees only its own orders; a vendor user only the orders ' +
-  "that contain a line of its vendor, and in them only its own lines (the amounts stay the whole order's). Any other order answers 404, " +
-  'as an unknown one does.';
+  'Staff with `orders:read` (or `orders:write`) see every order. A customer sees only its own orders; a vendor user (or a key of the vendor role) ' +
+  'only the orders that contain a line of its vendor, and in them only its own lines, with amounts computed from those lines alone: ' +
+  'subtotal, discount, tax and total are sums of its lines, shipping is 0, and amountPaid, amountRefunded and amountDue are null. ' +
+  'Any other order answers 404, as an unknown one does.';
 
 
 export const listOrders = apiRoute({
@@ -32,7 +33,7 @@ export const listOrders = apiRoute({
   path: '/orders',
   tags,
   summary: 'List orders',
-  description: `${reach} \`total\` sorts amounts in each order's own currency.`,
+  description: `${reach} \`total\` sorts amounts in each order's own currency (a vendor's: the total of its lines).`,
   security: bearerAuth,
   middleware: [signedIn] as const,
   request: { query: listQuerySchema(orderListQuery) },

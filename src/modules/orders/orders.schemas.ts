@@ -19,6 +19,8 @@ export const OrderParams = z.object({
 
 /** Amounts of an order are in the major unit of the order's own currency (0 decimals for JPY, 3 for KWD). */
 const OrderMoney = z.number().openapi({ description: "Amount in the major unit of the order's currency.", example: 19.99 });
+/** The description of one of the order's amounts, which says what a vendor caller sees of it (order-money.ts). */
+const amount = (what: string) => ({ description: `${what} In the major unit of the order's currency.` });
 
 /**
  * An address as an order keeps it: the address book's fields and rules, without its default flags.
@@ -49,13 +51,13 @@ export const OrderSchema = createSelectSchema(orders, {
     description: 'The short number customers see and quote, shown as `#1001`: sequential from the store\'s ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds the order by it, as by its id.',
     example: 1001,
   }),
-  subtotal: OrderMoney,
-  discountTotal: OrderMoney,
-  shippingTotal: OrderMoney,
-  taxTotal: OrderMoney,
-  total: OrderMoney,
-  amountPaid: OrderMoney,
-  amountRefunded: OrderMoney,
+  subtotal: OrderMoney.openapi(amount("Sum of the lines' subtotals. To a vendor caller, of its own lines only.")),
+  discountTotal: OrderMoney.openapi(amount("Sum of the lines' discounts (the coupon's share of each line, fixed when the order was priced). To a vendor caller, of its own lines only.")),
+  shippingTotal: OrderMoney.openapi(amount("The order's shipping charge. 0 to a vendor caller: shipping is charged to the order, not to any vendor's lines.")),
+  taxTotal: OrderMoney.openapi(amount("Tax of the lines, plus tax on shipping where the rate taxes it. To a vendor caller, the tax of its own lines only (each line's, as the order was priced).")),
+  total: OrderMoney.openapi(amount("subtotal - discountTotal + shippingTotal + taxTotal. To a vendor caller, the total of its own lines (and `sort=total` sorts by it).")),
+  amountPaid: OrderMoney.nullable().openapi(amount("Paid so far. null to a vendor caller: payments are for the whole order, and a vendor's share of them would tell what other vendors' lines cost.")),
+  amountRefunded: OrderMoney.nullable().openapi(amount('Refunded so far. null to a vendor caller, as amountPaid.')),
   shippingAddress: PostalAddress.nullable(),
   billingAddress: PostalAddress.nullable(),
   cancelledAt: Timestamp.nullable(),
@@ -64,14 +66,16 @@ export const OrderSchema = createSelectSchema(orders, {
 })
   .omit({ minorUnits: true, couponId: true, cartId: true, firstOrder: true })
   .extend({
-    amountDue: OrderMoney.openapi({ description: 'What is still owed: total - amountPaid, never below 0.' }),
+    amountDue: OrderMoney.nullable().openapi(amount('What is still owed: total - amountPaid, never below 0. null to a vendor caller, as amountPaid.')),
     paymentStatus: z.enum(PAYMENT_STATUSES).openapi({
       description:
         'Derived from the amounts: `refunded` when everything paid was refunded, `partially_refunded` when some was, ' +
-        '`paid` when amountPaid covers the total (so an order totalling 0 is paid), `partially_paid` when some was paid, else `unpaid`.',
+        '`paid` when amountPaid covers the total (so an order totalling 0 is paid), `partially_paid` when some was paid, else `unpaid`. ' +
+        "To a vendor caller, the whole order's status (no amount).",
     }),
     lines: z.array(OrderLineSchema).openapi({
-      description: "The order's lines. To a vendor user, only the lines of its own vendor (the order's amounts stay the whole order's).",
+      description:
+        "The order's lines. To a vendor caller (a vendor user, or a key of the vendor role), only the lines of its own vendor, and the amounts above are those lines'.",
     }),
   })
   .openapi('Order');

@@ -7,13 +7,15 @@ import { hasPermission, isStaff, type Principal, vendorScope } from '../../lib/a
 /**
  * Which payments a caller reads, as a condition on an order-id column (undefined: all of them).
  * Staff with `payments:read` or `payments:write` read every payment; a signed-in customer reads the
- * payments of its own orders only (any other is 404, as an unknown one); vendor users and API keys
- * without the permission get 403: payments are not theirs to see.
+ * payments of its own orders only (any other is 404, as an unknown one); API keys without the
+ * permission get 403. A vendor caller gets 403 whatever it holds, checked first as for orders
+ * (orders.access.ts): a payment is the whole order's money, never one vendor's.
  */
 export function paymentReach(principal: Principal, orderId: SQLiteColumn): SQL | undefined {
   if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+  if (vendorScope(principal)) throw ApiError.forbidden("Vendor users and keys cannot read payments: a payment is the whole order's, not one vendor's");
   if (isStaff(principal, 'payments')) return undefined;
-  if (principal.kind === 'api_key' || vendorScope(principal)) throw ApiError.forbidden("This credential lacks the 'payments:read' permission");
+  if (principal.kind === 'api_key') throw ApiError.forbidden("This credential lacks the 'payments:read' permission");
   return sql`${orderId} IN (SELECT ${orders.id} FROM ${orders} WHERE ${orders.customerId} = ${principal.id})`;
 }
 

@@ -11,7 +11,7 @@ const tags = ['Payments'];
 const signedIn = requireCredential();
 const reach =
   'Staff with `payments:read` or `payments:write` see every payment; a signed-in customer sees the payments of its own orders only ' +
-  "(another's is 404); vendor users and API keys without the permission get 403.";
+  "(another's is 404); vendor users and keys (a payment is the whole order's money) and API keys without the permission get 403.";
 const PaymentParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'pay_01JD0000000000000000000000' }) });
 const idempotency = 'Accepts `Idempotency-Key`: a repeat with the same key and body within 24 hours returns the first response without charging again.';
 

@@ -33,7 +33,7 @@ export async function listPayments<F extends Record<string, FilterSpec<any>>>(
   const plan = listPlan(config, query, conditions);
   const [rows, totals] = await db.batch([
     db.select(paymentWithDigits).from(payments).innerJoin(orders, eq(orders.id, payments.orderId)).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(payments).where(plan.where),
+    db.select({ total: count() }).from(payments).where(plan.matching),
   ]);
   return { items: rows.map((r) => toPayment(r.payment, r.digits)), total: totals[0]!.total };
 }

@@ -20,7 +20,7 @@ export async function listRefunds(db: Database, paymentId: string, digits: numbe
   const plan = listPlan(config, query, [eq(refunds.paymentId, paymentId)]);
   const [rows, totals] = await db.batch([
     db.select().from(refunds).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(refunds).where(plan.where),
+    db.select({ total: count() }).from(refunds).where(plan.matching),
   ]);
   return { items: rows.map((r) => toRefund(r, digits)), total: totals[0]!.total };
 }

@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
-import { type StripeSettings, fromStripeAmount, intentResult, stripeClient, stripeProvider } from './providers/stripe';
+import { type StripeSettings, chargeOutcome, fromStripeAmount, stripeClient, stripeProvider } from './providers/stripe';
 import { recordCharge, recordRefund } from './settle';
 
 /**
@@ -76,7 +76,8 @@ async function paymentOf(db: Database, intent: { id: string; metadata?: Record<s
 }
 
 /**
- * Succeeded: the payment completes. Failed: the attempt was declined and the PaymentIntent waits
+ * Succeeded: the payment completes, if the intent is for the payment's amount and currency (else it
+ * fails: chargeOutcome). Failed: the attempt was declined and the PaymentIntent waits
  * for another card; it is cancelled, so it can never succeed behind a payment recorded as failed
  * (the storefront starts a new payment), and the payment fails with the decline's reason.
  */
@@ -86,7 +87,7 @@ async function settleIntent(db: Database, env: StripeSettings, intent: Stripe.Pa
   const order = (await db.query.orders.findFirst({ where: eq(orders.id, payment.orderId) }))!;
   const provider = stripeProvider(env);
   const request = { payment: { ...payment, providerReference: intent.id }, digits: order.minorUnits, email: order.email };
-  let result = intentResult(intent);
+  let result = chargeOutcome(intent, request);
   if (declined(intent)) {
     result = await provider.cancel(request);
     if (result.status === 'failed') result = { ...result, failureReason: intent.last_payment_error?.message ?? result.failureReason };
@@ -104,12 +105,13 @@ const declined = (intent: Stripe.PaymentIntent) => intent.status === 'requires_p
 /**
  * Brings our refunds of a PaymentIntent in line with Stripe's: ours still pending are recorded as
  * Stripe has them; one made at Stripe (the dashboard) is added, so the store's amounts and events
- * follow it.
+ * follow it. A payment that never completed (pending, or failed: declined, not accepted, or voided)
+ * put no money on the order, so a refund of its intent has nothing to give back here.
  */
 async function syncRefunds(db: Database, env: StripeSettings, intent: string | null, now: Date): Promise<Handled> {
   if (!intent) return 'ignored';
   const payment = await db.query.payments.findFirst({ where: and(eq(payments.provider, 'stripe'), eq(payments.providerReference, intent)) });
-  if (!payment) return 'ignored';
+  if (!payment || payment.status === 'pending' || payment.status === 'failed') return 'ignored';
   const order = (await db.query.orders.findFirst({ where: eq(orders.id, payment.orderId) }))!;
   const [theirs, ours] = await Promise.all([
     stripeClient(env).refunds.list({ payment_intent: intent, limit: 100 }),

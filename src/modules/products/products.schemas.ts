@@ -99,6 +99,9 @@ const productFields = {
 export const DEFAULT_PRODUCT_STATUS = 'draft' satisfies (typeof PRODUCT_STATUSES)[number];
 export const DRAFT_CREATED_MESSAGE = 'Product created as a draft: set status to active to publish it';
 
+/** Variants one product may have, on every path that writes them: creation, adding one, a product's rows in an import. */
+export const MAX_VARIANTS_PER_PRODUCT = 100;
+
 const categoryIds = z.array(z.string().min(1).max(100)).max(50).openapi({ description: 'Ids of the categories the product is in.' });
 
 export const CreateProductBody = createInsertSchema(products, productFields)
@@ -112,7 +115,7 @@ export const CreateProductBody = createInsertSchema(products, productFields)
     }),
     categoryIds: categoryIds.optional(),
     stock: Quantity.optional().openapi({ description: 'Stock of the default variant, when `variants` is not given; 0 when omitted.' }),
-    variants: z.array(CreateVariantBody).min(1).max(100).optional().openapi({
+    variants: z.array(CreateVariantBody).min(1).max(MAX_VARIANTS_PER_PRODUCT).optional().openapi({
       description: 'The variants. Without it the product gets one default variant with its SKU, price and `stock`.',
     }),
   })

@@ -37,7 +37,7 @@ import type {
   UpdateVariantInput,
   Variant,
 } from './products.schemas';
-import { DEFAULT_PRODUCT_STATUS } from './products.schemas';
+import { DEFAULT_PRODUCT_STATUS, MAX_VARIANTS_PER_PRODUCT } from './products.schemas';
 
 type Ref = { id: string; name: string; slug: string };
 
@@ -48,7 +48,7 @@ export const UNIQUE_FIELDS = {
   'product_variants.sku': 'sku',
 };
 
-export const MAX_VARIANTS_PER_PRODUCT = 100;
+export { MAX_VARIANTS_PER_PRODUCT };
 
 /**
  * Public callers see active products only; staff see every status. A vendor user (`vendorId`) sees
@@ -191,7 +191,8 @@ export function productListQueries(db: Database, query: ProductListQuery, visibi
   if (query.filters.q !== undefined) {
     // A search: the index's matches are the rows, ordered by relevance unless a sort was asked for.
     const { q, ...others } = query.filters;
-    const plan = listPlan(productListQuery, { ...query, filters: others }, [visibleTo(visibility)]);
+    // Ranked or sorted, a search's pages are read by offset (a CSV export's keyset is for the plain list).
+    const plan = listPlan(productListQuery, { ...query, filters: others, after: undefined }, [visibleTo(visibility)]);
     const sorted = query.sort !== productListQuery.defaultSort && !relevance;
     return searchPageQueries(db, { q, where: plan.where, orderBy: sorted ? plan.orderBy : null, limit: plan.limit, offset: plan.offset });
   }
@@ -200,11 +201,12 @@ export function productListQueries(db: Database, query: ProductListQuery, visibi
   const { category, status, ...others } = query.filters;
   if (category === undefined) {
     const plan = listPlan(productListQuery, query, [visibleTo(visibility)]);
-    return { rows: windowRows(db, plan), total: totalFrom === 'count' ? db.select({ total: count() }).from(products).where(plan.where) : keptTotal(db, totalFrom) };
+    return { rows: windowRows(db, plan), total: totalFrom === 'count' ? db.select({ total: count() }).from(products).where(plan.matching) : keptTotal(db, totalFrom) };
   }
   const { listingWhere, productFilters } = listingConditions(others);
   const vendorScope = visibility.vendorId ? eq(products.vendorId, visibility.vendorId) : undefined;
-  const { where, limit, offset } = listPlan(productListQuery, { ...query, filters: productFilters }, [vendorScope]);
+  // Walked in category_listing's order, by offset (a CSV export's keyset is on products' own columns).
+  const { where, limit, offset } = listPlan(productListQuery, { ...query, filters: productFilters, after: undefined }, [vendorScope]);
   const window = { category, statuses: visibleStatuses(visibility, status), listingWhere, where };
   return {
     rows: categoryPageQuery(db, { ...window, sort: query.sort, limit, offset }),

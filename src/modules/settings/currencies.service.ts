@@ -26,7 +26,7 @@ export async function listCurrencies(db: Database, query: ParsedListQuery<typeof
   const plan = listPlan(currencyListQuery, query, [visibleTo(staff)]);
   const [rows, totals] = await db.batch([
     db.select(columns).from(currencies).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(currencies).where(plan.where),
+    db.select({ total: count() }).from(currencies).where(plan.matching),
   ]);
   return { items: rows.map(toCurrency), total: totals[0]!.total };
 }

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { orders, shipments } from '../../db/schema';
+import { shipments } from '../../db/schema';
 import { created, list, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
 import { actorRef } from '../../lib/access';
+import { orderCondition } from '../orders/orders.access';
 import { shipmentReach } from './shipments.access';
 import { allShipmentsListQuery, shipmentListQuery } from './shipments.query';
 import type * as routes from './shipments.routes';
@@ -18,21 +19,21 @@ export const createShipment: AppRouteHandler<typeof routes.createShipment> = asy
 };
 
 export const listOrderShipments: AppRouteHandler<typeof routes.listOrderShipments> = async (c) => {
-  const order = await service.findOrder(c.var.db, c.req.valid('param').id, shipmentReach(c.var.principal, orders.id));
+  const reach = shipmentReach(c.var.principal);
+  const order = await service.findOrder(c.var.db, c.req.valid('param').id, orderCondition(reach));
   const query = c.req.valid('query');
-  const { items, total } = await service.listShipments(c.var.db, [eq(shipments.orderId, order.id)], query, shipmentListQuery);
+  const { items, total } = await service.listShipments(c.var.db, reach, [eq(shipments.orderId, order.id)], query, shipmentListQuery);
   return list(c, items.map((s) => project(s, query.fields)), pagination(query.page, query.limit, total));
 };
 
 export const listShipments: AppRouteHandler<typeof routes.listShipments> = async (c) => {
-  const reach = shipmentReach(c.var.principal, shipments.orderId);
   const query = c.req.valid('query');
-  const { items, total } = await service.listShipments(c.var.db, [reach], query, allShipmentsListQuery);
+  const { items, total } = await service.listShipments(c.var.db, shipmentReach(c.var.principal), [], query, allShipmentsListQuery);
   return list(c, items.map((s) => project(s, query.fields)), pagination(query.page, query.limit, total));
 };
 
 export const getShipment: AppRouteHandler<typeof routes.getShipment> = async (c) => {
-  const shipment = await service.getShipment(c.var.db, c.req.valid('param').id, shipmentReach(c.var.principal, shipments.orderId));
+  const shipment = await service.getShipment(c.var.db, c.req.valid('param').id, shipmentReach(c.var.principal));
   return ok(c, project(shipment, c.req.valid('query').fields));
 };
 

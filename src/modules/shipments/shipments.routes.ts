@@ -10,8 +10,8 @@ import { OrderParams } from '../orders/orders.schemas';
 
 const tags = ['Shipments'];
 const reach =
-  'Staff with `shipments:*` or `orders:*` (read or write) see every shipment; a vendor user sees the shipments of orders that contain its lines; ' +
-  "a signed-in customer those of its own orders. Another's is 404.";
+  'Staff with `shipments:*` or `orders:*` (read or write) see every shipment; a vendor user (or a key of the vendor role) sees only the shipments ' +
+  "that carry one of its vendor's lines, and in them only those lines; a signed-in customer those of its own orders. Another's is 404.";
 const writers = 'Needs `shipments:write` or `orders:write`.';
 const ShipmentParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'ship_01JD0000000000000000000000' }) });
 

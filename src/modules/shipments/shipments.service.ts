@@ -12,6 +12,8 @@ import { statusChangeStatements } from '../orders/order-status';
 import { followUpOrderStatus } from '../payments/order-follow-up';
 import type { CreateShipmentInput, Shipment, UpdateShipmentInput } from './shipments.schemas';
 import { findOrder } from '../orders/orders.read';
+import { ALL_ORDERS, type OrderReach } from '../orders/orders.access';
+import { shipmentCondition, shipmentLineCondition } from './shipments.access';
 
 /** The order a path names (id or number), within the caller's reach. */
 export { findOrder };
@@ -24,31 +26,42 @@ const SHIPPABLE: readonly OrderStatus[] = ['processing', 'shipped'];
 const allShipped = (lines: OrderLineRow[]) => lines.every((l) => l.quantityShipped >= l.quantity);
 const allDelivered = (lines: OrderLineRow[]) => lines.every((l) => l.quantityDelivered >= l.quantity);
 
-async function linesOf(db: Database, shipmentIds: string[]): Promise<Map<string, Line[]>> {
+/** The lines of these shipments that `reach` shows (a vendor: its own), by shipment. */
+async function linesOf(db: Database, shipmentIds: string[], reach: OrderReach): Promise<Map<string, Line[]>> {
   const rows = shipmentIds.length
-    ? await db.select().from(shipmentLines).where(inArray(shipmentLines.shipmentId, shipmentIds)).orderBy(asc(shipmentLines.orderLineId))
+    ? await db
+        .select()
+        .from(shipmentLines)
+        .where(and(inArray(shipmentLines.shipmentId, shipmentIds), shipmentLineCondition(reach)))
+        .orderBy(asc(shipmentLines.orderLineId))
     : [];
   const byShipment = new Map<string, Line[]>();
   for (const r of rows) byShipment.set(r.shipmentId, [...(byShipment.get(r.shipmentId) ?? []), { orderLineId: r.orderLineId, quantity: r.quantity }]);
   return byShipment;
 }
 
-/** A page of the shipments matching `conditions` (an order's, or those within the caller's reach), with their lines. */
-export async function listShipments<F extends Record<string, FilterSpec<any>>>(db: Database, conditions: (SQL | undefined)[], query: ParsedListQuery<F>, config: ListQueryConfig<F>) {
-  const plan = listPlan(config, query, conditions);
+/** A page of the shipments within `reach` matching `conditions` (an order's, or none), with the lines `reach` shows. */
+export async function listShipments<F extends Record<string, FilterSpec<any>>>(
+  db: Database,
+  reach: OrderReach,
+  conditions: (SQL | undefined)[],
+  query: ParsedListQuery<F>,
+  config: ListQueryConfig<F>,
+) {
+  const plan = listPlan(config, query, [...conditions, shipmentCondition(reach)]);
   const [rows, totals] = await db.batch([
     db.select().from(shipments).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(shipments).where(plan.where),
+    db.select({ total: count() }).from(shipments).where(plan.matching),
   ]);
-  const lines = await linesOf(db, rows.map((r) => r.id));
+  const lines = await linesOf(db, rows.map((r) => r.id), reach);
   return { items: rows.map((r) => toShipment(r, lines.get(r.id) ?? [])), total: totals[0]!.total };
 }
 
-/** A shipment whose order is within `reach`, or 404. */
-export async function getShipment(db: Database, id: string, reach: SQL | undefined): Promise<Shipment> {
-  const [row] = await db.select().from(shipments).where(and(eq(shipments.id, id), reach));
+/** A shipment within `reach` with the lines it shows, or 404. */
+export async function getShipment(db: Database, id: string, reach: OrderReach): Promise<Shipment> {
+  const [row] = await db.select().from(shipments).where(and(eq(shipments.id, id), shipmentCondition(reach)));
   if (!row) throw ApiError.notFound('Shipment', id);
-  return toShipment(row, (await linesOf(db, [id])).get(id) ?? []);
+  return toShipment(row, (await linesOf(db, [id], reach)).get(id) ?? []);
 }
 
 /** What each line of the order still has outside any shipment (pending ones included). */
@@ -199,7 +212,7 @@ const NEXT: Record<ShipmentRow['status'], Step | null> = { pending: 'shipped', s
 
 /** Tracking changes, and the next status; a status out of order (or the same one again) is 409. */
 export async function updateShipment(db: Database, shipmentId: string, patch: UpdateShipmentInput, actor: string, now = new Date()): Promise<Shipment> {
-  const current = await getShipment(db, shipmentId, undefined);
+  const current = await getShipment(db, shipmentId, ALL_ORDERS);
   const ts = now.toISOString();
   const { status, ...tracking } = patch;
   const set: Partial<ShipmentRow> = { ...tracking, updatedAt: ts };

@@ -94,7 +94,7 @@ export async function listStaffUsers(db: Database, query: ParsedListQuery<typeof
   const plan = listPlan(staffUserListQuery, query, [NOT_CUSTOMER]);
   const [rows, totals] = await db.batch([
     db.select().from(users).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(users).where(plan.where),
+    db.select({ total: count() }).from(users).where(plan.matching),
   ]);
   return { items: rows.map(toUser), total: totals[0]!.total };
 }

@@ -26,7 +26,7 @@ export async function listDeliveries(db: Database, endpointId: string, query: Pa
   const plan = listPlan(deliveryListQuery, query, [eq(webhookDeliveries.endpointId, endpointId)]);
   const [rows, totals] = await db.batch([
     db.select().from(webhookDeliveries).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
-    db.select({ total: count() }).from(webhookDeliveries).where(plan.where),
+    db.select({ total: count() }).from(webhookDeliveries).where(plan.matching),
   ]);
   return { items: rows.map(toDelivery), total: totals[0]!.total };
 }

@@ -775,8 +775,8 @@ final class CartsResource
      *     shippingTotal: int|float,
      *     taxTotal: int|float,
      *     total: int|float,
-     *     amountPaid: int|float,
-     *     amountRefunded: int|float,
+     *     amountPaid: int|float|null,
+     *     amountRefunded: int|float|null,
      *     couponCode: string|null,
      *     shippingAddress: array{
      *         firstName?: string|null,
@@ -806,7 +806,7 @@ final class CartsResource
      *     cancelledAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
-     *     amountDue: int|float,
+     *     amountDue: int|float|null,
      *     paymentStatus: 'unpaid'|'partially_paid'|'paid'|'partially_refunded'|'refunded',
      *     lines: list<array{
      *         id: string,

@@ -35,11 +35,11 @@ final class ImportsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     status?: 'queued'|'running'|'completed',
+     *     status?: 'queued'|'running'|'completed'|'failed',
      * } $query
      * @return \StoreApi\Page<array{
      *     id: string,
-     *     status: 'queued'|'running'|'completed',
+     *     status: 'queued'|'running'|'completed'|'failed',
      *     format: 'store'|'shopify',
      *     actor: string,
      *     rows: int,
@@ -49,6 +49,7 @@ final class ImportsResource
      *     updated: int,
      *     unchanged: int,
      *     failed: int,
+     *     reason: string|null,
      *     completedAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
@@ -69,11 +70,11 @@ final class ImportsResource
      *     limit?: int,
      *     sort?: string,
      *     fields?: string|list<string>,
-     *     status?: 'queued'|'running'|'completed',
+     *     status?: 'queued'|'running'|'completed'|'failed',
      * } $query the query of the first page (`page` to start elsewhere)
      * @return \Generator<int, array{
      *     id: string,
-     *     status: 'queued'|'running'|'completed',
+     *     status: 'queued'|'running'|'completed'|'failed',
      *     format: 'store'|'shopify',
      *     actor: string,
      *     rows: int,
@@ -83,6 +84,7 @@ final class ImportsResource
      *     updated: int,
      *     unchanged: int,
      *     failed: int,
+     *     reason: string|null,
      *     completedAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
@@ -101,7 +103,7 @@ final class ImportsResource
      * @param string $id
      * @return array{
      *     id: string,
-     *     status: 'queued'|'running'|'completed',
+     *     status: 'queued'|'running'|'completed'|'failed',
      *     format: 'store'|'shopify',
      *     actor: string,
      *     rows: int,
@@ -111,6 +113,7 @@ final class ImportsResource
      *     updated: int,
      *     unchanged: int,
      *     failed: int,
+     *     reason: string|null,
      *     completedAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,

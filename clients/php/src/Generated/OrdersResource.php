@@ -62,8 +62,8 @@ final class OrdersResource
      *     shippingTotal: int|float,
      *     taxTotal: int|float,
      *     total: int|float,
-     *     amountPaid: int|float,
-     *     amountRefunded: int|float,
+     *     amountPaid: int|float|null,
+     *     amountRefunded: int|float|null,
      *     couponCode: string|null,
      *     shippingAddress: array{
      *         firstName?: string|null,
@@ -93,7 +93,7 @@ final class OrdersResource
      *     cancelledAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
-     *     amountDue: int|float,
+     *     amountDue: int|float|null,
      *     paymentStatus: 'unpaid'|'partially_paid'|'paid'|'partially_refunded'|'refunded',
      *     lines: list<array{
      *         id: string,
@@ -146,8 +146,8 @@ final class OrdersResource
      *     shippingTotal: int|float,
      *     taxTotal: int|float,
      *     total: int|float,
-     *     amountPaid: int|float,
-     *     amountRefunded: int|float,
+     *     amountPaid: int|float|null,
+     *     amountRefunded: int|float|null,
      *     couponCode: string|null,
      *     shippingAddress: array{
      *         firstName?: string|null,
@@ -177,7 +177,7 @@ final class OrdersResource
      *     cancelledAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
-     *     amountDue: int|float,
+     *     amountDue: int|float|null,
      *     paymentStatus: 'unpaid'|'partially_paid'|'paid'|'partially_refunded'|'refunded',
      *     lines: list<array{
      *         id: string,
@@ -255,8 +255,8 @@ final class OrdersResource
      *     shippingTotal: int|float,
      *     taxTotal: int|float,
      *     total: int|float,
-     *     amountPaid: int|float,
-     *     amountRefunded: int|float,
+     *     amountPaid: int|float|null,
+     *     amountRefunded: int|float|null,
      *     couponCode: string|null,
      *     shippingAddress: array{
      *         firstName?: string|null,
@@ -286,7 +286,7 @@ final class OrdersResource
      *     cancelledAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
-     *     amountDue: int|float,
+     *     amountDue: int|float|null,
      *     paymentStatus: 'unpaid'|'partially_paid'|'paid'|'partially_refunded'|'refunded',
      *     lines: list<array<string, mixed>>,
      *     history: list<array{
@@ -333,8 +333,8 @@ final class OrdersResource
      *     shippingTotal: int|float,
      *     taxTotal: int|float,
      *     total: int|float,
-     *     amountPaid: int|float,
-     *     amountRefunded: int|float,
+     *     amountPaid: int|float|null,
+     *     amountRefunded: int|float|null,
      *     couponCode: string|null,
      *     shippingAddress: array{
      *         firstName?: string|null,
@@ -364,7 +364,7 @@ final class OrdersResource
      *     cancelledAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
-     *     amountDue: int|float,
+     *     amountDue: int|float|null,
      *     paymentStatus: 'unpaid'|'partially_paid'|'paid'|'partially_refunded'|'refunded',
      *     lines: list<array<string, mixed>>,
      *     history: list<array{
@@ -407,8 +407,8 @@ final class OrdersResource
      *     shippingTotal: int|float,
      *     taxTotal: int|float,
      *     total: int|float,
-     *     amountPaid: int|float,
-     *     amountRefunded: int|float,
+     *     amountPaid: int|float|null,
+     *     amountRefunded: int|float|null,
      *     couponCode: string|null,
      *     shippingAddress: array{
      *         firstName?: string|null,
@@ -438,7 +438,7 @@ final class OrdersResource
      *     cancelledAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
-     *     amountDue: int|float,
+     *     amountDue: int|float|null,
      *     paymentStatus: 'unpaid'|'partially_paid'|'paid'|'partially_refunded'|'refunded',
      *     lines: list<array<string, mixed>>,
      *     history: list<array{
@@ -481,8 +481,8 @@ final class OrdersResource
      *     shippingTotal: int|float,
      *     taxTotal: int|float,
      *     total: int|float,
-     *     amountPaid: int|float,
-     *     amountRefunded: int|float,
+     *     amountPaid: int|float|null,
+     *     amountRefunded: int|float|null,
      *     couponCode: string|null,
      *     shippingAddress: array{
      *         firstName?: string|null,
@@ -512,7 +512,7 @@ final class OrdersResource
      *     cancelledAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
-     *     amountDue: int|float,
+     *     amountDue: int|float|null,
      *     paymentStatus: 'unpaid'|'partially_paid'|'paid'|'partially_refunded'|'refunded',
      *     lines: list<array<string, mixed>>,
      *     history: list<array{

@@ -877,10 +877,10 @@ export interface ImportsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, format, actor, rows, products, rowsDone, created, updated, unchanged, failed, completedAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, format, actor, rows, products, rowsDone, created, updated, unchanged, failed, reason, completedAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
-  /** Import status. One of: queued, running, completed. */
-  status?: "queued" | "running" | "completed";
+  /** Import status. One of: queued, running, completed, failed. */
+  status?: "queued" | "running" | "completed" | "failed";
 }
 
 /** The resource groups, as properties of the client (`store.products`, `store.orders`, ...). */

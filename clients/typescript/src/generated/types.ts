@@ -947,20 +947,20 @@ export interface Order {
   email: string;
   status: "pending" | "processing" | "shipped" | "completed" | "cancelled" | "refunded";
   currency: string;
-  /** Amount in the major unit of the order's currency. */
+  /** Sum of the lines' subtotals. To a vendor caller, of its own lines only. In the major unit of the order's currency. */
   subtotal: number;
-  /** Amount in the major unit of the order's currency. */
+  /** Sum of the lines' discounts (the coupon's share of each line, fixed when the order was priced). To a vendor caller, of its own lines only. In the major unit of the order's currency. */
   discountTotal: number;
-  /** Amount in the major unit of the order's currency. */
+  /** The order's shipping charge. 0 to a vendor caller: shipping is charged to the order, not to any vendor's lines. In the major unit of the order's currency. */
   shippingTotal: number;
-  /** Amount in the major unit of the order's currency. */
+  /** Tax of the lines, plus tax on shipping where the rate taxes it. To a vendor caller, the tax of its own lines only (each line's, as the order was priced). In the major unit of the order's currency. */
   taxTotal: number;
-  /** Amount in the major unit of the order's currency. */
+  /** subtotal - discountTotal + shippingTotal + taxTotal. To a vendor caller, the total of its own lines (and `sort=total` sorts by it). In the major unit of the order's currency. */
   total: number;
-  /** Amount in the major unit of the order's currency. */
-  amountPaid: number;
-  /** Amount in the major unit of the order's currency. */
-  amountRefunded: number;
+  /** Paid so far. null to a vendor caller: payments are for the whole order, and a vendor's share of them would tell what other vendors' lines cost. In the major unit of the order's currency. */
+  amountPaid: number | null;
+  /** Refunded so far. null to a vendor caller, as amountPaid. In the major unit of the order's currency. */
+  amountRefunded: number | null;
   couponCode: string | null;
   shippingAddress: {
     firstName?: string | null;
@@ -992,11 +992,11 @@ export interface Order {
   cancelledAt: string | null;
   createdAt: string;
   updatedAt: string;
-  /** What is still owed: total - amountPaid, never below 0. */
-  amountDue: number;
-  /** Derived from the amounts: `refunded` when everything paid was refunded, `partially_refunded` when some was, `paid` when amountPaid covers the total (so an order totalling 0 is paid), `partially_paid` when some was paid, else `unpaid`. */
+  /** What is still owed: total - amountPaid, never below 0. null to a vendor caller, as amountPaid. In the major unit of the order's currency. */
+  amountDue: number | null;
+  /** Derived from the amounts: `refunded` when everything paid was refunded, `partially_refunded` when some was, `paid` when amountPaid covers the total (so an order totalling 0 is paid), `partially_paid` when some was paid, else `unpaid`. To a vendor caller, the whole order's status (no amount). */
   paymentStatus: "unpaid" | "partially_paid" | "paid" | "partially_refunded" | "refunded";
-  /** The order's lines. To a vendor user, only the lines of its own vendor (the order's amounts stay the whole order's). */
+  /** The order's lines. To a vendor caller (a vendor user, or a key of the vendor role), only the lines of its own vendor, and the amounts above are those lines'. */
   lines: Array<OrderLine>;
 }
 
@@ -1795,8 +1795,8 @@ export type ProductImport = ProductImportItem & {
 /** A product import in a list: its progress, without its failures. */
 export interface ProductImportItem {
   id: string;
-  /** `queued`, `running` (the queue is writing its chunks), then `completed`. */
-  status: "queued" | "running" | "completed";
+  /** `queued`, `running` (the queue is writing its chunks), then `completed`; or `failed` when the user or key that started it could no longer import products (revoked, expired, disabled, its vendor suspended, `products:write` taken away): the rest was not written, and `reason` says why. */
+  status: "queued" | "running" | "completed" | "failed";
   format: "store" | "shopify";
   actor: string;
   rows: number;
@@ -1806,6 +1806,8 @@ export interface ProductImportItem {
   updated: number;
   unchanged: number;
   failed: number;
+  /** Why a `failed` import stopped; null otherwise. */
+  reason: string | null;
   completedAt: string | null;
   createdAt: string;
   updatedAt: string;

@@ -68,11 +68,28 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Our view of a PaymentIntent. */
-export function intentResult(intent: Stripe.PaymentIntent): ChargeResult {
+function intentResult(intent: Stripe.PaymentIntent): ChargeResult {
   const base = { reference: intent.id, clientSecret: intent.client_secret };
   if (intent.status === 'succeeded') return { ...base, status: 'completed', failureReason: null };
   if (intent.status === 'canceled') return { ...base, status: 'failed', failureReason: `Canceled${intent.cancellation_reason ? ` (${intent.cancellation_reason})` : ''}` };
   return { ...base, status: 'pending', failureReason: intent.last_payment_error?.message ?? null };
+}
+
+/**
+ * What the PaymentIntent says of our payment. One that succeeded for another amount or currency
+ * than the payment asked for is not that payment's success: it fails, with both amounts in its
+ * reason, and is logged, so the order never counts money it did not ask for (docs/payments.md).
+ */
+export function chargeOutcome(intent: Stripe.PaymentIntent, { payment, digits }: Pick<ChargeRequest, 'payment' | 'digits'>): ChargeResult {
+  const result = intentResult(intent);
+  if (result.status !== 'completed') return result;
+  const amount = toStripeAmount(payment.amount, digits, payment.currency);
+  const currency = payment.currency.toLowerCase();
+  const received = intent.amount_received ?? intent.amount;
+  if (intent.amount === amount && received === amount && intent.currency === currency) return result;
+  const failureReason = `Stripe reports ${received} ${intent.currency} for PaymentIntent ${intent.id}, but the payment is ${amount} ${currency} (in Stripe's units): not accepted`;
+  console.error(JSON.stringify({ level: 'error', message: 'PaymentIntent does not match its payment; the payment is failed', paymentId: payment.id, intent: intent.id, failureReason }));
+  return { ...result, status: 'failed', failureReason };
 }
 
 function refundResult(refund: Stripe.Refund): RefundResult {
@@ -113,24 +130,24 @@ export function stripeProvider(env: StripeSettings): PaymentProvider {
     name: 'stripe',
     async charge(request) {
       try {
-        return intentResult(await createIntent(request));
+        return chargeOutcome(await createIntent(request), request);
       } catch (error) {
         if (error instanceof ProviderUnavailable) throw error;
         return { status: 'failed', reference: null, failureReason: refused(error) };
       }
     },
     async status(request) {
-      return intentResult(await currentIntent(request));
+      return chargeOutcome(await currentIntent(request), request);
     },
     async cancel(request) {
       const intent = await currentIntent(request);
-      if (intent.status === 'succeeded' || intent.status === 'canceled') return intentResult(intent);
+      if (intent.status === 'succeeded' || intent.status === 'canceled') return chargeOutcome(intent, request);
       try {
-        return intentResult(await call(() => stripe.paymentIntents.cancel(intent.id, { cancellation_reason: 'abandoned' }, { idempotencyKey: `${request.payment.id}_cancel` })));
+        return chargeOutcome(await call(() => stripe.paymentIntents.cancel(intent.id, { cancellation_reason: 'abandoned' }, { idempotencyKey: `${request.payment.id}_cancel` })), request);
       } catch (error) {
         if (error instanceof ProviderUnavailable) throw error;
         // Refused: it moved on (succeeded, or is processing) in the meantime; say where it is now.
-        return intentResult(await call(() => stripe.paymentIntents.retrieve(intent.id)));
+        return chargeOutcome(await call(() => stripe.paymentIntents.retrieve(intent.id)), request);
       }
     },
     async refund({ refund, payment, digits }) {
