@@ -7,14 +7,9 @@ import type { AppEnv } from '../env';
 import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
 import { ApiError } from '../lib/errors';
 import { type TokenClaims, verifyUserToken } from '../lib/jwt';
-<<<<<<< HEAD
 import { originMatcher } from '../lib/origins';
 import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey, PUBLISHABLE_KEY_PATTERN, PUBLISHABLE_KEY_PREFIX } from '../modules/api-keys/api-key-format';
-import { apiKeyCheckStatement, evaluateApiKey } from '../modules/api-keys/api-keys.service';
-=======
-import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey } from '../modules/api-keys/api-key-format';
 import { apiKeyByIdStatement, apiKeyCheckStatement, evaluateApiKey, type KeyLookup } from '../modules/api-keys/api-keys.service';
->>>>>>> main
 import { forgetKey, keyPrincipal, rememberKey, stampLastUse } from './api-key-cache';
 
 const JWT_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -70,7 +65,6 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
 }
 
 /**
-<<<<<<< HEAD
  * A publishable key (`pk_...`): its request acts as a shopper without an account (the anonymous
  * principal: what it reaches is what the public reaches, and nothing a key could be granted), from
  * a web origin on the key's list (403 from another; a request with no Origin is not a browser's).
@@ -80,10 +74,8 @@ async function publishableKeyPrincipal(c: Context<AppEnv>, key: string): Promise
   const hash = await hashApiKey(key);
   const { results } = await apiKeyCheckStatement(c.var.db.$client, hash).all();
   const found = evaluateApiKey(results);
-  if (found.status !== 'valid' || found.record.type !== 'publishable') {
-    const why = { unknown: UNKNOWN_API_KEY, revoked: 'This API key has been revoked', expired: 'This API key has expired', valid: UNKNOWN_API_KEY };
-    throw ApiError.unauthenticated(found.status === 'suspended' ? `This API key is suspended: ${found.reason}` : why[found.status]);
-  }
+  if (found.status !== 'valid') throw keyRefusal(found);
+  if (found.record.type !== 'publishable') throw ApiError.unauthenticated(UNKNOWN_API_KEY);
   const origin = c.req.header('Origin');
   if (origin !== undefined && !originMatcher(found.record.allowedOrigins)(origin)) {
     throw ApiError.forbidden(`This publishable key may not be used from ${origin}: add the origin to the key's allowedOrigins`);
@@ -91,7 +83,9 @@ async function publishableKeyPrincipal(c: Context<AppEnv>, key: string): Promise
   stampLastUse(c, found.row);
   c.set('publishableKey', found.record.id);
   return ANONYMOUS;
-=======
+}
+
+/**
  * What a recorded actor (`key:<id>` or `user:<id>`, as actorRef writes it) is now, judged as its
  * credential would be on a request: a key not revoked, expired or suspended (its owner and vendor
  * as for any request), a user active and not of a suspended vendor. Throws the ApiError such a
@@ -108,7 +102,6 @@ export async function recordedPrincipal(db: Database, actor: string): Promise<Pr
   const found = kind === 'user' ? await userRow(db, id) : undefined;
   if (!found) throw ApiError.unauthenticated(`No user or API key is '${actor}'`);
   return userPrincipal(found);
->>>>>>> main
 }
 
 /** How a credential check ended: a principal, or the ApiError (401/403) to answer once the request is counted. */
@@ -184,7 +177,6 @@ export async function resolvePrincipal(c: Context<AppEnv>): Promise<Principal> {
   return outcome.principal;
 }
 
-<<<<<<< HEAD
 /** A publishable key reaches what a shopper without an account reaches: 403 where a credential is needed. */
 const PUBLISHABLE_REFUSED = "A publishable key reaches a shopper's operations only: this endpoint needs a secret key or a signed-in user";
 
@@ -192,24 +184,19 @@ const PUBLISHABLE_REFUSED = "A publishable key reaches a shopper's operations on
 export function refuseAnonymous(c: Context<AppEnv>, message = 'This endpoint needs a credential: Authorization: Bearer <API key or token>'): never {
   if (c.var.publishableKey) throw ApiError.forbidden(PUBLISHABLE_REFUSED);
   throw ApiError.unauthenticated(message);
-=======
+}
+
 /** 401 for no credential, 403 for one that lacks the permission: what a route guarded by requirePermission answers. */
 export function assertPermission(principal: Principal, permission: string): void {
   if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
   if (!hasPermission(principal, permission)) throw ApiError.forbidden(`This credential lacks the '${permission}' permission`);
->>>>>>> main
 }
 
 /** Route guard: 401 without a credential, 403 when the credential lacks the permission. */
 export function requirePermission(permission: string) {
   return createMiddleware<AppEnv>(async function requirePermission(c, next) {
-<<<<<<< HEAD
-    const principal = c.var.principal;
-    if (principal.kind === 'anonymous') refuseAnonymous(c);
-    if (!hasPermission(principal, permission)) throw ApiError.forbidden(`This credential lacks the '${permission}' permission`);
-=======
+    if (c.var.principal.kind === 'anonymous') refuseAnonymous(c);
     assertPermission(c.var.principal, permission);
->>>>>>> main
     return next();
   });
 }
