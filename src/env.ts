@@ -111,8 +111,6 @@ export interface Variables extends TimingVariables {
   /** Where the request's D1 session started (src/middleware/d1-session.ts). */
   sessionStart: import('./middleware/d1-session').SessionStart;
   principal: Principal;
-  /** The publishable key (`pk_...`) a request came with: its id; the principal is then anonymous (src/middleware/auth.ts). */
-  publishableKey?: string;
   /** The caller and its Idempotency-Key, hashed, on routes that take one (src/middleware/idempotency.ts). */
   requestKey?: string;
   /** A credential that failed: thrown once the request has been counted as unauthenticated. */

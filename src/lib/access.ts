@@ -9,11 +9,25 @@ import { PERMISSION_ACTIONS, PERMISSION_RESOURCES, SPECIAL_PERMISSIONS } from '.
 
 /** Who is calling: nobody, an API key, or a signed-in user (customer, vendor user or admin user). */
 export type Principal =
-  | { kind: 'anonymous' }
+  /** No credential, or a publishable key (`pk_...`, named here), which reaches what no credential reaches. */
+  | { kind: 'anonymous'; publishableKey?: string }
   | { kind: 'api_key'; id: string; role: string | null; permissions: readonly string[]; vendorId: string | null; ownerId: string | null }
   | { kind: 'user'; id: string; role: string; permissions: readonly string[]; vendorId: string | null };
 
 export const ANONYMOUS: Principal = { kind: 'anonymous' };
+
+const NEEDS_CREDENTIAL = 'This endpoint needs a credential: Authorization: Bearer <API key or token>';
+
+/**
+ * The refusal where a credential is needed and the caller has none: 401, or 403 for a publishable
+ * key, which is a credential, only not one for this.
+ */
+export function credentialNeeded(principal: Principal, message = NEEDS_CREDENTIAL): ApiError {
+  if (principal.kind === 'anonymous' && principal.publishableKey) {
+    return ApiError.forbidden("A publishable key reaches a shopper's operations only: this endpoint needs a secret key or a signed-in user");
+  }
+  return ApiError.unauthenticated(message);
+}
 
 const heldBy = (principal: Principal): readonly string[] => (principal.kind === 'anonymous' ? [] : principal.permissions);
 

@@ -4,7 +4,7 @@ import { createMiddleware } from 'hono/factory';
 import type { Database } from '../db/client';
 import { roles, users, vendors } from '../db/schema';
 import type { AppEnv } from '../env';
-import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
+import { ANONYMOUS, credentialNeeded, hasPermission, type Principal } from '../lib/access';
 import { ApiError } from '../lib/errors';
 import { type TokenClaims, verifyUserToken } from '../lib/jwt';
 import { originMatcher } from '../lib/origins';
@@ -68,7 +68,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
  * A publishable key (`pk_...`): its request acts as a shopper without an account (the anonymous
  * principal: what it reaches is what the public reaches, and nothing a key could be granted), from
  * a web origin on the key's list (403 from another; a request with no Origin is not a browser's).
- * `c.var.publishableKey` names it, for the rate limit and for telling its refusals apart.
+ * The principal names it, for telling its refusals apart (credentialNeeded).
  */
 async function publishableKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Principal> {
   const hash = await hashApiKey(key);
@@ -81,8 +81,7 @@ async function publishableKeyPrincipal(c: Context<AppEnv>, key: string): Promise
     throw ApiError.forbidden(`This publishable key may not be used from ${origin}: add the origin to the key's allowedOrigins`);
   }
   stampLastUse(c, found.row);
-  c.set('publishableKey', found.record.id);
-  return ANONYMOUS;
+  return { kind: 'anonymous', publishableKey: found.record.id };
 }
 
 /**
@@ -177,25 +176,15 @@ export async function resolvePrincipal(c: Context<AppEnv>): Promise<Principal> {
   return outcome.principal;
 }
 
-/** A publishable key reaches what a shopper without an account reaches: 403 where a credential is needed. */
-const PUBLISHABLE_REFUSED = "A publishable key reaches a shopper's operations only: this endpoint needs a secret key or a signed-in user";
-
-/** 401 for an anonymous request; 403 for one with a publishable key, which is no credential for this. */
-export function refuseAnonymous(c: Context<AppEnv>, message = 'This endpoint needs a credential: Authorization: Bearer <API key or token>'): never {
-  if (c.var.publishableKey) throw ApiError.forbidden(PUBLISHABLE_REFUSED);
-  throw ApiError.unauthenticated(message);
-}
-
 /** 401 for no credential, 403 for one that lacks the permission: what a route guarded by requirePermission answers. */
 export function assertPermission(principal: Principal, permission: string): void {
-  if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+  if (principal.kind === 'anonymous') throw credentialNeeded(principal);
   if (!hasPermission(principal, permission)) throw ApiError.forbidden(`This credential lacks the '${permission}' permission`);
 }
 
 /** Route guard: 401 without a credential, 403 when the credential lacks the permission. */
 export function requirePermission(permission: string) {
   return createMiddleware<AppEnv>(async function requirePermission(c, next) {
-    if (c.var.principal.kind === 'anonymous') refuseAnonymous(c);
     assertPermission(c.var.principal, permission);
     return next();
   });
@@ -204,7 +193,7 @@ export function requirePermission(permission: string) {
 /** Route guard: any signed-in user or API key. */
 export function requireCredential() {
   return createMiddleware<AppEnv>(async function requireCredential(c, next) {
-    if (c.var.principal.kind === 'anonymous') refuseAnonymous(c);
+    if (c.var.principal.kind === 'anonymous') throw credentialNeeded(c.var.principal);
     return next();
   });
 }
@@ -213,7 +202,7 @@ export function requireCredential() {
 export function requireUser() {
   return createMiddleware<AppEnv>(async function requireUser(c, next) {
     const principal = c.var.principal;
-    if (principal.kind === 'anonymous') refuseAnonymous(c, 'This endpoint needs a signed-in user: Authorization: Bearer <token from POST /api/auth/login>');
+    if (principal.kind === 'anonymous') throw credentialNeeded(principal, 'This endpoint needs a signed-in user: Authorization: Bearer <token from POST /api/auth/login>');
     if (principal.kind !== 'user') throw ApiError.forbidden('This endpoint is for signed-in users; an API key acts for no user');
     return next();
   });

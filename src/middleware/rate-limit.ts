@@ -173,6 +173,7 @@ export function authenticateAndRateLimit(redispatch?: Redispatch) {
     c.set('principal', outcome.ok ? outcome.principal : ANONYMOUS);
     enforce(c, decision);
     if (!outcome.ok) throw outcome.error;
+    if (!pending.bucket) buyerNetwork(c, c.var.principal); // no credential may name a shopper: 403
     return next();
   });
 }
@@ -184,7 +185,8 @@ export function authenticateAndRateLimit(redispatch?: Redispatch) {
  */
 export function alsoCountClientIp() {
   return createMiddleware<AppEnv>(async function alsoCountClientIp(c, next) {
-    if (c.var.principal.kind !== 'anonymous' || c.var.publishableKey) await countClientIp(c);
+    const principal = c.var.principal;
+    if (principal.kind !== 'anonymous' || principal.publishableKey) await countClientIp(c);
     return next();
   });
 }

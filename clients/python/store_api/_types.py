@@ -233,6 +233,15 @@ class ApiIndex(TypedDict):
 class ApiKey(TypedDict):
     id: str
     name: str
+    #: `secret` (`sk_...`, the default): for servers, holding a role or permissions; never put it in
+    #: a web page. `publishable` (`pk_...`): safe in browser code. It can do what a shopper without
+    #: an account can (catalogue, search and content reads, carts and checkout, sign-up, sign-in and
+    #: password reset) and nothing more; it is refused (403) from a web origin not in its
+    #: `allowedOrigins`, and its requests are counted per shopper network (an IPv4 address, an IPv6
+    #: /64), each with the authenticated limit. A signed-in shopper sends its own token instead.
+    type: Literal["secret", "publishable"]
+    #: For a publishable key: the web origins it may be used from (empty for a secret key).
+    allowedOrigins: List[str]
     #: The visible start of the key, to recognise it.
     prefix: str
     #: The key's own permissions (empty for a key that holds a role).
@@ -592,13 +601,23 @@ class CreateApiKey(_CreateApiKeyRequired, total=False):
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
     #: api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read,
-    #: write.
+    #: write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
     permissions: List[str]
     expiresAt: str
-    #: Role id or name.
+    #: `secret` (`sk_...`, the default): for servers, holding a role or permissions; never put it in
+    #: a web page. `publishable` (`pk_...`): safe in browser code. It can do what a shopper without
+    #: an account can (catalogue, search and content reads, carts and checkout, sign-up, sign-in and
+    #: password reset) and nothing more; it is refused (403) from a web origin not in its
+    #: `allowedOrigins`, and its requests are counted per shopper network (an IPv4 address, an IPv6
+    #: /64), each with the authenticated limit. A signed-in shopper sends its own token instead.
+    type: Literal["secret", "publishable"]
+    #: Role id or name (secret keys).
     role: str
     #: Required with role `vendor`, refused otherwise: the vendor the key acts for.
     vendorId: str
+    #: Required for a publishable key, refused for a secret one: the web origins it may be used from
+    #: (exact, or `https://*.shop.example`).
+    allowedOrigins: List[str]
 
 
 class _CreateBannerRequired(TypedDict):
@@ -887,7 +906,7 @@ class _CreateRoleRequired(TypedDict):
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
     #: api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read,
-    #: write.
+    #: write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
     permissions: List[str]
 
 
@@ -1991,6 +2010,12 @@ class StoreSettings(TypedDict):
     #: Orders whose discounted subtotal reaches this amount (major units of the default currency)
     #: ship free; null for never.
     freeShippingThreshold: Optional[float]
+    #: Web origins whose pages may call the API from a browser (CORS): exact origins
+    #: (`https://shop.example`, `http://localhost:5173`) or one wildcard label in front
+    #: (`https://*.shop.example`: every subdomain, not the domain itself). Scheme and port must
+    #: match. At most 50. The deployment's `CORS_ORIGINS` adds to them. A change reaches every
+    #: server within 30 seconds.
+    allowedOrigins: List[str]
     updatedAt: str
 
 
@@ -2289,7 +2314,7 @@ class UpdateRole(TypedDict, total=False):
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
     #: api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read,
-    #: write.
+    #: write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
     permissions: List[str]
 
 
@@ -2333,6 +2358,12 @@ class UpdateStoreSettings(TypedDict, total=False):
     #: Orders whose discounted subtotal reaches this amount (major units of the default currency)
     #: ship free; null for never.
     freeShippingThreshold: Optional[float]
+    #: Web origins whose pages may call the API from a browser (CORS): exact origins
+    #: (`https://shop.example`, `http://localhost:5173`) or one wildcard label in front
+    #: (`https://*.shop.example`: every subdomain, not the domain itself). Scheme and port must
+    #: match. At most 50. The deployment's `CORS_ORIGINS` adds to them. A change reaches every
+    #: server within 30 seconds.
+    allowedOrigins: List[str]
 
 
 class UpdateTaxRate(TypedDict, total=False):

@@ -37,6 +37,7 @@ final class SettingsResource
      *     lowStockThreshold: int,
      *     shippingFlatRate: int|float,
      *     freeShippingThreshold: int|float|null,
+     *     allowedOrigins: list<string>,
      *     updatedAt: string,
      * }
      * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
@@ -61,6 +62,7 @@ final class SettingsResource
      *     lowStockThreshold?: int,
      *     shippingFlatRate?: float,
      *     freeShippingThreshold?: float|null,
+     *     allowedOrigins?: list<string>,
      * } $body
      * @return array{
      *     name: string,
@@ -70,6 +72,7 @@ final class SettingsResource
      *     lowStockThreshold: int,
      *     shippingFlatRate: int|float,
      *     freeShippingThreshold: int|float|null,
+     *     allowedOrigins: list<string>,
      *     updatedAt: string,
      * }
      * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
