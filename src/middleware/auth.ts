@@ -10,6 +10,7 @@ import { type TokenClaims, verifyUserToken } from '../lib/jwt';
 import { originMatcher } from '../lib/origins';
 import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey, PUBLISHABLE_KEY_PATTERN, PUBLISHABLE_KEY_PREFIX } from '../modules/api-keys/api-key-format';
 import { apiKeyByIdStatement, apiKeyCheckStatement, evaluateApiKey, type KeyLookup } from '../modules/api-keys/api-keys.service';
+import { keepPublishableKey, keptPublishableKey } from '../modules/api-keys/publishable-keys-kept';
 import { forgetKey, keyPrincipal, rememberKey, stampLastUse } from './api-key-cache';
 
 const JWT_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -68,20 +69,26 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
  * A publishable key (`pk_...`): its request acts as a shopper without an account (the anonymous
  * principal: what it reaches is what the public reaches, and nothing a key could be granted), from
  * a web origin on the key's list (403 from another; a request with no Origin is not a browser's).
- * The principal names it, for telling its refusals apart (credentialNeeded).
+ * The principal names it, for telling its refusals apart (credentialNeeded). A key confirmed lately
+ * is not read again (src/modules/api-keys/publishable-keys-kept.ts).
  */
 async function publishableKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Principal> {
   const hash = await hashApiKey(key);
-  const { results } = await apiKeyCheckStatement(c.var.db.$client, hash).all();
-  const found = evaluateApiKey(results);
-  if (found.status !== 'valid') throw keyRefusal(found);
-  if (found.record.type !== 'publishable') throw ApiError.unauthenticated(UNKNOWN_API_KEY);
+  let confirmed = keptPublishableKey(hash);
+  if (!confirmed) {
+    const { results } = await apiKeyCheckStatement(c.var.db.$client, hash).all();
+    const found = evaluateApiKey(results);
+    if (found.status !== 'valid') throw keyRefusal(found);
+    if (found.record.type !== 'publishable') throw ApiError.unauthenticated(UNKNOWN_API_KEY);
+    stampLastUse(c, found.row);
+    confirmed = { id: found.record.id, allowedOrigins: found.record.allowedOrigins, at: Date.now() };
+    keepPublishableKey(hash, confirmed);
+  }
   const origin = c.req.header('Origin');
-  if (origin !== undefined && !originMatcher(found.record.allowedOrigins)(origin)) {
+  if (origin !== undefined && !originMatcher(confirmed.allowedOrigins)(origin)) {
     throw ApiError.forbidden(`This publishable key may not be used from ${origin}: add the origin to the key's allowedOrigins`);
   }
-  stampLastUse(c, found.row);
-  return { kind: 'anonymous', publishableKey: found.record.id };
+  return { kind: 'anonymous', publishableKey: confirmed.id };
 }
 
 /**

@@ -10,7 +10,7 @@ import { createDb } from '../db/client';
 import { forgetKey, type OptimisticKey, optimisticKey } from './api-key-cache';
 import { beginAuthentication } from './auth';
 import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
-import { clientNetwork, networkOf, UNKNOWN_NETWORK } from '../lib/client-network';
+import { clientNetwork, networkOf, shopperNetwork, UNKNOWN_NETWORK } from '../lib/client-network';
 import { isStaleCredential } from './verified-d1';
 import { askAddress, countServed, type Settled } from './address-limits';
 import { estimatedHit, recordDecision } from './rate-limit-estimates';
@@ -29,7 +29,7 @@ const ipBucketName = (network: string) => `ip:${network}`;
 
 /** The counter of a request without a valid credential: its client's network (an IPv6 /64, an IPv4 address: src/lib/client-network.ts). */
 export function ipBucket(c: Context<AppEnv>): { name: string; limit: number } {
-  return { name: ipBucketName(clientNetwork(c)), limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };
+  return { name: ipBucketName(shopperNetwork(c)), limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };
 }
 
 /**
@@ -60,7 +60,7 @@ async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }):
  * be reached (fail open, logged).
  */
 async function hitIp(c: Context<AppEnv>, bucket: { name: string; limit: number }, read: boolean): Promise<RateLimitDecision | undefined> {
-  const network = clientNetwork(c);
+  const network = shopperNetwork(c);
   const estimated = read ? estimatedHit(bucket.name, bucket.limit, windowSeconds(c)) : undefined;
   if (estimated) {
     countServed(c.env, bucket.limit, windowSeconds(c), network, (promise) => c.executionCtx.waitUntil(promise), settleServed);
@@ -108,7 +108,8 @@ function buyerNetwork(c: Context<AppEnv>, principal: Principal): string | undefi
     throw ApiError.forbidden(`${BUYER_IP_HEADER} needs a secret key holding '${BUYER_IP_PERMISSION}'`);
   }
   const network = networkOf(buyer);
-  if (network === UNKNOWN_NETWORK || network.startsWith('unread:')) throw ApiError.badParameter(BUYER_IP_HEADER, 'must be an IPv4 or IPv6 address');
+  if (network === UNKNOWN_NETWORK || network.startsWith('unread:')) throw ApiError.badHeader(BUYER_IP_HEADER, 'must be an IPv4 or IPv6 address');
+  c.set('buyerNetwork', network);
   return network;
 }
 

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { forgetPublishableKey } from '../../src/modules/api-keys/publishable-keys-kept';
 import { adminKey, api, createProduct, expectError, uid } from '../helpers';
 
 const SHOP = 'https://shop.example';
@@ -51,6 +52,19 @@ describe('a request with a publishable key', () => {
       expect(res.status, `${origin}: ${JSON.stringify(res.body)}`).toBe(200);
     }
     expectError(await asShop(`/api/products/${draft.id}`), 404, 'NOT_FOUND');
+  });
+
+  it('costs no D1 round trip of its own once confirmed: a kept answer costs it what it costs anyone', async () => {
+    await createProduct(admin, { status: 'active' });
+    const path = '/api/products?limit=2';
+    await api(path);
+    forgetPublishableKey(pkId);
+    const roundTrips = async (init: { key?: string }) => Number((await api(path, { ...init, headers: { Origin: SHOP } })).headers.get('X-D1-Round-Trips'));
+    const first = await roundTrips({ key: pk });
+    const again = await roundTrips({ key: pk });
+    const anonymous = await roundTrips({});
+    expect(first).toBe(anonymous + 1);
+    expect(again).toBe(anonymous);
   });
 
   it('is refused (403) from another origin', async () => {
@@ -115,6 +129,20 @@ describe('X-Buyer-IP', () => {
     const bad = await api('/api/products', { key: server, headers: { 'X-Buyer-IP': 'not-an-address' } });
     expectError(bad, 400, 'INVALID_REQUEST');
     expect(bad.body.error.details.field).toBe('X-Buyer-IP');
+    expect(bad.body.error.message).toContain("header 'X-Buyer-IP'");
+  });
+
+  it("locks a shopper out of an account by the shopper's network, not the storefront server's", async () => {
+    const server = (await mint({ name: `ssr ${uid()}`, permissions: ['storefront:buyer-ip'] })).body.data.key;
+    const email = `ssr-${uid()}@example.test`;
+    expect((await api('/api/auth/register', { method: 'POST', json: { email, password: 'correct horse battery', name: 'Sam' } })).status).toBe(201);
+    const login = (buyer: string, password: string) =>
+      api('/api/auth/login', { method: 'POST', key: server, headers: { 'X-Buyer-IP': buyer, 'CF-Connecting-IP': '192.0.2.99' }, json: { email, password } });
+    for (let i = 0; i < 4; i++) expect((await login('203.0.113.50', 'wrong password')).status).toBe(401);
+    expectError(await login('203.0.113.50', 'wrong password'), 429, 'RATE_LIMITED');
+    expectError(await login('203.0.113.50', 'correct horse battery'), 429, 'RATE_LIMITED');
+    // Another shopper behind the same server signs in.
+    expect((await login('203.0.113.51', 'correct horse battery')).status).toBe(200);
   });
 
   it('is not a permission a narrower key can grant', async () => {

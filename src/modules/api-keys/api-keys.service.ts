@@ -8,6 +8,7 @@ import { assertCovers, coverProblem, type Principal, principalRef } from '../../
 import { apiKeyListQuery } from './api-keys.query';
 import type { ApiKey, CreateApiKeyInput } from './api-keys.schemas';
 import { apiKeyPrefix, type ApiKeyType, hashApiKey, mintApiKey } from './api-key-format';
+import { forgetPublishableKey } from './publishable-keys-kept';
 
 export interface NewApiKey {
   name: string;
@@ -188,6 +189,7 @@ export function lastUsedUpdate(db: Database, record: Pick<ApiKeyRow, 'id' | 'las
 
 /** Revokes a key; revoking it again keeps the first revocation time. */
 export async function revokeApiKey(db: Database, id: string, now = new Date()) {
+  forgetPublishableKey(id);
   await db
     .update(apiKeys)
     .set({ revokedAt: now.toISOString(), updatedAt: now.toISOString() })
