@@ -111,6 +111,8 @@ export interface Variables extends TimingVariables {
   /** Where the request's D1 session started (src/middleware/d1-session.ts). */
   sessionStart: import('./middleware/d1-session').SessionStart;
   principal: Principal;
+  /** The shopper's network a storefront server named in X-Buyer-IP, once allowed (src/middleware/rate-limit.ts). */
+  buyerNetwork?: string;
   /** The caller and its Idempotency-Key, hashed, on routes that take one (src/middleware/idempotency.ts). */
   requestKey?: string;
   /** A credential that failed: thrown once the request has been counted as unauthenticated. */

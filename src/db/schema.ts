@@ -409,6 +409,14 @@ export const apiKeys = sqliteTable(
   {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
+  /**
+   * `secret` (`sk_…`): a server's credential, holding a role or permissions. `publishable`
+   * (`pk_…`): safe in a browser, with the abilities of a shopper without an account and nothing
+   * more, usable only from its `allowedOrigins`, counted per shopper network (src/middleware/rate-limit.ts).
+   */
+  type: text('type', { enum: ['secret', 'publishable'] }).notNull().default('secret'),
+  /** For a publishable key: the web origins a browser may use it from (as the settings' allowedOrigins). */
+  allowedOrigins: text('allowed_origins', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
   prefix: text('prefix').notNull(),
   keyHash: text('key_hash').notNull().unique(),
   /** A role whose permissions the key holds, or null for a key with its own `permissions` list. */

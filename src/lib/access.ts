@@ -1,5 +1,5 @@
 import { ApiError } from './errors';
-import { PERMISSION_ACTIONS, PERMISSION_RESOURCES } from './permissions';
+import { PERMISSION_ACTIONS, PERMISSION_RESOURCES, SPECIAL_PERMISSIONS } from './permissions';
 
 /**
  * Who may do what: the principal a request acts as, what its permissions grant, and the one grant
@@ -9,11 +9,25 @@ import { PERMISSION_ACTIONS, PERMISSION_RESOURCES } from './permissions';
 
 /** Who is calling: nobody, an API key, or a signed-in user (customer, vendor user or admin user). */
 export type Principal =
-  | { kind: 'anonymous' }
+  /** No credential, or a publishable key (`pk_...`, named here), which reaches what no credential reaches. */
+  | { kind: 'anonymous'; publishableKey?: string }
   | { kind: 'api_key'; id: string; role: string | null; permissions: readonly string[]; vendorId: string | null; ownerId: string | null }
   | { kind: 'user'; id: string; role: string; permissions: readonly string[]; vendorId: string | null };
 
 export const ANONYMOUS: Principal = { kind: 'anonymous' };
+
+const NEEDS_CREDENTIAL = 'This endpoint needs a credential: Authorization: Bearer <API key or token>';
+
+/**
+ * The refusal where a credential is needed and the caller has none: 401, or 403 for a publishable
+ * key, which is a credential, only not one for this.
+ */
+export function credentialNeeded(principal: Principal, message = NEEDS_CREDENTIAL): ApiError {
+  if (principal.kind === 'anonymous' && principal.publishableKey) {
+    return ApiError.forbidden("A publishable key reaches a shopper's operations only: this endpoint needs a secret key or a signed-in user");
+  }
+  return ApiError.unauthenticated(message);
+}
 
 const heldBy = (principal: Principal): readonly string[] => (principal.kind === 'anonymous' ? [] : principal.permissions);
 
@@ -48,15 +62,19 @@ export function vendorScope(principal: Principal): string | null {
   return principal.kind === 'anonymous' ? null : principal.vendorId;
 }
 
-const resources: readonly string[] = PERMISSION_RESOURCES;
-const actions: readonly string[] = PERMISSION_ACTIONS;
+/** Every concrete `resource:action` there is: each resource with each action, and the special ones. */
+const EVERY_PERMISSION: [string, string][] = [
+  ...PERMISSION_RESOURCES.flatMap((r) => PERMISSION_ACTIONS.map((a): [string, string] => [r, a])),
+  ...Object.entries(SPECIAL_PERMISSIONS).flatMap(([r, as]) => as.map((a): [string, string] => [r, a])),
+];
 
 /** Every concrete `resource:action` a permission stands for. */
 function expand(permission: string): [string, string][] {
-  const [resource = '', action = ''] = permission === '*' ? ['*', '*'] : permission.split(':');
-  const rs = resource === '*' ? resources : [resource];
-  const as = action === '*' ? actions : [action];
-  return rs.flatMap((r) => as.map((a): [string, string] => [r, a]));
+  if (permission === '*') return EVERY_PERMISSION;
+  const [resource = '', action = ''] = permission.split(':');
+  if (action !== '*') return [[resource, action]];
+  const known = EVERY_PERMISSION.filter(([r]) => r === resource);
+  return known.length ? known : [[resource, action]];
 }
 
 /** The entries of `wanted` that `held` does not fully cover (a wildcard is covered by holding every action it names). */

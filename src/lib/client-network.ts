@@ -29,3 +29,11 @@ export function networkOf(address: string | null | undefined): string {
 
 /** The network of the client that sent the request (`CF-Connecting-IP`, set by Cloudflare). */
 export const clientNetwork = (c: { req: { header(name: string): string | undefined } }): string => networkOf(c.req.header('CF-Connecting-IP'));
+
+/**
+ * The network of the shopper a request is for: the one a storefront server named in X-Buyer-IP
+ * (set once src/middleware/rate-limit.ts has allowed it), else the client's. Limits and sign-in
+ * lock-outs count this, so a server-rendered storefront's shoppers are each their own.
+ */
+export const shopperNetwork = (c: { req: { header(name: string): string | undefined }; var: { buyerNetwork?: string } }): string =>
+  c.var.buyerNetwork ?? clientNetwork(c);

@@ -53,6 +53,10 @@ export class ApiError extends Error {
     });
   }
 
+  static badHeader(field: string, issue: string): ApiError {
+    return new ApiError('INVALID_REQUEST', `Invalid value for header '${field}': ${issue}`, { details: { field, issue } });
+  }
+
   static validation(errors: FieldError[]): ApiError {
     const message =
       errors.length === 1 ? `Invalid request body: ${errors[0]!.field} ${errors[0]!.message}` : `Invalid request body: ${errors.length} fields are invalid`;

@@ -108,8 +108,11 @@ export const writeErrors = [401, 403, 413, 415, 422] as const;
 
 /** A credential is needed. */
 export const bearerAuth = [{ bearerAuth: [] }];
-/** Works without a credential (`{}`), but one that is present must be valid (401 otherwise). */
-export const optionalAuth = [{}, ...bearerAuth];
+/**
+ * Works without a credential (`{}`), or with a publishable key (a shopper's abilities), but a
+ * credential that is present must be valid (401 otherwise).
+ */
+export const optionalAuth: SecurityRequirements = [{}, { publishableKey: [] }, ...bearerAuth];
 /** Reads no credential at all. */
 export const noAuth: SecurityRequirements = [];
 

@@ -28,6 +28,11 @@ export const PERMISSION_RESOURCES = [
   'reports',
 ] as const;
 export const PERMISSION_ACTIONS = ['read', 'write'] as const;
+/**
+ * Permissions outside resource × read/write: `storefront:buyer-ip` lets a server-side storefront's
+ * secret key name its shopper in X-Buyer-IP, to be counted per shopper (src/middleware/rate-limit.ts).
+ */
+export const SPECIAL_PERMISSIONS: Record<string, readonly string[]> = { storefront: ['buyer-ip'] };
 
 const resources: readonly string[] = PERMISSION_RESOURCES;
 const actions: readonly string[] = PERMISSION_ACTIONS;
@@ -37,6 +42,8 @@ export function permissionProblem(permission: string): string | undefined {
   if (permission === '*') return undefined;
   const [resource = '', action, ...rest] = permission.split(':');
   if (action === undefined || rest.length) return `'${permission}' is not of the form resource:action, resource:* or *`;
+  const special = SPECIAL_PERMISSIONS[resource];
+  if (special) return action === '*' || special.includes(action) ? undefined : `'${permission}' names an unknown action '${action}'; known: ${special.join(', ')}, *`;
   if (!resources.includes(resource)) return `'${permission}' names an unknown resource '${resource}'; known: ${resources.join(', ')}`;
   if (action !== '*' && !actions.includes(action)) return `'${permission}' names an unknown action '${action}'; known: ${actions.join(', ')}, *`;
   return undefined;
@@ -53,9 +60,9 @@ export const Permission = z
 
 export const Permissions = z
   .array(Permission)
-  .max(PERMISSION_RESOURCES.length * PERMISSION_ACTIONS.length + PERMISSION_RESOURCES.length + 1)
+  .max(PERMISSION_RESOURCES.length * PERMISSION_ACTIONS.length + PERMISSION_RESOURCES.length + 1 + 2 * Object.keys(SPECIAL_PERMISSIONS).length)
   .transform((list) => [...new Set(list)])
   .openapi({
     example: ['products:read', 'orders:*'],
-    description: `Permissions: \`resource:action\`, \`resource:*\` or \`*\`. Resources: ${PERMISSION_RESOURCES.join(', ')}. Actions: ${PERMISSION_ACTIONS.join(', ')}.`,
+    description: `Permissions: \`resource:action\`, \`resource:*\` or \`*\`. Resources: ${PERMISSION_RESOURCES.join(', ')}. Actions: ${PERMISSION_ACTIONS.join(', ')}. Also \`storefront:buyer-ip\`: the key may send \`X-Buyer-IP\` to be counted per shopper.`,
   });

@@ -4,11 +4,13 @@ import { createMiddleware } from 'hono/factory';
 import type { Database } from '../db/client';
 import { roles, users, vendors } from '../db/schema';
 import type { AppEnv } from '../env';
-import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
+import { ANONYMOUS, credentialNeeded, hasPermission, type Principal } from '../lib/access';
 import { ApiError } from '../lib/errors';
 import { type TokenClaims, verifyUserToken } from '../lib/jwt';
-import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey } from '../modules/api-keys/api-key-format';
+import { originMatcher } from '../lib/origins';
+import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey, PUBLISHABLE_KEY_PATTERN, PUBLISHABLE_KEY_PREFIX } from '../modules/api-keys/api-key-format';
 import { apiKeyByIdStatement, apiKeyCheckStatement, evaluateApiKey, type KeyLookup } from '../modules/api-keys/api-keys.service';
+import { keepPublishableKey, keptPublishableKey } from '../modules/api-keys/publishable-keys-kept';
 import { forgetKey, keyPrincipal, rememberKey, stampLastUse } from './api-key-cache';
 
 const JWT_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -64,6 +66,32 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
 }
 
 /**
+ * A publishable key (`pk_...`): its request acts as a shopper without an account (the anonymous
+ * principal: what it reaches is what the public reaches, and nothing a key could be granted), from
+ * a web origin on the key's list (403 from another; a request with no Origin is not a browser's).
+ * The principal names it, for telling its refusals apart (credentialNeeded). A key confirmed lately
+ * is not read again (src/modules/api-keys/publishable-keys-kept.ts).
+ */
+async function publishableKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Principal> {
+  const hash = await hashApiKey(key);
+  let confirmed = keptPublishableKey(hash);
+  if (!confirmed) {
+    const { results } = await apiKeyCheckStatement(c.var.db.$client, hash).all();
+    const found = evaluateApiKey(results);
+    if (found.status !== 'valid') throw keyRefusal(found);
+    if (found.record.type !== 'publishable') throw ApiError.unauthenticated(UNKNOWN_API_KEY);
+    stampLastUse(c, found.row);
+    confirmed = { id: found.record.id, allowedOrigins: found.record.allowedOrigins, at: Date.now() };
+    keepPublishableKey(hash, confirmed);
+  }
+  const origin = c.req.header('Origin');
+  if (origin !== undefined && !originMatcher(confirmed.allowedOrigins)(origin)) {
+    throw ApiError.forbidden(`This publishable key may not be used from ${origin}: add the origin to the key's allowedOrigins`);
+  }
+  return { kind: 'anonymous', publishableKey: confirmed.id };
+}
+
+/**
  * What a recorded actor (`key:<id>` or `user:<id>`, as actorRef writes it) is now, judged as its
  * credential would be on a request: a key not revoked, expired or suspended (its owner and vendor
  * as for any request), a user active and not of a suspended vendor. Throws the ApiError such a
@@ -92,6 +120,11 @@ export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; erro
  */
 export interface PendingAuthentication {
   bucket: string | null;
+  /**
+   * For a publishable key: the name its shoppers are counted under, each network on its own
+   * (src/middleware/rate-limit.ts); `bucket` is then null.
+   */
+  shoppers?: string;
   outcome: Promise<AuthOutcome>;
 }
 
@@ -130,13 +163,17 @@ export async function beginAuthentication(c: Context<AppEnv>): Promise<PendingAu
     if (!API_KEY_PATTERN.test(credential)) return failed(ApiError.unauthenticated(UNKNOWN_API_KEY));
     return { bucket: await apiKeyBucket(credential), outcome: settle(apiKeyPrincipal(c, credential)) };
   }
+  if (credential.startsWith(PUBLISHABLE_KEY_PREFIX)) {
+    if (!PUBLISHABLE_KEY_PATTERN.test(credential)) return failed(ApiError.unauthenticated(UNKNOWN_API_KEY));
+    return { bucket: null, shoppers: `pk:${(await hashApiKey(credential)).slice(0, 16)}`, outcome: settle(publishableKeyPrincipal(c, credential)) };
+  }
   if (JWT_PATTERN.test(credential)) {
     if (!c.env.JWT_SECRET) throw new Error('JWT_SECRET is not configured');
     const claims = await verifyUserToken(credential, c.env.JWT_SECRET);
     if (!claims) return failed(ApiError.unauthenticated('Invalid or expired token'));
     return { bucket: `user:${claims.sub}`, outcome: settle(lookupUser(c.var.db, claims)) };
   }
-  return failed(ApiError.unauthenticated('Malformed credential: expected an API key or a JWT'));
+  return failed(ApiError.unauthenticated('Malformed credential: expected an API key (sk_ or pk_) or a JWT'));
 }
 
 /** The principal behind the request's credential, or the ApiError it fails with (no rate limiting). */
@@ -148,7 +185,7 @@ export async function resolvePrincipal(c: Context<AppEnv>): Promise<Principal> {
 
 /** 401 for no credential, 403 for one that lacks the permission: what a route guarded by requirePermission answers. */
 export function assertPermission(principal: Principal, permission: string): void {
-  if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+  if (principal.kind === 'anonymous') throw credentialNeeded(principal);
   if (!hasPermission(principal, permission)) throw ApiError.forbidden(`This credential lacks the '${permission}' permission`);
 }
 
@@ -163,7 +200,7 @@ export function requirePermission(permission: string) {
 /** Route guard: any signed-in user or API key. */
 export function requireCredential() {
   return createMiddleware<AppEnv>(async function requireCredential(c, next) {
-    if (c.var.principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+    if (c.var.principal.kind === 'anonymous') throw credentialNeeded(c.var.principal);
     return next();
   });
 }
@@ -172,7 +209,7 @@ export function requireCredential() {
 export function requireUser() {
   return createMiddleware<AppEnv>(async function requireUser(c, next) {
     const principal = c.var.principal;
-    if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a signed-in user: Authorization: Bearer <token from POST /api/auth/login>');
+    if (principal.kind === 'anonymous') throw credentialNeeded(principal, 'This endpoint needs a signed-in user: Authorization: Bearer <token from POST /api/auth/login>');
     if (principal.kind !== 'user') throw ApiError.forbidden('This endpoint is for signed-in users; an API key acts for no user');
     return next();
   });

@@ -9,8 +9,8 @@ import { ApiError } from '../lib/errors';
 import { createDb } from '../db/client';
 import { forgetKey, type OptimisticKey, optimisticKey } from './api-key-cache';
 import { beginAuthentication } from './auth';
-import { ANONYMOUS } from '../lib/access';
-import { clientNetwork } from '../lib/client-network';
+import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
+import { clientNetwork, networkOf, shopperNetwork, UNKNOWN_NETWORK } from '../lib/client-network';
 import { isStaleCredential } from './verified-d1';
 import { askAddress, countServed, type Settled } from './address-limits';
 import { estimatedHit, recordDecision } from './rate-limit-estimates';
@@ -29,7 +29,7 @@ const ipBucketName = (network: string) => `ip:${network}`;
 
 /** The counter of a request without a valid credential: its client's network (an IPv6 /64, an IPv4 address: src/lib/client-network.ts). */
 export function ipBucket(c: Context<AppEnv>): { name: string; limit: number } {
-  return { name: ipBucketName(clientNetwork(c)), limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };
+  return { name: ipBucketName(shopperNetwork(c)), limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };
 }
 
 /**
@@ -60,7 +60,7 @@ async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }):
  * be reached (fail open, logged).
  */
 async function hitIp(c: Context<AppEnv>, bucket: { name: string; limit: number }, read: boolean): Promise<RateLimitDecision | undefined> {
-  const network = clientNetwork(c);
+  const network = shopperNetwork(c);
   const estimated = read ? estimatedHit(bucket.name, bucket.limit, windowSeconds(c)) : undefined;
   if (estimated) {
     countServed(c.env, bucket.limit, windowSeconds(c), network, (promise) => c.executionCtx.waitUntil(promise), settleServed);
@@ -75,6 +75,54 @@ async function hitIp(c: Context<AppEnv>, bucket: { name: string; limit: number }
     console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'address limiter unreachable; request allowed', error: String(error) }));
     return undefined;
   }
+}
+
+/**
+ * One hit on a shopper's count under a storefront credential (a publishable key, or a secret key
+ * naming its shopper in X-Buyer-IP): `name` and the shopper's network together, with the
+ * authenticated limit, in the AddressLimiter shards, so each shopper is limited as a signed-in
+ * user is and none can use up the shop's. Always waited for (no estimate). Undefined when the
+ * limiter cannot be reached (fail open, logged).
+ */
+async function hitShopper(c: Context<AppEnv>, name: string, network: string): Promise<RateLimitDecision | undefined> {
+  try {
+    return await askAddress(c.env, authenticatedLimit(c), windowSeconds(c), `${name}|${network}`);
+  } catch (error) {
+    console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'address limiter unreachable; request allowed', error: String(error) }));
+    return undefined;
+  }
+}
+
+export const BUYER_IP_HEADER = 'X-Buyer-IP';
+export const BUYER_IP_PERMISSION = 'storefront:buyer-ip';
+
+/**
+ * The network of the shopper a server-side storefront names in X-Buyer-IP, or undefined without
+ * the header. Only a credential holding `storefront:buyer-ip` may name one (403 otherwise: a
+ * client must not choose whose count it spends), and it must be an address (400).
+ */
+function buyerNetwork(c: Context<AppEnv>, principal: Principal): string | undefined {
+  const buyer = c.req.header(BUYER_IP_HEADER);
+  if (buyer === undefined) return undefined;
+  if (!hasPermission(principal, BUYER_IP_PERMISSION)) {
+    throw ApiError.forbidden(`${BUYER_IP_HEADER} needs a secret key holding '${BUYER_IP_PERMISSION}'`);
+  }
+  const network = networkOf(buyer);
+  if (network === UNKNOWN_NETWORK || network.startsWith('unread:')) throw ApiError.badHeader(BUYER_IP_HEADER, 'must be an IPv4 or IPv6 address');
+  c.set('buyerNetwork', network);
+  return network;
+}
+
+/** Counts a confirmed credential: on the shopper it names in X-Buyer-IP, else (a refused X-Buyer-IP too) on its own bucket. */
+async function countCredential(c: Context<AppEnv>, principal: Principal, bucket: string): Promise<RateLimitDecision | undefined> {
+  let buyer: string | undefined;
+  try {
+    buyer = buyerNetwork(c, principal);
+  } catch (refusal) {
+    enforce(c, await hit(c, { name: bucket, limit: authenticatedLimit(c) }));
+    throw refusal;
+  }
+  return buyer === undefined ? hit(c, { name: bucket, limit: authenticatedLimit(c) }) : hitShopper(c, bucket, buyer);
 }
 
 /** The limiter's count of requests answered from the estimate: the network's estimate learns it. */
@@ -116,12 +164,17 @@ export function authenticateAndRateLimit(redispatch?: Redispatch) {
     startTime(c, 'ratelimit');
     // A request answered again (below) was counted the first time.
     // A request without any credential that only reads may be counted in the background (hitIp).
-    const anonymousRead = outcome.ok && pending.bucket === null && READS.has(c.req.method);
-    const count = () => (outcome.ok && pending.bucket ? hit(c, bucket) : hitIp(c, bucket, anonymousRead));
+    const anonymousRead = outcome.ok && pending.bucket === null && !pending.shoppers && READS.has(c.req.method);
+    const count = async () => {
+      if (outcome.ok && pending.bucket) return countCredential(c, outcome.principal, pending.bucket);
+      if (outcome.ok && pending.shoppers) return hitShopper(c, pending.shoppers, clientNetwork(c));
+      return hitIp(c, bucket, anonymousRead);
+    };
     const decision = again ? undefined : await count().finally(() => endTime(c, 'ratelimit'));
     c.set('principal', outcome.ok ? outcome.principal : ANONYMOUS);
     enforce(c, decision);
     if (!outcome.ok) throw outcome.error;
+    if (!pending.bucket) buyerNetwork(c, c.var.principal); // no credential may name a shopper: 403
     return next();
   });
 }
@@ -133,7 +186,8 @@ export function authenticateAndRateLimit(redispatch?: Redispatch) {
  */
 export function alsoCountClientIp() {
   return createMiddleware<AppEnv>(async function alsoCountClientIp(c, next) {
-    if (c.var.principal.kind !== 'anonymous') await countClientIp(c);
+    const principal = c.var.principal;
+    if (principal.kind !== 'anonymous' || principal.publishableKey) await countClientIp(c);
     return next();
   });
 }
@@ -199,7 +253,7 @@ function enforce(c: Context<AppEnv>, decision: RateLimitDecision | undefined) {
  * it (a body can be read once). The second answer is not counted again.
  */
 async function answerWithCachedKey(c: Context<AppEnv>, next: Next, key: OptimisticKey, redispatch: Redispatch, count: boolean) {
-  const decision = count ? await hit(c, { name: `key:${key.hash.slice(0, 16)}`, limit: authenticatedLimit(c) }) : undefined;
+  const decision = count ? await countCredential(c, key.principal, `key:${key.hash.slice(0, 16)}`) : undefined;
   c.set('principal', key.principal);
   enforce(c, decision);
   const original = READS.has(c.req.method) ? undefined : c.req.raw.clone();

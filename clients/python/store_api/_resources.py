@@ -165,8 +165,10 @@ class ApiKeysResource(ResourceBase):
         name: str,
         permissions: Union[List[str], NotGiven] = NOT_GIVEN,
         expiresAt: Union[str, NotGiven] = NOT_GIVEN,
+        type: Union[Literal["secret", "publishable"], NotGiven] = NOT_GIVEN,
         role: Union[str, NotGiven] = NOT_GIVEN,
         vendorId: Union[str, NotGiven] = NOT_GIVEN,
+        allowedOrigins: Union[List[str], NotGiven] = NOT_GIVEN,
     ) -> CreatedApiKey:
         """Create an API key.
 
@@ -176,10 +178,20 @@ class ApiKeysResource(ResourceBase):
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
                 products, categories, brands, inventory, orders, payments, shipments, carts,
                 customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log, reports. Actions: read, write.
-            role: Role id or name.
+                notifications, content, audit-log, reports. Actions: read, write. Also
+                `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
+            type: `secret` (`sk_...`, the default): for servers, holding a role or permissions;
+                never put it in a web page. `publishable` (`pk_...`): safe in browser code. It can
+                do what a shopper without an account can (catalogue, search and content reads, carts
+                and checkout, sign-up, sign-in and password reset) and nothing more; it is refused
+                (403) from a web origin not in its `allowedOrigins`, and its requests are counted
+                per shopper network (an IPv4 address, an IPv6 /64), each with the authenticated
+                limit. A signed-in shopper sends its own token instead.
+            role: Role id or name (secret keys).
             vendorId: Required with role `vendor`, refused otherwise: the vendor the key acts
                 for.
+            allowedOrigins: Required for a publishable key, refused for a secret one: the web
+                origins it may be used from (exact, or `https://*.shop.example`).
         """
         return self._http.call(
             "POST",
@@ -189,8 +201,10 @@ class ApiKeysResource(ResourceBase):
                 "name": name,
                 "permissions": permissions,
                 "expiresAt": expiresAt,
+                "type": type,
                 "role": role,
                 "vendorId": vendorId,
+                "allowedOrigins": allowedOrigins,
             }),
         )
 
@@ -213,11 +227,11 @@ class ApiKeysResource(ResourceBase):
 
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-                Names may be snake_case. Top-level fields: id, name, prefix, permissions, ownerId,
-                vendorId, createdBy, expiresAt, revokedAt, lastUsedAt, createdAt, role, status. A
-                `fields` selection returns only the selected properties, so properties the response
-                schema marks required may be absent: clients and validators should treat them as
-                optional then.
+                Names may be snake_case. Top-level fields: id, name, type, allowedOrigins, prefix,
+                permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt,
+                createdAt, role, status. A `fields` selection returns only the selected properties,
+                so properties the response schema marks required may be absent: clients and
+                validators should treat them as optional then.
         """
         return self._http.call(
             "GET",
@@ -250,11 +264,11 @@ class ApiKeysResource(ResourceBase):
                 default; ties end on id, in the direction of the last key). Sortable: createdAt,
                 name, lastUsedAt, id. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-                Names may be snake_case. Top-level fields: id, name, prefix, permissions, ownerId,
-                vendorId, createdBy, expiresAt, revokedAt, lastUsedAt, createdAt, role, status. A
-                `fields` selection returns only the selected properties, so properties the response
-                schema marks required may be absent: clients and validators should treat them as
-                optional then.
+                Names may be snake_case. Top-level fields: id, name, type, allowedOrigins, prefix,
+                permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt,
+                createdAt, role, status. A `fields` selection returns only the selected properties,
+                so properties the response schema marks required may be absent: clients and
+                validators should treat them as optional then.
             status: Key status. One of: active, revoked, expired.
             q: Search in the name, case-insensitive.
         """
@@ -4759,7 +4773,8 @@ class RolesResource(ResourceBase):
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
                 products, categories, brands, inventory, orders, payments, shipments, carts,
                 customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log, reports. Actions: read, write.
+                notifications, content, audit-log, reports. Actions: read, write. Also
+                `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
         """
         return self._http.call(
             "POST",
@@ -4876,7 +4891,8 @@ class RolesResource(ResourceBase):
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
                 products, categories, brands, inventory, orders, payments, shipments, carts,
                 customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log, reports. Actions: read, write.
+                notifications, content, audit-log, reports. Actions: read, write. Also
+                `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
         """
         return self._http.call(
             "PATCH",

@@ -233,6 +233,15 @@ class ApiIndex(TypedDict):
 class ApiKey(TypedDict):
     id: str
     name: str
+    #: `secret` (`sk_...`, the default): for servers, holding a role or permissions; never put it in
+    #: a web page. `publishable` (`pk_...`): safe in browser code. It can do what a shopper without
+    #: an account can (catalogue, search and content reads, carts and checkout, sign-up, sign-in and
+    #: password reset) and nothing more; it is refused (403) from a web origin not in its
+    #: `allowedOrigins`, and its requests are counted per shopper network (an IPv4 address, an IPv6
+    #: /64), each with the authenticated limit. A signed-in shopper sends its own token instead.
+    type: Literal["secret", "publishable"]
+    #: For a publishable key: the web origins it may be used from (empty for a secret key).
+    allowedOrigins: List[str]
     #: The visible start of the key, to recognise it.
     prefix: str
     #: The key's own permissions (empty for a key that holds a role).
@@ -592,13 +601,23 @@ class CreateApiKey(_CreateApiKeyRequired, total=False):
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
     #: api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read,
-    #: write.
+    #: write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
     permissions: List[str]
     expiresAt: str
-    #: Role id or name.
+    #: `secret` (`sk_...`, the default): for servers, holding a role or permissions; never put it in
+    #: a web page. `publishable` (`pk_...`): safe in browser code. It can do what a shopper without
+    #: an account can (catalogue, search and content reads, carts and checkout, sign-up, sign-in and
+    #: password reset) and nothing more; it is refused (403) from a web origin not in its
+    #: `allowedOrigins`, and its requests are counted per shopper network (an IPv4 address, an IPv6
+    #: /64), each with the authenticated limit. A signed-in shopper sends its own token instead.
+    type: Literal["secret", "publishable"]
+    #: Role id or name (secret keys).
     role: str
     #: Required with role `vendor`, refused otherwise: the vendor the key acts for.
     vendorId: str
+    #: Required for a publishable key, refused for a secret one: the web origins it may be used from
+    #: (exact, or `https://*.shop.example`).
+    allowedOrigins: List[str]
 
 
 class _CreateBannerRequired(TypedDict):
@@ -887,7 +906,7 @@ class _CreateRoleRequired(TypedDict):
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
     #: api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read,
-    #: write.
+    #: write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
     permissions: List[str]
 
 
@@ -2295,7 +2314,7 @@ class UpdateRole(TypedDict, total=False):
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
     #: api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read,
-    #: write.
+    #: write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
     permissions: List[str]
 
 

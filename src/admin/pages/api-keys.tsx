@@ -16,6 +16,9 @@ export interface ApiKeysView {
   created?: { key: string; apiKey: ApiKey };
 }
 
+/** What the panel mints: a role's secret key, a publishable key, or a storefront server's key (storefront:buyer-ip). */
+export const KEY_KINDS = ['secret', 'publishable', 'storefront server'];
+
 export function ApiKeysPage(v: ApiKeysView) {
   return (
     <>
@@ -23,14 +26,27 @@ export function ApiKeysPage(v: ApiKeysView) {
       {v.canWrite ? (
         <section class="card" aria-labelledby="new-key">
           <h2 id="new-key">Generate a key</h2>
-          <FormErrors form={v.form} fields={['name', 'role', 'vendorId', 'expiresAt']} />
+          <FormErrors form={v.form} fields={['name', 'kind', 'role', 'vendorId', 'allowedOrigins', 'expiresAt']} />
           <PostForm action="/admin/settings/api-keys" csrf={v.csrf}>
             <div class="form-row">
               <Field form={v.form} name="name" label="Name" required hint="What uses the key, e.g. Warehouse sync." />
+              <Select form={v.form} name="kind" label="Kind" options={KEY_KINDS} />
               <Select form={v.form} name="role" label="Role" options={v.roles} />
               <Field form={v.form} name="vendorId" label="Vendor id" hint="Only for the vendor role: the vendor the key acts for." />
               <Field form={v.form} name="expiresAt" label="Expires on" type="date" hint="Optional; the key stops working at the end of that day (UTC)." />
             </div>
+            <Field
+              form={v.form}
+              name="allowedOrigins"
+              label="Origins (publishable keys)"
+              type="textarea"
+              hint="Web pages a publishable key may be used from, one a line: https://shop.example or https://*.shop.example."
+            />
+            <p class="hint">
+              <strong>secret</strong>: for servers and scripts, with the role's permissions. <strong>publishable</strong> (pk_): safe in a web page; what a
+              shopper without an account can do, only from its origins, counted per shopper. <strong>storefront server</strong>: a secret key for a
+              server-rendered storefront, with a shopper's abilities, that names each shopper in X-Buyer-IP to have them counted one by one.
+            </p>
             <button type="submit">Generate key</button>
           </PostForm>
         </section>
@@ -43,7 +59,7 @@ export function ApiKeysPage(v: ApiKeysView) {
             <td>
               <code>{k.prefix}…</code>
             </td>
-            <td>{k.role ?? (k.permissions.join(', ') || '—')}</td>
+            <td>{k.type === 'publishable' ? `publishable: ${k.allowedOrigins.join(', ')}` : (k.role ?? (k.permissions.join(', ') || '—'))}</td>
             <td>
               <Badge value={k.status} />
             </td>

@@ -10,7 +10,8 @@ import { roleListQuery } from '../../modules/roles/roles.query';
 import { listRoles } from '../../modules/roles/roles.service';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
-import { endOfDay, failure, failureStatus, readForm, redirectWith, refill, str, validate } from '../form-data';
+import { endOfDay, failure, failureStatus, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
+import { BUYER_IP_PERMISSION } from '../../middleware/rate-limit';
 import { firstPage, listQuery, pageOf } from '../list';
 import { ApiKeysPage, type ApiKeysView } from '../pages/api-keys';
 
@@ -36,16 +37,29 @@ async function show(c: Context<AppEnv>, form: FormState, status = 200, created?:
   return page(c, { title: 'API keys', active: HERE, status }, <ApiKeysPage {...view} />);
 }
 
+/** The API's body for the kind of key the form asks for (pages/api-keys.tsx KEY_KINDS). */
+function keyBody(form: Posted) {
+  const common = { name: str(form, 'name'), expiresAt: endOfDay(form, 'expiresAt') };
+  switch (str(form, 'kind')) {
+    case 'publishable':
+      return { ...common, type: 'publishable', allowedOrigins: (str(form, 'allowedOrigins') ?? '').split(/[\s,]+/).filter(Boolean) };
+    case 'storefront server':
+      return { ...common, permissions: [BUYER_IP_PERMISSION] };
+    default:
+      return { ...common, role: str(form, 'role'), vendorId: str(form, 'vendorId') };
+  }
+}
+
 export const apiKeyRoutes = new Hono<AppEnv>()
-  .get('/', guard(routes.listApiKeys), (c) => show(c, emptyForm({ role: 'admin' })))
+  .get('/', guard(routes.listApiKeys), (c) => show(c, emptyForm({ role: 'admin', kind: 'secret' })))
   .post('/', guard(routes.createApiKey), async (c) => {
     const form = await readForm(c);
     const values = refill(form);
     try {
-      const input = validate(CreateApiKeyBody, { name: str(form, 'name'), role: str(form, 'role'), vendorId: str(form, 'vendorId'), expiresAt: endOfDay(form, 'expiresAt') });
+      const input = validate(CreateApiKeyBody, keyBody(form));
       const created = await service.createApiKeyFor(c.var.db, c.var.principal, input);
       // Shown in this response only (not redirected): the key must never be stored to show it later.
-      return show(c, emptyForm({ role: values.role }), 201, created);
+      return show(c, emptyForm({ role: values.role, kind: values.kind }), 201, created);
     } catch (error) {
       return show(c, failure(error, values), failureStatus(error));
     }

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { lookupUser } from '../../middleware/auth';
-import { clientNetwork } from '../../lib/client-network';
+import { shopperNetwork } from '../../lib/client-network';
 import { countClientIp } from '../../middleware/rate-limit';
 import { login } from '../../modules/auth/auth.service';
 import { LoginBody } from '../../modules/auth/auth.schemas';
@@ -41,7 +41,7 @@ export const signInRoutes = new Hono<AppEnv>()
       const input = validate(LoginBody, { email: str(form, 'email'), password: form.password?.[0] ?? '' });
       // Counted on the client IP like the API's login, and locked out by the same counters (login-lockout.ts).
       await countClientIp(c);
-      await login(db, c.env, input, clientNetwork(c));
+      await login(db, c.env, input, shopperNetwork(c));
       const row = (await findUserByEmail(db, input.email))!;
       // The same checks as every API request of this user (disabled, suspended vendor), then: staff only.
       const principal = await lookupUser(db, { sub: row.id, ver: row.tokenVersion });

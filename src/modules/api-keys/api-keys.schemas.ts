@@ -2,8 +2,16 @@ import { z } from '@hono/zod-openapi';
 import { apiKeys } from '../../db/schema';
 import { Permissions } from '../../lib/permissions';
 import { createInsertSchema, createSelectSchema, Timestamp } from '../../lib/schemas';
+import { AllowedOrigins } from '../../lib/origins';
 
 export const API_KEY_STATUSES = ['active', 'revoked', 'expired'] as const;
+
+const KEY_TYPE_DESCRIPTION =
+  '`secret` (`sk_...`, the default): for servers, holding a role or permissions; never put it in a web page. ' +
+  '`publishable` (`pk_...`): safe in browser code. It can do what a shopper without an account can (catalogue, search and content reads, ' +
+  'carts and checkout, sign-up, sign-in and password reset) and nothing more; it is refused (403) from a web origin not in its ' +
+  '`allowedOrigins`, and its requests are counted per shopper network (an IPv4 address, an IPv6 /64), each with the authenticated limit. ' +
+  'A signed-in shopper sends its own token instead.';
 
 /** A key as listed: never the key itself or its hash. */
 export const ApiKeySchema = createSelectSchema(apiKeys, {
@@ -20,6 +28,8 @@ export const ApiKeySchema = createSelectSchema(apiKeys, {
       "While the owner is disabled or no longer holds the key's permissions, the key is suspended (401); deleting the owner revokes it.",
   }),
   vendorId: z.string().nullable().openapi({ description: 'For keys of the vendor role: the vendor the key acts for, scoped like its users.' }),
+  type: z.enum(['secret', 'publishable']).openapi({ description: KEY_TYPE_DESCRIPTION }),
+  allowedOrigins: z.array(z.string()).openapi({ description: 'For a publishable key: the web origins it may be used from (empty for a secret key).' }),
 })
   .omit({ keyHash: true, roleId: true, updatedAt: true })
   .extend({
@@ -47,11 +57,24 @@ export const CreateApiKeyBody = createInsertSchema(apiKeys, fields)
   .pick({ name: true, permissions: true, expiresAt: true })
   .partial({ permissions: true, expiresAt: true })
   .extend({
-    role: z.string().trim().min(1).max(100).optional().openapi({ description: 'Role id or name.', example: 'admin' }),
+    type: z.enum(['secret', 'publishable']).optional().openapi({ description: KEY_TYPE_DESCRIPTION, default: 'secret' }),
+    role: z.string().trim().min(1).max(100).optional().openapi({ description: 'Role id or name (secret keys).', example: 'admin' }),
     vendorId: z.string().min(1).max(100).optional().openapi({ description: 'Required with role `vendor`, refused otherwise: the vendor the key acts for.' }),
+    allowedOrigins: AllowedOrigins.optional().openapi({
+      description: 'Required for a publishable key, refused for a secret one: the web origins it may be used from (exact, or `https://*.shop.example`).',
+      example: ['https://shop.example'],
+    }),
   })
   .strict()
   .superRefine((body, ctx) => {
+    if (body.type === 'publishable') {
+      for (const field of ['role', 'permissions', 'vendorId'] as const) {
+        if (body[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: "a publishable key holds a shopper's abilities only; leave it out" });
+      }
+      if (!body.allowedOrigins?.length) ctx.addIssue({ code: 'custom', path: ['allowedOrigins'], message: 'a publishable key needs at least one origin to be used from' });
+      return;
+    }
+    if (body.allowedOrigins !== undefined) ctx.addIssue({ code: 'custom', path: ['allowedOrigins'], message: 'only publishable keys have origins' });
     if ((body.role === undefined) === (body.permissions === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['role'], message: 'give exactly one of role or permissions' });
     }

@@ -7,7 +7,8 @@ import { listTable, type ParsedListQuery } from '../../lib/query';
 import { assertCovers, coverProblem, type Principal, principalRef } from '../../lib/access';
 import { apiKeyListQuery } from './api-keys.query';
 import type { ApiKey, CreateApiKeyInput } from './api-keys.schemas';
-import { apiKeyPrefix, hashApiKey, mintApiKey } from './api-key-format';
+import { apiKeyPrefix, type ApiKeyType, hashApiKey, mintApiKey } from './api-key-format';
+import { forgetPublishableKey } from './publishable-keys-kept';
 
 export interface NewApiKey {
   name: string;
@@ -20,16 +21,22 @@ export interface NewApiKey {
   ownerId?: string | null;
   /** Required for the vendor role: the vendor the key acts for. */
   vendorId?: string | null;
+  /** `publishable` mints a `pk_` key: a shopper's abilities only, from `allowedOrigins` only. */
+  type?: ApiKeyType;
+  allowedOrigins?: string[];
 }
 
 /** Creates a key and returns it in clear text: the only time anyone sees it. */
 export async function createApiKey(db: Database, input: NewApiKey, now = new Date()): Promise<{ key: string; record: ApiKeyRow }> {
-  const key = mintApiKey();
+  const type = input.type ?? 'secret';
+  const key = mintApiKey(type);
   const [record] = await db
     .insert(apiKeys)
     .values({
       id: newId(ID_PREFIX.apiKey, now.getTime()),
       name: input.name,
+      type,
+      allowedOrigins: input.allowedOrigins ?? [],
       prefix: apiKeyPrefix(key),
       keyHash: await hashApiKey(key),
       roleId: input.role ?? null,
@@ -48,6 +55,9 @@ export async function createApiKey(db: Database, input: NewApiKey, now = new Dat
 /** What a key check needs of a key, its owner and its vendor, read by one statement (apiKeyCheckStatement). */
 export interface KeyCheckRow {
   id: string;
+  type: ApiKeyType;
+  /** JSON text: a publishable key's origins. */
+  allowedOrigins: string;
   roleId: string | null;
   keyPermissions: string;
   rolePermissions: string | null;
@@ -64,7 +74,12 @@ export interface KeyCheckRow {
 }
 
 export type KeyLookup =
-  | { status: 'valid'; record: Pick<ApiKeyRow, 'id' | 'roleId' | 'lastUsedAt' | 'ownerId' | 'vendorId'>; permissions: string[]; row: KeyCheckRow }
+  | {
+      status: 'valid';
+      record: Pick<ApiKeyRow, 'id' | 'roleId' | 'lastUsedAt' | 'ownerId' | 'vendorId' | 'type' | 'allowedOrigins'>;
+      permissions: string[];
+      row: KeyCheckRow;
+    }
   | { status: 'unknown' | 'revoked' | 'expired' }
   /** Usable again once the reason passes (the owner re-enabled or given back the permissions, the vendor reinstated). */
   | { status: 'suspended'; reason: string };
@@ -74,7 +89,7 @@ const KEY_JOINS =
   'LEFT JOIN roles orole ON orole.id = o.role_id LEFT JOIN vendors v ON v.id = k.vendor_id';
 
 const KEY_CHECK_SELECT =
-  'SELECT k.id AS id, k.role_id AS roleId, k.permissions AS keyPermissions, r.permissions AS rolePermissions, ' +
+  'SELECT k.id AS id, k.type AS type, k.allowed_origins AS allowedOrigins, k.role_id AS roleId, k.permissions AS keyPermissions, r.permissions AS rolePermissions, ' +
   'k.revoked_at AS revokedAt, k.expires_at AS expiresAt, k.last_used_at AS lastUsedAt, k.owner_id AS ownerId, ' +
   'o.status AS ownerStatus, orole.permissions AS ownerPermissions, o.vendor_id AS ownerVendorId, k.vendor_id AS vendorId, v.status AS vendorStatus ' +
   KEY_JOINS;
@@ -97,7 +112,7 @@ export function apiKeyByIdStatement(d1: D1Database, id: string): D1PreparedState
 // "Reads as it was seen", as one statement inside a write batch: every column evaluateApiKey judges.
 const KEY_GUARD_SQL =
   "INSERT INTO write_guards (name, ok) SELECT 'stale_credential', EXISTS (SELECT 1 " +
-  `${KEY_JOINS} WHERE k.key_hash = ? AND k.id = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) ` +
+  `${KEY_JOINS} WHERE k.key_hash = ? AND k.id = ? AND k.type IS ? AND k.allowed_origins IS ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?) ` +
   'AND k.role_id IS ? AND k.permissions IS ? AND r.permissions IS ? AND k.owner_id IS ? AND o.status IS ? AND orole.permissions IS ? ' +
   'AND o.vendor_id IS ? AND k.vendor_id IS ? AND v.status IS ?)';
 
@@ -113,6 +128,8 @@ export function apiKeyGuardStatement(d1: D1Database, keyHash: string, seen: KeyC
     .bind(
       keyHash,
       seen.id,
+      seen.type,
+      seen.allowedOrigins,
       now.toISOString(),
       seen.roleId,
       seen.keyPermissions,
@@ -151,7 +168,8 @@ export function evaluateApiKey(rows: readonly unknown[], now = new Date()): KeyL
   const permissions = [...fromRole, ...own];
   const reason = suspension(row, permissions);
   if (reason) return { status: 'suspended', reason };
-  const record = { id: row.id, roleId: row.roleId, lastUsedAt: row.lastUsedAt, ownerId: row.ownerId, vendorId: row.vendorId };
+  const allowedOrigins = JSON.parse(row.allowedOrigins) as string[];
+  const record = { id: row.id, roleId: row.roleId, lastUsedAt: row.lastUsedAt, ownerId: row.ownerId, vendorId: row.vendorId, type: row.type, allowedOrigins };
   return { status: 'valid', record, permissions, row };
 }
 
@@ -171,6 +189,7 @@ export function lastUsedUpdate(db: Database, record: Pick<ApiKeyRow, 'id' | 'las
 
 /** Revokes a key; revoking it again keeps the first revocation time. */
 export async function revokeApiKey(db: Database, id: string, now = new Date()) {
+  forgetPublishableKey(id);
   await db
     .update(apiKeys)
     .set({ revokedAt: now.toISOString(), updatedAt: now.toISOString() })
@@ -207,6 +226,22 @@ const ownerFor = (actor: Principal): string | null => (actor.kind === 'user' ? a
  * one. The key belongs to the actor's owner (ownerFor).
  */
 export async function createApiKeyFor(db: Database, actor: Principal, input: CreateApiKeyInput, now = new Date()) {
+  if (input.type === 'publishable') {
+    // A shopper's abilities: nothing any minting principal does not cover.
+    const { key, record } = await createApiKey(
+      db,
+      {
+        name: input.name,
+        type: 'publishable',
+        allowedOrigins: input.allowedOrigins,
+        expiresAt: input.expiresAt ?? null,
+        createdBy: principalRef(actor),
+        ownerId: ownerFor(actor),
+      },
+      now,
+    );
+    return { key, apiKey: toApiKey(record, now) };
+  }
   let permissions = input.permissions ?? [];
   let roleId: string | null = null;
   const vendorId = input.vendorId ?? null;

@@ -1,7 +1,7 @@
 import { created, ok } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import type { Principal } from '../../lib/access';
-import { clientNetwork } from '../../lib/client-network';
+import { shopperNetwork } from '../../lib/client-network';
 import type * as routes from './auth.routes';
 import * as service from './auth.service';
 import * as reset from './password-reset';
@@ -15,7 +15,7 @@ export const register: AppRouteHandler<typeof routes.register> = async (c) => {
 };
 
 export const login: AppRouteHandler<typeof routes.login> = async (c) => {
-  return ok(c, await service.login(c.var.db, c.env, c.req.valid('json'), clientNetwork(c)), 'Signed in');
+  return ok(c, await service.login(c.var.db, c.env, c.req.valid('json'), shopperNetwork(c)), 'Signed in');
 };
 
 export const me: AppRouteHandler<typeof routes.me> = async (c) => {

@@ -4,7 +4,7 @@ import { type CartRow, carts } from '../../db/schema';
 import { randomBase62, sha256Hex, timingSafeEqualBytes } from '../../lib/crypto';
 import { ApiError } from '../../lib/errors';
 import { CUSTOMER_ROLE } from '../customers/customers.service';
-import { hasPermission, type Principal, vendorScope } from '../../lib/access';
+import { hasPermission, type Principal, vendorScope, credentialNeeded } from '../../lib/access';
 
 /**
  * Who reaches a cart: a guest cart whoever holds its token (`X-Cart-Token`), a customer's cart that
@@ -42,7 +42,7 @@ export function isCartStaff(principal: Principal, action: CartAction): boolean {
  * `/api/carts/me`; vendors have no carts); a staff key or user without the permission is 403.
  */
 export function refuseCartListOutsiders(principal: Principal): void {
-  if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+  if (principal.kind === 'anonymous') throw credentialNeeded(principal);
   const outsider = vendorScope(principal) !== null || (principal.kind === 'user' && principal.role === CUSTOMER_ROLE);
   if (outsider) throw new ApiError('NOT_FOUND', `No route for GET /api/carts: a customer's cart is at /api/carts/${SELF_CART}`);
   if (!isCartStaff(principal, 'read')) throw ApiError.forbidden("This credential lacks the 'carts:read' permission");

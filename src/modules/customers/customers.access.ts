@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
-import { hasPermission, isStaff, type Principal } from '../../lib/access';
+import { hasPermission, isStaff, type Principal, credentialNeeded } from '../../lib/access';
 
 /** `me` in a customer path stands for the signed-in user. */
 export const SELF_ID = 'me';
@@ -23,7 +23,7 @@ const mayAct = (principal: Principal, action: CustomerAction) =>
  * other id is 404 exactly as an unknown one, so ids cannot be probed. Deleting is for staff only.
  */
 export function customerTarget(principal: Principal, id: string, action: CustomerAction): CustomerTarget {
-  if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+  if (principal.kind === 'anonymous') throw credentialNeeded(principal);
   if (id === SELF_ID && principal.kind !== 'user') throw ApiError.forbidden(`'${SELF_ID}' names a signed-in user; an API key acts for no user`);
   const targetId = id === SELF_ID && principal.kind === 'user' ? principal.id : id;
   const self = principal.kind === 'user' && targetId === principal.id;
@@ -38,7 +38,7 @@ export function customerTarget(principal: Principal, id: string, action: Custome
 export function requireCustomerStaff() {
   return createMiddleware<AppEnv>(async function requireCustomerStaff(c, next) {
     const principal = c.var.principal;
-    if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+    if (principal.kind === 'anonymous') throw credentialNeeded(principal);
     if (!isStaff(principal, 'customers')) throw ApiError.forbidden("This credential lacks the 'customers:read' permission");
     return next();
   });

@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { products } from '../../db/schema';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
-import { hasPermission, type Principal, vendorScope } from '../../lib/access';
+import { hasPermission, type Principal, vendorScope, credentialNeeded } from '../../lib/access';
 
 const READ = ['inventory:read', 'inventory:write', 'products:write'];
 
@@ -15,7 +15,7 @@ export function requireInventory(action: 'read' | 'write') {
   const accepted = action === 'read' ? READ : ['inventory:write'];
   return createMiddleware<AppEnv>(async function requireInventory(c, next) {
     const principal = c.var.principal;
-    if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+    if (principal.kind === 'anonymous') throw credentialNeeded(principal);
     if (!accepted.some((p) => hasPermission(principal, p))) throw ApiError.forbidden(`This credential lacks the 'inventory:${action}' permission`);
     return next();
   });

@@ -1,7 +1,7 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { orderLines, orders } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
-import { hasPermission, isStaff, type Principal, vendorScope } from '../../lib/access';
+import { hasPermission, isStaff, type Principal, vendorScope, credentialNeeded } from '../../lib/access';
 
 /**
  * Which orders a caller reaches (docs/api.md, Permissions). Staff with `orders:read` (or
@@ -14,13 +14,10 @@ export type OrderReach = { kind: 'all' } | { kind: 'vendor'; vendorId: string } 
 
 export const ALL_ORDERS: OrderReach = { kind: 'all' };
 
-function unauthenticated(): never {
-  throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
-}
 
 /** The reach of a read. Checked before `orders:read`: the built-in vendor role holds it, but only for its own lines. */
 export function readReach(principal: Principal): OrderReach {
-  if (principal.kind === 'anonymous') unauthenticated();
+  if (principal.kind === 'anonymous') throw credentialNeeded(principal);
   const vendorId = vendorScope(principal);
   if (vendorId) return { kind: 'vendor', vendorId };
   if (isStaff(principal, 'orders')) return ALL_ORDERS;
@@ -30,7 +27,7 @@ export function readReach(principal: Principal): OrderReach {
 
 /** The reach of a cancellation: staff with `orders:write` cancel any order, a customer its own (while pending). */
 export function cancelReach(principal: Principal): OrderReach {
-  if (principal.kind === 'anonymous') unauthenticated();
+  if (principal.kind === 'anonymous') throw credentialNeeded(principal);
   if (vendorScope(principal)) throw ApiError.forbidden('Vendor users cannot cancel orders');
   if (hasPermission(principal, 'orders:write')) return ALL_ORDERS;
   if (principal.kind === 'user') return { kind: 'customer', customerId: principal.id };

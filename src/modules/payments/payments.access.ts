@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { orders } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
-import { hasPermission, isStaff, type Principal, vendorScope } from '../../lib/access';
+import { hasPermission, isStaff, type Principal, vendorScope, credentialNeeded } from '../../lib/access';
 
 /**
  * Which payments a caller reads, as a condition on an order-id column (undefined: all of them).
@@ -12,7 +12,7 @@ import { hasPermission, isStaff, type Principal, vendorScope } from '../../lib/a
  * (orders.access.ts): a payment is the whole order's money, never one vendor's.
  */
 export function paymentReach(principal: Principal, orderId: SQLiteColumn): SQL | undefined {
-  if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+  if (principal.kind === 'anonymous') throw credentialNeeded(principal);
   if (vendorScope(principal)) throw ApiError.forbidden("Vendor users and keys cannot read payments: a payment is the whole order's, not one vendor's");
   if (isStaff(principal, 'payments')) return undefined;
   if (principal.kind === 'api_key') throw ApiError.forbidden("This credential lacks the 'payments:read' permission");
@@ -26,7 +26,7 @@ export function paymentReach(principal: Principal, orderId: SQLiteColumn): SQL |
  * is 404); anyone else gets 403.
  */
 export function payerReach(principal: Principal, provider: string): SQL | undefined {
-  if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+  if (principal.kind === 'anonymous') throw credentialNeeded(principal);
   if (hasPermission(principal, 'payments:write')) return undefined;
   if (principal.kind !== 'user' || vendorScope(principal) || isStaff(principal, 'payments') || provider === 'manual') throw ApiError.forbidden("This credential lacks the 'payments:write' permission");
   return sql`${orders.customerId} = ${principal.id}`;

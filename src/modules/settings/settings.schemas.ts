@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { storeSettings, WEIGHT_UNITS } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
-import { MAX_ALLOWED_ORIGINS, normalOrigin, originPatternProblem } from '../../lib/origins';
+import { AllowedOrigins, MAX_ALLOWED_ORIGINS } from '../../lib/origins';
 import { CurrencyCode } from './currencies.schemas';
 
 /** An amount in the default currency's major unit; its decimals are checked against that currency's minor units. */
@@ -46,20 +46,7 @@ const fields = {
   weightUnit: z.enum(WEIGHT_UNITS),
   lowStockThreshold: z.int().min(0).max(1_000_000_000).openapi({ description: 'Stock at or below this is low, unless a product or variant sets its own.' }),
   ...amounts,
-  allowedOrigins: z
-    .array(
-      z
-        .string()
-        .max(200)
-        .transform(normalOrigin)
-        .superRefine((value, ctx) => {
-          const problem = originPatternProblem(value);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        }),
-    )
-    .max(MAX_ALLOWED_ORIGINS)
-    .transform((patterns) => [...new Set(patterns)])
-    .openapi({ description: ALLOWED_ORIGINS_DESCRIPTION, example: ['https://shop.example', 'https://*.shop.example'] }),
+  allowedOrigins: AllowedOrigins.openapi({ description: ALLOWED_ORIGINS_DESCRIPTION, example: ['https://shop.example', 'https://*.shop.example'] }),
 };
 
 // Overrides given as schemas replace drizzle-zod's optional update columns, hence `.partial()`.

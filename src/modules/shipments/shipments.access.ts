@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { orderLines, orders, shipmentLines, shipments } from '../../db/schema';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
-import { hasPermission, isStaff, type Principal, vendorScope } from '../../lib/access';
+import { hasPermission, isStaff, type Principal, vendorScope, credentialNeeded } from '../../lib/access';
 import { ALL_ORDERS, type OrderReach } from '../orders/orders.access';
 
 /**
@@ -14,7 +14,7 @@ import { ALL_ORDERS, type OrderReach } from '../orders/orders.access';
  * out of sight. Another's is 404; an API key with neither permission is 403.
  */
 export function shipmentReach(principal: Principal): OrderReach {
-  if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+  if (principal.kind === 'anonymous') throw credentialNeeded(principal);
   const vendorId = vendorScope(principal);
   if (vendorId) return { kind: 'vendor', vendorId };
   if (isStaff(principal, 'shipments') || isStaff(principal, 'orders')) return ALL_ORDERS;
@@ -41,7 +41,7 @@ const vendorLine = (vendorId: string) =>
 export function requireShipmentWriter() {
   return createMiddleware<AppEnv>(async function requireShipmentWriter(c, next) {
     const principal = c.var.principal;
-    if (principal.kind === 'anonymous') throw ApiError.unauthenticated('This endpoint needs a credential: Authorization: Bearer <API key or token>');
+    if (principal.kind === 'anonymous') throw credentialNeeded(principal);
     if (!hasPermission(principal, 'shipments:write') && !hasPermission(principal, 'orders:write')) {
       throw ApiError.forbidden("This credential lacks the 'shipments:write' (or 'orders:write') permission");
     }

@@ -42,6 +42,8 @@ final class ApiKeysResource
      * @return \StoreApi\Page<array{
      *     id: string,
      *     name: string,
+     *     type: 'secret'|'publishable',
+     *     allowedOrigins: list<string>,
      *     prefix: string,
      *     permissions: list<string>,
      *     ownerId: string|null,
@@ -76,6 +78,8 @@ final class ApiKeysResource
      * @return \Generator<int, array{
      *     id: string,
      *     name: string,
+     *     type: 'secret'|'publishable',
+     *     allowedOrigins: list<string>,
      *     prefix: string,
      *     permissions: list<string>,
      *     ownerId: string|null,
@@ -103,12 +107,16 @@ final class ApiKeysResource
      *     name: string,
      *     permissions?: list<string>,
      *     expiresAt?: string,
+     *     type?: 'secret'|'publishable',
      *     role?: string,
      *     vendorId?: string,
+     *     allowedOrigins?: list<string>,
      * } $body
      * @return array{
      *     id: string,
      *     name: string,
+     *     type: 'secret'|'publishable',
+     *     allowedOrigins: list<string>,
      *     prefix: string,
      *     permissions: list<string>,
      *     ownerId: string|null,
@@ -148,6 +156,8 @@ final class ApiKeysResource
      * @return array{
      *     id: string,
      *     name: string,
+     *     type: 'secret'|'publishable',
+     *     allowedOrigins: list<string>,
      *     prefix: string,
      *     permissions: list<string>,
      *     ownerId: string|null,

@@ -334,7 +334,7 @@ export interface ApiKeysListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, name, lastUsedAt, id. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, prefix, permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt, createdAt, role, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, type, allowedOrigins, prefix, permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt, createdAt, role, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Key status. One of: active, revoked, expired. */
   status?: "active" | "revoked" | "expired";
@@ -344,7 +344,7 @@ export interface ApiKeysListQuery {
 
 /** Query parameters of `GET /api/settings/api-keys/{id}`. */
 export interface ApiKeysGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, prefix, permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt, createdAt, role, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, type, allowedOrigins, prefix, permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt, createdAt, role, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
