@@ -1,15 +1,19 @@
 // Browser test of the reference storefront (examples/storefront): the Worker with its own state
 // (e2e/server.mjs) allowing the storefront's origin (CORS_ORIGINS), the storefront served on ANOTHER
-// origin (examples/storefront/serve.mjs), and Debian's Chromium driven by Playwright (playwright-core).
+// origin (examples/storefront/serve.mjs) with a publishable key minted for that origin alone, and
+// Debian's Chromium driven by Playwright (playwright-core).
 // A shopper browses a category with facets and sorting, searches with suggestions, adds two
 // variants, reloads (the cart stays), signs up (the cart comes along), checks out (address, shipping
 // and tax, coupon), pays by bank transfer (staff then record the money) and sees the order number
 // and the order history. Any console error (a CORS refusal is one), page error, failed request or
-// error answer fails the test.
+// error answer fails the test. Every API call the page makes carries the publishable key while
+// signed out and the customer's JWT once signed in; the same key used from a second origin (one
+// CORS allows) is refused, 403.
 // Run: node --test e2e/storefront.e2e.mjs. Screenshots: docs/screenshots/storefront-*.png.
 
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startStorefront } from '../examples/storefront/serve.mjs';
@@ -25,6 +29,10 @@ let storefront;
 let browser;
 let page;
 let key;
+/** The storefront's publishable key (pk_...), allowed from its origin only. */
+let pk;
+/** A page on a second origin, which CORS allows but the publishable key does not. */
+let other;
 const problems = [];
 const apiAnswers = [];
 const authorizations = [];
@@ -114,13 +122,16 @@ before(async () => {
   await mkdir(SHOTS, { recursive: true });
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  worker = await startWorker({ vars: { CORS_ORIGINS: origin } });
-  storefront = await startStorefront({ port, host: '127.0.0.1', apiUrl: worker.base, publishableKey: '', stripePublishableKey: '' });
-  assert.equal(storefront.url, origin);
-  assert.notEqual(new URL(worker.base).origin, origin, 'the storefront runs on its own origin');
+  other = await startBlankPage();
+  worker = await startWorker({ vars: { CORS_ORIGINS: `${origin},${other.url}` } });
 
   const login = await api('POST', '/api/auth/login', { email: worker.admin.email, password: worker.admin.password }, { credential: null });
   key = (await api('POST', '/api/settings/api-keys', { name: 'e2e storefront', role: 'admin' }, { credential: login.token })).key;
+  pk = (await api('POST', '/api/settings/api-keys', { name: 'e2e storefront (browser)', type: 'publishable', allowedOrigins: [origin] })).key;
+  assert.match(pk, /^pk_[0-9A-Za-z]{40}$/);
+  storefront = await startStorefront({ port, host: '127.0.0.1', apiUrl: worker.base, publishableKey: pk, stripePublishableKey: '' });
+  assert.equal(storefront.url, origin);
+  assert.notEqual(new URL(worker.base).origin, origin, 'the storefront runs on its own origin');
   await seedShop();
 
   browser = await launchChromium();
@@ -138,15 +149,28 @@ before(async () => {
     if (response.url().startsWith(`${worker.base}/api/`)) apiAnswers.push(response);
   });
   page.on('request', (request) => {
-    if (request.url().startsWith(`${worker.base}/api/`) && request.method() !== 'OPTIONS') authorizations.push({ url: request.url(), authorization: request.headers().authorization ?? null });
+    if (request.url().startsWith(`${worker.base}/api/`) && request.method() !== 'OPTIONS') {
+      authorizations.push({ method: request.method(), url: request.url(), authorization: request.headers().authorization ?? null });
+    }
   });
 });
 
 after(async () => {
   await browser?.close().catch(() => {});
   await storefront?.close();
+  await other?.close();
   await worker?.stop();
 });
+
+/** A blank page on an origin of its own (for calling the API from a second origin). */
+async function startBlankPage() {
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><html lang="en"><title>Another shop</title><h1>Another shop</h1></html>');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
 
 test('a shopper browses, searches, fills a cart, signs up, checks out and sees the order number', async () => {
   // Home: the banner and the menu come from the content API.
@@ -274,11 +298,18 @@ test('a shopper browses, searches, fills a cart, signs up, checks out and sees t
   await row.locator('a').click();
   await page.locator('h1', { hasText: `Order ${number}` }).waitFor();
 
-  // Requests while signed out carried no credential (no publishable key is configured); signed in, the customer's JWT.
-  const anonymous = authorizations.filter((r) => r.url.includes('/api/products'));
-  assert.ok(anonymous.length > 0 && anonymous.some((r) => r.authorization === null));
-  const signedIn = authorizations.filter((r) => r.url.includes('/api/orders'));
-  assert.ok(signedIn.length > 0 && signedIn.every((r) => /^Bearer ey/.test(r.authorization ?? '')), 'signed-in calls send the customer token');
+  // Every API request made while signed out (the sign-up itself included) carried the publishable
+  // key, and every one after it the customer's JWT: nothing went out without a credential.
+  const signUp = authorizations.findIndex((r) => r.method === 'POST' && new URL(r.url).pathname === '/api/auth/register');
+  assert.ok(signUp > 10, `the sign-up came after the browsing (request ${signUp})`);
+  const signedOut = authorizations.slice(0, signUp + 1);
+  const signedIn = authorizations.slice(signUp + 1);
+  const without = (list, test) => list.filter((r) => !test(r.authorization ?? '')).map((r) => `${r.method} ${r.url}: ${r.authorization}`);
+  assert.deepEqual(without(signedOut, (a) => a === `Bearer ${pk}`), [], 'signed-out calls send the publishable key');
+  assert.ok(signedOut.some((r) => new URL(r.url).pathname === '/api/products'), 'the catalogue was read with it');
+  assert.ok(signedOut.some((r) => r.method === 'POST' && /^\/api\/carts\/[^/]+\/lines$/.test(new URL(r.url).pathname)), 'the guest cart was filled with it');
+  assert.ok(signedIn.some((r) => new URL(r.url).pathname.endsWith('/checkout')), 'the checkout came after the sign-up');
+  assert.deepEqual(without(signedIn, (a) => /^Bearer ey/.test(a)), [], 'signed-in calls send the customer token');
   // Every API answer the page read carried the storefront's CORS grant.
   assert.ok(apiAnswers.length > 10);
   for (const answer of apiAnswers) {
@@ -286,6 +317,38 @@ test('a shopper browses, searches, fills a cart, signs up, checks out and sees t
     assert.equal(answer.headers()['access-control-allow-origin'], storefront.url, `grant on ${answer.url()}`);
   }
   assertClean('through checkout');
+});
+
+test('the publishable key is refused (403) from an origin not on its list, even one CORS allows', async () => {
+  const direct = async (origin) => {
+    const res = await fetch(`${worker.base}/api/products?limit=1`, { headers: { Authorization: `Bearer ${pk}`, Origin: origin } });
+    return { status: res.status, body: await res.json() };
+  };
+  assert.equal((await direct(storefront.url)).status, 200);
+  const refused = await direct(other.url);
+  assert.equal(refused.status, 403);
+  assert.equal(refused.body.error.code, 'AUTHORIZATION_ERROR');
+  assert.ok(refused.body.error.message.includes(other.url), refused.body.error.message);
+
+  // From a page on that origin in the browser: CORS lets the page read the answers, so the refusal is the key's.
+  const elsewhere = await page.context().newPage();
+  try {
+    await elsewhere.goto(other.url);
+    const fromPage = await elsewhere.evaluate(
+      async ({ api, key }) => {
+        const call = async (headers) => {
+          const res = await fetch(`${api}/api/products?limit=1`, { headers });
+          return { status: res.status, code: (await res.json()).error?.code ?? null };
+        };
+        return { withKey: await call({ Authorization: `Bearer ${key}` }), anonymous: await call({}) };
+      },
+      { api: worker.base, key: pk },
+    );
+    assert.deepEqual(fromPage, { withKey: { status: 403, code: 'AUTHORIZATION_ERROR' }, anonymous: { status: 200, code: null } });
+  } finally {
+    await elsewhere.close();
+  }
+  assertClean('on the storefront meanwhile');
 });
 
 test('a phone-sized screen: the product page in one column', async () => {

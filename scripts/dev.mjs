@@ -4,6 +4,8 @@
 //   1. applies the D1 migrations to the local database (.wrangler/state),
 //   2. loads the demo catalogue (scripts/seed-data.mjs) if the catalogue is empty,
 //   3. makes sure the admin key saved in .wrangler/dev-admin-key exists and is usable (else mints one),
+//   3b. and the reference storefront's publishable key in .wrangler/dev-publishable-key (a pk_ key
+//       allowed from http://127.0.0.1:8790 and http://localhost:8790, read by `npm run storefront`),
 //   4. writes .dev.vars with a random JWT_SECRET the first time,
 //   4b. makes sure the local admin-panel login saved in .wrangler/dev-admin-login works (else creates it),
 //   5. starts `wrangler dev` on 127.0.0.1:$PORT (default 8787) and prints the URL and the key once ready,
@@ -18,8 +20,18 @@ import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { buildSeedData, buildSeedStatements } from './seed-data.mjs';
 import { uploadSeedImages } from './lib/seed-images.mjs';
-import { ensureDevVars } from './lib/dev-vars.mjs';
-import { DEV_KEY_FILE, insertApiKeySql, keyUsableSql, mintApiKey, readDevKey, saveDevKey } from './lib/api-keys.mjs';
+import { ensureDevVars, STOREFRONT_ORIGINS } from './lib/dev-vars.mjs';
+import {
+  DEV_KEY_FILE,
+  DEV_PUBLISHABLE_KEY_FILE,
+  insertApiKeySql,
+  keyUsableSql,
+  mintApiKey,
+  publishableKeyUsableSql,
+  readDevKey,
+  readDevPublishableKey,
+  saveDevKey,
+} from './lib/api-keys.mjs';
 import { DEV_LOGIN_FILE, devAdminExistsSql, devAdminPlan, readDevLogin, saveDevLogin } from './lib/dev-admin.mjs';
 import { readCrons, runCrons } from './lib/dev-crons.mjs';
 import { applyLocalMigrations, d1ExecuteScript, d1Query, ROOT, stripAnsi, WRANGLER_JS, WranglerError, wranglerEnv, wranglerVersion, assertWranglerInstalled } from './lib/wrangler.mjs';
@@ -76,17 +88,20 @@ async function prepareDatabase() {
   t = Date.now();
   const now = new Date();
   const savedKey = await readDevKey();
+  const savedPk = await readDevPublishableKey();
   const state = await d1Query(
     [
       'SELECT (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM categories) AS categories, ' +
         '(SELECT count(*) FROM brands) AS brands, (SELECT count(*) FROM vendors) AS vendors',
       savedKey ? keyUsableSql(savedKey, now) : 'SELECT 0 AS usable',
       devAdminExistsSql(),
+      savedPk ? publishableKeyUsableSql(savedPk, STOREFRONT_ORIGINS, now) : 'SELECT 0 AS usable',
     ].join(';\n'),
     'Reading the local database state',
   );
   const counts = state[0][0];
   const keyUsable = state[1][0].usable > 0;
+  const pkUsable = state[3][0].usable > 0;
   const catalogueEmpty = counts.products + counts.categories + counts.brands + counts.vendors === 0;
 
   const script = [];
@@ -97,11 +112,16 @@ async function prepareDatabase() {
   }
   const key = keyUsable ? savedKey : mintApiKey();
   if (!keyUsable) script.push(insertApiKeySql(key, { name: 'Local development', role: 'admin', now }));
+  const publishableKey = pkUsable ? savedPk : mintApiKey('publishable');
+  if (!pkUsable) {
+    script.push(insertApiKeySql(publishableKey, { name: 'Reference storefront (local)', type: 'publishable', allowedOrigins: STOREFRONT_ORIGINS, now }));
+  }
   const savedLogin = await readDevLogin();
   const loginPlan = devAdminPlan(savedLogin, state[2][0].admins > 0, now);
   script.push(...loginPlan.sql);
-  if (script.length) await d1ExecuteScript(`${script.join('\n\n')}\n`, seeded ? 'Seeding the demo catalogue' : 'Creating the admin key and login');
+  if (script.length) await d1ExecuteScript(`${script.join('\n\n')}\n`, seeded ? 'Seeding the demo catalogue' : 'Creating the local keys and login');
   if (!keyUsable) await saveDevKey(key);
+  if (!pkUsable) await saveDevKey(publishableKey, DEV_PUBLISHABLE_KEY_FILE);
   if (loginPlan.sql.length) await saveDevLogin(loginPlan.login);
 
   if (seeded) {
@@ -118,14 +138,22 @@ async function prepareDatabase() {
   const keyFile = path.relative(ROOT, DEV_KEY_FILE);
   if (keyUsable) step(`Reusing the admin key in ${keyFile}`);
   else step(`Created a new admin key${savedKey ? ` (the one in ${keyFile} was missing, revoked or expired)` : ''}, saved in ${keyFile}`);
+  const pkFile = path.relative(ROOT, DEV_PUBLISHABLE_KEY_FILE);
+  if (pkUsable) step(`Reusing the storefront's publishable key in ${pkFile}`);
+  else {
+    step(
+      `Created a publishable key for the storefront (${STOREFRONT_ORIGINS.join(', ')})` +
+        `${savedPk ? ` (the one in ${pkFile} was missing, revoked, expired or no longer allowed from them)` : ''}, saved in ${pkFile}: ${publishableKey}`,
+    );
+  }
   const loginFile = path.relative(ROOT, DEV_LOGIN_FILE);
   step(loginPlan.sql.length ? `Created the local admin login ${loginPlan.login.email}, saved in ${loginFile}` : `Reusing the admin login in ${loginFile}`);
   // A few active products get a picture in the local R2 bucket once the Worker is up (uploaded through the API).
   const pictured = seeded ? seeded.products.filter((p) => p.status === 'active').slice(0, SEED_PICTURES) : [];
-  return { key, login: loginPlan.login, pictured };
+  return { key, publishableKey, login: loginPlan.login, pictured };
 }
 
-function banner({ key, login, crons }, readyPort) {
+function banner({ key, publishableKey, login, crons }, readyPort) {
   const base = `http://localhost:${readyPort}`;
   const lines = [
     '',
@@ -136,6 +164,7 @@ function banner({ key, login, crons }, readyPort) {
     `  OpenAPI:       ${base}/api/openapi.json`,
     `  Admin API key: ${key}`,
     `  Admin panel:   ${base}/admin  (sign in as ${login.email} / ${login.password})`,
+    `  Storefront:    npm run storefront  (${STOREFRONT_ORIGINS[0]}, with the publishable key ${publishableKey.slice(0, 11)}... in ${path.relative(ROOT, DEV_PUBLISHABLE_KEY_FILE)})`,
     `  Crons:         ${crons.length ? crons.join(', ') : 'none'} (run here on their schedules, as when deployed)`,
     '',
     '  Try:',

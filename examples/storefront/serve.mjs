@@ -8,13 +8,16 @@
 //                            by esbuild (installed with wrangler), in memory: no build output on disk.
 //
 // Environment: STOREFRONT_PORT (8790), STOREFRONT_HOST (127.0.0.1), STORE_API_URL
-// (http://127.0.0.1:8787). The API must allow this origin (CORS): `npm run dev` allows
-// http://127.0.0.1:8790 and http://localhost:8790 (CORS_ORIGINS in .dev.vars).
+// (http://127.0.0.1:8787), STORE_PUBLISHABLE_KEY (else the key `npm run dev` saved in
+// .wrangler/dev-publishable-key; set it empty to call anonymously). The API must allow this origin
+// (CORS): `npm run dev` allows http://127.0.0.1:8790 and http://localhost:8790 (CORS_ORIGINS in
+// .dev.vars), and its publishable key is allowed from those two origins.
 
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEV_PUBLISHABLE_KEY_FILE, readDevPublishableKey } from '../../scripts/lib/api-keys.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -132,9 +135,16 @@ export async function startStorefront({
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    const { url } = await startStorefront();
+    // STORE_PUBLISHABLE_KEY wins (empty: anonymous); else the key `npm run dev` saved for this storefront.
+    const fromEnv = process.env.STORE_PUBLISHABLE_KEY;
+    const publishableKey = fromEnv ?? (await readDevPublishableKey()) ?? '';
+    const { url } = await startStorefront({ publishableKey });
     const api = process.env.STORE_API_URL ?? 'http://127.0.0.1:8787';
+    const keyFile = path.relative(ROOT, DEV_PUBLISHABLE_KEY_FILE);
     console.log(`Storefront on ${url}  (API: ${api})`);
+    if (publishableKey) console.log(`Publishable key ${publishableKey.slice(0, 11)}... (${fromEnv !== undefined ? 'STORE_PUBLISHABLE_KEY' : keyFile}): it must be allowed from ${url}.`);
+    else if (fromEnv !== undefined) console.log('No publishable key (STORE_PUBLISHABLE_KEY is empty): the storefront calls the API anonymously.');
+    else console.log(`No publishable key in ${keyFile} (run \`npm run dev\` first, or set STORE_PUBLISHABLE_KEY): the storefront calls the API anonymously.`);
     console.log('The API must allow this origin: `npm run dev` does (CORS_ORIGINS in .dev.vars). Press Ctrl+C to stop.');
   } catch (error) {
     console.error(`✖ ${error.code === 'EADDRINUSE' ? `Port ${error.port} is in use: STOREFRONT_PORT=8791 npm run storefront` : error.message}`);

@@ -150,16 +150,11 @@ export const removeCoupon = () => cartCall((id, o) => client.carts.removeCoupon(
 /** Email and shipping address: the answer is the cart's quote (shipping and tax of that address). */
 export const updateCart = (body) => cartCall((id, o) => client.carts.update(id, body, o));
 
-/** Signs up; the guest cart is taken into the new account (POST /api/carts/{id}/adopt). */
+/** Signs up with the guest cart's token, so the API makes the guest cart the new customer's. */
 export async function signUp({ name, email, password }) {
-  const result = await client.auth.register({ name, email, password });
+  const result = await client.auth.register({ name, email, password, ...(guestCart ? { cartToken: guestCart.token } : {}) });
   startSession(result);
-  if (guestCart) {
-    const guest = guestCart;
-    forgetGuestCart();
-    // Best effort, as sign-in's cartToken is: a cart that cannot be adopted is not worth failing the sign-up.
-    await client.carts.adopt(guest.id, {}, { cartToken: guest.token }).catch(() => {});
-  }
+  forgetGuestCart();
   await loadCart();
 }
 

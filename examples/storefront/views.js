@@ -702,7 +702,7 @@ function cardPayment(order) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sign in and sign up: the guest cart comes along (login's cartToken; adopt after sign-up).
+// Sign in and sign up: the guest cart comes along (the cartToken of login and register).
 
 function authForm({ title, submitLabel, fields, action, other, next, go }) {
   const form = h(

@@ -87,3 +87,30 @@ describe('POST /api/auth/login with cartToken', () => {
     expectError(await api('/api/carts/me', { key: res.body.data.token }), 404, 'NOT_FOUND');
   });
 });
+
+describe('POST /api/auth/register with cartToken', () => {
+  it("takes the guest cart along: it becomes the new customer's cart and its token stops working", async () => {
+    const [a, b] = [await variant(), await variant()];
+    const guest = await guestCart([[a, 2], [b, 1]], { email: 'guest@example.test' });
+    const email = `new-${uid()}@example.test`;
+    const res = await api('/api/auth/register', { method: 'POST', json: { email, password: 'correct horse battery', cartToken: guest.token } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const mine = await api('/api/carts/me', { key: res.body.data.token });
+    expect(mine.body.data).toMatchObject({ id: guest.id, customerId: res.body.data.user.id });
+    expect(quantities(mine.body.data)).toEqual({ [a]: 2, [b]: 1 });
+    expectError(await api(`/api/carts/${guest.id}`, { headers: { 'X-Cart-Token': guest.token } }), 404, 'NOT_FOUND');
+  });
+
+  it('signs up whatever the token opens: an unknown token leaves the new customer without a cart', async () => {
+    const res = await api('/api/auth/register', { method: 'POST', json: { email: `new-${uid()}@example.test`, password: 'correct horse battery', cartToken: 'ct_unknown' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expectError(await api('/api/carts/me', { key: res.body.data.token }), 404, 'NOT_FOUND');
+  });
+
+  it('adopts nothing when the sign-up itself fails (409): the guest cart stays the guest\'s', async () => {
+    const { user } = await insertUser();
+    const guest = await guestCart([[await variant(), 1]]);
+    expectError(await api('/api/auth/register', { method: 'POST', json: { email: user.email, password: 'correct horse battery', cartToken: guest.token } }), 409, 'CONFLICT');
+    expect((await api(`/api/carts/${guest.id}`, { headers: { 'X-Cart-Token': guest.token } })).status).toBe(200);
+  });
+});

@@ -587,6 +587,7 @@ class AuthResource(ResourceBase):
         password: str,
         name: Union[Optional[str], NotGiven] = NOT_GIVEN,
         phone: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        cartToken: Union[str, NotGiven] = NOT_GIVEN,
     ) -> Session:
         """Sign up as a customer.
 
@@ -594,12 +595,21 @@ class AuthResource(ResourceBase):
 
         Args:
             email: Compared case-insensitively; stored in lowercase.
+            cartToken: A guest cart's token: the cart is taken into the user's cart as `POST
+                /api/carts/{id}/adopt` does. Best effort: a token that opens no cart does not fail
+                the sign-up.
         """
         return self._http.call(
             "POST",
             "/api/auth/register",
             kind="item",
-            body=compact_body({"email": email, "password": password, "name": name, "phone": phone}),
+            body=compact_body({
+                "email": email,
+                "password": password,
+                "name": name,
+                "phone": phone,
+                "cartToken": cartToken,
+            }),
         )
 
     def request_password_reset(self, *, email: str) -> Dict[str, Any]:

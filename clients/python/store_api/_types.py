@@ -1863,6 +1863,9 @@ class _RegisterRequired(TypedDict):
 class Register(_RegisterRequired, total=False):
     name: Optional[str]
     phone: Optional[str]
+    #: A guest cart's token: the cart is taken into the user's cart as `POST /api/carts/{id}/adopt`
+    #: does. Best effort: a token that opens no cart does not fail the sign-up.
+    cartToken: str
 
 
 class RenderedNotification(TypedDict):

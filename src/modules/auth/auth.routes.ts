@@ -18,7 +18,8 @@ export const register = apiRoute({
   summary: 'Sign up as a customer',
   description:
     'Creates a customer account and signs it in. Emits `customer.registered`. The email is compared case-insensitively and stored in lowercase; ' +
-    'one already in use is 409. Passwords need at least 8 characters and are never returned.',
+    'one already in use is 409. Passwords need at least 8 characters and are never returned. ' +
+    "With `cartToken`, the guest cart it opens becomes the new customer's cart, as at sign-in.",
   security: publicRoute,
   request: { body: jsonBody(RegisterBody, 'The new account.') },
   responses: { 201: successResponse(SessionSchema, 'The account, signed in.'), ...errorResponses(401, ...bodyErrors, 409) },

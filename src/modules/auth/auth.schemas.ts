@@ -15,12 +15,21 @@ export type Session = z.infer<typeof SessionSchema>;
 
 export const MeSchema = UserSchema.extend({ addresses: z.array(AddressSchema) }).openapi('Me');
 
+/** A guest cart's token, taken along at sign-up and sign-in (src/modules/carts/adopt.ts). */
+const CartToken = (what: string) =>
+  z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ description: `A guest cart's token: the cart is taken into the user's cart as \`POST /api/carts/{id}/adopt\` does. Best effort: a token that opens no cart does not fail the ${what}.` });
+
 export const RegisterBody = z
   .strictObject({
     email: customerProfileFields.email,
     password: Password,
     name: customerProfileFields.name.optional(),
     phone: customerProfileFields.phone.optional(),
+    cartToken: CartToken('sign-up'),
   })
   .openapi('Register');
 
@@ -29,11 +38,7 @@ export const LoginBody = z
     email: Email,
     // Not held to today's password rules: an account may predate them.
     password: z.string().min(1).max(256).openapi({ format: 'password' }),
-    cartToken: z
-      .string()
-      .max(100)
-      .optional()
-      .openapi({ description: "A guest cart's token: the cart is taken into the user's cart as `POST /api/carts/{id}/adopt` does. Best effort: a token that opens no cart does not fail the sign-in." }),
+    cartToken: CartToken('sign-in'),
   })
   .openapi('Login');
 

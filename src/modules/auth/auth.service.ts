@@ -25,9 +25,15 @@ export async function sessionFor(env: TokenSettings, row: UserRow): Promise<Sess
   return { token, expiresIn, user: toUser(row) };
 }
 
-/** Customer sign-up: emits `customer.registered` in the same batch as the account (createUser does). */
+/**
+ * Customer sign-up: emits `customer.registered` in the same batch as the account (createUser does),
+ * then takes the guest cart of `cartToken` along, as sign-in does.
+ */
 export async function register(db: Database, env: TokenSettings, input: RegisterInput): Promise<Session> {
-  return sessionFor(env, await createUser(db, { ...input, roleId: 'customer' }));
+  const { cartToken, ...account } = input;
+  const row = await createUser(db, { ...account, roleId: 'customer' });
+  await adoptCartAtLogin(db, row, cartToken);
+  return sessionFor(env, row);
 }
 
 /**
@@ -58,7 +64,7 @@ export async function login(db: Database, env: TokenSettings, input: LoginInput,
   return sessionFor(env, { ...row, lastLoginAt });
 }
 
-/** Sign-in with a guest cart token takes that cart into the user's; the sign-in succeeds whatever becomes of the cart. */
+/** Sign-in or sign-up with a guest cart token takes that cart into the user's; either succeeds whatever becomes of the cart. */
 export async function adoptCartAtLogin(db: Database, row: UserRow, cartToken: string | undefined): Promise<void> {
   if (!cartToken || row.vendorId) return;
   await adoptGuestCartByToken(db, row.id, cartToken).catch((error: unknown) => {

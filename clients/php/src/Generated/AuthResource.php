@@ -26,6 +26,7 @@ final class AuthResource
      *     password: string,
      *     name?: string|null,
      *     phone?: string|null,
+     *     cartToken?: string,
      * } $body
      * @return array{
      *     token: string,

@@ -340,6 +340,8 @@ export interface Register {
   password: string;
   name?: string | null;
   phone?: string | null;
+  /** A guest cart's token: the cart is taken into the user's cart as `POST /api/carts/{id}/adopt` does. Best effort: a token that opens no cart does not fail the sign-up. */
+  cartToken?: string;
 }
 
 export interface Login {
