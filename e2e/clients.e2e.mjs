@@ -3,7 +3,11 @@
 // anonymous rate limit (10 requests per sliding 2 s window) so each client's 429 retry is reached in
 // a few requests; the admin signs in and mints an admin API key; then each client's own scenario
 // runs as a child process with STORE_API_BASE and STORE_API_KEY, one after the other on the same
-// Worker, and must exit 0 (its output is printed when it does not).
+// Worker, and must exit 0 (its output is printed when it does not). Each scenario also mints, with
+// that admin key, a publishable key (reads products and makes a guest cart with it, from its origin
+// and not from another, and falls back to it when its shopper signs out) and a storefront:buyer-ip
+// secret key (its requests with buyerIp are counted on each shopper: X-RateLimit-Remaining goes
+// down for one shopper and starts afresh for another, under the authenticated limit).
 //
 //   TypeScript  node --test clients/typescript/test/unit.test.mjs clients/typescript/test/live.test.mjs
 //               (after building the package: tsc -p clients/typescript)

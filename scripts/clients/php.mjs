@@ -15,6 +15,7 @@ const RESOURCE_RESERVED = new Set(['client', '__construct']);
 /** StoreApi\Client's hand-written members: a root group or root operation may not take these names. */
 const CLIENT_RESERVED = new Set([
   '__construct', 'request', 'paginate', 'setToken', 'getToken', 'setApiKey', 'setCartToken', 'getCartToken',
+  'setPublishableKey', 'setBuyerIp', 'getBuyerIp', 'withBuyerIp',
   'getRetryCount', 'resetRetryCount', 'backoffDelay', 'encodeQuery', 'uuid4', 'initGroups', 'options',
 ]);
 

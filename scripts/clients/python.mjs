@@ -25,7 +25,10 @@ const PY_KEYWORDS = new Set([
 /** Names the generated modules import: a component schema with one of them is renamed. */
 const TYPING_NAMES = new Set(['Any', 'Dict', 'Iterator', 'List', 'Literal', 'Optional', 'TypedDict', 'Union', 'Page', 'NotGiven', 'HttpClient', 'ResourceBase', 'NOT_GIVEN']);
 /** Members of the hand-written StoreApi (client.py), which inherits the root resource class. */
-const CLIENT_MEMBERS = new Set(['request', 'last_response', 'set_token', 'set_api_key', 'set_cart_token', 'retry_count', 'http', 'base_url', 'token', 'api_key', 'cart_token']);
+const CLIENT_MEMBERS = new Set([
+  'request', 'last_response', 'set_token', 'set_api_key', 'set_cart_token', 'set_publishable_key', 'set_buyer_ip', 'with_options',
+  'retry_count', 'http', 'base_url', 'token', 'api_key', 'cart_token', 'publishable_key', 'buyer_ip',
+]);
 
 // ---- names --------------------------------------------------------------------------------------
 

@@ -158,7 +158,7 @@ function checkNames(node, where, reserved = []) {
 const iteratorName = (method) => (method === 'list' ? 'iterate' : `iterate${pascal(method)}`);
 
 /** The client's own members, which a root-level group or method must not take. */
-const CLIENT_MEMBERS = ['request', 'paginate', 'setToken', 'setApiKey', 'setCartToken', 'with', 'stats', 'options', 'core', 'baseUrl', 'bookmark'];
+const CLIENT_MEMBERS = ['request', 'paginate', 'setToken', 'setApiKey', 'setCartToken', 'setPublishableKey', 'setBuyerIp', 'with', 'stats', 'options', 'core', 'baseUrl', 'bookmark'];
 
 function methodCode(op, names, typeImports) {
   const path = op.pathParams.reduce((p, name) => p.replace(`{${name}}`, `\${encodeURIComponent(${argName(name)})}`), op.path);

@@ -21,8 +21,18 @@ use StoreApi\Generated\ClientGroups;
  * call: authentication headers, JSON, the envelope, typed errors, retries and pagination.
  *
  * Options (all optional):
- * - apiKey:         an API key (sk_...), sent as `Authorization: Bearer`.
- * - token:          a user token (JWT) from auth login/register; wins over apiKey. See setToken().
+ * - apiKey:         an API key (sk_...), sent as `Authorization: Bearer`. For servers only.
+ * - token:          a user token (JWT) from auth login/register; wins over apiKey and
+ *                   publishableKey. See setToken().
+ * - publishableKey: a publishable key (pk_...): a shopper's abilities only (catalogue, carts,
+ *                   checkout, sign-up and sign-in). Sent while no token or apiKey is set, so a
+ *                   shopper's sign-in (setToken) replaces it and setToken(null) goes back to it.
+ * - buyerIp:        sent as `X-Buyer-IP` on every request: the address of the shopper a
+ *                   server-rendered storefront is answering, so the request is counted on that
+ *                   shopper instead of the key. Needs an apiKey holding `storefront:buyer-ip` (403
+ *                   otherwise; 400 for a value that is not an IPv4 or IPv6 address). Server-side
+ *                   only, never in code a browser runs. Per request: withBuyerIp(), or the
+ *                   request() option `buyerIp`.
  * - cartToken:      a guest cart's token, sent as `X-Cart-Token`. See setCartToken().
  * - maxRetries:     retries after the first attempt (3).
  * - maxRetryWait:   the longest single wait in seconds (30): a 429 whose Retry-After is longer is
@@ -52,6 +62,8 @@ final class Client
     private string $baseUrl;
     private ?string $apiKey;
     private ?string $token;
+    private ?string $publishableKey;
+    private ?string $buyerIp;
     private ?string $cartToken;
     /** The newest X-D1-Bookmark the API answered with, sent on every later request (see bookmark()). */
     private ?string $bookmark = null;
@@ -75,6 +87,8 @@ final class Client
      * @param array{
      *     apiKey?: string|null,
      *     token?: string|null,
+     *     publishableKey?: string|null,
+     *     buyerIp?: string|null,
      *     cartToken?: string|null,
      *     maxRetries?: int,
      *     maxRetryWait?: int|float,
@@ -98,6 +112,8 @@ final class Client
         $this->baseUrl = $base;
         $this->apiKey = $options['apiKey'] ?? null;
         $this->token = $options['token'] ?? null;
+        $this->publishableKey = $options['publishableKey'] ?? null;
+        $this->buyerIp = $options['buyerIp'] ?? null;
         $this->cartToken = $options['cartToken'] ?? null;
         $this->maxRetries = max(0, (int) ($options['maxRetries'] ?? 3));
         $this->maxRetryWait = max(0.0, (float) ($options['maxRetryWait'] ?? 30));
@@ -121,7 +137,10 @@ final class Client
         $this->initGroups();
     }
 
-    /** Sends this user token (from auth login/register) as the credential from now on; null to stop. */
+    /**
+     * Sends this user token (from auth login/register) as the credential from now on, instead of
+     * the API key or the publishable key; null (signing out) to go back to the key.
+     */
     public function setToken(?string $token): void
     {
         $this->token = $token;
@@ -136,6 +155,53 @@ final class Client
     public function setApiKey(?string $apiKey): void
     {
         $this->apiKey = $apiKey;
+    }
+
+    /** Sends this publishable key (pk_...) while no user token or API key is set; null to stop. */
+    public function setPublishableKey(?string $publishableKey): void
+    {
+        $this->publishableKey = $publishableKey;
+    }
+
+    /**
+     * Sends this shopper's address as `X-Buyer-IP` on every request from now on; null to stop. A
+     * client that serves several shoppers should use withBuyerIp() per request instead.
+     */
+    public function setBuyerIp(?string $buyerIp): void
+    {
+        $this->buyerIp = $buyerIp;
+    }
+
+    public function getBuyerIp(): ?string
+    {
+        return $this->buyerIp;
+    }
+
+    /**
+     * A new client with this one's settings and credentials that sends `X-Buyer-IP: $buyerIp`
+     * (null: none); this one is left as it is. For one shopper's request in a server-rendered
+     * storefront: `$store->withBuyerIp($_SERVER['REMOTE_ADDR'])->products->list([...])`.
+     */
+    public function withBuyerIp(?string $buyerIp): self
+    {
+        $copy = new self($this->baseUrl, [
+            'apiKey' => $this->apiKey,
+            'token' => $this->token,
+            'publishableKey' => $this->publishableKey,
+            'buyerIp' => $buyerIp,
+            'cartToken' => $this->cartToken,
+            'maxRetries' => $this->maxRetries,
+            'maxRetryWait' => $this->maxRetryWait,
+            'retryBaseDelay' => $this->retryBaseDelay,
+            'timeout' => $this->timeout,
+            'connectTimeout' => $this->connectTimeout,
+            'headers' => $this->defaultHeaders,
+            'onRetry' => $this->onRetry,
+            'transport' => $this->transport,
+            'sleep' => $this->sleep,
+        ]);
+        $copy->bookmark = $this->bookmark;
+        return $copy;
     }
 
     /** Sends this guest cart token as `X-Cart-Token` from now on (carts.create answers it once); null to stop. */
@@ -182,10 +248,12 @@ final class Client
      *     headers?: array<string, string>,
      *     idempotent?: bool,
      *     idempotencyKey?: string|null,
+     *     buyerIp?: string|null,
      *     response?: 'list'|'item'|'none'|'raw',
      *     operation?: string,
      * } $options `response` says what to return: 'item' the envelope's data, 'list' a Page,
-     *     'none' null, 'raw' the whole decoded JSON
+     *     'none' null, 'raw' the whole decoded JSON; `buyerIp` is this request's `X-Buyer-IP`
+     *     (default: the client's)
      * @return mixed
      * @throws ApiException
      * @throws ConnectionException
@@ -201,9 +269,16 @@ final class Client
 
         $headers = $this->defaultHeaders;
         $headers['accept'] = 'application/json';
-        $credential = $this->token ?? $this->apiKey;
-        if ($credential !== null && $credential !== '') {
-            $headers['authorization'] = 'Bearer ' . $credential;
+        // The signed-in user's token, then the secret key, then the publishable key.
+        foreach ([$this->token, $this->apiKey, $this->publishableKey] as $credential) {
+            if ($credential !== null && $credential !== '') {
+                $headers['authorization'] = 'Bearer ' . $credential;
+                break;
+            }
+        }
+        $buyerIp = $options['buyerIp'] ?? $this->buyerIp;
+        if ($buyerIp !== null && $buyerIp !== '') {
+            $headers['x-buyer-ip'] = $buyerIp;
         }
         if ($this->cartToken !== null && $this->cartToken !== '') {
             $headers['x-cart-token'] = $this->cartToken;

@@ -15,6 +15,7 @@ require_once __DIR__ . '/lib.php';
 
 use StoreApi\Client;
 use StoreApi\Exception\ApiException;
+use StoreApi\Exception\AuthorizationException;
 use StoreApi\Exception\NotFoundException;
 use StoreApi\Exception\ValidationException;
 use StoreApi\Page;
@@ -131,6 +132,58 @@ T::section('customer sign-up, sign-in and me', function () use ($base, $options,
     $customer->setToken($session['token']);
     $me = $customer->auth->me();
     T::check('auth.me with the token is the customer', ($me['email'] ?? $me['user']['email'] ?? null) === $email, T::show($me));
+});
+
+T::section('storefront in a browser: a publishable key', function () use ($admin, $base, $options, $unique, &$state): void {
+    if (!isset($state['variant'])) {
+        T::check('catalogue data exists', false, 'skipped: the catalogue step failed');
+        return;
+    }
+    $shop = 'https://shop.example';
+    $minted = $admin->apiKeys->create(['name' => "PHP storefront $unique", 'type' => 'publishable', 'allowedOrigins' => [$shop]]);
+    T::check('apiKeys.create mints a pk_ key', str_starts_with($minted['key'] ?? '', 'pk_') && ($minted['type'] ?? null) === 'publishable');
+    // A browser on the shop's origin sends Origin; another origin is refused.
+    $browser = new Client($base, $options(['publishableKey' => $minted['key'], 'headers' => ['Origin' => $shop]]));
+    $page = $browser->products->list(['category' => $state['category']['slug']]);
+    T::same('products.list with the publishable key', 2, $page->total());
+    $cart = $browser->carts->create();
+    T::check('carts.create makes a guest cart', str_starts_with($cart['token'] ?? '', 'ct_'));
+    $browser->setCartToken($cart['token']);
+    $cart = $browser->carts->lines->add($cart['id'], ['variantId' => $state['variant']['id'], 'quantity' => 1]);
+    T::same('... and a line goes in', 1, count($cart['lines'] ?? []));
+    $elsewhere = new Client($base, $options(['publishableKey' => $minted['key'], 'headers' => ['Origin' => 'https://evil.example']]));
+    T::throws('another origin is refused (403)', AuthorizationException::class, fn () => $elsewhere->products->list());
+    $email = "php-pk-$unique@example.com";
+    $session = $browser->auth->register(['email' => $email, 'password' => 'correct horse ' . $unique, 'name' => 'PHP Shopper']);
+    $browser->setToken($session['token']);
+    $me = $browser->auth->me();
+    T::same('a signed-in shopper sends its token instead', $email, $me['email'] ?? null);
+    $browser->setToken(null);
+    T::throws('signed out, the publishable key reaches no account (403)', AuthorizationException::class, fn () => $browser->auth->me());
+});
+
+T::section('storefront on a server: a storefront:buyer-ip key with buyerIp', function () use ($admin, $base, $unique): void {
+    $minted = $admin->apiKeys->create(['name' => "PHP server $unique", 'permissions' => ['storefront:buyer-ip']]);
+    $seen = [];
+    $curl = new \StoreApi\CurlTransport();
+    $recording = static function (string $method, string $url, array $headers, ?string $body, array $opts = []) use ($curl, &$seen): array {
+        $response = $curl($method, $url, $headers, $body, $opts);
+        $seen[] = [$response['status'], $headers['x-buyer-ip'] ?? null, (int) ($response['headers']['x-ratelimit-limit'] ?? 0), (int) ($response['headers']['x-ratelimit-remaining'] ?? -1)];
+        return $response;
+    };
+    $group = static fn (): string => dechex(random_int(0, 0xffff));
+    [$first, $second] = ["2001:db8:{$group()}:{$group()}::1", "2001:db8:{$group()}:{$group()}::2"];
+    $server = new Client($base, ['apiKey' => $minted['key'], 'buyerIp' => $first, 'maxRetries' => 0, 'transport' => $recording]);
+    $server->products->list(['limit' => 1]);
+    $server->products->list(['limit' => 1]);
+    $server->withBuyerIp($second)->products->list(['limit' => 1]);
+    $limit = $seen[0][2] ?? 0;
+    T::check('the authenticated limit applies', $limit > 2, T::show($seen));
+    T::same(
+        "200s counted on each shopper: the first one's count goes down, the second starts afresh",
+        [[200, $first, $limit, $limit - 1], [200, $first, $limit, $limit - 2], [200, $second, $limit, $limit - 1]],
+        $seen,
+    );
 });
 
 T::section('an admin call with the API key', function () use ($admin, &$state): void {

@@ -225,6 +225,52 @@ T::section('bookmarks (recorded transport)', function (): void {
     T::same('and readable', '00000002-0000000a', $store->bookmark());
 });
 
+// ---------------------------------------------------------------------------------------------
+T::section('storefront credentials and X-Buyer-IP (recorded transport)', function (): void {
+    $sent = [];
+    $transport = function (string $method, string $url, array $headers) use (&$sent): array {
+        $sent[] = $headers;
+        return ['status' => 200, 'headers' => [], 'body' => json_encode(['success' => true, 'data' => ['id' => 'x']])];
+    };
+    $auth = static function () use (&$sent): ?string {
+        return end($sent)['authorization'] ?? null;
+    };
+    $shop = new Client('https://store.example.com', ['publishableKey' => 'pk_shop', 'transport' => $transport]);
+    $shop->products->get('x');
+    T::same('a client with only a publishable key sends it', 'Bearer pk_shop', $auth());
+    $shop->setToken('jwt.shopper');
+    $shop->products->get('x');
+    T::same('a signed-in shopper sends its token instead', 'Bearer jwt.shopper', $auth());
+    $shop->setToken(null);
+    $shop->products->get('x');
+    T::same('signing out falls back to the publishable key', 'Bearer pk_shop', $auth());
+    $shop->setApiKey('sk_server');
+    $shop->products->get('x');
+    T::same('an API key wins over the publishable key', 'Bearer sk_server', $auth());
+    $shop->setApiKey(null);
+    $shop->setPublishableKey(null);
+    $shop->products->get('x');
+    T::same('no credential left: anonymous', null, $auth());
+    T::check('no X-Buyer-IP unless asked for', !isset(end($sent)['x-buyer-ip']));
+
+    $sent = [];
+    $server = new Client('https://store.example.com', ['apiKey' => 'sk_server', 'buyerIp' => '203.0.113.7', 'transport' => $transport]);
+    $server->products->get('x');
+    $server->carts->create();
+    $server->withBuyerIp('2001:db8::1')->products->list();
+    $server->request('GET', '/api/products', ['buyerIp' => '198.51.100.2']);
+    $server->products->get('x');
+    $server->setBuyerIp(null);
+    $server->products->get('x');
+    T::same(
+        'buyerIp is X-Buyer-IP on every request; withBuyerIp() and the buyerIp option change one request only',
+        ['203.0.113.7', '203.0.113.7', '2001:db8::1', '198.51.100.2', '203.0.113.7', null],
+        array_map(static fn (array $h): ?string => $h['x-buyer-ip'] ?? null, $sent),
+    );
+    T::same('... beside the secret key', ['Bearer sk_server'], array_values(array_unique(array_column($sent, 'authorization'))));
+    T::same('withBuyerIp() leaves the client as it was', null, $server->getBuyerIp());
+});
+
 T::section('retries against a fake server (php -S)', function (): void {
     $state = temp_dir('store-php-fake-');
     $server = new PhpServer(__DIR__ . '/fixtures/fake-api.php', ['FAKE_API_STATE' => $state]);

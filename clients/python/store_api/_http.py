@@ -149,6 +149,8 @@ class HttpClient:
         api_key: Optional[str] = None,
         token: Optional[str] = None,
         cart_token: Optional[str] = None,
+        publishable_key: Optional[str] = None,
+        buyer_ip: Optional[str] = None,
         max_retries: int = 3,
         max_retry_wait: float = 60.0,
         timeout: float = 30.0,
@@ -167,6 +169,9 @@ class HttpClient:
         self.api_key = api_key
         self.token = token
         self.cart_token = cart_token
+        self.publishable_key = publishable_key
+        #: Sent as X-Buyer-IP on every request (a request's buyer_ip wins over it).
+        self.buyer_ip = buyer_ip
         #: The newest X-D1-Bookmark the API answered with (see _keep_bookmark).
         self.bookmark: Optional[str] = None
         self.max_retries = max(0, int(max_retries))
@@ -219,6 +224,7 @@ class HttpClient:
         idempotency_key: Optional[str] = None,
         cart_token: Optional[str] = None,
         send_cart_token: bool = False,
+        buyer_ip: Optional[str] = None,
     ) -> Response:
         """Sends a request, retrying as the module's docstring says; returns the 2xx answer or raises."""
         method = method.upper()
@@ -227,9 +233,13 @@ class HttpClient:
         if qs:
             url += "?" + qs
         sent: Dict[str, str] = {"Accept": "application/json", "User-Agent": self.user_agent}
-        credential = self.token or self.api_key
+        # The signed-in user's token, then the secret key, then the publishable key.
+        credential = self.token or self.api_key or self.publishable_key
         if credential:
             sent["Authorization"] = f"Bearer {credential}"
+        shopper = buyer_ip or self.buyer_ip
+        if shopper:
+            sent["X-Buyer-IP"] = shopper
         if send_cart_token or cart_token is not None:
             token = cart_token if cart_token is not None else self.cart_token
             if token:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable, Mapping, Optional
 
 from ._http import NOT_GIVEN, HttpClient, Response, RetryEvent
@@ -15,9 +16,19 @@ class StoreApi(StoreApiResources):
 
     Args:
         base_url: where the Worker answers, e.g. ``"https://store.example.com"`` (without ``/api``).
-        api_key: an API key (``sk_...``), sent as ``Authorization: Bearer``.
-        token: a user token (a JWT from ``auth.login``/``auth.register``); wins over ``api_key``.
+        api_key: an API key (``sk_...``), sent as ``Authorization: Bearer``. For servers only.
+        token: a user token (a JWT from ``auth.login``/``auth.register``); wins over ``api_key``
+            and ``publishable_key``.
         cart_token: a guest cart's ``X-Cart-Token``, sent on the cart operations that take it.
+        publishable_key: a publishable key (``pk_...``): a shopper's abilities only (catalogue,
+            carts, checkout, sign-up and sign-in). Sent while no token or ``api_key`` is set, so a
+            shopper's sign-in (``set_token``) replaces it and signing out (``set_token(None)``)
+            goes back to it.
+        buyer_ip: sent as ``X-Buyer-IP`` on every request: the address of the shopper a
+            server-rendered storefront is answering, so the request is counted on that shopper
+            instead of the key. Needs an ``api_key`` holding ``storefront:buyer-ip`` (403
+            otherwise; 400 for a value that is not an IPv4 or IPv6 address). Server-side only,
+            never in code a browser runs. Per request: ``store.with_options(buyer_ip=...)``.
         max_retries: how many times one request is retried (429 always; 5xx and network errors only
             for GET, HEAD, DELETE and requests with an Idempotency-Key). 3 by default; 0 turns retries off.
         max_retry_wait: the longest ``Retry-After`` (seconds) the client waits for; a longer one
@@ -37,6 +48,8 @@ class StoreApi(StoreApiResources):
         token: Optional[str] = None,
         *,
         cart_token: Optional[str] = None,
+        publishable_key: Optional[str] = None,
+        buyer_ip: Optional[str] = None,
         max_retries: int = 3,
         max_retry_wait: float = 60.0,
         timeout: float = 30.0,
@@ -48,6 +61,8 @@ class StoreApi(StoreApiResources):
             api_key=api_key,
             token=token,
             cart_token=cart_token,
+            publishable_key=publishable_key,
+            buyer_ip=buyer_ip,
             max_retries=max_retries,
             max_retry_wait=max_retry_wait,
             timeout=timeout,
@@ -62,7 +77,8 @@ class StoreApi(StoreApiResources):
         return self._http
 
     def __repr__(self) -> str:
-        credential = "token" if self._http.token else "api_key" if self._http.api_key else "anonymous"
+        http = self._http
+        credential = "token" if http.token else "api_key" if http.api_key else "publishable_key" if http.publishable_key else "anonymous"
         return f"StoreApi({self._http.base_url!r}, {credential})"
 
     @property
@@ -92,6 +108,34 @@ class StoreApi(StoreApiResources):
         """Sends this guest cart token as ``X-Cart-Token`` on the cart operations from now on."""
         self._http.cart_token = cart_token
 
+    def set_publishable_key(self, publishable_key: Optional[str]) -> None:
+        """Sends this publishable key (``pk_...``) while no token or API key is set; None to stop."""
+        self._http.publishable_key = publishable_key
+
+    def set_buyer_ip(self, buyer_ip: Optional[str]) -> None:
+        """Sends this shopper's address as ``X-Buyer-IP`` from now on; None to stop. A client shared
+        by concurrent requests should use ``with_options(buyer_ip=...)`` per request instead."""
+        self._http.buyer_ip = buyer_ip
+
+    _OPTIONS = frozenset({"api_key", "token", "cart_token", "publishable_key", "buyer_ip", "max_retries", "max_retry_wait", "timeout"})
+
+    def with_options(self, **options: Any) -> "StoreApi":
+        """A new client with this one's settings and credentials, changed by ``options``
+        (``api_key``, ``token``, ``cart_token``, ``publishable_key``, ``buyer_ip``, ``max_retries``,
+        ``max_retry_wait``, ``timeout``); this one is left as it is. Cheap: for one shopper's request
+        in a server-rendered storefront, ``store.with_options(buyer_ip=shopper_ip).products.list()``."""
+        unknown = set(options) - self._OPTIONS
+        if unknown:
+            raise TypeError(f"with_options() got unknown options: {', '.join(sorted(unknown))}")
+        http = copy.copy(self._http)
+        for name, value in options.items():
+            setattr(http, name, value)
+        http.retry_count = 0
+        http.last_response = None
+        clone = StoreApi.__new__(StoreApi)
+        StoreApiResources.__init__(clone, http)
+        return clone
+
     def request(
         self,
         method: str,
@@ -101,9 +145,11 @@ class StoreApi(StoreApiResources):
         body: Any = NOT_GIVEN,
         headers: Optional[Mapping[str, str]] = None,
         idempotency_key: Optional[str] = None,
+        buyer_ip: Optional[str] = None,
     ) -> Any:
         """Any request, with the client's credential, retries and errors: returns the decoded JSON
-        (the whole envelope), or None for an empty answer. ``path`` starts with ``/api/``."""
+        (the whole envelope), or None for an empty answer. ``path`` starts with ``/api/``;
+        ``buyer_ip`` is this request's ``X-Buyer-IP`` (default: the client's)."""
         return self._http.request(
-            method, path, query=query, body=body, headers=headers, idempotency_key=idempotency_key
+            method, path, query=query, body=body, headers=headers, idempotency_key=idempotency_key, buyer_ip=buyer_ip
         ).body

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import os
+import random
 import sys
 import threading
 import time
@@ -31,6 +32,7 @@ if not BASE:
     raise unittest.SkipTest("STORE_API_BASE is not set: the live scenario needs a running Store API (npm run test:clients starts one)")
 
 from store_api import (  # noqa: E402
+    AuthorizationError,
     NotFoundError,
     RetryEvent,
     StoreApi,
@@ -180,6 +182,48 @@ class LiveScenario(unittest.TestCase):
         customer.set_token(session["token"])
         me = customer.auth.me()
         self.assertEqual(me["email"], email)
+
+    # -- storefronts: a publishable key, and a server naming its shoppers ----------------------
+
+    def test_05a_publishable_key_catalogue_cart_and_sign_in(self) -> None:
+        self.need("category", "variant")
+        shop = "https://shop.example"
+        minted = self.admin.api_keys.create(name=f"Py storefront {RUN}", type="publishable", allowedOrigins=[shop])
+        self.assertTrue(minted["key"].startswith("pk_"))
+        browser = StoreApi(BASE, publishable_key=minted["key"], on_retry=self.retries.append)
+        page = browser.products.list(category=self.state["category"]["slug"])
+        self.assertEqual([p["id"] for p in page.data], [self.state["product"]["id"]])
+        cart = browser.carts.create()
+        self.assertTrue(cart["token"].startswith("ct_"))
+        browser.set_cart_token(cart["token"])
+        self.assertEqual(len(browser.carts.lines.add(cart["id"], variantId=self.state["variant"]["id"], quantity=1)["lines"]), 1)
+        self.assertEqual(browser.request("GET", "/api/products", query={"limit": 1}, headers={"Origin": shop})["success"], True)
+        with self.assertRaises(AuthorizationError):
+            browser.request("GET", "/api/products", headers={"Origin": "https://evil.example"})
+        # A shopper signs up through the key; its token replaces the key until it signs out.
+        email = f"py-pk-{RUN}@example.com"
+        session = browser.auth.register(email=email, password=f"pw-{RUN}-long", name="Py Shopper")
+        browser.set_token(session["token"])
+        self.assertEqual(browser.auth.me()["email"], email)
+        browser.set_token(None)
+        with self.assertRaises(AuthorizationError):
+            browser.auth.me()
+
+    def test_05b_buyer_ip_counted_on_each_shopper(self) -> None:
+        minted = self.admin.api_keys.create(name=f"Py server {RUN}", permissions=["storefront:buyer-ip"])
+        group = lambda: format(random.randrange(0x10000), "x")  # noqa: E731
+        first, second = f"2001:db8:{group()}:{group()}::1", f"2001:db8:{group()}:{group()}::2"
+        server = StoreApi(BASE, api_key=minted["key"], buyer_ip=first, max_retries=0)
+        seen = []
+        for client in (server, server, server.with_options(buyer_ip=second)):
+            client.products.list(limit=1)
+            answer = client.last_response
+            assert answer is not None
+            seen.append((answer.status, int(answer.headers["x-ratelimit-limit"]), int(answer.headers["x-ratelimit-remaining"])))
+        limit = seen[0][1]
+        self.assertGreater(limit, 2)
+        # The first shopper's own count goes down; the second starts afresh (not the key's count).
+        self.assertEqual(seen, [(200, limit, limit - 1), (200, limit, limit - 2), (200, limit, limit - 1)])
 
     # -- an admin call with the API key -------------------------------------------------------
 

@@ -435,6 +435,46 @@ class FakeServerTest(unittest.TestCase):
         self.assertEqual(server.requests[0]["headers"]["authorization"], "Bearer jwt_1")
         self.assertEqual((server.requests[0]["method"], server.requests[0]["path"]), ("DELETE", "/api/products/prod_1"))
 
+    def test_credential_precedence_token_api_key_publishable_key(self) -> None:
+        server = self.serve([ok({"id": "prod_1"})] * 6)
+        store = StoreApi(server.base, publishable_key="pk_shop")
+        self.assertIn("publishable_key", repr(store))
+        store.products.get("prod_1")  # only a publishable key: it is sent
+        store.set_token("jwt_shopper")
+        store.products.get("prod_1")  # a signed-in shopper: its token instead
+        store.set_token(None)
+        store.products.get("prod_1")  # signed out: the publishable key again
+        store.set_api_key("sk_server")
+        store.products.get("prod_1")  # a secret key wins over the publishable key
+        store.with_options(token="jwt_other").products.get("prod_1")  # a token wins over both
+        store.set_api_key(None)
+        store.set_publishable_key(None)
+        store.products.get("prod_1")  # nothing left: anonymous
+        self.assertEqual(
+            [r["headers"].get("authorization") for r in server.requests],
+            ["Bearer pk_shop", "Bearer jwt_shopper", "Bearer pk_shop", "Bearer sk_server", "Bearer jwt_other", None],
+        )
+
+    def test_buyer_ip_for_the_client_and_per_request(self) -> None:
+        server = self.serve([ok({"id": "prod_1"})] * 6)
+        store = StoreApi(server.base, api_key="sk_server", buyer_ip="203.0.113.7")
+        store.products.get("prod_1")
+        store.carts.create()
+        shopper = store.with_options(buyer_ip="2001:db8::1")
+        shopper.products.get("prod_1")
+        store.request("GET", "/api/products", buyer_ip="198.51.100.2")
+        store.products.get("prod_1")  # with_options left the client as it was
+        store.set_buyer_ip(None)
+        store.products.get("prod_1")
+        self.assertEqual(
+            [r["headers"].get("x-buyer-ip") for r in server.requests],
+            ["203.0.113.7", "203.0.113.7", "2001:db8::1", "198.51.100.2", "203.0.113.7", None],
+        )
+        self.assertTrue(all(r["headers"].get("authorization") == "Bearer sk_server" for r in server.requests))
+        self.assertIsNot(shopper.http, store.http)
+        with self.assertRaises(TypeError):
+            store.with_options(buyerip="203.0.113.7")
+
     def test_error_answer_raises_typed_error(self) -> None:
         server = self.serve([fail(404, "NOT_FOUND")])
         store = StoreApi(server.base + "/api/")

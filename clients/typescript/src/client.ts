@@ -32,7 +32,10 @@ export class StoreClient extends StoreResources {
     return this.core.stats;
   }
 
-  /** Uses a user token (from sign-in or sign-up) from now on, instead of the API key; `null` drops it. */
+  /**
+   * Uses a user token (from sign-in or sign-up) from now on, instead of the API key or the
+   * publishable key; `null` (signing out) drops it, and the key is sent again.
+   */
   setToken(token: string | null | undefined): this {
     this.core.token = token ?? undefined;
     return this;
@@ -41,6 +44,22 @@ export class StoreClient extends StoreResources {
   /** Uses this API key (`sk_...`) from now on; `null` drops it. */
   setApiKey(apiKey: string | null | undefined): this {
     this.core.apiKey = apiKey ?? undefined;
+    return this;
+  }
+
+  /** Uses this publishable key (`pk_...`) while no token or API key is set; `null` drops it. */
+  setPublishableKey(publishableKey: string | null | undefined): this {
+    this.core.publishableKey = publishableKey ?? undefined;
+    return this;
+  }
+
+  /**
+   * Sends this shopper's address as `X-Buyer-IP` on every request from now on; `null` stops. For a
+   * server whose secret key holds `storefront:buyer-ip`; a client shared by concurrent requests
+   * should pass `{ buyerIp }` per call, or use `with({ buyerIp })`, instead.
+   */
+  setBuyerIp(buyerIp: string | null | undefined): this {
+    this.core.buyerIp = buyerIp ?? undefined;
     return this;
   }
 
@@ -56,6 +75,8 @@ export class StoreClient extends StoreResources {
       ...this.core.options,
       apiKey: this.core.apiKey,
       token: this.core.token,
+      publishableKey: this.core.publishableKey,
+      buyerIp: this.core.buyerIp,
       cartToken: this.core.cartToken,
       ...overrides,
     });

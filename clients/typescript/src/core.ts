@@ -31,8 +31,14 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** `X-Cart-Token` for this call (default: the client's cart token). */
   cartToken?: string;
-  /** A bearer credential for this call only (an API key or a user token). */
+  /** A bearer credential for this call only (an API key or a user token); wins over the client's. */
   token?: string;
+  /**
+   * `X-Buyer-IP` for this call (default: the client's `buyerIp`): the address of the shopper a
+   * server-rendered storefront is answering, so the request is counted on that shopper. Needs a
+   * secret key holding `storefront:buyer-ip`; never from a browser.
+   */
+  buyerIp?: string;
   /** Extra request headers. */
   headers?: Record<string, string>;
   /** Cancels the request (and its retries). */
@@ -56,10 +62,24 @@ export interface RetryInfo {
 export interface ClientOptions {
   /** Where the store runs, e.g. `https://store.example.com` (the `/api/...` paths are added; a trailing `/api` is ignored). */
   baseUrl: string;
-  /** An API key (`sk_...`), sent as `Authorization: Bearer`. */
+  /** An API key (`sk_...`), sent as `Authorization: Bearer`. For servers only: never put one in a web page. */
   apiKey?: string;
-  /** A user token (JWT from `auth` sign-in); used instead of `apiKey` when both are set. */
+  /** A user token (JWT from `auth` sign-in); used instead of `apiKey` or `publishableKey` when set. */
   token?: string;
+  /**
+   * A publishable key (`pk_...`), safe in browser code: a shopper's abilities only (catalogue,
+   * carts, checkout, sign-up and sign-in), from the origins the key allows. Sent as
+   * `Authorization: Bearer` when no token or `apiKey` is set, so a signed-in shopper's token
+   * replaces it and signing out (`setToken(null)`) goes back to it.
+   */
+  publishableKey?: string;
+  /**
+   * Sent as `X-Buyer-IP` on every request (a call's `buyerIp` overrides it): the shopper a
+   * server-rendered storefront is answering, so the request is counted on that shopper instead of
+   * the key. Needs a secret key (`apiKey`) holding `storefront:buyer-ip` (403 otherwise, 400 for a
+   * value that is not an IPv4 or IPv6 address). Server-side only: never from a browser.
+   */
+  buyerIp?: string;
   /** A guest cart's token, sent as `X-Cart-Token` on cart operations. */
   cartToken?: string;
   /** Retries after a 429, a 5xx or a network error (default 3). */
@@ -144,6 +164,8 @@ export class Core {
   readonly baseUrl: string;
   apiKey: string | undefined;
   token: string | undefined;
+  publishableKey: string | undefined;
+  buyerIp: string | undefined;
   cartToken: string | undefined;
   readonly options: Readonly<Required<Pick<ClientOptions, 'maxRetries' | 'maxRetryWaitMs' | 'retryBaseDelayMs' | 'timeoutMs'>>> & ClientOptions;
   readonly stats: ClientStats = { requests: 0, retries: 0 };
@@ -160,6 +182,8 @@ export class Core {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '').replace(/\/api(\/v1)?$/, '');
     this.apiKey = options.apiKey;
     this.token = options.token;
+    this.publishableKey = options.publishableKey;
+    this.buyerIp = options.buyerIp;
     this.cartToken = options.cartToken;
     this.options = { maxRetries: 3, maxRetryWaitMs: 60_000, retryBaseDelayMs: 500, timeoutMs: 30_000, ...options };
   }
@@ -173,8 +197,11 @@ export class Core {
   async request<T>(spec: RequestSpec, options: RequestOptions = {}): Promise<T> {
     const url = `${this.baseUrl}${spec.path}${queryString(spec.query)}`;
     const headers: Record<string, string> = { Accept: 'application/json', ...this.options.headers };
-    const credential = options.token ?? this.token ?? this.apiKey;
+    // A call's token, then the signed-in user's, then the secret key, then the publishable key.
+    const credential = options.token || this.token || this.apiKey || this.publishableKey;
     if (credential) headers.Authorization = `Bearer ${credential}`;
+    const buyerIp = options.buyerIp ?? this.buyerIp;
+    if (buyerIp) headers['X-Buyer-IP'] = buyerIp;
     const cartToken = options.cartToken ?? this.cartToken;
     if (spec.cartToken && cartToken) headers['X-Cart-Token'] = cartToken;
     const idempotencyKey = options.idempotencyKey ?? (spec.idempotent ? crypto.randomUUID() : undefined);

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
+  AuthorizationError,
   NotFoundError,
   RateLimitedError,
   StoreApiError,
@@ -127,6 +128,52 @@ test('sign up, sign in and me', async () => {
   customer.setToken(session.token);
   const me = await customer.auth.me();
   assert.equal(me.email, email);
+});
+
+test('storefront in a browser: a publishable key reads products and makes a guest cart; a shopper\'s token replaces it', async () => {
+  const shop = 'https://shop.example';
+  const minted = await admin.apiKeys.create({ name: `Live TS storefront ${RUN}`, type: 'publishable', allowedOrigins: [shop] });
+  assert.match(minted.key, /^pk_/);
+  assert.equal(minted.type, 'publishable');
+  // Node sends no Origin (not a browser): accepted. A browser on the shop's origin sends it.
+  const browser = new StoreClient({ baseUrl: BASE, publishableKey: minted.key, headers: { Origin: shop } });
+  const { data } = await browser.products.list({ category: state.category.slug });
+  assert.equal(data.length, 2);
+  const cart = await browser.carts.create({});
+  assert.ok(cart.token, 'a guest cart, with its token');
+  browser.setCartToken(cart.token);
+  assert.equal((await browser.carts.lines.add(cart.id, { variantId: state.variant.id, quantity: 1 })).lines.length, 1);
+  // Another origin is refused.
+  await assert.rejects(new StoreClient({ baseUrl: BASE, publishableKey: minted.key, headers: { Origin: 'https://evil.example' } }).products.list(), AuthorizationError);
+  // A shopper signs up through the key; its token is then sent, and signing out goes back to the key.
+  const session = await browser.auth.register({ email: `live-ts-pk-${RUN}@example.com`, password: `pw-${randomUUID()}`, name: 'Live TS shopper' });
+  browser.setToken(session.token);
+  assert.equal((await browser.auth.me()).email, `live-ts-pk-${RUN}@example.com`);
+  browser.setToken(null);
+  await assert.rejects(browser.auth.me(), AuthorizationError, 'the publishable key alone reaches no account');
+  assert.ok(Array.isArray((await browser.products.list({ limit: 1 })).data));
+});
+
+test('storefront on a server: a storefront:buyer-ip key with buyerIp is counted on each shopper', async () => {
+  const minted = await admin.apiKeys.create({ name: `Live TS server ${RUN}`, permissions: ['storefront:buyer-ip'] });
+  const seen = [];
+  const recording = async (url, init) => {
+    const response = await fetch(url, init);
+    seen.push({ status: response.status, buyer: init.headers['X-Buyer-IP'], limit: Number(response.headers.get('x-ratelimit-limit')), remaining: Number(response.headers.get('x-ratelimit-remaining')) });
+    return response;
+  };
+  // Two shoppers of documentation networks, unique to this run (IPv6 /64s).
+  const hex = () => Math.floor(Math.random() * 0xffff).toString(16);
+  const [first, second] = [`2001:db8:${hex()}:${hex()}::1`, `2001:db8:${hex()}:${hex()}::2`];
+  const server = new StoreClient({ baseUrl: BASE, apiKey: minted.key, buyerIp: first, fetch: recording, maxRetries: 0 });
+  await server.products.list({ limit: 1 });
+  await server.products.list({ limit: 1 });
+  await server.products.list({ limit: 1 }, { buyerIp: second });
+  assert.deepEqual(seen.map((s) => [s.status, s.buyer]), [[200, first], [200, first], [200, second]]);
+  const { limit } = seen[0];
+  assert.ok(limit > 2, 'the authenticated limit applies');
+  // The first shopper's own count goes down; the second shopper starts afresh (not the key's count).
+  assert.deepEqual(seen.map((s) => s.remaining), [limit - 1, limit - 2, limit - 1]);
 });
 
 test('admin call with the API key: list orders', async () => {

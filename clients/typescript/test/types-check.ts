@@ -52,3 +52,16 @@ export async function receive(body: Uint8Array, headers: Headers, secret: string
   console.log(deliveryId, event);
   return valid;
 }
+
+// A browser storefront with a publishable key, and a server one naming each shopper.
+export async function storefronts(baseUrl: string, publishableKey: string, secretKey: string, shopperIp: string): Promise<number> {
+  const browser = new StoreClient({ baseUrl, publishableKey });
+  browser.setToken(null).setPublishableKey(publishableKey);
+  const server = new StoreClient({ baseUrl, apiKey: secretKey, buyerIp: shopperIp });
+  server.setBuyerIp(null);
+  const { pagination } = await server.products.list({ category: 't-shirts' }, { buyerIp: shopperIp });
+  await server.with({ buyerIp: shopperIp }).carts.create({});
+  // @ts-expect-error buyerIp is one address, a string
+  await server.products.list({}, { buyerIp: 127 });
+  return pagination.total + (await browser.products.list()).data.length;
+}

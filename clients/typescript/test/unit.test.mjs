@@ -137,3 +137,45 @@ test('the caller\'s idempotency key, cart token and user token are sent', async 
   await client.products.list();
   assert.equal(calls[1].headers['X-Cart-Token'], undefined, 'the cart token goes only to cart operations');
 });
+
+test('credential precedence: call token > user token > API key > publishable key', async () => {
+  const ok = json(200, { success: true, data: { id: 'x' } });
+  const { client, calls } = fake([ok], { apiKey: undefined, publishableKey: 'pk_shop' });
+  const sent = () => calls.at(-1).headers.Authorization;
+  await client.products.get('x');
+  assert.equal(sent(), 'Bearer pk_shop', 'a client with only a publishable key sends it');
+  client.setToken('jwt_shopper');
+  await client.products.get('x');
+  assert.equal(sent(), 'Bearer jwt_shopper', 'a signed-in shopper sends its token instead');
+  await client.products.get('x', {}, { token: 'jwt_call' });
+  assert.equal(sent(), 'Bearer jwt_call', 'a call\'s token wins over the client\'s');
+  client.setToken(null);
+  await client.products.get('x');
+  assert.equal(sent(), 'Bearer pk_shop', 'signing out falls back to the publishable key');
+  client.setApiKey('sk_server');
+  await client.products.get('x');
+  assert.equal(sent(), 'Bearer sk_server', 'an API key wins over the publishable key');
+  client.setApiKey(null).setPublishableKey(null);
+  await client.products.get('x');
+  assert.equal(sent(), undefined, 'no credential at all: anonymous');
+  const other = fake([ok], { apiKey: undefined, publishableKey: 'pk_shop' });
+  await other.client.with({ maxRetries: 0 }).products.get('x');
+  assert.equal(other.calls[0].headers.Authorization, 'Bearer pk_shop', 'with() keeps the publishable key');
+});
+
+test('buyerIp is sent as X-Buyer-IP on every request, and a call\'s buyerIp overrides it', async () => {
+  const ok = json(200, { success: true, data: { id: 'x' } });
+  const { client, calls } = fake([ok], { buyerIp: '203.0.113.7' });
+  await client.products.get('x');
+  await client.carts.create({});
+  await client.products.get('x', {}, { buyerIp: '2001:db8::1' });
+  await client.request('GET', '/api/products', { buyerIp: '198.51.100.2' });
+  await client.with({ buyerIp: '198.51.100.3' }).products.get('x');
+  client.setBuyerIp(null);
+  await client.products.get('x');
+  assert.deepEqual(calls.map((c) => c.headers['X-Buyer-IP']), ['203.0.113.7', '203.0.113.7', '2001:db8::1', '198.51.100.2', '198.51.100.3', undefined]);
+  assert.equal(calls[0].headers.Authorization, 'Bearer sk_test', 'beside the secret key');
+  const none = fake([ok]);
+  await none.client.products.get('x');
+  assert.equal('X-Buyer-IP' in none.calls[0].headers, false, 'not sent without buyerIp');
+});
