@@ -14,12 +14,12 @@ const CURRENCY_KEY = 'storefront.currency';
 export { config };
 
 /**
- * The client. `apiKey` is the publishable key (when configured): the client sends it while no
- * customer is signed in; `setToken` puts the customer's JWT in its place (the token wins).
+ * The client. `publishableKey` (when configured) is sent while no customer is signed in;
+ * `setToken` puts the customer's JWT in its place (the token wins).
  */
 export const client = new StoreClient({
   baseUrl: config.apiUrl,
-  apiKey: config.publishableKey || undefined,
+  publishableKey: config.publishableKey || undefined,
   // A storefront cannot keep a shopper waiting a minute: give up on long Retry-After and say so.
   maxRetries: 2,
   maxRetryWaitMs: 5_000,

@@ -179,11 +179,11 @@ T::section('storefront on a server: a storefront:buyer-ip key with buyerIp', fun
     $server->withBuyerIp($second)->products->list(['limit' => 1]);
     $limit = $seen[0][2] ?? 0;
     T::check('the authenticated limit applies', $limit > 2, T::show($seen));
-    T::same(
-        "200s counted on each shopper: the first one's count goes down, the second starts afresh",
-        [[200, $first, $limit, $limit - 1], [200, $first, $limit, $limit - 2], [200, $second, $limit, $limit - 1]],
-        $seen,
-    );
+    // The second shopper starts afresh (not the key's count). The first one's count went down, unless
+    // the test Worker's two-second window passed between its requests (a loaded machine).
+    T::same('200s, each with its shopper', [[200, $first], [200, $first], [200, $second]], array_map(static fn (array $s): array => [$s[0], $s[1]], $seen));
+    T::same('the second shopper starts afresh', $limit - 1, $seen[2][3] ?? null);
+    T::check("the first shopper's count goes down (or its window passed)", ($seen[0][3] ?? null) === $limit - 1 && in_array($seen[1][3] ?? null, [$limit - 2, $limit - 1], true), T::show($seen));
 });
 
 T::section('an admin call with the API key', function () use ($admin, &$state): void {

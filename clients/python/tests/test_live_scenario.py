@@ -222,8 +222,12 @@ class LiveScenario(unittest.TestCase):
             seen.append((answer.status, int(answer.headers["x-ratelimit-limit"]), int(answer.headers["x-ratelimit-remaining"])))
         limit = seen[0][1]
         self.assertGreater(limit, 2)
-        # The first shopper's own count goes down; the second starts afresh (not the key's count).
-        self.assertEqual(seen, [(200, limit, limit - 1), (200, limit, limit - 2), (200, limit, limit - 1)])
+        # The second shopper starts afresh (not the key's count). The first shopper's own count went
+        # down, unless the test Worker's two-second window passed between its requests.
+        self.assertEqual([status for status, _, _ in seen], [200, 200, 200])
+        self.assertEqual(seen[0][2], limit - 1)
+        self.assertIn(seen[1][2], (limit - 2, limit - 1))
+        self.assertEqual(seen[2][2], limit - 1)
 
     # -- an admin call with the API key -------------------------------------------------------
 
