@@ -93,7 +93,7 @@ describe('OpenAPI document', () => {
     }
     expect(doc.paths['/api'].get.security).toEqual([]);
     expect(doc.paths['/api/health'].get.security).toEqual([]);
-    expect(doc.paths['/api/products'].get.security).toEqual([{}, { bearerAuth: [] }]);
+    expect(doc.paths['/api/products'].get.security).toEqual([{}, { publishableKey: [] }, { bearerAuth: [] }]);
     expect(doc.paths['/api/orders'].get.security).toEqual([{ bearerAuth: [] }]);
     expect(doc.info.description).toContain('`{}` next to it means the credential is optional');
   });

@@ -12,7 +12,7 @@ describe('OpenAPI: content and audit log', () => {
     for (const base of ['/api/pages', '/api/menus', '/api/banners']) {
       expect(Object.keys(doc[base]!).sort()).toEqual(['get', 'post']);
       expect(Object.keys(doc[`${base}/{id}`]!).sort()).toEqual(['delete', 'get', 'patch']);
-      expect(doc[base]!.get.security).toEqual([{}, { bearerAuth: [] }]);
+      expect(doc[base]!.get.security).toEqual([{}, { publishableKey: [] }, { bearerAuth: [] }]);
       expect(doc[base]!.post.description).toContain('content:write');
       expect(doc[base]!.post.responses['422']).toBeDefined();
     }

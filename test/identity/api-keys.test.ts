@@ -23,6 +23,8 @@ describe('POST /api/settings/api-keys', () => {
     expect(data).toEqual({
       id: expect.stringMatching(/^key_[0-9A-Z]{26}$/),
       name: 'Catalogue sync',
+      type: 'secret',
+      allowedOrigins: [],
       prefix: data.key.slice(0, 11),
       role: 'admin',
       permissions: [],

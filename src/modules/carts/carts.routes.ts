@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { requireCredential, requireUser } from '../../middleware/auth';
 import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
 import { OrderSchema } from '../orders/orders.schemas';
-import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation, successResponse } from '../../lib/openapi';
+import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation, successResponse, optionalAuth } from '../../lib/openapi';
 import { listQuerySchema } from '../../lib/query';
 import { cartListQuery } from './carts.query';
 import { CART_TOKEN_HEADER, SELF_CART } from './carts.access';
@@ -19,7 +19,6 @@ import {
 
 const tags = ['Carts'];
 /** Guest carts need no credential (their token is the key); a credential that is present and bad is still 401. */
-const publicRoute = [{}, ...bearerAuth];
 const bodyErrors = [413, 415, 422] as const;
 
 const reach =
@@ -85,7 +84,7 @@ export const createCart = apiRoute({
     `\`${CART_TOKEN_HEADER}\` on every call for the cart (only its SHA-256 is stored). A signed-in user gets its active cart: 200 with the ` +
     'existing one (as it is; the body is ignored) or 201 with a new one, without a token. Staff with `carts:write` or `orders:write` may ' +
     'name a `customerId` to do the same for a customer. `currency` must be one the store sells in (422); the default otherwise. Vendor users get 403.',
-  security: publicRoute,
+  security: optionalAuth,
   request: { body: { ...jsonBody(CreateCartBody, 'Optional: `currency`, `email`, and for staff `customerId`.'), required: false } },
   responses: {
     200: successResponse(NewCartSchema, "The signed-in customer's existing active cart."),
@@ -101,7 +100,7 @@ export const getCart = apiRoute({
   tags,
   summary: 'Get a cart',
   description: `${reach} \`GET /api/carts/${SELF_CART}\` is the signed-in user's active cart (404 when it has none). ${priced} ${defaults}`,
-  security: publicRoute,
+  security: optionalAuth,
   request: { params: CartParams, headers: CartTokenHeaders },
   responses: { 200: cartResponse('The cart, priced now.'), ...errorResponses(401, 403, 404) },
 });
@@ -113,7 +112,7 @@ export const updateCart = apiRoute({
   tags,
   summary: 'Change email, currency or addresses',
   description: `Addresses are validated as customer addresses (country: ISO 3166-1 alpha-2); null clears one. Tax follows the shipping address. ${defaults} ${reach} ${checkedOut}`,
-  security: publicRoute,
+  security: optionalAuth,
   request: { params: CartParams, headers: CartTokenHeaders, body: jsonBody(UpdateCartBody, 'Fields to change.') },
   responses: { 200: cartResponse('The updated cart.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
@@ -128,7 +127,7 @@ export const addLine = apiRoute({
     'Adds to the line of the same variant when there is one. A line holds 1 to 1000; a cart at most 50 lines (409 beyond). ' +
     'More than is in stock is 409 naming how many are left; an unknown variant or a product not for sale is 422. ' +
     `Stock is reserved only at checkout. ${reach} ${checkedOut}`,
-  security: publicRoute,
+  security: optionalAuth,
   request: { params: CartParams, headers: CartTokenHeaders, body: jsonBody(AddLineBody, 'The variant and how many.') },
   responses: { 200: cartResponse('The whole cart, priced now.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
@@ -140,7 +139,7 @@ export const updateLine = apiRoute({
   tags,
   summary: "Change a line's quantity",
   description: `0 removes the line. Raising it beyond the stock is 409 naming how many are left. ${reach} ${checkedOut}`,
-  security: publicRoute,
+  security: optionalAuth,
   request: { params: LineParams, headers: CartTokenHeaders, body: jsonBody(UpdateLineBody, 'The new quantity.') },
   responses: { 200: cartResponse('The whole cart, priced now.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
@@ -152,7 +151,7 @@ export const removeLine = apiRoute({
   tags,
   summary: 'Remove a line',
   description: `Answers 200 with the whole cart (not 204), so the client need not read it again. ${reach} ${checkedOut}`,
-  security: publicRoute,
+  security: optionalAuth,
   request: { params: LineParams, headers: CartTokenHeaders },
   responses: { 200: cartResponse('The whole cart, priced now.'), ...errorResponses(401, 403, 404, 409) },
 });
@@ -167,7 +166,7 @@ export const applyCoupon = apiRoute({
     'Replaces any coupon the cart had. An unknown code is 422; a code that cannot be used now (inactive, not started, expired, used up, ' +
     'used the most times by this customer or guest email, no eligible item, subtotal below its minimum) is 409 naming why, and is not kept. ' +
     `${reach} ${checkedOut}`,
-  security: publicRoute,
+  security: optionalAuth,
   request: { params: CartParams, headers: CartTokenHeaders, body: jsonBody(ApplyCouponBody, 'The code (case-insensitive).') },
   responses: { 200: cartResponse('The cart with the discount.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
@@ -179,7 +178,7 @@ export const removeCoupon = apiRoute({
   tags,
   summary: 'Remove the coupon',
   description: `Answers 200 with the whole cart. ${reach} ${checkedOut}`,
-  security: publicRoute,
+  security: optionalAuth,
   request: { params: CartParams, headers: CartTokenHeaders },
   responses: { 200: cartResponse('The cart without a coupon.'), ...errorResponses(401, 403, 404, 409) },
 });
@@ -217,7 +216,7 @@ export const recoverCart = apiRoute({
     'It works once, within 7 days, for that cart only: the cart is `active` again and answered with a new `token` (send it as ' +
     `\`${CART_TOKEN_HEADER}\`; the cart's old token stops working). A wrong, used or expired token, or another cart's, is 404 exactly as an ` +
     'unknown cart; a cart checked out since is 409. No credential needed: the token is the key.',
-  security: publicRoute,
+  security: optionalAuth,
   request: { params: CartParams, body: jsonBody(RecoverCartBody, 'The recovery token.') },
   responses: { 200: successResponse(NewCartSchema, 'The cart, with its new token.'), ...errorResponses(401, 404, 409, ...bodyErrors) },
 });
@@ -235,7 +234,7 @@ export const checkoutCart = apiRoute({
     "this order only (the cart's otherwise; a customer's order uses the account email). A guest order needs an email and every order a " +
     "line (422). A cart is checked out once: a second checkout, even concurrent, is 409. Emits `order.placed`. Answers 201 with `Location: " +
     `/api/orders/{orderId}\` and the order as \`GET /api/orders/{id}\` shows it. Takes \`Idempotency-Key\`. ${defaults} ${reach}`,
-  security: publicRoute,
+  security: optionalAuth,
   middleware: [idempotent()] as const,
   request: {
     params: CartParams,

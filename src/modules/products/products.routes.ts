@@ -12,8 +12,7 @@ import {
   operation,
   publicReadErrors,
   successResponse,
-  writeErrors,
-} from '../../lib/openapi';
+  writeErrors, optionalAuth } from '../../lib/openapi';
 import { fieldTreeFromSchema, listQuerySchema, readQuerySchema } from '../../lib/query';
 import { FacetsSchema } from './products.facets';
 import { productListQuery } from './products.query';
@@ -22,7 +21,6 @@ import { CreateProductBody, CreateVariantBody, ProductSchema, UpdateProductBody,
 const tags = ['Products'];
 const names = crudOperations('products', 'Product', 'Products');
 const variantNames = crudOperations('products.variants', 'ProductVariant', 'ProductVariants');
-const optionalAuth = [{}, ...bearerAuth];
 const canWrite = requirePermission('products:write');
 const VariantParams = IdParams.extend({
   variantId: z.string().min(1).max(100).openapi({ param: { name: 'variantId', in: 'path' }, example: 'var_01JD0000000000000000000000' }),

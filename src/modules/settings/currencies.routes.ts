@@ -9,8 +9,7 @@ import {
   noContentResponse,
   publicReadErrors,
   successResponse,
-  writeErrors,
-} from '../../lib/openapi';
+  writeErrors, optionalAuth } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { currencyListQuery } from './currencies.query';
 import { CreateCurrencyBody, CurrencyParams, CurrencySchema, UpdateCurrencyBody } from './currencies.schemas';
@@ -27,7 +26,7 @@ export const listCurrencies = apiRoute({
   tags,
   summary: 'List currencies',
   description: `${publicNote} Staff see every currency and may filter on \`enabled\`. Ties end on \`code\`, the id of a currency.`,
-  security: [{}, ...bearerAuth],
+  security: optionalAuth,
   request: { query: listQuerySchema(currencyListQuery) },
   responses: { 200: listResponse(CurrencySchema, 'A page of currencies.'), ...errorResponses(...publicReadErrors) },
 });
@@ -39,7 +38,7 @@ export const getCurrency = apiRoute({
   tags,
   summary: 'Get a currency by code',
   description: `The code in any case. ${publicNote}`,
-  security: [{}, ...bearerAuth],
+  security: optionalAuth,
   request: { params: CurrencyParams, query: readQuerySchema(currencyListQuery.selectable) },
   responses: { 200: successResponse(CurrencySchema, 'The currency.'), ...errorResponses(...publicReadErrors, 404) },
 });
