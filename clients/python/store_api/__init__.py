@@ -3,7 +3,7 @@
     from store_api import StoreApi
 
     store = StoreApi("https://store.example.com", api_key="sk_...")
-    for product in store.products.iterate(category="bags"):
+    for product in store.products.iterate(category="bags-backpacks"):
         print(product["name"], product["price"])
 """
 

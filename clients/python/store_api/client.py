@@ -37,7 +37,7 @@ class StoreApi(StoreApiResources):
         user_agent: the ``User-Agent`` header.
         on_retry: called with a :class:`RetryEvent` before each retry (for logging or metrics).
 
-    Operations are grouped as the API's resources: ``store.products.list(category="bags")``,
+    Operations are grouped as the API's resources: ``store.products.list(category="bags-backpacks")``,
     ``store.products.variants.create(product_id, price=9.5)``, ``store.orders.cancel(order_id, reason="...")``.
     """
 

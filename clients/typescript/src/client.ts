@@ -9,7 +9,7 @@ import { StoreResources } from './generated/operations.js';
  *
  * ```ts
  * const store = new StoreClient({ baseUrl: 'https://store.example.com', apiKey: process.env.STORE_API_KEY });
- * const { data, pagination } = await store.products.list({ category: 'shirts', price_max: 30 });
+ * const { data, pagination } = await store.products.list({ category: 't-shirts', price_max: 30 });
  * ```
  */
 export class StoreClient extends StoreResources {
