@@ -32,11 +32,12 @@ export function cellValue(item: unknown, path: string): unknown {
 function valueAt(value: unknown, segments: string[]): unknown {
   if (segments.length === 0 || value === null || value === undefined) return value;
   if (Array.isArray(value)) {
-    return value
+    // An item without the value keeps its place (an empty part), so the joined cells of one list
+    // stay in step: the third sku goes with the third quantity.
+    const parts = value
       .map((entry) => valueAt(entry, segments))
-      .filter((v) => v !== null && v !== undefined && v !== '')
-      .map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v)))
-      .join(LIST_SEPARATOR);
+      .map((v) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)));
+    return parts.every((part) => part === '') ? '' : parts.join(LIST_SEPARATOR);
   }
   if (typeof value !== 'object') return undefined;
   const [head, ...rest] = segments;
