@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { forgetPublishableKey } from '../../src/modules/api-keys/publishable-keys-kept';
-import { adminKey, api, createProduct, expectError, uid } from '../helpers';
+import type { Principal } from '../../src/lib/access';
+import { createApiKeyFor } from '../../src/modules/api-keys/api-keys.service';
+import { adminKey, api, createProduct, db, expectError, insertVendor, uid } from '../helpers';
 
 const SHOP = 'https://shop.example';
 let admin: string;
@@ -40,6 +42,18 @@ describe('minting a publishable key', () => {
       expectError(res, 422, 'VALIDATION_ERROR');
       expect(JSON.stringify(res.body.error.details), JSON.stringify(body)).toContain(field);
     }
+  });
+});
+
+describe('minting a publishable key under the grant rule', () => {
+  const input = { name: 'pk', type: 'publishable' as const, allowedOrigins: [SHOP] };
+  it('is open to any minter of keys, but not to one acting for a single vendor', async () => {
+    const keysOnly: Principal = { kind: 'api_key', id: 'key_minter', role: null, permissions: ['api-keys:write'], vendorId: null, ownerId: null };
+    const minted = await createApiKeyFor(db(), keysOnly, input);
+    expect(minted.key).toMatch(/^pk_/);
+    const vendor = await insertVendor();
+    const vendorMinter: Principal = { kind: 'api_key', id: 'key_vendor', role: null, permissions: ['api-keys:write'], vendorId: vendor.id, ownerId: null };
+    await expect(createApiKeyFor(db(), vendorMinter, input)).rejects.toMatchObject({ status: 403 });
   });
 });
 

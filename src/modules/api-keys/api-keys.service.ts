@@ -227,7 +227,9 @@ const ownerFor = (actor: Principal): string | null => (actor.kind === 'user' ? a
  */
 export async function createApiKeyFor(db: Database, actor: Principal, input: CreateApiKeyInput, now = new Date()) {
   if (input.type === 'publishable') {
-    // A shopper's abilities: nothing any minting principal does not cover.
+    // A shopper's abilities: no permissions and no vendor, which the grant rule lets any minter
+    // but one acting for a single vendor give.
+    assertCovers(actor, { permissions: [], vendorId: null }, 'mint this key');
     const { key, record } = await createApiKey(
       db,
       {
