@@ -176,7 +176,7 @@ test('reports: sales and orders charted per day with their figures, best sellers
 
   await page.goto('/admin');
   assert.equal(await page.textContent('h1'), 'Dashboard');
-  assert.ok(await page.isVisible('text=Orders today'));
+  assert.ok(await page.isVisible('text=Orders placed today, any status'));
   assert.ok(await page.isVisible('svg.sparkline'));
   await shot('dashboard');
 });

@@ -34,7 +34,7 @@ import {
 } from './lib/api-keys.mjs';
 import { DEV_LOGIN_FILE, devAdminExistsSql, devAdminPlan, readDevLogin, saveDevLogin } from './lib/dev-admin.mjs';
 import { readCrons, runCrons } from './lib/dev-crons.mjs';
-import { applyLocalMigrations, d1ExecuteScript, d1Query, ROOT, stripAnsi, WRANGLER_JS, WranglerError, wranglerEnv, wranglerVersion, assertWranglerInstalled } from './lib/wrangler.mjs';
+import { applyLocalMigrations, describeAppliedMigrations, d1ExecuteScript, d1Query, ROOT, stripAnsi, WRANGLER_JS, WranglerError, wranglerEnv, wranglerVersion, assertWranglerInstalled } from './lib/wrangler.mjs';
 
 const started = Date.now();
 const args = process.argv.slice(2);
@@ -78,11 +78,7 @@ async function prepareDatabase() {
   // 1. Migrations (one wrangler call; wrangler's confirmation falls back to "yes" without a TTY).
   let t = Date.now();
   const applied = await applyLocalMigrations();
-  step(
-    applied.length
-      ? `Applied ${applied.length} D1 migration${applied.length === 1 ? '' : 's'} to the local database (${applied.join(', ')}) ${dim(seconds(Date.now() - t))}`
-      : `Local D1 database is up to date ${dim(seconds(Date.now() - t))}`,
-  );
+  step(`${describeAppliedMigrations(applied)} ${dim(seconds(Date.now() - t))}`);
 
   // 2 + 3. One read for the state, then at most one write (a single D1 batch) for what is missing.
   t = Date.now();

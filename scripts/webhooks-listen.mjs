@@ -2,8 +2,8 @@
 // `npm run webhooks:listen`: a local webhook receiver that verifies and prints each delivery, so you
 // can watch events arrive while using `npm run dev` in another terminal.
 //
-//   1. listens on http://127.0.0.1:$PORT (default 8789) and takes POSTs on /webhooks,
-//   2. registers itself with the local API the first time (POST /api/webhooks with the admin key in
+//   1. listens on http://127.0.0.1:<--port> (default 8789) and takes POSTs on /webhooks,
+//   2. registers itself with the API at $STORE_API_URL or --api (default http://127.0.0.1:8787) the first time (POST /api/webhooks with the admin key in
 //      .wrangler/dev-admin-key) and saves { endpointId, secret, url } in .wrangler/webhook-listener.json;
 //      later runs reuse that endpoint (a new one if it was deleted), so what was sent while the
 //      listener was stopped is retried to it,
@@ -11,7 +11,7 @@
 //      (400 and a red line when it does not verify), answers 200 at once and prints one line per
 //      delivery; a delivery id seen before is "(duplicate)".
 //
-// Options (after `--`): --port <n>, --secret <whsec_...> (repeatable) with --no-register to verify
+// Options (after `--`): --port <n>, --api <url>, --secret <whsec_...> (repeatable) with --no-register to verify
 // against your own secret without touching the API, --fail <n> to answer 500 to the first n
 // deliveries (to watch the retries), --verbose for headers and the full JSON. Needs no terminal.
 
@@ -35,14 +35,15 @@ prints it. The first run registers the listener with the API started by \`npm ru
 and saves the endpoint in .wrangler/webhook-listener.json; later runs reuse it.
 
 Options:
-  --port <n>          port to listen on (default: $PORT or 8789)
+  --port <n>          port to listen on (default: 8789; PORT is not read, it is the API's port)
+  --api <url>         the store API's address (default: $STORE_API_URL, else http://127.0.0.1:8787)
   --secret <whsec_>   verify with this secret (repeat it to accept several, e.g. during a rotation)
   --no-register       do not talk to the API: verify with --secret (or the saved secret)
   --fail <n>          answer 500 to the first n deliveries, to watch the store retry them
   --verbose, -v       also print the headers and the full JSON of each delivery
   --help, -h          this text
 
-Environment: PORT (listener port), API_PORT (the API's port, default 8787).`;
+Environment: STORE_API_URL, the store API's address without /api (e.g. http://127.0.0.1:8788).`;
 
 function fail(message, hint) {
   console.error(red(`✖ ${message}`));
@@ -56,10 +57,21 @@ function parsePort(value, what) {
   return n;
 }
 
+/** The API's base URL (no trailing slash, no /api: the listener adds the paths). */
+function parseApiUrl(value, what) {
+  let url;
+  try {
+    url = new URL(value);
+  } catch {}
+  if (!url || !/^https?:$/.test(url.protocol)) fail(`${what} must be an http(s) URL like http://127.0.0.1:8787, got ${JSON.stringify(value)}`);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/api$/, '')}`;
+}
+
 function parseArgs(argv) {
   const options = {
-    port: process.env.PORT ? parsePort(process.env.PORT, 'PORT') : 8789,
-    apiPort: process.env.API_PORT ? parsePort(process.env.API_PORT, 'API_PORT') : 8787,
+    // Never PORT: the README's tour exports it for the API, so the listener would take the API's port.
+    port: 8789,
+    api: process.env.STORE_API_URL ? parseApiUrl(process.env.STORE_API_URL, 'STORE_API_URL') : 'http://127.0.0.1:8787',
     secrets: [],
     register: true,
     fail: 0,
@@ -78,6 +90,9 @@ function parseArgs(argv) {
     switch (arg) {
       case '--port':
         options.port = parsePort(takeValue(), '--port');
+        break;
+      case '--api':
+        options.api = parseApiUrl(takeValue(), '--api');
         break;
       case '--secret': {
         const secret = takeValue().trim();
@@ -112,7 +127,7 @@ function parseArgs(argv) {
 
 const options = parseArgs(process.argv.slice(2));
 const listenUrl = `http://${HOST}:${options.port}${PATHNAME}`;
-const apiBase = `http://${HOST}:${options.apiPort}`;
+const apiBase = options.api;
 /** The secrets deliveries are verified with: --secret ones, then the registered (or saved) one. */
 const secrets = [...options.secrets];
 
@@ -288,7 +303,6 @@ if (options.register) {
   endpoint = { ...saved, how: 'saved', notes: [] };
 }
 
-const apiShown = `localhost:${options.apiPort}`;
 const lines = ['', bold(`Listening for webhooks on ${listenUrl}`), ''];
 if (options.register) {
   const how = {
@@ -303,13 +317,14 @@ if (options.register) {
   lines.push(`  Not registered (--no-register): point an endpoint at ${listenUrl} yourself.`);
   lines.push(`  Verifying with ${secrets.length} secret${secrets.length === 1 ? '' : 's'}${endpoint ? ` (the one saved in ${file})` : ' (--secret)'}.`);
 }
+if (process.env.API_PORT) lines.push(yellow(`  API_PORT is no longer read: the API is ${apiBase} (set STORE_API_URL or --api).`));
 if (options.fail) lines.push(yellow(`  Answering 500 to the first ${options.fail} deliver${options.fail === 1 ? 'y' : 'ies'} (--fail): watch the store retry.`));
 lines.push('');
 lines.push('  Next:');
 lines.push(`    npm run dev                     ${dim('# in another terminal, if the API is not running yet')}`);
 if (endpoint?.endpointId) {
   lines.push(`    KEY=$(cat .wrangler/dev-admin-key)`);
-  lines.push(`    curl -X POST ${apiShown}/api/webhooks/${endpoint.endpointId}/test -H "Authorization: Bearer $KEY"   ${dim('# send a ping')}`);
+  lines.push(`    curl -X POST ${apiBase}/api/webhooks/${endpoint.endpointId}/test -H "Authorization: Bearer $KEY"   ${dim('# send a ping')}`);
 }
 lines.push('    then create a product, place or cancel an order: each event shows up here within seconds.');
 lines.push('');

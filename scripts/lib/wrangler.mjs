@@ -111,6 +111,16 @@ export async function applyLocalMigrations() {
   return names;
 }
 
+/**
+ * "Applied 45 D1 migrations (0000_init.sql … 0044_notes.sql)": a first run applies every migration,
+ * and one line naming them all is unreadable. Up to three are named.
+ */
+export function describeAppliedMigrations(names) {
+  if (names.length === 0) return 'Local D1 database is up to date';
+  const which = names.length <= 3 ? names.join(', ') : `${names[0]} … ${names[names.length - 1]}`;
+  return `Applied ${names.length} D1 migration${names.length === 1 ? '' : 's'} to the local database (${which})`;
+}
+
 /** Parses `wrangler d1 execute --json` output (an array of result sets, or { error }). */
 function parseD1Json(stdout) {
   const start = stdout.search(/^\s*[[{]/m);

@@ -8,6 +8,7 @@ import { RECOVERY_DAYS, recoveryUrl } from '../modules/carts/recovery';
 import { REDACTED } from './redaction';
 import { toMajor } from '../lib/money';
 import type { TemplateData } from './render';
+import { normalisePhone } from '../lib/phone';
 
 /** Who a customer message goes to, and what they agreed to. */
 export interface Contact {
@@ -26,8 +27,6 @@ export interface EventContext {
   /** For customer templates; absent when the event concerns no customer. */
   customer?: Contact;
 }
-
-export const normalisePhone = (phone: string | null | undefined) => (phone ? phone.replace(/[\s().-]/g, '') || null : null);
 
 type ContactUser = Pick<UserRow, 'id' | 'email' | 'phone' | 'name' | 'smsOptOut' | 'marketingEmailOptOut'>;
 

@@ -92,7 +92,8 @@ export async function planNotifications(db: Database, events: readonly ContextEv
   const planned = new Map<string, NotificationRow[] | { error: unknown }>(events.map((event) => [event.id, []]));
   const byType = new Map<string, NotificationTemplateRow[]>();
   for (const template of templates) if (template.active) byType.set(template.event, [...(byType.get(template.event) ?? []), template]);
-  const relevant = events.filter((event) => isTrigger(event.type) && byType.has(event.type));
+  // Event ids are time-ordered: planned oldest first, so the ids handed out below follow the causes.
+  const relevant = events.filter((event) => isTrigger(event.type) && byType.has(event.type)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   if (relevant.length === 0) return planned;
 
   const needsStaff = relevant.some((event) => isTrigger(event.type) && TRIGGERS[event.type].permission && byType.get(event.type)!.some((t) => t.audience === 'admin'));
@@ -136,7 +137,21 @@ export async function planNotifications(db: Database, events: readonly ContextEv
       planned.set(event.id, { error });
     }
   }
+  idsInPlanOrder(relevant.flatMap((event) => {
+    const rows = planned.get(event.id)!;
+    return 'error' in rows ? [] : rows;
+  }));
   return planned;
+}
+
+/**
+ * Rows planned together share one `now`, so lists (created_at, then id) would order them by the ids'
+ * random part. The same ids, sorted, handed out in plan order make them list in the order of their
+ * causes: the welcome before the order confirmation that came in the same queue batch.
+ */
+function idsInPlanOrder(rows: NotificationRow[]): void {
+  const ids = rows.map((row) => row.id).sort();
+  rows.forEach((row, i) => (row.id = ids[i]!));
 }
 
 /** The messages one outbox event calls for (the consumer plans a whole batch with planNotifications). */

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, ne } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { roles, storeSettings, users } from '../db/schema';
+import { normalisePhone } from '../lib/phone';
 
 export interface StaffRecipient {
   email: string;
@@ -37,7 +38,7 @@ type StaffRow = { id: string; email: string; phone: string | null; permissions: 
  */
 export function recipients(staff: readonly StaffRow[], settings: readonly { contactEmail: string | null }[], permission: string): StaffRecipient[] {
   const entitled = staff.filter((s) => grants(s.permissions, permission));
-  if (entitled.length > 0) return entitled.map((s) => ({ email: s.email, phone: s.phone, userId: s.id }));
+  if (entitled.length > 0) return entitled.map((s) => ({ email: s.email, phone: normalisePhone(s.phone), userId: s.id }));
   return settings[0]?.contactEmail ? [{ email: settings[0].contactEmail, phone: null, userId: null }] : [];
 }
 

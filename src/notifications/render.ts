@@ -52,7 +52,8 @@ export interface RenderedMessage {
 export function renderMessage(template: { subject: string | null; body: string; bodyHtml: string | null }, data: TemplateData): RenderedMessage {
   return {
     subject: template.subject === null ? null : renderText(template.subject, data).replace(/\s+/g, ' ').trim(),
-    body: renderText(template.body, data),
+    // An empty last variable (an SMS's {{trackingUrl}}) must not leave a space at the end of what is sent.
+    body: renderText(template.body, data).trim(),
     bodyHtml: template.bodyHtml === null ? null : renderHtml(template.bodyHtml, data),
   };
 }

@@ -50,5 +50,9 @@ describe('admin: reports', () => {
     const dashboard = await get('/admin', session);
     expect(dashboard.html).toMatch(/<svg class="sparkline" viewBox="0 0 200 40" role="img" aria-label="Sales per day over the last 30 days: [^"]+"/);
     expect((dashboard.html.match(/<polyline points="([^"]+)"/)?.[1] ?? '').split(' ')).toHaveLength(30);
+    // Each figure says what it counts, so "Orders today 6" beside "Sales (3 orders)" explains itself.
+    expect(dashboard.html).toContain('Orders placed today, any status');
+    expect(dashboard.html).toContain('Revenue today, cancelled orders left out');
+    expect(dashboard.html).toMatch(/Sales, last 30 days: (<!-- -->)?\d+(<!-- -->)? orders? in (<!-- -->)?[A-Z]{3}(<!-- -->)?, paid or not; cancelled ones left out/);
   });
 });

@@ -36,7 +36,7 @@ describe('POST /api/auth/register', () => {
     const { token, expiresIn, user } = res.body.data;
     expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(expiresIn).toBe(86400);
-    expect(user).toMatchObject({ email, name: 'Ada Lovelace', phone: '+44 20 7946 0000', role: 'customer', status: 'active', lastLoginAt: null });
+    expect(user).toMatchObject({ email, name: 'Ada Lovelace', phone: '+442079460000', role: 'customer', status: 'active', lastLoginAt: null });
     expect(res.headers.get('Location')).toBe(`/api/customers/${user.id}`);
     expectNoSecret(res, PASSWORD);
 

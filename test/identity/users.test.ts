@@ -22,7 +22,7 @@ describe('POST /api/users', () => {
       id: expect.stringMatching(/^user_[0-9A-Z]{26}$/),
       email: address,
       name: 'Vera',
-      phone: '+1 555 0100',
+      phone: '+15550100',
       role: 'vendor',
       vendorId: vendor.id,
       status: 'active',

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { notifications } from '../../src/db/schema';
 import { notificationTemplates } from '../../src/db/schema-notifications';
 import { DEFAULT_TEMPLATES } from '../../src/notifications/defaults';
-import { planEventNotifications } from '../../src/notifications/planner';
+import { ID_PREFIX, newId } from '../../src/lib/ids';
+import { planEventNotifications, planNotifications } from '../../src/notifications/planner';
 import { placeholders, renderMessage } from '../../src/notifications/render';
 import { triggerVariables } from '../../src/notifications/triggers';
 import { placeTestOrder } from '../commerce/order-fixtures';
@@ -15,8 +16,21 @@ describe('the template language', () => {
       { subject: 'Hi {{ name }}', body: 'Total {{total}} {{missing}}{{constructor}}', bodyHtml: '<p>{{name}}</p>' },
       { name: '<b>Ada</b> & "co"', total: 12.5 },
     );
-    expect(out).toEqual({ subject: 'Hi <b>Ada</b> & "co"', body: 'Total 12.5 ', bodyHtml: '<p>&lt;b&gt;Ada&lt;/b&gt; &amp; &quot;co&quot;</p>' });
+    expect(out).toEqual({ subject: 'Hi <b>Ada</b> & "co"', body: 'Total 12.5', bodyHtml: '<p>&lt;b&gt;Ada&lt;/b&gt; &amp; &quot;co&quot;</p>' });
     expect(renderMessage({ subject: null, body: '{{a}}{{ a }}{{b.c}}', bodyHtml: null }, { a: '{{b}}', b: 'x' }).body).toBe('{{b}}{{b}}{{b.c}}');
+  });
+
+  it('an SMS ends with its last word: every SMS template, with any one of its variables empty, has no whitespace at either end', () => {
+    const sms = DEFAULT_TEMPLATES.filter((t) => t.channel === 'sms');
+    expect(sms.length).toBeGreaterThan(0);
+    for (const t of sms) {
+      const names = placeholders(t.body);
+      for (const empty of [undefined, ...names]) {
+        const data = Object.fromEntries(names.map((name) => [name, name === empty ? '' : `<${name}>`]));
+        const { body } = renderMessage({ subject: null, body: t.body, bodyHtml: null }, data);
+        expect(body, `${t.id} with ${empty ?? 'nothing'} empty`).toBe(body.trim());
+      }
+    }
   });
 
   it('every default template uses only its trigger\'s variables, and the migration seeded exactly the defaults', async () => {
@@ -47,6 +61,21 @@ describe('rendering with an event\'s data', () => {
     expect(order.number).toBeGreaterThanOrEqual(1001);
     expect(email.bodyHtml).toContain(`<strong>#${order.number}</strong>`);
     expect(email.dedupeKey).toBe(`evt_test_placed|order_confirmation.email|${order.email}`);
+  });
+
+  it('messages planned together get ids in the order of their events, so a list sorted by time ties in that order', async () => {
+    const users = await Promise.all(Array.from({ length: 6 }, () => insertUser()));
+    const t0 = Date.now();
+    const events = users.map(({ user }, i) => ({ id: newId(ID_PREFIX.event, t0 + i), type: 'customer.registered', data: { customerId: user.id } }));
+    const templates = await db().select().from(notificationTemplates).where(eq(notificationTemplates.active, true));
+    // Handed over newest first, as a queue batch may; planned with one `now`.
+    const planned = await planNotifications(db(), [...events].reverse(), templates, new Date(t0));
+    const ids = events.map((event) => {
+      const rows = planned.get(event.id);
+      if (!Array.isArray(rows) || rows.length !== 1) throw new Error(`${event.id}: ${JSON.stringify(rows)}`);
+      return rows[0]!.id;
+    });
+    expect(ids).toEqual([...ids].sort());
   });
 });
 

@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SCRIPT = path.join(ROOT, 'scripts', 'webhooks-listen.mjs');
+const KEY = `sk_${'k'.repeat(40)}`;
 const SECRET = 'whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=';
 
 interface Listener {
@@ -36,8 +40,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function start(args: string[], env: Record<string, string> = {}): Omit<Listener, 'port'> {
-  const child = spawn(process.execPath, [SCRIPT, ...args], {
+function start(args: string[], env: Record<string, string> = {}, script = SCRIPT): Omit<Listener, 'port'> {
+  const child = spawn(process.execPath, [script, ...args], {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -153,9 +157,9 @@ describe('npm run webhooks:listen', { timeout: 30_000 }, () => {
 
   it('says plainly that the API is not running, and exits 1', async () => {
     const [port, apiPort] = [await freePort(), await freePort()];
-    const listener = start(['--port', String(port)], { API_PORT: String(apiPort) });
+    const listener = start(['--port', String(port)], { STORE_API_URL: `http://127.0.0.1:${apiPort}` });
     expect(await exited(listener.child)).toBe(1);
-    // Without a saved admin key it asks for `npm run dev` first; with one, it finds nothing on API_PORT.
+    // Without a saved admin key it asks for `npm run dev` first; with one, it finds nothing at STORE_API_URL.
     expect(listener.output()).toMatch(/not running at http:\/\/127\.0\.0\.1:\d+|No admin API key/);
     expect(listener.output()).toContain('npm run dev');
   });
@@ -172,4 +176,72 @@ describe('npm run webhooks:listen', { timeout: 30_000 }, () => {
     first.child.kill('SIGTERM');
     expect(await exited(first.child)).toBe(0);
   });
+
+  it('listens on --port whatever PORT says, and registers with the API at STORE_API_URL (or --api)', async () => {
+    // A checkout of its own (the script, its lib and the verifier), so .wrangler/ here is the test's.
+    const root = await mkdtemp(path.join(tmpdir(), 'store-listener-'));
+    const api = await fakeApi();
+    const busy = net.createServer();
+    try {
+      await cp(path.join(ROOT, 'scripts'), path.join(root, 'scripts'), { recursive: true });
+      await mkdir(path.join(root, 'clients', 'typescript', 'src'), { recursive: true });
+      await cp(path.join(ROOT, 'clients', 'typescript', 'src', 'webhooks.js'), path.join(root, 'clients', 'typescript', 'src', 'webhooks.js'));
+      await mkdir(path.join(root, '.wrangler'));
+      await writeFile(path.join(root, '.wrangler', 'dev-admin-key'), `${KEY}\n`);
+      // PORT is the API's port in the README's tour: here a port in use, which the listener must leave alone.
+      await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+      const busyPort = (busy.address() as net.AddressInfo).port;
+      const port = await freePort();
+      const script = path.join(root, 'scripts', 'webhooks-listen.mjs');
+
+      const listener = start(['--port', String(port)], { PORT: String(busyPort), API_PORT: String(busyPort), STORE_API_URL: `${api.url}/` }, script);
+      await listener.waitFor(new RegExp(`Listening for webhooks on http://127\\.0\\.0\\.1:${port}/webhooks`));
+      expect(api.requests).toEqual([{ method: 'POST', url: '/api/webhooks', auth: `Bearer ${KEY}`, body: { url: `http://127.0.0.1:${port}/webhooks`, events: ['*'], description: 'npm run webhooks:listen' } }]);
+      expect(listener.output()).toContain(`curl -X POST ${api.url}/api/webhooks/wh_1/test`);
+      expect(listener.output()).toContain('API_PORT is no longer read');
+      expect(JSON.parse(await readFile(path.join(root, '.wrangler', 'webhook-listener.json'), 'utf8'))).toMatchObject({ endpointId: 'wh_1' });
+      expect((await fetch(`http://127.0.0.1:${port}/webhooks`)).status).toBe(200);
+      listener.child.kill('SIGTERM');
+      expect(await exited(listener.child)).toBe(0);
+
+      // --api wins over STORE_API_URL; the saved endpoint is reused there.
+      api.requests.length = 0;
+      const again = start(['--port', String(port), '--api', `${api.url}/api`], { STORE_API_URL: 'http://127.0.0.1:1' }, script);
+      await again.waitFor(/reused from \.wrangler\/webhook-listener\.json/);
+      expect(api.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /api/webhooks/wh_1']);
+      again.child.kill('SIGTERM');
+      expect(await exited(again.child)).toBe(0);
+    } finally {
+      busy.close();
+      await api.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });
+
+/** The two calls the listener makes, answered as the store does: POST /api/webhooks and GET /api/webhooks/{id}. */
+async function fakeApi() {
+  const requests: { method: string; url: string; auth: string | undefined; body?: unknown }[] = [];
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk) => (text += chunk));
+    req.on('end', () => {
+      requests.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, ...(text ? { body: JSON.parse(text) } : {}) });
+      const endpoint = { id: 'wh_1', url: requests[0]?.body && (requests[0].body as { url: string }).url, active: true };
+      const [status, body] =
+        req.method === 'POST' && req.url === '/api/webhooks'
+          ? [201, { success: true, data: { ...endpoint, secret: SECRET } }]
+          : req.method === 'GET' && req.url === '/api/webhooks/wh_1'
+            ? [200, { success: true, data: endpoint }]
+            : [404, { success: false, error: { code: 'NOT_FOUND', message: 'not found', details: [] } }];
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -595,6 +595,9 @@ class AuthResource(ResourceBase):
 
         Args:
             email: Compared case-insensitively; stored in lowercase.
+            phone: Stored and returned without spaces, brackets or dashes (`+49 30 1234567`
+                becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it
+                with + and the country code for SMS to reach it.
             cartToken: A guest cart's token: the cart is taken into the user's cart as `POST
                 /api/carts/{id}/adopt` does. Best effort: a token that opens no cart does not fail
                 the sign-up.
@@ -2002,6 +2005,9 @@ class CustomersAddressesResource(ResourceBase):
 
         Args:
             country: ISO 3166-1 alpha-2, in capitals.
+            phone: Stored and returned without spaces, brackets or dashes (`+49 30 1234567`
+                becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it
+                with + and the country code for SMS to reach it.
             isDefaultShipping: Setting it clears it on the other addresses of the customer.
             isDefaultBilling: Setting it clears it on the other addresses of the customer.
         """
@@ -2116,6 +2122,9 @@ class CustomersAddressesResource(ResourceBase):
 
         Args:
             country: ISO 3166-1 alpha-2, in capitals.
+            phone: Stored and returned without spaces, brackets or dashes (`+49 30 1234567`
+                becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it
+                with + and the country code for SMS to reach it.
             isDefaultShipping: Setting it clears it on the other addresses of the customer.
             isDefaultBilling: Setting it clears it on the other addresses of the customer.
         """
@@ -2165,6 +2174,9 @@ class CustomersResource(ResourceBase):
 
         Args:
             email: Compared case-insensitively; stored in lowercase.
+            phone: Stored and returned without spaces, brackets or dashes (`+49 30 1234567`
+                becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it
+                with + and the country code for SMS to reach it.
             status: A disabled customer cannot sign in, and its tokens stop working.
             smsOptOut: No SMS at all (shipping updates included). False by default.
             marketingEmailOptOut: No marketing email; order, payment, shipping and
@@ -2334,6 +2346,9 @@ class CustomersResource(ResourceBase):
 
         Args:
             email: Compared case-insensitively; stored in lowercase.
+            phone: Stored and returned without spaces, brackets or dashes (`+49 30 1234567`
+                becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it
+                with + and the country code for SMS to reach it.
             status: A disabled customer cannot sign in, and its tokens stop working.
             smsOptOut: No SMS at all (shipping updates included). False by default.
             marketingEmailOptOut: No marketing email; order, payment, shipping and
@@ -5355,6 +5370,9 @@ class UsersResource(ResourceBase):
 
         Args:
             email: Compared case-insensitively; stored in lowercase.
+            phone: Stored and returned without spaces, brackets or dashes (`+49 30 1234567`
+                becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it
+                with + and the country code for SMS to reach it.
             vendorId: The user's vendor: required for role vendor, refused for other roles.
             role: Role id (or a built-in role name): any role but customer.
         """
@@ -5517,6 +5535,9 @@ class UsersResource(ResourceBase):
         PATCH /api/users/{id}
 
         Args:
+            phone: Stored and returned without spaces, brackets or dashes (`+49 30 1234567`
+                becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it
+                with + and the country code for SMS to reach it.
             vendorId: The user's vendor: required for role vendor, refused for other roles.
             role: Role id (or a built-in role name): any role but customer.
         """

@@ -381,6 +381,9 @@ class CartShippingAddress(_CartShippingAddressRequired, total=False):
     line2: Optional[str]
     region: Optional[str]
     postalCode: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
 
 
@@ -402,6 +405,9 @@ class CartBillingAddress(_CartBillingAddressRequired, total=False):
     line2: Optional[str]
     region: Optional[str]
     postalCode: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
 
 
@@ -507,6 +513,9 @@ class CheckoutShippingAddress(_CheckoutShippingAddressRequired, total=False):
     line2: Optional[str]
     region: Optional[str]
     postalCode: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
 
 
@@ -524,6 +533,9 @@ class CheckoutBillingAddress(_CheckoutBillingAddressRequired, total=False):
     line2: Optional[str]
     region: Optional[str]
     postalCode: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
 
 
@@ -580,6 +592,9 @@ class CreateAddress(_CreateAddressRequired, total=False):
     line2: Optional[str]
     region: Optional[str]
     postalCode: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
     #: Setting it clears it on the other addresses of the customer.
     isDefaultShipping: bool
@@ -723,6 +738,9 @@ class _CreateCustomerRequired(TypedDict):
 
 class CreateCustomer(_CreateCustomerRequired, total=False):
     name: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
     #: A disabled customer cannot sign in, and its tokens stop working.
     status: Literal["active", "disabled"]
@@ -780,6 +798,9 @@ class CreateOrderShippingAddress(_CreateOrderShippingAddressRequired, total=Fals
     line2: Optional[str]
     region: Optional[str]
     postalCode: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
 
 
@@ -801,6 +822,9 @@ class CreateOrderBillingAddress(_CreateOrderBillingAddressRequired, total=False)
     line2: Optional[str]
     region: Optional[str]
     postalCode: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
 
 
@@ -939,6 +963,9 @@ class _CreateStaffUserRequired(TypedDict):
 
 class CreateStaffUser(_CreateStaffUserRequired, total=False):
     name: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
     #: The user's vendor: required for role vendor, refused for other roles.
     vendorId: Optional[str]
@@ -1080,6 +1107,9 @@ class Customer(TypedDict):
     id: str
     email: str
     name: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
     status: Literal["active", "disabled"]
     smsOptOut: bool
@@ -1238,6 +1268,9 @@ class User(TypedDict):
     id: str
     email: str
     name: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
     vendorId: Optional[str]
     status: Literal["active", "disabled"]
@@ -1425,6 +1458,9 @@ class OrderShippingAddress(_OrderShippingAddressRequired, total=False):
     line2: Optional[str]
     region: Optional[str]
     postalCode: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
 
 
@@ -1442,6 +1478,9 @@ class OrderBillingAddress(_OrderBillingAddressRequired, total=False):
     line2: Optional[str]
     region: Optional[str]
     postalCode: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
 
 
@@ -1862,6 +1901,9 @@ class _RegisterRequired(TypedDict):
 
 class Register(_RegisterRequired, total=False):
     name: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
     #: A guest cart's token: the cart is taken into the user's cart as `POST /api/carts/{id}/adopt`
     #: does. Best effort: a token that opens no cart does not fail the sign-up.
@@ -2060,6 +2102,9 @@ class UpdateAddress(TypedDict, total=False):
     postalCode: Optional[str]
     #: ISO 3166-1 alpha-2, in capitals.
     country: str
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
     #: Setting it clears it on the other addresses of the customer.
     isDefaultShipping: bool
@@ -2110,6 +2155,9 @@ class UpdateCartShippingAddress(_UpdateCartShippingAddressRequired, total=False)
     line2: Optional[str]
     region: Optional[str]
     postalCode: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
 
 
@@ -2127,6 +2175,9 @@ class UpdateCartBillingAddress(_UpdateCartBillingAddressRequired, total=False):
     line2: Optional[str]
     region: Optional[str]
     postalCode: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
 
 
@@ -2211,6 +2262,9 @@ class UpdateCustomer(TypedDict, total=False):
     #: Compared case-insensitively; stored in lowercase.
     email: str
     name: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
     #: A disabled customer cannot sign in, and its tokens stop working.
     status: Literal["active", "disabled"]
@@ -2337,6 +2391,9 @@ class UpdateStaffUser(TypedDict, total=False):
     """
 
     name: Optional[str]
+    #: Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes
+    #: `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the
+    #: country code for SMS to reach it.
     phone: Optional[str]
     #: The user's vendor: required for role vendor, refused for other roles.
     vendorId: Optional[str]

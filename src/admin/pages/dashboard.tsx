@@ -23,9 +23,9 @@ export function DashboardPage(v: DashboardView) {
       <div class="grid">
         {v.today ? (
           <>
-            <Stat label="Orders today" value={String(v.today.count)} href={`/admin/orders?created_after=${new Date().toISOString().slice(0, 10)}`} />
+            <Stat label="Orders placed today, any status" value={String(v.today.count)} href={`/admin/orders?created_after=${new Date().toISOString().slice(0, 10)}`} />
             <Stat
-              label={`Revenue today${v.today.partial ? ' (first 100 orders)' : ''}`}
+              label={`Revenue today, cancelled orders left out${v.today.partial ? ' (first 100 orders)' : ''}`}
               value={v.today.revenue.length ? v.today.revenue.map(([cur, amount]) => `${amount.toFixed(2)} ${cur}`).join(' · ') : '0.00'}
             />
           </>
@@ -93,7 +93,7 @@ function SalesCard(s: NonNullable<DashboardView['sales']>) {
   return (
     <div class="card">
       <div class="muted">
-        Sales, last {s.days.length} days ({s.orders} order{s.orders === 1 ? '' : 's'})
+        Sales, last {s.days.length} days: {s.orders} order{s.orders === 1 ? '' : 's'} in {s.currency}, paid or not; cancelled ones left out
       </div>
       <div class="stat">{money(s.total, s.currency)}</div>
       <Sparkline summary={summary} values={s.days.map((d) => d.sales)} />

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { USER_STATUSES, users } from '../../db/schema';
 import { MIN_PASSWORD_LENGTH } from '../../lib/password';
+import { normalisePhone } from '../../lib/phone';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
 
 /** Shapes shared by everything that reads or writes the users table (auth, customers, admin and vendor users). */
@@ -18,14 +19,23 @@ export const Password = z
   .openapi({ format: 'password', example: 'correct horse battery' });
 
 export const PersonName = z.string().trim().min(1).max(200);
+const PHONE_DESCRIPTION =
+  'Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. ' +
+  'Start it with + and the country code for SMS to reach it.';
 export const Phone = z
   .string()
   .trim()
   .regex(/^\+?[0-9 ()-]{5,30}$/, 'must be a phone number, like +1 555 0100')
-  .openapi({ example: '+1 555 0100' });
+  .overwrite((phone) => normalisePhone(phone) ?? phone)
+  .openapi({ example: '+15550100', description: PHONE_DESCRIPTION });
 
 /** A user as the API shows it: never the password hash or the token version. */
-export const UserSchema = createSelectSchema(users, { createdAt: Timestamp, updatedAt: Timestamp, lastLoginAt: Timestamp.nullable() })
+export const UserSchema = createSelectSchema(users, {
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  lastLoginAt: Timestamp.nullable(),
+  phone: z.string().nullable().openapi({ example: '+15550100', description: PHONE_DESCRIPTION }),
+})
   .omit({ passwordHash: true, tokenVersion: true, roleId: true })
   .extend({ role: z.string().openapi({ description: 'The id of the role: admin, vendor, customer or a custom role.', example: 'customer' }) })
   .openapi('User');

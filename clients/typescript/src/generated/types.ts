@@ -322,6 +322,7 @@ export interface User {
   id: string;
   email: string;
   name: string | null;
+  /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
   phone: string | null;
   vendorId: string | null;
   status: "active" | "disabled";
@@ -339,6 +340,7 @@ export interface Register {
   email: string;
   password: string;
   name?: string | null;
+  /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
   phone?: string | null;
   /** A guest cart's token: the cart is taken into the user's cart as `POST /api/carts/{id}/adopt` does. Best effort: a token that opens no cart does not fail the sign-up. */
   cartToken?: string;
@@ -403,6 +405,7 @@ export interface Customer {
   id: string;
   email: string;
   name: string | null;
+  /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
   phone: string | null;
   status: "active" | "disabled";
   smsOptOut: boolean;
@@ -416,6 +419,7 @@ export interface CreateCustomer {
   /** Compared case-insensitively; stored in lowercase. */
   email: string;
   name?: string | null;
+  /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
   phone?: string | null;
   /** A disabled customer cannot sign in, and its tokens stop working. */
   status?: "active" | "disabled";
@@ -444,6 +448,7 @@ export interface UpdateCustomer {
   /** Compared case-insensitively; stored in lowercase. */
   email?: string;
   name?: string | null;
+  /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
   phone?: string | null;
   /** A disabled customer cannot sign in, and its tokens stop working. */
   status?: "active" | "disabled";
@@ -466,6 +471,7 @@ export interface CreateAddress {
   postalCode?: string | null;
   /** ISO 3166-1 alpha-2, in capitals. */
   country: string;
+  /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
   phone?: string | null;
   /** Setting it clears it on the other addresses of the customer. */
   isDefaultShipping?: boolean;
@@ -484,6 +490,7 @@ export interface UpdateAddress {
   postalCode?: string | null;
   /** ISO 3166-1 alpha-2, in capitals. */
   country?: string;
+  /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
   phone?: string | null;
   /** Setting it clears it on the other addresses of the customer. */
   isDefaultShipping?: boolean;
@@ -495,6 +502,7 @@ export interface CreateStaffUser {
   /** Compared case-insensitively; stored in lowercase. */
   email: string;
   name?: string | null;
+  /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
   phone?: string | null;
   /** The user's vendor: required for role vendor, refused for other roles. */
   vendorId?: string | null;
@@ -506,6 +514,7 @@ export interface CreateStaffUser {
 /** Fields to change. A new `password` signs the user out everywhere (its older tokens stop working); `status: disabled` refuses its tokens from the next request, for good (re-enabling does not revive them). */
 export interface UpdateStaffUser {
   name?: string | null;
+  /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
   phone?: string | null;
   /** The user's vendor: required for role vendor, refused for other roles. */
   vendorId?: string | null;
@@ -817,6 +826,7 @@ export interface Cart {
     postalCode?: string | null;
     /** ISO 3166-1 alpha-2, in capitals. */
     country: string;
+    /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
     phone?: string | null;
   } | null;
   /** The cart's, or else (a customer's active cart) the customer's default billing address. */
@@ -831,6 +841,7 @@ export interface Cart {
     postalCode?: string | null;
     /** ISO 3166-1 alpha-2, in capitals. */
     country: string;
+    /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
     phone?: string | null;
   } | null;
   lines: Array<CartLine>;
@@ -914,6 +925,7 @@ export interface UpdateCart {
     postalCode?: string | null;
     /** ISO 3166-1 alpha-2, in capitals. */
     country: string;
+    /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
     phone?: string | null;
   } | null;
   billingAddress?: {
@@ -927,6 +939,7 @@ export interface UpdateCart {
     postalCode?: string | null;
     /** ISO 3166-1 alpha-2, in capitals. */
     country: string;
+    /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
     phone?: string | null;
   } | null;
 }
@@ -987,6 +1000,7 @@ export interface Order {
     postalCode?: string | null;
     /** ISO 3166-1 alpha-2, in capitals. */
     country: string;
+    /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
     phone?: string | null;
   } | null;
   billingAddress: {
@@ -1000,6 +1014,7 @@ export interface Order {
     postalCode?: string | null;
     /** ISO 3166-1 alpha-2, in capitals. */
     country: string;
+    /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
     phone?: string | null;
   } | null;
   notes: string | null;
@@ -1050,6 +1065,7 @@ export interface Checkout {
     postalCode?: string | null;
     /** ISO 3166-1 alpha-2, in capitals. */
     country: string;
+    /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
     phone?: string | null;
   };
   billingAddress?: {
@@ -1063,6 +1079,7 @@ export interface Checkout {
     postalCode?: string | null;
     /** ISO 3166-1 alpha-2, in capitals. */
     country: string;
+    /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
     phone?: string | null;
   };
   notes?: string;
@@ -1103,6 +1120,7 @@ export interface CreateOrder {
     postalCode?: string | null;
     /** ISO 3166-1 alpha-2, in capitals. */
     country: string;
+    /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
     phone?: string | null;
   };
   /** The shipping address when left out. */
@@ -1117,6 +1135,7 @@ export interface CreateOrder {
     postalCode?: string | null;
     /** ISO 3166-1 alpha-2, in capitals. */
     country: string;
+    /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
     phone?: string | null;
   };
   notes?: string;
