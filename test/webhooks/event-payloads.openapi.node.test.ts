@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../scripts/openapi-dump';
-import { EVENT_TYPES, PING_EVENT } from '../../src/lib/events';
+import { EVENT_TYPES, type EventType, PING_EVENT } from '../../src/lib/events';
+import { EVENT_KINDS, PING_KIND } from '../../src/webhooks/event-payloads';
 
 describe('the OpenAPI document\'s webhooks', () => {
   it('lists every event kind and ping, each POSTing its own named envelope with the signature headers and a 2XX answer', async () => {
@@ -29,4 +31,21 @@ describe('the OpenAPI document\'s webhooks', () => {
     // The product events carry the product as the product routes answer it: the one Product schema.
     expect(doc.components.schemas.ProductCreatedEventData.properties.product).toEqual({ $ref: '#/components/schemas/Product' });
   });
+});
+
+it('docs/webhooks.md lists every event kind, each with exactly the fields of its data', () => {
+  const text = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
+  const rows = new Map<string, string>();
+  for (const [, kind, cell] of text.matchAll(/^\| `([a-z.]+)` \| [^|]+ \| (.+) \|$/gm)) rows.set(kind!, cell!);
+  expect([...rows.keys()].sort()).toEqual([...EVENT_TYPES, PING_EVENT].sort());
+  const fields = (kind: string): string[] => {
+    const cell = rows.get(kind)!;
+    const same = /^as `([a-z.]+)`$/.exec(cell);
+    if (same) return fields(same[1]!);
+    return [...cell.matchAll(/`([a-z][A-Za-z]*)`/g)].map((m) => m[1]!).sort();
+  };
+  for (const kind of rows.keys()) {
+    const schema = kind === PING_EVENT ? PING_KIND.data : EVENT_KINDS[kind as EventType].data;
+    expect(fields(kind), kind).toEqual(Object.keys(schema.shape).sort());
+  }
 });
