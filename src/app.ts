@@ -51,6 +51,7 @@ import { shipmentsRouter } from './modules/shipments';
 import { usersRouter } from './modules/users';
 import { vendorsRouter } from './modules/vendors';
 import { webhooksRouter } from './modules/webhooks';
+import { registerEventWebhooks } from './webhooks/openapi-webhooks';
 
 /** Paths that answer without looking at credentials and without counting against any limit. */
 // Stripe's webhook is Stripe's, signed, and must never be turned away by a per-IP limit. The OpenAPI
@@ -122,6 +123,7 @@ export function createApp() {
     description:
       "A publishable key (`pk_...`, `Authorization: Bearer pk_...`): safe in a web page, it can do what a shopper without an account can, only from the web origins it lists (403 from another), and is counted per shopper network. A signed-in shopper sends its own token instead.",
   });
+  registerEventWebhooks(app);
   app.get(
     '/api/openapi.json',
     openApiDocument(app, (origin) => ({
@@ -196,7 +198,7 @@ const OPENAPI_DESCRIPTION = `JSON REST API of an online store.
 
 **Orders.** \`pending -> processing\` (paid in full) \`-> shipped\` (everything shipped) \`-> completed\` (everything delivered); \`pending\` or \`processing -> cancelled\` (stock and coupon use returned); \`processing\`, \`shipped\` or \`completed -> refunded\`. Any other move is 409. Stock, coupon limits, payments, refunds and shipped quantities are checked inside the same D1 batch as the write, so concurrent requests cannot oversell or overpay: the losers get 409 naming what ran out.
 
-**Webhooks.** Admins register endpoints at \`/api/webhooks\` (the signing secret is shown once). Every event of the outbox (${EVENT_TYPES.map((type) => `\`${type}\``).join(', ')}) is POSTed as \`{ id, event, data, timestamp }\` with \`X-Store-Signature\` (lowercase hex HMAC-SHA256 of the raw body keyed with the secret), \`X-Store-Event\`, \`X-Store-Delivery\` (the same on every retry) and the Standard Webhooks headers. Any 2xx is success; anything else is retried with exponential backoff and jitter for more than 24 hours, then dead-lettered; an endpoint failing for days is disabled and the admins are told.
+**Webhooks.** Admins register endpoints at \`/api/webhooks\` (the signing secret is shown once). Every event of the outbox (${EVENT_TYPES.map((type) => `\`${type}\``).join(', ')}) is POSTed as \`{ id, event, data, timestamp }\` (each kind's body and its \`data\` are under \`webhooks\` in this document, tag Events) with \`X-Store-Signature\` (lowercase hex HMAC-SHA256 of the raw body keyed with the secret), \`X-Store-Event\`, \`X-Store-Delivery\` (the same on every retry) and the Standard Webhooks headers. Any 2xx is success; anything else is retried with exponential backoff and jitter for more than 24 hours, then dead-lettered; an endpoint failing for days is disabled and the admins are told.
 
 **Rate limits.** A sliding one-hour window per API key or signed-in user (1000 requests by default) and per client network without a valid credential (100 by default): an IPv4 address, or the /64 of an IPv6 address (all addresses of one /64 share one count; an IPv4-mapped address counts as its IPv4 address), read from \`CF-Connecting-IP\`; a request with a failing credential counts against its network. Counted responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (Unix seconds when the oldest counted request leaves the window), \`RateLimit-Policy\` and \`RateLimit\`; a 429 RATE_LIMITED adds \`Retry-After\` in seconds. \`/api\` (the index of links) and \`/api/health\` are never counted; this document is counted like any other read, and carries an \`ETag\` (\`If-None-Match\` with it is answered 304). If the limiter cannot be reached the request is served and the failure logged (fail open): a store that cannot sell because its limiter is down loses more than one that briefly over-serves. A busy client far from its limit is counted ten requests at a time and answered from that reservation for up to ten seconds, unused requests given back: the limit is never exceeded, and \`X-RateLimit-Remaining\` still counts down one per request. An anonymous GET from an address far from its limit is answered at once and counted a moment later (its rate-limit headers are then an estimate); within ten requests of the limit every request waits for its count, so at most four requests per server instance can pass beyond it.
 
@@ -226,6 +228,7 @@ const OPENAPI_TAGS = [
   { name: 'Currencies', description: 'The currencies the store sells in and their exchange rates. Reads are public (enabled currencies only).' },
   { name: 'Tax rates', description: 'Tax rates per country and region.' },
   { name: 'Webhooks', description: 'Webhook endpoints, their signing secrets and their deliveries (see docs/webhooks.md for verifying signatures).' },
+  { name: 'Events', description: 'What the store POSTs to webhook endpoints: one entry per event kind under `webhooks`, with its body (`<Kind>Event`, its data `<Kind>EventData`) and signature headers.' },
   { name: 'Notifications', description: 'Email and SMS notifications sent to customers and staff, and the templates they are made from.' },
   { name: 'Content', description: 'Storefront content: pages, navigation menus and banners. Reads are public (published and live items only).' },
   { name: 'Audit log', description: 'Who changed what: every write by staff, vendor users and API keys. Read only.' },

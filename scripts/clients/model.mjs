@@ -102,3 +102,16 @@ export function groupTree(ops) {
 
 /** The schemas every generator emits types for. */
 export const schemas = (doc) => doc.components?.schemas ?? {};
+
+/**
+ * The events the store POSTs to webhook endpoints (the document's `webhooks`), in document order:
+ * [{ type: 'order.placed', schema: 'OrderPlacedEvent', data: 'OrderPlacedEventData', summary, description }].
+ */
+export function webhookEvents(doc) {
+  return Object.entries(doc.webhooks ?? {}).map(([type, item]) => {
+    const schema = refName(item.post?.requestBody?.content?.['application/json']?.schema?.$ref);
+    const data = refName(doc.components?.schemas?.[schema]?.properties?.data?.$ref);
+    if (!schema || !data) throw new Error(`webhooks.${type}: its body must be a $ref to a component whose data is a $ref`);
+    return { type, schema, data, summary: item.post.summary ?? '', description: item.post.description ?? '' };
+  });
+}

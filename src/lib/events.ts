@@ -2,6 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { compiledInsert } from '../db/compiled';
 import { events } from '../db/schema';
+import type { EventData } from '../webhooks/event-payloads';
 import { ID_PREFIX, newId } from './ids';
 import { insertWhere } from './insert-where';
 
@@ -38,16 +39,17 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /**
  * The outbox insert for one domain event. It returns the statement rather than running it: the
  * caller puts it in the same `db.batch([...])` as the change that causes the event, so both commit
- * together or not at all.
+ * together or not at all. `data` is type-checked against the kind's schema (src/webhooks/event-payloads.ts)
+ * and not parsed: writes stay fast, and test/webhooks/event-payloads.test.ts checks what is stored.
  */
-export function outboxEvent(db: Database, type: EventType, data: Record<string, unknown>, now = new Date()) {
+export function outboxEvent<T extends EventType>(db: Database, type: T, data: EventData<T>, now = new Date()) {
   return insertEvent(db, { id: newEventId(db, now), type, data, createdAt: now.toISOString(), publishedAt: null });
 }
 /** Built once per isolate (src/db/compiled.ts): every write request with an event runs it. */
 const insertEvent = compiledInsert(events);
 
 /** outboxEvent for a change that may not happen: the event is inserted only when `condition` holds in the same batch. */
-export function outboxEventWhere(db: Database, type: EventType, data: Record<string, unknown>, condition: SQL, now = new Date()) {
+export function outboxEventWhere<T extends EventType>(db: Database, type: T, data: EventData<T>, condition: SQL, now = new Date()) {
   return insertWhere(db, events, { id: newEventId(db, now), type, data, createdAt: now.toISOString(), publishedAt: null }, condition);
 }
 

@@ -4,6 +4,8 @@ declare(strict_types=1);
 
 namespace StoreApi;
 
+use StoreApi\Exception\WebhookVerificationException;
+
 /**
  * Verifying the store's webhook deliveries on the receiving side, with the rules of the store's own
  * verifier (clients/typescript/src/webhooks.js, which was src/webhooks/verify.js):
@@ -22,6 +24,8 @@ namespace StoreApi;
  *
  *     $body = file_get_contents('php://input');      // the raw body, before json_decode
  *     if (!StoreApi\Webhook::verify($body, getallheaders(), $secret)) { http_response_code(400); exit; }
+ *
+ * @phpstan-import-type StoreEvent from Generated\Events
  */
 final class Webhook
 {
@@ -66,6 +70,30 @@ final class Webhook
             }
         }
         return false;
+    }
+
+    /**
+     * Verifies a delivery (as verify()) and returns its decoded body, `{ id, event, data, timestamp }`,
+     * whose shape per kind is in Generated\Events (`@phpstan-import-type OrderPlacedEvent from
+     * \StoreApi\Generated\Events`). A kind added to the store after this client was generated is
+     * returned too. Throws WebhookVerificationException when it does not verify: answer 400.
+     *
+     * @param array<string, string|list<string>> $headers
+     * @param string|list<string> $secret
+     * @return array<string, mixed>
+     * @phpstan-return StoreEvent
+     * @throws WebhookVerificationException
+     */
+    public static function constructEvent(string $body, array $headers, string|array $secret, int $tolerance = self::DEFAULT_TOLERANCE, ?int $now = null): array
+    {
+        if (!self::verify($body, $headers, $secret, $tolerance, $now)) {
+            throw new WebhookVerificationException('Webhook not verified: no signature matches the secret');
+        }
+        $event = json_decode($body, true);
+        if (!is_array($event) || !is_string($event['event'] ?? null)) {
+            throw new WebhookVerificationException('Webhook body is not an event ({ id, event, data, timestamp })');
+        }
+        return $event;
     }
 
     /**

@@ -20,7 +20,10 @@ use StoreApi\Exception\RateLimitedException;
 use StoreApi\Exception\StoreApiException;
 use StoreApi\Exception\ValidationException;
 use StoreApi\Page;
+use StoreApi\Exception\WebhookVerificationException;
+use StoreApi\Generated\Events;
 use StoreApi\Webhook;
+use StoreApi\WebhookHandler;
 
 // ---------------------------------------------------------------------------------------------
 T::section('webhook verification', function (): void {
@@ -71,6 +74,36 @@ T::section('webhook verification', function (): void {
 });
 
 // ---------------------------------------------------------------------------------------------
+T::section('typed events', function (): void {
+    $secret = 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=';
+    $old = 'whsec_b2xkLXNlY3JldC1vZi10aGUtcGFzdA==';
+    $body = '{"id":"evt_1","event":"order.placed","data":{"orderId":"ord_1","orderNumber":1001,"customerId":null,"email":"a@example.com","total":42.5,"currency":"EUR","status":"pending"},"timestamp":"2026-01-02T03:04:05.000Z"}';
+    $signed = fn (string $b, string $s = 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY='): array => ['X-Store-Signature' => hash_hmac('sha256', $b, $s)];
+
+    $event = Webhook::constructEvent($body, $signed($body), $secret);
+    T::same('constructEvent returns the verified body', ['order.placed', 1001], [$event['event'], $event['data']['orderNumber']]);
+    T::same('either secret of a rotation verifies', 'evt_1', Webhook::constructEvent($body, $signed($body, $old), [$secret, $old])['id']);
+    T::throws('a bad signature throws WebhookVerificationException', WebhookVerificationException::class, fn () => Webhook::constructEvent($body, $signed($body, $old), $secret));
+    T::throws('a verified body that is not an event throws too', WebhookVerificationException::class, fn () => Webhook::constructEvent('[1]', $signed('[1]'), $secret));
+    T::check('Events::TYPES lists every kind and ping', in_array('order.placed', Events::TYPES, true) && in_array('ping', Events::TYPES, true));
+
+    $seen = [];
+    $hooks = (new WebhookHandler($secret))
+        ->on('order.placed', function (array $event) use (&$seen): void {
+            $seen[] = $event['data']['orderId'];
+        })
+        ->on('payment.failed', function (): void {
+            throw new \RuntimeException('database down');
+        });
+    T::same('handle answers 400 to a bad signature and runs nothing', [400, []], [$hooks->handle($body, $signed($body, $old)), $seen]);
+    T::same('handle runs the kind\'s function and answers 200', [200, ['ord_1']], [$hooks->handle($body, $signed($body)), $seen]);
+    $later = '{"id":"evt_2","event":"order.teleported","data":{},"timestamp":"2026-01-02T03:04:05.000Z"}';
+    T::same('a kind without a function is acknowledged', 200, $hooks->handle($later, $signed($later)));
+    $failing = '{"id":"evt_3","event":"payment.failed","data":{},"timestamp":"2026-01-02T03:04:05.000Z"}';
+    T::throws('a function\'s exception propagates (the store retries the 500)', \RuntimeException::class, fn () => $hooks->handle($failing, $signed($failing)));
+    T::throws('an unknown kind cannot be registered', \InvalidArgumentException::class, fn () => $hooks->on('order.exploded', fn () => null));
+});
+
 T::section('error mapping', function (): void {
     $envelope = json_encode(['success' => false, 'error' => ['code' => 'VALIDATION_ERROR', 'message' => 'Invalid body', 'details' => [['path' => 'price', 'message' => 'Too small']]]]);
     $e = ApiException::fromResponse(422, ['X-Request-Id' => 'req_123', 'Content-Type' => 'application/json'], $envelope);

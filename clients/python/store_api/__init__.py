@@ -21,6 +21,7 @@ from .errors import (
     StoreApiError,
     ValidationError,
 )
+from .events import STORE_EVENT_TYPES, StoreEvent, WebhookHandler, WebhookVerificationError, construct_event
 from .pagination import Page
 from .webhooks import WebhookVerification, inspect_webhook, verify_standard_webhook, verify_store_signature, verify_webhook
 
@@ -37,12 +38,17 @@ __all__ = [
     "RateLimitedError",
     "RetryEvent",
     "StoreApi",
+    "STORE_EVENT_TYPES",
     "StoreApiConnectionError",
     "StoreApiError",
+    "StoreEvent",
     "ValidationError",
+    "WebhookHandler",
     "WebhookVerification",
+    "WebhookVerificationError",
     "__version__",
     "backoff_delay",
+    "construct_event",
     "encode_query",
     "inspect_webhook",
     "verify_standard_webhook",

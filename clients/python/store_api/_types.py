@@ -25,6 +25,8 @@ __all__ = [
     "Brand",
     "CancelOrder",
     "Cart",
+    "CartAbandonedEvent",
+    "CartAbandonedEventData",
     "CartBillingAddress",
     "CartLine",
     "CartNotice",
@@ -69,6 +71,8 @@ __all__ = [
     "CsvExport",
     "Currency",
     "Customer",
+    "CustomerRegisteredEvent",
+    "CustomerRegisteredEventData",
     "CustomerReport",
     "CustomerReportPeriodsItem",
     "CustomerReportTotals",
@@ -82,6 +86,8 @@ __all__ = [
     "InventoryAdjustment",
     "InventoryAdjustmentResult",
     "InventoryItem",
+    "InventoryLowEvent",
+    "InventoryLowEventData",
     "Login",
     "Me",
     "Menu",
@@ -97,21 +103,47 @@ __all__ = [
     "NotificationTemplate",
     "Order",
     "OrderBillingAddress",
+    "OrderCancelledEvent",
+    "OrderCancelledEventData",
     "OrderDetail",
     "OrderLine",
+    "OrderPlacedEvent",
+    "OrderPlacedEventData",
     "OrderShippingAddress",
     "OrderStatusChange",
+    "OrderUpdatedEvent",
+    "OrderUpdatedEventData",
+    "PagePublishedEvent",
+    "PagePublishedEventData",
     "PageSchema",
+    "PageUnpublishedEvent",
+    "PageUnpublishedEventData",
+    "PageUpdatedEvent",
+    "PageUpdatedEventData",
     "Pagination",
     "ParameterIssue",
     "PasswordResetConfirm",
     "PasswordResetRequest",
     "Payment",
     "PaymentAttempt",
+    "PaymentCompletedEvent",
+    "PaymentCompletedEventData",
+    "PaymentDisputedEvent",
+    "PaymentDisputedEventData",
+    "PaymentFailedEvent",
+    "PaymentFailedEventData",
+    "PaymentRefundedEvent",
+    "PaymentRefundedEventData",
+    "PingEvent",
+    "PingEventData",
     "PreviewNotificationTemplate",
     "Product",
     "ProductBrand",
     "ProductCategoriesItem",
+    "ProductCreatedEvent",
+    "ProductCreatedEventData",
+    "ProductDeletedEvent",
+    "ProductDeletedEventData",
     "ProductFacets",
     "ProductFacetsBrandItem",
     "ProductFacetsCategoryItem",
@@ -125,6 +157,8 @@ __all__ = [
     "ProductSuggestions",
     "ProductSuggestionsCategoriesItem",
     "ProductSuggestionsProductsItem",
+    "ProductUpdatedEvent",
+    "ProductUpdatedEventData",
     "ProductVendor",
     "RecoverCart",
     "Refund",
@@ -139,6 +173,8 @@ __all__ = [
     "Session",
     "Shipment",
     "ShipmentLine",
+    "ShipmentShippedEvent",
+    "ShipmentShippedEventData",
     "StoreSettings",
     "StripeEvent",
     "StripeWebhookReceipt",
@@ -433,6 +469,34 @@ class Cart(TypedDict):
     orderId: Optional[str]
     createdAt: str
     updatedAt: str
+
+
+class CartAbandonedEvent(TypedDict):
+    """
+    The body of each `cart.abandoned` delivery. A cart with lines and an email was left unchanged
+    for CART_ABANDONED_AFTER_MINUTES (once per cart).
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["cart.abandoned"]
+    data: CartAbandonedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class CartAbandonedEventData(TypedDict):
+    cartId: str
+    #: The customer's account; null for a guest.
+    customerId: Optional[str]
+    email: str
+    currency: str
+    #: When the cart was last changed.
+    idleSince: str
+    abandonedAt: str
+    #: Names the cart's recovery (the reminder's link token is derived from it with a key only the
+    #: store holds).
+    recoveryId: str
 
 
 class CartLine(TypedDict):
@@ -1119,6 +1183,26 @@ class Customer(TypedDict):
     updatedAt: str
 
 
+class CustomerRegisteredEvent(TypedDict):
+    """
+    The body of each `customer.registered` delivery. A customer account was created, by sign-up or
+    by staff.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["customer.registered"]
+    data: CustomerRegisteredEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class CustomerRegisteredEventData(TypedDict):
+    customerId: str
+    email: str
+    name: Optional[str]
+
+
 class CustomerReportTotals(TypedDict):
     #: Customers whose first order (no other order of theirs, not cancelled, when it was placed) is
     #: in the period: an account, or a guest's email.
@@ -1250,6 +1334,30 @@ class InventoryItem(TypedDict):
     lowStockThreshold: int
     #: Stock is at or below `lowStockThreshold`.
     low: bool
+
+
+class InventoryLowEvent(TypedDict):
+    """
+    The body of each `inventory.low` delivery. A stock change took a variant from above its
+    low-stock threshold to at or below it: once per crossing, and at most once an hour per variant.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["inventory.low"]
+    data: InventoryLowEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class InventoryLowEventData(TypedDict):
+    productId: str
+    variantId: str
+    sku: Optional[str]
+    #: Units left.
+    quantity: int
+    #: The low-stock threshold in force: the variant's, else its product's, else the store's.
+    threshold: int
 
 
 class _LoginRequired(TypedDict):
@@ -1537,6 +1645,43 @@ class Order(TypedDict):
     lines: List[OrderLine]
 
 
+class OrderCancelledEvent(TypedDict):
+    """
+    The body of each `order.cancelled` delivery. An order was cancelled, by staff, by its customer,
+    or by the store for want of payment (`reason: "payment_expired"`); its stock and coupon use were
+    returned.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["order.cancelled"]
+    data: OrderCancelledEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class _OrderCancelledEventDataRequired(TypedDict):
+    orderId: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    orderNumber: int
+    #: The customer's account; null for a guest.
+    customerId: Optional[str]
+    email: str
+    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    total: float
+    currency: str
+    status: Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]
+    previousStatus: Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]
+
+
+class OrderCancelledEventData(_OrderCancelledEventDataRequired, total=False):
+    #: Why the order moved, when the system says: `payment_expired` for an unpaid order cancelled
+    #: after ORDER_PAYMENT_TTL.
+    reason: str
+
+
 class OrderDetail(Order):
     history: List[OrderStatusChange]
 
@@ -1563,6 +1708,35 @@ class OrderLine(TypedDict):
     quantityDelivered: int
 
 
+class OrderPlacedEvent(TypedDict):
+    """
+    The body of each `order.placed` delivery. An order was placed (status `pending`), by checkout or
+    `POST /api/orders`.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["order.placed"]
+    data: OrderPlacedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class OrderPlacedEventData(TypedDict):
+    orderId: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    orderNumber: int
+    #: The customer's account; null for a guest.
+    customerId: Optional[str]
+    email: str
+    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    total: float
+    currency: str
+    status: Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]
+
+
 class OrderStatusChange(TypedDict):
     """
     One status change: `fromStatus` is null for placement; `actor` is `user:<id>`, `key:<id>`,
@@ -1575,6 +1749,42 @@ class OrderStatusChange(TypedDict):
     actor: str
     note: Optional[str]
     createdAt: str
+
+
+class OrderUpdatedEvent(TypedDict):
+    """
+    The body of each `order.updated` delivery. An order's status changed: paid (`processing`),
+    shipped, completed, cancelled or refunded. A cancellation also sends `order.cancelled`.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["order.updated"]
+    data: OrderUpdatedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class _OrderUpdatedEventDataRequired(TypedDict):
+    orderId: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    orderNumber: int
+    #: The customer's account; null for a guest.
+    customerId: Optional[str]
+    email: str
+    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    total: float
+    currency: str
+    status: Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]
+    previousStatus: Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]
+
+
+class OrderUpdatedEventData(_OrderUpdatedEventDataRequired, total=False):
+    #: Why the order moved, when the system says: `payment_expired` for an unpaid order cancelled
+    #: after ORDER_PAYMENT_TTL.
+    reason: str
 
 
 class PageSchema(TypedDict):
@@ -1599,6 +1809,73 @@ class PageSchema(TypedDict):
     publishedAt: Optional[str]
     createdAt: str
     updatedAt: str
+
+
+class PagePublishedEvent(TypedDict):
+    """
+    The body of each `page.published` delivery. A content page became published.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["page.published"]
+    data: PagePublishedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class PagePublishedEventData(TypedDict):
+    slug: str
+    title: str
+    status: Literal["draft", "published"]
+    #: When the page became (or becomes) public; set to the time of publishing when not given.
+    publishedAt: Optional[str]
+    pageId: str
+
+
+class PageUnpublishedEvent(TypedDict):
+    """
+    The body of each `page.unpublished` delivery. A published content page went back to draft or was
+    deleted.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["page.unpublished"]
+    data: PageUnpublishedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class PageUnpublishedEventData(TypedDict):
+    slug: str
+    title: str
+    status: Literal["draft", "published"]
+    #: When the page became (or becomes) public; set to the time of publishing when not given.
+    publishedAt: Optional[str]
+    pageId: str
+
+
+class PageUpdatedEvent(TypedDict):
+    """
+    The body of each `page.updated` delivery. A published content page changed.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["page.updated"]
+    data: PageUpdatedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class PageUpdatedEventData(TypedDict):
+    slug: str
+    title: str
+    status: Literal["draft", "published"]
+    #: When the page became (or becomes) public; set to the time of publishing when not given.
+    publishedAt: Optional[str]
+    pageId: str
 
 
 class Pagination(TypedDict):
@@ -1666,6 +1943,136 @@ class PaymentAttempt(Payment):
     clientSecret: Optional[str]
 
 
+class PaymentCompletedEvent(TypedDict):
+    """
+    The body of each `payment.completed` delivery. A payment completed; it is added to the order's
+    `amountPaid`.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["payment.completed"]
+    data: PaymentCompletedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class PaymentCompletedEventData(TypedDict):
+    paymentId: str
+    orderId: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    orderNumber: int
+    provider: str
+    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    amount: float
+    currency: str
+
+
+class PaymentDisputedEvent(TypedDict):
+    """
+    The body of each `payment.disputed` delivery. A chargeback was opened on a payment at the
+    provider (Stripe `charge.dispute.created`).
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["payment.disputed"]
+    data: PaymentDisputedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class PaymentDisputedEventData(TypedDict):
+    paymentId: str
+    orderId: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    orderNumber: int
+    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    amount: float
+    currency: str
+    #: The provider's reason for the dispute (Stripe's `fraudulent`, `product_not_received`, ...).
+    reason: str
+    #: The dispute's status at the provider (Stripe's `needs_response`, ...).
+    status: str
+
+
+class PaymentFailedEvent(TypedDict):
+    """
+    The body of each `payment.failed` delivery. A payment was declined or failed at its provider.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["payment.failed"]
+    data: PaymentFailedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class PaymentFailedEventData(TypedDict):
+    paymentId: str
+    orderId: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    orderNumber: int
+    provider: str
+    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    amount: float
+    currency: str
+    failureReason: Optional[str]
+
+
+class PaymentRefundedEvent(TypedDict):
+    """
+    The body of each `payment.refunded` delivery. A refund completed (one made through the API or at
+    the provider); `amount` is what this refund gave back.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["payment.refunded"]
+    data: PaymentRefundedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class PaymentRefundedEventData(TypedDict):
+    paymentId: str
+    orderId: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    orderNumber: int
+    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    amount: float
+    currency: str
+    refundId: str
+
+
+class PingEvent(TypedDict):
+    """
+    The body of each `ping` delivery. Sent to one endpoint by `POST /api/webhooks/{id}/test`; never
+    broadcast, and not subscribable.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["ping"]
+    data: PingEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class PingEventData(TypedDict):
+    webhookId: str
+    message: str
+
+
 class PreviewNotificationTemplate(TypedDict, total=False):
     """
     Draft texts (the stored ones where absent) and data to render them with. Nothing is saved.
@@ -1730,6 +2137,44 @@ class Product(TypedDict):
     #: Units in stock across all variants.
     stock: int
     variants: List[Variant]
+
+
+class ProductCreatedEvent(TypedDict):
+    """
+    The body of each `product.created` delivery. A product was created; `product` is as `GET
+    /api/products/{id}` answers it.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["product.created"]
+    data: ProductCreatedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class ProductCreatedEventData(TypedDict):
+    productId: str
+    product: Product
+
+
+class ProductDeletedEvent(TypedDict):
+    """
+    The body of each `product.deleted` delivery. A product was deleted; `product` is the product as
+    it was.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["product.deleted"]
+    data: ProductDeletedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class ProductDeletedEventData(TypedDict):
+    productId: str
+    product: Product
 
 
 class ProductFacetsCategoryItem(TypedDict):
@@ -1866,6 +2311,25 @@ class ProductSuggestions(TypedDict):
     products: List[ProductSuggestionsProductsItem]
     #: Up to 10 categories whose name, or a word of it, starts with what was typed.
     categories: List[ProductSuggestionsCategoriesItem]
+
+
+class ProductUpdatedEvent(TypedDict):
+    """
+    The body of each `product.updated` delivery. A product, one of its variants or its media changed
+    (also by an import); `product` is the product as it now stands.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["product.updated"]
+    data: ProductUpdatedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class ProductUpdatedEventData(TypedDict):
+    productId: str
+    product: Product
 
 
 class RecoverCart(TypedDict):
@@ -2037,6 +2501,37 @@ class Shipment(TypedDict):
 class ShipmentLine(TypedDict):
     orderLineId: str
     quantity: int
+
+
+class ShipmentShippedEvent(TypedDict):
+    """
+    The body of each `shipment.shipped` delivery. A shipment was created as `shipped` or moved to
+    `shipped`, with its carrier, tracking and lines.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["shipment.shipped"]
+    data: ShipmentShippedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class ShipmentShippedEventData(TypedDict):
+    orderId: str
+    carrier: Optional[str]
+    trackingNumber: Optional[str]
+    trackingUrl: Optional[str]
+    shipmentId: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    orderNumber: int
+    #: The customer's account; null for a guest.
+    customerId: Optional[str]
+    status: Literal["shipped"]
+    shippedAt: str
+    lines: List[ShipmentLine]
 
 
 class StoreSettings(TypedDict):

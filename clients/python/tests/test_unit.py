@@ -40,6 +40,7 @@ from store_api import (  # noqa: E402
     verify_store_signature,
     verify_webhook,
 )
+from store_api import STORE_EVENT_TYPES, WebhookHandler, WebhookVerificationError, construct_event  # noqa: E402
 from store_api._http import compact_body, expand_path  # noqa: E402
 from store_api.errors import error_from_response, parse_retry_after  # noqa: E402
 
@@ -65,6 +66,46 @@ def standard_sig(msg_id: str, ts: str, body: str, secret: str) -> str:
     key = base64.b64decode(secret[len("whsec_") :])
     mac = hmac.new(key, f"{msg_id}.{ts}.{body}".encode(), hashlib.sha256).digest()
     return "v1," + base64.b64encode(mac).decode()
+
+
+class TypedEventsTest(unittest.TestCase):
+    """construct_event verifies and returns the body; WebhookHandler dispatches it by kind."""
+
+    def test_construct_event_returns_the_verified_body_and_raises_on_a_bad_signature(self) -> None:
+        event = construct_event(BODY, {"X-Store-Signature": store_sig(BODY, SECRET)}, SECRET)
+        self.assertEqual(event["event"], "order.placed")
+        self.assertEqual(event["data"]["orderId"], "ord_1")
+        rotated = construct_event(BODY.encode(), {"X-Store-Signature": store_sig(BODY, OLD_SECRET)}, [SECRET, OLD_SECRET])
+        self.assertEqual(rotated["id"], "evt_1")
+        with self.assertRaises(WebhookVerificationError):
+            construct_event(BODY, {"X-Store-Signature": store_sig(BODY, OLD_SECRET)}, SECRET)
+        with self.assertRaisesRegex(WebhookVerificationError, "missing X-Store-Signature"):
+            construct_event(BODY, {}, SECRET)
+        self.assertIn("ping", STORE_EVENT_TYPES)
+
+    def test_handler_answers_400_then_dispatches_by_kind_and_acknowledges_unknown_kinds(self) -> None:
+        hooks = WebhookHandler(SECRET)
+        seen: List[str] = []
+
+        @hooks.on("order.placed")
+        def placed(event: Any) -> None:
+            seen.append(event["data"]["orderId"])
+
+        @hooks.on("payment.failed")
+        def failed(event: Any) -> None:
+            raise RuntimeError("database down")
+
+        self.assertEqual(hooks.handle(BODY, {"X-Store-Signature": store_sig(BODY, OLD_SECRET)}), 400)
+        self.assertEqual(seen, [])
+        self.assertEqual(hooks.handle(BODY, {"X-Store-Signature": store_sig(BODY, SECRET)}), 200)
+        self.assertEqual(seen, ["ord_1"])
+        later = '{"id":"evt_2","event":"order.teleported","data":{},"timestamp":"2026-01-02T03:04:05.000Z"}'
+        self.assertEqual(hooks.handle(later, {"X-Store-Signature": store_sig(later, SECRET)}), 200)
+        failing = '{"id":"evt_3","event":"payment.failed","data":{},"timestamp":"2026-01-02T03:04:05.000Z"}'
+        with self.assertRaisesRegex(RuntimeError, "database down"):
+            hooks.handle(failing, {"X-Store-Signature": store_sig(failing, SECRET)})
+        with self.assertRaisesRegex(ValueError, "unknown event kind"):
+            hooks.on("order.exploded")
 
 
 class WebhookVerificationTest(unittest.TestCase):

@@ -3,7 +3,7 @@
 // parameter and answer types are real: numeric query parameters take numbers, list methods answer
 // `{ data, pagination }`, item methods the schema's type. Nothing here is run.
 
-import { NotFoundError, StoreApiError, StoreClient, verifyWebhook, type Cart, type Order, type Product } from '@store-api/client';
+import { constructEvent, NotFoundError, StoreApiError, StoreClient, verifyWebhook, webhookHandler, type Cart, type Order, type Product, type StoreEvent } from '@store-api/client';
 
 export async function storefront(baseUrl: string, category: string): Promise<Order> {
   const store = new StoreClient({ baseUrl, maxRetries: 5, onRetry: ({ attempt, delayMs, status }) => console.log(attempt, delayMs, status) });
@@ -64,4 +64,29 @@ export async function storefronts(baseUrl: string, publishableKey: string, secre
   // @ts-expect-error buyerIp is one address, a string
   await server.products.list({}, { buyerIp: 127 });
   return pagination.total + (await browser.products.list()).data.length;
+}
+
+// Typed events: each handler gets its kind's body; narrowing a StoreEvent on `event` types its data.
+export const receiver: (request: Request) => Promise<Response> = webhookHandler({
+  secret: 'whsec_x',
+  on: {
+    'order.placed': (event) => {
+      const number: number = event.data.orderNumber;
+      const customer: string | null = event.data.customerId;
+      // @ts-expect-error an order.placed carries no product
+      console.log(number, customer, event.data.product);
+    },
+    'product.updated': (event) => console.log(event.data.product.variants[0]?.sku),
+    'inventory.low': (event) => console.log(event.data.quantity <= event.data.threshold),
+    // @ts-expect-error no such event kind
+    'order.exploded': () => {},
+  },
+});
+
+export async function received(body: string, headers: Headers): Promise<number | undefined> {
+  const event: StoreEvent = await constructEvent({ body, headers, secrets: ['whsec_new', 'whsec_old'] });
+  if (event.event === 'payment.refunded') return event.data.amount;
+  if (event.event === 'shipment.shipped') return event.data.lines.length;
+  // @ts-expect-error only payment events carry a paymentId
+  return event.data.paymentId;
 }

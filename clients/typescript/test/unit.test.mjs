@@ -179,3 +179,46 @@ test('buyerIp is sent as X-Buyer-IP on every request, and a call\'s buyerIp over
   await none.client.products.get('x');
   assert.equal('X-Buyer-IP' in none.calls[0].headers, false, 'not sent without buyerIp');
 });
+
+// Typed events: constructEvent verifies and returns the body; webhookHandler dispatches on its kind.
+const { createHmac } = await import('node:crypto');
+const { constructEvent, webhookHandler, WebhookVerificationError, STORE_EVENT_TYPES } = await import('@store-api/client');
+const SECRET = 'whsec_dGVzdC1zZWNyZXQtZm9yLXR5cGVkLWV2ZW50cw==';
+const placedBody = JSON.stringify({ id: 'evt_1', event: 'order.placed', data: { orderId: 'ord_1', orderNumber: 1001, customerId: null, email: 'a@example.com', total: 42.5, currency: 'EUR', status: 'pending' }, timestamp: '2026-01-02T03:04:05.000Z' });
+const signedHeaders = (body, secret = SECRET) => ({ 'X-Store-Signature': createHmac('sha256', secret).update(body).digest('hex'), 'X-Store-Delivery': 'whd_1', 'X-Store-Event': JSON.parse(body).event });
+const delivery = (body, headers = signedHeaders(body)) => new Request('http://receiver.test/webhooks', { method: 'POST', body, headers });
+
+test('constructEvent returns a verified body, with either of two secrets, and throws on a bad signature', async () => {
+  const event = await constructEvent({ body: placedBody, headers: signedHeaders(placedBody), secret: SECRET });
+  assert.equal(event.event, 'order.placed');
+  assert.equal(event.data.orderNumber, 1001);
+  const rotated = await constructEvent({ body: new TextEncoder().encode(placedBody), headers: signedHeaders(placedBody), secrets: ['whsec_bmV3', SECRET] });
+  assert.equal(rotated.id, 'evt_1');
+  await assert.rejects(constructEvent({ body: placedBody, headers: signedHeaders(placedBody, 'whsec_b3RoZXI='), secret: SECRET }), WebhookVerificationError);
+  await assert.rejects(constructEvent({ body: `${placedBody} `, headers: signedHeaders(placedBody), secret: SECRET }), /invalid signature/);
+  assert.ok(STORE_EVENT_TYPES.includes('order.placed') && STORE_EVENT_TYPES.includes('ping'));
+});
+
+test('webhookHandler: 400 for a bad signature, the kind\'s handler then 200, 200 for kinds without one, 500 when a handler throws', async () => {
+  const seen = [];
+  const handler = webhookHandler({
+    secret: SECRET,
+    on: {
+      'order.placed': (event) => seen.push(`placed ${event.data.orderNumber}`),
+      'payment.failed': () => {
+        throw new Error('database down');
+      },
+    },
+  });
+  assert.equal((await handler(delivery(placedBody, signedHeaders(placedBody, 'whsec_b3RoZXI=')))).status, 400);
+  assert.deepEqual(seen, []);
+  assert.equal((await handler(delivery(placedBody))).status, 200);
+  assert.deepEqual(seen, ['placed 1001']);
+  const later = JSON.stringify({ id: 'evt_2', event: 'order.teleported', data: {}, timestamp: '2026-01-02T03:04:05.000Z' });
+  assert.equal((await handler(delivery(later))).status, 200);
+  const failed = JSON.stringify({ id: 'evt_3', event: 'payment.failed', data: {}, timestamp: '2026-01-02T03:04:05.000Z' });
+  const answer = await handler(delivery(failed));
+  assert.equal(answer.status, 500);
+  assert.doesNotMatch(await answer.text(), /database down/);
+  assert.deepEqual(seen, ['placed 1001']);
+});

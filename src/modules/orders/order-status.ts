@@ -31,11 +31,18 @@ export function assertTransition(from: OrderStatus, to: OrderStatus): void {
   throw new ApiError('CONFLICT', `An order cannot move from '${from}' to '${to}': ${allowed}`, { details: { field: 'status', issue: `cannot move from '${from}' to '${to}'` } });
 }
 
-/** The data of every `order.*` event (docs/webhooks.md): amounts in major units, as everywhere outside. */
+/**
+ * An order's number as its events carry it. Every written order has one (its INSERT assigns it;
+ * `order.placed` reads it back in the same batch, place-order.ts): the row type allows null only for
+ * the order being built.
+ */
+export const orderNumberOf = (order: Pick<OrderRow, 'number'>) => order.number as number;
+
+/** The data of every `order.*` event (src/webhooks/event-payloads.ts): amounts in major units, as everywhere outside. */
 export function orderEventData(order: Pick<OrderRow, 'id' | 'number' | 'customerId' | 'email' | 'total' | 'currency' | 'minorUnits' | 'status'>) {
   return {
     orderId: order.id,
-    orderNumber: order.number,
+    orderNumber: orderNumberOf(order),
     customerId: order.customerId,
     email: order.email,
     total: toMajor(order.total, order.minorUnits),

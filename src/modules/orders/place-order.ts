@@ -5,6 +5,7 @@ import { carts, couponUsages, coupons, events, type OrderLineRow, type OrderRow,
 import { GUARDS, violatedGuard, withGuards } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { newEventId } from '../../lib/events';
+import type { EventData } from '../../webhooks/event-payloads';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { numberSetting } from '../../env';
 import { stockChangeStatements } from '../inventory/stock';
@@ -193,7 +194,7 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
       ? [useCoupon(db, { id: q.coupon.id }), insertCouponUsage(db, { id: newId(ID_PREFIX.couponUsage, now.getTime()), couponId: q.coupon.id, orderId: id, customerKey, createdAt: ts })]
       : []),
     insertHistory(db, placed),
-    placedEvent(db, { id: newEventId(db, now), data: JSON.stringify(orderEventData(order)), ts, orderId: id }),
+    placedEvent(db, { id: newEventId(db, now), data: JSON.stringify(orderEventData(order) satisfies EventData<'order.placed'>), ts, orderId: id }),
     ...(input.cartId ? [convertCart(db, { id: input.cartId, orderId: id, ts })] : []),
   ];
 

@@ -36,7 +36,7 @@ export function getPage(db: Database, idOrSlug: string, principal: Principal, no
 }
 
 /** What the storefront would want to hear: a page appearing, changing while public, or going away. */
-function pageEvent(before: PageRow | null, after: PageRow | null): EventType | null {
+function pageEvent(before: PageRow | null, after: PageRow | null): Extract<EventType, `page.${string}`> | null {
   const was = before !== null && before.status === 'published';
   const is = after !== null && after.status === 'published';
   if (!was && is) return 'page.published';

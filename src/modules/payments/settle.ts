@@ -5,7 +5,7 @@ import { violatedGuard } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { toMajor } from '../../lib/money';
-import { statusChangeStatements } from '../orders/order-status';
+import { orderNumberOf, statusChangeStatements } from '../orders/order-status';
 import { followUpOrderStatus } from './order-follow-up';
 import type { ChargeResult, PaymentProvider, RefundResult } from './providers/provider';
 
@@ -55,7 +55,7 @@ export async function recordCharge(db: Database, provider: PaymentProvider, paym
   }
   const order = await readOrder(db, payment.orderId);
   const digits = order.minorUnits;
-  const eventData = { paymentId: payment.id, orderId: order.id, orderNumber: order.number, provider: payment.provider, amount: toMajor(payment.amount, digits), currency: payment.currency };
+  const eventData = { paymentId: payment.id, orderId: order.id, orderNumber: orderNumberOf(order), provider: payment.provider, amount: toMajor(payment.amount, digits), currency: payment.currency };
   try {
     if (result.status === 'failed') {
       await db.batch([
@@ -146,7 +146,7 @@ export async function recordRefund(db: Database, refund: RefundRow, result: Refu
         })
         .where(eq(payments.id, refund.paymentId)),
       db.update(orders).set({ amountRefunded: sql`${orders.amountRefunded} + ${amount}`, updatedAt: ts }).where(eq(orders.id, order.id)),
-      outboxEvent(db, 'payment.refunded', { refundId: refund.id, paymentId: refund.paymentId, orderId: order.id, orderNumber: order.number, amount: toMajor(amount, order.minorUnits), currency: refund.currency }, now),
+      outboxEvent(db, 'payment.refunded', { refundId: refund.id, paymentId: refund.paymentId, orderId: order.id, orderNumber: orderNumberOf(order), amount: toMajor(amount, order.minorUnits), currency: refund.currency }, now),
       ...(orderDone ? statusChangeStatements(db, order, 'refunded', { actor, note, now }) : []),
     ] as never);
     if (!orderDone) await followUpOrderStatus(db, order.id, REFUNDABLE_ORDER, 'refunded', fullyRefunded, { actor, note });

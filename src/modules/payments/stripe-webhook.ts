@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import { orders, type PaymentRow, payments, providerEvents, type RefundRow, refunds } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
+import { orderNumberOf } from '../orders/order-status';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
 import { type StripeSettings, chargeOutcome, fromStripeAmount, stripeClient, stripeProvider } from './providers/stripe';
@@ -162,7 +163,7 @@ async function recordDispute(db: Database, dispute: Stripe.Dispute, opened: bool
   const data = {
     paymentId: payment.id,
     orderId: payment.orderId,
-    orderNumber: order.number,
+    orderNumber: orderNumberOf(order),
     amount: toMajor(fromStripeAmount(dispute.amount, order.minorUnits, payment.currency), order.minorUnits),
     currency: payment.currency,
     reason: dispute.reason,

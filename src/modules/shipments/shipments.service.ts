@@ -8,7 +8,7 @@ import { outboxEvent, outboxEventWhere } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { type FilterSpec, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
-import { statusChangeStatements } from '../orders/order-status';
+import { orderNumberOf, statusChangeStatements } from '../orders/order-status';
 import { followUpOrderStatus } from '../payments/order-follow-up';
 import type { CreateShipmentInput, Shipment, UpdateShipmentInput } from './shipments.schemas';
 import { findOrder } from '../orders/orders.read';
@@ -149,12 +149,12 @@ function shippedEventData(shipment: Pick<ShipmentRow, 'id' | 'orderId' | 'carrie
   return {
     shipmentId: shipment.id,
     orderId: shipment.orderId,
-    orderNumber: order.number,
+    orderNumber: orderNumberOf(order),
     customerId: order.customerId,
     carrier: shipment.carrier,
     trackingNumber: shipment.trackingNumber,
     trackingUrl: shipment.trackingUrl,
-    status: 'shipped',
+    status: 'shipped' as const,
     shippedAt: ts,
     lines,
   };

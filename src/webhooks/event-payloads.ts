@@ -1,0 +1,148 @@
+import { z } from '@hono/zod-openapi';
+import { ORDER_STATUSES } from '../db/schema';
+import type { EventType } from '../lib/events';
+import { Money, Timestamp } from '../lib/schemas';
+import { OrderSchema } from '../modules/orders/orders.schemas';
+import { PageSchema } from '../modules/pages/pages.schemas';
+import { ProductSchema } from '../modules/products/products.schemas';
+import { ShipmentLineSchema, ShipmentSchema } from '../modules/shipments/shipments.schemas';
+
+/**
+ * The `data` of every event the outbox writes, one schema per kind: the one source of the webhook
+ * payloads' shapes. `outboxEvent` type-checks each call's data against its kind's schema (src/lib/events.ts
+ * imports only the types, so nothing here runs on a write), the OpenAPI document's `webhooks` lists them
+ * (src/webhooks/openapi-webhooks.ts), and test/webhooks/event-payloads.test.ts drives every kind through its
+ * real flow and parses what was stored, which keeps the events written by SQL (`order.placed`'s number,
+ * the `inventory.low` trigger) to the same shapes. Kept beside payload.ts, which wraps them in the envelope.
+ */
+
+const id = (example: string, description?: string) => z.string().openapi({ example, ...(description ? { description } : {}) });
+const orderNumber = OrderSchema.shape.number;
+const customerId = id('user_01JD0000000000000000000000', "The customer's account; null for a guest.").nullable();
+const currency = z.string().openapi({ example: 'EUR' });
+
+const OrderEventData = z.object({
+  orderId: id('ord_01JD0000000000000000000000'),
+  orderNumber,
+  customerId,
+  email: z.string(),
+  total: Money,
+  currency,
+  status: z.enum(ORDER_STATUSES),
+});
+const OrderChangeEventData = OrderEventData.extend({
+  previousStatus: z.enum(ORDER_STATUSES),
+  reason: z.string().optional().openapi({ description: 'Why the order moved, when the system says: `payment_expired` for an unpaid order cancelled after ORDER_PAYMENT_TTL.' }),
+});
+const ProductEventData = z.object({ productId: id('prod_01JD0000000000000000000000'), product: ProductSchema });
+const PaymentEventData = z.object({
+  paymentId: id('pay_01JD0000000000000000000000'),
+  orderId: id('ord_01JD0000000000000000000000'),
+  orderNumber,
+  provider: z.string().openapi({ example: 'fake' }),
+  amount: Money,
+  currency,
+});
+const PageEventData = PageSchema.pick({ slug: true, title: true, status: true, publishedAt: true }).extend({ pageId: id('page_01JD0000000000000000000000') });
+
+/** A kind's schema, and when it fires (its summary and description in the OpenAPI document). */
+interface EventKind {
+  data: z.ZodObject;
+  summary: string;
+  description: string;
+}
+
+export const EVENT_KINDS = {
+  'order.placed': { data: OrderEventData, summary: 'An order was placed', description: 'An order was placed (status `pending`), by checkout or `POST /api/orders`.' },
+  'order.updated': {
+    data: OrderChangeEventData,
+    summary: "An order's status changed",
+    description: "An order's status changed: paid (`processing`), shipped, completed, cancelled or refunded. A cancellation also sends `order.cancelled`.",
+  },
+  'order.cancelled': {
+    data: OrderChangeEventData,
+    summary: 'An order was cancelled',
+    description: 'An order was cancelled, by staff, by its customer, or by the store for want of payment (`reason: "payment_expired"`); its stock and coupon use were returned.',
+  },
+  'product.created': { data: ProductEventData, summary: 'A product was created', description: 'A product was created; `product` is as `GET /api/products/{id}` answers it.' },
+  'product.updated': {
+    data: ProductEventData,
+    summary: 'A product changed',
+    description: 'A product, one of its variants or its media changed (also by an import); `product` is the product as it now stands.',
+  },
+  'product.deleted': { data: ProductEventData, summary: 'A product was deleted', description: 'A product was deleted; `product` is the product as it was.' },
+  'customer.registered': {
+    data: z.object({ customerId: id('user_01JD0000000000000000000000'), email: z.string(), name: z.string().nullable() }),
+    summary: 'A customer account was created',
+    description: 'A customer account was created, by sign-up or by staff.',
+  },
+  'payment.completed': { data: PaymentEventData, summary: 'A payment completed', description: "A payment completed; it is added to the order's `amountPaid`." },
+  'payment.failed': {
+    data: PaymentEventData.extend({ failureReason: z.string().nullable() }),
+    summary: 'A payment failed',
+    description: 'A payment was declined or failed at its provider.',
+  },
+  'payment.refunded': {
+    data: PaymentEventData.omit({ provider: true }).extend({ refundId: id('re_01JD0000000000000000000000') }),
+    summary: 'A refund completed',
+    description: 'A refund completed (one made through the API or at the provider); `amount` is what this refund gave back.',
+  },
+  'payment.disputed': {
+    data: PaymentEventData.omit({ provider: true }).extend({
+      reason: z.string().openapi({ description: "The provider's reason for the dispute (Stripe's `fraudulent`, `product_not_received`, ...)." }),
+      status: z.string().openapi({ description: "The dispute's status at the provider (Stripe's `needs_response`, ...)." }),
+    }),
+    summary: 'A payment was disputed',
+    description: 'A chargeback was opened on a payment at the provider (Stripe `charge.dispute.created`).',
+  },
+  'shipment.shipped': {
+    data: ShipmentSchema.pick({ orderId: true, carrier: true, trackingNumber: true, trackingUrl: true }).extend({
+      shipmentId: id('ship_01JD0000000000000000000000'),
+      orderNumber,
+      customerId,
+      status: z.literal('shipped'),
+      shippedAt: Timestamp,
+      lines: z.array(ShipmentLineSchema),
+    }),
+    summary: 'A shipment was shipped',
+    description: 'A shipment was created as `shipped` or moved to `shipped`, with its carrier, tracking and lines.',
+  },
+  'inventory.low': {
+    data: z.object({
+      productId: id('prod_01JD0000000000000000000000'),
+      variantId: id('var_01JD0000000000000000000000'),
+      sku: z.string().nullable(),
+      quantity: z.int().openapi({ description: 'Units left.' }),
+      threshold: z.int().openapi({ description: "The low-stock threshold in force: the variant's, else its product's, else the store's." }),
+    }),
+    summary: 'A variant ran low on stock',
+    description: "A stock change took a variant from above its low-stock threshold to at or below it: once per crossing, and at most once an hour per variant.",
+  },
+  'page.published': { data: PageEventData, summary: 'A page was published', description: 'A content page became published.' },
+  'page.updated': { data: PageEventData, summary: 'A published page changed', description: 'A published content page changed.' },
+  'page.unpublished': { data: PageEventData, summary: 'A page was unpublished', description: 'A published content page went back to draft or was deleted.' },
+  'cart.abandoned': {
+    data: z.object({
+      cartId: id('cart_01JD0000000000000000000000'),
+      customerId,
+      email: z.string(),
+      currency,
+      idleSince: Timestamp.openapi({ description: 'When the cart was last changed.' }),
+      abandonedAt: Timestamp,
+      recoveryId: z.string().openapi({ description: "Names the cart's recovery (the reminder's link token is derived from it with a key only the store holds)." }),
+    }),
+    summary: 'A cart was abandoned',
+    description: 'A cart with lines and an email was left unchanged for CART_ABANDONED_AFTER_MINUTES (once per cart).',
+  },
+} as const satisfies Record<EventType, EventKind>;
+
+/** `ping`: what `POST /api/webhooks/{id}/test` sends to one endpoint. */
+export const PING_KIND = {
+  data: z.object({ webhookId: id('we_01JD0000000000000000000000'), message: z.string() }),
+  summary: 'A test delivery',
+  description: 'Sent to one endpoint by `POST /api/webhooks/{id}/test`; never broadcast, and not subscribable.',
+} as const satisfies EventKind;
+
+/** The `data` of an event of kind `T`, as the outbox is given it. */
+export type EventData<T extends EventType> = z.infer<(typeof EVENT_KINDS)[T]['data']>;
+export type PingData = z.infer<typeof PING_KIND.data>;
