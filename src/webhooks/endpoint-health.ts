@@ -13,8 +13,6 @@ import { notificationRow } from '../notifications/planner';
 import { staffRecipients } from '../notifications/recipients';
 import { TRIGGERS } from '../notifications/triggers';
 
-export const DEFAULT_DISABLE_AFTER_HOURS = 72;
-
 /** An attempt's outcome, as far as its endpoint's health goes. */
 export interface Attempted {
   endpoint: WebhookEndpointRow;
