@@ -4,7 +4,7 @@ import { createDb, type Database } from '../db/client';
 import { compiled, type Slot } from '../db/compiled';
 import { inJson, jsonRows, rowsFromJson } from '../db/json-rows';
 import { events, notifications, webhookDeliveries, webhookEndpoints, type NotificationRow, type WebhookDeliveryRow } from '../db/schema';
-import type { NotificationTemplateRow } from '../db/schema-notifications';
+import type { NotificationTemplateRow } from '../db/schema/notifications';
 import type { Bindings } from '../env';
 import { PING_EVENT } from '../lib/events';
 import { ID_PREFIX, newId } from '../lib/ids';

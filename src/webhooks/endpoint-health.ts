@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import { compiled, type Slot } from '../db/compiled';
 import { field, jsonEach, jsonValues } from '../db/json-rows';
 import { notifications, webhookEndpoints, type WebhookEndpointRow } from '../db/schema';
-import { notificationTemplates } from '../db/schema-notifications';
+import { notificationTemplates } from '../db/schema/notifications';
 import type { Bindings } from '../env';
 import { insertWhere } from '../lib/insert-where';
 import { storeName } from '../notifications/context';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { notifications } from '../../src/db/schema';
-import { notificationTemplates } from '../../src/db/schema-notifications';
+import { notificationTemplates } from '../../src/db/schema/notifications';
 import { DEFAULT_TEMPLATES } from '../../src/notifications/defaults';
 import { planEventNotifications } from '../../src/notifications/planner';
 import { placeholders, renderMessage } from '../../src/notifications/render';

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { notifications, users } from '../../db/schema';
-import { notificationTemplates, passwordResetTokens } from '../../db/schema-notifications';
+import { notificationTemplates, passwordResetTokens } from '../../db/schema/notifications';
 import type { Bindings } from '../../env';
 import { config } from '../../config';
 import { sha256Hex } from '../../lib/crypto';
