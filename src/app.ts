@@ -6,6 +6,7 @@ import { timing } from 'hono/timing';
 import { createAdminRouter } from './admin';
 import { docsRouter } from './docs';
 import { openApiDocument } from './docs/openapi-document';
+import { config, ConfigError } from './config';
 import type { AppEnv } from './env';
 import { GRANT_RULE } from './lib/access';
 import { FIELDS_SELECTION_EXTENSION, FIELDS_SELECTION_NOTE } from './lib/query';
@@ -62,9 +63,10 @@ export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: versionAliasPath });
 
   // Server-Timing (auth, ratelimit, total) in development, so the cost of each step can be read off a response.
-  const serverTiming = timing({ enabled: (c) => c.env.ENVIRONMENT === 'development', totalDescription: 'Total' });
+  const serverTiming = timing({ enabled: (c) => config(c.env).ENVIRONMENT === 'development', totalDescription: 'Total' });
+  // checkConfig: an invalid variable fails every request, naming it, instead of acting as its default.
   // d1Metrics: X-D1-Rows-Read and X-D1-Round-Trips in development (src/middleware/d1-metrics.ts).
-  app.use('*', requestId({ headerName: 'X-Request-Id' }), serverTiming, apiVersion(), services(), d1Metrics());
+  app.use('*', requestId({ headerName: 'X-Request-Id' }), checkConfig, serverTiming, apiVersion(), services(), d1Metrics());
   const counted = (c: Context<AppEnv>) => !UNCOUNTED_PATHS.has(versionAliasPath(c.req.raw));
   const redispatch: Redispatch = async (request, c) => app.fetch(request, c.env, c.executionCtx);
   // CORS first: a preflight is answered before anything counts or reads it (src/middleware/cors.ts).
@@ -146,6 +148,12 @@ export function createApp() {
   return app;
 }
 
+/** Parses the variables (src/config.ts), once per isolate: a ConfigError answers 500 naming the bad ones. */
+const checkConfig: MiddlewareHandler<AppEnv> = (c, next) => {
+  config(c.env);
+  return next();
+};
+
 /** Runs `middleware` only for requests that `applies` accepts. */
 function only(applies: (c: Context<AppEnv>) => boolean, middleware: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
   return (c, next) => (applies(c) ? middleware(c, next) : next());
@@ -172,6 +180,11 @@ function toApiError(error: unknown, c: Context<AppEnv>): ApiError {
     if (error.status < 500) return new ApiError('INVALID_REQUEST', error.message || 'Bad request', { status: error.status as never });
   }
   const requestId = c.get('requestId');
+  if (error instanceof ConfigError) {
+    // The operator's mistake, not a secret: say which variable so the first request after a deploy shows it.
+    console.error(JSON.stringify({ level: 'error', requestId, message: error.message }));
+    return new ApiError('INTERNAL_ERROR', `${error.message}. Quote request id ${requestId} when reporting it.`);
+  }
   console.error(JSON.stringify({ level: 'error', requestId, method: c.req.method, path: c.req.path, error: String(error), stack: (error as Error)?.stack }));
   return new ApiError('INTERNAL_ERROR', `An unexpected error occurred. Quote request id ${requestId} when reporting it.`);
 }

@@ -1,4 +1,5 @@
 import { createApp } from './app';
+import { config } from './config';
 import type { Bindings } from './env';
 import { handleQueue } from './queues';
 import { runScheduled } from './scheduled';
@@ -13,6 +14,7 @@ export default {
   fetch: app.fetch,
   queue: handleQueue,
   async scheduled(controller, env, ctx) {
+    config(env); // an invalid variable fails the run, naming it
     ctx.waitUntil(runScheduled(env, controller.cron).then((result) => console.log(JSON.stringify({ level: 'info', message: 'scheduled', cron: controller.cron, ...result }))));
   },
 } satisfies ExportedHandler<Bindings>;

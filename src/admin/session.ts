@@ -8,6 +8,7 @@ import { randomBase62, sha256Hex } from '../lib/crypto';
 import { ApiError } from '../lib/errors';
 import { lookupUser } from '../middleware/auth';
 import { type Principal } from '../lib/access';
+import { config } from '../config';
 
 /** The panel's session: a random token in an HttpOnly cookie, its SHA-256 the row id. */
 export const SESSION_COOKIE = 'admin_session';
@@ -24,7 +25,7 @@ export interface AdminSession {
 
 /** Secure everywhere but local development (http://localhost), HttpOnly, SameSite=Lax, scoped to /admin. */
 export function cookieOptions(c: Context<AppEnv>, maxAge?: number): CookieOptions {
-  return { path: '/admin', httpOnly: true, secure: c.env.ENVIRONMENT !== 'development', sameSite: 'Lax', ...(maxAge ? { maxAge } : {}) };
+  return { path: '/admin', httpOnly: true, secure: config(c.env).ENVIRONMENT !== 'development', sameSite: 'Lax', ...(maxAge ? { maxAge } : {}) };
 }
 
 export async function startSession(c: Context<AppEnv>, user: UserRow, now = new Date()): Promise<void> {

@@ -5,6 +5,7 @@
  * different uses (and the JWTs signed with the same secret, whose input is never this) apart.
  */
 import { ApiError } from './errors';
+import { config, type Vars } from '../config';
 
 const encoder = new TextEncoder();
 const base64url = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -15,7 +16,8 @@ export async function derivedToken(secret: string, purpose: string, id: string):
 }
 
 /** The secret derived tokens are made with; without one, `feature` (its links) cannot work. */
-export function tokenSecret(env: { JWT_SECRET?: string }, feature: string): string {
-  if (!env.JWT_SECRET) throw new ApiError('INTERNAL_ERROR', `${feature} is not available: JWT_SECRET is not configured`);
-  return env.JWT_SECRET;
+export function tokenSecret(env: Pick<Vars, 'JWT_SECRET'>, feature: string): string {
+  const { JWT_SECRET } = config(env);
+  if (!JWT_SECRET) throw new ApiError('INTERNAL_ERROR', `${feature} is not available: JWT_SECRET is not configured`);
+  return JWT_SECRET;
 }

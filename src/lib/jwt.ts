@@ -1,9 +1,8 @@
 import { sign, verify } from 'hono/jwt';
-import { numberSetting } from '../env';
+import { config, type Vars } from '../config';
 
 /** The one algorithm tokens are signed and verified with; pinned on both sides so `alg: none` or an RS/HS swap never passes. */
 export const JWT_ALGORITHM = 'HS256';
-export const DEFAULT_TOKEN_TTL_SECONDS = 24 * 60 * 60;
 const ISSUER = 'store-api';
 
 export interface TokenClaims {
@@ -36,7 +35,8 @@ export async function verifyUserToken(token: string, secret: string): Promise<To
 }
 
 /** A token for this user, signed with the configured secret and lifetime. */
-export function tokenForUser(env: { JWT_SECRET?: string; JWT_TTL_SECONDS?: string }, user: { id: string; tokenVersion: number }) {
-  if (!env.JWT_SECRET) throw new Error('JWT_SECRET is not configured');
-  return signUserToken(user.id, user.tokenVersion, env.JWT_SECRET, numberSetting(env.JWT_TTL_SECONDS, DEFAULT_TOKEN_TTL_SECONDS));
+export function tokenForUser(env: Pick<Vars, 'JWT_SECRET' | 'JWT_TTL_SECONDS'>, user: { id: string; tokenVersion: number }) {
+  const { JWT_SECRET, JWT_TTL_SECONDS } = config(env);
+  if (!JWT_SECRET) throw new Error('JWT_SECRET is not configured');
+  return signUserToken(user.id, user.tokenVersion, JWT_SECRET, JWT_TTL_SECONDS);
 }

@@ -12,6 +12,7 @@ import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey, PUBLISHABLE_KEY_PATTERN, P
 import { apiKeyByIdStatement, apiKeyCheckStatement, evaluateApiKey, type KeyLookup } from '../modules/api-keys/api-keys.service';
 import { keepPublishableKey, keptPublishableKey } from '../modules/api-keys/publishable-keys-kept';
 import { forgetKey, keyPrincipal, rememberKey, stampLastUse } from './api-key-cache';
+import { config } from '../config';
 
 const JWT_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
@@ -168,8 +169,9 @@ export async function beginAuthentication(c: Context<AppEnv>): Promise<PendingAu
     return { bucket: null, shoppers: `pk:${(await hashApiKey(credential)).slice(0, 16)}`, outcome: settle(publishableKeyPrincipal(c, credential)) };
   }
   if (JWT_PATTERN.test(credential)) {
-    if (!c.env.JWT_SECRET) throw new Error('JWT_SECRET is not configured');
-    const claims = await verifyUserToken(credential, c.env.JWT_SECRET);
+    const secret = config(c.env).JWT_SECRET;
+    if (!secret) throw new Error('JWT_SECRET is not configured');
+    const claims = await verifyUserToken(credential, secret);
     if (!claims) return failed(ApiError.unauthenticated('Invalid or expired token'));
     return { bucket: `user:${claims.sub}`, outcome: settle(lookupUser(c.var.db, claims)) };
   }

@@ -5,8 +5,7 @@ import { ApiError } from '../lib/errors';
 import { MEDIA_UPLOAD_PATH, MULTIPART_ALLOWANCE, mediaMaxBytes, tooLarge } from '../modules/media/media.upload';
 import { versionAliasPath } from './api-version';
 import { IMPORT_PATH, importMaxBytes } from '../modules/imports/imports.schemas';
-
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+import { config } from '../config';
 
 /** The admin panel's forms that carry the same files as the API's two large bodies (src/admin/routes). */
 const PANEL_MEDIA_UPLOAD_PATH = /^\/admin\/products\/[^/]+\/media\/?$/;
@@ -40,7 +39,7 @@ function limitOf(env: Bindings, method: string, path: string): Limit {
   }
   if (method === 'POST' && path === IMPORT_PATH) return bodyOver(importMaxBytes(env));
   if (method === 'POST' && path === PANEL_IMPORT_PATH) return bodyOver(importMaxBytes(env), MULTIPART_ALLOWANCE);
-  return bodyOver(Number(env.MAX_BODY_BYTES) || DEFAULT_MAX_BODY_BYTES);
+  return bodyOver(config(env).MAX_BODY_BYTES);
 }
 
 /**

@@ -3,7 +3,8 @@ import { createMiddleware } from 'hono/factory';
 import type { Database } from '../db/client';
 import { interceptD1 } from '../lib/d1-intercept';
 import { createDb } from '../db/client';
-import { type AppEnv, numberSetting } from '../env';
+import type { AppEnv } from '../env';
+import { config } from '../config';
 import { coloMatch, coloPut } from '../lib/colo-cache';
 import { fnv1a } from '../lib/fnv';
 import { ifNoneMatchHolds } from '../lib/if-none-match';
@@ -91,7 +92,6 @@ const MAX_KEPT_BYTES = 1024 * 1024;
  * version) a kept answer is rarely still current, and checking it first would cost a second round
  * trip on every miss.
  */
-const QUIET_MS = 2_000;
 const seen = { version: undefined as number | undefined, changedAt: 0, confirmedAt: 0 };
 
 function observe(version: number, now = Date.now()) {
@@ -175,7 +175,7 @@ export function catalogueCache() {
     const key = `${viewOf(c.var.principal)} ${target}`;
     const fresh = wantsFresh(c);
     const now = Date.now();
-    const quietMs = numberSetting(c.env.CATALOGUE_CACHE_QUIET_MS, QUIET_MS);
+    const quietMs = config(c.env).CATALOGUE_CACHE_QUIET_MS;
     const trusted = !fresh && c.var.sessionStart !== 'bookmark' && seen.version !== undefined && now - seen.confirmedAt < quietMs;
     const quiet = now - seen.changedAt >= quietMs;
     const ifNoneMatch = anonymous ? c.req.header('If-None-Match') : undefined;

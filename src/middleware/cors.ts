@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
 import { matcherOf, storeAllowedOrigins } from '../lib/allowed-origins';
+import { config } from '../config';
 
 /** Request headers a storefront page may send (beyond the CORS-safelisted ones). */
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Cart-Token', 'Idempotency-Key', 'X-D1-Bookmark', 'If-None-Match', 'X-Request-Id'];
@@ -28,14 +29,6 @@ const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 /** How long a browser may keep a preflight's answer (Chromium keeps at most two hours). */
 export const CORS_MAX_AGE_SECONDS = 600;
 
-/** `CORS_ORIGINS` (comma or space separated), parsed once per value. */
-let environmentOrigins: { raw: string; patterns: string[] } | undefined;
-function originsOfEnvironment(raw: string | undefined): string[] {
-  if (!raw) return [];
-  if (environmentOrigins?.raw !== raw) environmentOrigins = { raw, patterns: raw.split(/[\s,]+/).filter(Boolean) };
-  return environmentOrigins.patterns;
-}
-
 /**
  * CORS for `/api/*`: a page on an allowed origin (the settings' `allowedOrigins` and the
  * environment's `CORS_ORIGINS`) may call the API. A preflight is answered here, before body limits,
@@ -56,7 +49,7 @@ export function cors(readStoreOrigins: (c: Context<AppEnv>) => Promise<readonly 
         waitUntil: (promise) => c.executionCtx.waitUntil(promise),
         onError: (error) => console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'allowed origins not read', error: String(error) })),
       });
-      return matcherOf([...store, ...originsOfEnvironment(c.env.CORS_ORIGINS)])(origin);
+      return matcherOf([...store, ...config(c.env).CORS_ORIGINS])(origin);
     };
 
     if (c.req.method === 'OPTIONS' && c.req.header('Access-Control-Request-Method') !== undefined) {

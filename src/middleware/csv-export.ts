@@ -1,10 +1,11 @@
 import type { z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import { type AppEnv, numberSetting } from '../env';
+import type { AppEnv } from '../env';
+import { config } from '../config';
 import { cellValue, csvColumns, listItemSchema } from '../lib/csv-columns';
 import { csvLine } from '../lib/csv';
 import { ApiError } from '../lib/errors';
-import { continueAfter, type Cursor, DEFAULT_CSV_EXPORT_MAX_ROWS, type FieldTree, fieldTreeFromSchema, keysetFields, listConfigOf, type ListQueryConfig, MAX_LIMIT } from '../lib/query';
+import { continueAfter, type Cursor, type FieldTree, fieldTreeFromSchema, keysetFields, listConfigOf, type ListQueryConfig, MAX_LIMIT } from '../lib/query';
 import { FieldSyntaxError, parseFields } from '../lib/query/fields';
 import { versionAliasPath } from './api-version';
 import { BOOKMARK_HEADER } from './d1-session';
@@ -148,7 +149,7 @@ async function exportPages(c: Context<AppEnv>, route: ListRoute, columns: string
   if (first.status !== 200) return first;
   const firstPage = (await first.json()) as Page;
   const total = firstPage.pagination.total;
-  const maxRows = numberSetting(c.env.CSV_EXPORT_MAX_ROWS, DEFAULT_CSV_EXPORT_MAX_ROWS);
+  const maxRows = config(c.env).CSV_EXPORT_MAX_ROWS;
   if (total > maxRows) {
     throw new ApiError('INVALID_REQUEST', `${total} rows match this export and an export holds at most ${maxRows}: narrow the filters`, {
       status: 413,

@@ -2,6 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { createDb } from '../db/client';
 import type { AppEnv } from '../env';
 import { interceptD1 } from '../lib/d1-intercept';
+import { config } from '../config';
 
 /**
  * D1 cost of a request, in development only (ENVIRONMENT=development, as `npm run dev`, the tests
@@ -17,7 +18,7 @@ import { interceptD1 } from '../lib/d1-intercept';
  */
 export function d1Metrics() {
   return createMiddleware<AppEnv>(async function d1Metrics(c, next) {
-    if (c.env.ENVIRONMENT !== 'development') return next();
+    if (config(c.env).ENVIRONMENT !== 'development') return next();
     const metrics = { rowsRead: 0, roundTrips: 0, unknown: 0 };
     // Over the binding services() built (audited), so what it adds to a batch is measured too.
     c.set('db', createDb(measuredD1(c.var.db.$client, metrics)));

@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import type { AppEnv } from '../env';
+import type { AppEnv, SessionStart } from '../env';
 import { ApiError } from '../lib/errors';
+import { config } from '../config';
 
 /**
  * Every request's queries run in one D1 session (the Sessions API), which is what lets D1 serve
@@ -23,8 +24,6 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** D1 bookmarks are hex fields joined by dashes; anything else is refused rather than passed to D1. */
 const BOOKMARK = /^[0-9a-f]{1,16}(-[0-9a-f]{1,64}){1,7}$/i;
 
-export type SessionStart = 'first-primary' | 'first-unconstrained' | 'bookmark';
-
 /** Where the request's session starts, and the constraint or bookmark to give withSession(). */
 export function sessionStart(c: Context<AppEnv>): { start: SessionStart; constraint: string } {
   if (!READS.has(c.req.method)) return { start: 'first-primary', constraint: 'first-primary' };
@@ -44,6 +43,6 @@ export function sendBookmark(c: Context<AppEnv>, session: D1DatabaseSession) {
   if (!bookmark) return;
   c.header(BOOKMARK_HEADER, bookmark);
   if (c.req.path.startsWith('/admin') && !READS.has(c.req.method)) {
-    setCookie(c, BOOKMARK_COOKIE, bookmark, { path: '/admin', httpOnly: true, secure: c.env.ENVIRONMENT !== 'development', sameSite: 'Lax', maxAge: 3600 });
+    setCookie(c, BOOKMARK_COOKIE, bookmark, { path: '/admin', httpOnly: true, secure: config(c.env).ENVIRONMENT !== 'development', sameSite: 'Lax', maxAge: 3600 });
   }
 }

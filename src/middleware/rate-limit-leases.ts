@@ -1,4 +1,5 @@
 import type { RateLimitDecision } from '../durable-objects/rate-limiter';
+import { CONFIG_DEFAULTS } from '../config';
 
 /**
  * Hits the limiter counted in advance for this isolate (RateLimiter.take): a busy key far from its
@@ -18,7 +19,7 @@ export const LEASE_SIZE = 10;
 /** A busy key with a high limit leases more at a time, up to 1% of its hourly limit (at most 100). */
 export const leaseSize = (limit: number) => Math.min(100, Math.max(LEASE_SIZE, Math.floor(limit / 100)));
 /** Long enough for a client making a request a second to use a whole lease (RATE_LIMIT_LEASE_SECONDS). */
-export const LEASE_MS = 10_000;
+export const LEASE_MS = CONFIG_DEFAULTS.RATE_LIMIT_LEASE_SECONDS * 1000;
 /**
  * Live leases by bucket, oldest first. A busy key's requests in one isolate often find the lease
  * used up at the same moment and each take one (16 at once under 16 connections): all are kept and

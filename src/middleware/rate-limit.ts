@@ -4,7 +4,8 @@ import { createMiddleware } from 'hono/factory';
 import { endTime, startTime } from 'hono/timing';
 import { WINDOW_SECONDS } from '../durable-objects/rate-limit-window';
 import type { RateLimitDecision } from '../durable-objects/rate-limiter';
-import { type AppEnv, numberSetting } from '../env';
+import type { AppEnv } from '../env';
+import { config } from '../config';
 import { ApiError } from '../lib/errors';
 import { createDb } from '../db/client';
 import { forgetKey, type OptimisticKey, optimisticKey } from './api-key-cache';
@@ -14,22 +15,20 @@ import { clientNetwork, networkOf, shopperNetwork, UNKNOWN_NETWORK } from '../li
 import { isStaleCredential } from './verified-d1';
 import { askAddress, countServed, type Settled } from './address-limits';
 import { estimatedHit, recordDecision } from './rate-limit-estimates';
-import { hitFromLease, keepLease, LEASE_MS, leaseSize } from './rate-limit-leases';
+import { hitFromLease, keepLease, leaseSize } from './rate-limit-leases';
 
 export { WINDOW_SECONDS };
-export const DEFAULT_AUTHENTICATED_LIMIT = 1000;
-export const DEFAULT_ANONYMOUS_LIMIT = 100;
 
-const authenticatedLimit = (c: Context<AppEnv>) => numberSetting(c.env.RATE_LIMIT_AUTHENTICATED, DEFAULT_AUTHENTICATED_LIMIT);
+const authenticatedLimit = (c: Context<AppEnv>) => config(c.env).RATE_LIMIT_AUTHENTICATED;
 /** The sliding window: an hour, shortened only where a test needs a 429 that clears in seconds. */
-const windowSeconds = (c: Context<AppEnv>) => numberSetting(c.env.RATE_LIMIT_WINDOW_SECONDS, WINDOW_SECONDS);
+const windowSeconds = (c: Context<AppEnv>) => config(c.env).RATE_LIMIT_WINDOW_SECONDS;
 
 /** The estimate's key of a client network (src/middleware/rate-limit-estimates.ts). */
 const ipBucketName = (network: string) => `ip:${network}`;
 
 /** The counter of a request without a valid credential: its client's network (an IPv6 /64, an IPv4 address: src/lib/client-network.ts). */
 export function ipBucket(c: Context<AppEnv>): { name: string; limit: number } {
-  return { name: ipBucketName(shopperNetwork(c)), limit: numberSetting(c.env.RATE_LIMIT_ANONYMOUS, DEFAULT_ANONYMOUS_LIMIT) };
+  return { name: ipBucketName(shopperNetwork(c)), limit: config(c.env).RATE_LIMIT_ANONYMOUS };
 }
 
 /**
@@ -42,7 +41,7 @@ async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }):
   try {
     const limiter = c.env.RATE_LIMITER.getByName(bucket.name);
     const taken = await limiter.take(bucket.limit, windowSeconds(c), leaseSize(bucket.limit));
-    const leaseMs = numberSetting(c.env.RATE_LIMIT_LEASE_SECONDS, LEASE_MS / 1000) * 1000;
+    const leaseMs = config(c.env).RATE_LIMIT_LEASE_SECONDS * 1000;
     const { decision, returning } = keepLease(bucket.name, bucket.limit, taken, (n, at) => limiter.giveBack(n, at), leaseMs);
     if (returning) c.executionCtx.waitUntil(returning.catch((error) => console.error(JSON.stringify({ level: 'error', message: 'rate limiter: unused lease not given back', error: String(error) }))));
     return decision;
@@ -64,7 +63,7 @@ async function hitIp(c: Context<AppEnv>, bucket: { name: string; limit: number }
   const estimated = read ? estimatedHit(bucket.name, bucket.limit, windowSeconds(c)) : undefined;
   if (estimated) {
     countServed(c.env, bucket.limit, windowSeconds(c), network, (promise) => c.executionCtx.waitUntil(promise), settleServed);
-    if (c.env.ENVIRONMENT === 'development') c.header('X-RateLimit-Counted', 'background');
+    if (config(c.env).ENVIRONMENT === 'development') c.header('X-RateLimit-Counted', 'background');
     return estimated;
   }
   try {

@@ -1,4 +1,4 @@
-import type { NotificationTemplateRow } from '../db/schema-notifications';
+import type { NotificationTemplateRow } from '../db/schema/notifications';
 
 /**
  * The templates a store starts with. Seeded into `notification_templates` by

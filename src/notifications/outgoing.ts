@@ -6,6 +6,7 @@ import { unredact } from './redaction';
 import { recoveryToken } from '../modules/carts/recovery';
 import { resetIdOfCause, resetToken } from './reset-token';
 import { carriesCredential } from './triggers';
+import { config } from '../config';
 
 /** A message as its provider gets it; `secret` is what it holds that the stored row does not. */
 export interface OutgoingMessage {
@@ -28,8 +29,9 @@ export async function outgoingMessage(env: Pick<Bindings, 'JWT_SECRET'>, row: No
   // A cart reminder: its data names the recovery its link's token is derived from (src/modules/carts/recovery.ts).
   const recoveryId = row.eventId && typeof row.data?.recoveryId === 'string' ? row.data.recoveryId : null;
   if (!resetId && !recoveryId) return { ...stored, secret: null };
-  if (!env.JWT_SECRET) return { error: `${row.template}: JWT_SECRET is not set, so the ${resetId ? 'reset' : 'recovery'} link cannot be made` };
-  const token = resetId ? await resetToken(env.JWT_SECRET, resetId) : await recoveryToken(env.JWT_SECRET, recoveryId!);
+  const secret = config(env).JWT_SECRET;
+  if (!secret) return { error: `${row.template}: JWT_SECRET is not set, so the ${resetId ? 'reset' : 'recovery'} link cannot be made` };
+  const token = resetId ? await resetToken(secret, resetId) : await recoveryToken(secret, recoveryId!);
   return {
     subject: stored.subject === null ? null : unredact(stored.subject, token),
     body: unredact(stored.body, token),

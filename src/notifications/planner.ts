@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import { compiled, type Slot } from '../db/compiled';
 import { jsonRows, rowsFromJson } from '../db/json-rows';
 import { notifications, type NotificationRow } from '../db/schema';
-import { notificationTemplates, type NotificationTemplateRow } from '../db/schema-notifications';
+import { notificationTemplates, type NotificationTemplateRow } from '../db/schema/notifications';
 import { ID_PREFIX, newId } from '../lib/ids';
 import { type Contact, type ContextEvent, contextReads, type Links } from './context';
 import { recipients, staffReads } from './recipients';

@@ -1,4 +1,5 @@
 import { derivedToken, tokenSecret } from '../lib/derived-token';
+import type { Vars } from '../config';
 
 /**
  * A password-reset token is never stored, not even in the message that carries it: it is derived
@@ -16,7 +17,7 @@ const CAUSE_PREFIX = 'password_reset:';
 export const resetToken = (secret: string, resetId: string): Promise<string> => derivedToken(secret, PURPOSE, resetId);
 
 /** The secret tokens are derived with; a store without one cannot make reset links. */
-export const resetSecret = (env: { JWT_SECRET?: string }): string => tokenSecret(env, 'Password reset');
+export const resetSecret = (env: Pick<Vars, 'JWT_SECRET'>): string => tokenSecret(env, 'Password reset');
 
 /** The cause a reset's email is recorded under. */
 export const resetCause = (resetId: string) => `${CAUSE_PREFIX}${resetId}`;

@@ -4,10 +4,11 @@ import { createDb, type Database } from '../db/client';
 import { compiled, type Slot } from '../db/compiled';
 import { field, inJson, jsonEach, jsonRows, jsonValues, rowsFromJson } from '../db/json-rows';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookAttemptRow, type WebhookEndpointRow } from '../db/schema';
-import { numberSetting, type Bindings } from '../env';
+import type { Bindings } from '../env';
+import { config } from '../config';
 import { ID_PREFIX, newId } from '../lib/ids';
 import { hasRetryLeft, retryDelaySeconds } from '../webhooks/backoff';
-import { DEFAULT_DISABLE_AFTER_HOURS, disableIfFailingTooLong, failingRuns, finishedAt, recordFailingRuns } from '../webhooks/endpoint-health';
+import { disableIfFailingTooLong, failingRuns, finishedAt, recordFailingRuns } from '../webhooks/endpoint-health';
 import type { DeliveryMessage } from '../webhooks/messages';
 import { eventPayload } from '../webhooks/payload';
 import { deliveryHeaders } from '../webhooks/signature';
@@ -33,11 +34,8 @@ const CONCURRENCY = 10;
  */
 export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: DeliveryEnv): Promise<void> {
   const db = createDb(env.DB);
-  const settings: Settings = {
-    retryBaseSeconds: numberSetting(env.WEBHOOK_RETRY_BASE_SECONDS, 30),
-    disableAfterHours: numberSetting(env.WEBHOOK_DISABLE_AFTER_HOURS, DEFAULT_DISABLE_AFTER_HOURS),
-    timeoutMs: numberSetting(env.WEBHOOK_TIMEOUT_MS, 10_000),
-  };
+  const { WEBHOOK_RETRY_BASE_SECONDS, WEBHOOK_DISABLE_AFTER_HOURS, WEBHOOK_TIMEOUT_MS } = config(env);
+  const settings: Settings = { retryBaseSeconds: WEBHOOK_RETRY_BASE_SECONDS, disableAfterHours: WEBHOOK_DISABLE_AFTER_HOURS, timeoutMs: WEBHOOK_TIMEOUT_MS };
   await eachBatch(batch, {
     idField: 'deliveryId',
     handle: (items) => deliverAll(db, env, settings, items),

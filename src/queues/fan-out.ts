@@ -4,7 +4,7 @@ import { createDb, type Database } from '../db/client';
 import { compiled, type Slot } from '../db/compiled';
 import { inJson, jsonRows, rowsFromJson } from '../db/json-rows';
 import { events, notifications, webhookDeliveries, webhookEndpoints, type NotificationRow, type WebhookDeliveryRow } from '../db/schema';
-import type { NotificationTemplateRow } from '../db/schema-notifications';
+import type { NotificationTemplateRow } from '../db/schema/notifications';
 import type { Bindings } from '../env';
 import { PING_EVENT } from '../lib/events';
 import { ID_PREFIX, newId } from '../lib/ids';
@@ -16,6 +16,7 @@ import { stalledDeliveries } from '../webhooks/stalled';
 import { stalledNotifications } from '../notifications/stalled';
 import { sweepDue } from './stalled-sweep';
 import { eachBatch, type Item, log, type Result, writeTogetherOrAlone } from './each-message';
+import { config } from '../config';
 
 export type FanOutEnv = Pick<Bindings, 'DB' | 'DELIVERIES_QUEUE' | 'NOTIFICATIONS_QUEUE' | 'EVENTS_QUEUE' | 'CART_RECOVERY_URL'>;
 
@@ -114,7 +115,7 @@ async function fanOutAll(db: Database, env: FanOutEnv, items: Item<EventMessage>
   }
   if (toFan.length === 0) return results;
 
-  const planned = await planNotifications(db, toFan.map(({ event }) => event), received.templates, new Date(), { cartRecoveryUrl: env.CART_RECOVERY_URL });
+  const planned = await planNotifications(db, toFan.map(({ event }) => event), received.templates, new Date(), { cartRecoveryUrl: config(env).CART_RECOVERY_URL });
   const now = new Date();
   const parts: Part[] = toFan.map(({ item, event }) => ({ item, event, deliveries: deliveryRows(event, received.endpoints, now), notifications: planned.get(event.id) ?? [] }));
 

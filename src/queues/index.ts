@@ -1,3 +1,4 @@
+import { config } from '../config';
 import type { Bindings } from '../env';
 import type { NotificationMessage } from '../notifications/messages';
 import type { DeliveryMessage, EventMessage } from '../webhooks/messages';
@@ -11,6 +12,7 @@ import type { ImportMessage } from '../modules/imports/imports.service';
 
 /** The Worker's queue handler: each queue of wrangler.toml to its consumer. */
 export async function handleQueue(batch: MessageBatch<unknown>, env: Bindings, _ctx: ExecutionContext): Promise<void> {
+  config(env); // an invalid variable fails the batch (retried), naming it, before any message is handled
   switch (batch.queue) {
     case 'store-events':
       return fanOutBatch(batch as MessageBatch<EventMessage>, env);

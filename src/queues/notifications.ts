@@ -3,7 +3,8 @@ import { createDb, type Database } from '../db/client';
 import { compiled, type Slot } from '../db/compiled';
 import { field, inJson, jsonEach, jsonValues } from '../db/json-rows';
 import { notifications, type NotificationRow } from '../db/schema';
-import { numberSetting, type Bindings } from '../env';
+import type { Bindings } from '../env';
+import { config } from '../config';
 import type { NotificationMessage } from '../notifications/messages';
 import { type OutgoingMessage, outgoingMessage } from '../notifications/outgoing';
 import { emailProvider, type ProviderEnv, type SendResult, smsProvider } from '../notifications/providers';
@@ -18,7 +19,6 @@ export const NOTIFICATION_MAX_RETRIES = 5;
 /** A message `sending` for longer than this was dropped by a consumer that died: another may take it. */
 export const SENDING_LEASE_MS = 60_000;
 const CONCURRENCY = 10;
-const DEFAULT_FROM = 'Store <store@example.com>';
 
 /**
  * The `notifications` consumer, per batch: ONE D1 batch claims every message of it (and reads the
@@ -28,7 +28,7 @@ const DEFAULT_FROM = 'Store <store@example.com>';
  */
 export async function sendNotificationBatch(batch: MessageBatch<NotificationMessage>, env: NotificationEnv): Promise<void> {
   const db = createDb(env.DB);
-  const base = numberSetting(env.NOTIFICATIONS_RETRY_BASE_SECONDS, 30);
+  const base = config(env).NOTIFICATIONS_RETRY_BASE_SECONDS;
   await eachBatch(batch, {
     idField: 'notificationId',
     handle: (items) => sendAll(db, env, base, items),
@@ -86,7 +86,7 @@ function deliver(env: NotificationEnv, row: NotificationRow, message: OutgoingMe
     return { provider: provider.name, result: provider.send({ id: row.id, to: row.recipient, body: message.body, confidential }) };
   }
   const provider = emailProvider(env);
-  const from = env.NOTIFICATIONS_EMAIL_FROM || DEFAULT_FROM;
+  const from = config(env).NOTIFICATIONS_EMAIL_FROM;
   return { provider: provider.name, result: provider.send({ id: row.id, to: row.recipient, from, subject: message.subject ?? '', text: message.body, html: message.bodyHtml, confidential }) };
 }
 

@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import { compiled, type Slot } from '../db/compiled';
 import { field, jsonEach, jsonValues } from '../db/json-rows';
 import { notifications, webhookEndpoints, type WebhookEndpointRow } from '../db/schema';
-import { notificationTemplates } from '../db/schema-notifications';
+import { notificationTemplates } from '../db/schema/notifications';
 import type { Bindings } from '../env';
 import { insertWhere } from '../lib/insert-where';
 import { storeName } from '../notifications/context';
@@ -12,8 +12,6 @@ import { sendNotificationMessages } from '../notifications/messages';
 import { notificationRow } from '../notifications/planner';
 import { staffRecipients } from '../notifications/recipients';
 import { TRIGGERS } from '../notifications/triggers';
-
-export const DEFAULT_DISABLE_AFTER_HOURS = 72;
 
 /** An attempt's outcome, as far as its endpoint's health goes. */
 export interface Attempted {

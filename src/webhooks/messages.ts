@@ -1,17 +1,7 @@
 import type { Bindings } from '../env';
 import { sendAll } from '../lib/queue-send';
 
-/** Queue message bodies. Kept tiny: consumers read the rows, so a retried message never carries stale data. */
-
-/** On `store-events`: one outbox event, to be fanned out to the endpoints that want it. */
-export interface EventMessage {
-  eventId: string;
-}
-
-/** On `webhook-deliveries` (and its dead-letter queue): one event for one endpoint. */
-export interface DeliveryMessage {
-  deliveryId: string;
-}
+export type { DeliveryMessage, EventMessage } from '../queues/messages';
 
 export async function sendDeliveries(env: Pick<Bindings, 'DELIVERIES_QUEUE'>, deliveryIds: string[], delaySeconds?: number): Promise<void> {
   await sendAll(env.DELIVERIES_QUEUE, deliveryIds.map((deliveryId) => ({ deliveryId })), delaySeconds);

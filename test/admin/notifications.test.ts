@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { notifications, roles } from '../../src/db/schema';
-import { notificationTemplates } from '../../src/db/schema-notifications';
+import { notificationTemplates } from '../../src/db/schema/notifications';
 import { createUser } from '../../src/modules/users/users.service';
 import { DEFAULT_TEMPLATES } from '../../src/notifications/defaults';
 import { db, uid } from '../helpers';

@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, brands, idempotencyKeys, orders, productVariants } from '../../src/db/schema';
-import { auditLog } from '../../src/db/schema-audit';
+import { auditLog } from '../../src/db/schema/audit';
 import { createApiKey, revokeApiKey } from '../../src/modules/api-keys/api-keys.service';
 import { adminKey, api, createProduct, db, uid } from '../helpers';
 

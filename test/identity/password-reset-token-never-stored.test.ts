@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { notifications } from '../../src/db/schema';
-import { passwordResetTokens } from '../../src/db/schema-notifications';
+import { passwordResetTokens } from '../../src/db/schema/notifications';
 import { sha256Hex } from '../../src/lib/crypto';
 import { requestPasswordReset } from '../../src/modules/auth/password-reset';
 import { adminKey, api, db, expectError, insertUser } from '../helpers';

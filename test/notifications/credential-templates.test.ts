@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { carts, events, notifications } from '../../src/db/schema';
-import { notificationTemplates } from '../../src/db/schema-notifications';
+import { notificationTemplates } from '../../src/db/schema/notifications';
 import { requestPasswordReset } from '../../src/modules/auth/password-reset';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
 import { abandonIdleCarts } from '../../src/modules/carts/abandonment';

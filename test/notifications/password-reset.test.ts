@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { notifications } from '../../src/db/schema';
-import { passwordResetTokens } from '../../src/db/schema-notifications';
+import { passwordResetTokens } from '../../src/db/schema/notifications';
 import { sha256Hex } from '../../src/lib/crypto';
 import { api, db, expectError, insertUser, TEST_PASSWORD } from '../helpers';
 import { resetEmail } from './reset-inbox';

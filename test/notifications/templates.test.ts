@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { notifications } from '../../src/db/schema';
-import { notificationTemplates } from '../../src/db/schema-notifications';
+import { notificationTemplates } from '../../src/db/schema/notifications';
 import { DEFAULT_TEMPLATES } from '../../src/notifications/defaults';
 import { ID_PREFIX, newId } from '../../src/lib/ids';
 import { planEventNotifications, planNotifications } from '../../src/notifications/planner';

@@ -8,7 +8,7 @@ import { createPayment } from '../../src/modules/payments/payments.service';
 import { createRefund } from '../../src/modules/payments/refunds.service';
 import { adminKey, createProduct, db, insertUser, uid } from '../helpers';
 
-// The daily aggregates the reports read (src/db/schema-reports.ts) against a brute-force sum over
+// The daily aggregates the reports read (src/db/schema/reports.ts) against a brute-force sum over
 // orders, lines and refunds, after random placements, cancellations, payments and refunds.
 
 /** A deterministic generator, so a failure can be replayed. */

@@ -1,5 +1,5 @@
 import { NOTIFICATION_STATUSES } from '../../db/schema';
-import { NOTIFICATION_CATEGORIES, NOTIFICATION_CHANNELS, TEMPLATE_AUDIENCES } from '../../db/schema-notifications';
+import { NOTIFICATION_CATEGORIES, NOTIFICATION_CHANNELS, TEMPLATE_AUDIENCES } from '../../db/schema/notifications';
 import type { Pagination } from '../../lib/envelope';
 import type { Notification, NotificationTemplate } from '../../modules/notifications/notifications.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';

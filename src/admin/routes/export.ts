@@ -6,6 +6,7 @@ import { ApiError, type ErrorCode } from '../../lib/errors';
 import { signUserToken } from '../../lib/jwt';
 import type { Redispatch } from '../../middleware/rate-limit';
 import { sessionOf } from '../context';
+import { config } from '../../config';
 
 /** An API list path (`orders`, `orders/ord_…/payments`): plain segments only, so `..` cannot lead elsewhere. */
 const LIST_PATH = /^[a-z][a-z-]*(\/[A-Za-z0-9_-]+)*$/;
@@ -25,12 +26,13 @@ export function exportRoutes(redispatch: Redispatch) {
     if (!LIST_PATH.test(c.req.param('list'))) throw ApiError.notFound('List', c.req.param('list'));
     const session = sessionOf(c);
     const user = await c.var.db.query.users.findFirst({ columns: { id: true, tokenVersion: true }, where: eq(users.id, session.user.id) });
-    if (!user || !c.env.JWT_SECRET) throw ApiError.unauthenticated('Sign in again to export');
+    const secret = config(c.env).JWT_SECRET;
+    if (!user || !secret) throw ApiError.unauthenticated('Sign in again to export');
     const url = new URL(c.req.url);
     const target = new URL(`/api/${c.req.param('list')}`, url.origin);
     for (const [name, value] of url.searchParams) if (value.trim() !== '' && name !== 'page' && name !== 'limit') target.searchParams.set(name, value.trim());
     target.searchParams.set('format', 'csv');
-    const { token } = await signUserToken(user.id, user.tokenVersion, c.env.JWT_SECRET, EXPORT_TOKEN_SECONDS);
+    const { token } = await signUserToken(user.id, user.tokenVersion, secret, EXPORT_TOKEN_SECONDS);
     const headers = new Headers({ Authorization: `Bearer ${token}` });
     const ip = c.req.header('CF-Connecting-IP');
     if (ip) headers.set('CF-Connecting-IP', ip);

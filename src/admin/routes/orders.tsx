@@ -39,6 +39,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { FormState } from '../components/form';
 import { money } from '../components/table';
 import { ADDRESS_FIELDS, DRAFT_FIELDS, type DraftLine, NewOrderPage, type Review } from '../pages/order-new';
+import { config } from '../../config';
 
 const HERE = '/admin/orders';
 type C = Context<AppEnv>;
@@ -64,7 +65,7 @@ async function detail(c: C, id: string, failed?: OrderView['failed'], status = 2
     ship: hasPermission(principal, 'shipments:write') || write,
     cancel: write && !vendorScope(principal),
   };
-  const stripeLink = (p: { providerReference: string | null }) => stripeDashboardUrl(p, c.env.STRIPE_SECRET_KEY);
+  const stripeLink = (p: { providerReference: string | null }) => stripeDashboardUrl(p, config(c.env).STRIPE_SECRET_KEY);
   const view = (
     <OrderDetailPage order={order} payments={paid?.items ?? null} refunds={refunded} providerLink={stripeLink} shipments={shipped.items} csrf={sessionOf(c).csrfToken} can={can} failed={failed} />
   );

@@ -12,6 +12,7 @@ import { clientNetwork } from '../../lib/client-network';
 import { countAttempt } from '../../modules/auth/login-lockout';
 import { SetupPage } from '../pages/setup';
 import { startSession } from '../session';
+import { config } from '../../config';
 
 /** Wrong secrets count like wrong passwords, per client IP, so the secret cannot be guessed here. */
 const SETUP_ACCOUNT = 'bootstrap-secret';
@@ -23,7 +24,7 @@ function show(c: Context<AppEnv>, form: FormState, status = 200) {
 
 /** Without BOOTSTRAP_SECRET the page does not exist, as the API's bootstrap endpoint does not. */
 function enabled(c: Context<AppEnv>) {
-  if (!c.env.BOOTSTRAP_SECRET) throw new ApiError('NOT_FOUND', 'Bootstrap is not enabled on this store');
+  if (!config(c.env).BOOTSTRAP_SECRET) throw new ApiError('NOT_FOUND', 'Bootstrap is not enabled on this store');
 }
 
 export const setupRoutes = new Hono<AppEnv>()

@@ -13,6 +13,7 @@ import { sameOrigin, sameToken, signInToken, validSignInToken } from '../csrf';
 import { failure, readForm, redirectWith, str, takeFlash, validate } from '../form-data';
 import { SignInPage } from '../pages/sign-in';
 import { endSession, isPanelUser, readSession, startSession } from '../session';
+import { config } from '../../config';
 
 /** Where to go after signing in: only a path inside the panel, never another site. */
 export function safeNext(next: string | undefined): string {
@@ -21,7 +22,7 @@ export function safeNext(next: string | undefined): string {
 
 function show(c: Context<AppEnv>, form: FormState, status = 200, next = c.req.query('next')) {
   c.header('Cache-Control', 'no-store');
-  return c.html(<SignInPage form={form} csrf={signInToken(c)} next={safeNext(next)} flash={takeFlash(c)} setup={Boolean(c.env.BOOTSTRAP_SECRET)} />, status as 200);
+  return c.html(<SignInPage form={form} csrf={signInToken(c)} next={safeNext(next)} flash={takeFlash(c)} setup={Boolean(config(c.env).BOOTSTRAP_SECRET)} />, status as 200);
 }
 
 export const signInRoutes = new Hono<AppEnv>()

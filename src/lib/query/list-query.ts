@@ -5,11 +5,12 @@ import { type FieldTree, FieldSyntaxError, parseFields } from './fields';
 import { continuationOf, type Cursor, keysetCondition } from './keyset';
 import { orderByFor, parseSort, type SortKey, SortSyntaxError } from './sort';
 import { numberQuery } from './typed';
+import { CONFIG_DEFAULTS } from '../../config';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 /** The most rows a CSV export holds unless CSV_EXPORT_MAX_ROWS says otherwise (src/middleware/csv-export.ts): 100 pages. */
-export const DEFAULT_CSV_EXPORT_MAX_ROWS = 10_000;
+export const DEFAULT_CSV_EXPORT_MAX_ROWS = CONFIG_DEFAULTS.CSV_EXPORT_MAX_ROWS;
 const MAX_PAGE = 1_000_000;
 
 /** One declared filter: how its query value parses and which SQL condition it becomes. */

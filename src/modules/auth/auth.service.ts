@@ -14,6 +14,7 @@ import { toAddress } from '../customers/addresses.service';
 import { assertCurrentPassword } from '../customers/email-change';
 import { createUser, getUserRow, newUserRow, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
 import type { BootstrapInput, ChangePasswordInput, LoginInput, RegisterInput, Session } from './auth.schemas';
+import { config } from '../../config';
 
 type TokenSettings = Pick<Bindings, 'JWT_SECRET' | 'JWT_TTL_SECONDS'>;
 export const ADMIN_ROLE = 'admin';
@@ -115,8 +116,9 @@ const noAdmin = sql`NOT EXISTS (SELECT 1 FROM ${users} WHERE ${users.roleId} = $
  * cannot both succeed.
  */
 export async function bootstrap(db: Database, env: TokenSettings & Pick<Bindings, 'BOOTSTRAP_SECRET'>, input: BootstrapInput, now = new Date()): Promise<Session> {
-  if (!env.BOOTSTRAP_SECRET) throw new ApiError('NOT_FOUND', 'Bootstrap is not enabled on this store');
-  if (!(await isBootstrapSecret(input.secret, env.BOOTSTRAP_SECRET))) throw ApiError.forbidden('Invalid bootstrap secret');
+  const { BOOTSTRAP_SECRET } = config(env);
+  if (!BOOTSTRAP_SECRET) throw new ApiError('NOT_FOUND', 'Bootstrap is not enabled on this store');
+  if (!(await isBootstrapSecret(input.secret, BOOTSTRAP_SECRET))) throw ApiError.forbidden('Invalid bootstrap secret');
   const row = await newUserRow({ email: input.email, password: input.password, name: input.name, roleId: ADMIN_ROLE }, now);
   const result = await withUniqueConflicts(USER_UNIQUE_FIELDS, () => insertWhere(db, users, row, noAdmin));
   if (result.meta.changes === 0) throw ApiError.conflict(ALREADY_BOOTSTRAPPED);

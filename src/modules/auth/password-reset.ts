@@ -1,8 +1,9 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { notifications, users } from '../../db/schema';
-import { notificationTemplates, passwordResetTokens } from '../../db/schema-notifications';
-import { numberSetting, type Bindings } from '../../env';
+import { notificationTemplates, passwordResetTokens } from '../../db/schema/notifications';
+import type { Bindings } from '../../env';
+import { config } from '../../config';
 import { sha256Hex } from '../../lib/crypto';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
@@ -16,19 +17,14 @@ import { storeSettings } from '../../db/schema';
 
 export type ResetEnv = Pick<Bindings, 'PASSWORD_RESET_URL' | 'PASSWORD_RESET_TTL_SECONDS' | 'NOTIFICATIONS_QUEUE' | 'JWT_SECRET'>;
 
-export const DEFAULT_RESET_TTL_SECONDS = 3600;
 /** A second request for the same account within this window sends nothing (no mail bombing through the form). */
 export const RESET_COOLDOWN_MS = 60_000;
 
-export function resetUrl(base: string | undefined, token: string): string {
-  const page = base || 'http://localhost:3000/reset-password';
-  try {
-    const url = new URL(page);
-    url.searchParams.set('token', token);
-    return url.toString();
-  } catch {
-    return `${page}${page.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
-  }
+/** PASSWORD_RESET_URL (an http(s) URL: src/config.ts checks it) with the token. */
+export function resetUrl(base: string, token: string): string {
+  const url = new URL(base);
+  url.searchParams.set('token', token);
+  return url.toString();
 }
 
 /**
@@ -58,7 +54,7 @@ export async function requestPasswordReset(db: Database, env: ResetEnv, email: s
   ]);
   const user = found[0];
   const template = templates[0] ?? { key: 'password_reset', event: 'password_reset', channel: 'email' as const, category: 'transactional' as const, subject: '', body: '', bodyHtml: null };
-  const ttl = numberSetting(env.PASSWORD_RESET_TTL_SECONDS, DEFAULT_RESET_TTL_SECONDS);
+  const ttl = config(env).PASSWORD_RESET_TTL_SECONDS;
   const ts = now.toISOString();
   const tokenRow = {
     id: resetId,
@@ -72,7 +68,7 @@ export async function requestPasswordReset(db: Database, env: ResetEnv, email: s
     storeName: settings[0]?.name ?? 'Store',
     customerName: user?.name ?? email,
     email,
-    resetUrl: resetUrl(env.PASSWORD_RESET_URL, REDACTED),
+    resetUrl: resetUrl(config(env).PASSWORD_RESET_URL, REDACTED),
     token: REDACTED,
     expiresInMinutes: Math.round(ttl / 60),
   };

@@ -4,12 +4,12 @@ import { createDb } from '../../db/client';
 import { cartLines, cartRecoveries, carts, orders, users } from '../../db/schema';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
-import { type Bindings, numberSetting } from '../../env';
+import type { Bindings } from '../../env';
+import { config } from '../../config';
 import { outboxEventWhere, takeNotedEvents } from '../../lib/events';
 import { sendEvents } from '../../webhooks/messages';
 import { newRecovery } from './recovery';
 
-const DEFAULT_CART_ABANDONED_AFTER_MINUTES = 60;
 /** Carts looked at per cron run; the oldest first, so a backlog clears over the next minutes. */
 const PER_RUN = 100;
 
@@ -27,7 +27,7 @@ const PER_RUN = 100;
  */
 export async function abandonIdleCarts(env: Pick<Bindings, 'DB' | 'EVENTS_QUEUE' | 'CART_ABANDONED_AFTER_MINUTES'>, now = new Date()): Promise<number> {
   const db = createDb(env.DB);
-  const minutes = numberSetting(env.CART_ABANDONED_AFTER_MINUTES, DEFAULT_CART_ABANDONED_AFTER_MINUTES);
+  const minutes = config(env).CART_ABANDONED_AFTER_MINUTES;
   const cutoff = new Date(now.getTime() - minutes * 60_000).toISOString();
   const contact = sql<string>`coalesce(${carts.email}, ${users.email})`;
   const idle = await db

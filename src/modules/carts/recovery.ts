@@ -7,6 +7,7 @@ import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { newCartToken } from './carts.access';
 import { ALREADY_CHECKED_OUT } from './carts.service';
+import { CONFIG_DEFAULTS, type Vars } from '../../config';
 
 /**
  * The way back into an abandoned cart. When the cron finds a cart abandoned it adds a
@@ -22,19 +23,14 @@ const PURPOSE = 'store-api cart-recovery token v1:';
 export const recoveryToken = (secret: string, recoveryId: string) => derivedToken(secret, PURPOSE, recoveryId);
 
 /** The secret recovery tokens are derived with. */
-export const recoverySecret = (env: { JWT_SECRET?: string }): string => tokenSecret(env, 'Cart recovery');
+export const recoverySecret = (env: Pick<Vars, 'JWT_SECRET'>): string => tokenSecret(env, 'Cart recovery');
 
 /** The reminder's link: CART_RECOVERY_URL with the cart and the token (the storefront posts them to /api/carts/{cart}/recover). */
 export function recoveryUrl(base: string | undefined, cartId: string, token: string): string {
-  const page = base || 'http://localhost:3000/cart';
-  try {
-    const url = new URL(page);
-    url.searchParams.set('cart', cartId);
-    url.searchParams.set('token', token);
-    return url.toString();
-  } catch {
-    return `${page}${page.includes('?') ? '&' : '?'}cart=${encodeURIComponent(cartId)}&token=${encodeURIComponent(token)}`;
-  }
+  const url = new URL(base ?? CONFIG_DEFAULTS.CART_RECOVERY_URL);
+  url.searchParams.set('cart', cartId);
+  url.searchParams.set('token', token);
+  return url.toString();
 }
 
 /** The recovery row to add, in the abandonment's batch, for a cart found abandoned at `now`. */

@@ -1,12 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { numberSetting } from '../../env';
+import { config, type Vars } from '../../config';
 import { IMPORT_FORMATS, IMPORT_STATUSES, imports } from '../../db/schema';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
 import { booleanQuery, defineListQuery, enumFilter, fieldTreeFromSchema } from '../../lib/query';
 
 export const IMPORT_PATH = '/api/products/import';
-const DEFAULT_IMPORT_MAX_BYTES = 10 * 1024 * 1024;
-export const importMaxBytes = (env: { IMPORT_MAX_BYTES?: string }) => numberSetting(env.IMPORT_MAX_BYTES, DEFAULT_IMPORT_MAX_BYTES);
+export const importMaxBytes = (env: Pick<Vars, 'IMPORT_MAX_BYTES'>) => config(env).IMPORT_MAX_BYTES;
 
 export const ImportFailureSchema = z
   .object({

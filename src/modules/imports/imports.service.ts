@@ -8,6 +8,7 @@ import { chunkRows } from '../../lib/db-errors';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { type ReadFile, readRows } from './formats';
+import type { ImportMessage } from '../../queues/messages';
 import { importListQuery, type ImportSummary, type ImportView } from './imports.schemas';
 import { type Failure, type Names, planProducts, type Planned, type ProductPlan } from './plan';
 
@@ -16,10 +17,7 @@ export const CHUNK_PRODUCTS = 25;
 /** The failures an import answer lists (all are kept; the count is exact). */
 const FAILURES_SHOWN = 500;
 
-export interface ImportMessage {
-  importId: string;
-  n: number;
-}
+export type { ImportMessage };
 
 /** Parses and checks the file: every row grouped into products, every bad cell a failure. */
 export async function planImport(db: Database, csv: string): Promise<{ file: ReadFile; planned: Planned }> {

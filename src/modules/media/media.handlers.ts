@@ -7,6 +7,7 @@ import type * as routes from './media.routes';
 import { MAX_MEDIA_PER_PRODUCT } from './media.schemas';
 import * as service from './media.service';
 import { mediaMaxBytes, readUpload } from './media.upload';
+import { config } from '../../config';
 
 type WithPrincipal = { var: { principal: Principal } };
 const visibility = (c: WithPrincipal) => productVisibility(c.var.principal);
@@ -14,7 +15,7 @@ const scope = (c: WithPrincipal) => productWriter(c.var.principal);
 
 /** Where image URLs start: MEDIA_BASE_URL, or the origin this request came to + /media. */
 export function mediaBaseUrl(env: Pick<Bindings, 'MEDIA_BASE_URL'>, requestUrl: string): string {
-  return env.MEDIA_BASE_URL?.trim().replace(/\/+$/, '') || `${new URL(requestUrl).origin}/media`;
+  return config(env).MEDIA_BASE_URL ?? `${new URL(requestUrl).origin}/media`;
 }
 
 export const listMedia: AppRouteHandler<typeof routes.listMedia> = async (c) => {

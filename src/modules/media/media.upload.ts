@@ -1,5 +1,5 @@
 import { ApiError } from '../../lib/errors';
-import { numberSetting } from '../../env';
+import { config, type Vars } from '../../config';
 import { UploadMediaQuery, type UploadMediaInput } from './media.schemas';
 import { EXTENSION, MEDIA_TYPES, type MediaType, sniff } from './media.sniff';
 
@@ -9,13 +9,12 @@ import { EXTENSION, MEDIA_TYPES, type MediaType, sniff } from './media.sniff';
  * first bytes say; a declared type that disagrees, or bytes of another kind, are 415.
  */
 
-export const DEFAULT_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
 /** Room for a multipart body's boundaries and fields around a file of the largest size. */
 export const MULTIPART_ALLOWANCE = 64 * 1024;
 /** POST /api/products/{id}/media (and its /api/v1 alias, already mapped): the one body larger than MAX_BODY_BYTES. */
 export const MEDIA_UPLOAD_PATH = /^\/api\/products\/[^/]+\/media\/?$/;
 
-export const mediaMaxBytes = (env: { MEDIA_MAX_BYTES?: string }) => numberSetting(env.MEDIA_MAX_BYTES, DEFAULT_MEDIA_MAX_BYTES);
+export const mediaMaxBytes = (env: Pick<Vars, 'MEDIA_MAX_BYTES'>) => config(env).MEDIA_MAX_BYTES;
 
 export interface Upload {
   bytes: Uint8Array;

@@ -1,5 +1,5 @@
 import { NOTIFICATION_STATUSES, notifications } from '../../db/schema';
-import { NOTIFICATION_CATEGORIES, NOTIFICATION_CHANNELS, notificationTemplates, TEMPLATE_AUDIENCES } from '../../db/schema-notifications';
+import { NOTIFICATION_CATEGORIES, NOTIFICATION_CHANNELS, notificationTemplates, TEMPLATE_AUDIENCES } from '../../db/schema/notifications';
 import { booleanFilter, createdAfterFilter, createdBeforeFilter, defineListQuery, enumFilter, exactFilter, fieldTreeFromSchema } from '../../lib/query';
 import { NotificationSchema, NotificationTemplateSchema } from './notifications.schemas';
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { NOTIFICATION_STATUSES, notifications } from '../../db/schema';
-import { notificationTemplates } from '../../db/schema-notifications';
+import { notificationTemplates } from '../../db/schema/notifications';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
 
 export const NOTIFICATION_STATUS_DESCRIPTION =

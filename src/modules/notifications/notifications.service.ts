@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { notifications, type NotificationRow } from '../../db/schema';
-import { notificationTemplates, type NotificationTemplateRow } from '../../db/schema-notifications';
+import { notificationTemplates, type NotificationTemplateRow } from '../../db/schema/notifications';
 import { assertCovers, type Principal } from '../../lib/access';
 import { ApiError, type FieldError } from '../../lib/errors';
 import { listPlan, type ParsedListQuery } from '../../lib/query';

@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, inArray, lt, lte } from 'drizzle-orm';
 import { createDb, type Database } from '../../db/client';
 import { type OrderRow, orderLines, orders, type PaymentRow, payments } from '../../db/schema';
-import { type Bindings, numberSetting } from '../../env';
+import type { Bindings } from '../../env';
+import { config } from '../../config';
 import { ApiError } from '../../lib/errors';
 import { groupBy } from '../../lib/group-by';
 import { paymentProvider } from '../payments/providers/registry';
@@ -27,7 +28,6 @@ import { runCancellation } from './order-changes';
  */
 
 export const PAYMENT_EXPIRED = 'payment_expired';
-const DEFAULT_ORDER_PAYMENT_TTL_MINUTES = 60;
 /** Orders cancelled per cron run, oldest first; the rest wait for the next minute. */
 export const EXPIRY_BATCH = 100;
 
@@ -76,7 +76,7 @@ async function closeOpenPayments(db: Database, env: StripeSettings, order: Order
 /** Cancels the unpaid orders whose time to pay is over at `now`; returns how many it cancelled. */
 export async function expireUnpaidOrders(env: Pick<Bindings, 'DB' | 'ORDER_PAYMENT_TTL_MINUTES'> & StripeSettings, now = new Date()): Promise<number> {
   const db = createDb(env.DB);
-  const ttlMinutes = numberSetting(env.ORDER_PAYMENT_TTL_MINUTES, DEFAULT_ORDER_PAYMENT_TTL_MINUTES);
+  const ttlMinutes = config(env).ORDER_PAYMENT_TTL_MINUTES;
   const { overdue, linesByOrder, openByOrder } = await readOverdue(db, new Date(now.getTime() - ttlMinutes * 60_000).toISOString());
   let cancelled = 0;
   for (const order of overdue) {

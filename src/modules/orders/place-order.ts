@@ -7,7 +7,7 @@ import { ApiError } from '../../lib/errors';
 import { newEventId } from '../../lib/events';
 import type { EventData } from '../../webhooks/event-payloads';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { numberSetting } from '../../env';
+import { CONFIG_DEFAULTS, config, type Vars } from '../../config';
 import { stockChangeStatements } from '../inventory/stock';
 import { orderEventData } from './order-status';
 import { forgetQuoteInputs, keepQuoteInputs, keptQuoteInputs } from './quote-inputs';
@@ -187,7 +187,7 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
   const placed = { id: newId(ID_PREFIX.orderEvent, now.getTime()), orderId: id, fromStatus: null, toStatus: 'pending' as const, actor: input.actor, note: null, createdAt: ts };
   const statements = [
     quoteStillCurrent(db, { version: inputs.version }),
-    insertOrder(db, { ...order, numberStart: input.numberStart ?? DEFAULT_ORDER_NUMBER_START }),
+    insertOrder(db, { ...order, numberStart: input.numberStart ?? CONFIG_DEFAULTS.ORDER_NUMBER_START }),
     ...lines.map((line) => insertOrderLine(db, line)),
     ...lines.flatMap((line) => stockChangeStatements(db, { variantId: line.variantId, delta: -line.quantity, reason: 'order', orderId: id, actor: input.actor }, now)),
     ...(q.coupon
@@ -229,8 +229,7 @@ export function notEnoughStock(line: { name: string; quantity: number }, availab
 }
 
 /** The first order number (`ORDER_NUMBER_START`, 1001 by default); any later order's is higher. */
-export const orderNumberStart = (env: { ORDER_NUMBER_START?: string }) => Math.floor(numberSetting(env.ORDER_NUMBER_START, DEFAULT_ORDER_NUMBER_START));
-const DEFAULT_ORDER_NUMBER_START = 1001;
+export const orderNumberStart = (env: Pick<Vars, 'ORDER_NUMBER_START'>) => config(env).ORDER_NUMBER_START;
 
 /** Whose coupon uses count against a per-customer limit: the account, or a guest's email. */
 export const customerKeyOf = (orderer: { customerId: string | null; email: string }) => orderer.customerId ?? `email:${orderer.email.toLowerCase()}`;

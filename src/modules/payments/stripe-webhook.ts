@@ -9,6 +9,7 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
 import { type StripeSettings, chargeOutcome, fromStripeAmount, stripeClient, stripeProvider } from './providers/stripe';
 import { recordCharge, recordRefund } from './settle';
+import { config } from '../../config';
 
 /**
  * Stripe's webhook (POST /api/payments/stripe/webhook): events verified with the endpoint's signing
@@ -25,7 +26,7 @@ const ACTOR = 'system:stripe';
 export async function verifiedEvent(env: StripeSettings, payload: string, signature: string | undefined): Promise<Stripe.Event> {
   if (!signature) throw new ApiError('INVALID_REQUEST', 'The Stripe-Signature header is missing', { details: { field: 'Stripe-Signature', issue: 'missing' } });
   try {
-    return await Stripe.webhooks.constructEventAsync(payload, signature, env.STRIPE_WEBHOOK_SECRET!, SIGNATURE_TOLERANCE_SECONDS, Stripe.createSubtleCryptoProvider());
+    return await Stripe.webhooks.constructEventAsync(payload, signature, config(env).STRIPE_WEBHOOK_SECRET!, SIGNATURE_TOLERANCE_SECONDS, Stripe.createSubtleCryptoProvider());
   } catch (error) {
     throw new ApiError('INVALID_REQUEST', `The Stripe-Signature does not verify: ${(error as Error).message}`, { details: { field: 'Stripe-Signature', issue: 'does not verify' } });
   }

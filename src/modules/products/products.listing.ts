@@ -8,7 +8,7 @@ import { categoryIdOf, productListQuery } from './products.query';
 type Filters = ParsedListQuery<typeof productListQuery.filters>['filters'];
 
 /**
- * Product lists filtered by category, read off category_listing (src/db/schema-listing.ts): the
+ * Product lists filtered by category, read off category_listing (src/db/schema/listing.ts): the
  * category's rows of each status the caller sees, walked along the index of the sort
  * (category_id, status, <column>, product_id) and merged in order, give the page's ids; only those
  * products are then read. A page costs its own rows whatever the size of the catalogue or the

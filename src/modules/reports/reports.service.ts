@@ -18,7 +18,7 @@ import {
 
 /**
  * The reports, read from the daily aggregates the database keeps as orders and refunds are written
- * (src/db/schema-reports.ts): a year of sales is at most 366 rows, whatever the number of orders.
+ * (src/db/schema/reports.ts): a year of sales is at most 366 rows, whatever the number of orders.
  */
 
 type DayRow = typeof salesDays.$inferSelect;

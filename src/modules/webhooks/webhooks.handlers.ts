@@ -5,9 +5,10 @@ import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
 import type * as routes from './webhooks.routes';
 import * as service from './webhooks.service';
+import { config } from '../../config';
 
 /** Local development and tests set WEBHOOK_ALLOW_PRIVATE_URLS so receivers on loopback and plain http work. */
-export const allowPrivateUrls = (c: Context<AppEnv>) => c.env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true';
+export const allowPrivateUrls = (c: Context<AppEnv>) => config(c.env).WEBHOOK_ALLOW_PRIVATE_URLS;
 
 export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (c) => {
   const query = c.req.valid('query');

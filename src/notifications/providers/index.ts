@@ -1,4 +1,5 @@
-import { numberSetting, type Bindings } from '../../env';
+import type { Bindings } from '../../env';
+import { config } from '../../config';
 import { outboxEmail, outboxSms } from './outbox';
 import { resendProvider } from './resend';
 import { twilioProvider } from './twilio';
@@ -26,28 +27,24 @@ function misconfigured(name: string, problem: string): EmailProvider & SmsProvid
   return { name, send: async () => result };
 }
 
-const timeout = (env: ProviderEnv) => numberSetting(env.NOTIFICATIONS_TIMEOUT_MS, 10_000);
-const development = (env: ProviderEnv) => env.ENVIRONMENT === 'development';
+const development = (env: ProviderEnv) => config(env).ENVIRONMENT === 'development';
 
 /** NOTIFICATIONS_EMAIL_PROVIDER: `outbox` (the default) or `resend` (needs the RESEND_API_KEY secret). */
 export function emailProvider(env: ProviderEnv): EmailProvider {
-  const name = env.NOTIFICATIONS_EMAIL_PROVIDER || 'outbox';
-  if (name === 'outbox') return outboxEmail(development(env));
-  if (name === 'resend') {
-    if (!env.RESEND_API_KEY) return misconfigured('resend', 'RESEND_API_KEY is not set');
-    return resendProvider({ apiKey: env.RESEND_API_KEY, apiUrl: env.RESEND_API_URL, timeoutMs: timeout(env) });
-  }
-  return misconfigured(name, `unknown NOTIFICATIONS_EMAIL_PROVIDER '${name}' (outbox or resend)`);
+  const settings = config(env);
+  if (settings.NOTIFICATIONS_EMAIL_PROVIDER === 'outbox') return outboxEmail(development(env));
+  if (!settings.RESEND_API_KEY) return misconfigured('resend', 'RESEND_API_KEY is not set');
+  return resendProvider({ apiKey: settings.RESEND_API_KEY, apiUrl: settings.RESEND_API_URL, timeoutMs: settings.NOTIFICATIONS_TIMEOUT_MS });
 }
 
 /** NOTIFICATIONS_SMS_PROVIDER: `outbox` (the default) or `twilio` (needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM). */
 export function smsProvider(env: ProviderEnv): SmsProvider {
-  const name = env.NOTIFICATIONS_SMS_PROVIDER || 'outbox';
-  if (name === 'outbox') return outboxSms(development(env));
-  if (name === 'twilio') {
-    const missing = (['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const).filter((k) => !env[k]);
-    if (missing.length) return misconfigured('twilio', `${missing.join(', ')} not set`);
-    return twilioProvider({ accountSid: env.TWILIO_ACCOUNT_SID!, authToken: env.TWILIO_AUTH_TOKEN!, from: env.TWILIO_FROM!, apiUrl: env.TWILIO_API_URL, timeoutMs: timeout(env) });
+  const settings = config(env);
+  if (settings.NOTIFICATIONS_SMS_PROVIDER === 'outbox') return outboxSms(development(env));
+  const { TWILIO_ACCOUNT_SID: accountSid, TWILIO_AUTH_TOKEN: authToken, TWILIO_FROM: from } = settings;
+  if (!accountSid || !authToken || !from) {
+    const missing = (['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const).filter((k) => !settings[k]);
+    return misconfigured('twilio', `${missing.join(', ')} not set`);
   }
-  return misconfigured(name, `unknown NOTIFICATIONS_SMS_PROVIDER '${name}' (outbox or twilio)`);
+  return twilioProvider({ accountSid, authToken, from, apiUrl: settings.TWILIO_API_URL, timeoutMs: settings.NOTIFICATIONS_TIMEOUT_MS });
 }

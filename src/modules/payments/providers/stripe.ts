@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import type { PaymentRow } from '../../../db/schema';
 import type { Bindings } from '../../../env';
 import { type ChargeRequest, type ChargeResult, type PaymentProvider, ProviderUnavailable, type RefundResult } from './provider';
+import { config } from '../../../config';
 
 /**
  * Card payments through Stripe PaymentIntents, with the official `stripe` package (its Workers
@@ -15,7 +16,8 @@ export type StripeSettings = Pick<Bindings, 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOO
 
 /** The settings the provider needs that are not set, by name. */
 export function missingStripeSettings(env: StripeSettings): string[] {
-  return (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const).filter((name) => !env[name]);
+  const settings = config(env);
+  return (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const).filter((name) => !settings[name]);
 }
 
 /** Currencies Stripe counts in whole units, and those it counts in thousandths (docs.stripe.com/currencies). */
@@ -40,8 +42,9 @@ const clients = new Map<string, Stripe>();
 
 /** One client per key and base URL per isolate (the SDK keeps no per-request state). */
 export function stripeClient(env: StripeSettings): Stripe {
-  const key = env.STRIPE_SECRET_KEY!;
-  const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null;
+  const { STRIPE_SECRET_KEY, STRIPE_API_BASE } = config(env);
+  const key = STRIPE_SECRET_KEY!;
+  const base = STRIPE_API_BASE ? new URL(STRIPE_API_BASE) : null;
   const cacheKey = `${key}\n${base?.origin ?? ''}`;
   let client = clients.get(cacheKey);
   if (!client) {

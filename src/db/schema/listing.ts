@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { ProductStatus } from './schema';
+import type { ProductStatus } from './catalogue';
 
 /**
  * Every product under every category, as the category filter lists it: one row per (category,

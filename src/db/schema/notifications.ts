@@ -1,14 +1,59 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { users } from './schema';
+import { now, timestamps } from './columns';
+import { users } from './identity';
+
+// Notifications: every message to a person, the templates they are rendered from, password-reset tokens.
+
+export const NOTIFICATION_STATUSES = ['queued', 'sending', 'sent', 'retrying', 'failed', 'skipped'] as const;
 
 /**
- * Notifications (issue 8): the templates messages are rendered from, and password-reset tokens.
- * The message log itself is the `notifications` table of schema.ts (the webhook pipeline wrote
- * admin notices there first). Conventions as in schema.ts.
+ * Every message to a person (email, SMS), rendered from a template (notificationTemplates below) and
+ * sent by the `notifications` queue consumer (src/notifications/). `queued` until a provider takes
+ * it (`sent`); `sending` while a consumer holds it (a lease of a minute); `retrying` after a failed attempt; `failed` when retries ran out or the provider
+ * refused it for good; `skipped` when the recipient opted out (never sent). The outbox provider
+ * sends nothing: the row is the message, readable at /api/notifications.
  */
+export const notifications = sqliteTable(
+  'notifications',
+  {
+    id: text('id').primaryKey(),
+    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
+    recipient: text('recipient').notNull(),
+    /** The template's key (`order_confirmation`). */
+    template: text('template').notNull(),
+    subject: text('subject'),
+    body: text('body').notNull(),
+    /** Email only: the HTML part. */
+    bodyHtml: text('body_html'),
+    /** The variables the message was rendered with. */
+    data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    status: text('status', { enum: NOTIFICATION_STATUSES }).notNull().default('queued'),
+    category: text('category', { enum: ['transactional', 'marketing'] }).notNull().default('transactional'),
+    /** The outbox event that caused it; null for internal triggers (password reset, endpoint disabled). */
+    eventId: text('event_id'),
+    /** The account it was sent to, when it went to one. */
+    recipientUserId: text('recipient_user_id'),
+    /** `<cause>|<template>.<channel>|<recipient>`: one message per cause, template and recipient, however often the cause is processed. */
+    dedupeKey: text('dedupe_key'),
+    /** The provider that took (or last tried) it: outbox, resend, twilio. */
+    provider: text('provider'),
+    providerMessageId: text('provider_message_id'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    lastAttemptAt: text('last_attempt_at'),
+    sentAt: text('sent_at'),
+    ...timestamps,
+  },
+  (t) => [
+    index('notifications_created_idx').on(t.createdAt, t.id),
+    index('notifications_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('notifications_recipient_idx').on(t.recipient, t.createdAt),
+    uniqueIndex('notifications_dedupe_idx').on(t.dedupeKey),
+  ],
+);
 
-const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+// The templates messages are rendered from, and password-reset tokens.
 
 export const NOTIFICATION_CHANNELS = ['email', 'sms'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
@@ -68,3 +113,4 @@ export const passwordResetTokens = sqliteTable(
 
 export type NotificationTemplateRow = typeof notificationTemplates.$inferSelect;
 export type PasswordResetTokenRow = typeof passwordResetTokens.$inferSelect;
+export type NotificationRow = typeof notifications.$inferSelect;

@@ -1,16 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { timestamps } from './columns';
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /**
  * Content management: pages, navigation menus and storefront banners (issue 8). Same conventions
- * as ./schema.ts: prefixed time-ordered text ids, ISO 8601 UTC text timestamps, JSON as text.
+ * as ./index.ts: prefixed time-ordered text ids, ISO 8601 UTC text timestamps, JSON as text.
  */
-
-const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
-const timestamps = {
-  createdAt: text('created_at').notNull().default(now),
-  updatedAt: text('updated_at').notNull().default(now),
-};
 
 export const PAGE_STATUSES = ['draft', 'published'] as const;
 export type PageStatus = (typeof PAGE_STATUSES)[number];

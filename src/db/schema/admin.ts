@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { users } from './schema';
+import { users } from './identity';
 
 /**
  * Tables of the admin panel (src/admin). Sessions live server-side so that signing out, a password
