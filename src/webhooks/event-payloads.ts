@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ORDER_STATUSES } from '../db/schema';
-import type { EventType } from '../lib/events';
+import type { EventType } from '../lib/event-types';
 import { Money, Timestamp } from '../lib/schemas';
 import { OrderSchema } from '../modules/orders/orders.schemas';
 import { PageSchema } from '../modules/pages/pages.schemas';
