@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { CreateProductBody, type CreateProductInput, type CreateVariantInput, MAX_VARIANTS_PER_PRODUCT } from '../products/products.schemas';
-import { ApiError } from '../../lib/errors';
+import { ApiError, detailOf } from '../../lib/errors';
 import type { Field, ImportFormat, ImportRow, ReadFile } from './formats';
 
 /**
@@ -72,7 +72,7 @@ function groupRows(file: ReadFile): { groups: Map<string, ImportRow[]>; rows: nu
     if (count > MAX_ROWS_PER_FILE) {
       throw new ApiError('INVALID_REQUEST', `The file has more than ${MAX_ROWS_PER_FILE} rows: split it into files of at most ${MAX_ROWS_PER_FILE}`, {
         status: 413,
-        details: { field: 'body', issue: `more than ${MAX_ROWS_PER_FILE} rows (line ${row.line})` },
+        details: [detailOf({ field: 'body', problem: `has more than ${MAX_ROWS_PER_FILE} rows (line ${row.line})`, code: 'too_big' })],
       });
     }
     const key = row.values.handle ? `h:${row.values.handle.toLowerCase()}` : `l:${row.line}`;
@@ -81,7 +81,7 @@ function groupRows(file: ReadFile): { groups: Map<string, ImportRow[]>; rows: nu
     else if (rows.length < MAX_ROWS_PER_PRODUCT) rows.push(row);
     else {
       const reason = `'${row.values.handle}' has more than ${MAX_ROWS_PER_PRODUCT} rows: a product has at most ${MAX_ROWS_PER_PRODUCT} (one per variant, as POST /api/products takes)`;
-      throw ApiError.validation([{ field: 'body', message: `line ${row.line}, column ${file.columnOf('handle')}: ${reason}` }]);
+      throw ApiError.validation([{ field: 'body', problem: `line ${row.line}, column ${file.columnOf('handle')}: ${reason}` }]);
     }
   }
   return { groups, rows: count };
