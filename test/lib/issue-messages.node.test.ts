@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
 import { ApiError, DETAIL_CODES, detailOf } from '../../src/lib/errors';
@@ -90,5 +91,14 @@ describe('ApiError details', () => {
     expect(ApiError.conflict('A resource with this slug already exists', 'slug', { code: 'already_exists', problem: 'is already taken' }).details).toEqual([
       { field: 'slug', code: 'already_exists', message: 'slug is already taken' },
     ]);
+  });
+});
+
+describe('the detail codes in docs/api.md', () => {
+  it('lists every detail code, and no other, in its table', () => {
+    const doc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    const table = doc.slice(doc.indexOf('| detail code | meaning |'));
+    const listed = [...table.slice(0, table.indexOf('\n\n')).matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);
+    expect(listed.sort()).toEqual(Object.keys(DETAIL_CODES).sort());
   });
 });
