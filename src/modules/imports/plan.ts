@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { CreateProductBody, type CreateProductInput, type CreateVariantInput, MAX_VARIANTS_PER_PRODUCT } from '../products/products.schemas';
 import { ApiError, detailOf } from '../../lib/errors';
+import { wordIssue } from '../../lib/issue-messages';
 import type { Field, ImportFormat, ImportRow, ReadFile } from './formats';
 
 /**
@@ -246,11 +247,10 @@ function failureOf(issue: z.core.$ZodIssue, rows: ImportRow[], variantRows: Impo
   const [key, index, sub] = issue.path as (string | number)[];
   const variantField: Record<string, Field> = { sku: 'variantSku', price: 'variantPrice', compareAtPrice: 'variantCompareAtPrice', stock: 'variantStock', options: 'option1Value' };
   if (key === 'variants' && typeof index === 'number' && variantRows[index]) {
-    return { line: variantRows[index]!.line, column: file.columnOf(variantField[String(sub)] ?? 'variantSku'), reason: issue.message };
+    return { line: variantRows[index]!.line, column: file.columnOf(variantField[String(sub)] ?? 'variantSku'), reason: wordIssue(issue).problem };
   }
   const productField: Record<string, Field> = { slug: 'handle', stock: 'variantStock', images: 'images', categoryIds: 'category', brandId: 'brand', variants: 'option1Value' };
   const field = (productField[String(key)] ?? key) as Field;
   const row = rows.find((r) => r.values[field] !== undefined) ?? rows[0]!;
-  const reason = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
-  return { line: row.line, column: file.columnOf(field), reason };
+  return { line: row.line, column: file.columnOf(field), reason: wordIssue(issue).problem };
 }
