@@ -10,7 +10,7 @@ import { config, ConfigError } from './config';
 import type { AppEnv } from './env';
 import { GRANT_RULE } from './lib/access';
 import { FIELDS_SELECTION_EXTENSION, FIELDS_SELECTION_NOTE } from './lib/query';
-import { ApiError } from './lib/errors';
+import { ApiError, detailOf } from './lib/errors';
 import { validationHook } from './lib/validation';
 import { API_VERSION, apiVersion, versionAliasPath } from './middleware/api-version';
 import { bodyLimit } from './middleware/body-limit';
@@ -171,11 +171,11 @@ function toApiError(error: unknown, c: Context<AppEnv>): ApiError {
     if (error.status === 415) {
       return new ApiError('INVALID_REQUEST', 'Request body must be JSON (Content-Type: application/json)', {
         status: 415,
-        details: { field: 'Content-Type', issue: 'must be application/json' },
+        details: [detailOf({ field: 'Content-Type', problem: 'must be application/json' })],
       });
     }
     if (error.status === 400) {
-      return new ApiError('INVALID_REQUEST', 'Request body is not valid JSON', { details: { field: 'body', issue: 'malformed JSON' } });
+      return new ApiError('INVALID_REQUEST', 'Request body is not valid JSON', { details: [detailOf({ field: 'body', problem: 'is not valid JSON', code: 'invalid_format' })] });
     }
     if (error.status < 500) return new ApiError('INVALID_REQUEST', error.message || 'Bad request', { status: error.status as never });
   }
@@ -193,7 +193,7 @@ const OPENAPI_DESCRIPTION = `JSON REST API of an online store.
 
 **Paths and versions.** Every path is under \`/api/\`; \`/api/v1/...\` serves the same routes. Every response carries \`API-Version: ${API_VERSION}\` and \`X-Request-Id\` (echoed when the request sent one).
 
-**Envelopes.** Success: \`{ success: true, data, message }\`; lists add \`pagination: { page, limit, total, totalPages, hasNext, hasPrev }\`. Failure: \`{ success: false, error: { code, message, details } }\`. 201 for creations (with \`Location\`), 204 with no body for deletions.
+**Envelopes.** Success: \`{ success: true, data, message }\`; lists add \`pagination: { page, limit, total, totalPages, hasNext, hasPrev }\`. Failure: \`{ success: false, error: { code, message, details } }\`, where \`details\` is always a list (possibly empty) of \`{ field?, code, message }\` (see the ErrorDetail schema). 201 for creations (with \`Location\`), 204 with no body for deletions.
 
 **Errors.** INVALID_REQUEST 400 (malformed JSON; an empty body with \`Content-Type: application/json\` is not malformed but no body: \`{}\` where the body is optional, 422 naming the required fields where one is needed; bad or unknown query parameter, unknown sort or field name; 413 for a body over the limit, 415 for a body that is not JSON); VALIDATION_ERROR 422 (body fails its schema; every invalid field listed; unknown body fields are rejected); AUTHENTICATION_ERROR 401 (with \`WWW-Authenticate: Bearer\`); AUTHORIZATION_ERROR 403; NOT_FOUND 404 (also unknown routes); CONFLICT 409; RATE_LIMITED 429; INTERNAL_ERROR 500.
 

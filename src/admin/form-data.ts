@@ -2,8 +2,8 @@ import type { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../env';
-import { ApiError } from '../lib/errors';
-import { fieldErrors } from '../lib/validation';
+import { ApiError, problemOf } from '../lib/errors';
+import { fieldProblems } from '../lib/validation';
 import type { Flash } from './components/layout';
 import type { FormState } from './components/form';
 import { CSRF_FIELD } from './csrf';
@@ -52,21 +52,25 @@ export const endOfDay = (form: Posted, name: string) => {
 /** The API's body schema decides, with the API's messages: 422 VALIDATION_ERROR naming each field. */
 export function validate<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw ApiError.validation(fieldErrors(parsed.error));
+  if (!parsed.success) throw ApiError.validation(fieldProblems(parsed.error));
   return parsed.data;
 }
 
 /**
  * What an ApiError from the schema or a service means for a form: field messages next to their
- * fields (`details` of a validation error, or a conflict's `{ field, issue }`), else one message.
+ * fields (the `details` of a validation error or a conflict, worded without the field's name, which the
+ * form's label gives), else one message.
  * Anything that is not an ApiError is a bug and goes on to the error page.
  */
 export function failure(error: unknown, values: Record<string, unknown>, fieldNames: Record<string, string> = {}): FormState {
   if (!(error instanceof ApiError)) throw error;
   const errors: Record<string, string> = {};
-  const details = error.details;
-  if (Array.isArray(details)) for (const d of details) errors[fieldNames[d.field] ?? d.field] = d.message;
-  else if (details && error.code !== 'INVALID_REQUEST') errors[fieldNames[details.field] ?? details.field] = details.issue;
+  if (error.code !== 'INVALID_REQUEST') {
+    for (const detail of error.details) {
+      const about = problemOf(detail);
+      if (about) errors[fieldNames[about.field] ?? about.field] = about.problem;
+    }
+  }
   const message = error.code === 'VALIDATION_ERROR' ? undefined : error.message;
   return { values, errors, message };
 }

@@ -1,17 +1,13 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { pagination } from '../lib/envelope';
-import { ApiError } from '../lib/errors';
 import { type FilterSpec, type ListQueryConfig, listQuerySchema, MAX_LIMIT, type ParsedListQuery } from '../lib/query';
-import { fieldErrors } from '../lib/validation';
+import { fieldProblems, parameterError } from '../lib/validation';
 
 /** A list query parsed by the same schema as the API's list endpoint; a bad parameter is its 400. */
 export function parseList<F extends Record<string, FilterSpec<any>>>(config: ListQueryConfig<F>, raw: Record<string, string>): ParsedListQuery<F> {
   const parsed = listQuerySchema(config).safeParse(raw);
-  if (!parsed.success) {
-    const [first] = fieldErrors(parsed.error);
-    throw ApiError.badParameter(first?.field ?? 'query', first?.message ?? 'invalid');
-  }
+  if (!parsed.success) throw parameterError(fieldProblems(parsed.error, 'query'), 'query');
   return parsed.data as ParsedListQuery<F>;
 }
 

@@ -8,7 +8,7 @@ export function conflictFromUnique(error: unknown, fields: Record<string, string
   const match = /UNIQUE constraint failed: ([\w.]+)/.exec(errorText(error));
   if (!match) return error;
   const field = fields[match[1]!] ?? match[1]!.split('.').pop()!;
-  return ApiError.conflict(`A resource with this ${field} already exists`, field);
+  return ApiError.conflict(`A resource with this ${field} already exists`, field, { code: 'already_exists', problem: 'is already taken by another resource' });
 }
 
 /** Runs a write and maps its UNIQUE violations to 409. */

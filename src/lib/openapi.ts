@@ -1,12 +1,22 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
-import { ERROR_STATUS, type ErrorCode } from './errors';
+import { DETAIL_CODES, type DetailCode, ERROR_STATUS, type ErrorCode } from './errors';
 import { fieldSelection, MAX_LIMIT } from './query/list-query';
 
 /** Shared pieces of every route declaration: envelopes, error responses, common parameters. */
 
 export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
+
+const DETAIL_CODE_LIST = (Object.entries(DETAIL_CODES) as [DetailCode, string][]).map(([code, meaning]) => `\`${code}\`: ${meaning}`).join('; ');
+
+export const ErrorDetailSchema = z
+  .object({
+    field: z.string().optional().openapi({ description: 'The dotted path of the field, parameter or header (`variants.0.sku`, `limit`, `Idempotency-Key`); absent when the problem is about no one field.' }),
+    code: z.enum(Object.keys(DETAIL_CODES) as [DetailCode, ...DetailCode[]]).openapi({ description: `What kind of problem, for programs. ${DETAIL_CODE_LIST}.` }),
+    message: z.string().openapi({ description: 'For a person, starting with the field name so it reads alone: "price must be 0 or more".' }),
+  })
+  .openapi('ErrorDetail', { example: { field: 'price', code: 'too_small', message: 'price must be 0 or more' } });
 
 export const ErrorSchema = z
   .object({
@@ -14,13 +24,9 @@ export const ErrorSchema = z
     error: z.object({
       code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
       message: z.string(),
-      details: z
-        .union([
-          z.object({ field: z.string(), issue: z.string() }).openapi('ParameterIssue'),
-          z.array(z.object({ field: z.string(), message: z.string() })).openapi('FieldErrors'),
-          z.null(),
-        ])
-        .openapi({ description: '`{ field, issue }` for one bad parameter; `[{ field, message }]` for body validation, one entry per invalid field.' }),
+      details: z.array(ErrorDetailSchema).openapi({
+        description: 'Always a list: one entry per invalid field, parameter or header; empty when the error is about no one field (401, 403, 404, 429, 500).',
+      }),
     }),
   })
   .openapi('Error');
@@ -71,7 +77,7 @@ export function listResponse<T extends z.ZodType>(item: T, description: string, 
 export const noContentResponse = { description: 'Deleted; no body.' };
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'INVALID_REQUEST: malformed JSON or a bad query parameter (details name it).',
+  400: 'INVALID_REQUEST: malformed JSON or a bad query parameter or header (details name it).',
   401: 'AUTHENTICATION_ERROR: the credential is missing (where one is needed), malformed, unknown, expired or revoked.',
   403: 'AUTHORIZATION_ERROR: the credential may not do this.',
   404: 'NOT_FOUND: no such resource.',

@@ -1,33 +1,25 @@
 import type { Hook } from '@hono/zod-openapi';
 import type { z } from '@hono/zod-openapi';
-import { ApiError, type FieldError } from './errors';
+import { ApiError, type FieldProblem } from './errors';
+import { wordIssue } from './issue-messages';
 import { continueParsedList } from './query';
 
 function fieldName(path: readonly PropertyKey[], fallback: string): string {
   return path.length ? path.map(String).join('.') : fallback;
 }
 
-/** zod words a missing field as a type error ("expected string, received undefined"); say it plainly. */
-function readableMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) return 'is required';
-  return issue.message;
-}
-
-/** One entry per invalid field, every field reported (a field's first problem is its message). */
-export function fieldErrors(error: z.ZodError): FieldError[] {
-  const byField = new Map<string, string>();
+/** One problem per invalid field, every field reported (a field's first problem is the one worded), named from `fallback` when the whole input is wrong. */
+export function fieldProblems(error: z.ZodError, fallback = 'body'): FieldProblem[] {
+  const byField = new Map<string, FieldProblem>();
+  const add = (field: string, worded: Omit<FieldProblem, 'field'>) => {
+    if (!byField.has(field)) byField.set(field, { field, ...worded });
+  };
   for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        const field = fieldName([...issue.path, key], 'body');
-        if (!byField.has(field)) byField.set(field, 'is not a known field');
-      }
-      continue;
-    }
-    const field = fieldName(issue.path, 'body');
-    if (!byField.has(field)) byField.set(field, readableMessage(issue));
+    const worded = wordIssue(issue);
+    if (issue.code === 'unrecognized_keys') for (const key of issue.keys) add(fieldName([...issue.path, key], fallback), worded);
+    else add(fieldName(issue.path, fallback), worded);
   }
-  return [...byField].map(([field, message]) => ({ field, message }));
+  return [...byField.values()];
 }
 
 /**
@@ -41,12 +33,18 @@ export const validationHook: Hook<unknown, any, string, unknown> = (result, c) =
     if (result.target === 'query') continueParsedList(c.req.raw, result.data);
     return;
   }
-  if (result.target === 'json' || result.target === 'form') throw ApiError.validation(fieldErrors(result.error));
-  const [first] = fieldErrors(result.error);
-  const where = result.target === 'query' ? 'query parameter' : `${result.target} parameter`;
-  const field = !first || first.field === 'body' ? result.target : first.field;
-  if (first?.message === 'is not a known field') {
-    throw new ApiError('INVALID_REQUEST', `Unknown ${where} '${field}'`, { details: { field, issue: `unknown ${where}` } });
-  }
-  throw ApiError.badParameter(field, first?.message ?? 'invalid');
+  if (result.target === 'json' || result.target === 'form') throw ApiError.validation(fieldProblems(result.error));
+  throw parameterError(fieldProblems(result.error, result.target), result.target);
 };
+
+/** 400 naming the first bad query (or path, header) parameter. */
+export function parameterError(problems: FieldProblem[], target: string): ApiError {
+  const first = problems[0] ?? { field: target, problem: 'is invalid' };
+  const where = target === 'query' ? 'query parameter' : `${target} parameter`;
+  if (first.code === 'unknown_field') {
+    return new ApiError('INVALID_REQUEST', `Unknown ${where} '${first.field}'`, {
+      details: [{ field: first.field, code: 'unknown_parameter', message: `${first.field} is not a known ${where}` }],
+    });
+  }
+  return ApiError.badParameter(first.field, first.problem, first.code);
+}

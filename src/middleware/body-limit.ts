@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
 import type { AppEnv, Bindings } from '../env';
-import { ApiError } from '../lib/errors';
+import { ApiError, detailOf } from '../lib/errors';
 import { MEDIA_UPLOAD_PATH, MULTIPART_ALLOWANCE, mediaMaxBytes, tooLarge } from '../modules/media/media.upload';
 import { versionAliasPath } from './api-version';
 import { IMPORT_PATH, importMaxBytes } from '../modules/imports/imports.schemas';
@@ -22,7 +22,7 @@ function bodyOver(maxSize: number, allowance = 0): Limit {
     refusal: () =>
       new ApiError('INVALID_REQUEST', `Request body is larger than the limit of ${maxSize} bytes`, {
         status: 413,
-        details: { field: 'body', issue: `larger than ${maxSize} bytes` },
+        details: [detailOf({ field: 'body', problem: `is larger than ${maxSize} bytes`, code: 'too_big' })],
       }),
   };
 }

@@ -4,7 +4,7 @@ import type { AppEnv } from '../env';
 import { config } from '../config';
 import { cellValue, csvColumns, listItemSchema } from '../lib/csv-columns';
 import { csvLine } from '../lib/csv';
-import { ApiError } from '../lib/errors';
+import { ApiError, detailOf } from '../lib/errors';
 import { continueAfter, type Cursor, type FieldTree, fieldTreeFromSchema, keysetFields, listConfigOf, type ListQueryConfig, MAX_LIMIT } from '../lib/query';
 import { FieldSyntaxError, parseFields } from '../lib/query/fields';
 import { versionAliasPath } from './api-version';
@@ -48,7 +48,7 @@ export function csvExport(definitions: () => Definition[], redispatch: Redispatc
     const route = routes.find((r) => r.pattern.test(path));
     if (!route) {
       if (format !== 'csv') return next();
-      throw new ApiError('INVALID_REQUEST', 'Only list endpoints answer in CSV', { status: 406, details: { field: 'format', issue: 'this endpoint has no CSV form' } });
+      throw new ApiError('INVALID_REQUEST', 'Only list endpoints answer in CSV', { status: 406, details: [detailOf({ field: 'format', problem: 'cannot be csv on this endpoint: it has no CSV form' })] });
     }
     let columns: string[];
     try {
@@ -153,7 +153,7 @@ async function exportPages(c: Context<AppEnv>, route: ListRoute, columns: string
   if (total > maxRows) {
     throw new ApiError('INVALID_REQUEST', `${total} rows match this export and an export holds at most ${maxRows}: narrow the filters`, {
       status: 413,
-      details: { field: 'format', issue: `${total} rows match; at most ${maxRows} per export` },
+      details: [detailOf({ field: 'format', problem: `${total} rows match; at most ${maxRows} per export`, code: 'too_big' })],
     });
   }
   const pages = Math.max(1, Math.ceil(total / MAX_LIMIT));

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv, SessionStart } from '../env';
-import { ApiError } from '../lib/errors';
+import { ApiError, detailOf } from '../lib/errors';
 import { config } from '../config';
 
 /**
@@ -31,7 +31,7 @@ export function sessionStart(c: Context<AppEnv>): { start: SessionStart; constra
   if (given === undefined || given === '') return { start: 'first-unconstrained', constraint: 'first-unconstrained' };
   if (!BOOKMARK.test(given)) {
     throw new ApiError('INVALID_REQUEST', `${BOOKMARK_HEADER} is not a bookmark this API gave: send back the X-D1-Bookmark header of an earlier answer, or none`, {
-      details: { field: BOOKMARK_HEADER, issue: 'malformed bookmark' },
+      details: [detailOf({ field: BOOKMARK_HEADER, problem: 'is not a well-formed bookmark', code: 'invalid_format' })],
     });
   }
   return { start: 'bookmark', constraint: given };

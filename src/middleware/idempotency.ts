@@ -5,7 +5,8 @@ import { createMiddleware } from 'hono/factory';
 import { idempotencyKeys } from '../db/schema';
 import type { AppEnv } from '../env';
 import { sha256Hex } from '../lib/crypto';
-import { ApiError } from '../lib/errors';
+import { ApiError, detailOf } from '../lib/errors';
+import { wordIssue } from '../lib/issue-messages';
 import { principalRef } from '../lib/access';
 import { CART_TOKEN_HEADER } from '../modules/carts/carts.access';
 import { versionAliasPath } from './api-version';
@@ -72,7 +73,7 @@ async function callerScope(c: Context<AppEnv>): Promise<string> {
   return parts.join(' ');
 }
 
-const conflict = (message: string) => new ApiError('CONFLICT', message, { details: { field: IDEMPOTENCY_HEADER, issue: message } });
+const conflict = (message: string) => new ApiError('CONFLICT', message, { details: [detailOf({ field: IDEMPOTENCY_HEADER, problem: message, code: 'conflict' })] });
 
 export function idempotent() {
   return createMiddleware<AppEnv>(async function idempotent(c, next) {
@@ -80,8 +81,8 @@ export function idempotent() {
     if (raw === undefined) return next();
     const parsed = IdempotencyKey.safeParse(raw);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!.message;
-      throw new ApiError('INVALID_REQUEST', `Invalid ${IDEMPOTENCY_HEADER} header: ${issue}`, { details: { field: IDEMPOTENCY_HEADER, issue } });
+      const { problem, code } = wordIssue(parsed.error.issues[0]!);
+      throw new ApiError('INVALID_REQUEST', `Invalid ${IDEMPOTENCY_HEADER} header: ${problem}`, { details: [detailOf({ field: IDEMPOTENCY_HEADER, problem, code })] });
     }
     const db = c.var.db;
     const scope = await callerScope(c);

@@ -144,7 +144,5 @@ async function countChunk(
 
 /** The column a refusal is about, when it names one (a duplicate SKU); else the row as a whole. */
 function failureColumn(error: ApiError): string {
-  const details = error.details;
-  if (Array.isArray(details)) return details[0]?.field ?? 'row';
-  return details?.field ?? 'row';
+  return error.details[0]?.field ?? 'row';
 }

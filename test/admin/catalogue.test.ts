@@ -311,7 +311,7 @@ describe('admin catalogue: inventory', () => {
     expect(errorOf(reason.html, 'reason')).toBeTruthy();
     const tooMany = await post(`/admin/inventory/${variantId}/adjustments`, { _csrf: token, delta: '-11', reason: 'damage' }, session);
     expect(tooMany.res.status).toBe(409);
-    expect(errorOf(tooMany.html, 'delta')).toBe('at least -10 with the stock now');
+    expect(errorOf(tooMany.html, 'delta')).toBe('must be at least -10 with the stock now');
     expect(tooMany.html).toContain('value="-11"');
 
     const adjusted = await post(`/admin/inventory/${variantId}/adjustments`, { _csrf: token, delta: '-7', reason: 'damage', note: 'Dropped a box' }, session);

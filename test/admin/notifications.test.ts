@@ -126,7 +126,7 @@ describe('admin panel notification templates', () => {
     expect(noSubject.html).toMatch(/id="f-subject-error">is required for an email template/);
     const noBody = await post(`/admin/notifications/${id}`, await editForm(session, id, { body: '' }), session);
     expect(noBody.res.status).toBe(422);
-    expect(noBody.html).toMatch(/id="f-body-error">Too small/);
+    expect(noBody.html).toMatch(/id="f-body-error">must not be empty/);
 
     const preview = await post(`/admin/notifications/${id}/preview`, await editForm(session, id, { bodyHtml: '<p>{{nope}}</p>' }), session);
     expect(preview.res.status).toBe(422);

@@ -71,11 +71,11 @@ describe('brands CRUD', () => {
     const taken = await createBrand(key);
     const res = await api('/api/brands', { method: 'POST', key, json: { name: 'Copy', slug: taken.slug } });
     expectError(res, 409, 'CONFLICT');
-    expect(res.body.error.details.field).toBe('slug');
+    expect(res.body.error.details[0].field).toBe('slug');
     const other = await createBrand(key);
     const patch = await api(`/api/brands/${other.id}`, { method: 'PATCH', key, json: { slug: taken.slug } });
     expectError(patch, 409, 'CONFLICT');
-    expect(patch.body.error.details.field).toBe('slug');
+    expect(patch.body.error.details[0].field).toBe('slug');
   });
 
   it('deletes a brand: 204 with no body, then 404', async () => {

@@ -74,11 +74,11 @@ describe('categories CRUD', () => {
     const taken = await createCategory(key);
     const res = await api('/api/categories', { method: 'POST', key, json: { name: 'Copy', slug: taken.slug } });
     expectError(res, 409, 'CONFLICT');
-    expect(res.body.error.details.field).toBe('slug');
+    expect(res.body.error.details[0].field).toBe('slug');
     const other = await createCategory(key);
     const patch = await api(`/api/categories/${other.id}`, { method: 'PATCH', key, json: { slug: taken.slug } });
     expectError(patch, 409, 'CONFLICT');
-    expect(patch.body.error.details.field).toBe('slug');
+    expect(patch.body.error.details[0].field).toBe('slug');
     expect((await api(`/api/categories/${other.id}`)).body.data.slug).toBe(other.slug);
   });
 
@@ -177,7 +177,7 @@ describe('category list parameters', () => {
     for (const [query, field] of [['sort=price', 'sort'], ['fields=nope', 'fields'], ['limit=0', 'limit'], ['brand=x', 'brand']]) {
       const res = await api(`/api/categories?${query}`);
       expectError(res, 400, 'INVALID_REQUEST');
-      expect(res.body.error.details.field).toBe(field);
+      expect(res.body.error.details[0].field).toBe(field);
     }
   });
 });

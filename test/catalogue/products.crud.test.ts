@@ -379,12 +379,12 @@ describe('conflicts', () => {
     const p = await createProduct(key);
     const res = await api('/api/products', { method: 'POST', key, json: { name: 'Copy', price: 1, slug: p.slug } });
     expectError(res, 409, 'CONFLICT');
-    expect(res.body.error.details.field).toBe('slug');
+    expect(res.body.error.details[0].field).toBe('slug');
 
     const other = await createProduct(key);
     const patch = await api(`/api/products/${other.id}`, { method: 'PATCH', key, json: { slug: p.slug } });
     expectError(patch, 409, 'CONFLICT');
-    expect(patch.body.error.details.field).toBe('slug');
+    expect(patch.body.error.details[0].field).toBe('slug');
     expect((await api(`/api/products/${other.id}`)).body.data.slug).toBe(other.slug);
   });
 
@@ -393,12 +393,12 @@ describe('conflicts', () => {
     await createProduct(key, { sku });
     const res = await api('/api/products', { method: 'POST', key, json: { name: 'Dup sku', price: 1, sku } });
     expectError(res, 409, 'CONFLICT');
-    expect(res.body.error.details.field).toBe('sku');
+    expect(res.body.error.details[0].field).toBe('sku');
 
     const other = await createProduct(key);
     const patch = await api(`/api/products/${other.id}`, { method: 'PATCH', key, json: { sku } });
     expectError(patch, 409, 'CONFLICT');
-    expect(patch.body.error.details.field).toBe('sku');
+    expect(patch.body.error.details[0].field).toBe('sku');
     expect((await api(`/api/products/${other.id}`)).body.data.sku).toBeNull();
   });
 
@@ -408,11 +408,11 @@ describe('conflicts', () => {
     const name = `Dup variant ${token}`;
     const res = await api('/api/products', { method: 'POST', key, json: { name, price: 1, variants: [{ sku: `VAR-${token}` }] } });
     expectError(res, 409, 'CONFLICT');
-    expect(res.body.error.details.field).toBe('sku');
+    expect(res.body.error.details[0].field).toBe('sku');
     // A product SKU that a variant of another product already has is taken too (it becomes the default variant's SKU).
     const asProductSku = await api('/api/products', { method: 'POST', key, json: { name, price: 1, sku: `VAR-${token}` } });
     expectError(asProductSku, 409, 'CONFLICT');
-    expect(asProductSku.body.error.details.field).toBe('sku');
+    expect(asProductSku.body.error.details[0].field).toBe('sku');
     expect(await db().select().from(products).where(eq(products.name, name))).toEqual([]);
   });
 });

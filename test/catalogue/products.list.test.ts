@@ -303,7 +303,7 @@ describe('bad query parameters', () => {
     expect(res.status).toBe(400);
     expect(res.body.success).toBe(false);
     expect(res.body.error.code).toBe('INVALID_REQUEST');
-    expect(res.body.error.details).toEqual({ field, issue: expect.any(String) });
+    expect(res.body.error.details).toEqual([{ field, code: expect.any(String), message: expect.stringMatching(new RegExp(`^${field}\\b`)) }]);
   });
 
   it('checks the parameters of a single read too', async () => {
@@ -311,10 +311,10 @@ describe('bad query parameters', () => {
     for (const [query, field] of [['fields=nope', 'fields'], ['fields=variants(nope)', 'fields'], ['foo=1', 'foo']] as const) {
       const res = await api(`/api/products/${p.id}?${query}`);
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { field } });
+      expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field }] });
     }
     const unknown = await api('/api/products?foo=1');
-    expect(unknown.body.error.details.issue).toMatch(/unknown/);
+    expect(unknown.body.error.details).toEqual([{ field: 'foo', code: 'unknown_parameter', message: 'foo is not a known query parameter' }]);
   });
 
   it('accepts the boundary values', async () => {

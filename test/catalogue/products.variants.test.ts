@@ -100,7 +100,7 @@ describe('POST /api/products/{id}/variants', () => {
 
     const taken = await api(variantsPath(p.id), { method: 'POST', key, json: { sku: p.variants[0].sku } });
     expectError(taken, 409, 'CONFLICT');
-    expect(taken.body.error.details.field).toBe('sku');
+    expect(taken.body.error.details[0].field).toBe('sku');
     expect((await productStock(p.id)).count).toBe(3);
 
     expectError(await api(variantsPath(`prod_${uid().toUpperCase()}`), { method: 'POST', key, json: {} }), 404, 'NOT_FOUND');
@@ -148,7 +148,7 @@ describe('GET, PATCH and DELETE /api/products/{id}/variants/{variantId}', () => 
     const p = await sizedProduct();
     const taken = await api(`${variantsPath(p.id)}/${p.variants[0].id}`, { method: 'PATCH', key, json: { sku: p.variants[1].sku } });
     expectError(taken, 409, 'CONFLICT');
-    expect(taken.body.error.details.field).toBe('sku');
+    expect(taken.body.error.details[0].field).toBe('sku');
     const invalid = await api(`${variantsPath(p.id)}/${p.variants[0].id}`, { method: 'PATCH', key, json: { price: -1, productId: 'prod_x' } });
     expectError(invalid, 422, 'VALIDATION_ERROR');
     expect(invalid.body.error.details.map((d: any) => d.field).sort()).toEqual(['price', 'productId']);

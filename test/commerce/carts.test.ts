@@ -115,7 +115,7 @@ describe('guest carts', () => {
     const over = await addLine(cart, variant, 2);
     expectError(over, 409, 'CONFLICT');
     expect(over.body.error.message).toMatch(/4 asked, 3 left/);
-    expect(over.body.error.details).toEqual({ field: 'quantity', issue: 'only 3 in stock' });
+    expect(over.body.error.details).toEqual([{ field: 'quantity', code: 'too_big', message: 'quantity: only 3 in stock' }]);
     const lineId = (await call(cart, '')).body.data.lines[0].id;
     expectError(await call(cart, `/lines/${lineId}`, 'PATCH', { quantity: 4 }), 409, 'CONFLICT');
     expect((await call(cart, `/lines/${lineId}`, 'PATCH', { quantity: 3 })).body.data.lines[0].quantity).toBe(3);

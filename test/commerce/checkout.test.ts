@@ -89,7 +89,7 @@ describe('POST /api/carts/{id}/checkout', () => {
     const res = await call(cart, '/checkout', 'POST');
     expectError(res, 409, 'CONFLICT');
     expect(res.body.error.message).toMatch(/3 asked, 2 left/);
-    expect(res.body.error.details).toEqual({ field: 'lines.1.quantity', issue: 'only 2 in stock' });
+    expect(res.body.error.details).toEqual([{ field: 'lines.1.quantity', code: 'too_big', message: 'lines.1.quantity: only 2 in stock' }]);
     expect(await cartRow(cart.id)).toMatchObject({ status: 'active', orderId: null });
     const read = await call(cart, '');
     expect(read.body.data.lines.map((l: any) => [l.variantId, l.quantity, l.inStock])).toEqual([[plenty, 1, true], [scarce, 3, false]]);

@@ -54,7 +54,7 @@ describe('POST /api/coupons', () => {
   it('refuses a percentage over 100, or with more than 2 decimals, and a fixed value with more decimals than the currency', async () => {
     const over = await addCoupon({ code: code(), type: 'percentage', value: 100.01 });
     expectError(over, 422, 'VALIDATION_ERROR');
-    expect(over.body.error.details).toEqual([{ field: 'value', message: expect.stringContaining('at most 100') }]);
+    expect(over.body.error.details).toEqual([{ field: 'value', code: 'invalid_value', message: expect.stringContaining('at most 100') }]);
     expectError(await addCoupon({ code: code(), type: 'percentage', value: 10.005 }), 422, 'VALIDATION_ERROR');
     expect((await addCoupon({ code: code(), type: 'percentage', value: 100 })).status).toBe(201);
     const fixed = await addCoupon({ code: code(), type: 'fixed', value: 1.999, minSubtotal: 0.001 });
@@ -86,8 +86,8 @@ describe('POST /api/coupons', () => {
     const res = await addCoupon({ code: code(), type: 'percentage', value: 10, productIds: [product.id, 'prod_missing'], categoryIds: ['cat_gone', category.id] });
     expectError(res, 422, 'VALIDATION_ERROR');
     expect(res.body.error.details).toEqual([
-      { field: 'productIds', message: expect.stringContaining('prod_missing') },
-      { field: 'categoryIds', message: expect.stringContaining('cat_gone') },
+      { field: 'productIds', code: 'not_found', message: expect.stringContaining('prod_missing') },
+      { field: 'categoryIds', code: 'not_found', message: expect.stringContaining('cat_gone') },
     ]);
     const ok = await addCoupon({ code: code(), type: 'percentage', value: 10, productIds: [product.id, product.id], categoryIds: [category.id] });
     expect(ok.status).toBe(201);
@@ -99,7 +99,7 @@ describe('POST /api/coupons', () => {
     expect((await addCoupon({ code: c, type: 'fixed', value: 1 })).status).toBe(201);
     const dup = await addCoupon({ code: c.toLowerCase(), type: 'percentage', value: 5 });
     expectError(dup, 409, 'CONFLICT');
-    expect(dup.body.error.details).toMatchObject({ field: 'code' });
+    expect(dup.body.error.details).toMatchObject([{ field: 'code' }]);
   });
 
   it('needs coupons:write', async () => {
@@ -192,7 +192,7 @@ describe('PATCH /api/coupons/{id}', () => {
     const created = (await addCoupon({ code: code(), type: 'fixed', value: 150 })).body.data;
     const res = await patchCoupon(created.id, { type: 'percentage' });
     expectError(res, 422, 'VALIDATION_ERROR');
-    expect(res.body.error.details).toEqual([{ field: 'value', message: expect.stringContaining('type changes') }]);
+    expect(res.body.error.details).toEqual([{ field: 'value', code: 'required', message: expect.stringContaining('type changes') }]);
     expectError(await patchCoupon(created.id, { type: 'percentage', value: 150 }), 422, 'VALIDATION_ERROR');
     expect((await patchCoupon(created.id, { value: 200 })).body.data.value).toBe(200);
   });
@@ -210,7 +210,7 @@ describe('PATCH /api/coupons/{id}', () => {
     await db().update(coupons).set({ timesUsed: 4 }).where(eq(coupons.id, created.id));
     const res = await patchCoupon(created.id, { usageLimit: 3 });
     expectError(res, 422, 'VALIDATION_ERROR');
-    expect(res.body.error.details).toEqual([{ field: 'usageLimit', message: expect.stringContaining('4') }]);
+    expect(res.body.error.details).toEqual([{ field: 'usageLimit', code: 'too_small', message: expect.stringContaining('4') }]);
     expect((await stored(created.id)).usageLimit).toBe(10);
     const equal = await patchCoupon(created.id, { usageLimit: 4 });
     expect(equal.body.data).toMatchObject({ usageLimit: 4, timesUsed: 4, status: 'used_up' });

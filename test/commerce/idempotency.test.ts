@@ -54,7 +54,7 @@ describe('Idempotency-Key on POST /api/orders', () => {
     const other = `second-${uid()}@example.test`;
     const res = await postOrder(key, idem, { email: other, lines: [{ variantId, quantity: 1 }] });
     expectError(res, 409, 'CONFLICT');
-    expect(res.body.error.details).toEqual({ field: 'Idempotency-Key', issue: expect.stringMatching(/different request/) });
+    expect(res.body.error.details).toEqual([{ field: 'Idempotency-Key', code: 'conflict', message: expect.stringMatching(/^Idempotency-Key.*different request/) }]);
     expect(await ordersFor(other)).toHaveLength(0);
     expect(await stockOf(variantId)).toBe(9);
   });
@@ -100,7 +100,7 @@ describe('Idempotency-Key on POST /api/orders', () => {
     for (const bad of ['', 'k'.repeat(256), 'tab\there']) {
       const res = await postOrder(key, bad, body);
       expectError(res, 400, 'INVALID_REQUEST');
-      expect(res.body.error.details.field).toBe('Idempotency-Key');
+      expect(res.body.error.details[0].field).toBe('Idempotency-Key');
     }
     expect((await postOrder(key, 'k'.repeat(255), body)).status).toBe(201);
     expect(await ordersFor(body.email)).toHaveLength(1);

@@ -83,7 +83,7 @@ describe('inventory', () => {
     const variantId = product.variants[0].id;
     const res = await adjust(key, variantId, { delta: -3, reason: 'damage' });
     expectError(res, 409, 'CONFLICT');
-    expect(res.body.error.details).toMatchObject({ field: 'delta' });
+    expect(res.body.error.details).toMatchObject([{ field: 'delta' }]);
     expect((await api(`/api/inventory/${variantId}/adjustments`, { key })).body.data).toEqual([]);
     expect((await api(`/api/inventory?product=${product.id}`, { key })).body.data[0].stock).toBe(2);
     const invalid = await adjust(key, variantId, { delta: 0, reason: 'order' });

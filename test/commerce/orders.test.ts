@@ -70,7 +70,7 @@ describe('POST /api/orders', () => {
     expect(nobody.body.error.details.map((d: any) => d.field).sort()).toEqual(['customerId', 'email']);
     const unknown = await post(key, { customerId: 'user_nope', lines: [{ variantId, quantity: 1 }] });
     expectError(unknown, 422, 'VALIDATION_ERROR');
-    expect(unknown.body.error.details).toEqual([{ field: 'customerId', message: "no customer 'user_nope'" }]);
+    expect(unknown.body.error.details).toEqual([{ field: 'customerId', code: 'not_found', message: "customerId: no customer 'user_nope'" }]);
     const { user: admin } = await insertUser({ role: 'admin' });
     expectError(await post(key, { customerId: admin.id, lines: [{ variantId, quantity: 1 }] }), 422, 'VALIDATION_ERROR');
   });
@@ -172,7 +172,7 @@ describe('POST /api/orders', () => {
     const email = `short-${uid()}@example.test`;
     const res = await post(key, { email, couponCode: code, lines: [{ variantId: plenty, quantity: 3 }, { variantId: scarce, quantity: 2 }] });
     expectError(res, 409, 'CONFLICT');
-    expect(res.body.error.details).toEqual({ field: 'lines.1.quantity', issue: 'only 1 in stock' });
+    expect(res.body.error.details).toEqual([{ field: 'lines.1.quantity', code: 'too_big', message: 'lines.1.quantity: only 1 in stock' }]);
     expect(await db().select().from(orders).where(eq(orders.email, email))).toHaveLength(0);
     expect(await stockOf(plenty)).toBe(10);
     expect(await stockOf(scarce)).toBe(1);

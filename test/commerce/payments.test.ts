@@ -46,7 +46,7 @@ describe('paying an order', () => {
     const { order, key } = await placeTestOrder({ price: 20 });
     const over = await pay(key, order.id, { amount: 20.01 });
     expectError(over, 409, 'CONFLICT');
-    expect(over.body.error.details).toMatchObject({ field: 'amount' });
+    expect(over.body.error.details).toMatchObject([{ field: 'amount' }]);
     expect(await pay(key, order.id)).toMatchObject({ status: 201 });
     expectError(await pay(key, order.id, { amount: 1 }), 409, 'CONFLICT');
     expectError(await pay(key, order.id), 409, 'CONFLICT');

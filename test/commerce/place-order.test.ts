@@ -34,7 +34,7 @@ describe('placing orders', () => {
     const email = `guest-${uid()}@example.test`;
     await expect(
       placeOrder(db(), { customerId: null, email, actor: 'system', lines: [{ variantId: plenty.variants[0].id, quantity: 2 }, { variantId: scarce.variants[0].id, quantity: 2 }] }),
-    ).rejects.toMatchObject({ code: 'CONFLICT', details: { field: 'lines.1.quantity', issue: 'only 1 in stock' } });
+    ).rejects.toMatchObject({ code: 'CONFLICT', details: [{ field: 'lines.1.quantity', code: 'too_big', message: 'lines.1.quantity: only 1 in stock' }] });
     expect(await stockOf(plenty.variants[0].id)).toBe(10);
     expect(await db().select().from(orders).where(eq(orders.email, email))).toHaveLength(0);
   });

@@ -37,10 +37,10 @@ describe('quote', () => {
     ).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       details: [
-        { field: 'currency', message: expect.any(String) },
-        { field: 'lines.0.variantId', message: "no variant 'var_missing'" },
-        { field: 'lines.1.variantId', message: expect.stringMatching(/not for sale/) },
-        { field: 'couponCode', message: "no coupon 'NOPE'" },
+        { field: 'currency', code: 'invalid_value', message: expect.stringMatching(/^currency: /) },
+        { field: 'lines.0.variantId', code: 'not_found', message: "lines.0.variantId: no variant 'var_missing'" },
+        { field: 'lines.1.variantId', code: 'invalid_value', message: expect.stringMatching(/not for sale/) },
+        { field: 'couponCode', code: 'not_found', message: "couponCode: no coupon 'NOPE'" },
       ],
     });
   });

@@ -41,7 +41,7 @@ describe('refunds', () => {
     const { order, payment, key } = await paidOrder(10);
     const over = await refund(key, payment.id, { amount: 10.01 });
     expectError(over, 409, 'CONFLICT');
-    expect(over.body.error.details).toMatchObject({ field: 'amount' });
+    expect(over.body.error.details).toMatchObject([{ field: 'amount' }]);
     expect(await refund(key, payment.id, { amount: 4 })).toMatchObject({ status: 201 });
     expectError(await refund(key, payment.id, { amount: 6.01 }), 409, 'CONFLICT');
     expect(await refund(key, payment.id)).toMatchObject({ status: 201 });

@@ -77,7 +77,7 @@ describe('PATCH /api/settings', () => {
   it('refuses an unknown or disabled default currency with 422', async () => {
     const unknown = await patchSettings({ defaultCurrency: 'ZZZ' });
     expectError(unknown, 422, 'VALIDATION_ERROR');
-    expect(unknown.body.error.details).toEqual([{ field: 'defaultCurrency', message: expect.stringContaining('unknown') }]);
+    expect(unknown.body.error.details).toEqual([{ field: 'defaultCurrency', code: 'invalid_value', message: expect.stringContaining('unknown') }]);
     const code = 'DSB';
     expect((await addCurrency({ code, name: 'Disabled', symbol: 'D', exchangeRate: 1, enabled: false })).status).toBe(201);
     const disabled = await patchSettings({ defaultCurrency: code });

@@ -64,7 +64,7 @@ describe('shipments', () => {
     expect((await patch(key, s.id, { status: 'delivered', trackingNumber: 'T-9' })).body.data).toMatchObject({ status: 'delivered', trackingNumber: 'T-9' });
     const final = await patch(key, s.id, { status: 'shipped' });
     expectError(final, 409, 'CONFLICT');
-    expect(final.body.error.details).toMatchObject({ field: 'status' });
+    expect(final.body.error.details).toMatchObject([{ field: 'status' }]);
     expect((await patch(key, s.id, { carrier: 'DHL' })).body.data.carrier).toBe('DHL');
   });
 
@@ -83,7 +83,7 @@ describe('shipments', () => {
     const { order, lines, key } = await processingOrder({ quantity: 2 });
     const over = await ship(key, order.id, { lines: [{ orderLineId: lines[0]!.id, quantity: 3 }] });
     expectError(over, 409, 'CONFLICT');
-    expect(over.body.error.details).toMatchObject({ field: 'lines.0.quantity' });
+    expect(over.body.error.details).toMatchObject([{ field: 'lines.0.quantity' }]);
     const foreign = await ship(key, order.id, { lines: [{ orderLineId: pending.lines[0]!.id, quantity: 1 }] });
     expectError(foreign, 422, 'VALIDATION_ERROR');
     expect(await ship(key, order.id, { lines: [{ orderLineId: lines[0]!.id, quantity: 2 }] })).toMatchObject({ status: 201 });

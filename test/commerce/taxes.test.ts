@@ -46,7 +46,7 @@ describe('POST /api/settings/taxes', () => {
     expect((await addRate({ name: 'A', country: 'CA', region, rate: 5 })).status).toBe(201);
     const dupRegion = await addRate({ name: 'B', country: 'ca', region: region.toLowerCase(), rate: 7 });
     expectError(dupRegion, 409, 'CONFLICT');
-    expect(dupRegion.body.error.details).toMatchObject({ field: 'region' });
+    expect(dupRegion.body.error.details).toMatchObject([{ field: 'region' }]);
     expect((await addRate({ name: 'Country', country: 'FR', rate: 20 })).status).toBe(201);
     const dupCountry = await addRate({ name: 'Again', country: 'FR', rate: 5.5 });
     expectError(dupCountry, 409, 'CONFLICT');

@@ -60,7 +60,7 @@ describe('storefront banners', () => {
     expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['imageUrl', 'linkUrl', 'placement', 'position', 'title']);
     const order = await addBanner({ title: 'x', imageUrl: 'https://a.test/x.png', placement: 'p', startsAt: hours(2), endsAt: hours(1) });
     expectError(order, 422, 'VALIDATION_ERROR');
-    expect(order.body.error.details).toEqual([{ field: 'endsAt', message: expect.stringContaining('after startsAt') }]);
+    expect(order.body.error.details).toEqual([{ field: 'endsAt', code: 'too_small', message: expect.stringContaining('after startsAt') }]);
     const b = await banner('p', { startsAt: hours(1) });
     expectError(await api(`/api/banners/${b.id}`, { method: 'PATCH', key, json: { endsAt: hours(0.5) } }), 422, 'VALIDATION_ERROR');
     expectError(await addBanner({ title: 'x', imageUrl: 'https://a.test/x.png', placement: 'p' }, (await insertUser()).token), 403, 'AUTHORIZATION_ERROR');

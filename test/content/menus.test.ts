@@ -97,7 +97,7 @@ describe('navigation menus', () => {
     expect(fields).toEqual(expect.arrayContaining(['items.0.url', 'items.1.url', 'items.2.url', 'items.3.children.0.children.0.children']));
     const missing = await addMenu({ name: 'Missing', items: [{ label: 'x', type: 'product', targetId: 'prod_nope' }] });
     expectError(missing, 422, 'VALIDATION_ERROR');
-    expect(missing.body.error.details).toEqual([{ field: 'items.0.targetId', message: "no product 'prod_nope'" }]);
+    expect(missing.body.error.details).toEqual([{ field: 'items.0.targetId', code: 'not_found', message: "items.0.targetId: no product 'prod_nope'" }]);
 
     const handle = `h-${uid()}`;
     expect((await addMenu({ name: 'One', handle })).status).toBe(201);

@@ -99,7 +99,7 @@ describe('drafting and publishing a page', () => {
     await draft({ slug });
     const conflict = await addPage({ title: 'Other', slug });
     expectError(conflict, 409, 'CONFLICT');
-    expect(conflict.body.error.details).toEqual({ field: 'slug', issue: expect.any(String) });
+    expect(conflict.body.error.details).toEqual([{ field: 'slug', code: 'already_exists', message: expect.stringMatching(/^slug /) }]);
     const other = await draft();
     expectError(await patchPage(other.id, { slug }), 409, 'CONFLICT');
     // Without a slug, a free one is made from the title.

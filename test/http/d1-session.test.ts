@@ -40,7 +40,7 @@ describe('D1 sessions and bookmarks', () => {
   it('refuses a malformed bookmark with 400 instead of reading from anywhere', async () => {
     const res = await api('/api/products', { headers: { 'X-D1-Bookmark': 'not a bookmark' } });
     expectError(res, 400, 'INVALID_REQUEST');
-    expect(res.body.error.details).toEqual({ field: 'X-D1-Bookmark', issue: 'malformed bookmark' });
+    expect(res.body.error.details).toEqual([{ field: 'X-D1-Bookmark', code: 'invalid_format', message: 'X-D1-Bookmark is not a well-formed bookmark' }]);
   });
 
   it("keeps the admin panel's bookmark in a cookie after a write, so the page it redirects to reads with it", async () => {

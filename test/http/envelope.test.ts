@@ -57,7 +57,7 @@ describe('error envelope', () => {
     for (const path of ['/api/nope', '/api/v1/nope', '/nowhere']) {
       const res = await api(path);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.stringContaining('No route'), details: null } });
+      expect(res.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.stringContaining('No route'), details: [] } });
       expect(res.headers.get('X-Request-Id')).toBeTruthy();
       expect(res.headers.get('API-Version')).toBe('v1');
     }
@@ -73,7 +73,7 @@ describe('error envelope', () => {
     const key = await adminKey();
     const res = await api('/api/brands', { method: 'POST', key, headers: { 'Content-Type': 'application/json' }, body: '{"name": "x",' });
     expect(res.status).toBe(400);
-    expect(res.body.error).toEqual({ code: 'INVALID_REQUEST', message: 'Request body is not valid JSON', details: { field: 'body', issue: 'malformed JSON' } });
+    expect(res.body.error).toEqual({ code: 'INVALID_REQUEST', message: 'Request body is not valid JSON', details: [{ field: 'body', code: 'invalid_format', message: 'body is not valid JSON' }] });
   });
 
   it('answers a non-JSON body with 415 INVALID_REQUEST', async () => {
@@ -82,7 +82,7 @@ describe('error envelope', () => {
       const res = await api('/api/brands', { method: 'POST', key, headers: { 'Content-Type': contentType }, body: 'name=x' });
       expect(res.status).toBe(415);
       expect(res.body.error.code).toBe('INVALID_REQUEST');
-      expect(res.body.error.details).toEqual({ field: 'Content-Type', issue: 'must be application/json' });
+      expect(res.body.error.details).toEqual([{ field: 'Content-Type', code: 'invalid_value', message: 'Content-Type must be application/json' }]);
     }
   });
 
@@ -98,7 +98,7 @@ describe('error envelope', () => {
     const declared = await api('/api/brands', { method: 'POST', key, headers: { 'Content-Type': 'application/json' }, body: big });
     expect(declared.status).toBe(413);
     expect(declared.body.error.code).toBe('INVALID_REQUEST');
-    expect(declared.body.error.details.field).toBe('body');
+    expect(declared.body.error.details[0].field).toBe('body');
 
     const stream = new ReadableStream({
       start(controller) {
@@ -124,14 +124,14 @@ describe('error envelope', () => {
     const key = await adminKey();
     const res = await api('/api/brands', { method: 'POST', key, json: ['not', 'an', 'object'] });
     expect(res.status).toBe(422);
-    expect(res.body.error.details).toEqual([{ field: 'body', message: expect.any(String) }]);
+    expect(res.body.error.details).toEqual([{ field: 'body', code: 'invalid_type', message: 'body must be an object' }]);
   });
 
   it('answers an empty body on a create with 422 naming the required fields', async () => {
     const key = await adminKey();
     const res = await api('/api/brands', { method: 'POST', key });
     expect(res.status).toBe(422);
-    expect(res.body.error.details).toEqual([{ field: 'name', message: expect.any(String) }]);
+    expect(res.body.error.details).toEqual([{ field: 'name', code: 'required', message: 'name is required' }]);
   });
 });
 

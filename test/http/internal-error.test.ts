@@ -10,7 +10,7 @@ it('answers an unexpected failure with 500 INTERNAL_ERROR and no internals', asy
   expect(res.status).toBe(500);
   expect(res.body.success).toBe(false);
   expect(res.body.error.code).toBe('INTERNAL_ERROR');
-  expect(res.body.error.details).toBeNull();
+  expect(res.body.error.details).toEqual([]);
   expect(res.body.error.message).toContain('trace-me-500');
   const text = JSON.stringify(res.body);
   for (const leak of ['brands', 'SQLITE', 'select', 'D1_', 'stack', 'at ']) expect(text).not.toContain(leak);

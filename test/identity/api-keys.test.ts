@@ -61,18 +61,18 @@ describe('POST /api/settings/api-keys', () => {
     for (const body of [{ name: 'none' }, { name: 'both', role: 'admin', permissions: ['orders:read'] }]) {
       const res = await mint(body);
       expectError(res, 422, 'VALIDATION_ERROR');
-      expect(res.body.error.details).toEqual([{ field: 'role', message: 'give exactly one of role or permissions' }]);
+      expect(res.body.error.details).toEqual([{ field: 'role', code: 'invalid_value', message: 'role: give exactly one of role or permissions' }]);
     }
   });
 
   it('refuses an unknown role, bad permissions, a past expiry and unknown fields with 422', async () => {
     const role = await mint({ name: 'r', role: 'superuser' });
     expectError(role, 422, 'VALIDATION_ERROR');
-    expect(role.body.error.details).toEqual([{ field: 'role', message: "no role 'superuser'" }]);
+    expect(role.body.error.details).toEqual([{ field: 'role', code: 'not_found', message: "role: no role 'superuser'" }]);
     const bad = await mint({ name: '', permissions: ['product:write'], expiresAt: new Date(Date.now() - 1000).toISOString(), hash: 'x' });
     expectError(bad, 422, 'VALIDATION_ERROR');
     expect(bad.body.error.details.map((d: any) => d.field).sort()).toEqual(['expiresAt', 'hash', 'name', 'permissions.0']);
-    expect(bad.body.error.details.find((d: any) => d.field === 'expiresAt').message).toBe('must be in the future');
+    expect(bad.body.error.details.find((d: any) => d.field === 'expiresAt').message).toBe('expiresAt must be in the future');
     expectError(await mint({ name: 'empty', permissions: [] }), 422, 'VALIDATION_ERROR');
     expectError(await mint({ name: 'date', permissions: ['orders:read'], expiresAt: 'tomorrow' }), 422, 'VALIDATION_ERROR');
   });

@@ -63,7 +63,7 @@ describe('POST /api/auth/register', () => {
     const res = await register({ email: `  ${email.toUpperCase()}`.trim(), password: PASSWORD });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('CONFLICT');
-    expect(res.body.error.details).toEqual({ field: 'email', issue: expect.any(String) });
+    expect(res.body.error.details).toEqual([{ field: 'email', code: 'already_exists', message: 'email is already taken by another resource' }]);
   });
 
   it('lists every invalid field with 422: short password, bad email, unknown field', async () => {
@@ -72,7 +72,7 @@ describe('POST /api/auth/register', () => {
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     const fields = res.body.error.details.map((d: { field: string }) => d.field);
     expect(fields).toEqual(expect.arrayContaining(['email', 'password', 'admin']));
-    expect(res.body.error.details).toContainEqual({ field: 'password', message: 'must be at least 8 characters' });
+    expect(res.body.error.details).toContainEqual({ field: 'password', code: 'too_small', message: 'password must be at least 8 characters' });
     expectNoSecret(res, 'short');
   });
 
@@ -134,7 +134,7 @@ describe('POST /api/auth/login', () => {
   it('validates the body with 422', async () => {
     const res = await api('/api/auth/login', { method: 'POST', json: { email: 'x@example.test' } });
     expect(res.status).toBe(422);
-    expect(res.body.error.details).toEqual([{ field: 'password', message: 'is required' }]);
+    expect(res.body.error.details).toEqual([{ field: 'password', code: 'required', message: 'password is required' }]);
   });
 });
 
@@ -182,7 +182,7 @@ describe('POST /api/auth/password', () => {
     const { user, token, password } = await insertUser();
     const res = await change(token, { currentPassword: 'not-the-password', newPassword: 'another-password' });
     expect(res.status).toBe(422);
-    expect(res.body.error.details).toEqual([{ field: 'currentPassword', message: 'is incorrect' }]);
+    expect(res.body.error.details).toEqual([{ field: 'currentPassword', code: 'invalid_value', message: 'currentPassword is incorrect' }]);
     expect((await api('/api/auth/me', { key: token })).status).toBe(200);
     expect((await login(user.email, password)).status).toBe(200);
   });
@@ -191,7 +191,7 @@ describe('POST /api/auth/password', () => {
     const { token, password } = await insertUser();
     const res = await change(token, { currentPassword: password, newPassword: 'short' });
     expect(res.status).toBe(422);
-    expect(res.body.error.details).toEqual([{ field: 'newPassword', message: 'must be at least 8 characters' }]);
+    expect(res.body.error.details).toEqual([{ field: 'newPassword', code: 'too_small', message: 'newPassword must be at least 8 characters' }]);
     expect((await change(await adminKey(), { currentPassword: 'x', newPassword: 'long-enough-1' })).status).toBe(403);
     expect401(await api('/api/auth/password', { method: 'POST', json: { currentPassword: 'x', newPassword: 'long-enough-1' } }));
   });

@@ -122,7 +122,7 @@ describe('staff managing customers', () => {
     expect(res.body.data.email).toBe(fresh);
     const taken = await patch(key, user.id, { email: other.user.email });
     expectError(taken, 409, 'CONFLICT');
-    expect(taken.body.error.details.field).toBe('email');
+    expect(taken.body.error.details[0].field).toBe('email');
   });
 
   it('disables a customer: its token and its password stop working, and the token stays dead after re-enabling', async () => {

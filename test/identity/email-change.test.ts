@@ -33,7 +33,7 @@ describe('a customer changing its own email', () => {
       for (const id of ['me', user.id]) {
         const res = await patch(token, id, body);
         expectError(res, 422, 'VALIDATION_ERROR');
-        expect(res.body.error.details).toEqual([{ field: 'currentPassword', message: expect.stringMatching(message) }]);
+        expect(res.body.error.details).toEqual([{ field: 'currentPassword', code: expect.any(String), message: expect.stringMatching(message) }]);
       }
     }
     expect(await rowOf(user.id)).toEqual(before);

@@ -136,7 +136,7 @@ describe('a key of the vendor role is a vendor', () => {
   it('must name an existing vendor (422)', async () => {
     const missing = await api('/api/settings/api-keys', { method: 'POST', key: admin, json: { name: 'v', role: 'vendor' } });
     expectError(missing, 422, 'VALIDATION_ERROR');
-    expect(missing.body.error.details).toEqual([{ field: 'vendorId', message: 'is required for role vendor' }]);
+    expect(missing.body.error.details).toEqual([{ field: 'vendorId', code: 'required', message: 'vendorId is required for role vendor' }]);
     expectError(await api('/api/settings/api-keys', { method: 'POST', key: admin, json: { name: 'v', role: 'vendor', vendorId: 'vend_NOPE' } }), 422, 'VALIDATION_ERROR');
     expectError(await api('/api/settings/api-keys', { method: 'POST', key: admin, json: { name: 'v', role: 'admin', vendorId: 'vend_NOPE' } }), 422, 'VALIDATION_ERROR');
   });

@@ -54,7 +54,7 @@ describe('POST /api/users', () => {
     for (const [body, field, message] of cases) {
       const res = await post({ email: email(), password: TEST_PASSWORD, ...body });
       expectError(res, 422, 'VALIDATION_ERROR');
-      expect(res.body.error.details).toEqual([{ field, message: expect.stringMatching(message) }]);
+      expect(res.body.error.details).toEqual([{ field, code: expect.any(String), message: expect.stringMatching(message) }]);
     }
   });
 
@@ -69,7 +69,7 @@ describe('POST /api/users', () => {
     expect((await post({ email: address, password: TEST_PASSWORD, role: 'admin' })).status).toBe(201);
     const res = await post({ email: address.toUpperCase(), password: TEST_PASSWORD, role: 'admin' });
     expectError(res, 409, 'CONFLICT');
-    expect(res.body.error.details.field).toBe('email');
+    expect(res.body.error.details[0].field).toBe('email');
   });
 
   it('refuses granting a role whose permissions the credential lacks (403)', async () => {

@@ -127,7 +127,7 @@ describe('product import', () => {
     expect(full.body.data).toMatchObject({ rows: 100, products: 1, create: 1, failed: 0 });
 
     const refusal = (line: number, handle: string) => [
-      { field: 'body', message: `line ${line}, column handle: '${handle}' has more than 100 rows: a product has at most 100 (one per variant, as POST /api/products takes)` },
+      { field: 'body', code: 'invalid_value', message: `body: line ${line}, column handle: '${handle}' has more than 100 rows: a product has at most 100 (one per variant, as POST /api/products takes)` },
     ];
     const over = await upload(key, [header, `other-${tag},Other,1,,`, ...sizes(`over-${tag}`, 101)].join('\n'), '?dry_run=true');
     expectError(over, 422, 'VALIDATION_ERROR');
@@ -152,7 +152,7 @@ describe('product import', () => {
     const rows = Array.from({ length: MAX_ROWS_PER_FILE + 1 }, (_, i) => `r${i}-${tag},P,1`);
     const res = await upload(key, ['handle,name,price', ...rows, '"never closed'].join('\n'), '?dry_run=true');
     expectError(res, 413, 'INVALID_REQUEST');
-    expect(res.body.error.details).toEqual({ field: 'body', issue: `more than ${MAX_ROWS_PER_FILE} rows (line ${MAX_ROWS_PER_FILE + 2})` });
+    expect(res.body.error.details).toEqual([{ field: 'body', code: 'too_big', message: `body has more than ${MAX_ROWS_PER_FILE} rows (line ${MAX_ROWS_PER_FILE + 2})` }]);
   });
 
   it('refuses what is not a CSV product file', async () => {

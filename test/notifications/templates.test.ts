@@ -97,8 +97,8 @@ describe('/api/notifications/templates', () => {
     expectError(bad, 422, 'VALIDATION_ERROR');
     expect(bad.body.error.details).toEqual(
       expect.arrayContaining([
-        { field: 'body', message: expect.stringContaining('{{creditCard}}') },
-        { field: 'subject', message: 'is required for an email template' },
+        { field: 'body', code: 'invalid_value', message: expect.stringContaining('{{creditCard}}') },
+        { field: 'subject', code: 'required', message: 'subject is required for an email template' },
       ]),
     );
     const sms = await api('/api/notifications/templates/tmpl_shipment_shipped_sms', { method: 'PATCH', key, json: { subject: 'Shipped' } });

@@ -287,7 +287,7 @@ describe('stripe payments', () => {
     );
     expect(res.status).toBe(422);
     const body = (await res.json()) as any;
-    expect(body.error.details).toEqual([{ field: 'provider', message: 'the stripe provider is not set up: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are not set' }]);
+    expect(body.error.details).toEqual([{ field: 'provider', code: 'invalid_value', message: 'provider: the stripe provider is not set up: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are not set' }]);
     expect(await paymentsOf(order.id)).toHaveLength(0);
     const signed = await signedEvent('payment_intent.succeeded', { id: 'pi_x', object: 'payment_intent', metadata: {} });
     const hook = await worker.fetch!(

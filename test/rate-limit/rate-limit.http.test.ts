@@ -26,6 +26,7 @@ describe('rate limits over HTTP', () => {
     expect(limited.status).toBe(429);
     expect(limited.body.success).toBe(false);
     expect(limited.body.error.code).toBe('RATE_LIMITED');
+    expect(limited.body.error.details).toEqual([]);
     expect(limited.headers.get('X-RateLimit-Remaining')).toBe('0');
     const retryAfter = Number(limited.headers.get('Retry-After'));
     expect(retryAfter).toBeGreaterThan(3500);

@@ -124,13 +124,13 @@ describe('POST /api/webhooks', () => {
     ]) {
       const res = await asDeployed(PATH, { url, events: ['*'] });
       expectError(res, 422, 'VALIDATION_ERROR');
-      expect(res.body.error.details).toEqual([{ field: 'url', message: expect.stringContaining(why!) }]);
+      expect(res.body.error.details).toEqual([{ field: 'url', code: 'invalid_value', message: expect.stringContaining(why!) }]);
     }
     const ok = await asDeployed(PATH, { url: 'https://hooks.example.com/in', events: ['*'] });
     expect(ok.status).toBe(201);
     const refused = await asDeployed(`${PATH}/${ok.body.data.id}`, { url: 'https://localhost/x' }, 'PATCH');
     expectError(refused, 422, 'VALIDATION_ERROR');
-    expect(refused.body.error.details).toEqual([{ field: 'url', message: expect.stringContaining('localhost') }]);
+    expect(refused.body.error.details).toEqual([{ field: 'url', code: 'invalid_value', message: expect.stringContaining('localhost') }]);
   });
 });
 

@@ -8,6 +8,7 @@ declare(strict_types=1);
 require_once __DIR__ . '/lib.php';
 
 use StoreApi\Client;
+use StoreApi\ErrorDetail;
 use StoreApi\Exception\ApiException;
 use StoreApi\Exception\AuthenticationException;
 use StoreApi\Exception\AuthorizationException;
@@ -105,7 +106,7 @@ T::section('typed events', function (): void {
 });
 
 T::section('error mapping', function (): void {
-    $envelope = json_encode(['success' => false, 'error' => ['code' => 'VALIDATION_ERROR', 'message' => 'Invalid body', 'details' => [['path' => 'price', 'message' => 'Too small']]]]);
+    $envelope = json_encode(['success' => false, 'error' => ['code' => 'VALIDATION_ERROR', 'message' => 'Invalid body', 'details' => [['field' => 'price', 'code' => 'too_small', 'message' => 'price must be 0 or more']]]]);
     $e = ApiException::fromResponse(422, ['X-Request-Id' => 'req_123', 'Content-Type' => 'application/json'], $envelope);
     T::check('VALIDATION_ERROR is a ValidationException', $e instanceof ValidationException);
     T::check('... and an ApiException, a StoreApiException and a RuntimeException', $e instanceof ApiException && $e instanceof StoreApiException && $e instanceof \RuntimeException);
@@ -113,7 +114,14 @@ T::section('error mapping', function (): void {
     T::same('HTTP status', 422, $e->getStatus());
     T::same('PHP code is the HTTP status', 422, $e->getCode());
     T::same('message', 'Invalid body', $e->getMessage());
-    T::same('details', [['path' => 'price', 'message' => 'Too small']], $e->getDetails());
+    T::check('details are ErrorDetail objects', $e->getDetails()[0] instanceof ErrorDetail && $e->getDetails()[0]->field === 'price' && $e->getDetails()[0]->code === 'too_small');
+    T::same('a detail reads back as the API sent it', '{"field":"price","code":"too_small","message":"price must be 0 or more"}', json_encode($e->getDetails()[0]));
+    $detailsOf = fn (mixed $raw) => json_encode(ApiException::fromResponse(400, [], json_encode(['success' => false, 'error' => ['code' => 'INVALID_REQUEST', 'message' => 'Bad', 'details' => $raw]]))->getDetails());
+    T::same('no details is an empty list', '[]', $detailsOf(null));
+    T::same("an older server's {field, issue} is an empty list", '[]', $detailsOf(['field' => 'limit', 'issue' => 'must be a number']));
+    T::same('an entry without a code is invalid_value; junk is dropped', '[{"field":"name","code":"invalid_value","message":"Required"}]', $detailsOf([['field' => 'name', 'message' => 'Required'], 'junk']));
+    T::same('a detail about no one field leaves field out', '[{"code":"conflict","message":"busy"}]', $detailsOf([['code' => 'conflict', 'message' => 'busy']]));
+    T::same('an answer without an envelope has no details', [], ApiException::fromResponse(502, [], 'Bad gateway')->getDetails());
     T::same('request id from X-Request-Id (any case)', 'req_123', $e->getRequestId());
 
     $classes = [

@@ -77,9 +77,8 @@ __all__ = [
     "CustomerReportPeriodsItem",
     "CustomerReportTotals",
     "Error",
+    "ErrorDetail",
     "ErrorError",
-    "FieldErrors",
-    "FieldErrorsItem",
     "Health",
     "ImportFailure",
     "ImportSummary",
@@ -121,7 +120,6 @@ __all__ = [
     "PageUpdatedEvent",
     "PageUpdatedEventData",
     "Pagination",
-    "ParameterIssue",
     "PasswordResetConfirm",
     "PasswordResetRequest",
     "Payment",
@@ -1242,9 +1240,9 @@ CustomerReport = TypedDict("CustomerReport", {
 class ErrorError(TypedDict):
     code: Literal["INVALID_REQUEST", "VALIDATION_ERROR", "AUTHENTICATION_ERROR", "AUTHORIZATION_ERROR", "NOT_FOUND", "CONFLICT", "RATE_LIMITED", "INTERNAL_ERROR", "PROVIDER_ERROR"]
     message: str
-    #: `{ field, issue }` for one bad parameter; `[{ field, message }]` for body validation, one
-    #: entry per invalid field.
-    details: Optional[Union[ParameterIssue, FieldErrors]]
+    #: Always a list: one entry per invalid field, parameter or header; empty when the error is
+    #: about no one field (401, 403, 404, 429, 500).
+    details: List[ErrorDetail]
 
 
 class Error(TypedDict):
@@ -1252,12 +1250,29 @@ class Error(TypedDict):
     error: ErrorError
 
 
-class FieldErrorsItem(TypedDict):
-    field: str
+class _ErrorDetailRequired(TypedDict):
+    #: What kind of problem, for programs. `required`: a required field, parameter or header is
+    #: missing; `invalid_type`: the value has the wrong JSON type (a string where a number belongs,
+    #: a fraction where a whole number belongs); `invalid_format`: a string is not in the required
+    #: format (email address, URL, date-time, pattern), or the body is not well-formed;
+    #: `invalid_value`: the value is not one of those allowed, or is refused for the reason the
+    #: message gives; `too_small`: a number, length or count is below its minimum; `too_big`: a
+    #: number, length, count or size is above its maximum (a quantity above the stock, a body above
+    #: the size limit); `unknown_field`: the body has a field the endpoint does not know;
+    #: `unknown_parameter`: the query has a parameter the endpoint does not know; `not_found`: the
+    #: value refers to something that does not exist (a variant id, a customer id);
+    #: `already_exists`: another resource already has this unique value (a slug, a SKU, an email);
+    #: `conflict`: the value conflicts with the current state (an order status it cannot move to, a
+    #: key used for another request).
+    code: Literal["required", "invalid_type", "invalid_format", "invalid_value", "too_small", "too_big", "unknown_field", "unknown_parameter", "not_found", "already_exists", "conflict"]
+    #: For a person, starting with the field name so it reads alone: "price must be 0 or more".
     message: str
 
 
-FieldErrors = List["FieldErrorsItem"]
+class ErrorDetail(_ErrorDetailRequired, total=False):
+    #: The dotted path of the field, parameter or header (`variants.0.sku`, `limit`,
+    #: `Idempotency-Key`); absent when the problem is about no one field.
+    field: str
 
 
 class Health(TypedDict):
@@ -1885,11 +1900,6 @@ class Pagination(TypedDict):
     totalPages: int
     hasNext: bool
     hasPrev: bool
-
-
-class ParameterIssue(TypedDict):
-    field: str
-    issue: str
 
 
 class PasswordResetConfirm(TypedDict):

@@ -12,9 +12,12 @@ import email.utils
 import json
 import math
 import time
-from typing import Any, Dict, Mapping, Optional, Type
+from typing import Any, Dict, List, Mapping, Optional, Type
+
+from ._types import ErrorDetail
 
 __all__ = [
+    "ErrorDetail",
     "StoreApiError",
     "InvalidRequestError",
     "ValidationError",
@@ -36,8 +39,11 @@ class StoreApiError(Exception):
         code: the API's error code (``"NOT_FOUND"``, ``"VALIDATION_ERROR"``, ...).
         status: the HTTP status (``404``), or ``None`` when no answer came.
         message: the API's message.
-        details: the envelope's ``details``: ``[{"field", "message"}, ...]`` for a 422,
-            ``{"field", "issue"}`` for a bad parameter, else ``None``.
+        details: one :class:`ErrorDetail` dict per invalid field, parameter or header:
+            ``{"field": "price", "code": "too_small", "message": "price must be 0 or more"}``;
+            ``code`` is a detail code (``required``, ``too_small``, ``not_found``, ...), ``message``
+            starts with the field's name and ``field`` is absent when the problem is about no one
+            field. Always a list: empty when the error is about no one field.
         request_id: the ``X-Request-Id`` of the answer: quote it when reporting a problem.
         headers: the answer's headers, lower-case names.
         body: the decoded JSON body (or the text, when it was not JSON).
@@ -46,7 +52,7 @@ class StoreApiError(Exception):
     code: str
     status: Optional[int]
     message: str
-    details: Any
+    details: List[ErrorDetail]
     request_id: Optional[str]
 
     def __init__(
@@ -64,7 +70,7 @@ class StoreApiError(Exception):
         self.message = message
         self.code = code
         self.status = status
-        self.details = details
+        self.details = details_of(details)
         self.request_id = request_id
         self.headers: Dict[str, str] = dict(headers or {})
         self.body = body
@@ -149,6 +155,23 @@ _CODE_BY_STATUS = {
     422: "VALIDATION_ERROR",
     429: "RATE_LIMITED",
 }
+
+
+def details_of(raw: Any) -> List[ErrorDetail]:
+    """``details`` as a list whatever the server sent: entries without a message are dropped, a
+    missing code is ``invalid_value``, anything but a list is ``[]``."""
+    if not isinstance(raw, list):
+        return []
+    details: List[ErrorDetail] = []
+    for item in raw:
+        if not isinstance(item, dict) or not isinstance(item.get("message"), str):
+            continue
+        code = item.get("code")
+        detail: ErrorDetail = {"code": code if isinstance(code, str) else "invalid_value", "message": item["message"]}  # type: ignore[typeddict-item]
+        if isinstance(item.get("field"), str):
+            detail["field"] = item["field"]
+        details.append(detail)
+    return details
 
 
 def parse_retry_after(value: Optional[str]) -> Optional[float]:

@@ -206,8 +206,18 @@ class ErrorMappingTest(unittest.TestCase):
     def envelope(self, code: str, message: str = "m", details: Any = None) -> bytes:
         return json.dumps({"success": False, "error": {"code": code, "message": message, "details": details}}).encode()
 
+    def test_details_always_a_list(self) -> None:
+        def details(raw: Any) -> Any:
+            return error_from_response(400, {}, self.envelope("INVALID_REQUEST", "Bad", raw)).details
+
+        self.assertEqual(details(None), [])
+        self.assertEqual(details({"field": "limit", "issue": "must be a number"}), [])
+        self.assertEqual(details([{"field": "name", "message": "Required"}, "junk"]), [{"field": "name", "code": "invalid_value", "message": "Required"}])
+        self.assertEqual(details([{"code": "conflict", "message": "busy"}]), [{"code": "conflict", "message": "busy"}])
+        self.assertEqual(error_from_response(502, {}, b"Bad gateway").details, [])
+
     def test_envelope_codes(self) -> None:
-        details = [{"field": "price", "message": "Required"}]
+        details = [{"field": "price", "code": "too_small", "message": "price must be 0 or more"}]
         error = error_from_response(422, {"x-request-id": "req_1"}, self.envelope("VALIDATION_ERROR", "Invalid body", details))
         self.assertIsInstance(error, ValidationError)
         self.assertEqual((error.code, error.status, error.message, error.details, error.request_id), ("VALIDATION_ERROR", 422, "Invalid body", details, "req_1"))
@@ -221,6 +231,7 @@ class ErrorMappingTest(unittest.TestCase):
         ):
             self.assertIsInstance(error_from_response(400, {}, self.envelope(code)), cls)
         unknown = error_from_response(418, {}, self.envelope("TEAPOT"))
+        self.assertEqual(unknown.details, [])
         self.assertIs(type(unknown), StoreApiError)
         self.assertEqual(unknown.code, "TEAPOT")
 
@@ -358,7 +369,7 @@ def ok(data: Any, status: int = 200, pagination: Optional[Dict[str, Any]] = None
 
 
 def fail(status: int, code: str, headers: Optional[Dict[str, str]] = None) -> Answer:
-    return (status, headers or {}, {"success": False, "error": {"code": code, "message": code.lower(), "details": None}})
+    return (status, headers or {}, {"success": False, "error": {"code": code, "message": code.lower(), "details": []}})
 
 
 def pagination(page: int, total_pages: int) -> Dict[str, Any]:

@@ -292,7 +292,7 @@ export class Core {
       code: typeof envelope?.code === 'string' ? envelope.code : codeForStatus(response.status),
       status: response.status,
       message: typeof envelope?.message === 'string' ? envelope.message : `${response.status} ${response.statusText}`.trim(),
-      details: envelope?.details ?? null,
+      details: envelope?.details,
       requestId: response.headers.get('x-request-id'),
       retryAfter: retryAfterMs === undefined ? null : retryAfterMs / 1000,
       body,

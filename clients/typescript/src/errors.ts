@@ -3,6 +3,8 @@
 // the request id (`X-Request-Id`) to quote when reporting a problem. A request that got no answer
 // at all (DNS, connection refused, timeout) is a StoreConnectionError.
 
+import type { ErrorDetail } from './generated/types.js';
+
 /** The error codes of the API (docs/api.md, "Errors"). */
 export type ErrorCode =
   | 'INVALID_REQUEST'
@@ -18,6 +20,7 @@ export interface StoreApiErrorInit {
   code: string;
   status: number;
   message: string;
+  /** The envelope's `details` as sent; read as a list of ErrorDetail (anything else is `[]`). */
   details?: unknown;
   requestId?: string | null;
   /** Seconds from `Retry-After`, when the answer had one. */
@@ -30,8 +33,12 @@ export interface StoreApiErrorInit {
 export class StoreApiError extends Error {
   readonly code: ErrorCode | (string & {});
   readonly status: number;
-  /** `[{ field, message }]` for body validation, `{ field, issue }` for one bad parameter, else null. */
-  readonly details: unknown;
+  /**
+   * One entry per invalid field, parameter or header: `{ field?, code, message }`, where `code` is a
+   * detail code (`required`, `too_small`, `not_found`, ...) and `message` starts with the field's name.
+   * Always a list: empty when the error is about no one field.
+   */
+  readonly details: ErrorDetail[];
   /** The `X-Request-Id` of the answer. */
   readonly requestId: string | null;
   /** Seconds from `Retry-After` (429 and some 503 answers). */
@@ -43,16 +50,26 @@ export class StoreApiError extends Error {
     this.name = new.target.name;
     this.code = init.code;
     this.status = init.status;
-    this.details = init.details ?? null;
+    this.details = detailsOf(init.details);
     this.requestId = init.requestId ?? null;
     this.retryAfter = init.retryAfter ?? null;
     this.body = init.body;
   }
 }
 
+/** `details` as a list whatever the server sent: entries without a message are dropped, a missing code is `invalid_value`, anything but a list is `[]`. */
+export function detailsOf(raw: unknown): ErrorDetail[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((item: { field?: unknown; code?: unknown; message?: unknown } | null) => {
+    if (typeof item?.message !== 'string') return [];
+    const detail = { code: (typeof item.code === 'string' ? item.code : 'invalid_value') as ErrorDetail['code'], message: item.message };
+    return [typeof item.field === 'string' ? { field: item.field, ...detail } : detail];
+  });
+}
+
 /** 400 INVALID_REQUEST (also 413 and 415): a malformed request, an unknown parameter or field. */
 export class InvalidRequestError extends StoreApiError {}
-/** 422 VALIDATION_ERROR: `details` lists every invalid field as `{ field, message }`. */
+/** 422 VALIDATION_ERROR: `details` lists every invalid field as `{ field, code, message }`. */
 export class ValidationError extends StoreApiError {}
 /** 401 AUTHENTICATION_ERROR: no credential where one is needed, or a bad one. */
 export class AuthenticationError extends StoreApiError {}

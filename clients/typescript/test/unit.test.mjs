@@ -69,25 +69,40 @@ test('iterate() walks every page', async () => {
 });
 
 test('an error answer is the subclass for its code, with status, details and request id', async () => {
-  const { client } = fake([json(422, { success: false, error: { code: 'VALIDATION_ERROR', message: 'Invalid', details: [{ field: 'name', message: 'Required' }] } })]);
+  const details = [{ field: 'name', code: 'too_small', message: 'name must not be empty' }];
+  const { client } = fake([json(422, { success: false, error: { code: 'VALIDATION_ERROR', message: 'name must not be empty', details } })]);
   await assert.rejects(client.products.create({ name: '', price: 1 }), (error) => {
     assert.ok(error instanceof ValidationError && error instanceof StoreApiError);
     assert.equal(error.code, 'VALIDATION_ERROR');
     assert.equal(error.status, 422);
-    assert.deepEqual(error.details, [{ field: 'name', message: 'Required' }]);
+    assert.deepEqual(error.details, details);
     assert.equal(error.requestId, 'req_1');
     return true;
   });
-  const notFound = fake([json(404, { success: false, error: { code: 'NOT_FOUND', message: 'No', details: null } })]);
+  const notFound = fake([json(404, { success: false, error: { code: 'NOT_FOUND', message: 'No', details: [] } })]);
   await assert.rejects(notFound.client.products.get('prod_nope'), NotFoundError);
-  const conflict = fake([json(409, { success: false, error: { code: 'CONFLICT', message: 'Taken', details: null } })]);
+  const conflict = fake([json(409, { success: false, error: { code: 'CONFLICT', message: 'Taken', details: [] } })]);
   await assert.rejects(conflict.client.categories.create({ name: 'x' }), ConflictError);
   const proxy = fake([new Response('Bad gateway', { status: 502 })], { maxRetries: 0 });
   await assert.rejects(proxy.client.products.list(), (error) => error instanceof InternalError && error.status === 502);
 });
 
+test('details is always a list of { field?, code, message }, whatever shape an older server sent', async () => {
+  const detailsFrom = async (details) => {
+    const { client } = fake([json(400, { success: false, error: { code: 'INVALID_REQUEST', message: 'Bad', details } })]);
+    return client.products.list().catch((error) => error.details);
+  };
+  assert.deepEqual(await detailsFrom(null), []);
+  assert.deepEqual(await detailsFrom(undefined), []);
+  assert.deepEqual(await detailsFrom({ field: 'limit', issue: 'must be a number' }), []);
+  assert.deepEqual(await detailsFrom([{ field: 'name', message: 'Required' }, 'junk']), [{ field: 'name', code: 'invalid_value', message: 'Required' }]);
+  assert.deepEqual(await detailsFrom([{ code: 'conflict', message: 'busy' }]), [{ code: 'conflict', message: 'busy' }]);
+  const proxy = fake([new Response('Bad gateway', { status: 502 })], { maxRetries: 0 });
+  assert.deepEqual(await proxy.client.products.list().catch((error) => error.details), []);
+});
+
 test('a 429 is retried after Retry-After; a Retry-After beyond maxRetryWaitMs throws at once', async () => {
-  const limited = json(429, { success: false, error: { code: 'RATE_LIMITED', message: 'Slow down', details: null } }, { 'Retry-After': '1' });
+  const limited = json(429, { success: false, error: { code: 'RATE_LIMITED', message: 'Slow down', details: [] } }, { 'Retry-After': '1' });
   const retries = [];
   const { client, calls } = fake([limited, json(200, { success: true, data: { id: 'x' } })], { onRetry: (i) => retries.push(i) });
   const started = Date.now();
@@ -97,14 +112,14 @@ test('a 429 is retried after Retry-After; a Retry-After beyond maxRetryWaitMs th
   assert.equal(client.stats.retries, 1);
   assert.equal(retries[0].status, 429);
 
-  const long = json(429, { success: false, error: { code: 'RATE_LIMITED', message: 'Slow down', details: null } }, { 'Retry-After': '3600' });
+  const long = json(429, { success: false, error: { code: 'RATE_LIMITED', message: 'Slow down', details: [] } }, { 'Retry-After': '3600' });
   const impatient = fake([long], { maxRetryWaitMs: 5000 });
   await assert.rejects(impatient.client.products.list(), (error) => error instanceof RateLimitedError && error.retryAfter === 3600);
   assert.equal(impatient.calls.length, 1);
 });
 
 test('5xx and network errors are retried for GET and keyed POSTs, never for plain POST or PATCH', async () => {
-  const down = json(503, { success: false, error: { code: 'INTERNAL_ERROR', message: 'Down', details: null } });
+  const down = json(503, { success: false, error: { code: 'INTERNAL_ERROR', message: 'Down', details: [] } });
   const ok = json(200, { success: true, data: { id: 'ord_1' } });
   const get = fake([down, new TypeError('fetch failed'), ok]);
   assert.deepEqual(await get.client.orders.get('ord_1'), { id: 'ord_1' });

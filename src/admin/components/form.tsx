@@ -1,7 +1,7 @@
 import type { Child } from 'hono/jsx';
 import { CSRF_FIELD } from '../csrf';
 
-/** Field name -> message, from a VALIDATION_ERROR's details or a CONFLICT's `{ field, issue }`. */
+/** Field name -> message, from the `details` of a VALIDATION_ERROR or a CONFLICT. */
 export type FieldErrors = Record<string, string>;
 
 export interface FormState {

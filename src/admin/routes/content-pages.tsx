@@ -93,7 +93,7 @@ export const contentPageRoutes = new Hono<AppEnv>()
     const form = await readForm(c);
     try {
       const when = utcInstant(form, 'scheduleAt');
-      if (when === undefined) throw ApiError.validation([{ field: 'scheduleAt', message: 'is required' }]);
+      if (when === undefined) throw ApiError.validation([{ field: 'scheduleAt', problem: 'is required', code: 'required' }]);
       const updated = await service.updatePage(c.var.db, id, validate(UpdatePageBody, { status: 'published', publishedAt: when }));
       const future = updated.publishedAt! > new Date().toISOString();
       return redirectWith(c, `${HERE}/${updated.id}`, future ? `“${updated.title}” is scheduled for ${updated.publishedAt!.slice(0, 16).replace('T', ' ')} UTC.` : `“${updated.title}” is published.`);

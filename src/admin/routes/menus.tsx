@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { ApiError, type FieldError } from '../../lib/errors';
+import { ApiError, type ErrorDetail } from '../../lib/errors';
 import { menuListQuery } from '../../modules/menus/menus.query';
 import { menuRoutes as routes } from '../../modules/menus/menus.routes';
 import { CreateMenuBody, type MenuItem, UpdateMenuBody } from '../../modules/menus/menus.schemas';
@@ -87,11 +87,9 @@ function apply(tree: Node[], op: Op, at: number[]): void {
 }
 
 /** An API message for the panel: a `children` the schema does not know at the third level means "too deep". */
-function explain(errors: FieldError[]): FieldError[] {
+function explain(errors: ErrorDetail[]): ErrorDetail[] {
   return errors.map((e) =>
-    /\.children$/.test(e.field) && e.message === 'is not a known field'
-      ? { field: e.field, message: `${e.message}: menus nest at most three levels (item, child, grandchild)` }
-      : e,
+    e.code === 'unknown_field' && /\.children$/.test(e.field ?? '') ? { ...e, message: `${e.message}: menus nest at most three levels (item, child, grandchild)` } : e,
   );
 }
 
@@ -101,7 +99,7 @@ async function saveItems(c: C, id: string, tree: Node[]) {
   try {
     body = validate(UpdateMenuBody, { items: toBody(tree) });
   } catch (error) {
-    if (error instanceof ApiError && Array.isArray(error.details)) throw ApiError.validation(explain(error.details));
+    if (error instanceof ApiError && error.code === 'VALIDATION_ERROR') throw ApiError.validation(explain(error.details));
     throw error;
   }
   return service.updateMenu(c.var.db, id, body);
@@ -177,7 +175,7 @@ export const menuRoutes = new Hono<AppEnv>()
       let siblings = tree;
       if (parentPath !== undefined) {
         const parent = indices(parentPath);
-        if (!parent) throw ApiError.validation([{ field: 'parent', message: 'is not an item of this menu' }]);
+        if (!parent) throw ApiError.validation([{ field: 'parent', problem: 'is not an item of this menu', code: 'not_found' }]);
         const { list, index } = locate(tree, parent);
         siblings = list[index]!.children;
         at = [...parent, siblings.length];

@@ -28,8 +28,8 @@ export const importRoutes = new Hono<AppEnv>()
     const body = await c.req.parseBody();
     const file = body.file;
     try {
-      if (!(file instanceof File) || file.size === 0) throw ApiError.validation([{ field: 'file', message: 'choose a CSV file' }]);
-      if (file.size > importMaxBytes(c.env)) throw ApiError.validation([{ field: 'file', message: `the file is larger than ${importMaxBytes(c.env)} bytes` }]);
+      if (!(file instanceof File) || file.size === 0) throw ApiError.validation([{ field: 'file', problem: 'choose a CSV file', code: 'required' }]);
+      if (file.size > importMaxBytes(c.env)) throw ApiError.validation([{ field: 'file', problem: `is larger than ${importMaxBytes(c.env)} bytes`, code: 'too_big' }]);
       const csv = await file.text();
       if (body.step === 'check') return importPage(c, emptyForm(), await imports.dryRun(c.var.db, csv));
       const started = await imports.startImport(c.var.db, c.env.IMPORTS_QUEUE, csv, { actor: actorRef(c.var.principal), vendorId: vendorScope(c.var.principal) });

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { ApiError } from '../../lib/errors';
+import { ApiError, detailOf } from '../../lib/errors';
 import { bootstrap } from '../../modules/auth/auth.service';
 import { BootstrapBody } from '../../modules/auth/auth.schemas';
 import { findUserByEmail } from '../../modules/users/users.service';
@@ -49,7 +49,7 @@ export const setupRoutes = new Hono<AppEnv>()
         await bootstrap(db, c.env, input);
       } catch (error) {
         if (error instanceof ApiError && error.code === 'AUTHORIZATION_ERROR') {
-          throw new ApiError('VALIDATION_ERROR', 'The bootstrap secret is not right', { details: [{ field: 'secret', message: 'is not the configured BOOTSTRAP_SECRET' }] });
+          throw new ApiError('VALIDATION_ERROR', 'The bootstrap secret is not right', { details: [detailOf({ field: 'secret', problem: 'is not the configured BOOTSTRAP_SECRET' })] });
         }
         throw error;
       }

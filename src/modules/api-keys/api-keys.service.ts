@@ -252,13 +252,13 @@ export async function createApiKeyFor(db: Database, actor: Principal, input: Cre
       db.select().from(roles).where(or(eq(roles.id, input.role), eq(roles.name, input.role))).limit(1),
       db.select({ id: vendors.id }).from(vendors).where(eq(vendors.id, vendorId ?? '')).limit(1),
     ]);
-    if (!role) throw ApiError.validation([{ field: 'role', message: `no role '${input.role}'` }]);
-    if (role.id === VENDOR_ROLE && !vendorId) throw ApiError.validation([{ field: 'vendorId', message: 'is required for role vendor' }]);
-    if (role.id === VENDOR_ROLE && !vendor) throw ApiError.validation([{ field: 'vendorId', message: `no vendor '${vendorId}'` }]);
+    if (!role) throw ApiError.validation([{ field: 'role', problem: `no role '${input.role}'`, code: 'not_found' }]);
+    if (role.id === VENDOR_ROLE && !vendorId) throw ApiError.validation([{ field: 'vendorId', problem: 'is required for role vendor', code: 'required' }]);
+    if (role.id === VENDOR_ROLE && !vendor) throw ApiError.validation([{ field: 'vendorId', problem: `no vendor '${vendorId}'`, code: 'not_found' }]);
     roleId = role.id;
     permissions = role.permissions;
   }
-  if (vendorId !== null && roleId !== VENDOR_ROLE) throw ApiError.validation([{ field: 'vendorId', message: 'is only for keys of the vendor role' }]);
+  if (vendorId !== null && roleId !== VENDOR_ROLE) throw ApiError.validation([{ field: 'vendorId', problem: 'is only for keys of the vendor role' }]);
   assertCovers(actor, { permissions, vendorId }, 'mint this key');
   const { key, record } = await createApiKey(
     db,

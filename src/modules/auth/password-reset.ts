@@ -116,6 +116,6 @@ export async function confirmPasswordReset(db: Database, token: string, password
       .where(and(isNull(passwordResetTokens.usedAt), sql`${passwordResetTokens.userId} IN ${owner}`)),
   ]);
   const row = updated[0];
-  if (!row) throw ApiError.validation([{ field: 'token', message: 'is invalid, already used or expired; ask for a new one' }]);
+  if (!row) throw ApiError.validation([{ field: 'token', problem: 'is invalid, already used or expired; ask for a new one' }]);
   return row;
 }

@@ -37,7 +37,7 @@ export function getBanner(db: Database, id: string, principal: Principal, now = 
 
 /** `endsAt` after `startsAt`, as they will be stored (the patch over the current banner). */
 function checkSchedule(startsAt: string | null | undefined, endsAt: string | null | undefined) {
-  if (startsAt && endsAt && endsAt <= startsAt) throw ApiError.validation([{ field: 'endsAt', message: `must be after startsAt (${startsAt})` }]);
+  if (startsAt && endsAt && endsAt <= startsAt) throw ApiError.validation([{ field: 'endsAt', problem: `must be after startsAt (${startsAt})`, code: 'too_small' }]);
 }
 
 export async function createBanner(db: Database, input: CreateBannerInput, now = new Date()): Promise<Banner> {

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type CartLineRow, type CartRow, cartLines, carts, coupons } from '../../db/schema';
-import { ApiError, type FieldError } from '../../lib/errors';
+import { ApiError, type FieldProblem, problemOf } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
 import { type Quote, quote } from '../orders/quote';
 import type { Cart } from './carts.schemas';
@@ -33,12 +33,10 @@ interface Priced {
 }
 
 /** The problems quote() reported as fields, or null when the error is not about one of the cart's parts. */
-function fieldsOf(error: unknown): FieldError[] | null {
+function fieldsOf(error: unknown): FieldProblem[] | null {
   if (!(error instanceof ApiError)) return null;
-  if (error.code === 'VALIDATION_ERROR' && Array.isArray(error.details)) return error.details;
-  if (error.code === 'CONFLICT' && error.details && !Array.isArray(error.details) && error.details.field === 'couponCode') {
-    return [{ field: 'couponCode', message: error.message }];
-  }
+  if (error.code === 'VALIDATION_ERROR') return error.details.flatMap((d) => problemOf(d) ?? []);
+  if (error.code === 'CONFLICT' && error.details.some((d) => d.field === 'couponCode')) return [{ field: 'couponCode', problem: error.message }];
   return null;
 }
 
@@ -63,18 +61,18 @@ async function priceTolerantly(db: Database, cart: CartRow, rows: CartLineRow[],
       const problems = fieldsOf(error);
       if (!problems || attempt >= 3) throw error;
       const dropped = new Set<number>();
-      for (const problem of problems) {
-        const line = /^lines\.(\d+)\.variantId$/.exec(problem.field);
-        if (problem.field === 'currency' && currency !== null) {
+      for (const { field, problem } of problems) {
+        const line = /^lines\.(\d+)\.variantId$/.exec(field);
+        if (field === 'currency' && currency !== null) {
           notices.push({ code: 'currency_changed', message: `The store no longer sells in ${cart.currency}; the cart is now in its default currency` });
           currency = null;
-        } else if (problem.field === 'couponCode' && code !== null) {
-          const why = problem.message.startsWith('Coupon') ? problem.message : `Coupon '${code}': ${problem.message}`;
+        } else if (field === 'couponCode' && code !== null) {
+          const why = problem.startsWith('Coupon') ? problem : `Coupon '${code}': ${problem}`;
           notices.push({ code: 'coupon_removed', message: `${why}; it was removed from the cart` });
           code = null;
         } else if (line) {
           dropped.add(Number(line[1]));
-          notices.push({ code: 'line_removed', message: `${problem.message.replace(/^'(.*)' is not for sale$/, "'$1' is no longer for sale")}; it was removed from the cart` });
+          notices.push({ code: 'line_removed', message: `${problem.replace(/^'(.*)' is not for sale$/, "'$1' is no longer for sale")}; it was removed from the cart` });
         } else throw error;
       }
       lines = lines.filter((_, i) => !dropped.has(i));

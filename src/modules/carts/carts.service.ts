@@ -1,7 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type CartRow, cartLines, carts, currencies, products, productVariants, storeSettings, users } from '../../db/schema';
-import { ApiError } from '../../lib/errors';
+import { ApiError, detailOf, renamed } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
@@ -34,7 +34,7 @@ async function cartCurrency(db: Database, wanted: string | undefined): Promise<s
     db.select().from(currencies).where(eq(currencies.code, wanted ?? '')),
   ]);
   if (wanted === undefined) return settings[0]!.code;
-  if (!rows[0]?.enabled) throw ApiError.validation([{ field: 'currency', message: `'${wanted}' is not a currency this store sells in` }]);
+  if (!rows[0]?.enabled) throw ApiError.validation([{ field: 'currency', problem: `'${wanted}' is not a currency this store sells in` }]);
   return wanted;
 }
 
@@ -55,7 +55,7 @@ export async function createCart(db: Database, principal: Principal, input: Crea
   if (input.customerId !== undefined && input.customerId !== customerId) {
     if (!isCartStaff(principal, 'write')) throw ApiError.forbidden("Creating a customer's cart needs 'carts:write' or 'orders:write'");
     const [customer] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, input.customerId), eq(users.roleId, 'customer')));
-    if (!customer) throw ApiError.validation([{ field: 'customerId', message: `no customer '${input.customerId}'` }]);
+    if (!customer) throw ApiError.validation([{ field: 'customerId', problem: `no customer '${input.customerId}'`, code: 'not_found' }]);
     customerId = customer.id;
   }
   const ts = now.toISOString();
@@ -107,8 +107,8 @@ async function variantForSale(db: Database, variantId: string) {
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(eq(productVariants.id, variantId));
-  if (!variant) throw ApiError.validation([{ field: 'variantId', message: `no variant '${variantId}'` }]);
-  if (variant.status !== 'active') throw ApiError.validation([{ field: 'variantId', message: `'${variant.name}' is not for sale` }]);
+  if (!variant) throw ApiError.validation([{ field: 'variantId', problem: `no variant '${variantId}'`, code: 'not_found' }]);
+  if (variant.status !== 'active') throw ApiError.validation([{ field: 'variantId', problem: `'${variant.name}' is not for sale` }]);
   return variant;
 }
 
@@ -117,7 +117,7 @@ function assertInStock(variant: { name: string; stock: number }, quantity: numbe
   if (quantity <= variant.stock) return;
   const left = Math.max(variant.stock, 0);
   throw new ApiError('CONFLICT', `Not enough stock for '${variant.name}': ${quantity} asked, ${left} left`, {
-    details: { field: 'quantity', issue: `only ${left} in stock` },
+    details: [detailOf({ field: 'quantity', problem: `only ${left} in stock`, code: 'too_big' })],
   });
 }
 
@@ -131,7 +131,7 @@ export async function addLine(db: Database, cart: CartRow, input: { variantId: s
   const [existing] = await db.select().from(cartLines).where(and(eq(cartLines.cartId, cart.id), eq(cartLines.variantId, variant.id)));
   const quantity = (existing?.quantity ?? 0) + input.quantity;
   if (quantity > MAX_LINE_QUANTITY) {
-    throw ApiError.validation([{ field: 'quantity', message: `a line holds at most ${MAX_LINE_QUANTITY}; the cart already has ${existing?.quantity ?? 0}` }]);
+    throw ApiError.validation([{ field: 'quantity', problem: `a line holds at most ${MAX_LINE_QUANTITY}; the cart already has ${existing?.quantity ?? 0}`, code: 'too_big' }]);
   }
   assertInStock(variant, quantity);
   const ts = now.toISOString();
@@ -204,10 +204,9 @@ export async function applyCoupon(db: Database, cart: CartRow, code: string, now
   }).catch((error: unknown) => {
     // quote() names the field `couponCode`; this body calls it `code`.
     if (!(error instanceof ApiError)) throw error;
-    const details = error.details;
-    if (Array.isArray(details)) throw ApiError.validation(details.map((d) => (d.field === 'couponCode' ? { ...d, field: 'code' } : d)));
-    if (details?.field === 'couponCode') throw new ApiError(error.code, error.message, { details: { ...details, field: 'code' } });
-    throw error;
+    if (!error.details.some((d) => d.field === 'couponCode')) throw error;
+    const details = error.details.map((d) => (d.field === 'couponCode' ? renamed(d, 'code') : d));
+    throw error.code === 'VALIDATION_ERROR' ? ApiError.validation(details) : new ApiError(error.code, error.message, { details });
   });
   const [row] = await db.update(carts).set({ couponId: q.coupon!.id, updatedAt: now.toISOString() }).where(isActive(cart.id)).returning({ id: carts.id });
   if (!row) throw await whyUnchanged(db, cart.id);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type CartRow, coupons, users } from '../../db/schema';
-import { ApiError, type FieldError } from '../../lib/errors';
+import { ApiError, type FieldProblem } from '../../lib/errors';
 import { type PlacedOrder, placeOrder } from '../orders/place-order';
 import { cartLinesOf } from './cart-view';
 import type { CheckoutInput } from './carts.schemas';
@@ -25,9 +25,9 @@ export async function checkout(db: Database, stored: CartRow, input: CheckoutInp
   ]);
   const cart = withDefaultAddresses(stored, defaults);
   const email = input.email ?? cart.email ?? customerRows[0]?.email ?? null;
-  const missing: FieldError[] = [];
-  if (!email) missing.push({ field: 'email', message: 'is required: a guest order needs an email (here or on the cart)' });
-  if (lines.length === 0) missing.push({ field: 'lines', message: 'the cart is empty' });
+  const missing: FieldProblem[] = [];
+  if (!email) missing.push({ field: 'email', problem: 'is required: a guest order needs an email (here or on the cart)', code: 'required' });
+  if (lines.length === 0) missing.push({ field: 'lines', problem: 'the cart is empty', code: 'too_small' });
   if (missing.length) throw ApiError.validation(missing);
   return placeOrder(
     db,

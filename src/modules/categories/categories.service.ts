@@ -34,9 +34,9 @@ async function lineage(db: Database, id: string): Promise<string[]> {
 async function checkParent(db: Database, parentId: string | null | undefined, self?: string) {
   if (!parentId) return;
   const ancestors = await lineage(db, parentId);
-  if (!ancestors.length) throw ApiError.validation([{ field: 'parentId', message: `no category '${parentId}'` }]);
+  if (!ancestors.length) throw ApiError.validation([{ field: 'parentId', problem: `no category '${parentId}'`, code: 'not_found' }]);
   if (self && ancestors.includes(self)) {
-    throw ApiError.validation([{ field: 'parentId', message: 'a category cannot be moved under itself or its descendants' }]);
+    throw ApiError.validation([{ field: 'parentId', problem: 'a category cannot be moved under itself or its descendants' }]);
   }
 }
 

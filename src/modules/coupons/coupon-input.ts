@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { categories, type CouponRow, products } from '../../db/schema';
-import { ApiError, type FieldError } from '../../lib/errors';
+import { ApiError, type FieldProblem } from '../../lib/errors';
 import { toMinor } from '../../lib/money';
 import { decimalText } from '../../lib/rates';
 import { amountProblem, getStoreCurrency } from '../settings/store-currency';
@@ -41,34 +41,34 @@ export async function couponColumns(db: Database, input: CreateCouponInput | Upd
     missingIds(db, products, input.productIds),
     missingIds(db, categories, input.categoryIds),
   ]);
-  const errors: FieldError[] = [];
+  const errors: FieldProblem[] = [];
   const { value, minSubtotal, ...rest } = input;
   const columns: Columns = { ...rest };
 
   const type = input.type ?? current!.type;
   if (value !== undefined) {
     const stored = storedValue(type, value, currency.minorUnits);
-    if (stored.problem) errors.push({ field: 'value', message: stored.problem });
+    if (stored.problem) errors.push({ field: 'value', problem: stored.problem });
     else columns.value = stored.text!;
   } else if (current && input.type !== undefined && input.type !== current.type) {
-    errors.push({ field: 'value', message: `is required when type changes (the value means something else for '${input.type}')` });
+    errors.push({ field: 'value', problem: `is required when type changes (the value means something else for '${input.type}')`, code: 'required' });
   }
 
   if (minSubtotal !== undefined) {
     const problem = minSubtotal === null ? undefined : amountProblem(minSubtotal, currency.minorUnits);
-    if (problem) errors.push({ field: 'minSubtotal', message: problem });
+    if (problem) errors.push({ field: 'minSubtotal', problem: problem });
     else columns.minSubtotal = minSubtotal === null ? null : toMinor(minSubtotal, currency.minorUnits);
   }
 
   const startsAt = input.startsAt !== undefined ? input.startsAt : current?.startsAt;
   const endsAt = input.endsAt !== undefined ? input.endsAt : current?.endsAt;
-  if (startsAt && endsAt && endsAt <= startsAt) errors.push({ field: 'endsAt', message: `must be after startsAt (${startsAt})` });
+  if (startsAt && endsAt && endsAt <= startsAt) errors.push({ field: 'endsAt', problem: `must be after startsAt (${startsAt})` });
 
   if (current && input.usageLimit != null && input.usageLimit < current.timesUsed) {
-    errors.push({ field: 'usageLimit', message: `cannot be below timesUsed (${current.timesUsed})` });
+    errors.push({ field: 'usageLimit', problem: `cannot be below timesUsed (${current.timesUsed})`, code: 'too_small' });
   }
-  if (missingProducts.length) errors.push({ field: 'productIds', message: `no such products: ${missingProducts.join(', ')}` });
-  if (missingCategories.length) errors.push({ field: 'categoryIds', message: `no such categories: ${missingCategories.join(', ')}` });
+  if (missingProducts.length) errors.push({ field: 'productIds', problem: `no such products: ${missingProducts.join(', ')}`, code: 'not_found' });
+  if (missingCategories.length) errors.push({ field: 'categoryIds', problem: `no such categories: ${missingCategories.join(', ')}`, code: 'not_found' });
 
   if (errors.length) throw ApiError.validation(errors);
   return columns;

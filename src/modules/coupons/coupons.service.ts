@@ -80,7 +80,7 @@ export async function updateCoupon(db: Database, idOrCode: string, patch: Update
     ]),
   );
   if (!row) throw ApiError.notFound('Coupon', idOrCode);
-  if (updated.meta.changes === 0) throw ApiError.validation([{ field: 'usageLimit', message: `cannot be below timesUsed (${row.timesUsed})` }]);
+  if (updated.meta.changes === 0) throw ApiError.validation([{ field: 'usageLimit', problem: `cannot be below timesUsed (${row.timesUsed})`, code: 'too_small' }]);
   return toCoupon(row);
 }
 

@@ -16,9 +16,9 @@ import { DECOY_HASH, verifyPassword } from '../../lib/password';
  * treat 401 as "signed out". The decoy hash keeps the work the same for an account without one.
  */
 export async function assertCurrentPassword(row: UserRow, currentPassword: string | undefined): Promise<void> {
-  if (currentPassword === undefined) throw ApiError.validation([{ field: 'currentPassword', message: 'is required to change your own email or password' }]);
+  if (currentPassword === undefined) throw ApiError.validation([{ field: 'currentPassword', problem: 'is required to change your own email or password', code: 'required' }]);
   const matches = await verifyPassword(currentPassword, row.passwordHash ?? DECOY_HASH);
-  if (!row.passwordHash || !matches) throw ApiError.validation([{ field: 'currentPassword', message: 'is incorrect' }]);
+  if (!row.passwordHash || !matches) throw ApiError.validation([{ field: 'currentPassword', problem: 'is incorrect' }]);
 }
 
 /** Set with a change: every token issued before stops working (the JWT's `ver` no longer matches). */

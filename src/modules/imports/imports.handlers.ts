@@ -1,6 +1,6 @@
 import { list, ok, pagination } from '../../lib/envelope';
 import { project } from '../../lib/query';
-import { ApiError } from '../../lib/errors';
+import { ApiError, detailOf } from '../../lib/errors';
 import { actorRef, vendorScope } from '../../lib/access';
 import type { AppRouteHandler } from '../../lib/openapi';
 import type * as routes from './imports.routes';
@@ -9,7 +9,7 @@ import * as service from './imports.service';
 export const importProducts: AppRouteHandler<typeof routes.importProducts> = async (c) => {
   const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'text/csv' && type !== 'text/plain' && type !== 'application/octet-stream') {
-    throw new ApiError('INVALID_REQUEST', 'Send the file as Content-Type: text/csv', { status: 415, details: { field: 'Content-Type', issue: `'${type || 'none'}' is not text/csv` } });
+    throw new ApiError('INVALID_REQUEST', 'Send the file as Content-Type: text/csv', { status: 415, details: [detailOf({ field: 'Content-Type', problem: `must be text/csv, not '${type || 'none'}'` })] });
   }
   const csv = await c.req.text();
   if (c.req.valid('query').dry_run) return ok(c, await service.dryRun(c.var.db, csv), 'Dry run: nothing was written');

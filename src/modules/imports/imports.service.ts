@@ -24,12 +24,12 @@ export async function planImport(db: Database, csv: string): Promise<{ file: Rea
   const names = await namesOf(db);
   try {
     const file = readRows(csvRecords(csv));
-    if ('error' in file) throw ApiError.validation([{ field: 'body', message: file.error }]);
+    if ('error' in file) throw ApiError.validation([{ field: 'body', problem: file.error }]);
     const planned = planProducts(file, names); // reads the file, row by row
-    if (planned.rows === 0) throw ApiError.validation([{ field: 'body', message: 'the file has a header but no rows' }]);
+    if (planned.rows === 0) throw ApiError.validation([{ field: 'body', problem: 'the file has a header but no rows', code: 'too_small' }]);
     return { file, planned };
   } catch (error) {
-    if (error instanceof CsvSyntaxError) throw ApiError.validation([{ field: 'body', message: `line ${error.line}: ${error.message}` }]);
+    if (error instanceof CsvSyntaxError) throw ApiError.validation([{ field: 'body', problem: `line ${error.line}: ${error.message}`, code: 'invalid_format' }]);
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { CreateProductBody, type CreateProductInput, type CreateVariantInput, MAX_VARIANTS_PER_PRODUCT } from '../products/products.schemas';
-import { ApiError } from '../../lib/errors';
+import { ApiError, detailOf } from '../../lib/errors';
+import { wordIssue } from '../../lib/issue-messages';
 import type { Field, ImportFormat, ImportRow, ReadFile } from './formats';
 
 /**
@@ -72,7 +73,7 @@ function groupRows(file: ReadFile): { groups: Map<string, ImportRow[]>; rows: nu
     if (count > MAX_ROWS_PER_FILE) {
       throw new ApiError('INVALID_REQUEST', `The file has more than ${MAX_ROWS_PER_FILE} rows: split it into files of at most ${MAX_ROWS_PER_FILE}`, {
         status: 413,
-        details: { field: 'body', issue: `more than ${MAX_ROWS_PER_FILE} rows (line ${row.line})` },
+        details: [detailOf({ field: 'body', problem: `has more than ${MAX_ROWS_PER_FILE} rows (line ${row.line})`, code: 'too_big' })],
       });
     }
     const key = row.values.handle ? `h:${row.values.handle.toLowerCase()}` : `l:${row.line}`;
@@ -81,7 +82,7 @@ function groupRows(file: ReadFile): { groups: Map<string, ImportRow[]>; rows: nu
     else if (rows.length < MAX_ROWS_PER_PRODUCT) rows.push(row);
     else {
       const reason = `'${row.values.handle}' has more than ${MAX_ROWS_PER_PRODUCT} rows: a product has at most ${MAX_ROWS_PER_PRODUCT} (one per variant, as POST /api/products takes)`;
-      throw ApiError.validation([{ field: 'body', message: `line ${row.line}, column ${file.columnOf('handle')}: ${reason}` }]);
+      throw ApiError.validation([{ field: 'body', problem: `line ${row.line}, column ${file.columnOf('handle')}: ${reason}` }]);
     }
   }
   return { groups, rows: count };
@@ -246,11 +247,10 @@ function failureOf(issue: z.core.$ZodIssue, rows: ImportRow[], variantRows: Impo
   const [key, index, sub] = issue.path as (string | number)[];
   const variantField: Record<string, Field> = { sku: 'variantSku', price: 'variantPrice', compareAtPrice: 'variantCompareAtPrice', stock: 'variantStock', options: 'option1Value' };
   if (key === 'variants' && typeof index === 'number' && variantRows[index]) {
-    return { line: variantRows[index]!.line, column: file.columnOf(variantField[String(sub)] ?? 'variantSku'), reason: issue.message };
+    return { line: variantRows[index]!.line, column: file.columnOf(variantField[String(sub)] ?? 'variantSku'), reason: wordIssue(issue).problem };
   }
   const productField: Record<string, Field> = { slug: 'handle', stock: 'variantStock', images: 'images', categoryIds: 'category', brandId: 'brand', variants: 'option1Value' };
   const field = (productField[String(key)] ?? key) as Field;
   const row = rows.find((r) => r.values[field] !== undefined) ?? rows[0]!;
-  const reason = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
-  return { line: row.line, column: file.columnOf(field), reason };
+  return { line: row.line, column: file.columnOf(field), reason: wordIssue(issue).problem };
 }

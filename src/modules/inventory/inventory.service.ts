@@ -2,7 +2,7 @@ import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { inventoryAdjustments, productVariants, products, storeSettings } from '../../db/schema';
 import { withGuards } from '../../lib/db-guards';
-import { ApiError } from '../../lib/errors';
+import { ApiError, detailOf } from '../../lib/errors';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import type { adjustmentListQuery, inventoryListQuery } from './inventory.query';
 import type { Adjustment, CreateAdjustmentInput, InventoryItem } from './inventory.schemas';
@@ -68,7 +68,7 @@ export async function adjustStock(db: Database, variantId: string, input: Create
     {
       insufficient_stock: () =>
         new ApiError('CONFLICT', `Stock cannot go below zero: ${before.stock} in stock, ${-input.delta} to take out`, {
-          details: { field: 'delta', issue: `at least ${-before.stock} with the stock now` },
+          details: [detailOf({ field: 'delta', problem: `must be at least ${-before.stock} with the stock now`, code: 'too_small' })],
         }),
     },
   );

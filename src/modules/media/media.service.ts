@@ -30,7 +30,7 @@ function findMedia(product: Product, mediaId: string): Media {
 
 function checkVariant(product: Product, variantId: string | null | undefined) {
   if (variantId && !product.variants.some((v) => v.id === variantId)) {
-    throw ApiError.validation([{ field: 'variantId', message: `no variant '${variantId}' on product '${product.id}'` }]);
+    throw ApiError.validation([{ field: 'variantId', problem: `no variant '${variantId}' on product '${product.id}'`, code: 'not_found' }]);
   }
 }
 

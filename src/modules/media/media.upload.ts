@@ -1,5 +1,6 @@
-import { ApiError } from '../../lib/errors';
+import { ApiError, detailOf } from '../../lib/errors';
 import { config, type Vars } from '../../config';
+import { fieldProblems } from '../../lib/validation';
 import { UploadMediaQuery, type UploadMediaInput } from './media.schemas';
 import { EXTENSION, MEDIA_TYPES, type MediaType, sniff } from './media.sniff';
 
@@ -26,7 +27,7 @@ export interface Upload {
 }
 
 const ACCEPTED = 'JPEG, PNG, WebP, AVIF or GIF';
-const unsupported = (message: string, found: string) => new ApiError('INVALID_REQUEST', message, { status: 415, details: { field: 'file', issue: `found ${found}` } });
+const unsupported = (message: string, problem: string) => new ApiError('INVALID_REQUEST', message, { status: 415, details: [detailOf({ field: 'file', problem })] });
 
 /** `image/jpg` is a common misspelling; parameters and case do not matter. */
 function declaredType(header: string | null | undefined): string | null {
@@ -38,14 +39,14 @@ function declaredType(header: string | null | undefined): string | null {
 function settings(raw: Record<string, string | undefined>): UploadMediaInput {
   const parsed = UploadMediaQuery.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== '')));
   if (!parsed.success) {
-    throw ApiError.validation(parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'body', message: i.message })));
+    throw ApiError.validation(fieldProblems(parsed.error));
   }
   return parsed.data;
 }
 
 /** A form's `file` part and its settings fields (an API upload's, or the admin panel's). */
 export async function uploadFromForm(file: unknown, fields: Record<string, string | undefined>, maxBytes: number): Promise<Upload> {
-  if (!file || typeof file === 'string') throw ApiError.validation([{ field: 'file', message: 'is required: the image, as a file part named `file`' }]);
+  if (!file || typeof file === 'string') throw ApiError.validation([{ field: 'file', problem: 'is required: the image, as a file part named `file`', code: 'required' }]);
   const part = file as File;
   const input = settings(fields);
   if (part.size > maxBytes) throw tooLarge(maxBytes);
@@ -59,7 +60,7 @@ export async function readUpload(request: Request, query: Record<string, string 
     try {
       form = await request.formData();
     } catch {
-      throw new ApiError('INVALID_REQUEST', 'The multipart body could not be read', { details: { field: 'body', issue: 'malformed multipart/form-data' } });
+      throw new ApiError('INVALID_REQUEST', 'The multipart body could not be read', { details: [detailOf({ field: 'body', problem: 'is not well-formed multipart/form-data', code: 'invalid_format' })] });
     }
     const field = (name: string) => {
       const value = form.get(name);
@@ -79,16 +80,16 @@ export async function readUpload(request: Request, query: Record<string, string 
 
 /** The bytes' own type, which must be an accepted image and the one declared (if any). */
 function checked(bytes: Uint8Array, declared: string | null, input: UploadMediaInput): Upload {
-  if (!bytes.length) throw ApiError.validation([{ field: 'file', message: 'is empty' }]);
+  if (!bytes.length) throw ApiError.validation([{ field: 'file', problem: 'is empty', code: 'too_small' }]);
   const found = sniff(bytes);
-  if (found.type === null) throw unsupported(`The file is not an image the store accepts (${ACCEPTED}): it is ${found.found}`, found.found);
-  if (declared !== null && declared !== found.type) throw unsupported(`The file was sent as ${declared} but is ${found.type}`, found.type);
+  if (found.type === null) throw unsupported(`The file is not an image the store accepts (${ACCEPTED}): it is ${found.found}`, `is ${found.found}, not ${ACCEPTED}`);
+  if (declared !== null && declared !== found.type) throw unsupported(`The file was sent as ${declared} but is ${found.type}`, `is ${found.type} but was sent as ${declared}`);
   return { bytes, type: found.type, extension: EXTENSION[found.type], width: found.width, height: found.height, input };
 }
 
 export function tooLarge(maxBytes: number) {
   return new ApiError('INVALID_REQUEST', `Images are at most ${maxBytes} bytes (${(maxBytes / 1024 / 1024).toFixed(1)} MiB)`, {
     status: 413,
-    details: { field: 'file', issue: `larger than ${maxBytes} bytes` },
+    details: [detailOf({ field: 'file', problem: `is larger than ${maxBytes} bytes`, code: 'too_big' })],
   });
 }

@@ -3,7 +3,7 @@ import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
 import { categories, type MenuLinkType, type MenuRow, menus, pages, products, type StoredMenuItem } from '../../db/schema';
 import { withUniqueConflicts } from '../../lib/db-errors';
-import { ApiError, type FieldError } from '../../lib/errors';
+import { ApiError, type FieldProblem } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { listTable, type ParsedListQuery } from '../../lib/query';
 import { uniqueSlug } from '../../lib/slug';
@@ -56,11 +56,11 @@ async function findTargets(db: Database, refs: { type: string; targetId?: string
 /** Input items as stored: targets resolved to their ids (a slug is accepted), 422 naming every target not found. */
 async function storedItems(db: Database, items: MenuItemInput[], now: Date): Promise<StoredMenuItem[]> {
   const targets = await findTargets(db, flatten(items), now, true);
-  const errors: FieldError[] = [];
+  const errors: FieldProblem[] = [];
   const store = (list: MenuItemInput[], path: string): StoredMenuItem[] =>
     list.map((item, i) => {
       const target = item.targetId ? targets.get(`${item.type}:${item.targetId}`) : undefined;
-      if (item.type !== 'url' && !target) errors.push({ field: `${path}.${i}.targetId`, message: `no ${item.type} '${item.targetId}'` });
+      if (item.type !== 'url' && !target) errors.push({ field: `${path}.${i}.targetId`, problem: `no ${item.type} '${item.targetId}'`, code: 'not_found' });
       const children = 'children' in item && item.children ? store(item.children as MenuItemInput[], `${path}.${i}.children`) : [];
       return { label: item.label, type: item.type, url: item.type === 'url' ? item.url! : null, targetId: target?.id ?? null, children };
     });

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { notifications, type NotificationRow } from '../../db/schema';
 import { notificationTemplates, type NotificationTemplateRow } from '../../db/schema/notifications';
 import { assertCovers, type Principal } from '../../lib/access';
-import { ApiError, type FieldError } from '../../lib/errors';
+import { ApiError, type FieldProblem } from '../../lib/errors';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { DEFAULT_TEMPLATES } from '../../notifications/defaults';
 import { renderMessage, unknownPlaceholders } from '../../notifications/render';
@@ -58,18 +58,18 @@ export async function getTemplate(db: Database, id: string): Promise<Notificatio
 type Texts = Pick<NotificationTemplateRow, 'subject' | 'body' | 'bodyHtml'>;
 
 /** Every problem of a template's texts at once (422): unknown variables, and what its channel needs or refuses. */
-function textProblems(template: Pick<NotificationTemplateRow, 'channel' | 'event'>, texts: Texts): FieldError[] {
+function textProblems(template: Pick<NotificationTemplateRow, 'channel' | 'event'>, texts: Texts): FieldProblem[] {
   const known = triggerVariables(template.event);
-  const errors: FieldError[] = [];
+  const errors: FieldProblem[] = [];
   for (const field of ['subject', 'body', 'bodyHtml'] as const) {
     const unknown = unknownPlaceholders(texts[field], known);
-    if (unknown.length) errors.push({ field, message: `uses unknown variable(s) ${unknown.map((v) => `{{${v}}}`).join(', ')}; this template's are: ${known.join(', ')}` });
+    if (unknown.length) errors.push({ field, problem: `uses unknown variable(s) ${unknown.map((v) => `{{${v}}}`).join(', ')}; this template's are: ${known.join(', ')}` });
   }
-  if (template.channel === 'email' && !texts.subject) errors.push({ field: 'subject', message: 'is required for an email template' });
+  if (template.channel === 'email' && !texts.subject) errors.push({ field: 'subject', problem: 'is required for an email template', code: 'required' });
   if (template.channel === 'sms') {
-    if (texts.subject) errors.push({ field: 'subject', message: 'must be null for an SMS template' });
-    if (texts.bodyHtml) errors.push({ field: 'bodyHtml', message: 'must be null for an SMS template' });
-    if (texts.body.length > MAX_SMS_LENGTH) errors.push({ field: 'body', message: `must be at most ${MAX_SMS_LENGTH} characters for SMS` });
+    if (texts.subject) errors.push({ field: 'subject', problem: 'must be null for an SMS template' });
+    if (texts.bodyHtml) errors.push({ field: 'bodyHtml', problem: 'must be null for an SMS template' });
+    if (texts.body.length > MAX_SMS_LENGTH) errors.push({ field: 'body', problem: `must be at most ${MAX_SMS_LENGTH} characters for SMS`, code: 'too_big' });
   }
   return errors;
 }
@@ -121,7 +121,7 @@ export async function previewTemplate(db: Database, id: string, input: PreviewTe
   const known = triggerVariables(current.event);
   const errors = textProblems(current, texts);
   const strangers = Object.keys(input.data ?? {}).filter((name) => !known.includes(name));
-  if (strangers.length) errors.push({ field: 'data', message: `names unknown variable(s) ${strangers.join(', ')}; this template's are: ${known.join(', ')}` });
+  if (strangers.length) errors.push({ field: 'data', problem: `names unknown variable(s) ${strangers.join(', ')}; this template's are: ${known.join(', ')}` });
   if (errors.length) throw ApiError.validation(errors);
   const data = { ...Object.fromEntries(known.map((name) => [name, SAMPLE_DATA[name] ?? ''])), ...input.data };
   return { ...renderMessage(texts, data), data };

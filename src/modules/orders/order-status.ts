@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type OrderRow, type OrderStatus, orderStatusHistory, orders } from '../../db/schema';
-import { ApiError } from '../../lib/errors';
+import { ApiError, detailOf } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
@@ -28,7 +28,7 @@ export function assertTransition(from: OrderStatus, to: OrderStatus): void {
   if (canTransition(from, to)) return;
   const next = ORDER_TRANSITIONS[from];
   const allowed = next.length ? `from '${from}' it can move to ${next.map((s) => `'${s}'`).join(', ')}` : `'${from}' is final`;
-  throw new ApiError('CONFLICT', `An order cannot move from '${from}' to '${to}': ${allowed}`, { details: { field: 'status', issue: `cannot move from '${from}' to '${to}'` } });
+  throw new ApiError('CONFLICT', `An order cannot move from '${from}' to '${to}': ${allowed}`, { details: [detailOf({ field: 'status', problem: `cannot move from '${from}' to '${to}'`, code: 'conflict' })] });
 }
 
 /**

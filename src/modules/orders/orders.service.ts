@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { orders } from '../../db/schema';
-import { ApiError, type FieldError } from '../../lib/errors';
+import { ApiError, type ErrorDetail } from '../../lib/errors';
 import type { Principal } from '../../lib/access';
 import { assertCancellable, cancellationStatements, runCancellation, runStatusChange, statusStatements } from './order-changes';
 import { assertTransition } from './order-status';
@@ -48,11 +48,11 @@ export async function reviewOrder(db: Database, principal: Principal, body: Crea
 }
 
 /** The problems the quote finds with the lines, currency and coupon, so one 422 lists every invalid field. */
-async function lineErrors(db: Database, body: CreateOrderInput): Promise<FieldError[]> {
+async function lineErrors(db: Database, body: CreateOrderInput): Promise<ErrorDetail[]> {
   try {
     await quote(db, { currency: body.currency, lines: body.lines, couponCode: body.couponCode, shippingAddress: body.shippingAddress });
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'VALIDATION_ERROR' && Array.isArray(error.details)) return error.details;
+    if (error instanceof ApiError && error.code === 'VALIDATION_ERROR') return error.details;
   }
   return [];
 }

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { compiled, compiledInsert, type Slot } from '../../db/compiled';
 import { carts, couponUsages, coupons, events, type OrderLineRow, type OrderRow, orderLines, orderStatusHistory, orders, type PostalAddress, quoteVersion, writeGuards } from '../../db/schema';
 import { GUARDS, violatedGuard, withGuards } from '../../lib/db-guards';
-import { ApiError } from '../../lib/errors';
+import { ApiError, detailOf } from '../../lib/errors';
 import { newEventId } from '../../lib/events';
 import type { EventData } from '../../webhooks/event-payloads';
 import { ID_PREFIX, newId } from '../../lib/ids';
@@ -101,7 +101,7 @@ class StaleQuote extends Error {}
 const ATTEMPTS = 3;
 
 export async function placeOrder(db: Database, input: PlaceOrderInput, now = new Date()): Promise<PlacedOrder> {
-  if (input.lines.length === 0) throw ApiError.validation([{ field: input.linesField ?? 'lines', message: 'must have at least one line' }]);
+  if (input.lines.length === 0) throw ApiError.validation([{ field: input.linesField ?? 'lines', problem: 'must have at least one line', code: 'too_small' }]);
   const customerKey = customerKeyOf(input);
   const request: QuoteRequest = {
     currency: input.currency,
@@ -224,7 +224,7 @@ async function outOfStock(db: Database, lines: { variantId: string; quantity: nu
 /** The 409 for a line asking more than the `available` units. */
 export function notEnoughStock(line: { name: string; quantity: number }, available: number, field: string): ApiError {
   return new ApiError('CONFLICT', `Not enough stock for '${line.name}': ${line.quantity} asked, ${available} left`, {
-    details: { field, issue: `only ${available} in stock` },
+    details: [detailOf({ field, problem: `only ${available} in stock`, code: 'too_big' })],
   });
 }
 

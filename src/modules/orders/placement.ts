@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { users } from '../../db/schema';
-import { ApiError, type FieldError } from '../../lib/errors';
+import { ApiError, type FieldProblem } from '../../lib/errors';
 import { hasPermission, type Principal, vendorScope } from '../../lib/access';
 import { CUSTOMER_ROLE } from '../customers/customers.service';
 import type { CreateOrderInput } from './orders.schemas';
@@ -12,7 +12,7 @@ export interface Orderer {
   email: string;
 }
 
-export type Placement = { orderer: Orderer; errors: [] } | { orderer: null; errors: FieldError[] };
+export type Placement = { orderer: Orderer; errors: [] } | { orderer: null; errors: FieldProblem[] };
 
 /**
  * Who an order placed through `POST /orders` is for (docs/api.md, Carts and orders). A signed-in customer orders
@@ -31,19 +31,19 @@ export async function placementFor(db: Database, principal: Principal, body: Cre
 async function staffPlacement(db: Database, body: CreateOrderInput): Promise<Placement> {
   if (body.customerId === undefined) {
     if (body.email !== undefined) return { orderer: { customerId: null, email: body.email }, errors: [] };
-    const message = 'give customerId (a customer) or email (a guest order)';
-    return { orderer: null, errors: [{ field: 'customerId', message }, { field: 'email', message }] };
+    const problem = 'give customerId (a customer) or email (a guest order)';
+    return { orderer: null, errors: [{ field: 'customerId', problem, code: 'required' }, { field: 'email', problem, code: 'required' }] };
   }
   const customer = await db.query.users.findFirst({ columns: { id: true, email: true }, where: and(eq(users.id, body.customerId), eq(users.roleId, CUSTOMER_ROLE)) });
-  if (!customer) return { orderer: null, errors: [{ field: 'customerId', message: `no customer '${body.customerId}'` }] };
+  if (!customer) return { orderer: null, errors: [{ field: 'customerId', problem: `no customer '${body.customerId}'`, code: 'not_found' }] };
   return { orderer: { customerId: customer.id, email: body.email ?? customer.email }, errors: [] };
 }
 
 async function selfPlacement(db: Database, userId: string, body: CreateOrderInput): Promise<Placement> {
   const account = await db.query.users.findFirst({ columns: { id: true, email: true }, where: eq(users.id, userId) });
   if (!account) throw ApiError.unauthenticated('This account no longer exists');
-  const errors: FieldError[] = [];
-  if (body.customerId !== undefined && body.customerId !== account.id) errors.push({ field: 'customerId', message: 'a customer orders for itself: leave it out or give your own id' });
-  if (body.email !== undefined && body.email !== account.email.toLowerCase()) errors.push({ field: 'email', message: "a customer's orders use its account email: leave it out" });
+  const errors: FieldProblem[] = [];
+  if (body.customerId !== undefined && body.customerId !== account.id) errors.push({ field: 'customerId', problem: 'a customer orders for itself: leave it out or give your own id' });
+  if (body.email !== undefined && body.email !== account.email.toLowerCase()) errors.push({ field: 'email', problem: "a customer's orders use its account email: leave it out" });
   return errors.length ? { orderer: null, errors } : { orderer: { customerId: account.id, email: account.email }, errors: [] };
 }

@@ -19,7 +19,7 @@ import {
   type TaxRateRow,
   taxRates,
 } from '../../db/schema';
-import { ApiError, type FieldError } from '../../lib/errors';
+import { ApiError, type FieldProblem } from '../../lib/errors';
 import { type PricedTotals, priceLines, type PricingContext } from '../../lib/pricing';
 import { assertCouponUsable } from '../coupons/coupon-rules';
 
@@ -198,7 +198,7 @@ export function taxRegionOf(request: QuoteRequest): { country: string; region: s
 export async function quoteFrom(db: Database, request: QuoteRequest, inputs: QuoteInputs): Promise<Quote> {
   const now = request.now ?? new Date();
   const field = request.linesField ?? 'lines';
-  if (request.lines.length > MAX_LINES) throw ApiError.validation([{ field, message: `at most ${MAX_LINES} lines` }]);
+  if (request.lines.length > MAX_LINES) throw ApiError.validation([{ field, problem: `must have at most ${MAX_LINES} lines`, code: 'too_big' }]);
   const code = couponCodeOf(request);
   const { settings, currencies: currencyRows, variants: variantRows } = inputs;
   const defaultCurrency = currencyRows.find((c) => c.code === settings.defaultCurrency);
@@ -206,16 +206,16 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
   const wanted = request.currency?.toUpperCase() ?? settings.defaultCurrency;
   const currency = currencyRows.find((c) => c.code === wanted);
 
-  const errors: FieldError[] = [];
-  if (!currency || !currency.enabled) errors.push({ field: 'currency', message: `'${wanted}' is not a currency this store sells in` });
+  const errors: FieldProblem[] = [];
+  if (!currency || !currency.enabled) errors.push({ field: 'currency', problem: `'${wanted}' is not a currency this store sells in` });
   const byId = new Map(variantRows.map((v) => [v.variantId, v]));
   request.lines.forEach((line, i) => {
     const found = byId.get(line.variantId);
-    if (!found) errors.push({ field: `${field}.${i}.variantId`, message: `no variant '${line.variantId}'` });
-    else if (found.productStatus !== 'active') errors.push({ field: `${field}.${i}.variantId`, message: `'${found.productName}' is not for sale` });
+    if (!found) errors.push({ field: `${field}.${i}.variantId`, problem: `no variant '${line.variantId}'`, code: 'not_found' });
+    else if (found.productStatus !== 'active') errors.push({ field: `${field}.${i}.variantId`, problem: `'${found.productName}' is not for sale` });
   });
   const coupon = code ? inputs.coupon : null;
-  if (code && !coupon) errors.push({ field: 'couponCode', message: `no coupon '${code}'` });
+  if (code && !coupon) errors.push({ field: 'couponCode', problem: `no coupon '${code}'`, code: 'not_found' });
   if (errors.length) throw ApiError.validation(errors);
 
   const lines = request.lines.map((line, i) => ({ request: line, key: line.key ?? String(i), variant: byId.get(line.variantId)! }));

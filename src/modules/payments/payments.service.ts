@@ -92,7 +92,7 @@ interface Requested {
  */
 export async function createPayment(db: Database, env: StripeSettings, order: OrderRow, input: CreatePaymentInput, { actor, requestKey = null, now = new Date() }: Requested): Promise<PaymentAttempt> {
   const provider = paymentProvider(input.provider, env);
-  if (input.reference !== undefined && provider.name !== 'manual') throw ApiError.validation([{ field: 'reference', message: 'is for manual payments; the provider sets its own' }]);
+  if (input.reference !== undefined && provider.name !== 'manual') throw ApiError.validation([{ field: 'reference', problem: 'is for manual payments; the provider sets its own' }]);
   const amount = input.amount === undefined ? undefined : amountInMinor(input.amount, order.minorUnits);
   const resumed = (requestKey && (await db.query.payments.findFirst({ where: eq(payments.requestKey, requestKey) }))) || (provider.name === 'stripe' ? await openPayment(db, order.id, provider.name) : undefined);
   if (resumed) {

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import type { Database } from '../../db/client';
 import { orders, type PaymentRow, payments, providerEvents, type RefundRow, refunds } from '../../db/schema';
-import { ApiError } from '../../lib/errors';
+import { ApiError, detailOf } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { orderNumberOf } from '../orders/order-status';
 import { ID_PREFIX, newId } from '../../lib/ids';
@@ -24,11 +24,11 @@ const ACTOR = 'system:stripe';
 
 /** The event, if the signature verifies; 400 otherwise. */
 export async function verifiedEvent(env: StripeSettings, payload: string, signature: string | undefined): Promise<Stripe.Event> {
-  if (!signature) throw new ApiError('INVALID_REQUEST', 'The Stripe-Signature header is missing', { details: { field: 'Stripe-Signature', issue: 'missing' } });
+  if (!signature) throw new ApiError('INVALID_REQUEST', 'The Stripe-Signature header is missing', { details: [detailOf({ field: 'Stripe-Signature', problem: 'is required', code: 'required' })] });
   try {
     return await Stripe.webhooks.constructEventAsync(payload, signature, config(env).STRIPE_WEBHOOK_SECRET!, SIGNATURE_TOLERANCE_SECONDS, Stripe.createSubtleCryptoProvider());
   } catch (error) {
-    throw new ApiError('INVALID_REQUEST', `The Stripe-Signature does not verify: ${(error as Error).message}`, { details: { field: 'Stripe-Signature', issue: 'does not verify' } });
+    throw new ApiError('INVALID_REQUEST', `The Stripe-Signature does not verify: ${(error as Error).message}`, { details: [detailOf({ field: 'Stripe-Signature', problem: 'does not verify' })] });
   }
 }
 

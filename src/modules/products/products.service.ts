@@ -18,7 +18,7 @@ import {
 } from '../../db/schema';
 import { chunkRows, withUniqueConflicts } from '../../lib/db-errors';
 import { withGuards } from '../../lib/db-guards';
-import { ApiError, type FieldError } from '../../lib/errors';
+import { ApiError, type FieldProblem } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor, toMajorOrNull, toMinor } from '../../lib/money';
@@ -271,11 +271,11 @@ export async function resolveRefs(db: Database, input: RefInput): Promise<Resolv
       .where(inArray(categories.id, categoryIds?.length ? categoryIds : ['']))
       .orderBy(asc(categories.name), asc(categories.id)),
   ]);
-  const errors: FieldError[] = [];
-  if (input.brandId && !brandRows[0]) errors.push({ field: 'brandId', message: `no brand '${input.brandId}'` });
-  if (input.vendorId && !vendorRows[0]) errors.push({ field: 'vendorId', message: `no vendor '${input.vendorId}'` });
+  const errors: FieldProblem[] = [];
+  if (input.brandId && !brandRows[0]) errors.push({ field: 'brandId', problem: `no brand '${input.brandId}'`, code: 'not_found' });
+  if (input.vendorId && !vendorRows[0]) errors.push({ field: 'vendorId', problem: `no vendor '${input.vendorId}'`, code: 'not_found' });
   const missing = categoryIds?.filter((id) => !categoryRows.some((c) => c.id === id)) ?? [];
-  if (missing.length) errors.push({ field: 'categoryIds', message: `no category ${missing.map((id) => `'${id}'`).join(', ')}` });
+  if (missing.length) errors.push({ field: 'categoryIds', problem: `no category ${missing.map((id) => `'${id}'`).join(', ')}`, code: 'not_found' });
   if (errors.length) throw ApiError.validation(errors);
   return {
     ...(input.brandId !== undefined ? { brand: brandRows[0] ?? null } : {}),
@@ -284,12 +284,12 @@ export async function resolveRefs(db: Database, input: RefInput): Promise<Resolv
   };
 }
 
-function duplicateSkus(skus: (string | null | undefined)[], field: (index: number) => string): FieldError[] {
+function duplicateSkus(skus: (string | null | undefined)[], field: (index: number) => string): FieldProblem[] {
   const seen = new Set<string>();
-  const errors: FieldError[] = [];
+  const errors: FieldProblem[] = [];
   skus.forEach((sku, i) => {
     if (!sku) return;
-    if (seen.has(sku)) errors.push({ field: field(i), message: `SKU '${sku}' appears more than once` });
+    if (seen.has(sku)) errors.push({ field: field(i), problem: `SKU '${sku}' appears more than once`, code: 'already_exists' });
     seen.add(sku);
   });
   return errors;

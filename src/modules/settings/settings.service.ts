@@ -2,7 +2,7 @@ import { and, eq, exists, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { currencies, storeSettings } from '../../db/schema';
 import { keepAllowedOrigins } from '../../lib/allowed-origins';
-import { ApiError, type FieldError } from '../../lib/errors';
+import { ApiError, type FieldProblem } from '../../lib/errors';
 import { toMajor, toMajorOrNull, toMinor } from '../../lib/money';
 import type { Settings, UpdateSettingsInput } from './settings.schemas';
 import { amountProblem, defaultMinorUnits, STORE_ID } from './store-currency';
@@ -33,7 +33,7 @@ export async function getSettings(db: Database): Promise<Settings> {
 async function checkNewDefault(db: Database, code: string, currentDigits: number): Promise<void> {
   const [target] = await db.select().from(currencies).where(eq(currencies.code, code)).limit(1);
   if (!target || !target.enabled) {
-    throw ApiError.validation([{ field: 'defaultCurrency', message: `must be an existing, enabled currency; '${code}' is ${target ? 'disabled' : 'unknown'}` }]);
+    throw ApiError.validation([{ field: 'defaultCurrency', problem: `must be an existing, enabled currency; '${code}' is ${target ? 'disabled' : 'unknown'}` }]);
   }
   if (target.exchangeRate !== '1') {
     throw ApiError.conflict(
@@ -51,10 +51,10 @@ async function checkNewDefault(db: Database, code: string, currentDigits: number
 
 /** Shipping amounts arrive in major units of the default currency, which fixes their decimals. */
 function amountsToMinor(patch: UpdateSettingsInput, digits: number) {
-  const errors: FieldError[] = [];
+  const errors: FieldProblem[] = [];
   const convert = (field: 'shippingFlatRate' | 'freeShippingThreshold', value: number) => {
     const problem = amountProblem(value, digits);
-    if (problem) errors.push({ field, message: problem });
+    if (problem) errors.push({ field, problem: problem });
     return problem ? 0 : toMinor(value, digits);
   };
   const { shippingFlatRate, freeShippingThreshold } = patch;

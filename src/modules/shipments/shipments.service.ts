@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { type OrderLineRow, type OrderRow, type OrderStatus, orderLines, orders, type ShipmentRow, shipmentLines, shipments } from '../../db/schema';
 import { chunkRows, withForeignKeyConflict } from '../../lib/db-errors';
 import { withGuards } from '../../lib/db-guards';
-import { ApiError, type FieldError } from '../../lib/errors';
+import { ApiError, type FieldProblem, detailOf } from '../../lib/errors';
 import { outboxEvent, outboxEventWhere } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
@@ -85,11 +85,11 @@ function chooseLines(order: OrderRow, requested: Line[] | undefined, lines: Orde
     if (!rest.length) throw ApiError.conflict(`Every unit of order '${order.id}' is already in a shipment`);
     return rest;
   }
-  const errors: FieldError[] = [];
+  const errors: FieldProblem[] = [];
   const seen = new Set<string>();
   requested.forEach((line, i) => {
-    if (!left.has(line.orderLineId)) errors.push({ field: `lines.${i}.orderLineId`, message: `is not a line of order '${order.id}'` });
-    else if (seen.has(line.orderLineId)) errors.push({ field: `lines.${i}.orderLineId`, message: 'appears more than once' });
+    if (!left.has(line.orderLineId)) errors.push({ field: `lines.${i}.orderLineId`, problem: `is not a line of order '${order.id}'`, code: 'not_found' });
+    else if (seen.has(line.orderLineId)) errors.push({ field: `lines.${i}.orderLineId`, problem: 'appears more than once', code: 'already_exists' });
     seen.add(line.orderLineId);
   });
   if (errors.length) throw ApiError.validation(errors);
@@ -97,7 +97,7 @@ function chooseLines(order: OrderRow, requested: Line[] | undefined, lines: Orde
     const rest = left.get(line.orderLineId)!;
     if (line.quantity > rest) {
       throw new ApiError('CONFLICT', `Line '${line.orderLineId}' has ${rest} unit(s) left to ship, not ${line.quantity}`, {
-        details: { field: `lines.${i}.quantity`, issue: `only ${rest} left to ship` },
+        details: [detailOf({ field: `lines.${i}.quantity`, problem: `only ${rest} left to ship`, code: 'too_big' })],
       });
     }
   });
@@ -225,7 +225,7 @@ export async function updateShipment(db: Database, shipmentId: string, patch: Up
   if (status !== step) {
     const allowed = step ? `it can move to '${step}'` : `'${current.status}' is final`;
     throw new ApiError('CONFLICT', `A shipment cannot move from '${current.status}' to '${status}': ${allowed}`, {
-      details: { field: 'status', issue: `cannot move from '${current.status}' to '${status}'` },
+      details: [detailOf({ field: 'status', problem: `cannot move from '${current.status}' to '${status}'`, code: 'conflict' })],
     });
   }
   const order = await findOrder(db, current.orderId, undefined);

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
 import { apiKeys, roles, type UserRow, users, vendors } from '../../db/schema';
 import { withForeignKeyConflict, withUniqueConflicts } from '../../lib/db-errors';
-import { ApiError, type FieldError } from '../../lib/errors';
+import { ApiError, type FieldProblem } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { hashPassword } from '../../lib/password';
@@ -129,12 +129,12 @@ async function staffAssignment(db: Database, actor: Principal, roleRef: string, 
     db.select({ id: vendors.id }).from(vendors).where(eq(vendors.id, vendorId ?? '')).limit(1),
   ]);
   const role = roleRows[0];
-  const errors: FieldError[] = [];
-  if (!role) errors.push({ field: 'role', message: `no role '${roleRef}'` });
-  else if (role.id === 'customer') errors.push({ field: 'role', message: 'must not be customer: customers are managed at /api/customers' });
-  else if (role.id === 'vendor' && !vendorId) errors.push({ field: 'vendorId', message: 'is required for role vendor' });
-  else if (role.id === 'vendor' && !vendorRows[0]) errors.push({ field: 'vendorId', message: `no vendor '${vendorId}'` });
-  else if (role.id !== 'vendor' && vendorId) errors.push({ field: 'vendorId', message: `must be null for role '${role.name}': only vendor users belong to a vendor` });
+  const errors: FieldProblem[] = [];
+  if (!role) errors.push({ field: 'role', problem: `no role '${roleRef}'`, code: 'not_found' });
+  else if (role.id === 'customer') errors.push({ field: 'role', problem: 'must not be customer: customers are managed at /api/customers' });
+  else if (role.id === 'vendor' && !vendorId) errors.push({ field: 'vendorId', problem: 'is required for role vendor', code: 'required' });
+  else if (role.id === 'vendor' && !vendorRows[0]) errors.push({ field: 'vendorId', problem: `no vendor '${vendorId}'`, code: 'not_found' });
+  else if (role.id !== 'vendor' && vendorId) errors.push({ field: 'vendorId', problem: `must be null for role '${role.name}': only vendor users belong to a vendor` });
   if (errors.length || !role) throw ApiError.validation(errors);
   const assignment = { roleId: role.id, vendorId: role.id === 'vendor' ? vendorId : null };
   assertCovers(actor, { permissions: role.permissions, vendorId: assignment.vendorId }, `grant role '${role.name}'`);

@@ -27,7 +27,7 @@ export function toEndpoint(row: WebhookEndpointRow, now = new Date()): WebhookEn
 /** 422 on `url` when the configuration does not allow it. */
 function assertUrlAllowed(url: string, allowPrivate: boolean): void {
   const problem = checkWebhookUrl(url, { allowPrivate });
-  if (problem) throw ApiError.validation([{ field: 'url', message: problem }]);
+  if (problem) throw ApiError.validation([{ field: 'url', problem }]);
 }
 
 export async function getEndpointRow(db: Database, id: string): Promise<WebhookEndpointRow> {

@@ -4,16 +4,22 @@ declare(strict_types=1);
 
 namespace StoreApi\Exception;
 
+use StoreApi\ErrorDetail;
+
 /**
  * The API answered with an error envelope `{success: false, error: {code, message, details}}`.
  *
  * getErrorCode() is the envelope's code (VALIDATION_ERROR, NOT_FOUND, ...), getStatus() the HTTP
- * status (also PHP's getCode()), getMessage() the API's message, getDetails() its details (for a
- * validation error, one entry per invalid field) and getRequestId() the X-Request-Id to quote when
+ * status (also PHP's getCode()), getMessage() the API's message, getDetails() its details (one
+ * ErrorDetail per invalid field, parameter or header; empty when the error is about no one field)
+ * and getRequestId() the X-Request-Id to quote when
  * reporting a problem. Each code has its own subclass; catch this class for any of them.
  */
 class ApiException extends \RuntimeException implements StoreApiException
 {
+    /** @var list<ErrorDetail> one per invalid field, parameter or header; empty when the error is about no one field */
+    public readonly array $details;
+
     /** The subclass for each error code of the API. */
     public const CLASSES = [
         'INVALID_REQUEST' => InvalidRequestException::class,
@@ -40,19 +46,20 @@ class ApiException extends \RuntimeException implements StoreApiException
     ];
 
     /**
-     * @param mixed $details the envelope's `details` (a list for VALIDATION_ERROR)
+     * @param mixed $details the envelope's `details`: a list of ErrorDetail or of their arrays (anything else is [])
      * @param array<string, string> $headers the answer's headers, lowercase names
      */
     public function __construct(
         public readonly string $errorCode,
         public readonly int $status,
         string $message,
-        public readonly mixed $details = [],
+        mixed $details = [],
         public readonly ?string $requestId = null,
         public readonly array $headers = [],
         ?\Throwable $previous = null,
     ) {
         parent::__construct($message, $status, $previous);
+        $this->details = ErrorDetail::listFrom($details);
     }
 
     /**
@@ -103,8 +110,8 @@ class ApiException extends \RuntimeException implements StoreApiException
         return $this->status;
     }
 
-    /** The envelope's details: for VALIDATION_ERROR a list of {field, message} per invalid field. */
-    public function getDetails(): mixed
+    /** @return list<ErrorDetail> one per invalid field, parameter or header; empty when the error is about no one field */
+    public function getDetails(): array
     {
         return $this->details;
     }

@@ -467,20 +467,19 @@ export interface Error {
   error: {
     code: "INVALID_REQUEST" | "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR";
     message: string;
-    /** `{ field, issue }` for one bad parameter; `[{ field, message }]` for body validation, one entry per invalid field. */
-    details: ParameterIssue | FieldErrors | null;
+    /** Always a list: one entry per invalid field, parameter or header; empty when the error is about no one field (401, 403, 404, 429, 500). */
+    details: Array<ErrorDetail>;
   };
 }
 
-export interface ParameterIssue {
-  field: string;
-  issue: string;
-}
-
-export type FieldErrors = Array<{
-  field: string;
+export interface ErrorDetail {
+  /** The dotted path of the field, parameter or header (`variants.0.sku`, `limit`, `Idempotency-Key`); absent when the problem is about no one field. */
+  field?: string;
+  /** What kind of problem, for programs. `required`: a required field, parameter or header is missing; `invalid_type`: the value has the wrong JSON type (a string where a number belongs, a fraction where a whole number belongs); `invalid_format`: a string is not in the required format (email address, URL, date-time, pattern), or the body is not well-formed; `invalid_value`: the value is not one of those allowed, or is refused for the reason the message gives; `too_small`: a number, length or count is below its minimum; `too_big`: a number, length, count or size is above its maximum (a quantity above the stock, a body above the size limit); `unknown_field`: the body has a field the endpoint does not know; `unknown_parameter`: the query has a parameter the endpoint does not know; `not_found`: the value refers to something that does not exist (a variant id, a customer id); `already_exists`: another resource already has this unique value (a slug, a SKU, an email); `conflict`: the value conflicts with the current state (an order status it cannot move to, a key used for another request). */
+  code: "required" | "invalid_type" | "invalid_format" | "invalid_value" | "too_small" | "too_big" | "unknown_field" | "unknown_parameter" | "not_found" | "already_exists" | "conflict";
+  /** For a person, starting with the field name so it reads alone: "price must be 0 or more". */
   message: string;
-}>;
+}
 
 export interface Health {
   status: "ok" | "degraded";

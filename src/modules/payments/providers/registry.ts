@@ -8,7 +8,7 @@ const PROVIDERS = {
   manual: () => manualProvider,
   stripe: (env: StripeSettings) => {
     const missing = missingStripeSettings(env);
-    if (missing.length) throw ApiError.validation([{ field: 'provider', message: `the stripe provider is not set up: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set` }]);
+    if (missing.length) throw ApiError.validation([{ field: 'provider', problem: `the stripe provider is not set up: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set` }]);
     return stripeProvider(env);
   },
 } satisfies Record<string, (env: StripeSettings) => PaymentProvider>;
@@ -18,6 +18,6 @@ export const PROVIDER_NAMES = Object.keys(PROVIDERS) as [ProviderName, ...Provid
 
 /** The provider called `name` with this store's settings; 422 naming the field when it is unknown or not set up. */
 export function paymentProvider(name: string, env: StripeSettings): PaymentProvider {
-  if (!Object.hasOwn(PROVIDERS, name)) throw ApiError.validation([{ field: 'provider', message: `unknown provider '${name}'` }]);
+  if (!Object.hasOwn(PROVIDERS, name)) throw ApiError.validation([{ field: 'provider', problem: `unknown provider '${name}'`, code: 'not_found' }]);
   return PROVIDERS[name as ProviderName](env);
 }
