@@ -34,11 +34,11 @@ export const EXTENSION = { js: 'mjs', ts: 'ts', python: 'py', php: 'php' };
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w+-]*)[^\n]*$/;
 const COMMENT = /^\s*<!--\s*([\s\S]*?)\s*-->\s*$/;
-const DIRECTIVE = /^docs-test:\s*(skip|output|file|run|setup|after)\b\s*([\s\S]*)$/;
+const DIRECTIVE = /^docs-test:\s*(skip|output|file|run|serve|setup|prepend|after)\b\s*([\s\S]*)$/;
 
 /**
  * The document's code blocks in order, each { line, info, lang (RUNNABLE's, or null), code, tour,
- * skip (the reason), output, file, run, setup: [] }, and `after`: the documents whose shell blocks
+ * skip (the reason), output, file, run, serve, setup: [], prepend: [] }, and `after`: the documents whose shell blocks
  * run first (`<!-- docs-test: after README.md -->` on a line of its own). A malformed or unknown
  * docs-test comment is an error, listed in `errors` with its line.
  */
@@ -60,7 +60,7 @@ export function parseDocument(markdown) {
         if (close.startsWith(marks[0].repeat(marks.length)) && /^[`~]+$/.test(close)) break;
         code.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j].trimStart());
       }
-      const block = { line: i + 1, info, lang: RUNNABLE[info.toLowerCase()] ?? null, code: code.join('\n'), tour: false, skip: null, output: false, file: null, run: null, setup: [] };
+      const block = { line: i + 1, info, lang: RUNNABLE[info.toLowerCase()] ?? null, code: code.join('\n'), tour: false, skip: null, output: false, file: null, run: null, serve: null, setup: [], prepend: [] };
       for (const { text, line: at } of pending) {
         if (/^tour$/.test(text)) {
           block.tour = true;
@@ -79,7 +79,9 @@ export function parseDocument(markdown) {
           if (!/^[\w.-]+$/.test(rest.trim())) errors.push(`line ${at}: "docs-test: file" needs a file name`);
           else block.file = rest.trim();
         } else if (verb === 'run') block.run = rest.trim();
+        else if (verb === 'serve') block.serve = rest.trim();
         else if (verb === 'setup') block.setup.push(rest.trim());
+        else if (verb === 'prepend') block.prepend.push(rest.trim());
       }
       blocks.push(block);
       pending = [];

@@ -21,3 +21,20 @@ __docs_status() {
     return 1
   fi
 }
+
+# __docs_open URL LOG: waits (20 s at most) for a server started in the background to answer URL, then
+# prints the page, as opening it in a browser shows it; on failure prints the server's LOG.
+__docs_open() {
+  local url=$1 log=$2 i
+  for i in $(seq 100); do
+    if curl -s -o /dev/null "$url"; then
+      curl -s -f "$url" || { echo "docs-test: $url answered with an error status" >&2; cat "$log" >&2; return 1; }
+      echo
+      return 0
+    fi
+    sleep 0.2
+  done
+  echo "docs-test: nothing answered $url within 20 s" >&2
+  cat "$log" >&2
+  return 1
+}

@@ -20,8 +20,13 @@
 //                         the document's first block runs; or the name the text tells the reader to save
 //                         code as, saved and run in its turn)
 //   <!-- docs-test: run COMMAND -->     runs the saved file with COMMAND, as the text says to run it
+//   <!-- docs-test: serve URL -->       for a server the text says to open: it is started in the
+//                         background (ended with the session) and URL is read once it answers; the
+//                         port 3000 in the block, its run command and URL becomes a free one
 //   <!-- docs-test: setup COMMAND -->   a shell command run first, for what the text states in words
 //                         ("$KEY is the admin key"); use sparingly: a visible block is better
+//   <!-- docs-test: prepend CODE -->    a line of code put before a fragment's own, for what the text
+//                         says it goes on from ("store is the client of the quick start")
 //   <!-- docs-test: output -->          a ```text or ```json block: what the run block before it prints.
 //                         Compared after replacing ids, keys, tokens and times on both sides
 //                         (e2e/docs-blocks.mjs); in it `…` stands for any text within a line, and a
@@ -52,6 +57,7 @@ import { after, before, describe, test } from 'node:test';
 import { ROOT } from '../scripts/lib/wrangler.mjs';
 import { compareOutput, documents, EXTENSION, parseDocument, planBlocks, withStatusChecks } from './docs-blocks.mjs';
 import { prepareSeededHome, startSeededWorker } from './seeded-worker.mjs';
+import { freePort } from './server.mjs';
 
 const BLOCK_TIMEOUT_MS = 120_000;
 const verbose = process.env.DOCS_VERBOSE === '1';
@@ -119,14 +125,20 @@ const FILE_EXTENSION = { ...EXTENSION, ts: 'mts' };
 
 /** The shell script that runs one planned block (saving its file first, for a file or non-shell block). */
 async function scriptFor(step, { cwd, port }) {
-  const setup = step.setup.map((s) => atPort(s, port));
+  // A server example listens on 3000 in the text; here on a free port, so two documents never clash.
+  const appPort = step.serve ? String(await freePort()) : null;
+  const local = (text) => (appPort ? atPort(text, port).replace(/\b3000\b/g, appPort) : atPort(text, port));
+  const setup = step.setup.map(local);
   if (step.action === 'file' || step.lang !== 'sh') {
     const name = step.file ?? `example-${step.line}.${FILE_EXTENSION[step.lang]}`;
-    let body = step.code;
-    if (step.lang === 'php' && !/^\s*<\?php/.test(body)) body = `<?php\n${body}`;
-    await writeFile(path.join(cwd, name), `${atPort(body, port)}\n`, 'utf8');
+    let body = [...step.prepend, step.code].join('\n');
+    if (step.lang === 'php') body = `<?php\n${[...step.prepend, step.code.replace(/^\s*<\?php\s*\n/, '')].join('\n')}`;
+    await writeFile(path.join(cwd, name), `${local(body)}\n`, 'utf8');
     if (step.action === 'file') return setup.join('\n');
-    return [...setup, step.run ? atPort(step.run, port) : RUN_COMMAND[step.lang](name)].join('\n');
+    const run = step.run ? local(step.run) : RUN_COMMAND[step.lang](name);
+    // Started in the background (it ends with the session), then its page read as a browser would.
+    if (step.serve) return [...setup, `(${run}) > ${name}.log 2>&1 &`, `__docs_open ${local(step.serve)} ${name}.log`].join('\n');
+    return [...setup, run].join('\n');
   }
   return [...setup, withStatusChecks(atPort(step.code, port))].join('\n');
 }
