@@ -12,10 +12,11 @@
 //   ```sh / bash          run in the session with `set -euo pipefail`; a failing command fails the document
 //   ```js / ts / python / php
 //                         saved as a file in the session's directory and run there: `node x.mjs`,
-//                         `tsx x.mts`, `python3 x.py` (clients/python on PYTHONPATH, as its README
+//                         `npx tsx x.mts`, `python3 x.py` (clients/python on PYTHONPATH, as its README
 //                         allows), `php -d auto_prepend_file=$AUTOLOAD x.php` (a missing `<?php` added;
-//                         $AUTOLOAD is clients/php/autoload.php, as its README sets it). The TypeScript
-//                         client is linked into node_modules/@store-api/client, as `npm install <path>` does.
+//                         $AUTOLOAD is clients/php/autoload.php, as its README sets it). The directory
+//                         has the repository's wrangler.toml and node_modules (links), and the
+//                         TypeScript client in node_modules/@store-api/client, as `npm install <path>` puts it.
 //   <!-- docs-test: file NAME -->       saves the block as NAME (a ```csv file a block sends: saved before
 //                         the document's first block runs; or the name the text tells the reader to save
 //                         code as, saved and run in its turn)
@@ -51,7 +52,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ROOT } from '../scripts/lib/wrangler.mjs';
@@ -117,7 +118,7 @@ function atPort(text, port) {
 
 const RUN_COMMAND = {
   js: (file) => `node ${file}`,
-  ts: (file) => `tsx ${file}`,
+  ts: (file) => `npx tsx ${file}`,
   python: (file) => `python3 ${file}`,
   php: (file) => `php -d auto_prepend_file="$AUTOLOAD" ${file}`,
 };
@@ -157,6 +158,19 @@ async function loadPlan(doc) {
   return { plan, after: parsed.after, errors: [...parsed.errors, ...errors] };
 }
 
+/**
+ * Makes the Worker's home look like the repository to the commands run in it: its wrangler.toml (so
+ * `npx wrangler d1 execute DB --local` reads the Worker's D1 in .wrangler/state) and a node_modules
+ * of links to the repository's packages, plus the TypeScript client where `npm install <path>` puts it.
+ */
+async function furnish(home) {
+  await copyFile(path.join(ROOT, 'wrangler.toml'), path.join(home, 'wrangler.toml'));
+  const modules = path.join(ROOT, 'node_modules');
+  await mkdir(path.join(home, 'node_modules', '@store-api'), { recursive: true });
+  for (const name of await readdir(modules)) await symlink(path.join(modules, name), path.join(home, 'node_modules', name));
+  await symlink(path.join(ROOT, 'clients', 'typescript'), path.join(home, 'node_modules', '@store-api', 'client'));
+}
+
 async function runDocument(t, doc, template) {
   const { plan, after: before, errors } = await loadPlan(doc);
   assert.deepEqual(errors, [], `${doc}: ${errors.join('; ')}`);
@@ -167,11 +181,9 @@ async function runDocument(t, doc, template) {
   }
   const worker = await startSeededWorker({ template, label: 'docs' });
   const cwd = worker.home;
-  await mkdir(path.join(cwd, 'node_modules', '@store-api'), { recursive: true });
-  await symlink(path.join(ROOT, 'clients', 'typescript'), path.join(cwd, 'node_modules', '@store-api', 'client'));
+  await furnish(cwd);
   const env = {
     ...process.env,
-    PATH: `${path.join(ROOT, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
     PORT: String(worker.port),
     PYTHONPATH: path.join(ROOT, 'clients', 'python'),
     AUTOLOAD: path.join(ROOT, 'clients', 'php', 'autoload.php'),
