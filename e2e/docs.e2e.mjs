@@ -192,6 +192,7 @@ async function runDocument(t, doc, template) {
   // What a reader's new terminal does not have.
   for (const name of ['NODE_TEST_CONTEXT', 'KEY', 'API', 'TOKEN', 'STORE_API_KEY', 'STORE_API_BASE', 'STORE_API_URL', 'STORE_ADMIN_KEY', 'API_PORT']) delete env[name];
   const session = new Session({ cwd, env });
+  let current = null;
   try {
     const prelude = await session.run(await readFile(PRELUDE, 'utf8'));
     assert.ok(prelude.ok, `the shell did not start: ${prelude.stderr}`);
@@ -205,6 +206,7 @@ async function runDocument(t, doc, template) {
     // Files come first: a command may send the example file that the text shows after it.
     for (const step of steps.filter((s) => s.action === 'file')) await session.run(await scriptFor(step, { cwd, port: worker.port }));
     for (const step of steps.filter((s) => s.action === 'run')) {
+      current = step;
       const result = await session.run(await scriptFor(step, { cwd, port: worker.port }));
       if (verbose) t.diagnostic(`${doc}:${step.line}\n${result.stdout}${result.stderr}`);
       const why = result.timedOut ? `did not finish within ${BLOCK_TIMEOUT_MS / 1000}s` : `failed (exit ${result.code})`;
@@ -214,6 +216,11 @@ async function runDocument(t, doc, template) {
         assert.ok(difference === null, describeFailure(doc, step, result, `printed what the text does not say (output block at line ${step.expected.line}): ${difference}`));
       }
     }
+  } catch (error) {
+    // What the Worker logged helps when a request hung or failed on its side.
+    const log = worker.output.join('').split('\n').slice(-30).join('\n');
+    error.message += `\n--- the Worker's last lines${current ? ` (during line ${current.line})` : ''}\n${log}`;
+    throw error;
   } finally {
     await session.close();
     await worker.stop();

@@ -49,13 +49,24 @@ export async function startWranglerDev({ state, vars }) {
   const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false', '--env-file', '/dev/null', '--inspector-port', String(inspectorPort)];
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
   const output = [];
-  const child = spawn(process.execPath, [WRANGLER_JS, ...args], { cwd: ROOT, env: wranglerEnv({ BROWSER: 'none', NO_COLOR: '1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so that stop() reaches workerd too when wrangler does not end it.
+  const child = spawn(process.execPath, [WRANGLER_JS, ...args], { cwd: ROOT, env: wranglerEnv({ BROWSER: 'none', NO_COLOR: '1' }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout.on('data', (d) => output.push(String(d)));
   child.stderr.on('data', (d) => output.push(String(d)));
+  const exited = new Promise((r) => child.once('exit', r));
+  const signal = (name) => {
+    try {
+      process.kill(-child.pid, name);
+    } catch {}
+  };
+  // SIGTERM, and SIGKILL to the whole group if it is still there 10 s later (a Worker stuck in a request).
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    signal('SIGTERM');
+    const ended = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 10_000))]);
+    if (!ended) {
+      signal('SIGKILL');
+      await exited;
     }
   };
   const base = `http://127.0.0.1:${port}`;
