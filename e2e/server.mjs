@@ -38,6 +38,24 @@ async function waitFor(url, child, output, ms = 90_000) {
   throw new Error(`The Worker did not answer ${url} within ${ms / 1000}s:\n${output.join('')}`);
 }
 
+// The process groups of the wrangler devs still running: ended with this process, Ctrl+C included
+// (being groups of their own, they do not get the terminal's SIGINT).
+const running = new Set();
+function endAll() {
+  for (const pid of running) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {}
+  }
+}
+process.on('exit', endAll);
+for (const name of ['SIGINT', 'SIGTERM']) {
+  process.once(name, () => {
+    endAll();
+    process.kill(process.pid, name);
+  });
+}
+
 /**
  * Starts `wrangler dev` on a free port of 127.0.0.1 (and a free inspector port: wrangler's default,
  * 9229, is taken by any other wrangler dev running) with its D1 and R2 in `state` and `vars` as Worker
@@ -53,7 +71,8 @@ export async function startWranglerDev({ state, vars }) {
   const child = spawn(process.execPath, [WRANGLER_JS, ...args], { cwd: ROOT, env: wranglerEnv({ BROWSER: 'none', NO_COLOR: '1' }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout.on('data', (d) => output.push(String(d)));
   child.stderr.on('data', (d) => output.push(String(d)));
-  const exited = new Promise((r) => child.once('exit', r));
+  running.add(child.pid);
+  const exited = new Promise((r) => child.once('exit', r)).then(() => running.delete(child.pid));
   const signal = (name) => {
     try {
       process.kill(-child.pid, name);
