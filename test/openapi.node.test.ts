@@ -1,6 +1,11 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../scripts/openapi-dump';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 // Runs in Node (the validator compiles schemas with `new Function`, which workerd forbids). The
 // document is produced by the same app the Worker serves.
@@ -138,8 +143,18 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/api/products'].get['x-fields-selection']).toBe(true);
     expect(doc.paths['/api/products/{id}'].get['x-fields-selection']).toBe(true);
     expect(doc.paths['/api/products'].post['x-fields-selection']).toBeUndefined();
-    expect(doc.info.description).toContain('returns only the selected properties');
     expect(doc.info.description).toContain('x-fields-selection');
+  });
+
+  it('keeps its description short, pointing at the docs in the repository for the whole contract', async () => {
+    const doc = await openApiDocument();
+    const description: string = doc.info.description;
+    expect(description.length).toBeLessThan(2000);
+    const named = [...description.matchAll(/\bdocs\/[\w-]+\.md\b/g)].map((m) => m[0]);
+    expect(named).toContain('docs/api.md');
+    for (const file of named) expect(existsSync(path.join(ROOT, file)), `${file} exists`).toBe(true);
+    // Nothing outside the repository: no links, only files of it.
+    expect(description).not.toMatch(/https?:\/\//);
   });
 });
 

@@ -31,15 +31,23 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
   listQuery: ListQueryConfig<F>;
   /** Permission resource: writes need `<resource>:write`. */
   resource: string;
+  /** Who reads: anyone (`public`, the default), or only holders of `<resource>:read` (`permission`). */
+  reads?: 'public' | 'permission';
+  /** False when nothing can refuse a delete, so it documents no 409. */
+  deleteConflicts?: boolean;
   /** Extra words per route (events emitted, rules). */
   notes?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
-  /** The unique readable key an item is also found by (`slug` by default; null for none), and the field it is made from when omitted (`name`). */
-  slug?: { field: string; from: string } | null;
+  /**
+   * The unique readable key an item is also found by (`slug` by default; null for none), and the
+   * field it is made from when omitted (`name`; none for a key the caller always gives, like a code).
+   */
+  slug?: { field: string; from?: string } | null;
 }
 
 /**
- * The five routes of a public-read, staff-write collection (list, create, get by id or slug, update,
- * delete), declared once so every such resource documents and guards them the same way.
+ * The five routes of a staff-write collection (list, create, get by id or slug, update, delete),
+ * public-read or read with a permission, declared once so every such resource documents and guards
+ * them the same way.
  */
 export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends Record<string, FilterSpec<any>>>(
   spec: CrudSpec<S, C, U, F>,
@@ -49,9 +57,13 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
   const canWrite = requirePermission(`${spec.resource}:write`);
   const item = `${spec.path}/{id}`;
   const writeNote = `Needs \`${spec.resource}:write\`.`;
+  const readPermission = spec.reads === 'permission' ? `${spec.resource}:read` : undefined;
+  const read = readPermission
+    ? { security: bearerAuth, middleware: [requirePermission(readPermission)], errors: [400, 401, 403] as const, note: `Needs \`${readPermission}\`.` }
+    : { security: optionalAuth, errors: publicReadErrors, note: '' };
   const note = (key: keyof NonNullable<CrudSpec<S, C, U, F>['notes']>, extra = '') => [spec.notes?.[key], extra].filter(Boolean).join(' ');
   const slug = spec.slug === undefined ? { field: 'slug', from: 'name' } : spec.slug;
-  const slugNote = slug ? `Without \`${slug.field}\`, one is made from the ${slug.from}. ` : '';
+  const slugNote = slug?.from ? `Without \`${slug.field}\`, one is made from the ${slug.from}. ` : '';
   return {
     list: apiRoute({
       ...names.list,
@@ -59,10 +71,11 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
       path: spec.path,
       tags,
       summary: `List ${spec.nouns}`,
-      description: note('list'),
-      security: optionalAuth,
+      description: note('list', read.note),
+      security: read.security,
+      ...(read.middleware ? { middleware: read.middleware } : {}),
       request: { query: listQuerySchema(spec.listQuery) },
-      responses: { 200: listResponse(spec.schema, `A page of ${spec.nouns}.`), ...errorResponses(...publicReadErrors) },
+      responses: { 200: listResponse(spec.schema, `A page of ${spec.nouns}.`), ...errorResponses(...read.errors) },
     }),
     create: apiRoute({
       ...names.create,
@@ -82,10 +95,11 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
       path: item,
       tags,
       summary: `Get a ${spec.noun} by id${slug ? ` or ${slug.field}` : ''}`,
-      description: note('get'),
-      security: optionalAuth,
+      description: note('get', read.note),
+      security: read.security,
+      ...(read.middleware ? { middleware: read.middleware } : {}),
       request: { params: IdParams, query: readQuerySchema(spec.listQuery.selectable) },
-      responses: { 200: successResponse(spec.schema, `The ${spec.noun}.`), ...errorResponses(...publicReadErrors, 404) },
+      responses: { 200: successResponse(spec.schema, `The ${spec.noun}.`), ...errorResponses(...read.errors, 404) },
     }),
     update: apiRoute({
       ...names.update,
@@ -109,7 +123,7 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
       security: bearerAuth,
       middleware: [canWrite] as const,
       request: { params: IdParams },
-      responses: { 204: noContentResponse, ...errorResponses(401, 403, 404, 409) },
+      responses: { 204: noContentResponse, ...errorResponses(...(spec.deleteConflicts === false ? ([401, 403, 404] as const) : ([401, 403, 404, 409] as const))) },
     }),
   };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createBrand, getBrand } from '../../src/modules/brands/brands.service';
 import { createCategory, getCategory } from '../../src/modules/categories/categories.service';
-import { createProduct, getProduct } from '../../src/modules/products/products.service';
+import { getProduct } from '../../src/modules/products/products.read';
+import { createProduct } from '../../src/modules/products/products.service';
 import { createUser } from '../../src/modules/users/users.service';
 import { createVendor, getVendor } from '../../src/modules/vendors/vendors.service';
 import { db, uid } from '../helpers';

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { listQuerySchema } from '../../src/lib/query';
 import { productListQuery } from '../../src/modules/products/products.query';
-import { productListQueries } from '../../src/modules/products/products.service';
+import { productListQueries } from '../../src/modules/products/products.read';
 import { adminKey, api, createBrand, createCategory, createProduct, db, insertVendor, insertVendorUser } from '../helpers';
 
 /**

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { productListQuery } from '../../src/modules/products/products.query';
 import { listQuerySchema } from '../../src/lib/query';
-import { productListQueries } from '../../src/modules/products/products.service';
+import { productListQueries } from '../../src/modules/products/products.read';
 import { adminKey, api, createCategory, createProduct, db } from '../helpers';
 
 const PAGE = 20;

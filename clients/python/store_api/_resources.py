@@ -5210,7 +5210,7 @@ class TaxRatesResource(ResourceBase):
         )
 
     def get(self, id: str, /, *, fields: Optional[str] = None) -> TaxRate:
-        """Get a tax rate.
+        """Get a tax rate by id.
 
         GET /api/settings/taxes/{id}
 

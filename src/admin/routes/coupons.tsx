@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { hasPermission } from '../../lib/access';
 import { couponListQuery } from '../../modules/coupons/coupons.query';
-import * as routes from '../../modules/coupons/coupons.routes';
+import { couponRoutes as routes } from '../../modules/coupons/coupons.routes';
 import { CreateCouponBody, UpdateCouponBody } from '../../modules/coupons/coupons.schemas';
 import * as service from '../../modules/coupons/coupons.service';
 import { emptyForm, type FormState } from '../components/form';
@@ -63,8 +63,8 @@ async function editPage(c: Context<AppEnv>, id: string, form?: FormState, status
 }
 
 export const couponRoutes = new Hono<AppEnv>()
-  .get('/', guard(routes.listCoupons), (c) => show(c, emptyForm({ type: 'percentage' })))
-  .post('/', guard(routes.createCoupon), async (c) => {
+  .get('/', guard(routes.list), (c) => show(c, emptyForm({ type: 'percentage' })))
+  .post('/', guard(routes.create), async (c) => {
     const form = await readForm(c);
     try {
       const body = { code: str(form, 'code'), type: str(form, 'type'), value: num(form, 'value'), usageLimit: num(form, 'usageLimit'), endsAt: endOfDay(form, 'endsAt'), description: str(form, 'description') };
@@ -74,8 +74,8 @@ export const couponRoutes = new Hono<AppEnv>()
       return show(c, failure(error, refill(form)), failureStatus(error));
     }
   })
-  .get('/:id', guard(routes.getCoupon), (c) => editPage(c, c.req.param('id')))
-  .post('/:id', guard(routes.updateCoupon), async (c) => {
+  .get('/:id', guard(routes.get), (c) => editPage(c, c.req.param('id')))
+  .post('/:id', guard(routes.update), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
     try {
@@ -85,12 +85,12 @@ export const couponRoutes = new Hono<AppEnv>()
       return editPage(c, id, failure(error, refill(form)), failureStatus(error));
     }
   })
-  .post('/:id/active', guard(routes.updateCoupon), async (c) => {
+  .post('/:id/active', guard(routes.update), async (c) => {
     const active = str(await readForm(c), 'active') === 'true';
     const coupon = await service.updateCoupon(c.var.db, c.req.param('id'), { active });
     return redirectWith(c, HERE, `Coupon ${coupon.code} ${active ? 'activated' : 'deactivated'}.`);
   })
-  .post('/:id/delete', guard(routes.deleteCoupon), async (c) => {
+  .post('/:id/delete', guard(routes.delete), async (c) => {
     await service.deleteCoupon(c.var.db, c.req.param('id'));
     return redirectWith(c, HERE, 'Coupon deleted.');
   });

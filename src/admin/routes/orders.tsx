@@ -30,7 +30,7 @@ import { OrderDetailPage, OrderListPage, type OrderView } from '../pages/orders'
 import { CreateOrderBody } from '../../modules/orders/orders.schemas';
 import { listCustomers, getCustomer } from '../../modules/customers/customers.service';
 import { customerListQuery } from '../../modules/customers/customers.query';
-import { listProducts } from '../../modules/products/products.service';
+import { listProducts } from '../../modules/products/products.read';
 import { productListQuery } from '../../modules/products/products.query';
 import { listCurrencies } from '../../modules/settings/currencies.service';
 import { currencyListQuery } from '../../modules/settings/currencies.query';

@@ -10,7 +10,9 @@ import { listCategories } from '../../modules/categories/categories.service';
 import { productListQuery } from '../../modules/products/products.query';
 import * as routes from '../../modules/products/products.routes';
 import { CreateProductBody, CreateVariantBody, type Product, UpdateProductBody, UpdateVariantBody } from '../../modules/products/products.schemas';
+import * as read from '../../modules/products/products.read';
 import * as service from '../../modules/products/products.service';
+import * as variantService from '../../modules/products/variants.service';
 import { productVisibility, productWriter } from '../../modules/products/products.access';
 import { releaseFiles } from '../../modules/media/media.service';
 import { mediaMaxBytes } from '../../modules/media/media.upload';
@@ -94,7 +96,7 @@ function variantBody(form: Posted, key: string, creating: boolean) {
 }
 
 async function editPage(c: C, id: string, forms: { product?: FormState; variant?: FormState } = {}, status = 200) {
-  const product = await service.getProduct(c.var.db, id, visibility(c));
+  const product = await read.getProduct(c.var.db, id, visibility(c));
   const view = (
     <ProductEditPage
       product={product}
@@ -122,7 +124,7 @@ function variantFailure(error: unknown, form: Posted, key: string): FormState {
 export const productRoutes = new Hono<AppEnv>()
   .get('/', staffOnly, async (c) => {
     const { query, values } = listQuery(c, productListQuery);
-    const [{ items, total }, options] = await Promise.all([service.listProducts(c.var.db, query, visibility(c)), choices(c)]);
+    const [{ items, total }, options] = await Promise.all([read.listProducts(c.var.db, query, visibility(c)), choices(c)]);
     const canWrite = hasPermission(c.var.principal, 'products:write');
     return page(c, { title: 'Products', active: HERE }, (
       <ProductListPage products={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} choices={options} canWrite={canWrite} />
@@ -156,7 +158,7 @@ export const productRoutes = new Hono<AppEnv>()
   .post('/:id/delete', guard(routes.deleteProduct), async (c) => {
     const id = c.req.param('id');
     try {
-      const product = await service.getProduct(c.var.db, id, visibility(c));
+      const product = await read.getProduct(c.var.db, id, visibility(c));
       const deleted = await service.deleteProduct(c.var.db, id, scope(c));
       await releaseFiles(c.var.db, c.env.MEDIA, deleted.media.map((m) => m.key));
       return redirectWith(c, HERE, `“${product.name}” deleted.`);
@@ -169,7 +171,7 @@ export const productRoutes = new Hono<AppEnv>()
     const id = c.req.param('id');
     const form = await readForm(c);
     try {
-      await service.createVariant(c.var.db, id, validate(CreateVariantBody, variantBody(form, 'new', true)), scope(c));
+      await variantService.createVariant(c.var.db, id, validate(CreateVariantBody, variantBody(form, 'new', true)), scope(c));
       return redirectWith(c, `${HERE}/${id}`, 'Variant added.');
     } catch (error) {
       return editPage(c, id, { variant: variantFailure(error, form, 'new') }, failureStatus(error));
@@ -180,7 +182,7 @@ export const productRoutes = new Hono<AppEnv>()
     const form = await readForm(c);
     try {
       const body = validate(UpdateVariantBody, variantBody(form, variantId, false));
-      await service.updateVariant(c.var.db, id, variantId, body, scope(c), new Date(), actorRef(c.var.principal));
+      await variantService.updateVariant(c.var.db, id, variantId, body, scope(c), new Date(), actorRef(c.var.principal));
       return redirectWith(c, `${HERE}/${id}`, 'Variant saved.');
     } catch (error) {
       return editPage(c, id, { variant: variantFailure(error, form, variantId) }, failureStatus(error));
@@ -188,7 +190,7 @@ export const productRoutes = new Hono<AppEnv>()
   })
   .post('/:id/variants/:variantId/delete', guard(routes.deleteVariant), async (c) => {
     const { id, variantId } = c.req.param();
-    await service.deleteVariant(c.var.db, id, variantId, scope(c));
+    await variantService.deleteVariant(c.var.db, id, variantId, scope(c));
     return redirectWith(c, `${HERE}/${id}`, 'Variant deleted.');
   });
 

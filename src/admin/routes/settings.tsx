@@ -10,7 +10,7 @@ import * as routes from '../../modules/settings/settings.routes';
 import { UpdateSettingsBody } from '../../modules/settings/settings.schemas';
 import * as settings from '../../modules/settings/settings.service';
 import { taxRateListQuery } from '../../modules/settings/taxes.query';
-import * as taxRoutes from '../../modules/settings/taxes.routes';
+import { taxRateRoutes as taxRoutes } from '../../modules/settings/taxes.routes';
 import { CreateTaxRateBody, UpdateTaxRateBody } from '../../modules/settings/taxes.schemas';
 import * as taxes from '../../modules/settings/taxes.service';
 import { emptyForm, type FormState } from '../components/form';
@@ -111,7 +111,7 @@ export const settingsRoutes = new Hono<AppEnv>()
       return show(c, { currency: failure(error, refill(form)) }, failureStatus(error));
     }
   })
-  .post('/taxes', guard(taxRoutes.createTaxRate), async (c) => {
+  .post('/taxes', guard(taxRoutes.create), async (c) => {
     const form = await readForm(c);
     try {
       const body = { name: str(form, 'name'), country: str(form, 'country'), region: str(form, 'region'), rate: num(form, 'rate'), shippingTaxable: checked(form, 'shippingTaxable') };
@@ -148,8 +148,8 @@ export const settingsRoutes = new Hono<AppEnv>()
       return currencyPage(c, code, currencyFailure(error, {}), failureStatus(error));
     }
   })
-  .get('/taxes/:id', guard(taxRoutes.updateTaxRate), (c) => taxPage(c, c.req.param('id')))
-  .post('/taxes/:id', guard(taxRoutes.updateTaxRate), async (c) => {
+  .get('/taxes/:id', guard(taxRoutes.update), (c) => taxPage(c, c.req.param('id')))
+  .post('/taxes/:id', guard(taxRoutes.update), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
     try {
@@ -166,7 +166,7 @@ export const settingsRoutes = new Hono<AppEnv>()
       return taxPage(c, id, failure(error, refill(form)), failureStatus(error));
     }
   })
-  .post('/taxes/:id/delete', guard(taxRoutes.deleteTaxRate), async (c) => {
+  .post('/taxes/:id/delete', guard(taxRoutes.delete), async (c) => {
     await taxes.deleteTaxRate(c.var.db, c.req.param('id'));
     return redirectWith(c, `${HERE}#taxes`, 'Tax rate deleted.');
   });

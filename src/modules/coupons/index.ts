@@ -1,10 +1,5 @@
-import { createRouter } from '../../lib/router';
-import * as handlers from './coupons.handlers';
-import * as routes from './coupons.routes';
+import { crudRouter } from '../../lib/crud-router';
+import { couponHandlers } from './coupons.handlers';
+import { couponRoutes } from './coupons.routes';
 
-export const couponsRouter = createRouter()
-  .openapi(routes.listCoupons, handlers.listCoupons)
-  .openapi(routes.createCoupon, handlers.createCoupon)
-  .openapi(routes.getCoupon, handlers.getCoupon)
-  .openapi(routes.updateCoupon, handlers.updateCoupon)
-  .openapi(routes.deleteCoupon, handlers.deleteCoupon);
+export const couponsRouter = crudRouter(couponRoutes, couponHandlers);

@@ -6,17 +6,8 @@ import { outboxEvent } from '../../lib/events';
 import { toMajor, toMinor } from '../../lib/money';
 import { stockChangeStatements } from '../inventory/stock';
 import type { Product, Variant } from '../products/products.schemas';
-import {
-  categoryLinkInserts,
-  createProduct,
-  getProduct,
-  newVariantRow,
-  resolveRefs,
-  toVariant,
-  UNIQUE_FIELDS,
-  variantInserts,
-  writable,
-} from '../products/products.service';
+import { getProduct, toVariant, writable } from '../products/products.read';
+import { categoryLinkInserts, createProduct, newVariantRow, resolveRefs, UNIQUE_FIELDS, variantInserts } from '../products/products.service';
 import type { ProductPlan } from './plan';
 
 export type Outcome = 'created' | 'updated' | 'unchanged';

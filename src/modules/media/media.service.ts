@@ -4,7 +4,7 @@ import { productMedia, products } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { getProduct, type Visibility, writable } from '../products/products.service';
+import { getProduct, type Visibility, writable } from '../products/products.read';
 import type { Product } from '../products/products.schemas';
 import { deleteUnusedObjects, ensureStored, sha256Hex, storeObject } from './media.objects';
 import { MAX_MEDIA_PER_PRODUCT, type Media, type UpdateMediaInput } from './media.schemas';

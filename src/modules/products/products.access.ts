@@ -1,5 +1,5 @@
 import { isStaff, type Principal, vendorScope } from '../../lib/access';
-import type { Visibility } from './products.service';
+import type { Visibility } from './products.read';
 
 /** What a caller sees of the catalogue: staff every status, a vendor user only its vendor's products, the public active ones. */
 export const productVisibility = (principal: Principal): Visibility => ({ staff: isStaff(principal, 'products'), vendorId: vendorScope(principal) });

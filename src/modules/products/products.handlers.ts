@@ -4,9 +4,11 @@ import { created, list, noContent, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
 import type * as routes from './products.routes';
+import * as read from './products.read';
 import * as service from './products.service';
+import * as variantService from './variants.service';
 import { releaseFiles } from '../media/media.service';
-import { DRAFT_CREATED_MESSAGE } from './products.schemas';
+import { DRAFT_CREATED_MESSAGE, MAX_VARIANTS_PER_PRODUCT } from './products.schemas';
 
 type WithPrincipal = { var: { principal: Principal } };
 const visibility = (c: WithPrincipal) => productVisibility(c.var.principal);
@@ -15,17 +17,17 @@ const scope = (c: WithPrincipal) => productWriter(c.var.principal);
 
 export const listProducts: AppRouteHandler<typeof routes.listProducts> = async (c) => {
   const { filters: { facets, ...filters }, ...query } = c.req.valid('query');
-  const { items, total, facets: counted } = await service.listProducts(c.var.db, { ...query, filters }, visibility(c), facets);
+  const { items, total, facets: counted } = await read.listProducts(c.var.db, { ...query, filters }, visibility(c), facets);
   return list(c, items.map((p) => project(p, query.fields)), pagination(query.page, query.limit, total), 'OK', counted ? { facets: counted } : {});
 };
 
 export const suggestProducts: AppRouteHandler<typeof routes.suggestProducts> = async (c) => {
-  return ok(c, await service.suggestProducts(c.var.db, c.req.valid('query').q, visibility(c)));
+  return ok(c, await read.suggestProducts(c.var.db, c.req.valid('query').q, visibility(c)));
 };
 
 export const getProduct: AppRouteHandler<typeof routes.getProduct> = async (c) => {
   const { fields } = c.req.valid('query');
-  const product = await service.getProduct(c.var.db, c.req.valid('param').id, visibility(c));
+  const product = await read.getProduct(c.var.db, c.req.valid('param').id, visibility(c));
   return ok(c, project(product, fields));
 };
 
@@ -47,30 +49,30 @@ export const deleteProduct: AppRouteHandler<typeof routes.deleteProduct> = async
 
 export const listVariants: AppRouteHandler<typeof routes.listVariants> = async (c) => {
   const { fields } = c.req.valid('query');
-  const variants = await service.listVariants(c.var.db, c.req.valid('param').id, visibility(c));
-  return list(c, variants.map((v) => project(v, fields)), pagination(1, service.MAX_VARIANTS_PER_PRODUCT, variants.length));
+  const variants = await variantService.listVariants(c.var.db, c.req.valid('param').id, visibility(c));
+  return list(c, variants.map((v) => project(v, fields)), pagination(1, MAX_VARIANTS_PER_PRODUCT, variants.length));
 };
 
 export const getVariant: AppRouteHandler<typeof routes.getVariant> = async (c) => {
   const { id, variantId } = c.req.valid('param');
   const { fields } = c.req.valid('query');
-  return ok(c, project(await service.getVariant(c.var.db, id, variantId, visibility(c)), fields));
+  return ok(c, project(await variantService.getVariant(c.var.db, id, variantId, visibility(c)), fields));
 };
 
 export const createVariant: AppRouteHandler<typeof routes.createVariant> = async (c) => {
   const { id } = c.req.valid('param');
-  const variant = await service.createVariant(c.var.db, id, c.req.valid('json'), scope(c));
+  const variant = await variantService.createVariant(c.var.db, id, c.req.valid('json'), scope(c));
   return created(c, variant, `/api/products/${id}/variants/${variant.id}`, 'Variant created');
 };
 
 export const updateVariant: AppRouteHandler<typeof routes.updateVariant> = async (c) => {
   const { id, variantId } = c.req.valid('param');
   const actor = actorRef(c.var.principal);
-  return ok(c, await service.updateVariant(c.var.db, id, variantId, c.req.valid('json'), scope(c), new Date(), actor), 'Variant updated');
+  return ok(c, await variantService.updateVariant(c.var.db, id, variantId, c.req.valid('json'), scope(c), new Date(), actor), 'Variant updated');
 };
 
 export const deleteVariant: AppRouteHandler<typeof routes.deleteVariant> = async (c) => {
   const { id, variantId } = c.req.valid('param');
-  await service.deleteVariant(c.var.db, id, variantId, scope(c));
+  await variantService.deleteVariant(c.var.db, id, variantId, scope(c));
   return noContent(c);
 };

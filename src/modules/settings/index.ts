@@ -1,10 +1,11 @@
+import { crudRouter } from '../../lib/crud-router';
 import { createRouter } from '../../lib/router';
 import * as currencyHandlers from './currencies.handlers';
 import * as currencyRoutes from './currencies.routes';
 import * as settingsHandlers from './settings.handlers';
 import * as settingsRoutes from './settings.routes';
-import * as taxHandlers from './taxes.handlers';
-import * as taxRoutes from './taxes.routes';
+import { taxRateHandlers } from './taxes.handlers';
+import { taxRateRoutes } from './taxes.routes';
 
 export const settingsRouter = createRouter()
   .openapi(settingsRoutes.getSettings, settingsHandlers.getSettings)
@@ -14,8 +15,4 @@ export const settingsRouter = createRouter()
   .openapi(currencyRoutes.getCurrency, currencyHandlers.getCurrency)
   .openapi(currencyRoutes.updateCurrency, currencyHandlers.updateCurrency)
   .openapi(currencyRoutes.deleteCurrency, currencyHandlers.deleteCurrency)
-  .openapi(taxRoutes.listTaxRates, taxHandlers.listTaxRates)
-  .openapi(taxRoutes.createTaxRate, taxHandlers.createTaxRate)
-  .openapi(taxRoutes.getTaxRate, taxHandlers.getTaxRate)
-  .openapi(taxRoutes.updateTaxRate, taxHandlers.updateTaxRate)
-  .openapi(taxRoutes.deleteTaxRate, taxHandlers.deleteTaxRate);
+  .route('/', crudRouter(taxRateRoutes, taxRateHandlers));

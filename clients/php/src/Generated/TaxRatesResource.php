@@ -116,7 +116,7 @@ final class TaxRatesResource
     }
 
     /**
-     * Get a tax rate
+     * Get a tax rate by id
      *
      * GET /api/settings/taxes/{id} (needs a credential)
      *

@@ -1953,7 +1953,7 @@ export class TaxRatesResource {
   }
 
   /**
-   * Get a tax rate
+   * Get a tax rate by id
    *
    * `GET /api/settings/taxes/{id}`
    */
