@@ -14,6 +14,7 @@ import {
   successResponse,
   writeErrors,
 } from './openapi';
+import type { RoutePolicy } from './route-policy';
 import { type FilterSpec, type ListQueryConfig, listQuerySchema, readQuerySchema } from './query';
 
 interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends Record<string, FilterSpec<any>>> {
@@ -33,6 +34,8 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
   resource: string;
   /** Extra words per route (events emitted, rules). */
   notes?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
+  /** The policy of the two reads, list and get (src/lib/route-policy.ts): `{ cache: 'catalogue' }` for catalogue and content. Writes take the defaults. */
+  readPolicy?: Partial<RoutePolicy>;
   /** The unique readable key an item is also found by (`slug` by default; null for none), and the field it is made from when omitted (`name`). */
   slug?: { field: string; from: string } | null;
 }
@@ -61,6 +64,7 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
       summary: `List ${spec.nouns}`,
       description: note('list'),
       security: optionalAuth,
+      policy: spec.readPolicy,
       request: { query: listQuerySchema(spec.listQuery) },
       responses: { 200: listResponse(spec.schema, `A page of ${spec.nouns}.`), ...errorResponses(...publicReadErrors) },
     }),
@@ -84,6 +88,7 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
       summary: `Get a ${spec.noun} by id${slug ? ` or ${slug.field}` : ''}`,
       description: note('get'),
       security: optionalAuth,
+      policy: spec.readPolicy,
       request: { params: IdParams, query: readQuerySchema(spec.listQuery.selectable) },
       responses: { 200: successResponse(spec.schema, `The ${spec.noun}.`), ...errorResponses(...publicReadErrors, 404) },
     }),
