@@ -105,17 +105,20 @@ describe('route policies', () => {
     expect(operations.filter((op) => op.policy.cache === 'catalogue' && op.method !== 'GET')).toEqual([]);
   });
 
-  it('refuses a body one byte over the operation maxBodyBytes with 413, and takes one of exactly that size', async () => {
+  it('refuses a body one byte over the operation maxBodyBytes with 413, and takes one of exactly that size', { timeout: 60_000 }, async () => {
     const settings = config(env);
-    const wrong: string[] = [];
-    for (const op of operations.filter((o) => o.method !== 'GET')) {
+    const check = async (op: Operation) => {
       const max = op.policy.maxBodyBytes(settings);
       const over = await send(op, new Uint8Array(max + 1).fill(0x20));
       await over.arrayBuffer();
       const at = await send(op, new Uint8Array(max).fill(0x20));
       await at.arrayBuffer();
-      if (over.status !== 413 || at.status === 413) wrong.push(`${op.method} ${op.path}: ${max + 1} bytes answered ${over.status}, ${max} bytes ${at.status}`);
-    }
+      return over.status !== 413 || at.status === 413 ? [`${op.method} ${op.path}: ${max + 1} bytes answered ${over.status}, ${max} bytes ${at.status}`] : [];
+    };
+    const writes = operations.filter((o) => o.method !== 'GET');
+    const wrong: string[] = [];
+    // A few at a time: one import's bodies are 10 MiB each.
+    for (let i = 0; i < writes.length; i += 8) wrong.push(...(await Promise.all(writes.slice(i, i + 8).map(check))).flat());
     expect(wrong).toEqual([]);
   });
 });
