@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { timing } from 'hono/timing';
 import { createAdminRouter } from './admin';
+import { panelBodyLimit } from './admin/body-limits';
 import { docsRouter } from './docs';
 import { openApiDocument } from './docs/openapi-document';
 import { config, ConfigError } from './config';
@@ -19,6 +20,7 @@ import { d1Metrics } from './middleware/d1-metrics';
 import { publishEvents } from './middleware/publish-events';
 import { authenticateAndRateLimit, type Redispatch } from './middleware/rate-limit';
 import { csvExport } from './middleware/csv-export';
+import { resolveRoutePolicy, routePolicy } from './middleware/route-policy';
 import { cors } from './middleware/cors';
 import { services } from './middleware/services';
 import { isStaleCredential } from './middleware/verified-d1';
@@ -52,11 +54,6 @@ import { vendorsRouter } from './modules/vendors';
 import { webhooksRouter } from './modules/webhooks';
 import { registerEventWebhooks } from './webhooks/openapi-webhooks';
 
-/** Paths that answer without looking at credentials and without counting against any limit. */
-// Stripe's webhook is Stripe's, signed, and must never be turned away by a per-IP limit. The OpenAPI
-// document is not here: it is a read like any other (kept once built, but ~600 KB a copy).
-const UNCOUNTED_PATHS = new Set(['/api', '/api/health', '/api/payments/stripe/webhook']);
-
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, getPath: versionAliasPath });
 
@@ -65,17 +62,23 @@ export function createApp() {
   // checkConfig: an invalid variable fails every request, naming it, instead of acting as its default.
   // d1Metrics: X-D1-Rows-Read and X-D1-Round-Trips in development (src/middleware/d1-metrics.ts).
   app.use('*', requestId({ headerName: 'X-Request-Id' }), checkConfig, serverTiming, apiVersion(), services(), d1Metrics());
-  const counted = (c: Context<AppEnv>) => !UNCOUNTED_PATHS.has(versionAliasPath(c.req.raw));
+  // Each route's policy (src/lib/route-policy.ts, declared in its routes file) decides what the middleware below does with it.
+  const counted = (c: Context<AppEnv>) => routePolicy(c).counted;
   const redispatch: Redispatch = async (request, c) => app.fetch(request, c.env, c.executionCtx);
   // CORS first: a preflight is answered before anything counts or reads it (src/middleware/cors.ts).
   app.use('/api/*', cors((c) => readAllowedOrigins(c.var.db)));
-  app.use('/api/*', bodyLimit(), only(counted, authenticateAndRateLimit(redispatch)), emptyJsonBody(), publishEvents(), csvExport(() => app.openAPIRegistry.definitions, redispatch));
-  // Catalogue and content reads kept by catalogue version: ETag and Cache-Control, answers kept in the
-  // isolate and in the colo's cache (src/middleware/catalogue-cache.ts).
-  // (In Hono `/api/products/*` matches `/api/products` itself too, so one pattern per collection.)
-  for (const path of ['/api/products/*', '/api/categories/*', '/api/brands/*', '/api/pages/*', '/api/menus/*', '/api/banners/*']) {
-    app.use(path, catalogueCache());
-  }
+  app.use('/api/*', resolveRoutePolicy(() => app.openAPIRegistry.definitions));
+  // catalogueCache: catalogue and content reads kept by catalogue version, with ETag and Cache-Control
+  // (src/middleware/catalogue-cache.ts), on the routes whose policy says `cache: 'catalogue'`.
+  app.use(
+    '/api/*',
+    bodyLimit(),
+    only(counted, authenticateAndRateLimit(redispatch)),
+    emptyJsonBody(),
+    publishEvents(),
+    csvExport(() => app.openAPIRegistry.definitions, redispatch),
+    catalogueCache(),
+  );
   app.use('*', distrustVersionAfterWrites());
 
   app.route('/api', apiIndexRouter);
@@ -100,9 +103,9 @@ export function createApp() {
   app.route('/api', webhooksRouter);
 
   // The admin panel (src/admin): its own session cookie and CSRF checks, outside the /api middleware.
-  // Its form posts have the API's body limits, checked before the CSRF check parses them; its writes
-  // publish their outbox events like the API's (src/middleware/publish-events.ts).
-  app.use('/admin/*', bodyLimit(), publishEvents());
+  // Its form posts have the API's body limits (src/admin/body-limits.ts), checked before the CSRF check
+  // parses them; its writes publish their outbox events like the API's (src/middleware/publish-events.ts).
+  app.use('/admin/*', bodyLimit(panelBodyLimit), publishEvents());
   app.route('/admin', createAdminRouter(redispatch));
   app.route('/api', notificationsRouter);
   app.route('/api', pagesRouter);
@@ -193,6 +196,7 @@ const OPENAPI_DESCRIPTION = `The JSON REST API of an online store: catalogue, ca
 - **Envelope.** \`{ success: true, data, message }\`; a list adds \`pagination\`. A failure is \`{ success: false, error: { code, message, details } }\` with a \`code\` of the Error schema and \`details\` always a list of ErrorDetail (\`{ field?, code, message }\`). Amounts are numbers in the currency's major unit (\`19.99\`).
 - **Lists.** \`page\`, \`limit\` (20 by default, at most 100), \`sort=field:direction,...\`, \`fields=\` (operations that take it carry \`${FIELDS_SELECTION_EXTENSION}: true\`), the list's own filters, and \`format=csv\` for every match; an unknown parameter is 400.
 - **Authentication.** \`Authorization: Bearer\` with an API key (\`sk_...\`), a user token (JWT) or, in a web page, a publishable key (\`pk_...\`). Each operation's \`security\` says what it takes: \`[{ bearerAuth: [] }]\` needs a credential; \`{}\` next to it means the credential is optional, and \`{ publishableKey: [] }\` that a publishable key works there; \`[]\` means it reads none.
+- **Route policy.** Every operation carries \`x-rate-limited\` (counted against the hourly limit; 429 is listed where it is), \`x-cache\` (\`catalogue\`: kept by catalogue version, with an ETag), \`x-max-body-bytes\` (this server's limit) and, where it takes an \`Idempotency-Key\`, \`x-idempotency\` (\`scope\`: the headers a replay must repeat).
 
 Errors, permissions, rate limits, caching, idempotency, orders and the rest of the contract: see docs/api.md in the repository; events and their signatures: docs/webhooks.md.`;
 

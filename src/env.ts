@@ -45,6 +45,8 @@ export interface Variables extends TimingVariables {
   authError?: ApiError;
   /** Where counting this request left its bucket (src/middleware/rate-limit.ts); unset when it was not counted. */
   rateLimit?: import('./durable-objects/rate-limiter').RateLimitDecision;
+  /** What the answering route declared of its body limit, rate limiting, caching and idempotency (src/middleware/route-policy.ts). */
+  policy?: import('./lib/route-policy').RoutePolicy;
 }
 
 export interface AppEnv {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../scripts/openapi-dump';
+import { CONFIG_DEFAULTS } from '../src/config';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -155,6 +156,31 @@ describe('OpenAPI document', () => {
     for (const file of named) expect(existsSync(path.join(ROOT, file)), `${file} exists`).toBe(true);
     // Nothing outside the repository: no links, only files of it.
     expect(description).not.toMatch(/https?:\/\//);
+  });
+
+  it('shows every operation\'s route policy: x-rate-limited (and 429), x-cache, x-max-body-bytes and x-idempotency', async () => {
+    const doc = await openApiDocument();
+    const defaults = CONFIG_DEFAULTS;
+    for (const { path, method, op } of operationsOf(doc)) {
+      const name = `${method.toUpperCase()} ${path}`;
+      expect(typeof op['x-rate-limited'], `${name} x-rate-limited`).toBe('boolean');
+      // A counted operation can be refused 429, and says so; one never limited does not.
+      expect(op.responses['429'] !== undefined, `${name} 429`).toBe(op['x-rate-limited']);
+      expect(['catalogue', 'none'], `${name} x-cache`).toContain(op['x-cache']);
+      if (op['x-cache'] === 'catalogue') expect(method, `${name} x-cache`).toBe('get');
+      expect(Number.isInteger(op['x-max-body-bytes']) && op['x-max-body-bytes'] > 0, `${name} x-max-body-bytes`).toBe(true);
+      const takesKey = (op.parameters ?? []).some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'Idempotency-Key');
+      expect(op['x-idempotency'] !== undefined, `${name} x-idempotency`).toBe(takesKey);
+    }
+    expect(doc.paths['/api/products'].get['x-cache']).toBe('catalogue');
+    expect(doc.paths['/api/products'].post['x-cache']).toBe('none');
+    expect(doc.paths['/api/health'].get['x-rate-limited']).toBe(false);
+    expect(doc.paths['/api/products'].get['x-rate-limited']).toBe(true);
+    expect(doc.paths['/api/products'].post['x-max-body-bytes']).toBe(defaults.MAX_BODY_BYTES);
+    expect(doc.paths['/api/products/{id}/media'].post['x-max-body-bytes']).toBe(defaults.MEDIA_MAX_BYTES + 64 * 1024);
+    expect(doc.paths['/api/products/import'].post['x-max-body-bytes']).toBe(defaults.IMPORT_MAX_BYTES);
+    expect(doc.paths['/api/carts/{id}/checkout'].post['x-idempotency']).toEqual({ scope: ['X-Cart-Token'] });
+    expect(doc.paths['/api/orders'].post['x-idempotency']).toEqual({ scope: [] });
   });
 });
 

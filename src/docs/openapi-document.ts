@@ -1,7 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Handler } from 'hono';
 import type { AppEnv } from '../env';
+import { config } from '../config';
 import { ifNoneMatchHolds } from '../lib/if-none-match';
+import { addBodyLimitExtensions } from '../lib/route-policy';
 
 type DocumentConfig = Parameters<OpenAPIHono<AppEnv>['getOpenAPI31Document']>[0];
 
@@ -25,13 +27,17 @@ export const openApiBuilds = () => builds;
  * entry depends on the request (its origin): the text is kept split around it and joined per
  * request. The ETag is the hash of the text before joining: the origin is part of the URL, so a
  * given URL always gets the same bytes for the same tag. `If-None-Match` that holds is 304.
- * `configure(origin)` gives the document's top level (info, servers, tags).
+ * `configure(origin)` gives the document's top level (info, servers, tags); each operation's
+ * `x-max-body-bytes` is its route policy's under this server's configuration.
  */
 export function openApiDocument(app: OpenAPIHono<AppEnv>, configure: (origin: string) => DocumentConfig): Handler<AppEnv> {
   let kept: Promise<Kept> | undefined;
-  const build = async (): Promise<Kept> => {
+  const build = async (env: AppEnv['Bindings']): Promise<Kept> => {
     builds += 1;
-    const text = JSON.stringify(app.getOpenAPI31Document(configure(ORIGIN_PLACEHOLDER)));
+    const document = app.getOpenAPI31Document(configure(ORIGIN_PLACEHOLDER));
+    // Body limits are variables: the document says this server's (the configuration is the isolate's, as the document is).
+    addBodyLimitExtensions(document, app.openAPIRegistry.definitions, config(env));
+    const text = JSON.stringify(document);
     const parts = text.split(JSON.stringify(ORIGIN_PLACEHOLDER));
     if (parts.length !== 2) throw new Error(`The OpenAPI document names its origin ${parts.length - 1} times, not once`);
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
@@ -39,7 +45,7 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, configure: (origin: st
     return { before: parts[0]!, after: parts[1]!, etag };
   };
   return async (c: Context<AppEnv>) => {
-    kept ??= build().catch((error: unknown) => {
+    kept ??= build(c.env).catch((error: unknown) => {
       kept = undefined;
       throw error;
     });

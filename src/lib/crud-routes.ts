@@ -14,6 +14,7 @@ import {
   successResponse,
   writeErrors,
 } from './openapi';
+import type { RoutePolicy } from './route-policy';
 import { type FilterSpec, type ListQueryConfig, listQuerySchema, readQuerySchema } from './query';
 
 interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends Record<string, FilterSpec<any>>> {
@@ -37,6 +38,8 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
   deleteConflicts?: boolean;
   /** Extra words per route (events emitted, rules). */
   notes?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
+  /** The policy of the two reads, list and get (src/lib/route-policy.ts): `{ cache: 'catalogue' }` for catalogue and content. Writes take the defaults. */
+  readPolicy?: Partial<RoutePolicy>;
   /**
    * The unique readable key an item is also found by (`slug` by default; null for none), and the
    * field it is made from when omitted (`name`; none for a key the caller always gives, like a code).
@@ -74,6 +77,7 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
       description: note('list', read.note),
       security: read.security,
       ...(read.middleware ? { middleware: read.middleware } : {}),
+      policy: spec.readPolicy,
       request: { query: listQuerySchema(spec.listQuery) },
       responses: { 200: listResponse(spec.schema, `A page of ${spec.nouns}.`), ...errorResponses(...read.errors) },
     }),
@@ -98,6 +102,7 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
       description: note('get', read.note),
       security: read.security,
       ...(read.middleware ? { middleware: read.middleware } : {}),
+      policy: spec.readPolicy,
       request: { params: IdParams, query: readQuerySchema(spec.listQuery.selectable) },
       responses: { 200: successResponse(spec.schema, `The ${spec.noun}.`), ...errorResponses(...read.errors, 404) },
     }),

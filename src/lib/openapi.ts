@@ -3,6 +3,8 @@ import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
 import { DETAIL_CODES, type DetailCode, ERROR_STATUS, type ErrorCode } from './errors';
 import { fieldSelection, MAX_LIMIT } from './query/list-query';
+import { idempotent } from '../middleware/idempotency';
+import { policyExtensions, policyOf, ROUTE_POLICY, type RoutePolicy } from './route-policy';
 
 /** Shared pieces of every route declaration: envelopes, error responses, common parameters. */
 
@@ -90,13 +92,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   502: 'PROVIDER_ERROR: the payment provider did not answer; nothing is lost, the row stays pending (retry with the same Idempotency-Key).',
 };
 
-/** The error responses a route can give, all in the one error envelope; every counted route can also give 429. */
+/** The error responses a route can give, all in the one error envelope (`apiRoute` adds 429 to every route its policy counts). */
 export function errorResponses(...statuses: (keyof typeof ERROR_DESCRIPTIONS)[]) {
-  return errorResponsesOf([...statuses, 429]);
-}
-
-/** Error responses of a route that is never rate limited (health, the OpenAPI document). */
-export function uncountedErrorResponses(...statuses: (keyof typeof ERROR_DESCRIPTIONS)[]) {
   return errorResponsesOf(statuses);
 }
 
@@ -160,10 +157,28 @@ type SecurityRequirements = NonNullable<RouteConfig['security']>;
  * `createRoute` for this API: every operation names itself (`operation(...)`), has a tag and declares
  * its security (`noAuth`, `optionalAuth` or `bearerAuth`), which the types enforce; an
  * operation whose query takes `fields` is marked `x-fields-selection: true` (src/lib/query/list-query.ts).
+ * `policy` says what the middleware before routing does with its requests (src/lib/route-policy.ts:
+ * body limit, rate limiting, caching, idempotency; each field defaulted), and the operation shows
+ * it (`x-rate-limited`, `x-cache`, `x-idempotency`; `x-max-body-bytes` when the document is built).
+ * A counted operation can answer 429; an idempotent one runs `idempotent()` after its own middleware
+ * (its credential guard).
  */
 export function apiRoute<
   P extends string,
-  R extends Omit<RouteConfig, 'path'> & { path: P } & OperationNames & { tags: string[]; security: SecurityRequirements },
+  R extends Omit<RouteConfig, 'path'> & { path: P } & OperationNames & { tags: string[]; security: SecurityRequirements } & { policy?: Partial<RoutePolicy> },
 >(config: R) {
-  return createRoute<P, R>({ ...config, ...fieldSelection(config.request?.query) });
+  const { policy: declared, ...route } = config;
+  const policy = policyOf(declared);
+  const responses = policy.counted ? { ...route.responses, ...errorResponsesOf([429]) } : route.responses;
+  const middleware = policy.idempotency ? [...asList(route.middleware), idempotent()] : route.middleware;
+  return createRoute<P, R>({
+    ...route,
+    ...(middleware ? { middleware } : {}),
+    responses,
+    ...fieldSelection(config.request?.query),
+    ...policyExtensions(policy),
+    [ROUTE_POLICY]: policy,
+  } as unknown as R);
 }
+
+const asList = <T>(value: T | readonly T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? [...value] : [value as T]);

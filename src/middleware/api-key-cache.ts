@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
-import { API_KEY_PATTERN, hashApiKey } from '../modules/api-keys/api-key-format';
-import { apiKeyCheckStatement, apiKeyGuardStatement, evaluateApiKey, type KeyCheckRow, type KeyLookup, lastUsedUpdate } from '../modules/api-keys/api-keys.service';
+import { API_KEY_PATTERN, hashApiKey } from '../lib/api-key-format';
+import { apiKeyCheckStatement, apiKeyGuardStatement, evaluateApiKey, type KeyCheckRow, type KeyLookup, lastUsedUpdate } from '../lib/api-key-check';
 import type { Principal } from '../lib/access';
 import { type VerifiedD1, verifiedD1 } from './verified-d1';
 

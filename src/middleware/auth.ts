@@ -8,9 +8,9 @@ import { ANONYMOUS, credentialNeeded, hasPermission, type Principal } from '../l
 import { ApiError } from '../lib/errors';
 import { type TokenClaims, verifyUserToken } from '../lib/jwt';
 import { originMatcher } from '../lib/origins';
-import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey, PUBLISHABLE_KEY_PATTERN, PUBLISHABLE_KEY_PREFIX } from '../modules/api-keys/api-key-format';
-import { apiKeyByIdStatement, apiKeyCheckStatement, evaluateApiKey, type KeyLookup } from '../modules/api-keys/api-keys.service';
-import { keepPublishableKey, keptPublishableKey } from '../modules/api-keys/publishable-keys-kept';
+import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey, PUBLISHABLE_KEY_PATTERN, PUBLISHABLE_KEY_PREFIX } from '../lib/api-key-format';
+import { apiKeyByIdStatement, apiKeyCheckStatement, evaluateApiKey, type KeyLookup } from '../lib/api-key-check';
+import { keepPublishableKey, keptPublishableKey } from '../lib/publishable-keys-kept';
 import { forgetKey, keyPrincipal, rememberKey, stampLastUse } from './api-key-cache';
 import { config } from '../config';
 
@@ -71,7 +71,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
  * principal: what it reaches is what the public reaches, and nothing a key could be granted), from
  * a web origin on the key's list (403 from another; a request with no Origin is not a browser's).
  * The principal names it, for telling its refusals apart (credentialNeeded). A key confirmed lately
- * is not read again (src/modules/api-keys/publishable-keys-kept.ts).
+ * is not read again (src/lib/publishable-keys-kept.ts).
  */
 async function publishableKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Principal> {
   const hash = await hashApiKey(key);

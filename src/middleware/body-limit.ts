@@ -1,54 +1,40 @@
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
-import type { AppEnv, Bindings } from '../env';
+import type { AppEnv } from '../env';
 import { ApiError, detailOf } from '../lib/errors';
-import { MEDIA_UPLOAD_PATH, MULTIPART_ALLOWANCE, mediaMaxBytes, tooLarge } from '../modules/media/media.upload';
-import { versionAliasPath } from './api-version';
-import { IMPORT_PATH, importMaxBytes } from '../modules/imports/imports.schemas';
 import { config } from '../config';
+import { routePolicy } from './route-policy';
 
-/** The admin panel's forms that carry the same files as the API's two large bodies (src/admin/routes). */
-const PANEL_MEDIA_UPLOAD_PATH = /^\/admin\/products\/[^/]+\/media\/?$/;
-const PANEL_IMPORT_PATH = '/admin/products/import';
-
-interface Limit {
-  maxSize: number;
+/** How large a request's body may be, and the error that refuses a larger one. */
+export interface BodyLimit {
+  maxBytes: number;
   refusal: () => ApiError;
 }
 
-function bodyOver(maxSize: number, allowance = 0): Limit {
+/** `maxBytes` in the message; `allowance` more taken for the form around a file. */
+export function bodyOver(maxBytes: number, allowance = 0): BodyLimit {
   return {
-    maxSize: maxSize + allowance,
+    maxBytes: maxBytes + allowance,
     refusal: () =>
-      new ApiError('INVALID_REQUEST', `Request body is larger than the limit of ${maxSize} bytes`, {
+      new ApiError('INVALID_REQUEST', `Request body is larger than the limit of ${maxBytes} bytes`, {
         status: 413,
-        details: [detailOf({ field: 'body', problem: `is larger than ${maxSize} bytes`, code: 'too_big' })],
+        details: [detailOf({ field: 'body', problem: `is larger than ${maxBytes} bytes`, code: 'too_big' })],
       }),
   };
 }
 
-/**
- * How large a body `path` may take: MAX_BODY_BYTES, except an image upload (MEDIA_MAX_BYTES, with
- * room for a form around it) and a product import (IMPORT_MAX_BYTES; in the panel a form around
- * the file), in the API and in the panel alike.
- */
-function limitOf(env: Bindings, method: string, path: string): Limit {
-  if (method === 'POST' && (MEDIA_UPLOAD_PATH.test(path) || PANEL_MEDIA_UPLOAD_PATH.test(path))) {
-    const maxImage = mediaMaxBytes(env);
-    return { maxSize: maxImage + MULTIPART_ALLOWANCE, refusal: () => tooLarge(maxImage) };
-  }
-  if (method === 'POST' && path === IMPORT_PATH) return bodyOver(importMaxBytes(env));
-  if (method === 'POST' && path === PANEL_IMPORT_PATH) return bodyOver(importMaxBytes(env), MULTIPART_ALLOWANCE);
-  return bodyOver(config(env).MAX_BODY_BYTES);
-}
+/** An API request's limit: its route's `maxBodyBytes` (src/lib/route-policy.ts; MAX_BODY_BYTES unless the route says otherwise). */
+const routeLimit = (c: Context<AppEnv>) => bodyOver(routePolicy(c).maxBodyBytes(config(c.env)));
 
 /**
- * Refuses a body over its limit (limitOf; streamed ones included) with 413 in the error envelope,
- * before anything reads it: the API's requests and the panel's form posts, signed in or not.
+ * Refuses a body over its limit (streamed ones included) with 413 in the error envelope, before
+ * anything reads it, signed in or not. `limitOf` is the route policy's in the API; the admin panel
+ * gives its own (src/admin/body-limits.ts).
  */
-export function bodyLimit() {
+export function bodyLimit(limitOf: (c: Context<AppEnv>) => BodyLimit = routeLimit) {
   return createMiddleware<AppEnv>(async function bodyLimit(c, next) {
-    const { maxSize, refusal } = limitOf(c.env, c.req.method, versionAliasPath(c.req.raw));
-    return honoBodyLimit({ maxSize, onError: () => { throw refusal(); } })(c, next);
+    const { maxBytes, refusal } = limitOf(c);
+    return honoBodyLimit({ maxSize: maxBytes, onError: () => { throw refusal(); } })(c, next);
   });
 }

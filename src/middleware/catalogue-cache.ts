@@ -11,6 +11,7 @@ import { ifNoneMatchHolds } from '../lib/if-none-match';
 import { LruCache } from '../lib/lru';
 import type { Principal } from '../lib/access';
 import { continuationKey } from '../lib/query';
+import { routePolicy } from './route-policy';
 
 /** Anonymous catalogue reads: a CDN may keep them a minute and serve them stale while it revalidates. */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
@@ -136,8 +137,8 @@ function wantsFresh(c: Context<AppEnv>): boolean {
 }
 
 /**
- * Caching of catalogue reads (GET of products, categories, brands, pages, menus, banners and what
- * lies under them), on three levels, all keyed by the catalogue version (catalogue_version,
+ * Caching of catalogue reads (the GET operations whose route policy says `cache: 'catalogue'`:
+ * products, categories, brands, pages, menus, banners and what lies under them), on three levels, all keyed by the catalogue version (catalogue_version,
  * changed by triggers on every catalogue or content write, stock changes included, and by the
  * one-minute cron when a scheduled page or banner comes due, to a random value so that no version
  * is ever current twice, even after a database restore):
@@ -168,7 +169,7 @@ function wantsFresh(c: Context<AppEnv>): boolean {
  */
 export function catalogueCache() {
   return createMiddleware<AppEnv>(async function catalogueCache(c, next) {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+    if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || routePolicy(c).cache !== 'catalogue') return next();
     const anonymous = c.var.principal.kind === 'anonymous';
     const url = new URL(c.req.url);
     const target = url.pathname + url.search + continuationKey(c.req.raw);

@@ -8,18 +8,18 @@ import { sha256Hex } from '../lib/crypto';
 import { ApiError, detailOf } from '../lib/errors';
 import { wordIssue } from '../lib/issue-messages';
 import { principalRef } from '../lib/access';
-import { CART_TOKEN_HEADER } from '../modules/carts/carts.access';
 import { versionAliasPath } from './api-version';
+import { routePolicy } from './route-policy';
 
 /**
- * `Idempotency-Key` (docs/api.md, Idempotency), as route middleware: `middleware: [..., idempotent()]`
- * after the route's credential guard, with `request: { headers: IdempotencyHeaders }` to document
- * the header. A repeat with the same key and the same request within 24 hours gets the first
+ * `Idempotency-Key` (docs/api.md, Idempotency), as route middleware, which `apiRoute` adds after the
+ * route's own (its credential guard) when its policy says `idempotency: { scope }`; the route
+ * documents the header with `request: { headers: IdempotencyHeaders }`. A repeat with the same key and the same request within 24 hours gets the first
  * response again (status, body, Location), marked `Idempotent-Replayed: true`, and the handler does
  * not run; the same key on another request is 409, and so is a repeat while the first still runs.
  * Keys are per caller: the credential (`key:<id>`, `user:<id>`) or, without one, the client IP, and
- * per access header the request carries (ACCESS_HEADERS), so a replay opens only what the first
- * request's own access check opened.
+ * per header of the policy's `scope` the request carries (a cart token), so a replay opens only what
+ * the first request's own access check opened.
  */
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -40,8 +40,8 @@ export const IdempotencyHeaders = z.object({
     description:
       'Makes the request safe to retry: a repeat with the same key and the same body within 24 hours returns the first response ' +
       `(status and body, with \`${REPLAYED_HEADER}: true\`) without doing the work again. The same key with a different body, or while the ` +
-      'first request is still running, is 409 CONFLICT. Keys are per credential (per client IP without one) and per cart token ' +
-      `(\`${CART_TOKEN_HEADER}\`): a repeat without the first request's token is answered as new, by the route's own access check. ` +
+      'first request is still running, is 409 CONFLICT. Keys are per credential (per client IP without one) and per header the operation lists in ' +
+      "`x-idempotency.scope` (a cart token): a repeat without the first request's value of one is answered as new, by the route's own access check. " +
       '1 to 255 printable characters. ' +
       'Responses with a 5xx status are not kept, so the request can be retried with the same key.',
   }),
@@ -55,17 +55,17 @@ interface StoredResponse {
 const KEPT_HEADERS = ['Content-Type', 'Location'];
 
 /**
- * Headers that open a resource the way a credential does (a guest cart's token). The path and body
- * are in the request hash already; these are not, so without them in the scope a replay from the
- * same IP would hand the stored answer to a caller the route itself refuses.
+ * `anon:<ip>` or the credential, then a hash of each header of the route's scope present:
+ * `anon:203.0.113.7 x-cart-token:<sha256>`. Those headers open a resource the way a credential does
+ * (a guest cart's token); the path and body are in the request hash already, but these are not, so
+ * without them in the scope a replay from the same IP would hand the stored answer to a caller the
+ * route itself refuses.
  */
-const ACCESS_HEADERS = [CART_TOKEN_HEADER];
-
-/** `anon:<ip>` or the credential, then a hash of each access header present: `anon:203.0.113.7 x-cart-token:<sha256>`. */
 async function callerScope(c: Context<AppEnv>): Promise<string> {
   const caller = principalRef(c.var.principal) ?? `anon:${c.req.header('CF-Connecting-IP') ?? 'unknown'}`;
   const parts = [caller];
-  for (const name of ACCESS_HEADERS) {
+  const { idempotency } = routePolicy(c);
+  for (const name of idempotency ? idempotency.scope : []) {
     const value = c.req.header(name);
     // Salted with the name, so the scope never equals a hash stored elsewhere (carts keep the token's plain SHA-256).
     if (value !== undefined) parts.push(`${name.toLowerCase()}:${await sha256Hex(`${name.toLowerCase()}\n${value}`)}`);

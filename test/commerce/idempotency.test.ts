@@ -7,6 +7,7 @@ import type { AppEnv } from '../../src/env';
 import { ApiError } from '../../src/lib/errors';
 import type { Principal } from '../../src/lib/access';
 import { idempotent } from '../../src/middleware/idempotency';
+import { policyOf } from '../../src/lib/route-policy';
 import { adminKey, api, createProduct, db, expectError, insertUser, uid } from '../helpers';
 
 // Idempotency-Key: through POST /api/orders and its cancel action, then the middleware alone for
@@ -177,12 +178,13 @@ describe('Idempotency-Key on a guest checkout (POST /api/carts/{id}/checkout)', 
 });
 
 describe('the idempotent() middleware', () => {
-  /** A bare app with the middleware on one route whose handler the test controls. */
-  function harness(handler: (c: any) => Response | Promise<Response>, principal: Principal = { kind: 'anonymous' }) {
+  /** A bare app with the middleware on one route whose handler the test controls, its policy's scope `scope`. */
+  function harness(handler: (c: any) => Response | Promise<Response>, principal: Principal = { kind: 'anonymous' }, scope: string[] = []) {
     const app = new Hono<AppEnv>();
     app.use('*', async (c, next) => {
       c.set('db', db());
       c.set('principal', principal);
+      c.set('policy', policyOf({ idempotency: { scope } }));
       await next();
     });
     app.onError((error, c) => (error instanceof ApiError ? c.json(error.toBody(), error.status) : c.json({ error: String(error) }, 500)));
@@ -247,10 +249,10 @@ describe('the idempotent() middleware', () => {
     expect(row!.createdAt > old).toBe(true);
   });
 
-  it('scopes keys by the X-Cart-Token a request carries, for credentialed callers too, so a replay needs the same token', async () => {
+  it('scopes keys by the X-Cart-Token a request carries where the route policy lists it, for credentialed callers too, so a replay needs the same token', async () => {
     for (const principal of [{ kind: 'anonymous' } as const, { kind: 'user', id: `user_${uid()}`, role: 'customer', permissions: [], vendorId: null } as const]) {
       let calls = 0;
-      const send = harness((c) => c.json({ calls: ++calls }, 201), principal);
+      const send = harness((c) => c.json({ calls: ++calls }, 201), principal, ['X-Cart-Token']);
       const idem = `k-${uid()}`;
       const tokenA = { 'X-Cart-Token': `ct_${'a'.repeat(40)}` };
       expect(await (await send(idem, '{}', '198.51.100.5', tokenA)).json()).toEqual({ calls: 1 });
@@ -266,5 +268,15 @@ describe('the idempotent() middleware', () => {
       // Only a hash of the token is kept, never the token itself.
       expect(stored.map((r) => r.scope).join()).not.toContain('a'.repeat(40));
     }
+  });
+
+  it('leaves headers out of the scope where the route policy does not list them', async () => {
+    let calls = 0;
+    const send = harness((c) => c.json({ calls: ++calls }, 201));
+    const idem = `k-${uid()}`;
+    expect(await (await send(idem, '{}', '198.51.100.6', { 'X-Cart-Token': `ct_${'a'.repeat(40)}` })).json()).toEqual({ calls: 1 });
+    const bare = await send(idem, '{}', '198.51.100.6');
+    expect(bare.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await bare.json()).toEqual({ calls: 1 });
   });
 });

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { apiRoute, noAuth, operation, successResponse, uncountedErrorResponses } from '../../lib/openapi';
+import { apiRoute, errorResponses, noAuth, operation, successResponse } from '../../lib/openapi';
 
 const Path = z.string().openapi({ example: '/api/products' });
 
@@ -22,9 +22,10 @@ export const apiIndex = apiRoute({
   path: '/',
   tags: ['Health'],
   security: noAuth,
+  policy: { counted: false },
   summary: 'Where to start: the API index',
   description:
     'The API name and version with links to the documentation (`/docs`), this document (`/api/openapi.json`), the health check and the main ' +
     'collections. Also at `/api/v1`. Public, needs no credential and counts against no rate limit.',
-  responses: { 200: successResponse(ApiIndexSchema, 'The index.'), ...uncountedErrorResponses() },
+  responses: { 200: successResponse(ApiIndexSchema, 'The index.'), ...errorResponses() },
 });

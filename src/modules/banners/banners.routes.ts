@@ -8,6 +8,7 @@ export const bannerRoutes = crudRoutes({
   path: '/banners',
   tag: 'Content',
   sdk: { group: 'banners', singular: 'Banner', plural: 'Banners' },
+  readPolicy: { cache: 'catalogue' },
   noun: 'banner',
   nouns: 'storefront banners',
   schema: BannerSchema,

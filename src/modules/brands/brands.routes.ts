@@ -6,6 +6,7 @@ export const brandRoutes = crudRoutes({
   path: '/brands',
   tag: 'Brands',
   sdk: { group: 'brands', singular: 'Brand', plural: 'Brands' },
+  readPolicy: { cache: 'catalogue' },
   noun: 'brand',
   nouns: 'brands',
   schema: BrandSchema,

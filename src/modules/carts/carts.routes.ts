@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { requireCredential, requireUser } from '../../middleware/auth';
-import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
+import { IdempotencyHeaders } from '../../middleware/idempotency';
 import { OrderSchema } from '../orders/orders.schemas';
 import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation, successResponse, optionalAuth } from '../../lib/openapi';
 import { listQuerySchema } from '../../lib/query';
@@ -235,7 +235,7 @@ export const checkoutCart = apiRoute({
     "line (422). A cart is checked out once: a second checkout, even concurrent, is 409. Emits `order.placed`. Answers 201 with `Location: " +
     `/api/orders/{orderId}\` and the order as \`GET /api/orders/{id}\` shows it. Takes \`Idempotency-Key\`. ${defaults} ${reach}`,
   security: optionalAuth,
-  middleware: [idempotent()] as const,
+  policy: { idempotency: { scope: [CART_TOKEN_HEADER] } },
   request: {
     params: CartParams,
     headers: CartTokenHeaders.extend(IdempotencyHeaders.shape),

@@ -6,6 +6,7 @@ export const categoryRoutes = crudRoutes({
   path: '/categories',
   tag: 'Categories',
   sdk: { group: 'categories', singular: 'Category', plural: 'Categories' },
+  readPolicy: { cache: 'catalogue' },
   noun: 'category',
   nouns: 'categories',
   schema: CategorySchema,

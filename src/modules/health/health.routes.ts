@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { apiRoute, noAuth, operation, successResponse, uncountedErrorResponses } from '../../lib/openapi';
+import { apiRoute, errorResponses, noAuth, operation, successResponse } from '../../lib/openapi';
 
 export const HealthSchema = z
   .object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unavailable']), time: z.iso.datetime() })
@@ -11,11 +11,12 @@ export const health = apiRoute({
   path: '/health',
   tags: ['Health'],
   security: noAuth,
+  policy: { counted: false },
   summary: 'Liveness and database check',
   description: 'Public, needs no credential and counts against no rate limit. 503 when the database cannot be reached.',
   responses: {
     200: successResponse(HealthSchema, 'The API and its database answer.'),
     503: successResponse(HealthSchema, 'The database does not answer.'),
-    ...uncountedErrorResponses(),
+    ...errorResponses(),
   },
 });

@@ -24,6 +24,7 @@ export const importProducts = apiRoute({
     `A product has at most ${MAX_ROWS_PER_PRODUCT} rows, as it has at most that many variants: a file with more rows for one handle is refused whole (422, naming the line), before the rest of it is read. ` +
     'The queue checks the caller again before each chunk: once it could no longer import (key revoked or expired, user disabled, vendor suspended, `products:write` taken away), the import ends `failed` with its reason and nothing more is written. Needs `products:write`.',
   security: bearerAuth,
+  policy: { maxBodyBytes: (config) => config.IMPORT_MAX_BYTES },
   middleware: [canImport] as const,
   request: {
     query: ImportQuery,

@@ -4,7 +4,6 @@ import { IMPORT_FORMATS, IMPORT_STATUSES, imports } from '../../db/schema';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
 import { booleanQuery, defineListQuery, enumFilter, fieldTreeFromSchema } from '../../lib/query';
 
-export const IMPORT_PATH = '/api/products/import';
 export const importMaxBytes = (env: Pick<Vars, 'IMPORT_MAX_BYTES'>) => config(env).IMPORT_MAX_BYTES;
 
 export const ImportFailureSchema = z

@@ -14,11 +14,11 @@ import {
   optionalAuth,
   publicReadErrors,
   successResponse,
-  uncountedErrorResponses,
   writeErrors,
 } from '../../lib/openapi';
 import { MAX_MEDIA_PER_PRODUCT, MediaParams, MediaSchema, UpdateMediaBody, UploadMediaQuery } from './media.schemas';
 import { MEDIA_TYPES } from './media.sniff';
+import { MULTIPART_ALLOWANCE } from './media.upload';
 
 const tags = ['Products'];
 const names = crudOperations('products.media', 'ProductMedia', 'ProductMediaList');
@@ -33,6 +33,7 @@ export const listMedia = apiRoute({
   summary: "List a product's images",
   description: `The images uploaded to the product (at most ${MAX_MEDIA_PER_PRODUCT}), in display order: the same list as the product's \`media\`.`,
   security: optionalAuth,
+  policy: { cache: 'catalogue' },
   request: { params: IdParams },
   responses: { 200: listResponse(MediaSchema, 'The images.'), ...errorResponses(...publicReadErrors, 404) },
 });
@@ -51,6 +52,7 @@ export const uploadMedia = apiRoute({
     `(to any product) is stored once. Width and height are read from the file. At most ${MAX_MEDIA_PER_PRODUCT} images per product (409). ` +
     "Emits `product.updated`. Needs `products:write`; a vendor user only on its vendor's products.",
   security: bearerAuth,
+  policy: { maxBodyBytes: (config) => config.MEDIA_MAX_BYTES + MULTIPART_ALLOWANCE },
   middleware: [canWrite] as const,
   request: {
     params: IdParams,
@@ -86,6 +88,7 @@ export const getMedia = apiRoute({
   tags,
   summary: 'Get an image',
   security: optionalAuth,
+  policy: { cache: 'catalogue' },
   request: { params: MediaParams },
   responses: { 200: successResponse(MediaSchema, 'The image.'), ...errorResponses(...publicReadErrors, 404) },
 });
@@ -136,6 +139,7 @@ export const getMediaFile = apiRoute({
     "Serves an uploaded image by the key in its `url`, outside /api: no credential, never rate limited. Cached for a year as immutable, with `ETag` " +
     '(`If-None-Match` answers 304) and byte ranges (`Range: bytes=0-1023` answers 206; a range past the end 416).',
   security: noAuth,
+  policy: { counted: false },
   request: { params: FileParams },
   responses: {
     200: { description: 'The image.', headers: fileHeaders, content: Object.fromEntries(MEDIA_TYPES.map((type) => [type, { schema: binary }])) },
@@ -143,6 +147,6 @@ export const getMediaFile = apiRoute({
     304: { description: 'Not modified: the ETag given in If-None-Match is current.' },
     412: { description: 'An If-Match or If-Unmodified-Since precondition failed.' },
     416: { description: 'The range is past the end of the file (Content-Range: bytes */size).' },
-    ...uncountedErrorResponses(404),
+    ...errorResponses(404),
   },
 });

@@ -12,8 +12,6 @@ import { EXTENSION, MEDIA_TYPES, type MediaType, sniff } from './media.sniff';
 
 /** Room for a multipart body's boundaries and fields around a file of the largest size. */
 export const MULTIPART_ALLOWANCE = 64 * 1024;
-/** POST /api/products/{id}/media (and its /api/v1 alias, already mapped): the one body larger than MAX_BODY_BYTES. */
-export const MEDIA_UPLOAD_PATH = /^\/api\/products\/[^/]+\/media\/?$/;
 
 export const mediaMaxBytes = (env: Pick<Vars, 'MEDIA_MAX_BYTES'>) => config(env).MEDIA_MAX_BYTES;
 

@@ -10,6 +10,7 @@ export const menuRoutes = crudRoutes({
   path: '/menus',
   tag: 'Content',
   sdk: { group: 'menus', singular: 'Menu', plural: 'Menus' },
+  readPolicy: { cache: 'catalogue' },
   noun: 'menu',
   nouns: 'navigation menus',
   schema: MenuSchema,

@@ -1,5 +1,5 @@
 import { requireCredential, requirePermission } from '../../middleware/auth';
-import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
+import { IdempotencyHeaders } from '../../middleware/idempotency';
 import {
   apiRoute,
   bearerAuth,
@@ -55,7 +55,8 @@ export const createOrder = apiRoute({
     'cancel action does (its stock and coupon use given back; actor `system`, reason `payment_expired` in its history and its events). ' +
     'Takes `Idempotency-Key`.',
   security: bearerAuth,
-  middleware: [signedIn, idempotent()] as const,
+  middleware: [signedIn] as const,
+  policy: { idempotency: { scope: [] } },
   request: { headers: IdempotencyHeaders, body: jsonBody(CreateOrderBody, 'The lines and who the order is for.') },
   responses: { 201: successResponse(OrderDetailSchema, 'The placed order.'), ...errorResponses(400, ...writeErrors, 409) },
 });
@@ -101,7 +102,8 @@ export const cancelOrder = apiRoute({
     'order while it is pending (409 after that). An order with money on it (paid more than refunded) is 409: refund it first. Cancelling a ' +
     'cancelled order is 409. The `reason` is kept as the history note and sent as `reason` in both events. Takes `Idempotency-Key`.',
   security: bearerAuth,
-  middleware: [signedIn, idempotent()] as const,
+  middleware: [signedIn] as const,
+  policy: { idempotency: { scope: [] } },
   request: {
     params: OrderParams,
     headers: IdempotencyHeaders,

@@ -9,6 +9,7 @@ export const pageRoutes = crudRoutes({
   path: '/pages',
   tag: 'Content',
   sdk: { group: 'pages', singular: 'Page', plural: 'Pages' },
+  readPolicy: { cache: 'catalogue' },
   noun: 'page',
   nouns: 'content pages',
   schema: PageSchema,

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noAuth, operation, successResponse, uncountedErrorResponses, writeErrors } from '../../lib/openapi';
+import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noAuth, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { requireCredential, requirePermission } from '../../middleware/auth';
-import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
+import { IdempotencyHeaders } from '../../middleware/idempotency';
 import { orderPaymentListQuery, paymentListQuery, refundListQuery } from './payments.query';
 import { CreatePaymentBody, CreateRefundBody, PaymentAttemptSchema, PaymentSchema, RefundSchema } from './payments.schemas';
 import { OrderParams } from '../orders/orders.schemas';
@@ -32,7 +32,8 @@ export const createPayment = apiRoute({
     '502 PROVIDER_ERROR: the payment stays `pending` and is settled by a retry with the same `Idempotency-Key` (which never charges twice) or by the store within minutes. ' +
     idempotency,
   security: bearerAuth,
-  middleware: [signedIn, idempotent()] as const,
+  middleware: [signedIn] as const,
+  policy: { idempotency: { scope: [] } },
   request: { params: OrderParams, headers: IdempotencyHeaders, body: jsonBody(CreatePaymentBody, 'The payment.') },
   responses: { 201: successResponse(PaymentAttemptSchema, 'The payment: `completed`, `failed` or `pending`.'), ...errorResponses(...writeErrors, 404, 409, 502) },
 });
@@ -90,7 +91,8 @@ export const createRefund = apiRoute({
     'stays `pending` until a retry with the same `Idempotency-Key` (never refunding twice) or the store settles it. ' +
     idempotency,
   security: bearerAuth,
-  middleware: [requirePermission('payments:write'), idempotent()] as const,
+  middleware: [requirePermission('payments:write')] as const,
+  policy: { idempotency: { scope: [] } },
   request: { params: PaymentParams, headers: IdempotencyHeaders, body: jsonBody(CreateRefundBody, 'The refund.') },
   responses: { 201: successResponse(RefundSchema, 'The refund.'), ...errorResponses(...writeErrors, 404, 409, 502) },
 });
@@ -124,9 +126,10 @@ export const stripeWebhook = apiRoute({
     'dashboard); `charge.dispute.*` record the dispute\'s status on the payment (`payment.disputed` when one opens). An event naming a payment the store has not ' +
     'written yet is 409, which Stripe retries. 404 while Stripe is not set up. Never rate limited.',
   security: noAuth,
+  policy: { counted: false },
   request: { body: { content: { 'application/json': { schema: z.object({ id: z.string(), type: z.string() }).passthrough().openapi('StripeEvent') } }, required: true, description: 'A Stripe event, as Stripe sends it.' } },
   responses: {
     200: successResponse(z.object({ received: z.literal(true), outcome: z.enum(['handled', 'duplicate', 'ignored']) }).openapi('StripeWebhookReceipt'), 'The event was handled (or was already, or is not one the store acts on).'),
-    ...uncountedErrorResponses(400, 404, 409, 422),
+    ...errorResponses(400, 404, 409, 422),
   },
 });

@@ -37,6 +37,7 @@ export const listProducts = apiRoute({
     'Public callers see active products only; admins see every status and may filter on it. A vendor user sees only its own vendor\'s products, in every status. ' +
     'With `q` the list is a full-text search, ordered by relevance (`sort=relevance`, the default then) or by the `sort` given; `sort=relevance` without `q` is 400.',
   security: optionalAuth,
+  policy: { cache: 'catalogue' },
   request: { query: listQuerySchema(productListQuery) },
   responses: { 200: listResponse(ProductSchema, 'A page of products.', { facets: FacetsSchema.optional() }), ...errorResponses(...publicReadErrors) },
 });
@@ -59,6 +60,7 @@ export const suggestProducts = apiRoute({
     'For search-as-you-type: one round trip on the full-text index, cached like the other catalogue reads (ETag, 304). Public callers get active products only. ' +
     'Follow a product suggestion to `/api/products/{id}`, a category to `/api/products?category={slug}`, or search with `/api/products?q=`.',
   security: optionalAuth,
+  policy: { cache: 'catalogue' },
   request: {
     query: z.strictObject({ q: z.string().trim().min(1).max(100).openapi({ description: 'What the shopper has typed so far.', example: 'sat' }) }),
   },
@@ -89,6 +91,7 @@ export const getProduct = apiRoute({
   summary: 'Get a product by id or slug',
   description: "Public callers see active products only. To a vendor user, another vendor's product is 404 (here, on every write and on variant routes).",
   security: optionalAuth,
+  policy: { cache: 'catalogue' },
   request: { params: IdParams, query: readQuerySchema(productListQuery.selectable) },
   responses: { 200: successResponse(ProductSchema, 'The product.'), ...errorResponses(...publicReadErrors, 404) },
 });
@@ -127,6 +130,7 @@ export const listVariants = apiRoute({
   summary: "List a product's variants",
   description: 'All variants of the product (at most 100) in one page, in position order.',
   security: optionalAuth,
+  policy: { cache: 'catalogue' },
   request: { params: IdParams, query: variantFields },
   responses: { 200: listResponse(VariantSchema, 'The variants.'), ...errorResponses(...publicReadErrors, 404) },
 });
@@ -151,6 +155,7 @@ export const getVariant = apiRoute({
   tags,
   summary: 'Get a variant',
   security: optionalAuth,
+  policy: { cache: 'catalogue' },
   request: { params: VariantParams, query: variantFields },
   responses: { 200: successResponse(VariantSchema, 'The variant.'), ...errorResponses(...publicReadErrors, 404) },
 });

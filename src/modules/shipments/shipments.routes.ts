@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { requireCredential } from '../../middleware/auth';
-import { IdempotencyHeaders, idempotent } from '../../middleware/idempotency';
+import { IdempotencyHeaders } from '../../middleware/idempotency';
 import { requireShipmentWriter } from './shipments.access';
 import { allShipmentsListQuery, shipmentListQuery } from './shipments.query';
 import { CreateShipmentBody, ShipmentSchema, UpdateShipmentBody } from './shipments.schemas';
@@ -26,7 +26,8 @@ export const createShipment = apiRoute({
     'more units than a line has left is 409, a line of another order 422. Created `shipped`, it counts the units as shipped at once, and the order moves to ' +
     '`shipped` (emitting `order.updated`) once every unit of every line has shipped. Accepts `Idempotency-Key`.',
   security: bearerAuth,
-  middleware: [requireShipmentWriter(), idempotent()] as const,
+  middleware: [requireShipmentWriter()] as const,
+  policy: { idempotency: { scope: [] } },
   request: { params: OrderParams, headers: IdempotencyHeaders, body: jsonBody(CreateShipmentBody, 'The shipment.') },
   responses: { 201: successResponse(ShipmentSchema, 'The shipment.'), ...errorResponses(...writeErrors, 404, 409) },
 });
