@@ -103,7 +103,7 @@ const vars = {
   // runs in development and reports the costs.
   ENVIRONMENT: 'production',
   JWT_SECRET: randomBytes(32).toString('hex'),
-  // The limiter stays in the path (a busy key is served from leases: src/middleware/rate-limit-leases.ts);
+  // The limiter stays in the path (a busy key is served from leases: src/rate-limit/leases.ts);
   // only its limits move out of the way.
   RATE_LIMIT_ANONYMOUS: BENCH_LIMIT,
   RATE_LIMIT_AUTHENTICATED: BENCH_LIMIT,

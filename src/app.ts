@@ -23,7 +23,7 @@ import { csvExport } from './middleware/csv-export';
 import { resolveRoutePolicy, routePolicy } from './middleware/route-policy';
 import { cors } from './middleware/cors';
 import { services } from './middleware/services';
-import { isStaleCredential } from './middleware/verified-d1';
+import { isStaleCredential } from './d1/verified';
 import { apiIndexRouter } from './modules/api-index';
 import { apiKeysRouter } from './modules/api-keys';
 import { auditLogRouter } from './modules/audit-log';

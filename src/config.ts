@@ -87,7 +87,7 @@ export const configSchema = z.object({
   RATE_LIMIT_AUTHENTICATED: count(1000, 'Requests per window per API key or signed-in user.'),
   RATE_LIMIT_ANONYMOUS: count(100, 'Requests per window per client network without a credential.'),
   RATE_LIMIT_WINDOW_SECONDS: count(3600, 'The sliding window of every rate limit in seconds; only tests shorten it (the client libraries\' live tests use 2).'),
-  RATE_LIMIT_LEASE_SECONDS: count(10, 'Seconds an isolate may answer a busy key from a lease before giving back what it did not use (src/middleware/rate-limit-leases.ts).'),
+  RATE_LIMIT_LEASE_SECONDS: count(10, 'Seconds an isolate may answer a busy key from a lease before giving back what it did not use (src/rate-limit/leases.ts).'),
   CATALOGUE_CACHE_QUIET_MS: count(2000, 'Milliseconds an isolate trusts the catalogue version it read, serving kept catalogue answers without a D1 read (src/middleware/catalogue-cache.ts).'),
   CORS_ORIGINS: z
     .union([z.string(), z.number()])

@@ -28,7 +28,7 @@ export interface Bindings extends Vars {
   IMPORTS_QUEUE: Queue<ImportMessage>;
 }
 
-/** Where the request's D1 session started (src/middleware/d1-session.ts). */
+/** Where the request's D1 session started (src/d1/session.ts). */
 export type SessionStart = 'first-primary' | 'first-unconstrained' | 'bookmark';
 
 /** Per-request values set by middleware and read by handlers through `c.var`. */

@@ -5,7 +5,7 @@ import * as schema from './schema';
 /**
  * The audit log is written by triggers: AFTER INSERT / UPDATE / DELETE on every audited table, each
  * adds one `audit_log` row when an `audit_context` row exists, which only an audited principal's
- * batch has (src/lib/audit.ts). Being triggers, they cover every write path (services, the admin
+ * batch has (src/d1/audit.ts). Being triggers, they cover every write path (services, the admin
  * panel, code not written yet) in the same transaction as the write, with before and after values
  * read from OLD and NEW.
  *

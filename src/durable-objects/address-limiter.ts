@@ -5,7 +5,7 @@ import { addToSecond, expireSeconds, type Window } from './sliding-window';
 /**
  * One request count of a batch: `asked` requests wait for the verdict (counted only if the window
  * has room); `served` ones were answered already, from the isolate's estimate, and are counted
- * whatever the verdict (src/middleware/rate-limit-estimates.ts).
+ * whatever the verdict (src/rate-limit/estimates.ts).
  */
 export interface AddressCount {
   address: string;
@@ -15,7 +15,7 @@ export interface AddressCount {
 
 /**
  * The hourly windows of client addresses (requests without a credential), many addresses to an
- * object: addresses are spread over ADDRESS_SHARDS objects by a hash (src/middleware/address-limits.ts),
+ * object: addresses are spread over ADDRESS_SHARDS objects by a hash (src/rate-limit/address-limits.ts),
  * so a storefront's stream of new shoppers does not create an object per shopper, and an isolate
  * sends what it counted for many addresses in one call. The window arithmetic is RateLimiter's
  * (src/durable-objects/sliding-window.ts); one call at a time, nothing awaited between reading and

@@ -56,7 +56,7 @@ const KEY_BY_ID_SQL = `${KEY_CHECK_SELECT} WHERE k.id = ? LIMIT 1`;
 
 /**
  * The statement that checks a key, by its hash: plain D1 with named columns, so it can run alone or
- * ride in another statement batch (src/middleware/verified-d1.ts) and be judged by evaluateApiKey.
+ * ride in another statement batch (src/d1/verified.ts) and be judged by evaluateApiKey.
  */
 export function apiKeyCheckStatement(d1: D1Database, keyHash: string): D1PreparedStatement {
   return d1.prepare(KEY_CHECK_SQL).bind(keyHash);

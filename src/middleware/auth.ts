@@ -11,7 +11,7 @@ import { originMatcher } from '../lib/origins';
 import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey, PUBLISHABLE_KEY_PATTERN, PUBLISHABLE_KEY_PREFIX } from '../lib/api-key-format';
 import { apiKeyByIdStatement, apiKeyCheckStatement, evaluateApiKey, type KeyLookup } from '../lib/api-key-check';
 import { keepPublishableKey, keptPublishableKey } from '../lib/publishable-keys-kept';
-import { forgetKey, keyPrincipal, rememberKey, stampLastUse } from './api-key-cache';
+import { forgetKey, keyPrincipal, rememberKey, stampLastUse } from '../lib/api-key-cache';
 import { config } from '../config';
 
 const JWT_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Database } from '../db/client';
-import { interceptD1 } from '../lib/d1-intercept';
+import { interceptD1 } from '../d1/intercept';
 import { createDb } from '../db/client';
 import type { AppEnv } from '../env';
 import { config } from '../config';
@@ -29,7 +29,7 @@ const versionOf = (result: D1Result | undefined) => (result?.results[0] as { ver
 
 /**
  * The version alone, in a batch of its own: a batch (not a lone statement) so that a cached API
- * key's check rides along (src/middleware/verified-d1.ts) and X-D1-Rows-Read counts it.
+ * key's check rides along (src/d1/verified.ts) and X-D1-Rows-Read counts it.
  */
 async function readVersion(db: Database): Promise<number> {
   const [result] = await db.$client.batch([db.$client.prepare(VERSION_SQL)]);

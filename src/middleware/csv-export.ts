@@ -8,7 +8,7 @@ import { ApiError, detailOf } from '../lib/errors';
 import { continueAfter, type Cursor, type FieldTree, fieldTreeFromSchema, keysetFields, listConfigOf, type ListQueryConfig, MAX_LIMIT } from '../lib/query';
 import { FieldSyntaxError, parseFields } from '../lib/query/fields';
 import { versionAliasPath } from './api-version';
-import { BOOKMARK_HEADER } from './d1-session';
+import { BOOKMARK_HEADER } from '../d1/session';
 import { countedAlready, type Redispatch, requireAllowance } from './rate-limit';
 
 /** A list operation of the API: its path as a pattern, what `fields=` may select in its items, and its list config. */

@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import { createDb } from '../db/client';
 import type { AppEnv } from '../env';
-import { interceptD1 } from '../lib/d1-intercept';
+import { interceptD1 } from '../d1/intercept';
 import { config } from '../config';
 
 /**

@@ -8,14 +8,14 @@ import type { AppEnv } from '../env';
 import { config } from '../config';
 import { ApiError } from '../lib/errors';
 import { createDb } from '../db/client';
-import { forgetKey, type OptimisticKey, optimisticKey } from './api-key-cache';
+import { forgetKey, type OptimisticKey, optimisticKey } from '../lib/api-key-cache';
 import { beginAuthentication } from './auth';
 import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
 import { clientNetwork, networkOf, shopperNetwork, UNKNOWN_NETWORK } from '../lib/client-network';
-import { isStaleCredential } from './verified-d1';
-import { askAddress, countServed, type Settled } from './address-limits';
-import { estimatedHit, recordDecision } from './rate-limit-estimates';
-import { hitFromLease, keepLease, leaseSize } from './rate-limit-leases';
+import { isStaleCredential } from '../d1/verified';
+import { askAddress, countServed, type Settled } from '../rate-limit/address-limits';
+import { estimatedHit, recordDecision } from '../rate-limit/estimates';
+import { hitFromLease, keepLease, leaseSize } from '../rate-limit/leases';
 
 export { WINDOW_SECONDS };
 
@@ -23,7 +23,7 @@ const authenticatedLimit = (c: Context<AppEnv>) => config(c.env).RATE_LIMIT_AUTH
 /** The sliding window: an hour, shortened only where a test needs a 429 that clears in seconds. */
 const windowSeconds = (c: Context<AppEnv>) => config(c.env).RATE_LIMIT_WINDOW_SECONDS;
 
-/** The estimate's key of a client network (src/middleware/rate-limit-estimates.ts). */
+/** The estimate's key of a client network (src/rate-limit/estimates.ts). */
 const ipBucketName = (network: string) => `ip:${network}`;
 
 /** The counter of a request without a valid credential: its client's network (an IPv6 /64, an IPv4 address: src/lib/client-network.ts). */
@@ -32,7 +32,7 @@ export function ipBucket(c: Context<AppEnv>): { name: string; limit: number } {
 }
 
 /**
- * One hit on a bucket: from this isolate's lease when it holds one (src/middleware/rate-limit-leases.ts),
+ * One hit on a bucket: from this isolate's lease when it holds one (src/rate-limit/leases.ts),
  * else from the bucket's Durable Object; undefined when the object cannot be reached (fail open, logged).
  */
 async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }): Promise<RateLimitDecision | undefined> {
@@ -54,7 +54,7 @@ async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }):
 /**
  * One hit on a client network's count (src/durable-objects/address-limiter.ts). An anonymous read the
  * network is far from its limit for is answered at once and counted in the background, batched
- * with others (src/middleware/rate-limit-estimates.ts, address-limits.ts); every other request
+ * with others (src/rate-limit/estimates.ts, address-limits.ts); every other request
  * waits for its count, and each verdict updates the estimate. Undefined when the limiter cannot
  * be reached (fail open, logged).
  */
@@ -243,9 +243,9 @@ function enforce(c: Context<AppEnv>, decision: RateLimitDecision | undefined) {
 }
 
 /**
- * A request with an API key this isolate confirmed lately (src/middleware/api-key-cache.ts): it runs
+ * A request with an API key this isolate confirmed lately (src/lib/api-key-cache.ts): it runs
  * on the cached principal, its D1 binding carries the key's check in the first batch (a write
- * statement waits for the check: src/middleware/verified-d1.ts), and if the check fails (revoked,
+ * statement waits for the check: src/d1/verified.ts), and if the check fails (revoked,
  * expired, role changed) the request is answered again from scratch, where the key is looked up
  * before anything else: a changed key never gets an answer under its old rights, and never writes.
  * A request with a body keeps a copy of it for that second answer, taken before the handler reads

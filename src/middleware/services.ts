@@ -1,14 +1,14 @@
 import { createMiddleware } from 'hono/factory';
 import { createDb } from '../db/client';
 import type { AppEnv } from '../env';
-import { auditActorOf, auditedD1 } from '../lib/audit';
-import { sendBookmark, sessionStart } from './d1-session';
+import { auditActorOf, auditedD1 } from '../d1/audit';
+import { sendBookmark, sessionStart } from '../d1/session';
 
 /**
  * Builds the per-request services handlers reach through `c.var` (bindings exist only per request).
- * The database is one D1 session (src/middleware/d1-session.ts: replicas for reads, the primary
+ * The database is one D1 session (src/d1/session.ts: replicas for reads, the primary
  * for writes, a client's bookmark for its own writes), and records every write of a staff user,
- * vendor user or API key in the audit log, in the write's own transaction (src/lib/audit.ts); the
+ * vendor user or API key in the audit log, in the write's own transaction (src/d1/audit.ts); the
  * principal is read when a write runs, since authentication comes after this middleware.
  */
 export function services() {

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { createDb, type Database } from '../db/client';
 import { importChunks, importFailures, imports } from '../db/schema';
 import type { Bindings } from '../env';
-import { auditedD1 } from '../lib/audit';
+import { auditedD1 } from '../d1/audit';
 import { coverProblem, type Principal } from '../lib/access';
 import { ApiError } from '../lib/errors';
 import { takeNotedEvents } from '../lib/events';

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { AUDITED_TABLES, expectedTriggers, NOT_AUDITED, schemaTables } from '../../src/db/audit-triggers';
-import { auditedD1 } from '../../src/lib/audit';
+import { auditedD1 } from '../../src/d1/audit';
 import { adminKey, createProduct, uid } from '../helpers';
 
 // The audit log is only as complete as its triggers: every table is audited or says why not, and

@@ -3,7 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { couponUsages, coupons, events, inventoryAdjustments, orderStatusHistory, orders, productVariants } from '../../src/db/schema';
 import type { Bindings } from '../../src/env';
-import { interceptD1 } from '../../src/lib/d1-intercept';
+import { interceptD1 } from '../../src/d1/intercept';
 import { EXPIRY_BATCH, expireUnpaidOrders, overdueOrders, PAYMENT_EXPIRED } from '../../src/modules/orders/order-expiry';
 import { placeOrder } from '../../src/modules/orders/place-order';
 import { runScheduled } from '../../src/scheduled';

@@ -3,7 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
 import { orders, products, productVariants, quoteVersion, storeSettings, writeGuards } from '../../src/db/schema';
-import { interceptD1 } from '../../src/lib/d1-intercept';
+import { interceptD1 } from '../../src/d1/intercept';
 import { placeOrder } from '../../src/modules/orders/place-order';
 import { adminKey, createProduct, db, uid } from '../helpers';
 

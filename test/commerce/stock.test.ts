@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { events, inventoryAdjustments, productVariants } from '../../src/db/schema';
 import { createDb } from '../../src/db/client';
-import { interceptD1 } from '../../src/lib/d1-intercept';
+import { interceptD1 } from '../../src/d1/intercept';
 import { withGuards } from '../../src/lib/db-guards';
 import { takeNotedEvents } from '../../src/lib/events';
 import { lowStockEventId, stockChangeStatements } from '../../src/modules/inventory/stock';

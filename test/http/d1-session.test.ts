@@ -3,7 +3,7 @@ import { createUser } from '../../src/modules/users/users.service';
 import { cookieIn, csrfIn, get, pair, post, signIn } from '../admin/panel-client';
 import { adminKey, api, db, expectError, uid } from '../helpers';
 
-// Each request runs in a D1 session (src/middleware/d1-session.ts). Locally there is one database,
+// Each request runs in a D1 session (src/d1/session.ts). Locally there is one database,
 // so what is tested is the plumbing: the start each route gets (X-D1-Session, a development header),
 // and the bookmark's round trip. A read with the bookmark of a write sees the write.
 

@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { AddressLimiter } from '../../src/durable-objects/address-limiter';
-import { ADDRESS_SHARDS, countServed, shardOf } from '../../src/middleware/address-limits';
+import { ADDRESS_SHARDS, countServed, shardOf } from '../../src/rate-limit/address-limits';
 
 const HOUR = 3600;
 const limiter = () => env.ADDRESS_LIMITER.getByName(`object-test:${crypto.randomUUID()}`);

@@ -3,12 +3,12 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { networkOf } from '../../src/lib/client-network';
-import { shardOf } from '../../src/middleware/address-limits';
-import { MARGIN, MAX_PENDING } from '../../src/middleware/rate-limit-estimates';
+import { shardOf } from '../../src/rate-limit/address-limits';
+import { MARGIN, MAX_PENDING } from '../../src/rate-limit/estimates';
 import { newIp } from './client-addresses';
 
 /**
- * Anonymous reads counted in the background (src/middleware/rate-limit-estimates.ts). This project's
+ * Anonymous reads counted in the background (src/rate-limit/estimates.ts). This project's
  * anonymous limit (5) is within MARGIN, so every request waits; these tests run the app in this
  * isolate with a limit of 30, where the estimate has room.
  */

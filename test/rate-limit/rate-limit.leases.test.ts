@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hitFromLease, keepLease, leaseSize } from '../../src/middleware/rate-limit-leases';
+import { hitFromLease, keepLease, leaseSize } from '../../src/rate-limit/leases';
 
 const decision = (granted: number, remaining: number) => ({ allowed: true, limit: 1000, remaining, reset: 0, retryAfter: 0, granted, countedAt: 1 });
 

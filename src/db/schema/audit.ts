@@ -37,7 +37,7 @@ export const auditLog = sqliteTable(
 
 /**
  * Who is writing, for the audit triggers to read: one row (id 1), inserted as the first statement
- * of an audited principal's D1 batch and deleted as its last (src/lib/audit.ts), so it exists only
+ * of an audited principal's D1 batch and deleted as its last (src/d1/audit.ts), so it exists only
  * inside that transaction. Writes without it (customers, guests, queue consumers, cron) are not
  * audited.
  */

@@ -3,7 +3,7 @@ import type { AppEnv } from '../env';
 import { API_KEY_PATTERN, hashApiKey } from '../lib/api-key-format';
 import { apiKeyCheckStatement, apiKeyGuardStatement, evaluateApiKey, type KeyCheckRow, type KeyLookup, lastUsedUpdate } from '../lib/api-key-check';
 import type { Principal } from '../lib/access';
-import { type VerifiedD1, verifiedD1 } from './verified-d1';
+import { type VerifiedD1, verifiedD1 } from '../d1/verified';
 
 /**
  * API-key principals this isolate confirmed in the last minute, by key hash, with the key's row as

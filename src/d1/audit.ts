@@ -1,7 +1,7 @@
-import type { Principal } from './access';
-import { interceptD1 } from './d1-intercept';
+import type { Principal } from '../lib/access';
+import { interceptD1 } from './intercept';
 
-export { isWriteStatement } from './d1-intercept';
+export { isWriteStatement } from './intercept';
 
 /**
  * Who the audit log records for a request's writes. The log itself is written by triggers on the

@@ -7,7 +7,7 @@ import { LruCache } from '../lib/lru';
  * anonymous first page from a new address run at about a quarter of a keyed client's rate
  * (bench/results.md). So an anonymous GET or HEAD whose address this isolate believes far from its
  * limit is answered at once, with estimated rate-limit headers, and counted in the request's
- * waitUntil, batched with the isolate's other such requests (src/middleware/address-limits.ts); the
+ * waitUntil, batched with the isolate's other such requests (src/rate-limit/address-limits.ts); the
  * limiter's answer updates the estimate. Once the object reports the
  * address within MARGIN of its limit (or past it), its requests wait for the object again, one by
  * one, so the edge is exact from then on.

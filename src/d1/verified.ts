@@ -1,5 +1,5 @@
 import { violatedGuard } from '../lib/db-guards';
-import { interceptD1 } from '../lib/d1-intercept';
+import { interceptD1 } from './intercept';
 
 /** The credential a request ran under (taken from this isolate's cache) turned out to have changed. */
 export class StaleCredential extends Error {
@@ -42,7 +42,7 @@ export interface CredentialCheck {
  * its first statement: if the credential changed, the whole batch aborts and nothing it wrote
  * commits. Either failure throws StaleCredential, and the request is answered again from scratch
  * (src/middleware/rate-limit.ts). A lone statement (outside a batch) waits for the check run alone.
- * This binding wraps the audited one (src/lib/audit.ts), so the audit rows it adds are inside the
+ * This binding wraps the audited one (src/d1/audit.ts), so the audit rows it adds are inside the
  * same batch as the guard.
  */
 export function verifiedD1(d1: D1Database, credential: CredentialCheck): VerifiedD1 {

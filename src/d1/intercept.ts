@@ -1,6 +1,6 @@
 /**
  * One way to wrap a D1 binding for a request, shared by the three wrappers that need to see what a
- * request runs: the audit context (src/lib/audit.ts), a cached key's check (src/middleware/verified-d1.ts)
+ * request runs: the audit context (src/d1/audit.ts), a cached key's check (src/d1/verified.ts)
  * and the development cost headers (src/middleware/d1-metrics.ts). Statements prepared through the
  * wrapper stay usable in its `batch()` (it hands D1 the real statements), each knows whether it
  * writes, and a wrapper only says what it does with a lone statement's call and with a batch.
