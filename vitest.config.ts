@@ -56,7 +56,7 @@ export default defineConfig({
       workersProject('workers', ['test/**/*.test.ts'], ['test/**/*.node.test.ts', 'test/rate-limit/**'], {
         RATE_LIMIT_AUTHENTICATED: '1000000',
         RATE_LIMIT_ANONYMOUS: '1000000',
-        // Leases (src/middleware/rate-limit-leases.ts) give back unused hits after a second instead of ten, so
+        // Leases (src/rate-limit/leases.ts) give back unused hits after a second instead of ten, so
         // tests that wait for a request's background work (waitOnExecutionContext) do not wait long.
         RATE_LIMIT_LEASE_SECONDS: '1',
         // Kept catalogue answers are tried after 1 ms, so every test that reads the catalogue twice goes through them.

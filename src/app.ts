@@ -60,8 +60,10 @@ export function createApp() {
   // Server-Timing (auth, ratelimit, total) in development, so the cost of each step can be read off a response.
   const serverTiming = timing({ enabled: (c) => config(c.env).ENVIRONMENT === 'development', totalDescription: 'Total' });
   // checkConfig: an invalid variable fails every request, naming it, instead of acting as its default.
-  // d1Metrics: X-D1-Rows-Read and X-D1-Round-Trips in development (src/middleware/d1-metrics.ts).
-  app.use('*', requestId({ headerName: 'X-Request-Id' }), checkConfig, serverTiming, apiVersion(), services(), d1Metrics());
+  // d1Metrics: X-D1-Rows-Read and X-D1-Round-Trips in development (src/middleware/d1-metrics.ts); it
+  // sets its rider before services() builds the request's database (src/d1/request-db.ts fixes the
+  // layers' order, whatever the middlewares' order), so the database is built once with it.
+  app.use('*', requestId({ headerName: 'X-Request-Id' }), checkConfig, serverTiming, apiVersion(), d1Metrics(), services());
   // Each route's policy (src/lib/route-policy.ts, declared in its routes file) decides what the middleware below does with it.
   const counted = (c: Context<AppEnv>) => routePolicy(c).counted;
   const redispatch: Redispatch = async (request, c) => app.fetch(request, c.env, c.executionCtx);

@@ -6,6 +6,10 @@ import type { ApiError } from './lib/errors';
 import type { DeliveryMessage, EventMessage, ImportMessage, NotificationMessage } from './queues/messages';
 import type { TimingVariables } from 'hono/timing';
 import type { Principal } from './lib/access';
+import type { AuditActor } from './d1/audit';
+import type { D1Metrics } from './d1/metrics';
+import type { CredentialRider } from './d1/verified';
+import type { VersionRider } from './d1/catalogue-version';
 
 // Types only. The variables (wrangler.toml [vars], .dev.vars, secrets) are described, defaulted and
 // checked in src/config.ts: read them with `config(env).NAME`, never `env.NAME`.
@@ -34,8 +38,18 @@ export type SessionStart = 'first-primary' | 'first-unconstrained' | 'bookmark';
 /** Per-request values set by middleware and read by handlers through `c.var`. */
 export interface Variables extends TimingVariables {
   requestId: string;
+  /** The request's database: its D1 session under the layers of src/d1/request-db.ts, which alone builds it. */
   db: Database;
   sessionStart: SessionStart;
+  // The riders of `db`, set with ride() (src/d1/request-db.ts says what each does and in which order).
+  /** Whom the audit log names for a write (src/middleware/services.ts). */
+  auditActor?: () => AuditActor | null;
+  /** The request's D1 cost, in development (src/middleware/d1-metrics.ts). */
+  d1Metrics?: D1Metrics;
+  /** A cached API key's check (src/middleware/rate-limit.ts). */
+  credentialCheck?: CredentialRider;
+  /** The catalogue version of a catalogue read (src/middleware/catalogue-cache.ts). */
+  catalogueVersion?: VersionRider;
   principal: Principal;
   /** The shopper's network a storefront server named in X-Buyer-IP, once allowed (src/middleware/rate-limit.ts). */
   buyerNetwork?: string;

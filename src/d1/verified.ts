@@ -18,64 +18,75 @@ export function isStaleCredential(error: unknown): boolean {
 
 type Row = Record<string, unknown>;
 
-export interface VerifiedD1 {
-  binding: D1Database;
-  /** Runs the check now if no statement has carried it yet; throws StaleCredential when it fails. */
-  settle(): Promise<void>;
-}
-
 /** How a cached credential is checked: a read judged in JS, or a guard statement inside a write batch. */
 export interface CredentialCheck {
-  check(): D1PreparedStatement;
+  /** The credential's row, read on `d1` (the layer below the check's). */
+  check(d1: D1Database): D1PreparedStatement;
   accept(rows: Row[]): boolean;
   /** A write_guards statement that aborts its batch with guard:stale_credential unless the credential is as cached. */
-  guard(): D1PreparedStatement;
+  guard(d1: D1Database): D1PreparedStatement;
   /** Called when a batch carrying the guard committed. */
   guarded(): void;
 }
 
+/** The request's credential check (a layer of src/d1/request-db.ts): `over(d1)` is its binding. */
+export interface CredentialRider {
+  over(d1: D1Database): D1Database;
+  /** Runs the check now if no statement has carried it yet; throws StaleCredential when it fails. */
+  settle(): Promise<void>;
+}
+
 /**
- * A D1 binding for a request whose principal came from this isolate's cache instead of a lookup:
- * the credential's check rides in the first batch the request runs, so a cached credential costs
- * no round trip of its own. A batch that only reads carries `check` as its first statement, and
- * no rows reach the handler before `accept` has passed it. A batch that writes carries `guard` as
- * its first statement: if the credential changed, the whole batch aborts and nothing it wrote
- * commits. Either failure throws StaleCredential, and the request is answered again from scratch
+ * The check of a request whose principal came from this isolate's cache instead of a lookup:
+ * it rides in the first batch the request runs, so a cached credential costs no round trip of its
+ * own. A batch that only reads carries `check` as its first statement, and no rows reach the
+ * handler before `accept` has passed it. A batch that writes carries `guard` as its first
+ * statement: if the credential changed, the whole batch aborts and nothing it wrote commits.
+ * Either failure throws StaleCredential, and the request is answered again from scratch
  * (src/middleware/rate-limit.ts). A lone statement (outside a batch) waits for the check run alone.
- * This binding wraps the audited one (src/d1/audit.ts), so the audit rows it adds are inside the
- * same batch as the guard.
+ * Its layer lies above the audit's (src/d1/request-db.ts), so the audit rows that layer adds are
+ * inside the same batch as the guard.
  */
-export function verifiedD1(d1: D1Database, credential: CredentialCheck): VerifiedD1 {
+export function credentialRider(credential: CredentialCheck): CredentialRider {
   let verified = false;
   let alone: Promise<void> | undefined;
+  /** The binding below the check's layer, where its own statements run. */
+  let below: D1Database | undefined;
   const judge = (rows: Row[]) => {
     if (!credential.accept(rows)) throw new StaleCredential();
     verified = true;
   };
-  const settle = () => (verified ? Promise.resolve() : (alone ??= credential.check().all<Row>().then((r) => judge(r.results))));
-  const binding = interceptD1(d1, {
-    async lone({ proceed }) {
-      await settle();
-      return proceed();
-    },
-    async batch(statements, proceed) {
-      const plain = statements.map((s) => s.statement);
-      if (verified || alone) {
+  const settle = () => {
+    if (verified) return Promise.resolve();
+    if (!below) throw new Error('credentialRider: settle() before the rider is part of a database (ride() it first)');
+    return (alone ??= credential.check(below).all<Row>().then((r) => judge(r.results)));
+  };
+  const over = (d1: D1Database) => {
+    below = d1;
+    return interceptD1(d1, {
+      async lone({ proceed }) {
         await settle();
-        return proceed(plain);
-      }
-      if (statements.some((s) => s.write)) {
-        const [, ...results] = await proceed([credential.guard(), ...plain]).catch((error: unknown) => {
-          throw violatedGuard(error) === 'stale_credential' ? new StaleCredential() : error;
-        });
-        if (!verified) credential.guarded();
-        verified = true;
+        return proceed();
+      },
+      async batch(statements, proceed) {
+        const plain = statements.map((s) => s.statement);
+        if (verified || alone) {
+          await settle();
+          return proceed(plain);
+        }
+        if (statements.some((s) => s.write)) {
+          const [, ...results] = await proceed([credential.guard(d1), ...plain]).catch((error: unknown) => {
+            throw violatedGuard(error) === 'stale_credential' ? new StaleCredential() : error;
+          });
+          if (!verified) credential.guarded();
+          verified = true;
+          return results;
+        }
+        const [first, ...results] = await proceed([credential.check(d1), ...plain]);
+        judge(first!.results as Row[]);
         return results;
-      }
-      const [first, ...results] = await proceed([credential.check(), ...plain]);
-      judge(first!.results as Row[]);
-      return results;
-    },
-  });
-  return { binding, settle };
+      },
+    });
+  };
+  return { over, settle };
 }

@@ -3,12 +3,12 @@ import type { AppEnv } from '../env';
 import { API_KEY_PATTERN, hashApiKey } from '../lib/api-key-format';
 import { apiKeyCheckStatement, apiKeyGuardStatement, evaluateApiKey, type KeyCheckRow, type KeyLookup, lastUsedUpdate } from '../lib/api-key-check';
 import type { Principal } from '../lib/access';
-import { type VerifiedD1, verifiedD1 } from '../d1/verified';
+import { type CredentialRider, credentialRider } from '../d1/verified';
 
 /**
  * API-key principals this isolate confirmed in the last minute, by key hash, with the key's row as
  * read then. A request with such a key, of any method, runs at once on the cached principal while
- * the key's check rides in the request's first D1 batch (verifiedD1): as a read beside a read-only
+ * the key's check rides in the request's first D1 batch (credentialRider, src/d1/verified.ts): as a read beside a read-only
  * batch, as a guard statement at the head of a batch that writes (it aborts the batch if the key
  * changed since). So a cached key costs no round trip of its own, and `POST /api/orders` with kept
  * quote inputs is one round trip in all. A key revoked or changed a moment ago is still refused on
@@ -49,26 +49,25 @@ export function forgetKey(hash: string) {
 export interface OptimisticKey {
   hash: string;
   principal: Principal;
-  verify: VerifiedD1;
+  verify: CredentialRider;
 }
 
-/** For a request presenting a key confirmed here lately: the cached principal and the binding that checks it on the way. */
+/** For a request presenting a key confirmed here lately: the cached principal and the check that rides in its database (src/d1/request-db.ts). */
 export async function optimisticKey(c: Context<AppEnv>, now = Date.now()): Promise<OptimisticKey | undefined> {
   const credential = /^Bearer +(\S+) *$/i.exec(c.req.header('Authorization') ?? '')?.[1];
   if (!credential || !API_KEY_PATTERN.test(credential)) return undefined;
   const hash = await hashApiKey(credential);
   const cached = confirmed.get(hash);
   if (!cached || now - cached.at >= CONFIRMED_MS) return undefined;
-  const d1 = c.var.db.$client;
-  const verify = verifiedD1(d1, {
-    check: () => apiKeyCheckStatement(d1, hash),
+  const verify = credentialRider({
+    check: (d1) => apiKeyCheckStatement(d1, hash),
     accept: (rows) => {
       const found = evaluateApiKey(rows);
       if (found.status !== 'valid' || !same(keyPrincipal(found), cached.principal)) return false;
       stampLastUse(c, found.row);
       return true;
     },
-    guard: () => apiKeyGuardStatement(d1, hash, cached.row),
+    guard: (d1) => apiKeyGuardStatement(d1, hash, cached.row),
     // The guard passed: the key is as cached, so its last use is as cached too (kept up to date here).
     guarded: () => {
       cached.row = stampLastUse(c, cached.row);

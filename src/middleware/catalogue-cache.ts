@@ -1,8 +1,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { Database } from '../db/client';
-import { interceptD1 } from '../d1/intercept';
-import { createDb } from '../db/client';
+import { readVersion, versionRider } from '../d1/catalogue-version';
+import { ride } from '../d1/request-db';
 import type { AppEnv } from '../env';
 import { config } from '../config';
 import { coloMatch, coloPut } from '../lib/colo-cache';
@@ -21,53 +20,6 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 /** The ETag of a public catalogue read: the catalogue version and a hash of the URL (path and query), so two URLs differ. */
 function etagOf(version: number, target: string): string {
   return `W/"c${version}-${fnv1a(target).toString(36)}"`;
-}
-
-/** The catalogue version row: read alone, or as the first statement of a handler's batch (withVersionRider). */
-const VERSION_SQL = 'SELECT version FROM catalogue_version WHERE id = 1';
-const versionOf = (result: D1Result | undefined) => (result?.results[0] as { version?: number } | undefined)?.version ?? 0;
-
-/**
- * The version alone, in a batch of its own: a batch (not a lone statement) so that a cached API
- * key's check rides along (src/d1/verified.ts) and X-D1-Rows-Read counts it.
- */
-async function readVersion(db: Database): Promise<number> {
-  const [result] = await db.$client.batch([db.$client.prepare(VERSION_SQL)]);
-  return versionOf(result);
-}
-
-/**
- * `db` that reads the catalogue version before any of the handler's rows, handing it to `take`:
- * riding as the first statement of the handler's first batch (no extra round trip, and the tag
- * names exactly the rows read), or alone just before a first lone statement (one round trip more;
- * the hot reads batch). Every later statement waits for it, so no row is older than the version.
- */
-function withVersionRider(db: Database, take: (version: number) => void): Database {
-  const d1 = db.$client;
-  /** The version's read, once started; what comes after waits for it. It never rejects: a failed one leaves the answer untagged. */
-  let versionRead: Promise<void> | undefined;
-  const untagged = () => undefined;
-  return createDb(
-    interceptD1(d1, {
-      async lone({ proceed }) {
-        versionRead ??= d1.prepare(VERSION_SQL).all().then((result) => take(versionOf(result)), untagged);
-        await versionRead;
-        return proceed();
-      },
-      async batch(statements, proceed) {
-        const real = statements.map((s) => s.statement);
-        if (versionRead) {
-          await versionRead;
-          return proceed(real);
-        }
-        const sent = proceed([d1.prepare(VERSION_SQL), ...real]);
-        versionRead = sent.then(([version]) => take(versionOf(version)), untagged);
-        const [, ...results] = await sent;
-        await versionRead;
-        return results;
-      },
-    }),
-  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -159,7 +111,7 @@ function wantsFresh(c: Context<AppEnv>): boolean {
  * trip. Otherwise, once the version has been quiet that long and a kept answer may match, the
  * version is read alone first (one row, one round trip, which also carries a cached API key's
  * check). On a miss (`miss`) the handler runs with the version riding in its own D1 batch
- * (withVersionRider): still one round trip, and the tag names exactly the rows read. A request
+ * (versionRider, src/d1/catalogue-version.ts): still one round trip, and the tag names exactly the rows read. A request
  * with `Cache-Control: no-cache` skips every kept answer (`bypass`); one with a bookmark never
  * trusts the isolate's version (it asks for data at least that fresh, so reads it in its session).
  * A write landing between the version read and the rows costs one more miss later, never an answer
@@ -225,7 +177,7 @@ export function catalogueCache() {
       const answer = await answerKept(version);
       if (answer) return answer;
     }
-    if (version === undefined) c.set('db', withVersionRider(c.var.db, (read) => observe((version = read))));
+    if (version === undefined) ride(c, 'catalogueVersion', versionRider((read) => observe((version = read))));
     await next();
     if (c.res.status !== 200) return;
     httpHeaders(version);

@@ -7,7 +7,7 @@ import type { RateLimitDecision } from '../durable-objects/rate-limiter';
 import type { AppEnv } from '../env';
 import { config } from '../config';
 import { ApiError } from '../lib/errors';
-import { createDb } from '../db/client';
+import { ride } from '../d1/request-db';
 import { forgetKey, type OptimisticKey, optimisticKey } from '../lib/api-key-cache';
 import { beginAuthentication } from './auth';
 import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
@@ -244,7 +244,7 @@ function enforce(c: Context<AppEnv>, decision: RateLimitDecision | undefined) {
 
 /**
  * A request with an API key this isolate confirmed lately (src/lib/api-key-cache.ts): it runs
- * on the cached principal, its D1 binding carries the key's check in the first batch (a write
+ * on the cached principal, its database carries the key's check in the first batch (a lone
  * statement waits for the check: src/d1/verified.ts), and if the check fails (revoked,
  * expired, role changed) the request is answered again from scratch, where the key is looked up
  * before anything else: a changed key never gets an answer under its old rights, and never writes.
@@ -256,7 +256,7 @@ async function answerWithCachedKey(c: Context<AppEnv>, next: Next, key: Optimist
   c.set('principal', key.principal);
   enforce(c, decision);
   const original = READS.has(c.req.method) ? undefined : c.req.raw.clone();
-  c.set('db', createDb(key.verify.binding));
+  ride(c, 'credentialCheck', key.verify);
   await next();
   try {
     if (isStaleCredential(c.error)) throw c.error;

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { notifications, type NotificationRow } from '../../src/db/schema';
-import { type D1Metrics, measuredD1 } from '../../src/middleware/d1-metrics';
+import { type D1Metrics, measuredD1 } from '../../src/d1/metrics';
 import { insertNotifications, notificationRow } from '../../src/notifications/planner';
 import { db } from '../helpers';
 import { openChannel, runQueue } from '../webhooks/receiver-setup';

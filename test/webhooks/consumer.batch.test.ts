@@ -3,7 +3,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { notifications, storeSettings, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookEndpointRow } from '../../src/db/schema';
 import { ID_PREFIX, newId } from '../../src/lib/ids';
-import { type D1Metrics, measuredD1 } from '../../src/middleware/d1-metrics';
+import { type D1Metrics, measuredD1 } from '../../src/d1/metrics';
 import { db } from '../helpers';
 import { insertEndpoint, insertEvent, openChannel, runQueue } from './receiver-setup';
 

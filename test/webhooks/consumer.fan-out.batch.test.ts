@@ -3,7 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { notifications, webhookDeliveries } from '../../src/db/schema';
 import { ID_PREFIX, newId } from '../../src/lib/ids';
-import { type D1Metrics, measuredD1 } from '../../src/middleware/d1-metrics';
+import { type D1Metrics, measuredD1 } from '../../src/d1/metrics';
 import { placeTestOrder } from '../commerce/order-fixtures';
 import { adminKey, db } from '../helpers';
 import { insertEndpoint, insertEvent, openChannel, recordingQueue, runQueue } from './receiver-setup';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { events, webhookDeliveries, webhookEndpoints } from '../../src/db/schema';
 import { ID_PREFIX, newId } from '../../src/lib/ids';
-import { type D1Metrics, measuredD1 } from '../../src/middleware/d1-metrics';
+import { type D1Metrics, measuredD1 } from '../../src/d1/metrics';
 import { LEFTOVER_MS } from '../../src/webhooks/publisher';
 import { db, writeEvent } from '../helpers';
 import { insertEndpoint, insertEvent, openChannel, recordingQueue, runQueue } from './receiver-setup';
