@@ -27,6 +27,10 @@ describe('phone numbers', () => {
     expect(address.body.data.phone).toBe('0301234567');
     // Still checked as typed: letters are refused, not stripped.
     expectError(await api('/api/customers/me', { method: 'PATCH', key: token, json: { phone: '+49 30 CALL-ME' } }), 422, 'VALIDATION_ERROR');
+    // Separators alone are no number: they would be stored as typed, with nothing to send an SMS to.
+    const dashes = await api('/api/customers/me', { method: 'PATCH', key: token, json: { phone: '(--- --)' } });
+    expectError(dashes, 422, 'VALIDATION_ERROR');
+    expect(dashes.body.error.details).toEqual([{ field: 'phone', code: 'invalid_value', message: 'phone must be a phone number, like +1 555 0100' }]);
   });
 
   it('say so in the OpenAPI document', async () => {

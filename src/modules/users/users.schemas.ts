@@ -26,6 +26,8 @@ export const Phone = z
   .string()
   .trim()
   .regex(/^\+?[0-9 ()-]{5,30}$/, 'must be a phone number, like +1 555 0100')
+  // The characters alone would let '-----' through, stored as typed since nothing is left to send to.
+  .refine((phone) => (phone.match(/[0-9]/g)?.length ?? 0) >= 5, 'must be a phone number, like +1 555 0100')
   .overwrite((phone) => normalisePhone(phone) ?? phone)
   .openapi({ example: '+15550100', description: PHONE_DESCRIPTION });
 
