@@ -146,10 +146,7 @@ async function scriptFor(step, { cwd, port }) {
 
 function describeFailure(doc, step, result, reason) {
   const code = step.code.split('\n').slice(0, 12).join('\n');
-  return (
-    `${doc}:${step.line} (\`\`\`${step.info}) ${reason}\n--- the block\n${code}\n` +
-    `--- stdout\n${result.stdout.trimEnd()}\n--- stderr\n${result.stderr.trimEnd()}`
-  );
+  return `${doc}:${step.line} (\`\`\`${step.info}) ${reason}\n--- the block\n${code}\n` + `--- stdout\n${result.stdout.trimEnd()}\n--- stderr\n${result.stderr.trimEnd()}`;
 }
 
 async function loadPlan(doc) {

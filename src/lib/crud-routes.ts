@@ -52,9 +52,7 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
  * public-read or read with a permission, declared once so every such resource documents and guards
  * them the same way.
  */
-export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends Record<string, FilterSpec<any>>>(
-  spec: CrudSpec<S, C, U, F>,
-) {
+export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends Record<string, FilterSpec<any>>>(spec: CrudSpec<S, C, U, F>) {
   const tags = [spec.tag];
   const names = crudOperations(spec.sdk.group, spec.sdk.singular, spec.sdk.plural);
   const canWrite = requirePermission(`${spec.resource}:write`);

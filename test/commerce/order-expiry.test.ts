@@ -39,7 +39,9 @@ describe('expiry of unpaid orders', () => {
   it('cancels a pending order left unpaid past its time, as the cancel action does: stock, coupon use, history, events', async () => {
     const { key, variantId } = await setup(10);
     const code = `EXP${uid().toUpperCase()}`;
-    await db().insert(coupons).values({ id: `coup_${uid()}`, code, type: 'percentage', value: '10', usageLimit: 1 });
+    await db()
+      .insert(coupons)
+      .values({ id: `coup_${uid()}`, code, type: 'percentage', value: '10', usageLimit: 1 });
     const placed = await order(key, variantId, { couponCode: code });
     expect(await stockOf(variantId)).toBe(8);
 
@@ -49,7 +51,10 @@ describe('expiry of unpaid orders', () => {
     expect(await expiredBy(after(placed, 61))).toBe(1);
     expect(await orderRow(placed.id)).toMatchObject({ status: 'cancelled', cancelledAt: after(placed, 61).toISOString() });
     expect(await stockOf(variantId)).toBe(10);
-    const returned = await db().select().from(inventoryAdjustments).where(and(eq(inventoryAdjustments.orderId, placed.id), eq(inventoryAdjustments.reason, 'cancellation')));
+    const returned = await db()
+      .select()
+      .from(inventoryAdjustments)
+      .where(and(eq(inventoryAdjustments.orderId, placed.id), eq(inventoryAdjustments.reason, 'cancellation')));
     expect(returned.map((a) => [a.delta, a.actor])).toEqual([[2, 'system']]);
     expect((await db().select().from(coupons).where(eq(coupons.code, code)))[0]!.timesUsed).toBe(0);
     expect(await db().select().from(couponUsages).where(eq(couponUsages.orderId, placed.id))).toHaveLength(0);
@@ -69,7 +74,9 @@ describe('expiry of unpaid orders', () => {
     const partly = await order(key, variantId);
     expect((await pay(key, partly.id, { amount: 5 })).status).toBe(201);
     const code = `FREE${uid().toUpperCase()}`;
-    await db().insert(coupons).values({ id: `coup_${uid()}`, code, type: 'percentage', value: '100' });
+    await db()
+      .insert(coupons)
+      .values({ id: `coup_${uid()}`, code, type: 'percentage', value: '100' });
     const free = await order(key, variantId, { couponCode: code });
     expect(free.total).toBe(0);
 
@@ -125,7 +132,9 @@ describe('expiry of unpaid orders', () => {
     expect((await orderRow(newest.id)).status).toBe('cancelled');
 
     const { sql, params } = overdueOrders(db(), now.toISOString()).toSQL();
-    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .bind(...params)
+      .all<{ detail: string }>();
     const plan = results.map((r) => r.detail).join('\n');
     expect(plan).toMatch(/SEARCH orders USING INDEX orders_status_created_idx \(status=\? AND created_at<\?\)/);
     expect(plan).not.toMatch(/TEMP B-TREE/);

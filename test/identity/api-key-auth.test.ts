@@ -101,9 +101,7 @@ describe('API keys', () => {
     const { key, record } = await createApiKey(db(), { name: 'usage', role: 'admin' });
     expect(record.lastUsedAt).toBeNull();
     await api('/api/products', { key });
-    await expect
-      .poll(async () => (await db().query.apiKeys.findFirst({ where: eq(apiKeys.id, record.id) }))!.lastUsedAt)
-      .toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+    await expect.poll(async () => (await db().query.apiKeys.findFirst({ where: eq(apiKeys.id, record.id) }))!.lastUsedAt).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
   });
 
   it('lets health answer whatever the Authorization header says; the OpenAPI document checks it like any read', async () => {

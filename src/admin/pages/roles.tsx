@@ -97,11 +97,7 @@ export function RoleForm(v: { action: string; form: FormState; csrf: string; acc
       ) : (
         <Field form={f} name="name" label="Name" required placeholder="catalogue-editor" />
       )}
-      {readOnly ? (
-        f.values.description ? <p>{String(f.values.description)}</p> : null
-      ) : (
-        <Field form={f} name="description" label="Description" />
-      )}
+      {readOnly ? f.values.description ? <p>{String(f.values.description)}</p> : null : <Field form={f} name="description" label="Description" />}
       <PermissionGrid form={f} access={v.access} locked={readOnly || !!locks.permissions} />
       {readOnly ? null : <button type="submit">{v.creating ? 'Create role' : 'Save role'}</button>}
     </PostForm>

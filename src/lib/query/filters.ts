@@ -63,11 +63,7 @@ export function moneyBoundFilter(column: SQLiteColumn | SQL, bound: 'min' | 'max
 export const MAX_SEARCH_BYTES = 48;
 
 /** Case-insensitive substring search over several text columns (and extra conditions). */
-export function searchFilter(
-  columns: SQLiteColumn[],
-  description: string,
-  extra: (pattern: string) => SQL[] = () => [],
-): FilterSpec<string | undefined> {
+export function searchFilter(columns: SQLiteColumn[], description: string, extra: (pattern: string) => SQL[] = () => []): FilterSpec<string | undefined> {
   const schema = z
     .string()
     .optional()

@@ -1,5 +1,16 @@
 export { type FieldTree, fieldTreeFromSchema, parseFields, project, selects } from './fields';
-export { booleanFilter, createdAfterFilter, createdBeforeFilter, enumFilter, exactFilter, idOrSlugFilter, integerFilter, instantBeforeFilter, moneyBoundFilter, searchFilter } from './filters';
+export {
+  booleanFilter,
+  createdAfterFilter,
+  createdBeforeFilter,
+  enumFilter,
+  exactFilter,
+  idOrSlugFilter,
+  integerFilter,
+  instantBeforeFilter,
+  moneyBoundFilter,
+  searchFilter,
+} from './filters';
 export {
   DEFAULT_CSV_EXPORT_MAX_ROWS,
   DEFAULT_LIMIT,

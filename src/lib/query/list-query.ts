@@ -142,18 +142,28 @@ export function listQuerySchema<F extends Record<string, FilterSpec<any>>>(confi
           example: `${sortable[0]}:desc`,
         }),
       fields: fieldsParam(config.selectable),
-      format: z.enum(['json', 'csv']).optional().openapi({
-        description:
-          '`csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` ' +
-          'selected, else every field; nested fields are `a.b` columns, a list\'s values are joined with "; ". `page` and `limit` do not apply. ' +
-          `Each page of ${MAX_LIMIT} rows read counts as one request against the rate limit; 429 RATE_LIMITED before any row when the ` +
-          `remaining requests cannot cover the pages. At most CSV_EXPORT_MAX_ROWS rows (${DEFAULT_CSV_EXPORT_MAX_ROWS} by default): more is 413 INVALID_REQUEST ` +
-          'naming how many matched (narrow the filters).',
-      }),
+      format: z
+        .enum(['json', 'csv'])
+        .optional()
+        .openapi({
+          description:
+            '`csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` ' +
+            'selected, else every field; nested fields are `a.b` columns, a list\'s values are joined with "; ". `page` and `limit` do not apply. ' +
+            `Each page of ${MAX_LIMIT} rows read counts as one request against the rate limit; 429 RATE_LIMITED before any row when the ` +
+            `remaining requests cannot cover the pages. At most CSV_EXPORT_MAX_ROWS rows (${DEFAULT_CSV_EXPORT_MAX_ROWS} by default): more is 413 INVALID_REQUEST ` +
+            'naming how many matched (narrow the filters).',
+        }),
       ...filterShape,
     })
     .transform((query) => {
-      const { page, limit, sort, fields, format: _csvIsAnsweredBefore, ...rest } = query as Record<string, unknown> & {
+      const {
+        page,
+        limit,
+        sort,
+        fields,
+        format: _csvIsAnsweredBefore,
+        ...rest
+      } = query as Record<string, unknown> & {
         page: number;
         limit: number;
         sort: SortKey[];
@@ -190,11 +200,7 @@ export function continueParsedList(request: Request, parsed: unknown) {
  * `where` adds `(sort columns, id) > (its values)` and the offset is 0; where the sort cannot be
  * walked so, the page is read by offset like any other.
  */
-export function listPlan<F extends Record<string, FilterSpec<any>>>(
-  config: ListQueryConfig<F>,
-  query: ParsedListQuery<F>,
-  extraConditions: (SQL | undefined)[] = [],
-) {
+export function listPlan<F extends Record<string, FilterSpec<any>>>(config: ListQueryConfig<F>, query: ParsedListQuery<F>, extraConditions: (SQL | undefined)[] = []) {
   const conditions = Object.entries(query.filters).map(([name, value]) => config.filters[name]!.where(value as never));
   const matching = and(...conditions, ...extraConditions);
   const after = query.after && keysetCondition(config, query.sort, query.after);

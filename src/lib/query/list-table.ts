@@ -16,7 +16,13 @@ export async function listTable<T, F extends Record<string, FilterSpec<any>>>(
 ): Promise<{ items: T[]; total: number }> {
   const plan = listPlan(config, query, extraConditions);
   const [items, totals] = await db.batch([
-    db.select().from(table).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select()
+      .from(table)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(table).where(plan.matching),
   ]);
   return { items: items as T[], total: totals[0]!.total };
@@ -25,7 +31,13 @@ export async function listTable<T, F extends Record<string, FilterSpec<any>>>(
 /** A row found by id or slug, or 404 naming the resource. */
 export async function getByIdOrSlug<T>(db: Database, table: SluggedTable, idOrSlug: string, resource: string): Promise<T> {
   // A batch of one, so a public read's catalogue version can ride along (src/middleware/catalogue-cache.ts).
-  const [[row]] = await db.batch([db.select().from(table).where(or(eq(table.id, idOrSlug), eq(table.slug, idOrSlug))).limit(1)]);
+  const [[row]] = await db.batch([
+    db
+      .select()
+      .from(table)
+      .where(or(eq(table.id, idOrSlug), eq(table.slug, idOrSlug)))
+      .limit(1),
+  ]);
   if (!row) throw ApiError.notFound(resource, idOrSlug);
   return row as T;
 }

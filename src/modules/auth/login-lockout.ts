@@ -20,8 +20,7 @@ export const LOCK_MS = 15 * 60 * 1000;
 /** The `ip` of the row that counts an account's failures from every address. */
 const EVERY_ADDRESS = '*';
 
-const rowsOf = (email: string, ip: string) =>
-  and(eq(loginFailures.email, email.toLowerCase()), inArray(loginFailures.ip, [ip, EVERY_ADDRESS]));
+const rowsOf = (email: string, ip: string) => and(eq(loginFailures.email, email.toLowerCase()), inArray(loginFailures.ip, [ip, EVERY_ADDRESS]));
 
 const limitOf = (ip: string) => (ip === EVERY_ADDRESS ? MAX_FAILURES_PER_ACCOUNT : MAX_FAILURES_FROM_ONE_ADDRESS);
 

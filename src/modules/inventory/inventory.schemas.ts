@@ -19,7 +19,8 @@ export const InventoryItemSchema = z
 export type InventoryItem = z.infer<typeof InventoryItemSchema>;
 
 export const AdjustmentSchema = createSelectSchema(inventoryAdjustments, { createdAt: Timestamp }).openapi('InventoryAdjustment', {
-  description: 'One stock change: `order` and `cancellation` come from orders, the rest from people. `actor` is `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`.',
+  description:
+    'One stock change: `order` and `cancellation` come from orders, the rest from people. `actor` is `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`.',
 });
 export type Adjustment = z.infer<typeof AdjustmentSchema>;
 

@@ -58,7 +58,9 @@ export async function readUpload(request: Request, query: Record<string, string 
     try {
       form = await request.formData();
     } catch {
-      throw new ApiError('INVALID_REQUEST', 'The multipart body could not be read', { details: [detailOf({ field: 'body', problem: 'is not well-formed multipart/form-data', code: 'invalid_format' })] });
+      throw new ApiError('INVALID_REQUEST', 'The multipart body could not be read', {
+        details: [detailOf({ field: 'body', problem: 'is not well-formed multipart/form-data', code: 'invalid_format' })],
+      });
     }
     const field = (name: string) => {
       const value = form.get(name);

@@ -97,9 +97,17 @@ export function categoryPageQuery(db: Database, w: CategoryWindow) {
   const [first, ...others] = arms.map((statusIs) => listingRows(db, w, statusIs, selection));
   const merged = others.reduce((all, arm) => all.unionAll(arm), first!);
   const inner = columnsOf();
-  const page = merged.orderBy(...orderByFor(w.sort, inner, inner.id!)).limit(w.limit).offset(w.offset).as('page');
+  const page = merged
+    .orderBy(...orderByFor(w.sort, inner, inner.id!))
+    .limit(w.limit)
+    .offset(w.offset)
+    .as('page');
   const outer = columnsOf('page');
-  return db.select(getTableColumns(products)).from(page).innerJoin(products, eq(products.id, outer.id!)).orderBy(...orderByFor(w.sort, outer, outer.id!));
+  return db
+    .select(getTableColumns(products))
+    .from(page)
+    .innerJoin(products, eq(products.id, outer.id!))
+    .orderBy(...orderByFor(w.sort, outer, outer.id!));
 }
 
 /** How many products the window's conditions leave in the category, counted over the category's listing rows. */

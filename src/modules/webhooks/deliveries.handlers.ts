@@ -12,7 +12,11 @@ const accepted = (c: Context, data: unknown, message: string) => c.json({ succes
 export const listDeliveries: AppRouteHandler<typeof routes.listDeliveries> = async (c) => {
   const query = c.req.valid('query');
   const { items, total } = await service.listDeliveries(c.var.db, c.req.valid('param').id, query);
-  return list(c, items.map((item) => project(item, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((item) => project(item, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const getDelivery: AppRouteHandler<typeof routes.getDelivery> = async (c) => {
