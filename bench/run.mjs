@@ -801,7 +801,7 @@ function versionOf(pkg) {
 }
 
 log(`bench: ${opts.quick ? 'quick, ' : ''}sizes ${opts.sizes.join(', ')}; ${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per run`);
-let t = Date.now();
+const t = Date.now();
 await build();
 log(`built the Worker with wrangler deploy --dry-run (${((Date.now() - t) / 1000).toFixed(1)} s)`);
 const results = [];

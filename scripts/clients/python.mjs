@@ -442,7 +442,7 @@ function methodLines(reg, op, name, typeNames) {
     return { api: p.name, id, type: t, required: p.required, description: p.description };
   });
   // The body's keys, as keyword arguments named as the JSON's keys.
-  let bodyArgs = [];
+  const bodyArgs = [];
   let bodyRest = null;
   let bodyOwner = null;
   if (op.body) {

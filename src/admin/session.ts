@@ -7,7 +7,7 @@ import type { AppEnv } from '../env';
 import { randomBase62, sha256Hex } from '../lib/crypto';
 import { ApiError } from '../lib/errors';
 import { lookupUser } from '../middleware/auth';
-import { type Principal } from '../lib/access';
+import type { Principal } from '../lib/access';
 import { config } from '../config';
 
 /** The panel's session: a random token in an HttpOnly cookie, its SHA-256 the row id. */

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { INVENTORY_REASONS, inventoryAdjustments } from '../../db/schema';
+import { type INVENTORY_REASONS, inventoryAdjustments } from '../../db/schema';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
 
 /** Stock per variant, with the threshold in force and whether the variant is at or below it. */

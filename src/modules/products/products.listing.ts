@@ -3,7 +3,7 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
 import { categoryListing, type ProductStatus, products } from '../../db/schema';
 import { exactFilter, moneyBoundFilter, orderByFor, type ParsedListQuery, type SortKey } from '../../lib/query';
-import { categoryIdOf, productListQuery } from './products.query';
+import { categoryIdOf, type productListQuery } from './products.query';
 
 type Filters = ParsedListQuery<typeof productListQuery.filters>['filters'];
 
