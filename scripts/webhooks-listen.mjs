@@ -297,7 +297,7 @@ if (options.register) {
   const saved = await readSavedEndpoint();
   if (!saved) {
     server.close();
-    fail('--no-register needs --secret <whsec_...> (there is no saved secret in ' + file + ' either).', USAGE);
+    fail(`--no-register needs --secret <whsec_...> (there is no saved secret in ${file} either).`, USAGE);
   }
   secrets.push(saved.secret);
   endpoint = { ...saved, how: 'saved', notes: [] };

@@ -462,7 +462,7 @@ export async function cart() {
   const root = h('div', { class: 'cart-page' });
   const draw = () => {
     const c = store.cart;
-    if (!c || !c.lines.length) {
+    if (!c?.lines.length) {
       return fill(root, h('h1', {}, 'Your cart'), h('p', {}, 'Your cart is empty.'), h('p', {}, h('a', { href: '#/' }, 'Continue shopping')));
     }
     const lines = c.lines.map((line) => {

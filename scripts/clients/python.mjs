@@ -335,7 +335,7 @@ function typedDict(reg, name, schema, bases = []) {
 /** The definition of one component or nested type: a TypedDict or an alias. */
 function definition(reg, name, schema, emittedFirst) {
   // allOf of object parts: inherit the referenced TypedDicts, add the inline parts' keys.
-  if (schema?.allOf && schema.allOf.every((p) => p.$ref || p.type === 'object' || p.properties)) {
+  if (schema?.allOf?.every((p) => p.$ref || p.type === 'object' || p.properties)) {
     const bases = [];
     const extra = { type: 'object', properties: {}, required: [], description: schema.description };
     let ok = true;
@@ -511,7 +511,7 @@ function methodLines(reg, op, name, typeNames) {
       d.push(w[0], ...w.slice(1).map((l) => `    ${l}`));
     }
   }
-  lines.push('        """' + d[0].trimStart(), ...d.slice(1).map((l) => (l.trim() ? l : '')), '        """');
+  lines.push(`        """${d[0].trimStart()}`, ...d.slice(1).map((l) => (l.trim() ? l : '')), '        """');
 
   // The call: each argument on one line when it fits, else a dict exploded one key a line.
   const dictArg = (prefix, entries, suffix = '') => {

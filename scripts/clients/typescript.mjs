@@ -249,7 +249,7 @@ function methodCode(op, names, typeImports) {
   if (op.queryParams.length) {
     const required = op.queryParams.some((p) => p.required);
     // A required query after an optional body: the body becomes `T | undefined` (an optional parameter cannot come first).
-    if (required && op.body && !op.body.required) args[args.length - 1] = args.at(-1).replace('body?: ', 'body: ') + ' | undefined';
+    if (required && op.body && !op.body.required) args[args.length - 1] = `${args.at(-1).replace('body?: ', 'body: ')} | undefined`;
     args.push(`query${required ? '' : '?'}: ${names.query}`);
     specArgs.push('query');
   }

@@ -70,7 +70,7 @@ export async function readSession(c: Context<AppEnv>, now = new Date()): Promise
     if (error instanceof ApiError) return null;
     throw error;
   });
-  if (!principal || principal.kind !== 'user' || !isPanelUser(principal)) return null;
+  if (principal?.kind !== 'user' || !isPanelUser(principal)) return null;
   return { id, csrfToken: row.csrfToken, user, principal };
 }
 

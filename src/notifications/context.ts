@@ -252,7 +252,7 @@ export function contextReads(
       const forCart = ({ data }: ContextEvent): EventContext | null => {
         const cart = typeof data.cartId === 'string' ? cartsById.get(data.cartId) : undefined;
         // A cart used again, checked out or gone since needs no reminder; nor one without its recovery.
-        if (!cart || cart.status !== 'abandoned' || typeof data.recoveryId !== 'string') return null;
+        if (cart?.status !== 'abandoned' || typeof data.recoveryId !== 'string') return null;
         return cartContext(
           cart,
           data.recoveryId,

@@ -94,7 +94,7 @@ describe('admin panel notification templates', () => {
       bodyHtml: original(id).bodyHtml,
       active: true,
     });
-    expect((await get(`/admin/notifications/${id}`, reset.res.headers.get('Set-Cookie')!.split(';')[0] + '; ' + session)).html).toContain('Template reset to its default');
+    expect((await get(`/admin/notifications/${id}`, `${reset.res.headers.get('Set-Cookie')!.split(';')[0]}; ${session}`)).html).toContain('Template reset to its default');
   });
 
   it('previews the drafts with sample data without saving them, HTML in a sandboxed frame', async () => {

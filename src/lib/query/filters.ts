@@ -34,7 +34,7 @@ export function exactFilter(column: SQLiteColumn, description: string): FilterSp
 
 /** Exact match on a whole-number column (`?number=1001`). */
 export function integerFilter(column: SQLiteColumn, description: string, example: number): FilterSpec<number | undefined> {
-  const message = 'must be a whole number, like ' + example;
+  const message = `must be a whole number, like ${example}`;
   const schema = numberQuery(/^\d{1,15}$/, z.int({ error: message }).min(0, message).max(Number.MAX_SAFE_INTEGER, message))
     .optional()
     .openapi({ description, example });

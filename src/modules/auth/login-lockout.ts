@@ -26,6 +26,7 @@ const limitOf = (ip: string) => (ip === EVERY_ADDRESS ? MAX_FAILURES_PER_ACCOUNT
 
 /** The latest lock among the counters that still holds at `now`, or null. */
 export function activeLock(rows: readonly { lockedUntil: string | null }[], now = new Date()): string | null {
+  // biome-ignore lint/complexity/useMathMinMax: ISO timestamps compared as strings; Math.max would turn them into NaN.
   const until = rows.map((r) => r.lockedUntil ?? '').reduce((a, b) => (a > b ? a : b), '');
   return until > now.toISOString() ? until : null;
 }

@@ -52,7 +52,7 @@ export const CartTokenHeaders = z.object({
     .openapi({
       param: { in: 'header' },
       description: 'The guest cart token from `POST /api/carts` (header names are case-insensitive: `X-Cart-Token`).',
-      example: 'ct_' + 'a'.repeat(40),
+      example: `ct_${'a'.repeat(40)}`,
     }),
 });
 

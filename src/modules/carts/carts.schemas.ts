@@ -63,7 +63,7 @@ export const NewCartSchema = CartSchema.extend({
   token: z
     .string()
     .optional()
-    .openapi({ description: 'Guest carts only, shown this once: send it as `X-Cart-Token` on every call for the cart.', example: 'ct_' + 'a'.repeat(40) }),
+    .openapi({ description: 'Guest carts only, shown this once: send it as `X-Cart-Token` on every call for the cart.', example: `ct_${'a'.repeat(40)}` }),
 }).openapi('NewCart');
 
 const Currency = z

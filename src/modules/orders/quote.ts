@@ -215,7 +215,7 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
   const currency = currencyRows.find((c) => c.code === wanted);
 
   const errors: FieldProblem[] = [];
-  if (!currency || !currency.enabled) errors.push({ field: 'currency', problem: `'${wanted}' is not a currency this store sells in` });
+  if (!currency?.enabled) errors.push({ field: 'currency', problem: `'${wanted}' is not a currency this store sells in` });
   const byId = new Map(variantRows.map((v) => [v.variantId, v]));
   request.lines.forEach((line, i) => {
     const found = byId.get(line.variantId);

@@ -90,7 +90,7 @@ async function paymentOf(db: Database, intent: { id: string; metadata?: Record<s
  */
 async function settleIntent(db: Database, env: StripeSettings, intent: Stripe.PaymentIntent, now: Date): Promise<Handled> {
   const payment = await paymentOf(db, intent);
-  if (!payment || payment.provider !== 'stripe') return 'ignored';
+  if (payment?.provider !== 'stripe') return 'ignored';
   const order = (await db.query.orders.findFirst({ where: eq(orders.id, payment.orderId) }))!;
   const provider = stripeProvider(env);
   const request = { payment: { ...payment, providerReference: intent.id }, digits: order.minorUnits, email: order.email };

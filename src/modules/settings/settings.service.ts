@@ -32,7 +32,7 @@ export async function getSettings(db: Database): Promise<Settings> {
 /** The currency a new default must be: enabled, at rate 1 and with the current default's minor units. */
 async function checkNewDefault(db: Database, code: string, currentDigits: number): Promise<void> {
   const [target] = await db.select().from(currencies).where(eq(currencies.code, code)).limit(1);
-  if (!target || !target.enabled) {
+  if (!target?.enabled) {
     throw ApiError.validation([{ field: 'defaultCurrency', problem: `must be an existing, enabled currency; '${code}' is ${target ? 'disabled' : 'unknown'}` }]);
   }
   if (target.exchangeRate !== '1') {
