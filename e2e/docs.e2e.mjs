@@ -71,7 +71,7 @@ class Session {
     this.stderr = '';
     this.nonce = randomBytes(6).toString('hex');
     this.count = 0;
-    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve(code ?? 128)));
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code ?? 128)));
     this.child.stdout.setEncoding('utf8').on('data', (d) => (this.stdout += d));
     this.child.stderr.setEncoding('utf8').on('data', (d) => (this.stderr += d));
     this.child.stdin.on('error', () => {}); // a shell that exited: reported by run()

@@ -166,7 +166,7 @@ after(async () => {
 
 /** A blank page on an origin of its own (for calling the API from a second origin). */
 async function startBlankPage() {
-  const server = http.createServer((req, res) => {
+  const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><html lang="en"><title>Another shop</title><h1>Another shop</h1></html>');
   });

@@ -215,7 +215,6 @@ export function* catalogueStatements(count, block = 600) {
 export async function seedCatalogue(db, count, { perBatch = 400, onProgress } = {}) {
   let pending = [];
   let statements = 0;
-  let done = 0;
   const flush = async () => {
     if (pending.length === 0) return;
     await db.batch(pending.map(([sql, params]) => db.prepare(sql).bind(...params)));
@@ -226,7 +225,6 @@ export async function seedCatalogue(db, count, { perBatch = 400, onProgress } = 
   for (const statement of catalogueStatements(count)) {
     pending.push(statement);
     if (pending.length >= perBatch) await flush();
-    done++;
   }
   await flush();
   return statements;

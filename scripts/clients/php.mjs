@@ -370,7 +370,7 @@ function resourceFile(group, node, ctx) {
     `final class ${cls}`,
     '{',
   ];
-  for (const [name, child] of children) lines.push(`    public readonly ${className(`${group}.${name}`)} $${camel(name)};`);
+  for (const [name] of children) lines.push(`    public readonly ${className(`${group}.${name}`)} $${camel(name)};`);
   if (children.length) lines.push('');
   lines.push('    /** @internal built by StoreApi\\Client */');
   lines.push('    public function __construct(private readonly \\StoreApi\\Client $client)');
