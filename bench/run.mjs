@@ -321,12 +321,17 @@ async function profileTarget(targetId, name) {
   const targets = await (await fetch(`http://127.0.0.1:${PROFILE_PORT}/json`)).json();
   const target = targets.find((t) => t.id === targetId);
   const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
   let next = 1;
   const pending = new Map();
   ws.on('message', (data) => {
     const msg = JSON.parse(String(data));
-    if (msg.id && pending.has(msg.id)) pending.get(msg.id)(msg.result), pending.delete(msg.id);
+    if (!msg.id || !pending.has(msg.id)) return;
+    pending.get(msg.id)(msg.result);
+    pending.delete(msg.id);
   });
   const send = (method, params = {}) =>
     new Promise((resolve) => {

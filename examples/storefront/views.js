@@ -961,7 +961,19 @@ export async function account({ go }) {
       me.name ? `${me.name} · ` : '',
       me.email,
       ' ',
-      h('button', { type: 'button', class: 'link', onclick: () => (store.signOut(), announce('Signed out.'), go('/')) }, 'Sign out'),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'link',
+          onclick: () => {
+            store.signOut();
+            announce('Signed out.');
+            go('/');
+          },
+        },
+        'Sign out',
+      ),
     ),
     h(
       'section',

@@ -18,8 +18,14 @@ import { adminKey, createProduct, db, uid } from '../helpers';
 function countedOrder() {
   let calls = 0;
   const binding = interceptD1(env.DB, {
-    lone: ({ proceed }) => (calls++, proceed()),
-    batch: (statements, proceed) => (calls++, proceed(statements.map((s) => s.statement))),
+    lone: ({ proceed }) => {
+      calls++;
+      return proceed();
+    },
+    batch: (statements, proceed) => {
+      calls++;
+      return proceed(statements.map((s) => s.statement));
+    },
   });
   const counted = createDb(binding);
   return {

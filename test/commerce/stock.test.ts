@@ -74,7 +74,14 @@ describe('stock changes', () => {
     const b = await variant(10, 3);
     // Count the statements D1 is really sent, through a wrapper of the binding.
     const sent: number[] = [];
-    const counted = createDb(interceptD1(env.DB, { batch: (statements, proceed) => (sent.push(statements.length), proceed(statements.map((s) => s.statement))) }));
+    const counted = createDb(
+      interceptD1(env.DB, {
+        batch: (statements, proceed) => {
+          sent.push(statements.length);
+          return proceed(statements.map((s) => s.statement));
+        },
+      }),
+    );
     const changes = [change(a.id, -2), change(b.id, -8), change(a.id, 4)];
     await withGuards(() => counted.batch(changes.flatMap((c) => stockChangeStatements(counted, c)) as never));
     expect(sent).toEqual([3]);
