@@ -179,6 +179,7 @@ export function withStatusChecks(code) {
 
 const NORMALISE = [
   // ANSI colours
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes start with ESC.
   [/\u001b\[[0-9;?]*[ -/]*[@-~]/g, ''],
   // ids (`prod_` + 26 Crockford base32 characters), however the doc abbreviates them (prod_01K...)
   [/\b([a-z]{2,8})_[0-9A-HJKMNP-TV-Z]{26}\b/g, '$1_…'],

@@ -129,6 +129,7 @@ export function PermissionGrid(v: { form: FormState; access: RoleAccess; locked:
     <fieldset class={`field${error ? ' invalid' : ''}`} aria-describedby={error ? 'f-permissions-error' : undefined}>
       <legend>Permissions</legend>
       {v.locked ? null : <input type="hidden" name="permissionsShown" value="1" />}
+      {/* biome-ignore lint/a11y/noLabelWithoutControl: box() returns the checkbox the label wraps. */}
       <label class="check">
         {box('*', 'Everything (*)')} <strong>Everything</strong> <code>*</code>: every action on every resource, now and later
       </label>

@@ -29,7 +29,7 @@ const unsupported = (message: string, problem: string) => new ApiError('INVALID_
 
 /** `image/jpg` is a common misspelling; parameters and case do not matter. */
 function declaredType(header: string | null | undefined): string | null {
-  const type = header?.split(';')[0]!.trim().toLowerCase() ?? '';
+  const type = header?.split(';')[0]?.trim().toLowerCase() ?? '';
   if (!type || type === 'application/octet-stream') return null;
   return type === 'image/jpg' ? 'image/jpeg' : type;
 }
