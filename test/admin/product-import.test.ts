@@ -60,25 +60,23 @@ describe('admin: product import', () => {
     const ts = new Date().toISOString();
     const reason =
       'stopped: the credential that started the import can no longer import products (This API key has been revoked); the products not written by then were not imported';
-    await db()
-      .insert(imports)
-      .values({
-        id,
-        status: 'failed',
-        reason,
-        format: 'store',
-        actor: 'key:key_gone',
-        vendorId: null,
-        rows: 100,
-        products: 100,
-        chunks: 4,
-        chunksDone: 1,
-        rowsDone: 25,
-        created: 25,
-        completedAt: ts,
-        createdAt: ts,
-        updatedAt: ts,
-      });
+    await db().insert(imports).values({
+      id,
+      status: 'failed',
+      reason,
+      format: 'store',
+      actor: 'key:key_gone',
+      vendorId: null,
+      rows: 100,
+      products: 100,
+      chunks: 4,
+      chunksDone: 1,
+      rowsDone: 25,
+      created: 25,
+      completedAt: ts,
+      createdAt: ts,
+      updatedAt: ts,
+    });
     const page = await get(`/admin/products/import/${id}`, session);
     expect(page.res.status).toBe(200);
     expect(page.res.headers.get('Refresh')).toBeNull();

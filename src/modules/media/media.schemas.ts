@@ -24,12 +24,10 @@ export const MediaSchema = createSelectSchema(productMedia, {
   .omit({ productId: true })
   .extend({
     key: z.string().openapi({ description: 'The stored file: the SHA-256 of its bytes and its extension. The same file uploaded twice (to any product) is one object.' }),
-    url: z
-      .string()
-      .openapi({
-        description: 'Where the file is served (`GET /media/{key}`), cacheable for a year: it never changes.',
-        example: 'https://store.example.com/media/9f86d0...0f00a08.jpg',
-      }),
+    url: z.string().openapi({
+      description: 'Where the file is served (`GET /media/{key}`), cacheable for a year: it never changes.',
+      example: 'https://store.example.com/media/9f86d0...0f00a08.jpg',
+    }),
     byteSize: z.int().openapi({ description: 'Size of the file in bytes.' }),
     width: z.int().nullable().openapi({ description: 'Width in pixels, read from the file (null when its header does not say).' }),
     height: z.int().nullable().openapi({ description: 'Height in pixels, read from the file.' }),

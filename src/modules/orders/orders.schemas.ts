@@ -42,11 +42,9 @@ export const OrderLineSchema = createSelectSchema(orderLines, {
   .omit({ orderId: true, vendorId: true })
   .openapi('OrderLine');
 
-export const OrderHistorySchema = createSelectSchema(orderStatusHistory, { createdAt: Timestamp })
-  .omit({ orderId: true })
-  .openapi('OrderStatusChange', {
-    description: 'One status change: `fromStatus` is null for placement; `actor` is `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`.',
-  });
+export const OrderHistorySchema = createSelectSchema(orderStatusHistory, { createdAt: Timestamp }).omit({ orderId: true }).openapi('OrderStatusChange', {
+  description: 'One status change: `fromStatus` is null for placement; `actor` is `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`.',
+});
 
 export const OrderSchema = createSelectSchema(orders, {
   number: z.number().int().openapi({
