@@ -5,7 +5,7 @@ import { config } from '../config';
 import { cellValue, csvColumns, listItemSchema } from '../lib/csv-columns';
 import { csvLine } from '../lib/csv';
 import { ApiError, detailOf } from '../lib/errors';
-import { continueAfter, type Cursor, type FieldTree, fieldTreeFromSchema, keysetFields, listConfigOf, type ListQueryConfig, MAX_LIMIT } from '../lib/query';
+import { type AnyFilters, continueAfter, type Cursor, type FieldTree, fieldTreeFromSchema, keysetFields, listConfigOf, type ListQueryConfig, MAX_LIMIT } from '../lib/query';
 import { FieldSyntaxError, parseFields } from '../lib/query/fields';
 import { versionAliasPath } from './api-version';
 import { BOOKMARK_HEADER } from '../d1/session';
@@ -16,7 +16,7 @@ interface ListRoute {
   pattern: RegExp;
   resource: string;
   selectable: FieldTree;
-  config?: ListQueryConfig<any>;
+  config?: ListQueryConfig<AnyFilters>;
 }
 
 /** What the OpenAPI registry keeps of a route (src/app.ts's app.openAPIRegistry.definitions), as read here. */

@@ -18,6 +18,7 @@ export {
   FIELDS_SELECTION_EXTENSION,
   FIELDS_SELECTION_NOTE,
   fieldSelection,
+  type AnyFilters,
   type FilterSpec,
   continueParsedList,
   listConfigOf,

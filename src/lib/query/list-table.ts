@@ -2,14 +2,16 @@ import { count, eq, or, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTableWithColumns } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
 import { ApiError } from '../errors';
-import { type FilterSpec, type ListQueryConfig, listPlan, type ParsedListQuery } from './list-query';
+import { type AnyFilters, type ListQueryConfig, listPlan, type ParsedListQuery } from './list-query';
 
-type SluggedTable = SQLiteTableWithColumns<any> & { id: SQLiteColumn; slug: SQLiteColumn };
+// biome-ignore lint/suspicious/noExplicitAny: any of drizzle's tables; only its columns named below are read.
+type AnyTable = SQLiteTableWithColumns<any>;
+type SluggedTable = AnyTable & { id: SQLiteColumn; slug: SQLiteColumn };
 
 /** One page of a single table and its total, counted in SQL, in one D1 round trip. `extraConditions` narrow it (what the caller may see). */
-export async function listTable<T, F extends Record<string, FilterSpec<any>>>(
+export async function listTable<T, F extends AnyFilters>(
   db: Database,
-  table: SQLiteTableWithColumns<any>,
+  table: AnyTable,
   config: ListQueryConfig<F>,
   query: ParsedListQuery<F>,
   extraConditions: (SQL | undefined)[] = [],

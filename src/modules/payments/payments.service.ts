@@ -5,7 +5,7 @@ import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
-import { type FilterSpec, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
+import { type AnyFilters, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
 import { amountInMinor } from './amounts';
 import type { CreatePaymentInput, Payment } from './payments.schemas';
 import { type PaymentProvider, ProviderUnavailable } from './providers/provider';
@@ -24,12 +24,7 @@ export function toPayment({ providerInput: _input, requestKey: _key, ...row }: P
 const paymentWithDigits = { payment: payments, digits: orders.minorUnits };
 
 /** One page of payments (within `reach`) and their total, counted in SQL, in one round trip. */
-export async function listPayments<F extends Record<string, FilterSpec<any>>>(
-  db: Database,
-  query: ParsedListQuery<F>,
-  config: ListQueryConfig<F>,
-  conditions: (SQL | undefined)[],
-) {
+export async function listPayments<F extends AnyFilters>(db: Database, query: ParsedListQuery<F>, config: ListQueryConfig<F>, conditions: (SQL | undefined)[]) {
   const plan = listPlan(config, query, conditions);
   const [rows, totals] = await db.batch([
     db

@@ -7,7 +7,7 @@ import { ApiError, type FieldProblem, detailOf } from '../../lib/errors';
 import { outboxEvent, outboxEventWhere } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
-import { type FilterSpec, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
+import { type AnyFilters, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
 import { orderNumberOf, statusChangeStatements } from '../orders/order-status';
 import { followUpOrderStatus } from '../payments/order-follow-up';
 import type { CreateShipmentInput, Shipment, UpdateShipmentInput } from './shipments.schemas';
@@ -41,13 +41,7 @@ async function linesOf(db: Database, shipmentIds: string[], reach: OrderReach): 
 }
 
 /** A page of the shipments within `reach` matching `conditions` (an order's, or none), with the lines `reach` shows. */
-export async function listShipments<F extends Record<string, FilterSpec<any>>>(
-  db: Database,
-  reach: OrderReach,
-  conditions: (SQL | undefined)[],
-  query: ParsedListQuery<F>,
-  config: ListQueryConfig<F>,
-) {
+export async function listShipments<F extends AnyFilters>(db: Database, reach: OrderReach, conditions: (SQL | undefined)[], query: ParsedListQuery<F>, config: ListQueryConfig<F>) {
   const plan = listPlan(config, query, [...conditions, shipmentCondition(reach)]);
   const [rows, totals] = await db.batch([
     db
