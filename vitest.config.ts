@@ -53,20 +53,26 @@ export default defineConfig({
     maxWorkers: 3,
     projects: [
       // Limits high enough that no functional test is ever rate limited (anonymous test requests share one IP bucket).
-      workersProject('workers', ['test/**/*.test.ts'], ['test/**/*.node.test.ts', 'test/rate-limit/**'], {
-        RATE_LIMIT_AUTHENTICATED: '1000000',
-        RATE_LIMIT_ANONYMOUS: '1000000',
-        // Leases (src/rate-limit/leases.ts) give back unused hits after a second instead of ten, so
-        // tests that wait for a request's background work (waitOnExecutionContext) do not wait long.
-        RATE_LIMIT_LEASE_SECONDS: '1',
-        // Kept catalogue answers are tried after 1 ms, so every test that reads the catalogue twice goes through them.
-        CATALOGUE_CACHE_QUIET_MS: '1',
-        // One origin from the environment, beside those the CORS tests put in the settings.
-        CORS_ORIGINS: 'https://env-shop.test',
-      }, [
-        './test/webhooks/receiver.global-setup.mjs', // a loopback webhook receiver (test/webhooks/receiver-setup.ts)
-        './test/payments/stripe-fake.global-setup.mjs', // a loopback fake of Stripe's API (test/payments/stripe-fake.ts)
-      ]),
+      workersProject(
+        'workers',
+        ['test/**/*.test.ts'],
+        ['test/**/*.node.test.ts', 'test/rate-limit/**'],
+        {
+          RATE_LIMIT_AUTHENTICATED: '1000000',
+          RATE_LIMIT_ANONYMOUS: '1000000',
+          // Leases (src/rate-limit/leases.ts) give back unused hits after a second instead of ten, so
+          // tests that wait for a request's background work (waitOnExecutionContext) do not wait long.
+          RATE_LIMIT_LEASE_SECONDS: '1',
+          // Kept catalogue answers are tried after 1 ms, so every test that reads the catalogue twice goes through them.
+          CATALOGUE_CACHE_QUIET_MS: '1',
+          // One origin from the environment, beside those the CORS tests put in the settings.
+          CORS_ORIGINS: 'https://env-shop.test',
+        },
+        [
+          './test/webhooks/receiver.global-setup.mjs', // a loopback webhook receiver (test/webhooks/receiver-setup.ts)
+          './test/payments/stripe-fake.global-setup.mjs', // a loopback fake of Stripe's API (test/payments/stripe-fake.ts)
+        ],
+      ),
       // Small limits so the limiter's edges can be reached in a few requests.
       workersProject('rate-limit', ['test/rate-limit/**/*.test.ts'], [], { RATE_LIMIT_AUTHENTICATED: '10', RATE_LIMIT_ANONYMOUS: '5' }),
       {

@@ -30,7 +30,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Miniflare } from 'miniflare';
-import { catalogueStatements, expectedCounts, LEAVES, productId, productStatus, SALES_YEAR, salesYearStatements, SEARCH_WORD, SEED_VERSION, variantCount, variantId } from './lib/catalogue.mjs';
+import {
+  catalogueStatements,
+  expectedCounts,
+  LEAVES,
+  productId,
+  productStatus,
+  SALES_YEAR,
+  salesYearStatements,
+  SEARCH_WORD,
+  SEED_VERSION,
+  variantCount,
+  variantId,
+} from './lib/catalogue.mjs';
 import { writeReport } from './lib/report.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
@@ -53,7 +65,9 @@ function option(name, fallback) {
 const quick = flag('quick');
 const opts = {
   quick,
-  sizes: String(option('sizes', quick ? '1000,10000' : '1000,10000,100000')).split(',').map(Number),
+  sizes: String(option('sizes', quick ? '1000,10000' : '1000,10000,100000'))
+    .split(',')
+    .map(Number),
   duration: Number(option('duration', quick ? 1.5 : 10)),
   warmup: Number(option('warmup', quick ? 0.5 : 2)),
   connections: Number(option('connections', 16)),
@@ -184,13 +198,18 @@ async function migrationFiles() {
 
 /** Applies the migrations not yet recorded in d1_migrations (wrangler's table), in order. */
 async function migrate(mf, files) {
-  await d1Batch(mf, [['CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)']]);
+  await d1Batch(mf, [
+    ['CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)'],
+  ]);
   const applied = new Set((await d1Query(mf, 'SELECT name FROM d1_migrations')).map((r) => r.name));
   const done = [];
   for (const file of files) {
     if (applied.has(file.name)) continue;
     // wrangler's splitter keeps CREATE TRIGGER ... BEGIN ... END together; drizzle's breakpoints are comments.
-    const statements = wrangler.unstable_splitSqlQuery(file.sql).map((s) => s.trim()).filter((s) => s && !/^(--[^\n]*\n?\s*)*$/.test(s));
+    const statements = wrangler
+      .unstable_splitSqlQuery(file.sql)
+      .map((s) => s.trim())
+      .filter((s) => s && !/^(--[^\n]*\n?\s*)*$/.test(s));
     await d1Batch(mf, [...statements.map((s) => [s]), ['INSERT INTO d1_migrations (name) VALUES (?)', [file.name]]]);
     done.push(file.name);
   }
@@ -228,7 +247,9 @@ function summarize(result, duration = opts.duration) {
   const codes = result.statusCodeStats ?? {};
   const count = (code) => codes[code]?.count ?? 0;
   const total = Object.values(codes).reduce((s, c) => s + c.count, 0);
-  const ok = Object.entries(codes).filter(([code]) => code >= 200 && code < 300).reduce((s, [, c]) => s + c.count, 0);
+  const ok = Object.entries(codes)
+    .filter(([code]) => code >= 200 && code < 300)
+    .reduce((s, [, c]) => s + c.count, 0);
   const r429 = count(429);
   return {
     rps: ok / (result.duration || duration),
@@ -300,14 +321,24 @@ async function profileTarget(targetId, name) {
   const targets = await (await fetch(`http://127.0.0.1:${PROFILE_PORT}/json`)).json();
   const target = targets.find((t) => t.id === targetId);
   const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
   let next = 1;
   const pending = new Map();
   ws.on('message', (data) => {
     const msg = JSON.parse(String(data));
-    if (msg.id && pending.has(msg.id)) pending.get(msg.id)(msg.result), pending.delete(msg.id);
+    if (!msg.id || !pending.has(msg.id)) return;
+    pending.get(msg.id)(msg.result);
+    pending.delete(msg.id);
   });
-  const send = (method, params = {}) => new Promise((resolve) => { const id = next++; pending.set(id, resolve); ws.send(JSON.stringify({ id, method, params })); });
+  const send = (method, params = {}) =>
+    new Promise((resolve) => {
+      const id = next++;
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
   await send('Profiler.enable');
   await send('Profiler.setSamplingInterval', { interval: 100 });
   await send('Profiler.start');
@@ -327,7 +358,10 @@ async function profileTarget(targetId, name) {
     const busy = profile.samples.length - idle;
     const ms = (n) => (n * (profile.endTime - profile.startTime)) / profile.samples.length / 1000;
     log(`profile ${name}: busy ${ms(busy).toFixed(0)} ms of ${ms(profile.samples.length).toFixed(0)} ms; bench/.tmp/${name}.cpuprofile; most self time (share of busy):`);
-    for (const [key, n] of [...self].filter(([k]) => k !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    for (const [key, n] of [...self]
+      .filter(([k]) => k !== '(idle)')
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 25)) {
       console.log(`  ${((100 * n) / busy).toFixed(1).padStart(5)}%  ${key}`);
     }
   };
@@ -424,7 +458,10 @@ function startReceiver() {
 // One catalogue size
 
 const migrations = await migrationFiles();
-const migrationsHash = createHash('sha256').update(migrations.map((m) => `${m.name}\n${m.sql}`).join('\n')).digest('hex').slice(0, 16);
+const migrationsHash = createHash('sha256')
+  .update(migrations.map((m) => `${m.name}\n${m.sql}`).join('\n'))
+  .digest('hex')
+  .slice(0, 16);
 
 /** Migrates the saved catalogue and seeds it unless it holds exactly the expected one: its seed facts, or 'written' when load ran on it. */
 async function prepareCatalogue(size, stateDir, manifest) {
@@ -434,7 +471,10 @@ async function prepareCatalogue(size, stateDir, manifest) {
     const applied = await migrate(seeding, migrations);
     if (applied.length) log(`${size}: applied ${applied.length} migration(s): ${applied.join(', ')}`);
     const expected = expectedCounts(size);
-    const [counts] = await d1Query(seeding, "SELECT (SELECT count(*) FROM products WHERE sku LIKE 'BENCH-%') AS products, (SELECT count(*) FROM product_variants WHERE sku LIKE 'BENCH-%') AS variants, (SELECT count(*) FROM orders) AS orders");
+    const [counts] = await d1Query(
+      seeding,
+      "SELECT (SELECT count(*) FROM products WHERE sku LIKE 'BENCH-%') AS products, (SELECT count(*) FROM product_variants WHERE sku LIKE 'BENCH-%') AS variants, (SELECT count(*) FROM orders) AS orders",
+    );
     if (counts.orders > 0) return 'written';
     if (manifest && counts.products === expected.products && counts.variants === expected.variants) {
       log(`${size}: reusing the seeded catalogue (${counts.products} products, ${counts.variants} variants)`);
@@ -486,7 +526,10 @@ async function benchSize(size) {
     const key = mintApiKey();
     const now = new Date().toISOString();
     await d1Batch(mf, [
-      ['INSERT INTO api_keys (id, name, prefix, key_hash, role_id, permissions, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [`key_bench${randomBytes(8).toString('hex')}`, 'bench', apiKeyPrefix(key), hashApiKey(key), 'admin', '[]', now, now]],
+      [
+        'INSERT INTO api_keys (id, name, prefix, key_hash, role_id, permissions, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [`key_bench${randomBytes(8).toString('hex')}`, 'bench', apiKeyPrefix(key), hashApiKey(key), 'admin', '[]', now, now],
+      ],
       ['UPDATE webhook_endpoints SET active = 0 WHERE active = 1', []],
     ]);
     // A year of orders in this run's copy, for the reports (the saved catalogue stays without orders).
@@ -517,15 +560,20 @@ async function benchSize(size) {
     // More distinct URLs than an isolate keeps (1,000 answers), asked in turn: each request misses the
     // isolate's kept answers and is served from the colo's cache (the Cache API) once the warm-up
     // has rendered it. Sort x limit x page = 2 x 12 x 50 = 1,200 pages, none of them empty.
-    const COLO_URLS = Array.from({ length: 1200 }, (_, n) => `/api/products?sort=${n % 2 ? 'price:asc' : 'created_at:desc'}&limit=${1 + (Math.floor(n / 2) % 12)}&page=${1 + Math.floor(n / 24)}`);
+    const COLO_URLS = Array.from(
+      { length: 1200 },
+      (_, n) => `/api/products?sort=${n % 2 ? 'price:asc' : 'created_at:desc'}&limit=${1 + (Math.floor(n / 2) % 12)}&page=${1 + Math.floor(n / 24)}`,
+    );
     let coloN = 0;
     // A bookmark, as a client gets it with every answer and sends back to read its own writes.
     const bookmark = (await fetch(`${url.store}/api/products?limit=1`)).headers.get('x-d1-bookmark');
 
-    const get = (origin, p, headers = {}, rotateIp = true) => () => ({
-      url: origin,
-      requests: [{ method: 'GET', path: p, headers, ...(rotateIp ? { setupRequest: anonIp } : {}) }],
-    });
+    const get =
+      (origin, p, headers = {}, rotateIp = true) =>
+      () => ({
+        url: origin,
+        requests: [{ method: 'GET', path: p, headers, ...(rotateIp ? { setupRequest: anonIp } : {}) }],
+      });
     let byId = 0;
     let orderN = 0;
     const scenarios = [
@@ -553,8 +601,18 @@ async function benchSize(size) {
       { id: 'fields', name: 'fields=id,name,variants(id,price)', path: '/api/products?fields=id,name,variants(id,price)' },
       // Full-text search: the same 20 products match at every size (bench/lib/catalogue.mjs), ranked by relevance.
       { id: 'search', name: `Search q=${SEARCH_WORD} (relevance)`, path: `/api/products?q=${SEARCH_WORD}`, headers: { 'cache-control': 'no-cache' } },
-      { id: 'search-facets', name: `Search q=${SEARCH_WORD}&facets=category,brand,price`, path: `/api/products?q=${SEARCH_WORD}&facets=category,brand,price`, headers: { 'cache-control': 'no-cache' } },
-      { id: 'facets', name: 'First page with facets=category,brand,price (kept counts)', path: '/api/products?facets=category,brand,price', headers: { 'cache-control': 'no-cache' } },
+      {
+        id: 'search-facets',
+        name: `Search q=${SEARCH_WORD}&facets=category,brand,price`,
+        path: `/api/products?q=${SEARCH_WORD}&facets=category,brand,price`,
+        headers: { 'cache-control': 'no-cache' },
+      },
+      {
+        id: 'facets',
+        name: 'First page with facets=category,brand,price (kept counts)',
+        path: '/api/products?facets=category,brand,price',
+        headers: { 'cache-control': 'no-cache' },
+      },
       {
         id: 'by-id',
         name: 'One product by id',
@@ -582,14 +640,30 @@ async function benchSize(size) {
             {
               method: 'POST',
               path: '/api/orders',
-              setupRequest: (req) => ({ ...req, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ lines: [{ variantId: orderVariants[orderN % orderVariants.length], quantity: 1 }], email: `guest${orderN++}@bench.example.com` }) }),
+              setupRequest: (req) => ({
+                ...req,
+                headers: { ...auth, 'content-type': 'application/json' },
+                body: JSON.stringify({ lines: [{ variantId: orderVariants[orderN % orderVariants.length], quantity: 1 }], email: `guest${orderN++}@bench.example.com` }),
+              }),
             },
           ],
         }),
       },
       // The reports read daily totals: a year of orders costs the year's days, not its orders.
-      { id: 'report-sales', name: `Sales report by month, a year of ${yearOrders.toLocaleString('en')} orders`, path: `/api/reports/sales?from=${SALES_YEAR.year}-01-01&to=${SALES_YEAR.year}-12-31&interval=month`, headers: auth, rotateIp: false },
-      { id: 'report-products', name: `Top 10 products over the same year`, path: `/api/reports/products?from=${SALES_YEAR.year}-01-01&to=${SALES_YEAR.year}-12-31`, headers: auth, rotateIp: false },
+      {
+        id: 'report-sales',
+        name: `Sales report by month, a year of ${yearOrders.toLocaleString('en')} orders`,
+        path: `/api/reports/sales?from=${SALES_YEAR.year}-01-01&to=${SALES_YEAR.year}-12-31&interval=month`,
+        headers: auth,
+        rotateIp: false,
+      },
+      {
+        id: 'report-products',
+        name: `Top 10 products over the same year`,
+        path: `/api/reports/products?from=${SALES_YEAR.year}-01-01&to=${SALES_YEAR.year}-12-31`,
+        headers: auth,
+        rotateIp: false,
+      },
     ];
     opts.paths.forEach((p, i) => scenarios.push({ id: `path${i}`, name: p, path: p }));
     if (opts.only) scenarios.splice(0, scenarios.length, ...scenarios.filter((s) => opts.only.includes(s.id) || s.id.startsWith('path')));
@@ -618,7 +692,14 @@ async function benchSize(size) {
       for (let i = 0; i < 3; i++) {
         const m = await probe(url.metered, s);
         const h = (n) => Number(m.res.headers.get(n));
-        samples.push({ roundTrips: h('x-bench-d1-round-trips'), batches: h('x-bench-d1-batches'), rowsRead: h('x-bench-d1-rows-read'), rowsWritten: h('x-bench-d1-rows-written'), doCalls: h('x-bench-do-calls'), cache: m.res.headers.get('x-store-cache') });
+        samples.push({
+          roundTrips: h('x-bench-d1-round-trips'),
+          batches: h('x-bench-d1-batches'),
+          rowsRead: h('x-bench-d1-rows-read'),
+          rowsWritten: h('x-bench-d1-rows-written'),
+          doCalls: h('x-bench-do-calls'),
+          cache: m.res.headers.get('x-store-cache'),
+        });
       }
       // The last request is what the load sees (a kept answer where there is one); the first one was rendered.
       s.cost = samples[samples.length - 1];
@@ -647,8 +728,21 @@ async function benchSize(size) {
       const stopProfile = opts.profile === s.id ? await startProfile(`profile-${s.id}-${size}`) : undefined;
       const { base, run: r } = await measurePair(b1, s);
       await stopProfile?.();
-      out.scenarios.push({ id: s.id, name: s.name, path: s.path, method: s.method ?? 'GET', b1: base, ...r, cost: s.cost, renderedCost: s.renderedCost, workerCost: s.workerCost, exposed: s.exposed });
-      log(`${size}: ${s.name.padEnd(36)} ${(s.id.startsWith('path') ? r.allRps : r.rps).toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  429 ${r.r429}  | B1 ${base.rps.toFixed(0)} req/s  ratio ${(r.rps / base.rps).toFixed(2)}  | workerd CPU ${r.cpuMsPerRequest?.toFixed(2)} ms/req (B1 ${base.cpuMsPerRequest?.toFixed(2)}, ÷ ${(base.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)})`);
+      out.scenarios.push({
+        id: s.id,
+        name: s.name,
+        path: s.path,
+        method: s.method ?? 'GET',
+        b1: base,
+        ...r,
+        cost: s.cost,
+        renderedCost: s.renderedCost,
+        workerCost: s.workerCost,
+        exposed: s.exposed,
+      });
+      log(
+        `${size}: ${s.name.padEnd(36)} ${(s.id.startsWith('path') ? r.allRps : r.rps).toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  429 ${r.r429}  | B1 ${base.rps.toFixed(0)} req/s  ratio ${(r.rps / base.rps).toFixed(2)}  | workerd CPU ${r.cpuMsPerRequest?.toFixed(2)} ms/req (B1 ${base.cpuMsPerRequest?.toFixed(2)}, ÷ ${(base.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)})`,
+      );
     }
     b0Runs.push(await measure(b0));
     // The ratio uses the first B0 run: the last one shares the machine with the queue consumers still
@@ -659,7 +753,9 @@ async function benchSize(size) {
     // for the deliveries, then rate them over the time they were arriving: from the first to the last
     // one received, less the pauses of over a second (the B1 slices between the orders slices).
     const orders = out.scenarios.find((s) => s.id === 'orders');
-    const expectedDeliveries = await d1Query(mf, "SELECT count(*) AS n FROM events e WHERE e.type = 'order.placed' AND e.created_at >= ?", [registeredAt]).then((r) => r[0].n).catch(() => undefined);
+    const expectedDeliveries = await d1Query(mf, "SELECT count(*) AS n FROM events e WHERE e.type = 'order.placed' AND e.created_at >= ?", [registeredAt])
+      .then((r) => r[0].n)
+      .catch(() => undefined);
     const deadline = Date.now() + opts.drainSeconds * 1000;
     while (Date.now() < deadline && (expectedDeliveries === undefined || receiver.deliveries.length < expectedDeliveries)) await new Promise((r) => setTimeout(r, 250));
     const d = receiver.deliveries;
@@ -680,7 +776,9 @@ async function benchSize(size) {
       sample: sample.length,
       ordersPerSecond: orders?.rps,
     };
-    log(`${size}: webhooks ${d.length}/${expectedDeliveries ?? '?'} delivered, ${out.webhooks.perSecond.toFixed(0)}/s over ${span.toFixed(1)} s, ${verified}/${sample.length} sampled signatures valid`);
+    log(
+      `${size}: webhooks ${d.length}/${expectedDeliveries ?? '?'} delivered, ${out.webhooks.perSecond.toFixed(0)}/s over ${span.toFixed(1)} s, ${verified}/${sample.length} sampled signatures valid`,
+    );
     receiver.server.close();
   } finally {
     await mf.dispose();
@@ -708,7 +806,7 @@ function versionOf(pkg) {
 }
 
 log(`bench: ${opts.quick ? 'quick, ' : ''}sizes ${opts.sizes.join(', ')}; ${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per run`);
-let t = Date.now();
+const t = Date.now();
 await build();
 log(`built the Worker with wrangler deploy --dry-run (${((Date.now() - t) / 1000).toFixed(1)} s)`);
 const results = [];

@@ -41,7 +41,11 @@ test('categories: a tree; one moved to another parent; a cycle refused next to t
   assert.equal(await page.textContent('h1'), 'Categories');
   const create = async (name, parent) => {
     await page.fill('form[method=post][action="/admin/categories"] input[name=name]', name);
-    if (parent) await page.selectOption('form[method=post][action="/admin/categories"] select[name=parentId]', await optionValue('form[method=post][action="/admin/categories"] select[name=parentId]', parent));
+    if (parent)
+      await page.selectOption(
+        'form[method=post][action="/admin/categories"] select[name=parentId]',
+        await optionValue('form[method=post][action="/admin/categories"] select[name=parentId]', parent),
+      );
     await submit('form[method=post][action="/admin/categories"]');
     assert.match(await flash(), new RegExp(`Category “${name}” created`));
   };
@@ -169,7 +173,10 @@ test('vendors: created, suspended, found by the status filter, reactivated', asy
   await page.fill('form[method=post][action="/admin/vendors"] input[name=name]', 'Southwind Goods');
   await submit('form[method=post][action="/admin/vendors"]');
   await page.goto('/admin/vendors?status=suspended');
-  assert.deepEqual((await page.locator('tbody tr td:first-child a').allTextContents()).map((t) => t.trim()), ['Northwind Crafts']);
+  assert.deepEqual(
+    (await page.locator('tbody tr td:first-child a').allTextContents()).map((t) => t.trim()),
+    ['Northwind Crafts'],
+  );
   await page.goto('/admin/vendors');
   await shot('admin-vendors');
   await submit('tbody tr:has-text("Northwind Crafts")', 'button:has-text("Reactivate")');
@@ -228,6 +235,9 @@ test('the audit log holds the catalogue writes: the categories, the move with it
   const stock = (await auditRows(page, { resource: 'variant', action: 'update' })).filter((r) => /stock/.test(r.fields));
   assert.ok(stock.length >= 1, 'the stock adjustment is recorded on the variant');
   const changes = await auditChanges(page, stock[0].id);
-  assert.deepEqual(changes.find((c) => c.field === 'stock'), { field: 'stock', before: '10', after: '3' });
+  assert.deepEqual(
+    changes.find((c) => c.field === 'stock'),
+    { field: 'stock', before: '10', after: '3' },
+  );
   for (const row of [...categories, ...brands, ...stock]) assert.match(row.actor, /owner@example\.com/);
 });

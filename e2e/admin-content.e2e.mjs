@@ -133,10 +133,19 @@ test('a menu is built with an item nested under another, and the API serves the 
   const menu = await publicApi(`/api/menus/${menuId}`);
   assert.equal(menu.status, 200);
   const items = menu.json.data.items;
-  assert.deepEqual(items.map((i) => i.label), ['Shop', 'Help']);
-  assert.deepEqual(items[0].children.map((i) => i.label), ['Sale']);
+  assert.deepEqual(
+    items.map((i) => i.label),
+    ['Shop', 'Help'],
+  );
+  assert.deepEqual(
+    items[0].children.map((i) => i.label),
+    ['Sale'],
+  );
   assert.equal(items[0].children[0].url, 'https://example.com/sale');
-  assert.deepEqual(items[1].children.map((i) => [i.label, i.url]), [['Shipping', '/pages/shipping-and-returns']]);
+  assert.deepEqual(
+    items[1].children.map((i) => [i.label, i.url]),
+    [['Shipping', '/pages/shipping-and-returns']],
+  );
 
   await page.goto('/admin/content/menus');
   await page.locator(`a[href="/admin/content/menus/${menuId}"]`).waitFor();
@@ -183,16 +192,25 @@ test('a banner with a future schedule is listed as scheduled', { timeout: 240_00
 
   // The public sees only the live one.
   const live = await publicApi('/api/banners?placement=home-hero');
-  assert.deepEqual(live.json.data.map((b) => b.title), ['Free shipping']);
+  assert.deepEqual(
+    live.json.data.map((b) => b.title),
+    ['Free shipping'],
+  );
 });
 
 test('the audit log holds the content writes: the page, its publishing, the menu and the banner', async () => {
   const pages = await auditRows(page, { resource: 'page' });
-  assert.ok(pages.some((r) => r.action === 'create'), 'the page was created');
+  assert.ok(
+    pages.some((r) => r.action === 'create'),
+    'the page was created',
+  );
   const published = pages.filter((r) => r.action === 'update' && /status/.test(r.fields));
   assert.ok(published.length >= 1, 'publishing is an update of its status');
   const statusChanges = (await Promise.all(published.map((r) => auditChanges(page, r.id)))).flat().filter((c) => c.field === 'status');
-  assert.ok(statusChanges.some((c) => c.after === 'published'), JSON.stringify(statusChanges));
+  assert.ok(
+    statusChanges.some((c) => c.after === 'published'),
+    JSON.stringify(statusChanges),
+  );
   const menus = await auditRows(page, { resource: 'menu' });
   assert.ok(menus.some((r) => r.action === 'create') && menus.some((r) => r.action === 'update' && /items/.test(r.fields)), JSON.stringify(menus));
   assert.ok((await auditRows(page, { resource: 'banner', action: 'create' })).length >= 1, 'the banner');

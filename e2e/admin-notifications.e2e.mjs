@@ -119,7 +119,10 @@ test('the message log: an order placed through the API, its email found by chann
   await page.waitForURL(/\/admin\/notifications\/log\/.+/);
   assert.match(await page.textContent('main'), new RegExp(`order #${state.orderNumber}`));
   assert.ok(await page.locator('.badge.b-sent').first().isVisible());
-  await page.frameLocator('iframe.html-preview').locator('body', { hasText: `#${state.orderNumber}` }).waitFor();
+  await page
+    .frameLocator('iframe.html-preview')
+    .locator('body', { hasText: `#${state.orderNumber}` })
+    .waitFor();
   // Chromium paints a sandboxed frame (its own process) only once it has been in view.
   await page.locator('iframe.html-preview').scrollIntoViewIfNeeded();
   await shot('admin-notification-log-message');

@@ -99,7 +99,10 @@ test('an order for a customer: lines added, reviewed, placed; the API shows it a
   assert.equal(order.json.data.customerId, state.customer.id);
   assert.equal(order.json.data.notes, 'Ordered by phone');
   assert.equal(order.json.data.shippingAddress.country, 'GB');
-  assert.equal(order.json.data.lines.reduce((n, l) => n + l.quantity, 0), 2);
+  assert.equal(
+    order.json.data.lines.reduce((n, l) => n + l.quantity, 0),
+    2,
+  );
   assert.equal(`${order.json.data.total.toFixed(2)} USD`, reviewedTotal);
   const product = await api('GET', `/api/products/${state.product.id}`, state.key);
   assert.equal(product.json.data.variants[0].stock, 3);

@@ -95,7 +95,7 @@ test('the new user sees only its areas, and roles are refused; then the admin si
   assert.ok(links.includes('/admin/roles') && links.includes('/admin/users'), 'the admin sees every area again');
 });
 
-test("the audit log holds every write of the flow, by its actor, and none by the narrow user", async () => {
+test('the audit log holds every write of the flow, by its actor, and none by the narrow user', async () => {
   const roles = await auditRows(page, { resource: 'role', action: 'create' });
   const role = roles.find((r) => r.resourceId === state.roleId);
   assert.ok(role, 'the role created from the grid');

@@ -84,7 +84,9 @@ test('creating a product: a bad price is shown next to the field, then the produ
   await page.fill('input[name=name]', 'E2E Enamel Mug');
   await page.fill('input[name=price]', '12.345');
   // As a browser without form validation would send it: the server's answer is what is tested.
-  await page.$eval('form[action="/admin/products/new"]', (form) => { form.noValidate = true; });
+  await page.$eval('form[action="/admin/products/new"]', (form) => {
+    form.noValidate = true;
+  });
   await page.fill('input[name=stock]', '25');
   await page.selectOption('select[name=status]', 'active');
   await page.click('form[action="/admin/products/new"] button[type=submit]');
@@ -136,7 +138,10 @@ test('an order placed through the API is paid and shipped in the panel', async (
 
   const order = await api('GET', `/api/orders/${orderId}`, state.key);
   assert.equal(order.json.data.status, 'shipped');
-  assert.deepEqual(order.json.data.history.map((h) => h.toStatus), ['pending', 'processing', 'shipped']);
+  assert.deepEqual(
+    order.json.data.history.map((h) => h.toStatus),
+    ['pending', 'processing', 'shipped'],
+  );
 
   // The list names orders by number (#1001) and links to them by it.
   const number = placed.json.data.number;
@@ -182,7 +187,6 @@ test('reports: sales and orders charted per day with their figures, best sellers
 });
 
 test('the panel at phone width', async () => {
-
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: worker.base, storageState: await page.context().storageState() });
   const small = await phone.newPage();
   await small.goto('/admin/orders');

@@ -94,7 +94,13 @@ test('TypeScript client (clients/typescript)', async () => {
   const build = await run(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'clients/typescript']);
   if (build.code !== 0) console.log(build.output);
   assert.equal(build.code, 0, 'the TypeScript client does not build (tsc -p clients/typescript)');
-  await runScenario('TypeScript', process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', 'clients/typescript/test/unit.test.mjs', 'clients/typescript/test/live.test.mjs']);
+  await runScenario('TypeScript', process.execPath, [
+    '--test',
+    '--test-concurrency=1',
+    '--test-reporter=spec',
+    'clients/typescript/test/unit.test.mjs',
+    'clients/typescript/test/live.test.mjs',
+  ]);
 });
 
 test('Python client (clients/python)', async () => {

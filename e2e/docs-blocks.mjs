@@ -8,7 +8,9 @@ import path from 'node:path';
 
 /** The documents whose examples run: README.md, docs/*.md, the three clients' READMEs. */
 export function documents(root) {
-  const docs = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).sort();
+  const docs = readdirSync(path.join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort();
   return ['README.md', ...docs.map((f) => `docs/${f}`), ...['typescript', 'python', 'php'].map((c) => `clients/${c}/README.md`)];
 }
 
@@ -60,7 +62,20 @@ export function parseDocument(markdown) {
         if (close.startsWith(marks[0].repeat(marks.length)) && /^[`~]+$/.test(close)) break;
         code.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j].trimStart());
       }
-      const block = { line: i + 1, info, lang: RUNNABLE[info.toLowerCase()] ?? null, code: code.join('\n'), tour: false, skip: null, output: false, file: null, run: null, serve: null, setup: [], prepend: [] };
+      const block = {
+        line: i + 1,
+        info,
+        lang: RUNNABLE[info.toLowerCase()] ?? null,
+        code: code.join('\n'),
+        tour: false,
+        skip: null,
+        output: false,
+        file: null,
+        run: null,
+        serve: null,
+        setup: [],
+        prepend: [],
+      };
       for (const { text, line: at } of pending) {
         if (/^tour$/.test(text)) {
           block.tour = true;
@@ -164,6 +179,7 @@ export function withStatusChecks(code) {
 
 const NORMALISE = [
   // ANSI colours
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes start with ESC.
   [/\u001b\[[0-9;?]*[ -/]*[@-~]/g, ''],
   // ids (`prod_` + 26 Crockford base32 characters), however the doc abbreviates them (prod_01K...)
   [/\b([a-z]{2,8})_[0-9A-HJKMNP-TV-Z]{26}\b/g, '$1_…'],

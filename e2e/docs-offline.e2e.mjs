@@ -44,7 +44,10 @@ test('/docs renders the operations with every request answered by the Worker', a
   assert.equal(res.status(), 200);
   // The tags come collapsed (docExpansion 'none': 137 operations expanded at once stall Swagger UI);
   // opening Products shows the operation that lists them, path and summary: the spec was fetched and rendered.
-  await page.locator('.opblock-tag', { hasText: /^Products/ }).first().click({ timeout: 90_000 });
+  await page
+    .locator('.opblock-tag', { hasText: /^Products/ })
+    .first()
+    .click({ timeout: 90_000 });
   const listProducts = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path[data-path="/api/products"]') }).first();
   await listProducts.waitFor({ state: 'visible', timeout: 60_000 });
   assert.match((await listProducts.textContent()) ?? '', /List products/);
@@ -55,13 +58,22 @@ test('/docs renders the operations with every request answered by the Worker', a
 });
 
 test('the docs assets are the pinned swagger-ui-dist files, and nothing else of the package is reachable', async () => {
-  for (const [file, type] of [['swagger-ui-bundle.js', /javascript/], ['swagger-ui.css', /css/]]) {
+  for (const [file, type] of [
+    ['swagger-ui-bundle.js', /javascript/],
+    ['swagger-ui.css', /css/],
+  ]) {
     const res = await fetch(`${worker.base}/docs/assets/swagger-ui-dist/${file}`);
     assert.equal(res.status, 200, file);
     assert.match(res.headers.get('content-type') ?? '', type, file);
     assert.ok((await res.arrayBuffer()).byteLength > 10_000, file);
   }
-  for (const url of ['/docs/assets/swagger-ui-dist/package.json', '/docs/assets/swagger-ui-dist/swagger-ui-bundle.js.map', '/swagger-ui-bundle.js', '/index.html', '/package.json']) {
+  for (const url of [
+    '/docs/assets/swagger-ui-dist/package.json',
+    '/docs/assets/swagger-ui-dist/swagger-ui-bundle.js.map',
+    '/swagger-ui-bundle.js',
+    '/index.html',
+    '/package.json',
+  ]) {
     const res = await fetch(`${worker.base}${url}`);
     await res.arrayBuffer();
     assert.equal(res.status, 404, url);

@@ -71,7 +71,7 @@ class Session {
     this.stderr = '';
     this.nonce = randomBytes(6).toString('hex');
     this.count = 0;
-    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve(code ?? 128)));
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code ?? 128)));
     this.child.stdout.setEncoding('utf8').on('data', (d) => (this.stdout += d));
     this.child.stderr.setEncoding('utf8').on('data', (d) => (this.stderr += d));
     this.child.stdin.on('error', () => {}); // a shell that exited: reported by run()
@@ -146,10 +146,7 @@ async function scriptFor(step, { cwd, port }) {
 
 function describeFailure(doc, step, result, reason) {
   const code = step.code.split('\n').slice(0, 12).join('\n');
-  return (
-    `${doc}:${step.line} (\`\`\`${step.info}) ${reason}\n--- the block\n${code}\n` +
-    `--- stdout\n${result.stdout.trimEnd()}\n--- stderr\n${result.stderr.trimEnd()}`
-  );
+  return `${doc}:${step.line} (\`\`\`${step.info}) ${reason}\n--- the block\n${code}\n` + `--- stdout\n${result.stdout.trimEnd()}\n--- stderr\n${result.stderr.trimEnd()}`;
 }
 
 async function loadPlan(doc) {

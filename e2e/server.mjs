@@ -64,11 +64,29 @@ for (const name of ['SIGINT', 'SIGTERM']) {
 export async function startWranglerDev({ state, vars }) {
   const port = await freePort();
   const inspectorPort = await freePort();
-  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false', '--env-file', '/dev/null', '--inspector-port', String(inspectorPort)];
+  const args = [
+    'dev',
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--persist-to',
+    state,
+    '--show-interactive-dev-session=false',
+    '--env-file',
+    '/dev/null',
+    '--inspector-port',
+    String(inspectorPort),
+  ];
   for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
   const output = [];
   // Its own process group, so that stop() reaches workerd too when wrangler does not end it.
-  const child = spawn(process.execPath, [WRANGLER_JS, ...args], { cwd: ROOT, env: wranglerEnv({ BROWSER: 'none', NO_COLOR: '1' }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [WRANGLER_JS, ...args], {
+    cwd: ROOT,
+    env: wranglerEnv({ BROWSER: 'none', NO_COLOR: '1' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   child.stdout.on('data', (d) => output.push(String(d)));
   child.stderr.on('data', (d) => output.push(String(d)));
   running.add(child.pid);

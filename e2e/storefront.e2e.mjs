@@ -94,7 +94,9 @@ async function seedShop() {
   const created = {};
   for (const product of products) {
     const p = await api('POST', '/api/products', { status: 'active', ...product });
-    const media = await api('POST', `/api/products/${p.id}/media?alt=${encodeURIComponent(product.name)}`, new Uint8Array(productPng(product.name, 360)), { contentType: 'image/png' });
+    const media = await api('POST', `/api/products/${p.id}/media?alt=${encodeURIComponent(product.name)}`, new Uint8Array(productPng(product.name, 360)), {
+      contentType: 'image/png',
+    });
     created[product.name] = { ...p, picture: media.url };
   }
   await api('POST', '/api/pages', { title: 'About us', slug: 'about', body: 'We sell **good things** and ship them fast.', status: 'published' });
@@ -164,7 +166,7 @@ after(async () => {
 
 /** A blank page on an origin of its own (for calling the API from a second origin). */
 async function startBlankPage() {
-  const server = http.createServer((req, res) => {
+  const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><html lang="en"><title>Another shop</title><h1>Another shop</h1></html>');
   });
@@ -264,7 +266,13 @@ test('a shopper browses, searches, fills a cart, signs up, checks out and sees t
   await page.locator('form.coupon button[type=submit]').click();
   await page.locator('form.coupon strong', { hasText: 'WELCOME10' }).waitFor();
   const amount = async (row) => Number((await page.locator(`.totals .${row} td`).textContent()).replace(/[^0-9.]/g, ''));
-  const [subtotal, discount, shipping, tax, total] = [await page.locator('.totals tr').first().locator('td').textContent(), await amount('discount'), await amount('shipping'), await amount('tax'), await amount('grand')];
+  const [subtotal, discount, shipping, tax, total] = [
+    await page.locator('.totals tr').first().locator('td').textContent(),
+    await amount('discount'),
+    await amount('shipping'),
+    await amount('tax'),
+    await amount('grand'),
+  ];
   assert.equal(subtotal, '$42.00');
   assert.equal(discount, 4.2);
   assert.equal(shipping, 5);
@@ -305,11 +313,28 @@ test('a shopper browses, searches, fills a cart, signs up, checks out and sees t
   const signedOut = authorizations.slice(0, signUp + 1);
   const signedIn = authorizations.slice(signUp + 1);
   const without = (list, test) => list.filter((r) => !test(r.authorization ?? '')).map((r) => `${r.method} ${r.url}: ${r.authorization}`);
-  assert.deepEqual(without(signedOut, (a) => a === `Bearer ${pk}`), [], 'signed-out calls send the publishable key');
-  assert.ok(signedOut.some((r) => new URL(r.url).pathname === '/api/products'), 'the catalogue was read with it');
-  assert.ok(signedOut.some((r) => r.method === 'POST' && /^\/api\/carts\/[^/]+\/lines$/.test(new URL(r.url).pathname)), 'the guest cart was filled with it');
-  assert.ok(signedIn.some((r) => new URL(r.url).pathname.endsWith('/checkout')), 'the checkout came after the sign-up');
-  assert.deepEqual(without(signedIn, (a) => /^Bearer ey/.test(a)), [], 'signed-in calls send the customer token');
+  assert.deepEqual(
+    without(signedOut, (a) => a === `Bearer ${pk}`),
+    [],
+    'signed-out calls send the publishable key',
+  );
+  assert.ok(
+    signedOut.some((r) => new URL(r.url).pathname === '/api/products'),
+    'the catalogue was read with it',
+  );
+  assert.ok(
+    signedOut.some((r) => r.method === 'POST' && /^\/api\/carts\/[^/]+\/lines$/.test(new URL(r.url).pathname)),
+    'the guest cart was filled with it',
+  );
+  assert.ok(
+    signedIn.some((r) => new URL(r.url).pathname.endsWith('/checkout')),
+    'the checkout came after the sign-up',
+  );
+  assert.deepEqual(
+    without(signedIn, (a) => /^Bearer ey/.test(a)),
+    [],
+    'signed-in calls send the customer token',
+  );
   // Every API answer the page read carried the storefront's CORS grant.
   assert.ok(apiAnswers.length > 10);
   for (const answer of apiAnswers) {

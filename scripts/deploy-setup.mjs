@@ -27,7 +27,7 @@ const API = (process.env.CLOUDFLARE_API_BASE ?? 'https://api.cloudflare.com/clie
 const GENERATED_SECRETS = ['JWT_SECRET', 'BOOTSTRAP_SECRET'];
 const OPTIONAL_SECRETS = {
   STRIPE_SECRET_KEY: 'Stripe secret key (sk_live_… / sk_test_…), for card payments',
-  STRIPE_WEBHOOK_SECRET: "Stripe webhook signing secret (whsec_…) of /api/payments/stripe/webhook",
+  STRIPE_WEBHOOK_SECRET: 'Stripe webhook signing secret (whsec_…) of /api/payments/stripe/webhook',
   RESEND_API_KEY: 'Resend API key, with NOTIFICATIONS_EMAIL_PROVIDER = "resend"',
   TWILIO_ACCOUNT_SID: 'Twilio account SID, with NOTIFICATIONS_SMS_PROVIDER = "twilio"',
   TWILIO_AUTH_TOKEN: 'Twilio auth token',

@@ -34,7 +34,19 @@ import {
 } from './lib/api-keys.mjs';
 import { DEV_LOGIN_FILE, devAdminExistsSql, devAdminPlan, readDevLogin, saveDevLogin } from './lib/dev-admin.mjs';
 import { readCrons, runCrons } from './lib/dev-crons.mjs';
-import { applyLocalMigrations, describeAppliedMigrations, d1ExecuteScript, d1Query, ROOT, stripAnsi, WRANGLER_JS, WranglerError, wranglerEnv, wranglerVersion, assertWranglerInstalled } from './lib/wrangler.mjs';
+import {
+  applyLocalMigrations,
+  describeAppliedMigrations,
+  d1ExecuteScript,
+  d1Query,
+  ROOT,
+  stripAnsi,
+  WRANGLER_JS,
+  WranglerError,
+  wranglerEnv,
+  wranglerVersion,
+  assertWranglerInstalled,
+} from './lib/wrangler.mjs';
 
 const started = Date.now();
 const args = process.argv.slice(2);

@@ -20,7 +20,7 @@ const ALLOWING_LIMITER = {
 const NO_WAITING = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
 
 /** The document the Worker serves, as a parsed object. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests walk the document freely
+// biome-ignore lint/suspicious/noExplicitAny: tests walk the document freely.
 export async function openApiDocument(): Promise<Record<string, any>> {
   const res = await createApp().request('http://store.test/api/openapi.json', {}, { DB: NO_DATABASE, ADDRESS_LIMITER: ALLOWING_LIMITER }, NO_WAITING);
   if (res.status !== 200) throw new Error(`GET /api/openapi.json answered ${res.status}: ${await res.text()}`);

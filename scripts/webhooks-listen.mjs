@@ -297,7 +297,7 @@ if (options.register) {
   const saved = await readSavedEndpoint();
   if (!saved) {
     server.close();
-    fail('--no-register needs --secret <whsec_...> (there is no saved secret in ' + file + ' either).', USAGE);
+    fail(`--no-register needs --secret <whsec_...> (there is no saved secret in ${file} either).`, USAGE);
   }
   secrets.push(saved.secret);
   endpoint = { ...saved, how: 'saved', notes: [] };
@@ -328,8 +328,6 @@ if (endpoint?.endpointId) {
 }
 lines.push('    then create a product, place or cancel an order: each event shows up here within seconds.');
 lines.push('');
-lines.push(
-  dim(options.register ? '  Ctrl+C to stop. Run it again later: the same endpoint is reused and what you missed is retried to it.' : '  Ctrl+C to stop.'),
-);
+lines.push(dim(options.register ? '  Ctrl+C to stop. Run it again later: the same endpoint is reused and what you missed is retried to it.' : '  Ctrl+C to stop.'));
 lines.push('');
 console.log(lines.join('\n'));

@@ -68,8 +68,14 @@ export function createApp() {
   const counted = (c: Context<AppEnv>) => routePolicy(c).counted;
   const redispatch: Redispatch = async (request, c) => app.fetch(request, c.env, c.executionCtx);
   // CORS first: a preflight is answered before anything counts or reads it (src/middleware/cors.ts).
-  app.use('/api/*', cors((c) => readAllowedOrigins(c.var.db)));
-  app.use('/api/*', resolveRoutePolicy(() => app.openAPIRegistry.definitions));
+  app.use(
+    '/api/*',
+    cors((c) => readAllowedOrigins(c.var.db)),
+  );
+  app.use(
+    '/api/*',
+    resolveRoutePolicy(() => app.openAPIRegistry.definitions),
+  );
   // catalogueCache: catalogue and content reads kept by catalogue version, with ETag and Cache-Control
   // (src/middleware/catalogue-cache.ts), on the routes whose policy says `cache: 'catalogue'`.
   app.use(
@@ -126,7 +132,7 @@ export function createApp() {
     type: 'http',
     scheme: 'bearer',
     description:
-      "A publishable key (`pk_...`, `Authorization: Bearer pk_...`): safe in a web page, it can do what a shopper without an account can, only from the web origins it lists (403 from another), and is counted per shopper network. A signed-in shopper sends its own token instead.",
+      'A publishable key (`pk_...`, `Authorization: Bearer pk_...`): safe in a web page, it can do what a shopper without an account can, only from the web origins it lists (403 from another), and is counted per shopper network. A signed-in shopper sends its own token instead.',
   });
   registerEventWebhooks(app);
   app.get(
@@ -224,7 +230,11 @@ const OPENAPI_TAGS = [
   { name: 'Currencies', description: 'The currencies the store sells in and their exchange rates. Reads are public (enabled currencies only).' },
   { name: 'Tax rates', description: 'Tax rates per country and region.' },
   { name: 'Webhooks', description: 'Webhook endpoints, their signing secrets and their deliveries (see docs/webhooks.md for verifying signatures).' },
-  { name: 'Events', description: 'What the store POSTs to webhook endpoints: one entry per event kind under `webhooks`, with its body (`<Kind>Event`, its data `<Kind>EventData`) and signature headers.' },
+  {
+    name: 'Events',
+    description:
+      'What the store POSTs to webhook endpoints: one entry per event kind under `webhooks`, with its body (`<Kind>Event`, its data `<Kind>EventData`) and signature headers.',
+  },
   { name: 'Notifications', description: 'Email and SMS notifications sent to customers and staff, and the templates they are made from.' },
   { name: 'Content', description: 'Storefront content: pages, navigation menus and banners. Reads are public (published and live items only).' },
   { name: 'Audit log', description: 'Who changed what: every write by staff, vendor users and API keys. Read only.' },

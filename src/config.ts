@@ -81,19 +81,32 @@ const secret = (description: string) => variable.transform((raw) => (blank(raw) 
 const MiB = 1024 * 1024;
 
 export const configSchema = z.object({
-  ENVIRONMENT: choice(['production', 'development'], 'production', '`development` adds Server-Timing and X-D1-* cost headers, plain-http admin cookies and logged outbox messages; npm run dev and the tests set it.'),
+  ENVIRONMENT: choice(
+    ['production', 'development'],
+    'production',
+    '`development` adds Server-Timing and X-D1-* cost headers, plain-http admin cookies and logged outbox messages; npm run dev and the tests set it.',
+  ),
   MAX_BODY_BYTES: count(MiB, 'Largest request body in bytes, in the API and the admin panel (413 above it); uploads and imports have their own limits.'),
 
   RATE_LIMIT_AUTHENTICATED: count(1000, 'Requests per window per API key or signed-in user.'),
   RATE_LIMIT_ANONYMOUS: count(100, 'Requests per window per client network without a credential.'),
-  RATE_LIMIT_WINDOW_SECONDS: count(3600, 'The sliding window of every rate limit in seconds; only tests shorten it (the client libraries\' live tests use 2).'),
+  RATE_LIMIT_WINDOW_SECONDS: count(3600, "The sliding window of every rate limit in seconds; only tests shorten it (the client libraries' live tests use 2)."),
   RATE_LIMIT_LEASE_SECONDS: count(10, 'Seconds an isolate may answer a busy key from a lease before giving back what it did not use (src/rate-limit/leases.ts).'),
-  CATALOGUE_CACHE_QUIET_MS: count(2000, 'Milliseconds an isolate trusts the catalogue version it read, serving kept catalogue answers without a D1 read (src/middleware/catalogue-cache.ts).'),
+  CATALOGUE_CACHE_QUIET_MS: count(
+    2000,
+    'Milliseconds an isolate trusts the catalogue version it read, serving kept catalogue answers without a D1 read (src/middleware/catalogue-cache.ts).',
+  ),
   CORS_ORIGINS: z
     .union([z.string(), z.number()])
     .optional()
-    .transform((raw) => (blank(raw) ? [] : String(raw).split(/[\s,]+/).filter(Boolean)))
-    .describe('Origins allowed to call /api from a browser besides the settings\' allowedOrigins, comma separated; exact or `https://*.shop.example` (src/middleware/cors.ts).'),
+    .transform((raw) =>
+      blank(raw)
+        ? []
+        : String(raw)
+            .split(/[\s,]+/)
+            .filter(Boolean),
+    )
+    .describe("Origins allowed to call /api from a browser besides the settings' allowedOrigins, comma separated; exact or `https://*.shop.example` (src/middleware/cors.ts)."),
 
   JWT_SECRET: secret('Signs user JWTs (HS256) and derives reset and cart-recovery tokens; sign-in fails without it.'),
   JWT_TTL_SECONDS: count(86_400, 'Lifetime of a user JWT in seconds.'),
@@ -101,17 +114,20 @@ export const configSchema = z.object({
   PASSWORD_RESET_URL: url('The storefront page that takes a reset token; the email links to it with `?token=...`.', 'http://localhost:3000/reset-password'),
   PASSWORD_RESET_TTL_SECONDS: count(3600, 'Lifetime of a password-reset token in seconds.'),
 
-  ORDER_NUMBER_START: count(1001, 'The first order\'s number (`#1001`); each order gets the next after the highest (src/modules/orders/place-order.ts).'),
+  ORDER_NUMBER_START: count(1001, "The first order's number (`#1001`); each order gets the next after the highest (src/modules/orders/place-order.ts)."),
   ORDER_PAYMENT_TTL_MINUTES: count(60, 'Minutes a pending order may stay unpaid before the minute cron cancels it (src/modules/orders/order-expiry.ts).'),
-  CART_ABANDONED_AFTER_MINUTES: count(60, 'Minutes a cart with lines and an email may stay unchanged before the minute cron calls it abandoned (src/modules/carts/abandonment.ts).'),
+  CART_ABANDONED_AFTER_MINUTES: count(
+    60,
+    'Minutes a cart with lines and an email may stay unchanged before the minute cron calls it abandoned (src/modules/carts/abandonment.ts).',
+  ),
   CART_RECOVERY_URL: url('The storefront page a cart reminder links to, with `cart` and a single-use `token` (src/modules/carts/recovery.ts).', 'http://localhost:3000/cart'),
 
-  STRIPE_SECRET_KEY: secret('Stripe\'s API key (`sk_live_…`, `sk_test_…` or a restricted `rk_…`); with STRIPE_WEBHOOK_SECRET it enables the `stripe` payment provider.'),
+  STRIPE_SECRET_KEY: secret("Stripe's API key (`sk_live_…`, `sk_test_…` or a restricted `rk_…`); with STRIPE_WEBHOOK_SECRET it enables the `stripe` payment provider."),
   STRIPE_WEBHOOK_SECRET: secret('The signing secret (`whsec_…`) of the Stripe webhook endpoint registered for /api/payments/stripe/webhook.'),
   STRIPE_API_BASE: url('Where the Stripe API is (https://api.stripe.com when unset); tests point it at a loopback fake.'),
 
   MEDIA_MAX_BYTES: count(10 * MiB, 'Largest uploaded image in bytes.'),
-  MEDIA_BASE_URL: url('What image URLs start with (your public origin + /media, or an R2 custom domain); the upload\'s origin + /media when unset.'),
+  MEDIA_BASE_URL: url("What image URLs start with (your public origin + /media, or an R2 custom domain); the upload's origin + /media when unset."),
   IMPORT_MAX_BYTES: count(10 * MiB, 'Largest product CSV POST /api/products/import takes, in bytes (src/modules/imports/).'),
   CSV_EXPORT_MAX_ROWS: count(10_000, 'Most rows a CSV export (`?format=csv`) may hold; more is 413 (src/middleware/csv-export.ts).'),
 
@@ -120,17 +136,21 @@ export const configSchema = z.object({
   WEBHOOK_DISABLE_AFTER_HOURS: count(72, 'An endpoint failing this many hours without one success is disabled.'),
   WEBHOOK_TIMEOUT_MS: count(10_000, 'Milliseconds a webhook receiver has to answer.'),
 
-  NOTIFICATIONS_EMAIL_PROVIDER: choice(['outbox', 'resend'], 'outbox', '`outbox` keeps each email in D1, readable at /api/notifications, and sends nothing; `resend` sends with RESEND_API_KEY.'),
+  NOTIFICATIONS_EMAIL_PROVIDER: choice(
+    ['outbox', 'resend'],
+    'outbox',
+    '`outbox` keeps each email in D1, readable at /api/notifications, and sends nothing; `resend` sends with RESEND_API_KEY.',
+  ),
   NOTIFICATIONS_SMS_PROVIDER: choice(['outbox', 'twilio'], 'outbox', '`outbox` (kept in D1) or `twilio` (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM).'),
   NOTIFICATIONS_EMAIL_FROM: text('The From of every email.', 'Store <store@example.com>'),
   NOTIFICATIONS_RETRY_BASE_SECONDS: count(30, 'First retry delay of a failed notification in seconds, doubled each attempt.'),
   NOTIFICATIONS_TIMEOUT_MS: count(10_000, 'Milliseconds an email or SMS provider has to answer.'),
   RESEND_API_KEY: secret('The Resend API key (NOTIFICATIONS_EMAIL_PROVIDER = "resend").'),
-  RESEND_API_URL: url('Resend\'s base URL (https://api.resend.com when unset); tests point it at a loopback receiver.'),
+  RESEND_API_URL: url("Resend's base URL (https://api.resend.com when unset); tests point it at a loopback receiver."),
   TWILIO_ACCOUNT_SID: secret('The Twilio account SID (NOTIFICATIONS_SMS_PROVIDER = "twilio").'),
   TWILIO_AUTH_TOKEN: secret('The Twilio auth token.'),
   TWILIO_FROM: secret('The sending number or Messaging Service SID of Twilio.'),
-  TWILIO_API_URL: url('Twilio\'s base URL (https://api.twilio.com when unset).'),
+  TWILIO_API_URL: url("Twilio's base URL (https://api.twilio.com when unset)."),
 });
 
 export type Config = z.output<typeof configSchema>;

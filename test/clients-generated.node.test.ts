@@ -12,7 +12,6 @@ import { generateAll, orphans, ROOT } from '../scripts/clients/generate.mjs';
 
 const RUN = 'run `npm run clients:generate` and commit the result';
 
-
 describe('generated clients', () => {
   it('clients/openapi.json is the document the Worker serves', async () => {
     const committed = readFileSync(path.join(ROOT, 'clients', 'openapi.json'), 'utf8');

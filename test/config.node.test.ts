@@ -36,14 +36,40 @@ function tomlVars(toml: string): Map<string, Record<string, string>> {
 describe('src/config.ts', () => {
   it('gives every variable its default when unset or empty, and parses what is set', () => {
     expect(parseConfig({})).toEqual(CONFIG_DEFAULTS);
-    expect(CONFIG_DEFAULTS).toMatchObject({ RATE_LIMIT_ANONYMOUS: 100, MAX_BODY_BYTES: 1024 * 1024, ENVIRONMENT: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: false, CORS_ORIGINS: [] });
-    const parsed = parseConfig({ RATE_LIMIT_ANONYMOUS: '', MAX_BODY_BYTES: ' 2048 ', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', CORS_ORIGINS: 'https://a.test, https://b.test', MEDIA_BASE_URL: 'https://cdn.test/media/', DB: {} });
-    expect(parsed).toMatchObject({ RATE_LIMIT_ANONYMOUS: 100, MAX_BODY_BYTES: 2048, WEBHOOK_ALLOW_PRIVATE_URLS: true, CORS_ORIGINS: ['https://a.test', 'https://b.test'], MEDIA_BASE_URL: 'https://cdn.test/media' });
+    expect(CONFIG_DEFAULTS).toMatchObject({
+      RATE_LIMIT_ANONYMOUS: 100,
+      MAX_BODY_BYTES: 1024 * 1024,
+      ENVIRONMENT: 'production',
+      WEBHOOK_ALLOW_PRIVATE_URLS: false,
+      CORS_ORIGINS: [],
+    });
+    const parsed = parseConfig({
+      RATE_LIMIT_ANONYMOUS: '',
+      MAX_BODY_BYTES: ' 2048 ',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      CORS_ORIGINS: 'https://a.test, https://b.test',
+      MEDIA_BASE_URL: 'https://cdn.test/media/',
+      DB: {},
+    });
+    expect(parsed).toMatchObject({
+      RATE_LIMIT_ANONYMOUS: 100,
+      MAX_BODY_BYTES: 2048,
+      WEBHOOK_ALLOW_PRIVATE_URLS: true,
+      CORS_ORIGINS: ['https://a.test', 'https://b.test'],
+      MEDIA_BASE_URL: 'https://cdn.test/media',
+    });
     expect(parsed).not.toHaveProperty('DB');
   });
 
   it('refuses an invalid value with an error naming the variable and what it must be', () => {
-    const bad = { RATE_LIMIT_ANONYMOUS: '1o0', NOTIFICATIONS_EMAIL_PROVIDER: 'resnd', WEBHOOK_TIMEOUT_MS: '0', MEDIA_BASE_URL: 'cdn.test', WEBHOOK_ALLOW_PRIVATE_URLS: 'yes', ORDER_NUMBER_START: '1001.5' };
+    const bad = {
+      RATE_LIMIT_ANONYMOUS: '1o0',
+      NOTIFICATIONS_EMAIL_PROVIDER: 'resnd',
+      WEBHOOK_TIMEOUT_MS: '0',
+      MEDIA_BASE_URL: 'cdn.test',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'yes',
+      ORDER_NUMBER_START: '1001.5',
+    };
     let error: unknown;
     try {
       parseConfig(bad);
@@ -84,7 +110,10 @@ describe('the variables set elsewhere agree with src/config.ts', () => {
     for (const [table, vars] of tables) {
       const unknown = Object.keys(vars).filter((name) => !CONFIG_NAMES.includes(name as never));
       expect(unknown, `[${table}] names no variable of src/config.ts`).toEqual([]);
-      expect(Object.keys(vars).filter((name) => SECRET_NAMES.includes(name as never)), `[${table}] holds a secret`).toEqual([]);
+      expect(
+        Object.keys(vars).filter((name) => SECRET_NAMES.includes(name as never)),
+        `[${table}] holds a secret`,
+      ).toEqual([]);
       expect(() => parseConfig(vars), `[${table}]`).not.toThrow();
     }
   });

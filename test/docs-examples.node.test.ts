@@ -95,8 +95,7 @@ describe('status comments in shell blocks', () => {
 
   // A stand-in for curl that answers 404 with a body, or prints the status itself when asked with -w.
   const fakeCurl = `curl() { printf '{"error":1}'; for a in "$@"; do [ "$a" = '\\n%{http_code}' ] && printf '\\n404'; done; return 0; }`;
-  const bash = (script: string) =>
-    spawnSync('bash', ['-c', `${readFileSync(path.join(ROOT, 'e2e', 'docs-prelude.sh'), 'utf8')}\n${fakeCurl}\n${script}`], { encoding: 'utf8' });
+  const bash = (script: string) => spawnSync('bash', ['-c', `${readFileSync(path.join(ROOT, 'e2e', 'docs-prelude.sh'), 'utf8')}\n${fakeCurl}\n${script}`], { encoding: 'utf8' });
 
   it('__docs_status passes on the status the text says and prints the body', () => {
     const result = bash('__docs_status 404 curl -s http://x/');

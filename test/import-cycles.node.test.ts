@@ -21,9 +21,7 @@ function sourceFiles(): string[] {
 /** The file a relative specifier names, as TypeScript's bundler resolution finds it. */
 function resolve(from: string, specifier: string): string | undefined {
   const base = path.resolve(path.dirname(from), specifier.replace(/\.js$/, ''));
-  return [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')].find(
-    (candidate) => /\.tsx?$/.test(candidate) && existsSync(candidate),
-  );
+  return [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')].find((candidate) => /\.tsx?$/.test(candidate) && existsSync(candidate));
 }
 
 export function importGraph(files: string[]): Map<string, string[]> {
@@ -83,12 +81,14 @@ describe('import cycles', () => {
     expect([...code.matchAll(SPECIFIER)].map((m) => m[1])).toEqual(['./a', '../b', './c', './d']);
   });
 
-  it('keeps src/middleware, src/lib, src/d1 and src/rate-limit below src/modules: none imports a module (route facts are in the routes\' policies)', () => {
+  it("keeps src/middleware, src/lib, src/d1 and src/rate-limit below src/modules: none imports a module (route facts are in the routes' policies)", () => {
     const graph = importGraph(sourceFiles());
     const below = ['middleware', 'lib', 'd1', 'rate-limit'].map((dir) => path.join(SRC, dir));
     const modules = path.join(SRC, 'modules') + path.sep;
     const upward = [...graph].flatMap(([file, targets]) =>
-      below.some((dir) => file.startsWith(dir + path.sep)) ? targets.filter((t) => t.startsWith(modules)).map((t) => `${path.relative(ROOT, file)} -> ${path.relative(ROOT, t)}`) : [],
+      below.some((dir) => file.startsWith(dir + path.sep))
+        ? targets.filter((t) => t.startsWith(modules)).map((t) => `${path.relative(ROOT, file)} -> ${path.relative(ROOT, t)}`)
+        : [],
     );
     expect(upward).toEqual([]);
     expect(graph.get(path.join(SRC, 'middleware', 'body-limit.ts'))?.length).toBeGreaterThan(0);

@@ -22,9 +22,7 @@ describe('OpenAPI document', () => {
 
   it('documents every route with its parameters, bodies and error shapes', async () => {
     const doc = await openApiDocument();
-    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item as Record<string, any>).map(([method, op]) => ({ path, method, op })),
-    );
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item as Record<string, any>).map(([method, op]) => ({ path, method, op })));
     expect(operations.map((o) => `${o.method.toUpperCase()} ${o.path}`)).toEqual(
       expect.arrayContaining([
         'GET /api/health',
@@ -94,7 +92,10 @@ describe('OpenAPI document', () => {
       for (const requirement of op.security) expect(Object.keys(requirement).every((name) => name in doc.components.securitySchemes)).toBe(true);
       // GET /api and GET /api/health read nothing and are never counted: they have no 4xx to give (redocly.yaml).
       if (!['/api', '/api/health'].includes(path)) {
-        expect(Object.keys(op.responses).some((status) => /^4\d\d$/.test(status)), `${method} ${path} documents a 4xx`).toBe(true);
+        expect(
+          Object.keys(op.responses).some((status) => /^4\d\d$/.test(status)),
+          `${method} ${path} documents a 4xx`,
+        ).toBe(true);
       }
     }
     expect(doc.paths['/api'].get.security).toEqual([]);
@@ -158,7 +159,7 @@ describe('OpenAPI document', () => {
     expect(description).not.toMatch(/https?:\/\//);
   });
 
-  it('shows every operation\'s route policy: x-rate-limited (and 429), x-cache, x-max-body-bytes and x-idempotency', async () => {
+  it("shows every operation's route policy: x-rate-limited (and 429), x-cache, x-max-body-bytes and x-idempotency", async () => {
     const doc = await openApiDocument();
     const defaults = CONFIG_DEFAULTS;
     for (const { path, method, op } of operationsOf(doc)) {

@@ -48,11 +48,29 @@ export const CATEGORIES = (() => {
   parents.forEach((slug, p) => {
     const ms = EPOCH + p * 1000;
     const id = benchId('cat', ms, p);
-    rows.push({ id, name: slug[0].toUpperCase() + slug.slice(1), slug: `bench-${slug}`, description: null, parent_id: null, position: p, created_at: iso(ms), updated_at: iso(ms) });
+    rows.push({
+      id,
+      name: slug[0].toUpperCase() + slug.slice(1),
+      slug: `bench-${slug}`,
+      description: null,
+      parent_id: null,
+      position: p,
+      created_at: iso(ms),
+      updated_at: iso(ms),
+    });
     for (let c = 0; c < 4; c++) {
       const n = 4 + p * 4 + c;
       const cms = EPOCH + n * 1000;
-      rows.push({ id: benchId('cat', cms, n), name: `${slug} ${c + 1}`, slug: `bench-${slug}-${c + 1}`, description: null, parent_id: id, position: c, created_at: iso(cms), updated_at: iso(cms) });
+      rows.push({
+        id: benchId('cat', cms, n),
+        name: `${slug} ${c + 1}`,
+        slug: `bench-${slug}-${c + 1}`,
+        description: null,
+        parent_id: id,
+        position: c,
+        created_at: iso(cms),
+        updated_at: iso(cms),
+      });
     }
   });
   return rows;
@@ -64,7 +82,14 @@ export const BRANDS = Array.from({ length: 10 }, (_, i) => {
 });
 export const VENDORS = Array.from({ length: 3 }, (_, i) => {
   const ms = EPOCH + 200_000 + i * 1000;
-  return { id: benchId('vend', ms, i), name: `Bench Vendor ${i + 1}`, slug: `bench-vendor-${i + 1}`, email: `vendor${i + 1}@bench.example.com`, created_at: iso(ms), updated_at: iso(ms) };
+  return {
+    id: benchId('vend', ms, i),
+    name: `Bench Vendor ${i + 1}`,
+    slug: `bench-vendor-${i + 1}`,
+    email: `vendor${i + 1}@bench.example.com`,
+    created_at: iso(ms),
+    updated_at: iso(ms),
+  };
 });
 
 const PRODUCT_EPOCH = EPOCH + 86_400_000;
@@ -160,7 +185,10 @@ export function* inserts(table, rows) {
 
 /** Every INSERT of the catalogue, product block by product block (block rows are built lazily). */
 export function* catalogueStatements(count, block = 600) {
-  yield* inserts('categories', CATEGORIES.filter((c) => !c.parent_id));
+  yield* inserts(
+    'categories',
+    CATEGORIES.filter((c) => !c.parent_id),
+  );
   yield* inserts('categories', LEAVES);
   yield* inserts('brands', BRANDS);
   yield* inserts('vendors', VENDORS);
@@ -187,7 +215,6 @@ export function* catalogueStatements(count, block = 600) {
 export async function seedCatalogue(db, count, { perBatch = 400, onProgress } = {}) {
   let pending = [];
   let statements = 0;
-  let done = 0;
   const flush = async () => {
     if (pending.length === 0) return;
     await db.batch(pending.map(([sql, params]) => db.prepare(sql).bind(...params)));
@@ -198,7 +225,6 @@ export async function seedCatalogue(db, count, { perBatch = 400, onProgress } = 
   for (const statement of catalogueStatements(count)) {
     pending.push(statement);
     if (pending.length >= perBatch) await flush();
-    done++;
   }
   await flush();
   return statements;
@@ -229,12 +255,33 @@ export function* salesYearStatements(count) {
         const quantity = 1 + (mix(n + l) % 3);
         const unit = 500 + (mix(i) % 20_000);
         subtotal += unit * quantity;
-        lines.push({ id: benchId('oli', ms, n * 4 + l), order_id: id, product_id: productId(i), variant_id: variantId(i, 0), name: `Product ${i}`, quantity, unit_price: unit, subtotal: unit * quantity, total: unit * quantity });
+        lines.push({
+          id: benchId('oli', ms, n * 4 + l),
+          order_id: id,
+          product_id: productId(i),
+          variant_id: variantId(i, 0),
+          name: `Product ${i}`,
+          quantity,
+          unit_price: unit,
+          subtotal: unit * quantity,
+          total: unit * quantity,
+        });
       }
       const cancelled = h % 12 === 5;
       orders.push({
-        id, number: 100_000 + n, first_order: 1, email: `buyer${n % 9000}@bench.example.com`, status: cancelled ? 'cancelled' : 'completed', currency: 'USD', minor_units: 2,
-        subtotal, total: subtotal, amount_paid: cancelled ? 0 : subtotal, cancelled_at: cancelled ? iso(ms) : null, created_at: iso(ms), updated_at: iso(ms),
+        id,
+        number: 100_000 + n,
+        first_order: 1,
+        email: `buyer${n % 9000}@bench.example.com`,
+        status: cancelled ? 'cancelled' : 'completed',
+        currency: 'USD',
+        minor_units: 2,
+        subtotal,
+        total: subtotal,
+        amount_paid: cancelled ? 0 : subtotal,
+        cancelled_at: cancelled ? iso(ms) : null,
+        created_at: iso(ms),
+        updated_at: iso(ms),
       });
     }
     yield* inserts('orders', orders);

@@ -35,7 +35,7 @@ function markdown(report) {
     `- Load: ${o.connections} concurrent connections, ${o.warmup} s warm-up then ${o.duration} s per scenario, ${(o.slices ?? 1) > 1 ? `in ${o.slices} slices alternating with as many B1 slices (its ratio is to those; requests add up, p50 and p99 are the median of the slices')` : 'right after a B1 run of the same length (its ratio is to that run)'}, B0 before and after all of them. Each run measures a copy of the seeded catalogue.`,
     '- B0: a Worker answering a fixed JSON body. B1: a Worker answering the first page of products (20 rows) from the same D1 database with one query.',
     '- req/s counts 2xx answers only; errors are non-2xx (other than 429), socket errors and timeouts; 429s are listed apart (the bench raises both rate limits so none should occur, the limiter still counts every request).',
-    '- D1 cost per request: the Worker\'s own `X-D1-Rows-Read` / `X-D1-Round-Trips` headers (development only) from one request of each scenario; where it sends none, the figure is marked * and comes from a metered copy of the same bundle (bench/workers/metered.js: its D1 and limiter bindings wrapped, one request at a time, never under load). DO calls always come from the metered copy.',
+    "- D1 cost per request: the Worker's own `X-D1-Rows-Read` / `X-D1-Round-Trips` headers (development only) from one request of each scenario; where it sends none, the figure is marked * and comes from a metered copy of the same bundle (bench/workers/metered.js: its D1 and limiter bindings wrapped, one request at a time, never under load). DO calls always come from the metered copy.",
     '- Kept answer: catalogue reads are kept per catalogue version in the isolate that rendered them and, for anonymous callers, in the colo\'s cache (the Cache API) (src/middleware/catalogue-cache.ts); `hit` means the kept bytes were served, with no D1 round trip while the isolate trusts its version (read within CATALOGUE_CACHE_QUIET_MS, 2 s) and after a one-row version read otherwise (a request with a bookmark), `colo-hit` the same from the colo\'s cache, `bypass` that the scenario sends `Cache-Control: no-cache` and is rendered every time, `miss`/– that nothing is kept. "Rows read when rendered" is the first request of the scenario in the metered copy (no kept answer yet). The metered copy sees one path of the 1,200 pages scenario again, so shows `hit`; under load each of its requests misses the isolate (1,000 answers kept) and is a `colo-hit`.',
     '- Anonymous reads are counted by the limiter in the background while the client IP is far from its limit (src/rate-limit/estimates.ts): the DO calls column counts them, but the request does not wait for them.',
     '',
@@ -57,10 +57,11 @@ function markdown(report) {
     }
     const w = r.webhooks;
     if (w) {
+      lines.push(`| Webhook deliveries (order.placed to a loopback receiver) | ${fmt(w.perSecond)} /s | | | | | | | | | | | | |`);
       lines.push(
-        `| Webhook deliveries (order.placed to a loopback receiver) | ${fmt(w.perSecond)} /s | | | | | | | | | | | | |`,
+        '',
+        `Webhooks: ${w.received} deliveries received (${w.unique} distinct X-Store-Delivery) of ${w.expected ?? '?'} orders placed after the endpoint was registered, over ${fmt(w.spanSeconds, 1)} s of arriving (first to last, less pauses of over a second: the B1 slices)${w.expected !== undefined && w.received < w.expected ? ` (the rest were still queued when the bench stopped waiting, ${o.drainSeconds} s after the orders run)` : ''}; ${w.verifiedSample} of ${w.sample} sampled deliveries verified with clients/typescript/src/webhooks.js.`,
       );
-      lines.push('', `Webhooks: ${w.received} deliveries received (${w.unique} distinct X-Store-Delivery) of ${w.expected ?? '?'} orders placed after the endpoint was registered, over ${fmt(w.spanSeconds, 1)} s of arriving (first to last, less pauses of over a second: the B1 slices)${w.expected !== undefined && w.received < w.expected ? ` (the rest were still queued when the bench stopped waiting, ${o.drainSeconds} s after the orders run)` : ''}; ${w.verifiedSample} of ${w.sample} sampled deliveries verified with clients/typescript/src/webhooks.js.`);
     }
     const errored = r.scenarios.filter((s) => s.errors > 0);
     if (errored.length) lines.push('', `Status codes where errors occurred: ${errored.map((s) => `${s.name}: ${JSON.stringify(s.codes)}`).join('; ')}.`);
@@ -104,12 +105,16 @@ function chart(report) {
   bars.forEach((b, i) => {
     const x = L.x + i * bw + bw * 0.15;
     const v = b.value || 0;
-    out.push(`<rect x="${x}" y="${yR(v)}" width="${bw * 0.7}" height="${L.y + L.h - yR(v)}" fill="${COLORS[i % COLORS.length]}"><title>${esc(b.name)}: ${v.toFixed(2)}</title></rect>`);
+    out.push(
+      `<rect x="${x}" y="${yR(v)}" width="${bw * 0.7}" height="${L.y + L.h - yR(v)}" fill="${COLORS[i % COLORS.length]}"><title>${esc(b.name)}: ${v.toFixed(2)}</title></rect>`,
+    );
     out.push(`<text x="${x + bw * 0.35}" y="${yR(v) - 4}" text-anchor="middle">${v.toFixed(2)}</text>`);
     out.push(`<text transform="translate(${x + bw * 0.35},${L.y + L.h + 10}) rotate(35)" font-size="10">${esc(shortName(b.name))}</text>`);
   });
   out.push(`<line x1="${L.x}" x2="${L.x + L.w}" y1="${yR(1)}" y2="${yR(1)}" stroke="#111" stroke-dasharray="4 3"/><text x="${L.x + L.w + 4}" y="${yR(1) + 4}">B1</text>`);
-  out.push(`<line x1="${L.x}" x2="${L.x + L.w}" y1="${yR(0.5)}" y2="${yR(0.5)}" stroke="#dc2626" stroke-dasharray="2 3"/><text x="${L.x + L.w + 4}" y="${yR(0.5) + 4}" fill="#dc2626">0.5</text>`);
+  out.push(
+    `<line x1="${L.x}" x2="${L.x + L.w}" y1="${yR(0.5)}" y2="${yR(0.5)}" stroke="#dc2626" stroke-dasharray="2 3"/><text x="${L.x + L.w + 4}" y="${yR(0.5) + 4}" fill="#dc2626">0.5</text>`,
+  );
 
   // Right: p50 latency against catalogue size (log scale on x), one line per scenario.
   const R = { x: 560, y: 50, w: 260, h: 260 };
@@ -121,17 +126,25 @@ function chart(report) {
   const yL = (v) => R.y + R.h - (v / maxL) * R.h;
   out.push(`<text x="${R.x - 40}" y="24" font-size="14" font-weight="bold">p50 latency (ms) against catalogue size</text>`);
   const step = niceStep(maxL);
-  for (let v = 0; v <= maxL; v += step) out.push(`<line x1="${R.x}" x2="${R.x + R.w}" y1="${yL(v)}" y2="${yL(v)}" stroke="#e5e7eb"/><text x="${R.x - 6}" y="${yL(v) + 4}" text-anchor="end">${fmt(v, step < 1 ? 1 : 0)}</text>`);
+  for (let v = 0; v <= maxL; v += step)
+    out.push(
+      `<line x1="${R.x}" x2="${R.x + R.w}" y1="${yL(v)}" y2="${yL(v)}" stroke="#e5e7eb"/><text x="${R.x - 6}" y="${yL(v) + 4}" text-anchor="end">${fmt(v, step < 1 ? 1 : 0)}</text>`,
+    );
   for (const size of sizes) out.push(`<text x="${xS(size)}" y="${R.y + R.h + 16}" text-anchor="middle">${sizeLabel(size)}</text>`);
   ids.forEach((id, i) => {
     const points = report.results.map((r) => [r.size, r.scenarios.find((s) => s.id === id)?.p50]).filter(([, v]) => v !== undefined);
     const color = COLORS[i % COLORS.length];
     out.push(`<polyline fill="none" stroke="${color}" stroke-width="2" points="${points.map(([s, v]) => `${xS(s).toFixed(1)},${yL(v).toFixed(1)}`).join(' ')}"/>`);
-    for (const [s, v] of points) out.push(`<circle cx="${xS(s).toFixed(1)}" cy="${yL(v).toFixed(1)}" r="3" fill="${color}"><title>${esc(id)} at ${sizeLabel(s)}: ${v} ms</title></circle>`);
-    out.push(`<rect x="${R.x + R.w + 16}" y="${R.y + i * 18}" width="10" height="10" fill="${color}"/><text x="${R.x + R.w + 30}" y="${R.y + i * 18 + 9}" font-size="11">${esc(shortName(last.scenarios[i].name))}</text>`);
+    for (const [s, v] of points)
+      out.push(`<circle cx="${xS(s).toFixed(1)}" cy="${yL(v).toFixed(1)}" r="3" fill="${color}"><title>${esc(id)} at ${sizeLabel(s)}: ${v} ms</title></circle>`);
+    out.push(
+      `<rect x="${R.x + R.w + 16}" y="${R.y + i * 18}" width="10" height="10" fill="${color}"/><text x="${R.x + R.w + 30}" y="${R.y + i * 18 + 9}" font-size="11">${esc(shortName(last.scenarios[i].name))}</text>`,
+    );
   });
   out.push(`<text x="${R.x + R.w / 2}" y="${R.y + R.h + 34}" text-anchor="middle">products (log scale)</text>`);
-  out.push(`<text x="20" y="${H - 14}" fill="#6b7280" font-size="11">${esc(`npm run bench${report.options.quick ? ' -- --quick' : ''}, ${report.date.slice(0, 10)}: ${report.machine.cores} cores ${report.machine.cpu}, Node ${report.machine.node}, workerd ${report.machine.workerd}, ${report.options.connections} connections`)}</text>`);
+  out.push(
+    `<text x="20" y="${H - 14}" fill="#6b7280" font-size="11">${esc(`npm run bench${report.options.quick ? ' -- --quick' : ''}, ${report.date.slice(0, 10)}: ${report.machine.cores} cores ${report.machine.cpu}, Node ${report.machine.node}, workerd ${report.machine.workerd}, ${report.options.connections} connections`)}</text>`,
+  );
   out.push('</svg>', '');
   return out.join('\n');
 }
@@ -144,5 +157,10 @@ function niceStep(max) {
 }
 
 function shortName(name) {
-  return name.replace('First page', 'Page 1').replace(' (admin API key)', ' (key)').replace(' (admin key, guest)', '').replace('fields=id,name,variants(id,price)', 'fields=…').replace('One product by id', 'By id');
+  return name
+    .replace('First page', 'Page 1')
+    .replace(' (admin API key)', ' (key)')
+    .replace(' (admin key, guest)', '')
+    .replace('fields=id,name,variants(id,price)', 'fields=…')
+    .replace('One product by id', 'By id');
 }

@@ -13,7 +13,9 @@ export default {
       }
       if (url.pathname === '/query') {
         const [sql, params = []] = await request.json();
-        const result = await env.DB.prepare(sql).bind(...params).all();
+        const result = await env.DB.prepare(sql)
+          .bind(...params)
+          .all();
         return Response.json({ results: result.results, meta: result.meta });
       }
       return new Response('not found', { status: 404 });

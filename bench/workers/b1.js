@@ -6,7 +6,7 @@ const SQL =
   'low_stock_threshold, created_at, updated_at FROM products WHERE status = ? ORDER BY created_at DESC, id DESC LIMIT 20';
 
 export default {
-  async fetch(request, env) {
+  async fetch(_request, env) {
     const result = await env.DB.prepare(SQL).bind('active').all();
     return new Response(JSON.stringify({ success: true, data: result.results }), {
       headers: { 'Content-Type': 'application/json', 'X-Bench-D1-Rows-Read': String(result.meta?.rows_read ?? ''), 'X-Bench-D1-Round-Trips': '1' },

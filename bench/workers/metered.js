@@ -107,7 +107,12 @@ function meterNamespace(namespace, meter) {
 export default {
   async fetch(request, env, ctx) {
     const meter = { roundTrips: 0, batches: 0, rowsRead: 0, rowsWritten: 0, doCalls: 0 };
-    const metered = { ...env, DB: meterDatabase(env.DB, meter), RATE_LIMITER: meterNamespace(env.RATE_LIMITER, meter), ADDRESS_LIMITER: meterNamespace(env.ADDRESS_LIMITER, meter) };
+    const metered = {
+      ...env,
+      DB: meterDatabase(env.DB, meter),
+      RATE_LIMITER: meterNamespace(env.RATE_LIMITER, meter),
+      ADDRESS_LIMITER: meterNamespace(env.ADDRESS_LIMITER, meter),
+    };
     const response = await worker.fetch(request, metered, ctx);
     // Read the body first so that the counts include everything done before the response completed.
     const body = await response.arrayBuffer();

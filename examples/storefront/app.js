@@ -100,13 +100,24 @@ async function renderMenus() {
     const { data: menus } = await client.menus.list({ limit: 20 });
     const byHandle = Object.fromEntries(menus.map((m) => [m.handle, m]));
     const main = byHandle.main;
-    if (main?.items.length) fill(mainMenu, main.items.map((item) => h('li', {}, menuLink(item))));
+    if (main?.items.length)
+      fill(
+        mainMenu,
+        main.items.map((item) => h('li', {}, menuLink(item))),
+      );
     else {
       // No `main` menu yet: the top categories.
       const { data: top } = await client.categories.list({ parent: 'root', limit: 12, sort: 'position', fields: 'name,slug' });
-      fill(mainMenu, top.map((c) => h('li', {}, h('a', { href: `#/categories/${c.slug}` }, c.name))));
+      fill(
+        mainMenu,
+        top.map((c) => h('li', {}, h('a', { href: `#/categories/${c.slug}` }, c.name))),
+      );
     }
-    if (byHandle.footer?.items.length) fill(footerMenu, byHandle.footer.items.map((item) => h('li', {}, menuLink(item))));
+    if (byHandle.footer?.items.length)
+      fill(
+        footerMenu,
+        byHandle.footer.items.map((item) => h('li', {}, menuLink(item))),
+      );
   } catch (error) {
     console.warn('menus not loaded:', errorMessage(error));
   }

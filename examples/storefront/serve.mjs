@@ -142,7 +142,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const api = process.env.STORE_API_URL ?? 'http://127.0.0.1:8787';
     const keyFile = path.relative(ROOT, DEV_PUBLISHABLE_KEY_FILE);
     console.log(`Storefront on ${url}  (API: ${api})`);
-    if (publishableKey) console.log(`Publishable key ${publishableKey.slice(0, 11)}... (${fromEnv !== undefined ? 'STORE_PUBLISHABLE_KEY' : keyFile}): it must be allowed from ${url}.`);
+    if (publishableKey)
+      console.log(`Publishable key ${publishableKey.slice(0, 11)}... (${fromEnv !== undefined ? 'STORE_PUBLISHABLE_KEY' : keyFile}): it must be allowed from ${url}.`);
     else if (fromEnv !== undefined) console.log('No publishable key (STORE_PUBLISHABLE_KEY is empty): the storefront calls the API anonymously.');
     else console.log(`No publishable key in ${keyFile} (run \`npm run dev\` first, or set STORE_PUBLISHABLE_KEY): the storefront calls the API anonymously.`);
     console.log('The API must allow this origin: `npm run dev` does (CORS_ORIGINS in .dev.vars). Press Ctrl+C to stop.');

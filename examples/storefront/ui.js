@@ -70,7 +70,9 @@ export function showFormError(form, error) {
   let first;
   if (error instanceof ValidationError && Array.isArray(error.details)) {
     for (const { field, message } of error.details) {
-      const name = String(field ?? '').split('.').pop();
+      const name = String(field ?? '')
+        .split('.')
+        .pop();
       const input = name ? form.querySelector(`[name="${CSS.escape(name)}"]`) : null;
       if (!input) continue;
       const id = `${input.id || name}-error`;
@@ -99,7 +101,13 @@ export function field(label, attrs, hint) {
     attrs.tag === 'select'
       ? h('select', { ...attrs, tag: undefined, options: undefined, id, 'aria-describedby': hintId }, attrs.options)
       : h('input', { type: 'text', ...attrs, id, 'aria-describedby': hintId });
-  return h('div', { class: 'field' }, h('label', { for: id }, label, attrs.required ? '' : h('span', { class: 'optional' }, ' (optional)')), control, hint && h('p', { class: 'hint', id: hintId }, hint));
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, label, attrs.required ? '' : h('span', { class: 'optional' }, ' (optional)')),
+    control,
+    hint && h('p', { class: 'hint', id: hintId }, hint),
+  );
 }
 
 /** A form's fields as an object of trimmed strings (empty ones left out). */

@@ -11,7 +11,10 @@ const PAGE_SIZE = 24;
 
 const stockText = (stock, threshold = 5) => (stock <= 0 ? 'Sold out' : stock <= threshold ? `Only ${stock} left` : `${stock} in stock`);
 const variantLabel = (v) => v.name || Object.values(v.options ?? {}).join(' / ') || 'Standard';
-const optionsText = (options) => Object.entries(options ?? {}).map(([k, v]) => `${k}: ${v}`).join(', ');
+const optionsText = (options) =>
+  Object.entries(options ?? {})
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ');
 const orderNumber = (order) => `#${order.number}`;
 const dateText = (iso) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 const STATUS_TEXT = { pending: 'Awaiting payment', processing: 'Paid, being prepared', shipped: 'Shipped', completed: 'Delivered', cancelled: 'Cancelled', refunded: 'Refunded' };
@@ -72,7 +75,11 @@ export async function home() {
           'section',
           { 'aria-labelledby': 'h-categories' },
           h('h2', { id: 'h-categories' }, 'Shop by category'),
-          h('ul', { class: 'chips', role: 'list' }, categories.data.map((c) => h('li', {}, h('a', { href: `#/categories/${c.slug}` }, c.name)))),
+          h(
+            'ul',
+            { class: 'chips', role: 'list' },
+            categories.data.map((c) => h('li', {}, h('a', { href: `#/categories/${c.slug}` }, c.name))),
+          ),
         )
       : '',
     h('section', { 'aria-labelledby': 'h-new' }, h('h2', { id: 'h-new' }, 'New in'), newest.data.length ? grid(newest.data) : h('p', {}, 'Nothing for sale yet.')),
@@ -111,7 +118,11 @@ async function listing({ title, intro, path, filter, query, go, children = [], s
   const inCategory = query.get('category') ?? '';
   const page = Math.max(1, Number(query.get('page')) || 1);
   const [min, max] = priceRange.split('-');
-  const { data, pagination, facets = {} } = await client.products.list({
+  const {
+    data,
+    pagination,
+    facets = {},
+  } = await client.products.list({
     ...filter,
     ...(brand ? { brand } : {}),
     ...(inCategory ? { category: inCategory } : {}),
@@ -149,10 +160,42 @@ async function listing({ title, intro, path, filter, query, go, children = [], s
   const facetForm = h(
     'form',
     { class: 'facets', 'aria-label': 'Filters', onsubmit: (e) => e.preventDefault() },
-    children.length ? h('nav', { 'aria-label': 'Sub-categories' }, h('h2', {}, 'Categories'), h('ul', {}, children.map((c) => h('li', {}, h('a', { href: `#/categories/${c.slug}` }, c.name))))) : '',
-    searching && facets.category?.length ? radios('category', 'Category', facets.category.map((c) => ({ value: c.slug, label: c.name, count: c.count })), inCategory) : '',
-    facets.brand?.length ? radios('brand', 'Brand', facets.brand.map((b) => ({ value: b.slug, label: b.name, count: b.count })), brand) : '',
-    facets.price?.length ? radios('price', 'Price', facets.price.map((b) => ({ value: `${b.min}-${b.max ?? ''}`, label: priceLabel(b), count: b.count })), priceRange) : '',
+    children.length
+      ? h(
+          'nav',
+          { 'aria-label': 'Sub-categories' },
+          h('h2', {}, 'Categories'),
+          h(
+            'ul',
+            {},
+            children.map((c) => h('li', {}, h('a', { href: `#/categories/${c.slug}` }, c.name))),
+          ),
+        )
+      : '',
+    searching && facets.category?.length
+      ? radios(
+          'category',
+          'Category',
+          facets.category.map((c) => ({ value: c.slug, label: c.name, count: c.count })),
+          inCategory,
+        )
+      : '',
+    facets.brand?.length
+      ? radios(
+          'brand',
+          'Brand',
+          facets.brand.map((b) => ({ value: b.slug, label: b.name, count: b.count })),
+          brand,
+        )
+      : '',
+    facets.price?.length
+      ? radios(
+          'price',
+          'Price',
+          facets.price.map((b) => ({ value: `${b.min}-${b.max ?? ''}`, label: priceLabel(b), count: b.count })),
+          priceRange,
+        )
+      : '',
   );
   const sorts = searching ? [['relevance', 'Best match'], ...SORTS] : SORTS;
   const pageLink = (n, label, rel) => {
@@ -178,7 +221,11 @@ async function listing({ title, intro, path, filter, query, go, children = [], s
             'div',
             { class: 'field inline' },
             h('label', { for: 'sort' }, 'Sort by'),
-            h('select', { id: 'sort', onchange: (e) => change('sort', e.target.value) }, sorts.map(([value, label]) => h('option', { value, selected: value === sort }, label))),
+            h(
+              'select',
+              { id: 'sort', onchange: (e) => change('sort', e.target.value) },
+              sorts.map(([value, label]) => h('option', { value, selected: value === sort }, label)),
+            ),
           ),
         ),
         data.length ? grid(data) : h('p', {}, 'No products match. Try fewer filters.'),
@@ -253,7 +300,15 @@ export async function product({ params: [slug] }) {
             h(
               'label',
               { class: 'variant' },
-              h('input', { type: 'radio', name: 'variant', value: v.id, id: `variant-${i}`, checked: v === firstInStock, disabled: v.stock <= 0, onchange: () => selectVariant(v) }),
+              h('input', {
+                type: 'radio',
+                name: 'variant',
+                value: v.id,
+                id: `variant-${i}`,
+                checked: v === firstInStock,
+                disabled: v.stock <= 0,
+                onchange: () => selectVariant(v),
+              }),
               h('span', {}, variantLabel(v)),
               h('span', { class: 'muted' }, v.stock <= 0 ? 'Sold out' : money(v.price)),
             ),
@@ -280,7 +335,11 @@ export async function product({ params: [slug] }) {
             'ul',
             { class: 'thumbs', role: 'list' },
             pictures.map((pic, i) =>
-              h('li', {}, h('button', { type: 'button', 'aria-label': `Show picture ${i + 1}`, onclick: () => showPicture(pic) }, h('img', { src: pic.url, alt: '', width: 64, height: 64 }))),
+              h(
+                'li',
+                {},
+                h('button', { type: 'button', 'aria-label': `Show picture ${i + 1}`, onclick: () => showPicture(pic) }, h('img', { src: pic.url, alt: '', width: 64, height: 64 })),
+              ),
             ),
           )
         : '',
@@ -292,7 +351,13 @@ export async function product({ params: [slug] }) {
       h('h1', {}, p.name),
       p.brand ? h('p', { class: 'muted' }, p.brand.name) : '',
       form,
-      p.description ? h('div', { class: 'description' }, p.description.split(/\n{2,}/).map((para) => h('p', {}, para))) : '',
+      p.description
+        ? h(
+            'div',
+            { class: 'description' },
+            p.description.split(/\n{2,}/).map((para) => h('p', {}, para)),
+          )
+        : '',
     ),
   );
 }
@@ -330,7 +395,13 @@ function totalsTable(totals, currency, { address } = {}) {
 }
 
 function notices(cart) {
-  return cart?.notices?.length ? h('div', { class: 'notice', role: 'status' }, cart.notices.map((n) => h('p', {}, n.message))) : '';
+  return cart?.notices?.length
+    ? h(
+        'div',
+        { class: 'notice', role: 'status' },
+        cart.notices.map((n) => h('p', {}, n.message)),
+      )
+    : '';
 }
 
 function couponForm(cart, rerender) {
@@ -373,7 +444,15 @@ function couponForm(cart, rerender) {
             'Remove',
           ),
         )
-      : [h('div', { class: 'field inline' }, h('label', { for: 'coupon-code' }, 'Coupon code'), h('input', { id: 'coupon-code', name: 'code', type: 'text', autocomplete: 'off', maxlength: 64 }), h('button', { type: 'submit' }, 'Apply'))],
+      : [
+          h(
+            'div',
+            { class: 'field inline' },
+            h('label', { for: 'coupon-code' }, 'Coupon code'),
+            h('input', { id: 'coupon-code', name: 'code', type: 'text', autocomplete: 'off', maxlength: 64 }),
+            h('button', { type: 'submit' }, 'Apply'),
+          ),
+        ],
     h('p', { class: 'form-error', role: 'alert', tabindex: '-1' }),
   );
   return form;
@@ -383,7 +462,7 @@ export async function cart() {
   const root = h('div', { class: 'cart-page' });
   const draw = () => {
     const c = store.cart;
-    if (!c || !c.lines.length) {
+    if (!c?.lines.length) {
       return fill(root, h('h1', {}, 'Your cart'), h('p', {}, 'Your cart is empty.'), h('p', {}, h('a', { href: '#/' }, 'Continue shopping')));
     }
     const lines = c.lines.map((line) => {
@@ -409,7 +488,13 @@ export async function cart() {
       return h(
         'li',
         { class: 'line' },
-        h('div', {}, h('p', { class: 'name' }, line.name), line.options && Object.keys(line.options).length ? h('p', { class: 'muted' }, optionsText(line.options)) : '', line.inStock ? '' : h('p', { class: 'out' }, 'Not enough in stock')),
+        h(
+          'div',
+          {},
+          h('p', { class: 'name' }, line.name),
+          line.options && Object.keys(line.options).length ? h('p', { class: 'muted' }, optionsText(line.options)) : '',
+          line.inStock ? '' : h('p', { class: 'out' }, 'Not enough in stock'),
+        ),
         h('div', { class: 'field inline' }, h('label', { for: `qty-${line.id}` }, 'Qty'), qty),
         h('p', { class: 'amount' }, money(line.subtotal, c.currency)),
         h(
@@ -444,7 +529,16 @@ export async function cart() {
           totalsTable(c.totals, c.currency, { address: c.shippingAddress }),
           couponForm(c, draw),
           h('a', { class: 'button primary', href: '#/checkout' }, 'Check out'),
-          store.session ? '' : h('p', { class: 'muted' }, h('a', { href: '#/sign-in?next=/checkout' }, 'Sign in'), ' or ', h('a', { href: '#/sign-up?next=/checkout' }, 'create an account'), ': your cart comes along.'),
+          store.session
+            ? ''
+            : h(
+                'p',
+                { class: 'muted' },
+                h('a', { href: '#/sign-in?next=/checkout' }, 'Sign in'),
+                ' or ',
+                h('a', { href: '#/sign-up?next=/checkout' }, 'create an account'),
+                ': your cart comes along.',
+              ),
         ),
       ),
     );
@@ -467,7 +561,8 @@ const COUNTRIES = [
   ['AU', 'Australia'],
 ];
 const ADDRESS_FIELDS = ['firstName', 'lastName', 'line1', 'line2', 'city', 'region', 'postalCode', 'country', 'phone'];
-const addressText = (a) => [[a.firstName, a.lastName].filter(Boolean).join(' '), a.line1, a.line2, [a.postalCode, a.city, a.region].filter(Boolean).join(' '), a.country].filter(Boolean).join(', ');
+const addressText = (a) =>
+  [[a.firstName, a.lastName].filter(Boolean).join(' '), a.line1, a.line2, [a.postalCode, a.city, a.region].filter(Boolean).join(' '), a.country].filter(Boolean).join(', ');
 const pickAddress = (a) => Object.fromEntries(ADDRESS_FIELDS.filter((k) => a[k] !== undefined && a[k] !== null && a[k] !== '').map((k) => [k, a[k]]));
 const sameAddress = (a, b) => a && b && ADDRESS_FIELDS.every((k) => (a[k] ?? null) === (b[k] ?? null));
 
@@ -506,7 +601,9 @@ export async function checkout({ go }) {
               }
               await store.updateCart({ ...(store.session ? {} : { email: values.email }), shippingAddress: address });
             });
-            announce(`Shipping ${money(store.cart.totals.shippingTotal, store.cart.currency)}, tax ${money(store.cart.totals.taxTotal, store.cart.currency)}, total ${money(store.cart.totals.total, store.cart.currency)}.`);
+            announce(
+              `Shipping ${money(store.cart.totals.shippingTotal, store.cart.currency)}, tax ${money(store.cart.totals.taxTotal, store.cart.currency)}, total ${money(store.cart.totals.total, store.cart.currency)}.`,
+            );
             draw();
             root.querySelector('#h-payment')?.focus();
           } catch (error) {
@@ -518,7 +615,14 @@ export async function checkout({ go }) {
       store.session
         ? h('p', {}, 'Signed in as ', h('strong', {}, store.session.user.email))
         : [
-            h('p', { class: 'muted' }, h('a', { href: '#/sign-in?next=/checkout' }, 'Sign in'), ' or ', h('a', { href: '#/sign-up?next=/checkout' }, 'create an account'), ' to use saved addresses; your cart comes along.'),
+            h(
+              'p',
+              { class: 'muted' },
+              h('a', { href: '#/sign-in?next=/checkout' }, 'Sign in'),
+              ' or ',
+              h('a', { href: '#/sign-up?next=/checkout' }, 'create an account'),
+              ' to use saved addresses; your cart comes along.',
+            ),
             field('Email', { name: 'email', type: 'email', autocomplete: 'email', required: true, value: c.email ?? '' }, 'For the order confirmation.'),
           ],
       saved.length
@@ -526,23 +630,51 @@ export async function checkout({ go }) {
             'fieldset',
             { class: 'saved' },
             h('legend', {}, 'Ship to'),
-            saved.map((a) => h('label', { class: 'choice' }, h('input', { type: 'radio', name: 'saved', value: a.id, checked: chosen?.id === a.id || (!chosen && !current && a.isDefaultShipping) }), ` ${addressText(a)}`)),
-            h('label', { class: 'choice' }, h('input', { type: 'radio', name: 'saved', value: 'new', checked: !saved.some((a) => chosen?.id === a.id || (!chosen && !current && a.isDefaultShipping)) }), ' A new address'),
+            saved.map((a) =>
+              h(
+                'label',
+                { class: 'choice' },
+                h('input', { type: 'radio', name: 'saved', value: a.id, checked: chosen?.id === a.id || (!chosen && !current && a.isDefaultShipping) }),
+                ` ${addressText(a)}`,
+              ),
+            ),
+            h(
+              'label',
+              { class: 'choice' },
+              h('input', { type: 'radio', name: 'saved', value: 'new', checked: !saved.some((a) => chosen?.id === a.id || (!chosen && !current && a.isDefaultShipping)) }),
+              ' A new address',
+            ),
           )
         : '',
       h(
         'fieldset',
         { class: 'address' },
         h('legend', {}, saved.length ? 'New address' : 'Shipping address'),
-        h('div', { class: 'row' }, field('First name', { name: 'firstName', autocomplete: 'given-name', required: true, value: current?.firstName ?? me?.name?.split(' ')[0] ?? '' }), field('Last name', { name: 'lastName', autocomplete: 'family-name', required: true, value: current?.lastName ?? '' })),
+        h(
+          'div',
+          { class: 'row' },
+          field('First name', { name: 'firstName', autocomplete: 'given-name', required: true, value: current?.firstName ?? me?.name?.split(' ')[0] ?? '' }),
+          field('Last name', { name: 'lastName', autocomplete: 'family-name', required: true, value: current?.lastName ?? '' }),
+        ),
         field('Address', { name: 'line1', autocomplete: 'address-line1', required: true, value: current?.line1 ?? '' }),
         field('Apartment, suite', { name: 'line2', autocomplete: 'address-line2', value: current?.line2 ?? '' }),
-        h('div', { class: 'row' }, field('City', { name: 'city', autocomplete: 'address-level2', required: true, value: current?.city ?? '' }), field('State or region', { name: 'region', autocomplete: 'address-level1', value: current?.region ?? '' }, 'For example NY')),
+        h(
+          'div',
+          { class: 'row' },
+          field('City', { name: 'city', autocomplete: 'address-level2', required: true, value: current?.city ?? '' }),
+          field('State or region', { name: 'region', autocomplete: 'address-level1', value: current?.region ?? '' }, 'For example NY'),
+        ),
         h(
           'div',
           { class: 'row' },
           field('Postal code', { name: 'postalCode', autocomplete: 'postal-code', value: current?.postalCode ?? '' }),
-          field('Country', { tag: 'select', name: 'country', autocomplete: 'country', required: true, options: COUNTRIES.map(([code, name]) => h('option', { value: code, selected: (current?.country ?? 'US') === code }, name)) }),
+          field('Country', {
+            tag: 'select',
+            name: 'country',
+            autocomplete: 'country',
+            required: true,
+            options: COUNTRIES.map(([code, name]) => h('option', { value: code, selected: (current?.country ?? 'US') === code }, name)),
+          }),
         ),
         store.session ? h('label', { class: 'choice' }, h('input', { type: 'checkbox', name: 'save', checked: !saved.length }), ' Save this address to my account') : '',
       ),
@@ -589,7 +721,13 @@ export async function checkout({ go }) {
           h('span', { class: 'muted block' }, 'Pay after placing the order, quoting its number; we ship once the money arrives.'),
         ),
         cardPossible
-          ? h('label', { class: 'choice' }, h('input', { type: 'radio', name: 'method', value: 'card', onchange: () => (method = 'card') }), ' Card', h('span', { class: 'muted block' }, 'Paid securely with Stripe on the next page.'))
+          ? h(
+              'label',
+              { class: 'choice' },
+              h('input', { type: 'radio', name: 'method', value: 'card', onchange: () => (method = 'card') }),
+              ' Card',
+              h('span', { class: 'muted block' }, 'Paid securely with Stripe on the next page.'),
+            )
           : '',
       ),
       h('p', { class: 'form-error', role: 'alert', tabindex: '-1' }),
@@ -603,12 +741,28 @@ export async function checkout({ go }) {
       h(
         'div',
         { class: 'two-col' },
-        h('div', {}, addressForm, current ? payForm : h('section', { class: 'disabled' }, h('h2', {}, '2. Payment'), h('p', { class: 'muted' }, 'Enter your address to see shipping and tax.'))),
+        h(
+          'div',
+          {},
+          addressForm,
+          current ? payForm : h('section', { class: 'disabled' }, h('h2', {}, '2. Payment'), h('p', { class: 'muted' }, 'Enter your address to see shipping and tax.')),
+        ),
         h(
           'aside',
           { class: 'summary', 'aria-labelledby': 'h-summary' },
           h('h2', { id: 'h-summary' }, 'Your order'),
-          h('ul', { class: 'mini-lines', role: 'list' }, c.lines.map((l) => h('li', {}, h('span', {}, `${l.quantity} × ${l.name}`, Object.keys(l.options ?? {}).length ? h('span', { class: 'muted block' }, optionsText(l.options)) : ''), h('span', {}, money(l.subtotal, c.currency))))),
+          h(
+            'ul',
+            { class: 'mini-lines', role: 'list' },
+            c.lines.map((l) =>
+              h(
+                'li',
+                {},
+                h('span', {}, `${l.quantity} × ${l.name}`, Object.keys(l.options ?? {}).length ? h('span', { class: 'muted block' }, optionsText(l.options)) : ''),
+                h('span', {}, money(l.subtotal, c.currency)),
+              ),
+            ),
+          ),
           totalsTable(c.totals, c.currency, { address: current }),
           current ? h('p', { class: 'muted' }, `Shipping to ${addressText(current)}`) : '',
           couponForm(c, draw),
@@ -631,8 +785,23 @@ async function readOrder(id) {
 
 function orderDetails(order) {
   return [
-    h('ul', { class: 'mini-lines', role: 'list' }, order.lines.map((l) => h('li', {}, h('span', {}, `${l.quantity} × ${l.name}`, Object.keys(l.options ?? {}).length ? h('span', { class: 'muted block' }, optionsText(l.options)) : ''), h('span', {}, money(l.subtotal, order.currency))))),
-    totalsTable({ subtotal: order.subtotal, discountTotal: order.discountTotal, shippingTotal: order.shippingTotal, taxTotal: order.taxTotal, total: order.total }, order.currency, { address: order.shippingAddress }),
+    h(
+      'ul',
+      { class: 'mini-lines', role: 'list' },
+      order.lines.map((l) =>
+        h(
+          'li',
+          {},
+          h('span', {}, `${l.quantity} × ${l.name}`, Object.keys(l.options ?? {}).length ? h('span', { class: 'muted block' }, optionsText(l.options)) : ''),
+          h('span', {}, money(l.subtotal, order.currency)),
+        ),
+      ),
+    ),
+    totalsTable(
+      { subtotal: order.subtotal, discountTotal: order.discountTotal, shippingTotal: order.shippingTotal, taxTotal: order.taxTotal, total: order.total },
+      order.currency,
+      { address: order.shippingAddress },
+    ),
     order.shippingAddress ? h('p', {}, 'Shipping to ', addressText(order.shippingAddress)) : '',
   ];
 }
@@ -671,7 +840,13 @@ function cardPayment(order) {
       const payment = await store.guarded(client.orders.payments.create(order.id, { provider: 'stripe' }, { idempotencyKey: `card-${order.id}` }));
       await new Promise((resolve, reject) => {
         if (window.Stripe) return resolve();
-        document.head.append(h('script', { src: 'https://js.stripe.com/v3/', onload: resolve, onerror: () => reject(new Error('Stripe.js could not be loaded, so card payment is not available here. Please pay by bank transfer.')) }));
+        document.head.append(
+          h('script', {
+            src: 'https://js.stripe.com/v3/',
+            onload: resolve,
+            onerror: () => reject(new Error('Stripe.js could not be loaded, so card payment is not available here. Please pay by bank transfer.')),
+          }),
+        );
       });
       const stripe = window.Stripe(config.stripePublishableKey);
       const elements = stripe.elements({ clientSecret: payment.clientSecret });
@@ -744,7 +919,10 @@ export async function signIn({ query, go }) {
     next,
     go,
     action: ({ email, password }) => store.signIn({ email, password }),
-    fields: [field('Email', { name: 'email', type: 'email', autocomplete: 'email', required: true }), field('Password', { name: 'password', type: 'password', autocomplete: 'current-password', required: true })],
+    fields: [
+      field('Email', { name: 'email', type: 'email', autocomplete: 'email', required: true }),
+      field('Password', { name: 'password', type: 'password', autocomplete: 'current-password', required: true }),
+    ],
     other: ['New here? ', h('a', { href: `#/sign-up?next=${encodeURIComponent(next)}` }, 'Create an account'), store.cartCount() ? ' (your cart comes along)' : ''],
   });
 }
@@ -777,7 +955,26 @@ export async function account({ go }) {
   const [me, orders] = await store.guarded(Promise.all([client.auth.me(), client.orders.list({ sort: 'created_at:desc', limit: 20 })]));
   return [
     h('h1', {}, 'Your account'),
-    h('p', {}, me.name ? `${me.name} · ` : '', me.email, ' ', h('button', { type: 'button', class: 'link', onclick: () => (store.signOut(), announce('Signed out.'), go('/')) }, 'Sign out')),
+    h(
+      'p',
+      {},
+      me.name ? `${me.name} · ` : '',
+      me.email,
+      ' ',
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'link',
+          onclick: () => {
+            store.signOut();
+            announce('Signed out.');
+            go('/');
+          },
+        },
+        'Sign out',
+      ),
+    ),
     h(
       'section',
       { 'aria-labelledby': 'h-orders' },
@@ -786,7 +983,15 @@ export async function account({ go }) {
         ? h(
             'table',
             { class: 'orders' },
-            h('thead', {}, h('tr', {}, ['Order', 'Placed', 'Status', 'Payment', 'Total'].map((t) => h('th', { scope: 'col' }, t)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['Order', 'Placed', 'Status', 'Payment', 'Total'].map((t) => h('th', { scope: 'col' }, t)),
+              ),
+            ),
             h(
               'tbody',
               {},
@@ -809,7 +1014,13 @@ export async function account({ go }) {
       'section',
       { 'aria-labelledby': 'h-addresses' },
       h('h2', { id: 'h-addresses' }, 'Saved addresses'),
-      me.addresses.length ? h('ul', {}, me.addresses.map((a) => h('li', {}, addressText(a), a.isDefaultShipping ? h('span', { class: 'muted' }, ' (default)') : ''))) : h('p', {}, 'Addresses saved at checkout show here.'),
+      me.addresses.length
+        ? h(
+            'ul',
+            {},
+            me.addresses.map((a) => h('li', {}, addressText(a), a.isDefaultShipping ? h('span', { class: 'muted' }, ' (default)') : '')),
+          )
+        : h('p', {}, 'Addresses saved at checkout show here.'),
     ),
   ];
 }
@@ -825,7 +1036,18 @@ export async function accountOrder({ params: [id], go }) {
     h('h1', {}, `Order ${orderNumber(order)}`),
     h('p', {}, `Placed ${dateText(order.createdAt)} · `, h('strong', {}, STATUS_TEXT[order.status] ?? order.status), ` · payment ${order.paymentStatus.replace('_', ' ')}`),
     orderDetails(order),
-    order.history?.length ? h('section', { 'aria-labelledby': 'h-history' }, h('h2', { id: 'h-history' }, 'History'), h('ol', {}, order.history.map((e) => h('li', {}, `${dateText(e.createdAt)}: ${STATUS_TEXT[e.toStatus] ?? e.toStatus ?? ''}`)))) : '',
+    order.history?.length
+      ? h(
+          'section',
+          { 'aria-labelledby': 'h-history' },
+          h('h2', { id: 'h-history' }, 'History'),
+          h(
+            'ol',
+            {},
+            order.history.map((e) => h('li', {}, `${dateText(e.createdAt)}: ${STATUS_TEXT[e.toStatus] ?? e.toStatus ?? ''}`)),
+          ),
+        )
+      : '',
   ];
 }
 
@@ -837,5 +1059,9 @@ export function notFound(message = 'There is nothing here.') {
 
 export function failure(error) {
   if (error instanceof NotFoundError) return notFound(error.message);
-  return [h('h1', {}, 'Something went wrong'), h('p', { class: 'form-error' }, errorMessage(error)), h('p', {}, h('button', { type: 'button', onclick: () => location.reload() }, 'Try again'))];
+  return [
+    h('h1', {}, 'Something went wrong'),
+    h('p', { class: 'form-error' }, errorMessage(error)),
+    h('p', {}, h('button', { type: 'button', onclick: () => location.reload() }, 'Try again')),
+  ];
 }

@@ -15,7 +15,10 @@ export const camel = (s) => s.replace(/[-_ ]+([a-zA-Z0-9])/g, (_, c) => c.toUppe
  */
 function names(httpMethod, path, op) {
   if (op['x-sdk-group'] && op['x-sdk-method']) return { group: op['x-sdk-group'], method: op['x-sdk-method'] };
-  const segments = path.replace(/^\/api\/?/, '').split('/').filter(Boolean);
+  const segments = path
+    .replace(/^\/api\/?/, '')
+    .split('/')
+    .filter(Boolean);
   const statics = segments.filter((s) => !s.startsWith('{'));
   const endsWithParam = segments.at(-1)?.startsWith('{');
   let method;
@@ -72,7 +75,9 @@ export function operations(doc) {
         tag: op.tags?.[0] ?? null,
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         // `format=csv` answers CSV, which the clients (JSON in, typed objects out) do not read: left out of them.
-        queryParams: params.filter((p) => p.in === 'query' && p.name !== 'format').map((p) => ({ name: p.name, required: !!p.required, description: p.description ?? p.schema?.description ?? '', ...schemaOf(p) })),
+        queryParams: params
+          .filter((p) => p.in === 'query' && p.name !== 'format')
+          .map((p) => ({ name: p.name, required: !!p.required, description: p.description ?? p.schema?.description ?? '', ...schemaOf(p) })),
         headerParams: params.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase()),
         body: body ? { required: !!op.requestBody.required, schema: body.schema?.$ref ? refName(body.schema.$ref) : null, inline: body.schema?.$ref ? null : body.schema } : null,
         file: Boolean(binary),

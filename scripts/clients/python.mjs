@@ -18,16 +18,62 @@ const RESOURCES_PATH = 'clients/python/store_api/_resources.py';
 const WIDTH = 100;
 
 const PY_KEYWORDS = new Set([
-  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else',
-  'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise',
-  'return', 'try', 'while', 'with', 'yield',
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
 ]);
 /** Names the generated modules import: a component schema with one of them is renamed. */
 const TYPING_NAMES = new Set(['Any', 'Dict', 'Iterator', 'List', 'Literal', 'Optional', 'TypedDict', 'Union', 'Page', 'NotGiven', 'HttpClient', 'ResourceBase', 'NOT_GIVEN']);
 /** Members of the hand-written StoreApi (client.py), which inherits the root resource class. */
 const CLIENT_MEMBERS = new Set([
-  'request', 'last_response', 'set_token', 'set_api_key', 'set_cart_token', 'set_publishable_key', 'set_buyer_ip', 'with_options',
-  'retry_count', 'http', 'base_url', 'token', 'api_key', 'cart_token', 'publishable_key', 'buyer_ip',
+  'request',
+  'last_response',
+  'set_token',
+  'set_api_key',
+  'set_cart_token',
+  'set_publishable_key',
+  'set_buyer_ip',
+  'with_options',
+  'retry_count',
+  'http',
+  'base_url',
+  'token',
+  'api_key',
+  'cart_token',
+  'publishable_key',
+  'buyer_ip',
 ]);
 
 // ---- names --------------------------------------------------------------------------------------
@@ -289,7 +335,7 @@ function typedDict(reg, name, schema, bases = []) {
 /** The definition of one component or nested type: a TypedDict or an alias. */
 function definition(reg, name, schema, emittedFirst) {
   // allOf of object parts: inherit the referenced TypedDicts, add the inline parts' keys.
-  if (schema?.allOf && schema.allOf.every((p) => p.$ref || p.type === 'object' || p.properties)) {
+  if (schema?.allOf?.every((p) => p.$ref || p.type === 'object' || p.properties)) {
     const bases = [];
     const extra = { type: 'object', properties: {}, required: [], description: schema.description };
     let ok = true;
@@ -370,7 +416,10 @@ function generateTypes(reg) {
     '',
   ];
   for (const b of blocks) out.push('', ...b, '');
-  return `${out.join('\n').replace(/\n{4,}/g, '\n\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{4,}/g, '\n\n\n')
+    .trimEnd()}\n`;
 }
 
 // ---- resources ------------------------------------------------------------------------------------
@@ -393,12 +442,12 @@ function methodLines(reg, op, name, typeNames) {
     return { api: p.name, id, type: t, required: p.required, description: p.description };
   });
   // The body's keys, as keyword arguments named as the JSON's keys.
-  let bodyArgs = [];
+  const bodyArgs = [];
   let bodyRest = null;
   let bodyOwner = null;
   if (op.body) {
-    const schema = op.body.schema ? { $ref: `#/components/schemas/${op.body.schema}` } : op.body.inline ?? {};
-    bodyOwner = op.body.schema ? reg.pyName.get(op.body.schema) ?? 'Body' : `${pascal(op.group)}${pascal(op.method)}Body`;
+    const schema = op.body.schema ? { $ref: `#/components/schemas/${op.body.schema}` } : (op.body.inline ?? {});
+    bodyOwner = op.body.schema ? (reg.pyName.get(op.body.schema) ?? 'Body') : `${pascal(op.group)}${pascal(op.method)}Body`;
     const flat = reg.flatten(schema);
     for (const key of Object.keys(flat.properties)) {
       const id = identifier(isIdentifier(key) ? key : snake(key), taken);
@@ -452,11 +501,9 @@ function methodLines(reg, op, name, typeNames) {
   d.push('', `        ${op.httpMethod} ${op.path}`);
   if (fileArg) d.push('', ...wrap(`Sends ${fileArg} (the file's bytes) as the raw body, as application/octet-stream: the server reads the type from the bytes.`, '        '));
   if (op.idempotent) d.push('', ...wrap('Sends an Idempotency-Key: idempotency_key if given, else a new random UUID (used for every retry).', '        '));
-  if (r.kind === 'list') d.push('', ...wrap(`Returns one page (a Page with .data and .pagination); ${name === 'list' ? 'iterate()' : `iterate_${name}()`} goes through every page.`, '        '));
-  const argDocs = [
-    ...query.filter((q) => q.description).map((q) => [q.id, q.description]),
-    ...bodyArgs.filter((a) => a.description).map((a) => [a.id, a.description]),
-  ];
+  if (r.kind === 'list')
+    d.push('', ...wrap(`Returns one page (a Page with .data and .pagination); ${name === 'list' ? 'iterate()' : `iterate_${name}()`} goes through every page.`, '        '));
+  const argDocs = [...query.filter((q) => q.description).map((q) => [q.id, q.description]), ...bodyArgs.filter((a) => a.description).map((a) => [a.id, a.description])];
   if (argDocs.length) {
     d.push('', '        Args:');
     for (const [id, text] of argDocs) {
@@ -464,7 +511,7 @@ function methodLines(reg, op, name, typeNames) {
       d.push(w[0], ...w.slice(1).map((l) => `    ${l}`));
     }
   }
-  lines.push('        """' + d[0].trimStart(), ...d.slice(1).map((l) => (l.trim() ? l : '')), '        """');
+  lines.push(`        """${d[0].trimStart()}`, ...d.slice(1).map((l) => (l.trim() ? l : '')), '        """');
 
   // The call: each argument on one line when it fits, else a dict exploded one key a line.
   const dictArg = (prefix, entries, suffix = '') => {
@@ -473,8 +520,20 @@ function methodLines(reg, op, name, typeNames) {
     return [`${prefix}{`, ...entries.map((e) => `    ${e},`), `}${suffix},`];
   };
   const call = [[`"${op.httpMethod}",`], [`${str(op.path)},`], [`kind=${str(r.kind)},`]];
-  if (positional.length) call.push(dictArg('path_params=', positional.map((p) => `${str(p.api)}: ${p.id}`)));
-  if (query.length) call.push(dictArg('query=', query.map((q) => `${str(q.api)}: ${q.id}`)));
+  if (positional.length)
+    call.push(
+      dictArg(
+        'path_params=',
+        positional.map((p) => `${str(p.api)}: ${p.id}`),
+      ),
+    );
+  if (query.length)
+    call.push(
+      dictArg(
+        'query=',
+        query.map((q) => `${str(q.api)}: ${q.id}`),
+      ),
+    );
   if (fileArg) call.push([`content=${fileArg},`]);
   if (op.body) {
     const entries = bodyArgs.map((a) => `${str(a.api)}: ${a.id}`);
@@ -482,7 +541,13 @@ function methodLines(reg, op, name, typeNames) {
     call.push(dictArg('body=compact_body(', entries, op.body.required ? ')' : ', optional=True)'));
   }
   const other = headers.filter((h) => !HEADER_ARGS[h.api]);
-  if (other.length) call.push(dictArg('headers=', other.map((h) => `${str(h.api)}: ${h.id}`)));
+  if (other.length)
+    call.push(
+      dictArg(
+        'headers=',
+        other.map((h) => `${str(h.api)}: ${h.id}`),
+      ),
+    );
   if (op.idempotent) call.push(['idempotent=True,'], ['idempotency_key=idempotency_key,']);
   if (op.headerParams.includes('x-cart-token')) call.push(['cart_token=cart_token,'], ['send_cart_token=True,']);
   const flat = call.map((c) => c.join(' ').replace(/,$/, ''));
@@ -545,7 +610,9 @@ function generateResources(reg, ops) {
     });
     const lines = [];
     lines.push(`class ${cls}(ResourceBase):`);
-    const title = isRoot ? 'The resource groups of the API, and its top-level operations.' : `${parts.map(snake).join('.')}: ${[...new Set(methods.map((m) => m.tag).filter(Boolean))].join(', ') || 'operations'}.`;
+    const title = isRoot
+      ? 'The resource groups of the API, and its top-level operations.'
+      : `${parts.map(snake).join('.')}: ${[...new Set(methods.map((m) => m.tag).filter(Boolean))].join(', ') || 'operations'}.`;
     lines.push(`    """${doc(title)}"""`);
     if (childAttrs.length) {
       lines.push('', '    def __init__(self, http: HttpClient) -> None:', '        super().__init__(http)');
@@ -565,9 +632,9 @@ function generateResources(reg, ops) {
     HEADER,
     '"""The API\'s operations as resource groups (``store.products.list()``), from the OpenAPI document.',
     '',
-    'Path parameters are positional; query parameters and the JSON body\'s keys (camelCase, as in the',
+    "Path parameters are positional; query parameters and the JSON body's keys (camelCase, as in the",
     'JSON) are keyword-only. Optional body keys default to NOT_GIVEN and are left out of the JSON;',
-    '``None`` sends ``null``. Item operations return the envelope\'s ``data``; list operations a',
+    "``None`` sends ``null``. Item operations return the envelope's ``data``; list operations a",
     '``Page`` with ``.data`` and ``.pagination``.',
     '"""',
     '',
@@ -579,7 +646,15 @@ function generateResources(reg, ops) {
   ];
   if (imports.length) out.push('from ._types import (', ...imports.map((n) => `    ${n},`), ')');
   out.push('from .pagination import Page');
-  out.push('', '__all__ = [', ...classes.map((c) => c.cls).sort().map((c) => `    ${str(c)},`), ']');
+  out.push(
+    '',
+    '__all__ = [',
+    ...classes
+      .map((c) => c.cls)
+      .sort()
+      .map((c) => `    ${str(c)},`),
+    ']',
+  );
   for (const c of [root, ...rest]) out.push('', '', ...c.lines);
   return `${out.join('\n')}\n`;
 }
@@ -605,7 +680,7 @@ function generateEvents(doc) {
     ...events.map((e) => `    ${str(e.type)},`),
     ')',
     '',
-    "#: Any delivery's body: narrow it on ``event[\"event\"]`` (each member's ``event`` is a Literal).",
+    '#: Any delivery\'s body: narrow it on ``event["event"]`` (each member\'s ``event`` is a Literal).',
     'StoreEvent = Union[',
     ...events.map((e) => `    ${e.schema},`),
     ']',

@@ -55,6 +55,16 @@ export function devAdminPlan(saved, exists, now = new Date()) {
       sql: [`UPDATE users SET password_hash = ${sqlString(hash)}, token_version = token_version + 1, updated_at = ${sqlString(ts)} WHERE email = ${sqlString(DEV_ADMIN_EMAIL)};`],
     };
   }
-  const row = { id: newId('user', now.getTime()), email: DEV_ADMIN_EMAIL, name: 'Local admin', password_hash: hash, role_id: 'admin', status: 'active', token_version: 0, created_at: ts, updated_at: ts };
+  const row = {
+    id: newId('user', now.getTime()),
+    email: DEV_ADMIN_EMAIL,
+    name: 'Local admin',
+    password_hash: hash,
+    role_id: 'admin',
+    status: 'active',
+    token_version: 0,
+    created_at: ts,
+    updated_at: ts,
+  };
   return { login, sql: insertStatements('users', [row]) };
 }

@@ -163,7 +163,7 @@ export async function d1ExecuteScript(sql, what = 'Writing to the local D1 datab
   }
 }
 
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes start with ESC and end with BEL.
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
 export function stripAnsi(text) {
   return text.replace(ANSI, '');

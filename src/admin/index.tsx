@@ -38,8 +38,7 @@ import { importRoutes } from './routes/product-import';
 import { reportsRoutes } from './routes/reports';
 import type { Redispatch } from '../middleware/rate-limit';
 
-const asset = (body: string, type: string) => (c: Context<AppEnv>) =>
-  c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=300' });
+const asset = (body: string, type: string) => (c: Context<AppEnv>) => c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=300' });
 
 /**
  * The admin panel at /admin: server-rendered pages (hono/jsx) over the same services and guards as
@@ -54,7 +53,10 @@ export function createAdminRouter(redispatch: Redispatch) {
     c.header('Referrer-Policy', 'same-origin');
     c.header('X-Content-Type-Options', 'nosniff');
     if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
-    c.header('Content-Security-Policy', "default-src 'self'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    c.header(
+      'Content-Security-Policy',
+      "default-src 'self'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
   });
   admin.get('/assets/admin.css', asset(ADMIN_CSS, 'text/css; charset=utf-8'));
   admin.get('/assets/admin.js', asset(ADMIN_JS, 'text/javascript; charset=utf-8'));

@@ -7,7 +7,7 @@ import type { AppEnv } from '../env';
 import { randomBase62, sha256Hex } from '../lib/crypto';
 import { ApiError } from '../lib/errors';
 import { lookupUser } from '../middleware/auth';
-import { type Principal } from '../lib/access';
+import type { Principal } from '../lib/access';
 import { config } from '../config';
 
 /** The panel's session: a random token in an HttpOnly cookie, its SHA-256 the row id. */
@@ -70,7 +70,7 @@ export async function readSession(c: Context<AppEnv>, now = new Date()): Promise
     if (error instanceof ApiError) return null;
     throw error;
   });
-  if (!principal || principal.kind !== 'user' || !isPanelUser(principal)) return null;
+  if (principal?.kind !== 'user' || !isPanelUser(principal)) return null;
   return { id, csrfToken: row.csrfToken, user, principal };
 }
 

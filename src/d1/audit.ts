@@ -47,7 +47,6 @@ const SET_CONTEXT = `INSERT OR REPLACE INTO audit_context (id, actor_kind, actor
 VALUES (1, ?, ?, CASE ? WHEN 'user' THEN (SELECT email FROM users WHERE id = ?) ELSE (SELECT prefix FROM api_keys WHERE id = ?) END, ?, ?, ?, ?, ?)`;
 const CLEAR_CONTEXT = 'DELETE FROM audit_context';
 
-
 type Row = Record<string, unknown>;
 
 /**
@@ -55,10 +54,11 @@ type Row = Record<string, unknown>;
  * audited, and statements pass through untouched). Reads are never changed.
  */
 export function auditedD1(d1: D1Database, actor: () => AuditActor | null): D1Database {
-  const context = (who: AuditActor) => [
-    d1.prepare(SET_CONTEXT).bind(who.kind, who.id, who.kind, who.id, who.id, who.role, who.requestId ?? null, who.method ?? null, who.path ?? null, new Date().toISOString()),
-    d1.prepare(CLEAR_CONTEXT),
-  ] as const;
+  const context = (who: AuditActor) =>
+    [
+      d1.prepare(SET_CONTEXT).bind(who.kind, who.id, who.kind, who.id, who.id, who.role, who.requestId ?? null, who.method ?? null, who.path ?? null, new Date().toISOString()),
+      d1.prepare(CLEAR_CONTEXT),
+    ] as const;
   return interceptD1(d1, {
     // A lone write becomes the batch [set context, write, clear context], answered as the call asked.
     async lone({ statement, write, method, args, proceed }) {

@@ -36,7 +36,10 @@ export function versionRider(take: (version: number) => void): VersionRider {
     over: (d1) =>
       interceptD1(d1, {
         async lone({ proceed }) {
-          versionRead ??= d1.prepare(VERSION_SQL).all().then((result) => take(versionOf(result)), untagged);
+          versionRead ??= d1
+            .prepare(VERSION_SQL)
+            .all()
+            .then((result) => take(versionOf(result)), untagged);
           await versionRead;
           return proceed();
         },

@@ -41,7 +41,13 @@ export function interceptD1(d1: D1Database, interceptor: D1Interceptor): D1Datab
         if (typeof value !== 'function') return value;
         if (interceptor.lone && METHODS.has(prop)) {
           return (...args: unknown[]) =>
-            interceptor.lone!({ statement: target, write, method: prop as StatementMethod, args, proceed: () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args) });
+            interceptor.lone!({
+              statement: target,
+              write,
+              method: prop as StatementMethod,
+              args,
+              proceed: () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args),
+            });
         }
         return value.bind(target);
       },

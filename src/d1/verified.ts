@@ -59,7 +59,10 @@ export function credentialRider(credential: CredentialCheck): CredentialRider {
   const settle = () => {
     if (verified) return Promise.resolve();
     if (!below) throw new Error('credentialRider: settle() before the rider is part of a database (ride() it first)');
-    return (alone ??= credential.check(below).all<Row>().then((r) => judge(r.results)));
+    return (alone ??= credential
+      .check(below)
+      .all<Row>()
+      .then((r) => judge(r.results)));
   };
   const over = (d1: D1Database) => {
     below = d1;

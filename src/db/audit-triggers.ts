@@ -72,7 +72,7 @@ export const NOT_AUDITED: Record<string, string> = {
   idempotency_keys: 'request bookkeeping (stored responses)',
   provider_events: "a payment provider's webhook events, recorded once handled (their effects on payments and refunds are audited)",
   order_status_history: "a history itself; the order's status change is audited on the order",
-  inventory_adjustments: "a stock history itself; the stock change is audited on the variant",
+  inventory_adjustments: 'a stock history itself; the stock change is audited on the variant',
   coupon_usages: "bookkeeping of placed orders; the coupon's timesUsed change is audited",
   webhook_deliveries: 'delivery bookkeeping written by the queue consumers',
   webhook_attempts: 'delivery bookkeeping written by the queue consumers',

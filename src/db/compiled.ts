@@ -68,6 +68,7 @@ export function compiled<Name extends string, Query>(build: (db: Database, p: Sl
     // What db.batch() calls on each query, and a thenable for `await`, as Drizzle's builders have.
     const runnable = {
       _prepare: prepare,
+      // biome-ignore lint/suspicious/noThenProperty: a thenable on purpose, so that `await query` runs it as Drizzle's builders do.
       then: (resolve: (value: unknown) => unknown, reject: (reason: unknown) => unknown) => prepare().execute().then(resolve, reject),
     };
     return runnable as unknown as Query;

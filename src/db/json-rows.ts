@@ -55,7 +55,10 @@ export function jsonRows<T extends SQLiteTable>(table: T, rows: readonly T['$inf
 
 /** Rows already shaped for a statement's `field()`s (plain values, no column encoding), as jsonRows splits them. */
 export function jsonValues(rows: readonly Record<string, unknown>[], maxChars = MAX_CHARS): string[] {
-  return jsonChunks(rows.map((row) => JSON.stringify(row)), maxChars);
+  return jsonChunks(
+    rows.map((row) => JSON.stringify(row)),
+    maxChars,
+  );
 }
 
 const MAX_CHARS = 512 * 1024;

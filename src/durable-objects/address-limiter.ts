@@ -60,7 +60,12 @@ export class AddressLimiter extends DurableObject {
       const granted = mode === 'served' ? n : allowed ? 1 : 0;
       if (granted) {
         addToSecond(window, now, granted);
-        this.sql.exec('INSERT INTO hits (address, second, count) VALUES (?, ?, ?) ON CONFLICT(address, second) DO UPDATE SET count = count + excluded.count', address, now, granted);
+        this.sql.exec(
+          'INSERT INTO hits (address, second, count) VALUES (?, ?, ?) ON CONFLICT(address, second) DO UPDATE SET count = count + excluded.count',
+          address,
+          now,
+          granted,
+        );
       }
       const reset = (window.seconds[0]?.[0] ?? now) + windowSeconds;
       return { allowed, limit, remaining: Math.max(0, limit - window.used), reset, retryAfter: allowed ? 0 : Math.max(1, reset - now), granted, countedAt: now };

@@ -12,7 +12,10 @@ export interface Window {
 /** Drops the seconds at or before `windowStart`; returns how many were dropped. */
 export function expireSeconds(window: Window, windowStart: number): number {
   let dropped = 0;
-  while (window.seconds.length && window.seconds[0]![0] <= windowStart) window.used -= window.seconds.shift()![1], dropped++;
+  while (window.seconds.length && window.seconds[0]![0] <= windowStart) {
+    window.used -= window.seconds.shift()![1];
+    dropped++;
+  }
   return dropped;
 }
 

@@ -38,7 +38,12 @@ export function rememberKey(hash: string, principal: Principal, row: KeyCheckRow
 export function stampLastUse(c: Context<AppEnv>, row: KeyCheckRow): KeyCheckRow {
   const write = lastUsedUpdate(c.var.db, row);
   if (!write) return row;
-  c.executionCtx.waitUntil(write.then(() => undefined, () => undefined));
+  c.executionCtx.waitUntil(
+    write.then(
+      () => undefined,
+      () => undefined,
+    ),
+  );
   return { ...row, lastUsedAt: new Date().toISOString() };
 }
 

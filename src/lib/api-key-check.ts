@@ -145,4 +145,3 @@ export function lastUsedUpdate(db: Database, record: Pick<ApiKeyRow, 'id' | 'las
   if (record.lastUsedAt && now.getTime() - Date.parse(record.lastUsedAt) < LAST_USED_RESOLUTION_MS) return undefined;
   return db.update(apiKeys).set({ lastUsedAt: now.toISOString() }).where(eq(apiKeys.id, record.id));
 }
-

@@ -35,5 +35,4 @@ export const clientNetwork = (c: { req: { header(name: string): string | undefin
  * (set once src/middleware/rate-limit.ts has allowed it), else the client's. Limits and sign-in
  * lock-outs count this, so a server-rendered storefront's shoppers are each their own.
  */
-export const shopperNetwork = (c: { req: { header(name: string): string | undefined }; var: { buyerNetwork?: string } }): string =>
-  c.var.buyerNetwork ?? clientNetwork(c);
+export const shopperNetwork = (c: { req: { header(name: string): string | undefined }; var: { buyerNetwork?: string } }): string => c.var.buyerNetwork ?? clientNetwork(c);

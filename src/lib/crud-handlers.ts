@@ -24,7 +24,11 @@ export function crudHandlers<T extends { id: string }, Q, C, U>(service: CrudSer
     async list(c: Context<AppEnv>) {
       const query = valid<Q & { page: number; limit: number; fields?: FieldTree }>(c, 'query');
       const { items, total } = await service.list(c.var.db, query, c.var.principal);
-      return list(c, items.map((item) => project(item, query.fields)), pagination(query.page, query.limit, total));
+      return list(
+        c,
+        items.map((item) => project(item, query.fields)),
+        pagination(query.page, query.limit, total),
+      );
     },
     async get(c: Context<AppEnv>) {
       const { fields } = valid<{ fields?: FieldTree }>(c, 'query');

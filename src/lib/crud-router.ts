@@ -3,6 +3,7 @@ import type { crudRoutes } from './crud-routes';
 import { createRouter } from './router';
 
 /** Wires the five routes of a plain collection to their handlers. */
+// biome-ignore lint/suspicious/noExplicitAny: the collection's own schemas; each handler is cast to its route below.
 export function crudRouter(routes: ReturnType<typeof crudRoutes>, handlers: ReturnType<typeof crudHandlers<any, any, any, any>>) {
   return createRouter()
     .openapi(routes.list, handlers.list as never)

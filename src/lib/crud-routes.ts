@@ -15,9 +15,9 @@ import {
   writeErrors,
 } from './openapi';
 import type { RoutePolicy } from './route-policy';
-import { type FilterSpec, type ListQueryConfig, listQuerySchema, readQuerySchema } from './query';
+import { type AnyFilters, type ListQueryConfig, listQuerySchema, readQuerySchema } from './query';
 
-interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends Record<string, FilterSpec<any>>> {
+interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends AnyFilters> {
   /** Collection path, e.g. `/brands`. */
   path: string;
   tag: string;
@@ -52,9 +52,7 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
  * public-read or read with a permission, declared once so every such resource documents and guards
  * them the same way.
  */
-export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends Record<string, FilterSpec<any>>>(
-  spec: CrudSpec<S, C, U, F>,
-) {
+export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends AnyFilters>(spec: CrudSpec<S, C, U, F>) {
   const tags = [spec.tag];
   const names = crudOperations(spec.sdk.group, spec.sdk.singular, spec.sdk.plural);
   const canWrite = requirePermission(`${spec.resource}:write`);

@@ -34,9 +34,7 @@ function valueAt(value: unknown, segments: string[]): unknown {
   if (Array.isArray(value)) {
     // An item without the value keeps its place (an empty part), so the joined cells of one list
     // stay in step: the third sku goes with the third quantity.
-    const parts = value
-      .map((entry) => valueAt(entry, segments))
-      .map((v) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)));
+    const parts = value.map((entry) => valueAt(entry, segments)).map((v) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)));
     return parts.every((part) => part === '') ? '' : parts.join(LIST_SEPARATOR);
   }
   if (typeof value !== 'object') return undefined;

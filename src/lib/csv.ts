@@ -62,15 +62,19 @@ export function* csvRecords(text: string): Generator<CsvRecord, void, undefined>
     const ch = text[i]!;
     if (quoted) {
       if (ch === '"') {
-        if (text[i + 1] === '"') (cell += '"'), i++;
-        else quoted = false;
+        if (text[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else quoted = false;
       } else {
         if (ch === '\n') line++;
         cell += ch;
       }
     } else if (ch === '"' && cell === '') quoted = true;
-    else if (ch === ',') cells.push(cell), (cell = '');
-    else if (ch === '\n' || ch === '\r') {
+    else if (ch === ',') {
+      cells.push(cell);
+      cell = '';
+    } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
       cells.push(cell);
       if (!blank(cells)) yield { line: start, cells };

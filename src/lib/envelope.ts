@@ -17,7 +17,7 @@ export function pagination(page: number, limit: number, total: number): Paginati
 /** 200 `{ success, data, message }`. */
 // Bodies are typed `any` on purpose: a `fields` selection returns part of the declared schema, so
 // the OpenAPI response schemas document the full shape while handlers return what was selected.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: see above.
 type Body = any;
 
 export function ok(c: Context, data: unknown, message = 'OK') {

@@ -82,11 +82,7 @@ export class ApiError extends Error {
   readonly details: ErrorDetail[];
   readonly headers: Record<string, string>;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { details?: ErrorDetail[]; status?: ContentfulStatusCode; headers?: Record<string, string> } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; status?: ContentfulStatusCode; headers?: Record<string, string> } = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;

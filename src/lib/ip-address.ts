@@ -48,6 +48,10 @@ export function ipv6Text(value: bigint): string {
     while (groups[at + length] === 0) length++;
     if (length > best.length) best = { at, length };
   }
-  const hex = (from: number, to: number) => groups.slice(from, to).map((g) => g.toString(16)).join(':');
+  const hex = (from: number, to: number) =>
+    groups
+      .slice(from, to)
+      .map((g) => g.toString(16))
+      .join(':');
   return best.at < 0 ? hex(0, 8) : `${hex(0, best.at)}::${hex(best.at + best.length, 8)}`;
 }

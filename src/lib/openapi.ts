@@ -14,7 +14,10 @@ const DETAIL_CODE_LIST = (Object.entries(DETAIL_CODES) as [DetailCode, string][]
 
 export const ErrorDetailSchema = z
   .object({
-    field: z.string().optional().openapi({ description: 'The dotted path of the field, parameter or header (`variants.0.sku`, `limit`, `Idempotency-Key`); absent when the problem is about no one field.' }),
+    field: z
+      .string()
+      .optional()
+      .openapi({ description: 'The dotted path of the field, parameter or header (`variants.0.sku`, `limit`, `Idempotency-Key`); absent when the problem is about no one field.' }),
     code: z.enum(Object.keys(DETAIL_CODES) as [DetailCode, ...DetailCode[]]).openapi({ description: `What kind of problem, for programs. ${DETAIL_CODE_LIST}.` }),
     message: z.string().openapi({ description: 'For a person, starting with the field name so it reads alone: "price must be 0 or more".' }),
   })
@@ -99,9 +102,10 @@ export function errorResponses(...statuses: (keyof typeof ERROR_DESCRIPTIONS)[])
 
 function errorResponsesOf(statuses: number[]) {
   const all = [...new Set([...statuses, 500])].sort();
-  return Object.fromEntries(
-    all.map((status) => [status, { content: { 'application/json': { schema: ErrorSchema } }, description: ERROR_DESCRIPTIONS[status]! }]),
-  ) as Record<number, { content: { 'application/json': { schema: typeof ErrorSchema } }; description: string }>;
+  return Object.fromEntries(all.map((status) => [status, { content: { 'application/json': { schema: ErrorSchema } }, description: ERROR_DESCRIPTIONS[status]! }])) as Record<
+    number,
+    { content: { 'application/json': { schema: typeof ErrorSchema } }; description: string }
+  >;
 }
 
 /** Errors every public read can give (a present but bad credential is 401 even there). */
@@ -121,7 +125,11 @@ export const noAuth: SecurityRequirements = [];
 
 /** `{id}` in a path: an id (or, where the route says so, a slug). */
 export const IdParams = z.object({
-  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: 'prod_01JD0000000000000000000000' }),
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'prod_01JD0000000000000000000000' }),
 });
 
 /**

@@ -45,5 +45,11 @@ export async function requeueRows(db: Database, rows: Waiting, ids: string[], se
  */
 export async function requeueStalled(db: Database, rows: Waiting, send: (ids: string[]) => Promise<void>, now = new Date()): Promise<number> {
   const stalled = (await stalledRows(db, rows, now)) as { id: string }[];
-  return requeueRows(db, rows, stalled.map((row) => row.id), send, now);
+  return requeueRows(
+    db,
+    rows,
+    stalled.map((row) => row.id),
+    send,
+    now,
+  );
 }

@@ -20,8 +20,18 @@ export async function bumpForScheduledContent(db: Database, now = new Date()): P
   const until = now.toISOString();
   const came = (column: SQLiteColumn) => and(gt(column, since), lte(column, until));
   const due = or(
-    exists(db.select({ one: sql`1` }).from(pages).where(and(eq(pages.status, 'published'), came(pages.publishedAt)))),
-    exists(db.select({ one: sql`1` }).from(banners).where(and(eq(banners.active, true), or(came(banners.startsAt), came(banners.endsAt))))),
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(pages)
+        .where(and(eq(pages.status, 'published'), came(pages.publishedAt))),
+    ),
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(banners)
+        .where(and(eq(banners.active, true), or(came(banners.startsAt), came(banners.endsAt)))),
+    ),
   );
   const result = await db
     .update(catalogueVersion)

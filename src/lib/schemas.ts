@@ -14,12 +14,7 @@ export const Money = z
   .openapi({ description: 'Amount in the major unit of the currency (19.99), at most 2 decimals.', example: 19.99 });
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const Slug = z
-  .string()
-  .min(1)
-  .max(120)
-  .regex(SLUG_PATTERN, 'must be lowercase letters, digits and single hyphens')
-  .openapi({ example: 'summer-t-shirt' });
+export const Slug = z.string().min(1).max(120).regex(SLUG_PATTERN, 'must be lowercase letters, digits and single hyphens').openapi({ example: 'summer-t-shirt' });
 
 export const Timestamp = z.iso.datetime().openapi({ example: '2026-11-22T10:00:00.000Z' });
 

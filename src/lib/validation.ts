@@ -28,6 +28,7 @@ export function fieldProblems(error: z.ZodError, fallback = 'body'): FieldProble
  * list query that parsed is where a CSV export's page request gets the item it starts after (the
  * one place that sees both the request and the parsed query: src/lib/query/keyset.ts).
  */
+// biome-ignore lint/suspicious/noExplicitAny: the hook serves every router, whatever its Env.
 export const validationHook: Hook<unknown, any, string, unknown> = (result, c) => {
   if (result.success) {
     if (result.target === 'query') continueParsedList(c.req.raw, result.data);

@@ -35,6 +35,11 @@ const routeLimit = (c: Context<AppEnv>) => bodyOver(routePolicy(c).maxBodyBytes(
 export function bodyLimit(limitOf: (c: Context<AppEnv>) => BodyLimit = routeLimit) {
   return createMiddleware<AppEnv>(async function bodyLimit(c, next) {
     const { maxBytes, refusal } = limitOf(c);
-    return honoBodyLimit({ maxSize: maxBytes, onError: () => { throw refusal(); } })(c, next);
+    return honoBodyLimit({
+      maxSize: maxBytes,
+      onError: () => {
+        throw refusal();
+      },
+    })(c, next);
   });
 }

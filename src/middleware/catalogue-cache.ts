@@ -177,7 +177,12 @@ export function catalogueCache() {
       const answer = await answerKept(version);
       if (answer) return answer;
     }
-    if (version === undefined) ride(c, 'catalogueVersion', versionRider((read) => observe((version = read))));
+    if (version === undefined)
+      ride(
+        c,
+        'catalogueVersion',
+        versionRider((read) => observe((version = read))),
+      );
     await next();
     if (c.res.status !== 200) return;
     httpHeaders(version);

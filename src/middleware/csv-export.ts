@@ -5,7 +5,7 @@ import { config } from '../config';
 import { cellValue, csvColumns, listItemSchema } from '../lib/csv-columns';
 import { csvLine } from '../lib/csv';
 import { ApiError, detailOf } from '../lib/errors';
-import { continueAfter, type Cursor, type FieldTree, fieldTreeFromSchema, keysetFields, listConfigOf, type ListQueryConfig, MAX_LIMIT } from '../lib/query';
+import { type AnyFilters, continueAfter, type Cursor, type FieldTree, fieldTreeFromSchema, keysetFields, listConfigOf, type ListQueryConfig, MAX_LIMIT } from '../lib/query';
 import { FieldSyntaxError, parseFields } from '../lib/query/fields';
 import { versionAliasPath } from './api-version';
 import { BOOKMARK_HEADER } from '../d1/session';
@@ -16,7 +16,7 @@ interface ListRoute {
   pattern: RegExp;
   resource: string;
   selectable: FieldTree;
-  config?: ListQueryConfig<any>;
+  config?: ListQueryConfig<AnyFilters>;
 }
 
 /** What the OpenAPI registry keeps of a route (src/app.ts's app.openAPIRegistry.definitions), as read here. */
@@ -48,7 +48,10 @@ export function csvExport(definitions: () => Definition[], redispatch: Redispatc
     const route = routes.find((r) => r.pattern.test(path));
     if (!route) {
       if (format !== 'csv') return next();
-      throw new ApiError('INVALID_REQUEST', 'Only list endpoints answer in CSV', { status: 406, details: [detailOf({ field: 'format', problem: 'cannot be csv on this endpoint: it has no CSV form' })] });
+      throw new ApiError('INVALID_REQUEST', 'Only list endpoints answer in CSV', {
+        status: 406,
+        details: [detailOf({ field: 'format', problem: 'cannot be csv on this endpoint: it has no CSV form' })],
+      });
     }
     let columns: string[];
     try {
@@ -77,7 +80,10 @@ function listRoutes(definitions: Definition[]): ListRoute[] {
     const item = listItemSchema((route.responses?.['200'] as JsonResponse)?.content?.['application/json']?.schema as z.ZodType | undefined);
     if (!item) continue;
     const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
-    const resource = route.path.split('/').filter((part) => part && !part.startsWith('{') && part !== 'api').join('-');
+    const resource = route.path
+      .split('/')
+      .filter((part) => part && !part.startsWith('{') && part !== 'api')
+      .join('-');
     found.push({ pattern: new RegExp(`^${source}$`), resource, selectable: fieldTreeFromSchema(item), config: listConfigOf(route.request?.query) });
   }
   return found;

@@ -126,7 +126,10 @@ export function idempotent() {
       return;
     }
     try {
-      await db.update(idempotencyKeys).set(await stored(c)).where(where);
+      await db
+        .update(idempotencyKeys)
+        .set(await stored(c))
+        .where(where);
     } catch (error) {
       console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'idempotent response not kept', error: String(error) }));
       await release();

@@ -21,7 +21,9 @@ export function publishEvents() {
     if (own.length === 0) return;
     c.executionCtx.waitUntil(
       sendEvents(c.env, own).catch((error: unknown) =>
-        console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'sending outbox events failed; they are sent as leftovers later', error: String(error) })),
+        console.error(
+          JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'sending outbox events failed; they are sent as leftovers later', error: String(error) }),
+        ),
       ),
     );
   });

@@ -43,7 +43,10 @@ async function hit(c: Context<AppEnv>, bucket: { name: string; limit: number }):
     const taken = await limiter.take(bucket.limit, windowSeconds(c), leaseSize(bucket.limit));
     const leaseMs = config(c.env).RATE_LIMIT_LEASE_SECONDS * 1000;
     const { decision, returning } = keepLease(bucket.name, bucket.limit, taken, (n, at) => limiter.giveBack(n, at), leaseMs);
-    if (returning) c.executionCtx.waitUntil(returning.catch((error) => console.error(JSON.stringify({ level: 'error', message: 'rate limiter: unused lease not given back', error: String(error) }))));
+    if (returning)
+      c.executionCtx.waitUntil(
+        returning.catch((error) => console.error(JSON.stringify({ level: 'error', message: 'rate limiter: unused lease not given back', error: String(error) }))),
+      );
     return decision;
   } catch (error) {
     console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'rate limiter unreachable; request allowed', error: String(error) }));

@@ -3,7 +3,21 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import type { Database } from '../db/client';
 import { compiled, type Slot } from '../db/compiled';
 import { inJson } from '../db/json-rows';
-import { cartLines, carts, orderLines, orders, productVariants, products, storeSettings, users, type CartRow, type OrderLineRow, type OrderRow, type PostalAddress, type UserRow } from '../db/schema';
+import {
+  cartLines,
+  carts,
+  orderLines,
+  orders,
+  productVariants,
+  products,
+  storeSettings,
+  users,
+  type CartRow,
+  type OrderLineRow,
+  type OrderRow,
+  type PostalAddress,
+  type UserRow,
+} from '../db/schema';
 import { RECOVERY_DAYS, recoveryUrl } from '../modules/carts/recovery';
 import { REDACTED } from './redaction';
 import { toMajor } from '../lib/money';
@@ -131,8 +145,19 @@ const ORDER_EVENTS = new Set(['order.placed', 'order.cancelled', 'payment.comple
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 // The reads, built once per isolate; every list is one JSON parameter.
-const ordersIn = compiled((db, p: Slot<'ids'>) => db.select().from(orders).where(inJson(orders.id, p('ids'))));
-const linesIn = compiled((db, p: Slot<'ids'>) => db.select().from(orderLines).where(inJson(orderLines.orderId, p('ids'))).orderBy(asc(orderLines.orderId), asc(orderLines.id)));
+const ordersIn = compiled((db, p: Slot<'ids'>) =>
+  db
+    .select()
+    .from(orders)
+    .where(inJson(orders.id, p('ids'))),
+);
+const linesIn = compiled((db, p: Slot<'ids'>) =>
+  db
+    .select()
+    .from(orderLines)
+    .where(inJson(orderLines.orderId, p('ids')))
+    .orderBy(asc(orderLines.orderId), asc(orderLines.id)),
+);
 /** The accounts the events name, and the customers of the orders they name. */
 const usersIn = compiled((db, p: Slot<'ids' | 'orderIds'>) =>
   db
@@ -148,11 +173,21 @@ const variantsIn = compiled((db, p: Slot<'ids'>) =>
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(inJson(productVariants.id, p('ids'))),
 );
-const cartsIn = compiled((db, p: Slot<'ids'>) => db.select().from(carts).where(inJson(carts.id, p('ids'))));
+const cartsIn = compiled((db, p: Slot<'ids'>) =>
+  db
+    .select()
+    .from(carts)
+    .where(inJson(carts.id, p('ids'))),
+);
 /** A cart's lines with what they are, for the reminder's item list. */
 const cartLinesIn = compiled((db, p: Slot<'ids'>) =>
   db
-    .select({ cartId: cartLines.cartId, quantity: cartLines.quantity, productName: sql<string>`${products.name}`.as('product_name'), variantName: sql<string | null>`${productVariants.name}`.as('variant_name') })
+    .select({
+      cartId: cartLines.cartId,
+      quantity: cartLines.quantity,
+      productName: sql<string>`${products.name}`.as('product_name'),
+      variantName: sql<string | null>`${productVariants.name}`.as('variant_name'),
+    })
     .from(cartLines)
     .innerJoin(productVariants, eq(productVariants.id, cartLines.variantId))
     .innerJoin(products, eq(products.id, cartLines.productId))
@@ -167,7 +202,11 @@ const settingsRow = compiled((db) => db.select({ name: storeSettings.name }).fro
  * accounts and variants they name, the store's name. `contexts` turns the batch's results, from
  * `statements`' first on, into each event's context by id.
  */
-export function contextReads(db: Database, events: readonly ContextEvent[], links: Links = {}): { statements: BatchItem<'sqlite'>[]; contexts(results: readonly unknown[]): Map<string, EventContext | null> } {
+export function contextReads(
+  db: Database,
+  events: readonly ContextEvent[],
+  links: Links = {},
+): { statements: BatchItem<'sqlite'>[]; contexts(results: readonly unknown[]): Map<string, EventContext | null> } {
   const orderIds = new Set<string>();
   const userIds = new Set<string>();
   const variantIds = new Set<string>();
@@ -213,8 +252,15 @@ export function contextReads(db: Database, events: readonly ContextEvent[], link
       const forCart = ({ data }: ContextEvent): EventContext | null => {
         const cart = typeof data.cartId === 'string' ? cartsById.get(data.cartId) : undefined;
         // A cart used again, checked out or gone since needs no reminder; nor one without its recovery.
-        if (!cart || cart.status !== 'abandoned' || typeof data.recoveryId !== 'string') return null;
-        return cartContext(cart, data.recoveryId, cartLineRows.filter((l) => l.cartId === cart.id), cart.customerId ? usersById.get(cart.customerId) : undefined, store, links);
+        if (cart?.status !== 'abandoned' || typeof data.recoveryId !== 'string') return null;
+        return cartContext(
+          cart,
+          data.recoveryId,
+          cartLineRows.filter((l) => l.cartId === cart.id),
+          cart.customerId ? usersById.get(cart.customerId) : undefined,
+          store,
+          links,
+        );
       };
       return new Map(events.map((event) => [event.id, event.type === 'cart.abandoned' ? forCart(event) : contextOf(event, store, forOrder, usersById, variantsById)]));
     },
@@ -251,7 +297,14 @@ function contextOf(
       const shipmentItems = shipped.flatMap((s) => (byId.has(s.orderLineId) ? [itemLine(byId.get(s.orderLineId)!, s.quantity)] : [])).join('\n');
       return {
         ...ctx,
-        data: { ...ctx.data, shipmentId: data.shipmentId ?? '', carrier: data.carrier ?? '', trackingNumber: data.trackingNumber ?? '', trackingUrl: data.trackingUrl ?? '', shipmentItems },
+        data: {
+          ...ctx.data,
+          shipmentId: data.shipmentId ?? '',
+          carrier: data.carrier ?? '',
+          trackingNumber: data.trackingNumber ?? '',
+          trackingUrl: data.trackingUrl ?? '',
+          shipmentItems,
+        },
       };
     }
     case 'customer.registered': {

@@ -103,11 +103,9 @@ export const DEFAULT_TEMPLATES: DefaultTemplate[] = [
     category: 'transactional',
     description: 'To the customer when an order is cancelled.',
     subject: '{{storeName}}: order {{orderNumber}} cancelled',
-    body: [
-      'Hello {{customerName}},',
-      'your order {{orderNumber}} ({{total}}) has been cancelled. Any payment will be refunded to the original method.',
-      '{{storeName}}',
-    ].join('\n\n'),
+    body: ['Hello {{customerName}},', 'your order {{orderNumber}} ({{total}}) has been cancelled. Any payment will be refunded to the original method.', '{{storeName}}'].join(
+      '\n\n',
+    ),
     bodyHtml: html(
       'Hello {{customerName}},',
       'your order <strong>{{orderNumber}}</strong> ({{total}}) has been cancelled. Any payment will be refunded to the original method.',

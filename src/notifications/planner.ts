@@ -54,7 +54,10 @@ export const causeOf = (row: Pick<NotificationRow, 'dedupeKey'>): string | null 
 export function notificationRow(n: NewNotification, now = new Date()): NotificationRow {
   const ts = now.toISOString();
   const data = onlyCredentialsRedacted(n.data, credentialVariables(n.template.event));
-  const rendered = renderMessage({ subject: n.template.channel === 'email' ? n.template.subject : null, body: n.template.body, bodyHtml: n.template.channel === 'email' ? n.template.bodyHtml : null }, data);
+  const rendered = renderMessage(
+    { subject: n.template.channel === 'email' ? n.template.subject : null, body: n.template.body, bodyHtml: n.template.channel === 'email' ? n.template.bodyHtml : null },
+    data,
+  );
   return {
     id: newId(ID_PREFIX.notification, now.getTime()),
     channel: n.template.channel,
@@ -88,7 +91,13 @@ export const activeTemplates = compiled((db) => db.select().from(notificationTem
  * and none at all when no event has a template. An event whose messages could not be planned gets
  * its error, not the others'.
  */
-export async function planNotifications(db: Database, events: readonly ContextEvent[], templates: readonly NotificationTemplateRow[], now = new Date(), links: Links = {}): Promise<Map<string, NotificationRow[] | { error: unknown }>> {
+export async function planNotifications(
+  db: Database,
+  events: readonly ContextEvent[],
+  templates: readonly NotificationTemplateRow[],
+  now = new Date(),
+  links: Links = {},
+): Promise<Map<string, NotificationRow[] | { error: unknown }>> {
   const planned = new Map<string, NotificationRow[] | { error: unknown }>(events.map((event) => [event.id, []]));
   const byType = new Map<string, NotificationTemplateRow[]>();
   for (const template of templates) if (template.active) byType.set(template.event, [...(byType.get(template.event) ?? []), template]);
@@ -121,7 +130,14 @@ export async function planNotifications(db: Database, events: readonly ContextEv
         const contacts: Contact[] =
           template.audience === 'admin'
             ? permission
-              ? recipients(staffRows, settings, permission).map((s) => ({ email: s.email, phone: s.phone, userId: s.userId, smsOptOut: false, marketingEmailOptOut: false, name: null }))
+              ? recipients(staffRows, settings, permission).map((s) => ({
+                  email: s.email,
+                  phone: s.phone,
+                  userId: s.userId,
+                  smsOptOut: false,
+                  marketingEmailOptOut: false,
+                  name: null,
+                }))
               : []
             : ctx.customer
               ? [ctx.customer]
@@ -137,10 +153,12 @@ export async function planNotifications(db: Database, events: readonly ContextEv
       planned.set(event.id, { error });
     }
   }
-  idsInPlanOrder(relevant.flatMap((event) => {
-    const rows = planned.get(event.id)!;
-    return 'error' in rows ? [] : rows;
-  }));
+  idsInPlanOrder(
+    relevant.flatMap((event) => {
+      const rows = planned.get(event.id)!;
+      return 'error' in rows ? [] : rows;
+    }),
+  );
   return planned;
 }
 
@@ -156,7 +174,10 @@ function idsInPlanOrder(rows: NotificationRow[]): void {
 
 /** The messages one outbox event calls for (the consumer plans a whole batch with planNotifications). */
 export async function planEventNotifications(db: Database, event: ContextEvent, now = new Date()): Promise<NotificationRow[]> {
-  const templates = await db.select().from(notificationTemplates).where(and(eq(notificationTemplates.event, event.type), eq(notificationTemplates.active, true)));
+  const templates = await db
+    .select()
+    .from(notificationTemplates)
+    .where(and(eq(notificationTemplates.event, event.type), eq(notificationTemplates.active, true)));
   const planned = (await planNotifications(db, [event], templates, now)).get(event.id)!;
   if ('error' in planned) throw planned.error;
   return planned;
@@ -179,5 +200,8 @@ export const insertNotificationRows = (db: Database, rows: readonly Notification
 export async function insertNotifications(db: Database, rows: NotificationRow[]): Promise<string[]> {
   if (rows.length === 0) return [];
   const inserted = (await db.batch(insertNotificationRows(db, rows) as unknown as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]])) as { id: string; status: string }[][];
-  return inserted.flat().filter((r) => r.status === 'queued').map((r) => r.id);
+  return inserted
+    .flat()
+    .filter((r) => r.status === 'queued')
+    .map((r) => r.id);
 }

@@ -22,15 +22,15 @@ interface TriggerSpec<V extends Record<string, string>, P extends string | null>
 /** A trigger, with its credentials checked against its own variables. */
 const trigger = <const V extends Record<string, string>, const P extends string | null>(spec: TriggerSpec<V, P>) => spec;
 
-const STORE = { storeName: 'The store\'s name (settings).' };
+const STORE = { storeName: "The store's name (settings)." };
 
 const ORDER = {
   ...STORE,
   orderNumber: 'The order number customers know, as they see it: "#1001".',
   orderId: 'The order id.',
-  customerName: 'The customer\'s name, else the email address.',
+  customerName: "The customer's name, else the email address.",
   email: 'The address the order belongs to.',
-  status: 'The order\'s status.',
+  status: "The order's status.",
   currency: 'ISO 4217 code.',
   items: 'One line per item: quantity x name (SKU), line total.',
   itemCount: 'Units ordered.',
@@ -47,7 +47,11 @@ const ORDER = {
 export const TRIGGERS = {
   'order.placed': trigger({ variables: ORDER, permission: null, credentials: [] }),
   'order.cancelled': trigger({ variables: ORDER, permission: null, credentials: [] }),
-  'payment.completed': trigger({ variables: { ...ORDER, paymentId: 'The payment id.', amount: 'The amount of this payment, with its currency.' }, permission: null, credentials: [] }),
+  'payment.completed': trigger({
+    variables: { ...ORDER, paymentId: 'The payment id.', amount: 'The amount of this payment, with its currency.' },
+    permission: null,
+    credentials: [],
+  }),
   'shipment.shipped': trigger({
     variables: {
       ...ORDER,
@@ -61,14 +65,14 @@ export const TRIGGERS = {
     credentials: [],
   }),
   'customer.registered': trigger({
-    variables: { ...STORE, customerName: 'The customer\'s name, else the email address.', email: 'The account\'s email.', customerId: 'The account id.' },
+    variables: { ...STORE, customerName: "The customer's name, else the email address.", email: "The account's email.", customerId: 'The account id.' },
     permission: null,
     credentials: [],
   }),
   'cart.abandoned': trigger({
     variables: {
       ...STORE,
-      customerName: 'The customer\'s name, else the email address.',
+      customerName: "The customer's name, else the email address.",
       email: 'The address the reminder goes to.',
       cartId: 'The cart id.',
       items: 'One line per item in the cart: quantity x name.',
@@ -87,7 +91,7 @@ export const TRIGGERS = {
       productId: '',
       productName: '',
       variantId: '',
-      variantName: 'The variant\'s name (empty for a single-variant product).',
+      variantName: "The variant's name (empty for a single-variant product).",
       sku: '',
       quantity: 'Units left.',
       threshold: 'The low-stock threshold in force.',
@@ -98,8 +102,8 @@ export const TRIGGERS = {
   password_reset: trigger({
     variables: {
       ...STORE,
-      customerName: 'The account\'s name, else the email address.',
-      email: 'The account\'s email.',
+      customerName: "The account's name, else the email address.",
+      email: "The account's email.",
       resetUrl: 'PASSWORD_RESET_URL with the token as `token` query parameter. Only the email sent holds the token: the stored message shows `[redacted]`.',
       token: 'The single-use reset token; `[redacted]` in the stored message, real only in the email sent.',
       expiresInMinutes: 'How long the token is valid.',
@@ -112,7 +116,7 @@ export const TRIGGERS = {
     variables: {
       ...STORE,
       endpointId: '',
-      url: 'The endpoint\'s URL.',
+      url: "The endpoint's URL.",
       failingSince: 'When its run of failures began.',
       disabledAt: '',
       problem: 'What the last attempt got (`HTTP 500`, `timeout after 10000 ms`).',

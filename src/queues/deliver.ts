@@ -214,7 +214,11 @@ async function record(db: Database, parts: readonly Part[]): Promise<void> {
   const giveUps = parts.filter((part): part is Extract<Part, { kind: 'give-up' }> => part.kind === 'give-up');
   const statements: BatchItem<'sqlite'>[] = [];
   if (attempts.length > 0) {
-    for (const rows of jsonRows(webhookAttempts, attempts.map((part) => part.attempt))) statements.push(insertAttempts(db, { rows }) as BatchItem<'sqlite'>);
+    for (const rows of jsonRows(
+      webhookAttempts,
+      attempts.map((part) => part.attempt),
+    ))
+      statements.push(insertAttempts(db, { rows }) as BatchItem<'sqlite'>);
     for (const rows of jsonValues(attempts.map((part) => ({ ...part.state })))) statements.push(recordAttempts(db, { rows }) as BatchItem<'sqlite'>);
     statements.push(...recordFailingRuns(db, failingRuns(attempts)));
   }

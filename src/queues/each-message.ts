@@ -98,7 +98,7 @@ export async function writeTogetherOrAlone<Part>(parts: readonly Part[], write: 
     return failed;
   } catch (error) {
     if (parts.length === 1 || !isConstraintFailure(error)) return new Map(parts.map((part) => [part, error]));
-    log('warn', 'writing a batch\'s results together failed; writing them one by one', { parts: parts.length, error: String(error) });
+    log('warn', "writing a batch's results together failed; writing them one by one", { parts: parts.length, error: String(error) });
   }
   for (const part of parts) {
     try {

@@ -42,7 +42,11 @@ export async function fanOutBatch(batch: MessageBatch<EventMessage>, env: FanOut
   await eachBatch(batch, {
     idField: 'eventId',
     handle: async (items) => {
-      const received = await receiveEvents(db, items.map((item) => item.id), sweepDue());
+      const received = await receiveEvents(
+        db,
+        items.map((item) => item.id),
+        sweepDue(),
+      );
       leftovers = received.leftovers;
       stalled = received.stalled;
       return fanOutAll(db, env, items, received);
@@ -61,8 +65,16 @@ export async function fanOutBatch(batch: MessageBatch<EventMessage>, env: FanOut
 /** Sends again what the sweep found (src/queues/stalled-sweep.ts); a failure waits for the next sweep or the cron. */
 async function requeueStalled(env: FanOutEnv, db: Database, stalled: NonNullable<Received['stalled']>) {
   const requeued = await Promise.all([
-    stalledDeliveries.requeue(env, db, stalled.deliveries.map((row) => row.id)),
-    stalledNotifications.requeue(env, db, stalled.notifications.map((row) => row.id)),
+    stalledDeliveries.requeue(
+      env,
+      db,
+      stalled.deliveries.map((row) => row.id),
+    ),
+    stalledNotifications.requeue(
+      env,
+      db,
+      stalled.notifications.map((row) => row.id),
+    ),
   ]).catch((error) => log('error', 're-queueing stalled deliveries or notifications failed; the next sweep or the cron will retry', { error: String(error) }));
   if (requeued && requeued[0] + requeued[1] > 0) log('info', 're-queued stalled messages', { deliveries: requeued[0], notifications: requeued[1] });
 }
@@ -82,8 +94,15 @@ interface Received {
  * left out, and what every event of the batch is matched against: the active endpoints and the
  * active templates (a few rows; an event's type picks its own from them).
  */
-const eventsIn = compiled((db, p: Slot<'ids'>) => db.select({ id: events.id, type: events.type, data: events.data, createdAt: events.createdAt }).from(events).where(inJson(events.id, p('ids'))));
-const activeEndpoints = compiled((db) => db.select({ id: webhookEndpoints.id, events: webhookEndpoints.events, createdAt: webhookEndpoints.createdAt }).from(webhookEndpoints).where(eq(webhookEndpoints.active, true)));
+const eventsIn = compiled((db, p: Slot<'ids'>) =>
+  db
+    .select({ id: events.id, type: events.type, data: events.data, createdAt: events.createdAt })
+    .from(events)
+    .where(inJson(events.id, p('ids'))),
+);
+const activeEndpoints = compiled((db) =>
+  db.select({ id: webhookEndpoints.id, events: webhookEndpoints.events, createdAt: webhookEndpoints.createdAt }).from(webhookEndpoints).where(eq(webhookEndpoints.active, true)),
+);
 
 async function receiveEvents(db: Database, ids: string[], sweep: boolean): Promise<Received> {
   const reads = [markPublished(db, ids), eventsIn(db, { ids: JSON.stringify(ids) }), leftoverEvents(db), activeEndpoints(db, {}), activeTemplates(db, {})] as const;
@@ -92,7 +111,13 @@ async function receiveEvents(db: Database, ids: string[], sweep: boolean): Promi
     return { found: new Map(rows.map((row) => [row.id, row])), leftovers, endpoints, templates };
   }
   const [, rows, leftovers, endpoints, templates, deliveries, notifications] = await db.batch([...reads, stalledDeliveries.find(db), stalledNotifications.find(db)]);
-  return { found: new Map(rows.map((row) => [row.id, row])), leftovers, endpoints, templates, stalled: { deliveries: deliveries as { id: string }[], notifications: notifications as { id: string }[] } };
+  return {
+    found: new Map(rows.map((row) => [row.id, row])),
+    leftovers,
+    endpoints,
+    templates,
+    stalled: { deliveries: deliveries as { id: string }[], notifications: notifications as { id: string }[] },
+  };
 }
 
 /** What one event writes: its deliveries and its notifications (or why they could not be planned). */
@@ -115,7 +140,13 @@ async function fanOutAll(db: Database, env: FanOutEnv, items: Item<EventMessage>
   }
   if (toFan.length === 0) return results;
 
-  const planned = await planNotifications(db, toFan.map(({ event }) => event), received.templates, new Date(), { cartRecoveryUrl: config(env).CART_RECOVERY_URL });
+  const planned = await planNotifications(
+    db,
+    toFan.map(({ event }) => event),
+    received.templates,
+    new Date(),
+    { cartRecoveryUrl: config(env).CART_RECOVERY_URL },
+  );
   const now = new Date();
   const parts: Part[] = toFan.map(({ item, event }) => ({ item, event, deliveries: deliveryRows(event, received.endpoints, now), notifications: planned.get(event.id) ?? [] }));
 
@@ -129,8 +160,20 @@ async function fanOutAll(db: Database, env: FanOutEnv, items: Item<EventMessage>
   const sendable = parts.filter((part) => !unwritten.has(part));
   const deliveryIds = sendable.flatMap((part) => toSend.get(part.event.id)?.deliveries ?? []);
   const notificationIds = sendable.flatMap((part) => toSend.get(part.event.id)?.notifications ?? []);
-  const deliveriesSent = deliveryIds.length === 0 ? undefined : await sendDeliveries(env, deliveryIds).then(() => undefined, (error: unknown) => ({ error }));
-  const notificationsSent = notificationIds.length === 0 ? undefined : await sendNotificationMessages(env, notificationIds).then(() => undefined, (error: unknown) => ({ error }));
+  const deliveriesSent =
+    deliveryIds.length === 0
+      ? undefined
+      : await sendDeliveries(env, deliveryIds).then(
+          () => undefined,
+          (error: unknown) => ({ error }),
+        );
+  const notificationsSent =
+    notificationIds.length === 0
+      ? undefined
+      : await sendNotificationMessages(env, notificationIds).then(
+          () => undefined,
+          (error: unknown) => ({ error }),
+        );
 
   const outcome = (part: Part): Result => {
     if (unwritten.has(part)) return { error: unwritten.get(part) };
@@ -200,7 +243,10 @@ async function write(db: Database, parts: readonly Part[]): Promise<Map<string, 
   const retried = parts.filter((part) => part.item.message.attempts > 1).map((part) => part.event.id);
   const ids = JSON.stringify(retried);
   const statements: { kind: 'deliveries' | 'notifications'; statement: unknown }[] = [
-    ...jsonRows(webhookDeliveries, parts.flatMap((part) => part.deliveries)).map((rows) => ({ kind: 'deliveries' as const, statement: insertDeliveries(db, { rows }) })),
+    ...jsonRows(
+      webhookDeliveries,
+      parts.flatMap((part) => part.deliveries),
+    ).map((rows) => ({ kind: 'deliveries' as const, statement: insertDeliveries(db, { rows }) })),
     ...(notificationRows.length > 0 ? insertNotificationRows(db, notificationRows) : []).map((statement) => ({ kind: 'notifications' as const, statement })),
     ...(retried.length > 0
       ? [
@@ -211,7 +257,11 @@ async function write(db: Database, parts: readonly Part[]): Promise<Map<string, 
   ];
   const out = new Map(parts.map((part) => [part.event.id, { deliveries: new Set<string>(), notifications: new Set<string>() }]));
   if (statements.length > 0) {
-    const results = (await db.batch(statements.map((s) => s.statement) as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]])) as { id: string; eventId: string | null; status?: string }[][];
+    const results = (await db.batch(statements.map((s) => s.statement) as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]])) as {
+      id: string;
+      eventId: string | null;
+      status?: string;
+    }[][];
     results.forEach((rows, i) => {
       const kind = statements[i]!.kind;
       for (const row of rows) {

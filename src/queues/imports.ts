@@ -46,7 +46,10 @@ export const IMPORT_MAX_RETRIES = 5;
 
 async function failChunk(env: Bindings, { importId, n }: ImportMessage, error: unknown): Promise<void> {
   const db = createDb(env.DB);
-  const [chunk] = await db.select().from(importChunks).where(and(eq(importChunks.importId, importId), eq(importChunks.n, n)));
+  const [chunk] = await db
+    .select()
+    .from(importChunks)
+    .where(and(eq(importChunks.importId, importId), eq(importChunks.n, n)));
   if (!chunk) return;
   const plans = chunk.plans as ProductPlan[];
   const reason = `could not be written (${String((error as Error)?.message ?? error).slice(0, 200)}): import the file again to retry it`;
@@ -61,7 +64,10 @@ async function importChunk(env: Bindings, { importId, n }: ImportMessage): Promi
   const plain = createDb(env.DB);
   const [[job], [chunk]] = await plain.batch([
     plain.select().from(imports).where(eq(imports.id, importId)),
-    plain.select().from(importChunks).where(and(eq(importChunks.importId, importId), eq(importChunks.n, n))),
+    plain
+      .select()
+      .from(importChunks)
+      .where(and(eq(importChunks.importId, importId), eq(importChunks.n, n))),
   ]);
   if (!job || !chunk) return; // counted already (a redelivery), or an import that is gone (or stopped)
   const stop = await actorProblem(plain, job);
@@ -83,7 +89,8 @@ async function importChunk(env: Bindings, { importId, n }: ImportMessage): Promi
   }
   await countChunk(plain, importId, n, { rows, counts, failures });
   const events = takeNotedEvents(db);
-  if (events.length) await sendEvents(env, events).catch((error: unknown) => log('error', 'sending import events failed; they are sent as leftovers later', { importId, error: String(error) }));
+  if (events.length)
+    await sendEvents(env, events).catch((error: unknown) => log('error', 'sending import events failed; they are sent as leftovers later', { importId, error: String(error) }));
 }
 
 /**

@@ -33,7 +33,11 @@ export async function sendNotificationBatch(batch: MessageBatch<NotificationMess
     idField: 'notificationId',
     handle: (items) => sendAll(db, env, base, items),
     onError: (message, error) => {
-      log('error', 'sending a notification failed before recording it; retrying', { notificationId: message.body?.notificationId, attempts: message.attempts, error: String(error) });
+      log('error', 'sending a notification failed before recording it; retrying', {
+        notificationId: message.body?.notificationId,
+        attempts: message.attempts,
+        error: String(error),
+      });
       return { retryAfterSeconds: retryDelaySeconds(message.attempts, base) };
     },
   });
@@ -57,7 +61,12 @@ const claim = compiled((db, p: Slot<'ids' | 'now' | 'expired'>) =>
     .returning(),
 );
 /** Read right after the claim, in its batch: a row not taken but `sending` is held by another consumer. */
-const statusesOf = compiled((db, p: Slot<'ids'>) => db.select({ id: notifications.id, status: notifications.status }).from(notifications).where(inJson(notifications.id, p('ids'))));
+const statusesOf = compiled((db, p: Slot<'ids'>) =>
+  db
+    .select({ id: notifications.id, status: notifications.status })
+    .from(notifications)
+    .where(inJson(notifications.id, p('ids'))),
+);
 
 /**
  * Every result of the batch: sent (provider, its message id, the time) or not (retrying or failed,
@@ -87,7 +96,10 @@ function deliver(env: NotificationEnv, row: NotificationRow, message: OutgoingMe
   }
   const provider = emailProvider(env);
   const from = config(env).NOTIFICATIONS_EMAIL_FROM;
-  return { provider: provider.name, result: provider.send({ id: row.id, to: row.recipient, from, subject: message.subject ?? '', text: message.body, html: message.bodyHtml, confidential }) };
+  return {
+    provider: provider.name,
+    result: provider.send({ id: row.id, to: row.recipient, from, subject: message.subject ?? '', text: message.body, html: message.bodyHtml, confidential }),
+  };
 }
 
 /** What the provider was given and what it answered; a secret the provider echoed in an error stays out of the log and the row. */
@@ -121,7 +133,10 @@ async function sendAll(db: Database, env: NotificationEnv, retryBase: number, it
   const results = new Map<string, Result>();
   const now = new Date();
   const ids = JSON.stringify(items.map((item) => item.id));
-  const [claimed, statuses] = await db.batch([claim(db, { ids, now: now.toISOString(), expired: new Date(now.getTime() - SENDING_LEASE_MS).toISOString() }), statusesOf(db, { ids })]);
+  const [claimed, statuses] = await db.batch([
+    claim(db, { ids, now: now.toISOString(), expired: new Date(now.getTime() - SENDING_LEASE_MS).toISOString() }),
+    statusesOf(db, { ids }),
+  ]);
   const taken = new Map(claimed.map((row) => [row.id, row]));
   const status = new Map(statuses.map((row) => [row.id, row.status]));
   const toSend: { item: Item<NotificationMessage>; row: NotificationRow }[] = [];
@@ -154,7 +169,13 @@ async function sendAll(db: Database, env: NotificationEnv, retryBase: number, it
     } else if (result.ok) {
       results.set(item.id, 'ack');
     } else {
-      log(again ? 'warn' : 'error', again ? 'notification not sent; retrying' : 'notification failed', { notificationId: row.id, channel: row.channel, provider, attempts: row.attempts, error: result.error });
+      log(again ? 'warn' : 'error', again ? 'notification not sent; retrying' : 'notification failed', {
+        notificationId: row.id,
+        channel: row.channel,
+        provider,
+        attempts: row.attempts,
+        error: result.error,
+      });
       results.set(item.id, again ? { retryAfterSeconds: retryDelaySeconds(item.message.attempts, retryBase) } : 'ack');
     }
   }

@@ -102,11 +102,23 @@ export async function disableIfFailingTooLong(db: Database, input: FailedEndpoin
   // so two consumers disabling in the same millisecond cannot notify twice.
   const trigger = 'webhook_endpoint_disabled';
   const [templates, recipients, name] = await Promise.all([
-    db.select().from(notificationTemplates).where(and(eq(notificationTemplates.event, trigger), eq(notificationTemplates.active, true))),
+    db
+      .select()
+      .from(notificationTemplates)
+      .where(and(eq(notificationTemplates.event, trigger), eq(notificationTemplates.active, true))),
     staffRecipients(db, TRIGGERS[trigger].permission),
     storeName(db),
   ]);
-  const data = { storeName: name, endpointId: endpoint.id, url: endpoint.url, failingSince: endpoint.failingSince, disabledAt, problem: input.problem, disableAfterHours: input.disableAfterHours, reason };
+  const data = {
+    storeName: name,
+    endpointId: endpoint.id,
+    url: endpoint.url,
+    failingSince: endpoint.failingSince,
+    disabledAt,
+    problem: input.problem,
+    disableAfterHours: input.disableAfterHours,
+    reason,
+  };
   const rows = templates.flatMap((template) =>
     recipients.flatMap((recipient) => {
       const to = template.channel === 'sms' ? recipient.phone : recipient.email;
@@ -124,7 +136,11 @@ export async function disableIfFailingTooLong(db: Database, input: FailedEndpoin
   ]);
   if (updated.meta.changes === 0) return false;
   // Best effort: a notice whose message is lost is sent by the minute cron (src/notifications/stalled.ts).
-  if (queue && rows.length) await sendNotificationMessages(queue, rows.map((r) => r.id)).catch((error) => console.error(JSON.stringify({ level: 'error', message: 'queueing endpoint-disabled notices failed; the cron will send them', error: String(error) })));
+  if (queue && rows.length)
+    await sendNotificationMessages(
+      queue,
+      rows.map((r) => r.id),
+    ).catch((error) => console.error(JSON.stringify({ level: 'error', message: 'queueing endpoint-disabled notices failed; the cron will send them', error: String(error) })));
   console.error(
     JSON.stringify({
       level: 'error',

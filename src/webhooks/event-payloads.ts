@@ -116,7 +116,7 @@ export const EVENT_KINDS = {
       threshold: z.int().openapi({ description: "The low-stock threshold in force: the variant's, else its product's, else the store's." }),
     }),
     summary: 'A variant ran low on stock',
-    description: "A stock change took a variant from above its low-stock threshold to at or below it: once per crossing, and at most once an hour per variant.",
+    description: 'A stock change took a variant from above its low-stock threshold to at or below it: once per crossing, and at most once an hour per variant.',
   },
   'page.published': { data: PageEventData, summary: 'A page was published', description: 'A content page became published.' },
   'page.updated': { data: PageEventData, summary: 'A published page changed', description: 'A published content page changed.' },

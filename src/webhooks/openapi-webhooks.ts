@@ -5,7 +5,11 @@ import { Timestamp } from '../lib/schemas';
 import { EVENT_KINDS, PING_KIND } from './event-payloads';
 
 /** `order.placed` -> `OrderPlaced`: the stem of its components' names (`OrderPlacedEvent`, `OrderPlacedEventData`). */
-export const eventComponentStem = (type: string) => type.split('.').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+export const eventComponentStem = (type: string) =>
+  type
+    .split('.')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
 
 /** The body of a delivery of `type` (src/webhooks/payload.ts): `{ id, event, data, timestamp }`. */
 export function eventEnvelopeSchema(type: EventType | typeof PING_EVENT) {
@@ -28,11 +32,12 @@ const SIGNATURE_HEADERS = z.object({
   'X-Store-Signature-Previous': z
     .string()
     .optional()
-    .openapi({ description: 'During a secret rotation\'s overlap: the same, signed with the previous secret. Accept the delivery when either matches.' }),
+    .openapi({ description: "During a secret rotation's overlap: the same, signed with the previous secret. Accept the delivery when either matches." }),
   'webhook-id': z.string().openapi({ description: 'Standard Webhooks: the delivery id, as `X-Store-Delivery`.' }),
   'webhook-timestamp': z.string().openapi({ description: 'Standard Webhooks: Unix seconds of this attempt.', example: '1767323045' }),
   'webhook-signature': z.string().openapi({
-    description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` keyed with the base64-decoded secret after `whsec_`; two space-separated entries during a rotation.',
+    description:
+      'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` keyed with the base64-decoded secret after `whsec_`; two space-separated entries during a rotation.',
   }),
 });
 

@@ -32,7 +32,12 @@ const PUBLISH_LIMIT = 100;
 // The database's clock: the mark takes no value of its own.
 const dbNow = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
 
-const markIds = compiled((db, p: Slot<'ids'>) => db.update(events).set({ publishedAt: dbNow }).where(and(inJson(events.id, p('ids')), isNull(events.publishedAt))));
+const markIds = compiled((db, p: Slot<'ids'>) =>
+  db
+    .update(events)
+    .set({ publishedAt: dbNow })
+    .where(and(inJson(events.id, p('ids')), isNull(events.publishedAt))),
+);
 
 /** Marks events as handed to the queue (the ids are one JSON parameter: any number of them). */
 export function markPublished(db: Database, ids: readonly string[]) {

@@ -60,7 +60,10 @@ describe('admin panel: body limits', () => {
 
   it('refuses a signed-in form over MAX_BODY_BYTES with 413, before the CSRF check reads it', async () => {
     const session = await adminSession();
-    const big = await send('/admin/brands', new URLSearchParams({ _csrf: 'not checked yet', name: 'x'.repeat(MAX_BODY) }), { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: session });
+    const big = await send('/admin/brands', new URLSearchParams({ _csrf: 'not checked yet', name: 'x'.repeat(MAX_BODY) }), {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Cookie: session,
+    });
     expect(big.res.status).toBe(413);
   });
 
@@ -72,7 +75,8 @@ describe('admin panel: body limits', () => {
     const image = new Uint8Array(MAX_IMAGE);
     image.set(imageFiles['image/png']());
     expect(image.length).toBeGreaterThan(MAX_BODY);
-    const upload = (bytes: Uint8Array) => send(`/admin/products/${product.id}/media`, form({ _csrf: csrf, alt: 'Big', file: new File([bytes], 'big.png', { type: 'image/png' }) }), { Cookie: session });
+    const upload = (bytes: Uint8Array) =>
+      send(`/admin/products/${product.id}/media`, form({ _csrf: csrf, alt: 'Big', file: new File([bytes], 'big.png', { type: 'image/png' }) }), { Cookie: session });
     const accepted = await upload(image);
     expect(accepted.res.status).toBe(303);
     expect(decodeURIComponent(decodeURIComponent(cookieIn(accepted.res, 'admin_flash') ?? ''))).toContain('Image uploaded');

@@ -23,7 +23,10 @@ describe('admin panel carts and shipments', () => {
     const email = `cart-${uid()}@example.com`;
     const cart = (await api('/api/carts', { method: 'POST', json: { email } })).body.data;
     await api(`/api/carts/${cart.id}/lines`, { method: 'POST', json: { variantId: product.variants[0].id, quantity: 2 }, headers: { 'X-Cart-Token': cart.token } });
-    await db().update(carts).set({ updatedAt: new Date(Date.now() - 5 * 3_600_000).toISOString() }).where(eq(carts.id, cart.id));
+    await db()
+      .update(carts)
+      .set({ updatedAt: new Date(Date.now() - 5 * 3_600_000).toISOString() })
+      .where(eq(carts.id, cart.id));
     await abandonIdleCarts(env);
     const session = await staff();
     const page = await get(`/admin/carts?email=${encodeURIComponent(email)}`, session);
@@ -48,7 +51,10 @@ describe('admin panel carts and shipments', () => {
     const cart = (await api('/api/carts', { method: 'POST', json: { email: `back-${uid()}@example.com` } })).body.data;
     const asGuest = { 'X-Cart-Token': cart.token };
     await api(`/api/carts/${cart.id}/lines`, { method: 'POST', json: { variantId: product.variants[0].id, quantity: 2 }, headers: asGuest });
-    await db().update(carts).set({ updatedAt: new Date(Date.now() - 2 * 3_600_000).toISOString() }).where(eq(carts.id, cart.id));
+    await db()
+      .update(carts)
+      .set({ updatedAt: new Date(Date.now() - 2 * 3_600_000).toISOString() })
+      .where(eq(carts.id, cart.id));
     await abandonIdleCarts(env);
     const placed = await api(`/api/carts/${cart.id}/checkout`, { method: 'POST', json: {}, headers: asGuest });
     expect(placed.status, JSON.stringify(placed.body)).toBe(201);
@@ -62,7 +68,13 @@ describe('admin panel carts and shipments', () => {
     const placed = await placeTestOrder({ product: { vendorId: vendor.vendor.id } });
     await api(`/api/orders/${placed.order.id}/payments`, { method: 'POST', key: placed.key, json: { provider: 'manual' } });
     const carrier = `Panel-${uid()}`;
-    const shipment = (await api(`/api/orders/${placed.order.id}/shipments`, { method: 'POST', key: placed.key, json: { carrier, trackingNumber: 'TRK-42', trackingUrl: 'https://track.example/TRK-42' } })).body.data;
+    const shipment = (
+      await api(`/api/orders/${placed.order.id}/shipments`, {
+        method: 'POST',
+        key: placed.key,
+        json: { carrier, trackingNumber: 'TRK-42', trackingUrl: 'https://track.example/TRK-42' },
+      })
+    ).body.data;
     const other = await placeTestOrder();
     await api(`/api/orders/${other.order.id}/payments`, { method: 'POST', key: other.key, json: { provider: 'manual' } });
     const hidden = (await api(`/api/orders/${other.order.id}/shipments`, { method: 'POST', key: other.key, json: { carrier } })).body.data;

@@ -180,7 +180,11 @@ describe('admin catalogue: brands', () => {
 
     const edit = await get(`/admin/brands/${brand.id}`, session);
     expect(edit.html).toContain(`value="Acme ${tag}"`);
-    const saved = await post(`/admin/brands/${brand.id}`, { _csrf: token, name: `Acme Corp ${tag}`, slug: brand.slug, description: '', logoUrl: 'https://example.com/logo.png' }, session);
+    const saved = await post(
+      `/admin/brands/${brand.id}`,
+      { _csrf: token, name: `Acme Corp ${tag}`, slug: brand.slug, description: '', logoUrl: 'https://example.com/logo.png' },
+      session,
+    );
     expect(saved.res.status).toBe(303);
     expect(await getBrand(db(), brand.id)).toMatchObject({ name: `Acme Corp ${tag}`, description: null, logoUrl: 'https://example.com/logo.png' });
 
@@ -250,7 +254,11 @@ describe('admin catalogue: vendors', () => {
     expect((await getVendor(db(), vendor.id)).status).toBe('active');
     expect((await post(`/admin/vendors/${vendor.id}/status`, { _csrf: token, status: 'closed' }, session)).res.status).toBe(422);
 
-    const saved = await post(`/admin/vendors/${vendor.id}`, { _csrf: token, name: `Maker & Co ${tag}`, slug: vendor.slug, email: '', description: 'Hand made', status: 'active' }, session);
+    const saved = await post(
+      `/admin/vendors/${vendor.id}`,
+      { _csrf: token, name: `Maker & Co ${tag}`, slug: vendor.slug, email: '', description: 'Hand made', status: 'active' },
+      session,
+    );
     expect(saved.res.status).toBe(303);
     expect(await getVendor(db(), vendor.id)).toMatchObject({ name: `Maker & Co ${tag}`, email: null, description: 'Hand made' });
 
@@ -301,7 +309,7 @@ describe('admin catalogue: inventory', () => {
     expect(list.html).toContain(`Lamp ${tag}`);
     expect((await get(`/admin/inventory?q=${tag}&low=true`, session)).html).toContain('No variants match.');
     const dashboardBefore = await get('/admin', session);
-    const lowCount = (html: string) => Number(/Variants low on stock<\/div><div class="stat">(\d+)</.exec(html)?.[1])
+    const lowCount = (html: string) => Number(/Variants low on stock<\/div><div class="stat">(\d+)</.exec(html)?.[1]);
     expect(dashboardBefore.html).toContain('Variants low on stock');
 
     const zero = await post(`/admin/inventory/${variantId}/adjustments`, { _csrf: token, delta: '0', reason: 'damage' }, session);

@@ -284,7 +284,12 @@ describe('admin panel banners', () => {
 
   it('shows the API validation messages next to the fields (422)', async () => {
     const session = await staff('admin');
-    const bad = await submit(`${BANNERS}/new`, `${BANNERS}/new`, { title: 'Bad', imageUrl: 'ftp://x', placement: 'Not Valid', linkUrl: 'javascript:alert(1)', position: 'x', active: 'on' }, session);
+    const bad = await submit(
+      `${BANNERS}/new`,
+      `${BANNERS}/new`,
+      { title: 'Bad', imageUrl: 'ftp://x', placement: 'Not Valid', linkUrl: 'javascript:alert(1)', position: 'x', active: 'on' },
+      session,
+    );
     expect(bad.res.status).toBe(422);
     expect(bad.html).toMatch(/id="f-imageUrl-error">/);
     expect(bad.html).toMatch(/id="f-placement-error">must be lowercase/);
@@ -292,7 +297,12 @@ describe('admin panel banners', () => {
     expect(bad.html).toMatch(/id="f-position-error">/);
     expect(bad.html).toContain('value="Bad"');
 
-    const backwards = await submit(`${BANNERS}/new`, `${BANNERS}/new`, { title: 'Backwards', imageUrl: 'https://x.example/a.png', placement: 'home', startsAt: '2030-01-02T00:00', endsAt: '2030-01-01T00:00' }, session);
+    const backwards = await submit(
+      `${BANNERS}/new`,
+      `${BANNERS}/new`,
+      { title: 'Backwards', imageUrl: 'https://x.example/a.png', placement: 'home', startsAt: '2030-01-02T00:00', endsAt: '2030-01-01T00:00' },
+      session,
+    );
     expect(backwards.res.status).toBe(422);
     expect(backwards.html).toMatch(/id="f-endsAt-error">must be after startsAt/);
   });

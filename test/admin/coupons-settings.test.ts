@@ -139,7 +139,12 @@ describe('admin coupons: edit', () => {
     const other = await newCoupon();
     const path = `/admin/coupons/${coupon.id}`;
 
-    const bad = await submit(path, path, couponForm({ code: coupon.code, value: '150', startsAt: '2027-01-01T00:00', endsAt: '2026-01-01T00:00', description: 'Kept text' }), session);
+    const bad = await submit(
+      path,
+      path,
+      couponForm({ code: coupon.code, value: '150', startsAt: '2027-01-01T00:00', endsAt: '2026-01-01T00:00', description: 'Kept text' }),
+      session,
+    );
     expect(bad.res.status).toBe(422);
     expect(errorOf(bad.html, 'value')).toMatch(/percentage/);
     expect(errorOf(bad.html, 'endsAt')).toMatch(/after startsAt/);

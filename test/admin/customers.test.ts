@@ -24,7 +24,11 @@ describe('admin customers: create, edit, delete', () => {
     expect(list.html).toContain('New customer');
     const email = `new-${uid()}@example.com`;
 
-    const made = await post('/admin/customers', { _csrf: admin.csrf, email, name: 'Ada Lovelace', phone: '+14155550100', password: 'correct horse battery', status: 'active', smsOptOut: 'on' }, admin.session);
+    const made = await post(
+      '/admin/customers',
+      { _csrf: admin.csrf, email, name: 'Ada Lovelace', phone: '+14155550100', password: 'correct horse battery', status: 'active', smsOptOut: 'on' },
+      admin.session,
+    );
     expect(made.res.status).toBe(303);
     const id = idOf(made.res);
     expect(flashOf(made.res)?.text).toContain(email);
@@ -94,7 +98,9 @@ describe('admin customers: create, edit, delete', () => {
     expect(await db().select().from(users).where(eq(users.id, c.id))).toHaveLength(0);
 
     const kept = await customer();
-    await db().insert(orders).values({ id: `ord_${uid()}`, customerId: kept.id, email: kept.email, currency: 'USD', minorUnits: 2, subtotal: 0, total: 0 });
+    await db()
+      .insert(orders)
+      .values({ id: `ord_${uid()}`, customerId: kept.id, email: kept.email, currency: 'USD', minorUnits: 2, subtotal: 0, total: 0 });
     const refused = await post(`/admin/customers/${kept.id}/delete`, { _csrf: admin.csrf }, admin.session);
     expect(refused.res.status).toBe(303);
     expect(refused.res.headers.get('Location')).toBe(`/admin/customers/${kept.id}`);
@@ -148,7 +154,11 @@ describe('admin customers: addresses', () => {
     expect(detail.html).toContain('Add an address');
     expect(detail.html).toContain('No addresses.');
 
-    const first = await post(`${base}/addresses`, { _csrf: admin.csrf, firstName: 'Ada', lastName: 'L', line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US', isDefaultShipping: 'on' }, admin.session);
+    const first = await post(
+      `${base}/addresses`,
+      { _csrf: admin.csrf, firstName: 'Ada', lastName: 'L', line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US', isDefaultShipping: 'on' },
+      admin.session,
+    );
     expect(first.res.status).toBe(303);
     expect(flashOf(first.res)?.text).toBe('Address added.');
     const second = await post(`${base}/addresses`, { _csrf: admin.csrf, line1: '2 Side St', city: 'Shelbyville', country: 'GB', isDefaultBilling: 'on' }, admin.session);
@@ -184,7 +194,11 @@ describe('admin customers: addresses', () => {
     const edit = await get(`${base}/addresses/${a!.id}`, admin.session);
     expect(edit.res.status).toBe(200);
     expect(edit.html).toContain('value="1 Main St"');
-    const saved = await post(`${base}/addresses/${a!.id}`, { _csrf: admin.csrf, firstName: 'Ada', lastName: '', line1: '10 Main St', city: 'Springfield', postalCode: '', country: 'US', isDefaultBilling: 'on' }, admin.session);
+    const saved = await post(
+      `${base}/addresses/${a!.id}`,
+      { _csrf: admin.csrf, firstName: 'Ada', lastName: '', line1: '10 Main St', city: 'Springfield', postalCode: '', country: 'US', isDefaultBilling: 'on' },
+      admin.session,
+    );
     expect(saved.res.status).toBe(303);
     [a] = await listAddresses(db(), c.id);
     expect(a).toMatchObject({ line1: '10 Main St', lastName: null, postalCode: null, isDefaultBilling: true, isDefaultShipping: false });

@@ -11,7 +11,7 @@ const PASSWORD = 'correct horse battery';
 
 /** A signed-in panel user with a built-in role, or a role made of the given permissions. */
 async function panelUser(role: string | string[]) {
-  let roleId = typeof role === 'string' ? role : `panel-${uid()}`;
+  const roleId = typeof role === 'string' ? role : `panel-${uid()}`;
   if (typeof role !== 'string') await db().insert(roles).values({ id: roleId, name: roleId, permissions: role });
   const email = `notify-${uid()}@example.com`;
   await createUser(db(), { email, password: PASSWORD, roleId, vendorId: null });
@@ -94,7 +94,7 @@ describe('admin panel notification templates', () => {
       bodyHtml: original(id).bodyHtml,
       active: true,
     });
-    expect((await get(`/admin/notifications/${id}`, reset.res.headers.get('Set-Cookie')!.split(';')[0] + '; ' + session)).html).toContain('Template reset to its default');
+    expect((await get(`/admin/notifications/${id}`, `${reset.res.headers.get('Set-Cookie')!.split(';')[0]}; ${session}`)).html).toContain('Template reset to its default');
   });
 
   it('previews the drafts with sample data without saving them, HTML in a sandboxed frame', async () => {

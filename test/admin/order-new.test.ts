@@ -158,7 +158,15 @@ describe('admin: new order', () => {
 
     const address = await post(
       '/admin/orders/new',
-      { _csrf: token, step: 'place', email: `a-${uid()}@example.com`, 'lines.0.variantId': variant, 'lines.0.quantity': '1', 'shippingAddress.line1': '1 Main St', 'shippingAddress.country': 'ZZ' },
+      {
+        _csrf: token,
+        step: 'place',
+        email: `a-${uid()}@example.com`,
+        'lines.0.variantId': variant,
+        'lines.0.quantity': '1',
+        'shippingAddress.line1': '1 Main St',
+        'shippingAddress.country': 'ZZ',
+      },
       session,
     );
     expect(address.res.status).toBe(422);
@@ -179,7 +187,11 @@ describe('admin: new order', () => {
   it("saves an order's notes from its page (PATCH /api/orders notes), clears them when blank, with no event", async () => {
     const { session, token } = await admin();
     const variant = await variantWithStock(5);
-    const placed = await post('/admin/orders/new', { _csrf: token, step: 'place', email: `notes-${uid()}@example.com`, currency: 'USD', 'lines.0.variantId': variant, 'lines.0.quantity': '1' }, session);
+    const placed = await post(
+      '/admin/orders/new',
+      { _csrf: token, step: 'place', email: `notes-${uid()}@example.com`, currency: 'USD', 'lines.0.variantId': variant, 'lines.0.quantity': '1' },
+      session,
+    );
     const id = (await getOrder(db(), placed.res.headers.get('Location')!.split('/').pop()!, ALL_ORDERS)).id;
     const eventsBefore = await db().select({ n: sql<number>`count(*)` }).from(events).where(eq(events.type, 'order.updated'));
     const detail = await get(`/admin/orders/${id}`, session);
@@ -205,7 +217,11 @@ describe('admin: new order', () => {
     expect((await get('/admin/orders/new', session)).res.status).toBe(403);
     const token = csrfIn(list.html);
     const variant = await variantWithStock(3);
-    const posted = await post('/admin/orders/new', { _csrf: token, step: 'place', email: `x-${uid()}@example.com`, 'lines.0.variantId': variant, 'lines.0.quantity': '1' }, session);
+    const posted = await post(
+      '/admin/orders/new',
+      { _csrf: token, step: 'place', email: `x-${uid()}@example.com`, 'lines.0.variantId': variant, 'lines.0.quantity': '1' },
+      session,
+    );
     expect(posted.res.status).toBe(403);
     expect(await stockOf(variant)).toBe(3);
   });

@@ -30,4 +30,3 @@ export async function signIn(email: string, password: string, ip = '192.0.2.10')
   const { res, html } = await post('/admin/sign-in', { _csrf: csrfIn(form.html), email, password, next: '/admin' }, csrfCookie, { Origin: ORIGIN, 'CF-Connecting-IP': ip });
   return { res, html, session: pair(cookieIn(res, 'admin_session')) };
 }
-

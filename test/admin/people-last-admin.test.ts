@@ -13,11 +13,26 @@ describe('admin panel staff users: the last active admin', () => {
     const base = `/admin/users/${sole.id}`;
     const narrow = await role(['orders:read']);
 
-    const off = await postForm(`${base}/status`, [['_csrf', actor.csrf], ['status', 'disabled']], actor.session);
+    const off = await postForm(
+      `${base}/status`,
+      [
+        ['_csrf', actor.csrf],
+        ['status', 'disabled'],
+      ],
+      actor.session,
+    );
     expect(off.res.status).toBe(303);
     expect((await follow(off.res, actor.session)).html).toMatch(/class="flash error"[^>]*>Cannot disable the last active admin user/);
 
-    const demote = await postForm(`${base}/role`, [['_csrf', actor.csrf], ['role', narrow.id], ['vendorId', '']], actor.session);
+    const demote = await postForm(
+      `${base}/role`,
+      [
+        ['_csrf', actor.csrf],
+        ['role', narrow.id],
+        ['vendorId', ''],
+      ],
+      actor.session,
+    );
     expect(demote.res.status).toBe(409);
     expect(demote.html).toMatch(/role="alert"><p>Cannot demote the last active admin user/);
 
@@ -29,7 +44,15 @@ describe('admin panel staff users: the last active admin', () => {
 
     // With a second admin, the first may go.
     await createUser(db(), { email: `second-${uid()}@example.com`, password: PASSWORD, roleId: 'admin' });
-    const demoted = await postForm(`${base}/role`, [['_csrf', actor.csrf], ['role', narrow.id], ['vendorId', '']], actor.session);
+    const demoted = await postForm(
+      `${base}/role`,
+      [
+        ['_csrf', actor.csrf],
+        ['role', narrow.id],
+        ['vendorId', ''],
+      ],
+      actor.session,
+    );
     expect(demoted.res.status).toBe(303);
   });
 });

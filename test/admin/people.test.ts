@@ -18,10 +18,31 @@ describe('admin panel people: who sees what', () => {
       expect(html).toContain('Not allowed');
     }
     const posts: [string, [string, string][]][] = [
-      ['/admin/roles/new', [['name', `sneaky-${uid()}`], ['permissionsShown', '1'], ['permissions', '*']]],
-      [`/admin/roles/${narrow.id}`, [['permissionsShown', '1'], ['permissions', '*']]],
+      [
+        '/admin/roles/new',
+        [
+          ['name', `sneaky-${uid()}`],
+          ['permissionsShown', '1'],
+          ['permissions', '*'],
+        ],
+      ],
+      [
+        `/admin/roles/${narrow.id}`,
+        [
+          ['permissionsShown', '1'],
+          ['permissions', '*'],
+        ],
+      ],
       [`/admin/roles/${narrow.id}/delete`, []],
-      ['/admin/users/new', [['name', 'Sneaky'], ['email', `sneaky-${uid()}@example.com`], ['password', PASSWORD], ['role', 'admin']]],
+      [
+        '/admin/users/new',
+        [
+          ['name', 'Sneaky'],
+          ['email', `sneaky-${uid()}@example.com`],
+          ['password', PASSWORD],
+          ['role', 'admin'],
+        ],
+      ],
       [`/admin/users/${user.id}/role`, [['role', 'admin']]],
     ];
     for (const [path, entries] of posts) {
@@ -59,19 +80,43 @@ describe('admin panel roles', () => {
     // An admin holds everything: nothing in the grid is disabled.
     for (const p of ['*', 'products:read', 'orders:write', 'audit-log:*']) expect(permissionBox(form.html, p)).not.toMatch(/disabled/);
 
-    const blank = await postForm('/admin/roles/new', [['_csrf', admin.csrf], ['name', ''], ['permissionsShown', '1'], ['permissions', 'products:read']], admin.session);
+    const blank = await postForm(
+      '/admin/roles/new',
+      [
+        ['_csrf', admin.csrf],
+        ['name', ''],
+        ['permissionsShown', '1'],
+        ['permissions', 'products:read'],
+      ],
+      admin.session,
+    );
     expect(blank.res.status).toBe(422);
     expect(blank.html).toMatch(/id="f-name-error">/);
     expect(permissionBox(blank.html, 'products:read')).toMatch(/checked/);
 
-    const bad = await postForm('/admin/roles/new', [['_csrf', admin.csrf], ['name', `bad-${uid()}`], ['permissions', 'products:fly']], admin.session);
+    const bad = await postForm(
+      '/admin/roles/new',
+      [
+        ['_csrf', admin.csrf],
+        ['name', `bad-${uid()}`],
+        ['permissions', 'products:fly'],
+      ],
+      admin.session,
+    );
     expect(bad.res.status).toBe(422);
     expect(bad.html).toMatch(/id="f-permissions-error">[^<]*unknown action/);
 
     const name = `editors-${uid()}`;
     const created = await postForm(
       '/admin/roles/new',
-      [['_csrf', admin.csrf], ['name', name], ['description', 'Edits the catalogue'], ['permissionsShown', '1'], ['permissions', 'products:*'], ['permissions', 'orders:read']],
+      [
+        ['_csrf', admin.csrf],
+        ['name', name],
+        ['description', 'Edits the catalogue'],
+        ['permissionsShown', '1'],
+        ['permissions', 'products:*'],
+        ['permissions', 'orders:read'],
+      ],
       admin.session,
     );
     expect(created.res.status).toBe(303);
@@ -83,7 +128,15 @@ describe('admin panel roles', () => {
     expect(permissionBox(edit.html, 'orders:read')).toMatch(/checked/);
     expect(permissionBox(edit.html, 'orders:write')).not.toMatch(/checked/);
 
-    const duplicate = await postForm('/admin/roles/new', [['_csrf', admin.csrf], ['name', name], ['permissionsShown', '1']], admin.session);
+    const duplicate = await postForm(
+      '/admin/roles/new',
+      [
+        ['_csrf', admin.csrf],
+        ['name', name],
+        ['permissionsShown', '1'],
+      ],
+      admin.session,
+    );
     expect(duplicate.res.status).toBe(409);
     expect(duplicate.html).toMatch(/id="f-name-error">/);
 
@@ -97,7 +150,14 @@ describe('admin panel roles', () => {
     const held = await role(['products:read']);
     const saved = await postForm(
       `/admin/roles/${held.id}`,
-      [['_csrf', admin.csrf], ['name', held.name], ['description', 'Reads'], ['permissionsShown', '1'], ['permissions', 'products:read'], ['permissions', 'coupons:read']],
+      [
+        ['_csrf', admin.csrf],
+        ['name', held.name],
+        ['description', 'Reads'],
+        ['permissionsShown', '1'],
+        ['permissions', 'products:read'],
+        ['permissions', 'coupons:read'],
+      ],
       admin.session,
     );
     expect(saved.res.status).toBe(303);
@@ -105,12 +165,29 @@ describe('admin panel roles', () => {
     expect(after.html).toContain('saved.');
     expect(permissionBox(after.html, 'coupons:read')).toMatch(/checked/);
 
-    const unnamed = await postForm(`/admin/roles/${held.id}`, [['_csrf', admin.csrf], ['name', ' '], ['permissionsShown', '1'], ['permissions', 'products:read']], admin.session);
+    const unnamed = await postForm(
+      `/admin/roles/${held.id}`,
+      [
+        ['_csrf', admin.csrf],
+        ['name', ' '],
+        ['permissionsShown', '1'],
+        ['permissions', 'products:read'],
+      ],
+      admin.session,
+    );
     expect(unnamed.res.status).toBe(422);
     expect(unnamed.html).toMatch(/id="f-name-error">/);
 
     // Unticking everything leaves a role with no permissions (the grid sends an empty list).
-    const emptied = await postForm(`/admin/roles/${held.id}`, [['_csrf', admin.csrf], ['name', held.name], ['permissionsShown', '1']], admin.session);
+    const emptied = await postForm(
+      `/admin/roles/${held.id}`,
+      [
+        ['_csrf', admin.csrf],
+        ['name', held.name],
+        ['permissionsShown', '1'],
+      ],
+      admin.session,
+    );
     expect(emptied.res.status).toBe(303);
     expect(permissionBox((await follow(emptied.res, admin.session)).html, 'products:read')).not.toMatch(/checked/);
 
@@ -141,7 +218,15 @@ describe('admin panel roles', () => {
     expect(page.html).not.toContain('name="permissionsShown"');
     expect(page.html).not.toContain(`action="/admin/roles/vendor/delete"`);
 
-    const forged = await postForm('/admin/roles/vendor', [['_csrf', admin.csrf], ['permissionsShown', '1'], ['permissions', '*']], admin.session);
+    const forged = await postForm(
+      '/admin/roles/vendor',
+      [
+        ['_csrf', admin.csrf],
+        ['permissionsShown', '1'],
+        ['permissions', '*'],
+      ],
+      admin.session,
+    );
     expect(forged.res.status).toBe(409);
     expect(forged.html).toMatch(/built-in role; its permissions cannot be changed/);
     const deleted = await postForm('/admin/roles/vendor/delete', [['_csrf', admin.csrf]], admin.session);
@@ -157,12 +242,32 @@ describe('admin panel roles', () => {
     for (const p of ['orders:read', 'products:write', 'products:*', 'roles:write']) expect(permissionBox(form.html, p), p).not.toMatch(/disabled/);
 
     const name = `orders-writer-${uid()}`;
-    const forged = await postForm('/admin/roles/new', [['_csrf', editor.csrf], ['name', name], ['permissionsShown', '1'], ['permissions', 'products:read'], ['permissions', 'orders:write']], editor.session);
+    const forged = await postForm(
+      '/admin/roles/new',
+      [
+        ['_csrf', editor.csrf],
+        ['name', name],
+        ['permissionsShown', '1'],
+        ['permissions', 'products:read'],
+        ['permissions', 'orders:write'],
+      ],
+      editor.session,
+    );
     expect(forged.res.status).toBe(403);
     expect(forged.html).toMatch(/role="alert"[\s\S]*lacks orders:write/);
     expect(forged.html).toContain(`value="${name}"`);
 
-    const fine = await postForm('/admin/roles/new', [['_csrf', editor.csrf], ['name', name], ['permissionsShown', '1'], ['permissions', 'products:read'], ['permissions', 'orders:read']], editor.session);
+    const fine = await postForm(
+      '/admin/roles/new',
+      [
+        ['_csrf', editor.csrf],
+        ['name', name],
+        ['permissionsShown', '1'],
+        ['permissions', 'products:read'],
+        ['permissions', 'orders:read'],
+      ],
+      editor.session,
+    );
     expect(fine.res.status).toBe(303);
 
     // A role holding more than the editor (admin) is shown read-only; its own role's grid is locked.
@@ -172,7 +277,15 @@ describe('admin panel roles', () => {
     const own = await get(`/admin/roles/${editorRole.id}`, editor.session);
     expect(own.html).toContain('This is your own role');
     expect(own.html).not.toContain('name="permissionsShown"');
-    const widened = await postForm(`/admin/roles/${editorRole.id}`, [['_csrf', editor.csrf], ['permissionsShown', '1'], ['permissions', 'roles:read']], editor.session);
+    const widened = await postForm(
+      `/admin/roles/${editorRole.id}`,
+      [
+        ['_csrf', editor.csrf],
+        ['permissionsShown', '1'],
+        ['permissions', 'roles:read'],
+      ],
+      editor.session,
+    );
     expect(widened.res.status).toBe(403);
     expect(widened.html).toContain('its own role');
   });
@@ -181,7 +294,17 @@ describe('admin panel roles', () => {
 describe('admin panel staff users', () => {
   it('creates a staff user, with the API validation next to the fields and the password never shown again', async () => {
     const admin = await signedIn('admin');
-    const bad = await postForm('/admin/users/new', [['_csrf', admin.csrf], ['name', 'Ada'], ['email', 'not-an-email'], ['password', 'short'], ['role', 'admin']], admin.session);
+    const bad = await postForm(
+      '/admin/users/new',
+      [
+        ['_csrf', admin.csrf],
+        ['name', 'Ada'],
+        ['email', 'not-an-email'],
+        ['password', 'short'],
+        ['role', 'admin'],
+      ],
+      admin.session,
+    );
     expect(bad.res.status).toBe(422);
     expect(bad.html).toMatch(/id="f-email-error">/);
     expect(bad.html).toMatch(/id="f-password-error">[^<]*at least 8/);
@@ -190,18 +313,49 @@ describe('admin panel staff users', () => {
 
     const team = await role(['products:read']);
     const email = `ada-${uid()}@example.com`;
-    const created = await postForm('/admin/users/new', [['_csrf', admin.csrf], ['name', 'Ada'], ['email', email], ['password', PASSWORD], ['role', team.id]], admin.session);
+    const created = await postForm(
+      '/admin/users/new',
+      [
+        ['_csrf', admin.csrf],
+        ['name', 'Ada'],
+        ['email', email],
+        ['password', PASSWORD],
+        ['role', team.id],
+      ],
+      admin.session,
+    );
     expect(created.res.status).toBe(303);
     expect(created.res.headers.get('Location')).toMatch(/^\/admin\/users\/user_/);
     const page = await follow(created.res, admin.session);
     expect(page.html).toContain(`User ${email} created.`);
     expect((await signIn(email, PASSWORD)).res.status).toBe(303);
 
-    const taken = await postForm('/admin/users/new', [['_csrf', admin.csrf], ['name', 'Ada'], ['email', email], ['password', PASSWORD], ['role', team.id]], admin.session);
+    const taken = await postForm(
+      '/admin/users/new',
+      [
+        ['_csrf', admin.csrf],
+        ['name', 'Ada'],
+        ['email', email],
+        ['password', PASSWORD],
+        ['role', team.id],
+      ],
+      admin.session,
+    );
     expect(taken.res.status).toBe(409);
     expect(taken.html).toMatch(/id="f-email-error">/);
 
-    const vendorless = await postForm('/admin/users/new', [['_csrf', admin.csrf], ['name', 'V'], ['email', `v-${uid()}@example.com`], ['password', PASSWORD], ['role', 'vendor'], ['vendorId', '']], admin.session);
+    const vendorless = await postForm(
+      '/admin/users/new',
+      [
+        ['_csrf', admin.csrf],
+        ['name', 'V'],
+        ['email', `v-${uid()}@example.com`],
+        ['password', PASSWORD],
+        ['role', 'vendor'],
+        ['vendorId', ''],
+      ],
+      admin.session,
+    );
     expect(vendorless.res.status).toBe(422);
     expect(vendorless.html).toMatch(/id="f-vendorId-error">[^<]*required for role vendor/);
   });
@@ -234,7 +388,17 @@ describe('admin panel staff users', () => {
     expect(form.html).not.toContain(`<option value="${wide.id}"`);
     expect(form.html).not.toContain('<option value="admin"');
 
-    const forged = await postForm('/admin/users/new', [['_csrf', manager.csrf], ['name', 'X'], ['email', `x-${uid()}@example.com`], ['password', PASSWORD], ['role', 'admin']], manager.session);
+    const forged = await postForm(
+      '/admin/users/new',
+      [
+        ['_csrf', manager.csrf],
+        ['name', 'X'],
+        ['email', `x-${uid()}@example.com`],
+        ['password', PASSWORD],
+        ['role', 'admin'],
+      ],
+      manager.session,
+    );
     expect(forged.res.status).toBe(403);
     expect(forged.html).toContain('cannot grant role &#39;admin&#39;: it lacks *');
 
@@ -244,7 +408,14 @@ describe('admin panel staff users', () => {
     expect(boss.res.status).toBe(200);
     expect(boss.html).toContain('You cannot change this user: your account lacks');
     expect(boss.html).not.toContain(`action="/admin/users/${admin.id}/status"`);
-    const disable = await postForm(`/admin/users/${admin.id}/status`, [['_csrf', manager.csrf], ['status', 'disabled']], manager.session);
+    const disable = await postForm(
+      `/admin/users/${admin.id}/status`,
+      [
+        ['_csrf', manager.csrf],
+        ['status', 'disabled'],
+      ],
+      manager.session,
+    );
     expect((await follow(disable.res, manager.session)).html).toMatch(/class="flash error"[^>]*>[^<]*cannot change user/);
   });
 
@@ -256,32 +427,91 @@ describe('admin panel staff users', () => {
 
     const page = await get(base, admin.session);
     expect(page.html).toContain(`action="${base}/role"`);
-    const moved = await postForm(`${base}/role`, [['_csrf', admin.csrf], ['role', to.id], ['vendorId', '']], admin.session);
+    const moved = await postForm(
+      `${base}/role`,
+      [
+        ['_csrf', admin.csrf],
+        ['role', to.id],
+        ['vendorId', ''],
+      ],
+      admin.session,
+    );
     expect(moved.res.status).toBe(303);
     expect((await follow(moved.res, admin.session)).html).toContain(`now has role ${to.id}`);
     expect((await get(`/admin/users?role=${to.id}`, admin.session)).html).toContain(target.email);
 
-    const unknown = await postForm(`${base}/role`, [['_csrf', admin.csrf], ['role', 'no-such-role']], admin.session);
+    const unknown = await postForm(
+      `${base}/role`,
+      [
+        ['_csrf', admin.csrf],
+        ['role', 'no-such-role'],
+      ],
+      admin.session,
+    );
     expect(unknown.res.status).toBe(422);
     expect(unknown.html).toMatch(/id="f-role-error">[^<]*no role/);
 
-    const off = await postForm(`${base}/status`, [['_csrf', admin.csrf], ['status', 'disabled']], admin.session);
+    const off = await postForm(
+      `${base}/status`,
+      [
+        ['_csrf', admin.csrf],
+        ['status', 'disabled'],
+      ],
+      admin.session,
+    );
     expect((await follow(off.res, admin.session)).html).toContain('is disabled.');
     expect((await signIn(target.email, PASSWORD)).res.status).not.toBe(303);
-    const on = await postForm(`${base}/status`, [['_csrf', admin.csrf], ['status', 'active']], admin.session);
+    const on = await postForm(
+      `${base}/status`,
+      [
+        ['_csrf', admin.csrf],
+        ['status', 'active'],
+      ],
+      admin.session,
+    );
     expect((await follow(on.res, admin.session)).html).toContain('is enabled.');
 
-    const short = await postForm(`${base}/password`, [['_csrf', admin.csrf], ['password', 'short']], admin.session);
+    const short = await postForm(
+      `${base}/password`,
+      [
+        ['_csrf', admin.csrf],
+        ['password', 'short'],
+      ],
+      admin.session,
+    );
     expect(short.res.status).toBe(422);
     expect(short.html).toMatch(/id="f-password-error">/);
-    const reset = await postForm(`${base}/password`, [['_csrf', admin.csrf], ['password', 'a brand new password']], admin.session);
+    const reset = await postForm(
+      `${base}/password`,
+      [
+        ['_csrf', admin.csrf],
+        ['password', 'a brand new password'],
+      ],
+      admin.session,
+    );
     expect((await follow(reset.res, admin.session)).html).toContain('reset');
     expect((await signIn(target.email, 'a brand new password')).res.status).toBe(303);
 
-    const details = await postForm(base, [['_csrf', admin.csrf], ['name', 'Renamed'], ['phone', 'x']], admin.session);
+    const details = await postForm(
+      base,
+      [
+        ['_csrf', admin.csrf],
+        ['name', 'Renamed'],
+        ['phone', 'x'],
+      ],
+      admin.session,
+    );
     expect(details.res.status).toBe(422);
     expect(details.html).toMatch(/id="f-phone-error">/);
-    const named = await postForm(base, [['_csrf', admin.csrf], ['name', 'Renamed'], ['phone', '']], admin.session);
+    const named = await postForm(
+      base,
+      [
+        ['_csrf', admin.csrf],
+        ['name', 'Renamed'],
+        ['phone', ''],
+      ],
+      admin.session,
+    );
     expect((await follow(named.res, admin.session)).html).toContain('<h1>Renamed</h1>');
 
     // Oneself: no role form, no disable or delete; forged, the API's refusals.
@@ -289,10 +519,24 @@ describe('admin panel staff users', () => {
     const own = await get(self, admin.session);
     expect(own.html).not.toContain(`action="${self}/role"`);
     expect(own.html).not.toContain(`action="${self}/delete"`);
-    const promote = await postForm(`${self}/role`, [['_csrf', admin.csrf], ['role', to.id]], admin.session);
+    const promote = await postForm(
+      `${self}/role`,
+      [
+        ['_csrf', admin.csrf],
+        ['role', to.id],
+      ],
+      admin.session,
+    );
     expect(promote.res.status).toBe(403);
     expect(promote.html).toContain('cannot change its own role');
-    const selfOff = await postForm(`${self}/status`, [['_csrf', admin.csrf], ['status', 'disabled']], admin.session);
+    const selfOff = await postForm(
+      `${self}/status`,
+      [
+        ['_csrf', admin.csrf],
+        ['status', 'disabled'],
+      ],
+      admin.session,
+    );
     expect((await follow(selfOff.res, admin.session)).html).toContain('cannot disable itself');
 
     const gone = await postForm(`${base}/delete`, [['_csrf', admin.csrf]], admin.session);

@@ -19,7 +19,9 @@ async function postFile(session: string, csrf: string, csv: string, step: string
   form.set('_csrf', csrf);
   form.set('step', step);
   form.set('file', new File([csv], 'products.csv', { type: 'text/csv' }));
-  const res = await exports.default.fetch(new Request(`${ORIGIN}/admin/products/import`, { method: 'POST', body: form, headers: { Cookie: session, Origin: ORIGIN }, redirect: 'manual' }));
+  const res = await exports.default.fetch(
+    new Request(`${ORIGIN}/admin/products/import`, { method: 'POST', body: form, headers: { Cookie: session, Origin: ORIGIN }, redirect: 'manual' }),
+  );
   return { res, html: await res.text() };
 }
 
@@ -56,8 +58,25 @@ describe('admin: product import', () => {
     const session = await admin();
     const id = `imp_test${uid()}`;
     const ts = new Date().toISOString();
-    const reason = 'stopped: the credential that started the import can no longer import products (This API key has been revoked); the products not written by then were not imported';
-    await db().insert(imports).values({ id, status: 'failed', reason, format: 'store', actor: 'key:key_gone', vendorId: null, rows: 100, products: 100, chunks: 4, chunksDone: 1, rowsDone: 25, created: 25, completedAt: ts, createdAt: ts, updatedAt: ts });
+    const reason =
+      'stopped: the credential that started the import can no longer import products (This API key has been revoked); the products not written by then were not imported';
+    await db().insert(imports).values({
+      id,
+      status: 'failed',
+      reason,
+      format: 'store',
+      actor: 'key:key_gone',
+      vendorId: null,
+      rows: 100,
+      products: 100,
+      chunks: 4,
+      chunksDone: 1,
+      rowsDone: 25,
+      created: 25,
+      completedAt: ts,
+      createdAt: ts,
+      updatedAt: ts,
+    });
     const page = await get(`/admin/products/import/${id}`, session);
     expect(page.res.status).toBe(200);
     expect(page.res.headers.get('Refresh')).toBeNull();
@@ -72,7 +91,9 @@ describe('admin: product import', () => {
     const fd = new FormData();
     fd.set('_csrf', csrfIn(form.html));
     fd.set('step', 'import');
-    const res = await exports.default.fetch(new Request(`${ORIGIN}/admin/products/import`, { method: 'POST', body: fd, headers: { Cookie: session, Origin: ORIGIN }, redirect: 'manual' }));
+    const res = await exports.default.fetch(
+      new Request(`${ORIGIN}/admin/products/import`, { method: 'POST', body: fd, headers: { Cookie: session, Origin: ORIGIN }, redirect: 'manual' }),
+    );
     expect(res.status).toBe(422);
     expect(await res.text()).toContain('choose a CSV file');
   });

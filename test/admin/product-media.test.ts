@@ -18,11 +18,14 @@ async function upload(productId: string, session: string, csrf: string, file: Fi
   form.set('_csrf', csrf);
   form.set('file', file);
   form.set('alt', alt);
-  return exports.default.fetch(new Request(`${ORIGIN}/admin/products/${productId}/media`, { method: 'POST', headers: { Cookie: session, Origin: ORIGIN }, body: form, redirect: 'manual' }));
+  return exports.default.fetch(
+    new Request(`${ORIGIN}/admin/products/${productId}/media`, { method: 'POST', headers: { Cookie: session, Origin: ORIGIN }, body: form, redirect: 'manual' }),
+  );
 }
 
 const flash = (res: Response) => decodeURIComponent(decodeURIComponent(cookieIn(res, 'admin_flash') ?? ''));
-const mediaOf = async (id: string) => (await api(`/api/products/${id}`, { key: await adminKey() })).body.data.media as { id: string; alt: string | null; url: string; key: string }[];
+const mediaOf = async (id: string) =>
+  (await api(`/api/products/${id}`, { key: await adminKey() })).body.data.media as { id: string; alt: string | null; url: string; key: string }[];
 
 it('uploads images from the product page with a file input, moves one earlier, edits its alt text and deletes one', async () => {
   const product = await createProduct(await adminKey());

@@ -21,7 +21,11 @@ describe('admin: reports', () => {
   it('charts sales and orders per period with the figures in a table, and lists best sellers', async () => {
     const product = await createProduct(await adminKey(), { name: `Lamp ${uid()}`, price: 30, stock: 100 });
     for (const day of ['2024-06-03', '2024-06-04', '2024-06-04']) {
-      await placeOrder(db(), { customerId: null, email: `p-${uid()}@example.test`, lines: [{ variantId: product.variants[0].id, quantity: 1 }], actor: 'system' }, new Date(`${day}T10:00:00Z`));
+      await placeOrder(
+        db(),
+        { customerId: null, email: `p-${uid()}@example.test`, lines: [{ variantId: product.variants[0].id, quantity: 1 }], actor: 'system' },
+        new Date(`${day}T10:00:00Z`),
+      );
     }
     const session = await staffWith(['reports:read']);
     const res = await get('/admin/reports?from=2024-06-01&to=2024-06-07&interval=day&currency=USD', session);

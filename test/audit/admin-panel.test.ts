@@ -17,7 +17,11 @@ const send = (path: string, cookie: string, form?: Record<string, string>) =>
     }),
   );
 const csrf = async (res: Response) => /name="_csrf" value="([^"]+)"/.exec(await res.text())?.[1] ?? '';
-const cookie = (res: Response, name: string) => res.headers.getAll('Set-Cookie').find((c: string) => c.startsWith(`${name}=`))?.split(';')[0] ?? '';
+const cookie = (res: Response, name: string) =>
+  res.headers
+    .getAll('Set-Cookie')
+    .find((c: string) => c.startsWith(`${name}=`))
+    ?.split(';')[0] ?? '';
 
 it('records a coupon created in the admin panel under the signed-in user', async () => {
   const email = `panel-${uid()}@example.com`;
@@ -34,6 +38,12 @@ it('records a coupon created in the admin panel under the signed-in user', async
 
   const log = await api(`/api/audit-log?actor=${user.id}&resource=coupon`, { key: await adminKey() });
   expect(log.body.data).toEqual([
-    expect.objectContaining({ action: 'create', actor: { kind: 'user', id: user.id, label: email, role: 'admin' }, method: 'POST', path: '/admin/coupons', changes: expect.objectContaining({ code: { after: code } }) }),
+    expect.objectContaining({
+      action: 'create',
+      actor: { kind: 'user', id: user.id, label: email, role: 'admin' },
+      method: 'POST',
+      path: '/admin/coupons',
+      changes: expect.objectContaining({ code: { after: code } }),
+    }),
   ]);
 });

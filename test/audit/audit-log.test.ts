@@ -147,7 +147,11 @@ describe('what is recorded', () => {
     const orderEntries = await readLog(`resource=order&resource_id=${orderId}&sort=id:asc`);
     expect(orderEntries[0]).toMatchObject({ action: 'create', actor: { kind: 'api_key', label: keyPrefix }, method: 'POST', path: '/api/orders' });
     const statuses = orderEntries.filter((e) => e.changes.status?.after).map((e) => [e.changes.status.after, e.actor.kind]);
-    expect(statuses).toEqual([['pending', 'api_key'], ['processing', 'api_key'], ['shipped', 'user']]);
+    expect(statuses).toEqual([
+      ['pending', 'api_key'],
+      ['processing', 'api_key'],
+      ['shipped', 'user'],
+    ]);
     expect(orderEntries.at(-1).actor).toMatchObject({ id: user.id, label: user.email });
 
     // The shipment's request also wrote the shipment and its lines: one request id ties them together.
@@ -165,7 +169,12 @@ describe('content writes', () => {
     const page = (await api('/api/pages', { method: 'POST', key: token, json: { title: `Page ${uid()}`, body: 'Hi' } })).body.data;
     expect((await api(`/api/pages/${page.id}`, { method: 'PATCH', key, json: { status: 'published' } })).status).toBe(200);
     const [drafted, published] = await entriesFor(page.id);
-    expect(drafted).toMatchObject({ resource: 'page', action: 'create', actor: { kind: 'user', label: user.email }, changes: { status: { after: 'draft' }, bodyHtml: { after: '<p>Hi</p>' } } });
+    expect(drafted).toMatchObject({
+      resource: 'page',
+      action: 'create',
+      actor: { kind: 'user', label: user.email },
+      changes: { status: { after: 'draft' }, bodyHtml: { after: '<p>Hi</p>' } },
+    });
     expect(published).toMatchObject({ action: 'update', actor: { kind: 'api_key', label: keyPrefix } });
     expect(Object.keys(published.changes).sort()).toEqual(['publishedAt', 'status']);
     expect(published.changes.status).toEqual({ before: 'draft', after: 'published' });

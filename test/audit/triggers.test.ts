@@ -22,7 +22,10 @@ describe('audit triggers', () => {
   });
 
   it('has, after the migrations, exactly the triggers the schema calls for', async () => {
-    const { results } = await env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'audit\\_%' ESCAPE '\\'").all<{ name: string; sql: string }>();
+    const { results } = await env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'audit\\_%' ESCAPE '\\'").all<{
+      name: string;
+      sql: string;
+    }>();
     const actual = new Map(results.map((r) => [r.name, normalize(r.sql)]));
     const stale = [...expectedTriggers()].filter(([name, sql]) => actual.get(name) !== normalize(sql)).map(([name]) => name);
     expect(stale, 'run `npm run db:audit-triggers` (inside the migration lock) and commit the migration it writes').toEqual([]);
@@ -33,7 +36,9 @@ describe('audit triggers', () => {
 describe("a variant's stock, audited by a trigger of its own", () => {
   const audited = () => auditedD1(env.DB, () => ({ kind: 'api_key', id: `key_${uid()}`, role: 'admin' }));
   const entries = async (variantId: string) => {
-    const { results } = await env.DB.prepare("SELECT changes FROM audit_log WHERE resource = 'variant' AND resource_id = ? AND action = 'update' ORDER BY id").bind(variantId).all<{ changes: string }>();
+    const { results } = await env.DB.prepare("SELECT changes FROM audit_log WHERE resource = 'variant' AND resource_id = ? AND action = 'update' ORDER BY id")
+      .bind(variantId)
+      .all<{ changes: string }>();
     return results.map((r) => JSON.parse(r.changes));
   };
 

@@ -8,7 +8,6 @@ beforeAll(async () => {
   key = await adminKey();
 });
 
-
 const fieldsOf = (res: { body: any }) => (res.body.error.details as { field: string }[]).map((d) => d.field).sort();
 
 describe('brands CRUD', () => {

@@ -10,7 +10,16 @@ describe('HTTP caching of public catalogue reads', () => {
     const product = await createProduct(key);
     const category = await createCategory(key);
     const brand = await createBrand(key);
-    const paths = ['/api/products', '/api/products?limit=5', `/api/products/${product.id}`, '/api/categories', `/api/categories/${category.id}`, '/api/brands', `/api/brands/${brand.id}`, '/api/v1/products'];
+    const paths = [
+      '/api/products',
+      '/api/products?limit=5',
+      `/api/products/${product.id}`,
+      '/api/categories',
+      `/api/categories/${category.id}`,
+      '/api/brands',
+      `/api/brands/${brand.id}`,
+      '/api/v1/products',
+    ];
     const tags = new Set<string>();
     for (const path of paths) {
       const res = await api(path);

@@ -8,7 +8,6 @@ beforeAll(async () => {
   key = await adminKey();
 });
 
-
 const fieldsOf = (res: { body: any }) => (res.body.error.details as { field: string }[]).map((d) => d.field).sort();
 
 async function listIds(query: string) {
@@ -174,7 +173,12 @@ describe('category list parameters', () => {
     const c = await createCategory(key, { name: `Sel ${token}` });
     expect((await api(`/api/categories?q=${token}&fields=id,parent_id`)).body.data).toEqual([{ id: c.id, parentId: null }]);
     expect((await api(`/api/categories/${c.slug}?fields=name`)).body.data).toEqual({ name: c.name });
-    for (const [query, field] of [['sort=price', 'sort'], ['fields=nope', 'fields'], ['limit=0', 'limit'], ['brand=x', 'brand']]) {
+    for (const [query, field] of [
+      ['sort=price', 'sort'],
+      ['fields=nope', 'fields'],
+      ['limit=0', 'limit'],
+      ['brand=x', 'brand'],
+    ]) {
       const res = await api(`/api/categories?${query}`);
       expectError(res, 400, 'INVALID_REQUEST');
       expect(res.body.error.details[0].field).toBe(field);

@@ -21,12 +21,19 @@ async function recount(): Promise<Record<string, number>> {
 }
 
 async function kept(): Promise<Record<string, number>> {
-  const { results } = await env.DB.prepare('SELECT category_id, status, count FROM category_product_counts WHERE count <> 0').all<{ category_id: string; status: string; count: number }>();
+  const { results } = await env.DB.prepare('SELECT category_id, status, count FROM category_product_counts WHERE count <> 0').all<{
+    category_id: string;
+    status: string;
+    count: number;
+  }>();
   return Object.fromEntries(results.map((r) => [`${r.category_id}/${r.status}`, r.count]));
 }
 
 async function treeFromParents() {
-  const q = (sql: string) => env.DB.prepare(sql).all<{ a: string; d: string }>().then((r) => r.results.map((x) => `${x.a}>${x.d}`).sort());
+  const q = (sql: string) =>
+    env.DB.prepare(sql)
+      .all<{ a: string; d: string }>()
+      .then((r) => r.results.map((x) => `${x.a}>${x.d}`).sort());
   const expected = await q(
     `WITH RECURSIVE tree(a, d) AS (SELECT id, id FROM categories UNION SELECT tree.a, c.id FROM tree JOIN categories c ON c.parent_id = tree.d) SELECT a, d FROM tree`,
   );

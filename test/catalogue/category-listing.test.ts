@@ -53,7 +53,10 @@ async function expectList(categoryId: string, keys: Key[], key?: string, extra =
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const want = await expectedIds(categoryId, keys, statuses, where, params);
   const label = `${key ? 'staff' : 'public'} ${sortParam(keys)}${extra}`;
-  expect(res.body.data.map((p: { id: string }) => p.id), label).toEqual(want);
+  expect(
+    res.body.data.map((p: { id: string }) => p.id),
+    label,
+  ).toEqual(want);
   expect(res.body.pagination.total, label).toBe(want.length);
 }
 
@@ -106,20 +109,26 @@ describe('category listing', () => {
       // Writes no endpoint makes, straight to the tables.
       ['created_at', () => env.DB.prepare("UPDATE products SET created_at = '2020-01-01T00:00:00.000Z' WHERE id = ?").bind(p2.id).run()],
       // A link is never changed in place (nothing derived from it would follow): refused.
-      ['link moved in place', async () => {
-        const move = env.DB.prepare('UPDATE product_categories SET category_id = ? WHERE product_id = ? AND category_id = ?').bind(root.id, p3.id, child.id);
-        await expect(move.run()).rejects.toThrow(/product_categories rows are not updated/);
-      }],
+      [
+        'link moved in place',
+        async () => {
+          const move = env.DB.prepare('UPDATE product_categories SET category_id = ? WHERE product_id = ? AND category_id = ?').bind(root.id, p3.id, child.id);
+          await expect(move.run()).rejects.toThrow(/product_categories rows are not updated/);
+        },
+      ],
       ['raw link', () => env.DB.prepare('INSERT INTO product_categories (product_id, category_id) VALUES (?, ?)').bind(p2.id, other.id).run()],
       ['move under other', () => call('PATCH', `/api/categories/${child.id}`, { parentId: other.id })],
       ['move to the top', () => call('PATCH', `/api/categories/${child.id}`, { parentId: null })],
       ['move back', () => call('PATCH', `/api/categories/${child.id}`, { parentId: root.id })],
       ['new sub-category', async () => createProduct(key, { categoryIds: [(await createCategory(key, { parentId: grandchild.id })).id], price: 1 })],
       ['delete product', () => call('DELETE', `/api/products/${p3.id}`)],
-      ['delete a linked category', async () => {
-        await call('DELETE', `/api/categories/${(await env.DB.prepare('SELECT id FROM categories WHERE parent_id = ?').bind(grandchild.id).first<{ id: string }>())!.id}`);
-        return call('DELETE', `/api/categories/${grandchild.id}`);
-      }],
+      [
+        'delete a linked category',
+        async () => {
+          await call('DELETE', `/api/categories/${(await env.DB.prepare('SELECT id FROM categories WHERE parent_id = ?').bind(grandchild.id).first<{ id: string }>())!.id}`);
+          return call('DELETE', `/api/categories/${grandchild.id}`);
+        },
+      ],
       ['links in two trees', () => call('PATCH', `/api/products/${p4.id}`, { categoryIds: [child.id, other.id] })],
     ];
     for (const [label, write] of steps) {
@@ -151,7 +160,9 @@ describe('category listing', () => {
         status: STATUSES[i % 3],
       });
     }
-    await env.DB.prepare("UPDATE products SET created_at = '2025-05-05T00:00:00.000Z' WHERE id IN (SELECT product_id FROM product_categories WHERE category_id = ?)").bind(leaf.id).run();
+    await env.DB.prepare("UPDATE products SET created_at = '2025-05-05T00:00:00.000Z' WHERE id IN (SELECT product_id FROM product_categories WHERE category_id = ?)")
+      .bind(leaf.id)
+      .run();
     await createProduct(key, { price: 15 }); // outside the category
 
     for (const field of FIELDS) {
@@ -176,8 +187,19 @@ describe('category listing', () => {
       }
     }
     // Sorts of several keys, which no index holds, still come out right.
-    await expectList(root.id, [['price', 'asc'], ['name', 'desc']], key);
-    await expectList(root.id, [['name', 'asc'], ['createdAt', 'asc'], ['id', 'desc']]);
+    await expectList(
+      root.id,
+      [
+        ['price', 'asc'],
+        ['name', 'desc'],
+      ],
+      key,
+    );
+    await expectList(root.id, [
+      ['name', 'asc'],
+      ['createdAt', 'asc'],
+      ['id', 'desc'],
+    ]);
   }, 120_000);
 
   it('answers category with every other filter exactly, for staff, the public and a vendor user', async () => {
@@ -228,21 +250,33 @@ describe('category listing', () => {
     const explain = async (query: Record<string, string>, staff: boolean) => {
       const { rows } = productListQueries(db(), parse(query) as never, { staff });
       const { sql, params } = rows.toSQL();
-      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .bind(...params)
+        .all<{ detail: string }>();
       return results.map((r) => r.detail);
     };
     const index: Record<Field, string> = { createdAt: 'created', updatedAt: 'updated', name: 'name', price: 'price', sku: 'sku', id: 'id' };
     for (const field of FIELDS) {
       for (const direction of ['asc', 'desc']) {
-        for (const [staff, extra] of [[false, {}], [true, {}], [true, { status: 'draft' }]] as const) {
+        for (const [staff, extra] of [
+          [false, {}],
+          [true, {}],
+          [true, { status: 'draft' }],
+        ] as const) {
           const plan = await explain({ category: 'some-category', sort: `${field}:${direction}`, ...extra }, staff);
           const label = `${field}:${direction} ${staff ? 'staff' : 'public'} ${JSON.stringify(extra)}\n${plan.join('\n')}`;
           const walks = plan.filter((d) => d.startsWith('SEARCH category_listing'));
           // One walk per status the caller sees, each along the sort's index from (category, status).
           expect(walks.length, label).toBe(staff && !('status' in extra) ? 3 : 1);
           for (const walk of walks) expect(walk, label).toBe(`SEARCH category_listing USING COVERING INDEX category_listing_${index[field]}_idx (category_id=? AND status=?)`);
-          expect(plan.some((d) => /^SEARCH products USING INDEX sqlite_autoindex_products_1 \(id=\?\)$/.test(d)), label).toBe(true);
-          expect(plan.filter((d) => /TEMP B-TREE|^SCAN (products|category_listing)/.test(d)), label).toEqual([]);
+          expect(
+            plan.some((d) => /^SEARCH products USING INDEX sqlite_autoindex_products_1 \(id=\?\)$/.test(d)),
+            label,
+          ).toBe(true);
+          expect(
+            plan.filter((d) => /TEMP B-TREE|^SCAN (products|category_listing)/.test(d)),
+            label,
+          ).toEqual([]);
         }
       }
     }
@@ -263,13 +297,17 @@ describe('category listing', () => {
         const ids = Array.from({ length: Math.min(10, n - start) }, (_, i) => `prod_lst${String(seeded + start + i).padStart(6, '0')}`);
         const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + (seeded + start + i) * 60_000).toISOString();
         statements.push(
-          env.DB.prepare(`INSERT INTO products (id, name, slug, price, sku, status, created_at, updated_at) VALUES ${ids.map(() => "(?, ?, ?, ?, ?, 'active', ?, ?)").join(', ')}`).bind(
-            ...ids.flatMap((id, i) => [id, `Listed ${(seeded + start + i) * 7919 % 1000}`, id, 100 + ((seeded + start + i) * 37) % 5000, `SKU${id}`, at(i), at(i)]),
-          ),
+          env.DB.prepare(
+            `INSERT INTO products (id, name, slug, price, sku, status, created_at, updated_at) VALUES ${ids.map(() => "(?, ?, ?, ?, ?, 'active', ?, ?)").join(', ')}`,
+          ).bind(...ids.flatMap((id, i) => [id, `Listed ${((seeded + start + i) * 7919) % 1000}`, id, 100 + (((seeded + start + i) * 37) % 5000), `SKU${id}`, at(i), at(i)])),
         );
         const linked = ids.filter((_, i) => start + i < inCategory);
         if (linked.length) {
-          statements.push(env.DB.prepare(`INSERT INTO product_categories (product_id, category_id) VALUES ${linked.map(() => '(?, ?)').join(', ')}`).bind(...linked.flatMap((id) => [id, category.id])));
+          statements.push(
+            env.DB.prepare(`INSERT INTO product_categories (product_id, category_id) VALUES ${linked.map(() => '(?, ?)').join(', ')}`).bind(
+              ...linked.flatMap((id) => [id, category.id]),
+            ),
+          );
         }
       }
       await env.DB.batch(statements);
@@ -278,7 +316,10 @@ describe('category listing', () => {
     const measure = async (round: number) => {
       const read: Record<string, number> = {};
       for (const sort of ['price:asc', 'price:desc', 'name:asc', 'created_at:desc', 'updated_at:asc', 'sku:desc', 'id:asc']) {
-        for (const [who, caller] of [['public', undefined], ['staff', key]] as const) {
+        for (const [who, caller] of [
+          ['public', undefined],
+          ['staff', key],
+        ] as const) {
           for (const page of [1, 5]) {
             // A query string of its own per round, so no kept answer stands in for the read.
             const res = await api(`/api/products?category=${category.slug}&sort=${sort}&limit=${PAGE}&page=${page}&fields=id,name,price${round ? ',sku' : ''}`, { key: caller });

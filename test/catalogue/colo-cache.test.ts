@@ -17,7 +17,17 @@ import { adminKey, createProduct, db, tick, uid } from '../helpers';
 const app = createApp();
 
 /** A request to `app`; `settle` waits for its background work (the colo's put), which rate-limit leases can make last a second. */
-async function request(path: string, { quietMs = 60_000, key, method = 'GET', json, headers = {}, settle = false }: { quietMs?: number; key?: string; method?: string; json?: unknown; headers?: Record<string, string>; settle?: boolean } = {}) {
+async function request(
+  path: string,
+  {
+    quietMs = 60_000,
+    key,
+    method = 'GET',
+    json,
+    headers = {},
+    settle = false,
+  }: { quietMs?: number; key?: string; method?: string; json?: unknown; headers?: Record<string, string>; settle?: boolean } = {},
+) {
   const ctx = createExecutionContext();
   const all = new Headers(headers);
   if (key) all.set('Authorization', `Bearer ${key}`);
@@ -40,7 +50,7 @@ describe('catalogue answers by trusted version', () => {
     const product = await createProduct(await adminKey());
     const path = `/api/products/${product.id}`;
     const first = await request(path);
-    expect(first.cache, `${first.status} ${first.text}`).toBe("miss");
+    expect(first.cache, `${first.status} ${first.text}`).toBe('miss');
     expect(first.trips).toBe(1);
     const second = await request(path);
     expect(second.status).toBe(200);
@@ -78,7 +88,10 @@ describe('catalogue answers by trusted version', () => {
     const other = `/api/products?limit=4&page=${Math.floor(Math.random() * 1e6)}`;
     const body = JSON.stringify({ success: true, data: [], from: 'another isolate' });
     const puts: Promise<unknown>[] = [];
-    coloPut((put) => puts.push(put), 'http://store.test', versionOf(mine.headers.get('ETag')), other, { body: new TextEncoder().encode(body).buffer as ArrayBuffer, contentType: 'application/json' });
+    coloPut((put) => puts.push(put), 'http://store.test', versionOf(mine.headers.get('ETag')), other, {
+      body: new TextEncoder().encode(body).buffer as ArrayBuffer,
+      contentType: 'application/json',
+    });
     await Promise.all(puts);
     const served = await request(other);
     expect(served.cache).toBe('colo-hit');
@@ -131,7 +144,11 @@ describe('catalogue answers by trusted version', () => {
     const slug = `about-${uid()}`;
     const page = await request('/api/pages', { method: 'POST', key, json: { title: 'About', slug, body: 'We sell *things*.', status: 'published' } });
     expect(page.status).toBe(201);
-    const menu = await request('/api/menus', { method: 'POST', key, json: { name: 'Footer', handle: `footer-${uid()}`, items: [{ label: 'About', type: 'page', targetId: slug }] } });
+    const menu = await request('/api/menus', {
+      method: 'POST',
+      key,
+      json: { name: 'Footer', handle: `footer-${uid()}`, items: [{ label: 'About', type: 'page', targetId: slug }] },
+    });
     expect(menu.status).toBe(201);
     for (const path of [`/api/pages/${slug}`, `/api/menus/${menu.body.data.handle}`, '/api/pages']) {
       const first = await request(path);
@@ -152,7 +169,11 @@ describe('content that the clock publishes', () => {
     const version = async () => (await db().select().from(catalogueVersion).where(eq(catalogueVersion.id, 1)))[0]?.version;
     const key = await adminKey();
     const at = new Date(Date.now() + 3_600_000);
-    const scheduled = await request('/api/pages', { method: 'POST', key, json: { title: 'Sale', slug: `sale-${uid()}`, body: 'Soon.', status: 'published', publishedAt: at.toISOString() } });
+    const scheduled = await request('/api/pages', {
+      method: 'POST',
+      key,
+      json: { title: 'Sale', slug: `sale-${uid()}`, body: 'Soon.', status: 'published', publishedAt: at.toISOString() },
+    });
     expect(scheduled.status).toBe(201);
     const before = await version();
     // An hour before the page's time nothing is due (unless another test's content is: then it bumps, which is harmless).

@@ -11,7 +11,6 @@ beforeAll(async () => {
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-
 /** The fields named by a 422, in order. */
 const invalidFields = (res: { body: any }) => (res.body.error.details as { field: string; message: string }[]).map((d) => d.field);
 

@@ -46,14 +46,13 @@ async function bruteForce(keep: (p: typeof products.$inferSelect, inCategories: 
 }
 
 const asCounts = (items: { id: string; count: number }[]) => Object.fromEntries(items.map((i) => [i.id, i.count]));
-const priceCounts = (items: { min: number; count: number }[]) =>
-  Object.fromEntries(items.map((b) => [bucketOf(Math.round(b.min * 100)), b.count]));
+const priceCounts = (items: { min: number; count: number }[]) => Object.fromEntries(items.map((b) => [bucketOf(Math.round(b.min * 100)), b.count]));
 
 describe('product facets', () => {
   it('count like brute force after random writes, each facet under every filter but its own, kept or counted', async () => {
     const key = await adminKey();
     const next = random(20261124);
-    const pick = <T,>(list: T[]) => list[Math.floor(next() * list.length)]!;
+    const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!;
     const brandList = await Promise.all([0, 1, 2].map(() => createBrand(key)));
     const root = await createCategory(key);
     const child = await createCategory(key, { parentId: root.id });
@@ -74,10 +73,13 @@ describe('product facets', () => {
       const product = pick(made);
       const change = pick(['price', 'brand', 'status', 'categories']);
       const json =
-        change === 'price' ? { price: Math.round(next() * 800 * 100) / 100 }
-        : change === 'brand' ? { brandId: next() < 0.3 ? null : pick(brandList).id }
-        : change === 'status' ? { status: pick(['active', 'draft', 'archived']) }
-        : { categoryIds: next() < 0.3 ? [] : [pick(categoryList).id] };
+        change === 'price'
+          ? { price: Math.round(next() * 800 * 100) / 100 }
+          : change === 'brand'
+            ? { brandId: next() < 0.3 ? null : pick(brandList).id }
+            : change === 'status'
+              ? { status: pick(['active', 'draft', 'archived']) }
+              : { categoryIds: next() < 0.3 ? [] : [pick(categoryList).id] };
       const res = await api(`/api/products/${product.id}`, { method: 'PATCH', key, json });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }

@@ -198,13 +198,18 @@ describe('sort', () => {
   it('applies several keys in order and ends ties on id, so pages neither repeat nor skip', async () => {
     const token = uid();
     const specs: [number, string][] = [
-      [10, 'b'], [20, 'a'], [10, 'a'], [5, 'c'], [10, 'a'], [20, 'z'], [10, 'b'], [10, 'a'],
+      [10, 'b'],
+      [20, 'a'],
+      [10, 'a'],
+      [5, 'c'],
+      [10, 'a'],
+      [20, 'z'],
+      [10, 'b'],
+      [10, 'a'],
     ];
     const made: Product[] = [];
     for (const [price, letter] of specs) made.push(await createProduct(key, { name: `${letter} sort ${token}`, price }));
-    const expected = [...made]
-      .sort((x, y) => y.price - x.price || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0) || (x.id < y.id ? -1 : 1))
-      .map((p) => p.id);
+    const expected = [...made].sort((x, y) => y.price - x.price || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0) || (x.id < y.id ? -1 : 1)).map((p) => p.id);
 
     const base = `${q(token)}&sort=price:desc,name:asc`;
     expect(await ids(`${base}&limit=100`)).toEqual(expected);
@@ -308,7 +313,11 @@ describe('bad query parameters', () => {
 
   it('checks the parameters of a single read too', async () => {
     const p = await createProduct(key);
-    for (const [query, field] of [['fields=nope', 'fields'], ['fields=variants(nope)', 'fields'], ['foo=1', 'foo']] as const) {
+    for (const [query, field] of [
+      ['fields=nope', 'fields'],
+      ['fields=variants(nope)', 'fields'],
+      ['foo=1', 'foo'],
+    ] as const) {
       const res = await api(`/api/products/${p.id}?${query}`);
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field }] });

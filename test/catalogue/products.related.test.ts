@@ -17,7 +17,9 @@ async function fromTables(id: string) {
   )
     .bind(id)
     .all();
-  const { results: variants } = await env.DB.prepare('SELECT id, sku, stock, price FROM product_variants WHERE product_id = ? ORDER BY position, id').bind(id).all<{ price: number }>();
+  const { results: variants } = await env.DB.prepare('SELECT id, sku, stock, price FROM product_variants WHERE product_id = ? ORDER BY position, id')
+    .bind(id)
+    .all<{ price: number }>();
   return { brand, vendor, categories, variants: variants.map((v) => ({ ...v, price: v.price / 100 })) };
 }
 
@@ -44,7 +46,12 @@ async function expectInSync(id: string, key: string) {
 describe('products.related', () => {
   it('follows every change of brand, vendor, categories and variants', async () => {
     const key = await adminKey();
-    const [brand, otherBrand, catA, catB] = await Promise.all([createBrand(key), createBrand(key), createCategory(key, { name: 'Zeta shelf' }), createCategory(key, { name: 'Alpha shelf' })]);
+    const [brand, otherBrand, catA, catB] = await Promise.all([
+      createBrand(key),
+      createBrand(key),
+      createCategory(key, { name: 'Zeta shelf' }),
+      createCategory(key, { name: 'Alpha shelf' }),
+    ]);
     const vendor = await insertVendor();
     const product = await createProduct(key, {
       brandId: brand.id,
@@ -114,7 +121,13 @@ describe('products.related', () => {
 describe('stock changes patch products.related in place (migration 0019)', () => {
   it('keeps every variant of the product in sync through orders, restocks and price changes', async () => {
     const key = await adminKey();
-    const product = await createProduct(key, { variants: [{ name: 'S', price: 10, stock: 9 }, { name: 'M', price: 11, stock: 5 }, { name: 'L', price: 12, stock: 2 }] });
+    const product = await createProduct(key, {
+      variants: [
+        { name: 'S', price: 10, stock: 9 },
+        { name: 'M', price: 11, stock: 5 },
+        { name: 'L', price: 12, stock: 2 },
+      ],
+    });
     const [, middle] = product.variants;
     const order = await api('/api/orders', { method: 'POST', key, json: { email: 'related@example.test', lines: [{ variantId: middle.id, quantity: 2 }] } });
     expect(order.status, JSON.stringify(order.body)).toBe(201);

@@ -123,7 +123,10 @@ describe('product search (q)', () => {
     const { env } = await import('cloudflare:workers');
     // D1 counts the rows triggers write in meta.changes: a stock change in related writes what the
     // same change to a column the index does not hold writes (the row and the catalogue version), no index rows.
-    const run = (statement: string, ...values: unknown[]) => env.DB.prepare(statement).bind(...values).run();
+    const run = (statement: string, ...values: unknown[]) =>
+      env.DB.prepare(statement)
+        .bind(...values)
+        .run();
     const unindexed = await run('UPDATE products SET low_stock_threshold = 7 WHERE id = ?', product.id);
     const stock = await run(`UPDATE products SET related = json_set(related, '$.variants[0].stock', 3) WHERE id = ?`, product.id);
     expect(stock.meta.changes).toBe(unindexed.meta.changes);

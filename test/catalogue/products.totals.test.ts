@@ -21,9 +21,11 @@ async function seed(n: number, categoryId: string) {
     const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + (start + i) * 60_000).toISOString();
     statements.push(
       env.DB.prepare(`INSERT INTO products (id, name, slug, price, status, created_at, updated_at) VALUES ${ids.map(() => "(?, ?, ?, ?, 'active', ?, ?)").join(', ')}`).bind(
-        ...ids.flatMap((id, i) => [id, `Seeded ${id}`, id.toLowerCase(), 100 + ((start + i) * 37) % 5000, at(i), at(i)]),
+        ...ids.flatMap((id, i) => [id, `Seeded ${id}`, id.toLowerCase(), 100 + (((start + i) * 37) % 5000), at(i), at(i)]),
       ),
-      env.DB.prepare(`INSERT INTO product_variants (id, product_id, price, stock) VALUES ${ids.map(() => '(?, ?, 100, 5)').join(', ')}`).bind(...ids.flatMap((id) => [`var_${id}`, id])),
+      env.DB.prepare(`INSERT INTO product_variants (id, product_id, price, stock) VALUES ${ids.map(() => '(?, ?, 100, 5)').join(', ')}`).bind(
+        ...ids.flatMap((id) => [`var_${id}`, id]),
+      ),
       env.DB.prepare(`INSERT INTO product_categories (product_id, category_id) VALUES ${ids.map(() => '(?, ?)').join(', ')}`).bind(...ids.flatMap((id) => [id, categoryId])),
     );
   }
@@ -34,7 +36,9 @@ async function seed(n: number, categoryId: string) {
 async function plan(query: Record<string, string>) {
   const parsed = listQuerySchema(productListQuery).parse(query);
   const { sql, params } = productListQueries(db(), parsed as never, { staff: true }).rows.toSQL();
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<{ detail: string }>();
   return results.map((r) => r.detail);
 }
 
@@ -79,12 +83,18 @@ describe('product list totals and their cost', () => {
     const categoryPlan = await plan({ status: 'active', category: 'some-category' });
     expect(categoryPlan, categoryPlan.join('\n')).toContain('SEARCH category_listing USING COVERING INDEX category_listing_created_idx (category_id=? AND status=?)');
     expect(noFullScan(categoryPlan), categoryPlan.join('\n')).toBe(true);
-    expect(categoryPlan.every((d) => !/USE TEMP B-TREE/.test(d)), categoryPlan.join('\n')).toBe(true);
+    expect(
+      categoryPlan.every((d) => !/USE TEMP B-TREE/.test(d)),
+      categoryPlan.join('\n'),
+    ).toBe(true);
     for (const sort of ['price:asc', 'name:asc', 'updated_at:desc']) {
       for (const filters of [{}, { category: 'some-category' }] as Record<string, string>[]) {
         const sorted = await plan({ status: 'active', sort, ...filters });
         expect(noFullScan(sorted), `${sort}\n${sorted.join('\n')}`).toBe(true);
-        expect(sorted.every((d) => !/USE TEMP B-TREE FOR ORDER BY/.test(d)), `${sort}\n${sorted.join('\n')}`).toBe(true);
+        expect(
+          sorted.every((d) => !/USE TEMP B-TREE FOR ORDER BY/.test(d)),
+          `${sort}\n${sorted.join('\n')}`,
+        ).toBe(true);
       }
     }
   });

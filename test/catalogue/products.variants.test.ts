@@ -8,7 +8,6 @@ beforeAll(async () => {
   key = await adminKey();
 });
 
-
 const variantsPath = (productId: string) => `/api/products/${productId}/variants`;
 
 /** A product with three sized variants (stock 3, 4, 5). */
@@ -179,7 +178,7 @@ describe('GET, PATCH and DELETE /api/products/{id}/variants/{variantId}', () => 
     expectError(await api(`${variantsPath(two.id)}/${two.variants[2].id}`, { method: 'DELETE', key }), 409, 'CONFLICT');
   });
 
-  it("answers 404 for a variant of another product on every method, and leaves it alone", async () => {
+  it('answers 404 for a variant of another product on every method, and leaves it alone', async () => {
     const a = await sizedProduct();
     const b = await sizedProduct();
     const foreign = b.variants[0];

@@ -6,7 +6,6 @@ beforeAll(async () => {
   key = await adminKey();
 });
 
-
 /** Two vendors with a user each, and products of both (one draft each) tagged with a shared token. */
 async function twoVendors() {
   const token = uid();

@@ -39,12 +39,20 @@ describe('POST /api/carts/{id}/adopt', () => {
     const [a, b, c] = [await variant(), await variant(), await variant()];
     const { token } = await insertUser();
     const own = (await api('/api/carts', { method: 'POST', key: token })).body.data;
-    for (const [variantId, quantity] of [[a, 2], [c, 1]] as const) {
+    for (const [variantId, quantity] of [
+      [a, 2],
+      [c, 1],
+    ] as const) {
       await api('/api/carts/me/lines', { method: 'POST', key: token, json: { variantId, quantity } });
     }
     const code = `ADOPT${uid().toUpperCase()}`;
-    await db().insert(coupons).values({ id: newId('coup'), code, type: 'percentage', value: '10' });
-    const guest = await guestCart([[a, 1], [b, 2]]);
+    await db()
+      .insert(coupons)
+      .values({ id: newId('coup'), code, type: 'percentage', value: '10' });
+    const guest = await guestCart([
+      [a, 1],
+      [b, 2],
+    ]);
     await api(`/api/carts/${guest.id}/coupon`, { method: 'POST', headers: { 'X-Cart-Token': guest.token }, json: { code } });
 
     const res = await adopt(guest, token);
@@ -72,7 +80,10 @@ describe('POST /api/auth/login with cartToken', () => {
     const { user, token, password } = await insertUser();
     await api('/api/carts', { method: 'POST', key: token });
     await api('/api/carts/me/lines', { method: 'POST', key: token, json: { variantId: a, quantity: 1 } });
-    const guest = await guestCart([[a, 4], [b, 1]]);
+    const guest = await guestCart([
+      [a, 4],
+      [b, 1],
+    ]);
     const login = await api('/api/auth/login', { method: 'POST', json: { email: user.email, password, cartToken: guest.token } });
     expect(login.status, JSON.stringify(login.body)).toBe(200);
     const mine = await api('/api/carts/me', { key: login.body.data.token });
@@ -91,7 +102,13 @@ describe('POST /api/auth/login with cartToken', () => {
 describe('POST /api/auth/register with cartToken', () => {
   it("takes the guest cart along: it becomes the new customer's cart and its token stops working", async () => {
     const [a, b] = [await variant(), await variant()];
-    const guest = await guestCart([[a, 2], [b, 1]], { email: 'guest@example.test' });
+    const guest = await guestCart(
+      [
+        [a, 2],
+        [b, 1],
+      ],
+      { email: 'guest@example.test' },
+    );
     const email = `new-${uid()}@example.test`;
     const res = await api('/api/auth/register', { method: 'POST', json: { email, password: 'correct horse battery', cartToken: guest.token } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -107,7 +124,7 @@ describe('POST /api/auth/register with cartToken', () => {
     expectError(await api('/api/carts/me', { key: res.body.data.token }), 404, 'NOT_FOUND');
   });
 
-  it('adopts nothing when the sign-up itself fails (409): the guest cart stays the guest\'s', async () => {
+  it("adopts nothing when the sign-up itself fails (409): the guest cart stays the guest's", async () => {
     const { user } = await insertUser();
     const guest = await guestCart([[await variant(), 1]]);
     expectError(await api('/api/auth/register', { method: 'POST', json: { email: user.email, password: 'correct horse battery', cartToken: guest.token } }), 409, 'CONFLICT');

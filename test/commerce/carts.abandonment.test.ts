@@ -21,12 +21,18 @@ async function idleCart({ email = `shopper-${uid()}@example.com` as string | nul
   const created = await api('/api/carts', { method: 'POST', json: email ? { email } : {} });
   const { id, token } = created.body.data;
   if (!empty) expect((await api(`/api/carts/${id}/lines`, { method: 'POST', json: { variantId, quantity: 2 }, headers: { 'X-Cart-Token': token } })).status).toBe(200);
-  await db().update(carts).set({ updatedAt: hoursAgo(idleHours) }).where(eq(carts.id, id));
+  await db()
+    .update(carts)
+    .set({ updatedAt: hoursAgo(idleHours) })
+    .where(eq(carts.id, id));
   return { id, token, email };
 }
 const statusOf = async (id: string) => (await db().select().from(carts).where(eq(carts.id, id)))[0]!;
 const abandonedEvents = async (cartId: string) =>
-  db().select().from(events).where(and(eq(events.type, 'cart.abandoned'), sql`json_extract(${events.data}, '$.cartId') = ${cartId}`));
+  db()
+    .select()
+    .from(events)
+    .where(and(eq(events.type, 'cart.abandoned'), sql`json_extract(${events.data}, '$.cartId') = ${cartId}`));
 
 describe('abandoned carts', () => {
   it('marks a cart idle past CART_ABANDONED_AFTER_MINUTES abandoned once, with one cart.abandoned event', async () => {
@@ -38,7 +44,15 @@ describe('abandoned carts', () => {
     // The idle clock is left alone: it still says since when.
     expect(new Date(row.updatedAt).getTime()).toBeLessThan(Date.now() - HOUR);
     const [event] = await abandonedEvents(cart.id);
-    expect(event!.data).toEqual({ cartId: cart.id, customerId: null, email: cart.email, currency: 'USD', idleSince: row.updatedAt, abandonedAt: row.abandonedAt, recoveryId: expect.stringMatching(/^crec_/) });
+    expect(event!.data).toEqual({
+      cartId: cart.id,
+      customerId: null,
+      email: cart.email,
+      currency: 'USD',
+      idleSince: row.updatedAt,
+      abandonedAt: row.abandonedAt,
+      recoveryId: expect.stringMatching(/^crec_/),
+    });
     await abandonIdleCarts(env);
     expect(await abandonedEvents(cart.id)).toHaveLength(1);
   });
@@ -73,7 +87,10 @@ describe('abandoned carts', () => {
     expect(used.body.data.lines[0].quantity).toBe(3);
     const reopened = await statusOf(cart.id);
     expect(reopened.abandonedAt).toBe(first.abandonedAt);
-    await db().update(carts).set({ updatedAt: hoursAgo(3) }).where(eq(carts.id, cart.id));
+    await db()
+      .update(carts)
+      .set({ updatedAt: hoursAgo(3) })
+      .where(eq(carts.id, cart.id));
     await abandonIdleCarts(env);
     expect((await statusOf(cart.id)).status).toBe('abandoned');
     expect(await abandonedEvents(cart.id)).toHaveLength(1);
@@ -84,7 +101,10 @@ describe('abandoned carts', () => {
     const created = await api('/api/carts', { method: 'POST', key: customer.token, json: {} });
     const id = created.body.data.id;
     expect((await api('/api/carts/me/lines', { method: 'POST', key: customer.token, json: { variantId, quantity: 1 } })).status).toBe(200);
-    await db().update(carts).set({ updatedAt: hoursAgo(2) }).where(eq(carts.id, id));
+    await db()
+      .update(carts)
+      .set({ updatedAt: hoursAgo(2) })
+      .where(eq(carts.id, id));
     await abandonIdleCarts(env);
     const [event] = await abandonedEvents(id);
     expect(event!.data).toMatchObject({ customerId: customer.user.id, email: customer.user.email });

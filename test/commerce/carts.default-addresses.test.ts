@@ -8,7 +8,9 @@ let key: string;
 const region = `D${uid().slice(0, 2).toUpperCase()}`;
 beforeAll(async () => {
   key = await adminKey();
-  await db().insert(taxRates).values({ id: newId('tax'), name: 'Default-address tax', country: 'US', region, rate: '10' });
+  await db()
+    .insert(taxRates)
+    .values({ id: newId('tax'), name: 'Default-address tax', country: 'US', region, rate: '10' });
 });
 
 const home = { firstName: 'Ada', line1: '1 Default Way', city: 'Springfield', region, postalCode: '12345', country: 'US' };
@@ -40,7 +42,7 @@ describe("a customer's default addresses at checkout", () => {
     expect(res.body.data).toMatchObject({ shippingAddress: home, billingAddress: office, taxTotal: 2, total: 22 });
   });
 
-  it("bills to the shipping default when there is no billing default", async () => {
+  it('bills to the shipping default when there is no billing default', async () => {
     const { token } = await customerWithCart({ shipping: home });
     const res = await api('/api/carts/me/checkout', { method: 'POST', key: token });
     expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -15,10 +15,18 @@ beforeAll(async () => {
 
 const hoursAgo = (n: number) => new Date(Date.now() - n * 3_600_000).toISOString();
 const abandonedEvent = async (cartId: string) =>
-  (await db().select().from(events).where(and(eq(events.type, 'cart.abandoned'), sql`json_extract(${events.data}, '$.cartId') = ${cartId}`)))[0]!;
+  (
+    await db()
+      .select()
+      .from(events)
+      .where(and(eq(events.type, 'cart.abandoned'), sql`json_extract(${events.data}, '$.cartId') = ${cartId}`))
+  )[0]!;
 
 async function abandon(cartId: string) {
-  await db().update(carts).set({ updatedAt: hoursAgo(2) }).where(eq(carts.id, cartId));
+  await db()
+    .update(carts)
+    .set({ updatedAt: hoursAgo(2) })
+    .where(eq(carts.id, cartId));
   await abandonIdleCarts(env);
   return abandonedEvent(cartId);
 }
@@ -58,7 +66,12 @@ describe('cart reminders', () => {
     // One event per cart, so one reminder: abandoned again later, nothing new is planned.
     await api(`/api/carts/${id}/lines`, { method: 'POST', json: { variantId, quantity: 1 }, key: customer.token });
     await abandon(id);
-    expect(await db().select().from(events).where(and(eq(events.type, 'cart.abandoned'), sql`json_extract(${events.data}, '$.cartId') = ${id}`))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(events)
+        .where(and(eq(events.type, 'cart.abandoned'), sql`json_extract(${events.data}, '$.cartId') = ${id}`)),
+    ).toHaveLength(1);
   });
 
   it("put the token back only where the reminder's link is, not where a product's name says [redacted]", async () => {

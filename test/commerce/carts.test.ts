@@ -25,8 +25,7 @@ const newGuestCart = async (json: Record<string, unknown> = {}): Promise<Guest> 
   return { id: res.body.data.id, token: res.body.data.token };
 };
 const asGuest = (cart: Guest, init: RequestInit & { json?: unknown } = {}) => ({ ...init, headers: { 'X-Cart-Token': cart.token } });
-const call = (cart: Guest, path: string, method = 'GET', json?: unknown) =>
-  api(`/api/carts/${cart.id}${path}`, { method, json, headers: { 'X-Cart-Token': cart.token } });
+const call = (cart: Guest, path: string, method = 'GET', json?: unknown) => api(`/api/carts/${cart.id}${path}`, { method, json, headers: { 'X-Cart-Token': cart.token } });
 const addLine = (cart: Guest, variantId: string, quantity: number) => call(cart, '/lines', 'POST', { variantId, quantity });
 const newCoupon = async (values: Partial<typeof coupons.$inferInsert> = {}) => {
   const row = { id: newId('coup'), code: `C${uid().toUpperCase()}`, type: 'percentage' as const, value: '10', ...values };
@@ -59,7 +58,10 @@ describe('guest carts', () => {
     expect((await addLine(cart, shirt, 2)).status).toBe(200);
     expect((await addLine(cart, shirt, 1)).body.data.lines).toHaveLength(1); // same variant: quantities add up
     const withMug = await addLine(cart, mug, 1);
-    expect(withMug.body.data.lines.map((l: any) => [l.variantId, l.quantity])).toEqual([[shirt, 3], [mug, 1]]);
+    expect(withMug.body.data.lines.map((l: any) => [l.variantId, l.quantity])).toEqual([
+      [shirt, 3],
+      [mug, 1],
+    ]);
 
     const discounted = await call(cart, '/coupon', 'POST', { code: coupon.code.toLowerCase() });
     expect(discounted.status, JSON.stringify(discounted.body)).toBe(200);
@@ -151,12 +153,18 @@ describe('guest carts', () => {
     });
     // D1 binds at most 100 parameters a statement.
     for (const chunk of chunkRows(made, 7)) {
-      await db().insert(products).values(chunk.map((m) => m.product));
-      await db().insert(productVariants).values(chunk.map((m) => ({ id: m.variant.id, productId: m.product.id, price: 100, stock: 5 })));
+      await db()
+        .insert(products)
+        .values(chunk.map((m) => m.product));
+      await db()
+        .insert(productVariants)
+        .values(chunk.map((m) => ({ id: m.variant.id, productId: m.product.id, price: 100, stock: 5 })));
     }
     const cart = await newGuestCart();
     const ts = new Date().toISOString();
-    const lines = made.slice(0, 49).map((m) => ({ id: newId('cline'), cartId: cart.id, productId: m.product.id, variantId: m.variant.id, quantity: 1, createdAt: ts, updatedAt: ts }));
+    const lines = made
+      .slice(0, 49)
+      .map((m) => ({ id: newId('cline'), cartId: cart.id, productId: m.product.id, variantId: m.variant.id, quantity: 1, createdAt: ts, updatedAt: ts }));
     for (const chunk of chunkRows(lines, 7)) await db().insert(cartLines).values(chunk);
     expect((await addLine(cart, made[49]!.variant.id, 1)).body.data.lines).toHaveLength(50);
     expectError(await addLine(cart, made[50]!.variant.id, 1), 409, 'CONFLICT');

@@ -7,13 +7,14 @@ import { adminKey, api, createProduct, db, expectError, insertUser, uid } from '
 let key: string;
 beforeAll(async () => {
   key = await adminKey();
-  await db().insert(taxRates).values({ id: newId('tax'), name: 'DE VAT', country: 'DE', rate: '19' });
+  await db()
+    .insert(taxRates)
+    .values({ id: newId('tax'), name: 'DE VAT', country: 'DE', rate: '19' });
 });
 
 type Guest = { id: string; token: string };
 const variant = async (price: number, stock: number) => (await createProduct(key, { price, stock })).variants[0].id as string;
-const call = (cart: Guest, path: string, method = 'GET', json?: unknown) =>
-  api(`/api/carts/${cart.id}${path}`, { method, json, headers: { 'X-Cart-Token': cart.token } });
+const call = (cart: Guest, path: string, method = 'GET', json?: unknown) => api(`/api/carts/${cart.id}${path}`, { method, json, headers: { 'X-Cart-Token': cart.token } });
 const guestCart = async (lines: [string, number][], json: Record<string, unknown> = {}): Promise<Guest> => {
   const { id, token } = (await api('/api/carts', { method: 'POST', json })).body.data;
   for (const [variantId, quantity] of lines) expect((await call({ id, token }, '/lines', 'POST', { variantId, quantity })).status).toBe(200);
@@ -27,8 +28,16 @@ describe('POST /api/carts/{id}/checkout', () => {
     const shirt = await variant(19.99, 10);
     const mug = await variant(5.55, 10);
     const code = `CO${uid().toUpperCase()}`;
-    await db().insert(coupons).values({ id: newId('coup'), code, type: 'percentage', value: '10' });
-    const cart = await guestCart([[shirt, 3], [mug, 1]], { email: 'buyer@example.test' });
+    await db()
+      .insert(coupons)
+      .values({ id: newId('coup'), code, type: 'percentage', value: '10' });
+    const cart = await guestCart(
+      [
+        [shirt, 3],
+        [mug, 1],
+      ],
+      { email: 'buyer@example.test' },
+    );
     await call(cart, '/coupon', 'POST', { code });
     const priced = await call(cart, '', 'PATCH', { shippingAddress: { line1: '1 Hauptstr.', city: 'Berlin', country: 'DE' } });
     expect(priced.body.data.totals.total).toBe(70.16);
@@ -38,7 +47,10 @@ describe('POST /api/carts/{id}/checkout', () => {
     const order = res.body.data;
     expect(res.headers.get('Location')).toBe(`/api/orders/${order.id}`);
     expect(order).toMatchObject({ status: 'pending', email: 'buyer@example.test', currency: 'USD', couponCode: code, total: 70.16, taxTotal: 11.2, discountTotal: 6.56 });
-    expect(order.lines.map((l: any) => [l.variantId, l.quantity, l.total])).toEqual([[shirt, 3, 64.22], [mug, 1, 5.94]]);
+    expect(order.lines.map((l: any) => [l.variantId, l.quantity, l.total])).toEqual([
+      [shirt, 3, 64.22],
+      [mug, 1, 5.94],
+    ]);
     const [stored] = await db().select().from(orders).where(eq(orders.id, order.id));
     expect(stored).toMatchObject({ cartId: cart.id, customerId: null, notes: 'Leave at the door', shippingAddress: { country: 'DE' } });
     expect([await stockOf(shirt), await stockOf(mug)]).toEqual([7, 9]);
@@ -68,8 +80,7 @@ describe('POST /api/carts/{id}/checkout', () => {
   it('replays a checkout repeated with the same Idempotency-Key instead of answering 409', async () => {
     const v = await variant(6, 10);
     const cart = await guestCart([[v, 1]], { email: 'retry@example.test' });
-    const send = (json: unknown) =>
-      api(`/api/carts/${cart.id}/checkout`, { method: 'POST', json, headers: { 'X-Cart-Token': cart.token, 'Idempotency-Key': `co-${cart.id}` } });
+    const send = (json: unknown) => api(`/api/carts/${cart.id}/checkout`, { method: 'POST', json, headers: { 'X-Cart-Token': cart.token, 'Idempotency-Key': `co-${cart.id}` } });
     const first = await send({ notes: 'once' });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     const repeat = await send({ notes: 'once' });
@@ -84,7 +95,13 @@ describe('POST /api/carts/{id}/checkout', () => {
   it('leaves the cart active with its lines when the stock ran out, and writes nothing', async () => {
     const plenty = await variant(1, 10);
     const scarce = await variant(2, 5);
-    const cart = await guestCart([[plenty, 1], [scarce, 3]], { email: 'late@example.test' });
+    const cart = await guestCart(
+      [
+        [plenty, 1],
+        [scarce, 3],
+      ],
+      { email: 'late@example.test' },
+    );
     await db().update(productVariants).set({ stock: 2 }).where(eq(productVariants.id, scarce));
     const res = await call(cart, '/checkout', 'POST');
     expectError(res, 409, 'CONFLICT');
@@ -92,7 +109,10 @@ describe('POST /api/carts/{id}/checkout', () => {
     expect(res.body.error.details).toEqual([{ field: 'lines.1.quantity', code: 'too_big', message: 'lines.1.quantity: only 2 in stock' }]);
     expect(await cartRow(cart.id)).toMatchObject({ status: 'active', orderId: null });
     const read = await call(cart, '');
-    expect(read.body.data.lines.map((l: any) => [l.variantId, l.quantity, l.inStock])).toEqual([[plenty, 1, true], [scarce, 3, false]]);
+    expect(read.body.data.lines.map((l: any) => [l.variantId, l.quantity, l.inStock])).toEqual([
+      [plenty, 1, true],
+      [scarce, 3, false],
+    ]);
     expect([await stockOf(plenty), await stockOf(scarce)]).toEqual([10, 2]);
     expect(await db().select().from(orders).where(eq(orders.cartId, cart.id))).toEqual([]);
     // Fixing the quantity lets the same cart check out.

@@ -125,8 +125,7 @@ describe('GET /api/coupons/{id}', () => {
 describe('GET /api/coupons', () => {
   it('computes status in SQL and filters on it', async () => {
     const tag = uid();
-    const make = async (suffix: string, body: Record<string, unknown>) =>
-      (await addCoupon({ code: `S${tag}-${suffix}`, type: 'fixed', value: 1, ...body })).body.data;
+    const make = async (suffix: string, body: Record<string, unknown>) => (await addCoupon({ code: `S${tag}-${suffix}`, type: 'fixed', value: 1, ...body })).body.data;
     const live = await make('LIVE', { startsAt: hourFromNow(-1), endsAt: hourFromNow(1) });
     const later = await make('LATER', { startsAt: hourFromNow(1) });
     const over = await make('OVER', { endsAt: hourFromNow(-1) });
@@ -216,7 +215,7 @@ describe('PATCH /api/coupons/{id}', () => {
     expect(equal.body.data).toMatchObject({ usageLimit: 4, timesUsed: 4, status: 'used_up' });
   });
 
-  it('refuses taking another coupon\'s code with 409, and unknown fields with 422', async () => {
+  it("refuses taking another coupon's code with 409, and unknown fields with 422", async () => {
     const first = (await addCoupon({ code: code(), type: 'fixed', value: 1 })).body.data;
     const second = (await addCoupon({ code: code(), type: 'fixed', value: 1 })).body.data;
     expectError(await patchCoupon(second.id, { code: first.code.toLowerCase() }), 409, 'CONFLICT');
@@ -234,7 +233,9 @@ describe('DELETE /api/coupons/{id}', () => {
 
   it('refuses a used coupon with 409, suggesting to deactivate it', async () => {
     const created = (await addCoupon({ code: code(), type: 'fixed', value: 1 })).body.data;
-    await db().insert(couponUsages).values({ id: `cu_${uid()}`, couponId: created.id, orderId: 'ord_x', customerKey: 'user_x' });
+    await db()
+      .insert(couponUsages)
+      .values({ id: `cu_${uid()}`, couponId: created.id, orderId: 'ord_x', customerKey: 'user_x' });
     const res = await api(`/api/coupons/${created.id}`, { method: 'DELETE', key });
     expectError(res, 409, 'CONFLICT');
     expect(res.body.error.message).toContain('deactivate');

@@ -165,7 +165,9 @@ describe('DELETE /api/settings/currencies/{code}', () => {
     expectError(await api('/api/settings/currencies/USD', { method: 'DELETE', key }), 409, 'CONFLICT');
     const code = freshCode();
     await addCurrency({ code, name: 'In a cart', symbol: 'C', exchangeRate: 1 });
-    await db().insert(carts).values({ id: `cart_${uid()}`, currency: code });
+    await db()
+      .insert(carts)
+      .values({ id: `cart_${uid()}`, currency: code });
     const res = await api(`/api/settings/currencies/${code}`, { method: 'DELETE', key });
     expectError(res, 409, 'CONFLICT');
     expect(res.body.error.message).toContain('disable');

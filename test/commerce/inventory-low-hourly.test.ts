@@ -8,8 +8,7 @@ import { adminKey, api, createProduct, db, uid } from '../helpers';
 // inventory.low is sent once per crossing of the threshold, and at most once an hour per variant:
 // ordering a variant down across it and cancelling, in a loop, mails the staff once.
 
-const lowEvents = async (variantId: string) =>
-  (await db().select().from(events).where(eq(events.type, 'inventory.low'))).filter((e) => e.data.variantId === variantId);
+const lowEvents = async (variantId: string) => (await db().select().from(events).where(eq(events.type, 'inventory.low'))).filter((e) => e.data.variantId === variantId);
 
 async function setup() {
   const key = await adminKey();
@@ -44,7 +43,10 @@ describe('inventory.low at most once an hour per variant', () => {
     expect(low!.data).toMatchObject({ variantId, quantity: 2, threshold: 3 });
     expect(await lowEvents(other.variantId)).toHaveLength(1);
 
-    await db().update(events).set({ createdAt: new Date(Date.parse(low!.createdAt) - 61 * 60_000).toISOString() }).where(eq(events.id, low!.id));
+    await db()
+      .update(events)
+      .set({ createdAt: new Date(Date.parse(low!.createdAt) - 61 * 60_000).toISOString() })
+      .where(eq(events.id, low!.id));
     await orderDown(key, variantId);
     expect(await lowEvents(variantId)).toHaveLength(2);
   });
@@ -65,7 +67,9 @@ describe('inventory.low at most once an hour per variant', () => {
     const { results } = await env.DB.prepare(
       `EXPLAIN QUERY PLAN SELECT 1 FROM events e WHERE e.type = 'inventory.low' AND json_extract(e.data, '$.variantId') = ?1
          AND e.created_at > strftime('%Y-%m-%dT%H:%M:%fZ', ?2, '-1 hour')`,
-    ).bind('var_x', new Date().toISOString()).all<{ detail: string }>();
+    )
+      .bind('var_x', new Date().toISOString())
+      .all<{ detail: string }>();
     expect(results.map((r) => r.detail).join('\n')).toMatch(/SEARCH e USING (COVERING )?INDEX events_inventory_low_variant_idx/);
   });
 });

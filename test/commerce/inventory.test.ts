@@ -6,8 +6,7 @@ import { placeOrder } from '../../src/modules/orders/place-order';
 import { adminKey, api, createProduct, db, expectError, insertUser, insertVendorUser, uid } from '../helpers';
 
 const adjust = (key: string, variantId: string, json: Record<string, unknown>) => api(`/api/inventory/${variantId}/adjustments`, { method: 'POST', key, json });
-const lowEvents = async (variantId: string) =>
-  (await db().select().from(events).where(eq(events.type, 'inventory.low'))).filter((e) => e.data.variantId === variantId);
+const lowEvents = async (variantId: string) => (await db().select().from(events).where(eq(events.type, 'inventory.low'))).filter((e) => e.data.variantId === variantId);
 
 describe('inventory', () => {
   it('lists stock per variant with the threshold in force, and filters the low ones', async () => {
@@ -38,7 +37,11 @@ describe('inventory', () => {
       low: true,
     });
     const low = await api(`/api/inventory?q=${tag}&low=true&sort=stock:desc,sku`, { key });
-    expect(low.body.data.map((i: any) => [i.sku.split('-').pop(), i.lowStockThreshold])).toEqual([['XL', 10], ['M', 4], ['S', 4]]);
+    expect(low.body.data.map((i: any) => [i.sku.split('-').pop(), i.lowStockThreshold])).toEqual([
+      ['XL', 10],
+      ['M', 4],
+      ['S', 4],
+    ]);
     const notLow = await api(`/api/inventory?q=${tag}&low=false&fields=sku,low`, { key });
     expect(notLow.body.data).toEqual([{ sku: `SOCK-${tag}-L`, low: false }]);
     // The store's threshold (5) applies when neither the variant nor the product sets one.
@@ -71,7 +74,13 @@ describe('inventory', () => {
     expect(lows[1]!.data).toMatchObject({ productId: product.id, variantId, quantity: 3, threshold: 3 });
 
     const history = await api(`/api/inventory/${variantId}/adjustments`, { key });
-    expect(history.body.data.map((h: any) => [h.reason, h.delta])).toEqual([['damage', -7], ['restock', 8], ['correction', -1], ['damage', -5], ['order', -2]]);
+    expect(history.body.data.map((h: any) => [h.reason, h.delta])).toEqual([
+      ['damage', -7],
+      ['restock', 8],
+      ['correction', -1],
+      ['damage', -5],
+      ['order', -2],
+    ]);
     const page = await api(`/api/inventory/${variantId}/adjustments?limit=2&page=3&reason=damage`, { key });
     expect(page.body.pagination).toMatchObject({ total: 2, page: 3, hasNext: false });
     expect(page.body.data).toEqual([]);

@@ -13,7 +13,7 @@ import { adminKey, api, createProduct, db, uid } from '../helpers';
 // from wrangler.toml) have passed. Tests move the cron's clock (`now`) instead of waiting.
 
 const MINUTE_CRON = '* * * * *';
-const after = (order: { createdAt: string }, minutes: number) => new Date(Date.parse(order.createdAt) + minutes * 60_000);
+const minutesAfter = (order: { createdAt: string }, minutes: number) => new Date(Date.parse(order.createdAt) + minutes * 60_000);
 const expiredBy = async (now: Date, bindings: Bindings = env) => ((await runScheduled(bindings, MINUTE_CRON, now)) as { ordersExpired: number }).ordersExpired;
 
 const stockOf = async (variantId: string) => (await db().select().from(productVariants).where(eq(productVariants.id, variantId)))[0]!.stock;
@@ -39,17 +39,22 @@ describe('expiry of unpaid orders', () => {
   it('cancels a pending order left unpaid past its time, as the cancel action does: stock, coupon use, history, events', async () => {
     const { key, variantId } = await setup(10);
     const code = `EXP${uid().toUpperCase()}`;
-    await db().insert(coupons).values({ id: `coup_${uid()}`, code, type: 'percentage', value: '10', usageLimit: 1 });
+    await db()
+      .insert(coupons)
+      .values({ id: `coup_${uid()}`, code, type: 'percentage', value: '10', usageLimit: 1 });
     const placed = await order(key, variantId, { couponCode: code });
     expect(await stockOf(variantId)).toBe(8);
 
-    expect(await expiredBy(after(placed, 59))).toBe(0);
+    expect(await expiredBy(minutesAfter(placed, 59))).toBe(0);
     expect((await orderRow(placed.id)).status).toBe('pending');
 
-    expect(await expiredBy(after(placed, 61))).toBe(1);
-    expect(await orderRow(placed.id)).toMatchObject({ status: 'cancelled', cancelledAt: after(placed, 61).toISOString() });
+    expect(await expiredBy(minutesAfter(placed, 61))).toBe(1);
+    expect(await orderRow(placed.id)).toMatchObject({ status: 'cancelled', cancelledAt: minutesAfter(placed, 61).toISOString() });
     expect(await stockOf(variantId)).toBe(10);
-    const returned = await db().select().from(inventoryAdjustments).where(and(eq(inventoryAdjustments.orderId, placed.id), eq(inventoryAdjustments.reason, 'cancellation')));
+    const returned = await db()
+      .select()
+      .from(inventoryAdjustments)
+      .where(and(eq(inventoryAdjustments.orderId, placed.id), eq(inventoryAdjustments.reason, 'cancellation')));
     expect(returned.map((a) => [a.delta, a.actor])).toEqual([[2, 'system']]);
     expect((await db().select().from(coupons).where(eq(coupons.code, code)))[0]!.timesUsed).toBe(0);
     expect(await db().select().from(couponUsages).where(eq(couponUsages.orderId, placed.id))).toHaveLength(0);
@@ -59,7 +64,7 @@ describe('expiry of unpaid orders', () => {
     expect(written.map((e) => e.type).sort()).toEqual(['order.cancelled', 'order.updated']);
     for (const event of written) expect(event.data).toMatchObject({ orderId: placed.id, status: 'cancelled', previousStatus: 'pending', reason: PAYMENT_EXPIRED });
 
-    expect(await expiredBy(after(placed, 62))).toBe(0);
+    expect(await expiredBy(minutesAfter(placed, 62))).toBe(0);
   });
 
   it('leaves alone orders that are paid, partly paid, or have nothing to pay', async () => {
@@ -69,11 +74,13 @@ describe('expiry of unpaid orders', () => {
     const partly = await order(key, variantId);
     expect((await pay(key, partly.id, { amount: 5 })).status).toBe(201);
     const code = `FREE${uid().toUpperCase()}`;
-    await db().insert(coupons).values({ id: `coup_${uid()}`, code, type: 'percentage', value: '100' });
+    await db()
+      .insert(coupons)
+      .values({ id: `coup_${uid()}`, code, type: 'percentage', value: '100' });
     const free = await order(key, variantId, { couponCode: code });
     expect(free.total).toBe(0);
 
-    expect(await expiredBy(after(free, 24 * 60))).toBe(0);
+    expect(await expiredBy(minutesAfter(free, 24 * 60))).toBe(0);
     expect((await orderRow(paid.id)).status).toBe('processing');
     expect((await orderRow(partly.id)).status).toBe('pending');
     expect((await orderRow(free.id)).status).toBe('pending');
@@ -83,8 +90,8 @@ describe('expiry of unpaid orders', () => {
   it('takes the time to pay from ORDER_PAYMENT_TTL_MINUTES', async () => {
     const { key, variantId } = await setup(10);
     const placed = await order(key, variantId);
-    expect(await expiredBy(after(placed, 6))).toBe(0);
-    expect(await expiredBy(after(placed, 6), { ...env, ORDER_PAYMENT_TTL_MINUTES: '5' })).toBe(1);
+    expect(await expiredBy(minutesAfter(placed, 6))).toBe(0);
+    expect(await expiredBy(minutesAfter(placed, 6), { ...env, ORDER_PAYMENT_TTL_MINUTES: '5' })).toBe(1);
     expect(await orderRow(placed.id)).toMatchObject({ status: 'cancelled' });
     expect(await stockOf(variantId)).toBe(10);
   });
@@ -103,7 +110,7 @@ describe('expiry of unpaid orders', () => {
           return proceed(statements.map((s) => s.statement));
         },
       });
-      expect(await expireUnpaidOrders({ ...env, DB: racing }, after(placed, 61))).toBe(0);
+      expect(await expireUnpaidOrders({ ...env, DB: racing }, minutesAfter(placed, 61))).toBe(0);
       expect(paidMeanwhile).toBe(true);
       expect(await orderRow(placed.id)).toMatchObject({ status: payment.status ?? 'pending', amountPaid: payment.amountPaid, cancelledAt: null });
       expect((await eventsOf(placed.id)).map((e) => e.type)).toEqual(['order.placed']);
@@ -118,14 +125,16 @@ describe('expiry of unpaid orders', () => {
       placed.push((await placeOrder(db(), { customerId: null, email: `b-${uid()}@example.test`, lines: [{ variantId, quantity: 1 }], actor: 'system' })).order);
     }
     const newest = [...placed].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1)).at(-1)!;
-    const now = after(newest, 61);
+    const now = minutesAfter(newest, 61);
     expect(await expiredBy(now)).toBe(EXPIRY_BATCH);
     expect((await orderRow(newest.id)).status).toBe('pending');
     expect(await expiredBy(now)).toBe(1);
     expect((await orderRow(newest.id)).status).toBe('cancelled');
 
     const { sql, params } = overdueOrders(db(), now.toISOString()).toSQL();
-    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .bind(...params)
+      .all<{ detail: string }>();
     const plan = results.map((r) => r.detail).join('\n');
     expect(plan).toMatch(/SEARCH orders USING INDEX orders_status_created_idx \(status=\? AND created_at<\?\)/);
     expect(plan).not.toMatch(/TEMP B-TREE/);

@@ -84,6 +84,12 @@ export async function twoParcels() {
   };
   const carrier = `Carrier-${uid()}`;
   const onlyB = await ship({ carrier, trackingNumber: `B-${uid()}`, lines: [{ orderLineId: lineB.id, quantity: 3 }] });
-  const mixed = await ship({ carrier, lines: [{ orderLineId: lineA.id, quantity: 2 }, { orderLineId: lineB.id, quantity: 2 }] });
+  const mixed = await ship({
+    carrier,
+    lines: [
+      { orderLineId: lineA.id, quantity: 2 },
+      { orderLineId: lineB.id, quantity: 2 },
+    ],
+  });
   return { ...placed, carrier, onlyB, mixed };
 }

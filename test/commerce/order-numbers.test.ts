@@ -41,7 +41,7 @@ describe('order numbers', () => {
     expect(next.body.data.number).toBe(first.body.data.number + 1);
   });
 
-  it('finds an order by its number as by its id, in the path and with ?number=, within the caller\'s reach', async () => {
+  it("finds an order by its number as by its id, in the path and with ?number=, within the caller's reach", async () => {
     const key = await adminKey();
     const variantId = await variant();
     const customer = await insertUser();
@@ -78,7 +78,8 @@ describe('order numbers', () => {
 
   it('starts at ORDER_NUMBER_START when it is above the highest number, and goes on from there', async () => {
     const variantId = await variant();
-    const order = (numberStart?: number) => placeOrder(db(), { customerId: null, email: `n-${uid()}@example.test`, lines: [{ variantId, quantity: 1 }], actor: 'system', numberStart });
+    const order = (numberStart?: number) =>
+      placeOrder(db(), { customerId: null, email: `n-${uid()}@example.test`, lines: [{ variantId, quantity: 1 }], actor: 'system', numberStart });
     const [highest] = await db().select({ number: orders.number }).from(orders).orderBy(desc(orders.number)).limit(1);
     const start = 500_000 + (highest?.number ?? 0);
     expect((await order(start)).order.number).toBe(start);

@@ -44,7 +44,10 @@ describe('the order state machine', () => {
     await expect(db().batch(second as never)).rejects.toSatisfy((e) => violatedGuard(e) === 'order_transition');
     const history = await db().query.orderStatusHistory.findMany({ where: (h, { eq }) => eq(h.orderId, order.id) });
     expect(history.map((h) => h.toStatus)).toEqual(['cancelled']);
-    const kinds = (await db().query.events.findMany()).filter((e) => e.data.orderId === order.id).map((e) => e.type).sort();
+    const kinds = (await db().query.events.findMany())
+      .filter((e) => e.data.orderId === order.id)
+      .map((e) => e.type)
+      .sort();
     expect(kinds).toEqual(['order.cancelled', 'order.updated']);
   });
 });

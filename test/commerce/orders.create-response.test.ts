@@ -5,7 +5,11 @@ describe('POST /api/orders answers with the order as it was written', () => {
   it('is the same representation GET /api/orders/{id} gives, history included', async () => {
     const key = await adminKey();
     const product = await createProduct(key, { stock: 4, price: 12.5 });
-    const placed = await api('/api/orders', { method: 'POST', key, json: { lines: [{ variantId: product.variants[0].id, quantity: 2 }], email: 'same@example.com', notes: 'ring twice' } });
+    const placed = await api('/api/orders', {
+      method: 'POST',
+      key,
+      json: { lines: [{ variantId: product.variants[0].id, quantity: 2 }], email: 'same@example.com', notes: 'ring twice' },
+    });
     expect(placed.status).toBe(201);
     const read = await api(`/api/orders/${placed.body.data.id}`, { key });
     expect(read.status).toBe(200);

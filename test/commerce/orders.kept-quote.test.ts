@@ -18,8 +18,14 @@ import { adminKey, createProduct, db, uid } from '../helpers';
 function countedOrder() {
   let calls = 0;
   const binding = interceptD1(env.DB, {
-    lone: ({ proceed }) => (calls++, proceed()),
-    batch: (statements, proceed) => (calls++, proceed(statements.map((s) => s.statement))),
+    lone: ({ proceed }) => {
+      calls++;
+      return proceed();
+    },
+    batch: (statements, proceed) => {
+      calls++;
+      return proceed(statements.map((s) => s.statement));
+    },
   });
   const counted = createDb(binding);
   return {
@@ -76,7 +82,10 @@ describe('orders priced from kept quote inputs', () => {
     await o.place(variantId);
     await db().update(products).set({ status: 'draft' }).where(eq(products.id, product.id));
     const email = `off-sale-${uid()}@example.test`;
-    await expect(o.place(variantId, 1, email)).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'lines.0.variantId', message: expect.stringMatching(/not for sale/) }] });
+    await expect(o.place(variantId, 1, email)).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'lines.0.variantId', message: expect.stringMatching(/not for sale/) }],
+    });
     expect(await ordersFor(email)).toBe(0);
     // The refusal came from fresh inputs, which are kept now; once the product is back they are stale.
     await db().update(products).set({ status: 'active' }).where(eq(products.id, product.id));
@@ -107,7 +116,9 @@ describe('orders priced from kept quote inputs', () => {
     await expect(
       env.DB.batch([
         env.DB.prepare("INSERT INTO write_guards (name, ok) SELECT 'stale_quote', (SELECT version = ? FROM quote_version WHERE id = 1)").bind(current + 1),
-        env.DB.prepare("INSERT INTO orders (id, email, status, currency, minor_units, subtotal, discount_total, shipping_total, tax_total, total, created_at, updated_at) VALUES (?, ?, 'pending', 'USD', 2, 0, 0, 0, 0, 0, '', '')").bind(`ord_${uid()}`, email),
+        env.DB.prepare(
+          "INSERT INTO orders (id, email, status, currency, minor_units, subtotal, discount_total, shipping_total, tax_total, total, created_at, updated_at) VALUES (?, ?, 'pending', 'USD', 2, 0, 0, 0, 0, 0, '', '')",
+        ).bind(`ord_${uid()}`, email),
       ]),
     ).rejects.toThrow(/guard:stale_quote/);
     expect(await ordersFor(email)).toBe(0);

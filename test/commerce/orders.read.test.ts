@@ -17,7 +17,7 @@ async function place(key: string, json: Record<string, unknown>) {
 const ids = (res: { body: any }) => res.body.data.map((o: any) => o.id);
 
 describe('who sees which orders', () => {
-  it('shows a customer only its own orders; another\'s is 404 like an unknown one', async () => {
+  it("shows a customer only its own orders; another's is 404 like an unknown one", async () => {
     const key = await adminKey();
     const variantId = await variant(key);
     const me = await insertUser();
@@ -35,13 +35,19 @@ describe('who sees which orders', () => {
     expect(ids(await api(`/api/orders?customer=${other.user.id}`, { key: me.token }))).toEqual([]);
   });
 
-  it('shows a vendor user only orders with its lines, and in them only its lines, with those lines\' totals', async () => {
+  it("shows a vendor user only orders with its lines, and in them only its lines, with those lines' totals", async () => {
     const key = await adminKey();
     const mineVendor = await insertVendorUser();
     const otherVendor = await insertVendorUser();
     const ours = await variant(key, { vendorId: mineVendor.vendor.id, price: 5 });
     const theirs = await variant(key, { vendorId: otherVendor.vendor.id, price: 7 });
-    const mixed = await place(key, { email: `mixed-${uid()}@example.test`, lines: [{ variantId: ours, quantity: 1 }, { variantId: theirs, quantity: 2 }] });
+    const mixed = await place(key, {
+      email: `mixed-${uid()}@example.test`,
+      lines: [
+        { variantId: ours, quantity: 1 },
+        { variantId: theirs, quantity: 2 },
+      ],
+    });
     const foreign = await place(key, { email: `foreign-${uid()}@example.test`, lines: [{ variantId: theirs, quantity: 1 }] });
 
     const list = await api('/api/orders?limit=100', { key: mineVendor.token });

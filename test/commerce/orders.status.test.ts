@@ -9,7 +9,11 @@ import { adminKey, api, createProduct, db, expectError, insertUser, insertVendor
 // Changing orders: PATCH status and notes, the cancel action, and what a cancellation gives back.
 
 const stockOf = async (variantId: string) => (await db().select().from(productVariants).where(eq(productVariants.id, variantId)))[0]!.stock;
-const eventsOf = async (orderId: string) => (await db().select().from(events)).filter((e) => e.data.orderId === orderId).map((e) => e.type).sort();
+const eventsOf = async (orderId: string) =>
+  (await db().select().from(events))
+    .filter((e) => e.data.orderId === orderId)
+    .map((e) => e.type)
+    .sort();
 
 /** The way the state machine reaches each status from pending, applied straight to the row. */
 const PATH: Record<OrderStatus, OrderStatus[]> = {
@@ -66,7 +70,9 @@ describe('PATCH /api/orders/{id} status', () => {
   it('returns stock and the coupon use when it cancels, exactly as the cancel action does', async () => {
     const { key, variantId } = await setup(10);
     const code = `BACK${uid().toUpperCase()}`;
-    await db().insert(coupons).values({ id: `coup_${uid()}`, code, type: 'percentage', value: '10', usageLimit: 1 });
+    await db()
+      .insert(coupons)
+      .values({ id: `coup_${uid()}`, code, type: 'percentage', value: '10', usageLimit: 1 });
     const viaPatch = await orderIn(key, variantId, 'pending', { couponCode: code });
     expect(await stockOf(variantId)).toBe(8);
     const res = await patch(key, viaPatch, { status: 'cancelled' });
@@ -125,7 +131,9 @@ describe('POST /api/orders/{id}/cancel', () => {
   it('in one change: status, both events, stock back with its history, coupon use back, the reason kept', async () => {
     const { key, variantId } = await setup(10);
     const code = `CXL${uid().toUpperCase()}`;
-    await db().insert(coupons).values({ id: `coup_${uid()}`, code, type: 'fixed', value: '100' });
+    await db()
+      .insert(coupons)
+      .values({ id: `coup_${uid()}`, code, type: 'fixed', value: '100' });
     const id = await orderIn(key, variantId, 'pending', { couponCode: code });
     expect((await db().select().from(coupons).where(eq(coupons.code, code)))[0]!.timesUsed).toBe(1);
     const res = await cancel(key, id, { reason: 'changed my mind' });
@@ -134,7 +142,10 @@ describe('POST /api/orders/{id}/cancel', () => {
     expect(res.body.data.history.at(-1)).toMatchObject({ fromStatus: 'pending', toStatus: 'cancelled', note: 'changed my mind' });
     expect(await eventsOf(id)).toEqual(['order.cancelled', 'order.placed', 'order.updated']);
     expect(await stockOf(variantId)).toBe(10);
-    const returned = await db().select().from(inventoryAdjustments).where(and(eq(inventoryAdjustments.orderId, id), eq(inventoryAdjustments.reason, 'cancellation')));
+    const returned = await db()
+      .select()
+      .from(inventoryAdjustments)
+      .where(and(eq(inventoryAdjustments.orderId, id), eq(inventoryAdjustments.reason, 'cancellation')));
     expect(returned.map((a) => a.delta)).toEqual([2]);
     expect((await db().select().from(coupons).where(eq(coupons.code, code)))[0]!.timesUsed).toBe(0);
     expect(await db().select().from(couponUsages).where(eq(couponUsages.orderId, id))).toHaveLength(0);
@@ -167,7 +178,7 @@ describe('POST /api/orders/{id}/cancel', () => {
     expect(refunded.body.data.paymentStatus).toBe('refunded');
   });
 
-  it('lets a customer cancel its own order while pending only; another\'s is 404; vendors get 403', async () => {
+  it("lets a customer cancel its own order while pending only; another's is 404; vendors get 403", async () => {
     const { variantId } = await setup();
     const customer = await insertUser();
     const other = await insertUser();

@@ -13,7 +13,7 @@ async function variant(key: string, body: Record<string, unknown> = {}) {
 }
 
 describe('POST /api/orders', () => {
-  it('places a signed-in customer\'s order for itself, with its account email, priced in major units', async () => {
+  it("places a signed-in customer's order for itself, with its account email, priced in major units", async () => {
     const key = await adminKey();
     const variantId = await variant(key, { price: 19.99, sku: `SKU-${uid()}` });
     const { user, token } = await insertUser();
@@ -48,7 +48,7 @@ describe('POST /api/orders', () => {
     expect(placed).toHaveLength(1);
   });
 
-  it('lets staff order for an existing customer (email defaults to the customer\'s) or for a guest email', async () => {
+  it("lets staff order for an existing customer (email defaults to the customer's) or for a guest email", async () => {
     const key = await adminKey();
     const variantId = await variant(key);
     const { user } = await insertUser();
@@ -75,12 +75,19 @@ describe('POST /api/orders', () => {
     expectError(await post(key, { customerId: admin.id, lines: [{ variantId, quantity: 1 }] }), 422, 'VALIDATION_ERROR');
   });
 
-  it('refuses a customer naming another customer or email, listing both fields and the lines\' problems', async () => {
+  it("refuses a customer naming another customer or email, listing both fields and the lines' problems", async () => {
     const key = await adminKey();
     const variantId = await variant(key);
     const { token } = await insertUser();
     const { user: other } = await insertUser();
-    const res = await post(token, { customerId: other.id, email: other.email, lines: [{ variantId, quantity: 1 }, { variantId: 'var_missing', quantity: 1 }] });
+    const res = await post(token, {
+      customerId: other.id,
+      email: other.email,
+      lines: [
+        { variantId, quantity: 1 },
+        { variantId: 'var_missing', quantity: 1 },
+      ],
+    });
     expectError(res, 422, 'VALIDATION_ERROR');
     expect(res.body.error.details.map((d: any) => d.field).sort()).toEqual(['customerId', 'email', 'lines.1.variantId']);
     expect(await stockOf(variantId)).toBe(10);
@@ -109,7 +116,11 @@ describe('POST /api/orders', () => {
   it('lists every invalid field of a malformed body (422)', async () => {
     const key = await adminKey();
     const res = await post(key, {
-      lines: [{ variantId: '', quantity: 0 }, { variantId: 'var_x', quantity: 1001 }, { variantId: 'var_y', quantity: 1.5, extra: true }],
+      lines: [
+        { variantId: '', quantity: 0 },
+        { variantId: 'var_x', quantity: 1001 },
+        { variantId: 'var_y', quantity: 1.5, extra: true },
+      ],
       currency: 'US',
       couponCode: 'no spaces!',
       shippingAddress: { country: 'XX' },
@@ -168,9 +179,18 @@ describe('POST /api/orders', () => {
     const plenty = await variant(key, { stock: 10 });
     const scarce = await variant(key, { stock: 1 });
     const code = `TEN${uid().toUpperCase()}`;
-    await db().insert(coupons).values({ id: `coup_${uid()}`, code, type: 'percentage', value: '10' });
+    await db()
+      .insert(coupons)
+      .values({ id: `coup_${uid()}`, code, type: 'percentage', value: '10' });
     const email = `short-${uid()}@example.test`;
-    const res = await post(key, { email, couponCode: code, lines: [{ variantId: plenty, quantity: 3 }, { variantId: scarce, quantity: 2 }] });
+    const res = await post(key, {
+      email,
+      couponCode: code,
+      lines: [
+        { variantId: plenty, quantity: 3 },
+        { variantId: scarce, quantity: 2 },
+      ],
+    });
     expectError(res, 409, 'CONFLICT');
     expect(res.body.error.details).toEqual([{ field: 'lines.1.quantity', code: 'too_big', message: 'lines.1.quantity: only 1 in stock' }]);
     expect(await db().select().from(orders).where(eq(orders.email, email))).toHaveLength(0);
@@ -179,7 +199,7 @@ describe('POST /api/orders', () => {
     expect((await db().select().from(coupons).where(eq(coupons.code, code)))[0]!.timesUsed).toBe(0);
   });
 
-  it('shows amounts with the digits of the order\'s own currency', async () => {
+  it("shows amounts with the digits of the order's own currency", async () => {
     const key = await adminKey();
     const code = 'KWD';
     await db().insert(currencies).values({ code, name: 'Test dinar', symbol: 'KD', minorUnits: 3, exchangeRate: '0.5' }).onConflictDoNothing();

@@ -69,7 +69,9 @@ describe('the money of an order a vendor reads', () => {
 
   it('takes the discount and tax each line was priced with, and leaves shipping out', async () => {
     const region = `V${uid().slice(0, 2).toUpperCase()}`;
-    await db().insert(taxRates).values({ id: newId('tax'), name: 'Vendor money tax', country: 'US', region, rate: '8.875', shippingTaxable: true });
+    await db()
+      .insert(taxRates)
+      .values({ id: newId('tax'), name: 'Vendor money tax', country: 'US', region, rate: '8.875', shippingTaxable: true });
     const staffKey = (await placeTwoVendorOrder()).key;
     expect((await api('/api/settings', { method: 'PATCH', key: staffKey, json: { shippingFlatRate: 4.95, freeShippingThreshold: null } })).status).toBe(200);
     onTestFinished(async () => void (await api('/api/settings', { method: 'PATCH', key: staffKey, json: { shippingFlatRate: 0 } })));
@@ -88,7 +90,7 @@ describe('the money of an order a vendor reads', () => {
     expect(seenB).toMatchObject({ subtotal: 35, discountTotal: 3.5, shippingTotal: 0, taxTotal: 2.8, total: 34.3 });
   });
 
-  it('sorts by the total it is shown, not the whole order\'s', async () => {
+  it("sorts by the total it is shown, not the whole order's", async () => {
     const { key, order, vendorA, lineA, lineB } = await placeTwoVendorOrder();
     const [variantA, variantB] = [lineA.variantId, lineB.variantId];
     const place = async (lines: { variantId: string; quantity: number }[]) => {
@@ -97,7 +99,10 @@ describe('the money of an order a vendor reads', () => {
       return res.body.data.id as string;
     };
     // To vendor A: 11.00 (whole 46.00), 22.00 (whole 57.00), 33.00 (whole 33.00).
-    const small = await place([{ variantId: variantA, quantity: 1 }, { variantId: variantB, quantity: 5 }]);
+    const small = await place([
+      { variantId: variantA, quantity: 1 },
+      { variantId: variantB, quantity: 5 },
+    ]);
     const large = await place([{ variantId: variantA, quantity: 3 }]);
     const sorted = async (sort: string) => (await api(`/api/orders?sort=${sort}`, { key: vendorA.token })).body.data.map((o: { id: string }) => o.id);
     expect(await sorted('total')).toEqual([small, order.id, large]);

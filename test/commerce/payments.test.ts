@@ -6,8 +6,7 @@ import { orderRow, placeTestOrder } from './order-fixtures';
 
 const pay = (key: string, orderId: string, json: Record<string, unknown> = {}) =>
   api(`/api/orders/${orderId}/payments`, { method: 'POST', key, json: { provider: 'manual', ...json } });
-const eventsOf = async (type: string, orderId: string) =>
-  (await db().select().from(events).where(eq(events.type, type))).filter((e) => e.data.orderId === orderId);
+const eventsOf = async (type: string, orderId: string) => (await db().select().from(events).where(eq(events.type, type))).filter((e) => e.data.orderId === orderId);
 
 describe('paying an order', () => {
   it('defaults to the amount due, completes, emits payment.completed and moves the order to processing', async () => {

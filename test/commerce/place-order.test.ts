@@ -33,7 +33,15 @@ describe('placing orders', () => {
     const scarce = await createProduct(key, { stock: 1 });
     const email = `guest-${uid()}@example.test`;
     await expect(
-      placeOrder(db(), { customerId: null, email, actor: 'system', lines: [{ variantId: plenty.variants[0].id, quantity: 2 }, { variantId: scarce.variants[0].id, quantity: 2 }] }),
+      placeOrder(db(), {
+        customerId: null,
+        email,
+        actor: 'system',
+        lines: [
+          { variantId: plenty.variants[0].id, quantity: 2 },
+          { variantId: scarce.variants[0].id, quantity: 2 },
+        ],
+      }),
     ).rejects.toMatchObject({ code: 'CONFLICT', details: [{ field: 'lines.1.quantity', code: 'too_big', message: 'lines.1.quantity: only 1 in stock' }] });
     expect(await stockOf(plenty.variants[0].id)).toBe(10);
     expect(await db().select().from(orders).where(eq(orders.email, email))).toHaveLength(0);
@@ -42,7 +50,9 @@ describe('placing orders', () => {
   it('uses a coupon at most its limit, whatever the concurrency', async () => {
     const product = await createProduct(await adminKey(), { price: 10, stock: 100 });
     const code = `ONCE${uid().toUpperCase()}`;
-    await db().insert(coupons).values({ id: newId('coup'), code, type: 'fixed', value: '100', usageLimit: 3 });
+    await db()
+      .insert(coupons)
+      .values({ id: newId('coup'), code, type: 'fixed', value: '100', usageLimit: 3 });
     const results = await Promise.allSettled(Array.from({ length: 8 }, () => order(product.variants[0].id, 1, { couponCode: code })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     expect((await db().select().from(coupons).where(eq(coupons.code, code)))[0]!.timesUsed).toBe(3);
@@ -52,7 +62,9 @@ describe('placing orders', () => {
   it('records totals, currency digits and the coupon on the order', async () => {
     const product = await createProduct(await adminKey(), { price: 19.99, stock: 5 });
     const code = `TEN${uid().toUpperCase()}`;
-    await db().insert(coupons).values({ id: newId('coup'), code, type: 'percentage', value: '10' });
+    await db()
+      .insert(coupons)
+      .values({ id: newId('coup'), code, type: 'percentage', value: '10' });
     const { order: placed, lines } = await order(product.variants[0].id, 2, { couponCode: code });
     expect(placed).toMatchObject({ status: 'pending', currency: 'USD', minorUnits: 2, subtotal: 3998, discountTotal: 400, total: 3598, couponCode: code });
     expect(lines[0]).toMatchObject({ quantity: 2, unitPrice: 1999, subtotal: 3998, discount: 400, total: 3598 });

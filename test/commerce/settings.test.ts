@@ -46,9 +46,23 @@ describe('GET /api/settings', () => {
 
 describe('PATCH /api/settings', () => {
   it('stores shipping amounts as minor units and shows them in major units', async () => {
-    const res = await patchSettings({ name: 'Corner Shop', contactEmail: 'shop@example.test', shippingFlatRate: 4.95, freeShippingThreshold: 50.1, weightUnit: 'lb', lowStockThreshold: 0 });
+    const res = await patchSettings({
+      name: 'Corner Shop',
+      contactEmail: 'shop@example.test',
+      shippingFlatRate: 4.95,
+      freeShippingThreshold: 50.1,
+      weightUnit: 'lb',
+      lowStockThreshold: 0,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data).toMatchObject({ name: 'Corner Shop', contactEmail: 'shop@example.test', shippingFlatRate: 4.95, freeShippingThreshold: 50.1, weightUnit: 'lb', lowStockThreshold: 0 });
+    expect(res.body.data).toMatchObject({
+      name: 'Corner Shop',
+      contactEmail: 'shop@example.test',
+      shippingFlatRate: 4.95,
+      freeShippingThreshold: 50.1,
+      weightUnit: 'lb',
+      lowStockThreshold: 0,
+    });
     const row = await storedRow();
     expect(row).toMatchObject({ shippingFlatRate: 495, freeShippingThreshold: 5010 });
     expect((await api('/api/settings', { key })).body.data).toEqual(res.body.data);

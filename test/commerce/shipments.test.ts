@@ -25,7 +25,14 @@ describe('shipments', () => {
     const first = await ship(key, order.id, { carrier: 'UPS', trackingNumber: '1Z1', lines: [{ orderLineId: a!.id, quantity: 2 }] });
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     expect(first.headers.get('Location')).toBe(`/api/shipments/${first.body.data.id}`);
-    expect(first.body.data).toMatchObject({ orderId: order.id, status: 'pending', carrier: 'UPS', trackingNumber: '1Z1', shippedAt: null, lines: [{ orderLineId: a!.id, quantity: 2 }] });
+    expect(first.body.data).toMatchObject({
+      orderId: order.id,
+      status: 'pending',
+      carrier: 'UPS',
+      trackingNumber: '1Z1',
+      shippedAt: null,
+      lines: [{ orderLineId: a!.id, quantity: 2 }],
+    });
     expect((await linesOf(order.id)).every((l) => l.quantityShipped === 0)).toBe(true);
 
     const shipped = await patch(key, first.body.data.id, { status: 'shipped' });
@@ -37,7 +44,10 @@ describe('shipments', () => {
     // The rest by default: one unit of line a and three of line b, shipped at once.
     const second = await ship(key, order.id, { status: 'shipped' });
     expect(second.body.data.lines.sort((x: any, y: any) => x.quantity - y.quantity)).toEqual(
-      [{ orderLineId: a!.id, quantity: 1 }, { orderLineId: b!.id, quantity: 3 }].sort((x, y) => x.quantity - y.quantity),
+      [
+        { orderLineId: a!.id, quantity: 1 },
+        { orderLineId: b!.id, quantity: 3 },
+      ].sort((x, y) => x.quantity - y.quantity),
     );
     expect((await orderRow(order.id)).status).toBe('shipped');
     expectError(await ship(key, order.id), 409, 'CONFLICT');

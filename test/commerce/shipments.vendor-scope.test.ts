@@ -53,7 +53,12 @@ describe('shipments seen by a vendor', () => {
     const { key, order, lineA, lineB, onlyB, mixed } = await twoParcels();
     const all = await api(`/api/orders/${order.id}/shipments`, { key });
     const byId = new Map(all.body.data.map((s: { id: string; lines: { orderLineId: string }[] }) => [s.id, linesIn(s)]));
-    expect(byId).toEqual(new Map([[onlyB.id, [lineB.id]], [mixed.id, [lineA.id, lineB.id].sort()]]));
+    expect(byId).toEqual(
+      new Map([
+        [onlyB.id, [lineB.id]],
+        [mixed.id, [lineA.id, lineB.id].sort()],
+      ]),
+    );
     expect(ids(await api(`/api/shipments?order=${order.id}`, { key })).sort()).toEqual([mixed.id, onlyB.id].sort());
     expect(linesIn((await api(`/api/shipments/${mixed.id}`, { key })).body.data)).toEqual([lineA.id, lineB.id].sort());
   });

@@ -14,11 +14,9 @@ async function variant(stock: number, lowStockThreshold: number | null = null) {
   return product.variants[0] as { id: string; sku: string | null };
 }
 const change = (variantId: string, delta: number) => ({ variantId, delta, reason: 'correction' as const, actor: 'system' });
-const apply = (...changes: ReturnType<typeof change>[]) =>
-  withGuards(() => db().batch(changes.flatMap((c) => stockChangeStatements(db(), c)) as never));
+const apply = (...changes: ReturnType<typeof change>[]) => withGuards(() => db().batch(changes.flatMap((c) => stockChangeStatements(db(), c)) as never));
 const stockOf = async (id: string) => (await db().select().from(productVariants).where(eq(productVariants.id, id)))[0]!.stock;
-const lowEvents = async (variantId: string) =>
-  (await db().select().from(events).where(eq(events.type, 'inventory.low'))).filter((e) => e.data.variantId === variantId);
+const lowEvents = async (variantId: string) => (await db().select().from(events).where(eq(events.type, 'inventory.low'))).filter((e) => e.data.variantId === variantId);
 
 describe('stock changes', () => {
   it('moves stock and keeps each change in the history', async () => {
@@ -76,7 +74,14 @@ describe('stock changes', () => {
     const b = await variant(10, 3);
     // Count the statements D1 is really sent, through a wrapper of the binding.
     const sent: number[] = [];
-    const counted = createDb(interceptD1(env.DB, { batch: (statements, proceed) => (sent.push(statements.length), proceed(statements.map((s) => s.statement))) }));
+    const counted = createDb(
+      interceptD1(env.DB, {
+        batch: (statements, proceed) => {
+          sent.push(statements.length);
+          return proceed(statements.map((s) => s.statement));
+        },
+      }),
+    );
     const changes = [change(a.id, -2), change(b.id, -8), change(a.id, 4)];
     await withGuards(() => counted.batch(changes.flatMap((c) => stockChangeStatements(counted, c)) as never));
     expect(sent).toEqual([3]);
@@ -86,7 +91,9 @@ describe('stock changes', () => {
     const at = '2031-01-02T03:04:05.000Z';
     await env.DB.prepare(
       "INSERT INTO inventory_adjustments (id, variant_id, product_id, delta, reason, actor, created_at) SELECT 'adj_ALONE' || hex(randomblob(4)), id, product_id, -5, 'correction', 'system', ? FROM product_variants WHERE id = ?",
-    ).bind(at, a.id).run();
+    )
+      .bind(at, a.id)
+      .run();
     const [row] = await db().select().from(productVariants).where(eq(productVariants.id, a.id));
     expect(row).toMatchObject({ stock: 7, updatedAt: at });
   });
@@ -103,7 +110,9 @@ describe('stock changes', () => {
     await expect(apply(change(v.id, -3))).rejects.toMatchObject({ code: 'CONFLICT' });
     // Straight into the table too: the trigger's stock update trips the guard and aborts the insert.
     await expect(
-      env.DB.prepare("INSERT INTO inventory_adjustments (id, variant_id, product_id, delta, reason, actor, created_at) SELECT 'adj_NEGATIVE', id, product_id, -3, 'correction', 'system', '2031-01-01T00:00:00.000Z' FROM product_variants WHERE id = ?")
+      env.DB.prepare(
+        "INSERT INTO inventory_adjustments (id, variant_id, product_id, delta, reason, actor, created_at) SELECT 'adj_NEGATIVE', id, product_id, -3, 'correction', 'system', '2031-01-01T00:00:00.000Z' FROM product_variants WHERE id = ?",
+      )
         .bind(v.id)
         .run(),
     ).rejects.toThrow(/insufficient_stock/);
@@ -120,7 +129,12 @@ describe('stock changes', () => {
     expect(takeNotedEvents(database)).toEqual([]);
     await withGuards(() => database.batch(stockChangeStatements(database, change(v.id, -9)) as never)); // 4: crosses
     const noted = takeNotedEvents(database);
-    const [adjustment] = await db().select().from(inventoryAdjustments).where(eq(inventoryAdjustments.variantId, v.id)).orderBy(inventoryAdjustments.id).then((r) => r.filter((a) => a.delta === -9));
+    const [adjustment] = await db()
+      .select()
+      .from(inventoryAdjustments)
+      .where(eq(inventoryAdjustments.variantId, v.id))
+      .orderBy(inventoryAdjustments.id)
+      .then((r) => r.filter((a) => a.delta === -9));
     expect(noted).toEqual([lowStockEventId(adjustment!.id)]);
     expect(noted[0]).toBe(`evt_${adjustment!.id.slice('adj_'.length)}`);
     const [low, ...more] = await lowEvents(v.id);

@@ -21,7 +21,12 @@ describe('navigation menus', () => {
       items: [
         { label: 'Shop', type: 'category', targetId: category.slug, children: [{ label: 'Featured', type: 'product', targetId: product.id }] },
         { label: 'About', type: 'page', targetId: page.slug },
-        { label: 'Sale', type: 'url', url: '/sale', children: [{ label: 'Blog', type: 'url', url: 'https://blog.example.com', children: [{ label: 'Deep', type: 'url', url: '#x' }] }] },
+        {
+          label: 'Sale',
+          type: 'url',
+          url: '/sale',
+          children: [{ label: 'Blog', type: 'url', url: 'https://blog.example.com', children: [{ label: 'Deep', type: 'url', url: '#x' }] }],
+        },
       ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -39,7 +44,9 @@ describe('navigation menus', () => {
         type: 'url',
         url: '/sale',
         targetId: null,
-        children: [{ label: 'Blog', type: 'url', url: 'https://blog.example.com', targetId: null, children: [{ label: 'Deep', type: 'url', url: '#x', targetId: null, children: [] }] }],
+        children: [
+          { label: 'Blog', type: 'url', url: 'https://blog.example.com', targetId: null, children: [{ label: 'Deep', type: 'url', url: '#x', targetId: null, children: [] }] },
+        ],
       },
     ];
     expect(res.body.data).toMatchObject({ name: 'Main', handle, items: expected });

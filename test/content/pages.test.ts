@@ -24,7 +24,15 @@ const slugsListed = async (query: string, k?: string) => {
   return res.body.data.map((p: { slug: string }) => p.slug) as string[];
 };
 const eventsFor = async (pageId: string) =>
-  (await db().select().from(events).where(like(events.data, `%${pageId}%`)).orderBy(desc(events.createdAt))).map((e) => e.type).reverse();
+  (
+    await db()
+      .select()
+      .from(events)
+      .where(like(events.data, `%${pageId}%`))
+      .orderBy(desc(events.createdAt))
+  )
+    .map((e) => e.type)
+    .reverse();
 
 describe('drafting and publishing a page', () => {
   it('drafts a page: Markdown kept, sanitized HTML rendered, slug from the title, no publish date', async () => {

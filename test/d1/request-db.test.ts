@@ -39,7 +39,15 @@ async function run(order: Order) {
 
 describe('requestDb', () => {
   it('stacks the metrics below the catalogue version in every order the riders come in', async () => {
-    const results = await Promise.all(([['version', 'metrics', 'db'], ['db', 'version', 'metrics'], ['db', 'metrics', 'version']] as Order[]).map(run));
+    const results = await Promise.all(
+      (
+        [
+          ['version', 'metrics', 'db'],
+          ['db', 'version', 'metrics'],
+          ['db', 'metrics', 'version'],
+        ] as Order[]
+      ).map(run),
+    );
     for (const { body, metrics, versions } of results) {
       expect(body).toEqual({ seven: 7 }); // the version's row is not handed to the handler
       expect(versions).toHaveLength(1);

@@ -40,10 +40,12 @@ async function setup(account: Account) {
   const puts: { url: string; auth: string; body: string }[] = [];
   const api = createServer((req, res) => {
     let body = '';
-    req.on('data', (d) => (body += d)).on('end', () => {
-      puts.push({ url: `${req.method} ${req.url}`, auth: req.headers.authorization ?? '', body });
-      res.setHeader('Content-Type', 'application/json').end('{"success":true}');
-    });
+    req
+      .on('data', (d) => (body += d))
+      .on('end', () => {
+        puts.push({ url: `${req.method} ${req.url}`, auth: req.headers.authorization ?? '', body });
+        res.setHeader('Content-Type', 'application/json').end('{"success":true}');
+      });
   });
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
 
@@ -65,7 +67,11 @@ async function setup(account: Account) {
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });
   api.close();
-  const commands = readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as string[]).join(' '));
+  const commands = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as string[]).join(' '));
   return { ...result, commands, puts, toml: readFileSync(config, 'utf8'), account: JSON.parse(readFileSync(state, 'utf8')) as Account };
 }
 
@@ -121,13 +127,28 @@ describe('npm run deploy:setup', () => {
       secrets: ['JWT_SECRET', 'BOOTSTRAP_SECRET'],
     });
     expect(run.code, run.output).toBe(0);
-    expect(run.commands).toEqual(['whoami --json', 'd1 list --json', 'd1 info store --json', 'queues list', 'r2 bucket list', 'secret list --format json', 'd1 migrations apply DB --remote', 'deploy']);
+    expect(run.commands).toEqual([
+      'whoami --json',
+      'd1 list --json',
+      'd1 info store --json',
+      'queues list',
+      'r2 bucket list',
+      'secret list --format json',
+      'd1 migrations apply DB --remote',
+      'deploy',
+    ]);
     expect(run.toml).toContain('database_id = "99999999-2222-4333-8444-555555555555"');
     expect(run.puts).toEqual([]);
   });
 
   it('creates only what is missing: one queue, and a bucket whose name another only starts with', async () => {
-    const run = await setup({ ...empty, databases: [{ name: 'store', uuid: '99999999-2222-4333-8444-555555555555' }], replication: 'auto', queues: QUEUES.filter((q) => q !== 'notifications-dlq'), buckets: ['store-media-old'] });
+    const run = await setup({
+      ...empty,
+      databases: [{ name: 'store', uuid: '99999999-2222-4333-8444-555555555555' }],
+      replication: 'auto',
+      queues: QUEUES.filter((q) => q !== 'notifications-dlq'),
+      buckets: ['store-media-old'],
+    });
     expect(run.code, run.output).toBe(0);
     expect(run.commands.filter((c) => c.includes('create'))).toEqual(['queues create notifications-dlq', 'r2 bucket create store-media']);
   });

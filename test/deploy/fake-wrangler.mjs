@@ -10,7 +10,10 @@ const stdin = args[0] === 'secret' && args[1] === 'put' ? readFileSync(0, 'utf8'
 appendFileSync(process.env.FAKE_WRANGLER_LOG, `${JSON.stringify(args)}\n`);
 const save = () => writeFileSync(statePath, JSON.stringify(state));
 const out = (value) => process.stdout.write(typeof value === 'string' ? value : JSON.stringify(value));
-const cmd = args.filter((a) => !a.startsWith('--')).slice(0, 3).join(' ');
+const cmd = args
+  .filter((a) => !a.startsWith('--'))
+  .slice(0, 3)
+  .join(' ');
 
 switch (true) {
   case cmd.startsWith('whoami'):

@@ -23,7 +23,10 @@ export async function exportWatchingPages(path: string, init: RequestInit = {}, 
       async (request, c) => {
         await beforePage?.(pages.length + 1);
         const answer = await app.fetch(request, c.env, c.executionCtx);
-        const json = (await answer.clone().json().catch(() => undefined)) as { pagination?: { total: number } } | undefined;
+        const json = (await answer
+          .clone()
+          .json()
+          .catch(() => undefined)) as { pagination?: { total: number } } | undefined;
         pages.push({ url: new URL(request.url), headers: answer.headers, total: json?.pagination?.total });
         return answer;
       },

@@ -85,7 +85,9 @@ describe('CSV export', () => {
     for (const name of names) expect((await api('/api/products', { method: 'POST', key, json: { name, price: 5, stock: 1 } })).status).toBe(201);
     const res = await api(`/api/products?format=csv&fields=name,price&q=${tag}`, { key });
     expect(res.status).toBe(200);
-    const cells = parseCsv(res.body as string).slice(1).map((r) => r[0]!);
+    const cells = parseCsv(res.body as string)
+      .slice(1)
+      .map((r) => r[0]!);
     expect(cells.sort()).toEqual([`'+${tag} plus`, `'-${tag} minus`, `'=HYPERLINK("http://evil.test","${tag}")`, `'@${tag} at`, `Mug, "large" ${tag}\nsecond line`].sort());
   });
 
@@ -112,7 +114,11 @@ describe('CSV export', () => {
     // A page that starts after a row still counts the whole list for its total (here a count, with a filter).
     const { slug, names: branded } = await insertBrandWithProducts(250);
     const filtered = await exportWatchingPages(`/api/products?format=csv&fields=name&brand=${slug}`);
-    expect(parseCsv(filtered.body as string).slice(1).map((r) => r[0])).toEqual([...branded].reverse());
+    expect(
+      parseCsv(filtered.body as string)
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual([...branded].reverse());
     expect(filtered.pages.map((p) => p.total)).toEqual([250, 250, 250]);
   });
 
@@ -141,7 +147,11 @@ describe('CSV export', () => {
     const { slug, names } = await insertBrandWithProducts(150);
     const path = `/api/products?format=csv&brand=${slug}&fields=name`;
     const first = await api(path);
-    expect(parseCsv(first.body).slice(1).map((r) => r[0])).toEqual([...names].reverse());
+    expect(
+      parseCsv(first.body)
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual([...names].reverse());
     // The names change in D1 while the catalogue version stays: only a page rendered anew shows them.
     const [{ version }] = (await env.DB.prepare('SELECT version FROM catalogue_version WHERE id = 1').all<{ version: number }>()).results as [{ version: number }];
     await env.DB.prepare("UPDATE products SET name = name || ' renamed' WHERE brand_id = (SELECT id FROM brands WHERE slug = ?)").bind(slug).run();
@@ -153,4 +163,3 @@ describe('CSV export', () => {
     expect(again.body).toBe(first.body);
   });
 });
-

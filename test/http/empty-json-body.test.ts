@@ -8,8 +8,7 @@ beforeAll(async () => {
 
 const JSON_HEADER = { 'Content-Type': 'application/json' };
 /** A POST that says JSON and sends nothing (or only blanks), as many HTTP clients do. */
-const emptyPost = (path: string, body?: string, extra: Record<string, string> = {}) =>
-  api(path, { method: 'POST', key, headers: { ...JSON_HEADER, ...extra }, body });
+const emptyPost = (path: string, body?: string, extra: Record<string, string> = {}) => api(path, { method: 'POST', key, headers: { ...JSON_HEADER, ...extra }, body });
 
 /** A guest cart with one line and an email, ready to check out. */
 async function readyCart() {

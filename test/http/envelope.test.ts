@@ -73,7 +73,11 @@ describe('error envelope', () => {
     const key = await adminKey();
     const res = await api('/api/brands', { method: 'POST', key, headers: { 'Content-Type': 'application/json' }, body: '{"name": "x",' });
     expect(res.status).toBe(400);
-    expect(res.body.error).toEqual({ code: 'INVALID_REQUEST', message: 'Request body is not valid JSON', details: [{ field: 'body', code: 'invalid_format', message: 'body is not valid JSON' }] });
+    expect(res.body.error).toEqual({
+      code: 'INVALID_REQUEST',
+      message: 'Request body is not valid JSON',
+      details: [{ field: 'body', code: 'invalid_format', message: 'body is not valid JSON' }],
+    });
   });
 
   it('answers a non-JSON body with 415 INVALID_REQUEST', async () => {

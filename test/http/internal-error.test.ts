@@ -16,4 +16,3 @@ it('answers an unexpected failure with 500 INTERNAL_ERROR and no internals', asy
   for (const leak of ['brands', 'SQLITE', 'select', 'D1_', 'stack', 'at ']) expect(text).not.toContain(leak);
   expect(res.headers.get('X-Request-Id')).toBe('trace-me-500');
 });
-

@@ -24,7 +24,12 @@ describe('no input reaches a 500', () => {
     for (const op of await operations()) {
       for (const id of IDS) {
         const path = op.path.replace(/\{[^}]+\}/g, encodeURIComponent(id));
-        const calls = op.method === 'GET' ? QUERIES.map((q) => ({ url: path + q, json: undefined })) : op.hasBody ? BODIES.map((json) => ({ url: path, json })) : [{ url: path, json: undefined }];
+        const calls =
+          op.method === 'GET'
+            ? QUERIES.map((q) => ({ url: path + q, json: undefined }))
+            : op.hasBody
+              ? BODIES.map((json) => ({ url: path, json }))
+              : [{ url: path, json: undefined }];
         for (const call of calls) {
           const res = await api(call.url, { method: op.method, key, ...(call.json !== undefined ? { json: call.json } : {}) });
           if (res.status >= 500) failures.push(`${op.method} ${call.url} ${JSON.stringify(call.json)} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);

@@ -102,6 +102,8 @@ describe('active on coupons (boolean)', () => {
     expect(res.body.error.details).toEqual([{ field: 'active', code: 'invalid_type', message: 'active must be true or false' }]);
     const price = await api('/api/products?price_max=abc');
     expectError(price, 400, 'INVALID_REQUEST');
-    expect(price.body.error.details).toEqual([{ field: 'price_max', code: 'invalid_type', message: 'price_max must be a non-negative amount with at most 2 decimals, like 19.99' }]);
+    expect(price.body.error.details).toEqual([
+      { field: 'price_max', code: 'invalid_type', message: 'price_max must be a non-negative amount with at most 2 decimals, like 19.99' },
+    ]);
   });
 });

@@ -5,11 +5,8 @@ import { MAX_ADDRESSES_PER_CUSTOMER } from '../../src/modules/customers/addresse
 import { adminKey, api, db, expectError, insertUser } from '../helpers';
 
 const home = { firstName: 'Ada', lastName: 'Lovelace', line1: '12 St James Sq', city: 'London', postalCode: 'SW1Y 4JH', country: 'GB' };
-const add = (key: string, customer: string, json: Record<string, unknown>) =>
-  api(`/api/customers/${customer}/addresses`, { method: 'POST', key, json });
-const edit = (key: string, customer: string, id: string, json: Record<string, unknown>) =>
-  api(`/api/customers/${customer}/addresses/${id}`, { method: 'PATCH', key, json });
-
+const add = (key: string, customer: string, json: Record<string, unknown>) => api(`/api/customers/${customer}/addresses`, { method: 'POST', key, json });
+const edit = (key: string, customer: string, id: string, json: Record<string, unknown>) => api(`/api/customers/${customer}/addresses/${id}`, { method: 'PATCH', key, json });
 
 async function defaults(customerId: string) {
   const rows = await db().select().from(addresses).where(eq(addresses.userId, customerId));
@@ -99,7 +96,10 @@ describe('a customer managing its addresses', () => {
       city: 'Leeds',
       country: 'GB',
     }));
-    for (let i = 0; i < rows.length; i += 10) await db().insert(addresses).values(rows.slice(i, i + 10));
+    for (let i = 0; i < rows.length; i += 10)
+      await db()
+        .insert(addresses)
+        .values(rows.slice(i, i + 10));
 
     const results = await Promise.all(Array.from({ length: 6 }, () => add(token, 'me', home)));
     expect(results.filter((r) => r.status === 201)).toHaveLength(3);

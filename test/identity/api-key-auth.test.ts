@@ -43,18 +43,18 @@ describe('API keys', () => {
   });
 
   it('refuses a malformed header or credential with 401, even on public routes', async () => {
-    for (const header of ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer not-a-key', 'Bearer sk_short', 'sk_' + 'a'.repeat(40)]) {
+    for (const header of ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer not-a-key', 'Bearer sk_short', `sk_${'a'.repeat(40)}`]) {
       expect401(await api('/api/products', { headers: { Authorization: header } }));
     }
   });
 
   it('refuses an unknown key with 401, even on public routes', async () => {
-    expect401(await api('/api/products', { key: 'sk_' + 'A'.repeat(40) }), /Invalid API key/);
+    expect401(await api('/api/products', { key: `sk_${'A'.repeat(40)}` }), /Invalid API key/);
   });
 
   it('answers a credential with the key prefix but the wrong shape exactly as an unknown key', async () => {
-    const unknown = await api('/api/products', { key: 'sk_' + 'A'.repeat(40) });
-    for (const credential of ['sk_' + 'A'.repeat(41), 'sk_' + 'A'.repeat(39), 'sk_' + 'A'.repeat(39) + '-', 'sk_']) {
+    const unknown = await api('/api/products', { key: `sk_${'A'.repeat(40)}` });
+    for (const credential of [`sk_${'A'.repeat(41)}`, `sk_${'A'.repeat(39)}`, `sk_${'A'.repeat(39)}-`, 'sk_']) {
       const res = await api('/api/products', { key: credential });
       expect401(res, /^Invalid API key$/);
       expect(res.body.error).toEqual(unknown.body.error);
@@ -101,13 +101,11 @@ describe('API keys', () => {
     const { key, record } = await createApiKey(db(), { name: 'usage', role: 'admin' });
     expect(record.lastUsedAt).toBeNull();
     await api('/api/products', { key });
-    await expect
-      .poll(async () => (await db().query.apiKeys.findFirst({ where: eq(apiKeys.id, record.id) }))!.lastUsedAt)
-      .toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+    await expect.poll(async () => (await db().query.apiKeys.findFirst({ where: eq(apiKeys.id, record.id) }))!.lastUsedAt).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
   });
 
   it('lets health answer whatever the Authorization header says; the OpenAPI document checks it like any read', async () => {
-    expect((await api('/api/health', { key: 'sk_' + 'B'.repeat(40) })).status).toBe(200);
+    expect((await api('/api/health', { key: `sk_${'B'.repeat(40)}` })).status).toBe(200);
     expect401(await api('/api/openapi.json', { headers: { Authorization: 'garbage' } }));
   });
 });

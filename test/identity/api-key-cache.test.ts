@@ -37,7 +37,10 @@ describe('reads with a recently confirmed API key', () => {
   it('refuse a key that expired since it was cached', async () => {
     const { key, record } = await createApiKey(db(), { name: 'expiring', role: 'admin', expiresAt: new Date(Date.now() + 60_000).toISOString() });
     expect((await api('/api/categories?limit=1', { key })).status).toBe(200);
-    await db().update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, record.id));
+    await db()
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(apiKeys.id, record.id));
     const res = await api('/api/categories?limit=1', { key });
     expect(res.status).toBe(401);
     expect(res.body.error.message).toMatch(/expired/);

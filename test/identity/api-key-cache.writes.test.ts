@@ -82,7 +82,12 @@ describe('writes with a recently confirmed API key', () => {
     expect(await ordersFor(email)).toBe(0);
     expect(await stock()).toBe(stockBefore);
     expect(await auditRowsOf(record.id)).toBe(auditBefore);
-    expect(await db().select().from(idempotencyKeys).where(eq(idempotencyKeys.scope, `key:${record.id}`))).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(idempotencyKeys)
+        .where(eq(idempotencyKeys.scope, `key:${record.id}`)),
+    ).toEqual([]);
   });
 
   it('run no write before the check even when the first statement writes: it waits for the check, run alone', async () => {

@@ -29,9 +29,7 @@ describe('OpenAPI document of auth and customers', () => {
   it('documents the customer list parameters and the shapes, without secrets', async () => {
     const doc = await openApiDocument();
     const params = doc.paths['/api/customers'].get.parameters;
-    expect(params.map((p: { name: string }) => p.name)).toEqual(
-      expect.arrayContaining(['page', 'limit', 'sort', 'fields', 'q', 'status', 'created_after', 'created_before']),
-    );
+    expect(params.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'limit', 'sort', 'fields', 'q', 'status', 'created_after', 'created_before']));
     const after = params.find((p: { name: string }) => p.name === 'created_after');
     const before = params.find((p: { name: string }) => p.name === 'created_before');
     expect(after.description).toMatch(/on or after/);

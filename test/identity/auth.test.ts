@@ -146,7 +146,7 @@ describe('GET /api/auth/me', () => {
     expect(res.body.error.code).toBe('AUTHORIZATION_ERROR');
   });
 
-  it("returns the user with its addresses and without secrets", async () => {
+  it('returns the user with its addresses and without secrets', async () => {
     const { user, token, password } = await insertUser();
     const added = await api('/api/customers/me/addresses', { method: 'POST', key: token, json: { line1: '1 Main St', city: 'Springfield', country: 'US' } });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
@@ -238,7 +238,7 @@ describe('user tokens that must be refused', () => {
     await refusedEverywhere(token);
   });
 
-  it("refuses an unsigned token (alg: none)", async () => {
+  it('refuses an unsigned token (alg: none)', async () => {
     const { user } = await insertUser({ role: 'admin' });
     const now = Math.floor(Date.now() / 1000);
     const claims = { sub: user.id, ver: 0, iat: now, exp: now + 3600, iss: 'store-api' };

@@ -27,7 +27,10 @@ beforeAll(async () => {
   // Users that are not customers, whose names carry the tag too: never listed.
   await insertUser({ role: 'admin', name: `Admin ${tag}` });
   const vendor = await insertVendorUser();
-  await db().update(users).set({ name: `Vendor ${tag}` }).where(eq(users.id, vendor.user.id));
+  await db()
+    .update(users)
+    .set({ name: `Vendor ${tag}` })
+    .where(eq(users.id, vendor.user.id));
 });
 
 describe('GET /api/customers', () => {

@@ -8,7 +8,6 @@ const post = (key: string, json: Record<string, unknown>) => api('/api/customers
 const patch = (key: string, id: string, json: Record<string, unknown>) => api(`/api/customers/${id}`, { method: 'PATCH', key, json });
 const email = (tag = uid()) => `c-${tag}@example.test`;
 
-
 async function keyWith(permissions: string[]) {
   return (await createApiKey(db(), { name: `perm ${uid()}`, role: null, permissions })).key;
 }
@@ -22,7 +21,11 @@ describe('phone numbers', () => {
     const row = await db().query.users.findFirst({ where: eq(users.id, user.id) });
     expect(row!.phone).toBe('+49301234567');
 
-    const address = await api('/api/customers/me/addresses', { method: 'POST', key: token, json: { line1: '1 Main St', city: 'Berlin', country: 'DE', phone: ' (030) 123-4567 ' } });
+    const address = await api('/api/customers/me/addresses', {
+      method: 'POST',
+      key: token,
+      json: { line1: '1 Main St', city: 'Berlin', country: 'DE', phone: ' (030) 123-4567 ' },
+    });
     expect(address.status, JSON.stringify(address.body)).toBe(201);
     expect(address.body.data.phone).toBe('0301234567');
     // Still checked as typed: letters are refused, not stripped.
@@ -236,7 +239,7 @@ describe('a customer and its own account', () => {
     expectError(await patch(token, 'me', { email: other.user.email.toUpperCase(), currentPassword: TEST_PASSWORD }), 409, 'CONFLICT');
   });
 
-  it("sees other customers as not found, never forbidden, and cannot list or delete", async () => {
+  it('sees other customers as not found, never forbidden, and cannot list or delete', async () => {
     const { user, token } = await insertUser();
     const other = await insertUser();
     const unknown = 'user_01ZZZZZZZZZZZZZZZZZZZZZZZZ';

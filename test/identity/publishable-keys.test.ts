@@ -89,7 +89,7 @@ describe('a request with a publishable key', () => {
     }
   });
 
-  it('cannot write the catalogue or read anyone else\'s data (403, not 401)', async () => {
+  it("cannot write the catalogue or read anyone else's data (403, not 401)", async () => {
     expectError(await asShop('/api/products', { method: 'POST', json: { name: 'Nope', price: 1 } }), 403, 'AUTHORIZATION_ERROR');
     for (const path of ['/api/orders', '/api/customers', '/api/settings', '/api/settings/api-keys', '/api/carts', '/api/audit-log']) {
       expectError(await asShop(path), 403, 'AUTHORIZATION_ERROR');

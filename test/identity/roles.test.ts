@@ -7,7 +7,6 @@ beforeAll(async () => {
   key = await adminKey();
 });
 
-
 const createRole = (body: Record<string, unknown>, k = key) => api('/api/roles', { method: 'POST', key: k, json: body });
 
 describe('POST /api/roles', () => {

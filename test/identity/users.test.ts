@@ -106,7 +106,7 @@ describe('GET /api/users', () => {
     expect(ids(await api(`/api/users?vendor=${vendor.slug}`, { key }))).toEqual([a.user.id]);
     expect(ids(await api(`/api/users?q=${token}&status=disabled`, { key }))).toEqual([b.user.id]);
     expect(ids(await api(`/api/users?q=${token}&role=customer`, { key }))).toEqual([]);
-    const first = (await api('/api/users?fields=passwordHash', { key }));
+    const first = await api('/api/users?fields=passwordHash', { key });
     expectError(first, 400, 'INVALID_REQUEST');
   });
 

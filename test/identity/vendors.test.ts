@@ -7,7 +7,6 @@ beforeAll(async () => {
   key = await adminKey();
 });
 
-
 async function createVendor(body: Record<string, unknown> = {}) {
   const res = await api('/api/vendors', { method: 'POST', key, json: { name: `Vendor ${uid()}`, ...body } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);

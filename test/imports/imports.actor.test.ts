@@ -21,7 +21,11 @@ async function startHeld(who: { actor: string; vendorId: string | null }, count 
   const queue = { sendBatch: async (batch: { body: ImportMessage }[]) => void messages.push(...batch.map((m) => m.body)) } as unknown as Queue<ImportMessage>;
   const started = await startImport(db(), queue, ['name,price,sku,variant_stock', ...rows].join('\n'), who);
   expect(started).toMatchObject({ status: 'queued', rows: count, products: count });
-  const written = async () => (await db().select({ id: products.id, vendorId: products.vendorId }).from(products).where(like(products.sku, `HELD-${tag}-%`)));
+  const written = async () =>
+    await db()
+      .select({ id: products.id, vendorId: products.vendorId })
+      .from(products)
+      .where(like(products.sku, `HELD-${tag}-%`));
   return { id: started.id, messages, written };
 }
 
@@ -118,6 +122,11 @@ describe('an import whose actor can no longer import', () => {
     expect(await held.written()).toHaveLength(100);
     const job = (await api(`/api/imports/${held.id}`, { key: await adminKey() })).body.data;
     expect(job).toMatchObject({ status: 'completed', rowsDone: 100, created: 100, reason: null });
-    expect(await db().select().from(importChunks).where(and(eq(importChunks.importId, held.id)))).toHaveLength(0);
+    expect(
+      await db()
+        .select()
+        .from(importChunks)
+        .where(and(eq(importChunks.importId, held.id))),
+    ).toHaveLength(0);
   });
 });

@@ -15,9 +15,13 @@ it('retries a chunk that errors, then counts it failed on the last try and compl
   const id = `imp_test${uid()}`;
   const ts = new Date().toISOString();
   const { record } = await createApiKey(db(), { name: 'importer', permissions: ['products:write'] });
-  await db().insert(imports).values({ id, status: 'queued', format: 'store', actor: `key:${record.id}`, vendorId: null, rows: 1, products: 1, chunks: 1, createdAt: ts, updatedAt: ts });
+  await db()
+    .insert(imports)
+    .values({ id, status: 'queued', format: 'store', actor: `key:${record.id}`, vendorId: null, rows: 1, products: 1, chunks: 1, createdAt: ts, updatedAt: ts });
   // A price no product write can take (the plan was checked when the file was read; this one was not).
-  await db().insert(importChunks).values({ importId: id, n: 0, plans: [{ lines: [2], sku: null, handle: null, body: { name: 'Broken', price: 'abc' }, given: ['name', 'price'] }] });
+  await db()
+    .insert(importChunks)
+    .values({ importId: id, n: 0, plans: [{ lines: [2], sku: null, handle: null, body: { name: 'Broken', price: 'abc' }, given: ['name', 'price'] }] });
   const run = async (attempts: number) => {
     const batch = createMessageBatch('product-imports', [{ id: `m${attempts}`, timestamp: new Date(), attempts, body: { importId: id, n: 0 } }]);
     const ctx = createExecutionContext();

@@ -8,8 +8,6 @@ import { adminKey, db, uid } from '../helpers';
 // reported as the queue goes, the bad products are reported and not written at all, and the same
 // file again changes nothing.
 
-
-
 it('imports 5,000 rows in chunks with progress, reports the bad rows, writes no half product, and is idempotent', { timeout: 180_000 }, async () => {
   const key = await adminKey();
   const tag = uid().toLowerCase();
@@ -19,7 +17,9 @@ it('imports 5,000 rows in chunks with progress, reports the bad rows, writes no 
     for (let v = 0; v < 5; v++) {
       const first = v === 0;
       const stock = bad.has(p) && v === 2 ? 'x' : String(v + 1);
-      lines.push(`big-${tag}-${p},${first ? `Product ${p} ${tag}` : ''},${first ? (10 + (p % 50)).toFixed(2) : ''},${first ? 'active' : ''},Size,S${v},BIG-${tag}-${p}-${v},${stock}`);
+      lines.push(
+        `big-${tag}-${p},${first ? `Product ${p} ${tag}` : ''},${first ? (10 + (p % 50)).toFixed(2) : ''},${first ? 'active' : ''},Size,S${v},BIG-${tag}-${p}-${v},${stock}`,
+      );
     }
   }
   const csv = lines.join('\n');
@@ -39,16 +39,34 @@ it('imports 5,000 rows in chunks with progress, reports the bad rows, writes no 
   expect(progress).toEqual([...progress].sort((a, b) => a - b));
   expect(progress.some((n) => n > 50 && n < 5000)).toBe(true);
 
-  const written = await db().select({ n: sql<number>`count(*)` }).from(products).where(like(products.slug, `big-${tag}-%`));
+  const written = await db()
+    .select({ n: sql<number>`count(*)` })
+    .from(products)
+    .where(like(products.slug, `big-${tag}-%`));
   expect(written[0]!.n).toBe(990);
-  const variants = await db().select({ n: sql<number>`count(*)` }).from(productVariants).where(like(productVariants.sku, `BIG-${tag}-%`));
+  const variants = await db()
+    .select({ n: sql<number>`count(*)` })
+    .from(productVariants)
+    .where(like(productVariants.sku, `BIG-${tag}-%`));
   expect(variants[0]!.n).toBe(4950);
-  for (const p of bad) expect(await db().select().from(productVariants).where(like(productVariants.sku, `BIG-${tag}-${p}-%`))).toHaveLength(0);
-  const createdEvents = await db().select({ n: sql<number>`count(*)` }).from(events).where(and(eq(events.type, 'product.created'), sql`json_extract(${events.data}, '$.product.slug') LIKE ${`big-${tag}-%`}`));
+  for (const p of bad)
+    expect(
+      await db()
+        .select()
+        .from(productVariants)
+        .where(like(productVariants.sku, `BIG-${tag}-${p}-%`)),
+    ).toHaveLength(0);
+  const createdEvents = await db()
+    .select({ n: sql<number>`count(*)` })
+    .from(events)
+    .where(and(eq(events.type, 'product.created'), sql`json_extract(${events.data}, '$.product.slug') LIKE ${`big-${tag}-%`}`));
   expect(createdEvents[0]!.n).toBe(990);
 
   const again = await finished(key, (await upload(key, csv)).body.data.id);
   expect(again.done).toMatchObject({ created: 0, updated: 0, unchanged: 990, failed: 10, rowsDone: 5000 });
-  const updatedEvents = await db().select({ n: sql<number>`count(*)` }).from(events).where(and(eq(events.type, 'product.updated'), sql`json_extract(${events.data}, '$.product.slug') LIKE ${`big-${tag}-%`}`));
+  const updatedEvents = await db()
+    .select({ n: sql<number>`count(*)` })
+    .from(events)
+    .where(and(eq(events.type, 'product.updated'), sql`json_extract(${events.data}, '$.product.slug') LIKE ${`big-${tag}-%`}`));
   expect(updatedEvents[0]!.n).toBe(0);
 });

@@ -8,8 +8,6 @@ import { adminKey, api, createBrand, createCategory, db, expectError, uid } from
 // Product import from CSV: validation row by row (dry run and real), the queue writing products
 // whole, progress, re-runs matched by SKU, and Shopify's export format.
 
-
-
 const productBySku = async (sku: string) => (await db().select().from(products).where(eq(products.sku, sku)))[0];
 
 describe('product import', () => {
@@ -56,11 +54,22 @@ describe('product import', () => {
     ]);
     expect(await productBySku(`MUG-${tag}`)).toMatchObject({ status: 'draft', price: 1250 });
     // The queue's writes are in the audit log as the key that started the import.
-    const audited = await db().select().from(auditLog).where(and(eq(auditLog.resource, 'product'), eq(auditLog.resourceId, tee.id)));
+    const audited = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.resource, 'product'), eq(auditLog.resourceId, tee.id)));
     expect(audited.map((a) => [a.action, a.actorKind, `key:${a.actorId}`, a.requestId])).toEqual([['create', 'api_key', done.actor, done.id]]);
     // The cap had one bad row: none of it was written.
-    expect((await db().select().from(productVariants).where(like(productVariants.sku, `CAP-${tag}-%`)))).toHaveLength(0);
-    const created = await db().select().from(events).where(and(eq(events.type, 'product.created'), sql`json_extract(${events.data}, '$.product.name') IN (${`Tee ${tag}`}, ${`Mug ${tag}`})`));
+    expect(
+      await db()
+        .select()
+        .from(productVariants)
+        .where(like(productVariants.sku, `CAP-${tag}-%`)),
+    ).toHaveLength(0);
+    const created = await db()
+      .select()
+      .from(events)
+      .where(and(eq(events.type, 'product.created'), sql`json_extract(${events.data}, '$.product.name') IN (${`Tee ${tag}`}, ${`Mug ${tag}`})`));
     expect(created).toHaveLength(2);
   });
 
@@ -81,7 +90,10 @@ describe('product import', () => {
     expect(pan.variants[0]).toMatchObject({ sku: `PAN-${tag}`, price: 42.5, stock: 7 });
     const adjustments = await db().select().from(inventoryAdjustments).where(eq(inventoryAdjustments.productId, pan.id));
     expect(adjustments.map((a) => [a.delta, a.reason])).toEqual([[-3, 'correction']]);
-    const updated = await db().select().from(events).where(and(eq(events.type, 'product.updated'), sql`json_extract(${events.data}, '$.productId') = ${pan.id}`));
+    const updated = await db()
+      .select()
+      .from(events)
+      .where(and(eq(events.type, 'product.updated'), sql`json_extract(${events.data}, '$.productId') = ${pan.id}`));
     expect(updated).toHaveLength(1);
     expect((updated[0]!.data as any).product.price).toBe(42.5);
   });
@@ -103,11 +115,7 @@ describe('product import', () => {
     expect(done).toMatchObject({ format: 'shopify', created: 2, failed: 0, rowsDone: 4 });
     const hoodie = (await api(`/api/products/hoodie-${tag}`, { key })).body.data;
     expect(hoodie).toMatchObject({ name: `Hoodie ${tag}`, description: '<p>Warm</p>', status: 'active', price: 45, stock: 10, brand: null });
-    expect(hoodie.images).toEqual([
-      { url: 'https://cdn.example/h1.jpg', alt: 'Front' },
-      { url: 'https://cdn.example/h2.jpg', alt: 'Back' },
-      { url: 'https://cdn.example/h3.jpg' },
-    ]);
+    expect(hoodie.images).toEqual([{ url: 'https://cdn.example/h1.jpg', alt: 'Front' }, { url: 'https://cdn.example/h2.jpg', alt: 'Back' }, { url: 'https://cdn.example/h3.jpg' }]);
     expect(hoodie.variants.map((v: any) => [v.sku, v.options, v.compareAtPrice])).toEqual([
       [`HD-${tag}-S-G`, { Size: 'S', Color: 'Grey' }, 50],
       [`HD-${tag}-M-G`, { Size: 'M', Color: 'Grey' }, null],
@@ -127,7 +135,11 @@ describe('product import', () => {
     expect(full.body.data).toMatchObject({ rows: 100, products: 1, create: 1, failed: 0 });
 
     const refusal = (line: number, handle: string) => [
-      { field: 'body', code: 'invalid_value', message: `body: line ${line}, column handle: '${handle}' has more than 100 rows: a product has at most 100 (one per variant, as POST /api/products takes)` },
+      {
+        field: 'body',
+        code: 'invalid_value',
+        message: `body: line ${line}, column handle: '${handle}' has more than 100 rows: a product has at most 100 (one per variant, as POST /api/products takes)`,
+      },
     ];
     const over = await upload(key, [header, `other-${tag},Other,1,,`, ...sizes(`over-${tag}`, 101)].join('\n'), '?dry_run=true');
     expectError(over, 422, 'VALIDATION_ERROR');

@@ -34,7 +34,21 @@ describe('networkOf: the key a client address is counted on', () => {
   });
 
   it('gives what is not an address a key of its own that no network or lock-out row can have, and never throws', () => {
-    const unread = ['', 'unknown', '*', '203.0.113.256', '203.0.113', '1.2.3.4.5', '2001:db8::1::2', '2001:db8:1:2:3:4:5:6:7', '12345::', 'g::1', ':::', '[2001:db8::1]', 'x'.repeat(10_000)];
+    const unread = [
+      '',
+      'unknown',
+      '*',
+      '203.0.113.256',
+      '203.0.113',
+      '1.2.3.4.5',
+      '2001:db8::1::2',
+      '2001:db8:1:2:3:4:5:6:7',
+      '12345::',
+      'g::1',
+      ':::',
+      '[2001:db8::1]',
+      'x'.repeat(10_000),
+    ];
     for (const text of unread) {
       const key = networkOf(text);
       expect(key === UNKNOWN_NETWORK || key.startsWith('unread:'), text).toBe(true);

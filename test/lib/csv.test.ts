@@ -33,7 +33,15 @@ describe('CSV columns', () => {
   });
 
   it('walk nested objects and join the values of a list', () => {
-    const order = { id: 'o1', shippingAddress: null, lines: [{ sku: 'A', quantity: 2 }, { sku: null, quantity: 1 }, { sku: 'C', quantity: 3 }] };
+    const order = {
+      id: 'o1',
+      shippingAddress: null,
+      lines: [
+        { sku: 'A', quantity: 2 },
+        { sku: null, quantity: 1 },
+        { sku: 'C', quantity: 3 },
+      ],
+    };
     expect(cellValue(order, 'shippingAddress.city')).toBeNull();
     // The second line has no sku: its place stays, in step with lines.quantity.
     expect(cellValue(order, 'lines.sku')).toBe('A; ; C');
@@ -54,8 +62,14 @@ describe('reading CSV', () => {
   });
 
   it('reads back what it writes, and names the line of an unclosed quote', () => {
-    const rows = [['=1+1', 'a,b', 'say "x"'], ['two\nlines', '', ' pad']];
-    expect(parseCsv(rows.map(csvLine).join('')).map((r) => r.cells)).toEqual([["'=1+1", 'a,b', 'say "x"'], ['two\nlines', '', ' pad']]);
+    const rows = [
+      ['=1+1', 'a,b', 'say "x"'],
+      ['two\nlines', '', ' pad'],
+    ];
+    expect(parseCsv(rows.map(csvLine).join('')).map((r) => r.cells)).toEqual([
+      ["'=1+1", 'a,b', 'say "x"'],
+      ['two\nlines', '', ' pad'],
+    ]);
     expect(() => parseCsv('a,b\n1,"open\n2,3')).toThrow(CsvSyntaxError);
     try {
       parseCsv('a,b\n1,"open\n2,3');

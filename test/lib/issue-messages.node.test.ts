@@ -22,7 +22,10 @@ describe('validation messages', () => {
       email: z.email(),
       status: z.enum(['pending', 'processing', 'shipped']),
       tags: z.array(z.string()).min(1).optional(),
-      slug: z.string().regex(/^[a-z]+$/, 'must be lowercase letters').optional(),
+      slug: z
+        .string()
+        .regex(/^[a-z]+$/, 'must be lowercase letters')
+        .optional(),
       discount: z.number().positive().optional(),
     })
     .strict();
@@ -73,7 +76,11 @@ describe('validation messages', () => {
   });
 
   it('puts a problem that is not a predicate after a colon', () => {
-    expect(detailOf({ field: 'variantId', problem: "no variant 'var_x'", code: 'not_found' })).toEqual({ field: 'variantId', code: 'not_found', message: "variantId: no variant 'var_x'" });
+    expect(detailOf({ field: 'variantId', problem: "no variant 'var_x'", code: 'not_found' })).toEqual({
+      field: 'variantId',
+      code: 'not_found',
+      message: "variantId: no variant 'var_x'",
+    });
     expect(detailOf({ field: 'quantity', problem: 'must be at least 1' }).message).toBe('quantity must be at least 1');
   });
 });

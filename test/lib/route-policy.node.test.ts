@@ -19,7 +19,10 @@ function app() {
   things.openapi(route('get', '/things/{id}', { counted: false }, 'get'), (c) => c.json({ success: true as const, data: {}, message: '' }, 200));
   things.openapi(route('post', '/things/{id}', { maxBodyBytes: () => 7 }, 'post'), (c) => c.json({ success: true as const, data: {}, message: '' }, 200));
   const root = new OpenAPIHono<AppEnv>({ getPath: versionAliasPath });
-  root.use('/api/*', resolveRoutePolicy(() => root.openAPIRegistry.definitions));
+  root.use(
+    '/api/*',
+    resolveRoutePolicy(() => root.openAPIRegistry.definitions),
+  );
   root.use('/api/*', async (c, next) => {
     seen.policy = routePolicy(c);
     await next();

@@ -55,9 +55,7 @@ describe('product media', () => {
       expect(file.headers.get('ETag')).toMatch(/^"/);
     }
     const shown = await product(p.id);
-    expect(shown.media.map((m: { contentType: string; position: number }) => [m.contentType, m.position])).toEqual(
-      Object.keys(sizes).map((type, position) => [type, position]),
-    );
+    expect(shown.media.map((m: { contentType: string; position: number }) => [m.contentType, m.position])).toEqual(Object.keys(sizes).map((type, position) => [type, position]));
   });
 
   it('takes multipart/form-data with alt, position and variant as fields, and lets application/octet-stream bytes decide', async () => {
@@ -137,17 +135,35 @@ describe('product media', () => {
     const moved = await api(`/api/products/${p.id}/media/${ids[3]}`, { method: 'PATCH', key, json: { position: 0, alt: 'Front' } });
     expect(moved.status).toBe(200);
     expect(moved.body.data).toMatchObject({ position: 0, alt: 'Front' });
-    expect(await order()).toEqual([[ids[3], 0], [ids[0], 1], [ids[1], 2], [ids[2], 3]]);
+    expect(await order()).toEqual([
+      [ids[3], 0],
+      [ids[0], 1],
+      [ids[1], 2],
+      [ids[2], 3],
+    ]);
     // Past the end means last.
     await api(`/api/products/${p.id}/media/${ids[0]}`, { method: 'PATCH', key, json: { position: 49 } });
-    expect(await order()).toEqual([[ids[3], 0], [ids[1], 1], [ids[2], 2], [ids[0], 3]]);
+    expect(await order()).toEqual([
+      [ids[3], 0],
+      [ids[1], 1],
+      [ids[2], 2],
+      [ids[0], 3],
+    ]);
     await api(`/api/products/${p.id}/media/${ids[1]}`, { method: 'DELETE', key });
-    expect(await order()).toEqual([[ids[3], 0], [ids[2], 1], [ids[0], 2]]);
+    expect(await order()).toEqual([
+      [ids[3], 0],
+      [ids[2], 1],
+      [ids[0], 2],
+    ]);
 
     const updates = await db().select().from(events).where(eq(events.type, 'product.updated'));
     const mine = updates.filter((e) => (e.data as { productId: string }).productId === p.id);
     const last = mine.at(-1)!.data as { product: { media: { id: string; position: number; alt: string | null }[] } };
-    expect(last.product.media.map((m) => [m.id, m.position])).toEqual([[ids[3], 0], [ids[2], 1], [ids[0], 2]]);
+    expect(last.product.media.map((m) => [m.id, m.position])).toEqual([
+      [ids[3], 0],
+      [ids[2], 1],
+      [ids[0], 2],
+    ]);
     expect(last.product.media[0]!.alt).toBe('Front');
     expect(mine.length).toBe(4 + 3);
 
@@ -228,14 +244,18 @@ describe('product media', () => {
     const soon = new Date(Date.now() + 3600_000).toISOString();
     const claimed = `${'a'.repeat(64)}.gif`;
     await env.MEDIA.put(claimed, bytes);
-    await db().insert(mediaUnused).values([{ key: orphan, deletableAfter: hourAgo }, { key: claimed, deletableAfter: soon }]);
+    await db()
+      .insert(mediaUnused)
+      .values([
+        { key: orphan, deletableAfter: hourAgo },
+        { key: claimed, deletableAfter: soon },
+      ]);
     const result = await runScheduled(env, HOURLY_CRON);
     expect(result).toMatchObject({ mediaFilesDeleted: 1 });
     expect(await env.MEDIA.head(orphan)).toBeNull();
     expect(await env.MEDIA.head(claimed)).not.toBeNull();
   });
 });
-
 
 function exportsFetch(path: string, init: RequestInit = {}) {
   return exports.default.fetch(new Request(`http://store.test${path}`, init));

@@ -40,9 +40,15 @@ async function abandonedCartEvent() {
   const customer = await insertUser();
   const id = (await api('/api/carts', { method: 'POST', key: customer.token, json: {} })).body.data.id as string;
   await api('/api/carts/me/lines', { method: 'POST', key: customer.token, json: { variantId, quantity: 1 } });
-  await db().update(carts).set({ updatedAt: new Date(Date.now() - 2 * 3_600_000).toISOString() }).where(eq(carts.id, id));
+  await db()
+    .update(carts)
+    .set({ updatedAt: new Date(Date.now() - 2 * 3_600_000).toISOString() })
+    .where(eq(carts.id, id));
   await abandonIdleCarts(env);
-  const [event] = await db().select().from(events).where(and(eq(events.type, 'cart.abandoned'), sql`json_extract(${events.data}, '$.cartId') = ${id}`));
+  const [event] = await db()
+    .select()
+    .from(events)
+    .where(and(eq(events.type, 'cart.abandoned'), sql`json_extract(${events.data}, '$.cartId') = ${id}`));
   return event!.data;
 }
 
@@ -76,7 +82,10 @@ const realData: Record<Trigger, () => Promise<TemplateData>> = {
     const staff = await insertUser({ role: 'admin' });
     const endpoint = await insertEndpoint({ url: `https://hooks.example.test/${uid()}`, failingSince: '2020-01-01T00:00:00.000Z' });
     expect(await disableIfFailingTooLong(db(), { endpoint, problem: 'HTTP 500', disableAfterHours: 72, now: new Date() })).toBe(true);
-    const [row] = await db().select().from(notifications).where(and(eq(notifications.template, 'webhook_endpoint_disabled'), eq(notifications.recipient, staff.user.email)));
+    const [row] = await db()
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.template, 'webhook_endpoint_disabled'), eq(notifications.recipient, staff.user.email)));
     return storedData(row?.id);
   },
 };
@@ -148,7 +157,10 @@ describe('templates whose messages carry a credential', () => {
     });
     expect(await outgoingMessage(env, row)).toEqual({ subject: row.subject, body: row.body, bodyHtml: row.bodyHtml, secret: null });
     const reset = DEFAULT_TEMPLATES.find((t) => t.id === 'tmpl_password_reset_email')!;
-    const sent = await outgoingMessage(env, notificationRow({ template: reset, to: 'someone@example.test', skip: null, userId: null, data: { token: REDACTED }, cause: resetCause('pwr_1'), eventId: null }));
+    const sent = await outgoingMessage(
+      env,
+      notificationRow({ template: reset, to: 'someone@example.test', skip: null, userId: null, data: { token: REDACTED }, cause: resetCause('pwr_1'), eventId: null }),
+    );
     expect(sent).toMatchObject({ secret: expect.any(String) });
   });
 });

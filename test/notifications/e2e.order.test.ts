@@ -6,7 +6,7 @@ import { adminKey, api, createProduct, db } from '../helpers';
 // Through the API and the real queues: an order placed, paid and shipped leaves its email and SMS
 // messages in the outbox (the default provider), sent and readable at /api/notifications.
 
-it('placing, paying and shipping an order leaves readable email and SMS with the order\'s details', { timeout: 60_000 }, async () => {
+it("placing, paying and shipping an order leaves readable email and SMS with the order's details", { timeout: 60_000 }, async () => {
   const key = await adminKey();
   // Signed up through the API, whose request publishes its own customer.registered (the welcome email).
   const email = `ada-${crypto.randomUUID().slice(0, 8)}@example.com`;
@@ -20,13 +20,24 @@ it('placing, paying and shipping an order leaves readable email and SMS with the
   expect(placed.status, JSON.stringify(placed.body)).toBe(201);
   const order = placed.body.data;
   expect((await api(`/api/orders/${order.id}/payments`, { method: 'POST', key, json: { provider: 'manual' } })).status).toBe(201);
-  const shipped = await api(`/api/orders/${order.id}/shipments`, { method: 'POST', key, json: { carrier: 'UPS', trackingNumber: '1Z999AA1', trackingUrl: 'https://ups.example/1Z999AA1', status: 'shipped' } });
+  const shipped = await api(`/api/orders/${order.id}/shipments`, {
+    method: 'POST',
+    key,
+    json: { carrier: 'UPS', trackingNumber: '1Z999AA1', trackingUrl: 'https://ups.example/1Z999AA1', status: 'shipped' },
+  });
   expect(shipped.status, JSON.stringify(shipped.body)).toBe(201);
 
   const mine = async () => (await api(`/api/notifications?recipient=${encodeURIComponent(user.email)}&limit=100`, { key })).body.data as any[];
-  await expect.poll(async () => (await mine()).filter((n) => n.status === 'sent').map((n) => n.template).sort(), { timeout: 30_000, interval: 250 }).toEqual(
-    ['order_confirmation', 'payment_receipt', 'shipment_shipped', 'welcome'],
-  );
+  await expect
+    .poll(
+      async () =>
+        (await mine())
+          .filter((n) => n.status === 'sent')
+          .map((n) => n.template)
+          .sort(),
+      { timeout: 30_000, interval: 250 },
+    )
+    .toEqual(['order_confirmation', 'payment_receipt', 'shipment_shipped', 'welcome']);
   const emails = await mine();
   const confirmation = emails.find((n) => n.template === 'order_confirmation');
   expect(confirmation).toMatchObject({ channel: 'email', provider: 'outbox', attempts: 1, subject: expect.stringContaining(`order #${order.number} confirmed`) });

@@ -5,7 +5,11 @@ import { planEventNotifications } from '../../src/notifications/planner';
 import { placeTestOrder } from '../commerce/order-fixtures';
 import { adminKey, api, db, insertUser } from '../helpers';
 
-const shippedEvent = (orderId: string) => ({ id: `evt_${crypto.randomUUID()}`, type: 'shipment.shipped', data: { orderId, shipmentId: 'ship_x', carrier: 'UPS', trackingNumber: '1Z999', trackingUrl: null, lines: [] } });
+const shippedEvent = (orderId: string) => ({
+  id: `evt_${crypto.randomUUID()}`,
+  type: 'shipment.shipped',
+  data: { orderId, shipmentId: 'ship_x', carrier: 'UPS', trackingNumber: '1Z999', trackingUrl: null, lines: [] },
+});
 
 describe('opt-outs', () => {
   it('customers set their own through /api/customers/me; staff through /api/customers/{id}', async () => {

@@ -53,7 +53,10 @@ describe('password reset', () => {
   it('refuses an expired token and an unknown one; concurrent uses of one token change the password once', async () => {
     const { user } = await insertUser();
     const { token } = await resetEmail(user.email);
-    await db().update(passwordResetTokens).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(passwordResetTokens.userId, user.id));
+    await db()
+      .update(passwordResetTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(passwordResetTokens.userId, user.id));
     expectError(await confirm(token, 'too late password'), 422, 'VALIDATION_ERROR');
     expectError(await confirm('not-a-token', 'whatever password'), 422, 'VALIDATION_ERROR');
     expectError(await api('/api/auth/password-reset/confirm', { method: 'POST', json: { token: 'x', password: 'short' } }), 422, 'VALIDATION_ERROR');

@@ -11,11 +11,27 @@ import { openChannel, runQueue } from '../webhooks/receiver-setup';
 // calls, one statement records the results), yet settles each message on its own. D1 calls are
 // counted through a wrapper of the binding handed to the consumer.
 
-const template = { key: 'test_batch', event: 'order.placed', channel: 'email' as const, category: 'transactional' as const, subject: 'Order {{orderId}}', body: 'Order {{orderId}} is confirmed', bodyHtml: null };
+const template = {
+  key: 'test_batch',
+  event: 'order.placed',
+  channel: 'email' as const,
+  category: 'transactional' as const,
+  subject: 'Order {{orderId}}',
+  body: 'Order {{orderId}} is confirmed',
+  bodyHtml: null,
+};
 
 async function queued(count: number): Promise<NotificationRow[]> {
   const rows = Array.from({ length: count }, (_, i) =>
-    notificationRow({ template, to: `batch-${i}-${crypto.randomUUID().slice(0, 8)}@example.test`, skip: null, userId: null, data: { orderId: `ord_${i}` }, cause: crypto.randomUUID(), eventId: null }),
+    notificationRow({
+      template,
+      to: `batch-${i}-${crypto.randomUUID().slice(0, 8)}@example.test`,
+      skip: null,
+      userId: null,
+      data: { orderId: `ord_${i}` },
+      cause: crypto.randomUUID(),
+      eventId: null,
+    }),
   );
   expect(await insertNotifications(db(), rows)).toHaveLength(count);
   return rows;
@@ -26,7 +42,20 @@ function counted() {
   return { metrics, DB: measuredD1(env.DB, metrics) };
 }
 const bodiesOf = (rows: { id: string }[], attempts = 1) => rows.map((row) => ({ body: { notificationId: row.id }, attempts }));
-const stored = async (rows: { id: string }[]) => new Map((await db().select().from(notifications).where(inArray(notifications.id, rows.map((r) => r.id)))).map((row) => [row.id, row]));
+const stored = async (rows: { id: string }[]) =>
+  new Map(
+    (
+      await db()
+        .select()
+        .from(notifications)
+        .where(
+          inArray(
+            notifications.id,
+            rows.map((r) => r.id),
+          ),
+        )
+    ).map((row) => [row.id, row]),
+  );
 
 describe('the notifications queue, a batch at a time', () => {
   it('costs two D1 round trips whatever the batch holds: one claim, one record', async () => {
@@ -37,7 +66,15 @@ describe('the notifications queue, a batch at a time', () => {
       expect(run.result.explicitAcks).toHaveLength(size);
       expect(metrics.roundTrips, `a batch of ${size}`).toBe(2);
       const after = await stored(rows);
-      for (const row of rows) expect(after.get(row.id)).toMatchObject({ status: 'sent', attempts: 1, provider: 'outbox', providerMessageId: `outbox:${row.id}`, sentAt: expect.any(String), body: row.body });
+      for (const row of rows)
+        expect(after.get(row.id)).toMatchObject({
+          status: 'sent',
+          attempts: 1,
+          provider: 'outbox',
+          providerMessageId: `outbox:${row.id}`,
+          sentAt: expect.any(String),
+          body: row.body,
+        });
     }
   });
 
@@ -46,7 +83,13 @@ describe('the notifications queue, a batch at a time', () => {
     const rows = await queued(4);
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { metrics, DB } = counted();
-    const run = await runQueue('notifications', bodiesOf(rows, 2), { DB, NOTIFICATIONS_EMAIL_PROVIDER: 'resend', RESEND_API_KEY: 're_k', RESEND_API_URL: resend.url, NOTIFICATIONS_RETRY_BASE_SECONDS: '10' } as never);
+    const run = await runQueue('notifications', bodiesOf(rows, 2), {
+      DB,
+      NOTIFICATIONS_EMAIL_PROVIDER: 'resend',
+      RESEND_API_KEY: 're_k',
+      RESEND_API_URL: resend.url,
+      NOTIFICATIONS_RETRY_BASE_SECONDS: '10',
+    } as never);
     vi.restoreAllMocks();
     expect(metrics.roundTrips).toBe(2);
     const retried = [0, 1, 2, 3].filter((i) => run.retried(i));

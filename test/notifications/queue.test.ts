@@ -52,7 +52,13 @@ describe('the notifications queue', () => {
     expect(last.path).toMatch(/\/emails$/);
     expect(last.headers.authorization).toBe('Bearer re_test_key');
     expect(last.headers['idempotency-key']).toBe(row.id);
-    expect(JSON.parse(last.body)).toEqual({ from: 'Shop <shop@example.test>', to: ['ada@example.test'], subject: 'Order ord_42', text: 'Your order ord_42 is on its way', html: '<p>Order <b>ord_42</b></p>' });
+    expect(JSON.parse(last.body)).toEqual({
+      from: 'Shop <shop@example.test>',
+      to: ['ada@example.test'],
+      subject: 'Order ord_42',
+      text: 'Your order ord_42 is on its way',
+      html: '<p>Order <b>ord_42</b></p>',
+    });
 
     // A duplicate message after the send sends nothing.
     expect((await send(row.id, 1, env)).acked()).toBe(true);
@@ -76,7 +82,7 @@ describe('the notifications queue', () => {
     expect(listed.map((n) => n.id)).toEqual(expect.arrayContaining([row.id, bad.id]));
   });
 
-  it('sends SMS through Twilio\'s Messages API, form-encoded with Basic auth', async () => {
+  it("sends SMS through Twilio's Messages API, form-encoded with Basic auth", async () => {
     const twilio = await openChannel({ answerBody: JSON.stringify({ sid: 'SM123' }) });
     const env = { NOTIFICATIONS_SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC_test', TWILIO_AUTH_TOKEN: 'secret', TWILIO_FROM: '+15550001111', TWILIO_API_URL: twilio.url };
     const row = await queued('sms', '+4915112345678');

@@ -29,8 +29,7 @@ export async function resendInbox() {
 export const tokenOfLink = (text: string) => text.match(/\/reset-password\?token=([A-Za-z0-9_-]+)/)?.[1];
 
 /** Runs the notifications consumer on one message with these settings over the test's env. */
-export const sendNotification = (notificationId: string, settings: Record<string, string> = {}) =>
-  runQueue('notifications', [{ body: { notificationId } }], settings as never);
+export const sendNotification = (notificationId: string, settings: Record<string, string> = {}) => runQueue('notifications', [{ body: { notificationId } }], settings as never);
 
 /**
  * Asks for a reset as POST /api/auth/password-reset does, but without its queue message (so the

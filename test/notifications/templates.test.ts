@@ -33,11 +33,15 @@ describe('the template language', () => {
     }
   });
 
-  it('every default template uses only its trigger\'s variables, and the migration seeded exactly the defaults', async () => {
+  it("every default template uses only its trigger's variables, and the migration seeded exactly the defaults", async () => {
     for (const t of DEFAULT_TEMPLATES) {
       const known = triggerVariables(t.event);
       expect(known.length, t.id).toBeGreaterThan(0);
-      for (const text of [t.subject, t.body, t.bodyHtml]) expect(placeholders(text).filter((v) => !known.includes(v)), t.id).toEqual([]);
+      for (const text of [t.subject, t.body, t.bodyHtml])
+        expect(
+          placeholders(text).filter((v) => !known.includes(v)),
+          t.id,
+        ).toEqual([]);
     }
     const seeded = await db().select().from(notificationTemplates);
     expect(seeded.map(({ createdAt: _c, updatedAt: _u, active, ...rest }) => ({ ...rest, active }))).toEqual(
@@ -47,8 +51,8 @@ describe('the template language', () => {
   });
 });
 
-describe('rendering with an event\'s data', () => {
-  it('renders the order confirmation with the order\'s number, lines and totals, to the order\'s email', async () => {
+describe("rendering with an event's data", () => {
+  it("renders the order confirmation with the order's number, lines and totals, to the order's email", async () => {
     const { user } = await insertUser({ name: 'Grace Hopper' });
     const { order, product } = await placeTestOrder({ customer: user.id, quantity: 3, price: 12.5 });
     const rows = await planEventNotifications(db(), { id: 'evt_test_placed', type: 'order.placed', data: { orderId: order.id } });
@@ -93,7 +97,11 @@ describe('/api/notifications/templates', () => {
 
   it('refuses unknown variables (422 naming them), a subject on SMS and a missing one on email', async () => {
     const key = await adminKey();
-    const bad = await api('/api/notifications/templates/tmpl_order_confirmation_email', { method: 'PATCH', key, json: { body: 'Order {{orderId}} for {{creditCard}}', subject: null } });
+    const bad = await api('/api/notifications/templates/tmpl_order_confirmation_email', {
+      method: 'PATCH',
+      key,
+      json: { body: 'Order {{orderId}} for {{creditCard}}', subject: null },
+    });
     expectError(bad, 422, 'VALIDATION_ERROR');
     expect(bad.body.error.details).toEqual(
       expect.arrayContaining([
@@ -115,7 +123,11 @@ describe('/api/notifications/templates', () => {
     const [row] = await planEventNotifications(db(), { id: 'evt_test_cancel', type: 'order.cancelled', data: { orderId: order.id } });
     expect(row!.subject).toBe(`Cancelled: ${order.id} (5.00 ${order.currency})`);
 
-    const preview = await api('/api/notifications/templates/tmpl_order_cancelled_email/preview', { method: 'POST', key, json: { bodyHtml: '<p>{{customerName}}</p>', data: { customerName: '<script>' } } });
+    const preview = await api('/api/notifications/templates/tmpl_order_cancelled_email/preview', {
+      method: 'POST',
+      key,
+      json: { bodyHtml: '<p>{{customerName}}</p>', data: { customerName: '<script>' } },
+    });
     expect(preview.status).toBe(200);
     expect(preview.body.data).toMatchObject({ subject: expect.stringMatching(/^Cancelled: ord_/), bodyHtml: '<p>&lt;script&gt;</p>' });
     expectError(await api('/api/notifications/templates/tmpl_order_cancelled_email/preview', { method: 'POST', key, json: { data: { nope: 1 } } }), 422, 'VALIDATION_ERROR');

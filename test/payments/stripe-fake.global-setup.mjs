@@ -109,7 +109,10 @@ function control(method, path, query, body) {
     const intent = intents.get(m[1]);
     if (!intent) return { status: 404, body: { error: 'no such intent' } };
     if (body.outcome === 'declined') {
-      Object.assign(intent, { status: 'requires_payment_method', last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' } });
+      Object.assign(intent, {
+        status: 'requires_payment_method',
+        last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+      });
     } else {
       Object.assign(intent, { status: 'succeeded', last_payment_error: null, latest_charge: id('ch') });
     }
@@ -167,7 +170,8 @@ async function handle(req, res) {
   let answer;
   const first = idempotencyKey && answered.get(idempotencyKey);
   if (first) {
-    if (first.method !== req.method || first.path !== url.pathname) answer = stripeError(400, 'idempotency_key_in_use', 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
+    if (first.method !== req.method || first.path !== url.pathname)
+      answer = stripeError(400, 'idempotency_key_in_use', 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
     else answer = first.answer;
   } else {
     answer = stripe(req.method, url.pathname, params);

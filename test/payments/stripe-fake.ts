@@ -35,8 +35,7 @@ export const injectFault = (match: string, mode: 'fail' | 'lose-answer', times =
 export const clearFaults = () => fake('/__fake/faults', { method: 'DELETE' });
 
 /** What the store asked Stripe about a PaymentIntent (by its id) or under an idempotency key prefix (our payment or refund id). */
-export const stripeRequests = (filter: { intent?: string; key?: string }) =>
-  fake<FakeRequest[]>(`/__fake/requests?${new URLSearchParams(filter as Record<string, string>)}`);
+export const stripeRequests = (filter: { intent?: string; key?: string }) => fake<FakeRequest[]>(`/__fake/requests?${new URLSearchParams(filter as Record<string, string>)}`);
 
 /** The refunds Stripe holds for a PaymentIntent. */
 export const stripeRefunds = (intent: string) => fake<Stripe.Refund[]>(`/__fake/refunds?intent=${intent}`);
@@ -45,9 +44,21 @@ let eventCount = 0;
 
 /** A Stripe event around `object`, and its Stripe-Signature header signed with the store's webhook secret (or `secret`). */
 export async function signedEvent(type: string, object: unknown, options: { secret?: string; timestamp?: number; id?: string } = {}) {
-  const event = { id: options.id ?? `evt_test_${Date.now()}_${++eventCount}`, object: 'event', type, api_version: '2026-10-28.endive', created: Math.floor(Date.now() / 1000), data: { object } };
+  const event = {
+    id: options.id ?? `evt_test_${Date.now()}_${++eventCount}`,
+    object: 'event',
+    type,
+    api_version: '2026-10-28.endive',
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+  };
   const payload = JSON.stringify(event);
-  const header = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: options.secret ?? env.STRIPE_WEBHOOK_SECRET!, timestamp: options.timestamp, cryptoProvider: Stripe.createSubtleCryptoProvider() });
+  const header = await Stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret: options.secret ?? env.STRIPE_WEBHOOK_SECRET!,
+    timestamp: options.timestamp,
+    cryptoProvider: Stripe.createSubtleCryptoProvider(),
+  });
   return { event, payload, header };
 }
 

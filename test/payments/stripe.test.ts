@@ -30,7 +30,9 @@ async function startStripePayment(options: { price?: number; quantity?: number; 
 /** Fails, inside D1, any batch that completes a payment of this order, until dropped. */
 async function failCompletionOf(orderId: string) {
   const name = `fail_${orderId.replace(/\W/g, '_')}`;
-  await env.DB.exec(`CREATE TRIGGER ${name} BEFORE UPDATE OF status ON payments WHEN NEW.status = 'completed' AND NEW.order_id = '${orderId}' BEGIN SELECT RAISE(ABORT, 'injected D1 failure'); END;`);
+  await env.DB.exec(
+    `CREATE TRIGGER ${name} BEFORE UPDATE OF status ON payments WHEN NEW.status = 'completed' AND NEW.order_id = '${orderId}' BEGIN SELECT RAISE(ABORT, 'injected D1 failure'); END;`,
+  );
   return () => env.DB.exec(`DROP TRIGGER ${name};`);
 }
 
@@ -92,7 +94,10 @@ describe('stripe payments', () => {
   });
 
   it('does not complete a payment whose PaymentIntent succeeded for another amount or currency: failed with the reason, the order unpaid', async () => {
-    for (const [change, reported] of [[{ amount: 100, amount_received: 100 }, '100 usd'], [{ currency: 'eur' }, '2500 eur']] as const) {
+    for (const [change, reported] of [
+      [{ amount: 100, amount_received: 100 }, '100 usd'],
+      [{ currency: 'eur' }, '2500 eur'],
+    ] as const) {
       const { order, token, payment } = await startStripePayment();
       const intent = await confirmIntent(payment.providerReference);
       const res = await deliver(await signedEvent('payment_intent.succeeded', { ...intent, ...change }));
@@ -106,7 +111,9 @@ describe('stripe payments', () => {
       expect((await eventsOf('payment.failed', order.id))[0]!.data).toMatchObject({ paymentId: payment.id });
       // A refund of that charge at Stripe changes nothing here: the store never counted the money.
       await dashboardRefund(payment.providerReference, 100);
-      const refunded = await deliver(await signedEvent('charge.refunded', { id: 'ch_test', object: 'charge', payment_intent: payment.providerReference, amount_refunded: 100, refunded: true }));
+      const refunded = await deliver(
+        await signedEvent('charge.refunded', { id: 'ch_test', object: 'charge', payment_intent: payment.providerReference, amount_refunded: 100, refunded: true }),
+      );
       expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
       expect(await refundsOf(payment.id)).toHaveLength(0);
       expect(await orderRow(order.id)).toMatchObject({ status: 'pending', amountPaid: 0, amountRefunded: 0 });
@@ -187,7 +194,13 @@ describe('stripe payments', () => {
     expect([201, 409]).toContain(currency.status);
     const { user, token } = await insertUser();
     // 3 x 10 USD at 150 yen to the dollar: 4,500 yen, a zero-decimal currency at Stripe and here.
-    const { order } = await placeOrder(db(), { customerId: user.id, email: user.email, currency: 'JPY', lines: [{ variantId: product.variants[0].id, quantity: 3 }], actor: 'system' });
+    const { order } = await placeOrder(db(), {
+      customerId: user.id,
+      email: user.email,
+      currency: 'JPY',
+      lines: [{ variantId: product.variants[0].id, quantity: 3 }],
+      actor: 'system',
+    });
     expect(order).toMatchObject({ currency: 'JPY', minorUnits: 0, total: 4500 });
     const res = await api(`/api/orders/${order.id}/payments`, { method: 'POST', key: token, json: { provider: 'stripe' } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -281,17 +294,27 @@ describe('stripe payments', () => {
     const bare = { ...env, STRIPE_SECRET_KEY: undefined, STRIPE_WEBHOOK_SECRET: undefined };
     const { default: worker } = await import('../../src/index');
     const res = await worker.fetch!(
-      new Request(`http://store.test/api/orders/${order.id}/payments`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ provider: 'stripe' }) }),
+      new Request(`http://store.test/api/orders/${order.id}/payments`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ provider: 'stripe' }),
+      }),
       bare as never,
       { waitUntil() {}, passThroughOnException() {}, props: {} } as never,
     );
     expect(res.status).toBe(422);
     const body = (await res.json()) as any;
-    expect(body.error.details).toEqual([{ field: 'provider', code: 'invalid_value', message: 'provider: the stripe provider is not set up: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are not set' }]);
+    expect(body.error.details).toEqual([
+      { field: 'provider', code: 'invalid_value', message: 'provider: the stripe provider is not set up: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are not set' },
+    ]);
     expect(await paymentsOf(order.id)).toHaveLength(0);
     const signed = await signedEvent('payment_intent.succeeded', { id: 'pi_x', object: 'payment_intent', metadata: {} });
     const hook = await worker.fetch!(
-      new Request('http://store.test/api/payments/stripe/webhook', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signed.header }, body: signed.payload }),
+      new Request('http://store.test/api/payments/stripe/webhook', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signed.header },
+        body: signed.payload,
+      }),
       bare as never,
       { waitUntil() {}, passThroughOnException() {}, props: {} } as never,
     );
@@ -332,7 +355,9 @@ describe('never lost: manual payments and refunds', () => {
     const paid = await api(`/api/orders/${order.id}/payments`, { method: 'POST', key, json: { provider: 'manual' } });
     const paymentId = paid.body.data.id as string;
     const name = `fail_refund_${paymentId}`;
-    await env.DB.exec(`CREATE TRIGGER ${name} BEFORE UPDATE OF status ON refunds WHEN NEW.status = 'completed' AND NEW.payment_id = '${paymentId}' BEGIN SELECT RAISE(ABORT, 'injected D1 failure'); END;`);
+    await env.DB.exec(
+      `CREATE TRIGGER ${name} BEFORE UPDATE OF status ON refunds WHEN NEW.status = 'completed' AND NEW.payment_id = '${paymentId}' BEGIN SELECT RAISE(ABORT, 'injected D1 failure'); END;`,
+    );
     expect((await api(`/api/payments/${paymentId}/refunds`, { method: 'POST', key, json: {} })).status).toBe(500);
     await env.DB.exec(`DROP TRIGGER ${name};`);
     expect((await refundsOf(paymentId))[0]).toMatchObject({ status: 'pending' });
@@ -343,7 +368,10 @@ describe('never lost: manual payments and refunds', () => {
     expect(all).toHaveLength(1);
     expect(all[0]).toMatchObject({ status: 'completed', amount: 700 });
     expect(await orderRow(order.id)).toMatchObject({ status: 'refunded', amountRefunded: 700 });
-    const [{ n }] = (await db().select({ n: sql<number>`count(*)` }).from(events).where(and(eq(events.type, 'payment.refunded'), sql`json_extract(${events.data}, '$.paymentId') = ${paymentId}`))) as [{ n: number }];
+    const [{ n }] = (await db()
+      .select({ n: sql<number>`count(*)` })
+      .from(events)
+      .where(and(eq(events.type, 'payment.refunded'), sql`json_extract(${events.data}, '$.paymentId') = ${paymentId}`))) as [{ n: number }];
     expect(n).toBe(1);
   });
 });

@@ -15,7 +15,12 @@ describe('AddressLimiter object', () => {
     const stub = limiter();
     const decisions = (await Promise.all(Array.from({ length: 40 }, () => stub.count(15, HOUR, [asked('203.0.113.1')])))).flat();
     expect(decisions.filter((d) => d.allowed)).toHaveLength(15);
-    expect(decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((a, b) => b - a)).toEqual(Array.from({ length: 15 }, (_, i) => 14 - i));
+    expect(
+      decisions
+        .filter((d) => d.allowed)
+        .map((d) => d.remaining)
+        .sort((a, b) => b - a),
+    ).toEqual(Array.from({ length: 15 }, (_, i) => 14 - i));
     expect(await stub.used('203.0.113.1')).toBe(15);
   });
 
@@ -72,7 +77,14 @@ describe('addresses over the shards', () => {
     const calls: Promise<unknown>[] = [];
     const verdicts: { address: string; remaining?: number; n: number }[] = [];
     for (const address of [first, same, first]) {
-      countServed(env, 50, HOUR, address, (call) => calls.push(call), (a, decision, n) => verdicts.push({ address: a, remaining: decision?.remaining, n }));
+      countServed(
+        env,
+        50,
+        HOUR,
+        address,
+        (call) => calls.push(call),
+        (a, decision, n) => verdicts.push({ address: a, remaining: decision?.remaining, n }),
+      );
     }
     // One call for the shard, made in the background of the request that opened the batch.
     expect(calls).toHaveLength(1);

@@ -33,7 +33,10 @@ describe('rate-limit buckets are known before the credential is looked up', () =
     const key = await adminKey();
     // The key's own bucket is exhausted: that must not decide the answer once the key fails.
     for (let i = 0; i < AUTHENTICATED; i++) await peek(await apiKeyBucket(key), AUTHENTICATED);
-    await db().update(apiKeys).set({ revokedAt: new Date().toISOString() }).where(eq(apiKeys.keyHash, await hashApiKey(key)));
+    await db()
+      .update(apiKeys)
+      .set({ revokedAt: new Date().toISOString() })
+      .where(eq(apiKeys.keyHash, await hashApiKey(key)));
     const ip = newIp();
     const res = await api('/api/products', { key, ...fromIp(ip) });
     expect(res.status).toBe(401);

@@ -10,7 +10,10 @@ const ANONYMOUS = 5;
 const newIp = () => `10.${Array.from(crypto.getRandomValues(new Uint8Array(3))).join('.')}`;
 const fromIp = (ip: string, headers: Record<string, string> = {}) => ({ headers: { 'CF-Connecting-IP': ip, ...headers } });
 const remaining = (res: { headers: Headers }) => Number(res.headers.get('X-RateLimit-Remaining'));
-const rowsOf = (csv: string) => parseCsv(csv).slice(1).map((row) => row.cells);
+const rowsOf = (csv: string) =>
+  parseCsv(csv)
+    .slice(1)
+    .map((row) => row.cells);
 
 describe('CSV export and the rate limit', () => {
   it('charges an anonymous export one request per page it reads, and refuses up front one the allowance cannot cover', async () => {

@@ -21,7 +21,12 @@ async function send(ip: string, { method = 'GET', path = '/api/products?limit=1'
   await res.arrayBuffer();
   const settled = settle ? waitOnExecutionContext(ctx) : Promise.resolve();
   await settled;
-  return { status: res.status, remaining: Number(res.headers.get('X-RateLimit-Remaining')), background: res.headers.get('X-RateLimit-Counted') === 'background', settled: () => waitOnExecutionContext(ctx) };
+  return {
+    status: res.status,
+    remaining: Number(res.headers.get('X-RateLimit-Remaining')),
+    background: res.headers.get('X-RateLimit-Counted') === 'background',
+    settled: () => waitOnExecutionContext(ctx),
+  };
 }
 
 /** The limiter of an address's network (src/lib/client-network.ts), which its requests are counted on. */

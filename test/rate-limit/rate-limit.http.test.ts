@@ -64,7 +64,7 @@ describe('rate limits over HTTP', () => {
 
   it('counts a request with a bad credential against its IP, then refuses it with 401', async () => {
     const ip = newIp();
-    const res = await api('/api/products', { key: 'sk_' + 'Z'.repeat(40), ...fromIp(ip) });
+    const res = await api('/api/products', { key: `sk_${'Z'.repeat(40)}`, ...fromIp(ip) });
     expect(res.status).toBe(401);
     expect(res.headers.get('X-RateLimit-Limit')).toBe(String(ANONYMOUS));
     expect(res.headers.get('X-RateLimit-Remaining')).toBe(String(ANONYMOUS - 1));
@@ -72,7 +72,7 @@ describe('rate limits over HTTP', () => {
     expect((await api('/api/products', fromIp(ip))).headers.get('X-RateLimit-Remaining')).toBe(String(ANONYMOUS - 2));
     // Once the IP is used up, bad credentials get 429 like any unauthenticated request.
     for (let i = 0; i < ANONYMOUS; i++) await api('/api/products', fromIp(ip));
-    expect((await api('/api/products', { key: 'sk_' + 'Z'.repeat(40), ...fromIp(ip) })).status).toBe(429);
+    expect((await api('/api/products', { key: `sk_${'Z'.repeat(40)}`, ...fromIp(ip) })).status).toBe(429);
   });
 
   it('never counts health checks or the index of links', async () => {

@@ -39,7 +39,13 @@ describe('a publishable key', () => {
 
   it('pays a sign-in attempt on the client network too, as a credential would', async () => {
     const ip = newIp();
-    const login = () => api('/api/auth/login', { method: 'POST', key: pk, headers: { Origin: SHOP, 'CF-Connecting-IP': ip }, json: { email: `nobody-${uid()}@example.test`, password: 'wrong password' } });
+    const login = () =>
+      api('/api/auth/login', {
+        method: 'POST',
+        key: pk,
+        headers: { Origin: SHOP, 'CF-Connecting-IP': ip },
+        json: { email: `nobody-${uid()}@example.test`, password: 'wrong password' },
+      });
     for (let i = 0; i < 5; i++) expect((await login()).status).toBe(401);
     expectError(await login(), 429, 'RATE_LIMITED');
   });

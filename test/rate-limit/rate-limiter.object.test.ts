@@ -15,7 +15,10 @@ describe('RateLimiter object', () => {
     expect(decisions.filter((d) => d.allowed)).toHaveLength(25);
     expect(decisions.filter((d) => !d.allowed)).toHaveLength(35);
     // Remaining counts down one per allowed hit, without gaps or repeats.
-    const remaining = decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((a, b) => b - a);
+    const remaining = decisions
+      .filter((d) => d.allowed)
+      .map((d) => d.remaining)
+      .sort((a, b) => b - a);
     expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => 24 - i));
   });
 

@@ -14,7 +14,7 @@ import { adminKey, createProduct, db, insertUser, uid } from '../helpers';
 /** A deterministic generator, so a failure can be replayed. */
 function random(seed: number) {
   let state = seed >>> 0;
-  return () => ((state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 type Row = Record<string, number | string>;
@@ -23,17 +23,19 @@ const byKey = (rows: Row[], key: (r: Row) => string) => Object.fromEntries(rows.
 
 async function bruteForce() {
   const d = db();
-  const [days, units, refunds, products, months] = await d.batch([
+  const [days, units, refunds, products, months] = (await d.batch([
     d.all<Row>(sql`SELECT substr(created_at, 1, 10) AS day, currency, count(*) AS orders, sum(first_order) AS firstOrders,
       sum(CASE WHEN first_order THEN total ELSE 0 END) AS firstOrderSales, sum(subtotal) AS gross, sum(discount_total) AS discounts,
       sum(shipping_total) AS shipping, sum(tax_total) AS tax, sum(total) AS sales FROM orders WHERE status != 'cancelled' GROUP BY 1, 2`),
-    d.all<Row>(sql`SELECT substr(o.created_at, 1, 10) AS day, o.currency, sum(l.quantity) AS units FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.status != 'cancelled' GROUP BY 1, 2`),
+    d.all<Row>(
+      sql`SELECT substr(o.created_at, 1, 10) AS day, o.currency, sum(l.quantity) AS units FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.status != 'cancelled' GROUP BY 1, 2`,
+    ),
     d.all<Row>(sql`SELECT substr(updated_at, 1, 10) AS day, currency, sum(amount) AS refunds FROM refunds WHERE status = 'completed' GROUP BY 1, 2`),
     d.all<Row>(sql`SELECT substr(o.created_at, 1, 10) AS day, o.currency, l.product_id AS productId, sum(l.quantity) AS units, sum(l.subtotal - l.discount) AS revenue, count(*) AS lines
       FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.status != 'cancelled' GROUP BY 1, 2, 3`),
     d.all<Row>(sql`SELECT substr(o.created_at, 1, 7) AS month, o.currency, l.product_id AS productId, sum(l.quantity) AS units, sum(l.subtotal - l.discount) AS revenue, count(*) AS lines
       FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.status != 'cancelled' GROUP BY 1, 2, 3`),
-  ] as never) as Row[][];
+  ] as never)) as Row[][];
   const key = (r: Row) => `${r.currency}|${r.day}`;
   const expected: Record<string, Row> = {};
   const zero = { orders: 0, firstOrders: 0, firstOrderSales: 0, units: 0, gross: 0, discounts: 0, shipping: 0, tax: 0, sales: 0, refunds: 0 };
@@ -66,7 +68,10 @@ describe('sales aggregates', () => {
     for (let i = 0; i < 60; i++) {
       const customerId = next() < 0.6 ? pick(customers) : null;
       const email = customerId ? `c-${customerId}@example.test` : pick(guests);
-      const lines = [...new Set(Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(variants)))].map((variantId) => ({ variantId, quantity: 1 + Math.floor(next() * 4) }));
+      const lines = [...new Set(Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(variants)))].map((variantId) => ({
+        variantId,
+        quantity: 1 + Math.floor(next() * 4),
+      }));
       const when = new Date(Date.UTC(2026, 0, 1 + Math.floor(next() * 90), Math.floor(next() * 24)));
       const { order } = await placeOrder(db(), { customerId, email, lines, currency: next() < 0.25 ? 'JPY' : 'USD', actor: 'system' }, when);
       placed.push(order.id);

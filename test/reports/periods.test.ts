@@ -16,7 +16,13 @@ describe('report periods', () => {
 
   it('split a range into whole months and the days around them', () => {
     expect(monthsAndDays('2025-01-01', '2025-12-31')).toEqual({ months: ['2025-01', '2025-12'], days: [] });
-    expect(monthsAndDays('2025-01-15', '2025-04-10')).toEqual({ months: ['2025-02', '2025-03'], days: [['2025-01-15', '2025-01-31'], ['2025-04-01', '2025-04-10']] });
+    expect(monthsAndDays('2025-01-15', '2025-04-10')).toEqual({
+      months: ['2025-02', '2025-03'],
+      days: [
+        ['2025-01-15', '2025-01-31'],
+        ['2025-04-01', '2025-04-10'],
+      ],
+    });
     expect(monthsAndDays('2025-03-04', '2025-04-20')).toEqual({ days: [['2025-03-04', '2025-04-20']] });
     expect(monthsAndDays('2024-02-01', '2024-02-29')).toEqual({ months: ['2024-02', '2024-02'], days: [] });
   });

@@ -26,12 +26,22 @@ async function placeFixture() {
   const tote = await createProduct(key, { name: `Tote ${uid()}`, price: 25, stock: 1000 });
   const { user } = await insertUser();
   const place = (day: string, lines: [string, number][], customerId: string | null = null, email = `r-${uid()}@example.test`) =>
-    placeOrder(db(), { customerId, email, lines: lines.map(([variantId, quantity]) => ({ variantId, quantity })), actor: 'system' }, new Date(`${day}T12:00:00Z`)).then((p) => p.order);
+    placeOrder(db(), { customerId, email, lines: lines.map(([variantId, quantity]) => ({ variantId, quantity })), actor: 'system' }, new Date(`${day}T12:00:00Z`)).then(
+      (p) => p.order,
+    );
   const m = mug.variants[0].id;
   const t = tote.variants[0].id;
   // Week of Mon 2025-03-03: three orders (one cancelled); the next week one; April one.
   await place('2025-03-03', [[m, 2]], user.id, user.email); // 20, the customer's first
-  await place('2025-03-05', [[t, 1], [m, 1]], user.id, user.email); // 35, returning
+  await place(
+    '2025-03-05',
+    [
+      [t, 1],
+      [m, 1],
+    ],
+    user.id,
+    user.email,
+  ); // 35, returning
   const cancelled = await place('2025-03-09', [[t, 4]]); // cancelled: not counted
   await cancelOrder(db(), cancelled.id, ALL_ORDERS, 'test', 'system');
   await place('2025-03-10', [[t, 2]]); // 50, a guest's first

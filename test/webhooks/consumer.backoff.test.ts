@@ -48,7 +48,9 @@ describe('eventPayload', () => {
   const event = { id: 'evt_01', type: 'order.placed', data: { orderId: 'ord_1', total: 19.99, nested: { b: 1, a: [1, 2] } }, createdAt: '2026-05-01T10:00:00.123Z' };
 
   it('is the envelope {id, event, data, timestamp}, in that order', () => {
-    expect(eventPayload(event)).toBe('{"id":"evt_01","event":"order.placed","data":{"orderId":"ord_1","total":19.99,"nested":{"b":1,"a":[1,2]}},"timestamp":"2026-05-01T10:00:00.123Z"}');
+    expect(eventPayload(event)).toBe(
+      '{"id":"evt_01","event":"order.placed","data":{"orderId":"ord_1","total":19.99,"nested":{"b":1,"a":[1,2]}},"timestamp":"2026-05-01T10:00:00.123Z"}',
+    );
   });
 
   it('comes out byte for byte the same every time', () => {

@@ -18,7 +18,10 @@ function counted() {
 
 async function pendingDelivery(endpoint: WebhookEndpointRow) {
   const event = await insertEvent('order.placed', { orderId: `ord_${crypto.randomUUID()}` });
-  const [delivery] = await db().insert(webhookDeliveries).values({ id: newId(ID_PREFIX.webhookDelivery), endpointId: endpoint.id, eventId: event.id, eventType: event.type }).returning();
+  const [delivery] = await db()
+    .insert(webhookDeliveries)
+    .values({ id: newId(ID_PREFIX.webhookDelivery), endpointId: endpoint.id, eventId: event.id, eventType: event.type })
+    .returning();
   return delivery!;
 }
 
@@ -58,11 +61,10 @@ describe('deliveries, a batch at a time', () => {
     const broken = await pendingDelivery(bad);
     const inactive = await pendingDelivery(off);
     const { metrics, DB } = counted();
-    const run = await runQueue(
-      'webhook-deliveries',
-      [...bodiesOf([delivered[0]!]), ...bodiesOf([broken], 3), ...bodiesOf([delivered[1]!, inactive, delivered[2]!])],
-      { DB, WEBHOOK_RETRY_BASE_SECONDS: '10' },
-    );
+    const run = await runQueue('webhook-deliveries', [...bodiesOf([delivered[0]!]), ...bodiesOf([broken], 3), ...bodiesOf([delivered[1]!, inactive, delivered[2]!])], {
+      DB,
+      WEBHOOK_RETRY_BASE_SECONDS: '10',
+    });
     expect(metrics.roundTrips).toBe(2);
 
     expect([0, 2, 3, 4].map((i) => run.acked(i))).toEqual([true, true, true, true]);
@@ -79,7 +81,12 @@ describe('deliveries, a batch at a time', () => {
     expect(rows.get(inactive.id)).toMatchObject({ status: 'failed', attempts: 0, lastError: 'endpoint inactive' });
     const attempts = await attemptsOf([...delivered, broken, inactive].map((d) => d.id));
     expect(attempts).toHaveLength(4);
-    expect(attempts.find((a) => a.deliveryId === broken.id)).toMatchObject({ attempt: 1, statusCode: 503, error: 'HTTP 503', responseExcerpt: expect.stringContaining('receiver told to fail') });
+    expect(attempts.find((a) => a.deliveryId === broken.id)).toMatchObject({
+      attempt: 1,
+      statusCode: 503,
+      error: 'HTTP 503',
+      responseExcerpt: expect.stringContaining('receiver told to fail'),
+    });
     expect((await healthy.requests()).length).toBe(3);
     expect((await failing.requests()).length).toBe(1);
     // Only the failing endpoint starts a failing run.
@@ -87,7 +94,7 @@ describe('deliveries, a batch at a time', () => {
     expect((await endpointRow(bad.id)).failingSince).toBe(attempts.find((a) => a.deliveryId === broken.id)!.startedAt);
   });
 
-  it('records the rest of the batch when the database refuses one message\'s results, and retries that one', async () => {
+  it("records the rest of the batch when the database refuses one message's results, and retries that one", async () => {
     const quick = await openChannel();
     const slow = await openChannel();
     const endpoint = await insertEndpoint({ url: quick.url });
@@ -140,7 +147,7 @@ describe('deliveries, a batch at a time', () => {
     expect(await attemptsOf(deliveries.map((d) => d.id))).toHaveLength(3);
   });
 
-  it('ends an endpoint\'s failing run when one of its deliveries in the batch succeeds, even if another fails after it', async () => {
+  it("ends an endpoint's failing run when one of its deliveries in the batch succeeds, even if another fails after it", async () => {
     const channel = await openChannel({ failFirst: 1, failStatus: 500 });
     const old = hoursAgo(100);
     const endpoint = await insertEndpoint({ url: channel.url, failingSince: old });

@@ -4,17 +4,7 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookEndpo
 import type { Bindings } from '../../src/env';
 import { ID_PREFIX, newId } from '../../src/lib/ids';
 import { db } from '../helpers';
-import {
-  closedUrl,
-  expectedStandardSignature,
-  expectedStoreSignature,
-  insertEndpoint,
-  insertEvent,
-  openChannel,
-  runQueue,
-  testSecret,
-  type ChannelScript,
-} from './receiver-setup';
+import { closedUrl, expectedStandardSignature, expectedStoreSignature, insertEndpoint, insertEvent, openChannel, runQueue, testSecret, type ChannelScript } from './receiver-setup';
 
 // The webhook-deliveries consumer on real batches, POSTing to the loopback receiver.
 
@@ -108,7 +98,13 @@ describe('delivery (webhook-deliveries)', () => {
     const last = await deliver(delivery.id, 5);
     expect(last.acked()).toBe(true);
     const attempts = await attemptsOf(delivery.id);
-    expect(attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 500], [2, 500], [3, 500], [4, 500], [5, 200]]);
+    expect(attempts.map((a) => [a.attempt, a.statusCode])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 500],
+      [4, 500],
+      [5, 200],
+    ]);
     expect(attempts[0]!.responseExcerpt).toBe('receiver told to fail (3 more)');
     expect(attempts[0]!.error).toBe('HTTP 500');
     expect(attempts.slice(0, 4).every((a) => a.nextRetryAt !== null)).toBe(true);
@@ -207,7 +203,10 @@ describe('delivery (webhook-deliveries)', () => {
     const failing = await setup({ failFirst: 5 });
     const unreachable = await insertDelivery(await insertEndpoint({ url: closedUrl() }));
     const good2 = await setup();
-    const run = await runQueue('webhook-deliveries', [good, failing, unreachable, good2].map((d) => ({ body: { deliveryId: d.delivery.id } })));
+    const run = await runQueue(
+      'webhook-deliveries',
+      [good, failing, unreachable, good2].map((d) => ({ body: { deliveryId: d.delivery.id } })),
+    );
     expect([0, 1, 2, 3].map((i) => run.acked(i))).toEqual([true, false, false, true]);
     expect([0, 1, 2, 3].map((i) => run.retried(i))).toEqual([false, true, true, false]);
     expect(run.result.retryBatch.retry).toBe(false);

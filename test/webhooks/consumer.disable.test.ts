@@ -18,7 +18,10 @@ async function failingDelivery(endpoint: Partial<WebhookEndpointRow>) {
   const channel = await openChannel({ failFirst: 1000, failStatus: 503 });
   const row = await insertEndpoint({ url: channel.url, events: ['order.placed'], ...endpoint });
   const event = await insertEvent('order.placed', { orderId: 'ord_failing' });
-  const [delivery] = await db().insert(webhookDeliveries).values({ id: newId(ID_PREFIX.webhookDelivery), endpointId: row.id, eventId: event.id, eventType: event.type }).returning();
+  const [delivery] = await db()
+    .insert(webhookDeliveries)
+    .values({ id: newId(ID_PREFIX.webhookDelivery), endpointId: row.id, eventId: event.id, eventType: event.type })
+    .returning();
   return { channel, endpoint: row, delivery: delivery! };
 }
 const deliver = (deliveryId: string) => runQueue('webhook-deliveries', [{ body: { deliveryId }, attempts: 3 }]);
@@ -119,7 +122,10 @@ describe('disabling failing endpoints', () => {
     const channel = await openChannel();
     const recovering = await insertEndpoint({ url: channel.url, failingSince: hoursAgo(50) });
     const event = await insertEvent('order.placed', {});
-    const [delivery] = await db().insert(webhookDeliveries).values({ id: newId(ID_PREFIX.webhookDelivery), endpointId: recovering.id, eventId: event.id, eventType: event.type }).returning();
+    const [delivery] = await db()
+      .insert(webhookDeliveries)
+      .values({ id: newId(ID_PREFIX.webhookDelivery), endpointId: recovering.id, eventId: event.id, eventType: event.type })
+      .returning();
     expect((await deliver(delivery!.id)).acked()).toBe(true);
     expect(await endpointRow(recovering.id)).toMatchObject({ active: true, failingSince: null });
   });

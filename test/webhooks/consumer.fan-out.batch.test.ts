@@ -66,11 +66,19 @@ describe('fan-out, a batch at a time', () => {
 
   it('costs two when no event of the batch has a template, and a retried batch sends again only what was never tried', async () => {
     const endpoint = await insertEndpoint({ url: (await openChannel()).url, events: ['product.updated'], createdAt: new Date(Date.now() - 60_000).toISOString() });
-    const events = [await insertEvent('product.updated', { productId: 'prod_a' }), await insertEvent('product.updated', { productId: 'prod_b' }), await insertEvent('product.updated', { productId: 'prod_c' })];
+    const events = [
+      await insertEvent('product.updated', { productId: 'prod_a' }),
+      await insertEvent('product.updated', { productId: 'prod_b' }),
+      await insertEvent('product.updated', { productId: 'prod_c' }),
+    ];
     const ids = events.map((e) => e.id);
     const first = counted();
     const lost = recordingQueue({ failSends: 1 });
-    const failed = await runQueue('store-events', ids.map((eventId) => ({ body: { eventId } })), { DB: first.DB, DELIVERIES_QUEUE: lost.queue });
+    const failed = await runQueue(
+      'store-events',
+      ids.map((eventId) => ({ body: { eventId } })),
+      { DB: first.DB, DELIVERIES_QUEUE: lost.queue },
+    );
     expect(first.metrics.roundTrips).toBe(2);
     // The send failed: every message of the batch that had deliveries to send is retried.
     expect([0, 1, 2].map((i) => failed.retried(i))).toEqual([true, true, true]);
@@ -78,14 +86,26 @@ describe('fan-out, a batch at a time', () => {
     expect(rows).toHaveLength(3);
     // One of them was delivered meanwhile (a stalled sweep); the retry sends the other two only.
     const tried = rows.find((r) => r.eventId === ids[0])!;
-    await db().update(webhookDeliveries).set({ status: 'succeeded', attempts: 1 }).where(and(eq(webhookDeliveries.id, tried.id), eq(webhookDeliveries.endpointId, endpoint.id)));
+    await db()
+      .update(webhookDeliveries)
+      .set({ status: 'succeeded', attempts: 1 })
+      .where(and(eq(webhookDeliveries.id, tried.id), eq(webhookDeliveries.endpointId, endpoint.id)));
 
     const again = counted();
     const resent = recordingQueue();
-    const retry = await runQueue('store-events', ids.map((eventId) => ({ body: { eventId }, attempts: 2 })), { DB: again.DB, DELIVERIES_QUEUE: resent.queue });
+    const retry = await runQueue(
+      'store-events',
+      ids.map((eventId) => ({ body: { eventId }, attempts: 2 })),
+      { DB: again.DB, DELIVERIES_QUEUE: resent.queue },
+    );
     expect(retry.result.explicitAcks).toHaveLength(3);
     expect(again.metrics.roundTrips).toBe(2);
-    expect(resent.sent.sort()).toEqual(rows.filter((r) => r.id !== tried.id).map((r) => r.id).sort());
+    expect(resent.sent.sort()).toEqual(
+      rows
+        .filter((r) => r.id !== tried.id)
+        .map((r) => r.id)
+        .sort(),
+    );
     expect(await deliveriesOf(ids)).toHaveLength(3);
   });
 });

@@ -139,7 +139,13 @@ describe('fan-out (store-events)', () => {
     const leftover = await writeEvent('product.created', { productId: 'prod_orphan' }, new Date(Date.now() - LEFTOVER_MS - 1_000));
     const fresh = await writeEvent('product.created', { productId: 'prod_fresh' });
     const taken = await writeEvent('product.created', { productId: 'prod_taken' });
-    const published = async () => (await db().select({ id: events.id }).from(events).where(inArray(events.id, [leftover.id, fresh.id, taken.id]))).length;
+    const published = async () =>
+      (
+        await db()
+          .select({ id: events.id })
+          .from(events)
+          .where(inArray(events.id, [leftover.id, fresh.id, taken.id]))
+      ).length;
     expect(await published()).toBe(3);
     const sweep = recordingQueue();
     await runQueue('store-events', [{ body: { eventId: taken.id } }], { DELIVERIES_QUEUE: recordingQueue().queue, EVENTS_QUEUE: sweep.queue });

@@ -16,7 +16,17 @@ async function stalledRows(minutes: number) {
   const endpoint = await insertEndpoint({ url: 'http://127.0.0.1:9/hook' });
   const at = ago(minutes);
   const delivery = { id: newId('whd'), endpointId: endpoint.id, eventId: newId('evt'), eventType: 'order.placed', status: 'pending' as const, createdAt: at, updatedAt: at };
-  const notification = { id: newId('ntf'), channel: 'email' as const, recipient: 'sweep@example.com', template: 'order_confirmation', body: 'Thanks', status: 'queued' as const, attempts: 0, createdAt: at, updatedAt: at };
+  const notification = {
+    id: newId('ntf'),
+    channel: 'email' as const,
+    recipient: 'sweep@example.com',
+    template: 'order_confirmation',
+    body: 'Thanks',
+    status: 'queued' as const,
+    attempts: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
   await db().insert(webhookDeliveries).values(delivery);
   await db().insert(notifications).values(notification);
   return { delivery, notification };
@@ -39,7 +49,10 @@ it('re-queues stalled deliveries and notifications when a new event wakes the co
   expect(sent.notifications).toContain(first.notification.id);
   expect(sent.deliveries).not.toContain(fresh.delivery.id);
   expect(sent.notifications).not.toContain(fresh.notification.id);
-  const touched = await db().select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, [first.delivery.id]));
+  const touched = await db()
+    .select()
+    .from(webhookDeliveries)
+    .where(inArray(webhookDeliveries.id, [first.delivery.id]));
   expect(Date.parse(touched[0]!.updatedAt)).toBeGreaterThan(Date.now() - 60_000);
 
   // Within the minute the next batch does not look again.

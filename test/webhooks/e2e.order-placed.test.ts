@@ -26,9 +26,7 @@ it('delivers a signed order.placed to a real receiver after two failures, exactl
   expect(placed.status, JSON.stringify(placed.body)).toBe(201);
   const order = placed.body.data;
 
-  await expect
-    .poll(async () => (await receiver.requests()).filter((r) => r.answered === 200).length, { timeout: 60_000, interval: 250 })
-    .toBe(1);
+  await expect.poll(async () => (await receiver.requests()).filter((r) => r.answered === 200).length, { timeout: 60_000, interval: 250 }).toBe(1);
   const requests = await receiver.requests();
   // Only order.placed: the product.created of the setup is not something this endpoint wants.
   expect(requests.map((r) => [r.headers['x-store-event'], r.answered])).toEqual([
@@ -61,9 +59,21 @@ it('delivers a signed order.placed to a real receiver after two failures, exactl
   expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(900);
 
   const [delivery] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
-  expect(delivery).toMatchObject({ endpointId: endpoint.id, eventId: envelope.id, eventType: 'order.placed', status: 'succeeded', attempts: 3, lastStatusCode: 200, nextRetryAt: null });
+  expect(delivery).toMatchObject({
+    endpointId: endpoint.id,
+    eventId: envelope.id,
+    eventType: 'order.placed',
+    status: 'succeeded',
+    attempts: 3,
+    lastStatusCode: 200,
+    nextRetryAt: null,
+  });
   const attempts = await db().select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(asc(webhookAttempts.attempt));
-  expect(attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 500], [2, 500], [3, 200]]);
+  expect(attempts.map((a) => [a.attempt, a.statusCode])).toEqual([
+    [1, 500],
+    [2, 500],
+    [3, 200],
+  ]);
 
   // Nothing more arrives: no duplicate from a re-publish (the cron or a later write) or a late retry.
   const more = await api('/api/products', { method: 'POST', key, json: { name: 'After the order', price: 1, status: 'active' } });

@@ -29,7 +29,9 @@ async function insertEvent(type: string, data: Record<string, unknown>, createdA
 async function insertDelivery(endpointId: string, values: Partial<WebhookDeliveryRow> & { eventType: string; createdAt: string }) {
   const eventId = values.eventId ?? (await insertEvent(values.eventType, { orderId: `ord_${uid()}` }, values.createdAt));
   const id = `whd_${uid().toUpperCase()}`;
-  await db().insert(webhookDeliveries).values({ id, endpointId, eventId, updatedAt: values.createdAt, ...values });
+  await db()
+    .insert(webhookDeliveries)
+    .values({ id, endpointId, eventId, updatedAt: values.createdAt, ...values });
   return { id, eventId };
 }
 
@@ -58,9 +60,30 @@ describe('GET /api/webhooks/{id}/deliveries', () => {
   it('lists this endpoint deliveries newest first, filtered by status, event and day, counted in SQL', async () => {
     const endpoint = await newEndpoint();
     const other = await newEndpoint();
-    const a = await insertDelivery(endpoint, { eventType: 'order.placed', status: 'succeeded', attempts: 1, lastStatusCode: 200, createdAt: '2026-03-01T10:00:00.000Z', deliveredAt: '2026-03-01T10:00:01.000Z' });
-    const b = await insertDelivery(endpoint, { eventType: 'product.created', status: 'retrying', attempts: 2, lastStatusCode: 503, lastError: 'HTTP 503', nextRetryAt: '2026-03-02T10:05:00.000Z', createdAt: '2026-03-02T10:00:00.000Z' });
-    const c = await insertDelivery(endpoint, { eventType: 'order.placed', status: 'failed', attempts: 20, lastError: 'timeout after 10000 ms', createdAt: '2026-03-03T10:00:00.000Z' });
+    const a = await insertDelivery(endpoint, {
+      eventType: 'order.placed',
+      status: 'succeeded',
+      attempts: 1,
+      lastStatusCode: 200,
+      createdAt: '2026-03-01T10:00:00.000Z',
+      deliveredAt: '2026-03-01T10:00:01.000Z',
+    });
+    const b = await insertDelivery(endpoint, {
+      eventType: 'product.created',
+      status: 'retrying',
+      attempts: 2,
+      lastStatusCode: 503,
+      lastError: 'HTTP 503',
+      nextRetryAt: '2026-03-02T10:05:00.000Z',
+      createdAt: '2026-03-02T10:00:00.000Z',
+    });
+    const c = await insertDelivery(endpoint, {
+      eventType: 'order.placed',
+      status: 'failed',
+      attempts: 20,
+      lastError: 'timeout after 10000 ms',
+      createdAt: '2026-03-03T10:00:00.000Z',
+    });
     await insertDelivery(other, { eventType: 'order.placed', status: 'pending', createdAt: '2026-03-04T10:00:00.000Z' });
 
     const all = await api(`${PATH}/${endpoint}/deliveries`, { key });
@@ -115,21 +138,43 @@ describe('GET /api/webhooks/{id}/deliveries/{deliveryId}', () => {
       .insert(webhookAttempts)
       .values([
         { id: `wha_${uid()}`, deliveryId: id, attempt: 2, startedAt: '2026-04-01T08:00:31.000Z', durationMs: 40, statusCode: 204, responseExcerpt: '' },
-        { id: `wha_${uid()}`, deliveryId: id, attempt: 1, startedAt: '2026-04-01T08:00:01.000Z', durationMs: 10000, error: 'timeout after 10000 ms', nextRetryAt: '2026-04-01T08:00:31.000Z' },
+        {
+          id: `wha_${uid()}`,
+          deliveryId: id,
+          attempt: 1,
+          startedAt: '2026-04-01T08:00:01.000Z',
+          durationMs: 10000,
+          error: 'timeout after 10000 ms',
+          nextRetryAt: '2026-04-01T08:00:31.000Z',
+        },
       ]);
 
     const res = await api(`${PATH}/${endpoint}/deliveries/${id}`, { key });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ id, eventId, event: 'order.placed', status: 'succeeded', attempts: 2, lastStatusCode: 204 });
     expect(res.body.data.attemptHistory).toEqual([
-      { attempt: 1, startedAt: '2026-04-01T08:00:01.000Z', durationMs: 10000, statusCode: null, error: 'timeout after 10000 ms', responseExcerpt: null, nextRetryAt: '2026-04-01T08:00:31.000Z' },
+      {
+        attempt: 1,
+        startedAt: '2026-04-01T08:00:01.000Z',
+        durationMs: 10000,
+        statusCode: null,
+        error: 'timeout after 10000 ms',
+        responseExcerpt: null,
+        nextRetryAt: '2026-04-01T08:00:31.000Z',
+      },
       { attempt: 2, startedAt: '2026-04-01T08:00:31.000Z', durationMs: 40, statusCode: 204, error: null, responseExcerpt: '', nextRetryAt: null },
     ]);
     expect(res.body.data.payload).toEqual({ id: eventId, event: 'order.placed', data, timestamp: createdAt });
     expect(Object.keys(res.body.data.payload)).toEqual(['id', 'event', 'data', 'timestamp']);
 
     const picked = await api(`${PATH}/${endpoint}/deliveries/${id}?fields=id,attempt_history(attempt,status_code)`, { key });
-    expect(picked.body.data).toEqual({ id, attemptHistory: [{ attempt: 1, statusCode: null }, { attempt: 2, statusCode: 204 }] });
+    expect(picked.body.data).toEqual({
+      id,
+      attemptHistory: [
+        { attempt: 1, statusCode: null },
+        { attempt: 2, statusCode: 204 },
+      ],
+    });
   });
 
   it("is 404 for an unknown delivery or another endpoint's", async () => {
@@ -180,7 +225,10 @@ describe('POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver', () => {
     expect((await deliveryRow(ofInactive)).status).toBe('failed');
 
     const disabled = await newEndpoint();
-    await db().update(webhookEndpoints).set({ active: false, disabledAt: new Date().toISOString(), disabledReason: 'failing for 72 hours' }).where(eq(webhookEndpoints.id, disabled));
+    await db()
+      .update(webhookEndpoints)
+      .set({ active: false, disabledAt: new Date().toISOString(), disabledReason: 'failing for 72 hours' })
+      .where(eq(webhookEndpoints.id, disabled));
     const { id: ofDisabled } = await insertDelivery(disabled, { eventType: 'order.placed', status: 'failed', createdAt: new Date().toISOString() });
     const refusedDisabled = await withRecordingQueue(`${PATH}/${disabled}/deliveries/${ofDisabled}/redeliver`, { method: 'POST' });
     expectError(refusedDisabled, 409, 'CONFLICT');
@@ -211,7 +259,12 @@ describe('POST /api/webhooks/{id}/test', () => {
     expect(all.some((d) => d.endpointId === bystander)).toBe(false);
 
     const detail = await api(`${PATH}/${endpoint}/deliveries/${delivery.id}`, { key });
-    expect(detail.body.data.payload).toEqual({ id: delivery.eventId, event: 'ping', data: { webhookId: endpoint, message: 'Test delivery from the store' }, timestamp: event!.createdAt });
+    expect(detail.body.data.payload).toEqual({
+      id: delivery.eventId,
+      event: 'ping',
+      data: { webhookId: endpoint, message: 'Test delivery from the store' },
+      timestamp: event!.createdAt,
+    });
   });
 
   it('works through the real queue binding', async () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../scripts/openapi-dump';
 
-
 describe('webhooks in the OpenAPI document', () => {
   it('documents every webhook route, with 202 for the queued actions', async () => {
     const doc = await openApiDocument();

@@ -167,7 +167,11 @@ describe('GET /api/webhooks', () => {
   it('filters by active and q, sorts by url, pages, and counts in SQL', async () => {
     const tag = uid();
     const made = [];
-    for (const [name, active] of [['b', true], ['a', false], ['c', true]] as const) {
+    for (const [name, active] of [
+      ['b', true],
+      ['a', false],
+      ['c', true],
+    ] as const) {
       made.push((await create({ url: `https://${name}-${tag}.example.com/h`, description: `batch ${tag}`, active })).body.data);
     }
     const byUrl = await api(`${PATH}?q=${tag}&sort=url:asc&limit=2`, { key });
@@ -230,7 +234,9 @@ describe('GET, PATCH and DELETE /api/webhooks/{id}', () => {
     await db().insert(events).values({ id: eventId, type: 'order.placed', data: {}, createdAt: ts, publishedAt: ts });
     const deliveryId = `whd_${uid()}`;
     await db().insert(webhookDeliveries).values({ id: deliveryId, endpointId: id, eventId, eventType: 'order.placed', attempts: 1 });
-    await db().insert(webhookAttempts).values({ id: `wha_${uid()}`, deliveryId, attempt: 1, startedAt: ts, durationMs: 5, statusCode: 500 });
+    await db()
+      .insert(webhookAttempts)
+      .values({ id: `wha_${uid()}`, deliveryId, attempt: 1, startedAt: ts, durationMs: 5, statusCode: 500 });
     const res = await api(`${PATH}/${id}`, { method: 'DELETE', key });
     expect(res.status).toBe(204);
     expect(res.body).toBe('');

@@ -4,22 +4,28 @@ import { openApiDocument } from '../../scripts/openapi-dump';
 import { EVENT_TYPES, type EventType, PING_EVENT } from '../../src/lib/events';
 import { EVENT_KINDS, PING_KIND } from '../../src/webhooks/event-payloads';
 
-describe('the OpenAPI document\'s webhooks', () => {
+describe("the OpenAPI document's webhooks", () => {
   it('lists every event kind and ping, each POSTing its own named envelope with the signature headers and a 2XX answer', async () => {
     const doc = await openApiDocument();
     expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES, PING_EVENT].sort());
     const operationIds = new Set<string>();
     for (const [type, item] of Object.entries<any>(doc.webhooks)) {
       const op = item.post;
-      const stem = type.split('.').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+      const stem = type
+        .split('.')
+        .map((w) => w[0]!.toUpperCase() + w.slice(1))
+        .join('');
       expect(op.operationId, type).toMatch(/^[a-z][A-Za-z]*Event$/);
       operationIds.add(op.operationId);
       expect(op.summary && op.description, type).toBeTruthy();
       expect(op.tags).toEqual(['Events']);
       expect(op.responses).toHaveProperty('2XX');
-      expect(op.parameters.filter((p: any) => p.required).map((p: any) => p.name).sort()).toEqual(
-        ['X-Store-Delivery', 'X-Store-Event', 'X-Store-Signature', 'webhook-id', 'webhook-signature', 'webhook-timestamp'].sort(),
-      );
+      expect(
+        op.parameters
+          .filter((p: any) => p.required)
+          .map((p: any) => p.name)
+          .sort(),
+      ).toEqual(['X-Store-Delivery', 'X-Store-Event', 'X-Store-Signature', 'webhook-id', 'webhook-signature', 'webhook-timestamp'].sort());
       expect(op.requestBody.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${stem}Event` });
       const envelope = doc.components.schemas[`${stem}Event`];
       expect(envelope.required).toEqual(['id', 'event', 'data', 'timestamp']);

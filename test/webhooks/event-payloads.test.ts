@@ -68,7 +68,10 @@ it('emits every event kind with data that parses strictly against its schema, in
   // cart.abandoned, by the minute cron: a guest cart with a line and an email, idle for two hours.
   const cart = await post('/api/carts', { email: `idle-${uid()}@example.test` }, undefined);
   await ok(`/api/carts/${cart.id}/lines`, { method: 'POST', json: { variantId: stocked.variants[0].id, quantity: 1 }, headers: { 'X-Cart-Token': cart.token } });
-  await db().update(carts).set({ updatedAt: new Date(Date.now() - 2 * 3_600_000).toISOString() }).where(eq(carts.id, cart.id));
+  await db()
+    .update(carts)
+    .set({ updatedAt: new Date(Date.now() - 2 * 3_600_000).toISOString() })
+    .where(eq(carts.id, cart.id));
   expect(await runScheduled(env, '* * * * *')).toMatchObject({ cartsAbandoned: 1 });
 
   // ping: POST /api/webhooks/{id}/test to an endpoint of a loopback receiver.
@@ -87,7 +90,12 @@ it('emits every event kind with data that parses strictly against its schema, in
     // not declare, so the parse must give back exactly what was stored.
     expect(parsed.data, row.type).toEqual(row.data);
     const envelope = JSON.parse(eventPayload(row));
-    expect(eventEnvelopeSchema(row.type as EventType | typeof PING_EVENT).strict().safeParse(envelope).error?.issues, row.type).toBeUndefined();
+    expect(
+      eventEnvelopeSchema(row.type as EventType | typeof PING_EVENT)
+        .strict()
+        .safeParse(envelope).error?.issues,
+      row.type,
+    ).toBeUndefined();
     seen.add(row.type);
   }
   expect([...seen].sort()).toEqual([...EVENT_TYPES, PING_EVENT].sort());

@@ -101,8 +101,7 @@ function signed(deliveryId: string, event: string, data: Record<string, unknown>
   return { body, headers };
 }
 
-const post = (port: number, init: { body: string; headers: Record<string, string> }) =>
-  fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', ...init });
+const post = (port: number, init: { body: string; headers: Record<string, string> }) => fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', ...init });
 
 // Generous: each test starts node processes, and a full run shares two cores with workerd.
 describe('npm run webhooks:listen', { timeout: 30_000 }, () => {
@@ -196,7 +195,9 @@ describe('npm run webhooks:listen', { timeout: 30_000 }, () => {
 
       const listener = start(['--port', String(port)], { PORT: String(busyPort), API_PORT: String(busyPort), STORE_API_URL: `${api.url}/` }, script);
       await listener.waitFor(new RegExp(`Listening for webhooks on http://127\\.0\\.0\\.1:${port}/webhooks`));
-      expect(api.requests).toEqual([{ method: 'POST', url: '/api/webhooks', auth: `Bearer ${KEY}`, body: { url: `http://127.0.0.1:${port}/webhooks`, events: ['*'], description: 'npm run webhooks:listen' } }]);
+      expect(api.requests).toEqual([
+        { method: 'POST', url: '/api/webhooks', auth: `Bearer ${KEY}`, body: { url: `http://127.0.0.1:${port}/webhooks`, events: ['*'], description: 'npm run webhooks:listen' } },
+      ]);
       expect(listener.output()).toContain(`curl -X POST ${api.url}/api/webhooks/wh_1/test`);
       expect(listener.output()).toContain('API_PORT is no longer read');
       expect(JSON.parse(await readFile(path.join(root, '.wrangler', 'webhook-listener.json'), 'utf8'))).toMatchObject({ endpointId: 'wh_1' });

@@ -21,7 +21,9 @@ const NOW = new Date(TIMESTAMP * 1000);
 
 const hex = (secret: string, body: string | Buffer) => createHmac('sha256', secret).update(body).digest('hex');
 const standard = (secret: string, id: string, ts: number, body: string) =>
-  `v1,${createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${id}.${ts}.${body}`).digest('base64')}`;
+  `v1,${createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+    .update(`${id}.${ts}.${body}`)
+    .digest('base64')}`;
 
 /** A delivery's headers as Node's http server hands them over: lower-case keys. */
 function nodeHeaders(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {

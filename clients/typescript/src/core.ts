@@ -7,7 +7,7 @@
 // retried only when repeating the request cannot do the work twice: GET, HEAD and DELETE, and POSTs
 // sent with an `Idempotency-Key` (the server replays the first answer). At most `maxRetries` retries.
 
-import { codeForStatus, errorFor, StoreApiError, StoreConnectionError } from './errors.js';
+import { codeForStatus, errorFor, type StoreApiError, StoreConnectionError } from './errors.js';
 
 export interface Pagination {
   page: number;

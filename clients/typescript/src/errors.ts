@@ -6,15 +6,7 @@
 import type { ErrorDetail } from './generated/types.js';
 
 /** The error codes of the API (docs/api.md, "Errors"). */
-export type ErrorCode =
-  | 'INVALID_REQUEST'
-  | 'VALIDATION_ERROR'
-  | 'AUTHENTICATION_ERROR'
-  | 'AUTHORIZATION_ERROR'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR';
+export type ErrorCode = 'INVALID_REQUEST' | 'VALIDATION_ERROR' | 'AUTHENTICATION_ERROR' | 'AUTHORIZATION_ERROR' | 'NOT_FOUND' | 'CONFLICT' | 'RATE_LIMITED' | 'INTERNAL_ERROR';
 
 export interface StoreApiErrorInit {
   code: string;

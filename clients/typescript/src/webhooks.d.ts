@@ -8,9 +8,7 @@ export type WebhookBody = string | Uint8Array | ArrayBuffer;
  * Request headers: a `Headers` object (anything with `get(name)`), or a plain object such as Node's
  * `IncomingHttpHeaders`, looked up case-insensitively.
  */
-export type WebhookHeaders =
-  | { get(name: string): string | null | undefined }
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+export type WebhookHeaders = { get(name: string): string | null | undefined } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 export interface WebhookVerification {
   valid: boolean;
@@ -39,11 +37,7 @@ export declare function getHeader(headers: WebhookHeaders, name: string): string
  * the whole secret string as UTF-8. False for a missing, truncated or non-hex signature or a mismatch.
  * Throws a TypeError only when `secret` is not a non-empty string.
  */
-export declare function verifyStoreSignature(input: {
-  body: WebhookBody;
-  signature: string | null | undefined;
-  secret: string;
-}): Promise<boolean>;
+export declare function verifyStoreSignature(input: { body: WebhookBody; signature: string | null | undefined; secret: string }): Promise<boolean>;
 
 /**
  * Checks the Standard Webhooks headers: `webhook-timestamp` (Unix seconds) within `toleranceSeconds`
@@ -63,9 +57,4 @@ export declare function verifyStandardWebhook(input: {
  * Verifies a delivery: `X-Store-Signature` or `X-Store-Signature-Previous` must match one of the
  * secrets (pass the old and the new one while rotating). Give `secret`, `secrets`, or both.
  */
-export declare function verifyWebhook(input: {
-  body: WebhookBody;
-  headers: WebhookHeaders;
-  secret?: string;
-  secrets?: readonly string[];
-}): Promise<WebhookVerification>;
+export declare function verifyWebhook(input: { body: WebhookBody; headers: WebhookHeaders; secret?: string; secrets?: readonly string[] }): Promise<WebhookVerification>;

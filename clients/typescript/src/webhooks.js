@@ -220,9 +220,7 @@ export async function verifyWebhook({ body, headers, secret, secrets }) {
   const event = getHeader(headers, 'x-store-event');
   const base = { deliveryId, event };
 
-  const candidates = ['x-store-signature', 'x-store-signature-previous']
-    .map((name) => getHeader(headers, name)?.trim())
-    .filter((value) => value !== undefined && value !== '');
+  const candidates = ['x-store-signature', 'x-store-signature-previous'].map((name) => getHeader(headers, name)?.trim()).filter((value) => value !== undefined && value !== '');
   if (candidates.length === 0) return { valid: false, reason: 'missing X-Store-Signature header', ...base };
   if (!candidates.some((value) => value.length === MAC_BYTES * 2 && hexToBytes(value))) {
     return { valid: false, reason: 'malformed signature (expected 64 hex characters)', ...base };

@@ -63,7 +63,11 @@ export function Field(props: FieldProps) {
         />
       )}
       {props.hint ? <small id={`${id}-hint`}>{props.hint}</small> : null}
-      {error ? <p class="error" id={`${id}-error`}>{error}</p> : null}
+      {error ? (
+        <p class="error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -86,7 +90,11 @@ export function Select(props: { form: FormState; name: string; label: string; op
           );
         })}
       </select>
-      {error ? <p class="error" id={`${id}-error`}>{error}</p> : null}
+      {error ? (
+        <p class="error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -94,9 +94,13 @@ export function Layout(props: { title: string; session: AdminSession; active: st
   const { session } = props;
   return (
     <Document title={props.title}>
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
       <header class="top">
-        <a class="brand" href="/admin">Store admin</a>
+        <a class="brand" href="/admin">
+          Store admin
+        </a>
         <nav aria-label="Main">
           <ul>
             {visibleNav(session).map((group) => (
@@ -105,7 +109,9 @@ export function Layout(props: { title: string; session: AdminSession; active: st
                 <ul>
                   {group.items.map((item) => (
                     <li>
-                      <a href={item.href} aria-current={props.active === item.href ? 'page' : undefined}>{item.label}</a>
+                      <a href={item.href} aria-current={props.active === item.href ? 'page' : undefined}>
+                        {item.label}
+                      </a>
                     </li>
                   ))}
                 </ul>
@@ -115,9 +121,13 @@ export function Layout(props: { title: string; session: AdminSession; active: st
         </nav>
         <form method="post" action="/admin/sign-out" class="who">
           <CsrfField token={session.csrfToken} />
-          <a href="/admin/account" title={`${session.user.email}: your account`}>{session.user.name ?? session.user.email}</a>
+          <a href="/admin/account" title={`${session.user.email}: your account`}>
+            {session.user.name ?? session.user.email}
+          </a>
           <span> · {session.user.vendorId ? 'vendor' : session.user.role}</span>
-          <button type="submit" class="link">Sign out</button>
+          <button type="submit" class="link">
+            Sign out
+          </button>
         </form>
       </header>
       <main id="main" tabindex={-1}>

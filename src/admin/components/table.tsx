@@ -30,11 +30,23 @@ export function Pager({ page, url }: { page: Pagination; url: string }) {
   };
   return (
     <nav class="pager" aria-label="Pagination">
-      {page.hasPrev ? <a href={at(page.page - 1)} rel="prev">← Previous</a> : <span aria-hidden="true">← Previous</span>}
+      {page.hasPrev ? (
+        <a href={at(page.page - 1)} rel="prev">
+          ← Previous
+        </a>
+      ) : (
+        <span aria-hidden="true">← Previous</span>
+      )}
       <span>
         Page {page.page} of {Math.max(page.totalPages, 1)} · {page.total} in all
       </span>
-      {page.hasNext ? <a href={at(page.page + 1)} rel="next">Next →</a> : <span aria-hidden="true">Next →</span>}
+      {page.hasNext ? (
+        <a href={at(page.page + 1)} rel="next">
+          Next →
+        </a>
+      ) : (
+        <span aria-hidden="true">Next →</span>
+      )}
     </nav>
   );
 }
@@ -45,7 +57,9 @@ export function Filters(props: { action: string; children: Child; exportTo?: str
   return (
     <form method="get" action={props.action} class="filters" role="search">
       {props.children}
-      <button type="submit" class="secondary">Filter</button>
+      <button type="submit" class="secondary">
+        Filter
+      </button>
       {props.exportTo ? (
         <button type="submit" class="secondary" formaction={`/admin/export/${props.exportTo}`}>
           Export CSV

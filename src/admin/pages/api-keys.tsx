@@ -43,9 +43,9 @@ export function ApiKeysPage(v: ApiKeysView) {
               hint="Web pages a publishable key may be used from, one a line: https://shop.example or https://*.shop.example."
             />
             <p class="hint">
-              <strong>secret</strong>: for servers and scripts, with the role's permissions. <strong>publishable</strong> (pk_): safe in a web page; what a
-              shopper without an account can do, only from its origins, counted per shopper. <strong>storefront server</strong>: a secret key for a
-              server-rendered storefront, with a shopper's abilities, that names each shopper in X-Buyer-IP to have them counted one by one.
+              <strong>secret</strong>: for servers and scripts, with the role's permissions. <strong>publishable</strong> (pk_): safe in a web page; what a shopper without an
+              account can do, only from its origins, counted per shopper. <strong>storefront server</strong>: a secret key for a server-rendered storefront, with a shopper's
+              abilities, that names each shopper in X-Buyer-IP to have them counted one by one.
             </p>
             <button type="submit">Generate key</button>
           </PostForm>
@@ -68,7 +68,13 @@ export function ApiKeysPage(v: ApiKeysView) {
             <td>{when(k.createdAt)}</td>
             <td>
               {v.canWrite && k.status !== 'revoked' ? (
-                <ActionButton action={`/admin/settings/api-keys/${k.id}/revoke`} csrf={v.csrf} label="Revoke" danger confirm={`Revoke the key "${k.name}"? Anything using it stops working at once.`} />
+                <ActionButton
+                  action={`/admin/settings/api-keys/${k.id}/revoke`}
+                  csrf={v.csrf}
+                  label="Revoke"
+                  danger
+                  confirm={`Revoke the key "${k.name}"? Anything using it stops working at once.`}
+                />
               ) : null}
             </td>
           </tr>

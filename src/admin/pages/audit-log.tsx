@@ -13,7 +13,13 @@ export function AuditLogPage(v: { entries: AuditEntry[]; page: Pagination; url: 
       <p class="muted">Every row created, changed or deleted by a staff user, a vendor user or an API key, newest first. Nobody can change or delete an entry.</p>
       <Filters action={BASE} exportTo="audit-log">
         <Field form={v.filters} name="actor" label="Actor" hint="User id or email, key id or prefix." />
-        <Select form={v.filters} name="actor_kind" label="Actor kind" options={AUDIT_ACTOR_KINDS.map((k): [string, string] => [k, k === 'api_key' ? 'API key' : 'user'])} blank="Any" />
+        <Select
+          form={v.filters}
+          name="actor_kind"
+          label="Actor kind"
+          options={AUDIT_ACTOR_KINDS.map((k): [string, string] => [k, k === 'api_key' ? 'API key' : 'user'])}
+          blank="Any"
+        />
         <Select form={v.filters} name="resource" label="Resource" options={v.resources} blank="Any" />
         <Field form={v.filters} name="resource_id" label="Resource id" />
         <Select form={v.filters} name="action" label="Action" options={AUDIT_ACTIONS} blank="Any" />
@@ -172,9 +178,33 @@ export function AuditEntryPage(v: { entry: AuditEntry; resourceHref: string | nu
       <Table caption="Changes, before and after" head={['Field', 'Before', 'After']} count={rows.length} empty="No field changed.">
         {rows.map(({ field, change, changed }) => (
           <tr class={changed ? 'changed' : undefined}>
-            <td class="field-name">{changed ? <mark><code>{field}</code></mark> : <code>{field}</code>}</td>
-            <td class="before">{changed ? <del><Value value={change.before} present={'before' in change} /></del> : <Value value={change.before} present={'before' in change} />}</td>
-            <td class="after">{changed ? <ins><Value value={change.after} present={'after' in change} /></ins> : <Value value={change.after} present={'after' in change} />}</td>
+            <td class="field-name">
+              {changed ? (
+                <mark>
+                  <code>{field}</code>
+                </mark>
+              ) : (
+                <code>{field}</code>
+              )}
+            </td>
+            <td class="before">
+              {changed ? (
+                <del>
+                  <Value value={change.before} present={'before' in change} />
+                </del>
+              ) : (
+                <Value value={change.before} present={'before' in change} />
+              )}
+            </td>
+            <td class="after">
+              {changed ? (
+                <ins>
+                  <Value value={change.after} present={'after' in change} />
+                </ins>
+              ) : (
+                <Value value={change.after} present={'after' in change} />
+              )}
+            </td>
           </tr>
         ))}
       </Table>

@@ -18,8 +18,8 @@ export function CartsPage(v: { carts: Cart[]; page: Pagination; url: string; fil
   return (
     <>
       <p class="muted">
-        Every cart, most recently changed first, priced as checkout would price it now. A cart with lines and an email left unchanged for an hour becomes
-        abandoned; any change makes it active again.
+        Every cart, most recently changed first, priced as checkout would price it now. A cart with lines and an email left unchanged for an hour becomes abandoned; any change
+        makes it active again.
       </p>
       <Filters action={BASE} exportTo="carts">
         <Select form={v.filters} name="status" label="Status" options={CART_STATUSES} blank="Any" />

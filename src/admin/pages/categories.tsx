@@ -29,7 +29,9 @@ export function CategoryTreePage(v: { tree: TreeRow[]; form: FormState; csrf: st
         {v.tree.map((r) => (
           <tr data-category={r.category.slug}>
             <td>
-              <span class="muted" aria-hidden="true">{indent(r.depth)}</span>
+              <span class="muted" aria-hidden="true">
+                {indent(r.depth)}
+              </span>
               {r.depth ? <span class="sr-only">Level {r.depth + 1}: </span> : null}
               <a href={`${HERE}/${r.category.id}`}>{r.category.name}</a>
             </td>
@@ -37,15 +39,20 @@ export function CategoryTreePage(v: { tree: TreeRow[]; form: FormState; csrf: st
               <code>{r.category.slug}</code>
             </td>
             <td>
-              <span class="num">{r.category.position}</span>{' '}
-              {r.first ? null : <MoveButton category={r.category} csrf={v.csrf} direction="up" />}{' '}
+              <span class="num">{r.category.position}</span> {r.first ? null : <MoveButton category={r.category} csrf={v.csrf} direction="up" />}{' '}
               {r.last ? null : <MoveButton category={r.category} csrf={v.csrf} direction="down" />}
             </td>
             <td class="num">{r.children}</td>
             <td>
               <div class="actions">
                 <a href={`${HERE}/${r.category.id}`}>Edit</a>
-                <ActionButton action={`${HERE}/${r.category.id}/delete`} csrf={v.csrf} label="Delete" danger confirm={`Delete the category “${r.category.name}”? Its products simply leave it.`} />
+                <ActionButton
+                  action={`${HERE}/${r.category.id}/delete`}
+                  csrf={v.csrf}
+                  label="Delete"
+                  danger
+                  confirm={`Delete the category “${r.category.name}”? Its products simply leave it.`}
+                />
               </div>
             </td>
           </tr>

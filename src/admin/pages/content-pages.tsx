@@ -8,8 +8,7 @@ import { Badge, Filters, Pager, Table, when } from '../components/table';
 const HERE = '/admin/content/pages';
 
 /** As the public sees it: a published page whose date has not come is scheduled. */
-export const pageState = (p: Page, now = new Date().toISOString()) =>
-  p.status === 'draft' ? 'draft' : p.publishedAt && p.publishedAt > now ? 'scheduled' : 'published';
+export const pageState = (p: Page, now = new Date().toISOString()) => (p.status === 'draft' ? 'draft' : p.publishedAt && p.publishedAt > now ? 'scheduled' : 'published');
 
 export function ContentPageListPage(v: { pages: Page[]; page: Pagination; url: string; filters: FormState }) {
   return (

@@ -34,7 +34,12 @@ export function CouponListPage(v: { coupons: Coupon[]; page: Pagination; url: st
             <td>
               {v.canWrite ? (
                 <div class="actions">
-                  <ActionButton action={`/admin/coupons/${c.id}/active`} csrf={v.csrf} label={c.active ? 'Deactivate' : 'Activate'} fields={{ active: c.active ? 'false' : 'true' }} />
+                  <ActionButton
+                    action={`/admin/coupons/${c.id}/active`}
+                    csrf={v.csrf}
+                    label={c.active ? 'Deactivate' : 'Activate'}
+                    fields={{ active: c.active ? 'false' : 'true' }}
+                  />
                   {c.timesUsed === 0 ? <ActionButton action={`/admin/coupons/${c.id}/delete`} csrf={v.csrf} label="Delete" danger confirm={`Delete coupon ${c.code}?`} /> : null}
                 </div>
               ) : null}
@@ -62,7 +67,20 @@ export function CouponListPage(v: { coupons: Coupon[]; page: Pagination; url: st
   );
 }
 
-export const COUPON_FIELDS = ['code', 'type', 'value', 'minSubtotal', 'startsAt', 'endsAt', 'usageLimit', 'usageLimitPerCustomer', 'productIds', 'categoryIds', 'active', 'description'];
+export const COUPON_FIELDS = [
+  'code',
+  'type',
+  'value',
+  'minSubtotal',
+  'startsAt',
+  'endsAt',
+  'usageLimit',
+  'usageLimitPerCustomer',
+  'productIds',
+  'categoryIds',
+  'active',
+  'description',
+];
 
 /** A UTC instant as the value of a datetime-local input (read back as UTC). */
 export const localInstant = (iso: string | null | undefined) => (iso ? iso.slice(0, 23) : '');
@@ -132,7 +150,9 @@ export function CouponEditPage(v: { coupon: Coupon; form: FormState; csrf: strin
         <Checkbox form={f} name="active" label="Active" />
         {v.canWrite ? <button type="submit">Save coupon</button> : null}
       </PostForm>
-      {v.canWrite && c.timesUsed === 0 ? <ActionButton action={`/admin/coupons/${c.id}/delete`} csrf={v.csrf} label="Delete coupon" danger confirm={`Delete coupon ${c.code}?`} /> : null}
+      {v.canWrite && c.timesUsed === 0 ? (
+        <ActionButton action={`/admin/coupons/${c.id}/delete`} csrf={v.csrf} label="Delete coupon" danger confirm={`Delete coupon ${c.code}?`} />
+      ) : null}
     </>
   );
 }

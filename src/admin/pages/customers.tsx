@@ -16,7 +16,11 @@ function Check(props: { form: FormState; name: string; label: string }) {
       <label class="check">
         <input type="checkbox" name={props.name} checked={on} /> {props.label}
       </label>
-      {error ? <p class="error" id={`f-${props.name}-error`}>{error}</p> : null}
+      {error ? (
+        <p class="error" id={`f-${props.name}-error`}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -58,7 +62,14 @@ export function CustomerListPage(v: { customers: Customer[]; page: Pagination; u
             <Field form={v.form} name="phone" label="Phone" type="tel" hint="E.164, like +14155550100." />
           </div>
           <div class="form-row">
-            <Field form={v.form} name="password" label="Password" type="password" autocomplete="new-password" hint="Optional: without one, the customer cannot sign in until a password is set." />
+            <Field
+              form={v.form}
+              name="password"
+              label="Password"
+              type="password"
+              autocomplete="new-password"
+              hint="Optional: without one, the customer cannot sign in until a password is set."
+            />
             <Select form={v.form} name="status" label="Status" options={USER_STATUSES} />
           </div>
           <Check form={v.form} name="smsOptOut" label="No SMS at all" />

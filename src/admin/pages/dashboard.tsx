@@ -101,4 +101,3 @@ function SalesCard(s: NonNullable<DashboardView['sales']>) {
     </div>
   );
 }
-

@@ -22,7 +22,16 @@ export function InventoryListPage(v: { items: InventoryItem[]; page: Pagination;
     <>
       <Filters action={HERE} exportTo="inventory">
         <Field form={v.filters} name="q" label="Search" placeholder="SKU or name" />
-        <Select form={v.filters} name="low" label="Stock" options={[['true', 'Low on stock'], ['false', 'Above threshold']]} blank="Any" />
+        <Select
+          form={v.filters}
+          name="low"
+          label="Stock"
+          options={[
+            ['true', 'Low on stock'],
+            ['false', 'Above threshold'],
+          ]}
+          blank="Any"
+        />
       </Filters>
       <Table caption="Stock per variant" head={['Product', 'Variant', 'SKU', 'Stock', 'Threshold', 'Status', '']} count={v.items.length} empty="No variants match.">
         {v.items.map((i) => (
@@ -68,7 +77,9 @@ export function VariantStockPage(v: {
       <div class="grid">
         <div class="card">
           <div class="muted">In stock</div>
-          <p class="stat" id="stock-level">{i.stock}</p>
+          <p class="stat" id="stock-level">
+            {i.stock}
+          </p>
           <LowBadge item={i} />
         </div>
         <div class="card">

@@ -26,7 +26,16 @@ export function TemplateListPage(v: { templates: NotificationTemplate[]; page: P
         <Select form={v.filters} name="event" label="Event" options={v.events} blank="Any" />
         <Select form={v.filters} name="channel" label="Channel" options={NOTIFICATION_CHANNELS} blank="Any" />
         <Select form={v.filters} name="audience" label="Audience" options={TEMPLATE_AUDIENCES} blank="Any" />
-        <Select form={v.filters} name="active" label="Active" options={[['true', 'Active'], ['false', 'Inactive']]} blank="Any" />
+        <Select
+          form={v.filters}
+          name="active"
+          label="Active"
+          options={[
+            ['true', 'Active'],
+            ['false', 'Inactive'],
+          ]}
+          blank="Any"
+        />
       </Filters>
       <Table caption="Notification templates" head={['Template', 'Event', 'Channel', 'Audience', 'Active', 'Changed']} count={v.templates.length} empty="No templates match.">
         {v.templates.map((t) => (
@@ -70,7 +79,11 @@ function TextArea(props: { form: FormState; name: string; label: string; rows: n
         {value === null || value === undefined ? '' : String(value)}
       </textarea>
       {props.hint ? <small id={`${id}-hint`}>{props.hint}</small> : null}
-      {error ? <p class="error" id={`${id}-error`}>{error}</p> : null}
+      {error ? (
+        <p class="error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -201,7 +214,13 @@ export function TemplateEditPage(v: TemplateEditView) {
       ) : null}
       {v.canWrite && (v.mayChangeIt || !v.needsEverything) ? (
         <div class="actions">
-          <ActionButton action={`${action}/reset`} csrf={v.csrf} label="Reset to default" danger confirm="Put this template back to the texts the store started with (and switch it on)?" />
+          <ActionButton
+            action={`${action}/reset`}
+            csrf={v.csrf}
+            label="Reset to default"
+            danger
+            confirm="Put this template back to the texts the store started with (and switch it on)?"
+          />
         </div>
       ) : null}
     </>

@@ -94,7 +94,10 @@ export function OrderDetailPage(v: OrderView) {
             <dt>Subtotal</dt>
             <dd>{money(o.subtotal, o.currency)}</dd>
             <dt>Discount</dt>
-            <dd>{money(o.discountTotal, o.currency)}{o.couponCode ? ` (${o.couponCode})` : ''}</dd>
+            <dd>
+              {money(o.discountTotal, o.currency)}
+              {o.couponCode ? ` (${o.couponCode})` : ''}
+            </dd>
             <dt>Shipping</dt>
             <dd>{money(o.shippingTotal, o.currency)}</dd>
             <dt>Tax</dt>
@@ -152,7 +155,15 @@ export function OrderDetailPage(v: OrderView) {
                 <Field form={formFor(v, 'shipment')} name="carrier" label="Carrier" />
                 <Field form={formFor(v, 'shipment')} name="trackingNumber" label="Tracking number" />
                 <Field form={formFor(v, 'shipment')} name="trackingUrl" label="Tracking URL" type="url" />
-                <Select form={formFor(v, 'shipment', { status: 'shipped' })} name="status" label="Status" options={[['shipped', 'Shipped now'], ['pending', 'Pending (not left yet)']]} />
+                <Select
+                  form={formFor(v, 'shipment', { status: 'shipped' })}
+                  name="status"
+                  label="Status"
+                  options={[
+                    ['shipped', 'Shipped now'],
+                    ['pending', 'Pending (not left yet)'],
+                  ]}
+                />
               </div>
               <button type="submit">Create shipment</button>
             </PostForm>
@@ -196,7 +207,12 @@ export function OrderDetailPage(v: OrderView) {
             <td>{when(s.shippedAt)}</td>
             <td>
               {v.can.ship && s.status !== 'delivered' ? (
-                <ActionButton action={`${base}/shipments/${s.id}`} csrf={v.csrf} label={s.status === 'pending' ? 'Mark shipped' : 'Mark delivered'} fields={{ status: s.status === 'pending' ? 'shipped' : 'delivered' }} />
+                <ActionButton
+                  action={`${base}/shipments/${s.id}`}
+                  csrf={v.csrf}
+                  label={s.status === 'pending' ? 'Mark shipped' : 'Mark delivered'}
+                  fields={{ status: s.status === 'pending' ? 'shipped' : 'delivered' }}
+                />
               ) : null}
             </td>
           </tr>
@@ -242,13 +258,32 @@ function Payments({ v }: { v: OrderView }) {
               </td>
               <td class="num">{money(p.amount, p.currency)}</td>
               <td class="num">{money(p.amountRefunded, p.currency)}</td>
-              <td>{link ? <a href={link} target="_blank" rel="noopener noreferrer">{p.providerReference}</a> : (p.providerReference ?? '—')}</td>
+              <td>
+                {link ? (
+                  <a href={link} target="_blank" rel="noopener noreferrer">
+                    {p.providerReference}
+                  </a>
+                ) : (
+                  (p.providerReference ?? '—')
+                )}
+              </td>
               <td>{when(p.createdAt)}</td>
               <td>
                 {v.can.pay && (p.status === 'completed' || p.status === 'partially_refunded') ? (
-                  <PostForm action={`/admin/orders/${o.id}/payments/${p.id}/refund`} csrf={v.csrf} confirm={`Refund this amount to the customer${p.provider === 'manual' ? '' : ` through ${p.provider}`}?`}>
+                  <PostForm
+                    action={`/admin/orders/${o.id}/payments/${p.id}/refund`}
+                    csrf={v.csrf}
+                    confirm={`Refund this amount to the customer${p.provider === 'manual' ? '' : ` through ${p.provider}`}?`}
+                  >
                     <FormErrors form={formFor(v, `refund-${p.id}`)} fields={['amount', 'reason']} />
-                    <Field form={formFor(v, `refund-${p.id}`, { amount: Math.round((p.amount - p.amountRefunded) * 100) / 100 })} name="amount" label="Amount" type="number" step="0.01" min="0" />
+                    <Field
+                      form={formFor(v, `refund-${p.id}`, { amount: Math.round((p.amount - p.amountRefunded) * 100) / 100 })}
+                      name="amount"
+                      label="Amount"
+                      type="number"
+                      step="0.01"
+                      min="0"
+                    />
                     <Field form={formFor(v, `refund-${p.id}`)} name="reason" label="Reason" />
                     <button type="submit" class="danger">
                       {p.provider === 'manual' ? 'Refund' : `Refund through ${p.provider}`}

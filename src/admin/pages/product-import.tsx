@@ -15,8 +15,8 @@ export function ImportPage(v: { csrf: string; form: FormState; maxBytes: number;
       <section class="card" aria-labelledby="upload-h">
         <h2 id="upload-h">Upload a CSV file</h2>
         <p>
-          The store's columns (<code>{STORE_COLUMN_NAMES.join(', ')}</code>) or a Shopify product export; rows with the same <code>handle</code> are one
-          product and its variants. A product with the SKU or handle of an existing one updates it. At most {Math.round(v.maxBytes / 1024 / 1024)} MiB.
+          The store's columns (<code>{STORE_COLUMN_NAMES.join(', ')}</code>) or a Shopify product export; rows with the same <code>handle</code> are one product and its variants. A
+          product with the SKU or handle of an existing one updates it. At most {Math.round(v.maxBytes / 1024 / 1024)} MiB.
         </p>
         <PostForm action={BASE} csrf={v.csrf} enctype="multipart/form-data">
           <FormErrors form={v.form} fields={[]} />
@@ -64,8 +64,8 @@ function CheckResult({ summary: s }: { summary: ImportSummary }) {
     <section class="card" aria-labelledby="check-h">
       <h2 id="check-h">Checked: nothing was written</h2>
       <p>
-        {s.rows} rows in {s.format === 'shopify' ? "Shopify's" : "the store's"} format: {s.products} products, {s.create} to create, {s.update} to update,{' '}
-        {s.failed} with failures ({s.failedRows} rows).
+        {s.rows} rows in {s.format === 'shopify' ? "Shopify's" : "the store's"} format: {s.products} products, {s.create} to create, {s.update} to update, {s.failed} with failures
+        ({s.failedRows} rows).
         {s.ignoredColumns.length ? ` Columns not used: ${s.ignoredColumns.join(', ')}.` : ''}
       </p>
       <Failures failures={s.failures} />

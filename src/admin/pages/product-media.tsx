@@ -30,7 +30,9 @@ export function ProductMediaSection(v: { product: Product; csrf: string; form?: 
               <PostForm action={`${base}/${m.id}`} csrf={v.csrf}>
                 <Field form={{ values: { [`alt-${m.id}`]: m.alt ?? '' }, errors: {} }} name={`alt-${m.id}`} label="Alt text" />
                 <div class="actions">
-                  <button type="submit" class="secondary">Save alt text</button>
+                  <button type="submit" class="secondary">
+                    Save alt text
+                  </button>
                 </div>
               </PostForm>
               <div class="actions">

@@ -95,7 +95,13 @@ export function ProductEditPage(v: { product: Product; form: FormState; variantF
         {p.status !== 'archived' ? (
           <ActionButton action={`/admin/products/${p.id}/archive`} csrf={v.csrf} label="Archive" danger confirm={`Archive "${p.name}"? It leaves the shop; orders keep it.`} />
         ) : null}
-        <ActionButton action={`/admin/products/${p.id}/delete`} csrf={v.csrf} label="Delete" danger confirm={`Delete "${p.name}" and its variants for good? Archiving keeps it for the records.`} />
+        <ActionButton
+          action={`/admin/products/${p.id}/delete`}
+          csrf={v.csrf}
+          label="Delete"
+          danger
+          confirm={`Delete "${p.name}" and its variants for good? Archiving keeps it for the records.`}
+        />
       </div>
       <ProductForm action={`/admin/products/${p.id}`} form={v.form} csrf={v.csrf} choices={v.choices} creating={false} />
       <ProductMediaSection product={p} csrf={v.csrf} maxBytes={v.mediaMaxBytes} />
@@ -122,9 +128,7 @@ function VariantForm(v: { productId: string; variant?: Variant; csrf: string; fo
   const action = v.variant ? `${base}/${v.variant.id}` : base;
   const variant = v.variant;
   const form: FormState = v.form ?? {
-    values: variant
-      ? { ...variant, options: optionsText(variant.options) }
-      : {},
+    values: variant ? { ...variant, options: optionsText(variant.options) } : {},
     errors: {},
   };
   // Ids per variant so labels stay unique on the page.
@@ -150,9 +154,7 @@ function VariantForm(v: { productId: string; variant?: Variant; csrf: string; fo
           <button type="submit">{variant ? 'Save variant' : 'Add variant'}</button>
         </div>
       </PostForm>
-      {variant ? (
-        <ActionButton action={`${base}/${variant.id}/delete`} csrf={v.csrf} label="Delete variant" danger confirm="Delete this variant? This cannot be undone." />
-      ) : null}
+      {variant ? <ActionButton action={`${base}/${variant.id}/delete`} csrf={v.csrf} label="Delete variant" danger confirm="Delete this variant? This cannot be undone." /> : null}
     </div>
   );
 }

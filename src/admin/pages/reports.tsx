@@ -25,7 +25,9 @@ export function ReportsPage(v: ReportsView) {
         <Field form={v.form} name="to" label="To (UTC)" type="date" />
         <Select form={v.form} name="interval" label="By" options={INTERVALS} />
         <Select form={v.form} name="currency" label="Currency" options={v.currencies} />
-        <button type="submit" class="secondary">Show</button>
+        <button type="submit" class="secondary">
+          Show
+        </button>
       </form>
       {s ? (
         <>
@@ -40,7 +42,10 @@ export function ReportsPage(v: ReportsView) {
             <BarChart
               id="revenue"
               title={`Sales in ${s.currency} by ${s.interval}, ${s.from} to ${s.to}`}
-              summary={summary(s.periods.map((p) => ({ label: period(p), value: p.sales })), (n) => money(n, s.currency))}
+              summary={summary(
+                s.periods.map((p) => ({ label: period(p), value: p.sales })),
+                (n) => money(n, s.currency),
+              )}
               points={s.periods.map((p) => ({ label: p.start, value: p.sales }))}
               unit={s.currency}
             />
@@ -50,13 +55,20 @@ export function ReportsPage(v: ReportsView) {
             <BarChart
               id="orders"
               title={`Orders by ${s.interval}, ${s.from} to ${s.to}`}
-              summary={summary(s.periods.map((p) => ({ label: period(p), value: p.orders })), String)}
+              summary={summary(
+                s.periods.map((p) => ({ label: period(p), value: p.orders })),
+                String,
+              )}
               points={s.periods.map((p) => ({ label: p.start, value: p.orders }))}
               counts
             />
           </section>
           <h2>Figures</h2>
-          <Table caption="Sales by period" head={['Period', 'Orders', 'Units', 'Gross', 'Discounts', 'Shipping', 'Tax', 'Refunds', 'Net', 'Sales', 'Average order']} count={s.periods.length}>
+          <Table
+            caption="Sales by period"
+            head={['Period', 'Orders', 'Units', 'Gross', 'Discounts', 'Shipping', 'Tax', 'Refunds', 'Net', 'Sales', 'Average order']}
+            count={s.periods.length}
+          >
             {s.periods.map((p) => (
               <tr>
                 <th scope="row">{period(p)}</th>

@@ -97,11 +97,7 @@ export function RoleForm(v: { action: string; form: FormState; csrf: string; acc
       ) : (
         <Field form={f} name="name" label="Name" required placeholder="catalogue-editor" />
       )}
-      {readOnly ? (
-        f.values.description ? <p>{String(f.values.description)}</p> : null
-      ) : (
-        <Field form={f} name="description" label="Description" />
-      )}
+      {readOnly ? f.values.description ? <p>{String(f.values.description)}</p> : null : <Field form={f} name="description" label="Description" />}
       <PermissionGrid form={f} access={v.access} locked={readOnly || !!locks.permissions} />
       {readOnly ? null : <button type="submit">{v.creating ? 'Create role' : 'Save role'}</button>}
     </PostForm>
@@ -133,6 +129,7 @@ export function PermissionGrid(v: { form: FormState; access: RoleAccess; locked:
     <fieldset class={`field${error ? ' invalid' : ''}`} aria-describedby={error ? 'f-permissions-error' : undefined}>
       <legend>Permissions</legend>
       {v.locked ? null : <input type="hidden" name="permissionsShown" value="1" />}
+      {/* biome-ignore lint/a11y/noLabelWithoutControl: box() returns the checkbox the label wraps. */}
       <label class="check">
         {box('*', 'Everything (*)')} <strong>Everything</strong> <code>*</code>: every action on every resource, now and later
       </label>

@@ -67,7 +67,9 @@ export function SettingsPage(v: SettingsView) {
               {v.canWrite ? (
                 <div class="actions">
                   <a href={`/admin/settings/currencies/${c.code}`}>Edit</a>
-                  {c.isDefault ? null : <ActionButton action={`/admin/settings/currencies/${c.code}/delete`} csrf={v.csrf} label="Delete" danger confirm={`Delete the currency ${c.code}?`} />}
+                  {c.isDefault ? null : (
+                    <ActionButton action={`/admin/settings/currencies/${c.code}/delete`} csrf={v.csrf} label="Delete" danger confirm={`Delete the currency ${c.code}?`} />
+                  )}
                 </div>
               ) : null}
             </td>

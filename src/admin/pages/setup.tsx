@@ -8,7 +8,8 @@ export function SetupPage(props: { form: FormState; csrf: string }) {
       <main id="main" class="sign-in">
         <h1>Set up the store</h1>
         <p>
-          Create the first admin with the <code>BOOTSTRAP_SECRET</code> configured on this store (<code>wrangler secret put BOOTSTRAP_SECRET</code>). This works once: when an admin exists, sign in instead.
+          Create the first admin with the <code>BOOTSTRAP_SECRET</code> configured on this store (<code>wrangler secret put BOOTSTRAP_SECRET</code>). This works once: when an admin
+          exists, sign in instead.
         </p>
         <FormErrors form={props.form} fields={['secret', 'name', 'email', 'password']} />
         <form method="post" action="/admin/setup" class="card">

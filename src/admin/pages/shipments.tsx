@@ -16,7 +16,12 @@ export function ShipmentsPage(v: { shipments: Shipment[]; page: Pagination; url:
         <Field form={v.filters} name="order" label="Order id" />
         <Field form={v.filters} name="shipped_after" label="Shipped from (UTC)" type="date" />
       </Filters>
-      <Table caption="Shipments" head={['Shipment', 'Order', 'Status', 'Carrier', 'Tracking', 'Units', 'Shipped', 'Created']} count={v.shipments.length} empty="No shipments match.">
+      <Table
+        caption="Shipments"
+        head={['Shipment', 'Order', 'Status', 'Carrier', 'Tracking', 'Units', 'Shipped', 'Created']}
+        count={v.shipments.length}
+        empty="No shipments match."
+      >
         {v.shipments.map((s) => (
           <tr>
             <td>

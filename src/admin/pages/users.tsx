@@ -64,7 +64,15 @@ export function NewUserPage(v: { form: FormState; csrf: string; choices: UserCho
         <div class="form-row">
           <Field form={f} name="name" label="Name" required autocomplete="off" />
           <Field form={f} name="email" label="Email" type="email" required autocomplete="off" />
-          <Field form={f} name="password" label="Password" type="password" required autocomplete="new-password" hint="At least 8 characters; give it to the user to sign in with." />
+          <Field
+            form={f}
+            name="password"
+            label="Password"
+            type="password"
+            required
+            autocomplete="new-password"
+            hint="At least 8 characters; give it to the user to sign in with."
+          />
         </div>
         <div class="form-row">
           <Select form={f} name="role" label="Role" options={v.choices.grantable} required />
@@ -102,12 +110,20 @@ export function UserEditPage(v: { user: User; forms: UserEditForms; csrf: string
         <Badge value={u.status} />
         {canWrite && !self ? (
           u.status === 'active' ? (
-            <ActionButton action={`${base}/status`} csrf={v.csrf} label="Disable" fields={{ status: 'disabled' }} confirm={`Disable ${u.email}? They are signed out everywhere and cannot sign in.`} />
+            <ActionButton
+              action={`${base}/status`}
+              csrf={v.csrf}
+              label="Disable"
+              fields={{ status: 'disabled' }}
+              confirm={`Disable ${u.email}? They are signed out everywhere and cannot sign in.`}
+            />
           ) : (
             <ActionButton action={`${base}/status`} csrf={v.csrf} label="Enable" fields={{ status: 'active' }} />
           )
         ) : null}
-        {canWrite && !self ? <ActionButton action={`${base}/delete`} csrf={v.csrf} label="Delete" danger confirm={`Delete ${u.email}? This cannot be undone; the API keys it owns are revoked.`} /> : null}
+        {canWrite && !self ? (
+          <ActionButton action={`${base}/delete`} csrf={v.csrf} label="Delete" danger confirm={`Delete ${u.email}? This cannot be undone; the API keys it owns are revoked.`} />
+        ) : null}
       </div>
       <section class="card" aria-labelledby="user-facts">
         <h2 id="user-facts">Account</h2>
@@ -158,7 +174,9 @@ export function UserEditPage(v: { user: User; forms: UserEditForms; csrf: string
                 <FormErrors form={v.forms.role} fields={['role', 'vendorId']} />
                 <div class="form-row">
                   <Select form={v.forms.role} name="role" label="Role" options={v.choices.grantable} />
-                  {v.choices.vendors.length ? <Select form={v.forms.role} name="vendorId" label="Vendor" options={v.choices.vendors} blank="None (only for the vendor role)" /> : null}
+                  {v.choices.vendors.length ? (
+                    <Select form={v.forms.role} name="vendorId" label="Vendor" options={v.choices.vendors} blank="None (only for the vendor role)" />
+                  ) : null}
                 </div>
                 <p class="muted">Only roles whose every permission you hold are offered.</p>
                 <button type="submit">Change role</button>
@@ -169,7 +187,15 @@ export function UserEditPage(v: { user: User; forms: UserEditForms; csrf: string
             <h2 id="user-password">Reset password</h2>
             <PostForm action={`${base}/password`} csrf={v.csrf}>
               <FormErrors form={v.forms.password} fields={['password']} />
-              <Field form={v.forms.password} name="password" label="New password" type="password" required autocomplete="new-password" hint="Signs the user out everywhere; give them the new password." />
+              <Field
+                form={v.forms.password}
+                name="password"
+                label="New password"
+                type="password"
+                required
+                autocomplete="new-password"
+                hint="Signs the user out everywhere; give them the new password."
+              />
               <button type="submit">Set password</button>
             </PostForm>
           </section>

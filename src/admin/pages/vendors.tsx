@@ -9,7 +9,14 @@ export const VENDOR_FIELDS = ['name', 'slug', 'email', 'status', 'description'];
 
 function StatusButton({ vendor, csrf }: { vendor: Vendor; csrf: string }) {
   return vendor.status === 'active' ? (
-    <ActionButton action={`${HERE}/${vendor.id}/status`} csrf={csrf} label="Suspend" danger fields={{ status: 'suspended' }} confirm={`Suspend “${vendor.name}”? Its users are refused until it is reactivated.`} />
+    <ActionButton
+      action={`${HERE}/${vendor.id}/status`}
+      csrf={csrf}
+      label="Suspend"
+      danger
+      fields={{ status: 'suspended' }}
+      confirm={`Suspend “${vendor.name}”? Its users are refused until it is reactivated.`}
+    />
   ) : (
     <ActionButton action={`${HERE}/${vendor.id}/status`} csrf={csrf} label="Reactivate" fields={{ status: 'active' }} />
   );
@@ -83,7 +90,13 @@ export function VendorEditPage(v: { vendor: Vendor; form: FormState; csrf: strin
             <VendorFields form={v.form} />
             <button type="submit">Save vendor</button>
           </PostForm>
-          <ActionButton action={`${HERE}/${vendor.id}/delete`} csrf={v.csrf} label="Delete vendor" danger confirm={`Delete “${vendor.name}”? Its products stay, without a vendor. A vendor with users cannot be deleted.`} />
+          <ActionButton
+            action={`${HERE}/${vendor.id}/delete`}
+            csrf={v.csrf}
+            label="Delete vendor"
+            danger
+            confirm={`Delete “${vendor.name}”? Its products stay, without a vendor. A vendor with users cannot be deleted.`}
+          />
         </>
       ) : (
         <dl class="facts card">

@@ -10,7 +10,15 @@ const EVENT_OPTIONS: [string, string][] = [['*', 'Every event'], ...EVENT_TYPES.
 
 const endpointState = (w: WebhookEndpoint) => (w.disabledAt ? 'disabled' : !w.active ? 'inactive' : w.failingSince ? 'failed' : 'active');
 
-export function WebhookListPage(v: { endpoints: WebhookEndpoint[]; page: Pagination; url: string; form: FormState; csrf: string; canWrite: boolean; created?: { endpoint: WebhookEndpoint; secret: string } }) {
+export function WebhookListPage(v: {
+  endpoints: WebhookEndpoint[];
+  page: Pagination;
+  url: string;
+  form: FormState;
+  csrf: string;
+  canWrite: boolean;
+  created?: { endpoint: WebhookEndpoint; secret: string };
+}) {
   return (
     <>
       {v.created ? (
@@ -49,7 +57,17 @@ export function WebhookListPage(v: { endpoints: WebhookEndpoint[]; page: Paginat
   );
 }
 
-export function WebhookDetailPage(v: { endpoint: WebhookEndpoint; deliveries: Delivery[]; page: Pagination; url: string; csrf: string; canWrite: boolean; secret?: string; form: FormState; edit: FormState }) {
+export function WebhookDetailPage(v: {
+  endpoint: WebhookEndpoint;
+  deliveries: Delivery[];
+  page: Pagination;
+  url: string;
+  csrf: string;
+  canWrite: boolean;
+  secret?: string;
+  form: FormState;
+  edit: FormState;
+}) {
   const w = v.endpoint;
   const base = `/admin/webhooks/${w.id}`;
   return (
@@ -77,11 +95,20 @@ export function WebhookDetailPage(v: { endpoint: WebhookEndpoint; deliveries: De
         {v.canWrite ? (
           <div class="actions">
             <ActionButton action={`${base}/test`} csrf={v.csrf} label="Send a test ping" />
-            <ActionButton action={`${base}/active`} csrf={v.csrf} label={w.active ? 'Disable' : 'Enable'} fields={{ active: w.active ? 'false' : 'true' }} confirm={w.active ? 'Stop sending events to this endpoint?' : undefined} />
+            <ActionButton
+              action={`${base}/active`}
+              csrf={v.csrf}
+              label={w.active ? 'Disable' : 'Enable'}
+              fields={{ active: w.active ? 'false' : 'true' }}
+              confirm={w.active ? 'Stop sending events to this endpoint?' : undefined}
+            />
             <PostForm action={`${base}/rotate`} csrf={v.csrf} class="inline" confirm="Rotate the signing secret? Update your receiver before the overlap ends.">
-              <label for="overlap">Overlap (hours)</label> <input id="overlap" name="overlapHours" type="number" min="0" max="168" value={String(v.form.values.overlapHours ?? 24)} />
+              <label for="overlap">Overlap (hours)</label>{' '}
+              <input id="overlap" name="overlapHours" type="number" min="0" max="168" value={String(v.form.values.overlapHours ?? 24)} />
               {v.form.errors.overlapHours ? <span class="error">{v.form.errors.overlapHours}</span> : null}
-              <button type="submit" class="secondary">Rotate secret</button>
+              <button type="submit" class="secondary">
+                Rotate secret
+              </button>
             </PostForm>
             <ActionButton action={`${base}/delete`} csrf={v.csrf} label="Delete endpoint" danger confirm="Delete this endpoint and its delivery history?" />
           </div>
@@ -100,7 +127,12 @@ export function WebhookDetailPage(v: { endpoint: WebhookEndpoint; deliveries: De
         </section>
       ) : null}
       <h2>Deliveries</h2>
-      <Table caption="Deliveries" head={['Delivery', 'Event', 'Status', 'Attempts', 'Last answer', 'Next retry', 'Created', '']} count={v.deliveries.length} empty="No deliveries yet.">
+      <Table
+        caption="Deliveries"
+        head={['Delivery', 'Event', 'Status', 'Attempts', 'Last answer', 'Next retry', 'Created', '']}
+        count={v.deliveries.length}
+        empty="No deliveries yet."
+      >
         {v.deliveries.map((d) => (
           <tr>
             <td>

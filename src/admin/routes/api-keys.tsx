@@ -20,10 +20,7 @@ const HERE = '/admin/settings/api-keys';
 async function show(c: Context<AppEnv>, form: FormState, status = 200, created?: ApiKeysView['created']) {
   const session = sessionOf(c);
   const { query } = listQuery(c, apiKeyListQuery);
-  const [{ items, total }, roles] = await Promise.all([
-    service.listApiKeys(c.var.db, query),
-    listRoles(c.var.db, firstPage(roleListQuery)),
-  ]);
+  const [{ items, total }, roles] = await Promise.all([service.listApiKeys(c.var.db, query), listRoles(c.var.db, firstPage(roleListQuery))]);
   const view: ApiKeysView = {
     keys: items,
     page: pageOf(query, total),

@@ -31,9 +31,11 @@ export const auditLogRoutes = new Hono<AppEnv>()
   .get('/', guard(routes.listAuditLog), async (c) => {
     const { query, values } = listQuery(c, auditLogListQuery);
     const { items, total } = await service.listAuditLog(c.var.db, query);
-    return page(c, { title: 'Audit log', active: HERE }, (
-      <AuditLogPage entries={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} resources={RESOURCES} />
-    ));
+    return page(
+      c,
+      { title: 'Audit log', active: HERE },
+      <AuditLogPage entries={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} resources={RESOURCES} />,
+    );
   })
   .get('/:id', guard(routes.getAuditEntry), async (c) => {
     const entry = await service.getAuditEntry(c.var.db, c.req.param('id'));

@@ -50,9 +50,11 @@ export const bannerRoutes = new Hono<AppEnv>()
   .get('/', contentWriters, async (c) => {
     const { query, values } = listQuery(c, bannerListQuery);
     const [{ items, total }, used] = await Promise.all([service.listBanners(c.var.db, query, c.var.principal), placements(c)]);
-    return page(c, { title: 'Banners', active: HERE }, (
-      <BannerListPage banners={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} placements={used} />
-    ));
+    return page(
+      c,
+      { title: 'Banners', active: HERE },
+      <BannerListPage banners={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} placements={used} />,
+    );
   })
   .get('/new', guard(routes.create), (c) => formPage(c, emptyForm({ active: 'on', position: '0' }), null))
   .post('/new', guard(routes.create), async (c) => {

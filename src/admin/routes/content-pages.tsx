@@ -96,7 +96,11 @@ export const contentPageRoutes = new Hono<AppEnv>()
       if (when === undefined) throw ApiError.validation([{ field: 'scheduleAt', problem: 'is required', code: 'required' }]);
       const updated = await service.updatePage(c.var.db, id, validate(UpdatePageBody, { status: 'published', publishedAt: when }));
       const future = updated.publishedAt! > new Date().toISOString();
-      return redirectWith(c, `${HERE}/${updated.id}`, future ? `“${updated.title}” is scheduled for ${updated.publishedAt!.slice(0, 16).replace('T', ' ')} UTC.` : `“${updated.title}” is published.`);
+      return redirectWith(
+        c,
+        `${HERE}/${updated.id}`,
+        future ? `“${updated.title}” is scheduled for ${updated.publishedAt!.slice(0, 16).replace('T', ' ')} UTC.` : `“${updated.title}” is published.`,
+      );
     } catch (error) {
       return editPage(c, id, { schedule: failure(error, refill(form), { publishedAt: 'scheduleAt' }) }, failureStatus(error));
     }
@@ -109,4 +113,3 @@ export const contentPageRoutes = new Hono<AppEnv>()
     await service.deletePage(c.var.db, c.req.param('id'));
     return redirectWith(c, HERE, 'Page deleted.');
   });
-

@@ -18,7 +18,15 @@ async function show(c: Context<AppEnv>, form: FormState, status = 200) {
   const { query, values } = listQuery(c, couponListQuery);
   const { items, total } = await service.listCoupons(c.var.db, query);
   const view = (
-    <CouponListPage coupons={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} form={form} csrf={sessionOf(c).csrfToken} canWrite={hasPermission(c.var.principal, 'coupons:write')} />
+    <CouponListPage
+      coupons={items}
+      page={pageOf(query, total)}
+      url={c.req.url}
+      filters={emptyForm(values)}
+      form={form}
+      csrf={sessionOf(c).csrfToken}
+      canWrite={hasPermission(c.var.principal, 'coupons:write')}
+    />
   );
   return page(c, { title: 'Coupons', active: HERE, status }, view);
 }
@@ -67,7 +75,14 @@ export const couponRoutes = new Hono<AppEnv>()
   .post('/', guard(routes.create), async (c) => {
     const form = await readForm(c);
     try {
-      const body = { code: str(form, 'code'), type: str(form, 'type'), value: num(form, 'value'), usageLimit: num(form, 'usageLimit'), endsAt: endOfDay(form, 'endsAt'), description: str(form, 'description') };
+      const body = {
+        code: str(form, 'code'),
+        type: str(form, 'type'),
+        value: num(form, 'value'),
+        usageLimit: num(form, 'usageLimit'),
+        endsAt: endOfDay(form, 'endsAt'),
+        description: str(form, 'description'),
+      };
       const coupon = await service.createCoupon(c.var.db, validate(CreateCouponBody, body));
       return redirectWith(c, HERE, `Coupon ${coupon.code} created.`);
     } catch (error) {

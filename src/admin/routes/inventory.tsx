@@ -22,10 +22,7 @@ const canWrite = (c: C) => hasPermission(c.var.principal, 'inventory:write');
 
 async function variantPage(c: C, variantId: string, form: FormState, status = 200) {
   const { query, values } = listQuery(c, adjustmentListQuery);
-  const [item, history] = await Promise.all([
-    service.getItem(c.var.db, variantId, reach(c)),
-    service.listAdjustments(c.var.db, variantId, query, adjustmentListQuery, reach(c)),
-  ]);
+  const [item, history] = await Promise.all([service.getItem(c.var.db, variantId, reach(c)), service.listAdjustments(c.var.db, variantId, query, adjustmentListQuery, reach(c))]);
   const view = (
     <VariantStockPage
       item={item}

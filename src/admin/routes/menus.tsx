@@ -95,7 +95,7 @@ function explain(errors: ErrorDetail[]): ErrorDetail[] {
 
 /** Saves `tree` as the menu's items with the API's schema and service. */
 async function saveItems(c: C, id: string, tree: Node[]) {
-  let body;
+  let body: Parameters<typeof service.updateMenu>[2];
   try {
     body = validate(UpdateMenuBody, { items: toBody(tree) });
   } catch (error) {

@@ -71,16 +71,20 @@ export const notificationRoutes = new Hono<AppEnv>()
   .get('/', guard(routes.listTemplates), async (c) => {
     const { query, values } = listQuery(c, templateListQuery);
     const { items, total } = await service.listTemplates(c.var.db, query, templateListQuery);
-    return page(c, { title: 'Notification templates', active: HERE }, (
-      <TemplateListPage templates={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} events={EVENTS} />
-    ));
+    return page(
+      c,
+      { title: 'Notification templates', active: HERE },
+      <TemplateListPage templates={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} events={EVENTS} />,
+    );
   })
   .get('/log', guard(routes.listNotifications), async (c) => {
     const { query, values } = listQuery(c, notificationListQuery);
     const { items, total } = await service.listNotifications(c.var.db, query, notificationListQuery);
-    return page(c, { title: 'Message log', active: HERE }, (
-      <MessageLogPage messages={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} templates={TEMPLATE_KEYS} />
-    ));
+    return page(
+      c,
+      { title: 'Message log', active: HERE },
+      <MessageLogPage messages={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} templates={TEMPLATE_KEYS} />,
+    );
   })
   .get('/log/:id', guard(routes.getNotification), async (c) => {
     const message = await service.getNotification(c.var.db, c.req.param('id'));

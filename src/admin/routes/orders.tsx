@@ -67,7 +67,16 @@ async function detail(c: C, id: string, failed?: OrderView['failed'], status = 2
   };
   const stripeLink = (p: { providerReference: string | null }) => stripeDashboardUrl(p, config(c.env).STRIPE_SECRET_KEY);
   const view = (
-    <OrderDetailPage order={order} payments={paid?.items ?? null} refunds={refunded} providerLink={stripeLink} shipments={shipped.items} csrf={sessionOf(c).csrfToken} can={can} failed={failed} />
+    <OrderDetailPage
+      order={order}
+      payments={paid?.items ?? null}
+      refunds={refunded}
+      providerLink={stripeLink}
+      shipments={shipped.items}
+      csrf={sessionOf(c).csrfToken}
+      can={can}
+      failed={failed}
+    />
   );
   return page(c, { title: `Order #${order.number}`, active: HERE, status }, view);
 }
@@ -146,10 +155,7 @@ async function newOrderChoices(c: C, chosenCustomer?: string) {
     defaultCurrency: base,
     customers: people.map((p): [string, string] => [p.id, p.name ? `${p.email} (${p.name})` : p.email]),
     variants: products.items.flatMap((p) =>
-      p.variants.map((v): [string, string] => [
-        v.id,
-        `${p.name}${v.name ? ` – ${v.name}` : ''}${v.sku ? ` [${v.sku}]` : ''} · ${money(v.price, base)} · ${v.stock} in stock`,
-      ]),
+      p.variants.map((v): [string, string] => [v.id, `${p.name}${v.name ? ` – ${v.name}` : ''}${v.sku ? ` [${v.sku}]` : ''} · ${money(v.price, base)} · ${v.stock} in stock`]),
     ),
     currencies: currencies.items.map((x): [string, string] => [x.code, `${x.code} – ${x.name}`]),
   };
@@ -159,7 +165,18 @@ async function newOrderPage(c: C, form: FormState, lines: DraftLine[], review?: 
   const choices = await newOrderChoices(c, String(form.values.customerId ?? '') || undefined);
   if (!form.values.currency) form.values.currency = choices.defaultCurrency;
   const rows = lines.length ? lines : [{ variantId: '', quantity: '1' }];
-  const view = <NewOrderPage csrf={sessionOf(c).csrfToken} form={form} lines={rows} customers={choices.customers} variants={choices.variants} currencies={choices.currencies} customerSearch={choices.search} review={review} />;
+  const view = (
+    <NewOrderPage
+      csrf={sessionOf(c).csrfToken}
+      form={form}
+      lines={rows}
+      customers={choices.customers}
+      variants={choices.variants}
+      currencies={choices.currencies}
+      customerSearch={choices.search}
+      review={review}
+    />
+  );
   return page(c, { title: 'New order', active: HERE, status }, view);
 }
 
@@ -170,7 +187,16 @@ async function reviewOf(c: C, body: ReturnType<typeof CreateOrderBody.parse>): P
   const t = priced.totals;
   return {
     currency: priced.currency.code,
-    lines: priced.lines.map((l) => ({ name: l.name, sku: l.sku, quantity: l.quantity, stock: l.stock, unitPrice: major(l.unitPrice), discount: major(l.discount), tax: major(l.tax), total: major(l.total) })),
+    lines: priced.lines.map((l) => ({
+      name: l.name,
+      sku: l.sku,
+      quantity: l.quantity,
+      stock: l.stock,
+      unitPrice: major(l.unitPrice),
+      discount: major(l.discount),
+      tax: major(l.tax),
+      total: major(l.total),
+    })),
     subtotal: major(t.subtotal),
     discountTotal: major(t.discountTotal),
     shippingTotal: major(t.shippingTotal),
@@ -185,7 +211,11 @@ export const orderRoutes = new Hono<AppEnv>()
   .get('/', guard(routes.listOrders), async (c) => {
     const { query, values } = listQuery(c, orderListQuery);
     const { items, total } = await orders.listOrders(c.var.db, query, readReach(c.var.principal));
-    return page(c, { title: 'Orders', active: HERE }, <OrderListPage orders={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} canCreate={mayPlace(c)} />);
+    return page(
+      c,
+      { title: 'Orders', active: HERE },
+      <OrderListPage orders={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} canCreate={mayPlace(c)} />,
+    );
   })
   .get('/new', guard(routes.createOrder), placeGuard, (c) => newOrderPage(c, emptyForm({ customerId: new URL(c.req.url).searchParams.get('customerId') ?? '' }), []))
   .post('/new', guard(routes.createOrder), placeGuard, async (c) => {
@@ -213,37 +243,62 @@ export const orderRoutes = new Hono<AppEnv>()
     act(c, 'notes', (id, form) => orders.updateOrder(c.var.db, id, validate(UpdateOrderBody, { notes: orNull(form, 'notes') }), actor(c)), 'Notes saved.'),
   )
   .post('/:id/payments', guard(paymentRoutes.createPayment), (c) =>
-    act(c, 'payment', async (id, form) => {
-      const input = validate(CreatePaymentBody, { provider: 'manual', amount: num(form, 'amount'), reference: str(form, 'reference') });
-      const order = await payments.findOrder(c.var.db, id, payerReach(c.var.principal, 'manual'));
-      const { payment } = await payments.createPayment(c.var.db, c.env, order, input, { actor: actor(c) });
-      if (payment.status === 'failed') throw ApiError.conflict(`The payment failed: ${payment.failureReason}`);
-    }, 'Payment recorded.'),
+    act(
+      c,
+      'payment',
+      async (id, form) => {
+        const input = validate(CreatePaymentBody, { provider: 'manual', amount: num(form, 'amount'), reference: str(form, 'reference') });
+        const order = await payments.findOrder(c.var.db, id, payerReach(c.var.principal, 'manual'));
+        const { payment } = await payments.createPayment(c.var.db, c.env, order, input, { actor: actor(c) });
+        if (payment.status === 'failed') throw ApiError.conflict(`The payment failed: ${payment.failureReason}`);
+      },
+      'Payment recorded.',
+    ),
   )
   .post('/:id/payments/:paymentId/refund', guard(paymentRoutes.createRefund), (c) =>
-    act(c, `refund-${c.req.param('paymentId')}`, async (_id, form) => {
-      const input = validate(CreateRefundBody, { amount: num(form, 'amount'), reason: str(form, 'reason') });
-      const { payment, order } = await payments.findPayment(c.var.db, c.req.param('paymentId'), undefined);
-      await createRefund(c.var.db, c.env, payment, order, input, { actor: actor(c) });
-    }, 'Refund recorded.'),
+    act(
+      c,
+      `refund-${c.req.param('paymentId')}`,
+      async (_id, form) => {
+        const input = validate(CreateRefundBody, { amount: num(form, 'amount'), reason: str(form, 'reason') });
+        const { payment, order } = await payments.findPayment(c.var.db, c.req.param('paymentId'), undefined);
+        await createRefund(c.var.db, c.env, payment, order, input, { actor: actor(c) });
+      },
+      'Refund recorded.',
+    ),
   )
   .post('/:id/shipments', guard(shipmentRoutes.createShipment), (c) =>
-    act(c, 'shipment', async (id, form) => {
-      const input = validate(CreateShipmentBody, {
-        carrier: str(form, 'carrier'),
-        trackingNumber: str(form, 'trackingNumber'),
-        trackingUrl: str(form, 'trackingUrl'),
-        status: str(form, 'status'),
-      });
-      const order = await shipments.findOrder(c.var.db, id, undefined);
-      await shipments.createShipment(c.var.db, order, input, actor(c));
-    }, 'Shipment created.'),
+    act(
+      c,
+      'shipment',
+      async (id, form) => {
+        const input = validate(CreateShipmentBody, {
+          carrier: str(form, 'carrier'),
+          trackingNumber: str(form, 'trackingNumber'),
+          trackingUrl: str(form, 'trackingUrl'),
+          status: str(form, 'status'),
+        });
+        const order = await shipments.findOrder(c.var.db, id, undefined);
+        await shipments.createShipment(c.var.db, order, input, actor(c));
+      },
+      'Shipment created.',
+    ),
   )
   .post('/:id/shipments/:shipmentId', guard(shipmentRoutes.updateShipment), (c) =>
-    act(c, 'shipment-update', async (_id, form) => {
-      await shipments.updateShipment(c.var.db, c.req.param('shipmentId'), validate(UpdateShipmentBody, { status: str(form, 'status') }), actor(c));
-    }, 'Shipment updated.'),
+    act(
+      c,
+      'shipment-update',
+      async (_id, form) => {
+        await shipments.updateShipment(c.var.db, c.req.param('shipmentId'), validate(UpdateShipmentBody, { status: str(form, 'status') }), actor(c));
+      },
+      'Shipment updated.',
+    ),
   )
   .post('/:id/cancel', guard(routes.cancelOrder), (c) =>
-    act(c, 'cancel', (id, form) => orders.cancelOrder(c.var.db, id, cancelReach(c.var.principal), validate(CancelOrderBody, { reason: str(form, 'reason') }).reason, actor(c)), 'Order cancelled.'),
+    act(
+      c,
+      'cancel',
+      (id, form) => orders.cancelOrder(c.var.db, id, cancelReach(c.var.principal), validate(CancelOrderBody, { reason: str(form, 'reason') }).reason, actor(c)),
+      'Order cancelled.',
+    ),
   );

@@ -23,7 +23,11 @@ export const productMediaRoutes = new Hono<AppEnv>()
       return redirectWith(c, back, 'Image uploaded.');
     } catch (error) {
       const state = failure(error, {});
-      const problems = state.message ?? Object.entries(state.errors).map(([field, message]) => `${field} ${message}`).join('; ');
+      const problems =
+        state.message ??
+        Object.entries(state.errors)
+          .map(([field, message]) => `${field} ${message}`)
+          .join('; ');
       return redirectWith(c, back, `The image was not uploaded: ${problems}`, 'error');
     }
   })

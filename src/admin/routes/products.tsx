@@ -126,9 +126,11 @@ export const productRoutes = new Hono<AppEnv>()
     const { query, values } = listQuery(c, productListQuery);
     const [{ items, total }, options] = await Promise.all([read.listProducts(c.var.db, query, visibility(c)), choices(c)]);
     const canWrite = hasPermission(c.var.principal, 'products:write');
-    return page(c, { title: 'Products', active: HERE }, (
-      <ProductListPage products={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} choices={options} canWrite={canWrite} />
-    ));
+    return page(
+      c,
+      { title: 'Products', active: HERE },
+      <ProductListPage products={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} choices={options} canWrite={canWrite} />,
+    );
   })
   .get('/new', guard(routes.createProduct), (c) => newPage(c, emptyForm({ status: 'draft' })))
   .post('/new', guard(routes.createProduct), async (c) => {
@@ -160,7 +162,11 @@ export const productRoutes = new Hono<AppEnv>()
     try {
       const product = await read.getProduct(c.var.db, id, visibility(c));
       const deleted = await service.deleteProduct(c.var.db, id, scope(c));
-      await releaseFiles(c.var.db, c.env.MEDIA, deleted.media.map((m) => m.key));
+      await releaseFiles(
+        c.var.db,
+        c.env.MEDIA,
+        deleted.media.map((m) => m.key),
+      );
       return redirectWith(c, HERE, `“${product.name}” deleted.`);
     } catch (error) {
       if (!(error instanceof ApiError) || error.code === 'NOT_FOUND') throw error;

@@ -87,7 +87,10 @@ export const roleRoutes = new Hono<AppEnv>()
   .get('/', guard(routes.listRoles), async (c) => {
     const { query, values } = listQuery(c, roleListQuery);
     const { items, total } = await service.listRoles(c.var.db, query);
-    const counts = await service.countRoleHolders(c.var.db, items.map((r) => r.id));
+    const counts = await service.countRoleHolders(
+      c.var.db,
+      items.map((r) => r.id),
+    );
     const rows = items.map((role) => ({ role, users: counts.get(role.id) ?? 0 }));
     const principal = c.var.principal;
     const view = (

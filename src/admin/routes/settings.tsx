@@ -114,7 +114,13 @@ export const settingsRoutes = new Hono<AppEnv>()
   .post('/taxes', guard(taxRoutes.create), async (c) => {
     const form = await readForm(c);
     try {
-      const body = { name: str(form, 'name'), country: str(form, 'country'), region: str(form, 'region'), rate: num(form, 'rate'), shippingTaxable: checked(form, 'shippingTaxable') };
+      const body = {
+        name: str(form, 'name'),
+        country: str(form, 'country'),
+        region: str(form, 'region'),
+        rate: num(form, 'rate'),
+        shippingTaxable: checked(form, 'shippingTaxable'),
+      };
       const rate = await taxes.createTaxRate(c.var.db, validate(CreateTaxRateBody, body));
       return redirectWith(c, `${HERE}#taxes`, `Tax rate “${rate.name}” added.`);
     } catch (error) {

@@ -49,7 +49,9 @@ export const setupRoutes = new Hono<AppEnv>()
         await bootstrap(db, c.env, input);
       } catch (error) {
         if (error instanceof ApiError && error.code === 'AUTHORIZATION_ERROR') {
-          throw new ApiError('VALIDATION_ERROR', 'The bootstrap secret is not right', { details: [detailOf({ field: 'secret', problem: 'is not the configured BOOTSTRAP_SECRET' })] });
+          throw new ApiError('VALIDATION_ERROR', 'The bootstrap secret is not right', {
+            details: [detailOf({ field: 'secret', problem: 'is not the configured BOOTSTRAP_SECRET' })],
+          });
         }
         throw error;
       }

@@ -107,7 +107,14 @@ export const userRoutes = new Hono<AppEnv>()
     const { query, values } = listQuery(c, staffUserListQuery);
     const [{ items, total }, options] = await Promise.all([service.listStaffUsers(c.var.db, query), choices(c)]);
     const view = (
-      <UserListPage users={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} choices={options} canWrite={hasPermission(c.var.principal, 'users:write')} />
+      <UserListPage
+        users={items}
+        page={pageOf(query, total)}
+        url={c.req.url}
+        filters={emptyForm(values)}
+        choices={options}
+        canWrite={hasPermission(c.var.principal, 'users:write')}
+      />
     );
     return page(c, { title: 'Staff users', active: HERE }, view);
   })
@@ -124,7 +131,12 @@ export const userRoutes = new Hono<AppEnv>()
   })
   .get('/:id', readable, (c) => editPage(c, c.req.param('id')))
   .post('/:id', guard(routes.updateUser), (c) =>
-    update(c, 'details', (form) => ({ name: orNull(form, 'name'), phone: orNull(form, 'phone') }), () => 'Details saved.'),
+    update(
+      c,
+      'details',
+      (form) => ({ name: orNull(form, 'name'), phone: orNull(form, 'phone') }),
+      () => 'Details saved.',
+    ),
   )
   .post('/:id/role', guard(routes.updateUser), (c) =>
     update(
@@ -136,7 +148,12 @@ export const userRoutes = new Hono<AppEnv>()
   )
   .post('/:id/password', guard(routes.updateUser), (c) =>
     // Passwords are not trimmed: what was typed is the password (blank is refused by its length).
-    update(c, 'password', (form) => ({ password: form.password?.[0] ?? '' }), (user) => `Password of ${user.email} reset; it is signed out everywhere.`),
+    update(
+      c,
+      'password',
+      (form) => ({ password: form.password?.[0] ?? '' }),
+      (user) => `Password of ${user.email} reset; it is signed out everywhere.`,
+    ),
   )
   .post('/:id/status', guard(routes.updateUser), async (c) => {
     const id = c.req.param('id');

@@ -31,8 +31,17 @@ async function detailPage(c: C, id: string, extra: { secret?: string; form?: For
   const { query } = listQuery(c, deliveryListQuery);
   const [endpoint, { items, total }] = await Promise.all([service.getEndpoint(c.var.db, id), deliveries.listDeliveries(c.var.db, id, query)]);
   const view = (
-    <WebhookDetailPage endpoint={endpoint} deliveries={items} page={pageOf(query, total)} url={c.req.url} csrf={sessionOf(c).csrfToken} canWrite={canWrite(c)} secret={extra.secret} form={extra.form ?? emptyForm()}
-      edit={extra.edit ?? emptyForm({ url: endpoint.url, description: endpoint.description ?? '', events: endpoint.events })} />
+    <WebhookDetailPage
+      endpoint={endpoint}
+      deliveries={items}
+      page={pageOf(query, total)}
+      url={c.req.url}
+      csrf={sessionOf(c).csrfToken}
+      canWrite={canWrite(c)}
+      secret={extra.secret}
+      form={extra.form ?? emptyForm()}
+      edit={extra.edit ?? emptyForm({ url: endpoint.url, description: endpoint.description ?? '', events: endpoint.events })}
+    />
   );
   return page(c, { title: 'Webhook endpoint', active: HERE, status }, view);
 }

@@ -135,10 +135,7 @@ export const products = sqliteTable(
     brandId: text('brand_id').references(() => brands.id, { onDelete: 'set null' }),
     vendorId: text('vendor_id').references(() => vendors.id, { onDelete: 'set null' }),
     images: text('images', { mode: 'json' }).$type<ProductImage[]>().notNull().default(sql`'[]'`),
-    attributes: text('attributes', { mode: 'json' })
-      .$type<Record<string, AttributeValue>>()
-      .notNull()
-      .default(sql`'{}'`),
+    attributes: text('attributes', { mode: 'json' }).$type<Record<string, AttributeValue>>().notNull().default(sql`'{}'`),
     lowStockThreshold: integer('low_stock_threshold'),
     /**
      * Brand, vendor, categories and variants as one JSON value, kept by triggers (never written by the
@@ -204,10 +201,7 @@ export const productCategories = sqliteTable(
       .notNull()
       .references(() => categories.id, { onDelete: 'cascade' }),
   },
-  (t) => [
-    primaryKey({ columns: [t.productId, t.categoryId] }),
-    index('product_categories_category_idx').on(t.categoryId, t.productId),
-  ],
+  (t) => [primaryKey({ columns: [t.productId, t.categoryId] }), index('product_categories_category_idx').on(t.categoryId, t.productId)],
 );
 
 /**

@@ -85,10 +85,7 @@ export const banners = sqliteTable(
     active: integer('active', { mode: 'boolean' }).notNull().default(true),
     ...timestamps,
   },
-  (t) => [
-    index('banners_placement_idx').on(t.placement, t.position, t.id),
-    index('banners_created_idx').on(t.createdAt, t.id),
-  ],
+  (t) => [index('banners_placement_idx').on(t.placement, t.position, t.id), index('banners_created_idx').on(t.createdAt, t.id)],
 );
 
 export type PageRow = typeof pages.$inferSelect;

@@ -74,35 +74,39 @@ export const addresses = sqliteTable(
 export const apiKeys = sqliteTable(
   'api_keys',
   {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  /**
-   * `secret` (`sk_…`): a server's credential, holding a role or permissions. `publishable`
-   * (`pk_…`): safe in a browser, with the abilities of a shopper without an account and nothing
-   * more, usable only from its `allowedOrigins`, counted per shopper network (src/middleware/rate-limit.ts).
-   */
-  type: text('type', { enum: ['secret', 'publishable'] }).notNull().default('secret'),
-  /** For a publishable key: the web origins a browser may use it from (as the settings' allowedOrigins). */
-  allowedOrigins: text('allowed_origins', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
-  prefix: text('prefix').notNull(),
-  keyHash: text('key_hash').notNull().unique(),
-  /** A role whose permissions the key holds, or null for a key with its own `permissions` list. */
-  roleId: text('role_id').references(() => roles.id, { onDelete: 'restrict' }),
-  permissions: text('permissions', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
-  /**
-   * The user on whose authority the key exists: the user who minted it, or the owner of the key that
-   * minted it; null for keys minted by the CLI or bootstrap. No foreign key on purpose: the key check
-   * treats a key whose owner is gone, disabled or no longer covers it as unusable (src/lib/access.ts).
-   */
-  ownerId: text('owner_id'),
-  /** The vendor a key of the vendor role acts for, scoped like that vendor's users; null for other keys. */
-  vendorId: text('vendor_id').references(() => vendors.id, { onDelete: 'restrict' }),
-  createdBy: text('created_by'),
-  expiresAt: text('expires_at'),
-  revokedAt: text('revoked_at'),
-  lastUsedAt: text('last_used_at'),
-  ...timestamps,
-}, (t) => [index('api_keys_owner_idx').on(t.ownerId)]);
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /**
+     * `secret` (`sk_…`): a server's credential, holding a role or permissions. `publishable`
+     * (`pk_…`): safe in a browser, with the abilities of a shopper without an account and nothing
+     * more, usable only from its `allowedOrigins`, counted per shopper network (src/middleware/rate-limit.ts).
+     */
+    type: text('type', { enum: ['secret', 'publishable'] })
+      .notNull()
+      .default('secret'),
+    /** For a publishable key: the web origins a browser may use it from (as the settings' allowedOrigins). */
+    allowedOrigins: text('allowed_origins', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    /** A role whose permissions the key holds, or null for a key with its own `permissions` list. */
+    roleId: text('role_id').references(() => roles.id, { onDelete: 'restrict' }),
+    permissions: text('permissions', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    /**
+     * The user on whose authority the key exists: the user who minted it, or the owner of the key that
+     * minted it; null for keys minted by the CLI or bootstrap. No foreign key on purpose: the key check
+     * treats a key whose owner is gone, disabled or no longer covers it as unusable (src/lib/access.ts).
+     */
+    ownerId: text('owner_id'),
+    /** The vendor a key of the vendor role acts for, scoped like that vendor's users; null for other keys. */
+    vendorId: text('vendor_id').references(() => vendors.id, { onDelete: 'restrict' }),
+    createdBy: text('created_by'),
+    expiresAt: text('expires_at'),
+    revokedAt: text('revoked_at'),
+    lastUsedAt: text('last_used_at'),
+    ...timestamps,
+  },
+  (t) => [index('api_keys_owner_idx').on(t.ownerId)],
+);
 
 /**
  * Sign-in attempts (the API's login and the admin panel's alike), counted per account and client

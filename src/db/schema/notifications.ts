@@ -29,7 +29,9 @@ export const notifications = sqliteTable(
     /** The variables the message was rendered with. */
     data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
     status: text('status', { enum: NOTIFICATION_STATUSES }).notNull().default('queued'),
-    category: text('category', { enum: ['transactional', 'marketing'] }).notNull().default('transactional'),
+    category: text('category', { enum: ['transactional', 'marketing'] })
+      .notNull()
+      .default('transactional'),
     /** The outbox event that caused it; null for internal triggers (password reset, endpoint disabled). */
     eventId: text('event_id'),
     /** The account it was sent to, when it went to one. */

@@ -49,10 +49,7 @@ export const webhookDeliveries = sqliteTable(
     deliveredAt: text('delivered_at'),
     ...timestamps,
   },
-  (t) => [
-    uniqueIndex('webhook_deliveries_event_endpoint_idx').on(t.eventId, t.endpointId),
-    index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt),
-  ],
+  (t) => [uniqueIndex('webhook_deliveries_event_endpoint_idx').on(t.eventId, t.endpointId), index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt)],
 );
 
 export const webhookAttempts = sqliteTable(

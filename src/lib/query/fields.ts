@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import { toCamelCase } from './names';
 
 /** A field selection or the selectable shape of a resource: `true` for a leaf, a tree for an object. */

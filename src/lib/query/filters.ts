@@ -34,7 +34,7 @@ export function exactFilter(column: SQLiteColumn, description: string): FilterSp
 
 /** Exact match on a whole-number column (`?number=1001`). */
 export function integerFilter(column: SQLiteColumn, description: string, example: number): FilterSpec<number | undefined> {
-  const message = 'must be a whole number, like ' + example;
+  const message = `must be a whole number, like ${example}`;
   const schema = numberQuery(/^\d{1,15}$/, z.int({ error: message }).min(0, message).max(Number.MAX_SAFE_INTEGER, message))
     .optional()
     .openapi({ description, example });
@@ -63,11 +63,7 @@ export function moneyBoundFilter(column: SQLiteColumn | SQL, bound: 'min' | 'max
 export const MAX_SEARCH_BYTES = 48;
 
 /** Case-insensitive substring search over several text columns (and extra conditions). */
-export function searchFilter(
-  columns: SQLiteColumn[],
-  description: string,
-  extra: (pattern: string) => SQL[] = () => [],
-): FilterSpec<string | undefined> {
+export function searchFilter(columns: SQLiteColumn[], description: string, extra: (pattern: string) => SQL[] = () => []): FilterSpec<string | undefined> {
   const schema = z
     .string()
     .optional()

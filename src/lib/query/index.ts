@@ -1,5 +1,16 @@
 export { type FieldTree, fieldTreeFromSchema, parseFields, project, selects } from './fields';
-export { booleanFilter, createdAfterFilter, createdBeforeFilter, enumFilter, exactFilter, idOrSlugFilter, integerFilter, instantBeforeFilter, moneyBoundFilter, searchFilter } from './filters';
+export {
+  booleanFilter,
+  createdAfterFilter,
+  createdBeforeFilter,
+  enumFilter,
+  exactFilter,
+  idOrSlugFilter,
+  integerFilter,
+  instantBeforeFilter,
+  moneyBoundFilter,
+  searchFilter,
+} from './filters';
 export {
   DEFAULT_CSV_EXPORT_MAX_ROWS,
   DEFAULT_LIMIT,
@@ -7,6 +18,7 @@ export {
   FIELDS_SELECTION_EXTENSION,
   FIELDS_SELECTION_NOTE,
   fieldSelection,
+  type AnyFilters,
   type FilterSpec,
   continueParsedList,
   listConfigOf,

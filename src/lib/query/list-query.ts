@@ -19,11 +19,15 @@ export interface FilterSpec<T> {
   where: (value: NonNullable<T>) => SQL | undefined;
 }
 
+/** A resource's filters, each of its own value type: FilterSpec<T> is invariant in T, so only `any` admits them all. */
+// biome-ignore lint/suspicious/noExplicitAny: see above.
+export type AnyFilters = Record<string, FilterSpec<any>>;
+
 /**
  * Everything a list endpoint lets a client ask for, declared as data in one place per resource
  * (like Medusa's query-config): sortable columns, the default order, selectable fields and filters.
  */
-export interface ListQueryConfig<F extends Record<string, FilterSpec<any>>> {
+export interface ListQueryConfig<F extends AnyFilters> {
   resource: string;
   id: SQLiteColumn;
   /** Columns, or SQL a caller's reach puts in their place (a vendor's own total of an order). */
@@ -33,7 +37,7 @@ export interface ListQueryConfig<F extends Record<string, FilterSpec<any>>> {
   filters: F;
 }
 
-export function defineListQuery<F extends Record<string, FilterSpec<any>>>(config: ListQueryConfig<F>) {
+export function defineListQuery<F extends AnyFilters>(config: ListQueryConfig<F>) {
   return config;
 }
 
@@ -72,7 +76,7 @@ export const FIELDS_SELECTION_EXTENSION = 'x-fields-selection';
 /** The query schemas built here that take `fields` (so a route declaring one is marked; see `fieldSelection`). */
 const selectingQueries = new WeakSet<object>();
 /** Each list query schema's config, for the CSV export (`listConfigOf`). */
-const listConfigs = new WeakMap<object, ListQueryConfig<any>>();
+const listConfigs = new WeakMap<object, ListQueryConfig<AnyFilters>>();
 /** The parsed list queries, which a CSV export's page request may continue (`continueParsedList`). */
 const parsedLists = new WeakSet<object>();
 
@@ -116,7 +120,7 @@ export function readQuerySchema(selectable: FieldTree) {
  * parameters all come from here. Unknown parameters are rejected so that a typo never silently
  * returns an unfiltered list.
  */
-export function listQuerySchema<F extends Record<string, FilterSpec<any>>>(config: ListQueryConfig<F>) {
+export function listQuerySchema<F extends AnyFilters>(config: ListQueryConfig<F>) {
   const sortable = Object.keys(config.sortable);
   const defaultSort = config.defaultSort.map((k) => `${k.field}:${k.direction}`).join(',');
   const filterShape = Object.fromEntries(Object.entries(config.filters).map(([name, spec]) => [name, spec.schema]));
@@ -142,18 +146,28 @@ export function listQuerySchema<F extends Record<string, FilterSpec<any>>>(confi
           example: `${sortable[0]}:desc`,
         }),
       fields: fieldsParam(config.selectable),
-      format: z.enum(['json', 'csv']).optional().openapi({
-        description:
-          '`csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` ' +
-          'selected, else every field; nested fields are `a.b` columns, a list\'s values are joined with "; ". `page` and `limit` do not apply. ' +
-          `Each page of ${MAX_LIMIT} rows read counts as one request against the rate limit; 429 RATE_LIMITED before any row when the ` +
-          `remaining requests cannot cover the pages. At most CSV_EXPORT_MAX_ROWS rows (${DEFAULT_CSV_EXPORT_MAX_ROWS} by default): more is 413 INVALID_REQUEST ` +
-          'naming how many matched (narrow the filters).',
-      }),
+      format: z
+        .enum(['json', 'csv'])
+        .optional()
+        .openapi({
+          description:
+            '`csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` ' +
+            'selected, else every field; nested fields are `a.b` columns, a list\'s values are joined with "; ". `page` and `limit` do not apply. ' +
+            `Each page of ${MAX_LIMIT} rows read counts as one request against the rate limit; 429 RATE_LIMITED before any row when the ` +
+            `remaining requests cannot cover the pages. At most CSV_EXPORT_MAX_ROWS rows (${DEFAULT_CSV_EXPORT_MAX_ROWS} by default): more is 413 INVALID_REQUEST ` +
+            'naming how many matched (narrow the filters).',
+        }),
       ...filterShape,
     })
     .transform((query) => {
-      const { page, limit, sort, fields, format: _csvIsAnsweredBefore, ...rest } = query as Record<string, unknown> & {
+      const {
+        page,
+        limit,
+        sort,
+        fields,
+        format: _csvIsAnsweredBefore,
+        ...rest
+      } = query as Record<string, unknown> & {
         page: number;
         limit: number;
         sort: SortKey[];
@@ -170,7 +184,7 @@ export function listQuerySchema<F extends Record<string, FilterSpec<any>>>(confi
 }
 
 /** The config a list route's query schema was built from, or undefined for any other schema. */
-export function listConfigOf(querySchema: unknown): ListQueryConfig<any> | undefined {
+export function listConfigOf(querySchema: unknown): ListQueryConfig<AnyFilters> | undefined {
   return typeof querySchema === 'object' && querySchema !== null ? listConfigs.get(querySchema) : undefined;
 }
 
@@ -190,11 +204,7 @@ export function continueParsedList(request: Request, parsed: unknown) {
  * `where` adds `(sort columns, id) > (its values)` and the offset is 0; where the sort cannot be
  * walked so, the page is read by offset like any other.
  */
-export function listPlan<F extends Record<string, FilterSpec<any>>>(
-  config: ListQueryConfig<F>,
-  query: ParsedListQuery<F>,
-  extraConditions: (SQL | undefined)[] = [],
-) {
+export function listPlan<F extends AnyFilters>(config: ListQueryConfig<F>, query: ParsedListQuery<F>, extraConditions: (SQL | undefined)[] = []) {
   const conditions = Object.entries(query.filters).map(([name, value]) => config.filters[name]!.where(value as never));
   const matching = and(...conditions, ...extraConditions);
   const after = query.after && keysetCondition(config, query.sort, query.after);

@@ -7,9 +7,7 @@ export const ApiIndexSchema = z
   .object({
     name: z.string().openapi({ example: 'Store API' }),
     version: z.string().openapi({ example: 'v1' }),
-    links: z
-      .object({ self: Path, docs: Path, openapi: Path, health: Path })
-      .openapi({ description: 'Interactive documentation, the OpenAPI 3.1 document and the health check.' }),
+    links: z.object({ self: Path, docs: Path, openapi: Path, health: Path }).openapi({ description: 'Interactive documentation, the OpenAPI 3.1 document and the health check.' }),
     collections: z
       .record(z.string(), Path)
       .openapi({ description: 'The main resources, by name. Every path is also served under `/api/v1/`.', example: { products: '/api/products', orders: '/api/orders' } }),

@@ -7,7 +7,11 @@ import * as service from './api-keys.service';
 export const listApiKeys: AppRouteHandler<typeof routes.listApiKeys> = async (c) => {
   const query = c.req.valid('query');
   const { items, total } = await service.listApiKeys(c.var.db, query);
-  return list(c, items.map((k) => project(k, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((k) => project(k, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const getApiKey: AppRouteHandler<typeof routes.getApiKey> = async (c) => {

@@ -13,7 +13,10 @@ const STATUS_WHERE = {
 };
 
 const statusFilter: FilterSpec<(typeof API_KEY_STATUSES)[number] | undefined> = {
-  schema: z.enum(API_KEY_STATUSES).optional().openapi({ description: `Key status. One of: ${API_KEY_STATUSES.join(', ')}.` }),
+  schema: z
+    .enum(API_KEY_STATUSES)
+    .optional()
+    .openapi({ description: `Key status. One of: ${API_KEY_STATUSES.join(', ')}.` }),
   where: (status) => STATUS_WHERE[status],
 };
 

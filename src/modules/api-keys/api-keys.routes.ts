@@ -1,17 +1,6 @@
 import { GRANT_RULE } from '../../lib/access';
 import { requirePermission } from '../../middleware/auth';
-import {
-  apiRoute,
-  bearerAuth,
-  crudOperations,
-  errorResponses,
-  IdParams,
-  jsonBody,
-  listResponse,
-  noContentResponse,
-  successResponse,
-  writeErrors,
-} from '../../lib/openapi';
+import { apiRoute, bearerAuth, crudOperations, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { apiKeyListQuery } from './api-keys.query';
 import { ApiKeySchema, CreateApiKeyBody, CreatedApiKeySchema } from './api-keys.schemas';

@@ -22,11 +22,14 @@ export const ApiKeySchema = createSelectSchema(apiKeys, {
   expiresAt: Timestamp.nullable(),
   revokedAt: Timestamp.nullable(),
   lastUsedAt: Timestamp.nullable().openapi({ description: 'Kept to the minute.' }),
-  ownerId: z.string().nullable().openapi({
-    description:
-      'The user on whose authority the key exists: who minted it, or the owner of the key that minted it; null for keys made by `npm run admin:key` or the dev command. ' +
-      "While the owner is disabled or no longer holds the key's permissions, the key is suspended (401); deleting the owner revokes it.",
-  }),
+  ownerId: z
+    .string()
+    .nullable()
+    .openapi({
+      description:
+        'The user on whose authority the key exists: who minted it, or the owner of the key that minted it; null for keys made by `npm run admin:key` or the dev command. ' +
+        "While the owner is disabled or no longer holds the key's permissions, the key is suspended (401); deleting the owner revokes it.",
+    }),
   vendorId: z.string().nullable().openapi({ description: 'For keys of the vendor role: the vendor the key acts for, scoped like its users.' }),
   type: z.enum(['secret', 'publishable']).openapi({ description: KEY_TYPE_DESCRIPTION }),
   allowedOrigins: z.array(z.string()).openapi({ description: 'For a publishable key: the web origins it may be used from (empty for a secret key).' }),
@@ -79,7 +82,9 @@ export const CreateApiKeyBody = createInsertSchema(apiKeys, fields)
       ctx.addIssue({ code: 'custom', path: ['role'], message: 'give exactly one of role or permissions' });
     }
   })
-  .openapi('CreateApiKey', { description:
+  .openapi('CreateApiKey', {
+    description:
       'A key holds either a role (and follows its permissions) or its own permissions, never more than the credential minting it covers (403 otherwise). ' +
-      'A key minted by a signed-in user belongs to that user; one minted by a key belongs to that key\'s owner.' });
+      "A key minted by a signed-in user belongs to that user; one minted by a key belongs to that key's owner.",
+  });
 export type CreateApiKeyInput = z.infer<typeof CreateApiKeyBody>;

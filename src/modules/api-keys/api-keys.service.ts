@@ -83,7 +83,6 @@ export async function getApiKey(db: Database, id: string): Promise<ApiKey> {
   return toApiKey(row);
 }
 
-
 /** The owner of a key minted by `actor`: the user, or the owner of the minting key (null for an ownerless one). */
 const ownerFor = (actor: Principal): string | null => (actor.kind === 'user' ? actor.id : actor.kind === 'api_key' ? actor.ownerId : null);
 
@@ -116,8 +115,16 @@ export async function createApiKeyFor(db: Database, actor: Principal, input: Cre
   const vendorId = input.vendorId ?? null;
   if (input.role !== undefined) {
     const [[role], [vendor]] = await db.batch([
-      db.select().from(roles).where(or(eq(roles.id, input.role), eq(roles.name, input.role))).limit(1),
-      db.select({ id: vendors.id }).from(vendors).where(eq(vendors.id, vendorId ?? '')).limit(1),
+      db
+        .select()
+        .from(roles)
+        .where(or(eq(roles.id, input.role), eq(roles.name, input.role)))
+        .limit(1),
+      db
+        .select({ id: vendors.id })
+        .from(vendors)
+        .where(eq(vendors.id, vendorId ?? ''))
+        .limit(1),
     ]);
     if (!role) throw ApiError.validation([{ field: 'role', problem: `no role '${input.role}'`, code: 'not_found' }]);
     if (role.id === VENDOR_ROLE && !vendorId) throw ApiError.validation([{ field: 'vendorId', problem: 'is required for role vendor', code: 'required' }]);

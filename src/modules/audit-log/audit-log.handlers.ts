@@ -7,7 +7,11 @@ import * as service from './audit-log.service';
 export const listAuditLog: AppRouteHandler<typeof routes.listAuditLog> = async (c) => {
   const query = c.req.valid('query');
   const { items, total } = await service.listAuditLog(c.var.db, query);
-  return list(c, items.map((item) => project(item, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((item) => project(item, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const getAuditEntry: AppRouteHandler<typeof routes.getAuditEntry> = async (c) => {

@@ -5,12 +5,7 @@ import { createdAfterFilter, createdBeforeFilter, defineListQuery, enumFilter, e
 import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS, AuditEntrySchema } from './audit-log.schemas';
 
 const actorFilter: FilterSpec<string | undefined> = {
-  schema: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .openapi({ description: "The actor: a user id or API key id, or the user's email or the key's prefix.", example: 'sk_Tu3NFAa4' }),
+  schema: z.string().min(1).max(200).optional().openapi({ description: "The actor: a user id or API key id, or the user's email or the key's prefix.", example: 'sk_Tu3NFAa4' }),
   where: (value) => or(eq(auditLog.actorId, value), eq(auditLog.actorLabel, value)),
 };
 

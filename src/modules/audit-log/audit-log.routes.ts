@@ -9,7 +9,11 @@ const tags = ['Audit log'];
 const canRead = requirePermission('audit-log:read');
 
 const EntryParams = z.object({
-  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: '42', description: 'The entry number.' }),
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'id', in: 'path' }, example: '42', description: 'The entry number.' }),
 });
 
 export const listAuditLog = apiRoute({

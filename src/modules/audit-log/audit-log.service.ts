@@ -26,14 +26,26 @@ function toEntry(row: AuditLogRow): AuditEntry {
 export async function listAuditLog(db: Database, query: ParsedListQuery<typeof auditLogListQuery.filters>) {
   const plan = listPlan(auditLogListQuery, query);
   const [rows, totals] = await db.batch([
-    db.select().from(auditLog).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select()
+      .from(auditLog)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(auditLog).where(plan.matching),
   ]);
   return { items: rows.map(toEntry), total: totals[0]!.total };
 }
 
 export async function getAuditEntry(db: Database, id: string): Promise<AuditEntry> {
-  const [row] = /^\d{1,15}$/.test(id) ? await db.select().from(auditLog).where(eq(auditLog.id, Number(id))).limit(1) : [];
+  const [row] = /^\d{1,15}$/.test(id)
+    ? await db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.id, Number(id)))
+        .limit(1)
+    : [];
   if (!row) throw ApiError.notFound('Audit entry', id);
   return toEntry(row);
 }

@@ -96,7 +96,7 @@ export const requestPasswordReset = apiRoute({
     'For an active account, the `password_reset` email (a link to PASSWORD_RESET_URL with `?token=`) is queued; the token is single use and expires ' +
     'after PASSWORD_RESET_TTL_SECONDS (an hour by default). A second request for the same account within a minute sends nothing.',
   security: optionalAuth,
-  request: { body: jsonBody(PasswordResetBody, 'The account\'s email.') },
+  request: { body: jsonBody(PasswordResetBody, "The account's email.") },
   responses: {
     202: {
       content: { 'application/json': { schema: z.object({ success: z.literal(true), data: z.null(), message: z.string() }) } },

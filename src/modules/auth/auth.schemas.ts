@@ -21,7 +21,9 @@ const CartToken = (what: string) =>
     .string()
     .max(100)
     .optional()
-    .openapi({ description: `A guest cart's token: the cart is taken into the user's cart as \`POST /api/carts/{id}/adopt\` does. Best effort: a token that opens no cart does not fail the ${what}.` });
+    .openapi({
+      description: `A guest cart's token: the cart is taken into the user's cart as \`POST /api/carts/{id}/adopt\` does. Best effort: a token that opens no cart does not fail the ${what}.`,
+    });
 
 export const RegisterBody = z
   .strictObject({
@@ -63,9 +65,7 @@ export type LoginInput = z.infer<typeof LoginBody>;
 export type ChangePasswordInput = z.infer<typeof ChangePasswordBody>;
 export type BootstrapInput = z.infer<typeof BootstrapBody>;
 
-export const PasswordResetBody = z
-  .strictObject({ email: Email })
-  .openapi('PasswordResetRequest');
+export const PasswordResetBody = z.strictObject({ email: Email }).openapi('PasswordResetRequest');
 
 export const PasswordResetConfirmBody = z
   .strictObject({

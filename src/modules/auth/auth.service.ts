@@ -57,7 +57,10 @@ export async function login(db: Database, env: TokenSettings, input: LoginInput,
   if (!row?.passwordHash || !matches) throw attempt.lock ? lockedOut(attempt.lock, now) : ApiError.unauthenticated(BAD_LOGIN);
   const lastLoginAt = now.toISOString();
   await db.batch([
-    db.update(users).set({ lastLoginAt }).where(and(eq(users.id, row.id), eq(users.status, 'active'))),
+    db
+      .update(users)
+      .set({ lastLoginAt })
+      .where(and(eq(users.id, row.id), eq(users.status, 'active'))),
     ...clearFailureStatements(db, input.email, ip, now),
   ]);
   if (row.status !== 'active') throw ApiError.unauthenticated('This account is disabled');

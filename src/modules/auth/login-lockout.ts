@@ -20,13 +20,13 @@ export const LOCK_MS = 15 * 60 * 1000;
 /** The `ip` of the row that counts an account's failures from every address. */
 const EVERY_ADDRESS = '*';
 
-const rowsOf = (email: string, ip: string) =>
-  and(eq(loginFailures.email, email.toLowerCase()), inArray(loginFailures.ip, [ip, EVERY_ADDRESS]));
+const rowsOf = (email: string, ip: string) => and(eq(loginFailures.email, email.toLowerCase()), inArray(loginFailures.ip, [ip, EVERY_ADDRESS]));
 
 const limitOf = (ip: string) => (ip === EVERY_ADDRESS ? MAX_FAILURES_PER_ACCOUNT : MAX_FAILURES_FROM_ONE_ADDRESS);
 
 /** The latest lock among the counters that still holds at `now`, or null. */
 export function activeLock(rows: readonly { lockedUntil: string | null }[], now = new Date()): string | null {
+  // biome-ignore lint/complexity/useMathMinMax: ISO timestamps compared as strings; Math.max would turn them into NaN.
   const until = rows.map((r) => r.lockedUntil ?? '').reduce((a, b) => (a > b ? a : b), '');
   return until > now.toISOString() ? until : null;
 }

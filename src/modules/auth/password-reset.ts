@@ -53,7 +53,15 @@ export async function requestPasswordReset(db: Database, env: ResetEnv, email: s
     ]),
   ]);
   const user = found[0];
-  const template = templates[0] ?? { key: 'password_reset', event: 'password_reset', channel: 'email' as const, category: 'transactional' as const, subject: '', body: '', bodyHtml: null };
+  const template = templates[0] ?? {
+    key: 'password_reset',
+    event: 'password_reset',
+    channel: 'email' as const,
+    category: 'transactional' as const,
+    subject: '',
+    body: '',
+    bodyHtml: null,
+  };
   const ttl = config(env).PASSWORD_RESET_TTL_SECONDS;
   const ts = now.toISOString();
   const tokenRow = {

@@ -16,7 +16,10 @@ export type Banner = z.infer<typeof BannerSchema>;
 
 const fields = {
   title: z.string().trim().min(1).max(200),
-  imageUrl: z.url({ protocol: /^https?$/ }).max(2048).openapi({ example: 'https://cdn.example.com/winter-sale.jpg' }),
+  imageUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .openapi({ example: 'https://cdn.example.com/winter-sale.jpg' }),
   linkUrl: z
     .string()
     .trim()

@@ -19,14 +19,24 @@ function visibleTo(principal: Principal, now: Date): SQL | undefined {
 export async function listBanners(db: Database, query: ParsedListQuery<typeof bannerListQuery.filters>, principal: Principal, now = new Date()) {
   const plan = listPlan(bannerListQuery, query, [visibleTo(principal, now)]);
   const [items, totals] = await db.batch([
-    db.select(columns(now)).from(banners).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select(columns(now))
+      .from(banners)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(banners).where(plan.matching),
   ]);
   return { items: items as Banner[], total: totals[0]!.total };
 }
 
 async function findBanner(db: Database, id: string, now: Date, condition?: SQL): Promise<Banner> {
-  const [row] = await db.select(columns(now)).from(banners).where(and(eq(banners.id, id), condition)).limit(1);
+  const [row] = await db
+    .select(columns(now))
+    .from(banners)
+    .where(and(eq(banners.id, id), condition))
+    .limit(1);
   if (!row) throw ApiError.notFound('Banner', id);
   return row;
 }
@@ -66,7 +76,10 @@ export async function updateBanner(db: Database, id: string, patch: UpdateBanner
   if (Object.keys(patch).length === 0) return current;
   checkSchedule(patch.startsAt !== undefined ? patch.startsAt : current.startsAt, patch.endsAt !== undefined ? patch.endsAt : current.endsAt);
   const [, [updated]] = await db.batch([
-    db.update(banners).set({ ...patch, updatedAt: now.toISOString() }).where(eq(banners.id, current.id)),
+    db
+      .update(banners)
+      .set({ ...patch, updatedAt: now.toISOString() })
+      .where(eq(banners.id, current.id)),
     db.select(columns(now)).from(banners).where(eq(banners.id, current.id)),
   ]);
   if (!updated) throw ApiError.notFound('Banner', id);

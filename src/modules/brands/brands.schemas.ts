@@ -9,7 +9,10 @@ const fields = {
   name: z.string().trim().min(1).max(200),
   slug: Slug,
   description: z.string().max(5000).nullable(),
-  logoUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable(),
+  logoUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .nullable(),
 };
 
 export const CreateBrandBody = createInsertSchema(brands, fields)
@@ -19,10 +22,6 @@ export const CreateBrandBody = createInsertSchema(brands, fields)
   .strict()
   .openapi('CreateBrand');
 // Overrides given as schemas replace drizzle-zod's optional update columns, hence `.partial()`.
-export const UpdateBrandBody = createUpdateSchema(brands, fields)
-  .omit({ id: true, createdAt: true, updatedAt: true })
-  .partial()
-  .strict()
-  .openapi('UpdateBrand');
+export const UpdateBrandBody = createUpdateSchema(brands, fields).omit({ id: true, createdAt: true, updatedAt: true }).partial().strict().openapi('UpdateBrand');
 export type CreateBrandInput = z.infer<typeof CreateBrandBody>;
 export type UpdateBrandInput = z.infer<typeof UpdateBrandBody>;

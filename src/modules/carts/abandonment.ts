@@ -34,14 +34,19 @@ export async function abandonIdleCarts(env: Pick<Bindings, 'DB' | 'EVENTS_QUEUE'
     .select({ id: carts.id, updatedAt: carts.updatedAt, abandonedAt: carts.abandonedAt, customerId: carts.customerId, email: contact, currency: carts.currency })
     .from(carts)
     .leftJoin(users, eq(users.id, carts.customerId))
-    .where(and(eq(carts.status, 'active'), lt(carts.updatedAt, cutoff), sql`${contact} IS NOT NULL`, sql`EXISTS (SELECT 1 FROM ${cartLines} WHERE ${cartLines.cartId} = ${carts.id})`))
+    .where(
+      and(eq(carts.status, 'active'), lt(carts.updatedAt, cutoff), sql`${contact} IS NOT NULL`, sql`EXISTS (SELECT 1 FROM ${cartLines} WHERE ${cartLines.cartId} = ${carts.id})`),
+    )
     .orderBy(asc(carts.updatedAt))
     .limit(PER_RUN);
   if (idle.length === 0) return 0;
   const ts = now.toISOString();
   const statements = idle.flatMap((cart) => {
     const stillIdle = and(eq(carts.id, cart.id), eq(carts.status, 'active'), eq(carts.updatedAt, cart.updatedAt));
-    const flip = db.update(carts).set({ status: 'abandoned', abandonedAt: cart.abandonedAt ?? ts }).where(stillIdle);
+    const flip = db
+      .update(carts)
+      .set({ status: 'abandoned', abandonedAt: cart.abandonedAt ?? ts })
+      .where(stillIdle);
     if (cart.abandonedAt) return [flip];
     const recovery = newRecovery(cart.id, now);
     const data = { cartId: cart.id, customerId: cart.customerId, email: cart.email, currency: cart.currency, idleSince: cart.updatedAt, abandonedAt: ts, recoveryId: recovery.id };

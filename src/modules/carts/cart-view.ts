@@ -87,7 +87,10 @@ async function priceTolerantly(db: Database, cart: CartRow, rows: CartLineRow[],
 export async function cartView(db: Database, stored: CartRow, { now = new Date(), readOnly = false }: { now?: Date; readOnly?: boolean } = {}): Promise<Cart> {
   const [rows, couponRows, defaults] = await db.batch([
     cartLinesOf(db, stored.id),
-    db.select({ code: coupons.code }).from(coupons).where(eq(coupons.id, stored.couponId ?? '')),
+    db
+      .select({ code: coupons.code })
+      .from(coupons)
+      .where(eq(coupons.id, stored.couponId ?? '')),
     defaultAddressesOf(db, stored.customerId),
   ]);
   const cart = withDefaultAddresses(stored, defaults);
@@ -103,7 +106,10 @@ export async function cartView(db: Database, stored: CartRow, { now = new Date()
       ...(q.currency.code !== cart.currency ? { currency: q.currency.code } : {}),
     };
     await db.batch([
-      db.update(carts).set(patch).where(and(eq(carts.id, cart.id), eq(carts.status, 'active'))),
+      db
+        .update(carts)
+        .set(patch)
+        .where(and(eq(carts.id, cart.id), eq(carts.status, 'active'))),
       ...(removed.length ? [db.delete(cartLines).where(and(eq(cartLines.cartId, cart.id), inArray(cartLines.id, removed)))] : []),
     ]);
     current = { ...cart, ...patch };

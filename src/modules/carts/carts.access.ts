@@ -75,7 +75,10 @@ export function activeCartOf(db: Database, customerId: string) {
 export async function reactivated(db: Database, cart: CartRow, now = new Date()): Promise<CartRow> {
   if (cart.status !== 'abandoned') return cart;
   const updatedAt = now.toISOString();
-  await db.update(carts).set({ status: 'active', updatedAt }).where(and(eq(carts.id, cart.id), eq(carts.status, 'abandoned')));
+  await db
+    .update(carts)
+    .set({ status: 'active', updatedAt })
+    .where(and(eq(carts.id, cart.id), eq(carts.status, 'abandoned')));
   return { ...cart, status: 'active', updatedAt };
 }
 

@@ -28,7 +28,11 @@ export const listCarts: AppRouteHandler<typeof routes.listCarts> = async (c) => 
   refuseCartListOutsiders(c.var.principal);
   const query = c.req.valid('query');
   const { items, total } = await service.listCarts(c.var.db, query);
-  return list(c, items.map((cart) => project(cart, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((cart) => project(cart, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const createCart: AppRouteHandler<typeof routes.createCart> = async (c) => {

@@ -9,7 +9,10 @@ export const linesValue = sql<number>`(SELECT coalesce(sum(${cartLines.quantity}
 
 /** `email=`: the cart's contact email, compared without regard to case. */
 const emailFilter: FilterSpec<string | undefined> = {
-  schema: z.string().min(1).max(254).optional().openapi({ description: "The cart's contact email, any case.", example: 'ada@example.com' }) as z.ZodType<string | undefined, string | undefined>,
+  schema: z.string().min(1).max(254).optional().openapi({ description: "The cart's contact email, any case.", example: 'ada@example.com' }) as z.ZodType<
+    string | undefined,
+    string | undefined
+  >,
   where: (email) => sql`lower(${carts.email}) = ${email.toLowerCase()}`,
 };
 
@@ -25,7 +28,10 @@ export const cartListQuery = defineListQuery({
     customer: exactFilter(carts.customerId, "The customer's id (`usr_...`): that customer's carts."),
     email: emailFilter,
     created_after: createdAfterFilter(carts.createdAt),
-    updated_before: instantBeforeFilter(carts.updatedAt, 'Last changed before this moment: carts idle since then. A day (YYYY-MM-DD, its start) or an ISO 8601 time with its offset (2026-11-25T09:30:00Z).'),
+    updated_before: instantBeforeFilter(
+      carts.updatedAt,
+      'Last changed before this moment: carts idle since then. A day (YYYY-MM-DD, its start) or an ISO 8601 time with its offset (2026-11-25T09:30:00Z).',
+    ),
     min_total: moneyBoundFilter(
       linesValue,
       'min',

@@ -6,16 +6,7 @@ import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation
 import { listQuerySchema } from '../../lib/query';
 import { cartListQuery } from './carts.query';
 import { CART_TOKEN_HEADER, SELF_CART } from './carts.access';
-import {
-  AddLineBody,
-  ApplyCouponBody,
-  CartSchema,
-  CheckoutBody,
-  CreateCartBody,
-  NewCartSchema,
-  UpdateCartBody,
-  UpdateLineBody,
-} from './carts.schemas';
+import { AddLineBody, ApplyCouponBody, CartSchema, CheckoutBody, CreateCartBody, NewCartSchema, UpdateCartBody, UpdateLineBody } from './carts.schemas';
 
 const tags = ['Carts'];
 /** Guest carts need no credential (their token is the key); a credential that is present and bad is still 401. */
@@ -24,7 +15,7 @@ const bodyErrors = [413, 415, 422] as const;
 const reach =
   `A guest cart is reached with its token in \`${CART_TOKEN_HEADER}\`; a customer's cart by that customer (with its token from ` +
   '`POST /api/auth/login`, also as `me`); staff with `carts:read` (reads) or `carts:write` / `orders:write` reach every cart. ' +
-  'A wrong or missing token, or another customer\'s cart, is 404 exactly as an unknown id. Vendor users get 403.';
+  "A wrong or missing token, or another customer's cart, is 404 exactly as an unknown id. Vendor users get 403.";
 const priced =
   'The cart is priced anew on every response (catalogue prices, currency rate, coupon, tax of the shipping address, shipping): ' +
   'amounts are in major units of the cart currency, each line rounded half-up and totals summed from the rounded lines. ' +
@@ -41,16 +32,28 @@ export const CartParams = z.object({
     .string()
     .min(1)
     .max(200)
-    .openapi({ param: { name: 'id', in: 'path' }, example: 'cart_01JD0000000000000000000000', description: `A cart id, or \`${SELF_CART}\` for the signed-in user's active cart.` }),
+    .openapi({
+      param: { name: 'id', in: 'path' },
+      example: 'cart_01JD0000000000000000000000',
+      description: `A cart id, or \`${SELF_CART}\` for the signed-in user's active cart.`,
+    }),
 });
 const LineParams = CartParams.extend({
-  lineId: z.string().min(1).max(100).openapi({ param: { name: 'lineId', in: 'path' }, example: 'cline_01JD0000000000000000000000' }),
+  lineId: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'lineId', in: 'path' }, example: 'cline_01JD0000000000000000000000' }),
 });
 export const CartTokenHeaders = z.object({
   'x-cart-token': z
     .string()
     .optional()
-    .openapi({ param: { in: 'header' }, description: 'The guest cart token from `POST /api/carts` (header names are case-insensitive: `X-Cart-Token`).', example: 'ct_' + 'a'.repeat(40) }),
+    .openapi({
+      param: { in: 'header' },
+      description: 'The guest cart token from `POST /api/carts` (header names are case-insensitive: `X-Cart-Token`).',
+      example: `ct_${'a'.repeat(40)}`,
+    }),
 });
 
 const cartResponse = (description: string) => successResponse(CartSchema, description);
@@ -66,7 +69,7 @@ export const listCarts = apiRoute({
     '`carts:write` or `orders:write`; a credential without them is 403. Customers and vendor users get 404: a customer reaches its own cart at ' +
     '`/api/carts/me`, vendors have no carts. Each cart is priced as `GET /api/carts/{id}` prices it (catalogue prices, currency, coupon, tax, shipping), ' +
     'but nothing is taken out of it and its `updatedAt` (the idle clock) does not move: `notices` say what its next read by its owner will remove. ' +
-    '`min_total` compares the lines at today\'s catalogue prices in the store\'s default currency, before discounts, tax and shipping.',
+    "`min_total` compares the lines at today's catalogue prices in the store's default currency, before discounts, tax and shipping.",
   security: bearerAuth,
   middleware: [requireCredential()] as const,
   request: { query: listQuerySchema(cartListQuery) },
@@ -232,7 +235,7 @@ export const checkoutCart = apiRoute({
     'write, so the last units go to exactly one order and the rest get 409 naming the line and how many are left; when anything is refused ' +
     "(stock, a coupon used up meanwhile: 409) nothing is written and the cart stays as it was. The body's email, addresses and notes apply to " +
     "this order only (the cart's otherwise; a customer's order uses the account email). A guest order needs an email and every order a " +
-    "line (422). A cart is checked out once: a second checkout, even concurrent, is 409. Emits `order.placed`. Answers 201 with `Location: " +
+    'line (422). A cart is checked out once: a second checkout, even concurrent, is 409. Emits `order.placed`. Answers 201 with `Location: ' +
     `/api/orders/{orderId}\` and the order as \`GET /api/orders/{id}\` shows it. Takes \`Idempotency-Key\`. ${defaults} ${reach}`,
   security: optionalAuth,
   policy: { idempotency: { scope: [CART_TOKEN_HEADER] } },

@@ -28,9 +28,7 @@ export const CartLineSchema = z
   })
   .openapi('CartLine');
 
-export const CartTotalsSchema = z
-  .object({ subtotal: Amount, discountTotal: Amount, shippingTotal: Amount, taxTotal: Amount, total: Amount })
-  .openapi('CartTotals');
+export const CartTotalsSchema = z.object({ subtotal: Amount, discountTotal: Amount, shippingTotal: Amount, taxTotal: Amount, total: Amount }).openapi('CartTotals');
 
 export const CART_NOTICE_CODES = ['coupon_removed', 'line_removed', 'currency_changed'] as const;
 
@@ -42,7 +40,8 @@ export const CartSchema = z
   .object({
     id: z.string(),
     status: z.enum(CART_STATUSES).openapi({
-      description: '`active`; `abandoned` once it has had lines and a contact email and no change for CART_ABANDONED_AFTER_MINUTES (any change makes it `active` again); `converted` once checked out.',
+      description:
+        '`active`; `abandoned` once it has had lines and a contact email and no change for CART_ABANDONED_AFTER_MINUTES (any change makes it `active` again); `converted` once checked out.',
     }),
     customerId: z.string().nullable(),
     email: z.string().nullable(),
@@ -64,7 +63,7 @@ export const NewCartSchema = CartSchema.extend({
   token: z
     .string()
     .optional()
-    .openapi({ description: 'Guest carts only, shown this once: send it as `X-Cart-Token` on every call for the cart.', example: 'ct_' + 'a'.repeat(40) }),
+    .openapi({ description: 'Guest carts only, shown this once: send it as `X-Cart-Token` on every call for the cart.', example: `ct_${'a'.repeat(40)}` }),
 }).openapi('NewCart');
 
 const Currency = z
@@ -77,12 +76,7 @@ export const CreateCartBody = z
   .strictObject({
     currency: Currency.optional(),
     email: Email.optional(),
-    customerId: z
-      .string()
-      .min(1)
-      .max(100)
-      .optional()
-      .openapi({ description: 'Staff only (`carts:write` or `orders:write`): create (or get) the active cart of this customer.' }),
+    customerId: z.string().min(1).max(100).optional().openapi({ description: 'Staff only (`carts:write` or `orders:write`): create (or get) the active cart of this customer.' }),
   })
   .openapi('CreateCart');
 

@@ -31,7 +31,10 @@ async function whyUnchanged(db: Database, cartId: string): Promise<ApiError> {
 async function cartCurrency(db: Database, wanted: string | undefined): Promise<string> {
   const [settings, rows] = await db.batch([
     db.select({ code: storeSettings.defaultCurrency }).from(storeSettings).where(eq(storeSettings.id, 'store')),
-    db.select().from(currencies).where(eq(currencies.code, wanted ?? '')),
+    db
+      .select()
+      .from(currencies)
+      .where(eq(currencies.code, wanted ?? '')),
   ]);
   if (wanted === undefined) return settings[0]!.code;
   if (!rows[0]?.enabled) throw ApiError.validation([{ field: 'currency', problem: `'${wanted}' is not a currency this store sells in` }]);
@@ -54,7 +57,10 @@ export async function createCart(db: Database, principal: Principal, input: Crea
   let customerId = principal.kind === 'user' ? principal.id : null;
   if (input.customerId !== undefined && input.customerId !== customerId) {
     if (!isCartStaff(principal, 'write')) throw ApiError.forbidden("Creating a customer's cart needs 'carts:write' or 'orders:write'");
-    const [customer] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, input.customerId), eq(users.roleId, 'customer')));
+    const [customer] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, input.customerId), eq(users.roleId, 'customer')));
     if (!customer) throw ApiError.validation([{ field: 'customerId', problem: `no customer '${input.customerId}'`, code: 'not_found' }]);
     customerId = customer.id;
   }
@@ -128,7 +134,10 @@ function assertInStock(variant: { name: string; stock: number }, quantity: numbe
 export async function addLine(db: Database, cart: CartRow, input: { variantId: string; quantity: number }, now = new Date()): Promise<void> {
   assertActive(cart);
   const variant = await variantForSale(db, input.variantId);
-  const [existing] = await db.select().from(cartLines).where(and(eq(cartLines.cartId, cart.id), eq(cartLines.variantId, variant.id)));
+  const [existing] = await db
+    .select()
+    .from(cartLines)
+    .where(and(eq(cartLines.cartId, cart.id), eq(cartLines.variantId, variant.id)));
   const quantity = (existing?.quantity ?? 0) + input.quantity;
   if (quantity > MAX_LINE_QUANTITY) {
     throw ApiError.validation([{ field: 'quantity', problem: `a line holds at most ${MAX_LINE_QUANTITY}; the cart already has ${existing?.quantity ?? 0}`, code: 'too_big' }]);
@@ -153,7 +162,10 @@ export async function addLine(db: Database, cart: CartRow, input: { variantId: s
 const touch = (db: Database, cartId: string, ts: string) => db.update(carts).set({ updatedAt: ts }).where(isActive(cartId));
 
 async function lineOf(db: Database, cart: CartRow, lineId: string) {
-  const [line] = await db.select().from(cartLines).where(and(eq(cartLines.id, lineId), eq(cartLines.cartId, cart.id)));
+  const [line] = await db
+    .select()
+    .from(cartLines)
+    .where(and(eq(cartLines.id, lineId), eq(cartLines.cartId, cart.id)));
   if (!line) throw ApiError.notFound('Cart line', lineId);
   return line;
 }
@@ -228,7 +240,13 @@ export async function reread(db: Database, cartId: string): Promise<CartRow> {
 export async function listCarts(db: Database, query: ParsedListQuery<typeof cartListQuery.filters>) {
   const plan = listPlan(cartListQuery, query);
   const [rows, totals] = await db.batch([
-    db.select().from(carts).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select()
+      .from(carts)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(carts).where(plan.matching),
   ]);
   const items = await Promise.all(rows.map((cart) => cartView(db, cart, { readOnly: true })));

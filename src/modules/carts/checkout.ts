@@ -19,8 +19,14 @@ export async function checkout(db: Database, stored: CartRow, input: CheckoutInp
   assertActive(stored);
   const [lines, couponRows, customerRows, defaults] = await db.batch([
     cartLinesOf(db, stored.id),
-    db.select({ code: coupons.code }).from(coupons).where(eq(coupons.id, stored.couponId ?? '')),
-    db.select({ email: users.email }).from(users).where(eq(users.id, stored.customerId ?? '')),
+    db
+      .select({ code: coupons.code })
+      .from(coupons)
+      .where(eq(coupons.id, stored.couponId ?? '')),
+    db
+      .select({ email: users.email })
+      .from(users)
+      .where(eq(users.id, stored.customerId ?? '')),
     defaultAddressesOf(db, stored.customerId),
   ]);
   const cart = withDefaultAddresses(stored, defaults);

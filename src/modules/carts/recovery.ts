@@ -71,11 +71,23 @@ export async function redeemRecovery(db: Database, secret: string, cartId: strin
     db
       .update(carts)
       .set({ tokenHash: fresh.tokenHash, status: 'active', updatedAt: ts })
-      .where(and(eq(carts.id, cartId), eq(carts.status, cart.status), sql`EXISTS (SELECT 1 FROM ${cartRecoveries} WHERE ${cartRecoveries.id} = ${match} AND ${cartRecoveries.usedAt} IS NULL)`)),
+      .where(
+        and(
+          eq(carts.id, cartId),
+          eq(carts.status, cart.status),
+          sql`EXISTS (SELECT 1 FROM ${cartRecoveries} WHERE ${cartRecoveries.id} = ${match} AND ${cartRecoveries.usedAt} IS NULL)`,
+        ),
+      ),
     db
       .update(cartRecoveries)
       .set({ usedAt: ts })
-      .where(and(eq(cartRecoveries.id, match), isNull(cartRecoveries.usedAt), sql`EXISTS (SELECT 1 FROM ${carts} WHERE ${carts.id} = ${cartId} AND ${carts.tokenHash} = ${fresh.tokenHash})`)),
+      .where(
+        and(
+          eq(cartRecoveries.id, match),
+          isNull(cartRecoveries.usedAt),
+          sql`EXISTS (SELECT 1 FROM ${carts} WHERE ${carts.id} = ${cartId} AND ${carts.tokenHash} = ${fresh.tokenHash})`,
+        ),
+      ),
   ]);
   if (used.meta.changes === 0) throw ApiError.notFound('Cart', cartId);
   return { cart: { ...cart, tokenHash: fresh.tokenHash, status: 'active', updatedAt: ts }, token: fresh.token };

@@ -17,9 +17,7 @@ export const categoryListQuery = defineListQuery({
     parent: {
       schema: z.string().min(1).max(200).optional().openapi({ description: 'Children of this category (id or slug); `root` for top-level categories.' }),
       where: (parent: string) =>
-        parent === 'root'
-          ? isNull(categories.parentId)
-          : sql`${categories.parentId} IN (SELECT id FROM ${categories} WHERE id = ${parent} OR slug = ${parent})`,
+        parent === 'root' ? isNull(categories.parentId) : sql`${categories.parentId} IN (SELECT id FROM ${categories} WHERE id = ${parent} OR slug = ${parent})`,
     },
     q: searchFilter([categories.name, categories.slug], 'Search in name and slug, case-insensitive.'),
   },

@@ -2,8 +2,9 @@ import { z } from '@hono/zod-openapi';
 import { categories } from '../../db/schema';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Slug, Timestamp } from '../../lib/schemas';
 
-export const CategorySchema = createSelectSchema(categories, { createdAt: Timestamp, updatedAt: Timestamp })
-  .openapi('Category', { description: 'A node of the category tree; `parentId` is null at the top level.' });
+export const CategorySchema = createSelectSchema(categories, { createdAt: Timestamp, updatedAt: Timestamp }).openapi('Category', {
+  description: 'A node of the category tree; `parentId` is null at the top level.',
+});
 export type Category = z.infer<typeof CategorySchema>;
 
 const fields = {

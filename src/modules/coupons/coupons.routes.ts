@@ -3,7 +3,7 @@ import { couponListQuery } from './coupons.query';
 import { CouponSchema, CreateCouponBody, UpdateCouponBody } from './coupons.schemas';
 
 const rules =
-  '`value` is a percent for `percentage` and an amount in major units of the store\'s default currency for `fixed` (as is `minSubtotal`). ' +
+  "`value` is a percent for `percentage` and an amount in major units of the store's default currency for `fixed` (as is `minSubtotal`). " +
   '`endsAt` must be after `startsAt`; `productIds` and `categoryIds` must exist (422 naming the missing ids). A duplicate code, in any case, is 409.';
 
 export const couponRoutes = crudRoutes({

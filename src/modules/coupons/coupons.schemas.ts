@@ -14,8 +14,7 @@ export const CouponCode = z
   .transform((code) => code.toUpperCase())
   .openapi({ example: 'SUMMER-10', description: 'Stored upper-case; customers may type it in any case.' });
 
-const valueDescription =
-  'For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the amount off in major units of the store\'s default currency.';
+const valueDescription = "For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the amount off in major units of the store's default currency.";
 
 const Instant = z.iso
   .datetime({ offset: true })
@@ -39,8 +38,7 @@ export const CouponSchema = createSelectSchema(coupons, {
 })
   .extend({ status: z.enum(COUPON_STATUSES).openapi({ description: COUPON_STATUS_DESCRIPTION }) })
   .openapi('Coupon', {
-    description:
-      'A discount code. When `productIds` or `categoryIds` is non-empty, only lines of those products (or of products in those categories) are discounted.',
+    description: 'A discount code. When `productIds` or `categoryIds` is non-empty, only lines of those products (or of products in those categories) are discounted.',
   });
 export type Coupon = z.infer<typeof CouponSchema>;
 

@@ -28,7 +28,13 @@ function toCoupon({ digits, ...row }: CouponRow & { status: CouponStatus; digits
 export async function listCoupons(db: Database, query: ParsedListQuery<typeof couponListQuery.filters>, now = new Date()) {
   const plan = listPlan(couponListQuery, query);
   const [rows, totals] = await db.batch([
-    db.select(columns(now)).from(coupons).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select(columns(now))
+      .from(coupons)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(coupons).where(plan.matching),
   ]);
   return { items: rows.map(toCoupon), total: totals[0]!.total };
@@ -61,9 +67,7 @@ export async function createCoupon(db: Database, input: CreateCouponInput, now =
   const ts = now.toISOString();
   const id = newId(ID_PREFIX.coupon, now.getTime());
   const row = { ...values, id, code: input.code, type: input.type, value: values.value!, timesUsed: 0, createdAt: ts, updatedAt: ts };
-  const [, [created]] = await withUniqueConflicts(UNIQUE_FIELDS, () =>
-    db.batch([db.insert(coupons).values(row), db.select(columns(now)).from(coupons).where(eq(coupons.id, id))]),
-  );
+  const [, [created]] = await withUniqueConflicts(UNIQUE_FIELDS, () => db.batch([db.insert(coupons).values(row), db.select(columns(now)).from(coupons).where(eq(coupons.id, id))]));
   return toCoupon(created!);
 }
 
@@ -75,7 +79,10 @@ export async function updateCoupon(db: Database, idOrCode: string, patch: Update
   const limitHolds = patch.usageLimit != null ? sql`${coupons.timesUsed} <= ${patch.usageLimit}` : undefined;
   const [updated, [row]] = await withUniqueConflicts(UNIQUE_FIELDS, () =>
     db.batch([
-      db.update(coupons).set(set).where(and(eq(coupons.id, current.id), limitHolds)),
+      db
+        .update(coupons)
+        .set(set)
+        .where(and(eq(coupons.id, current.id), limitHolds)),
       db.select(columns(now)).from(coupons).where(eq(coupons.id, current.id)),
     ]),
   );

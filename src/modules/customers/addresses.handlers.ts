@@ -9,7 +9,11 @@ export const listAddresses: AppRouteHandler<typeof routes.listAddresses> = async
   const target = customerTarget(c.var.principal, c.req.valid('param').id, 'read');
   const { fields } = c.req.valid('query');
   const items = await service.listAddresses(c.var.db, target.id);
-  return list(c, items.map((a) => project(a, fields)), pagination(1, service.MAX_ADDRESSES_PER_CUSTOMER, items.length));
+  return list(
+    c,
+    items.map((a) => project(a, fields)),
+    pagination(1, service.MAX_ADDRESSES_PER_CUSTOMER, items.length),
+  );
 };
 
 export const getAddress: AppRouteHandler<typeof routes.getAddress> = async (c) => {

@@ -1,16 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { requireCredential } from '../../middleware/auth';
-import {
-  apiRoute,
-  bearerAuth,
-  crudOperations,
-  errorResponses,
-  jsonBody,
-  listResponse,
-  noContentResponse,
-  successResponse,
-  writeErrors,
-} from '../../lib/openapi';
+import { apiRoute, bearerAuth, crudOperations, errorResponses, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { fieldTreeFromSchema, readQuerySchema } from '../../lib/query';
 import { AddressSchema, CreateAddressBody, UpdateAddressBody } from './addresses.schemas';
 import { MAX_ADDRESSES_PER_CUSTOMER } from './addresses.service';
@@ -20,7 +10,11 @@ const tags = ['Customers'];
 const names = crudOperations('customers.addresses', 'CustomerAddress', 'CustomerAddresses');
 const signedIn = requireCredential();
 const AddressParams = CustomerParams.extend({
-  addressId: z.string().min(1).max(100).openapi({ param: { name: 'addressId', in: 'path' }, example: 'addr_01JD0000000000000000000000' }),
+  addressId: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'addressId', in: 'path' }, example: 'addr_01JD0000000000000000000000' }),
 });
 const addressFields = readQuerySchema(fieldTreeFromSchema(AddressSchema));
 const reach = "For the customer itself (or `me`) and staff with `customers:read` / `customers:write`; another customer's address is 404.";

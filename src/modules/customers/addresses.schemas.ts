@@ -6,9 +6,7 @@ import { ISO_COUNTRY_CODES } from '../../lib/country-codes';
 
 /** Shapes of a customer's addresses on the wire, derived from the addresses table. */
 
-export const AddressSchema = createSelectSchema(addresses, { createdAt: Timestamp, updatedAt: Timestamp })
-  .omit({ userId: true })
-  .openapi('Address');
+export const AddressSchema = createSelectSchema(addresses, { createdAt: Timestamp, updatedAt: Timestamp }).omit({ userId: true }).openapi('Address');
 export type Address = z.infer<typeof AddressSchema>;
 
 export const CountryCode = z

@@ -15,7 +15,10 @@ export function toAddress(row: AddressRow): Address {
 }
 
 const customerExists = (db: Database, customerId: string) =>
-  db.select({ id: users.id }).from(users).where(and(eq(users.id, customerId), isCustomer));
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, customerId), isCustomer));
 
 /** A customer's addresses, oldest first; 404 when there is no such customer. */
 export async function listAddresses(db: Database, customerId: string): Promise<Address[]> {
@@ -30,7 +33,10 @@ export async function listAddresses(db: Database, customerId: string): Promise<A
 export async function getAddress(db: Database, customerId: string, addressId: string): Promise<Address> {
   const [customer, rows] = await db.batch([
     customerExists(db, customerId),
-    db.select().from(addresses).where(and(eq(addresses.id, addressId), eq(addresses.userId, customerId))),
+    db
+      .select()
+      .from(addresses)
+      .where(and(eq(addresses.id, addressId), eq(addresses.userId, customerId))),
   ]);
   if (!customer[0]) throw ApiError.notFound('Customer', customerId);
   if (!rows[0]) throw ApiError.notFound('Address', addressId);
@@ -52,14 +58,7 @@ function clearOtherDefaults(db: Database, customerId: string, addressId: string,
     db
       .update(addresses)
       .set({ ...set, updatedAt: ts })
-      .where(
-        and(
-          eq(addresses.userId, customerId),
-          ne(addresses.id, addressId),
-          eq(column, true),
-          sql`EXISTS (SELECT 1 FROM ${addresses} AS taken WHERE taken.id = ${addressId})`,
-        ),
-      ),
+      .where(and(eq(addresses.userId, customerId), ne(addresses.id, addressId), eq(column, true), sql`EXISTS (SELECT 1 FROM ${addresses} AS taken WHERE taken.id = ${addressId})`)),
   );
 }
 
@@ -104,7 +103,10 @@ export async function updateAddress(db: Database, customerId: string, addressId:
   const ts = now.toISOString();
   const set = { ...patch, updatedAt: ts };
   await db.batch([
-    db.update(addresses).set(set).where(and(eq(addresses.id, addressId), eq(addresses.userId, customerId))),
+    db
+      .update(addresses)
+      .set(set)
+      .where(and(eq(addresses.id, addressId), eq(addresses.userId, customerId))),
     ...clearOtherDefaults(db, customerId, addressId, patch, ts),
   ]);
   return { ...current, ...set };

@@ -14,8 +14,7 @@ export interface CustomerTarget {
   self: boolean;
 }
 
-const mayAct = (principal: Principal, action: CustomerAction) =>
-  action === 'read' ? isStaff(principal, 'customers') : hasPermission(principal, 'customers:write');
+const mayAct = (principal: Principal, action: CustomerAction) => (action === 'read' ? isStaff(principal, 'customers') : hasPermission(principal, 'customers:write'));
 
 /**
  * Which customer a request acts on, and whether it may. Staff (`customers:read` to read,
@@ -30,7 +29,8 @@ export function customerTarget(principal: Principal, id: string, action: Custome
   if (mayAct(principal, action)) return { id: targetId, self };
   if (self && action !== 'delete') return { id: targetId, self };
   if (self) throw ApiError.forbidden('Only staff can delete a customer account');
-  if (principal.kind === 'api_key' || isStaff(principal, 'customers')) throw ApiError.forbidden(`This credential lacks the 'customers:${action === 'read' ? 'read' : 'write'}' permission`);
+  if (principal.kind === 'api_key' || isStaff(principal, 'customers'))
+    throw ApiError.forbidden(`This credential lacks the 'customers:${action === 'read' ? 'read' : 'write'}' permission`);
   throw ApiError.notFound('Customer', id);
 }
 

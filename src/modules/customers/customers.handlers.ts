@@ -11,7 +11,11 @@ import * as service from './customers.service';
 export const listCustomers: AppRouteHandler<typeof routes.listCustomers> = async (c) => {
   const query = c.req.valid('query');
   const { items, total } = await service.listCustomers(c.var.db, query);
-  return list(c, items.map((item) => project(item, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((item) => project(item, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const createCustomer: AppRouteHandler<typeof routes.createCustomer> = async (c) => {

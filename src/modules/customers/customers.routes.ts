@@ -1,16 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { requireCredential, requirePermission } from '../../middleware/auth';
-import {
-  apiRoute,
-  bearerAuth,
-  crudOperations,
-  errorResponses,
-  jsonBody,
-  listResponse,
-  noContentResponse,
-  successResponse,
-  writeErrors,
-} from '../../lib/openapi';
+import { apiRoute, bearerAuth, crudOperations, errorResponses, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { requireCustomerStaff, SELF_ID } from './customers.access';
 import { customerListQuery } from './customers.query';
@@ -81,7 +71,7 @@ export const updateCustomer = apiRoute({
     `${reach} A customer may not change its own \`status\` (403). An email taken by another user is 409. The email is the sign-in ` +
     'identity: changing it retires every token of the account (and its unused password-reset links), whoever changes it. A customer ' +
     'changing its own email also sends `currentPassword` (422 naming it when missing or wrong, and nothing changes), and the answer ' +
-    "carries `session`, a fresh token that replaces the one of the request; staff (`customers:write`) need no password, and the customer signs in again.",
+    'carries `session`, a fresh token that replaces the one of the request; staff (`customers:write`) need no password, and the customer signs in again.',
   security: bearerAuth,
   middleware: [signedIn] as const,
   request: { params: CustomerParams, body: jsonBody(UpdateCustomerBody, 'Fields to change.') },

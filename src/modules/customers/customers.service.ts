@@ -23,7 +23,13 @@ export function toCustomer(row: UserRow): Customer {
 export async function listCustomers(db: Database, query: ParsedListQuery<typeof customerListQuery.filters>) {
   const plan = listPlan(customerListQuery, query, [isCustomer]);
   const [rows, totals] = await db.batch([
-    db.select().from(users).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select()
+      .from(users)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(users).where(plan.matching),
   ]);
   return { items: rows.map(toCustomer), total: totals[0]!.total };

@@ -1,9 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { apiRoute, errorResponses, noAuth, operation, successResponse } from '../../lib/openapi';
 
-export const HealthSchema = z
-  .object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unavailable']), time: z.iso.datetime() })
-  .openapi('Health');
+export const HealthSchema = z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unavailable']), time: z.iso.datetime() }).openapi('Health');
 
 export const health = apiRoute({
   ...operation('health', 'get', 'getHealth'),

@@ -49,11 +49,18 @@ export async function applyPlan(db: Database, plan: ProductPlan, options: { vend
     if (key === 'name' || key === 'description' || key === 'status' || key === 'slug' || key === 'sku') change(key, body[key], current[key], { [key]: body[key] });
     if (key === 'images') change('images', body.images, current.images, { images: body.images });
     if (key === 'price') change('price', toMinor(body.price), toMinor(current.price), { price: body.price });
-    if (key === 'compareAtPrice') change('compareAtPrice', body.compareAtPrice == null ? null : toMinor(body.compareAtPrice), current.compareAtPrice == null ? null : toMinor(current.compareAtPrice), { compareAtPrice: body.compareAtPrice ?? null });
+    if (key === 'compareAtPrice')
+      change('compareAtPrice', body.compareAtPrice == null ? null : toMinor(body.compareAtPrice), current.compareAtPrice == null ? null : toMinor(current.compareAtPrice), {
+        compareAtPrice: body.compareAtPrice ?? null,
+      });
   }
-  const refs = await resolveRefs(db, { brandId: plan.given.includes('brandId') ? body.brandId : undefined, categoryIds: plan.given.includes('categoryIds') ? body.categoryIds : undefined });
+  const refs = await resolveRefs(db, {
+    brandId: plan.given.includes('brandId') ? body.brandId : undefined,
+    categoryIds: plan.given.includes('categoryIds') ? body.categoryIds : undefined,
+  });
   if (refs.brand !== undefined && refs.brand?.id !== current.brand?.id) change('brandId', refs.brand?.id ?? null, current.brand?.id ?? null, { brand: refs.brand });
-  const newCategories = refs.categories && JSON.stringify(refs.categories.map((c) => c.id).sort()) !== JSON.stringify(current.categories.map((c) => c.id).sort()) ? refs.categories : undefined;
+  const newCategories =
+    refs.categories && JSON.stringify(refs.categories.map((c) => c.id).sort()) !== JSON.stringify(current.categories.map((c) => c.id).sort()) ? refs.categories : undefined;
 
   // Variants: the file's, matched to the product's by SKU (a simple product's one variant matches the file's one).
   const wanted = body.variants ?? [{ sku: body.sku ?? null, price: body.price, compareAtPrice: body.compareAtPrice, stock: body.stock, options: {} }];
@@ -95,9 +102,21 @@ export async function applyPlan(db: Database, plan: ProductPlan, options: { vend
   const product = { ...current, ...shown, categories: newCategories ?? current.categories, variants, stock: variants.reduce((n, v) => n + v.stock, 0), updatedAt: ts } as Product;
   await withUniqueConflicts(UNIQUE_FIELDS, () =>
     db.batch([
-      db.update(products).set({ ...patch, updatedAt: ts }).where(eq(products.id, current.id)),
-      ...variantUpdates.filter((u) => Object.keys(u.set).length).map((u) => db.update(productVariants).set({ ...u.set, updatedAt: ts }).where(eq(productVariants.id, u.variant.id))),
-      ...variantUpdates.filter((u) => u.delta).flatMap((u) => stockChangeStatements(db, { variantId: u.variant.id, delta: u.delta, reason: 'correction', note: options.note, actor: options.actor }, now)),
+      db
+        .update(products)
+        .set({ ...patch, updatedAt: ts })
+        .where(eq(products.id, current.id)),
+      ...variantUpdates
+        .filter((u) => Object.keys(u.set).length)
+        .map((u) =>
+          db
+            .update(productVariants)
+            .set({ ...u.set, updatedAt: ts })
+            .where(eq(productVariants.id, u.variant.id)),
+        ),
+      ...variantUpdates
+        .filter((u) => u.delta)
+        .flatMap((u) => stockChangeStatements(db, { variantId: u.variant.id, delta: u.delta, reason: 'correction', note: options.note, actor: options.actor }, now)),
       ...variantInserts(db, added),
       ...(newCategories ? [db.delete(productCategories).where(eq(productCategories.productId, current.id)), ...categoryLinkInserts(db, current.id, newCategories)] : []),
       outboxEvent(db, 'product.updated', { productId: current.id, product }, now),

@@ -108,7 +108,8 @@ export function readRows(records: Iterable<CsvRecord>): ReadFile | { error: stri
   const shopify = names.includes('handle') && names.includes('title') && names.includes('variant price');
   const columns = shopify ? SHOPIFY_COLUMNS : STORE_COLUMNS;
   const fieldAt = names.map((name) => columns[name]);
-  if (!shopify && !fieldAt.includes('name')) return { error: `no 'name' column: the first line must name the columns (${STORE_COLUMN_NAMES.join(', ')}), or be Shopify's product export header` };
+  if (!shopify && !fieldAt.includes('name'))
+    return { error: `no 'name' column: the first line must name the columns (${STORE_COLUMN_NAMES.join(', ')}), or be Shopify's product export header` };
   const headerOf = new Map<Field, string>();
   fieldAt.forEach((field, i) => field && !headerOf.has(field) && headerOf.set(field, header.cells[i]!.trim()));
   function* rows(): Generator<ImportRow> {
@@ -126,6 +127,9 @@ export function readRows(records: Iterable<CsvRecord>): ReadFile | { error: stri
     format: shopify ? 'shopify' : 'store',
     rows: rows(),
     columnOf: (field) => headerOf.get(field) ?? field,
-    ignored: header.cells.filter((_, i) => !fieldAt[i]).map((cell) => cell.trim()).filter(Boolean),
+    ignored: header.cells
+      .filter((_, i) => !fieldAt[i])
+      .map((cell) => cell.trim())
+      .filter(Boolean),
   };
 }

@@ -15,7 +15,7 @@ export const importProducts = apiRoute({
   tags,
   summary: 'Import products from CSV',
   description:
-    'A CSV file (`Content-Type: text/csv`, up to IMPORT_MAX_BYTES, 10 MiB by default) in the store\'s columns or as Shopify exports products; the header tells which ' +
+    "A CSV file (`Content-Type: text/csv`, up to IMPORT_MAX_BYTES, 10 MiB by default) in the store's columns or as Shopify exports products; the header tells which " +
     '(docs/import.md lists the columns). Rows sharing a `handle` are one product and its variants. Every row is checked as `POST /api/products` checks a body; ' +
     'a product with a bad row is not imported, and each failure names its line, column and reason. `dry_run=true` answers what would happen and writes nothing. ' +
     'Otherwise the answer is 202 with the import, whose products a queue writes in chunks, each product whole or not at all: one with the SKU (else the handle) ' +
@@ -67,6 +67,14 @@ export const getImport = apiRoute({
   description: 'Its progress (`rowsDone` of `rows`; products created, updated, unchanged and failed) and its failures. Needs `products:write`; a vendor user sees its own imports.',
   security: bearerAuth,
   middleware: [canImport] as const,
-  request: { params: z.object({ id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: 'imp_01JD0000000000000000000000' }) }) },
+  request: {
+    params: z.object({
+      id: z
+        .string()
+        .min(1)
+        .max(200)
+        .openapi({ param: { name: 'id', in: 'path' }, example: 'imp_01JD0000000000000000000000' }),
+    }),
+  },
   responses: { 200: successResponse(ImportSchema, 'The import.'), ...errorResponses(401, 403, 404) },
 });

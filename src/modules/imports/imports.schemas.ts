@@ -15,9 +15,7 @@ export const ImportFailureSchema = z
   .openapi('ImportFailure');
 
 export const ImportQuery = z.strictObject({
-  dry_run: booleanQuery('must be true or false')
-    .optional()
-    .openapi({ description: '`true`: check the file and say what an import would do, writing nothing.', example: true }),
+  dry_run: booleanQuery('must be true or false').optional().openapi({ description: '`true`: check the file and say what an import would do, writing nothing.', example: true }),
 });
 
 export const ImportSummarySchema = z
@@ -51,12 +49,12 @@ export const ImportItemSchema = createSelectSchema(imports, {
   .openapi('ProductImportItem', { description: 'A product import in a list: its progress, without its failures.' });
 
 export const ImportSchema = ImportItemSchema.extend({
-    failures: z.array(ImportFailureSchema).openapi({ description: 'The first 500 failures, by line.' }),
-    failuresTotal: z.int(),
-  }).openapi('ProductImport', {
-    description:
-      'A product import and its progress: `rowsDone` of `rows` processed; `created`, `updated` and `unchanged` products written so far; `failed` products not imported, each failure with its line, column and reason.',
-  });
+  failures: z.array(ImportFailureSchema).openapi({ description: 'The first 500 failures, by line.' }),
+  failuresTotal: z.int(),
+}).openapi('ProductImport', {
+  description:
+    'A product import and its progress: `rowsDone` of `rows` processed; `created`, `updated` and `unchanged` products written so far; `failed` products not imported, each failure with its line, column and reason.',
+});
 export type ImportView = z.infer<typeof ImportSchema>;
 
 /** Whether an import is over: every chunk counted, or stopped. */

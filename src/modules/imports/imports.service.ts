@@ -84,7 +84,9 @@ async function existingKeys(db: Database, plans: ProductPlan[]) {
     const rows = await db
       .select({ sku: products.sku, slug: products.slug })
       .from(products)
-      .where(sql`${inJson(products.sku, JSON.stringify(group.map((p) => p.sku).filter(Boolean)))} OR ${inJson(products.slug, JSON.stringify(group.map((p) => p.handle).filter(Boolean)))}`);
+      .where(
+        sql`${inJson(products.sku, JSON.stringify(group.map((p) => p.sku).filter(Boolean)))} OR ${inJson(products.slug, JSON.stringify(group.map((p) => p.handle).filter(Boolean)))}`,
+      );
     for (const r of rows) {
       if (r.sku) skus.add(r.sku);
       slugs.add(r.slug);
@@ -97,13 +99,7 @@ async function existingKeys(db: Database, plans: ProductPlan[]) {
  * Starts a real import: the valid products are stored in chunks and queued, the failures found
  * already are recorded (their rows count as done), and the import is answered at once.
  */
-export async function startImport(
-  db: Database,
-  queue: Queue<ImportMessage>,
-  csv: string,
-  who: { actor: string; vendorId: string | null },
-  now = new Date(),
-): Promise<ImportView> {
+export async function startImport(db: Database, queue: Queue<ImportMessage>, csv: string, who: { actor: string; vendorId: string | null }, now = new Date()): Promise<ImportView> {
   const { file, planned } = await planImport(db, csv);
   const id = newId(ID_PREFIX.productImport, now.getTime());
   const chunks = chunkRows(planned.plans, 1, CHUNK_PRODUCTS);
@@ -130,7 +126,12 @@ export async function startImport(
   ];
   // D1 takes batches of bounded size: the import row goes in the first, so a later failure leaves a queued import with fewer chunks than it says (then it never completes and says so).
   for (const group of chunkRows(statements, 1, 50)) await db.batch(group as never);
-  for (const group of chunkRows(chunks.map((_, n) => ({ body: { importId: id, n } })), 1, 100)) await queue.sendBatch(group);
+  for (const group of chunkRows(
+    chunks.map((_, n) => ({ body: { importId: id, n } })),
+    1,
+    100,
+  ))
+    await queue.sendBatch(group);
   return getImport(db, id);
 }
 
@@ -138,7 +139,13 @@ export async function startImport(
 export async function listImports(db: Database, query: ParsedListQuery<typeof importListQuery.filters>, vendorId: string | null) {
   const plan = listPlan(importListQuery, query, [vendorId ? eq(imports.vendorId, vendorId) : undefined]);
   const [rows, total] = await db.batch([
-    db.select().from(imports).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select()
+      .from(imports)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ n: sql<number>`count(*)` }).from(imports).where(plan.matching),
   ]);
   return { items: rows.map(({ chunks: _c, chunksDone: _d, vendorId: _v, ...shown }) => shown), total: total[0]?.n ?? 0 };
@@ -146,8 +153,16 @@ export async function listImports(db: Database, query: ParsedListQuery<typeof im
 
 export async function getImport(db: Database, id: string, vendorId: string | null = null): Promise<ImportView> {
   const [rows, failures, counted] = await db.batch([
-    db.select().from(imports).where(and(eq(imports.id, id), vendorId ? eq(imports.vendorId, vendorId) : undefined)),
-    db.select({ line: importFailures.line, column: importFailures.column, reason: importFailures.reason }).from(importFailures).where(eq(importFailures.importId, id)).orderBy(asc(importFailures.line)).limit(FAILURES_SHOWN),
+    db
+      .select()
+      .from(imports)
+      .where(and(eq(imports.id, id), vendorId ? eq(imports.vendorId, vendorId) : undefined)),
+    db
+      .select({ line: importFailures.line, column: importFailures.column, reason: importFailures.reason })
+      .from(importFailures)
+      .where(eq(importFailures.importId, id))
+      .orderBy(asc(importFailures.line))
+      .limit(FAILURES_SHOWN),
     db.select({ n: sql<number>`count(*)` }).from(importFailures).where(eq(importFailures.importId, id)),
   ]);
   const row = rows[0];

@@ -201,7 +201,11 @@ function planOne(rows: ImportRow[], file: ReadFile, names: Names, failures: Fail
     if (!price && only.compareAtPrice !== undefined) set('compareAtPrice', only.compareAtPrice);
   } else {
     set('sku', productSku);
-    if (variants.length) set('variants', variants.map((v) => v.input));
+    if (variants.length)
+      set(
+        'variants',
+        variants.map((v) => v.input),
+      );
   }
   if (failures.length) return null;
 

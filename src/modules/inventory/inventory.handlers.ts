@@ -10,7 +10,11 @@ import * as service from './inventory.service';
 export const listInventory: AppRouteHandler<typeof routes.listInventory> = async (c) => {
   const query = c.req.valid('query');
   const { items, total } = await service.listInventory(c.var.db, query, inventoryListQuery, inventoryReach(c.var.principal));
-  return list(c, items.map((i) => project(i, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((i) => project(i, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const createAdjustment: AppRouteHandler<typeof routes.createAdjustment> = async (c) => {
@@ -22,5 +26,9 @@ export const createAdjustment: AppRouteHandler<typeof routes.createAdjustment> =
 export const listAdjustments: AppRouteHandler<typeof routes.listAdjustments> = async (c) => {
   const query = c.req.valid('query');
   const { items, total } = await service.listAdjustments(c.var.db, c.req.valid('param').variantId, query, adjustmentListQuery, inventoryReach(c.var.principal));
-  return list(c, items.map((a) => project(a, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((a) => project(a, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };

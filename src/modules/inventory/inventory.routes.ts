@@ -10,7 +10,11 @@ const readers =
   'Needs `inventory:read` (or `inventory:write`), or `products:write`: product writers already see stock through the products API. ' +
   "A vendor user sees its own products' variants only (others are 404).";
 const VariantParams = z.object({
-  variantId: z.string().min(1).max(200).openapi({ param: { name: 'variantId', in: 'path' }, example: 'var_01JD0000000000000000000000' }),
+  variantId: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'variantId', in: 'path' }, example: 'var_01JD0000000000000000000000' }),
 });
 
 export const listInventory = apiRoute({

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { INVENTORY_REASONS, inventoryAdjustments } from '../../db/schema';
+import { type INVENTORY_REASONS, inventoryAdjustments } from '../../db/schema';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
 
 /** Stock per variant, with the threshold in force and whether the variant is at or below it. */
@@ -19,7 +19,8 @@ export const InventoryItemSchema = z
 export type InventoryItem = z.infer<typeof InventoryItemSchema>;
 
 export const AdjustmentSchema = createSelectSchema(inventoryAdjustments, { createdAt: Timestamp }).openapi('InventoryAdjustment', {
-  description: 'One stock change: `order` and `cancellation` come from orders, the rest from people. `actor` is `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`.',
+  description:
+    'One stock change: `order` and `cancellation` come from orders, the rest from people. `actor` is `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`.',
 });
 export type Adjustment = z.infer<typeof AdjustmentSchema>;
 

@@ -25,11 +25,7 @@ const toItem = (row: ItemRow): InventoryItem => ({ ...row, low: Boolean(row.low)
 
 /** Variants with their product and the store settings, for the threshold in force. */
 const selectItems = (db: Database) =>
-  db
-    .select(itemColumns)
-    .from(productVariants)
-    .innerJoin(products, eq(products.id, productVariants.productId))
-    .innerJoin(storeSettings, eq(storeSettings.id, 'store'));
+  db.select(itemColumns).from(productVariants).innerJoin(products, eq(products.id, productVariants.productId)).innerJoin(storeSettings, eq(storeSettings.id, 'store'));
 const countItems = (db: Database) =>
   db.select({ total: count() }).from(productVariants).innerJoin(products, eq(products.id, productVariants.productId)).innerJoin(storeSettings, eq(storeSettings.id, 'store'));
 
@@ -37,7 +33,11 @@ const countItems = (db: Database) =>
 export async function listInventory(db: Database, query: ParsedListQuery<typeof inventoryListQuery.filters>, config: typeof inventoryListQuery, reach: SQL | undefined) {
   const plan = listPlan(config, query, [reach]);
   const [rows, totals] = await db.batch([
-    selectItems(db).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    selectItems(db)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     countItems(db).where(plan.matching),
   ]);
   return { items: rows.map(toItem), total: totals[0]!.total };
@@ -77,11 +77,23 @@ export async function adjustStock(db: Database, variantId: string, input: Create
   return { ...adjustment!, inventory: toItem(item!) };
 }
 
-export async function listAdjustments(db: Database, variantId: string, query: ParsedListQuery<typeof adjustmentListQuery.filters>, config: typeof adjustmentListQuery, reach: SQL | undefined) {
+export async function listAdjustments(
+  db: Database,
+  variantId: string,
+  query: ParsedListQuery<typeof adjustmentListQuery.filters>,
+  config: typeof adjustmentListQuery,
+  reach: SQL | undefined,
+) {
   await getItem(db, variantId, reach);
   const plan = listPlan(config, query, [eq(inventoryAdjustments.variantId, variantId)]);
   const [rows, totals] = await db.batch([
-    db.select().from(inventoryAdjustments).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select()
+      .from(inventoryAdjustments)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(inventoryAdjustments).where(plan.matching),
   ]);
   return { items: rows as Adjustment[], total: totals[0]!.total };

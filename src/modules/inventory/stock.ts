@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { compiled, type Slot } from '../../db/compiled';
-import { INVENTORY_REASONS, inventoryAdjustments, productVariants, products, storeSettings } from '../../db/schema';
+import { type INVENTORY_REASONS, inventoryAdjustments, productVariants, products, storeSettings } from '../../db/schema';
 import { noteEventId } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 

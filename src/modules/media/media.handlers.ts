@@ -46,4 +46,3 @@ export const deleteMedia: AppRouteHandler<typeof routes.deleteMedia> = async (c)
   await service.deleteMedia(c.var.db, c.env.MEDIA, id, mediaId, scope(c));
   return noContent(c);
 };
-

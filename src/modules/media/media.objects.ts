@@ -49,7 +49,13 @@ export async function deleteUnusedObjects(db: Database, bucket: R2Bucket, keys?:
   const rows = await db
     .select({ key: mediaUnused.key })
     .from(mediaUnused)
-    .where(and(keys ? inArray(mediaUnused.key, [...new Set(keys)]) : undefined, due, notExists(db.select({ one: sql`1` }).from(productMedia).where(eq(productMedia.key, mediaUnused.key)))))
+    .where(
+      and(
+        keys ? inArray(mediaUnused.key, [...new Set(keys)]) : undefined,
+        due,
+        notExists(db.select({ one: sql`1` }).from(productMedia).where(eq(productMedia.key, mediaUnused.key))),
+      ),
+    )
     .limit(1000);
   const gone = rows.map((r) => r.key);
   if (!gone.length) return [];

@@ -112,7 +112,8 @@ export const deleteMedia = apiRoute({
   path: '/products/{id}/media/{mediaId}',
   tags,
   summary: 'Delete an image',
-  description: 'The images after it move up one place. The stored file is deleted too when no other image (of any product) uses it. Emits `product.updated`. Needs `products:write`.',
+  description:
+    'The images after it move up one place. The stored file is deleted too when no other image (of any product) uses it. Emits `product.updated`. Needs `products:write`.',
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: MediaParams },
@@ -120,10 +121,14 @@ export const deleteMedia = apiRoute({
 });
 
 const FileParams = z.object({
-  key: z.string().min(1).max(100).openapi({ param: { name: 'key', in: 'path' }, example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.jpg' }),
+  key: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'key', in: 'path' }, example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.jpg' }),
 });
 const fileHeaders = {
-  ETag: { schema: { type: 'string' }, description: 'The stored object\'s entity tag.' },
+  ETag: { schema: { type: 'string' }, description: "The stored object's entity tag." },
   'Cache-Control': { schema: { type: 'string' }, description: '`public, max-age=31536000, immutable`: a key names one content forever.' },
 } as const;
 
@@ -136,7 +141,7 @@ export const getMediaFile = apiRoute({
   tags,
   summary: 'An image file',
   description:
-    "Serves an uploaded image by the key in its `url`, outside /api: no credential, never rate limited. Cached for a year as immutable, with `ETag` " +
+    'Serves an uploaded image by the key in its `url`, outside /api: no credential, never rate limited. Cached for a year as immutable, with `ETag` ' +
     '(`If-None-Match` answers 304) and byte ranges (`Range: bytes=0-1023` answers 206; a range past the end 416).',
   security: noAuth,
   policy: { counted: false },

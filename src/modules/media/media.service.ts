@@ -84,7 +84,10 @@ export async function addMedia(db: Database, store: MediaStore, productId: strin
   const count = sql<number>`(SELECT count(*) FROM ${productMedia} WHERE ${productMedia.productId} = ${current.id})`;
   const position = input.position === undefined ? count : sql<number>`min(${input.position}, ${count})`;
   await db.batch([
-    db.update(productMedia).set({ position: sql`${productMedia.position} + 1`, updatedAt: ts }).where(and(eq(productMedia.productId, current.id), gte(productMedia.position, input.position ?? MAX_MEDIA_PER_PRODUCT))),
+    db
+      .update(productMedia)
+      .set({ position: sql`${productMedia.position} + 1`, updatedAt: ts })
+      .where(and(eq(productMedia.productId, current.id), gte(productMedia.position, input.position ?? MAX_MEDIA_PER_PRODUCT))),
     db.insert(productMedia).values({ ...media, productId: current.id, position }),
     touch(db, current.id, ts),
     outboxEvent(db, 'product.updated', { productId: current.id, product }, now),
@@ -115,8 +118,14 @@ export async function updateMedia(db: Database, productId: string, mediaId: stri
       ? []
       : [
           // Those between the old place and the new one shift by one towards the old place.
-          db.update(productMedia).set({ position: sql`${productMedia.position} + 1`, updatedAt: ts }).where(and(scope, gte(productMedia.position, target), lt(productMedia.position, self))),
-          db.update(productMedia).set({ position: sql`${productMedia.position} - 1`, updatedAt: ts }).where(and(scope, gt(productMedia.position, self), lte(productMedia.position, target))),
+          db
+            .update(productMedia)
+            .set({ position: sql`${productMedia.position} + 1`, updatedAt: ts })
+            .where(and(scope, gte(productMedia.position, target), lt(productMedia.position, self))),
+          db
+            .update(productMedia)
+            .set({ position: sql`${productMedia.position} - 1`, updatedAt: ts })
+            .where(and(scope, gt(productMedia.position, self), lte(productMedia.position, target))),
         ]),
     db
       .update(productMedia)
@@ -136,7 +145,10 @@ export async function deleteMedia(db: Database, bucket: R2Bucket, productId: str
   const scope = eq(productMedia.productId, current.id);
   const self = sql`(SELECT ${productMedia.position} FROM ${productMedia} WHERE ${productMedia.id} = ${mediaId})`;
   await db.batch([
-    db.update(productMedia).set({ position: sql`${productMedia.position} - 1`, updatedAt: ts }).where(and(scope, gt(productMedia.position, self))),
+    db
+      .update(productMedia)
+      .set({ position: sql`${productMedia.position} - 1`, updatedAt: ts })
+      .where(and(scope, gt(productMedia.position, self))),
     db.delete(productMedia).where(and(scope, eq(productMedia.id, mediaId))),
     touch(db, current.id, ts),
     outboxEvent(db, 'product.updated', { productId: current.id, product }, now),

@@ -29,7 +29,7 @@ const unsupported = (message: string, problem: string) => new ApiError('INVALID_
 
 /** `image/jpg` is a common misspelling; parameters and case do not matter. */
 function declaredType(header: string | null | undefined): string | null {
-  const type = header?.split(';')[0]!.trim().toLowerCase() ?? '';
+  const type = header?.split(';')[0]?.trim().toLowerCase() ?? '';
   if (!type || type === 'application/octet-stream') return null;
   return type === 'image/jpg' ? 'image/jpeg' : type;
 }
@@ -58,7 +58,9 @@ export async function readUpload(request: Request, query: Record<string, string 
     try {
       form = await request.formData();
     } catch {
-      throw new ApiError('INVALID_REQUEST', 'The multipart body could not be read', { details: [detailOf({ field: 'body', problem: 'is not well-formed multipart/form-data', code: 'invalid_format' })] });
+      throw new ApiError('INVALID_REQUEST', 'The multipart body could not be read', {
+        details: [detailOf({ field: 'body', problem: 'is not well-formed multipart/form-data', code: 'invalid_format' })],
+      });
     }
     const field = (name: string) => {
       const value = form.get(name);

@@ -55,7 +55,10 @@ export type MenuItemInput = z.infer<typeof Item>;
 const outFields = {
   label: z.string(),
   type: z.enum(MENU_LINK_TYPES),
-  url: z.string().nullable().openapi({ description: 'Where the item leads: the URL, or the storefront path of its target (null when a staff reader sees a link whose target is gone).' }),
+  url: z
+    .string()
+    .nullable()
+    .openapi({ description: 'Where the item leads: the URL, or the storefront path of its target (null when a staff reader sees a link whose target is gone).' }),
   targetId: z.string().nullable(),
 };
 const GrandchildOut = z.object({ ...outFields, children: z.array(z.unknown()).openapi({ description: 'Always empty: menus nest three levels.' }) });

@@ -81,7 +81,12 @@ function readItems(items: StoredMenuItem[], targets: Map<string, Target>, staff:
 
 /** `staff`: a reader with content permissions (and every writer), who sees links to drafts and to missing targets. */
 async function toMenus(db: Database, rows: MenuRow[], staff: boolean, now: Date): Promise<Menu[]> {
-  const targets = await findTargets(db, rows.flatMap((row) => flatten(row.items)), now, false);
+  const targets = await findTargets(
+    db,
+    rows.flatMap((row) => flatten(row.items)),
+    now,
+    false,
+  );
   return rows.map((row) => ({ ...row, items: readItems(row.items, targets, staff) }));
 }
 
@@ -91,7 +96,11 @@ export async function listMenus(db: Database, query: ParsedListQuery<typeof menu
 }
 
 async function findMenu(db: Database, idOrHandle: string): Promise<MenuRow> {
-  const [row] = await db.select().from(menus).where(or(eq(menus.id, idOrHandle), eq(menus.handle, idOrHandle))).limit(1);
+  const [row] = await db
+    .select()
+    .from(menus)
+    .where(or(eq(menus.id, idOrHandle), eq(menus.handle, idOrHandle)))
+    .limit(1);
   if (!row) throw ApiError.notFound('Menu', idOrHandle);
   return row;
 }

@@ -8,7 +8,11 @@ import * as service from './notifications.service';
 export const listNotifications: AppRouteHandler<typeof routes.listNotifications> = async (c) => {
   const query = c.req.valid('query');
   const { items, total } = await service.listNotifications(c.var.db, query, notificationListQuery);
-  return list(c, items.map((item) => project(item, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((item) => project(item, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const getNotification: AppRouteHandler<typeof routes.getNotification> = async (c) => {
@@ -18,7 +22,11 @@ export const getNotification: AppRouteHandler<typeof routes.getNotification> = a
 export const listTemplates: AppRouteHandler<typeof routes.listTemplates> = async (c) => {
   const query = c.req.valid('query');
   const { items, total } = await service.listTemplates(c.var.db, query, templateListQuery);
-  return list(c, items.map((item) => project(item, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((item) => project(item, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const getTemplate: AppRouteHandler<typeof routes.getTemplate> = async (c) => {

@@ -5,13 +5,7 @@ import { carriesCredential } from '../../notifications/triggers';
 import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { notificationListQuery, templateListQuery } from './notifications.query';
-import {
-  NotificationSchema,
-  NotificationTemplateSchema,
-  PreviewTemplateBody,
-  RenderedSchema,
-  UpdateTemplateBody,
-} from './notifications.schemas';
+import { NotificationSchema, NotificationTemplateSchema, PreviewTemplateBody, RenderedSchema, UpdateTemplateBody } from './notifications.schemas';
 
 const tags = ['Notifications'];
 const canRead = requirePermission('notifications:read');

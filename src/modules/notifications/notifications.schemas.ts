@@ -10,7 +10,8 @@ export const NOTIFICATION_STATUS_DESCRIPTION =
 
 export const NotificationSchema = createSelectSchema(notifications, {
   data: z.record(z.string(), z.unknown()).openapi({
-    description: 'The variables the message was rendered with. A credential (the token and link of a password reset) is `[redacted]` here, in `subject`, `body` and `bodyHtml`: only the provider gets the real one.',
+    description:
+      'The variables the message was rendered with. A credential (the token and link of a password reset) is `[redacted]` here, in `subject`, `body` and `bodyHtml`: only the provider gets the real one.',
   }),
   status: z.enum(NOTIFICATION_STATUSES).openapi({ description: NOTIFICATION_STATUS_DESCRIPTION }),
   lastAttemptAt: Timestamp.nullable(),
@@ -20,7 +21,8 @@ export const NotificationSchema = createSelectSchema(notifications, {
 })
   .omit({ dedupeKey: true })
   .openapi('Notification', {
-    description: 'One email or SMS to one recipient, as rendered from its template, with its delivery state. `template` is the template key; `eventId` the outbox event that caused it.',
+    description:
+      'One email or SMS to one recipient, as rendered from its template, with its delivery state. `template` is the template key; `eventId` the outbox event that caused it.',
   });
 export type Notification = z.infer<typeof NotificationSchema>;
 

@@ -19,7 +19,13 @@ const toNotification = ({ dedupeKey: _key, ...row }: NotificationRow): Notificat
 export async function listNotifications(db: Database, query: ParsedListQuery<typeof notificationListQuery.filters>, config: typeof notificationListQuery) {
   const plan = listPlan(config, query);
   const [rows, totals] = await db.batch([
-    db.select().from(notifications).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select()
+      .from(notifications)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(notifications).where(plan.matching),
   ]);
   return { items: rows.map(toNotification), total: totals[0]!.total };
@@ -39,7 +45,13 @@ const toTemplate = (row: NotificationTemplateRow): NotificationTemplate => ({ ..
 export async function listTemplates(db: Database, query: ParsedListQuery<typeof templateListQuery.filters>, config: typeof templateListQuery) {
   const plan = listPlan(config, query);
   const [rows, totals] = await db.batch([
-    db.select().from(notificationTemplates).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select()
+      .from(notificationTemplates)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(notificationTemplates).where(plan.matching),
   ]);
   return { items: rows.map(toTemplate), total: totals[0]!.total };
@@ -86,7 +98,8 @@ const merged = (current: Texts, patch: Partial<Texts>): Texts => ({
  * texts decide where that credential goes, and so who signs in as the account or takes over the cart.
  */
 function assertMayChange(actor: Principal, template: Pick<NotificationTemplateRow, 'key' | 'event'>): void {
-  if (carriesCredential(template.event)) assertCovers(actor, { permissions: ['*'] }, `change the '${template.key}' template: its messages carry a credential (a link that opens an account or a customer's cart)`);
+  if (carriesCredential(template.event))
+    assertCovers(actor, { permissions: ['*'] }, `change the '${template.key}' template: its messages carry a credential (a link that opens an account or a customer's cart)`);
 }
 
 export async function updateTemplate(db: Database, actor: Principal, id: string, patch: UpdateTemplateInput, now = new Date()): Promise<NotificationTemplate> {
@@ -95,7 +108,11 @@ export async function updateTemplate(db: Database, actor: Principal, id: string,
   if (Object.keys(patch).length === 0) return toTemplate(current);
   const errors = textProblems(current, merged(current, patch));
   if (errors.length) throw ApiError.validation(errors);
-  const [row] = await db.update(notificationTemplates).set({ ...patch, updatedAt: now.toISOString() }).where(eq(notificationTemplates.id, id)).returning();
+  const [row] = await db
+    .update(notificationTemplates)
+    .set({ ...patch, updatedAt: now.toISOString() })
+    .where(eq(notificationTemplates.id, id))
+    .returning();
   if (!row) throw ApiError.notFound('Notification template', id);
   return toTemplate(row);
 }

@@ -32,22 +32,34 @@ export const PAYMENT_EXPIRED = 'payment_expired';
 export const EXPIRY_BATCH = 100;
 
 /** Pending, unpaid and placed before `cutoff`; oldest first, that is a walk along orders_status_created_idx. */
-const unpaidBefore = (cutoff: string) =>
-  and(eq(orders.status, 'pending'), lt(orders.createdAt, cutoff), lte(orders.amountPaid, orders.amountRefunded), gt(orders.total, 0));
+const unpaidBefore = (cutoff: string) => and(eq(orders.status, 'pending'), lt(orders.createdAt, cutoff), lte(orders.amountPaid, orders.amountRefunded), gt(orders.total, 0));
 const oldestFirst = [asc(orders.createdAt), asc(orders.id)];
 
 /** The oldest unpaid pending orders placed before `cutoff`, at most EXPIRY_BATCH of them. */
 export function overdueOrders(db: Database, cutoff: string) {
-  return db.select().from(orders).where(unpaidBefore(cutoff)).orderBy(...oldestFirst).limit(EXPIRY_BATCH);
+  return db
+    .select()
+    .from(orders)
+    .where(unpaidBefore(cutoff))
+    .orderBy(...oldestFirst)
+    .limit(EXPIRY_BATCH);
 }
 
 /** Those orders, all their lines and their pending payments, in one round trip. */
 async function readOverdue(db: Database, cutoff: string) {
-  const ids = db.select({ id: orders.id }).from(orders).where(unpaidBefore(cutoff)).orderBy(...oldestFirst).limit(EXPIRY_BATCH);
+  const ids = db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(unpaidBefore(cutoff))
+    .orderBy(...oldestFirst)
+    .limit(EXPIRY_BATCH);
   const [overdue, lines, open] = await db.batch([
     overdueOrders(db, cutoff),
     db.select().from(orderLines).where(inArray(orderLines.orderId, ids)).orderBy(asc(orderLines.id)),
-    db.select().from(payments).where(and(inArray(payments.orderId, ids), eq(payments.status, 'pending'))),
+    db
+      .select()
+      .from(payments)
+      .where(and(inArray(payments.orderId, ids), eq(payments.status, 'pending'))),
   ]);
   return { overdue, linesByOrder: groupBy(lines, (line) => line.orderId), openByOrder: groupBy(open, (payment) => payment.orderId) };
 }
@@ -66,7 +78,15 @@ async function closeOpenPayments(db: Database, env: StripeSettings, order: Order
       const recorded = await recordCharge(db, provider, payment, result, { actor: 'system', now });
       if (recorded.status !== 'failed') return false;
     } catch (error) {
-      console.error(JSON.stringify({ level: 'warn', message: 'open payment of an expired order not cancelled', orderId: order.id, paymentId: payment.id, error: String((error as Error)?.message ?? error) }));
+      console.error(
+        JSON.stringify({
+          level: 'warn',
+          message: 'open payment of an expired order not cancelled',
+          orderId: order.id,
+          paymentId: payment.id,
+          error: String((error as Error)?.message ?? error),
+        }),
+      );
       return false;
     }
   }

@@ -28,7 +28,9 @@ export function assertTransition(from: OrderStatus, to: OrderStatus): void {
   if (canTransition(from, to)) return;
   const next = ORDER_TRANSITIONS[from];
   const allowed = next.length ? `from '${from}' it can move to ${next.map((s) => `'${s}'`).join(', ')}` : `'${from}' is final`;
-  throw new ApiError('CONFLICT', `An order cannot move from '${from}' to '${to}': ${allowed}`, { details: [detailOf({ field: 'status', problem: `cannot move from '${from}' to '${to}'`, code: 'conflict' })] });
+  throw new ApiError('CONFLICT', `An order cannot move from '${from}' to '${to}': ${allowed}`, {
+    details: [detailOf({ field: 'status', problem: `cannot move from '${from}' to '${to}'`, code: 'conflict' })],
+  });
 }
 
 /**

@@ -14,7 +14,6 @@ export type OrderReach = { kind: 'all' } | { kind: 'vendor'; vendorId: string } 
 
 export const ALL_ORDERS: OrderReach = { kind: 'all' };
 
-
 /** The reach of a read. Checked before `orders:read`: the built-in vendor role holds it, but only for its own lines. */
 export function readReach(principal: Principal): OrderReach {
   if (principal.kind === 'anonymous') throw credentialNeeded(principal);
@@ -41,8 +40,7 @@ export function orderCondition(reach: OrderReach): SQL | undefined {
   return undefined;
 }
 
-const vendorOrderCondition = (vendorId: string) =>
-  sql`EXISTS (SELECT 1 FROM ${orderLines} WHERE ${orderLines.orderId} = ${orders.id} AND ${orderLines.vendorId} = ${vendorId})`;
+const vendorOrderCondition = (vendorId: string) => sql`EXISTS (SELECT 1 FROM ${orderLines} WHERE ${orderLines.orderId} = ${orders.id} AND ${orderLines.vendorId} = ${vendorId})`;
 
 /** The lines a reach shows of the orders it covers. */
 export function lineCondition(reach: OrderReach): SQL | undefined {

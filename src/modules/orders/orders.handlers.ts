@@ -13,7 +13,11 @@ const actor = (c: WithPrincipal) => actorRef(c.var.principal);
 export const listOrders: AppRouteHandler<typeof routes.listOrders> = async (c) => {
   const query = c.req.valid('query');
   const { items, total } = await service.listOrders(c.var.db, query, readReach(c.var.principal));
-  return list(c, items.map((o) => project(o, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((o) => project(o, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const getOrder: AppRouteHandler<typeof routes.getOrder> = async (c) => {

@@ -78,8 +78,20 @@ interface LoadOptions {
  */
 async function loadOrders(db: Database, reach: OrderReach, window: Window, options: LoadOptions) {
   const { selection, withTotal = false, withHistory = false } = options;
-  const pageIds = db.select({ id: orders.id }).from(orders).where(window.where).orderBy(...window.orderBy).limit(window.limit).offset(window.offset);
-  const rowsQuery = db.select().from(orders).where(window.where).orderBy(...window.orderBy).limit(window.limit).offset(window.offset);
+  const pageIds = db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(window.where)
+    .orderBy(...window.orderBy)
+    .limit(window.limit)
+    .offset(window.offset);
+  const rowsQuery = db
+    .select()
+    .from(orders)
+    .where(window.where)
+    .orderBy(...window.orderBy)
+    .limit(window.limit)
+    .offset(window.offset);
   const related = {
     // A vendor's amounts are sums of its lines, so its lines are read even when not selected.
     lines:
@@ -94,7 +106,12 @@ async function loadOrders(db: Database, reach: OrderReach, window: Window, optio
       withHistory && selects(selection, 'history')
         ? db.select().from(orderStatusHistory).where(inArray(orderStatusHistory.orderId, pageIds)).orderBy(asc(orderStatusHistory.createdAt), asc(orderStatusHistory.id))
         : undefined,
-    total: withTotal ? db.select({ total: count() }).from(orders).where('matching' in window ? window.matching : window.where) : undefined,
+    total: withTotal
+      ? db
+          .select({ total: count() })
+          .from(orders)
+          .where('matching' in window ? window.matching : window.where)
+      : undefined,
   };
   const names = (Object.keys(related) as (keyof typeof related)[]).filter((name) => related[name]);
   const results = (await db.batch([rowsQuery, ...names.map((name) => related[name]!)] as unknown as [typeof rowsQuery])) as unknown[];
@@ -114,7 +131,6 @@ async function loadOrders(db: Database, reach: OrderReach, window: Window, optio
   });
   return { items, total: fetched.total?.[0]?.total ?? rows.length };
 }
-
 
 /** The list's sort columns for `reach`: a vendor sorts by the total it is shown (its lines'). */
 const sortableFor = (reach: OrderReach) =>
@@ -137,7 +153,11 @@ export function orderRef(ref: string): SQL {
  * order_lines subquery) as the order's, and fail.
  */
 export async function findOrder(db: Database, ref: string, reach: SQL | undefined): Promise<OrderRow> {
-  const [order] = await db.select().from(orders).where(and(orderRef(ref), reach)).limit(1);
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(orderRef(ref), reach))
+    .limit(1);
   if (!order) throw ApiError.notFound('Order', ref);
   return order;
 }
@@ -153,8 +173,15 @@ export async function getOrder(db: Database, id: string, reach: OrderReach, sele
 /** The stored order and all its lines, for a change; 404 when out of reach. */
 export async function orderForChange(db: Database, id: string, reach: OrderReach): Promise<{ order: OrderRow; lines: OrderLineRow[] }> {
   const [found, lines] = await db.batch([
-    db.select().from(orders).where(and(orderRef(id), orderCondition(reach))),
-    db.select().from(orderLines).where(inArray(orderLines.orderId, db.select({ id: orders.id }).from(orders).where(orderRef(id)))).orderBy(asc(orderLines.id)),
+    db
+      .select()
+      .from(orders)
+      .where(and(orderRef(id), orderCondition(reach))),
+    db
+      .select()
+      .from(orderLines)
+      .where(inArray(orderLines.orderId, db.select({ id: orders.id }).from(orders).where(orderRef(id))))
+      .orderBy(asc(orderLines.id)),
   ]);
   if (!found[0]) throw ApiError.notFound('Order', id);
   return { order: found[0], lines };

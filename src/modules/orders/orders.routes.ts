@@ -1,16 +1,6 @@
 import { requireCredential, requirePermission } from '../../middleware/auth';
 import { IdempotencyHeaders } from '../../middleware/idempotency';
-import {
-  apiRoute,
-  bearerAuth,
-  crudOperations,
-  errorResponses,
-  jsonBody,
-  listResponse,
-  operation,
-  successResponse,
-  writeErrors,
-} from '../../lib/openapi';
+import { apiRoute, bearerAuth, crudOperations, errorResponses, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { orderDetailFields, orderListQuery } from './orders.query';
 import { CancelOrderBody, CreateOrderBody, OrderDetailSchema, OrderSchema, UpdateOrderBody } from './orders.schemas';
@@ -25,7 +15,6 @@ const reach =
   'only the orders that contain a line of its vendor, and in them only its own lines, with amounts computed from those lines alone: ' +
   'subtotal, discount, tax and total are sums of its lines, shipping is 0, and amountPaid, amountRefunded and amountDue are null. ' +
   'Any other order answers 404, as an unknown one does.';
-
 
 export const listOrders = apiRoute({
   ...names.list,
@@ -98,7 +87,7 @@ export const cancelOrder = apiRoute({
   summary: 'Cancel an order',
   description:
     'In one step: the order becomes `cancelled` (emits `order.updated` and `order.cancelled`), the stock of its unshipped units is ' +
-    "returned, and its coupon use is given back. Staff with `orders:write` cancel pending or processing orders; a customer cancels its own " +
+    'returned, and its coupon use is given back. Staff with `orders:write` cancel pending or processing orders; a customer cancels its own ' +
     'order while it is pending (409 after that). An order with money on it (paid more than refunded) is 409: refund it first. Cancelling a ' +
     'cancelled order is 409. The `reason` is kept as the history note and sent as `reason` in both events. Takes `Idempotency-Key`.',
   security: bearerAuth,

@@ -42,21 +42,28 @@ export const OrderLineSchema = createSelectSchema(orderLines, {
   .omit({ orderId: true, vendorId: true })
   .openapi('OrderLine');
 
-export const OrderHistorySchema = createSelectSchema(orderStatusHistory, { createdAt: Timestamp })
-  .omit({ orderId: true })
-  .openapi('OrderStatusChange', { description: 'One status change: `fromStatus` is null for placement; `actor` is `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`.' });
+export const OrderHistorySchema = createSelectSchema(orderStatusHistory, { createdAt: Timestamp }).omit({ orderId: true }).openapi('OrderStatusChange', {
+  description: 'One status change: `fromStatus` is null for placement; `actor` is `user:<id>`, `key:<id>`, `guest:<cartId>` (a guest checkout) or `system`.',
+});
 
 export const OrderSchema = createSelectSchema(orders, {
   number: z.number().int().openapi({
-    description: 'The short number customers see and quote, shown as `#1001`: sequential from the store\'s ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds the order by it, as by its id.',
+    description:
+      "The short number customers see and quote, shown as `#1001`: sequential from the store's ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds the order by it, as by its id.",
     example: 1001,
   }),
   subtotal: OrderMoney.openapi(amount("Sum of the lines' subtotals. To a vendor caller, of its own lines only.")),
-  discountTotal: OrderMoney.openapi(amount("Sum of the lines' discounts (the coupon's share of each line, fixed when the order was priced). To a vendor caller, of its own lines only.")),
+  discountTotal: OrderMoney.openapi(
+    amount("Sum of the lines' discounts (the coupon's share of each line, fixed when the order was priced). To a vendor caller, of its own lines only."),
+  ),
   shippingTotal: OrderMoney.openapi(amount("The order's shipping charge. 0 to a vendor caller: shipping is charged to the order, not to any vendor's lines.")),
-  taxTotal: OrderMoney.openapi(amount("Tax of the lines, plus tax on shipping where the rate taxes it. To a vendor caller, the tax of its own lines only (each line's, as the order was priced).")),
-  total: OrderMoney.openapi(amount("subtotal - discountTotal + shippingTotal + taxTotal. To a vendor caller, the total of its own lines (and `sort=total` sorts by it).")),
-  amountPaid: OrderMoney.nullable().openapi(amount("Paid so far. null to a vendor caller: payments are for the whole order, and a vendor's share of them would tell what other vendors' lines cost.")),
+  taxTotal: OrderMoney.openapi(
+    amount("Tax of the lines, plus tax on shipping where the rate taxes it. To a vendor caller, the tax of its own lines only (each line's, as the order was priced)."),
+  ),
+  total: OrderMoney.openapi(amount('subtotal - discountTotal + shippingTotal + taxTotal. To a vendor caller, the total of its own lines (and `sort=total` sorts by it).')),
+  amountPaid: OrderMoney.nullable().openapi(
+    amount("Paid so far. null to a vendor caller: payments are for the whole order, and a vendor's share of them would tell what other vendors' lines cost."),
+  ),
   amountRefunded: OrderMoney.nullable().openapi(amount('Refunded so far. null to a vendor caller, as amountPaid.')),
   shippingAddress: PostalAddress.nullable(),
   billingAddress: PostalAddress.nullable(),
@@ -74,8 +81,7 @@ export const OrderSchema = createSelectSchema(orders, {
         "To a vendor caller, the whole order's status (no amount).",
     }),
     lines: z.array(OrderLineSchema).openapi({
-      description:
-        "The order's lines. To a vendor caller (a vendor user, or a key of the vendor role), only the lines of its own vendor, and the amounts above are those lines'.",
+      description: "The order's lines. To a vendor caller (a vendor user, or a key of the vendor role), only the lines of its own vendor, and the amounts above are those lines'.",
     }),
   })
   .openapi('Order');

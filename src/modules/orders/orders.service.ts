@@ -41,7 +41,13 @@ export async function reviewOrder(db: Database, principal: Principal, body: Crea
   const placement = await placementFor(db, principal, body);
   if (!placement.orderer) throw ApiError.validation([...placement.errors, ...(await lineErrors(db, body))]);
   const { orderer } = placement;
-  const priced = await quote(db, { currency: body.currency, lines: body.lines, couponCode: body.couponCode, shippingAddress: body.shippingAddress, customerKey: customerKeyOf(orderer) });
+  const priced = await quote(db, {
+    currency: body.currency,
+    lines: body.lines,
+    couponCode: body.couponCode,
+    shippingAddress: body.shippingAddress,
+    customerKey: customerKeyOf(orderer),
+  });
   const short = priced.lines.findIndex((l) => l.stock < l.quantity);
   if (short >= 0) throw notEnoughStock(priced.lines[short]!, priced.lines[short]!.stock, `lines.${short}.quantity`);
   return { orderer, quote: priced };

@@ -1,7 +1,20 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { compiled, compiledInsert, type Slot } from '../../db/compiled';
-import { carts, couponUsages, coupons, events, type OrderLineRow, type OrderRow, orderLines, orderStatusHistory, orders, type PostalAddress, quoteVersion, writeGuards } from '../../db/schema';
+import {
+  carts,
+  couponUsages,
+  coupons,
+  events,
+  type OrderLineRow,
+  type OrderRow,
+  orderLines,
+  orderStatusHistory,
+  orders,
+  type PostalAddress,
+  quoteVersion,
+  writeGuards,
+} from '../../db/schema';
 import { GUARDS, violatedGuard, withGuards } from '../../lib/db-guards';
 import { ApiError, detailOf } from '../../lib/errors';
 import { newEventId } from '../../lib/events';
@@ -86,12 +99,20 @@ const placedEvent = compiled((db, p: Slot<'id' | 'data' | 'ts' | 'orderId'>) =>
 const insertOrderLine = compiledInsert(orderLines);
 const insertHistory = compiledInsert(orderStatusHistory);
 const insertCouponUsage = compiledInsert(couponUsages);
-const useCoupon = compiled((db, p: Slot<'id'>) => db.update(coupons).set({ timesUsed: sql`${coupons.timesUsed} + 1` }).where(eq(coupons.id, p('id'))));
+const useCoupon = compiled((db, p: Slot<'id'>) =>
+  db
+    .update(coupons)
+    .set({ timesUsed: sql`${coupons.timesUsed} + 1` })
+    .where(eq(coupons.id, p('id'))),
+);
 const quoteStillCurrent = compiled((db, p: Slot<'version'>) =>
   db.insert(writeGuards).values({ name: 'stale_quote', ok: sql`(SELECT ${quoteVersion.version} = ${p('version')} FROM ${quoteVersion} WHERE ${quoteVersion.id} = 1)` }),
 );
 const convertCart = compiled((db, p: Slot<'id' | 'orderId' | 'ts'>) =>
-  db.update(carts).set({ status: 'converted', orderId: sql`${p('orderId')}`, updatedAt: sql`${p('ts')}` }).where(eq(carts.id, p('id'))),
+  db
+    .update(carts)
+    .set({ status: 'converted', orderId: sql`${p('orderId')}`, updatedAt: sql`${p('ts')}` })
+    .where(eq(carts.id, p('id'))),
 );
 
 /** Prices read for an order went stale before it was written (the quote_version guard aborted the batch). */
@@ -191,7 +212,10 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     ...lines.map((line) => insertOrderLine(db, line)),
     ...lines.flatMap((line) => stockChangeStatements(db, { variantId: line.variantId, delta: -line.quantity, reason: 'order', orderId: id, actor: input.actor }, now)),
     ...(q.coupon
-      ? [useCoupon(db, { id: q.coupon.id }), insertCouponUsage(db, { id: newId(ID_PREFIX.couponUsage, now.getTime()), couponId: q.coupon.id, orderId: id, customerKey, createdAt: ts })]
+      ? [
+          useCoupon(db, { id: q.coupon.id }),
+          insertCouponUsage(db, { id: newId(ID_PREFIX.couponUsage, now.getTime()), couponId: q.coupon.id, orderId: id, customerKey, createdAt: ts }),
+        ]
       : []),
     insertHistory(db, placed),
     placedEvent(db, { id: newEventId(db, now), data: JSON.stringify(orderEventData(order) satisfies EventData<'order.placed'>), ts, orderId: id }),
@@ -214,7 +238,14 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
 
 /** The 409 for a batch refused for stock: which line ran short, read again after the refusal. */
 async function outOfStock(db: Database, lines: { variantId: string; quantity: number; name: string }[], field: string): Promise<ApiError> {
-  const stock = await db.query.productVariants.findMany({ columns: { id: true, stock: true }, where: (v, { inArray }) => inArray(v.id, lines.map((l) => l.variantId)) });
+  const stock = await db.query.productVariants.findMany({
+    columns: { id: true, stock: true },
+    where: (v, { inArray }) =>
+      inArray(
+        v.id,
+        lines.map((l) => l.variantId),
+      ),
+  });
   const left = new Map(stock.map((v) => [v.id, v.stock]));
   const index = lines.findIndex((l) => (left.get(l.variantId) ?? 0) < l.quantity);
   const line = lines[Math.max(index, 0)]!;

@@ -32,7 +32,13 @@ async function staffPlacement(db: Database, body: CreateOrderInput): Promise<Pla
   if (body.customerId === undefined) {
     if (body.email !== undefined) return { orderer: { customerId: null, email: body.email }, errors: [] };
     const problem = 'give customerId (a customer) or email (a guest order)';
-    return { orderer: null, errors: [{ field: 'customerId', problem, code: 'required' }, { field: 'email', problem, code: 'required' }] };
+    return {
+      orderer: null,
+      errors: [
+        { field: 'customerId', problem, code: 'required' },
+        { field: 'email', problem, code: 'required' },
+      ],
+    };
   }
   const customer = await db.query.users.findFirst({ columns: { id: true, email: true }, where: and(eq(users.id, body.customerId), eq(users.roleId, CUSTOMER_ROLE)) });
   if (!customer) return { orderer: null, errors: [{ field: 'customerId', problem: `no customer '${body.customerId}'`, code: 'not_found' }] };
@@ -43,7 +49,8 @@ async function selfPlacement(db: Database, userId: string, body: CreateOrderInpu
   const account = await db.query.users.findFirst({ columns: { id: true, email: true }, where: eq(users.id, userId) });
   if (!account) throw ApiError.unauthenticated('This account no longer exists');
   const errors: FieldProblem[] = [];
-  if (body.customerId !== undefined && body.customerId !== account.id) errors.push({ field: 'customerId', problem: 'a customer orders for itself: leave it out or give your own id' });
+  if (body.customerId !== undefined && body.customerId !== account.id)
+    errors.push({ field: 'customerId', problem: 'a customer orders for itself: leave it out or give your own id' });
   if (body.email !== undefined && body.email !== account.email.toLowerCase()) errors.push({ field: 'email', problem: "a customer's orders use its account email: leave it out" });
   return errors.length ? { orderer: null, errors } : { orderer: { customerId: account.id, email: account.email }, errors: [] };
 }

@@ -129,7 +129,12 @@ const variantsByIds = compiled((db, p: Slot<'ids'>) =>
 const currentQuoteVersion = compiled((db) => db.select({ version: quoteVersion.version }).from(quoteVersion).where(eq(quoteVersion.id, 1)));
 const storeSettingsRow = compiled((db) => db.select().from(storeSettings).where(eq(storeSettings.id, 'store')));
 const allCurrencies = compiled((db) => db.select().from(currencies));
-const couponByCode = compiled((db, p: Slot<'code'>) => db.select().from(coupons).where(eq(coupons.code, p('code'))));
+const couponByCode = compiled((db, p: Slot<'code'>) =>
+  db
+    .select()
+    .from(coupons)
+    .where(eq(coupons.code, p('code'))),
+);
 const couponUsesBy = compiled((db, p: Slot<'code' | 'customerKey'>) =>
   db
     .select({ n: count() })
@@ -163,7 +168,10 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
 
   // Tax and coupon reads only when there is an address or a code to read them for.
   const { country, region } = taxRegionOf(request);
-  const optional = [...(country ? [taxRateFor(db, { country, region })] : []), ...(code ? [couponByCode(db, { code }), couponUsesBy(db, { code, customerKey: request.customerKey ?? '' })] : [])];
+  const optional = [
+    ...(country ? [taxRateFor(db, { country, region })] : []),
+    ...(code ? [couponByCode(db, { code }), couponUsesBy(db, { code, customerKey: request.customerKey ?? '' })] : []),
+  ];
   const [versionRows, variantRows, settingsRows, currencyRows, ...rest] = (await db.batch([
     currentQuoteVersion(db, {}),
     variantsByIds(db, { ids: JSON.stringify(variantIds) }),
@@ -207,7 +215,7 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
   const currency = currencyRows.find((c) => c.code === wanted);
 
   const errors: FieldProblem[] = [];
-  if (!currency || !currency.enabled) errors.push({ field: 'currency', problem: `'${wanted}' is not a currency this store sells in` });
+  if (!currency?.enabled) errors.push({ field: 'currency', problem: `'${wanted}' is not a currency this store sells in` });
   const byId = new Map(variantRows.map((v) => [v.variantId, v]));
   request.lines.forEach((line, i) => {
     const found = byId.get(line.variantId);

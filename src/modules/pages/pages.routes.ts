@@ -2,8 +2,7 @@ import { crudRoutes } from '../../lib/crud-routes';
 import { pageListQuery } from './pages.query';
 import { CreatePageBody, PageSchema, UpdatePageBody } from './pages.schemas';
 
-const visibility =
-  'Without `content:read`, only published pages whose `publishedAt` has come are shown; a draft or scheduled page is 404 to such readers.';
+const visibility = 'Without `content:read`, only published pages whose `publishedAt` has come are shown; a draft or scheduled page is 404 to such readers.';
 
 export const pageRoutes = crudRoutes({
   path: '/pages',

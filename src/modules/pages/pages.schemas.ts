@@ -23,7 +23,10 @@ export type Page = z.infer<typeof PageSchema>;
 const fields = {
   title: z.string().trim().min(1).max(200),
   slug: Slug,
-  body: z.string().max(MAX_PAGE_BODY).openapi({ description: `Markdown (GitHub-flavoured), at most ${MAX_PAGE_BODY} characters. Raw HTML is allowed and sanitized.` }),
+  body: z
+    .string()
+    .max(MAX_PAGE_BODY)
+    .openapi({ description: `Markdown (GitHub-flavoured), at most ${MAX_PAGE_BODY} characters. Raw HTML is allowed and sanitized.` }),
   status: z.enum(PAGE_STATUSES),
   seoTitle: z.string().trim().max(200).nullable(),
   seoDescription: z.string().trim().max(500).nullable(),
@@ -31,12 +34,7 @@ const fields = {
 };
 const serverColumns = { id: true, bodyHtml: true, createdAt: true, updatedAt: true } as const;
 
-export const CreatePageBody = createInsertSchema(pages, fields)
-  .omit(serverColumns)
-  .partial()
-  .required({ title: true })
-  .strict()
-  .openapi('CreatePage');
+export const CreatePageBody = createInsertSchema(pages, fields).omit(serverColumns).partial().required({ title: true }).strict().openapi('CreatePage');
 // Overrides given as schemas replace drizzle-zod's optional update columns, hence `.partial()`.
 export const UpdatePageBody = createUpdateSchema(pages, fields).omit(serverColumns).partial().strict().openapi('UpdatePage');
 export type CreatePageInput = z.infer<typeof CreatePageBody>;

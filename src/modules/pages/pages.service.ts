@@ -25,7 +25,11 @@ export function listPages(db: Database, query: ParsedListQuery<typeof pageListQu
 }
 
 async function findPage(db: Database, idOrSlug: string, condition?: SQL): Promise<PageRow> {
-  const [row] = await db.select().from(pages).where(and(or(eq(pages.id, idOrSlug), eq(pages.slug, idOrSlug)), condition)).limit(1);
+  const [row] = await db
+    .select()
+    .from(pages)
+    .where(and(or(eq(pages.id, idOrSlug), eq(pages.slug, idOrSlug)), condition))
+    .limit(1);
   // A draft answers 404 to those who may not see it, as if it did not exist.
   if (!row) throw ApiError.notFound('Page', idOrSlug);
   return row;
@@ -72,9 +76,7 @@ export async function createPage(db: Database, input: CreatePageInput, now = new
     updatedAt: ts,
   };
   const event = pageEvent(null, row);
-  await withUniqueConflicts(UNIQUE_FIELDS, () =>
-    db.batch([db.insert(pages).values(row), ...(event ? [outboxEvent(db, event, eventData(row), now)] : [])]),
-  );
+  await withUniqueConflicts(UNIQUE_FIELDS, () => db.batch([db.insert(pages).values(row), ...(event ? [outboxEvent(db, event, eventData(row), now)] : [])]));
   return row;
 }
 

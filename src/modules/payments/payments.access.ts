@@ -28,6 +28,7 @@ export function paymentReach(principal: Principal, orderId: SQLiteColumn): SQL |
 export function payerReach(principal: Principal, provider: string): SQL | undefined {
   if (principal.kind === 'anonymous') throw credentialNeeded(principal);
   if (hasPermission(principal, 'payments:write')) return undefined;
-  if (principal.kind !== 'user' || vendorScope(principal) || isStaff(principal, 'payments') || provider === 'manual') throw ApiError.forbidden("This credential lacks the 'payments:write' permission");
+  if (principal.kind !== 'user' || vendorScope(principal) || isStaff(principal, 'payments') || provider === 'manual')
+    throw ApiError.forbidden("This credential lacks the 'payments:write' permission");
   return sql`${orders.customerId} = ${principal.id}`;
 }

@@ -27,14 +27,22 @@ export const listOrderPayments: AppRouteHandler<typeof routes.listOrderPayments>
   const order = await service.findOrder(c.var.db, c.req.valid('param').id, reach);
   const query = c.req.valid('query');
   const { items, total } = await service.listPayments(c.var.db, query, orderPaymentListQuery, [eq(payments.orderId, order.id)]);
-  return list(c, items.map((p) => project(p, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((p) => project(p, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const listPayments: AppRouteHandler<typeof routes.listPayments> = async (c) => {
   const reach = paymentReach(c.var.principal, payments.orderId);
   const query = c.req.valid('query');
   const { items, total } = await service.listPayments(c.var.db, query, paymentListQuery, [reach]);
-  return list(c, items.map((p) => project(p, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((p) => project(p, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const getPayment: AppRouteHandler<typeof routes.getPayment> = async (c) => {
@@ -52,7 +60,11 @@ export const listRefunds: AppRouteHandler<typeof routes.listRefunds> = async (c)
   const { payment, digits } = await service.findPayment(c.var.db, c.req.valid('param').id, paymentReach(c.var.principal, payments.orderId));
   const query = c.req.valid('query');
   const { items, total } = await refundService.listRefunds(c.var.db, payment.id, digits, query, refundListQuery);
-  return list(c, items.map((r) => project(r, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((r) => project(r, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const stripeWebhook: AppRouteHandler<typeof routes.stripeWebhook> = async (c) => {

@@ -22,11 +22,11 @@ export const createPayment = apiRoute({
   tags,
   summary: 'Pay (part of) an order',
   description:
-    '`manual` needs `payments:write`: it records money as taken. `stripe` may also be started by a signed-in customer on its own order (another\'s is 404): ' +
-    'it creates a Stripe PaymentIntent for the amount and answers 201 with the payment `pending` and its `clientSecret` for Stripe.js; Stripe\'s webhook ' +
+    "`manual` needs `payments:write`: it records money as taken. `stripe` may also be started by a signed-in customer on its own order (another's is 404): " +
+    "it creates a Stripe PaymentIntent for the amount and answers 201 with the payment `pending` and its `clientSecret` for Stripe.js; Stripe's webhook " +
     '(`POST /api/payments/stripe/webhook`) then completes or fails it. While a `stripe` payment is open on the order, asking again returns it (with its ' +
     '`clientSecret`) rather than starting another. `amount` defaults to what is still owed (total - amountPaid - pending payments). More than is owed, nothing owed, ' +
-    'or a cancelled or refunded order is 409 CONFLICT. A completed charge adds to the order\'s `amountPaid`, emits `payment.completed` and, once the order is ' +
+    "or a cancelled or refunded order is 409 CONFLICT. A completed charge adds to the order's `amountPaid`, emits `payment.completed` and, once the order is " +
     'paid in full while `pending`, moves it to `processing` (emitting `order.updated`). A charge the provider declines is still recorded: 201 with the payment in ' +
     'status `failed` and its `failureReason` (like a declined transaction in Shopify), and `payment.failed`; check `status`. A provider that does not answer is ' +
     '502 PROVIDER_ERROR: the payment stays `pending` and is settled by a retry with the same `Idempotency-Key` (which never charges twice) or by the store within minutes. ' +
@@ -87,7 +87,7 @@ export const createRefund = apiRoute({
     'Needs `payments:write`. `amount` defaults to what is left to refund on the payment; partial refunds are allowed; more than is left, or a payment that is not ' +
     '`completed` / `partially_refunded`, is 409 CONFLICT. The payment becomes `partially_refunded` or `refunded`; once the order has refunded everything paid ' +
     'and is `processing`, `shipped` or `completed`, it moves to `refunded` (emitting `order.updated`); each refund emits `payment.refunded`. A `stripe` payment is ' +
-    'refunded through Stripe\'s Refunds API. A refund the provider refuses is kept as `failed` and answered 409; one it does not answer is 502 PROVIDER_ERROR and ' +
+    "refunded through Stripe's Refunds API. A refund the provider refuses is kept as `failed` and answered 409; one it does not answer is 502 PROVIDER_ERROR and " +
     'stays `pending` until a retry with the same `Idempotency-Key` (never refunding twice) or the store settles it. ' +
     idempotency,
   security: bearerAuth,
@@ -122,14 +122,23 @@ export const stripeWebhook = apiRoute({
     'For Stripe, not for clients: register this URL in the Stripe dashboard (or `stripe listen --forward-to`), with its signing secret as STRIPE_WEBHOOK_SECRET. ' +
     'The raw body must verify against `Stripe-Signature` within 5 minutes of its timestamp (400 otherwise, and nothing changes); each event id is handled once ' +
     '(a repeat answers 200 with `duplicate`). `payment_intent.succeeded` completes the payment; `payment_intent.payment_failed` cancels the PaymentIntent and fails ' +
-    'the payment with the decline\'s reason; `payment_intent.canceled` fails it; `charge.refunded` and `refund.*` record refunds (also those made in the Stripe ' +
-    'dashboard); `charge.dispute.*` record the dispute\'s status on the payment (`payment.disputed` when one opens). An event naming a payment the store has not ' +
+    "the payment with the decline's reason; `payment_intent.canceled` fails it; `charge.refunded` and `refund.*` record refunds (also those made in the Stripe " +
+    "dashboard); `charge.dispute.*` record the dispute's status on the payment (`payment.disputed` when one opens). An event naming a payment the store has not " +
     'written yet is 409, which Stripe retries. 404 while Stripe is not set up. Never rate limited.',
   security: noAuth,
   policy: { counted: false },
-  request: { body: { content: { 'application/json': { schema: z.object({ id: z.string(), type: z.string() }).passthrough().openapi('StripeEvent') } }, required: true, description: 'A Stripe event, as Stripe sends it.' } },
+  request: {
+    body: {
+      content: { 'application/json': { schema: z.object({ id: z.string(), type: z.string() }).passthrough().openapi('StripeEvent') } },
+      required: true,
+      description: 'A Stripe event, as Stripe sends it.',
+    },
+  },
   responses: {
-    200: successResponse(z.object({ received: z.literal(true), outcome: z.enum(['handled', 'duplicate', 'ignored']) }).openapi('StripeWebhookReceipt'), 'The event was handled (or was already, or is not one the store acts on).'),
+    200: successResponse(
+      z.object({ received: z.literal(true), outcome: z.enum(['handled', 'duplicate', 'ignored']) }).openapi('StripeWebhookReceipt'),
+      'The event was handled (or was already, or is not one the store acts on).',
+    ),
     ...errorResponses(400, 404, 409, 422),
   },
 });

@@ -13,27 +13,34 @@ export const PaymentSchema = createSelectSchema(payments, {
   amountRefunded: major('Amount refunded so far'),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-  disputeStatus: z.string().nullable().openapi({ description: "The status of a dispute (chargeback) opened at the provider (Stripe's: `needs_response`, `won`, `lost`, ...); null when there is none." }),
+  disputeStatus: z
+    .string()
+    .nullable()
+    .openapi({ description: "The status of a dispute (chargeback) opened at the provider (Stripe's: `needs_response`, `won`, `lost`, ...); null when there is none." }),
 })
   // Kept for resuming the charge (settle.ts), not part of the payment.
   .omit({ providerInput: true, requestKey: true })
   .openapi('Payment', {
-  description:
-    '`status`: `completed` (counted in the order\'s amountPaid), `failed` (nothing taken; see failureReason), `pending` (the provider has not answered yet), ' +
-    '`partially_refunded`, `refunded`. `providerReference`: the provider\'s id (a Stripe PaymentIntent `pi_…`) or, for `manual`, your reference.',
+    description:
+      "`status`: `completed` (counted in the order's amountPaid), `failed` (nothing taken; see failureReason), `pending` (the provider has not answered yet), " +
+      "`partially_refunded`, `refunded`. `providerReference`: the provider's id (a Stripe PaymentIntent `pi_…`) or, for `manual`, your reference.",
   });
 export type Payment = z.infer<typeof PaymentSchema>;
 
 /** The answer to starting a payment: the payment, and for a card payment still to be confirmed the secret Stripe.js confirms it with. */
 export const PaymentAttemptSchema = PaymentSchema.extend({
   clientSecret: z.string().nullable().openapi({
-    description: 'For a `pending` `stripe` payment: the PaymentIntent\'s client secret, for `stripe.confirmPayment` in the browser. Null otherwise. Not stored by the store; ask again (the same call returns the open payment) to get it again.',
+    description:
+      "For a `pending` `stripe` payment: the PaymentIntent's client secret, for `stripe.confirmPayment` in the browser. Null otherwise. Not stored by the store; ask again (the same call returns the open payment) to get it again.",
   }),
 }).openapi('PaymentAttempt');
 
-export const RefundSchema = createSelectSchema(refunds, { amount: major('Amount refunded'), createdAt: Timestamp, updatedAt: Timestamp }).omit({ requestKey: true }).openapi('Refund', {
-  description: '`status`: `pending` (the provider has not answered yet; settled within minutes), `completed` (counted in the payment\'s and order\'s amountRefunded), `failed` (see failureReason).',
-});
+export const RefundSchema = createSelectSchema(refunds, { amount: major('Amount refunded'), createdAt: Timestamp, updatedAt: Timestamp })
+  .omit({ requestKey: true })
+  .openapi('Refund', {
+    description:
+      "`status`: `pending` (the provider has not answered yet; settled within minutes), `completed` (counted in the payment's and order's amountRefunded), `failed` (see failureReason).",
+  });
 export type Refund = z.infer<typeof RefundSchema>;
 
 /** A positive amount in major units; its decimals are checked against the order's currency. */
@@ -47,7 +54,13 @@ export const CreatePaymentBody = z
         'that the customer confirms in the browser with Stripe.js, available when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (422 otherwise).',
     }),
     amount: Amount.optional().openapi({ description: 'Major units of the order currency. Defaults to what is still owed (total - amountPaid).', example: 19.99 }),
-    reference: z.string().trim().min(1).max(200).optional().openapi({ description: "`manual` only: your reference for the money (a bank transfer's), stored as providerReference." }),
+    reference: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({ description: "`manual` only: your reference for the money (a bank transfer's), stored as providerReference." }),
     details: z
       .record(z.string().max(100), z.unknown())
       .optional()

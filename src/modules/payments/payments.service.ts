@@ -5,7 +5,7 @@ import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
-import { type FilterSpec, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
+import { type AnyFilters, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
 import { amountInMinor } from './amounts';
 import type { CreatePaymentInput, Payment } from './payments.schemas';
 import { type PaymentProvider, ProviderUnavailable } from './providers/provider';
@@ -24,15 +24,17 @@ export function toPayment({ providerInput: _input, requestKey: _key, ...row }: P
 const paymentWithDigits = { payment: payments, digits: orders.minorUnits };
 
 /** One page of payments (within `reach`) and their total, counted in SQL, in one round trip. */
-export async function listPayments<F extends Record<string, FilterSpec<any>>>(
-  db: Database,
-  query: ParsedListQuery<F>,
-  config: ListQueryConfig<F>,
-  conditions: (SQL | undefined)[],
-) {
+export async function listPayments<F extends AnyFilters>(db: Database, query: ParsedListQuery<F>, config: ListQueryConfig<F>, conditions: (SQL | undefined)[]) {
   const plan = listPlan(config, query, conditions);
   const [rows, totals] = await db.batch([
-    db.select(paymentWithDigits).from(payments).innerJoin(orders, eq(orders.id, payments.orderId)).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select(paymentWithDigits)
+      .from(payments)
+      .innerJoin(orders, eq(orders.id, payments.orderId))
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(payments).where(plan.matching),
   ]);
   return { items: rows.map((r) => toPayment(r.payment, r.digits)), total: totals[0]!.total };
@@ -40,7 +42,11 @@ export async function listPayments<F extends Record<string, FilterSpec<any>>>(
 
 /** A payment within `reach`, with its order's currency digits; 404 otherwise. */
 export async function findPayment(db: Database, id: string, reach: SQL | undefined) {
-  const [row] = await db.select({ ...paymentWithDigits, order: orders }).from(payments).innerJoin(orders, eq(orders.id, payments.orderId)).where(and(eq(payments.id, id), reach));
+  const [row] = await db
+    .select({ ...paymentWithDigits, order: orders })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(and(eq(payments.id, id), reach));
   if (!row) throw ApiError.notFound('Payment', id);
   return row;
 }
@@ -51,7 +57,10 @@ const pendingSum = (orderId: string) =>
 
 /** What is owed: the total less what is paid and what pending payments are already taking. */
 async function owed(db: Database, order: OrderRow): Promise<number> {
-  const [row] = await db.select({ pending: pendingSum(order.id) }).from(orders).where(eq(orders.id, order.id));
+  const [row] = await db
+    .select({ pending: pendingSum(order.id) })
+    .from(orders)
+    .where(eq(orders.id, order.id));
   return order.total - order.amountPaid - (row?.pending ?? 0);
 }
 
@@ -90,14 +99,25 @@ interface Requested {
  * pending row and resumes at (2), which the provider answers as before; for `stripe`, a payment
  * already open on the order is returned (with its client secret) instead of a second PaymentIntent.
  */
-export async function createPayment(db: Database, env: StripeSettings, order: OrderRow, input: CreatePaymentInput, { actor, requestKey = null, now = new Date() }: Requested): Promise<PaymentAttempt> {
+export async function createPayment(
+  db: Database,
+  env: StripeSettings,
+  order: OrderRow,
+  input: CreatePaymentInput,
+  { actor, requestKey = null, now = new Date() }: Requested,
+): Promise<PaymentAttempt> {
   const provider = paymentProvider(input.provider, env);
-  if (input.reference !== undefined && provider.name !== 'manual') throw ApiError.validation([{ field: 'reference', problem: 'is for manual payments; the provider sets its own' }]);
+  if (input.reference !== undefined && provider.name !== 'manual')
+    throw ApiError.validation([{ field: 'reference', problem: 'is for manual payments; the provider sets its own' }]);
   const amount = input.amount === undefined ? undefined : amountInMinor(input.amount, order.minorUnits);
-  const resumed = (requestKey && (await db.query.payments.findFirst({ where: eq(payments.requestKey, requestKey) }))) || (provider.name === 'stripe' ? await openPayment(db, order.id, provider.name) : undefined);
+  const resumed =
+    (requestKey && (await db.query.payments.findFirst({ where: eq(payments.requestKey, requestKey) }))) ||
+    (provider.name === 'stripe' ? await openPayment(db, order.id, provider.name) : undefined);
   if (resumed) {
     if (resumed.orderId !== order.id || resumed.provider !== provider.name || (amount !== undefined && amount !== resumed.amount)) {
-      throw ApiError.conflict(`Payment '${resumed.id}' is already open on order '${resumed.orderId}' for ${toMajor(resumed.amount, order.minorUnits)} ${resumed.currency}; it is completed or cancelled first`);
+      throw ApiError.conflict(
+        `Payment '${resumed.id}' is already open on order '${resumed.orderId}' for ${toMajor(resumed.amount, order.minorUnits)} ${resumed.currency}; it is completed or cancelled first`,
+      );
     }
     return attempt(db, provider, resumed, order, actor, 'status');
   }
@@ -140,7 +160,10 @@ export async function createPayment(db: Database, env: StripeSettings, order: Or
 
 /** The oldest pending payment of the order with this provider (an open PaymentIntent), if any. */
 function openPayment(db: Database, orderId: string, provider: string) {
-  return db.query.payments.findFirst({ where: and(eq(payments.orderId, orderId), eq(payments.provider, provider), eq(payments.status, 'pending')), orderBy: (p, { asc }) => [asc(p.createdAt)] });
+  return db.query.payments.findFirst({
+    where: and(eq(payments.orderId, orderId), eq(payments.provider, provider), eq(payments.status, 'pending')),
+    orderBy: (p, { asc }) => [asc(p.createdAt)],
+  });
 }
 
 /** Asks the provider (a new charge, or the state of one started before) and records its answer. */
@@ -157,7 +180,8 @@ export async function providerCall<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ProviderUnavailable) throw new ApiError('PROVIDER_ERROR', `${error.message}. Nothing was lost: retry with the same Idempotency-Key, or the store settles it within minutes.`);
+    if (error instanceof ProviderUnavailable)
+      throw new ApiError('PROVIDER_ERROR', `${error.message}. Nothing was lost: retry with the same Idempotency-Key, or the store settles it within minutes.`);
     throw error;
   }
 }

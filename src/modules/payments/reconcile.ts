@@ -30,12 +30,32 @@ export async function reconcilePending(env: Bindings, now = new Date()): Promise
   const cutoff = new Date(now.getTime() - SETTLE_AFTER_MS).toISOString();
   // One row per table: D1 batches name result columns, so a join of two whole tables would mix their ids.
   const [stalePayments, staleRefunds] = await db.batch([
-    db.select({ payment: payments, digits: orders.minorUnits, email: orders.email }).from(payments).innerJoin(orders, eq(orders.id, payments.orderId))
-      .where(and(eq(payments.status, 'pending'), lt(payments.updatedAt, cutoff))).orderBy(asc(payments.updatedAt)).limit(RECONCILE_BATCH),
-    db.select({ refund: refunds, digits: orders.minorUnits }).from(refunds).innerJoin(orders, eq(orders.id, refunds.orderId))
-      .where(and(eq(refunds.status, 'pending'), lt(refunds.updatedAt, cutoff))).orderBy(asc(refunds.updatedAt)).limit(RECONCILE_BATCH),
+    db
+      .select({ payment: payments, digits: orders.minorUnits, email: orders.email })
+      .from(payments)
+      .innerJoin(orders, eq(orders.id, payments.orderId))
+      .where(and(eq(payments.status, 'pending'), lt(payments.updatedAt, cutoff)))
+      .orderBy(asc(payments.updatedAt))
+      .limit(RECONCILE_BATCH),
+    db
+      .select({ refund: refunds, digits: orders.minorUnits })
+      .from(refunds)
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .where(and(eq(refunds.status, 'pending'), lt(refunds.updatedAt, cutoff)))
+      .orderBy(asc(refunds.updatedAt))
+      .limit(RECONCILE_BATCH),
   ]);
-  const refunded = staleRefunds.length ? await db.select().from(payments).where(inArray(payments.id, staleRefunds.map((r) => r.refund.paymentId))) : [];
+  const refunded = staleRefunds.length
+    ? await db
+        .select()
+        .from(payments)
+        .where(
+          inArray(
+            payments.id,
+            staleRefunds.map((r) => r.refund.paymentId),
+          ),
+        )
+    : [];
   const settling = { actor: 'system', now };
   let paymentsSettled = 0;
   for (const { payment, digits, email } of stalePayments) {
@@ -79,5 +99,9 @@ async function settleOne(db: Database, table: typeof payments | typeof refunds, 
     const expected = error instanceof ProviderUnavailable || error instanceof ApiError;
     console.error(JSON.stringify({ level: expected ? 'warn' : 'error', message: 'pending payment or refund not settled', id, error: String((error as Error)?.message ?? error) }));
   }
-  if (stillPending) await db.update(table).set({ updatedAt: now.toISOString() }).where(and(eq(table.id, id), eq(table.status, 'pending')));
+  if (stillPending)
+    await db
+      .update(table)
+      .set({ updatedAt: now.toISOString() })
+      .where(and(eq(table.id, id), eq(table.status, 'pending')));
 }

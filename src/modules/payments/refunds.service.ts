@@ -19,7 +19,13 @@ export const toRefund = ({ requestKey: _key, ...row }: RefundRow, digits: number
 export async function listRefunds(db: Database, paymentId: string, digits: number, query: ParsedListQuery<typeof refundListQuery.filters>, config: typeof refundListQuery) {
   const plan = listPlan(config, query, [eq(refunds.paymentId, paymentId)]);
   const [rows, totals] = await db.batch([
-    db.select().from(refunds).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select()
+      .from(refunds)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(refunds).where(plan.matching),
   ]);
   return { items: rows.map((r) => toRefund(r, digits)), total: totals[0]!.total };
@@ -30,7 +36,12 @@ const pendingRefunds = (paymentId: string) =>
 
 /** Every refund of an order's payments, newest first (the admin panel's order page). */
 export async function listOrderRefunds(db: Database, orderId: string): Promise<Refund[]> {
-  const rows = await db.select({ refund: refunds, digits: orders.minorUnits }).from(refunds).innerJoin(orders, eq(orders.id, refunds.orderId)).where(eq(refunds.orderId, orderId)).orderBy(desc(refunds.createdAt));
+  const rows = await db
+    .select({ refund: refunds, digits: orders.minorUnits })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(eq(refunds.orderId, orderId))
+    .orderBy(desc(refunds.createdAt));
   return rows.map((r) => toRefund(r.refund, r.digits));
 }
 
@@ -66,7 +77,10 @@ async function insertPending(db: Database, payment: PaymentRow, digits: number, 
   if (payment.status !== 'completed' && payment.status !== 'partially_refunded') {
     throw ApiError.conflict(`Payment '${payment.id}' is ${payment.status}: there is nothing to refund`);
   }
-  const [{ pending = 0 } = {}] = await db.select({ pending: pendingRefunds(payment.id) }).from(payments).where(eq(payments.id, payment.id));
+  const [{ pending = 0 } = {}] = await db
+    .select({ pending: pendingRefunds(payment.id) })
+    .from(payments)
+    .where(eq(payments.id, payment.id));
   const left = payment.amount - payment.amountRefunded - pending;
   const amount = input.amount === undefined ? left : amountInMinor(input.amount, digits);
   const tooMuch = () => ApiError.conflict(`The refund is more than is left on payment '${payment.id}' (${toMajor(Math.max(left, 0), digits)} ${payment.currency})`, 'amount');

@@ -55,12 +55,22 @@ export async function recordCharge(db: Database, provider: PaymentProvider, paym
   }
   const order = await readOrder(db, payment.orderId);
   const digits = order.minorUnits;
-  const eventData = { paymentId: payment.id, orderId: order.id, orderNumber: orderNumberOf(order), provider: payment.provider, amount: toMajor(payment.amount, digits), currency: payment.currency };
+  const eventData = {
+    paymentId: payment.id,
+    orderId: order.id,
+    orderNumber: orderNumberOf(order),
+    provider: payment.provider,
+    amount: toMajor(payment.amount, digits),
+    currency: payment.currency,
+  };
   try {
     if (result.status === 'failed') {
       await db.batch([
         guardStatement(db, payments, payment.id, 'payment_settled'),
-        db.update(payments).set({ ...outcome, status: 'failed' }).where(eq(payments.id, payment.id)),
+        db
+          .update(payments)
+          .set({ ...outcome, status: 'failed' })
+          .where(eq(payments.id, payment.id)),
         outboxEvent(db, 'payment.failed', { ...eventData, failureReason: result.failureReason }, now),
       ]);
       return { ...payment, ...outcome, status: 'failed' };
@@ -69,8 +79,14 @@ export async function recordCharge(db: Database, provider: PaymentProvider, paym
     const note = `paid in full by payment ${payment.id}`;
     await db.batch([
       guardStatement(db, payments, payment.id, 'payment_settled'),
-      db.update(payments).set({ ...outcome, status: 'completed', failureReason: null }).where(eq(payments.id, payment.id)),
-      db.update(orders).set({ amountPaid: sql`${orders.amountPaid} + ${payment.amount}`, updatedAt: ts }).where(eq(orders.id, order.id)),
+      db
+        .update(payments)
+        .set({ ...outcome, status: 'completed', failureReason: null })
+        .where(eq(payments.id, payment.id)),
+      db
+        .update(orders)
+        .set({ amountPaid: sql`${orders.amountPaid} + ${payment.amount}`, updatedAt: ts })
+        .where(eq(orders.id, order.id)),
       outboxEvent(db, 'payment.completed', eventData, now),
       ...(paidInFull ? statusChangeStatements(db, order, 'processing', { actor, note, now }) : []),
     ] as never);
@@ -104,7 +120,10 @@ async function voidCharge(db: Database, provider: PaymentProvider, payment: Paym
   const returned = await provider.refund({ refund: voidRefund, payment: paid, digits: order.minorUnits });
   if (returned.status === 'failed') throw new Error(`payment ${payment.id}: the charge for ${order.status} order ${order.id} could not be returned: ${returned.failureReason}`);
   const failureReason = `Order ${order.id} was ${order.status} when the charge completed; the charge was returned`;
-  await db.update(payments).set({ ...outcome, status: 'failed', failureReason }).where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')));
+  await db
+    .update(payments)
+    .set({ ...outcome, status: 'failed', failureReason })
+    .where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')));
   throw ApiError.conflict(`Order '${order.id}' changed while paying; the charge was returned`);
 }
 
@@ -122,12 +141,21 @@ export async function recordRefund(db: Database, refund: RefundRow, result: Refu
   const ts = now.toISOString();
   const outcome = { providerReference: result.reference ?? refund.providerReference, failureReason: result.failureReason, updatedAt: ts };
   if (result.status === 'pending') {
-    await db.update(refunds).set(outcome).where(and(eq(refunds.id, refund.id), eq(refunds.status, 'pending')));
+    await db
+      .update(refunds)
+      .set(outcome)
+      .where(and(eq(refunds.id, refund.id), eq(refunds.status, 'pending')));
     return { ...refund, ...outcome };
   }
   try {
     if (result.status === 'failed') {
-      await db.batch([guardStatement(db, refunds, refund.id, 'refund_settled'), db.update(refunds).set({ ...outcome, status: 'failed' }).where(eq(refunds.id, refund.id))]);
+      await db.batch([
+        guardStatement(db, refunds, refund.id, 'refund_settled'),
+        db
+          .update(refunds)
+          .set({ ...outcome, status: 'failed' })
+          .where(eq(refunds.id, refund.id)),
+      ]);
       return { ...refund, ...outcome, status: 'failed' };
     }
     const order = await readOrder(db, refund.orderId);
@@ -136,7 +164,10 @@ export async function recordRefund(db: Database, refund: RefundRow, result: Refu
     const note = `refunded in full (refund ${refund.id})`;
     await db.batch([
       guardStatement(db, refunds, refund.id, 'refund_settled'),
-      db.update(refunds).set({ ...outcome, status: 'completed', failureReason: null }).where(eq(refunds.id, refund.id)),
+      db
+        .update(refunds)
+        .set({ ...outcome, status: 'completed', failureReason: null })
+        .where(eq(refunds.id, refund.id)),
       db
         .update(payments)
         .set({
@@ -145,8 +176,23 @@ export async function recordRefund(db: Database, refund: RefundRow, result: Refu
           updatedAt: ts,
         })
         .where(eq(payments.id, refund.paymentId)),
-      db.update(orders).set({ amountRefunded: sql`${orders.amountRefunded} + ${amount}`, updatedAt: ts }).where(eq(orders.id, order.id)),
-      outboxEvent(db, 'payment.refunded', { refundId: refund.id, paymentId: refund.paymentId, orderId: order.id, orderNumber: orderNumberOf(order), amount: toMajor(amount, order.minorUnits), currency: refund.currency }, now),
+      db
+        .update(orders)
+        .set({ amountRefunded: sql`${orders.amountRefunded} + ${amount}`, updatedAt: ts })
+        .where(eq(orders.id, order.id)),
+      outboxEvent(
+        db,
+        'payment.refunded',
+        {
+          refundId: refund.id,
+          paymentId: refund.paymentId,
+          orderId: order.id,
+          orderNumber: orderNumberOf(order),
+          amount: toMajor(amount, order.minorUnits),
+          currency: refund.currency,
+        },
+        now,
+      ),
       ...(orderDone ? statusChangeStatements(db, order, 'refunded', { actor, note, now }) : []),
     ] as never);
     if (!orderDone) await followUpOrderStatus(db, order.id, REFUNDABLE_ORDER, 'refunded', fullyRefunded, { actor, note });

@@ -24,11 +24,16 @@ const ACTOR = 'system:stripe';
 
 /** The event, if the signature verifies; 400 otherwise. */
 export async function verifiedEvent(env: StripeSettings, payload: string, signature: string | undefined): Promise<Stripe.Event> {
-  if (!signature) throw new ApiError('INVALID_REQUEST', 'The Stripe-Signature header is missing', { details: [detailOf({ field: 'Stripe-Signature', problem: 'is required', code: 'required' })] });
+  if (!signature)
+    throw new ApiError('INVALID_REQUEST', 'The Stripe-Signature header is missing', {
+      details: [detailOf({ field: 'Stripe-Signature', problem: 'is required', code: 'required' })],
+    });
   try {
     return await Stripe.webhooks.constructEventAsync(payload, signature, config(env).STRIPE_WEBHOOK_SECRET!, SIGNATURE_TOLERANCE_SECONDS, Stripe.createSubtleCryptoProvider());
   } catch (error) {
-    throw new ApiError('INVALID_REQUEST', `The Stripe-Signature does not verify: ${(error as Error).message}`, { details: [detailOf({ field: 'Stripe-Signature', problem: 'does not verify' })] });
+    throw new ApiError('INVALID_REQUEST', `The Stripe-Signature does not verify: ${(error as Error).message}`, {
+      details: [detailOf({ field: 'Stripe-Signature', problem: 'does not verify' })],
+    });
   }
 }
 
@@ -85,7 +90,7 @@ async function paymentOf(db: Database, intent: { id: string; metadata?: Record<s
  */
 async function settleIntent(db: Database, env: StripeSettings, intent: Stripe.PaymentIntent, now: Date): Promise<Handled> {
   const payment = await paymentOf(db, intent);
-  if (!payment || payment.provider !== 'stripe') return 'ignored';
+  if (payment?.provider !== 'stripe') return 'ignored';
   const order = (await db.query.orders.findFirst({ where: eq(orders.id, payment.orderId) }))!;
   const provider = stripeProvider(env);
   const request = { payment: { ...payment, providerReference: intent.id }, digits: order.minorUnits, email: order.email };

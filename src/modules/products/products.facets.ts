@@ -24,12 +24,17 @@ export const FACET_VALUES = 50;
 const Ref = { id: z.string(), name: z.string(), slug: z.string(), count: z.number().int() };
 export const FacetsSchema = z
   .object({
-    category: z.array(z.object(Ref)).optional().openapi({ description: 'Categories holding products of the list (a category counts its sub-categories\' products), most first, at most 50.' }),
-    brand: z.array(z.object(Ref)).optional().openapi({ description: 'Brands of the list\'s products, most first, at most 50.' }),
+    category: z
+      .array(z.object(Ref))
+      .optional()
+      .openapi({ description: "Categories holding products of the list (a category counts its sub-categories' products), most first, at most 50." }),
+    brand: z.array(z.object(Ref)).optional().openapi({ description: "Brands of the list's products, most first, at most 50." }),
     price: z
       .array(z.object({ min: z.number(), max: z.number().nullable(), count: z.number().int() }))
       .optional()
-      .openapi({ description: 'Price buckets (major units of the store currency; `min` inclusive, `max` exclusive, null for the last), each with its count; empty buckets left out.' }),
+      .openapi({
+        description: 'Price buckets (major units of the store currency; `min` inclusive, `max` exclusive, null for the last), each with its count; empty buckets left out.',
+      }),
   })
   .openapi('ProductFacets', { description: 'Present when `facets` is asked for: each facet counted under every filter of the list except its own.' });
 export type Facets = z.infer<typeof FacetsSchema>;
@@ -77,7 +82,10 @@ const emptyQuery: Query = { page: 1, limit: 1, sort: productListQuery.defaultSor
  */
 function facetArm(facet: FacetName, scope: FacetScope): SQL {
   const { q, ...others } = Object.fromEntries(Object.entries(scope.filters).filter(([name]) => !OWN_FILTERS[facet].includes(name as keyof Filters))) as Filters;
-  const statuses = sql.join(scope.statuses.map((s) => sql`${s}`), sql`, `);
+  const statuses = sql.join(
+    scope.statuses.map((s) => sql`${s}`),
+    sql`, `,
+  );
   if (scope.statusesOnly && q === undefined && Object.keys(others).length === 0) {
     if (facet === 'category') {
       return sql`SELECT 'category' AS facet, ${categories.id} AS key, ${categories.name} AS name, ${categories.slug} AS slug, sum(${categoryProductCounts.count}) AS count
@@ -90,7 +98,10 @@ function facetArm(facet: FacetName, scope: FacetScope): SQL {
       FROM ${productFacetCounts} ${named} WHERE ${productFacetCounts.facet} = ${facet} AND ${productFacetCounts.status} IN (${statuses}) GROUP BY ${productFacetCounts.key}`;
   }
   const where = and(listPlan(productListQuery, { ...emptyQuery, filters: others }, [scope.visible]).where, q === undefined ? undefined : matches(ftsQuery(q) ?? '""')) ?? sql`1`;
-  const from = q === undefined ? sql`${products}` : sql`${productSearch} JOIN ${productSearchRows} ON ${productSearchRows.doc} = ${productSearch.rowid} JOIN ${products} ON ${products.id} = ${productSearchRows.productId}`;
+  const from =
+    q === undefined
+      ? sql`${products}`
+      : sql`${productSearch} JOIN ${productSearchRows} ON ${productSearchRows.doc} = ${productSearch.rowid} JOIN ${products} ON ${products.id} = ${productSearchRows.productId}`;
   if (facet === 'category') {
     return sql`SELECT 'category' AS facet, ${categories.id} AS key, ${categories.name} AS name, ${categories.slug} AS slug, count(*) AS count
       FROM ${from} JOIN ${categoryListing} ON ${categoryListing.productId} = ${products.id} JOIN ${categories} ON ${categories.id} = ${categoryListing.categoryId}
@@ -105,11 +116,20 @@ function facetArm(facet: FacetName, scope: FacetScope): SQL {
 
 /** The statement of the facets asked for (their arms, UNION ALL), for the list's batch. */
 export function facetsStatement(db: Database, asked: readonly FacetName[], scope: FacetScope) {
-  const arms = sql.join(asked.map((facet) => facetArm(facet, scope)), sql` UNION ALL `);
+  const arms = sql.join(
+    asked.map((facet) => facetArm(facet, scope)),
+    sql` UNION ALL `,
+  );
   // A select over the arms (rather than db.all), so that it can ride in the page's batch.
-  const column = <T,>(name: string) => sql<T>`${sql.identifier(name)}`;
+  const column = <T>(name: string) => sql<T>`${sql.identifier(name)}`;
   return db
-    .select({ facet: column<FacetName>('facet'), key: column<string>('key'), name: column<string | null>('name'), slug: column<string | null>('slug'), count: column<number>('count') })
+    .select({
+      facet: column<FacetName>('facet'),
+      key: column<string>('key'),
+      name: column<string | null>('name'),
+      slug: column<string | null>('slug'),
+      count: column<number>('count'),
+    })
     .from(sql`(${arms}) AS ${sql.identifier('facets')}`);
 }
 

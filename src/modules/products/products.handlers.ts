@@ -16,9 +16,18 @@ const visibility = (c: WithPrincipal) => productVisibility(c.var.principal);
 const scope = (c: WithPrincipal) => productWriter(c.var.principal);
 
 export const listProducts: AppRouteHandler<typeof routes.listProducts> = async (c) => {
-  const { filters: { facets, ...filters }, ...query } = c.req.valid('query');
+  const {
+    filters: { facets, ...filters },
+    ...query
+  } = c.req.valid('query');
   const { items, total, facets: counted } = await read.listProducts(c.var.db, { ...query, filters }, visibility(c), facets);
-  return list(c, items.map((p) => project(p, query.fields)), pagination(query.page, query.limit, total), 'OK', counted ? { facets: counted } : {});
+  return list(
+    c,
+    items.map((p) => project(p, query.fields)),
+    pagination(query.page, query.limit, total),
+    'OK',
+    counted ? { facets: counted } : {},
+  );
 };
 
 export const suggestProducts: AppRouteHandler<typeof routes.suggestProducts> = async (c) => {
@@ -43,14 +52,22 @@ export const updateProduct: AppRouteHandler<typeof routes.updateProduct> = async
 
 export const deleteProduct: AppRouteHandler<typeof routes.deleteProduct> = async (c) => {
   const product = await service.deleteProduct(c.var.db, c.req.valid('param').id, scope(c));
-  await releaseFiles(c.var.db, c.env.MEDIA, product.media.map((m) => m.key));
+  await releaseFiles(
+    c.var.db,
+    c.env.MEDIA,
+    product.media.map((m) => m.key),
+  );
   return noContent(c);
 };
 
 export const listVariants: AppRouteHandler<typeof routes.listVariants> = async (c) => {
   const { fields } = c.req.valid('query');
   const variants = await variantService.listVariants(c.var.db, c.req.valid('param').id, visibility(c));
-  return list(c, variants.map((v) => project(v, fields)), pagination(1, MAX_VARIANTS_PER_PRODUCT, variants.length));
+  return list(
+    c,
+    variants.map((v) => project(v, fields)),
+    pagination(1, MAX_VARIANTS_PER_PRODUCT, variants.length),
+  );
 };
 
 export const getVariant: AppRouteHandler<typeof routes.getVariant> = async (c) => {

@@ -3,7 +3,7 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
 import { categoryListing, type ProductStatus, products } from '../../db/schema';
 import { exactFilter, moneyBoundFilter, orderByFor, type ParsedListQuery, type SortKey } from '../../lib/query';
-import { categoryIdOf, productListQuery } from './products.query';
+import { categoryIdOf, type productListQuery } from './products.query';
 
 type Filters = ParsedListQuery<typeof productListQuery.filters>['filters'];
 
@@ -97,9 +97,17 @@ export function categoryPageQuery(db: Database, w: CategoryWindow) {
   const [first, ...others] = arms.map((statusIs) => listingRows(db, w, statusIs, selection));
   const merged = others.reduce((all, arm) => all.unionAll(arm), first!);
   const inner = columnsOf();
-  const page = merged.orderBy(...orderByFor(w.sort, inner, inner.id!)).limit(w.limit).offset(w.offset).as('page');
+  const page = merged
+    .orderBy(...orderByFor(w.sort, inner, inner.id!))
+    .limit(w.limit)
+    .offset(w.offset)
+    .as('page');
   const outer = columnsOf('page');
-  return db.select(getTableColumns(products)).from(page).innerJoin(products, eq(products.id, outer.id!)).orderBy(...orderByFor(w.sort, outer, outer.id!));
+  return db
+    .select(getTableColumns(products))
+    .from(page)
+    .innerJoin(products, eq(products.id, outer.id!))
+    .orderBy(...orderByFor(w.sort, outer, outer.id!));
 }
 
 /** How many products the window's conditions leave in the category, counted over the category's listing rows. */

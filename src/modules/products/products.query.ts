@@ -1,13 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { brands, categories, categoryListing, PRODUCT_STATUSES, products, vendors } from '../../db/schema';
-import {
-  defineListQuery,
-  enumFilter,
-  fieldTreeFromSchema,
-  idOrSlugFilter,
-  moneyBoundFilter,
-  exactFilter,
-} from '../../lib/query';
+import { defineListQuery, enumFilter, fieldTreeFromSchema, idOrSlugFilter, moneyBoundFilter, exactFilter } from '../../lib/query';
 import { z } from '@hono/zod-openapi';
 import { ProductSchema } from './products.schemas';
 import { searchCondition } from './products.search';
@@ -61,13 +54,19 @@ export const productListQuery = defineListQuery({
     price_max: moneyBoundFilter(products.price, 'max', 'Highest price, inclusive, in major units.'),
     status: enumFilter(products.status, PRODUCT_STATUSES, 'Product status. Public callers see only active products.'),
     q: {
-      schema: z.string().trim().min(1).max(200).optional().openapi({
-        description:
-          'Full-text search in name, SKUs (product and variants), brand, category names, variant names and description: each word matches as a prefix ' +
-          '(`sat` finds "satchel"), accents do not matter (`cafe` finds "Café"), "quoted words" match as a phrase, every word must match. ' +
-          'Ordered by relevance (a name match above a description match) unless `sort` says otherwise; combines with every other filter.',
-        example: 'leather sat',
-      }),
+      schema: z
+        .string()
+        .trim()
+        .min(1)
+        .max(200)
+        .optional()
+        .openapi({
+          description:
+            'Full-text search in name, SKUs (product and variants), brand, category names, variant names and description: each word matches as a prefix ' +
+            '(`sat` finds "satchel"), accents do not matter (`cafe` finds "Café"), "quoted words" match as a phrase, every word must match. ' +
+            'Ordered by relevance (a name match above a description match) unless `sort` says otherwise; combines with every other filter.',
+          example: 'leather sat',
+        }),
       where: searchCondition,
     },
     // Not a filter: which facets to count beside the page (products.facets.ts). The handler takes it out.

@@ -3,15 +3,7 @@
 import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { RunnableQuery } from 'drizzle-orm/runnable-query';
 import type { Database } from '../../db/client';
-import {
-  categoryProductCounts,
-  PRODUCT_STATUSES,
-  type ProductRow,
-  type ProductStatus,
-  productStatusCounts,
-  products,
-  type ProductVariantRow,
-} from '../../db/schema';
+import { categoryProductCounts, PRODUCT_STATUSES, type ProductRow, type ProductStatus, productStatusCounts, products, type ProductVariantRow } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { toMajor, toMajorOrNull } from '../../lib/money';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
@@ -95,7 +87,14 @@ async function loadProducts(db: Database, rows: RunnableQuery<ProductRow[], 'sql
   return { items: found.map(productFromRow), total: totals[0]?.total ?? 0 };
 }
 
-const windowRows = (db: Database, w: Window) => db.select().from(products).where(w.where).orderBy(...w.orderBy).limit(w.limit).offset(w.offset);
+const windowRows = (db: Database, w: Window) =>
+  db
+    .select()
+    .from(products)
+    .where(w.where)
+    .orderBy(...w.orderBy)
+    .limit(w.limit)
+    .offset(w.offset);
 
 function productFromRow(row: ProductRow): Product {
   const { brand, vendor, categories: cats, variants } = row.related;
@@ -186,7 +185,12 @@ export async function listProducts(db: Database, query: ProductListQuery, visibi
   }
   // The facets' statement rides in the page's batch: still one round trip.
   const { status, ...filters } = query.filters;
-  const scope = { filters, statuses: visibleStatuses(visibility, status), visible: and(visibleTo(visibility), status ? eq(products.status, status) : undefined), statusesOnly: !visibility.vendorId };
+  const scope = {
+    filters,
+    statuses: visibleStatuses(visibility, status),
+    visible: and(visibleTo(visibility), status ? eq(products.status, status) : undefined),
+    statusesOnly: !visibility.vendorId,
+  };
   const [found, totals, facetRows] = await db.batch([rows, total, facetsStatement(db, facets, scope)]);
   return { items: found.map(productFromRow), total: totals[0]?.total ?? 0, facets: facetsFrom(facetRows, facets) };
 }

@@ -12,7 +12,9 @@ import {
   operation,
   publicReadErrors,
   successResponse,
-  writeErrors, optionalAuth } from '../../lib/openapi';
+  writeErrors,
+  optionalAuth,
+} from '../../lib/openapi';
 import { fieldTreeFromSchema, listQuerySchema, readQuerySchema } from '../../lib/query';
 import { FacetsSchema } from './products.facets';
 import { productListQuery } from './products.query';
@@ -23,7 +25,11 @@ const names = crudOperations('products', 'Product', 'Products');
 const variantNames = crudOperations('products.variants', 'ProductVariant', 'ProductVariants');
 const canWrite = requirePermission('products:write');
 const VariantParams = IdParams.extend({
-  variantId: z.string().min(1).max(100).openapi({ param: { name: 'variantId', in: 'path' }, example: 'var_01JD0000000000000000000000' }),
+  variantId: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'variantId', in: 'path' }, example: 'var_01JD0000000000000000000000' }),
 });
 const variantFields = readQuerySchema(fieldTreeFromSchema(VariantSchema));
 
@@ -34,7 +40,7 @@ export const listProducts = apiRoute({
   tags,
   summary: 'List products',
   description:
-    'Public callers see active products only; admins see every status and may filter on it. A vendor user sees only its own vendor\'s products, in every status. ' +
+    "Public callers see active products only; admins see every status and may filter on it. A vendor user sees only its own vendor's products, in every status. " +
     'With `q` the list is a full-text search, ordered by relevance (`sort=relevance`, the default then) or by the `sort` given; `sort=relevance` without `q` is 400.',
   security: optionalAuth,
   policy: { cache: 'catalogue' },
@@ -115,7 +121,8 @@ export const deleteProduct = apiRoute({
   path: '/products/{id}',
   tags,
   summary: 'Delete a product',
-  description: 'Deletes the product with its variants and category links; emits `product.deleted`. To hide a product but keep it, set its status to `archived`. Needs `products:write`.',
+  description:
+    'Deletes the product with its variants and category links; emits `product.deleted`. To hide a product but keep it, set its status to `archived`. Needs `products:write`.',
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: IdParams },

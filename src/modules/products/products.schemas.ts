@@ -129,7 +129,8 @@ export const UpdateProductBody = createUpdateSchema(products, productFields)
   .extend({ categoryIds: categoryIds.optional() })
   .strict()
   .openapi('UpdateProduct', {
-    description: 'Fields to change. `categoryIds` replaces the set. On a product with one variant and no options, price, compare-at price and SKU changes also apply to that variant.',
+    description:
+      'Fields to change. `categoryIds` replaces the set. On a product with one variant and no options, price, compare-at price and SKU changes also apply to that variant.',
   });
 
 export type CreateProductInput = z.infer<typeof CreateProductBody>;

@@ -75,9 +75,20 @@ export function searchPageQueries(db: Database, w: SearchWindow) {
   const orderBy = w.orderBy ?? [asc(productSearch.rank), asc(products.id)];
   // The index's matches joined to their products: the rows read are the matches, whatever the order.
   return {
-    rows: db.select(getTableColumns(products)).from(productSearch).innerJoin(productSearchRows, docOf).innerJoin(products, productOf)
-      .where(and(matches(query), w.where)).orderBy(...orderBy).limit(w.limit).offset(w.offset),
-    total: db.select({ total: sql<number>`count(*)` }).from(productSearch).innerJoin(productSearchRows, docOf).innerJoin(products, productOf)
+    rows: db
+      .select(getTableColumns(products))
+      .from(productSearch)
+      .innerJoin(productSearchRows, docOf)
+      .innerJoin(products, productOf)
+      .where(and(matches(query), w.where))
+      .orderBy(...orderBy)
+      .limit(w.limit)
+      .offset(w.offset),
+    total: db
+      .select({ total: sql<number>`count(*)` })
+      .from(productSearch)
+      .innerJoin(productSearchRows, docOf)
+      .innerJoin(products, productOf)
       .where(and(matches(query), w.where)),
   };
 }
@@ -96,8 +107,14 @@ export async function suggest(db: Database, q: string, visible: SQL | undefined)
   const refColumns = { id: products.id, name: products.name, slug: products.slug };
   const prefix = q.trim().replace(/[%_\\]/g, (c) => `\\${c}`);
   const [found, cats] = await db.batch([
-    db.select(refColumns).from(productSearch).innerJoin(productSearchRows, docOf).innerJoin(products, productOf)
-      .where(and(matches(inColumn('name', query)), visible)).orderBy(asc(productSearch.rank), asc(products.id)).limit(SUGGESTIONS),
+    db
+      .select(refColumns)
+      .from(productSearch)
+      .innerJoin(productSearchRows, docOf)
+      .innerJoin(products, productOf)
+      .where(and(matches(inColumn('name', query)), visible))
+      .orderBy(asc(productSearch.rank), asc(products.id))
+      .limit(SUGGESTIONS),
     db
       .select({ id: categories.id, name: categories.name, slug: categories.slug })
       .from(categories)

@@ -48,8 +48,14 @@ interface ResolvedRefs {
 export async function resolveRefs(db: Database, input: RefInput): Promise<ResolvedRefs> {
   const categoryIds = input.categoryIds ? [...new Set(input.categoryIds)] : undefined;
   const [brandRows, vendorRows, categoryRows] = await db.batch([
-    db.select(refColumns(brands)).from(brands).where(eq(brands.id, input.brandId ?? '')),
-    db.select(refColumns(vendors)).from(vendors).where(eq(vendors.id, input.vendorId ?? '')),
+    db
+      .select(refColumns(brands))
+      .from(brands)
+      .where(eq(brands.id, input.brandId ?? '')),
+    db
+      .select(refColumns(vendors))
+      .from(vendors)
+      .where(eq(vendors.id, input.vendorId ?? '')),
     db
       .select(refColumns(categories))
       .from(categories)
@@ -105,7 +111,10 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
   const variantInputs: CreateVariantInput[] = input.variants ?? [
     { sku: input.sku ?? null, price: input.price, compareAtPrice: input.compareAtPrice ?? null, stock: input.stock ?? 0 },
   ];
-  const skuErrors = duplicateSkus(variantInputs.map((v) => v.sku), (i) => `variants.${i}.sku`);
+  const skuErrors = duplicateSkus(
+    variantInputs.map((v) => v.sku),
+    (i) => `variants.${i}.sku`,
+  );
   if (skuErrors.length) throw ApiError.validation(skuErrors);
 
   const row: ProductRow = {
@@ -214,10 +223,15 @@ export async function updateProduct(db: Database, id: string, patch: UpdateProdu
   await withUniqueConflicts(UNIQUE_FIELDS, () =>
     db.batch([
       db.update(products).set(set).where(eq(products.id, current.id)),
-      ...(syncVariant ? [db.update(productVariants).set({ ...variantSet, updatedAt: ts }).where(eq(productVariants.id, simple.id))] : []),
-      ...(refs.categories
-        ? [db.delete(productCategories).where(eq(productCategories.productId, current.id)), ...categoryLinkInserts(db, current.id, refs.categories)]
+      ...(syncVariant
+        ? [
+            db
+              .update(productVariants)
+              .set({ ...variantSet, updatedAt: ts })
+              .where(eq(productVariants.id, simple.id)),
+          ]
         : []),
+      ...(refs.categories ? [db.delete(productCategories).where(eq(productCategories.productId, current.id)), ...categoryLinkInserts(db, current.id, refs.categories)] : []),
       outboxEvent(db, 'product.updated', { productId: current.id, product }, now),
     ]),
   );
@@ -230,9 +244,6 @@ export async function updateProduct(db: Database, id: string, patch: UpdateProdu
  */
 export async function deleteProduct(db: Database, id: string, vendorId: string | null = null, now = new Date()): Promise<Product> {
   const current = await getProduct(db, id, writable(vendorId));
-  await db.batch([
-    db.delete(products).where(eq(products.id, current.id)),
-    outboxEvent(db, 'product.deleted', { productId: current.id, product: current }, now),
-  ]);
+  await db.batch([db.delete(products).where(eq(products.id, current.id)), outboxEvent(db, 'product.deleted', { productId: current.id, product: current }, now)]);
   return current;
 }

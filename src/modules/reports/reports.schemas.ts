@@ -72,7 +72,9 @@ export const SalesReportSchema = z
   .openapi('SalesReport');
 
 const CustomerFigures = {
-  newCustomers: Count.openapi({ description: "Customers whose first order (no other order of theirs, not cancelled, when it was placed) is in the period: an account, or a guest's email." }),
+  newCustomers: Count.openapi({
+    description: "Customers whose first order (no other order of theirs, not cancelled, when it was placed) is in the period: an account, or a guest's email.",
+  }),
   returningOrders: Count.openapi({ description: 'The other orders: from customers who had ordered before.' }),
   newCustomerSales: Money.openapi({ description: 'Order totals of the first orders.' }),
   returningCustomerSales: Money.openapi({ description: 'Order totals of the other orders.' }),

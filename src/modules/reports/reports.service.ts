@@ -31,7 +31,11 @@ interface Range {
 }
 
 /** The range asked for (default: the last 30 days) and the currency (default: the store's) with its digits, in one round trip with `reads`. */
-async function withRange<T>(db: Database, query: { from?: string; to?: string; currency?: string }, reads: (range: Omit<Range, 'minorUnits'> & { currencySql: ReturnType<typeof sql<string>> }) => unknown[]) {
+async function withRange<T>(
+  db: Database,
+  query: { from?: string; to?: string; currency?: string },
+  reads: (range: Omit<Range, 'minorUnits'> & { currencySql: ReturnType<typeof sql<string>> }) => unknown[],
+) {
   const to = query.to ?? new Date().toISOString().slice(0, 10);
   const from = query.from ?? addDays(to, -(DEFAULT_REPORT_DAYS - 1));
   if (from > to) throw ApiError.badParameter('from', `must be on or before 'to' (${to})`);
@@ -46,7 +50,11 @@ async function withRange<T>(db: Database, query: { from?: string; to?: string; c
 }
 
 const dayRows = (db: Database, r: { from: string; to: string; currencySql: ReturnType<typeof sql<string>> }) =>
-  db.select().from(salesDays).where(and(eq(salesDays.currency, r.currencySql), between(salesDays.day, r.from, r.to))).orderBy(asc(salesDays.day));
+  db
+    .select()
+    .from(salesDays)
+    .where(and(eq(salesDays.currency, r.currencySql), between(salesDays.day, r.from, r.to)))
+    .orderBy(asc(salesDays.day));
 
 /** Sums the day rows into the range's periods (empty ones too). */
 function bucket(rows: DayRow[], range: Range, interval: Interval) {
@@ -121,7 +129,12 @@ type ProductRow = { productId: string; name: string; units: number; revenue: num
 export async function productReport(db: Database, query: ProductReportInput): Promise<ProductReport> {
   const { range, rows } = await withRange<ProductRow[]>(db, query, (r) => {
     const { months, days } = monthsAndDays(r.from, r.to);
-    const inDays = days.length ? sql.join(days.map(([a, b]) => sql`day BETWEEN ${a} AND ${b}`), sql` OR `) : sql`0`;
+    const inDays = days.length
+      ? sql.join(
+          days.map(([a, b]) => sql`day BETWEEN ${a} AND ${b}`),
+          sql` OR `,
+        )
+      : sql`0`;
     const order = query.sort === 'units' ? sql`units DESC, revenue DESC` : sql`revenue DESC, units DESC`;
     return [
       db

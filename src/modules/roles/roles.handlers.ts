@@ -7,7 +7,11 @@ import * as service from './roles.service';
 export const listRoles: AppRouteHandler<typeof routes.listRoles> = async (c) => {
   const query = c.req.valid('query');
   const { items, total } = await service.listRoles(c.var.db, query);
-  return list(c, items.map((r) => project(r, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((r) => project(r, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const getRole: AppRouteHandler<typeof routes.getRole> = async (c) => {

@@ -1,17 +1,6 @@
 import { GRANT_RULE } from '../../lib/access';
 import { requirePermission } from '../../middleware/auth';
-import {
-  apiRoute,
-  bearerAuth,
-  crudOperations,
-  errorResponses,
-  IdParams,
-  jsonBody,
-  listResponse,
-  noContentResponse,
-  successResponse,
-  writeErrors,
-} from '../../lib/openapi';
+import { apiRoute, bearerAuth, crudOperations, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { roleListQuery } from './roles.query';
 import { CreateRoleBody, RoleSchema, UpdateRoleBody } from './roles.schemas';
@@ -67,8 +56,7 @@ export const updateRole = apiRoute({
   path: '/roles/{id}',
   tags,
   summary: 'Update a role',
-  description:
-    `\`permissions\` replaces the list. A built-in role's name and permissions cannot change (409); its description can. Holders of the role get the new permissions on their next request. 409 when the role changed since it was read. ${GRANT_RULE} Needs \`roles:write\`.`,
+  description: `\`permissions\` replaces the list. A built-in role's name and permissions cannot change (409); its description can. Holders of the role get the new permissions on their next request. 409 when the role changed since it was read. ${GRANT_RULE} Needs \`roles:write\`.`,
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: IdParams, body: jsonBody(UpdateRoleBody, 'Fields to change.') },

@@ -7,8 +7,7 @@ export const RoleSchema = createSelectSchema(roles, {
   permissions: z.array(z.string()),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-})
-  .openapi('Role', { description: 'A role; built-in roles (admin, vendor, customer) have their name as id and cannot be changed or deleted.' });
+}).openapi('Role', { description: 'A role; built-in roles (admin, vendor, customer) have their name as id and cannot be changed or deleted.' });
 export type Role = z.infer<typeof RoleSchema>;
 
 const fields = {
@@ -24,11 +23,7 @@ export const CreateRoleBody = createInsertSchema(roles, fields)
   .openapi('CreateRole');
 
 // Overrides given as schemas replace drizzle-zod's optional update columns, hence `.partial()`.
-export const UpdateRoleBody = createUpdateSchema(roles, fields)
-  .pick({ name: true, description: true, permissions: true })
-  .partial()
-  .strict()
-  .openapi('UpdateRole');
+export const UpdateRoleBody = createUpdateSchema(roles, fields).pick({ name: true, description: true, permissions: true }).partial().strict().openapi('UpdateRole');
 
 export type CreateRoleInput = z.infer<typeof CreateRoleBody>;
 export type UpdateRoleInput = z.infer<typeof UpdateRoleBody>;

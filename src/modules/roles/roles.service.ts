@@ -23,7 +23,11 @@ export function listRoles(db: Database, query: ParsedListQuery<typeof roleListQu
 }
 
 export async function findRole(db: Database, idOrName: string): Promise<Role | undefined> {
-  const [row] = await db.select().from(roles).where(or(eq(roles.id, idOrName), eq(roles.name, idOrName))).limit(1);
+  const [row] = await db
+    .select()
+    .from(roles)
+    .where(or(eq(roles.id, idOrName), eq(roles.name, idOrName)))
+    .limit(1);
   return row;
 }
 
@@ -79,7 +83,10 @@ export async function updateRole(db: Database, actor: Principal, idOrName: strin
   if (Object.keys(patch).length === 0) return current;
   const set = { ...patch, updatedAt: now.toISOString() };
   const result = await withUniqueConflicts(UNIQUE_FIELDS, () =>
-    db.update(roles).set(set).where(and(eq(roles.id, current.id), eq(roles.updatedAt, current.updatedAt))),
+    db
+      .update(roles)
+      .set(set)
+      .where(and(eq(roles.id, current.id), eq(roles.updatedAt, current.updatedAt))),
   );
   if (result.meta.changes === 0) throw ApiError.conflict(`Role '${current.name}' changed meanwhile; read it again and retry`);
   return { ...current, ...set };
@@ -96,9 +103,7 @@ export async function deleteRole(db: Database, actor: Principal, idOrName: strin
   const [[heldByUsers], [heldByKeys], deleted] = await db.batch([
     db.select({ n: count() }).from(users).where(eq(users.roleId, current.id)),
     db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.roleId, current.id)),
-    db
-      .delete(roles)
-      .where(and(eq(roles.id, current.id), eq(roles.builtIn, false), notHeld(db, current.id))),
+    db.delete(roles).where(and(eq(roles.id, current.id), eq(roles.builtIn, false), notHeld(db, current.id))),
   ]);
   if (deleted.meta.changes > 0) return;
   const holders = [heldByUsers!.n && `${heldByUsers!.n} user(s)`, heldByKeys!.n && `${heldByKeys!.n} API key(s)`].filter(Boolean).join(' and ');

@@ -8,7 +8,11 @@ import * as service from './currencies.service';
 export const listCurrencies: AppRouteHandler<typeof routes.listCurrencies> = async (c) => {
   const query = c.req.valid('query');
   const { items, total } = await service.listCurrencies(c.var.db, query, isStaff(c.var.principal, 'settings'));
-  return list(c, items.map((item) => project(item, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((item) => project(item, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const getCurrency: AppRouteHandler<typeof routes.getCurrency> = async (c) => {

@@ -9,7 +9,9 @@ import {
   noContentResponse,
   publicReadErrors,
   successResponse,
-  writeErrors, optionalAuth } from '../../lib/openapi';
+  writeErrors,
+  optionalAuth,
+} from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { currencyListQuery } from './currencies.query';
 import { CreateCurrencyBody, CurrencyParams, CurrencySchema, UpdateCurrencyBody } from './currencies.schemas';

@@ -25,14 +25,24 @@ const rateText = (rate: number) => decimalText(rate, RATE_DECIMALS)!;
 export async function listCurrencies(db: Database, query: ParsedListQuery<typeof currencyListQuery.filters>, staff: boolean) {
   const plan = listPlan(currencyListQuery, query, [visibleTo(staff)]);
   const [rows, totals] = await db.batch([
-    db.select(columns).from(currencies).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select(columns)
+      .from(currencies)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(currencies).where(plan.matching),
   ]);
   return { items: rows.map(toCurrency), total: totals[0]!.total };
 }
 
 async function findCurrency(db: Database, code: string, condition?: SQL): Promise<Currency | undefined> {
-  const [row] = await db.select(columns).from(currencies).where(and(eq(currencies.code, code), condition)).limit(1);
+  const [row] = await db
+    .select(columns)
+    .from(currencies)
+    .where(and(eq(currencies.code, code), condition))
+    .limit(1);
   return row && toCurrency(row);
 }
 
@@ -82,7 +92,10 @@ export async function updateCurrency(db: Database, code: string, patch: UpdateCu
   const set = { ...rest, ...(exchangeRate !== undefined ? { exchangeRate: rateText(exchangeRate) } : {}), updatedAt: now.toISOString() };
   // The default may change between the read and this write: the guard decides, in the statement.
   const guard = refusal ? ne(currencies.code, defaultCurrencyCode) : undefined;
-  const result = await db.update(currencies).set(set).where(and(eq(currencies.code, current.code), guard));
+  const result = await db
+    .update(currencies)
+    .set(set)
+    .where(and(eq(currencies.code, current.code), guard));
   if (result.meta.changes === 0) throw ApiError.conflict(refusal ?? `Currency ${current.code} changed meanwhile; retry`, 'code');
   return { ...current, ...set, exchangeRate: Number(set.exchangeRate ?? current.exchangeRate) };
 }
@@ -95,9 +108,7 @@ export async function deleteCurrency(db: Database, code: string): Promise<void> 
   const current = await getCurrency(db, code);
   if (current.isDefault) throw ApiError.conflict(`${current.code} is the default currency and cannot be deleted; make another currency the default first`);
   const inUse = (table: typeof carts | typeof orders) => notExists(db.select({ one: sql`1` }).from(table).where(eq(table.currency, current.code)));
-  const deleted = await db
-    .delete(currencies)
-    .where(and(eq(currencies.code, current.code), ne(currencies.code, defaultCurrencyCode), inUse(carts), inUse(orders)));
+  const deleted = await db.delete(currencies).where(and(eq(currencies.code, current.code), ne(currencies.code, defaultCurrencyCode), inUse(carts), inUse(orders)));
   if (deleted.meta.changes > 0) return;
   throw ApiError.conflict(`${current.code} is used by carts or orders (or became the default); disable it instead (PATCH enabled: false)`);
 }

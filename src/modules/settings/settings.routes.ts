@@ -27,7 +27,7 @@ export const updateSettings = apiRoute({
   summary: 'Update the store settings',
   description:
     'Catalogue prices, coupon amounts and shipping amounts are stored in minor units of `defaultCurrency` and are never converted. ' +
-    'So a new `defaultCurrency` must be an existing enabled currency (422 otherwise) whose exchange rate is already 1 and whose minor units equal the current default\'s (409 otherwise): ' +
+    "So a new `defaultCurrency` must be an existing enabled currency (422 otherwise) whose exchange rate is already 1 and whose minor units equal the current default's (409 otherwise): " +
     'set its rate to 1 at `PATCH /api/settings/currencies/{code}` first, then re-express the other rates against it. ' +
     'Shipping amounts are read in major units of the default currency after the change. Needs `settings:write`.',
   security: bearerAuth,

@@ -31,8 +31,7 @@ export const SettingsSchema = createSelectSchema(storeSettings, {
 })
   .omit({ id: true })
   .openapi('StoreSettings', {
-    description:
-      'The store-wide settings. Catalogue prices, coupon amounts and these shipping amounts are in `defaultCurrency` (stored as its minor units).',
+    description: 'The store-wide settings. Catalogue prices, coupon amounts and these shipping amounts are in `defaultCurrency` (stored as its minor units).',
   });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -50,9 +49,5 @@ const fields = {
 };
 
 // Overrides given as schemas replace drizzle-zod's optional update columns, hence `.partial()`.
-export const UpdateSettingsBody = createUpdateSchema(storeSettings, fields)
-  .omit({ id: true, updatedAt: true })
-  .partial()
-  .strict()
-  .openapi('UpdateStoreSettings');
+export const UpdateSettingsBody = createUpdateSchema(storeSettings, fields).omit({ id: true, updatedAt: true }).partial().strict().openapi('UpdateStoreSettings');
 export type UpdateSettingsInput = z.infer<typeof UpdateSettingsBody>;

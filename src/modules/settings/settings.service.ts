@@ -32,7 +32,7 @@ export async function getSettings(db: Database): Promise<Settings> {
 /** The currency a new default must be: enabled, at rate 1 and with the current default's minor units. */
 async function checkNewDefault(db: Database, code: string, currentDigits: number): Promise<void> {
   const [target] = await db.select().from(currencies).where(eq(currencies.code, code)).limit(1);
-  if (!target || !target.enabled) {
+  if (!target?.enabled) {
     throw ApiError.validation([{ field: 'defaultCurrency', problem: `must be an existing, enabled currency; '${code}' is ${target ? 'disabled' : 'unknown'}` }]);
   }
   if (target.exchangeRate !== '1') {
@@ -60,9 +60,7 @@ function amountsToMinor(patch: UpdateSettingsInput, digits: number) {
   const { shippingFlatRate, freeShippingThreshold } = patch;
   const out = {
     ...(shippingFlatRate !== undefined ? { shippingFlatRate: convert('shippingFlatRate', shippingFlatRate) } : {}),
-    ...(freeShippingThreshold !== undefined
-      ? { freeShippingThreshold: freeShippingThreshold === null ? null : convert('freeShippingThreshold', freeShippingThreshold) }
-      : {}),
+    ...(freeShippingThreshold !== undefined ? { freeShippingThreshold: freeShippingThreshold === null ? null : convert('freeShippingThreshold', freeShippingThreshold) } : {}),
   };
   if (errors.length) throw ApiError.validation(errors);
   return out;
@@ -82,7 +80,10 @@ export async function updateSettings(db: Database, patch: UpdateSettingsInput, n
           .where(and(eq(currencies.code, patch.defaultCurrency!), eq(currencies.enabled, true), eq(currencies.exchangeRate, '1'), eq(currencies.minorUnits, digits))),
       )
     : undefined;
-  const result = await db.update(storeSettings).set(set).where(and(eq(storeSettings.id, STORE_ID), stillQualifies));
+  const result = await db
+    .update(storeSettings)
+    .set(set)
+    .where(and(eq(storeSettings.id, STORE_ID), stillQualifies));
   if (result.meta.changes === 0) throw ApiError.conflict(`Currency ${patch.defaultCurrency} changed meanwhile; retry`, 'defaultCurrency');
   if (patch.allowedOrigins) keepAllowedOrigins(patch.allowedOrigins, now.getTime());
   return toSettings({ ...current, ...set } as SettingsRow, digits);

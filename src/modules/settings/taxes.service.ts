@@ -24,7 +24,10 @@ async function withPlaceConflict<T>(row: { country: string; region: string | nul
     const text = String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? '');
     if (!/UNIQUE constraint failed/.test(text)) throw error;
     const place = row.region ? `${row.country}-${row.region}` : `${row.country} (whole country)`;
-    throw ApiError.conflict(`A tax rate for ${place} already exists; change that one instead`, row.region ? 'region' : 'country', { code: 'already_exists', problem: `has a tax rate already (${place}); change that one instead` });
+    throw ApiError.conflict(`A tax rate for ${place} already exists; change that one instead`, row.region ? 'region' : 'country', {
+      code: 'already_exists',
+      problem: `has a tax rate already (${place}); change that one instead`,
+    });
   }
 }
 

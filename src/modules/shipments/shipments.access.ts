@@ -34,8 +34,7 @@ export function shipmentLineCondition(reach: OrderReach): SQL | undefined {
   return reach.kind === 'vendor' ? vendorLine(reach.vendorId) : undefined;
 }
 
-const vendorLine = (vendorId: string) =>
-  sql`${shipmentLines.orderLineId} IN (SELECT ${orderLines.id} FROM ${orderLines} WHERE ${orderLines.vendorId} = ${vendorId})`;
+const vendorLine = (vendorId: string) => sql`${shipmentLines.orderLineId} IN (SELECT ${orderLines.id} FROM ${orderLines} WHERE ${orderLines.vendorId} = ${vendorId})`;
 
 /** Route guard for changing shipments: `shipments:write` or `orders:write`,. */
 export function requireShipmentWriter() {

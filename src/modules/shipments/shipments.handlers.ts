@@ -23,13 +23,21 @@ export const listOrderShipments: AppRouteHandler<typeof routes.listOrderShipment
   const order = await service.findOrder(c.var.db, c.req.valid('param').id, orderCondition(reach));
   const query = c.req.valid('query');
   const { items, total } = await service.listShipments(c.var.db, reach, [eq(shipments.orderId, order.id)], query, shipmentListQuery);
-  return list(c, items.map((s) => project(s, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((s) => project(s, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const listShipments: AppRouteHandler<typeof routes.listShipments> = async (c) => {
   const query = c.req.valid('query');
   const { items, total } = await service.listShipments(c.var.db, shipmentReach(c.var.principal), [], query, allShipmentsListQuery);
-  return list(c, items.map((s) => project(s, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((s) => project(s, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const getShipment: AppRouteHandler<typeof routes.getShipment> = async (c) => {

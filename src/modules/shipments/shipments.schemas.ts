@@ -20,7 +20,11 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 const tracking = {
   carrier: text(100).nullable().optional().openapi({ example: 'UPS' }),
   trackingNumber: text(100).nullable().optional().openapi({ example: '1Z999AA10123456784' }),
-  trackingUrl: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional(),
+  trackingUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .nullable()
+    .optional(),
 };
 
 export const CreateShipmentBody = z

@@ -7,7 +7,7 @@ import { ApiError, type FieldProblem, detailOf } from '../../lib/errors';
 import { outboxEvent, outboxEventWhere } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
-import { type FilterSpec, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
+import { type AnyFilters, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
 import { orderNumberOf, statusChangeStatements } from '../orders/order-status';
 import { followUpOrderStatus } from '../payments/order-follow-up';
 import type { CreateShipmentInput, Shipment, UpdateShipmentInput } from './shipments.schemas';
@@ -41,25 +41,32 @@ async function linesOf(db: Database, shipmentIds: string[], reach: OrderReach): 
 }
 
 /** A page of the shipments within `reach` matching `conditions` (an order's, or none), with the lines `reach` shows. */
-export async function listShipments<F extends Record<string, FilterSpec<any>>>(
-  db: Database,
-  reach: OrderReach,
-  conditions: (SQL | undefined)[],
-  query: ParsedListQuery<F>,
-  config: ListQueryConfig<F>,
-) {
+export async function listShipments<F extends AnyFilters>(db: Database, reach: OrderReach, conditions: (SQL | undefined)[], query: ParsedListQuery<F>, config: ListQueryConfig<F>) {
   const plan = listPlan(config, query, [...conditions, shipmentCondition(reach)]);
   const [rows, totals] = await db.batch([
-    db.select().from(shipments).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select()
+      .from(shipments)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(shipments).where(plan.matching),
   ]);
-  const lines = await linesOf(db, rows.map((r) => r.id), reach);
+  const lines = await linesOf(
+    db,
+    rows.map((r) => r.id),
+    reach,
+  );
   return { items: rows.map((r) => toShipment(r, lines.get(r.id) ?? [])), total: totals[0]!.total };
 }
 
 /** A shipment within `reach` with the lines it shows, or 404. */
 export async function getShipment(db: Database, id: string, reach: OrderReach): Promise<Shipment> {
-  const [row] = await db.select().from(shipments).where(and(eq(shipments.id, id), shipmentCondition(reach)));
+  const [row] = await db
+    .select()
+    .from(shipments)
+    .where(and(eq(shipments.id, id), shipmentCondition(reach)));
   if (!row) throw ApiError.notFound('Shipment', id);
   return toShipment(row, (await linesOf(db, [id], reach)).get(id) ?? []);
 }
@@ -107,7 +114,15 @@ function chooseLines(order: OrderRow, requested: Line[] | undefined, lines: Orde
 type Step = 'shipped' | 'delivered';
 const STEP = {
   shipped: { from: 'pending', column: orderLines.quantityShipped, field: 'quantityShipped', stamp: 'shippedAt', orderFrom: 'processing', orderTo: 'shipped', done: allShipped },
-  delivered: { from: 'shipped', column: orderLines.quantityDelivered, field: 'quantityDelivered', stamp: 'deliveredAt', orderFrom: 'shipped', orderTo: 'completed', done: allDelivered },
+  delivered: {
+    from: 'shipped',
+    column: orderLines.quantityDelivered,
+    field: 'quantityDelivered',
+    stamp: 'deliveredAt',
+    orderFrom: 'shipped',
+    orderTo: 'completed',
+    done: allDelivered,
+  },
 } as const;
 
 /**
@@ -237,11 +252,22 @@ export async function updateShipment(db: Database, shipmentId: string, patch: Up
     () =>
       db.batch([
         moves.raise,
-        db.update(shipments).set(stamp).where(and(eq(shipments.id, shipmentId), eq(shipments.status, STEP[step].from))),
+        db
+          .update(shipments)
+          .set(stamp)
+          .where(and(eq(shipments.id, shipmentId), eq(shipments.status, STEP[step].from))),
         ...moves.orderStatements,
         // Only when this request's update above moved it (a concurrent PATCH that lost emits nothing).
         ...(step === 'shipped'
-          ? [outboxEventWhere(db, 'shipment.shipped', shippedEventData({ ...current, ...tracking }, order, current.lines, ts), sql`EXISTS (SELECT 1 FROM ${shipments} WHERE ${shipments.id} = ${shipmentId} AND ${shipments.status} = 'shipped' AND ${shipments.shippedAt} = ${ts})`, now)]
+          ? [
+              outboxEventWhere(
+                db,
+                'shipment.shipped',
+                shippedEventData({ ...current, ...tracking }, order, current.lines, ts),
+                sql`EXISTS (SELECT 1 FROM ${shipments} WHERE ${shipments.id} = ${shipmentId} AND ${shipments.status} = 'shipped' AND ${shipments.shippedAt} = ${ts})`,
+                now,
+              ),
+            ]
           : []),
       ] as never),
     { overshipped },

@@ -10,7 +10,11 @@ export const listUsers: AppRouteHandler<typeof routes.listUsers> = async (c) => 
   if (vendorScope(c.var.principal) !== null) throw ApiError.forbidden('A vendor user reads only its own record');
   const query = c.req.valid('query');
   const { items, total } = await service.listStaffUsers(c.var.db, query);
-  return list(c, items.map((u) => project(u, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((u) => project(u, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 /** A user reads itself; staff with users:read read anyone; to a vendor user, everyone else is 404. */

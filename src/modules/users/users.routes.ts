@@ -1,17 +1,6 @@
 import { GRANT_RULE } from '../../lib/access';
 import { requireCredential, requirePermission } from '../../middleware/auth';
-import {
-  apiRoute,
-  bearerAuth,
-  crudOperations,
-  errorResponses,
-  IdParams,
-  jsonBody,
-  listResponse,
-  noContentResponse,
-  successResponse,
-  writeErrors,
-} from '../../lib/openapi';
+import { apiRoute, bearerAuth, crudOperations, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { staffUserListQuery } from './users.query';
 import { CreateStaffUserBody, UpdateStaffUserBody, UserSchema } from './users.schemas';

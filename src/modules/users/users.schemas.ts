@@ -63,7 +63,8 @@ export const UpdateStaffUserBody = createUpdateSchema(users, staffFields)
   .partial()
   .strict()
   .openapi('UpdateStaffUser', {
-    description: "Fields to change. A new `password` signs the user out everywhere (its older tokens stop working); `status: disabled` refuses its tokens from the next request, for good (re-enabling does not revive them).",
+    description:
+      'Fields to change. A new `password` signs the user out everywhere (its older tokens stop working); `status: disabled` refuses its tokens from the next request, for good (re-enabling does not revive them).',
   });
 
 export type CreateStaffUserInput = z.infer<typeof CreateStaffUserBody>;

@@ -93,7 +93,13 @@ const NOT_CUSTOMER = ne(users.roleId, 'customer');
 export async function listStaffUsers(db: Database, query: ParsedListQuery<typeof staffUserListQuery.filters>) {
   const plan = listPlan(staffUserListQuery, query, [NOT_CUSTOMER]);
   const [rows, totals] = await db.batch([
-    db.select().from(users).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select()
+      .from(users)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(users).where(plan.matching),
   ]);
   return { items: rows.map(toUser), total: totals[0]!.total };
@@ -101,7 +107,11 @@ export async function listStaffUsers(db: Database, query: ParsedListQuery<typeof
 
 /** A staff user, or 404: a customer's id is not found here either. */
 export async function getStaffUserRow(db: Database, id: string): Promise<UserRow> {
-  const [row] = await db.select().from(users).where(and(eq(users.id, id), NOT_CUSTOMER)).limit(1);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), NOT_CUSTOMER))
+    .limit(1);
   if (!row) throw ApiError.notFound('User', id);
   return row;
 }
@@ -125,8 +135,16 @@ async function getStaffUserGrantee(db: Database, id: string) {
  */
 async function staffAssignment(db: Database, actor: Principal, roleRef: string, vendorId: string | null) {
   const [roleRows, vendorRows] = await db.batch([
-    db.select().from(roles).where(or(eq(roles.id, roleRef), eq(roles.name, roleRef))).limit(1),
-    db.select({ id: vendors.id }).from(vendors).where(eq(vendors.id, vendorId ?? '')).limit(1),
+    db
+      .select()
+      .from(roles)
+      .where(or(eq(roles.id, roleRef), eq(roles.name, roleRef)))
+      .limit(1),
+    db
+      .select({ id: vendors.id })
+      .from(vendors)
+      .where(eq(vendors.id, vendorId ?? ''))
+      .limit(1),
   ]);
   const role = roleRows[0];
   const errors: FieldProblem[] = [];
@@ -155,7 +173,10 @@ const isSelf = (actor: Principal, row: UserRow) => actor.kind === 'user' && acto
 function anotherActiveAdmin(db: Database, row: UserRow) {
   const other = alias(users, 'other_admin');
   return exists(
-    db.select({ id: other.id }).from(other).where(and(eq(other.roleId, 'admin'), eq(other.status, 'active'), ne(other.id, row.id))),
+    db
+      .select({ id: other.id })
+      .from(other)
+      .where(and(eq(other.roleId, 'admin'), eq(other.status, 'active'), ne(other.id, row.id))),
   );
 }
 const isActiveAdmin = (row: { roleId: string; status: string }) => row.roleId === 'admin' && row.status === 'active';

@@ -10,7 +10,11 @@ export const listVendors: AppRouteHandler<typeof routes.listVendors> = async (c)
   if (vendorScope(c.var.principal) !== null) throw ApiError.forbidden('A vendor user reads only its own vendor, at /api/vendors/{id}');
   const query = c.req.valid('query');
   const { items, total } = await service.listVendors(c.var.db, query);
-  return list(c, items.map((v) => project(v, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((v) => project(v, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 /** Staff read any vendor; a vendor user reads its own, and any other is 404 so ids cannot be probed. */

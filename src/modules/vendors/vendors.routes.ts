@@ -1,16 +1,5 @@
 import { requireCredential, requirePermission } from '../../middleware/auth';
-import {
-  apiRoute,
-  bearerAuth,
-  crudOperations,
-  errorResponses,
-  IdParams,
-  jsonBody,
-  listResponse,
-  noContentResponse,
-  successResponse,
-  writeErrors,
-} from '../../lib/openapi';
+import { apiRoute, bearerAuth, crudOperations, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { vendorListQuery } from './vendors.query';
 import { CreateVendorBody, UpdateVendorBody, VendorSchema } from './vendors.schemas';
@@ -78,7 +67,7 @@ export const deleteVendor = apiRoute({
   path: '/vendors/{id}',
   tags,
   summary: 'Delete a vendor',
-  description: "409 while the vendor still has users. Its products stay, without a vendor. Needs `vendors:write`.",
+  description: '409 while the vendor still has users. Its products stay, without a vendor. Needs `vendors:write`.',
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: IdParams },

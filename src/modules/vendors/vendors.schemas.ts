@@ -25,11 +25,7 @@ export const CreateVendorBody = createInsertSchema(vendors, fields)
   .openapi('CreateVendor');
 
 // Overrides given as schemas replace drizzle-zod's optional update columns, hence `.partial()`.
-export const UpdateVendorBody = createUpdateSchema(vendors, fields)
-  .omit({ id: true, createdAt: true, updatedAt: true })
-  .partial()
-  .strict()
-  .openapi('UpdateVendor');
+export const UpdateVendorBody = createUpdateSchema(vendors, fields).omit({ id: true, createdAt: true, updatedAt: true }).partial().strict().openapi('UpdateVendor');
 
 export type CreateVendorInput = z.infer<typeof CreateVendorBody>;
 export type UpdateVendorInput = z.infer<typeof UpdateVendorBody>;

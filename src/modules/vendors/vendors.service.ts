@@ -50,8 +50,7 @@ export async function updateVendor(db: Database, idOrSlug: string, patch: Update
  */
 export async function deleteVendor(db: Database, idOrSlug: string): Promise<void> {
   const current = await getVendor(db, idOrSlug);
-  const conflict = (holders: number) =>
-    ApiError.conflict(`Vendor '${current.slug}' still has ${holders || 'dependent'} user(s); delete them or move them to another vendor first`);
+  const conflict = (holders: number) => ApiError.conflict(`Vendor '${current.slug}' still has ${holders || 'dependent'} user(s); delete them or move them to another vendor first`);
   try {
     const [[held], deleted] = await db.batch([
       db.select({ n: count() }).from(users).where(eq(users.vendorId, current.id)),

@@ -6,7 +6,11 @@ import { deliveryListQuery } from './deliveries.query';
 import { canRead, canWrite, tags, WebhookParams } from './webhooks.routes';
 
 const DeliveryParams = WebhookParams.extend({
-  deliveryId: z.string().min(1).max(200).openapi({ param: { name: 'deliveryId', in: 'path' }, example: 'whd_01JD0000000000000000000000' }),
+  deliveryId: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'deliveryId', in: 'path' }, example: 'whd_01JD0000000000000000000000' }),
 });
 
 const acceptedResponse = (description: string) => ({ 202: successResponse(DeliverySchema, description) });

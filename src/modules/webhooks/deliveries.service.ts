@@ -25,7 +25,13 @@ export async function listDeliveries(db: Database, endpointId: string, query: Pa
   await getEndpointRow(db, endpointId);
   const plan = listPlan(deliveryListQuery, query, [eq(webhookDeliveries.endpointId, endpointId)]);
   const [rows, totals] = await db.batch([
-    db.select().from(webhookDeliveries).where(plan.where).orderBy(...plan.orderBy).limit(plan.limit).offset(plan.offset),
+    db
+      .select()
+      .from(webhookDeliveries)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
     db.select({ total: count() }).from(webhookDeliveries).where(plan.matching),
   ]);
   return { items: rows.map(toDelivery), total: totals[0]!.total };
@@ -36,7 +42,10 @@ export async function getDelivery(db: Database, endpointId: string, deliveryId: 
   const owned = db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(ofEndpoint(endpointId, deliveryId));
   const [[delivery], [event], attempts] = await db.batch([
     db.select().from(webhookDeliveries).where(ofEndpoint(endpointId, deliveryId)),
-    db.select().from(events).where(inArray(events.id, db.select({ id: webhookDeliveries.eventId }).from(webhookDeliveries).where(ofEndpoint(endpointId, deliveryId)))),
+    db
+      .select()
+      .from(events)
+      .where(inArray(events.id, db.select({ id: webhookDeliveries.eventId }).from(webhookDeliveries).where(ofEndpoint(endpointId, deliveryId)))),
     db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, owned)).orderBy(asc(webhookAttempts.attempt), asc(webhookAttempts.id)),
   ]);
   if (!delivery) throw ApiError.notFound('Webhook delivery', deliveryId);
@@ -51,7 +60,9 @@ export async function getDelivery(db: Database, endpointId: string, deliveryId: 
 /** Redelivery and test pings go only to an endpoint that is switched on. */
 function assertReceiving(endpoint: WebhookEndpointRow, action: string): void {
   if (endpoint.disabledAt) {
-    throw ApiError.conflict(`Webhook endpoint ${endpoint.id} was disabled (${endpoint.disabledReason ?? 'failing'}); re-enable it with PATCH { "active": true } before you ${action}`);
+    throw ApiError.conflict(
+      `Webhook endpoint ${endpoint.id} was disabled (${endpoint.disabledReason ?? 'failing'}); re-enable it with PATCH { "active": true } before you ${action}`,
+    );
   }
   if (!endpoint.active) throw ApiError.conflict(`Webhook endpoint ${endpoint.id} is inactive; activate it with PATCH { "active": true } before you ${action}`);
 }

@@ -13,7 +13,11 @@ export const allowPrivateUrls = (c: Context<AppEnv>) => config(c.env).WEBHOOK_AL
 export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (c) => {
   const query = c.req.valid('query');
   const { items, total } = await service.listEndpoints(c.var.db, query);
-  return list(c, items.map((item) => project(item, query.fields)), pagination(query.page, query.limit, total));
+  return list(
+    c,
+    items.map((item) => project(item, query.fields)),
+    pagination(query.page, query.limit, total),
+  );
 };
 
 export const getWebhook: AppRouteHandler<typeof routes.getWebhook> = async (c) => {

@@ -7,13 +7,7 @@ import { listTable, type ParsedListQuery } from '../../lib/query';
 import { mintWebhookSecret } from '../../webhooks/signature';
 import { checkWebhookUrl } from '../../webhooks/url-policy';
 import { webhookListQuery } from './webhooks.query';
-import {
-  type CreateWebhookInput,
-  DEFAULT_OVERLAP_HOURS,
-  type RotateSecretInput,
-  type UpdateWebhookInput,
-  type WebhookEndpoint,
-} from './webhooks.schemas';
+import { type CreateWebhookInput, DEFAULT_OVERLAP_HOURS, type RotateSecretInput, type UpdateWebhookInput, type WebhookEndpoint } from './webhooks.schemas';
 
 const HOUR_MS = 3_600_000;
 

@@ -1,19 +1,17 @@
 import type { SendResult } from './types';
 
 /** A provider API's answer to one request: its JSON (or text) body, or why there was none. */
-export async function callProvider(
-  provider: string,
-  url: string,
-  init: RequestInit,
-  timeoutMs: number,
-  messageId: (body: unknown) => string | null,
-): Promise<SendResult> {
+export async function callProvider(provider: string, url: string, init: RequestInit, timeoutMs: number, messageId: (body: unknown) => string | null): Promise<SendResult> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    return { ok: false, retryable: true, error: `${provider}: ${timedOut ? `timeout after ${timeoutMs} ms` : `network error: ${error instanceof Error ? error.message : String(error)}`}` };
+    return {
+      ok: false,
+      retryable: true,
+      error: `${provider}: ${timedOut ? `timeout after ${timeoutMs} ms` : `network error: ${error instanceof Error ? error.message : String(error)}`}`,
+    };
   }
   const text = await response.text().catch(() => '');
   if (response.ok) {

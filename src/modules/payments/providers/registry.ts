@@ -8,7 +8,8 @@ const PROVIDERS = {
   manual: () => manualProvider,
   stripe: (env: StripeSettings) => {
     const missing = missingStripeSettings(env);
-    if (missing.length) throw ApiError.validation([{ field: 'provider', problem: `the stripe provider is not set up: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set` }]);
+    if (missing.length)
+      throw ApiError.validation([{ field: 'provider', problem: `the stripe provider is not set up: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set` }]);
     return stripeProvider(env);
   },
 } satisfies Record<string, (env: StripeSettings) => PaymentProvider>;

@@ -29,7 +29,8 @@ export const stripeDigits = (currency: string) => (ZERO_DECIMAL.has(currency) ? 
 export function toStripeAmount(amount: number, digits: number, currency: string): number {
   const shift = stripeDigits(currency) - digits;
   const converted = shift >= 0 ? amount * 10 ** shift : amount / 10 ** -shift;
-  if (!Number.isInteger(converted)) throw new ProviderUnavailable('stripe', `${currency} amounts have ${stripeDigits(currency)} decimals at Stripe; ${amount} (${digits} decimals) does not convert`);
+  if (!Number.isInteger(converted))
+    throw new ProviderUnavailable('stripe', `${currency} amounts have ${stripeDigits(currency)} decimals at Stripe; ${amount} (${digits} decimals) does not convert`);
   return converted;
 }
 
@@ -91,7 +92,9 @@ export function chargeOutcome(intent: Stripe.PaymentIntent, { payment, digits }:
   const received = intent.amount_received ?? intent.amount;
   if (intent.amount === amount && received === amount && intent.currency === currency) return result;
   const failureReason = `Stripe reports ${received} ${intent.currency} for PaymentIntent ${intent.id}, but the payment is ${amount} ${currency} (in Stripe's units): not accepted`;
-  console.error(JSON.stringify({ level: 'error', message: 'PaymentIntent does not match its payment; the payment is failed', paymentId: payment.id, intent: intent.id, failureReason }));
+  console.error(
+    JSON.stringify({ level: 'error', message: 'PaymentIntent does not match its payment; the payment is failed', paymentId: payment.id, intent: intent.id, failureReason }),
+  );
   return { ...result, status: 'failed', failureReason };
 }
 
@@ -146,7 +149,10 @@ export function stripeProvider(env: StripeSettings): PaymentProvider {
       const intent = await currentIntent(request);
       if (intent.status === 'succeeded' || intent.status === 'canceled') return chargeOutcome(intent, request);
       try {
-        return chargeOutcome(await call(() => stripe.paymentIntents.cancel(intent.id, { cancellation_reason: 'abandoned' }, { idempotencyKey: `${request.payment.id}_cancel` })), request);
+        return chargeOutcome(
+          await call(() => stripe.paymentIntents.cancel(intent.id, { cancellation_reason: 'abandoned' }, { idempotencyKey: `${request.payment.id}_cancel` })),
+          request,
+        );
       } catch (error) {
         if (error instanceof ProviderUnavailable) throw error;
         // Refused: it moved on (succeeded, or is processing) in the meantime; say where it is now.
