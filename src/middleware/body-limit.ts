@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../env';
+import { noteReplacedRequest } from '../lib/arrived-request';
 import { ApiError, detailOf } from '../lib/errors';
 import { config } from '../config';
 import { routePolicy } from './route-policy';
@@ -35,11 +36,15 @@ const routeLimit = (c: Context<AppEnv>) => bodyOver(routePolicy(c).maxBodyBytes(
 export function bodyLimit(limitOf: (c: Context<AppEnv>) => BodyLimit = routeLimit) {
   return createMiddleware<AppEnv>(async function bodyLimit(c, next) {
     const { maxBytes, refusal } = limitOf(c);
+    const arrived = c.req.raw;
     return honoBodyLimit({
       maxSize: maxBytes,
       onError: () => {
         throw refusal();
       },
-    })(c, next);
+    })(c, () => {
+      noteReplacedRequest(arrived, c.req.raw);
+      return next();
+    });
   });
 }

@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
+import { noteReplacedRequest } from '../lib/arrived-request';
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 const WITHOUT_BODY = new Set(['GET', 'HEAD']);
@@ -18,7 +19,9 @@ export function emptyJsonBody() {
       const headers = new Headers(c.req.raw.headers);
       headers.delete('Content-Type');
       headers.delete('Content-Length');
-      c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers, signal: c.req.raw.signal });
+      const arrived = c.req.raw;
+      c.req.raw = new Request(arrived.url, { method: arrived.method, headers, signal: arrived.signal });
+      noteReplacedRequest(arrived, c.req.raw);
       c.req.bodyCache = {};
     }
     return next();

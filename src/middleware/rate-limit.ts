@@ -13,6 +13,7 @@ import { beginAuthentication } from './auth';
 import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
 import { clientNetwork, networkOf, shopperNetwork, UNKNOWN_NETWORK } from '../lib/client-network';
 import { isStaleCredential } from '../d1/verified';
+import { arrivedRequest } from '../lib/arrived-request';
 import { askAddress, countServed, type Settled } from '../rate-limit/address-limits';
 import { estimatedHit, recordDecision } from '../rate-limit/estimates';
 import { hitFromLease, keepLease, leaseSize } from '../rate-limit/leases';
@@ -156,8 +157,9 @@ function headers(decision: RateLimitDecision, window: number): Record<string, st
  */
 export function authenticateAndRateLimit(redispatch?: Redispatch) {
   return createMiddleware<AppEnv>(async function authenticateAndRateLimit(c, next) {
-    const again = answeredAgain.has(c.req.raw) || partOfAnother.has(c.req.raw);
-    const cachedKey = redispatch && !answeredAgain.has(c.req.raw) ? await optimisticKey(c) : undefined;
+    const arrived = arrivedRequest(c.req.raw);
+    const again = answeredAgain.has(arrived) || partOfAnother.has(arrived);
+    const cachedKey = redispatch && !answeredAgain.has(arrived) ? await optimisticKey(c) : undefined;
     if (cachedKey) return answerWithCachedKey(c, next, cachedKey, redispatch!, !again);
     startTime(c, 'auth');
     const pending = await beginAuthentication(c);
