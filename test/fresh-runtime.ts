@@ -1,5 +1,15 @@
-import { applyD1Migrations } from 'cloudflare:test';
+import { applyD1Migrations, reset } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { afterAll } from 'vitest';
+import { forgetIsolateState } from '../src/lib/isolate-state';
+import { settleBackgroundWork } from './worker-fetch';
 
-// Each test file gets isolated storage; the setup file applies the migrations to it first.
+// A worker of the test pool keeps one runtime for many test files (vitest.config.ts), so each file
+// starts from nothing: every Durable Object's storage (D1's included) deleted, everything the
+// isolate keeps between requests dropped, the migrations applied to the empty database.
+await reset();
+forgetIsolateState();
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+
+// And ends with its requests' background work done, so none of it lands in the next file's database.
+afterAll(settleBackgroundWork);

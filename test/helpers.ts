@@ -1,4 +1,4 @@
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createDb } from '../src/db/client';
@@ -7,6 +7,7 @@ import { type EventType, outboxEvent, takeNotedEvents } from '../src/lib/events'
 import { tokenForUser } from '../src/lib/jwt';
 import { createApiKey } from '../src/modules/api-keys/api-keys.service';
 import { createUser } from '../src/modules/users/users.service';
+import { workerFetch } from './worker-fetch';
 
 export const db = () => createDb(env.DB);
 
@@ -25,7 +26,7 @@ export async function api<T = any>(path: string, init: RequestInit & { json?: un
     headers.set('Content-Type', 'application/json');
     body = JSON.stringify(init.json);
   }
-  const response = await exports.default.fetch(new Request(`http://store.test${path}`, { ...init, headers, body }));
+  const response = await workerFetch(new Request(`http://store.test${path}`, { ...init, headers, body }));
   const text = await response.text();
   const isJson = response.headers.get('Content-Type')?.includes('application/json');
   return { status: response.status, headers: response.headers, body: (isJson && text ? JSON.parse(text) : text) as T };

@@ -1,4 +1,5 @@
 import { originMatcher } from './origins';
+import { keptPerIsolate } from './isolate-state';
 
 /**
  * The store's allowed origins as this isolate last read them (`allowedOrigins` in the settings),
@@ -16,6 +17,10 @@ interface Kept {
 let kept: Kept | undefined;
 /** A background read under way (a flag, not a promise: a promise must not be awaited across requests). */
 let refreshing = false;
+keptPerIsolate(() => {
+  kept = undefined;
+  refreshing = false;
+});
 
 export function keepAllowedOrigins(patterns: readonly string[], now = Date.now()): void {
   kept = { patterns, readAt: now };

@@ -36,6 +36,11 @@ export class LruCache<V> {
     this.bytes -= entry.size;
   }
 
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
   get size(): number {
     return this.entries.size;
   }

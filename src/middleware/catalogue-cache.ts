@@ -11,6 +11,7 @@ import { LruCache } from '../lib/lru';
 import type { Principal } from '../lib/access';
 import { continuationKey } from '../lib/query';
 import { routePolicy } from './route-policy';
+import { keptPerIsolate } from '../lib/isolate-state';
 
 /** Anonymous catalogue reads: a CDN may keep them a minute and serve them stale while it revalidates. */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
@@ -46,6 +47,10 @@ const MAX_KEPT_BYTES = 1024 * 1024;
  * trip on every miss.
  */
 const seen = { version: undefined as number | undefined, changedAt: 0, confirmedAt: 0 };
+keptPerIsolate(() => {
+  rendered.clear();
+  Object.assign(seen, { version: undefined, changedAt: 0, confirmedAt: 0 });
+});
 
 function observe(version: number, now = Date.now()) {
   if (seen.version !== version) {

@@ -1,3 +1,5 @@
+import { keptPerIsolate } from '../lib/isolate-state';
+
 /**
  * How often this isolate's store-events consumer also looks for deliveries and notifications whose
  * queue message was lost (src/lib/requeue-stalled.ts). The minute cron does the same in production;
@@ -7,6 +9,9 @@
 export const SWEEP_EVERY_MS = 60_000;
 
 let lastSweepAt = Number.NEGATIVE_INFINITY;
+keptPerIsolate(() => {
+  lastSweepAt = Number.NEGATIVE_INFINITY;
+});
 
 /** True at most once a minute per isolate; the caller that gets true does the sweep. */
 export function sweepDue(now = Date.now()): boolean {

@@ -1,4 +1,5 @@
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
+import { workerFetch } from '../worker-fetch';
 import { describe, expect, it } from 'vitest';
 import { createProduct } from '../../src/modules/products/products.service';
 import { createUser } from '../../src/modules/users/users.service';
@@ -54,7 +55,7 @@ describe('admin panel sign-in', () => {
   it('shares its lock-out with the API login: failures at either count for both', async () => {
     const admin = await staff('admin');
     const viaApi = () =>
-      exports.default.fetch(
+      workerFetch(
         new Request(`${ORIGIN}/api/auth/login`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': '192.0.2.30' },

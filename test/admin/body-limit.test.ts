@@ -1,4 +1,5 @@
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
+import { workerFetch } from '../worker-fetch';
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../../src/modules/users/users.service';
 import { imageFiles } from '../media/images';
@@ -18,7 +19,7 @@ async function adminSession() {
 }
 
 async function send(path: string, body: BodyInit, headers: Record<string, string>) {
-  const res = await exports.default.fetch(new Request(`${ORIGIN}${path}`, { method: 'POST', headers: { Origin: ORIGIN, ...headers }, body, redirect: 'manual' }));
+  const res = await workerFetch(new Request(`${ORIGIN}${path}`, { method: 'POST', headers: { Origin: ORIGIN, ...headers }, body, redirect: 'manual' }));
   return { res, html: await res.text() };
 }
 

@@ -1,15 +1,15 @@
-import { exports } from 'cloudflare:workers';
+import { workerFetch } from '../worker-fetch';
 
 /** The admin panel over HTTP, as a browser uses it: cookies, form posts, the Origin header. */
 export const ORIGIN = 'http://store.test';
 
 export async function get(path: string, cookie = '') {
-  const res = await exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie }, redirect: 'manual' }));
+  const res = await workerFetch(new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie }, redirect: 'manual' }));
   return { res, html: await res.text() };
 }
 
 export async function post(path: string, form: Record<string, string>, cookie: string, headers: Record<string, string> = { Origin: ORIGIN }) {
-  const res = await exports.default.fetch(
+  const res = await workerFetch(
     new Request(`${ORIGIN}${path}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, ...headers },

@@ -1,4 +1,4 @@
-import { exports } from 'cloudflare:workers';
+import { workerFetch } from '../worker-fetch';
 import type { Principal } from '../../src/lib/access';
 import { createRole } from '../../src/modules/roles/roles.service';
 import { createUser } from '../../src/modules/users/users.service';
@@ -25,7 +25,7 @@ export async function signedIn(roleId: string, vendorId: string | null = null) {
 
 /** A form POST with repeated names (checkbox groups), as a browser sends it. */
 export async function postForm(path: string, entries: [string, string][], cookie: string) {
-  const res = await exports.default.fetch(
+  const res = await workerFetch(
     new Request(`${ORIGIN}${path}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: ORIGIN },

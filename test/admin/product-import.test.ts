@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exports } from 'cloudflare:workers';
+import { workerFetch } from '../worker-fetch';
 import { uid } from '../helpers';
 import { csrfIn, get, ORIGIN, signIn } from './panel-client';
 import { createUser } from '../../src/modules/users/users.service';
@@ -19,9 +19,7 @@ async function postFile(session: string, csrf: string, csv: string, step: string
   form.set('_csrf', csrf);
   form.set('step', step);
   form.set('file', new File([csv], 'products.csv', { type: 'text/csv' }));
-  const res = await exports.default.fetch(
-    new Request(`${ORIGIN}/admin/products/import`, { method: 'POST', body: form, headers: { Cookie: session, Origin: ORIGIN }, redirect: 'manual' }),
-  );
+  const res = await workerFetch(new Request(`${ORIGIN}/admin/products/import`, { method: 'POST', body: form, headers: { Cookie: session, Origin: ORIGIN }, redirect: 'manual' }));
   return { res, html: await res.text() };
 }
 
@@ -91,9 +89,7 @@ describe('admin: product import', () => {
     const fd = new FormData();
     fd.set('_csrf', csrfIn(form.html));
     fd.set('step', 'import');
-    const res = await exports.default.fetch(
-      new Request(`${ORIGIN}/admin/products/import`, { method: 'POST', body: fd, headers: { Cookie: session, Origin: ORIGIN }, redirect: 'manual' }),
-    );
+    const res = await workerFetch(new Request(`${ORIGIN}/admin/products/import`, { method: 'POST', body: fd, headers: { Cookie: session, Origin: ORIGIN }, redirect: 'manual' }));
     expect(res.status).toBe(422);
     expect(await res.text()).toContain('choose a CSV file');
   });

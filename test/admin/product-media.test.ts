@@ -1,4 +1,5 @@
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
+import { workerFetch } from '../worker-fetch';
 import { expect, it } from 'vitest';
 import { createUser } from '../../src/modules/users/users.service';
 import { imageFiles } from '../media/images';
@@ -18,9 +19,7 @@ async function upload(productId: string, session: string, csrf: string, file: Fi
   form.set('_csrf', csrf);
   form.set('file', file);
   form.set('alt', alt);
-  return exports.default.fetch(
-    new Request(`${ORIGIN}/admin/products/${productId}/media`, { method: 'POST', headers: { Cookie: session, Origin: ORIGIN }, body: form, redirect: 'manual' }),
-  );
+  return workerFetch(new Request(`${ORIGIN}/admin/products/${productId}/media`, { method: 'POST', headers: { Cookie: session, Origin: ORIGIN }, body: form, redirect: 'manual' }));
 }
 
 const flash = (res: Response) => decodeURIComponent(decodeURIComponent(cookieIn(res, 'admin_flash') ?? ''));

@@ -1,4 +1,4 @@
-import { exports } from 'cloudflare:workers';
+import { workerFetch } from '../worker-fetch';
 import { expect, it } from 'vitest';
 import { createUser } from '../../src/modules/users/users.service';
 import { adminKey, api, db, uid } from '../helpers';
@@ -8,7 +8,7 @@ import { adminKey, api, db, uid } from '../helpers';
 
 const ORIGIN = 'http://store.test';
 const send = (path: string, cookie: string, form?: Record<string, string>) =>
-  exports.default.fetch(
+  workerFetch(
     new Request(`${ORIGIN}${path}`, {
       method: form ? 'POST' : 'GET',
       headers: { Cookie: cookie, Origin: ORIGIN, ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },

@@ -1,4 +1,4 @@
-import { exports } from 'cloudflare:workers';
+import { workerFetch } from '../worker-fetch';
 import { describe, expect, it } from 'vitest';
 import { openApiBuilds } from '../../src/docs/openapi-document';
 import { adminKey, api } from '../helpers';
@@ -179,6 +179,6 @@ describe('documentation', () => {
 });
 
 async function fetchText(url: string, init: RequestInit = {}) {
-  const res = await exports.default.fetch(new Request(url, init));
+  const res = await workerFetch(new Request(url, init));
   return { status: res.status, headers: res.headers, text: await res.text() };
 }

@@ -1,4 +1,5 @@
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
+import { workerFetch } from '../worker-fetch';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { config } from '../../src/config';
@@ -49,9 +50,7 @@ function send(op: Operation, body?: Uint8Array) {
   const headers: Record<string, string> = { 'CF-Connecting-IP': `198.18.${probe >> 8}.${probe & 255}` };
   if (body) headers['Content-Type'] = 'application/json';
   const hasBody = op.method !== 'GET' && op.method !== 'HEAD';
-  return exports.default.fetch(
-    new Request(`http://store.test${concrete(op.path)}`, { method: op.method, headers, body: hasBody ? (body ?? new TextEncoder().encode('{}')) : undefined }),
-  );
+  return workerFetch(new Request(`http://store.test${concrete(op.path)}`, { method: op.method, headers, body: hasBody ? (body ?? new TextEncoder().encode('{}')) : undefined }));
 }
 
 describe('route policies', () => {

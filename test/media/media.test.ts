@@ -1,4 +1,5 @@
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
+import { workerFetch } from '../worker-fetch';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { events, mediaUnused } from '../../src/db/schema';
@@ -258,7 +259,7 @@ describe('product media', () => {
 });
 
 function exportsFetch(path: string, init: RequestInit = {}) {
-  return exports.default.fetch(new Request(`http://store.test${path}`, init));
+  return workerFetch(new Request(`http://store.test${path}`, init));
 }
 function fetchFile(path: string, headers: Record<string, string> = {}) {
   return exportsFetch(path, { headers });

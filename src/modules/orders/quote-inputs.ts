@@ -1,6 +1,7 @@
 import type { CurrencyRow, StoreSettingsRow, TaxRateRow } from '../../db/schema';
 import { LruCache } from '../../lib/lru';
 import { couponCodeOf, type QuoteInputs, type QuoteRequest, type QuoteVariant, taxRegionOf } from './quote';
+import { keptPerIsolate } from '../../lib/isolate-state';
 
 /**
  * Quote inputs this isolate read lately, all current at one `quote_version` (which changes with
@@ -23,6 +24,9 @@ interface Kept {
 const MAX_VARIANTS = 20_000;
 const MAX_TAX_REGIONS = 1_000;
 let kept: Kept | undefined;
+keptPerIsolate(() => {
+  kept = undefined;
+});
 
 const regionKey = (request: QuoteRequest) => {
   const { country, region } = taxRegionOf(request);
