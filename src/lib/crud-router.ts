@@ -1,14 +1,15 @@
-import type { crudHandlers } from './crud-handlers';
-import type { crudRoutes } from './crud-routes';
+import type { Context } from 'hono';
+import type { AppEnv } from '../env';
+import { CRUD_OPERATIONS, type CrudRoutes } from './crud-routes';
 import { createRouter } from './router';
 
-/** Wires the five routes of a plain collection to their handlers. */
-// biome-ignore lint/suspicious/noExplicitAny: the collection's own schemas; each handler is cast to its route below.
-export function crudRouter(routes: ReturnType<typeof crudRoutes>, handlers: ReturnType<typeof crudHandlers<any, any, any, any>>) {
-  return createRouter()
-    .openapi(routes.list, handlers.list as never)
-    .openapi(routes.create, handlers.create as never)
-    .openapi(routes.get, handlers.get as never)
-    .openapi(routes.update, handlers.update as never)
-    .openapi(routes.delete, handlers.delete as never);
+/** Wires the routes of a plain collection to their handlers, in the documented order. */
+export function crudRouter<R extends CrudRoutes>(routes: R, handlers: { [K in keyof R]: (c: Context<AppEnv>) => Promise<Response> }) {
+  const router = createRouter();
+  for (const op of CRUD_OPERATIONS) {
+    const route = routes[op];
+    // Each handler answers its route's own schemas; the generic layer cannot spell them.
+    if (route) router.openapi(route, handlers[op as keyof R] as never);
+  }
+  return router;
 }

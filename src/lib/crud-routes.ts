@@ -1,5 +1,7 @@
 import type { z } from '@hono/zod-openapi';
-import { requirePermission } from '../middleware/auth';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env';
+import { requireCredential, requirePermission } from '../middleware/auth';
 import {
   apiRoute,
   bearerAuth,
@@ -14,10 +16,23 @@ import {
   successResponse,
   writeErrors,
 } from './openapi';
-import type { RoutePolicy } from './route-policy';
 import { type AnyFilters, type ListQueryConfig, listQuerySchema, readQuerySchema } from './query';
+import type { RoutePolicy } from './route-policy';
 
-interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends AnyFilters> {
+/** The five operations of a collection, in the order they are registered and documented. */
+export const CRUD_OPERATIONS = ['list', 'create', 'get', 'update', 'delete'] as const;
+export type CrudOperation = (typeof CRUD_OPERATIONS)[number];
+type CrudWrite = 'create' | 'update' | 'delete';
+type ErrorStatus = Parameters<typeof errorResponses>[number];
+/** Who may call a route: its security, guard, the errors they answer and the words that document them. */
+interface Access {
+  security: typeof bearerAuth | typeof optionalAuth;
+  middleware?: MiddlewareHandler<AppEnv>[];
+  errors: readonly ErrorStatus[];
+  note: string;
+}
+
+interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends AnyFilters, O extends CrudOperation> {
   /** Collection path, e.g. `/brands`. */
   path: string;
   tag: string;
@@ -28,16 +43,30 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
   nouns: string;
   schema: S;
   createBody: C;
-  updateBody: U;
+  /** Required when the operations include `update`. */
+  updateBody?: U;
   listQuery: ListQueryConfig<F>;
   /** Permission resource: writes need `<resource>:write`. */
   resource: string;
   /** Who reads: anyone (`public`, the default), or only holders of `<resource>:read` (`permission`). */
   reads?: 'public' | 'permission';
-  /** False when nothing can refuse a delete, so it documents no 409. */
-  deleteConflicts?: boolean;
+  /**
+   * With `reads: 'permission'`: who else may get one item, completing "Needs `<resource>:read`, except
+   * that ...". The get route then only asks for a credential; the service's `get` enforces the rule.
+   */
+  readsOwn?: string;
+  /** The operations the collection has (all five by default): API keys are never updated, only revoked. */
+  operations?: readonly O[];
+  /** The writes that can answer 409 (all three by default): empty when nothing is unique and nothing refuses. */
+  conflicts?: readonly CrudWrite[];
+  /** The path parameter of one item: `IdParams` (`{id}`) by default; its one key names it (`{code}` for currencies). */
+  itemParams?: z.ZodObject;
+  /** The create response when it is more than the item: a secret shown only then. */
+  created?: { schema: z.ZodType; description: string };
+  /** Summaries that read better than the generated ones (`Revoke an API key`). */
+  summaries?: Partial<Record<CrudOperation, string>>;
   /** Extra words per route (events emitted, rules). */
-  notes?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
+  notes?: Partial<Record<CrudOperation, string>>;
   /** The policy of the two reads, list and get (src/lib/route-policy.ts): `{ cache: 'catalogue' }` for catalogue and content. Writes take the defaults. */
   readPolicy?: Partial<RoutePolicy>;
   /**
@@ -48,85 +77,81 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
 }
 
 /**
- * The five routes of a staff-write collection (list, create, get by id or slug, update, delete),
- * public-read or read with a permission, declared once so every such resource documents and guards
- * them the same way.
+ * The routes of a staff-write collection (list, create, get by id or slug, update, delete, or some of
+ * them), public-read or read with a permission, declared once so every such resource documents and
+ * guards them the same way.
  */
-export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends AnyFilters>(spec: CrudSpec<S, C, U, F>) {
+export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends AnyFilters, O extends CrudOperation = CrudOperation>(
+  spec: CrudSpec<S, C, U, F, O>,
+) {
   const tags = [spec.tag];
   const names = crudOperations(spec.sdk.group, spec.sdk.singular, spec.sdk.plural);
-  const canWrite = requirePermission(`${spec.resource}:write`);
-  const item = `${spec.path}/{id}`;
-  const writeNote = `Needs \`${spec.resource}:write\`.`;
+  const params = spec.itemParams ?? IdParams;
+  const key = Object.keys(params.shape)[0]!;
+  const item = `${spec.path}/{${key}}`;
   const readPermission = spec.reads === 'permission' ? `${spec.resource}:read` : undefined;
-  const read = readPermission
-    ? { security: bearerAuth, middleware: [requirePermission(readPermission)], errors: [400, 401, 403] as const, note: `Needs \`${readPermission}\`.` }
+  const read: Access = readPermission
+    ? { security: bearerAuth, middleware: [requirePermission(readPermission)], errors: [400, 401, 403], note: `Needs \`${readPermission}\`.` }
     : { security: optionalAuth, errors: publicReadErrors, note: '' };
-  const note = (key: keyof NonNullable<CrudSpec<S, C, U, F>['notes']>, extra = '') => [spec.notes?.[key], extra].filter(Boolean).join(' ');
+  const getRead: Access =
+    readPermission && spec.readsOwn ? { ...read, middleware: [requireCredential()], note: `Needs \`${readPermission}\`, except that ${spec.readsOwn}` } : read;
+  const write: Access = { security: bearerAuth, middleware: [requirePermission(`${spec.resource}:write`)], errors: writeErrors, note: `Needs \`${spec.resource}:write\`.` };
+  const conflicts = new Set<CrudWrite>(spec.conflicts ?? ['create', 'update', 'delete']);
+  const conflict = (op: CrudWrite) => (conflicts.has(op) ? ([409] as const) : ([] as const));
   const slug = spec.slug === undefined ? { field: 'slug', from: 'name' } : spec.slug;
   const slugNote = slug?.from ? `Without \`${slug.field}\`, one is made from the ${slug.from}. ` : '';
-  return {
-    list: apiRoute({
-      ...names.list,
-      method: 'get',
-      path: spec.path,
-      tags,
-      summary: `List ${spec.nouns}`,
-      description: note('list', read.note),
-      security: read.security,
-      ...(read.middleware ? { middleware: read.middleware } : {}),
-      policy: spec.readPolicy,
-      request: { query: listQuerySchema(spec.listQuery) },
-      responses: { 200: listResponse(spec.schema, `A page of ${spec.nouns}.`), ...errorResponses(...read.errors) },
-    }),
-    create: apiRoute({
-      ...names.create,
-      method: 'post',
-      path: spec.path,
-      tags,
-      summary: `Create a ${spec.noun}`,
-      description: note('create', `${slugNote}${writeNote}`),
-      security: bearerAuth,
-      middleware: [canWrite] as const,
-      request: { body: jsonBody(spec.createBody, `The ${spec.noun}.`) },
-      responses: { 201: successResponse(spec.schema, `The created ${spec.noun}.`), ...errorResponses(...writeErrors, 409) },
-    }),
-    get: apiRoute({
-      ...names.get,
-      method: 'get',
-      path: item,
-      tags,
-      summary: `Get a ${spec.noun} by id${slug ? ` or ${slug.field}` : ''}`,
-      description: note('get', read.note),
-      security: read.security,
-      ...(read.middleware ? { middleware: read.middleware } : {}),
-      policy: spec.readPolicy,
-      request: { params: IdParams, query: readQuerySchema(spec.listQuery.selectable) },
-      responses: { 200: successResponse(spec.schema, `The ${spec.noun}.`), ...errorResponses(...read.errors, 404) },
-    }),
-    update: apiRoute({
-      ...names.update,
-      method: 'patch',
-      path: item,
-      tags,
-      summary: `Update a ${spec.noun}`,
-      description: note('update', writeNote),
-      security: bearerAuth,
-      middleware: [canWrite] as const,
-      request: { params: IdParams, body: jsonBody(spec.updateBody, 'Fields to change.') },
-      responses: { 200: successResponse(spec.schema, `The updated ${spec.noun}.`), ...errorResponses(...writeErrors, 404, 409) },
-    }),
-    delete: apiRoute({
-      ...names.delete,
-      method: 'delete',
-      path: item,
-      tags,
-      summary: `Delete a ${spec.noun}`,
-      description: note('delete', writeNote),
-      security: bearerAuth,
-      middleware: [canWrite] as const,
-      request: { params: IdParams },
-      responses: { 204: noContentResponse, ...errorResponses(...(spec.deleteConflicts === false ? ([401, 403, 404] as const) : ([401, 403, 404, 409] as const))) },
-    }),
+  const created = spec.created ?? { schema: spec.schema, description: `The created ${spec.noun}.` };
+  // What every route of the collection states the same way: names, path, summary, notes, guard.
+  const head = <M extends 'get' | 'post' | 'patch' | 'delete'>(op: CrudOperation, method: M, path: string, summary: string, access: Access, before = '') => ({
+    ...names[op],
+    method,
+    path,
+    tags,
+    summary: spec.summaries?.[op] ?? summary,
+    description: [spec.notes?.[op], `${before}${access.note}`].filter(Boolean).join(' '),
+    security: access.security,
+    ...(access.middleware ? { middleware: access.middleware } : {}),
+  });
+
+  const build = {
+    list: () =>
+      apiRoute({
+        ...head('list', 'get', spec.path, `List ${spec.nouns}`, read),
+        policy: spec.readPolicy,
+        request: { query: listQuerySchema(spec.listQuery) },
+        responses: { 200: listResponse(spec.schema, `A page of ${spec.nouns}.`), ...errorResponses(...read.errors) },
+      }),
+    create: () =>
+      apiRoute({
+        ...head('create', 'post', spec.path, `Create a ${spec.noun}`, write, slugNote),
+        request: { body: jsonBody(spec.createBody, `The ${spec.noun}.`) },
+        responses: { 201: successResponse(created.schema, created.description), ...errorResponses(...write.errors, ...conflict('create')) },
+      }),
+    get: () =>
+      apiRoute({
+        ...head('get', 'get', item, `Get a ${spec.noun} by ${key}${slug ? ` or ${slug.field}` : ''}`, getRead),
+        policy: spec.readPolicy,
+        request: { params, query: readQuerySchema(spec.listQuery.selectable) },
+        responses: { 200: successResponse(spec.schema, `The ${spec.noun}.`), ...errorResponses(...getRead.errors, 404) },
+      }),
+    update: () => {
+      if (!spec.updateBody) throw new Error(`crudRoutes ${spec.path}: update needs an updateBody`);
+      return apiRoute({
+        ...head('update', 'patch', item, `Update a ${spec.noun}`, write),
+        request: { params, body: jsonBody(spec.updateBody, 'Fields to change.') },
+        responses: { 200: successResponse(spec.schema, `The updated ${spec.noun}.`), ...errorResponses(...write.errors, 404, ...conflict('update')) },
+      });
+    },
+    delete: () =>
+      apiRoute({
+        ...head('delete', 'delete', item, `Delete a ${spec.noun}`, write),
+        request: { params },
+        responses: { 204: noContentResponse, ...errorResponses(401, 403, 404, ...conflict('delete')) },
+      }),
   };
+  const operations = CRUD_OPERATIONS.filter((op) => spec.operations?.includes(op as O) ?? true);
+  return Object.fromEntries(operations.map((op) => [op, build[op]()])) as { [K in O]: ReturnType<(typeof build)[K]> };
 }
+
+/** The routes `crudRoutes` can declare, for code that takes any collection's. */
+export type CrudRoutes = Partial<ReturnType<typeof crudRoutes>>;

@@ -42,6 +42,12 @@ describe('POST /api/settings/api-keys', () => {
     expect((await api('/api/brands', { method: 'POST', key: data.key, json: newBrand() })).status).toBe(201);
   });
 
+  it('says in its message that the key is shown only this once', async () => {
+    const res = await mint({ name: 'message', role: 'admin' });
+    expect(res.status).toBe(201);
+    expect(res.body.message).toBe('API key created; store the key now, it is not shown again');
+  });
+
   it('creates a key with its own permissions, which hold exactly those', async () => {
     const res = await mint({ name: 'brands only', permissions: ['brands:write', 'brands:write'] });
     expect(res.status).toBe(201);

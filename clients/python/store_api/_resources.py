@@ -5950,7 +5950,7 @@ class WebhooksResource(ResourceBase):
         return self._http.call("DELETE", "/api/webhooks/{id}", kind="none", path_params={"id": id})
 
     def get(self, id: str, /, *, fields: Optional[str] = None) -> WebhookEndpoint:
-        """Get a webhook endpoint.
+        """Get a webhook endpoint by id.
 
         GET /api/webhooks/{id}
 

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { hasPermission } from '../../lib/access';
 import { apiKeyListQuery } from '../../modules/api-keys/api-keys.query';
-import * as routes from '../../modules/api-keys/api-keys.routes';
+import { apiKeyRoutes as routes } from '../../modules/api-keys/api-keys.routes';
 import { CreateApiKeyBody } from '../../modules/api-keys/api-keys.schemas';
 import * as service from '../../modules/api-keys/api-keys.service';
 import { roleListQuery } from '../../modules/roles/roles.query';
@@ -48,8 +48,8 @@ function keyBody(form: Posted) {
 }
 
 export const apiKeyRoutes = new Hono<AppEnv>()
-  .get('/', guard(routes.listApiKeys), (c) => show(c, emptyForm({ role: 'admin', kind: 'secret' })))
-  .post('/', guard(routes.createApiKey), async (c) => {
+  .get('/', guard(routes.list), (c) => show(c, emptyForm({ role: 'admin', kind: 'secret' })))
+  .post('/', guard(routes.create), async (c) => {
     const form = await readForm(c);
     const values = refill(form);
     try {
@@ -61,7 +61,7 @@ export const apiKeyRoutes = new Hono<AppEnv>()
       return show(c, failure(error, values), failureStatus(error));
     }
   })
-  .post('/:id/revoke', guard(routes.revokeApiKey), async (c) => {
+  .post('/:id/revoke', guard(routes.delete), async (c) => {
     await service.revokeApiKeyById(c.var.db, c.var.principal, c.req.param('id'));
     return redirectWith(c, HERE, 'The key is revoked: requests with it are refused from now on.');
   });

@@ -4,7 +4,7 @@ import type { AppEnv } from '../../env';
 import { coverProblem, hasPermission, ownRole, uncovered } from '../../lib/access';
 import { ApiError } from '../../lib/errors';
 import { roleListQuery } from '../../modules/roles/roles.query';
-import * as routes from '../../modules/roles/roles.routes';
+import { roleRoutes as routes } from '../../modules/roles/roles.routes';
 import { CreateRoleBody, type Role, UpdateRoleBody } from '../../modules/roles/roles.schemas';
 import * as service from '../../modules/roles/roles.service';
 import { emptyForm, type FormState } from '../components/form';
@@ -84,7 +84,7 @@ async function editPage(c: C, id: string, form?: FormState, status = 200) {
 }
 
 export const roleRoutes = new Hono<AppEnv>()
-  .get('/', guard(routes.listRoles), async (c) => {
+  .get('/', guard(routes.list), async (c) => {
     const { query, values } = listQuery(c, roleListQuery);
     const { items, total } = await service.listRoles(c.var.db, query);
     const counts = await service.countRoleHolders(
@@ -106,8 +106,8 @@ export const roleRoutes = new Hono<AppEnv>()
     );
     return page(c, { title: 'Roles', active: HERE }, view);
   })
-  .get('/new', guard(routes.createRole), (c) => newPage(c, emptyForm({ permissions: [] })))
-  .post('/new', guard(routes.createRole), async (c) => {
+  .get('/new', guard(routes.create), (c) => newPage(c, emptyForm({ permissions: [] })))
+  .post('/new', guard(routes.create), async (c) => {
     const form = await readForm(c);
     try {
       const body = { name: str(form, 'name'), description: str(form, 'description'), permissions: all(form, 'permissions') };
@@ -117,8 +117,8 @@ export const roleRoutes = new Hono<AppEnv>()
       return newPage(c, roleFailure(error, postedValues(form)), failureStatus(error));
     }
   })
-  .get('/:id', guard(routes.getRole), (c) => editPage(c, c.req.param('id')))
-  .post('/:id', guard(routes.updateRole), async (c) => {
+  .get('/:id', guard(routes.get), (c) => editPage(c, c.req.param('id')))
+  .post('/:id', guard(routes.update), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
     try {
@@ -134,7 +134,7 @@ export const roleRoutes = new Hono<AppEnv>()
       return editPage(c, id, roleFailure(error, postedValues(form)), failureStatus(error));
     }
   })
-  .post('/:id/delete', guard(routes.deleteRole), async (c) => {
+  .post('/:id/delete', guard(routes.delete), async (c) => {
     try {
       await service.deleteRole(c.var.db, c.var.principal, c.req.param('id'));
     } catch (error) {

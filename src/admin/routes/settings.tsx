@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { hasPermission } from '../../lib/access';
 import { currencyListQuery } from '../../modules/settings/currencies.query';
-import * as currencyRoutes from '../../modules/settings/currencies.routes';
+import { currencyRoutes } from '../../modules/settings/currencies.routes';
 import { CreateCurrencyBody, UpdateCurrencyBody } from '../../modules/settings/currencies.schemas';
 import * as currencies from '../../modules/settings/currencies.service';
 import * as routes from '../../modules/settings/settings.routes';
@@ -101,7 +101,7 @@ export const settingsRoutes = new Hono<AppEnv>()
       return show(c, { store: state }, failureStatus(error));
     }
   })
-  .post('/currencies', guard(currencyRoutes.createCurrency), async (c) => {
+  .post('/currencies', guard(currencyRoutes.create), async (c) => {
     const form = await readForm(c);
     try {
       const body = { code: str(form, 'code'), name: str(form, 'name'), symbol: str(form, 'symbol'), minorUnits: num(form, 'minorUnits'), exchangeRate: num(form, 'exchangeRate') };
@@ -127,8 +127,8 @@ export const settingsRoutes = new Hono<AppEnv>()
       return show(c, { tax: failure(error, refill(form)) }, failureStatus(error));
     }
   })
-  .get('/currencies/:code', guard(currencyRoutes.updateCurrency), (c) => currencyPage(c, c.req.param('code')))
-  .post('/currencies/:code', guard(currencyRoutes.updateCurrency), async (c) => {
+  .get('/currencies/:code', guard(currencyRoutes.update), (c) => currencyPage(c, c.req.param('code')))
+  .post('/currencies/:code', guard(currencyRoutes.update), async (c) => {
     const code = c.req.param('code');
     const form = await readForm(c);
     try {
@@ -145,7 +145,7 @@ export const settingsRoutes = new Hono<AppEnv>()
       return currencyPage(c, code, currencyFailure(error, refill(form)), failureStatus(error));
     }
   })
-  .post('/currencies/:code/delete', guard(currencyRoutes.deleteCurrency), async (c) => {
+  .post('/currencies/:code/delete', guard(currencyRoutes.delete), async (c) => {
     const code = c.req.param('code');
     try {
       await currencies.deleteCurrency(c.var.db, code);

@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/errors';
 import { roleListQuery } from '../../modules/roles/roles.query';
 import { getRole, listRoles } from '../../modules/roles/roles.service';
 import { staffUserListQuery } from '../../modules/users/users.query';
-import * as routes from '../../modules/users/users.routes';
+import { userRoutes as routes } from '../../modules/users/users.routes';
 import { CreateStaffUserBody, UpdateStaffUserBody, type User } from '../../modules/users/users.schemas';
 import * as service from '../../modules/users/users.service';
 import { vendorListQuery } from '../../modules/vendors/vendors.query';
@@ -103,7 +103,7 @@ async function update(c: C, which: keyof UserEditForms, body: (form: Posted) => 
 }
 
 export const userRoutes = new Hono<AppEnv>()
-  .get('/', guard(routes.listUsers), notVendor, async (c) => {
+  .get('/', guard(routes.list), notVendor, async (c) => {
     const { query, values } = listQuery(c, staffUserListQuery);
     const [{ items, total }, options] = await Promise.all([service.listStaffUsers(c.var.db, query), choices(c)]);
     const view = (
@@ -118,8 +118,8 @@ export const userRoutes = new Hono<AppEnv>()
     );
     return page(c, { title: 'Staff users', active: HERE }, view);
   })
-  .get('/new', guard(routes.createUser), (c) => newPage(c, emptyForm()))
-  .post('/new', guard(routes.createUser), async (c) => {
+  .get('/new', guard(routes.create), (c) => newPage(c, emptyForm()))
+  .post('/new', guard(routes.create), async (c) => {
     const form = await readForm(c);
     try {
       const body = { name: str(form, 'name'), email: str(form, 'email'), password: form.password?.[0] ?? '', role: str(form, 'role'), vendorId: str(form, 'vendorId') };
@@ -130,7 +130,7 @@ export const userRoutes = new Hono<AppEnv>()
     }
   })
   .get('/:id', readable, (c) => editPage(c, c.req.param('id')))
-  .post('/:id', guard(routes.updateUser), (c) =>
+  .post('/:id', guard(routes.update), (c) =>
     update(
       c,
       'details',
@@ -138,7 +138,7 @@ export const userRoutes = new Hono<AppEnv>()
       () => 'Details saved.',
     ),
   )
-  .post('/:id/role', guard(routes.updateUser), (c) =>
+  .post('/:id/role', guard(routes.update), (c) =>
     update(
       c,
       'role',
@@ -146,7 +146,7 @@ export const userRoutes = new Hono<AppEnv>()
       (user) => `${user.email} now has role ${user.role}.`,
     ),
   )
-  .post('/:id/password', guard(routes.updateUser), (c) =>
+  .post('/:id/password', guard(routes.update), (c) =>
     // Passwords are not trimmed: what was typed is the password (blank is refused by its length).
     update(
       c,
@@ -155,7 +155,7 @@ export const userRoutes = new Hono<AppEnv>()
       (user) => `Password of ${user.email} reset; it is signed out everywhere.`,
     ),
   )
-  .post('/:id/status', guard(routes.updateUser), async (c) => {
+  .post('/:id/status', guard(routes.update), async (c) => {
     const id = c.req.param('id');
     const status = str(await readForm(c), 'status');
     try {
@@ -167,7 +167,7 @@ export const userRoutes = new Hono<AppEnv>()
       throw error;
     }
   })
-  .post('/:id/delete', guard(routes.deleteUser), async (c) => {
+  .post('/:id/delete', guard(routes.delete), async (c) => {
     const id = c.req.param('id');
     try {
       await service.deleteStaffUser(c.var.db, c.var.principal, id);

@@ -4,7 +4,7 @@ import type { AppEnv } from '../../env';
 import { hasPermission, vendorScope } from '../../lib/access';
 import { ApiError } from '../../lib/errors';
 import { vendorListQuery } from '../../modules/vendors/vendors.query';
-import * as routes from '../../modules/vendors/vendors.routes';
+import { vendorRoutes as routes } from '../../modules/vendors/vendors.routes';
 import { CreateVendorBody, UpdateVendorBody } from '../../modules/vendors/vendors.schemas';
 import * as service from '../../modules/vendors/vendors.service';
 import { emptyForm, type FormState } from '../components/form';
@@ -19,7 +19,7 @@ type C = Context<AppEnv>;
 /** As the API's list: `vendors:read`, and never a vendor user (it reads only its own vendor). */
 const readers = guard({
   middleware: [
-    ...routes.listVendors.middleware,
+    ...(routes.list.middleware ?? []),
     async (c, next) => {
       if (vendorScope(c.var.principal) !== null) throw ApiError.forbidden('A vendor user reads only its own vendor, at /api/vendors/{id}');
       return next();
@@ -52,7 +52,7 @@ async function editPage(c: C, id: string, form?: FormState, status = 200) {
 
 export const vendorRoutes = new Hono<AppEnv>()
   .get('/', readers, (c) => listPage(c, emptyForm({ status: 'active' })))
-  .post('/', guard(routes.createVendor), async (c) => {
+  .post('/', guard(routes.create), async (c) => {
     const form = await readForm(c);
     try {
       const vendor = await service.createVendor(c.var.db, validate(CreateVendorBody, vendorBody(form, true)));
@@ -62,7 +62,7 @@ export const vendorRoutes = new Hono<AppEnv>()
     }
   })
   .get('/:id', readers, (c) => editPage(c, c.req.param('id')))
-  .post('/:id', guard(routes.updateVendor), async (c) => {
+  .post('/:id', guard(routes.update), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
     try {
@@ -73,13 +73,13 @@ export const vendorRoutes = new Hono<AppEnv>()
     }
   })
   /** Suspend or reactivate: the API's update of `status` alone. */
-  .post('/:id/status', guard(routes.updateVendor), async (c) => {
+  .post('/:id/status', guard(routes.update), async (c) => {
     const { status } = validate(UpdateVendorBody, { status: str(await readForm(c), 'status') });
     const vendor = await service.updateVendor(c.var.db, c.req.param('id'), { status });
     const done = vendor.status === 'suspended' ? 'suspended: its users are refused until it is reactivated' : 'active again';
     return redirectWith(c, `${HERE}/${vendor.id}`, `Vendor “${vendor.name}” is ${done}.`);
   })
-  .post('/:id/delete', guard(routes.deleteVendor), async (c) => {
+  .post('/:id/delete', guard(routes.delete), async (c) => {
     const vendor = await service.getVendor(c.var.db, c.req.param('id'));
     try {
       await service.deleteVendor(c.var.db, vendor.id);

@@ -7,7 +7,7 @@ import * as deliveryRoutes from '../../modules/webhooks/deliveries.routes';
 import * as deliveries from '../../modules/webhooks/deliveries.service';
 import { allowPrivateUrls } from '../../modules/webhooks/webhooks.handlers';
 import { webhookListQuery } from '../../modules/webhooks/webhooks.query';
-import * as routes from '../../modules/webhooks/webhooks.routes';
+import { rotateWebhookSecret as rotateRoute, webhookRoutes as routes } from '../../modules/webhooks/webhooks.routes';
 import { CreateWebhookBody, RotateSecretBody, UpdateWebhookBody, type WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';
 import * as service from '../../modules/webhooks/webhooks.service';
 import { emptyForm, type FormState } from '../components/form';
@@ -47,8 +47,8 @@ async function detailPage(c: C, id: string, extra: { secret?: string; form?: For
 }
 
 export const webhookRoutes = new Hono<AppEnv>()
-  .get('/', guard(routes.listWebhooks), (c) => listPage(c, emptyForm({ events: ['*'] })))
-  .post('/', guard(routes.createWebhook), async (c) => {
+  .get('/', guard(routes.list), (c) => listPage(c, emptyForm({ events: ['*'] })))
+  .post('/', guard(routes.create), async (c) => {
     const form = await readForm(c);
     try {
       const input = validate(CreateWebhookBody, { url: str(form, 'url'), events: all(form, 'events'), description: orNull(form, 'description') ?? undefined });
@@ -58,13 +58,13 @@ export const webhookRoutes = new Hono<AppEnv>()
       return listPage(c, failure(error, refill(form, ['events'])), failureStatus(error));
     }
   })
-  .get('/:id', guard(routes.getWebhook), (c) => detailPage(c, c.req.param('id')))
-  .post('/:id/active', guard(routes.updateWebhook), async (c) => {
+  .get('/:id', guard(routes.get), (c) => detailPage(c, c.req.param('id')))
+  .post('/:id/active', guard(routes.update), async (c) => {
     const active = str(await readForm(c), 'active') === 'true';
     await service.updateEndpoint(c.var.db, c.req.param('id'), { active }, allowPrivateUrls(c));
     return redirectWith(c, `${HERE}/${c.req.param('id')}`, active ? 'Endpoint enabled.' : 'Endpoint disabled.');
   })
-  .post('/:id/edit', guard(routes.updateWebhook), async (c) => {
+  .post('/:id/edit', guard(routes.update), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
     try {
@@ -75,7 +75,7 @@ export const webhookRoutes = new Hono<AppEnv>()
       return detailPage(c, id, { edit: failure(error, refill(form, ['events'])) }, failureStatus(error));
     }
   })
-  .post('/:id/rotate', guard(routes.rotateWebhookSecret), async (c) => {
+  .post('/:id/rotate', guard(rotateRoute), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
     try {
@@ -94,7 +94,7 @@ export const webhookRoutes = new Hono<AppEnv>()
     await deliveries.redeliver(c.var.db, c.env, id, deliveryId);
     return redirectWith(c, `${HERE}/${id}`, 'Delivery queued again.');
   })
-  .post('/:id/delete', guard(routes.deleteWebhook), async (c) => {
+  .post('/:id/delete', guard(routes.delete), async (c) => {
     await service.deleteEndpoint(c.var.db, c.req.param('id'));
     return redirectWith(c, HERE, 'Endpoint deleted.');
   });

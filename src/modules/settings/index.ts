@@ -1,7 +1,7 @@
 import { crudRouter } from '../../lib/crud-router';
 import { createRouter } from '../../lib/router';
-import * as currencyHandlers from './currencies.handlers';
-import * as currencyRoutes from './currencies.routes';
+import { currencyHandlers } from './currencies.handlers';
+import { currencyRoutes } from './currencies.routes';
 import * as settingsHandlers from './settings.handlers';
 import * as settingsRoutes from './settings.routes';
 import { taxRateHandlers } from './taxes.handlers';
@@ -10,9 +10,5 @@ import { taxRateRoutes } from './taxes.routes';
 export const settingsRouter = createRouter()
   .openapi(settingsRoutes.getSettings, settingsHandlers.getSettings)
   .openapi(settingsRoutes.updateSettings, settingsHandlers.updateSettings)
-  .openapi(currencyRoutes.listCurrencies, currencyHandlers.listCurrencies)
-  .openapi(currencyRoutes.createCurrency, currencyHandlers.createCurrency)
-  .openapi(currencyRoutes.getCurrency, currencyHandlers.getCurrency)
-  .openapi(currencyRoutes.updateCurrency, currencyHandlers.updateCurrency)
-  .openapi(currencyRoutes.deleteCurrency, currencyHandlers.deleteCurrency)
+  .route('/', crudRouter(currencyRoutes, currencyHandlers))
   .route('/', crudRouter(taxRateRoutes, taxRateHandlers));

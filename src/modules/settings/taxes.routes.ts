@@ -17,7 +17,7 @@ export const taxRateRoutes = crudRoutes({
   listQuery: taxRateListQuery,
   resource: 'settings',
   reads: 'permission',
-  deleteConflicts: false,
+  conflicts: ['create', 'update'],
   slug: null,
   notes: { create: placeNote, update: `${placeNote} ${keptNote}`, delete: keptNote },
 });

@@ -1,10 +1,5 @@
-import { createRouter } from '../../lib/router';
-import * as handlers from './users.handlers';
-import * as routes from './users.routes';
+import { crudRouter } from '../../lib/crud-router';
+import { userHandlers } from './users.handlers';
+import { userRoutes } from './users.routes';
 
-export const usersRouter = createRouter()
-  .openapi(routes.listUsers, handlers.listUsers)
-  .openapi(routes.createUser, handlers.createUser)
-  .openapi(routes.getUser, handlers.getUser)
-  .openapi(routes.updateUser, handlers.updateUser)
-  .openapi(routes.deleteUser, handlers.deleteUser);
+export const usersRouter = crudRouter(userRoutes, userHandlers);

@@ -1,44 +1,32 @@
-import { hasPermission, vendorScope } from '../../lib/access';
-import { created, list, noContent, ok, pagination } from '../../lib/envelope';
+import type { Database } from '../../db/client';
+import { hasPermission, type Principal, vendorScope } from '../../lib/access';
+import { crudHandlers } from '../../lib/crud-handlers';
 import { ApiError } from '../../lib/errors';
-import type { AppRouteHandler } from '../../lib/openapi';
-import { project } from '../../lib/query';
-import type * as routes from './users.routes';
+import type { ParsedListQuery } from '../../lib/query';
+import type { staffUserListQuery } from './users.query';
 import * as service from './users.service';
 
-export const listUsers: AppRouteHandler<typeof routes.listUsers> = async (c) => {
-  if (vendorScope(c.var.principal) !== null) throw ApiError.forbidden('A vendor user reads only its own record');
-  const query = c.req.valid('query');
-  const { items, total } = await service.listStaffUsers(c.var.db, query);
-  return list(
-    c,
-    items.map((u) => project(u, query.fields)),
-    pagination(query.page, query.limit, total),
-  );
-};
+function listUsers(db: Database, query: ParsedListQuery<typeof staffUserListQuery.filters>, principal: Principal) {
+  if (vendorScope(principal) !== null) throw ApiError.forbidden('A vendor user reads only its own record');
+  return service.listStaffUsers(db, query);
+}
 
 /** A user reads itself; staff with users:read read anyone; to a vendor user, everyone else is 404. */
-export const getUser: AppRouteHandler<typeof routes.getUser> = async (c) => {
-  const { id } = c.req.valid('param');
-  const { fields } = c.req.valid('query');
-  const principal = c.var.principal;
+async function getUser(db: Database, id: string, principal: Principal) {
   const self = principal.kind === 'user' && principal.id === id;
   if (!self && vendorScope(principal) !== null) throw ApiError.notFound('User', id);
   if (!self && !hasPermission(principal, 'users:read')) throw ApiError.forbidden("This credential lacks the 'users:read' permission");
-  return ok(c, project(service.toUser(await service.getStaffUserRow(c.var.db, id)), fields));
-};
+  return service.toUser(await service.getStaffUserRow(db, id));
+}
 
-export const createUser: AppRouteHandler<typeof routes.createUser> = async (c) => {
-  const user = service.toUser(await service.createStaffUser(c.var.db, c.var.principal, c.req.valid('json')));
-  return created(c, user, `/api/users/${user.id}`, 'User created');
-};
-
-export const updateUser: AppRouteHandler<typeof routes.updateUser> = async (c) => {
-  const row = await service.updateStaffUser(c.var.db, c.var.principal, c.req.valid('param').id, c.req.valid('json'));
-  return ok(c, service.toUser(row), 'User updated');
-};
-
-export const deleteUser: AppRouteHandler<typeof routes.deleteUser> = async (c) => {
-  await service.deleteStaffUser(c.var.db, c.var.principal, c.req.valid('param').id);
-  return noContent(c);
-};
+// Writes check the grant rule and the last-admin rules against the caller.
+export const userHandlers = crudHandlers(
+  (c) => ({
+    list: listUsers,
+    get: getUser,
+    create: async (db, input) => service.toUser(await service.createStaffUser(db, c.var.principal, input)),
+    update: async (db, id, patch) => service.toUser(await service.updateStaffUser(db, c.var.principal, id, patch)),
+    remove: (db, id) => service.deleteStaffUser(db, c.var.principal, id),
+  }),
+  { path: '/users', noun: 'user' },
+);

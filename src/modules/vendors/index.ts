@@ -1,10 +1,5 @@
-import { createRouter } from '../../lib/router';
-import * as handlers from './vendors.handlers';
-import * as routes from './vendors.routes';
+import { crudRouter } from '../../lib/crud-router';
+import { vendorHandlers } from './vendors.handlers';
+import { vendorRoutes } from './vendors.routes';
 
-export const vendorsRouter = createRouter()
-  .openapi(routes.listVendors, handlers.listVendors)
-  .openapi(routes.createVendor, handlers.createVendor)
-  .openapi(routes.getVendor, handlers.getVendor)
-  .openapi(routes.updateVendor, handlers.updateVendor)
-  .openapi(routes.deleteVendor, handlers.deleteVendor);
+export const vendorsRouter = crudRouter(vendorRoutes, vendorHandlers);

@@ -132,7 +132,7 @@ final class WebhooksResource
     }
 
     /**
-     * Get a webhook endpoint
+     * Get a webhook endpoint by id
      *
      * GET /api/webhooks/{id} (needs a credential)
      *

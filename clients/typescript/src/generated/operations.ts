@@ -1352,7 +1352,7 @@ export class WebhooksResource {
   }
 
   /**
-   * Get a webhook endpoint
+   * Get a webhook endpoint by id
    *
    * `GET /api/webhooks/{id}`
    */

@@ -1,0 +1,73 @@
+import { z } from '@hono/zod-openapi';
+import { describe, expect, it } from 'vitest';
+import { crudRoutes } from '../../src/lib/crud-routes';
+import { currencyListQuery } from '../../src/modules/settings/currencies.query';
+import { CurrencyParams } from '../../src/modules/settings/currencies.schemas';
+
+// The options of crudRoutes that the resources beyond the plain catalogue ones use, read off the routes it declares.
+
+const Thing = z.object({ code: z.string() });
+const base = {
+  path: '/things',
+  tag: 'Things',
+  sdk: { group: 'things', singular: 'Thing', plural: 'Things' },
+  noun: 'thing',
+  nouns: 'things',
+  schema: Thing,
+  createBody: Thing,
+  updateBody: Thing.partial(),
+  listQuery: currencyListQuery,
+  resource: 'things',
+  slug: null,
+};
+const statuses = (route: { responses: object }) => Object.keys(route.responses).map(Number);
+const middlewareNames = (route: { middleware?: unknown }) => [route.middleware ?? []].flat().map((m) => (m as { name: string }).name);
+
+describe('crudRoutes', () => {
+  it('declares all five operations with a 409 on every write by default', () => {
+    const routes = crudRoutes(base);
+    expect(Object.keys(routes)).toEqual(['list', 'create', 'get', 'update', 'delete']);
+    expect(statuses(routes.create)).toContain(409);
+    expect(statuses(routes.update)).toContain(409);
+    expect(statuses(routes.delete)).toContain(409);
+  });
+
+  it('declares only the operations asked for, and an update needs no body then', () => {
+    const { updateBody: _, ...withoutUpdate } = base;
+    const routes = crudRoutes({ ...withoutUpdate, operations: ['delete', 'list', 'get'] });
+    expect(Object.keys(routes)).toEqual(['list', 'get', 'delete']);
+    expect(() => crudRoutes(withoutUpdate)).toThrow(/update needs an updateBody/);
+  });
+
+  it('documents 409 only on the writes named in conflicts', () => {
+    const routes = crudRoutes({ ...base, conflicts: ['update'] });
+    expect(statuses(routes.create)).not.toContain(409);
+    expect(statuses(routes.update)).toContain(409);
+    expect(statuses(routes.delete)).not.toContain(409);
+  });
+
+  it('addresses items by the key of itemParams', () => {
+    const routes = crudRoutes({ ...base, itemParams: CurrencyParams });
+    expect(routes.get.path).toBe('/things/{code}');
+    expect(routes.delete.path).toBe('/things/{code}');
+    expect(routes.get.summary).toBe('Get a thing by code');
+  });
+
+  it('with readsOwn, lets any credential reach get and documents who may read', () => {
+    const routes = crudRoutes({ ...base, reads: 'permission', readsOwn: 'a user reads its own thing.' });
+    expect(middlewareNames(routes.list)).toEqual(['requirePermission']);
+    expect(middlewareNames(routes.get)).toEqual(['requireCredential']);
+    expect(routes.get.description).toBe('Needs `things:read`, except that a user reads its own thing.');
+    expect(routes.list.description).toBe('Needs `things:read`.');
+  });
+
+  it('answers a create with the created schema and keeps summary overrides', () => {
+    const WithSecret = Thing.extend({ secret: z.string() });
+    const routes = crudRoutes({ ...base, created: { schema: WithSecret, description: 'Shown once.' }, summaries: { delete: 'Retire a thing' } });
+    const created = routes.create.responses[201] as { description: string; content: { 'application/json': { schema: z.ZodObject } } };
+    expect(created.description).toBe('Shown once.');
+    expect(Object.keys(created.content['application/json'].schema.shape.data.shape)).toContain('secret');
+    expect(routes.delete.summary).toBe('Retire a thing');
+    expect(routes.update.summary).toBe('Update a thing');
+  });
+});
