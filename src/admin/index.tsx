@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
-import { publishEvents } from '../middleware/publish-events';
 import { ADMIN_CSS, ADMIN_JS } from './assets';
 import { Document } from './components/layout';
 import { maybeSession, page, setSession } from './context';
@@ -80,7 +79,6 @@ export function createAdminRouter(redispatch: Redispatch) {
     }
     return next();
   });
-  admin.use('*', publishEvents());
 
   admin.route('/', dashboardRoutes);
   admin.route('/account', accountRoutes);
