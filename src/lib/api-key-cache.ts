@@ -4,6 +4,7 @@ import { API_KEY_PATTERN, hashApiKey } from '../lib/api-key-format';
 import { apiKeyCheckStatement, apiKeyGuardStatement, evaluateApiKey, type KeyCheckRow, type KeyLookup, lastUsedUpdate } from '../lib/api-key-check';
 import type { Principal } from '../lib/access';
 import { type CredentialRider, credentialRider } from '../d1/verified';
+import { keptPerIsolate } from './isolate-state';
 
 /**
  * API-key principals this isolate confirmed in the last minute, by key hash, with the key's row as
@@ -15,6 +16,7 @@ import { type CredentialRider, credentialRider } from '../d1/verified';
  * that very request: nothing it wrote commits, and the request is answered again from scratch.
  */
 const confirmed = new Map<string, { principal: Principal; row: KeyCheckRow; at: number }>();
+keptPerIsolate(() => confirmed.clear());
 const CONFIRMED_MS = 60_000;
 const CONFIRMED_MAX = 1000;
 

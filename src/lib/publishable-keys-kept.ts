@@ -1,3 +1,5 @@
+import { keptPerIsolate } from './isolate-state';
+
 /**
  * Publishable keys this isolate confirmed in the last KEPT_MS, by key hash, so a storefront's
  * requests cost no D1 round trip for the key (a kept catalogue answer then reads nothing at all).
@@ -15,6 +17,7 @@ export interface KeptPublishableKey {
 }
 
 const kept = new Map<string, KeptPublishableKey>();
+keptPerIsolate(() => kept.clear());
 
 export function keepPublishableKey(hash: string, key: Omit<KeptPublishableKey, 'at'>, now = Date.now()): void {
   kept.delete(hash);

@@ -2,6 +2,7 @@ import type { AddressCount } from '../durable-objects/address-limiter';
 import type { RateLimitDecision } from '../durable-objects/rate-limiter';
 import type { Bindings } from '../env';
 import { fnv1a } from '../lib/fnv';
+import { keptPerIsolate } from '../lib/isolate-state';
 
 /**
  * Where a client address (a request without a credential) is counted: one of ADDRESS_SHARDS
@@ -33,6 +34,7 @@ export type Settled = (address: string, decision: RateLimitDecision | undefined,
 
 /** Served requests gathered per shard, waiting for their call: address -> requests. */
 const gathering = new Map<string, Map<string, number>>();
+keptPerIsolate(() => gathering.clear());
 
 /**
  * Counts a request already answered, together with the others served in the next BATCH_MS for

@@ -1,5 +1,6 @@
 import type { RateLimitDecision } from '../durable-objects/rate-limiter';
 import { LruCache } from '../lib/lru';
+import { keptPerIsolate } from '../lib/isolate-state';
 
 /**
  * Anonymous reads counted in the background. A storefront's shoppers come from many addresses, each
@@ -30,6 +31,7 @@ interface Estimate {
 }
 
 const estimates = new LruCache<Estimate>({ maxEntries: 10_000, maxBytes: 10_000 });
+keptPerIsolate(() => estimates.clear());
 
 /** The answer for a request that need not wait, or undefined when it must (near the limit, or too many in flight). */
 export function estimatedHit(bucket: string, limit: number, windowSeconds: number, nowMs = Date.now()): RateLimitDecision | undefined {

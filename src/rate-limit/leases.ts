@@ -1,5 +1,6 @@
 import type { RateLimitDecision } from '../durable-objects/rate-limiter';
 import { CONFIG_DEFAULTS } from '../config';
+import { keptPerIsolate } from '../lib/isolate-state';
 
 /**
  * Hits the limiter counted in advance for this isolate (RateLimiter.take): a busy key far from its
@@ -28,6 +29,7 @@ export const LEASE_MS = CONFIG_DEFAULTS.RATE_LIMIT_LEASE_SECONDS * 1000;
  * per order before, 0.10 with every lease kept, 0.011 with leases of 100 for the bench's high limit).
  */
 const leases = new Map<string, Lease[]>();
+keptPerIsolate(() => leases.clear());
 
 /**
  * A hit answered from this isolate's leases on the bucket, if it has a live one. A lease ends when
