@@ -3,6 +3,7 @@
 import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { RunnableQuery } from 'drizzle-orm/runnable-query';
 import type { Database } from '../../db/client';
+import { keptQueries } from '../../db/compiled';
 import { categoryProductCounts, PRODUCT_STATUSES, type ProductRow, type ProductStatus, productStatusCounts, products, type ProductVariantRow } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { toMajor, toMajorOrNull } from '../../lib/money';
@@ -178,27 +179,38 @@ export function suggestProducts(db: Database, q: string, visibility: Visibility)
 }
 
 export async function listProducts(db: Database, query: ProductListQuery, visibility: Visibility, facets: readonly FacetName[] = []) {
-  const { rows, total } = productListQueries(db, query, visibility);
-  if (!facets.length) {
+  // The statements depend on the query, the caller's view and whether the sort is the default (by identity: a search ranks by relevance then).
+  const key = `products ${JSON.stringify([visibility.staff, visibility.vendorId ?? null, query.sort === productListQuery.defaultSort, facets, query])}`;
+  const { rows, total, facetCounts } = keptQueries(db, key, () => ({
+    ...productListQueries(db, query, visibility),
+    facetCounts: facets.length ? facetsStatement(db, facets, facetScope(query, visibility)) : undefined,
+  }));
+  if (!facetCounts) {
     const page = await loadProducts(db, rows, total);
     return { items: page.items, total: page.total!, facets: undefined };
   }
   // The facets' statement rides in the page's batch: still one round trip.
+  const [found, totals, facetRows] = await db.batch([rows, total, facetCounts]);
+  return { items: found.map(productFromRow), total: totals[0]?.total ?? 0, facets: facetsFrom(facetRows, facets) };
+}
+
+/** What the facets count over: the list's filters and the products the caller sees. */
+function facetScope(query: ProductListQuery, visibility: Visibility) {
   const { status, ...filters } = query.filters;
-  const scope = {
+  return {
     filters,
     statuses: visibleStatuses(visibility, status),
     visible: and(visibleTo(visibility), status ? eq(products.status, status) : undefined),
     statusesOnly: !visibility.vendorId,
   };
-  const [found, totals, facetRows] = await db.batch([rows, total, facetsStatement(db, facets, scope)]);
-  return { items: found.map(productFromRow), total: totals[0]?.total ?? 0, facets: facetsFrom(facetRows, facets) };
 }
 
 /** One product by id or slug, or undefined. */
 export async function findProduct(db: Database, idOrSlug: string, visibility: Visibility) {
-  const where = and(or(eq(products.id, idOrSlug), eq(products.slug, idOrSlug)), visibleTo(visibility));
-  const { items } = await loadProducts(db, windowRows(db, { where, orderBy: [asc(products.id)], limit: 1, offset: 0 }));
+  const { rows } = keptQueries(db, `product ${JSON.stringify([visibility.staff, visibility.vendorId ?? null, idOrSlug])}`, () => ({
+    rows: windowRows(db, { where: and(or(eq(products.id, idOrSlug), eq(products.slug, idOrSlug)), visibleTo(visibility)), orderBy: [asc(products.id)], limit: 1, offset: 0 }),
+  }));
+  const { items } = await loadProducts(db, rows);
   return items[0];
 }
 
