@@ -10,15 +10,20 @@
 //            used only for a few requests per scenario to read D1 round trips, rows read and DO calls;
 //   B0       a fixed JSON body, no middleware (bench/workers/b0.js);
 //   B1       the first page of products from the same D1 in one query (bench/workers/b1.js);
+//   B2       the rows of a one-line guest order written in one D1 batch, no validation (bench/workers/b2.js),
+//            run in slices beside the orders scenario as B1 is beside every scenario;
 //   admin    the runner's door to D1 for migrations and seeding (never measured).
 // Load comes from autocannon at a fixed concurrency, after a warm-up, alternating B1 and scenario
 // in slices. Every run measures a copy of the seeded catalogue (bench/.tmp/run-<size>).
+// Before the sizes, the cold start (bench/lib/cold-start.mjs): fresh isolate to first answer, the
+// startup CPU of `wrangler check startup`, the bundle's bytes by package.
 // Results: bench/results.md, bench/chart.svg (and the raw numbers in bench/.tmp/results.json).
 //
 // Options: --quick, --sizes 1000,10000, --duration <s>, --warmup <s>, --connections <n>, --slices <n>
 // (each scenario's run split into n slices alternating with B1; 3, or 1 with --quick), --fresh
 // (reseed even when the saved database matches); for profiling, --only <scenario ids> and --path <GET path>
-// (repeatable), which leave results.md alone.
+// (repeatable), which leave results.md alone; --cold: the cold start figures alone (printed, and
+// kept in bench/.tmp/cold.json; results.md left alone).
 
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -43,6 +48,7 @@ import {
   variantCount,
   variantId,
 } from './lib/catalogue.mjs';
+import { coldStart } from './lib/cold-start.mjs';
 import { writeReport } from './lib/report.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
@@ -71,7 +77,7 @@ const opts = {
   duration: Number(option('duration', quick ? 1.5 : 10)),
   warmup: Number(option('warmup', quick ? 0.5 : 2)),
   connections: Number(option('connections', 16)),
-  // Each scenario's run is split into this many slices alternating with B1 (measurePair).
+  // Each scenario's run is split into this many slices alternating with B1's (and B2's for orders): measureBeside.
   slices: Number(option('slices', quick ? 1 : 3)),
   fresh: flag('fresh'),
   drainSeconds: Number(option('drain', quick ? 4 : 30)),
@@ -80,17 +86,21 @@ const opts = {
   paths: argv.flatMap((a, i) => (argv[i - 1] === '--path' ? [a] : [])),
   // --profile <scenario id>: a V8 CPU profile of the store Worker during that scenario's run.
   profile: option('profile', undefined),
+  cold: flag('cold'),
 };
-const partial = Boolean(opts.only || opts.paths.length || opts.profile);
+const partial = Boolean(opts.only || opts.paths.length || opts.profile || opts.cold);
 const started = Date.now();
 const log = (...a) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s]`, ...a);
 
 // ---------------------------------------------------------------------------------------------
 // Build
 
+const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' };
+const WRANGLER_JS = require.resolve('wrangler/bin/wrangler.js');
+
 function run(cmd, args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' } });
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: WRANGLER_ENV });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -99,9 +109,14 @@ function run(cmd, args) {
   });
 }
 
+// Besides index.js: esbuild's metafile (bytes by package) and the upload's multipart bundle
+// (what `wrangler check startup --worker` takes).
+const METAFILE = path.join(BUILD, 'bundle-meta.json');
+const WORKER_BUNDLE = path.join(BUILD, 'worker.bundle');
+
 async function build() {
   await rm(BUILD, { recursive: true, force: true });
-  await run(process.execPath, [require.resolve('wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', BUILD]);
+  await run(process.execPath, [WRANGLER_JS, 'deploy', '--dry-run', '--outdir', BUILD, '--metafile', METAFILE, '--outfile', WORKER_BUNDLE]);
   await copyFile(path.join(BENCH, 'workers', 'metered.js'), path.join(BUILD, 'metered.js'));
 }
 
@@ -133,10 +148,25 @@ const queueProducers = Object.fromEntries((config.queues?.producers ?? []).map((
 const D1_ID = 'bench-store';
 const LIMITERS = { RATE_LIMITER: { className: 'RateLimiter', useSQLite: true }, ADDRESS_LIMITER: { className: 'AddressLimiter', useSQLite: true } };
 const IP_POOL = 200;
+/** How B2's order.placed events begin (bench/workers/b2.js), so the webhook count leaves them out. */
+const B2_EVENT_PREFIX = 'evt_b2-';
 const socket = [{ host: '127.0.0.1', port: 0 }];
 
+const common = { modules: true, compatibilityDate: config.compatibility_date, compatibilityFlags: config.compatibility_flags ?? [] };
+const esModules = (root, ...files) => ({ modulesRoot: root, modules: files.map((f) => ({ type: 'ESModule', path: path.join(root, f) })) });
+// The store's bindings: its vars, D1, limiters and queue producers.
+const storeBindings = { bindings: vars, d1Databases: { DB: D1_ID }, durableObjects: LIMITERS, queueProducers };
+/**
+ * The store Worker as deployed. Its modules are listed, not found from a scriptPath: Miniflare would
+ * parse the 3 MB bundle in Node to walk its imports on every start (over a second, no part of a
+ * Worker's start).
+ */
+const storeWorker = { ...common, name: 'store', ...esModules(BUILD, 'index.js'), ...storeBindings };
+const b0Worker = { ...common, name: 'b0', scriptPath: path.join(BENCH, 'workers', 'b0.js') };
+/** B0's answer with the store's bindings (the cold start's reference for the store's configuration). */
+const b0BoundWorker = { ...common, name: 'b0-bound', ...esModules(path.join(BENCH, 'workers'), 'b0-bound.js', 'b0.js'), ...storeBindings };
+
 function miniflareOptions(stateDir) {
-  const common = { modules: true, compatibilityDate: config.compatibility_date, compatibilityFlags: config.compatibility_flags ?? [] };
   return {
     ...(opts.profile ? { inspectorPort: PROFILE_PORT } : {}),
     d1Persist: path.join(stateDir, 'd1'),
@@ -146,34 +176,26 @@ function miniflareOptions(stateDir) {
     log: undefined,
     workers: [
       { ...common, name: 'admin', scriptPath: path.join(BENCH, 'workers', 'admin.js'), d1Databases: { DB: D1_ID } },
-      {
-        ...common,
-        name: 'store',
-        scriptPath: path.join(BUILD, 'index.js'),
-        bindings: vars,
-        d1Databases: { DB: D1_ID },
-        durableObjects: LIMITERS,
-        queueProducers,
-        queueConsumers,
-        unsafeDirectSockets: socket,
-      },
+      { ...storeWorker, queueConsumers, unsafeDirectSockets: socket },
       {
         ...common,
         name: 'metered',
         // Listed explicitly: Miniflare's import walker cannot parse the bundle, workerd can.
-        modules: [
-          { type: 'ESModule', path: path.join(BUILD, 'metered.js') },
-          { type: 'ESModule', path: path.join(BUILD, 'index.js') },
-        ],
-        modulesRoot: BUILD,
+        ...esModules(BUILD, 'metered.js', 'index.js'),
+        ...storeBindings,
         bindings: { ...vars, ENVIRONMENT: 'development' },
-        d1Databases: { DB: D1_ID },
-        durableObjects: LIMITERS,
-        queueProducers,
         unsafeDirectSockets: socket,
       },
-      { ...common, name: 'b0', scriptPath: path.join(BENCH, 'workers', 'b0.js'), unsafeDirectSockets: socket },
+      { ...b0Worker, unsafeDirectSockets: socket },
       { ...common, name: 'b1', scriptPath: path.join(BENCH, 'workers', 'b1.js'), d1Databases: { DB: D1_ID }, unsafeDirectSockets: socket },
+      {
+        ...common,
+        name: 'b2',
+        scriptPath: path.join(BENCH, 'workers', 'b2.js'),
+        bindings: { EVENT_ID_PREFIX: B2_EVENT_PREFIX },
+        d1Databases: { DB: D1_ID },
+        unsafeDirectSockets: socket,
+      },
     ],
   };
 }
@@ -383,22 +405,23 @@ async function measure(target, duration = opts.duration) {
 }
 
 /**
- * A scenario against B1 in `opts.slices` alternating slices of the run's duration (B1, scenario,
- * B1, scenario, ...): this machine's speed drifts by 10-20% over a minute, and slices cancel most
- * of that drift out of the ratio. A scenario that leaves work behind (orders: webhook deliveries)
- * settles before the next B1 slice; its work done during its own slices is charged to it, as in one run. Requests, errors and CPU add up over the slices; p50 and p99 are
- * the median of the slices' own.
+ * A scenario against its floors (B1, and B2 for orders) in `opts.slices` alternating slices of the
+ * run's duration (B1, scenario, B1, scenario, ...; B1, B2, orders, ...): this machine's speed drifts
+ * by 10-20% over a minute, and slices cancel most of that drift out of the ratios. A scenario that
+ * leaves work behind (orders: webhook deliveries) settles before the next B1 slice; its work done
+ * during its own slices is charged to it, as in one run. Requests, errors and CPU add up over the
+ * slices; p50 and p99 are the median of the slices' own. Returns each floor's and the scenario's.
  */
-async function measurePair(b1, scenario) {
+async function measureBeside(floors, scenario) {
   const slice = opts.duration / opts.slices;
-  const base = [];
+  const floorRuns = floors.map(() => []);
   const runs = [];
   for (let i = 0; i < opts.slices; i++) {
-    base.push(await measure(b1, slice));
+    for (const [k, floor] of floors.entries()) floorRuns[k].push(await measure(floor, slice));
     runs.push(await measure(scenario, slice));
     await scenario.settle?.();
   }
-  return { base: combine(base), run: combine(runs) };
+  return { floors: floorRuns.map(combine), run: combine(runs) };
 }
 
 /** Resolves once `count()` has not changed for half a second (at most 30 s). */
@@ -538,17 +561,19 @@ async function benchSize(size) {
     const yearOrders = SALES_YEAR.ordersPerDay * 365;
 
     const url = {};
-    for (const name of ['store', 'metered', 'b0', 'b1']) url[name] = (await mf.unsafeGetDirectURL(name)).origin;
+    for (const name of ['store', 'metered', 'b0', 'b1', 'b2']) url[name] = (await mf.unsafeGetDirectURL(name)).origin;
     const auth = { Authorization: `Bearer ${key}` };
 
     // Scenario inputs: the chosen category, 100 active products to read by id, variants to order.
     const category = LEAVES[3].slug;
     const activeIds = [];
     for (let i = size - 1; activeIds.length < 100 && i >= 0; i -= 7) if (productStatus(i) === 'active') activeIds.push(productId(i));
-    const orderVariants = [];
-    for (let i = 0; orderVariants.length < 500 && i < size; i += Math.max(1, Math.floor(size / 600))) {
-      if (productStatus(i) === 'active') orderVariants.push(variantId(i, i % variantCount(i)));
+    // The orders scenario and B2 order the same variants in turn.
+    const orderLines = [];
+    for (let i = 0; orderLines.length < 500 && i < size; i += Math.max(1, Math.floor(size / 600))) {
+      if (productStatus(i) === 'active') orderLines.push({ variantId: variantId(i, i % variantCount(i)), productId: productId(i) });
     }
+    const orderVariants = orderLines.map((l) => l.variantId);
     // Anonymous requests come from a pool of client IPs (each its own count, as real traffic
     // would), round robin; the limits are raised, so any 429 would be a bug, reported apart.
     let ipCounter = 0;
@@ -624,6 +649,8 @@ async function benchSize(size) {
       },
       {
         id: 'orders',
+        // Judged against B2 too: what its rows cost to write.
+        writeFloor: true,
         // Its webhook deliveries trail the orders by a second or two (queue batches): let them finish
         // before the next B1 slice, so B1 never shares the machine with this scenario's work.
         settle: () => quiet(() => receiver.deliveries.length),
@@ -670,6 +697,14 @@ async function benchSize(size) {
     for (const s of scenarios) s.load ??= get(url.store, s.path, s.headers, s.rotateIp !== false);
     const b0 = { load: get(url.b0, '/', {}, false) };
     const b1 = { load: get(url.b1, '/', {}, false) };
+    let b2N = 0;
+    const b2Body = () => JSON.stringify({ ...orderLines[b2N % orderLines.length], email: `b2-${b2N++}@bench.example.com` });
+    const b2 = {
+      load: () => ({
+        url: url.b2,
+        requests: [{ method: 'POST', path: '/', setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json' }, body: b2Body() }) }],
+      }),
+    };
 
     // One request of each through the Worker under test (must be 2xx), then the metered copy.
     const probe = async (origin, s) => {
@@ -708,6 +743,13 @@ async function benchSize(size) {
     const b1Probe = await fetch(url.b1);
     await b1Probe.text();
     out.b1Cost = { roundTrips: 1, rowsRead: Number(b1Probe.headers.get('x-bench-d1-rows-read')) };
+    if (scenarios.some((s) => s.writeFloor)) {
+      const b2Probe = await fetch(url.b2, { method: 'POST', headers: { 'content-type': 'application/json' }, body: b2Body() });
+      if (b2Probe.status !== 201) throw new Error(`B2 answered ${b2Probe.status}: ${(await b2Probe.text()).slice(0, 300)}`);
+      await b2Probe.text();
+      const h = (n) => Number(b2Probe.headers.get(n));
+      out.b2Cost = { roundTrips: 1, statements: h('x-bench-d1-statements'), rowsWritten: h('x-bench-d1-rows-written') };
+    }
 
     // Webhook receiver for the orders' order.placed events.
     const receiver = await startReceiver();
@@ -726,7 +768,10 @@ async function benchSize(size) {
     log(`${size}: B0 ${b0Runs[0].rps.toFixed(0)} req/s`);
     for (const s of scenarios) {
       const stopProfile = opts.profile === s.id ? await startProfile(`profile-${s.id}-${size}`) : undefined;
-      const { base, run: r } = await measurePair(b1, s);
+      const {
+        floors: [base, b2Run],
+        run: r,
+      } = await measureBeside(s.writeFloor ? [b1, b2] : [b1], s);
       await stopProfile?.();
       out.scenarios.push({
         id: s.id,
@@ -734,6 +779,7 @@ async function benchSize(size) {
         path: s.path,
         method: s.method ?? 'GET',
         b1: base,
+        ...(b2Run ? { b2: b2Run } : {}),
         ...r,
         cost: s.cost,
         renderedCost: s.renderedCost,
@@ -741,7 +787,7 @@ async function benchSize(size) {
         exposed: s.exposed,
       });
       log(
-        `${size}: ${s.name.padEnd(36)} ${(s.id.startsWith('path') ? r.allRps : r.rps).toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  429 ${r.r429}  | B1 ${base.rps.toFixed(0)} req/s  ratio ${(r.rps / base.rps).toFixed(2)}  | workerd CPU ${r.cpuMsPerRequest?.toFixed(2)} ms/req (B1 ${base.cpuMsPerRequest?.toFixed(2)}, ÷ ${(base.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)})`,
+        `${size}: ${s.name.padEnd(36)} ${(s.id.startsWith('path') ? r.allRps : r.rps).toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  429 ${r.r429}  | B1 ${base.rps.toFixed(0)} req/s  ratio ${(r.rps / base.rps).toFixed(2)}  | workerd CPU ${r.cpuMsPerRequest?.toFixed(2)} ms/req (B1 ${base.cpuMsPerRequest?.toFixed(2)}, ÷ ${(base.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)})${b2Run ? `  | B2 ${b2Run.rps.toFixed(0)} req/s  ratio ${(r.rps / b2Run.rps).toFixed(2)}` : ''}`,
       );
     }
     b0Runs.push(await measure(b0));
@@ -753,7 +799,10 @@ async function benchSize(size) {
     // for the deliveries, then rate them over the time they were arriving: from the first to the last
     // one received, less the pauses of over a second (the B1 slices between the orders slices).
     const orders = out.scenarios.find((s) => s.id === 'orders');
-    const expectedDeliveries = await d1Query(mf, "SELECT count(*) AS n FROM events e WHERE e.type = 'order.placed' AND e.created_at >= ?", [registeredAt])
+    const expectedDeliveries = await d1Query(mf, "SELECT count(*) AS n FROM events e WHERE e.type = 'order.placed' AND e.created_at >= ?1 AND substr(e.id, 1, length(?2)) != ?2", [
+      registeredAt,
+      B2_EVENT_PREFIX,
+    ])
       .then((r) => r[0].n)
       .catch(() => undefined);
     const deadline = Date.now() + opts.drainSeconds * 1000;
@@ -809,6 +858,27 @@ log(`bench: ${opts.quick ? 'quick, ' : ''}sizes ${opts.sizes.join(', ')}; ${opts
 const t = Date.now();
 await build();
 log(`built the Worker with wrangler deploy --dry-run (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+await mkdir(TMP, { recursive: true });
+// On a quiet machine, before any load; a partial run other than --cold skips it.
+const cold =
+  opts.cold || !partial
+    ? await coldStart({
+        workers: { b0: b0Worker, bound: b0BoundWorker, store: storeWorker },
+        buildDir: BUILD,
+        metafile: METAFILE,
+        workerBundle: WORKER_BUNDLE,
+        tmp: TMP,
+        wranglerJs: WRANGLER_JS,
+        root: ROOT,
+        env: WRANGLER_ENV,
+        log,
+      })
+    : undefined;
+if (opts.cold) {
+  await writeFile(path.join(TMP, 'cold.json'), JSON.stringify(cold, null, 2));
+  log('cold start only (--cold): bench/.tmp/cold.json; results.md and chart.svg left as they are');
+  process.exit(0);
+}
 const results = [];
 for (const size of opts.sizes) results.push(await benchSize(size));
 
@@ -827,10 +897,10 @@ const report = {
     workerd: versionOf('workerd'),
     autocannon: versionOf('autocannon'),
   },
+  cold,
   results,
   seconds: (Date.now() - started) / 1000,
 };
-await mkdir(TMP, { recursive: true });
 if (partial) {
   await writeFile(path.join(TMP, 'partial.json'), JSON.stringify(report, null, 2));
   log('partial run (--only / --path): bench/.tmp/partial.json; results.md and chart.svg left as they are');

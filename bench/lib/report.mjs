@@ -33,7 +33,7 @@ function markdown(report) {
     `- Machine: ${m.cores} cores, ${m.cpu}, ${m.memoryGiB} GiB memory, ${m.os}`,
     `- Node ${m.node}, wrangler ${m.wrangler}, miniflare ${m.miniflare}, workerd ${m.workerd}, autocannon ${m.autocannon}`,
     `- Load: ${o.connections} concurrent connections, ${o.warmup} s warm-up then ${o.duration} s per scenario, ${(o.slices ?? 1) > 1 ? `in ${o.slices} slices alternating with as many B1 slices (its ratio is to those; requests add up, p50 and p99 are the median of the slices')` : 'right after a B1 run of the same length (its ratio is to that run)'}, B0 before and after all of them. Each run measures a copy of the seeded catalogue.`,
-    '- B0: a Worker answering a fixed JSON body. B1: a Worker answering the first page of products (20 rows) from the same D1 database with one query.',
+    "- B0: a Worker answering a fixed JSON body. B1: a Worker answering the first page of products (20 rows) from the same D1 database with one query. B2 (the orders scenario's write floor, in slices beside it as B1 is): a Worker writing the rows of a one-line guest order (order, line, stock change, status history, order.placed event) in one D1 batch, with no validation; the triggers fire as for a real order.",
     '- req/s counts 2xx answers only; errors are non-2xx (other than 429), socket errors and timeouts; 429s are listed apart (the bench raises both rate limits so none should occur, the limiter still counts every request).',
     "- D1 cost per request: the Worker's own `X-D1-Rows-Read` / `X-D1-Round-Trips` headers (development only) from one request of each scenario; where it sends none, the figure is marked * and comes from a metered copy of the same bundle (bench/workers/metered.js: its D1 and limiter bindings wrapped, one request at a time, never under load). DO calls always come from the metered copy.",
     '- Kept answer: catalogue reads are kept per catalogue version in the isolate that rendered them and, for anonymous callers, in the colo\'s cache (the Cache API) (src/middleware/catalogue-cache.ts); `hit` means the kept bytes were served, with no D1 round trip while the isolate trusts its version (read within CATALOGUE_CACHE_QUIET_MS, 2 s) and after a one-row version read otherwise (a request with a bookmark), `colo-hit` the same from the colo\'s cache, `bypass` that the scenario sends `Cache-Control: no-cache` and is rendered every time, `miss`/– that nothing is kept. "Rows read when rendered" is the first request of the scenario in the metered copy (no kept answer yet). The metered copy sees one path of the 1,200 pages scenario again, so shows `hit`; under load each of its requests misses the isolate (1,000 answers kept) and is a `colo-hit`.',
@@ -48,16 +48,26 @@ function markdown(report) {
         `B0 ${fmt(r.baselines.b0.rps)} req/s (p50 ${fmt(r.baselines.b0.p50, 1)} ms); B1 ${fmt(b1)} req/s on average (${r.b1Cost.rowsRead} rows read per request).`,
       '',
     );
-    lines.push('| Scenario | req/s | p50 ms | p99 ms | errors | 429 | B1 req/s | ÷ B1 | ÷ B0 | D1 round trips | D1 rows read | kept answer | rows read when rendered | DO calls |');
-    lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | :---: | ---: | ---: |');
+    const withB2 = r.scenarios.filter((s) => s.b2);
+    if (r.b2Cost && withB2.length) {
+      const orders = withB2.find((s) => s.id === 'orders');
+      lines.push(
+        `B2 ${fmt(withB2.reduce((sum, s) => sum + s.b2.rps, 0) / withB2.length)} req/s (p50 ${fmt(withB2[0].b2.p50, 1)} ms; one D1 batch of ${r.b2Cost.statements} statements, ${r.b2Cost.rowsWritten} rows written per request${orders?.cost?.rowsWritten ? `; the orders scenario writes ${orders.cost.rowsWritten}*` : ''}).`,
+        '',
+      );
+    }
+    lines.push(
+      '| Scenario | req/s | p50 ms | p99 ms | errors | 429 | B1 req/s | ÷ B1 | ÷ B2 | ÷ B0 | D1 round trips | D1 rows read | kept answer | rows read when rendered | DO calls |',
+    );
+    lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | :---: | ---: | ---: |');
     for (const s of r.scenarios) {
       lines.push(
-        `| ${s.name} | ${fmt(s.rps)} | ${fmt(s.p50, 1)} | ${fmt(s.p99, 1)} | ${s.errors} | ${s.r429} | ${fmt(s.b1.rps)} | ${fmt(ratio(s.rps, s.b1.rps), 2)} | ${fmt(ratio(s.rps, r.baselines.b0.rps), 3)} | ${cost(s, 'roundTrips')} | ${cost(s, 'rowsRead')} | ${s.cost?.cache ?? '–'} | ${s.renderedCost ? `${s.renderedCost.rowsRead}*` : '–'} | ${s.cost?.doCalls ?? '–'} |`,
+        `| ${s.name} | ${fmt(s.rps)} | ${fmt(s.p50, 1)} | ${fmt(s.p99, 1)} | ${s.errors} | ${s.r429} | ${fmt(s.b1.rps)} | ${fmt(ratio(s.rps, s.b1.rps), 2)} | ${s.b2 ? fmt(ratio(s.rps, s.b2.rps), 2) : '–'} | ${fmt(ratio(s.rps, r.baselines.b0.rps), 3)} | ${cost(s, 'roundTrips')} | ${cost(s, 'rowsRead')} | ${s.cost?.cache ?? '–'} | ${s.renderedCost ? `${s.renderedCost.rowsRead}*` : '–'} | ${s.cost?.doCalls ?? '–'} |`,
       );
     }
     const w = r.webhooks;
     if (w) {
-      lines.push(`| Webhook deliveries (order.placed to a loopback receiver) | ${fmt(w.perSecond)} /s | | | | | | | | | | | | |`);
+      lines.push(`| Webhook deliveries (order.placed to a loopback receiver) | ${fmt(w.perSecond)} /s | | | | | | | | | | | | | |`);
       lines.push(
         '',
         `Webhooks: ${w.received} deliveries received (${w.unique} distinct X-Store-Delivery) of ${w.expected ?? '?'} orders placed after the endpoint was registered, over ${fmt(w.spanSeconds, 1)} s of arriving (first to last, less pauses of over a second: the B1 slices)${w.expected !== undefined && w.received < w.expected ? ` (the rest were still queued when the bench stopped waiting, ${o.drainSeconds} s after the orders run)` : ''}; ${w.verifiedSample} of ${w.sample} sampled deliveries verified with clients/typescript/src/webhooks.js.`,
@@ -78,8 +88,52 @@ function markdown(report) {
     }
     lines.push('');
   }
+  if (report.cold) lines.push(...coldStartLines(report.cold));
   lines.push('![Throughput ratio to B1 and p50 latency against catalogue size](chart.svg)', '');
   return lines.join('\n');
+}
+
+/** The "Cold start" section (bench/lib/cold-start.mjs). */
+function coldStartLines({ fresh, startup, bundle }) {
+  const kib = (n) => fmt(n / 1024);
+  const row = (name, f) => `| ${name} | ${fmt(f.readyMs.median)} | ${fmt(f.firstAnswerMs.median)} | ${fmt(f.totalMs.median)} | ${fmt(f.totalMs.max)} |`;
+  const lines = [
+    '## Cold start',
+    '',
+    `Fresh isolate to first answer: a new Miniflare (a new workerd process) with the Worker, to its first 200 answer (the store's to GET ${fresh.path}), ${fresh.runs} times each, in turn; ready is \`mf.ready\` (the runtime up and the Worker's modules evaluated), first answer the request after it. B0 is the runtime's own start; B0 with the store's bindings adds what D1, the Durable Objects and the queues cost to start; the store less that is our bundle's cost: **${fmt(fresh.store.totalMs.median - fresh.bound.totalMs.median)} ms** (medians).`,
+    '',
+    '| Worker | ready ms | first answer ms | total ms (median) | total ms (max) |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    row('B0', fresh.b0),
+    row("B0 with the store's bindings", fresh.bound),
+    row('store', fresh.store),
+    '',
+  ];
+  if (startup.error) lines.push(`\`wrangler check startup\` did not run here: ${startup.error}`, '');
+  else {
+    lines.push(
+      `\`wrangler check startup\` (alpha; V8's samples about 1 ms apart, so the median of ${startup.busyMs.runs.length} runs): **${fmt(startup.busyMs.median)} ms** of sampled CPU evaluating the bundle (runs: ${startup.busyMs.runs.map((x) => fmt(x)).join(', ')} ms; (idle) left out). From the median run (bench/.tmp/), the functions with the most inclusive time and the packages with the most self time (by the bundle's \`// <path>\` comments of esbuild):`,
+      '',
+      '| Function (inclusive) | ms | share | | Package (self) | ms | share |',
+      '| --- | ---: | ---: | --- | --- | ---: | ---: |',
+    );
+    for (let i = 0; i < Math.max(startup.functions.length, startup.packages.length); i++) {
+      const f = startup.functions[i];
+      const p = startup.packages[i];
+      lines.push(
+        `| ${f ? `\`${f.name}\`${f.package ? ` (${f.package})` : ''} | ${fmt(f.ms, 1)} | ${fmt(100 * f.share)}%` : ' | |'} | | ${p ? `${p.name} | ${fmt(p.ms, 1)} | ${fmt(100 * p.share)}%` : ' | |'} |`,
+      );
+    }
+    lines.push('');
+  }
+  lines.push(
+    `Bundle: ${kib(bundle.bytes)} KiB (esbuild's metafile of \`wrangler deploy --dry-run\`; \`npm run deploy:check -- --by-package\` prints the same). The ${bundle.packages.length} largest parts:`,
+    '',
+  );
+  lines.push('| Package or src/ folder | KiB | share |', '| --- | ---: | ---: |');
+  for (const p of bundle.packages) lines.push(`| ${p.name} | ${kib(p.bytes)} | ${fmt(100 * p.share, 1)}% |`);
+  lines.push('');
+  return lines;
 }
 
 const COLORS = ['#2563eb', '#16a34a', '#dc2626', '#9333ea', '#ea580c', '#0891b2', '#4b5563', '#ca8a04'];
