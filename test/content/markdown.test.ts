@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSafeUrl, renderMarkdown } from '../../src/lib/markdown';
+import { renderMarkdown } from '../../src/lib/markdown';
+import { isSafeUrl } from '../../src/lib/safe-url';
 
 // Known XSS vectors (OWASP filter evasion cheat sheet and friends), written as an editor could in
 // Markdown or as raw HTML inside it. Whatever survives must carry no script.
@@ -45,8 +46,8 @@ const VECTORS = [
 ];
 
 describe('renderMarkdown', () => {
-  it('renders Markdown: headings, emphasis, lists, links, images, code, tables', () => {
-    const html = renderMarkdown(
+  it('renders Markdown: headings, emphasis, lists, links, images, code, tables', async () => {
+    const html = await renderMarkdown(
       '# Shipping\n\nWe ship **fast** and _free_.\n\n- one\n- two\n\n[Contact](https://shop.test/contact "Us") or [FAQ](/pages/faq) or [mail](mailto:a@b.test)\n\n![Van](https://cdn.test/van.png)\n\n```js\nconst a = 1 < 2;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |',
     );
     expect(html).toContain('<h1>Shipping</h1>');
@@ -61,8 +62,8 @@ describe('renderMarkdown', () => {
     expect(html).toContain('<td>1</td>');
   });
 
-  it.each(VECTORS)('leaves no script in %s', (vector) => {
-    const html = renderMarkdown(vector);
+  it.each(VECTORS)('leaves no script in %s', async (vector) => {
+    const html = await renderMarkdown(vector);
     expect(html).not.toMatch(/<script|<iframe|<svg|<object|<embed|<meta|<link|<base|<form|<style|<body|<details|<math/i);
     expect(html).not.toMatch(/\son\w+\s*=/i);
     expect(html).not.toMatch(/(href|src)\s*=\s*["']?\s*(javascript|vbscript|data):/i);
@@ -70,10 +71,10 @@ describe('renderMarkdown', () => {
     expect(html).not.toMatch(/<!--/);
   });
 
-  it('keeps harmless raw HTML and the text of dropped tags', () => {
-    expect(renderMarkdown('Line<br>break <span class="x">kept text</span> <sup>2</sup>')).toBe('<p>Line<br>break kept text <sup>2</sup></p>');
-    expect(renderMarkdown('<a href="https://ok.test" onclick="alert(1)">ok</a>')).toBe('<p><a href="https://ok.test">ok</a></p>');
-    expect(renderMarkdown('[bad](javascript:alert(1))')).toBe('<p><a>bad</a></p>');
+  it('keeps harmless raw HTML and the text of dropped tags', async () => {
+    expect(await renderMarkdown('Line<br>break <span class="x">kept text</span> <sup>2</sup>')).toBe('<p>Line<br>break kept text <sup>2</sup></p>');
+    expect(await renderMarkdown('<a href="https://ok.test" onclick="alert(1)">ok</a>')).toBe('<p><a href="https://ok.test">ok</a></p>');
+    expect(await renderMarkdown('[bad](javascript:alert(1))')).toBe('<p><a>bad</a></p>');
   });
 
   it('accepts only http(s), mailto:, tel: and scheme-less URLs', () => {

@@ -36,7 +36,7 @@ export function utcInstant(form: Posted, name: string): string | undefined {
 /** An ISO instant as a `datetime-local` value in UTC (minutes). */
 export const utcLocal = (iso: string | null | undefined) => (iso ? iso.slice(0, 16) : '');
 
-/** Sanitised HTML produced by the API's own renderer (src/lib/markdown.ts), shown as is. */
+/** Sanitised HTML produced by the API's own renderer (src/lib/lazy-markdown.ts), shown as is. */
 export function RenderedHtml({ html, label }: { html: string; label: string }) {
   return <div class="card rendered" role="region" aria-label={label} dangerouslySetInnerHTML={{ __html: html }} />;
 }

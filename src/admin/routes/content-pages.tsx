@@ -63,7 +63,7 @@ export const contentPageRoutes = new Hono<AppEnv>()
   .get('/new', guard(routes.create), (c) => newPage(c, emptyForm()))
   .post('/new', guard(routes.create), async (c) => {
     const form = await readForm(c);
-    if (previewing(form)) return newPage(c, emptyForm(refill(form)), previewOf(form));
+    if (previewing(form)) return newPage(c, emptyForm(refill(form)), await previewOf(form));
     try {
       const created = await service.createPage(c.var.db, validate(CreatePageBody, pageBody(form, true)));
       return redirectWith(c, `${HERE}/${created.id}`, `Page “${created.title}” created as a draft.`);
@@ -75,7 +75,7 @@ export const contentPageRoutes = new Hono<AppEnv>()
   .post('/:id', guard(routes.update), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
-    if (previewing(form)) return editPage(c, id, { page: emptyForm(refill(form)), preview: previewOf(form) });
+    if (previewing(form)) return editPage(c, id, { page: emptyForm(refill(form)), preview: await previewOf(form) });
     try {
       const updated = await service.updatePage(c.var.db, id, validate(UpdatePageBody, pageBody(form, false)));
       return redirectWith(c, `${HERE}/${updated.id}`, 'Page saved.');

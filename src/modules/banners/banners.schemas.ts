@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { banners } from '../../db/schema';
-import { isSafeUrl } from '../../lib/markdown';
+import { isSafeUrl } from '../../lib/safe-url';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Instant, Timestamp } from '../../lib/schemas';
 import { BANNER_STATUS_DESCRIPTION, BANNER_STATUSES } from './banner-status';
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { MENU_LINK_TYPES, menus } from '../../db/schema';
-import { isSafeUrl } from '../../lib/markdown';
+import { isSafeUrl } from '../../lib/safe-url';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Slug, Timestamp } from '../../lib/schemas';
 
 /** Items per level, and in a whole menu. Menus nest three levels deep (item, child, grandchild). */

@@ -67,7 +67,7 @@ export async function createPage(db: Database, input: CreatePageInput, now = new
     title: input.title,
     slug: input.slug ?? (await uniqueSlug(db, pages, pages.slug, input.title)),
     body,
-    bodyHtml: renderMarkdown(body),
+    bodyHtml: await renderMarkdown(body),
     status,
     seoTitle: input.seoTitle ?? null,
     seoDescription: input.seoDescription ?? null,
@@ -86,7 +86,7 @@ export async function updatePage(db: Database, idOrSlug: string, patch: UpdatePa
   const status = patch.status ?? current.status;
   const set: Partial<PageRow> = {
     ...patch,
-    ...(patch.body !== undefined ? { bodyHtml: renderMarkdown(patch.body) } : {}),
+    ...(patch.body !== undefined ? { bodyHtml: await renderMarkdown(patch.body) } : {}),
     publishedAt: publishedAtFor(status, patch.publishedAt, current.publishedAt, now),
     updatedAt: now.toISOString(),
   };
