@@ -57,8 +57,7 @@ function shapeOf(query: unknown): Shape {
   const fields = built.fields as SelectedField[] | undefined;
   const arrayMode = built.isResponseInArrayMode();
   // Flat selections only: a nested one (a join's `{ a: {...}, b: {...} }`) nulls a left join's missing side, which Drizzle's mapper does.
-  const plain =
-    fields?.every((f) => f.path.length === 1) && !built.customResultMapper && !arrayMode && (built.executeMethod === 'all' || built.executeMethod === 'get');
+  const plain = fields?.every((f) => f.path.length === 1) && !built.customResultMapper && (built.executeMethod === 'all' || built.executeMethod === 'get');
   return {
     sql: built.query.sql,
     params: built.query.params,
