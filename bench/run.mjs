@@ -12,6 +12,9 @@
 //   B1       the first page of products from the same D1 in one query (bench/workers/b1.js);
 //   B2       the rows of a one-line guest order written in one D1 batch, no validation (bench/workers/b2.js),
 //            run in slices beside the orders scenario as B1 is beside every scenario;
+//   floor    each rendered read's own D1 floor: the D1 calls the metered copy recorded for one of its
+//            requests, replayed with their results sent as JSON (bench/workers/floor.js,
+//            bench/lib/floor.mjs), run in slices beside that scenario;
 //   admin    the runner's door to D1 for migrations and seeding (never measured).
 // Load comes from autocannon at a fixed concurrency, after a warm-up, alternating B1 and scenario
 // in slices. Every run measures a copy of the seeded catalogue (bench/.tmp/run-<size>).
@@ -49,6 +52,7 @@ import {
   variantId,
 } from './lib/catalogue.mjs';
 import { coldStart } from './lib/cold-start.mjs';
+import { defineOwnFloor, readTrace, TRACE_HEADER } from './lib/floor.mjs';
 import { writeReport } from './lib/report.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
@@ -188,6 +192,7 @@ function miniflareOptions(stateDir) {
       },
       { ...b0Worker, unsafeDirectSockets: socket },
       { ...common, name: 'b1', scriptPath: path.join(BENCH, 'workers', 'b1.js'), d1Databases: { DB: D1_ID }, unsafeDirectSockets: socket },
+      { ...common, name: 'floor', scriptPath: path.join(BENCH, 'workers', 'floor.js'), d1Databases: { DB: D1_ID }, unsafeDirectSockets: socket },
       {
         ...common,
         name: 'b2',
@@ -405,23 +410,24 @@ async function measure(target, duration = opts.duration) {
 }
 
 /**
- * A scenario against its floors (B1, and B2 for orders) in `opts.slices` alternating slices of the
- * run's duration (B1, scenario, B1, scenario, ...; B1, B2, orders, ...): this machine's speed drifts
- * by 10-20% over a minute, and slices cancel most of that drift out of the ratios. A scenario that
- * leaves work behind (orders: webhook deliveries) settles before the next B1 slice; its work done
- * during its own slices is charged to it, as in one run. Requests, errors and CPU add up over the
- * slices; p50 and p99 are the median of the slices' own. Returns each floor's and the scenario's.
+ * A scenario against its floors, by name (B1; B2 for orders; its own D1 floor for a rendered read),
+ * in `opts.slices` alternating slices of the run's duration (B1, scenario, B1, scenario, ...; B1,
+ * B2, orders, ...): this machine's speed drifts by 10-20% over a minute, and slices cancel most of
+ * that drift out of the ratios. A scenario that leaves work behind (orders: webhook deliveries)
+ * settles before the next B1 slice; its work done during its own slices is charged to it, as in one
+ * run. Requests, errors and CPU add up over the slices; p50 and p99 are the median of the slices'
+ * own. Returns each floor's, by the same names, and the scenario's.
  */
 async function measureBeside(floors, scenario) {
   const slice = opts.duration / opts.slices;
-  const floorRuns = floors.map(() => []);
+  const floorRuns = Object.fromEntries(Object.keys(floors).map((name) => [name, []]));
   const runs = [];
   for (let i = 0; i < opts.slices; i++) {
-    for (const [k, floor] of floors.entries()) floorRuns[k].push(await measure(floor, slice));
+    for (const [name, floor] of Object.entries(floors)) floorRuns[name].push(await measure(floor, slice));
     runs.push(await measure(scenario, slice));
     await scenario.settle?.();
   }
-  return { floors: floorRuns.map(combine), run: combine(runs) };
+  return { floors: Object.fromEntries(Object.entries(floorRuns).map(([name, r]) => [name, combine(r)])), run: combine(runs) };
 }
 
 /** Resolves once `count()` has not changed for half a second (at most 30 s). */
@@ -561,7 +567,7 @@ async function benchSize(size) {
     const yearOrders = SALES_YEAR.ordersPerDay * 365;
 
     const url = {};
-    for (const name of ['store', 'metered', 'b0', 'b1', 'b2']) url[name] = (await mf.unsafeGetDirectURL(name)).origin;
+    for (const name of ['store', 'metered', 'b0', 'b1', 'b2', 'floor']) url[name] = (await mf.unsafeGetDirectURL(name)).origin;
     const auth = { Authorization: `Bearer ${key}` };
 
     // Scenario inputs: the chosen category, 100 active products to read by id, variants to order.
@@ -707,8 +713,8 @@ async function benchSize(size) {
     };
 
     // One request of each through the Worker under test (must be 2xx), then the metered copy.
-    const probe = async (origin, s) => {
-      const init = { method: s.method ?? 'GET', headers: { ...(s.headers ?? {}), 'cf-connecting-ip': '192.0.2.1' } };
+    const probe = async (origin, s, extraHeaders = {}) => {
+      const init = { method: s.method ?? 'GET', headers: { ...(s.headers ?? {}), 'cf-connecting-ip': '192.0.2.1', ...extraHeaders } };
       if (s.body) {
         init.body = s.body();
         init.headers['content-type'] = 'application/json';
@@ -725,7 +731,8 @@ async function benchSize(size) {
       if (res.headers.has('x-d1-rows-read')) s.workerCost = { rowsRead: Number(res.headers.get('x-d1-rows-read')), roundTrips: Number(res.headers.get('x-d1-round-trips') ?? NaN) };
       const samples = [];
       for (let i = 0; i < 3; i++) {
-        const m = await probe(url.metered, s);
+        // Each probe's D1 calls are kept under the scenario's id: the last one stays, as its cost does.
+        const m = await probe(url.metered, s, { [TRACE_HEADER]: s.id });
         const h = (n) => Number(m.res.headers.get(n));
         samples.push({
           roundTrips: h('x-bench-d1-round-trips'),
@@ -739,6 +746,8 @@ async function benchSize(size) {
       // The last request is what the load sees (a kept answer where there is one); the first one was rendered.
       s.cost = samples[samples.length - 1];
       s.renderedCost = samples[0];
+      s.ownFloor = await defineOwnFloor(url.floor, s, await readTrace(url.metered, s.id));
+      if (s.ownFloor) s.ownFloor.load = get(url.floor, s.ownFloor.path, {}, false);
     }
     const b1Probe = await fetch(url.b1);
     await b1Probe.text();
@@ -769,9 +778,9 @@ async function benchSize(size) {
     for (const s of scenarios) {
       const stopProfile = opts.profile === s.id ? await startProfile(`profile-${s.id}-${size}`) : undefined;
       const {
-        floors: [base, b2Run],
+        floors: { b1: base, b2: b2Run, own: ownRun },
         run: r,
-      } = await measureBeside(s.writeFloor ? [b1, b2] : [b1], s);
+      } = await measureBeside({ b1, ...(s.writeFloor ? { b2 } : {}), ...(s.ownFloor ? { own: s.ownFloor } : {}) }, s);
       await stopProfile?.();
       out.scenarios.push({
         id: s.id,
@@ -780,6 +789,7 @@ async function benchSize(size) {
         method: s.method ?? 'GET',
         b1: base,
         ...(b2Run ? { b2: b2Run } : {}),
+        ...(ownRun ? { ownFloor: { ...ownRun, calls: s.ownFloor.calls, bytes: s.ownFloor.bytes, trace: s.ownFloor.trace } } : {}),
         ...r,
         cost: s.cost,
         renderedCost: s.renderedCost,
@@ -787,7 +797,7 @@ async function benchSize(size) {
         exposed: s.exposed,
       });
       log(
-        `${size}: ${s.name.padEnd(36)} ${(s.id.startsWith('path') ? r.allRps : r.rps).toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  429 ${r.r429}  | B1 ${base.rps.toFixed(0)} req/s  ratio ${(r.rps / base.rps).toFixed(2)}  | workerd CPU ${r.cpuMsPerRequest?.toFixed(2)} ms/req (B1 ${base.cpuMsPerRequest?.toFixed(2)}, ÷ ${(base.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)})${b2Run ? `  | B2 ${b2Run.rps.toFixed(0)} req/s  ratio ${(r.rps / b2Run.rps).toFixed(2)}` : ''}`,
+        `${size}: ${s.name.padEnd(36)} ${(s.id.startsWith('path') ? r.allRps : r.rps).toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  429 ${r.r429}  | B1 ${base.rps.toFixed(0)} req/s  ratio ${(r.rps / base.rps).toFixed(2)}  | workerd CPU ${r.cpuMsPerRequest?.toFixed(2)} ms/req (B1 ${base.cpuMsPerRequest?.toFixed(2)}, ÷ ${(base.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)})${b2Run ? `  | B2 ${b2Run.rps.toFixed(0)} req/s  ratio ${(r.rps / b2Run.rps).toFixed(2)}` : ''}${ownRun ? `  | own floor (${s.ownFloor.calls}) ${ownRun.rps.toFixed(0)} req/s  ratio ${(r.rps / ownRun.rps).toFixed(2)}  CPU ${ownRun.cpuMsPerRequest?.toFixed(2)} ms/req` : ''}`,
       );
     }
     b0Runs.push(await measure(b0));

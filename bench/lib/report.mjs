@@ -34,6 +34,7 @@ function markdown(report) {
     `- Node ${m.node}, wrangler ${m.wrangler}, miniflare ${m.miniflare}, workerd ${m.workerd}, autocannon ${m.autocannon}`,
     `- Load: ${o.connections} concurrent connections, ${o.warmup} s warm-up then ${o.duration} s per scenario, ${(o.slices ?? 1) > 1 ? `in ${o.slices} slices alternating with as many B1 slices (its ratio is to those; requests add up, p50 and p99 are the median of the slices')` : 'right after a B1 run of the same length (its ratio is to that run)'}, B0 before and after all of them. Each run measures a copy of the seeded catalogue.`,
     "- B0: a Worker answering a fixed JSON body. B1: a Worker answering the first page of products (20 rows) from the same D1 database with one query. B2 (the orders scenario's write floor, in slices beside it as B1 is): a Worker writing the rows of a one-line guest order (order, line, stock change, status history, order.placed event) in one D1 batch, with no validation; the triggers fire as for a real order.",
+    '- Own floor (the reads rendered on every request: GETs sent with `Cache-Control: no-cache`, and routes that keep no answers): the D1 calls one request of the scenario made, recorded in order by the metered copy and replayed by a bare Worker on the same database (bench/workers/floor.js), which answers JSON.stringify of their results: the least any Worker must do to send those rows. It runs in slices beside its scenario as B1 does; "÷ own floor" is the share of that floor the store keeps, "own floor ÷ B1" how far the D1 work the scenario asks for already is from B1, so a target ("≥ 0.7× B1") above the own floor\'s ratio to B1 is out of reach whatever the Worker does. CPU ms/req is the workerd processes\' CPU time (the Worker and its D1) per request over the same slices.',
     '- req/s counts 2xx answers only; errors are non-2xx (other than 429), socket errors and timeouts; 429s are listed apart (the bench raises both rate limits so none should occur, the limiter still counts every request).',
     "- D1 cost per request: the Worker's own `X-D1-Rows-Read` / `X-D1-Round-Trips` headers (development only) from one request of each scenario; where it sends none, the figure is marked * and comes from a metered copy of the same bundle (bench/workers/metered.js: its D1 and limiter bindings wrapped, one request at a time, never under load). DO calls always come from the metered copy.",
     '- Kept answer: catalogue reads are kept per catalogue version in the isolate that rendered them and, for anonymous callers, in the colo\'s cache (the Cache API) (src/middleware/catalogue-cache.ts); `hit` means the kept bytes were served, with no D1 round trip while the isolate trusts its version (read within CATALOGUE_CACHE_QUIET_MS, 2 s) and after a one-row version read otherwise (a request with a bookmark), `colo-hit` the same from the colo\'s cache, `bypass` that the scenario sends `Cache-Control: no-cache` and is rendered every time, `miss`/– that nothing is kept. "Rows read when rendered" is the first request of the scenario in the metered copy (no kept answer yet). The metered copy sees one path of the 1,200 pages scenario again, so shows `hit`; under load each of its requests misses the isolate (1,000 answers kept) and is a `colo-hit`.',
@@ -73,6 +74,7 @@ function markdown(report) {
         `Webhooks: ${w.received} deliveries received (${w.unique} distinct X-Store-Delivery) of ${w.expected ?? '?'} orders placed after the endpoint was registered, over ${fmt(w.spanSeconds, 1)} s of arriving (first to last, less pauses of over a second: the B1 slices)${w.expected !== undefined && w.received < w.expected ? ` (the rest were still queued when the bench stopped waiting, ${o.drainSeconds} s after the orders run)` : ''}; ${w.verifiedSample} of ${w.sample} sampled deliveries verified with clients/typescript/src/webhooks.js.`,
       );
     }
+    lines.push(...ownFloorLines(r));
     const errored = r.scenarios.filter((s) => s.errors > 0);
     if (errored.length) lines.push('', `Status codes where errors occurred: ${errored.map((s) => `${s.name}: ${JSON.stringify(s.codes)}`).join('; ')}.`);
     lines.push('');
@@ -91,6 +93,26 @@ function markdown(report) {
   if (report.cold) lines.push(...coldStartLines(report.cold));
   lines.push('![Throughput ratio to B1 and p50 latency against catalogue size](chart.svg)', '');
   return lines.join('\n');
+}
+
+/** The table of the rendered reads against their own D1 floor (bench/lib/floor.mjs), when any has one. */
+function ownFloorLines(r) {
+  const rendered = r.scenarios.filter((s) => s.ownFloor);
+  if (!rendered.length) return [];
+  const lines = [
+    '',
+    `Rendered reads against their own D1 floor (${r.size.toLocaleString('en-US')} products):`,
+    '',
+    "| Scenario | own floor's D1 calls | req/s | own floor req/s | ÷ own floor | ÷ B1 | own floor ÷ B1 | CPU ms/req: scenario | own floor | B1 |",
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const s of rendered) {
+    const f = s.ownFloor;
+    lines.push(
+      `| ${s.name} | ${f.calls} | ${fmt(s.rps)} | ${fmt(f.rps)} | ${fmt(ratio(s.rps, f.rps), 2)} | ${fmt(ratio(s.rps, s.b1.rps), 2)} | ${fmt(ratio(f.rps, s.b1.rps), 2)} | ${fmt(s.cpuMsPerRequest, 2)} | ${fmt(f.cpuMsPerRequest, 2)} | ${fmt(s.b1.cpuMsPerRequest, 2)} |`,
+    );
+  }
+  return lines;
 }
 
 /** The "Cold start" section (bench/lib/cold-start.mjs). */

@@ -3,19 +3,39 @@
 // meta.rows_read summed; every call on a limiter stub (credential or address) is counted as a Durable Object call.
 // `raw()` returns no meta, so its statement is run once more with `all()` for the count alone (that
 // extra run is neither counted as a round trip nor returned). The totals come back as headers.
+// Every D1 call is also recorded in order, on the binding and on its sessions alike (the trace: a
+// batch as { batch: [{ sql, params }] }, a lone statement as { sql, params, method, args }, each
+// marked `concurrent` when it started before the previous call had answered). A request with an
+// X-Bench-Trace: <id> header keeps its trace under that id for GET /__bench/trace/<id> (bench/lib/floor.mjs
+// replays it in bench/workers/floor.js).
 // The bench copies this file next to the bundle that `wrangler deploy --dry-run` wrote (./index.js).
 import worker, { AddressLimiter, RateLimiter } from './index.js';
 
 export { AddressLimiter, RateLimiter };
 
-function meterStatement(statement, meter) {
+const TRACE_PATH = '/__bench/trace/';
+/** Traces kept for the bench by the id it gave (X-Bench-Trace), until it reads them. */
+const traces = new Map();
+
+/** Runs one D1 call as the trace's next entry: `concurrent` when another call was still in flight. */
+async function traced(meter, entry, call) {
+  meter.calls.push({ ...entry, concurrent: meter.inFlight > 0 });
+  meter.inFlight++;
+  try {
+    return await call();
+  } finally {
+    meter.inFlight--;
+  }
+}
+
+/** `statement` as prepared from `sql` and bound to `params`: its calls are counted and traced. */
+function meterStatement(statement, meter, sql, params) {
   return new Proxy(statement, {
     get(target, prop) {
-      if (prop === 'bind') return (...args) => meterStatement(target.bind(...args), meter);
       if (prop === 'all' || prop === 'run') {
         return async (...args) => {
           meter.roundTrips++;
-          const result = await target[prop](...args);
+          const result = await traced(meter, { sql, params, method: prop, args }, () => target[prop](...args));
           meter.rowsRead += result?.meta?.rows_read ?? 0;
           meter.rowsWritten += result?.meta?.rows_written ?? 0;
           return result;
@@ -24,7 +44,7 @@ function meterStatement(statement, meter) {
       if (prop === 'first' || prop === 'raw') {
         return async (...args) => {
           meter.roundTrips++;
-          const value = await target[prop](...args);
+          const value = await traced(meter, { sql, params, method: prop, args }, () => target[prop](...args));
           const shadow = await target.all();
           meter.rowsRead += shadow?.meta?.rows_read ?? 0;
           return value;
@@ -39,27 +59,31 @@ function meterStatement(statement, meter) {
 function unwrap(statement) {
   return statement?.[UNWRAP] ?? statement;
 }
+/** A wrapped statement's D1 statement, and its text and values for the trace. */
 const UNWRAP = Symbol('unwrap');
+const TRACE = Symbol('trace');
 
 function meterDatabase(db, meter) {
-  const wrapStatement = (statement) => {
-    const proxy = meterStatement(statement, meter);
+  const wrapStatement = (statement, sql, params) => {
+    const proxy = meterStatement(statement, meter, sql, params);
     return new Proxy(proxy, {
       get(target, prop) {
         if (prop === UNWRAP) return statement;
-        if (prop === 'bind') return (...args) => wrapStatement(statement.bind(...args));
+        if (prop === TRACE) return { sql, params };
+        if (prop === 'bind') return (...args) => wrapStatement(statement.bind(...args), sql, args);
         return Reflect.get(target, prop);
       },
     });
   };
   return new Proxy(db, {
     get(target, prop) {
-      if (prop === 'prepare') return (sql) => wrapStatement(target.prepare(sql));
+      if (prop === 'prepare') return (sql) => wrapStatement(target.prepare(sql), sql, []);
       if (prop === 'batch') {
         return async (statements) => {
           meter.roundTrips++;
           meter.batches++;
-          const results = await target.batch(statements.map(unwrap));
+          const batch = statements.map((s) => s?.[TRACE] ?? { sql: '(a statement not prepared through this binding)', params: [] });
+          const results = await traced(meter, { batch }, () => target.batch(statements.map(unwrap)));
           for (const result of results) {
             meter.rowsRead += result?.meta?.rows_read ?? 0;
             meter.rowsWritten += result?.meta?.rows_written ?? 0;
@@ -71,7 +95,7 @@ function meterDatabase(db, meter) {
       if (prop === 'exec') {
         return async (sql) => {
           meter.roundTrips++;
-          return target.exec(sql);
+          return traced(meter, { sql, params: [], method: 'exec', args: [] }, () => target.exec(sql));
         };
       }
       const value = Reflect.get(target, prop);
@@ -106,7 +130,14 @@ function meterNamespace(namespace, meter) {
 
 export default {
   async fetch(request, env, ctx) {
-    const meter = { roundTrips: 0, batches: 0, rowsRead: 0, rowsWritten: 0, doCalls: 0 };
+    const url = new URL(request.url);
+    if (url.pathname.startsWith(TRACE_PATH)) {
+      const id = decodeURIComponent(url.pathname.slice(TRACE_PATH.length));
+      const trace = traces.get(id);
+      traces.delete(id);
+      return trace ? Response.json(trace) : new Response(`no trace kept for ${id}`, { status: 404 });
+    }
+    const meter = { roundTrips: 0, batches: 0, rowsRead: 0, rowsWritten: 0, doCalls: 0, calls: [], inFlight: 0 };
     const metered = {
       ...env,
       DB: meterDatabase(env.DB, meter),
@@ -122,6 +153,8 @@ export default {
     out.headers.set('X-Bench-D1-Rows-Read', String(meter.rowsRead));
     out.headers.set('X-Bench-D1-Rows-Written', String(meter.rowsWritten));
     out.headers.set('X-Bench-DO-Calls', String(meter.doCalls));
+    const traceId = request.headers.get('X-Bench-Trace');
+    if (traceId) traces.set(traceId, meter.calls);
     return out;
   },
 };
