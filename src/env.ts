@@ -61,6 +61,8 @@ export interface Variables extends TimingVariables {
   rateLimit?: import('./durable-objects/rate-limiter').RateLimitDecision;
   /** What the answering route declared of its body limit, rate limiting, caching and idempotency (src/middleware/route-policy.ts). */
   policy?: import('./lib/route-policy').RoutePolicy;
+  /** The envelope answered and its JSON text (src/lib/envelope.ts): the catalogue cache keeps the text without reading the body back. */
+  renderedJson?: { response: Response; text: string };
 }
 
 export interface AppEnv {

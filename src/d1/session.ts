@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { answerHeader } from '../lib/answer-header';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv, SessionStart } from '../env';
 import { ApiError, detailOf } from '../lib/errors';
@@ -41,7 +42,7 @@ export function sessionStart(c: Context<AppEnv>): { start: SessionStart; constra
 export function sendBookmark(c: Context<AppEnv>, session: D1DatabaseSession) {
   const bookmark = session.getBookmark();
   if (!bookmark) return;
-  c.header(BOOKMARK_HEADER, bookmark);
+  answerHeader(c, BOOKMARK_HEADER, bookmark);
   if (c.req.path.startsWith('/admin') && !READS.has(c.req.method)) {
     setCookie(c, BOOKMARK_COOKIE, bookmark, { path: '/admin', httpOnly: true, secure: config(c.env).ENVIRONMENT !== 'development', sameSite: 'Lax', maxAge: 3600 });
   }

@@ -36,7 +36,13 @@ export async function coloMatch(origin: string, version: number, target: string)
 }
 
 /** Keeps an answer for the colo's other isolates, in the background of the request that rendered it. */
-export function coloPut(waitUntil: (promise: Promise<unknown>) => void, origin: string, version: number, target: string, entry: ColoEntry): void {
+export function coloPut(
+  waitUntil: (promise: Promise<unknown>) => void,
+  origin: string,
+  version: number,
+  target: string,
+  entry: { body: string | ArrayBuffer; contentType: string },
+): void {
   const response = new Response(entry.body, {
     headers: { 'Content-Type': entry.contentType, 'Cache-Control': `public, max-age=${ENTRY_SECONDS}` },
   });

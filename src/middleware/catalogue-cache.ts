@@ -8,6 +8,7 @@ import { coloMatch, coloPut } from '../lib/colo-cache';
 import { fnv1a } from '../lib/fnv';
 import { ifNoneMatchHolds } from '../lib/if-none-match';
 import { LruCache } from '../lib/lru';
+import { answerHeader } from '../lib/answer-header';
 import type { Principal } from '../lib/access';
 import { continuationKey } from '../lib/query';
 import { routePolicy } from './route-policy';
@@ -28,9 +29,13 @@ function etagOf(version: number, target: string): string {
 
 interface Rendered {
   version: number;
-  body: ArrayBuffer;
+  /** The envelope's JSON text, or the bytes of another answer. */
+  body: string | ArrayBuffer;
   contentType: string;
 }
+
+/** What a kept body weighs: its bytes, or for text its length (JSON is mostly ASCII: near enough for a budget). */
+const sizeOf = (body: string | ArrayBuffer) => (typeof body === 'string' ? body.length : body.byteLength);
 
 /** Bounded so a Worker isolate (128 MB) keeps plenty of room: the hot pages of a storefront fit many times over. */
 const rendered = new LruCache<Rendered>({ maxEntries: 1000, maxBytes: 16 * 1024 * 1024 });
@@ -66,8 +71,9 @@ function observe(version: number, now = Date.now()) {
  */
 export function distrustVersionAfterWrites() {
   return createMiddleware<AppEnv>(async function distrustVersionAfterWrites(c, next) {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
     await next();
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'OPTIONS') seen.confirmedAt = 0;
+    seen.confirmedAt = 0;
   });
 }
 
@@ -138,11 +144,11 @@ export function catalogueCache() {
     const quiet = now - seen.changedAt >= quietMs;
     const ifNoneMatch = anonymous ? c.req.header('If-None-Match') : undefined;
     const httpHeaders = (version: number | undefined) => {
-      if (!anonymous) return c.header('Cache-Control', PRIVATE_CACHE_CONTROL);
-      if (version !== undefined) c.header('ETag', etagOf(version, target));
-      c.header('Cache-Control', PUBLIC_CACHE_CONTROL);
+      if (!anonymous) return answerHeader(c, 'Cache-Control', PRIVATE_CACHE_CONTROL);
+      if (version !== undefined) answerHeader(c, 'ETag', etagOf(version, target));
+      answerHeader(c, 'Cache-Control', PUBLIC_CACHE_CONTROL);
       // A shared cache must not answer a request carrying a bookmark (it asks for data at least that fresh) with an older copy.
-      c.header('Vary', 'Authorization, X-D1-Bookmark');
+      answerHeader(c, 'Vary', 'Authorization, X-D1-Bookmark');
     };
     const notModified = (version: number) => {
       httpHeaders(version);
@@ -169,7 +175,8 @@ export function catalogueCache() {
       return c.body(kept.body, 200, { 'Content-Type': kept.contentType });
     };
     const keep = (entry: Rendered) => {
-      if (entry.body.byteLength <= MAX_KEPT_BYTES) rendered.set(key, entry, entry.body.byteLength + key.length);
+      const size = sizeOf(entry.body);
+      if (size <= MAX_KEPT_BYTES) rendered.set(key, entry, size + key.length);
     };
 
     let version: number | undefined;
@@ -191,13 +198,17 @@ export function catalogueCache() {
     await next();
     if (c.res.status !== 200) return;
     httpHeaders(version);
-    c.header('X-Store-Cache', fresh ? 'bypass' : 'miss');
+    answerHeader(c, 'X-Store-Cache', fresh ? 'bypass' : 'miss');
     if (version !== undefined && c.req.method === 'GET' && !c.req.header('Cache-Control')?.toLowerCase().includes('no-store')) {
-      const body = await c.res.arrayBuffer();
-      c.res = new Response(body, c.res);
+      // The envelope's own text when the answer is the envelope as sent (src/lib/envelope.ts), else the body read back.
+      let body: string | ArrayBuffer | undefined = c.var.renderedJson?.response === c.res ? c.var.renderedJson.text : undefined;
+      if (body === undefined) {
+        body = await c.res.arrayBuffer();
+        c.res = new Response(body, c.res);
+      }
       const entry = { version, body, contentType: c.res.headers.get('Content-Type') ?? 'application/json' };
       keep(entry);
-      if (anonymous && !fresh && body.byteLength <= MAX_KEPT_BYTES) coloPut((promise) => c.executionCtx.waitUntil(promise), url.origin, version, target, entry);
+      if (anonymous && !fresh && sizeOf(body) <= MAX_KEPT_BYTES) coloPut((promise) => c.executionCtx.waitUntil(promise), url.origin, version, target, entry);
     }
     // Rendered now, so it exists: `*` (or a tag of this version) is answered as a kept answer would be.
     if (ifNoneMatchHolds(ifNoneMatch, version === undefined ? undefined : etagOf(version, target), true)) c.res = new Response(null, { status: 304, headers: c.res.headers });

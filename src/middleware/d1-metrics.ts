@@ -3,6 +3,7 @@ import type { AppEnv } from '../env';
 import { ride } from '../d1/request-db';
 import type { D1Metrics } from '../d1/metrics';
 import { config } from '../config';
+import { answerHeader } from '../lib/answer-header';
 
 /**
  * D1 cost of a request, in development only (ENVIRONMENT=development, as `npm run dev`, the tests
@@ -22,9 +23,9 @@ export function d1Metrics() {
     const metrics: D1Metrics = { rowsRead: 0, roundTrips: 0, unknown: 0 };
     ride(c, 'd1Metrics', metrics);
     await next();
-    c.header('X-D1-Rows-Read', String(metrics.rowsRead));
-    c.header('X-D1-Round-Trips', String(metrics.roundTrips));
-    c.header('X-D1-Session', c.var.sessionStart);
-    if (metrics.unknown) c.header('X-D1-Rows-Read-Unknown', String(metrics.unknown));
+    answerHeader(c, 'X-D1-Rows-Read', String(metrics.rowsRead));
+    answerHeader(c, 'X-D1-Round-Trips', String(metrics.roundTrips));
+    answerHeader(c, 'X-D1-Session', c.var.sessionStart);
+    if (metrics.unknown) answerHeader(c, 'X-D1-Rows-Read-Unknown', String(metrics.unknown));
   });
 }
