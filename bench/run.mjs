@@ -52,6 +52,7 @@ import {
   variantId,
 } from './lib/catalogue.mjs';
 import { coldStart } from './lib/cold-start.mjs';
+import { readProfile, selfTimeByStage } from './lib/cpuprofile.mjs';
 import { defineOwnFloor, readTrace, TRACE_HEADER } from './lib/floor.mjs';
 import { writeReport } from './lib/report.mjs';
 
@@ -390,6 +391,11 @@ async function profileTarget(targetId, name) {
       .sort((a, b) => b[1] - a[1])
       .slice(0, 25)) {
       console.log(`  ${((100 * n) / busy).toFixed(1).padStart(5)}%  ${key}`);
+    }
+    if (targetId !== 'core:user:store') return;
+    log(`profile ${name}: self time by stage (charged to the nearest frame of src/ on the stack; share of busy):`);
+    for (const { name: stage, share } of selfTimeByStage(readProfile(path.join(TMP, `${name}.cpuprofile`)), path.join(BUILD, 'index.js'))) {
+      console.log(`  ${(100 * share).toFixed(1).padStart(5)}%  ${stage}`);
     }
   };
 }

@@ -93,3 +93,49 @@ export function selfTimeByPackage({ profile, byId }, bundleFile, top = 10) {
     .slice(0, top)
     .map(([name, us]) => ({ name, ms: us / 1000, share: us / busyUs }));
 }
+
+/** The input file each line of an esbuild bundle comes from (its `// <input path>` comments). */
+function lineInputs(bundleFile) {
+  const inputs = [];
+  let current = '(bundle preamble)';
+  for (const line of readFileSync(bundleFile, 'utf8').split('\n')) {
+    current = /^\/\/ ((?:node_modules|src)\/\S+)$/.exec(line)?.[1] ?? current;
+    inputs.push(current);
+  }
+  return inputs;
+}
+
+/**
+ * Self time charged to the stage of the request that caused it: each sample goes to the nearest
+ * frame on its stack that is our own code (a `src/` file and function), so a library's or the
+ * runtime's work (Drizzle building a query, the D1 client, JSON.stringify, a Response) counts
+ * against the line of ours that asked for it. A sample with no frame of ours on its stack (work
+ * resumed after an await inside a library, the garbage collector) goes to the leaf's package.
+ * Samples are counted, not timed: under load a sample's gap to the next includes time the thread
+ * waited for a core (or sat idle between slices), which is not the request's CPU.
+ */
+export function selfTimeByStage({ profile, byId, parent }, bundleFile, top = 25) {
+  const inputs = lineInputs(bundleFile);
+  const bundleName = bundleFile.split('/').pop();
+  const inputOf = (f) => (f.url === bundleName || f.url.endsWith(`/${bundleName}`) ? inputs[f.lineNumber] : undefined);
+  const totals = new Map();
+  let busy = 0;
+  for (const id of profile.samples) {
+    const leaf = byId.get(id).callFrame;
+    if (leaf.functionName === IDLE) continue;
+    busy++;
+    let stage;
+    for (let n = id; n !== undefined && !stage; n = parent.get(n)) {
+      const f = byId.get(n).callFrame;
+      const input = inputOf(f);
+      if (input?.startsWith('src/')) stage = `${input} ${f.functionName || '(anonymous)'}`;
+    }
+    const input = inputOf(leaf);
+    stage ??= input ? packageOf(input) : leaf.url ? `(runtime: ${leaf.url.replace(/:.*$/, '')})` : leaf.functionName;
+    totals.set(stage, (totals.get(stage) ?? 0) + 1);
+  }
+  return [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, n]) => ({ name, share: n / busy }));
+}
