@@ -7,7 +7,10 @@ import type { Context } from 'hono';
  * the handler. A response whose headers are immutable still goes through c.header().
  */
 export function answerHeader(c: Context, name: string, value: string): void {
-  if (!c.finalized) return c.header(name, value);
+  if (!c.finalized) {
+    c.header(name, value);
+    return;
+  }
   try {
     c.res.headers.set(name, value);
   } catch {
