@@ -22,7 +22,7 @@ const NO_WAITING = { waitUntil: () => {}, passThroughOnException: () => {}, prop
 /** The document the Worker serves, as a parsed object. */
 // biome-ignore lint/suspicious/noExplicitAny: tests walk the document freely.
 export async function openApiDocument(): Promise<Record<string, any>> {
-  const res = await createApp().request('http://store.test/api/openapi.json', {}, { DB: NO_DATABASE, ADDRESS_LIMITER: ALLOWING_LIMITER }, NO_WAITING);
+  const res = await createApp().fetch(new Request('http://store.test/api/openapi.json'), { DB: NO_DATABASE, ADDRESS_LIMITER: ALLOWING_LIMITER } as never, NO_WAITING);
   if (res.status !== 200) throw new Error(`GET /api/openapi.json answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
 }

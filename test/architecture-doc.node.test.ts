@@ -102,9 +102,9 @@ function middlewareName(node: ts.Expression): string {
   throw new Error(`src/app.ts: app.use(... ${node.getText()} ...) is a middleware form this test cannot name`);
 }
 
-/** Each middleware `createApp` registers with `app.use`, in source order (the order Hono runs them), with its path pattern. */
+/** Each middleware `buildApp` registers with `app.use`, in source order (the order Hono runs them), with its path pattern. */
 function appMiddleware(): { pattern: string; name: string }[] {
-  return calls(functionNamed('src/app.ts', 'createApp'))
+  return calls(functionNamed('src/app.ts', 'buildApp'))
     .filter((call) => call.expression.getText() === 'app.use')
     .flatMap((call) => {
       const [pattern, ...middleware] = call.arguments;

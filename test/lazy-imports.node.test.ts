@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -41,5 +41,42 @@ describe('lazy modules', () => {
   it('tells static imports from type-only and dynamic ones', () => {
     expect(staticImports("import { Marked } from 'marked';\nimport xss from 'xss';")).toEqual(['marked', 'xss']);
     expect(staticImports("import type * as Xss from 'xss';\nconst m = await import('./lazy-markdown');")).toEqual([]);
+  });
+});
+
+/** The files `entry` reaches through static imports of relative paths (the Worker's startup evaluates them all). */
+function reachedFrom(entry: string): Set<string> {
+  const reached = new Set([entry]);
+  const resolve = (from: string, specifier: string) =>
+    ['', '.ts', '.tsx', '/index.ts', '/index.tsx']
+      .map((end) => path.join(path.dirname(from), specifier) + end)
+      .find((file) => /\.tsx?$/.test(file) && existsSync(path.join(ROOT, file)));
+  for (const file of reached) {
+    for (const specifier of staticImports(read(file)).filter((s) => s.startsWith('.'))) {
+      const target = resolve(file, specifier);
+      if (target) reached.add(target);
+    }
+  }
+  return reached;
+}
+
+describe("the Worker's startup", () => {
+  // Each router is loaded by its mount on the first request that needs it (src/mounts.ts), the queue
+  // consumers and crons on their first batch or run: none of them, nor a module's schemas, at startup.
+  const loadedOnUse =
+    /^src\/(modules\/[\w-]+\/(index|[\w.-]+\.(routes|schemas|handlers))\.tsx?|admin\/index\.tsx|docs\/(index|api-document)\.ts|queues\/.*|scheduled\.ts|webhooks\/openapi-webhooks\.ts)$/;
+
+  it('evaluates no router, schema, handler, queue consumer or cron', () => {
+    const reached = reachedFrom('src/index.ts');
+    expect(reached.size).toBeGreaterThan(20);
+    expect(reached).toContain('src/app.ts');
+    expect([...reached].filter((file) => loadedOnUse.test(file))).toEqual([]);
+  });
+
+  it('tells what it loads on use', () => {
+    expect(
+      ['src/modules/products/index.ts', 'src/modules/products/products.schemas.ts', 'src/queues/deliver.ts', 'src/admin/index.tsx'].every((file) => loadedOnUse.test(file)),
+    ).toBe(true);
+    expect(['src/middleware/auth.ts', 'src/modules/settings/settings.service.ts', 'src/db/schema/index.ts'].some((file) => loadedOnUse.test(file))).toBe(false);
   });
 });

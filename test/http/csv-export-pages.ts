@@ -14,12 +14,13 @@ import { csvExport } from '../../src/middleware/csv-export';
  */
 export async function exportWatchingPages(path: string, init: RequestInit = {}, beforePage?: (page: number) => Promise<void>) {
   const app = createApp();
+  const { openAPIRegistry } = await app.whole();
   const pages: { url: URL; headers: Headers; total?: number }[] = [];
   const outer = new Hono<AppEnv>();
   outer.use(
     '*',
     csvExport(
-      () => app.openAPIRegistry.definitions,
+      () => openAPIRegistry.definitions,
       async (request, c) => {
         await beforePage?.(pages.length + 1);
         const answer = await app.fetch(request, c.env, c.executionCtx);

@@ -18,7 +18,7 @@ interface Operation {
   policy: RoutePolicy;
 }
 
-const operations: Operation[] = createApp().openAPIRegistry.definitions.flatMap((d) =>
+const operations: Operation[] = (await createApp().whole()).openAPIRegistry.definitions.flatMap((d) =>
   d.type === 'route' ? [{ method: d.route.method.toUpperCase(), path: d.route.path, policy: declaredPolicy(d.route as never) }] : [],
 );
 

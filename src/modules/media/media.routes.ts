@@ -18,7 +18,7 @@ import {
 } from '../../lib/openapi';
 import { MAX_MEDIA_PER_PRODUCT, MediaParams, MediaSchema, UpdateMediaBody, UploadMediaQuery } from './media.schemas';
 import { MEDIA_TYPES } from './media.sniff';
-import { MULTIPART_ALLOWANCE } from './media.upload';
+import { MULTIPART_ALLOWANCE } from './media.limits';
 
 const tags = ['Products'];
 const names = crudOperations('products.media', 'ProductMedia', 'ProductMediaList');

@@ -3,15 +3,13 @@ import { config, type Vars } from '../../config';
 import { fieldProblems } from '../../lib/validation';
 import { UploadMediaQuery, type UploadMediaInput } from './media.schemas';
 import { EXTENSION, MEDIA_TYPES, type MediaType, sniff } from './media.sniff';
+import { tooLarge } from './media.limits';
 
 /**
  * Reading an upload: the image as the raw body (its type in Content-Type, settings in the query) or
  * as the `file` part of multipart/form-data (settings as fields beside it). The type is what the
  * first bytes say; a declared type that disagrees, or bytes of another kind, are 415.
  */
-
-/** Room for a multipart body's boundaries and fields around a file of the largest size. */
-export const MULTIPART_ALLOWANCE = 64 * 1024;
 
 export const mediaMaxBytes = (env: Pick<Vars, 'MEDIA_MAX_BYTES'>) => config(env).MEDIA_MAX_BYTES;
 
@@ -85,11 +83,4 @@ function checked(bytes: Uint8Array, declared: string | null, input: UploadMediaI
   if (found.type === null) throw unsupported(`The file is not an image the store accepts (${ACCEPTED}): it is ${found.found}`, `is ${found.found}, not ${ACCEPTED}`);
   if (declared !== null && declared !== found.type) throw unsupported(`The file was sent as ${declared} but is ${found.type}`, `is ${found.type} but was sent as ${declared}`);
   return { bytes, type: found.type, extension: EXTENSION[found.type], width: found.width, height: found.height, input };
-}
-
-export function tooLarge(maxBytes: number) {
-  return new ApiError('INVALID_REQUEST', `Images are at most ${maxBytes} bytes (${(maxBytes / 1024 / 1024).toFixed(1)} MiB)`, {
-    status: 413,
-    details: [detailOf({ field: 'file', problem: `is larger than ${maxBytes} bytes`, code: 'too_big' })],
-  });
 }

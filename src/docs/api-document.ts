@@ -1,0 +1,78 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../env';
+import { FIELDS_SELECTION_EXTENSION } from '../lib/query/list-query';
+import { API_VERSION } from '../middleware/api-version';
+import { registerEventWebhooks } from '../webhooks/openapi-webhooks';
+import { openApiDocument } from './openapi-document';
+
+/** `/api/openapi.json` over every route of `app`, with the security schemes and the events it sends. */
+export function documentApp(app: OpenAPIHono<AppEnv>) {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key (`sk_...`) or, for user operations, a JWT.',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'publishableKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A publishable key (`pk_...`, `Authorization: Bearer pk_...`): safe in a web page, it can do what a shopper without an account can, only from the web origins it lists (403 from another), and is counted per shopper network. A signed-in shopper sends its own token instead.',
+  });
+  registerEventWebhooks(app);
+  app.get(
+    '/api/openapi.json',
+    openApiDocument(app, (origin) => ({
+      openapi: '3.1.0',
+      info: {
+        title: 'Store API',
+        version: API_VERSION,
+        description: OPENAPI_DESCRIPTION,
+      },
+      servers: [{ url: origin, description: 'This server' }],
+      tags: OPENAPI_TAGS,
+    })),
+  );
+}
+
+/** What the API is and what every operation shares; the whole contract is docs/api.md, never repeated here. */
+const OPENAPI_DESCRIPTION = `The JSON REST API of an online store: catalogue, carts and checkout, orders, payments, shipments, customers, content and webhooks. Every path is under \`/api/\` (\`/api/v1/\` is the same API).
+
+- **Envelope.** \`{ success: true, data, message }\`; a list adds \`pagination\`. A failure is \`{ success: false, error: { code, message, details } }\` with a \`code\` of the Error schema and \`details\` always a list of ErrorDetail (\`{ field?, code, message }\`). Amounts are numbers in the currency's major unit (\`19.99\`).
+- **Lists.** \`page\`, \`limit\` (20 by default, at most 100), \`sort=field:direction,...\`, \`fields=\` (operations that take it carry \`${FIELDS_SELECTION_EXTENSION}: true\`), the list's own filters, and \`format=csv\` for every match; an unknown parameter is 400.
+- **Authentication.** \`Authorization: Bearer\` with an API key (\`sk_...\`), a user token (JWT) or, in a web page, a publishable key (\`pk_...\`). Each operation's \`security\` says what it takes: \`[{ bearerAuth: [] }]\` needs a credential; \`{}\` next to it means the credential is optional, and \`{ publishableKey: [] }\` that a publishable key works there; \`[]\` means it reads none.
+- **Route policy.** Every operation carries \`x-rate-limited\` (counted against the hourly limit; 429 is listed where it is), \`x-cache\` (\`catalogue\`: kept by catalogue version, with an ETag), \`x-max-body-bytes\` (this server's limit) and, where it takes an \`Idempotency-Key\`, \`x-idempotency\` (\`scope\`: the headers a replay must repeat).
+
+Errors, permissions, rate limits, caching, idempotency, orders and the rest of the contract: see docs/api.md in the repository; events and their signatures: docs/webhooks.md.`;
+
+/** The document's tags, one per group of operations, in the order the documentation shows them. */
+const OPENAPI_TAGS = [
+  { name: 'Health', description: 'The API index of links and the health check: public, and never rate limited.' },
+  { name: 'Authentication', description: 'Sign-up, sign-in, the signed-in user, password changes and resets, and the one-time bootstrap of the first admin.' },
+  { name: 'Products', description: 'The catalogue: products and their variants. Reads are public (active products only); writes need `products:write`.' },
+  { name: 'Categories', description: 'The category tree. Reads are public; writes need `categories:write`.' },
+  { name: 'Brands', description: 'Brands of products. Reads are public; writes need `brands:write`.' },
+  { name: 'Carts', description: 'Guest and customer carts, priced on every answer, and checkout into an order.' },
+  { name: 'Orders', description: 'Orders placed by checkout or by staff, their status and cancellation.' },
+  { name: 'Payments', description: 'Payments of orders and refunds of payments.' },
+  { name: 'Shipments', description: 'Shipments of orders, their tracking and status.' },
+  { name: 'Inventory', description: 'Stock per variant and its history of adjustments.' },
+  { name: 'Coupons', description: 'Discount codes and their rules.' },
+  { name: 'Customers', description: 'Customer accounts and their addresses (also as `me` for the signed-in customer).' },
+  { name: 'Users', description: 'Admin and vendor users (staff).' },
+  { name: 'Vendors', description: 'Vendors of a marketplace store, whose users see only their own products and orders.' },
+  { name: 'Roles', description: 'Built-in and custom roles and their `resource:action` permissions.' },
+  { name: 'API keys', description: 'API keys (`sk_...`) for servers and scripts, shown once when created.' },
+  { name: 'Settings', description: 'The store settings: name, contact email, default currency, shipping rates, weight unit and low-stock threshold.' },
+  { name: 'Currencies', description: 'The currencies the store sells in and their exchange rates. Reads are public (enabled currencies only).' },
+  { name: 'Tax rates', description: 'Tax rates per country and region.' },
+  { name: 'Webhooks', description: 'Webhook endpoints, their signing secrets and their deliveries (see docs/webhooks.md for verifying signatures).' },
+  {
+    name: 'Events',
+    description:
+      'What the store POSTs to webhook endpoints: one entry per event kind under `webhooks`, with its body (`<Kind>Event`, its data `<Kind>EventData`) and signature headers.',
+  },
+  { name: 'Notifications', description: 'Email and SMS notifications sent to customers and staff, and the templates they are made from.' },
+  { name: 'Content', description: 'Storefront content: pages, navigation menus and banners. Reads are public (published and live items only).' },
+  { name: 'Audit log', description: 'Who changed what: every write by staff, vendor users and API keys. Read only.' },
+  { name: 'Reports', description: 'Sales, best sellers and new versus returning customers over time, from daily totals the store keeps. Needs `reports:read`.' },
+];
