@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_DEFAULTS, CONFIG_NAMES, configSchema, SECRET_NAMES } from '../src/config';
+import { CONFIG_DEFAULTS, CONFIG_NAMES, configDescription, SECRET_NAMES } from '../src/config';
 
 export const CONFIG_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'deploying.md');
 const BEGIN = '<!-- config-table: generated from src/config.ts by npm run docs:config -->';
@@ -22,7 +22,7 @@ function shown(value: unknown): string {
 export function configTable(): string {
   const rows = CONFIG_NAMES.map((name) => {
     const secret = SECRET_NAMES.includes(name);
-    const description = (configSchema.shape[name].description ?? '').replace(/^Secret\. /, '').replace(/\|/g, '\\|');
+    const description = configDescription(name).replace(/\|/g, '\\|');
     return `| \`${name}\` | ${secret ? 'secret' : shown(CONFIG_DEFAULTS[name])} | ${description} |`;
   });
   return ['| Variable | Unset means | What it does |', '| --- | --- | --- |', ...rows].join('\n');

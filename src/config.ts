@@ -1,52 +1,66 @@
-import { z } from 'zod';
-
 // The Worker's settings: every variable of wrangler.toml's [vars], .dev.vars and `wrangler secret`,
 // typed, defaulted and described here and nowhere else (docs/deploying.md's table is made from it,
 // test/config.node.test.ts checks wrangler.toml and .dev.vars against it). Bindings (D1, queues,
 // Durable Objects, R2) are typed in src/env.ts. Read a setting with `config(env).NAME`.
 
 /** An unset variable: absent, or empty as wrangler.toml writes an unset string (`CORS_ORIGINS = ""`). */
-const blank = (raw: string | number | undefined): raw is undefined => raw === undefined || String(raw).trim() === '';
+const blank = (raw: Raw): raw is undefined => raw === undefined || String(raw).trim() === '';
 
-const variable = z.union([z.string(), z.number()]).optional();
+/** What the Worker may find in a variable: a string (a number from a test's env), or nothing. */
+type Raw = string | number | undefined;
+
+/** What a wrong value must be instead, said after the variable's name. */
+class Problem {
+  constructor(readonly message: string) {}
+}
+
+/**
+ * A variable: how its value reads (a Problem when wrong) and what it does. Plain functions rather
+ * than a zod schema: building ~50 schemas cost ~9 ms of every isolate's startup (docs/performance.md).
+ */
+interface Variable<T> {
+  read(raw: Raw): T | Problem;
+  description: string;
+  secret?: true;
+}
 
 /** A whole number above 0, `fallback` when unset. */
-function count(fallback: number, description: string) {
-  return variable
-    .transform((raw, ctx) => {
+function count(fallback: number, description: string): Variable<number> {
+  return {
+    description,
+    read(raw) {
       if (blank(raw)) return fallback;
       const text = String(raw).trim();
       if (/^\d+$/.test(text) && Number(text) > 0) return Number(text);
-      ctx.addIssue({ code: 'custom', message: `must be a whole number above 0, not "${text}"` });
-      return z.NEVER;
-    })
-    .describe(description);
+      return new Problem(`must be a whole number above 0, not "${text}"`);
+    },
+  };
 }
 
 /** One of `choices`, `fallback` when unset. */
-function choice<const T extends string>(choices: readonly [T, ...T[]], fallback: T, description: string) {
-  return variable
-    .transform((raw, ctx) => {
+function choice<const T extends string>(choices: readonly [T, ...T[]], fallback: T, description: string): Variable<T> {
+  return {
+    description,
+    read(raw) {
       if (blank(raw)) return fallback;
       const text = String(raw).trim();
       if ((choices as readonly string[]).includes(text)) return text as T;
-      ctx.addIssue({ code: 'custom', message: `must be ${choices.map((c) => `"${c}"`).join(' or ')}, not "${text}"` });
-      return z.NEVER;
-    })
-    .describe(description);
+      return new Problem(`must be ${choices.map((c) => `"${c}"`).join(' or ')}, not "${text}"`);
+    },
+  };
 }
 
 /** `true` or `false`, false when unset. */
-function flag(description: string) {
-  return variable
-    .transform((raw, ctx) => {
+function flag(description: string): Variable<boolean> {
+  return {
+    description,
+    read(raw) {
       if (blank(raw)) return false;
       const text = String(raw).trim();
       if (text === 'true' || text === 'false') return text === 'true';
-      ctx.addIssue({ code: 'custom', message: `must be "true" or "false", not "${text}"` });
-      return z.NEVER;
-    })
-    .describe(description);
+      return new Problem(`must be "true" or "false", not "${text}"`);
+    },
+  };
 }
 
 function isUrl(text: string): boolean {
@@ -58,29 +72,47 @@ function isUrl(text: string): boolean {
 }
 
 /** An http(s) URL without trailing slashes, `fallback` (or undefined) when unset. */
-function url<F extends string | undefined = undefined>(description: string, fallback?: F) {
-  return variable
-    .transform((raw, ctx): string | F => {
+function url<F extends string | undefined = undefined>(description: string, fallback?: F): Variable<string | F> {
+  return {
+    description,
+    read(raw) {
       if (blank(raw)) return fallback as F;
       const text = String(raw).trim();
       if (/^https?:\/\/[^/]/.test(text) && isUrl(text)) return text.replace(/\/+$/, '');
-      ctx.addIssue({ code: 'custom', message: `must be an http(s) URL, not "${text}"` });
-      return z.NEVER;
-    })
-    .describe(description);
+      return new Problem(`must be an http(s) URL, not "${text}"`);
+    },
+  };
 }
 
 /** Free text (trimmed), `fallback` (or undefined) when unset. */
-function text<F extends string | undefined = undefined>(description: string, fallback?: F) {
-  return variable.transform((raw): string | F => (blank(raw) ? (fallback as F) : String(raw).trim())).describe(description);
+function text<F extends string | undefined = undefined>(description: string, fallback?: F): Variable<string | F> {
+  return { description, read: (raw) => (blank(raw) ? (fallback as F) : String(raw).trim()) };
+}
+
+/** A list separated by commas or spaces, empty when unset. */
+function list(description: string): Variable<string[]> {
+  return {
+    description,
+    read: (raw) =>
+      blank(raw)
+        ? []
+        : String(raw)
+            .split(/[\s,]+/)
+            .filter(Boolean),
+  };
 }
 
 /** A secret (`wrangler secret put`, .dev.vars locally): never in wrangler.toml, never echoed in an error. */
-const secret = (description: string) => variable.transform((raw) => (blank(raw) ? undefined : String(raw))).describe(`Secret. ${description}`);
+const secret = (description: string): Variable<string | undefined> => ({
+  description,
+  secret: true,
+  read: (raw) => (blank(raw) ? undefined : String(raw)),
+});
 
 const MiB = 1024 * 1024;
 
-export const configSchema = z.object({
+/** Every variable, in the order docs/deploying.md lists them. */
+const VARIABLES = {
   ENVIRONMENT: choice(
     ['production', 'development'],
     'production',
@@ -96,17 +128,9 @@ export const configSchema = z.object({
     2000,
     'Milliseconds an isolate trusts the catalogue version it read, serving kept catalogue answers without a D1 read (src/middleware/catalogue-cache.ts).',
   ),
-  CORS_ORIGINS: z
-    .union([z.string(), z.number()])
-    .optional()
-    .transform((raw) =>
-      blank(raw)
-        ? []
-        : String(raw)
-            .split(/[\s,]+/)
-            .filter(Boolean),
-    )
-    .describe("Origins allowed to call /api from a browser besides the settings' allowedOrigins, comma separated; exact or `https://*.shop.example` (src/middleware/cors.ts)."),
+  CORS_ORIGINS: list(
+    "Origins allowed to call /api from a browser besides the settings' allowedOrigins, comma separated; exact or `https://*.shop.example` (src/middleware/cors.ts).",
+  ),
 
   JWT_SECRET: secret('Signs user JWTs (HS256) and derives reset and cart-recovery tokens; sign-in fails without it.'),
   JWT_TTL_SECONDS: count(86_400, 'Lifetime of a user JWT in seconds.'),
@@ -151,21 +175,21 @@ export const configSchema = z.object({
   TWILIO_AUTH_TOKEN: secret('The Twilio auth token.'),
   TWILIO_FROM: secret('The sending number or Messaging Service SID of Twilio.'),
   TWILIO_API_URL: url("Twilio's base URL (https://api.twilio.com when unset)."),
-});
+} satisfies Record<string, Variable<unknown>>;
 
-export type Config = z.output<typeof configSchema>;
+export type Config = { [K in keyof typeof VARIABLES]: Exclude<ReturnType<(typeof VARIABLES)[K]['read']>, Problem> };
 export type ConfigName = keyof Config;
 /** The variables as the Worker receives them: strings, each optional. */
 export type Vars = { [K in ConfigName]?: string };
 
-/** Every variable's name, in the schema's order. */
-export const CONFIG_NAMES = Object.keys(configSchema.shape) as ConfigName[];
-/** What each variable is when unset. */
-export const CONFIG_DEFAULTS: Config = configSchema.parse({});
+/** Every variable's name, in the list's order. */
+export const CONFIG_NAMES = Object.keys(VARIABLES) as ConfigName[];
 /** Variables that are secrets: set with `wrangler secret put` (or .dev.vars), never in wrangler.toml. */
-export const SECRET_NAMES = CONFIG_NAMES.filter((name) => configSchema.shape[name].description?.startsWith('Secret.'));
+export const SECRET_NAMES = CONFIG_NAMES.filter((name) => (VARIABLES[name] as Variable<unknown>).secret);
+/** What a variable does (docs/deploying.md's table). */
+export const configDescription = (name: ConfigName): string => VARIABLES[name].description;
 
-/** A variable with a value the schema refuses; the message names each one and what it must be. */
+/** A variable with a value its reader refuses; the message names each one and what it must be. */
 export class ConfigError extends Error {
   constructor(readonly problems: { name: string; message: string }[]) {
     super(`Invalid configuration (wrangler.toml [vars], .dev.vars or wrangler secret): ${problems.map((p) => `${p.name} ${p.message}`).join('; ')}`);
@@ -175,16 +199,21 @@ export class ConfigError extends Error {
 
 /** Parses the variables of `env`, throwing a ConfigError naming every invalid one. */
 export function parseConfig(env: object): Config {
-  const result = configSchema.safeParse(env);
-  if (result.success) return result.data;
-  throw new ConfigError(
-    result.error.issues.map((issue) => {
-      const name = String(issue.path[0]);
-      // Secrets fail only on type, and their messages never hold the value; keep it so anyway.
-      return { name, message: SECRET_NAMES.includes(name as ConfigName) ? 'is not a string' : issue.message };
-    }),
-  );
+  const values: Record<string, unknown> = {};
+  const problems: { name: string; message: string }[] = [];
+  for (const name of CONFIG_NAMES) {
+    const raw: unknown = (env as Record<string, unknown>)[name];
+    // Secrets' messages never hold the value; nor does this one, for any variable.
+    const value = typeof raw === 'string' || typeof raw === 'number' || raw === undefined ? VARIABLES[name].read(raw) : new Problem('is not a string');
+    if (value instanceof Problem) problems.push({ name, message: value.message });
+    else values[name] = value;
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return values as Config;
 }
+
+/** What each variable is when unset. */
+export const CONFIG_DEFAULTS: Config = parseConfig({});
 
 // The Worker gets the same env object for every request of an isolate, so each is parsed once.
 const parsed = new WeakMap<object, Config>();
