@@ -21,6 +21,7 @@ const MUTABLE_STATE = /^(?:let \w+|(?:export )?const \w+ = new (?:Map|Set|LruCac
 const STATELESS_ACROSS_FILES: Record<string, string> = {
   'src/db/client.ts': 'the relational schema, derived from the code',
   'src/docs/openapi-document.ts': 'a count of document builds, which tests compare before and after',
+  'src/lib/query/list-query.ts': 'the parameters every list shares, built from the code on first use',
   'src/modules/payments/providers/stripe.ts': 'Stripe clients by secret key',
 };
 

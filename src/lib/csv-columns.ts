@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import { type FieldTree, parseFields } from './query';
+import { type FieldTree, parseFields } from './query/fields';
 
 /**
  * The columns of a list exported as CSV, read off the same field tree `fields=` is checked

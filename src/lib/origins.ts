@@ -1,5 +1,3 @@
-import { z } from '@hono/zod-openapi';
-
 /**
  * Web origins a store lets call its API from the browser (CORS): exact origins
  * (`https://shop.example`, `http://localhost:5173`) and patterns with one wildcard label in front
@@ -51,18 +49,3 @@ export function originMatcher(patterns: readonly string[]): (origin: string) => 
     return wildcards.some((w) => w.scheme === scheme && w.port === port && host.endsWith(w.suffix) && host.length > w.suffix.length);
   };
 }
-
-/** Web origins or origin patterns (src/lib/origins.ts), lower-cased and without repeats. */
-export const AllowedOrigins = z
-  .array(
-    z
-      .string()
-      .max(200)
-      .transform(normalOrigin)
-      .superRefine((value, ctx) => {
-        const problem = originPatternProblem(value);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      }),
-  )
-  .max(MAX_ALLOWED_ORIGINS)
-  .transform((patterns) => [...new Set(patterns)]);

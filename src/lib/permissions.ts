@@ -1,5 +1,3 @@
-import { z } from '@hono/zod-openapi';
-
 /**
  * The permissions a role or an API key can hold: `resource:action`, `resource:*` (every action on
  * one resource) or `*` (everything). Declared here so a typo (`product:write`) is refused when a
@@ -48,21 +46,3 @@ export function permissionProblem(permission: string): string | undefined {
   if (action !== '*' && !actions.includes(action)) return `'${permission}' names an unknown action '${action}'; known: ${actions.join(', ')}, *`;
   return undefined;
 }
-
-export const Permission = z
-  .string()
-  .max(100)
-  .superRefine((value, ctx) => {
-    const problem = permissionProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .openapi({ example: 'products:write', description: '`resource:action`, `resource:*` or `*`.' });
-
-export const Permissions = z
-  .array(Permission)
-  .max(PERMISSION_RESOURCES.length * PERMISSION_ACTIONS.length + PERMISSION_RESOURCES.length + 1 + 2 * Object.keys(SPECIAL_PERMISSIONS).length)
-  .transform((list) => [...new Set(list)])
-  .openapi({
-    example: ['products:read', 'orders:*'],
-    description: `Permissions: \`resource:action\`, \`resource:*\` or \`*\`. Resources: ${PERMISSION_RESOURCES.join(', ')}. Actions: ${PERMISSION_ACTIONS.join(', ')}. Also \`storefront:buyer-ip\`: the key may send \`X-Buyer-IP\` to be counted per shopper.`,
-  });

@@ -2,7 +2,7 @@ import type { Hook } from '@hono/zod-openapi';
 import type { z } from '@hono/zod-openapi';
 import { ApiError, type FieldProblem } from './errors';
 import { wordIssue } from './issue-messages';
-import { continueParsedList } from './query';
+import { continueParsedList } from './query/list-query';
 
 function fieldName(path: readonly PropertyKey[], fallback: string): string {
   return path.length ? path.map(String).join('.') : fallback;

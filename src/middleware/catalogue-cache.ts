@@ -10,7 +10,7 @@ import { ifNoneMatchHolds } from '../lib/if-none-match';
 import { LruCache } from '../lib/lru';
 import { answerHeader } from '../lib/answer-header';
 import type { Principal } from '../lib/access';
-import { continuationKey } from '../lib/query';
+import { continuationKey } from '../lib/query/keyset';
 import { routePolicy } from './route-policy';
 import { keptPerIsolate } from '../lib/isolate-state';
 

@@ -115,21 +115,25 @@ export function readQuerySchema(selectable: FieldTree) {
   return schema;
 }
 
-// The parameters every list has, the same for all: built once, not once for each of ~25 lists at
-// startup (listQuerySchema went from 4.8% to 1.9% of `wrangler check startup`'s samples, median of 7).
-const PAGE_PARAM = integerParam('page', 1, MAX_PAGE, 1).openapi({ description: 'Page number, from 1. A page past the end is an empty list.' });
-const LIMIT_PARAM = integerParam('limit', 1, MAX_LIMIT, DEFAULT_LIMIT).openapi({ description: `Items per page, 1 to ${MAX_LIMIT}.` });
-const FORMAT_PARAM = z
-  .enum(['json', 'csv'])
-  .optional()
-  .openapi({
-    description:
-      '`csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` ' +
-      'selected, else every field; nested fields are `a.b` columns, a list\'s values are joined with "; ". `page` and `limit` do not apply. ' +
-      `Each page of ${MAX_LIMIT} rows read counts as one request against the rate limit; 429 RATE_LIMITED before any row when the ` +
-      `remaining requests cannot cover the pages. At most CSV_EXPORT_MAX_ROWS rows (${DEFAULT_CSV_EXPORT_MAX_ROWS} by default): more is 413 INVALID_REQUEST ` +
-      'naming how many matched (narrow the filters).',
-  });
+// The parameters every list has, the same for all: built once, on the first list's routes (not once
+// for each of ~25 lists, nor at startup before a module needs one: docs/architecture.md#startup).
+const buildSharedParams = () => ({
+  page: integerParam('page', 1, MAX_PAGE, 1).openapi({ description: 'Page number, from 1. A page past the end is an empty list.' }),
+  limit: integerParam('limit', 1, MAX_LIMIT, DEFAULT_LIMIT).openapi({ description: `Items per page, 1 to ${MAX_LIMIT}.` }),
+  format: z
+    .enum(['json', 'csv'])
+    .optional()
+    .openapi({
+      description:
+        '`csv`: every item matching the filters (not one page) as CSV, streamed; so does `Accept: text/csv`. Columns are the `fields` ' +
+        'selected, else every field; nested fields are `a.b` columns, a list\'s values are joined with "; ". `page` and `limit` do not apply. ' +
+        `Each page of ${MAX_LIMIT} rows read counts as one request against the rate limit; 429 RATE_LIMITED before any row when the ` +
+        `remaining requests cannot cover the pages. At most CSV_EXPORT_MAX_ROWS rows (${DEFAULT_CSV_EXPORT_MAX_ROWS} by default): more is 413 INVALID_REQUEST ` +
+        'naming how many matched (narrow the filters).',
+    }),
+});
+let shared: ReturnType<typeof buildSharedParams> | undefined;
+const sharedParams = () => (shared ??= buildSharedParams());
 
 /**
  * The query schema of a list endpoint, built from its config: validation, parsing and the OpenAPI
@@ -140,10 +144,11 @@ export function listQuerySchema<F extends AnyFilters>(config: ListQueryConfig<F>
   const sortable = Object.keys(config.sortable);
   const defaultSort = config.defaultSort.map((k) => `${k.field}:${k.direction}`).join(',');
   const filterShape = Object.fromEntries(Object.entries(config.filters).map(([name, spec]) => [name, spec.schema]));
+  const { page, limit, format } = sharedParams();
   const schema = z
     .strictObject({
-      page: PAGE_PARAM,
-      limit: LIMIT_PARAM,
+      page,
+      limit,
       sort: z
         .string()
         .optional()
@@ -162,7 +167,7 @@ export function listQuerySchema<F extends AnyFilters>(config: ListQueryConfig<F>
           example: `${sortable[0]}:desc`,
         }),
       fields: fieldsParam(config.selectable),
-      format: FORMAT_PARAM,
+      format,
       ...filterShape,
     })
     .transform((query) => {

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { apiKeys } from '../../db/schema';
-import { Permissions } from '../../lib/permissions';
+import { Permissions } from '../../lib/schemas';
 import { createInsertSchema, createSelectSchema, Timestamp } from '../../lib/schemas';
-import { AllowedOrigins } from '../../lib/origins';
+import { AllowedOrigins } from '../../lib/schemas';
 
 export const API_KEY_STATUSES = ['active', 'revoked', 'expired'] as const;
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { roles } from '../../db/schema';
-import { Permissions } from '../../lib/permissions';
+import { Permissions } from '../../lib/schemas';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
 
 export const RoleSchema = createSelectSchema(roles, {

@@ -2,7 +2,8 @@ import { z } from '@hono/zod-openapi';
 import { storeSettings, WEIGHT_UNITS } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
-import { AllowedOrigins, MAX_ALLOWED_ORIGINS } from '../../lib/origins';
+import { MAX_ALLOWED_ORIGINS } from '../../lib/origins';
+import { AllowedOrigins } from '../../lib/schemas';
 import { CurrencyCode } from './currencies.schemas';
 
 /** An amount in the default currency's major unit; its decimals are checked against that currency's minor units. */
