@@ -498,6 +498,22 @@ const migrationsHash = createHash('sha256')
   .digest('hex')
   .slice(0, 16);
 
+/** A database with every migration and no rows in `dir` (made anew): the cold start's storefront page reads it. */
+async function migratedEmptyD1(dir) {
+  await rm(dir, { recursive: true, force: true });
+  const mf = new Miniflare({
+    d1Persist: dir,
+    workers: [{ ...common, name: 'admin', scriptPath: path.join(BENCH, 'workers', 'admin.js'), d1Databases: { DB: D1_ID } }],
+  });
+  try {
+    await mf.ready;
+    await migrate(mf, await migrationFiles());
+  } finally {
+    await mf.dispose();
+  }
+  return dir;
+}
+
 /** Migrates the saved catalogue and seeds it unless it holds exactly the expected one: its seed facts, or 'written' when load ran on it. */
 async function prepareCatalogue(size, stateDir, manifest) {
   const seeding = new Miniflare(miniflareOptions(stateDir));
@@ -880,6 +896,8 @@ const cold =
   opts.cold || !partial
     ? await coldStart({
         workers: { b0: b0Worker, bound: b0BoundWorker, store: storeWorker },
+        catalogueD1: await migratedEmptyD1(path.join(TMP, 'cold-d1')),
+        compatibility: { date: config.compatibility_date, flags: config.compatibility_flags ?? [] },
         buildDir: BUILD,
         metafile: METAFILE,
         workerBundle: WORKER_BUNDLE,

@@ -122,13 +122,14 @@ function coldStartLines({ fresh, startup, bundle }) {
   const lines = [
     '## Cold start',
     '',
-    `Fresh isolate to first answer: a new Miniflare (a new workerd process) with the Worker, to its first 200 answer (the store's to GET ${fresh.path}), ${fresh.runs} times each, in turn; ready is \`mf.ready\` (the runtime up and the Worker's modules evaluated), first answer the request after it. B0 is the runtime's own start; B0 with the store's bindings adds what D1, the Durable Objects and the queues cost to start; the store less that is our bundle's cost: **${fmt(fresh.store.totalMs.median - fresh.bound.totalMs.median)} ms** (medians).`,
+    `Fresh isolate to first answer: a new Miniflare (a new workerd process) with the Worker, to its first 200 answer (the store's to GET ${fresh.path}), ${fresh.runs} times each, in turn; ready is \`mf.ready\` (the runtime up and the Worker's modules evaluated), first answer the request after it. B0 is the runtime's own start; B0 with the store's bindings adds what D1, the Durable Objects and the queues cost to start; the store less that is our bundle's cost: **${fmt(fresh.store.totalMs.median - fresh.bound.totalMs.median)} ms** (medians).${fresh.catalogue ? ` The store builds the routers a request needs on its first such request (src/mounts.ts), so its first answer depends on the path: the last row is a storefront's first page, GET ${fresh.cataloguePath} over a migrated, empty database.` : ''}`,
     '',
     '| Worker | ready ms | first answer ms | total ms (median) | total ms (max) |',
     '| --- | ---: | ---: | ---: | ---: |',
     row('B0', fresh.b0),
     row("B0 with the store's bindings", fresh.bound),
     row('store', fresh.store),
+    ...(fresh.catalogue ? [row(`store, first answer to GET ${fresh.cataloguePath}`, fresh.catalogue)] : []),
     '',
   ];
   if (startup.error) lines.push(`\`wrangler check startup\` did not run here: ${startup.error}`, '');
@@ -147,6 +148,13 @@ function coldStartLines({ fresh, startup, bundle }) {
       );
     }
     lines.push('');
+  }
+  const floors = startup.floors;
+  if (floors && !startup.error) {
+    lines.push(
+      `The floors of that figure, measured in the same runs, in turn with the store (bench/workers/startup-*.ts, built by wrangler like the store): a bare Hono app **${fmt(floors.hono.median)} ms** (the runtime's and the instrument's own cost; runs: ${floors.hono.runs.map((x) => fmt(x)).join(', ')}), and the packages every request of the store loads before any module's routes (@hono/zod-openapi with zod, Drizzle's D1 driver, the tables) **${fmt(floors.stack.median)} ms** (runs: ${floors.stack.runs.map((x) => fmt(x)).join(', ')}).`,
+      '',
+    );
   }
   lines.push(
     `Bundle: ${kib(bundle.bytes)} KiB (esbuild's metafile of \`wrangler deploy --dry-run\`; \`npm run deploy:check -- --by-package\` prints the same). The ${bundle.packages.length} largest parts:`,
