@@ -135,7 +135,7 @@ function coldStartLines({ fresh, startup, bundle }) {
   if (startup.error) lines.push(`\`wrangler check startup\` did not run here: ${startup.error}`, '');
   else {
     lines.push(
-      `\`wrangler check startup\` (alpha; V8's samples about 1 ms apart, so the median of ${startup.busyMs.runs.length} runs): **${fmt(startup.busyMs.median)} ms** of sampled CPU evaluating the bundle (runs: ${startup.busyMs.runs.map((x) => fmt(x)).join(', ')} ms; (idle) left out). From the median run (bench/.tmp/), the functions with the most inclusive time and the packages with the most self time (by the bundle's \`// <path>\` comments of esbuild):`,
+      `\`wrangler check startup\` (alpha; V8's samples about 1 ms apart, so the median of ${startup.busyMs.runs.length} runs): **${fmt(startup.busyMs.median)} ms** of sampled CPU evaluating the bundle, **${fmt(startup.busyMs.min)} ms** the least (runs: ${startup.busyMs.runs.map((x) => fmt(x)).join(', ')} ms; (idle) left out). A sample taken while the machine runs something else counts as busy, so on this loaded 2-core machine the least run is the nearest to the bundle's own cost. From the median run (bench/.tmp/), the functions with the most inclusive time and the packages with the most self time (by the bundle's \`// <path>\` comments of esbuild):`,
       '',
       '| Function (inclusive) | ms | share | | Package (self) | ms | share |',
       '| --- | ---: | ---: | --- | --- | ---: | ---: |',
@@ -152,7 +152,7 @@ function coldStartLines({ fresh, startup, bundle }) {
   const floors = startup.floors;
   if (floors && !startup.error) {
     lines.push(
-      `The floors of that figure, measured in the same runs, in turn with the store (bench/workers/startup-*.ts, built by wrangler like the store): a bare Hono app **${fmt(floors.hono.median)} ms** (the runtime's and the instrument's own cost; runs: ${floors.hono.runs.map((x) => fmt(x)).join(', ')}), and the packages every request of the store loads before any module's routes (@hono/zod-openapi with zod, Drizzle's D1 driver, the tables) **${fmt(floors.stack.median)} ms** (runs: ${floors.stack.runs.map((x) => fmt(x)).join(', ')}).`,
+      `The floors of that figure, measured in the same runs, in turn with the store (bench/workers/startup-*.ts, built by wrangler like the store): a bare Hono app **${fmt(floors.hono.median)} ms** median, ${fmt(floors.hono.min)} least (the runtime's and the instrument's own cost; runs: ${floors.hono.runs.map((x) => fmt(x)).join(', ')}), and the packages every request of the store loads before any module's routes (@hono/zod-openapi with zod, Drizzle's D1 driver, the tables) **${fmt(floors.stack.median)} ms** median, ${fmt(floors.stack.min)} least (runs: ${floors.stack.runs.map((x) => fmt(x)).join(', ')}).`,
       '',
     );
   }
