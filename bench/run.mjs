@@ -202,6 +202,16 @@ function miniflareOptions(stateDir) {
         d1Databases: { DB: D1_ID },
         unsafeDirectSockets: socket,
       },
+      {
+        // B2 with its aftermath: its event goes to the store's events queue, for the store's consumers.
+        ...common,
+        name: 'b2-after',
+        scriptPath: path.join(BENCH, 'workers', 'b2.js'),
+        bindings: { EVENT_ID_PREFIX: `${B2_EVENT_PREFIX}after-` },
+        d1Databases: { DB: D1_ID },
+        queueProducers: { EVENTS_QUEUE: queueProducers.EVENTS_QUEUE },
+        unsafeDirectSockets: socket,
+      },
     ],
   };
 }
@@ -422,14 +432,18 @@ async function measure(target, duration = opts.duration) {
  * that drift out of the ratios. A scenario that leaves work behind (orders: webhook deliveries)
  * settles before the next B1 slice; its work done during its own slices is charged to it, as in one
  * run. Requests, errors and CPU add up over the slices; p50 and p99 are the median of the slices'
- * own. Returns each floor's, by the same names, and the scenario's.
+ * own. A floor that leaves work behind (B2 with its aftermath) settles too. Returns each floor's, by
+ * the same names, and the scenario's.
  */
 async function measureBeside(floors, scenario) {
   const slice = opts.duration / opts.slices;
   const floorRuns = Object.fromEntries(Object.keys(floors).map((name) => [name, []]));
   const runs = [];
   for (let i = 0; i < opts.slices; i++) {
-    for (const [name, floor] of Object.entries(floors)) floorRuns[name].push(await measure(floor, slice));
+    for (const [name, floor] of Object.entries(floors)) {
+      floorRuns[name].push(await measure(floor, slice));
+      await floor.settle?.();
+    }
     runs.push(await measure(scenario, slice));
     await scenario.settle?.();
   }
@@ -599,7 +613,7 @@ async function benchSize(size) {
     const yearOrders = SALES_YEAR.ordersPerDay * 365;
 
     const url = {};
-    for (const name of ['store', 'metered', 'b0', 'b1', 'b2', 'floor']) url[name] = (await mf.unsafeGetDirectURL(name)).origin;
+    for (const name of ['store', 'metered', 'b0', 'b1', 'b2', 'b2-after', 'floor']) url[name] = (await mf.unsafeGetDirectURL(name)).origin;
     const auth = { Authorization: `Bearer ${key}` };
 
     // Scenario inputs: the chosen category, 100 active products to read by id, variants to order.
@@ -691,6 +705,8 @@ async function benchSize(size) {
         // the consumer marking it published, as B2 writes it (published already), and no delivery.
         // Run before the receiver is registered; its events are not counted as deliveries owed.
         writeFloor: true,
+        // Judged against B2 with its event's aftermath as well (bench/workers/b2.js).
+        aftermathFloor: true,
         settle: () => published(mf),
         name: 'POST /api/orders, no webhook endpoint',
         method: 'POST',
@@ -772,6 +788,14 @@ async function benchSize(size) {
         requests: [{ method: 'POST', path: '/', setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json' }, body: b2Body() }) }],
       }),
     };
+    const b2After = {
+      // Its events' consumer work trails it: done before the next slice, so the next slice's own is all it has.
+      settle: () => published(mf),
+      load: () => ({
+        url: url['b2-after'],
+        requests: [{ method: 'POST', path: '/', setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json' }, body: b2Body() }) }],
+      }),
+    };
 
     // One request of each through the Worker under test (must be 2xx), then the metered copy.
     const probe = async (origin, s, extraHeaders = {}) => {
@@ -817,6 +841,9 @@ async function benchSize(size) {
       const b2Probe = await fetch(url.b2, { method: 'POST', headers: { 'content-type': 'application/json' }, body: b2Body() });
       if (b2Probe.status !== 201) throw new Error(`B2 answered ${b2Probe.status}: ${(await b2Probe.text()).slice(0, 300)}`);
       await b2Probe.text();
+      const afterProbe = await fetch(url['b2-after'], { method: 'POST', headers: { 'content-type': 'application/json' }, body: b2Body() });
+      if (afterProbe.status !== 201) throw new Error(`B2 with its aftermath answered ${afterProbe.status}: ${(await afterProbe.text()).slice(0, 300)}`);
+      await afterProbe.text();
       const h = (n) => Number(b2Probe.headers.get(n));
       out.b2Cost = { roundTrips: 1, statements: h('x-bench-d1-statements'), rowsWritten: h('x-bench-d1-rows-written') };
     }
@@ -845,9 +872,9 @@ async function benchSize(size) {
       if (s.webhooks && secret === undefined) await registerReceiver();
       const stopProfile = opts.profile === s.id ? await startProfile(`profile-${s.id}-${size}`) : undefined;
       const {
-        floors: { b1: base, b2: b2Run, own: ownRun },
+        floors: { b1: base, b2: b2Run, b2After: b2AfterRun, own: ownRun },
         run: r,
-      } = await measureBeside({ b1, ...(s.writeFloor ? { b2 } : {}), ...(s.ownFloor ? { own: s.ownFloor } : {}) }, s);
+      } = await measureBeside({ b1, ...(s.writeFloor ? { b2 } : {}), ...(s.aftermathFloor ? { b2After } : {}), ...(s.ownFloor ? { own: s.ownFloor } : {}) }, s);
       await stopProfile?.();
       out.scenarios.push({
         id: s.id,
@@ -856,6 +883,7 @@ async function benchSize(size) {
         method: s.method ?? 'GET',
         b1: base,
         ...(b2Run ? { b2: b2Run } : {}),
+        ...(b2AfterRun ? { b2After: b2AfterRun } : {}),
         ...(ownRun ? { ownFloor: { ...ownRun, calls: s.ownFloor.calls, bytes: s.ownFloor.bytes, trace: s.ownFloor.trace } } : {}),
         ...r,
         cost: s.cost,
@@ -864,7 +892,7 @@ async function benchSize(size) {
         exposed: s.exposed,
       });
       log(
-        `${size}: ${s.name.padEnd(36)} ${(s.id.startsWith('path') ? r.allRps : r.rps).toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  429 ${r.r429}  | B1 ${base.rps.toFixed(0)} req/s  ratio ${(r.rps / base.rps).toFixed(2)}  | workerd CPU ${r.cpuMsPerRequest?.toFixed(2)} ms/req (B1 ${base.cpuMsPerRequest?.toFixed(2)}, ÷ ${(base.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)})${b2Run ? `  | B2 ${b2Run.rps.toFixed(0)} req/s  ratio ${(r.rps / b2Run.rps).toFixed(2)}` : ''}${ownRun ? `  | own floor (${s.ownFloor.calls}) ${ownRun.rps.toFixed(0)} req/s  ratio ${(r.rps / ownRun.rps).toFixed(2)}  CPU ${ownRun.cpuMsPerRequest?.toFixed(2)} ms/req` : ''}`,
+        `${size}: ${s.name.padEnd(36)} ${(s.id.startsWith('path') ? r.allRps : r.rps).toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  429 ${r.r429}  | B1 ${base.rps.toFixed(0)} req/s  ratio ${(r.rps / base.rps).toFixed(2)}  | workerd CPU ${r.cpuMsPerRequest?.toFixed(2)} ms/req (B1 ${base.cpuMsPerRequest?.toFixed(2)}, ÷ ${(base.cpuMsPerRequest / r.cpuMsPerRequest).toFixed(2)})${b2Run ? `  | B2 ${b2Run.rps.toFixed(0)} req/s  ratio ${(r.rps / b2Run.rps).toFixed(2)}` : ''}${b2AfterRun ? `  | B2 with aftermath ${b2AfterRun.rps.toFixed(0)} req/s  ratio ${(r.rps / b2AfterRun.rps).toFixed(2)}  CPU ${b2AfterRun.cpuMsPerRequest?.toFixed(2)} ms/req (B2 ${b2Run?.cpuMsPerRequest?.toFixed(2)})` : ''}${ownRun ? `  | own floor (${s.ownFloor.calls}) ${ownRun.rps.toFixed(0)} req/s  ratio ${(r.rps / ownRun.rps).toFixed(2)}  CPU ${ownRun.cpuMsPerRequest?.toFixed(2)} ms/req` : ''}`,
       );
     }
     b0Runs.push(await measure(b0));

@@ -56,6 +56,12 @@ function markdown(report) {
         `B2 ${fmt(withB2.reduce((sum, s) => sum + s.b2.rps, 0) / withB2.length)} req/s (p50 ${fmt(withB2[0].b2.p50, 1)} ms; one D1 batch of ${r.b2Cost.statements} statements, ${r.b2Cost.rowsWritten} rows written per request${orders?.cost?.rowsWritten ? `; the orders scenario writes ${orders.cost.rowsWritten}*` : ''}).`,
         '',
       );
+      for (const s of r.scenarios.filter((x) => x.b2After)) {
+        lines.push(
+          `B2 with its aftermath (its event written unpublished and sent to the store's events queue, where the store's consumers handle it as an order's), beside "${s.name}": ${fmt(s.b2After.rps)} req/s, ${fmt(s.b2After.cpuMsPerRequest, 2)} ms of workerd CPU a request against B2's ${fmt(s.b2.cpuMsPerRequest, 2)}; the scenario ÷ it: **${fmt(ratio(s.rps, s.b2After.rps), 2)}**.`,
+          '',
+        );
+      }
     }
     lines.push(
       '| Scenario | req/s | p50 ms | p99 ms | errors | 429 | B1 req/s | ÷ B1 | ÷ B2 | ÷ B0 | D1 round trips | D1 rows read | kept answer | rows read when rendered | DO calls |',

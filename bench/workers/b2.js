@@ -12,6 +12,10 @@
 // afterwards): unpublished, the consumer's sweep of leftovers would deliver it to the bench's
 // webhook receiver. Its id starts with env.EVENT_ID_PREFIX (set by bench/run.mjs), so the bench can
 // tell its events apart.
+//
+// With EVENTS_QUEUE bound (B2 with its aftermath), the event is written unpublished and sent to the
+// store's events queue after the batch, as the store sends its own: the store's consumers then do
+// for it what they do for an order's event (mark it published, plan and send the confirmation email).
 const ORDER_NUMBER_START = 1001;
 const UNIT_PRICE = 1000;
 
@@ -26,7 +30,7 @@ const SQL = {
   history: "INSERT INTO order_status_history (id, order_id, from_status, to_status, actor, note, created_at) VALUES (?, ?, NULL, 'pending', ?, NULL, ?)",
   event:
     'INSERT INTO events (id, type, data, created_at, published_at) ' +
-    "VALUES (?1, 'order.placed', json_set(?2, '$.orderNumber', (SELECT number FROM orders WHERE id = ?3)), ?4, ?4)",
+    "VALUES (?1, 'order.placed', json_set(?2, '$.orderNumber', (SELECT number FROM orders WHERE id = ?3)), ?4, ?5)",
 };
 
 export default {
@@ -35,14 +39,16 @@ export default {
     const ts = new Date().toISOString();
     const orderId = `ord_${crypto.randomUUID()}`;
     const actor = 'bench:b2';
+    const eventId = `${env.EVENT_ID_PREFIX}${crypto.randomUUID()}`;
     const data = JSON.stringify({ orderId, customerId: null, email, total: UNIT_PRICE / 100, currency: 'USD', status: 'pending' });
     const results = await env.DB.batch([
       env.DB.prepare(SQL.order).bind(orderId, ORDER_NUMBER_START, email, UNIT_PRICE, ts),
       env.DB.prepare(SQL.line).bind(`oline_${crypto.randomUUID()}`, orderId, productId, variantId, 'B2 line', UNIT_PRICE, UNIT_PRICE, UNIT_PRICE),
       env.DB.prepare(SQL.stock).bind(`adj_${crypto.randomUUID()}`, orderId, actor, ts, variantId),
       env.DB.prepare(SQL.history).bind(`ohist_${crypto.randomUUID()}`, orderId, actor, ts),
-      env.DB.prepare(SQL.event).bind(`${env.EVENT_ID_PREFIX}${crypto.randomUUID()}`, data, orderId, ts),
+      env.DB.prepare(SQL.event).bind(eventId, data, orderId, ts, env.EVENTS_QUEUE ? null : ts),
     ]);
+    if (env.EVENTS_QUEUE) await env.EVENTS_QUEUE.send({ eventId });
     const rowsWritten = results.reduce((sum, r) => sum + (r.meta?.rows_written ?? 0), 0);
     return new Response(JSON.stringify({ success: true, data: { id: orderId } }), {
       status: 201,
