@@ -21,7 +21,7 @@ import { cors } from './middleware/cors';
 import { services } from './middleware/services';
 import { isStaleCredential } from './d1/verified';
 import { readAllowedOrigins } from './modules/settings/settings.service';
-import { MOUNTS, type Mount, mountKey } from './mounts';
+import { appKey, DOCUMENT_KEY, MOUNTS, type Mount } from './mounts';
 import type { Bindings } from './env';
 
 /** The Worker's HTTP side: `fetch` answers a request with the app of the mounts its path needs (src/mounts.ts). */
@@ -30,9 +30,6 @@ export interface StoreApp {
   /** The app with every router mounted and the OpenAPI document: what `/api/openapi.json` is built from. */
   whole(): Promise<OpenAPIHono<AppEnv>>;
 }
-
-/** Stands for `/api/openapi.json`, which needs every router. */
-const DOCUMENT_KEY = 'api/openapi.json';
 
 /**
  * The app, built per group of mounts on the first request that needs it: a storefront's first request
@@ -60,7 +57,7 @@ export function createApp(): StoreApp {
   };
   const store: StoreApp = {
     async fetch(request, env, ctx) {
-      const key = mountKey(versionAliasPath(request));
+      const key = appKey(versionAliasPath(request));
       const app = byKey.get(key) ?? (await appFor(key));
       return app.fetch(request, env, ctx);
     },

@@ -57,3 +57,17 @@ export function mountKey(path: string): string {
   const [, first = '', second = ''] = path.split('/', 3);
   return first === 'api' ? `api/${second}` : first;
 }
+
+/** The key of `/api/openapi.json`, whose app has every router. */
+export const DOCUMENT_KEY = 'api/openapi.json';
+const CLAIMED = new Set([...MOUNTS.flatMap((mount) => mount.keys), DOCUMENT_KEY]);
+
+/**
+ * The key of the app that answers `path`: its mountKey when a mount claims it (or it is the
+ * document's), else '' (the app of no mount, which answers 404). Paths come from callers, so any
+ * other key would be one more app kept per isolate.
+ */
+export function appKey(path: string): string {
+  const key = mountKey(path);
+  return CLAIMED.has(key) ? key : '';
+}

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import type { Redispatch } from '../../src/middleware/rate-limit';
-import { MOUNTS, mountKey } from '../../src/mounts';
+import { appKey, MOUNTS, mountKey } from '../../src/mounts';
 import { workerFetch } from '../worker-fetch';
 
 // A request is answered by an app of the mounts that claim its key (src/mounts.ts). That matches what
@@ -39,6 +39,11 @@ describe('mounts', () => {
       '',
       'docs',
     ]);
+  });
+
+  it('give every path no mount claims one key, so callers cannot make the isolate keep an app per path', () => {
+    expect(['/api/products/p_1', '/admin/orders', '/api/openapi.json', '/api'].map(appKey)).toEqual(['api/products', 'admin', 'api/openapi.json', 'api/']);
+    expect(['/api/nothing-1', '/api/nothing-2', '/nothing', '/', '/api/v9/products'].map(appKey)).toEqual(['', '', '', '', '']);
   });
 
   it('answer a path no mount claims with the envelope 404, and a versioned path as its unversioned one', async () => {
