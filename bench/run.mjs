@@ -615,6 +615,15 @@ async function benchSize(size) {
     const url = {};
     for (const name of ['store', 'metered', 'b0', 'b1', 'b2', 'b2-after', 'floor']) url[name] = (await mf.unsafeGetDirectURL(name)).origin;
     const auth = { Authorization: `Bearer ${key}` };
+    // A signed-in customer, who orders for itself: a shopper's order, which the audit log leaves out.
+    const signUp = await fetch(`${url.store}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'cf-connecting-ip': '192.0.2.2' },
+      body: JSON.stringify({ email: `shopper-${randomBytes(6).toString('hex')}@bench.example.com`, password: randomBytes(12).toString('hex') }),
+    });
+    const signedUp = await signUp.json();
+    if (signUp.status !== 201) throw new Error(`signing up the bench's customer answered ${signUp.status}: ${JSON.stringify(signedUp).slice(0, 300)}`);
+    const customerAuth = { Authorization: `Bearer ${signedUp.data.token}` };
 
     // Scenario inputs: the chosen category, 100 active products to read by id, variants to order.
     const category = LEAVES[3].slug;
@@ -723,6 +732,32 @@ async function benchSize(size) {
                 ...req,
                 headers: { ...auth, 'content-type': 'application/json' },
                 body: JSON.stringify({ lines: [{ variantId: orderVariants[orderN % orderVariants.length], quantity: 1 }], email: `quiet${orderN++}@bench.example.com` }),
+              }),
+            },
+          ],
+        }),
+      },
+      {
+        id: 'orders-customer',
+        // The same with no webhook endpoint, placed by a signed-in customer for itself (no audit entries).
+        writeFloor: true,
+        aftermathFloor: true,
+        settle: () => published(mf),
+        name: 'POST /api/orders, signed-in customer, no webhook endpoint',
+        method: 'POST',
+        path: '/api/orders',
+        headers: customerAuth,
+        body: () => JSON.stringify({ lines: [{ variantId: orderVariants[0], quantity: 1 }] }),
+        load: () => ({
+          url: url.store,
+          requests: [
+            {
+              method: 'POST',
+              path: '/api/orders',
+              setupRequest: (req) => ({
+                ...req,
+                headers: { ...customerAuth, 'content-type': 'application/json' },
+                body: JSON.stringify({ lines: [{ variantId: orderVariants[orderN++ % orderVariants.length], quantity: 1 }] }),
               }),
             },
           ],
