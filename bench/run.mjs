@@ -662,6 +662,31 @@ async function benchSize(size) {
       });
     let byId = 0;
     let orderN = 0;
+    /**
+     * An orders scenario, judged against B2 too (what its rows cost to write): one line of the next
+     * variant each, with `headers` and, for a guest order by staff, `email(n)`. The cost probes order
+     * one variant again and again: the last probe shows an order whose quote inputs the isolate keeps
+     * (src/modules/orders/quote-inputs.ts), as the load's are after warm-up.
+     */
+    const orderScenario = (headers, email) => {
+      const body = (variantId) => JSON.stringify({ lines: [{ variantId, quantity: 1 }], ...(email ? { email: email(orderN) } : {}) });
+      const next = () => body(orderVariants[orderN++ % orderVariants.length]);
+      return {
+        writeFloor: true,
+        method: 'POST',
+        path: '/api/orders',
+        headers,
+        body: () => {
+          const text = body(orderVariants[0]);
+          orderN++;
+          return text;
+        },
+        load: () => ({
+          url: url.store,
+          requests: [{ method: 'POST', path: '/api/orders', setupRequest: (req) => ({ ...req, headers: { ...headers, 'content-type': 'application/json' }, body: next() }) }],
+        }),
+      };
+    };
     const scenarios = [
       { id: 'list', name: 'First page (anonymous)', path: '/api/products' },
       { id: 'list-auth', name: 'First page (admin API key)', path: '/api/products', headers: auth, rotateIp: false },
@@ -708,91 +733,34 @@ async function benchSize(size) {
           requests: [{ method: 'GET', setupRequest: (req) => anonIp({ ...req, path: `/api/products/${activeIds[byId++ % activeIds.length]}` }) }],
         }),
       },
+      // The orders with no webhook endpoint subscribed: the order, its event on the queue and the
+      // consumer marking it published (B2 writes it published already), and no delivery. Run before
+      // the receiver is registered; their events are not counted as deliveries owed. Judged against
+      // B2 with its event's aftermath as well (bench/workers/b2.js).
       {
+        ...orderScenario(auth, (n) => `quiet${n}@bench.example.com`),
         id: 'orders-quiet',
-        // The orders below with no webhook endpoint subscribed: the order, its event on the queue and
-        // the consumer marking it published, as B2 writes it (published already), and no delivery.
-        // Run before the receiver is registered; its events are not counted as deliveries owed.
-        writeFloor: true,
-        // Judged against B2 with its event's aftermath as well (bench/workers/b2.js).
         aftermathFloor: true,
         settle: () => published(mf),
         name: 'POST /api/orders, no webhook endpoint',
-        method: 'POST',
-        path: '/api/orders',
-        headers: auth,
-        body: () => JSON.stringify({ lines: [{ variantId: orderVariants[0], quantity: 1 }], email: `quiet${orderN++}@bench.example.com` }),
-        load: () => ({
-          url: url.store,
-          requests: [
-            {
-              method: 'POST',
-              path: '/api/orders',
-              setupRequest: (req) => ({
-                ...req,
-                headers: { ...auth, 'content-type': 'application/json' },
-                body: JSON.stringify({ lines: [{ variantId: orderVariants[orderN % orderVariants.length], quantity: 1 }], email: `quiet${orderN++}@bench.example.com` }),
-              }),
-            },
-          ],
-        }),
       },
+      // The same, placed by a signed-in customer for itself (a shopper's order: no audit entries).
       {
+        ...orderScenario(customerAuth),
         id: 'orders-customer',
-        // The same with no webhook endpoint, placed by a signed-in customer for itself (no audit entries).
-        writeFloor: true,
         aftermathFloor: true,
         settle: () => published(mf),
         name: 'POST /api/orders, signed-in customer, no webhook endpoint',
-        method: 'POST',
-        path: '/api/orders',
-        headers: customerAuth,
-        body: () => JSON.stringify({ lines: [{ variantId: orderVariants[0], quantity: 1 }] }),
-        load: () => ({
-          url: url.store,
-          requests: [
-            {
-              method: 'POST',
-              path: '/api/orders',
-              setupRequest: (req) => ({
-                ...req,
-                headers: { ...customerAuth, 'content-type': 'application/json' },
-                body: JSON.stringify({ lines: [{ variantId: orderVariants[orderN++ % orderVariants.length], quantity: 1 }] }),
-              }),
-            },
-          ],
-        }),
       },
       {
+        ...orderScenario(auth, (n) => `guest${n}@bench.example.com`),
         id: 'orders',
-        // Judged against B2 too: what its rows cost to write.
-        writeFloor: true,
         // Every order.placed from here on is delivered to the bench's receiver.
         webhooks: true,
         // Its webhook deliveries trail the orders by a second or two (queue batches): let them finish
         // before the next B1 slice, so B1 never shares the machine with this scenario's work.
         settle: () => quiet(() => receiver.deliveries.length),
         name: 'POST /api/orders (admin key, guest)',
-        method: 'POST',
-        path: '/api/orders',
-        headers: auth,
-        // The cost probes order one variant again and again: the last probe shows an order whose quote
-        // inputs the isolate keeps (src/modules/orders/quote-inputs.ts), as the load's are after warm-up.
-        body: () => JSON.stringify({ lines: [{ variantId: orderVariants[0], quantity: 1 }], email: `guest${orderN++}@bench.example.com` }),
-        load: () => ({
-          url: url.store,
-          requests: [
-            {
-              method: 'POST',
-              path: '/api/orders',
-              setupRequest: (req) => ({
-                ...req,
-                headers: { ...auth, 'content-type': 'application/json' },
-                body: JSON.stringify({ lines: [{ variantId: orderVariants[orderN % orderVariants.length], quantity: 1 }], email: `guest${orderN++}@bench.example.com` }),
-              }),
-            },
-          ],
-        }),
       },
       // The reports read daily totals: a year of orders costs the year's days, not its orders.
       {
