@@ -36,15 +36,15 @@ export interface StoreApp {
  * loads the catalogue's modules, not the panel's or the reports' (docs/architecture.md#startup).
  * Every group's app has the same middleware (`buildApp`); module state is shared, being the modules'.
  */
-export function createApp(): StoreApp {
+export function createApp(mounts: readonly Mount[] = MOUNTS): StoreApp {
   const byKey = new Map<string, OpenAPIHono<AppEnv>>();
   const building = new Map<string, Promise<OpenAPIHono<AppEnv>>>();
   const appFor = (key: string): Promise<OpenAPIHono<AppEnv>> => {
-    const mounts = key === DOCUMENT_KEY ? MOUNTS : MOUNTS.filter((mount) => mount.keys.includes(key));
-    const group = key === DOCUMENT_KEY ? key : mounts.map((mount) => MOUNTS.indexOf(mount)).join();
+    const needed = key === DOCUMENT_KEY ? mounts : mounts.filter((mount) => mount.keys.includes(key));
+    const group = key === DOCUMENT_KEY ? key : needed.map((mount) => mounts.indexOf(mount)).join();
     let app = building.get(group);
     if (!app) {
-      app = buildApp(mounts, redispatch, key === DOCUMENT_KEY).catch((error: unknown) => {
+      app = buildApp(needed, redispatch, key === DOCUMENT_KEY).catch((error: unknown) => {
         building.delete(group);
         throw error;
       });
@@ -58,7 +58,20 @@ export function createApp(): StoreApp {
   const store: StoreApp = {
     async fetch(request, env, ctx) {
       const key = appKey(versionAliasPath(request));
-      const app = byKey.get(key) ?? (await appFor(key));
+      let app = byKey.get(key);
+      if (!app) {
+        try {
+          app = await appFor(key);
+        } catch (error) {
+          // No app to answer in: the envelope's 500 here, and the next request loads it again.
+          const requestId = request.headers.get('X-Request-Id') ?? crypto.randomUUID();
+          console.error(
+            JSON.stringify({ level: 'error', requestId, message: 'loading the routers of a request failed', key, error: String(error), stack: (error as Error)?.stack }),
+          );
+          const failure = new ApiError('INTERNAL_ERROR', `An unexpected error occurred. Quote request id ${requestId} when reporting it.`);
+          return Response.json(failure.toBody(), { status: 500, headers: { 'X-Request-Id': requestId } });
+        }
+      }
       return app.fetch(request, env, ctx);
     },
     whole: () => appFor(DOCUMENT_KEY),

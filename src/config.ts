@@ -220,7 +220,7 @@ const parsed = new WeakMap<object, Config>();
 
 /** The settings of `env` (the Worker's env, or a test's copy of it), parsed once per env object. */
 export function config(env: Vars | undefined): Config {
-  // No env at all (app.request() in a Node script): every variable unset.
+  // No env at all (a script calling the app without one): every variable unset.
   if (env === undefined) return CONFIG_DEFAULTS;
   let settings = parsed.get(env);
   if (!settings) {

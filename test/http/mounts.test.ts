@@ -55,6 +55,19 @@ describe('mounts', () => {
     expect(versioned.headers.get('API-Version')).toBe('v1');
   });
 
+  it('answer with the envelope 500 when a router fails to load, and load it again on the next request', async () => {
+    let loads = 0;
+    const failing = { at: '/api' as const, keys: ['api/health'], load: () => Promise.reject(new Error(`load ${++loads} failed`)) };
+    const app = createApp([failing]);
+    for (const attempt of [1, 2]) {
+      const res = await app.fetch(new Request('http://store.test/api/health'), {} as never, undefined as never);
+      expect(res.status).toBe(500);
+      expect(await res.json()).toMatchObject({ success: false, error: { code: 'INTERNAL_ERROR', details: [] } });
+      expect(res.headers.get('X-Request-Id')).toBeTruthy();
+      expect(loads).toBe(attempt);
+    }
+  });
+
   it("make one whole app, of every mount's routes and the OpenAPI document, once", async () => {
     const app = createApp();
     const whole = await app.whole();
