@@ -14,7 +14,8 @@
 //            run in slices beside the orders scenario as B1 is beside every scenario;
 //   floor    each rendered read's own D1 floor: the D1 calls the metered copy recorded for one of its
 //            requests, replayed with their results sent as JSON (bench/workers/floor.js,
-//            bench/lib/floor.mjs), run in slices beside that scenario;
+//            bench/lib/floor.mjs), run in slices beside that scenario; an order's (no webhook
+//            endpoint) likewise, with new ids and the next variant each time, its event sent on;
 //   admin    the runner's door to D1 for migrations and seeding (never measured).
 // Load comes from autocannon at a fixed concurrency, after a warm-up, alternating B1 and scenario
 // in slices. Every run measures a copy of the seeded catalogue (bench/.tmp/run-<size>).
@@ -193,7 +194,15 @@ function miniflareOptions(stateDir) {
       },
       { ...b0Worker, unsafeDirectSockets: socket },
       { ...common, name: 'b1', scriptPath: path.join(BENCH, 'workers', 'b1.js'), d1Databases: { DB: D1_ID }, unsafeDirectSockets: socket },
-      { ...common, name: 'floor', scriptPath: path.join(BENCH, 'workers', 'floor.js'), d1Databases: { DB: D1_ID }, unsafeDirectSockets: socket },
+      {
+        ...common,
+        name: 'floor',
+        scriptPath: path.join(BENCH, 'workers', 'floor.js'),
+        d1Databases: { DB: D1_ID },
+        // An order's own floor sends its events as the store does, for the store's consumers.
+        queueProducers: { EVENTS_QUEUE: queueProducers.EVENTS_QUEUE },
+        unsafeDirectSockets: socket,
+      },
       {
         ...common,
         name: 'b2',
@@ -660,6 +669,11 @@ async function benchSize(size) {
         url: origin,
         requests: [{ method: 'GET', path: p, headers, ...(rotateIp ? { setupRequest: anonIp } : {}) }],
       });
+    /** A POST of `body()` to `origin` + `p` on every request: B2's load, and an order's own floor's. */
+    const post = (origin, p, body) => () => ({
+      url: origin,
+      requests: [{ method: 'POST', path: p, setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json' }, body: body() }) }],
+    });
     let byId = 0;
     let orderN = 0;
     /**
@@ -785,19 +799,11 @@ async function benchSize(size) {
     const b1 = { load: get(url.b1, '/', {}, false) };
     let b2N = 0;
     const b2Body = () => JSON.stringify({ ...orderLines[b2N % orderLines.length], email: `b2-${b2N++}@bench.example.com` });
-    const b2 = {
-      load: () => ({
-        url: url.b2,
-        requests: [{ method: 'POST', path: '/', setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json' }, body: b2Body() }) }],
-      }),
-    };
+    const b2 = { load: post(url.b2, '/', b2Body) };
     const b2After = {
       // Its events' consumer work trails it: done before the next slice, so the next slice's own is all it has.
       settle: () => published(mf),
-      load: () => ({
-        url: url['b2-after'],
-        requests: [{ method: 'POST', path: '/', setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json' }, body: b2Body() }) }],
-      }),
+      load: post(url['b2-after'], '/', b2Body),
     };
 
     // One request of each through the Worker under test (must be 2xx), then the metered copy.
@@ -818,8 +824,10 @@ async function benchSize(size) {
       // The Worker's own D1 cost headers (development only), when it has them.
       if (res.headers.has('x-d1-rows-read')) s.workerCost = { rowsRead: Number(res.headers.get('x-d1-rows-read')), roundTrips: Number(res.headers.get('x-d1-round-trips') ?? NaN) };
       const samples = [];
+      let lastProbeAt;
       for (let i = 0; i < 3; i++) {
         // Each probe's D1 calls are kept under the scenario's id: the last one stays, as its cost does.
+        lastProbeAt = Date.now();
         const m = await probe(url.metered, s, { [TRACE_HEADER]: s.id });
         const h = (n) => Number(m.res.headers.get(n));
         samples.push({
@@ -834,8 +842,11 @@ async function benchSize(size) {
       // The last request is what the load sees (a kept answer where there is one); the first one was rendered.
       s.cost = samples[samples.length - 1];
       s.renderedCost = samples[0];
-      s.ownFloor = await defineOwnFloor(url.floor, s, await readTrace(url.metered, s.id));
-      if (s.ownFloor) s.ownFloor.load = get(url.floor, s.ownFloor.path, {}, false);
+      const write = s.aftermathFloor ? { since: lastProbeAt, line: orderLines[0], probeLine: orderLines[1] } : undefined;
+      s.ownFloor = await defineOwnFloor(url.floor, s, await readTrace(url.metered, s.id), write);
+      if (s.ownFloor) s.ownFloor.load = write ? post(url.floor, s.ownFloor.path, b2Body) : get(url.floor, s.ownFloor.path, {}, false);
+      // A write floor's events are consumed after it, as the order's are.
+      if (s.ownFloor && write) s.ownFloor.settle = () => published(mf);
     }
     const b1Probe = await fetch(url.b1);
     await b1Probe.text();

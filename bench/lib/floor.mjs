@@ -25,20 +25,39 @@ export async function readTrace(meteredOrigin, id) {
 
 /**
  * A scenario's own floor, when it is a read rendered on every request (a GET, renderedEveryTime,
- * whose probe made D1 calls): the trace defined in the floor Worker, checked to answer
- * once. Returns the floor's path, what it replays (described, and the trace itself for results.json)
- * and its answer's bytes, or undefined (writes are judged against B2).
+ * whose probe made D1 calls), or an order judged with its aftermath (`write`: the probe's time and
+ * the line it ordered): the trace defined in the floor Worker, checked to answer once (a write with
+ * `write.probeLine`, another line than the recorded one). Returns the floor's path, what it
+ * replays (described, and the trace itself for results.json) and its answer's bytes, or undefined.
  */
-export async function defineOwnFloor(floorOrigin, scenario, trace) {
-  if ((scenario.method ?? 'GET') !== 'GET' || !renderedEveryTime(scenario.cost?.cache) || trace.length === 0) return undefined;
+export async function defineOwnFloor(floorOrigin, scenario, trace, write) {
+  if (trace.length === 0) return undefined;
+  if (write ? !scenario.aftermathFloor : (scenario.method ?? 'GET') !== 'GET' || !renderedEveryTime(scenario.cost?.cache)) return undefined;
   const id = encodeURIComponent(scenario.id);
-  const define = await fetch(`${floorOrigin}/define/${id}`, { method: 'POST', body: JSON.stringify(trace), headers: { 'content-type': 'application/json' } });
+  const definition = write ? { trace, fresh: madeBy(trace, write.since), line: write.line } : trace;
+  const define = await fetch(`${floorOrigin}/define/${id}`, { method: 'POST', body: JSON.stringify(definition), headers: { 'content-type': 'application/json' } });
   if (define.status !== 204) throw new Error(`the floor Worker refused ${scenario.id}'s trace: ${define.status} ${await define.text()}`);
   const path = `/run/${id}`;
-  const run = await fetch(floorOrigin + path);
+  const run = await fetch(floorOrigin + path, write ? { method: 'POST', body: JSON.stringify(write.probeLine), headers: { 'content-type': 'application/json' } } : {});
   const body = await run.text();
   if (!run.ok) throw new Error(`${scenario.id}'s own floor answered ${run.status}: ${body.slice(0, 300)}`);
-  return { path, calls: describeTrace(trace), bytes: body.length, trace };
+  return { path, calls: describeTrace(trace), bytes: body.length, trace, ...(write ? { fresh: definition.fresh.length } : {}) };
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** An id as src/lib/ids.ts makes them: a prefix, 10 characters of millisecond time, 16 of randomness. */
+const ID = /\b[a-z]+_[0-9A-HJKMNP-TV-Z]{26}\b/g;
+const idTime = (id) => [...id.slice(id.indexOf('_') + 1, id.indexOf('_') + 11)].reduce((t, ch) => t * 32 + CROCKFORD.indexOf(ch), 0);
+
+/** The ids a recorded request made (their time is the request's, at or after `since`), wherever its parameters name them. */
+function madeBy(trace, since) {
+  const found = new Set();
+  for (const call of trace) {
+    for (const s of call.batch ?? [call]) {
+      for (const p of s.params ?? []) if (typeof p === 'string') for (const [id] of p.matchAll(ID)) if (idTime(id) >= since) found.add(id);
+    }
+  }
+  return [...found];
 }
 
 /** "batch of 3" or "all, all + batch of 2": the trace's calls in order, for the report ("+": sent while the one before was in flight). */

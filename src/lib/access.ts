@@ -12,7 +12,8 @@ export type Principal =
   /** No credential, or a publishable key (`pk_...`, named here), which reaches what no credential reaches. */
   | { kind: 'anonymous'; publishableKey?: string }
   | { kind: 'api_key'; id: string; role: string | null; permissions: readonly string[]; vendorId: string | null; ownerId: string | null }
-  | { kind: 'user'; id: string; role: string; permissions: readonly string[]; vendorId: string | null };
+  /** `email`: the account's, as read with the credential (absent for a key's owner judged as a user). */
+  | { kind: 'user'; id: string; role: string; permissions: readonly string[]; vendorId: string | null; email?: string };
 
 export const ANONYMOUS: Principal = { kind: 'anonymous' };
 

@@ -1,36 +1,24 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
-import { API_KEY_PATTERN, hashApiKey } from '../lib/api-key-format';
+import { hashApiKey } from '../lib/api-key-format';
 import { apiKeyCheckStatement, apiKeyGuardStatement, evaluateApiKey, type KeyCheckRow, type KeyLookup, lastUsedUpdate } from '../lib/api-key-check';
 import type { Principal } from '../lib/access';
-import { type CredentialRider, credentialRider } from '../d1/verified';
-import { keptPerIsolate } from './isolate-state';
+import { credentialRider } from '../d1/verified';
+import { ConfirmedCredentials, type OptimisticCredential, samePrincipal } from './credential-cache';
 
-/**
- * API-key principals this isolate confirmed in the last minute, by key hash, with the key's row as
- * read then. A request with such a key, of any method, runs at once on the cached principal while
- * the key's check rides in the request's first D1 batch (credentialRider, src/d1/verified.ts): as a read beside a read-only
- * batch, as a guard statement at the head of a batch that writes (it aborts the batch if the key
- * changed since). So a cached key costs no round trip of its own, and `POST /api/orders` with kept
- * quote inputs is one round trip in all. A key revoked or changed a moment ago is still refused on
- * that very request: nothing it wrote commits, and the request is answered again from scratch.
- */
-const confirmed = new Map<string, { principal: Principal; row: KeyCheckRow; at: number }>();
-keptPerIsolate(() => confirmed.clear());
-const CONFIRMED_MS = 60_000;
-const CONFIRMED_MAX = 1000;
+/** API keys are counted under a hash of the presented key, the same for every request with it. */
+export const keyBucket = (hash: string) => `key:${hash.slice(0, 16)}`;
+
+/** API keys confirmed lately, by key hash (src/lib/credential-cache.ts). */
+const confirmed = new ConfirmedCredentials<KeyCheckRow>();
 
 export function keyPrincipal(found: Extract<KeyLookup, { status: 'valid' }>): Principal {
   const { id, roleId, vendorId, ownerId } = found.record;
   return { kind: 'api_key', id, role: roleId, permissions: found.permissions, vendorId, ownerId };
 }
 
-const same = (a: Principal, b: Principal) => JSON.stringify(a) === JSON.stringify(b);
-
 export function rememberKey(hash: string, principal: Principal, row: KeyCheckRow, now = Date.now()) {
-  confirmed.delete(hash);
-  if (confirmed.size >= CONFIRMED_MAX) confirmed.delete(confirmed.keys().next().value!);
-  confirmed.set(hash, { principal, row, at: now });
+  confirmed.remember(hash, principal, row, now);
 }
 
 /**
@@ -50,27 +38,19 @@ export function stampLastUse(c: Context<AppEnv>, row: KeyCheckRow): KeyCheckRow 
 }
 
 export function forgetKey(hash: string) {
-  confirmed.delete(hash);
+  confirmed.forget(hash);
 }
 
-export interface OptimisticKey {
-  hash: string;
-  principal: Principal;
-  verify: CredentialRider;
-}
-
-/** For a request presenting a key confirmed here lately: the cached principal and the check that rides in its database (src/d1/request-db.ts). */
-export async function optimisticKey(c: Context<AppEnv>, now = Date.now()): Promise<OptimisticKey | undefined> {
-  const credential = /^Bearer +(\S+) *$/i.exec(c.req.header('Authorization') ?? '')?.[1];
-  if (!credential || !API_KEY_PATTERN.test(credential)) return undefined;
-  const hash = await hashApiKey(credential);
-  const cached = confirmed.get(hash);
-  if (!cached || now - cached.at >= CONFIRMED_MS) return undefined;
+/** For a request presenting a key (`sk_...`) confirmed here lately: the cached principal and the check that rides in its database (src/d1/request-db.ts). */
+export async function optimisticKey(c: Context<AppEnv>, key: string, now = Date.now()): Promise<OptimisticCredential | undefined> {
+  const hash = await hashApiKey(key);
+  const cached = confirmed.get(hash, now);
+  if (!cached) return undefined;
   const verify = credentialRider({
     check: (d1) => apiKeyCheckStatement(d1, hash),
     accept: (rows) => {
       const found = evaluateApiKey(rows);
-      if (found.status !== 'valid' || !same(keyPrincipal(found), cached.principal)) return false;
+      if (found.status !== 'valid' || !samePrincipal(keyPrincipal(found), cached.principal)) return false;
       stampLastUse(c, found.row);
       return true;
     },
@@ -80,5 +60,5 @@ export async function optimisticKey(c: Context<AppEnv>, now = Date.now()): Promi
       cached.row = stampLastUse(c, cached.row);
     },
   });
-  return { hash, principal: cached.principal, verify };
+  return { bucket: keyBucket(hash), principal: cached.principal, verify, forget: () => forgetKey(hash) };
 }

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Database } from '../db/client';
-import { roles, users, vendors } from '../db/schema';
 import type { AppEnv } from '../env';
 import { ANONYMOUS, credentialNeeded, hasPermission, type Principal } from '../lib/access';
 import { ApiError } from '../lib/errors';
@@ -11,37 +9,37 @@ import { originMatcher } from '../lib/origins';
 import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey, PUBLISHABLE_KEY_PATTERN, PUBLISHABLE_KEY_PREFIX } from '../lib/api-key-format';
 import { apiKeyByIdStatement, apiKeyCheckStatement, evaluateApiKey, type KeyLookup } from '../lib/api-key-check';
 import { keepPublishableKey, keptPublishableKey } from '../lib/publishable-keys-kept';
-import { forgetKey, keyPrincipal, rememberKey, stampLastUse } from '../lib/api-key-cache';
+import { forgetKey, keyBucket, keyPrincipal, optimisticKey, rememberKey, stampLastUse } from '../lib/api-key-cache';
+import type { OptimisticCredential } from '../lib/credential-cache';
+import { evaluateUser, userCheckStatement } from '../lib/user-check';
+import { optimisticUser, rememberUser, userBucket } from '../lib/user-token-cache';
 import { config } from '../config';
 
 const JWT_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
-/** A user, its role's permissions and its vendor's status, by id. */
-async function userRow(db: Database, id: string) {
-  const [found] = await db
-    .select({ user: users, permissions: roles.permissions, vendorStatus: vendors.status })
-    .from(users)
-    .innerJoin(roles, eq(roles.id, users.roleId))
-    .leftJoin(vendors, eq(vendors.id, users.vendorId))
-    .where(eq(users.id, id))
-    .limit(1);
-  return found;
+/** A user as read now, judged for a token of version `ver` (none for work recorded as the user's). */
+async function checkUser(db: Database, id: string, ver?: number) {
+  return evaluateUser((await userCheckStatement(db.$client, id).all()).results, ver);
 }
 
-/** The principal of a user as read now, or the ApiError a request from it gets (a disabled account, a suspended vendor). */
-function userPrincipal(found: NonNullable<Awaited<ReturnType<typeof userRow>>>): Principal {
-  if (found.user.status !== 'active') throw ApiError.unauthenticated('This account is disabled');
-  // A suspended vendor's users keep their accounts but can do nothing until it is reinstated.
-  if (found.vendorStatus === 'suspended') throw ApiError.forbidden('The vendor of this account is suspended');
-  const { user } = found;
-  return { kind: 'user', id: user.id, role: user.roleId, permissions: found.permissions, vendorId: user.vendorId };
+/** The user behind a token's (or an admin-panel session's) claims, or the ApiError a request with it gets. */
+async function confirmedUser(db: Database, claims: Pick<TokenClaims, 'sub' | 'ver'>) {
+  const found = await checkUser(db, claims.sub, claims.ver);
+  if (found.status === 'unknown') throw ApiError.unauthenticated('Invalid or expired token');
+  if (found.status === 'refused') throw found.error;
+  return found;
 }
 
 /** The principal of a user by id and token version (a JWT's claims, or an admin-panel session's). */
 export async function lookupUser(db: Database, claims: Pick<TokenClaims, 'sub' | 'ver'>): Promise<Principal> {
-  const found = await userRow(db, claims.sub);
-  if (!found || found.user.tokenVersion !== claims.ver) throw ApiError.unauthenticated('Invalid or expired token');
-  return userPrincipal(found);
+  return (await confirmedUser(db, claims)).principal;
+}
+
+/** A user token's principal, remembered so that the user's next requests check it inside their own first batch. */
+async function tokenPrincipal(db: Database, claims: TokenClaims): Promise<Principal> {
+  const found = await confirmedUser(db, claims);
+  rememberUser(found);
+  return found.principal;
 }
 
 const UNKNOWN_API_KEY = 'Invalid API key';
@@ -106,9 +104,10 @@ export async function recordedPrincipal(db: Database, actor: string): Promise<Pr
     if (found.status !== 'valid') throw keyRefusal(found);
     return keyPrincipal(found);
   }
-  const found = kind === 'user' ? await userRow(db, id) : undefined;
-  if (!found) throw ApiError.unauthenticated(`No user or API key is '${actor}'`);
-  return userPrincipal(found);
+  const found = kind === 'user' ? await checkUser(db, id) : undefined;
+  if (!found || found.status === 'unknown') throw ApiError.unauthenticated(`No user or API key is '${actor}'`);
+  if (found.status === 'refused') throw found.error;
+  return found.principal;
 }
 
 /** How a credential check ended: a principal, or the ApiError (401/403) to answer once the request is counted. */
@@ -131,7 +130,7 @@ export interface PendingAuthentication {
 
 /** API keys are counted under a hash of the presented key, the same for every request with it. */
 export async function apiKeyBucket(key: string): Promise<string> {
-  return `key:${(await hashApiKey(key)).slice(0, 16)}`;
+  return keyBucket(await hashApiKey(key));
 }
 
 const settle = (principal: Promise<Principal>): Promise<AuthOutcome> =>
@@ -169,13 +168,32 @@ export async function beginAuthentication(c: Context<AppEnv>): Promise<PendingAu
     return { bucket: null, shoppers: `pk:${(await hashApiKey(credential)).slice(0, 16)}`, outcome: settle(publishableKeyPrincipal(c, credential)) };
   }
   if (JWT_PATTERN.test(credential)) {
-    const secret = config(c.env).JWT_SECRET;
-    if (!secret) throw new Error('JWT_SECRET is not configured');
-    const claims = await verifyUserToken(credential, secret);
+    const claims = await userClaims(c, credential);
     if (!claims) return failed(ApiError.unauthenticated('Invalid or expired token'));
-    return { bucket: `user:${claims.sub}`, outcome: settle(lookupUser(c.var.db, claims)) };
+    return { bucket: userBucket(claims.sub), outcome: settle(tokenPrincipal(c.var.db, claims)) };
   }
   return failed(ApiError.unauthenticated('Malformed credential: expected an API key (sk_ or pk_) or a JWT'));
+}
+
+/** A user token's claims once its signature and expiry are verified; null for a token that is not good. */
+async function userClaims(c: Context<AppEnv>, token: string): Promise<TokenClaims | null> {
+  const secret = config(c.env).JWT_SECRET;
+  if (!secret) throw new Error('JWT_SECRET is not configured');
+  return verifyUserToken(token, secret);
+}
+
+/**
+ * For a request whose credential (an API key, a user token) this isolate confirmed lately: the
+ * cached principal, and the check that rides in the request's first batch (src/lib/credential-cache.ts).
+ * Undefined when the credential must be looked up first (unknown here, malformed, anonymous).
+ */
+export async function optimisticCredential(c: Context<AppEnv>): Promise<OptimisticCredential | undefined> {
+  const credential = /^Bearer +(\S+) *$/i.exec(c.req.header('Authorization') ?? '')?.[1];
+  if (!credential) return undefined;
+  if (API_KEY_PATTERN.test(credential)) return optimisticKey(c, credential);
+  if (!JWT_PATTERN.test(credential)) return undefined;
+  const claims = await userClaims(c, credential);
+  return claims ? optimisticUser(claims) : undefined;
 }
 
 /** The principal behind the request's credential, or the ApiError it fails with (no rate limiting). */

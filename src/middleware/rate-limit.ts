@@ -8,8 +8,8 @@ import type { AppEnv } from '../env';
 import { config } from '../config';
 import { ApiError } from '../lib/errors';
 import { ride } from '../d1/request-db';
-import { forgetKey, type OptimisticKey, optimisticKey } from '../lib/api-key-cache';
-import { beginAuthentication } from './auth';
+import type { OptimisticCredential } from '../lib/credential-cache';
+import { beginAuthentication, optimisticCredential } from './auth';
 import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
 import { clientNetwork, networkOf, shopperNetwork, UNKNOWN_NETWORK } from '../lib/client-network';
 import { isStaleCredential } from '../d1/verified';
@@ -159,8 +159,8 @@ export function authenticateAndRateLimit(redispatch?: Redispatch) {
   return createMiddleware<AppEnv>(async function authenticateAndRateLimit(c, next) {
     const arrived = arrivedRequest(c.req.raw);
     const again = answeredAgain.has(arrived) || partOfAnother.has(arrived);
-    const cachedKey = redispatch && !answeredAgain.has(arrived) ? await optimisticKey(c) : undefined;
-    if (cachedKey) return answerWithCachedKey(c, next, cachedKey, redispatch!, !again);
+    const cached = redispatch && !answeredAgain.has(arrived) ? await optimisticCredential(c) : undefined;
+    if (cached) return answerWithCachedCredential(c, next, cached, redispatch!, !again);
     startTime(c, 'auth');
     const pending = await beginAuthentication(c);
     const outcome = await pending.outcome.finally(() => endTime(c, 'auth'));
@@ -248,27 +248,28 @@ function enforce(c: Context<AppEnv>, decision: RateLimitDecision | undefined) {
 }
 
 /**
- * A request with an API key this isolate confirmed lately (src/lib/api-key-cache.ts): it runs
- * on the cached principal, its database carries the key's check in the first batch (a lone
- * statement waits for the check: src/d1/verified.ts), and if the check fails (revoked,
- * expired, role changed) the request is answered again from scratch, where the key is looked up
- * before anything else: a changed key never gets an answer under its old rights, and never writes.
+ * A request with an API key or user token this isolate confirmed lately (src/lib/credential-cache.ts):
+ * it runs on the cached principal, its database carries the credential's check in the first batch
+ * (a lone statement waits for the check: src/d1/verified.ts), and if the check fails (revoked,
+ * expired, role changed, password changed, account disabled) the request is answered again from
+ * scratch, where the credential is looked up before anything else: a changed credential never
+ * gets an answer under its old rights, and never writes.
  * A request with a body keeps a copy of it for that second answer, taken before the handler reads
  * it (a body can be read once). The second answer is not counted again.
  */
-async function answerWithCachedKey(c: Context<AppEnv>, next: Next, key: OptimisticKey, redispatch: Redispatch, count: boolean) {
-  const decision = count ? await countCredential(c, key.principal, `key:${key.hash.slice(0, 16)}`) : undefined;
-  c.set('principal', key.principal);
+async function answerWithCachedCredential(c: Context<AppEnv>, next: Next, credential: OptimisticCredential, redispatch: Redispatch, count: boolean) {
+  const decision = count ? await countCredential(c, credential.principal, credential.bucket) : undefined;
+  c.set('principal', credential.principal);
   enforce(c, decision);
   const original = READS.has(c.req.method) ? undefined : c.req.raw.clone();
-  ride(c, 'credentialCheck', key.verify);
+  ride(c, 'credentialCheck', credential.verify);
   await next();
   try {
     if (isStaleCredential(c.error)) throw c.error;
-    await key.verify.settle(); // a handler that read nothing still answers only for a valid key
+    await credential.verify.settle(); // a handler that read nothing still answers only for a valid key
   } catch (error) {
     if (!isStaleCredential(error)) throw error;
-    forgetKey(key.hash);
+    credential.forget();
     const request = original ?? new Request(c.req.raw);
     answeredAgain.add(request);
     const answer = await redispatch(request, c);

@@ -1,3 +1,4 @@
+import { retireTokens } from '../../lib/user-token-cache';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { addresses, type UserRow, users } from '../../db/schema';
@@ -95,7 +96,7 @@ export async function changePassword(db: Database, env: TokenSettings, userId: s
   await assertCurrentPassword(current, input.currentPassword);
   const [row] = await db
     .update(users)
-    .set({ passwordHash: await hashPassword(input.newPassword), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now.toISOString() })
+    .set({ passwordHash: await hashPassword(input.newPassword), ...retireTokens(userId), updatedAt: now.toISOString() })
     // Only the version this request was authenticated with: a concurrent change wins, this one fails.
     .where(and(eq(users.id, userId), eq(users.tokenVersion, current.tokenVersion)))
     .returning();

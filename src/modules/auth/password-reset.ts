@@ -1,3 +1,4 @@
+import { forgetUser } from '../../lib/user-token-cache';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { notifications, users } from '../../db/schema';
@@ -125,5 +126,6 @@ export async function confirmPasswordReset(db: Database, token: string, password
   ]);
   const row = updated[0];
   if (!row) throw ApiError.validation([{ field: 'token', problem: 'is invalid, already used or expired; ask for a new one' }]);
+  forgetUser(row.id);
   return row;
 }

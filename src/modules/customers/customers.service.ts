@@ -8,7 +8,8 @@ import { createUser, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
 import type { CustomerTarget } from './customers.access';
 import { customerListQuery } from './customers.query';
 import type { CreateCustomerInput, Customer, CustomerProfilePatch, UpdateCustomerInput } from './customers.schemas';
-import { assertCurrentPassword, retireSessions, spendResetLinks } from './email-change';
+import { assertCurrentPassword, spendResetLinks } from './email-change';
+import { retireTokens } from '../../lib/user-token-cache';
 
 export const CUSTOMER_ROLE = 'customer';
 /** The condition that makes a user row a customer: every query of this module carries it. */
@@ -77,7 +78,7 @@ export async function updateCustomer(db: Database, target: CustomerTarget, input
   const [row] = await withUniqueConflicts(USER_UNIQUE_FIELDS, () =>
     db
       .update(users)
-      .set({ ...patch, updatedAt: now.toISOString(), ...(patch.status === 'disabled' ? retireSessions : {}) })
+      .set({ ...patch, updatedAt: now.toISOString(), ...(patch.status === 'disabled' ? retireTokens(target.id) : {}) })
       .where(and(eq(users.id, target.id), isCustomer))
       .returning(),
   );
@@ -92,7 +93,7 @@ async function changeEmail(db: Database, current: UserRow, patch: CustomerProfil
     db.batch([
       db
         .update(users)
-        .set({ ...patch, updatedAt: now.toISOString(), ...retireSessions })
+        .set({ ...patch, updatedAt: now.toISOString(), ...retireTokens(current.id) })
         .where(and(eq(users.id, current.id), isCustomer, unchangedSince))
         .returning(),
       spendResetLinks(db, current.id, patch.email, now),

@@ -21,9 +21,6 @@ export async function assertCurrentPassword(row: UserRow, currentPassword: strin
   if (!row.passwordHash || !matches) throw ApiError.validation([{ field: 'currentPassword', problem: 'is incorrect' }]);
 }
 
-/** Set with a change: every token issued before stops working (the JWT's `ver` no longer matches). */
-export const retireSessions = { tokenVersion: sql`${users.tokenVersion} + 1` };
-
 /** Spends the account's unused reset links, only if the account now has `email`: run it after the change, in the same batch. */
 export function spendResetLinks(db: Database, userId: string, email: string, now: Date) {
   const changed = sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${userId} AND ${users.email} = ${email})`;

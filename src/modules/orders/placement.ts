@@ -24,7 +24,7 @@ export type Placement = { orderer: Orderer; errors: [] } | { orderer: null; erro
 export async function placementFor(db: Database, principal: Principal, body: CreateOrderInput): Promise<Placement> {
   if (vendorScope(principal)) throw ApiError.forbidden('Vendor users cannot place orders');
   if (hasPermission(principal, 'orders:write')) return staffPlacement(db, body);
-  if (principal.kind === 'user' && principal.role === CUSTOMER_ROLE) return selfPlacement(db, principal.id, body);
+  if (principal.kind === 'user' && principal.role === CUSTOMER_ROLE) return selfPlacement(db, principal, body);
   throw ApiError.forbidden("This credential lacks the 'orders:write' permission (customers order for themselves)");
 }
 
@@ -45,9 +45,16 @@ async function staffPlacement(db: Database, body: CreateOrderInput): Promise<Pla
   return { orderer: { customerId: customer.id, email: body.email ?? customer.email }, errors: [] };
 }
 
-async function selfPlacement(db: Database, userId: string, body: CreateOrderInput): Promise<Placement> {
-  const account = await db.query.users.findFirst({ columns: { id: true, email: true }, where: eq(users.id, userId) });
+/** The account as its credential was checked (the check is part of the order's batch), or read now. */
+async function ordererAccount(db: Database, principal: Extract<Principal, { kind: 'user' }>) {
+  if (principal.email !== undefined) return { id: principal.id, email: principal.email };
+  const account = await db.query.users.findFirst({ columns: { id: true, email: true }, where: eq(users.id, principal.id) });
   if (!account) throw ApiError.unauthenticated('This account no longer exists');
+  return account;
+}
+
+async function selfPlacement(db: Database, principal: Extract<Principal, { kind: 'user' }>, body: CreateOrderInput): Promise<Placement> {
+  const account = await ordererAccount(db, principal);
   const errors: FieldProblem[] = [];
   if (body.customerId !== undefined && body.customerId !== account.id)
     errors.push({ field: 'customerId', problem: 'a customer orders for itself: leave it out or give your own id' });

@@ -1,4 +1,5 @@
-import { and, count, eq, exists, isNull, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
+import { retireTokens } from '../../lib/user-token-cache';
+import { and, count, eq, exists, isNull, ne, notExists, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
 import { apiKeys, roles, type UserRow, users, vendors } from '../../db/schema';
@@ -204,7 +205,7 @@ export async function updateStaffUser(db: Database, actor: Principal, id: string
   }
   if (password !== undefined) set.passwordHash = await hashPassword(password);
   // A new password or a disabling retires every token for good: re-enabling must not revive a leaked one.
-  if (password !== undefined || (patch.status === 'disabled' && current.status !== 'disabled')) set.tokenVersion = sql`${users.tokenVersion} + 1`;
+  if (password !== undefined || (patch.status === 'disabled' && current.status !== 'disabled')) set.tokenVersion = retireTokens(current.id).tokenVersion;
   const after = { roleId: set.roleId ?? current.roleId, status: set.status ?? current.status };
   const removesAdmin = isActiveAdmin(current) && !isActiveAdmin(after);
   const [row] = await db
