@@ -127,7 +127,7 @@ async function buildApp(mounts: readonly Mount[], redispatch: Redispatch, docume
   return app;
 }
 
-/** Parses the variables (src/config.ts), once per isolate: a ConfigError answers 500 naming the bad ones. */
+/** Parses the variables (src/config.ts), once per isolate: a ConfigError answers 500 (naming the bad ones in development). */
 const checkConfig: MiddlewareHandler<AppEnv> = (c, next) => {
   config(c.env);
   return next();
@@ -160,9 +160,11 @@ function toApiError(error: unknown, c: Context<AppEnv>): ApiError {
   }
   const requestId = c.get('requestId');
   if (error instanceof ConfigError) {
-    // The operator's mistake, not a secret: say which variable so the first request after a deploy shows it.
+    // The operator's mistake: the log names the variable; so does the answer in development, where
+    // the caller is the operator. A public store does not tell every caller how it is configured.
     console.error(JSON.stringify({ level: 'error', requestId, message: error.message }));
-    return new ApiError('INTERNAL_ERROR', `${error.message}. Quote request id ${requestId} when reporting it.`);
+    const shown = c.env.ENVIRONMENT === 'development' ? error.message : "The store's configuration is invalid (its logs name the variable)";
+    return new ApiError('INTERNAL_ERROR', `${shown}. Quote request id ${requestId} when reporting it.`);
   }
   console.error(JSON.stringify({ level: 'error', requestId, method: c.req.method, path: c.req.path, error: String(error), stack: (error as Error)?.stack }));
   return new ApiError('INTERNAL_ERROR', `An unexpected error occurred. Quote request id ${requestId} when reporting it.`);

@@ -4,14 +4,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app';
 import worker from '../../src/index';
 
-// An invalid variable (src/config.ts) is a startup error: every request answers 500 naming it, and
-// queue batches and cron runs throw naming it, instead of the store running on a default.
+// An invalid variable (src/config.ts) is a startup error: every request answers 500 (naming it in
+// development; the log names it always), and queue batches and cron runs throw naming it, instead
+// of the store running on a default.
 
 const app = createApp();
 const misconfigured = () => ({ ...env, RATE_LIMIT_ANONYMOUS: '1o0' });
 
 describe('an invalid variable', () => {
-  it('fails each request with a 500 whose message names the variable, and logs it', async () => {
+  it('in development, fails each request with a 500 whose message names the variable, and logs it', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const ctx = createExecutionContext();
@@ -33,6 +34,23 @@ describe('an invalid variable', () => {
     await expect(worker.queue(batch as never, misconfigured(), createExecutionContext())).rejects.toThrow(/RATE_LIMIT_ANONYMOUS/);
     const controller = createScheduledController({ cron: '* * * * *', scheduledTime: new Date() });
     await expect(worker.scheduled(controller, misconfigured(), createExecutionContext())).rejects.toThrow(/RATE_LIMIT_ANONYMOUS/);
+  });
+
+  it('in production, names neither the variable nor its value to the caller, only in the log', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const ctx = createExecutionContext();
+      const response = await app.fetch(new Request('http://store.test/api/health'), { ...misconfigured(), ENVIRONMENT: 'production' }, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(response.status).toBe(500);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('INTERNAL_ERROR');
+      expect(body.error.message).toMatch(/^The store's configuration is invalid \(its logs name the variable\)\. Quote request id \S+ when reporting it\.$/);
+      expect(body.error.message).not.toContain('RATE_LIMIT_ANONYMOUS');
+      expect(logged.mock.calls.map((call) => String(call[0])).join('\n')).toContain('RATE_LIMIT_ANONYMOUS must be a whole number above 0, not \\"1o0\\"');
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it('the same env with valid values answers as usual', async () => {
