@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
-import { orders, products, productVariants, quoteVersion, storeSettings, writeGuards } from '../../src/db/schema';
+import { orders, products, productVariants, quoteVersion, shippingMethods, writeGuards } from '../../src/db/schema';
 import { interceptD1 } from '../../src/d1/intercept';
 import { placeOrder } from '../../src/modules/orders/place-order';
 import { adminKey, createProduct, db, uid } from '../helpers';
@@ -93,18 +93,25 @@ describe('orders priced from kept quote inputs', () => {
     expect(back.order.status).toBe('pending');
   });
 
-  it('applies store settings changed since the inputs were kept (the flat shipping rate)', async () => {
+  it('applies a shipping rate changed since the inputs were kept (not the old rate)', async () => {
     const product = await createProduct(await adminKey(), { price: 3, stock: 50 });
     const variantId = product.variants[0].id;
-    const [settings] = await db().select().from(storeSettings);
+    const [standard] = await db().select().from(shippingMethods).where(eq(shippingMethods.id, 'smeth_standard'));
     const o = countedOrder();
     try {
       await o.place(variantId);
-      await db().update(storeSettings).set({ shippingFlatRate: 499, freeShippingThreshold: null });
+      const before = await version();
+      await db()
+        .update(shippingMethods)
+        .set({ rate: { type: 'flat', amount: 499 }, freeAbove: null })
+        .where(eq(shippingMethods.id, 'smeth_standard'));
+      expect(await version()).not.toBe(before);
+      o.reset();
       const placed = await o.place(variantId);
-      expect(placed.order).toMatchObject({ subtotal: 300, shippingTotal: 499, total: 799 });
+      expect(placed.order).toMatchObject({ subtotal: 300, shippingTotal: 499, total: 799, shippingMethodId: 'smeth_standard' });
+      expect(o.calls()).toBe(3);
     } finally {
-      await db().update(storeSettings).set({ shippingFlatRate: settings!.shippingFlatRate, freeShippingThreshold: settings!.freeShippingThreshold });
+      await db().update(shippingMethods).set({ rate: standard!.rate, freeAbove: standard!.freeAbove }).where(eq(shippingMethods.id, 'smeth_standard'));
     }
   });
 

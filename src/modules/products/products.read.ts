@@ -38,6 +38,7 @@ export function toVariant(row: ProductVariantRow): Variant {
     options: row.options,
     price: toMajor(row.price),
     compareAtPrice: toMajorOrNull(row.compareAtPrice),
+    weight: row.weight ?? null,
     stock: row.stock,
     lowStockThreshold: row.lowStockThreshold,
     position: row.position,

@@ -24,8 +24,16 @@ const Threshold = z.int().min(0).max(1_000_000_000);
 
 const moneyColumns = { price: Money, compareAtPrice: Money.nullable() };
 
+/** In the store's `weightUnit` (settings), for shipping rates by weight. */
+const Weight = z
+  .number()
+  .min(0)
+  .max(1_000_000)
+  .openapi({ description: "In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs 0.", example: 0.5 });
+
 export const VariantSchema = createSelectSchema(productVariants, {
   ...moneyColumns,
+  weight: Weight.nullable(),
   options: Options,
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -62,6 +70,7 @@ const variantFields = {
   name: z.string().trim().min(1).max(200).nullable(),
   options: Options,
   ...moneyColumns,
+  weight: Weight.nullable(),
   stock: Quantity,
   lowStockThreshold: Threshold.nullable(),
   position: z.int().min(0).max(10_000),

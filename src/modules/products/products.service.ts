@@ -160,6 +160,7 @@ export function newVariantRow(productId: string, v: CreateVariantInput, productP
     options: v.options ?? {},
     price: v.price === undefined ? productPrice : toMinor(v.price),
     compareAtPrice: v.compareAtPrice == null ? null : toMinor(v.compareAtPrice),
+    weight: v.weight ?? null,
     stock: v.stock ?? 0,
     lowStockThreshold: v.lowStockThreshold ?? null,
     position: v.position ?? position,
