@@ -1,11 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createDb } from '../../src/db/client';
 import { orders, products, productVariants, quoteVersion, shippingMethods, writeGuards } from '../../src/db/schema';
-import { interceptD1 } from '../../src/d1/intercept';
-import { placeOrder } from '../../src/modules/orders/place-order';
 import { adminKey, createProduct, db, uid } from '../helpers';
+import { countedOrder } from './order-fixtures';
 
 /**
  * An order is priced from the quote inputs this isolate kept when it has them all
@@ -13,28 +11,6 @@ import { adminKey, createProduct, db, uid } from '../helpers';
  * whatever changed since (a price, a product taken off sale, the settings) is found by the guard,
  * and the order is priced again from a fresh read. Stock changes do not move the version.
  */
-
-/** placeOrder on a binding that counts D1 calls (a batch or a lone statement each). */
-function countedOrder() {
-  let calls = 0;
-  const binding = interceptD1(env.DB, {
-    lone: ({ proceed }) => {
-      calls++;
-      return proceed();
-    },
-    batch: (statements, proceed) => {
-      calls++;
-      return proceed(statements.map((s) => s.statement));
-    },
-  });
-  const counted = createDb(binding);
-  return {
-    place: (variantId: string, quantity = 1, email = `kept-${uid()}@example.test`) =>
-      placeOrder(counted, { customerId: null, email, lines: [{ variantId, quantity }], actor: 'system' }),
-    calls: () => calls,
-    reset: () => (calls = 0),
-  };
-}
 
 const version = async () => (await db().select().from(quoteVersion))[0]!.version;
 const ordersFor = async (email: string) => (await db().select({ n: count() }).from(orders).where(eq(orders.email, email)))[0]!.n;
