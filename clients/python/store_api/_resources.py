@@ -4293,6 +4293,7 @@ class ProductsResource(ResourceBase):
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         categoryIds: Union[List[str], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
+        weight: Union[Optional[float], NotGiven] = NOT_GIVEN,
         variants: Union[List[CreateVariant], NotGiven] = NOT_GIVEN,
     ) -> Product:
         """Create a product.
@@ -4308,6 +4309,8 @@ class ProductsResource(ResourceBase):
                 creation.
             categoryIds: Ids of the categories the product is in.
             stock: Stock of the default variant, when `variants` is not given; 0 when omitted.
+            weight: Weight of the default variant, when `variants` is not given, in the store's
+                `weightUnit`.
             variants: The variants. Without it the product gets one default variant with its
                 SKU, price and `stock`.
         """
@@ -4330,6 +4333,7 @@ class ProductsResource(ResourceBase):
                 "lowStockThreshold": lowStockThreshold,
                 "categoryIds": categoryIds,
                 "stock": stock,
+                "weight": weight,
                 "variants": variants,
             }),
         )

@@ -1015,6 +1015,8 @@ class CreateProduct(_CreateProductRequired, total=False):
     categoryIds: List[str]
     #: Stock of the default variant, when `variants` is not given; 0 when omitted.
     stock: int
+    #: Weight of the default variant, when `variants` is not given, in the store's `weightUnit`.
+    weight: Optional[float]
     #: The variants. Without it the product gets one default variant with its SKU, price and
     #: `stock`.
     variants: List[CreateVariant]

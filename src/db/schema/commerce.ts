@@ -9,6 +9,7 @@ import { users } from './identity';
 // Money columns are integer minor units of the row's currency; rates are exact decimal text.
 
 export const WEIGHT_UNITS = ['g', 'kg', 'oz', 'lb'] as const;
+export type WeightUnit = (typeof WEIGHT_UNITS)[number];
 
 /** The store's settings: one row, id 'store', created by a migration and only ever updated. */
 export const storeSettings = sqliteTable('store_settings', {

@@ -124,12 +124,14 @@ export const CreateProductBody = createInsertSchema(products, productFields)
     }),
     categoryIds: categoryIds.optional(),
     stock: Quantity.optional().openapi({ description: 'Stock of the default variant, when `variants` is not given; 0 when omitted.' }),
+    weight: Weight.nullable().optional().openapi({ description: "Weight of the default variant, when `variants` is not given, in the store's `weightUnit`." }),
     variants: z.array(CreateVariantBody).min(1).max(MAX_VARIANTS_PER_PRODUCT).optional().openapi({
       description: 'The variants. Without it the product gets one default variant with its SKU, price and `stock`.',
     }),
   })
   .strict()
   .refine((p) => !(p.variants && p.stock !== undefined), { path: ['stock'], message: 'give stock per variant when variants are given' })
+  .refine((p) => !(p.variants && p.weight !== undefined), { path: ['weight'], message: 'give weight per variant when variants are given' })
   .openapi('CreateProduct');
 
 export const UpdateProductBody = createUpdateSchema(products, productFields)

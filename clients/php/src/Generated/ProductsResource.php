@@ -237,6 +237,7 @@ final class ProductsResource
      *     lowStockThreshold?: int|null,
      *     categoryIds?: list<string>,
      *     stock?: int,
+     *     weight?: float|null,
      *     variants?: list<array{
      *         sku?: string|null,
      *         name?: string|null,

@@ -558,6 +558,8 @@ export interface CreateProduct {
   categoryIds?: Array<string>;
   /** Stock of the default variant, when `variants` is not given; 0 when omitted. */
   stock?: number;
+  /** Weight of the default variant, when `variants` is not given, in the store's `weightUnit`. */
+  weight?: number | null;
   /** The variants. Without it the product gets one default variant with its SKU, price and `stock`. */
   variants?: Array<CreateVariant>;
 }
