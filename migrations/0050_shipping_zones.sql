@@ -82,8 +82,9 @@ BEGIN
 END;
 
 --> statement-breakpoint
--- Variants' weight in products.related (migrations/0014_product_related.sql): the rebuild writes it,
--- a change of it rebuilds, and every product is rebuilt once so the value has the key.
+-- Variants' weight in products.related (migrations/0014_product_related.sql): the rebuild writes it
+-- and a change of it rebuilds. Products are not rebuilt now: every weight is null until set, and a
+-- variant without the key reads as null (toVariant).
 DROP TRIGGER IF EXISTS `product_related_refresh_apply`;
 --> statement-breakpoint
 CREATE TRIGGER `product_related_refresh_apply` BEFORE INSERT ON `product_related_refresh`
@@ -108,5 +109,3 @@ CREATE TRIGGER `product_variants_related_update` AFTER UPDATE OF `id`, `product_
 BEGIN
   INSERT INTO `product_related_refresh` (`product_id`) VALUES (NEW.`product_id`);
 END;
---> statement-breakpoint
-INSERT INTO `product_related_refresh` (`product_id`) SELECT `id` FROM `products`;

@@ -21,7 +21,8 @@ export interface RelatedVariant {
   options: Record<string, string>;
   price: number;
   compareAtPrice: number | null;
-  weight: number | null;
+  /** Absent from values built before migration 0050 (read as null). */
+  weight?: number | null;
   stock: number;
   lowStockThreshold: number | null;
   position: number;
