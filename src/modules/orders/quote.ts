@@ -29,7 +29,7 @@ import { assertCouponUsable } from '../coupons/coupon-rules';
 
 /**
  * Prices a list of variants and quantities as the store sells them now: catalogue prices, the
- * currency's rate, the coupon, the tax rate of the shipping address and the shipping settings.
+ * currency's rate, the coupon, the tax rate of the shipping address and the shipping method that serves it.
  * Carts show this as their totals; orders are placed at exactly these numbers. Everything is read
  * in one D1 batch (plus one more query for coupons restricted to categories), with the
  * `quote_version` those reads are current at, so an order can price from inputs this isolate kept
@@ -256,14 +256,15 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
   const lineage = coupon?.categoryIds.length ? await categoryLineage(db, [...new Set(lines.map((l) => l.variant.productId))]) : new Map<string, string[]>();
   const convert = (amount: number) => inCurrency(amount, { defaultMinorUnits: defaultCurrency.minorUnits, currency: currency! });
   const weight = cartWeight(lines.map((l) => ({ weight: l.variant.weight, quantity: l.request.quantity })));
-  let shipping: Shipping = shippingFor(inputs.shipping, request.shippingAddress, { weight, discountedSubtotal: 0 }, convert, request.shippingMethodId);
+  const shippingAt = (discountedSubtotal: number) => shippingFor(inputs.shipping, request.shippingAddress, { weight, discountedSubtotal }, convert, request.shippingMethodId);
+  let shipping: Shipping | undefined;
   const pricing: PricingContext = {
     defaultMinorUnits: defaultCurrency.minorUnits,
     currency: currency!,
     coupon,
     tax: inputs.taxRate ? { rate: inputs.taxRate.rate, shippingTaxable: inputs.taxRate.shippingTaxable } : null,
     shipping: (discountedSubtotal) => {
-      shipping = shippingFor(inputs.shipping, request.shippingAddress, { weight, discountedSubtotal }, convert, request.shippingMethodId);
+      shipping = shippingAt(discountedSubtotal);
       return shipping.chosen?.price ?? 0;
     },
   };
@@ -275,6 +276,8 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
     quantity: l.request.quantity,
   }));
   const { lines: priced, ...totals } = priceLines(priceable, pricing);
+  // An empty cart is charged no shipping (priceLines does not ask); its options are still shown.
+  shipping ??= shippingAt(0);
   if (request.requireShipping && shipping.problem) {
     const detail = detailOf(shipping.problem);
     throw new ApiError('SHIPPING_UNAVAILABLE', detail.message, { details: [detail] });
