@@ -778,12 +778,18 @@ function assertUnique(data) {
 /** Insertion order respects foreign keys (category parents come before their children). */
 export const SEED_TABLES = ['categories', 'brands', 'vendors', 'products', 'product_variants', 'product_categories', 'currencies', 'tax_rates', 'coupons'];
 
-/** Demo shipping: 4.95 flat, free from 75.00 (the settings row itself comes from a migration). */
-const SEED_SETTINGS = "UPDATE store_settings SET name = 'Demo Store', shipping_flat_rate = 495, free_shipping_threshold = 7500 WHERE id = 'store';";
+/**
+ * The store's name, and demo shipping: the "Standard" method of the rest-of-world zone (both made by
+ * migration 0050) at 4.95 flat, free from 75.00. The settings row itself comes from a migration.
+ */
+const SEED_SETTINGS = [
+  "UPDATE store_settings SET name = 'Demo Store' WHERE id = 'store';",
+  "UPDATE shipping_methods SET rate = json_object('type', 'flat', 'amount', 495), free_above = 7500 WHERE id = 'smeth_standard';",
+];
 
 /** The seed as `INSERT OR IGNORE` statements, each a few KB. */
 export function buildSeedStatements(data = buildSeedData()) {
-  return [...SEED_TABLES.flatMap((table) => insertStatements(table, data[table], { orIgnore: true, chunkSize: 20 })), SEED_SETTINGS];
+  return [...SEED_TABLES.flatMap((table) => insertStatements(table, data[table], { orIgnore: true, chunkSize: 20 })), ...SEED_SETTINGS];
 }
 
 export function seedCounts(data = buildSeedData()) {

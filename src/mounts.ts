@@ -33,6 +33,7 @@ export const MOUNTS: readonly Mount[] = [
   { at: '/api', keys: ['api/roles'], load: async () => (await import('./modules/roles')).rolesRouter },
   { at: '/api', keys: ['api/settings'], load: async () => (await import('./modules/api-keys')).apiKeysRouter },
   { at: '/api', keys: ['api/settings'], load: async () => (await import('./modules/settings')).settingsRouter },
+  { at: '/api', keys: ['api/settings'], load: async () => (await import('./modules/shipping')).shippingRouter },
   { at: '/api', keys: ['api/coupons'], load: async () => (await import('./modules/coupons')).couponsRouter },
   { at: '/api', keys: ['api/carts'], load: async () => (await import('./modules/carts')).cartsRouter },
   { at: '/api', keys: ['api/orders'], load: async () => (await import('./modules/orders')).ordersRouter },

@@ -31,6 +31,8 @@ export const AUDITED_TABLES: Record<string, string> = {
   store_settings: 'settings',
   currencies: 'currency',
   tax_rates: 'tax_rate',
+  shipping_zones: 'shipping_zone',
+  shipping_methods: 'shipping_method',
   coupons: 'coupon',
   carts: 'cart',
   cart_lines: 'cart_line',

@@ -62,9 +62,14 @@ const OPENAPI_TAGS = [
   { name: 'Vendors', description: 'Vendors of a marketplace store, whose users see only their own products and orders.' },
   { name: 'Roles', description: 'Built-in and custom roles and their `resource:action` permissions.' },
   { name: 'API keys', description: 'API keys (`sk_...`) for servers and scripts, shown once when created.' },
-  { name: 'Settings', description: 'The store settings: name, contact email, default currency, shipping rates, weight unit and low-stock threshold.' },
+  { name: 'Settings', description: 'The store settings: name, contact email, default currency, weight unit and low-stock threshold.' },
   { name: 'Currencies', description: 'The currencies the store sells in and their exchange rates. Reads are public (enabled currencies only).' },
   { name: 'Tax rates', description: 'Tax rates per country and region.' },
+  {
+    name: 'Shipping',
+    description:
+      'Shipping zones (countries, regions, postcodes, or the rest of the world) and their methods, priced flat, by weight or by subtotal. Staff only: a cart lists its own options at `/api/carts/{id}/shipping-options`.',
+  },
   { name: 'Webhooks', description: 'Webhook endpoints, their signing secrets and their deliveries (see docs/webhooks.md for verifying signatures).' },
   {
     name: 'Events',

@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   PROVIDER_ERROR: 502,
+  SHIPPING_UNAVAILABLE: 422,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -44,6 +44,8 @@ export const ID_PREFIX = {
   notification: 'ntf',
   passwordReset: 'pwr',
   taxRate: 'tax',
+  shippingZone: 'szone',
+  shippingMethod: 'smeth',
   coupon: 'coup',
   couponUsage: 'cuse',
   page: 'page',

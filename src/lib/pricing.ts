@@ -33,8 +33,11 @@ export interface PricingContext {
   coupon: Pick<CouponRow, 'type' | 'value' | 'productIds' | 'categoryIds'> | null;
   /** The tax rate for the shipping address, or null (no address yet, or no rate for it). */
   tax: { rate: string; shippingTaxable: boolean } | null;
-  /** In minor units of the default currency. */
-  shipping: { flatRate: number; freeThreshold: number | null };
+  /**
+   * The shipping charge, in minor units of the pricing currency, of a cart whose subtotal after
+   * discounts is `discountedSubtotal` (src/modules/shipping/shipping-choice.ts). Not asked for an empty cart.
+   */
+  shipping: (discountedSubtotal: number) => number;
 }
 
 export interface PricedLine {
@@ -96,8 +99,7 @@ export function priceLines(lines: PriceableLine[], ctx: PricingContext): PricedT
   const sum = (pick: (l: PricedLine) => number) => priced.reduce((a, l) => a + pick(l), 0);
   const subtotal = sum((l) => l.subtotal);
   const discountTotal = sum((l) => l.discount);
-  const free = ctx.shipping.freeThreshold !== null && subtotal - discountTotal >= inCurrency(ctx.shipping.freeThreshold, ctx);
-  const shippingTotal = lines.length === 0 || free ? 0 : inCurrency(ctx.shipping.flatRate, ctx);
+  const shippingTotal = lines.length === 0 ? 0 : ctx.shipping(subtotal - discountTotal);
   const shippingTax = ctx.tax?.shippingTaxable ? percentOf(shippingTotal, ctx.tax.rate) : 0;
   const taxTotal = sum((l) => l.tax) + shippingTax;
   const eligibleSubtotal = ctx.coupon ? priced.filter((_, i) => couponApplies(ctx.coupon!, lines[i]!)).reduce((a, l) => a + l.subtotal, 0) : 0;

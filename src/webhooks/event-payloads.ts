@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ORDER_STATUSES } from '../db/schema';
 import type { EventType } from '../lib/event-types';
 import { Money, Timestamp } from '../lib/schemas';
-import { OrderSchema } from '../modules/orders/orders.schemas';
+import { OrderSchema, OrderShippingMethodSchema } from '../modules/orders/orders.schemas';
 import { PageSchema } from '../modules/pages/pages.schemas';
 import { ProductSchema } from '../modules/products/products.schemas';
 import { ShipmentLineSchema, ShipmentSchema } from '../modules/shipments/shipments.schemas';
@@ -30,6 +30,9 @@ const OrderEventData = z.object({
   currency,
   status: z.enum(ORDER_STATUSES),
 });
+const OrderPlacedEventData = OrderEventData.extend({
+  shippingMethod: OrderShippingMethodSchema.nullable().openapi({ description: 'How the order ships, as the order keeps it.' }),
+});
 const OrderChangeEventData = OrderEventData.extend({
   previousStatus: z.enum(ORDER_STATUSES),
   reason: z.string().optional().openapi({ description: 'Why the order moved, when the system says: `payment_expired` for an unpaid order cancelled after ORDER_PAYMENT_TTL.' }),
@@ -53,7 +56,7 @@ interface EventKind {
 }
 
 export const EVENT_KINDS = {
-  'order.placed': { data: OrderEventData, summary: 'An order was placed', description: 'An order was placed (status `pending`), by checkout or `POST /api/orders`.' },
+  'order.placed': { data: OrderPlacedEventData, summary: 'An order was placed', description: 'An order was placed (status `pending`), by checkout or `POST /api/orders`.' },
   'order.updated': {
     data: OrderChangeEventData,
     summary: "An order's status changed",

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { shippingMethods } from '../../src/db/schema';
 import type { Principal } from '../../src/lib/access';
 import { createCoupon, getCoupon } from '../../src/modules/coupons/coupons.service';
 import { createRole } from '../../src/modules/roles/roles.service';
@@ -319,5 +321,31 @@ describe('admin settings: storefront origins', () => {
     expect(refused.res.status).toBe(422);
     expect(errorOf(refused.html, 'allowedOrigins')).toContain('an origin has no path');
     expect((await getSettings(db())).allowedOrigins).toEqual(['https://shop.example', 'https://*.shop.example']);
+  });
+});
+
+describe('admin settings: the deprecated shipping fields', () => {
+  it('edits the Standard shipping method while it is flat, and leaves the fields out (saving the rest) once it is not', async () => {
+    const session = await staff('admin');
+    const current = await getSettings(db());
+    const store = { name: current.name, defaultCurrency: current.defaultCurrency, weightUnit: current.weightUnit, lowStockThreshold: String(current.lowStockThreshold) };
+    expect((await get('/admin/settings', session)).html).toContain('name="shippingFlatRate"');
+    const saved = await submit('/admin/settings', '/admin/settings', { ...store, shippingFlatRate: '3.5', freeShippingThreshold: '' }, session);
+    expect(saved.res.status).toBe(303);
+    expect(await getSettings(db())).toMatchObject({ shippingFlatRate: 3.5, freeShippingThreshold: null });
+
+    const [standard] = await db().select().from(shippingMethods).where(eq(shippingMethods.id, 'smeth_standard'));
+    await db()
+      .update(shippingMethods)
+      .set({ rate: { type: 'weight', bands: [{ upTo: null, amount: 100 }] } })
+      .where(eq(shippingMethods.id, 'smeth_standard'));
+    try {
+      expect((await get('/admin/settings', session)).html).not.toContain('name="shippingFlatRate"');
+      const renamed = await submit('/admin/settings', '/admin/settings', { ...store, name: 'Renamed shop' }, session);
+      expect(renamed.res.status).toBe(303);
+      expect((await getSettings(db())).name).toBe('Renamed shop');
+    } finally {
+      await db().update(shippingMethods).set({ rate: standard!.rate }).where(eq(shippingMethods.id, 'smeth_standard'));
+    }
   });
 });

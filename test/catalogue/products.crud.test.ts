@@ -38,7 +38,7 @@ describe('POST /api/products', () => {
     const res = await api('/api/products', {
       method: 'POST',
       key,
-      json: { name: `Tee ${token}`, price: 19.99, compareAtPrice: 24.5, sku: `TEE-${token}`, stock: 7, description: 'Soft.' },
+      json: { name: `Tee ${token}`, price: 19.99, compareAtPrice: 24.5, sku: `TEE-${token}`, stock: 7, weight: 0.2, description: 'Soft.' },
     });
     expect(res.status).toBe(201);
     expect(res.body.success).toBe(true);
@@ -69,6 +69,7 @@ describe('POST /api/products', () => {
           options: {},
           price: 19.99,
           compareAtPrice: 24.5,
+          weight: 0.2,
           stock: 7,
           lowStockThreshold: null,
           position: 0,

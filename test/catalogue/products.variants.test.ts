@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { productVariants } from '../../src/db/schema';
+import { products, productVariants } from '../../src/db/schema';
 import { adminKey, api, createProduct, db, expectError, tick, uid } from '../helpers';
 
 let key: string;
@@ -52,6 +52,33 @@ describe('GET /api/products/{id}/variants', () => {
 });
 
 describe('POST /api/products/{id}/variants', () => {
+  it('keeps a weight (for shipping by weight): set on create, changed by PATCH, shown by the product, never negative', async () => {
+    const p = await sizedProduct(20);
+    const created = await api(variantsPath(p.id), { method: 'POST', key, json: { sku: `W-${uid()}`, options: { size: 'W' }, weight: 0.25 } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data.weight).toBe(0.25);
+    const patched = await api(`${variantsPath(p.id)}/${created.body.data.id}`, { method: 'PATCH', key, json: { weight: 1.5 } });
+    expect(patched.body.data.weight).toBe(1.5);
+    const product = (await api(`/api/products/${p.id}`)).body.data;
+    expect(product.variants.find((v: { id: string }) => v.id === created.body.data.id).weight).toBe(1.5);
+    const negative = await api(`${variantsPath(p.id)}/${created.body.data.id}`, { method: 'PATCH', key, json: { weight: -1 } });
+    expect(negative.status).toBe(422);
+    expect(negative.body.error.details[0].field).toBe('weight');
+  });
+
+  it('reads weight null from a product whose variants were kept before weights existed (no key in products.related)', async () => {
+    const p = await sizedProduct(5);
+    await db()
+      .update(products)
+      .set({
+        related: sql`json_set(${products.related}, '$.variants', (SELECT json_group_array(json_remove(value, '$.weight')) FROM json_each(${products.related}, '$.variants')))`,
+      })
+      .where(eq(products.id, p.id));
+    const [row] = await db().select({ related: products.related }).from(products).where(eq(products.id, p.id));
+    expect(row!.related.variants[0]).not.toHaveProperty('weight');
+    expect((await api(`/api/products/${p.id}`)).body.data.variants.map((v: { weight: unknown }) => v.weight)).toEqual([null, null, null]);
+  });
+
   it('adds a variant whose price defaults to the product price: 201 with Location', async () => {
     const p = await sizedProduct(20);
     const sku = `NEW-${uid()}`;
@@ -67,6 +94,7 @@ describe('POST /api/products/{id}/variants', () => {
       options: { size: 'XL' },
       price: 20,
       compareAtPrice: null,
+      weight: null,
       stock: 6,
       lowStockThreshold: null,
       position: 3,

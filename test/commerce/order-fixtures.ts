@@ -1,6 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { orders } from '../../src/db/schema';
-import { placeOrder } from '../../src/modules/orders/place-order';
+import { env } from 'cloudflare:workers';
+import { createDb } from '../../src/db/client';
+import { interceptD1 } from '../../src/d1/intercept';
+import { type PlaceOrderInput, placeOrder } from '../../src/modules/orders/place-order';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
 import { adminKey, api, createProduct, db, insertVendorUser, uid } from '../helpers';
 
@@ -92,4 +95,26 @@ export async function twoParcels() {
     ],
   });
   return { ...placed, carrier, onlyB, mixed };
+}
+
+/** placeOrder (with `input` added) on a binding that counts D1 calls (a batch or a lone statement each). */
+export function countedOrder(input: Partial<PlaceOrderInput> = {}) {
+  let calls = 0;
+  const binding = interceptD1(env.DB, {
+    lone: ({ proceed }) => {
+      calls++;
+      return proceed();
+    },
+    batch: (statements, proceed) => {
+      calls++;
+      return proceed(statements.map((s) => s.statement));
+    },
+  });
+  const counted = createDb(binding);
+  return {
+    place: (variantId: string, quantity = 1, email = `kept-${uid()}@example.test`) =>
+      placeOrder(counted, { customerId: null, email, lines: [{ variantId, quantity }], actor: 'system', ...input }),
+    calls: () => calls,
+    reset: () => (calls = 0),
+  };
 }

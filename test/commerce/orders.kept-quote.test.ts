@@ -1,11 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createDb } from '../../src/db/client';
-import { orders, products, productVariants, quoteVersion, storeSettings, writeGuards } from '../../src/db/schema';
-import { interceptD1 } from '../../src/d1/intercept';
-import { placeOrder } from '../../src/modules/orders/place-order';
+import { orders, products, productVariants, quoteVersion, shippingMethods, writeGuards } from '../../src/db/schema';
 import { adminKey, createProduct, db, uid } from '../helpers';
+import { countedOrder } from './order-fixtures';
 
 /**
  * An order is priced from the quote inputs this isolate kept when it has them all
@@ -13,28 +11,6 @@ import { adminKey, createProduct, db, uid } from '../helpers';
  * whatever changed since (a price, a product taken off sale, the settings) is found by the guard,
  * and the order is priced again from a fresh read. Stock changes do not move the version.
  */
-
-/** placeOrder on a binding that counts D1 calls (a batch or a lone statement each). */
-function countedOrder() {
-  let calls = 0;
-  const binding = interceptD1(env.DB, {
-    lone: ({ proceed }) => {
-      calls++;
-      return proceed();
-    },
-    batch: (statements, proceed) => {
-      calls++;
-      return proceed(statements.map((s) => s.statement));
-    },
-  });
-  const counted = createDb(binding);
-  return {
-    place: (variantId: string, quantity = 1, email = `kept-${uid()}@example.test`) =>
-      placeOrder(counted, { customerId: null, email, lines: [{ variantId, quantity }], actor: 'system' }),
-    calls: () => calls,
-    reset: () => (calls = 0),
-  };
-}
 
 const version = async () => (await db().select().from(quoteVersion))[0]!.version;
 const ordersFor = async (email: string) => (await db().select({ n: count() }).from(orders).where(eq(orders.email, email)))[0]!.n;
@@ -93,18 +69,25 @@ describe('orders priced from kept quote inputs', () => {
     expect(back.order.status).toBe('pending');
   });
 
-  it('applies store settings changed since the inputs were kept (the flat shipping rate)', async () => {
+  it('applies a shipping rate changed since the inputs were kept (not the old rate)', async () => {
     const product = await createProduct(await adminKey(), { price: 3, stock: 50 });
     const variantId = product.variants[0].id;
-    const [settings] = await db().select().from(storeSettings);
+    const [standard] = await db().select().from(shippingMethods).where(eq(shippingMethods.id, 'smeth_standard'));
     const o = countedOrder();
     try {
       await o.place(variantId);
-      await db().update(storeSettings).set({ shippingFlatRate: 499, freeShippingThreshold: null });
+      const before = await version();
+      await db()
+        .update(shippingMethods)
+        .set({ rate: { type: 'flat', amount: 499 }, freeAbove: null })
+        .where(eq(shippingMethods.id, 'smeth_standard'));
+      expect(await version()).not.toBe(before);
+      o.reset();
       const placed = await o.place(variantId);
-      expect(placed.order).toMatchObject({ subtotal: 300, shippingTotal: 499, total: 799 });
+      expect(placed.order).toMatchObject({ subtotal: 300, shippingTotal: 499, total: 799, shippingMethodId: 'smeth_standard' });
+      expect(o.calls()).toBe(3);
     } finally {
-      await db().update(storeSettings).set({ shippingFlatRate: settings!.shippingFlatRate, freeShippingThreshold: settings!.freeShippingThreshold });
+      await db().update(shippingMethods).set({ rate: standard!.rate, freeAbove: standard!.freeAbove }).where(eq(shippingMethods.id, 'smeth_standard'));
     }
   });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type PricingContext, priceLines } from '../../src/lib/pricing';
+import { inCurrency, type PricingContext, priceLines } from '../../src/lib/pricing';
+import { methodPrice } from '../../src/modules/shipping/rates';
 import { allocate, convertMinor, decimalText, percentOf } from '../../src/lib/rates';
 
 const usd = { code: 'USD', minorUnits: 2, exchangeRate: '1' };
-const base: PricingContext = { defaultMinorUnits: 2, currency: usd, coupon: null, tax: null, shipping: { flatRate: 0, freeThreshold: null } };
+const base: PricingContext = { defaultMinorUnits: 2, currency: usd, coupon: null, tax: null, shipping: () => 0 };
 const line = (key: string, unitPrice: number, quantity = 1, productId = `p-${key}`, categoryIds: string[] = []) => ({ key, productId, categoryIds, unitPrice, quantity });
 
 describe('rate arithmetic', () => {
@@ -64,13 +65,13 @@ describe('priceLines', () => {
 
   it('taxes the discounted amount, and shipping only where the rate says so', () => {
     const coupon = { type: 'percentage' as const, value: '10', productIds: [], categoryIds: [] };
-    const ctx = { ...base, coupon, tax: { rate: '20', shippingTaxable: true }, shipping: { flatRate: 500, freeThreshold: null } };
+    const ctx = { ...base, coupon, tax: { rate: '20', shippingTaxable: true }, shipping: () => 500 };
     const totals = priceLines([line('a', 1000)], ctx);
     expect(totals).toMatchObject({ subtotal: 1000, discountTotal: 100, shippingTotal: 500, taxTotal: 180 + 100, total: 1000 - 100 + 500 + 280 });
   });
 
   it('ships free from the threshold on the discounted subtotal, and nothing for an empty cart', () => {
-    const ctx = { ...base, shipping: { flatRate: 500, freeThreshold: 5000 } };
+    const ctx = { ...base, shipping: (sub: number) => methodPrice({ type: 'flat', amount: 500 }, 5000, { weight: 0, discountedSubtotal: sub }, (a) => a)! };
     expect(priceLines([line('a', 4999)], ctx).shippingTotal).toBe(500);
     expect(priceLines([line('a', 5000)], ctx).shippingTotal).toBe(0);
     expect(priceLines([], ctx)).toMatchObject({ shippingTotal: 0, total: 0 });
@@ -78,7 +79,7 @@ describe('priceLines', () => {
 
   it('prices in another currency: converted unit prices, then everything in that currency', () => {
     const jpy = { code: 'JPY', minorUnits: 0, exchangeRate: '150.5' };
-    const totals = priceLines([line('a', 1999, 2)], { ...base, currency: jpy, shipping: { flatRate: 500, freeThreshold: null } });
+    const totals = priceLines([line('a', 1999, 2)], { ...base, currency: jpy, shipping: () => inCurrency(500, { defaultMinorUnits: 2, currency: jpy }) });
     expect(totals.lines[0]).toMatchObject({ unitPrice: 3008, subtotal: 6016 }); // 19.99 * 150.5 = 3008.495
     expect(totals).toMatchObject({ currency: 'JPY', shippingTotal: 753, total: 6769 });
   });

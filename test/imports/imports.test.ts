@@ -98,6 +98,26 @@ describe('product import', () => {
     expect((updated[0]!.data as any).product.price).toBe(42.5);
   });
 
+  it('reads variant_weight for a simple product and for variants, and a second run changes it', async () => {
+    const key = await adminKey();
+    const tag = uid().toUpperCase();
+    const file = (w: string) =>
+      [
+        'handle,name,price,sku,option1_name,option1_value,variant_sku,variant_weight',
+        `,Kettle ${tag},30,KET-${tag},,,,${w}`,
+        `rug-${tag},Rug ${tag},90,,Size,S,RUG-${tag}-S,2.5`,
+        `rug-${tag},,,,Size,L,RUG-${tag}-L,6`,
+      ].join('\n');
+    expect((await finished(key, (await upload(key, file('1.2'))).body.data.id)).done).toMatchObject({ created: 2, failed: 0 });
+    const weights = async (sku: string) => (await db().select({ weight: productVariants.weight }).from(productVariants).where(like(productVariants.sku, sku))).map((v) => v.weight);
+    expect(await weights(`KET-${tag}`)).toEqual([1.2]);
+    expect((await weights(`RUG-${tag}-%`)).sort()).toEqual([2.5, 6]);
+    expect((await finished(key, (await upload(key, file('1.4'))).body.data.id)).done).toMatchObject({ updated: 1, unchanged: 1 });
+    expect(await weights(`KET-${tag}`)).toEqual([1.4]);
+    const bad = await upload(key, file('-1'), '?dry_run=true');
+    expect(bad.body.data.failures).toEqual([{ line: 2, column: 'variant_weight', reason: expect.stringContaining('0') }]);
+  });
+
   it("reads Shopify's product export: variants and images by handle, status, Default Title", async () => {
     const key = await adminKey();
     const tag = uid().toLowerCase();
@@ -110,18 +130,19 @@ describe('product import', () => {
     ].join('\n');
     const dry = await upload(key, csv, '?dry_run=true');
     expect(dry.body.data).toMatchObject({ format: 'shopify', rows: 4, products: 2, create: 2, failed: 0 });
-    expect(dry.body.data.ignoredColumns).toContain('Variant Grams');
+    expect(dry.body.data.ignoredColumns).not.toContain('Variant Grams');
     const { done } = await finished(key, (await upload(key, csv)).body.data.id);
     expect(done).toMatchObject({ format: 'shopify', created: 2, failed: 0, rowsDone: 4 });
     const hoodie = (await api(`/api/products/hoodie-${tag}`, { key })).body.data;
     expect(hoodie).toMatchObject({ name: `Hoodie ${tag}`, description: '<p>Warm</p>', status: 'active', price: 45, stock: 10, brand: null });
     expect(hoodie.images).toEqual([{ url: 'https://cdn.example/h1.jpg', alt: 'Front' }, { url: 'https://cdn.example/h2.jpg', alt: 'Back' }, { url: 'https://cdn.example/h3.jpg' }]);
-    expect(hoodie.variants.map((v: any) => [v.sku, v.options, v.compareAtPrice])).toEqual([
-      [`HD-${tag}-S-G`, { Size: 'S', Color: 'Grey' }, 50],
-      [`HD-${tag}-M-G`, { Size: 'M', Color: 'Grey' }, null],
+    // Variant Grams in the store's weightUnit (kg).
+    expect(hoodie.variants.map((v: any) => [v.sku, v.options, v.compareAtPrice, v.weight])).toEqual([
+      [`HD-${tag}-S-G`, { Size: 'S', Color: 'Grey' }, 50, 0.5],
+      [`HD-${tag}-M-G`, { Size: 'M', Color: 'Grey' }, null, 0.5],
     ]);
     const socks = (await api(`/api/products/socks-${tag}`, { key })).body.data;
-    expect(socks).toMatchObject({ status: 'draft', price: 9, stock: 12, variants: [{ sku: `SK-${tag}`, options: {} }] });
+    expect(socks).toMatchObject({ status: 'draft', price: 9, stock: 12, variants: [{ sku: `SK-${tag}`, options: {}, weight: 0.1 }] });
   });
 
   it('takes at most 100 rows for one product, and refuses a file with more where it meets them, reading no further', async () => {

@@ -63,6 +63,9 @@ from ._types import (
     SalesReport,
     Session,
     Shipment,
+    ShippingMethod,
+    ShippingRate,
+    ShippingZone,
     StoreSettings,
     TaxRate,
     UpdateCartBillingAddress,
@@ -112,6 +115,8 @@ __all__ = [
     "RolesResource",
     "SettingsResource",
     "ShipmentsResource",
+    "ShippingZonesMethodsResource",
+    "ShippingZonesResource",
     "StoreApiResources",
     "TaxRatesResource",
     "UsersResource",
@@ -150,6 +155,7 @@ class StoreApiResources(ResourceBase):
         self.roles = RolesResource(http)
         self.settings = SettingsResource(http)
         self.shipments = ShipmentsResource(http)
+        self.shipping_zones = ShippingZonesResource(http)
         self.tax_rates = TaxRatesResource(http)
         self.users = UsersResource(http)
         self.vendors = VendorsResource(http)
@@ -1211,10 +1217,11 @@ class CartsResource(ResourceBase):
                 updatedAt, id. Default: updatedAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, status, customerId, email, currency,
-                couponCode, shippingAddress, billingAddress, lines, totals, notices, orderId,
-                createdAt, updatedAt. A `fields` selection returns only the selected properties, so
-                properties the response schema marks required may be absent: clients and validators
-                should treat them as optional then.
+                couponCode, shippingAddress, billingAddress, lines, shippingMethod,
+                shippingMethodChosen, totals, notices, orderId, createdAt, updatedAt. A `fields`
+                selection returns only the selected properties, so properties the response schema
+                marks required may be absent: clients and validators should treat them as optional
+                then.
             status: Cart status. One of: active, abandoned, converted.
             customer: The customer's id (`usr_...`): that customer's carts.
             email: The cart's contact email, any case.
@@ -1329,6 +1336,20 @@ class CartsResource(ResourceBase):
             send_cart_token=True,
         )
 
+    def shipping_options(self, id: str, /, *, cart_token: Optional[str] = None) -> Dict[str, Any]:
+        """List the cart's shipping options.
+
+        GET /api/carts/{id}/shipping-options
+        """
+        return self._http.call(
+            "GET",
+            "/api/carts/{id}/shipping-options",
+            kind="item",
+            path_params={"id": id},
+            cart_token=cart_token,
+            send_cart_token=True,
+        )
+
     def update(
         self,
         id: str,
@@ -1338,9 +1359,10 @@ class CartsResource(ResourceBase):
         currency: Union[str, NotGiven] = NOT_GIVEN,
         shippingAddress: Union[Optional[UpdateCartShippingAddress], NotGiven] = NOT_GIVEN,
         billingAddress: Union[Optional[UpdateCartBillingAddress], NotGiven] = NOT_GIVEN,
+        shippingMethodId: Union[Optional[str], NotGiven] = NOT_GIVEN,
         cart_token: Optional[str] = None,
     ) -> Cart:
-        """Change email, currency or addresses.
+        """Change email, currency, addresses or shipping method.
 
         PATCH /api/carts/{id}
 
@@ -1349,6 +1371,10 @@ class CartsResource(ResourceBase):
             currency: An enabled currency of the store; its default when absent.
             shippingAddress: Tax follows this address. Without one, a customer's cart uses the
                 customer's default shipping address.
+            shippingMethodId: One of the cart's shipping options (`GET
+                /api/carts/{id}/shipping-options`; 422 SHIPPING_UNAVAILABLE otherwise); null goes
+                back to the cheapest. Checked against the address in the same request when both are
+                given.
         """
         return self._http.call(
             "PATCH",
@@ -1360,6 +1386,7 @@ class CartsResource(ResourceBase):
                 "currency": currency,
                 "shippingAddress": shippingAddress,
                 "billingAddress": billingAddress,
+                "shippingMethodId": shippingMethodId,
             }),
             cart_token=cart_token,
             send_cart_token=True,
@@ -3344,6 +3371,7 @@ class OrdersResource(ResourceBase):
         currency: Union[str, NotGiven] = NOT_GIVEN,
         couponCode: Union[str, NotGiven] = NOT_GIVEN,
         shippingAddress: Union[CreateOrderShippingAddress, NotGiven] = NOT_GIVEN,
+        shippingMethodId: Union[str, NotGiven] = NOT_GIVEN,
         billingAddress: Union[CreateOrderBillingAddress, NotGiven] = NOT_GIVEN,
         notes: Union[str, NotGiven] = NOT_GIVEN,
         customerId: Union[str, NotGiven] = NOT_GIVEN,
@@ -3360,7 +3388,13 @@ class OrdersResource(ResourceBase):
         Args:
             currency: An enabled currency; the store's default when left out.
             couponCode: Stored upper-case; customers may type it in any case.
-            shippingAddress: Its country (and region) choose the tax rate.
+            shippingAddress: Its country (and region) choose the tax rate and the shipping zone.
+                An address no zone serves is 422 SHIPPING_UNAVAILABLE (details name
+                `shippingAddress`).
+            shippingMethodId: One of the methods that serve the address (as `GET
+                /api/carts/{id}/shipping-options` lists them for a cart); the cheapest that serves
+                it when left out. One that does not serve it is 422 SHIPPING_UNAVAILABLE naming
+                `shippingMethodId`.
             billingAddress: The shipping address when left out.
             customerId: Staff only: the customer the order is for. A customer ordering for
                 itself may leave it out (any other id is 422).
@@ -3376,6 +3410,7 @@ class OrdersResource(ResourceBase):
                 "currency": currency,
                 "couponCode": couponCode,
                 "shippingAddress": shippingAddress,
+                "shippingMethodId": shippingMethodId,
                 "billingAddress": billingAddress,
                 "notes": notes,
                 "customerId": customerId,
@@ -3395,9 +3430,10 @@ class OrdersResource(ResourceBase):
                 Names may be snake_case. Top-level fields: id, number, customerId, email, status,
                 currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid,
                 amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt,
-                createdAt, updatedAt, amountDue, paymentStatus, lines, history. A `fields` selection
-                returns only the selected properties, so properties the response schema marks
-                required may be absent: clients and validators should treat them as optional then.
+                createdAt, updatedAt, shippingMethod, amountDue, paymentStatus, lines, history. A
+                `fields` selection returns only the selected properties, so properties the response
+                schema marks required may be absent: clients and validators should treat them as
+                optional then.
         """
         return self._http.call(
             "GET",
@@ -3436,9 +3472,10 @@ class OrdersResource(ResourceBase):
                 Names may be snake_case. Top-level fields: id, number, customerId, email, status,
                 currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid,
                 amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt,
-                createdAt, updatedAt, amountDue, paymentStatus, lines. A `fields` selection returns
-                only the selected properties, so properties the response schema marks required may
-                be absent: clients and validators should treat them as optional then.
+                createdAt, updatedAt, shippingMethod, amountDue, paymentStatus, lines. A `fields`
+                selection returns only the selected properties, so properties the response schema
+                marks required may be absent: clients and validators should treat them as optional
+                then.
             status: Order status. One of: pending, processing, shipped, completed, cancelled,
                 refunded.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
@@ -3556,6 +3593,7 @@ class OrdersShipmentsResource(ResourceBase):
         trackingUrl: Union[Optional[str], NotGiven] = NOT_GIVEN,
         lines: Union[List[CreateShipmentLinesItem], NotGiven] = NOT_GIVEN,
         status: Union[Literal["pending", "shipped"], NotGiven] = NOT_GIVEN,
+        shippingMethodId: Union[str, NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
     ) -> Shipment:
         """Ship (part of) an order.
@@ -3569,6 +3607,8 @@ class OrdersShipmentsResource(ResourceBase):
             lines: What the parcel carries. Defaults to every unit of the order not yet in a
                 shipment.
             status: `pending` (the default) or `shipped` at once.
+            shippingMethodId: The shipping method the parcel goes by: the order's
+                (`shippingMethod.id`, the default) or any existing method (422 otherwise).
         """
         return self._http.call(
             "POST",
@@ -3581,6 +3621,7 @@ class OrdersShipmentsResource(ResourceBase):
                 "trackingUrl": trackingUrl,
                 "lines": lines,
                 "status": status,
+                "shippingMethodId": shippingMethodId,
             }),
             idempotent=True,
             idempotency_key=idempotency_key,
@@ -3610,11 +3651,11 @@ class OrdersShipmentsResource(ResourceBase):
                 default; ties end on id, in the direction of the last key). Sortable: createdAt, id.
                 Default: createdAt:asc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-                Names may be snake_case. Top-level fields: id, orderId, carrier, trackingNumber,
-                trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields`
-                selection returns only the selected properties, so properties the response schema
-                marks required may be absent: clients and validators should treat them as optional
-                then.
+                Names may be snake_case. Top-level fields: id, orderId, carrier, shippingMethodId,
+                trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt,
+                lines. A `fields` selection returns only the selected properties, so properties the
+                response schema marks required may be absent: clients and validators should treat
+                them as optional then.
             status: Shipment status. One of: pending, shipped, delivered.
         """
         return self._http.call(
@@ -4252,6 +4293,7 @@ class ProductsResource(ResourceBase):
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         categoryIds: Union[List[str], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
+        weight: Union[Optional[float], NotGiven] = NOT_GIVEN,
         variants: Union[List[CreateVariant], NotGiven] = NOT_GIVEN,
     ) -> Product:
         """Create a product.
@@ -4267,6 +4309,8 @@ class ProductsResource(ResourceBase):
                 creation.
             categoryIds: Ids of the categories the product is in.
             stock: Stock of the default variant, when `variants` is not given; 0 when omitted.
+            weight: Weight of the default variant, when `variants` is not given, in the store's
+                `weightUnit`.
             variants: The variants. Without it the product gets one default variant with its
                 SKU, price and `stock`.
         """
@@ -4289,6 +4333,7 @@ class ProductsResource(ResourceBase):
                 "lowStockThreshold": lowStockThreshold,
                 "categoryIds": categoryIds,
                 "stock": stock,
+                "weight": weight,
                 "variants": variants,
             }),
         )
@@ -4557,6 +4602,7 @@ class ProductsVariantsResource(ResourceBase):
         options: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
         price: Union[float, NotGiven] = NOT_GIVEN,
         compareAtPrice: Union[Optional[float], NotGiven] = NOT_GIVEN,
+        weight: Union[Optional[float], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         position: Union[int, NotGiven] = NOT_GIVEN,
@@ -4569,6 +4615,8 @@ class ProductsVariantsResource(ResourceBase):
             price: Amount in the major unit of the currency (19.99), at most 2 decimals.
             compareAtPrice: Amount in the major unit of the currency (19.99), at most 2
                 decimals.
+            weight: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by
+                weight; null weighs 0.
         """
         return self._http.call(
             "POST",
@@ -4581,6 +4629,7 @@ class ProductsVariantsResource(ResourceBase):
                 "options": options,
                 "price": price,
                 "compareAtPrice": compareAtPrice,
+                "weight": weight,
                 "stock": stock,
                 "lowStockThreshold": lowStockThreshold,
                 "position": position,
@@ -4607,10 +4656,10 @@ class ProductsVariantsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, sku, name, options, price,
-                compareAtPrice, stock, lowStockThreshold, position, createdAt, updatedAt. A `fields`
-                selection returns only the selected properties, so properties the response schema
-                marks required may be absent: clients and validators should treat them as optional
-                then.
+                compareAtPrice, weight, stock, lowStockThreshold, position, createdAt, updatedAt. A
+                `fields` selection returns only the selected properties, so properties the response
+                schema marks required may be absent: clients and validators should treat them as
+                optional then.
         """
         return self._http.call(
             "GET",
@@ -4630,10 +4679,10 @@ class ProductsVariantsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, sku, name, options, price,
-                compareAtPrice, stock, lowStockThreshold, position, createdAt, updatedAt. A `fields`
-                selection returns only the selected properties, so properties the response schema
-                marks required may be absent: clients and validators should treat them as optional
-                then.
+                compareAtPrice, weight, stock, lowStockThreshold, position, createdAt, updatedAt. A
+                `fields` selection returns only the selected properties, so properties the response
+                schema marks required may be absent: clients and validators should treat them as
+                optional then.
         """
         return self._http.call(
             "GET",
@@ -4663,6 +4712,7 @@ class ProductsVariantsResource(ResourceBase):
         options: Union[Dict[str, str], NotGiven] = NOT_GIVEN,
         price: Union[float, NotGiven] = NOT_GIVEN,
         compareAtPrice: Union[Optional[float], NotGiven] = NOT_GIVEN,
+        weight: Union[Optional[float], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         position: Union[int, NotGiven] = NOT_GIVEN,
@@ -4675,6 +4725,8 @@ class ProductsVariantsResource(ResourceBase):
             price: Amount in the major unit of the currency (19.99), at most 2 decimals.
             compareAtPrice: Amount in the major unit of the currency (19.99), at most 2
                 decimals.
+            weight: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by
+                weight; null weighs 0.
         """
         return self._http.call(
             "PATCH",
@@ -4687,6 +4739,7 @@ class ProductsVariantsResource(ResourceBase):
                 "options": options,
                 "price": price,
                 "compareAtPrice": compareAtPrice,
+                "weight": weight,
                 "stock": stock,
                 "lowStockThreshold": lowStockThreshold,
                 "position": position,
@@ -4972,10 +5025,19 @@ class SettingsResource(ResourceBase):
                 units of the default currency and are not converted.
             lowStockThreshold: Stock at or below this is low, unless a product or variant sets
                 its own.
-            shippingFlatRate: Flat shipping per order, in major units of the default currency; 0
-                for free shipping.
-            freeShippingThreshold: Orders whose discounted subtotal reaches this amount (major
-                units of the default currency) ship free; null for never.
+            shippingFlatRate: The "Standard" method's flat amount, in major units of the default
+                currency. Deprecated (kept at least until the Sunset date its answers carry): an
+                alias of the flat method "Standard" of the rest-of-world zone "Everywhere" that the
+                shipping zones migration made of it; set shipping at `/api/settings/shipping-zones`
+                instead. Reads null once that method is deleted; writing it then is 409. A PATCH
+                that writes it is answered with `Deprecation`, `Sunset` and `Link` headers.
+            freeShippingThreshold: The "Standard" method's `freeAbove` (major units of the
+                default currency); null for never. Deprecated (kept at least until the Sunset date
+                its answers carry): an alias of the flat method "Standard" of the rest-of-world zone
+                "Everywhere" that the shipping zones migration made of it; set shipping at
+                `/api/settings/shipping-zones` instead. Reads null once that method is deleted;
+                writing it then is 409. A PATCH that writes it is answered with `Deprecation`,
+                `Sunset` and `Link` headers.
             allowedOrigins: Web origins whose pages may call the API from a browser (CORS):
                 exact origins (`https://shop.example`, `http://localhost:5173`) or one wildcard
                 label in front (`https://*.shop.example`: every subdomain, not the domain itself).
@@ -5009,11 +5071,11 @@ class ShipmentsResource(ResourceBase):
 
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-                Names may be snake_case. Top-level fields: id, orderId, carrier, trackingNumber,
-                trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields`
-                selection returns only the selected properties, so properties the response schema
-                marks required may be absent: clients and validators should treat them as optional
-                then.
+                Names may be snake_case. Top-level fields: id, orderId, carrier, shippingMethodId,
+                trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt,
+                lines. A `fields` selection returns only the selected properties, so properties the
+                response schema marks required may be absent: clients and validators should treat
+                them as optional then.
         """
         return self._http.call(
             "GET",
@@ -5049,11 +5111,11 @@ class ShipmentsResource(ResourceBase):
                 default; ties end on id, in the direction of the last key). Sortable: createdAt,
                 shippedAt, id. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
-                Names may be snake_case. Top-level fields: id, orderId, carrier, trackingNumber,
-                trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields`
-                selection returns only the selected properties, so properties the response schema
-                marks required may be absent: clients and validators should treat them as optional
-                then.
+                Names may be snake_case. Top-level fields: id, orderId, carrier, shippingMethodId,
+                trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt,
+                lines. A `fields` selection returns only the selected properties, so properties the
+                response schema marks required may be absent: clients and validators should treat
+                them as optional then.
             status: Shipment status. One of: pending, shipped, delivered.
             carrier: Carrier, exactly as recorded (`UPS`).
             order: The order shipped (`ord_...`).
@@ -5157,6 +5219,315 @@ class ShipmentsResource(ResourceBase):
                 "trackingNumber": trackingNumber,
                 "trackingUrl": trackingUrl,
                 "status": status,
+            }),
+        )
+
+
+class ShippingZonesMethodsResource(ResourceBase):
+    """shipping_zones.methods: Shipping."""
+
+    def create(
+        self,
+        id: str,
+        /,
+        *,
+        name: str,
+        rate: ShippingRate,
+        carrier: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        minDeliveryDays: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        maxDeliveryDays: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        active: Union[bool, NotGiven] = NOT_GIVEN,
+        position: Union[int, NotGiven] = NOT_GIVEN,
+        freeAbove: Union[Optional[float], NotGiven] = NOT_GIVEN,
+    ) -> ShippingMethod:
+        """Add a shipping method to a zone.
+
+        POST /api/settings/shipping-zones/{id}/methods
+
+        Args:
+            minDeliveryDays: Working days, at least.
+            maxDeliveryDays: Working days, at most (not below minDeliveryDays).
+            active: Inactive methods are not offered (and a cart that chose one ships by the
+                cheapest left).
+            position: Order among the zone's methods, lowest first.
+            freeAbove: Free at or above this subtotal after discounts (major units of the
+                store's default currency); null for never.
+        """
+        return self._http.call(
+            "POST",
+            "/api/settings/shipping-zones/{id}/methods",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({
+                "name": name,
+                "carrier": carrier,
+                "minDeliveryDays": minDeliveryDays,
+                "maxDeliveryDays": maxDeliveryDays,
+                "active": active,
+                "position": position,
+                "rate": rate,
+                "freeAbove": freeAbove,
+            }),
+        )
+
+    def delete(self, id: str, method_id: str, /) -> None:
+        """Delete a shipping method.
+
+        DELETE /api/settings/shipping-zones/{id}/methods/{methodId}
+        """
+        return self._http.call(
+            "DELETE",
+            "/api/settings/shipping-zones/{id}/methods/{methodId}",
+            kind="none",
+            path_params={"id": id, "methodId": method_id},
+        )
+
+    def get(self, id: str, method_id: str, /) -> ShippingMethod:
+        """Get a shipping method.
+
+        GET /api/settings/shipping-zones/{id}/methods/{methodId}
+        """
+        return self._http.call(
+            "GET",
+            "/api/settings/shipping-zones/{id}/methods/{methodId}",
+            kind="item",
+            path_params={"id": id, "methodId": method_id},
+        )
+
+    def list(self, id: str, /) -> Page[ShippingMethod]:
+        """List a zone's shipping methods.
+
+        GET /api/settings/shipping-zones/{id}/methods
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+        """
+        return self._http.call(
+            "GET",
+            "/api/settings/shipping-zones/{id}/methods",
+            kind="list",
+            path_params={"id": id},
+        )
+
+    def pages(self, id: str, /) -> Iterator[Page[ShippingMethod]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(id).iter_pages()
+
+    def iterate(self, id: str, /) -> Iterator[ShippingMethod]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(id):
+            yield from each.data
+
+    def update(
+        self,
+        id: str,
+        method_id: str,
+        /,
+        *,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        carrier: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        minDeliveryDays: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        maxDeliveryDays: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        active: Union[bool, NotGiven] = NOT_GIVEN,
+        position: Union[int, NotGiven] = NOT_GIVEN,
+        rate: Union[ShippingRate, NotGiven] = NOT_GIVEN,
+        freeAbove: Union[Optional[float], NotGiven] = NOT_GIVEN,
+    ) -> ShippingMethod:
+        """Update a shipping method.
+
+        PATCH /api/settings/shipping-zones/{id}/methods/{methodId}
+
+        Args:
+            minDeliveryDays: Working days, at least.
+            maxDeliveryDays: Working days, at most (not below minDeliveryDays).
+            active: Inactive methods are not offered (and a cart that chose one ships by the
+                cheapest left).
+            position: Order among the zone's methods, lowest first.
+            freeAbove: Free at or above this subtotal after discounts (major units of the
+                store's default currency); null for never.
+        """
+        return self._http.call(
+            "PATCH",
+            "/api/settings/shipping-zones/{id}/methods/{methodId}",
+            kind="item",
+            path_params={"id": id, "methodId": method_id},
+            body=compact_body({
+                "name": name,
+                "carrier": carrier,
+                "minDeliveryDays": minDeliveryDays,
+                "maxDeliveryDays": maxDeliveryDays,
+                "active": active,
+                "position": position,
+                "rate": rate,
+                "freeAbove": freeAbove,
+            }),
+        )
+
+
+class ShippingZonesResource(ResourceBase):
+    """shipping_zones: Shipping."""
+
+    def __init__(self, http: HttpClient) -> None:
+        super().__init__(http)
+        self.methods = ShippingZonesMethodsResource(http)
+
+    def create(
+        self,
+        *,
+        name: str,
+        countries: Union[List[str], NotGiven] = NOT_GIVEN,
+        regions: Union[List[str], NotGiven] = NOT_GIVEN,
+        postcodes: Union[List[str], NotGiven] = NOT_GIVEN,
+        restOfWorld: Union[bool, NotGiven] = NOT_GIVEN,
+    ) -> ShippingZone:
+        """Create a shipping zone.
+
+        POST /api/settings/shipping-zones
+
+        Args:
+            countries: ISO 3166-1 alpha-2 codes (any case, kept upper case).
+            regions: ISO 3166-2 codes (`US-CA`), for regions served apart from their whole
+                country.
+            postcodes: Only addresses whose postal code matches one of these, within the zone's
+                countries and regions: exact (`10115`) or prefix (`10*`).
+            restOfWorld: The zone for every address no other zone serves: it lists no countries,
+                regions or postcodes, and a second one is 409.
+        """
+        return self._http.call(
+            "POST",
+            "/api/settings/shipping-zones",
+            kind="item",
+            body=compact_body({
+                "name": name,
+                "countries": countries,
+                "regions": regions,
+                "postcodes": postcodes,
+                "restOfWorld": restOfWorld,
+            }),
+        )
+
+    def delete(self, id: str, /) -> None:
+        """Delete a shipping zone.
+
+        DELETE /api/settings/shipping-zones/{id}
+        """
+        return self._http.call(
+            "DELETE",
+            "/api/settings/shipping-zones/{id}",
+            kind="none",
+            path_params={"id": id},
+        )
+
+    def get(self, id: str, /, *, fields: Optional[str] = None) -> ShippingZone:
+        """Get a shipping zone by id.
+
+        GET /api/settings/shipping-zones/{id}
+
+        Args:
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, name, countries, regions, postcodes,
+                restOfWorld, createdAt, updatedAt. A `fields` selection returns only the selected
+                properties, so properties the response schema marks required may be absent: clients
+                and validators should treat them as optional then.
+        """
+        return self._http.call(
+            "GET",
+            "/api/settings/shipping-zones/{id}",
+            kind="item",
+            path_params={"id": id},
+            query={"fields": fields},
+        )
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+    ) -> Page[ShippingZone]:
+        """List shipping zones.
+
+        GET /api/settings/shipping-zones
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: name,
+                createdAt, id. Default: createdAt:asc,id:asc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, name, countries, regions, postcodes,
+                restOfWorld, createdAt, updatedAt. A `fields` selection returns only the selected
+                properties, so properties the response schema marks required may be absent: clients
+                and validators should treat them as optional then.
+        """
+        return self._http.call(
+            "GET",
+            "/api/settings/shipping-zones",
+            kind="list",
+            query={"page": page, "limit": limit, "sort": sort, "fields": fields},
+        )
+
+    def pages(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+    ) -> Iterator[Page[ShippingZone]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(page=page, limit=limit, sort=sort, fields=fields).iter_pages()
+
+    def iterate(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+    ) -> Iterator[ShippingZone]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(page=page, limit=limit, sort=sort, fields=fields):
+            yield from each.data
+
+    def update(
+        self,
+        id: str,
+        /,
+        *,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        countries: Union[List[str], NotGiven] = NOT_GIVEN,
+        regions: Union[List[str], NotGiven] = NOT_GIVEN,
+        postcodes: Union[List[str], NotGiven] = NOT_GIVEN,
+        restOfWorld: Union[bool, NotGiven] = NOT_GIVEN,
+    ) -> ShippingZone:
+        """Update a shipping zone.
+
+        PATCH /api/settings/shipping-zones/{id}
+
+        Args:
+            countries: ISO 3166-1 alpha-2 codes (any case, kept upper case).
+            regions: ISO 3166-2 codes (`US-CA`), for regions served apart from their whole
+                country.
+            postcodes: Only addresses whose postal code matches one of these, within the zone's
+                countries and regions: exact (`10115`) or prefix (`10*`).
+            restOfWorld: The zone for every address no other zone serves: it lists no countries,
+                regions or postcodes, and a second one is 409.
+        """
+        return self._http.call(
+            "PATCH",
+            "/api/settings/shipping-zones/{id}",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({
+                "name": name,
+                "countries": countries,
+                "regions": regions,
+                "postcodes": postcodes,
+                "restOfWorld": restOfWorld,
             }),
         )
 

@@ -31,6 +31,8 @@ __all__ = [
     "CartLine",
     "CartNotice",
     "CartShippingAddress",
+    "CartShippingMethod",
+    "CartShippingOption",
     "CartTotals",
     "Category",
     "ChangePassword",
@@ -61,6 +63,8 @@ __all__ = [
     "CreateRole",
     "CreateShipment",
     "CreateShipmentLinesItem",
+    "CreateShippingMethod",
+    "CreateShippingZone",
     "CreateStaffUser",
     "CreateTaxRate",
     "CreateVariant",
@@ -109,6 +113,7 @@ __all__ = [
     "OrderPlacedEvent",
     "OrderPlacedEventData",
     "OrderShippingAddress",
+    "OrderShippingMethod",
     "OrderStatusChange",
     "OrderUpdatedEvent",
     "OrderUpdatedEventData",
@@ -173,6 +178,15 @@ __all__ = [
     "ShipmentLine",
     "ShipmentShippedEvent",
     "ShipmentShippedEventData",
+    "ShippingFlatRate",
+    "ShippingMethod",
+    "ShippingMethodChoice",
+    "ShippingPriceRate",
+    "ShippingPriceRateBandsItem",
+    "ShippingRate",
+    "ShippingWeightRate",
+    "ShippingWeightRateBandsItem",
+    "ShippingZone",
     "StoreSettings",
     "StripeEvent",
     "StripeWebhookReceipt",
@@ -197,6 +211,8 @@ __all__ = [
     "UpdateProductMedia",
     "UpdateRole",
     "UpdateShipment",
+    "UpdateShippingMethod",
+    "UpdateShippingZone",
     "UpdateStaffUser",
     "UpdateStoreSettings",
     "UpdateTaxRate",
@@ -445,6 +461,9 @@ class CartBillingAddress(_CartBillingAddressRequired, total=False):
     phone: Optional[str]
 
 
+CartShippingMethod = Dict[str, Any]
+
+
 class Cart(TypedDict):
     id: str
     #: `active`; `abandoned` once it has had lines and a contact email and no change for
@@ -461,6 +480,10 @@ class Cart(TypedDict):
     #: The cart's, or else (a customer's active cart) the customer's default billing address.
     billingAddress: Optional[CartBillingAddress]
     lines: List[CartLine]
+    shippingMethod: CartShippingMethod
+    #: true when the shopper chose `shippingMethod`; false when it is the cheapest, picked by
+    #: default.
+    shippingMethodChosen: bool
     totals: CartTotals
     notices: List[CartNotice]
     #: The order a converted cart became.
@@ -524,8 +547,18 @@ class CartNotice(TypedDict):
     Something the server changed in the cart because it could no longer stand, and why.
     """
 
-    code: Literal["coupon_removed", "line_removed", "currency_changed"]
+    code: Literal["coupon_removed", "line_removed", "currency_changed", "shipping_method_removed"]
     message: str
+
+
+class CartShippingOption(TypedDict):
+    id: str
+    name: str
+    carrier: Optional[str]
+    minDeliveryDays: Optional[int]
+    maxDeliveryDays: Optional[int]
+    #: What this method charges the cart, in major units of the cart currency.
+    amount: float
 
 
 class CartTotals(TypedDict):
@@ -851,7 +884,8 @@ class _CreateOrderShippingAddressRequired(TypedDict):
 
 class CreateOrderShippingAddress(_CreateOrderShippingAddressRequired, total=False):
     """
-    Its country (and region) choose the tax rate.
+    Its country (and region) choose the tax rate and the shipping zone. An address no zone serves is
+    422 SHIPPING_UNAVAILABLE (details name `shippingAddress`).
     """
 
     firstName: Optional[str]
@@ -899,8 +933,13 @@ class CreateOrder(_CreateOrderRequired, total=False):
     currency: str
     #: Stored upper-case; customers may type it in any case.
     couponCode: str
-    #: Its country (and region) choose the tax rate.
+    #: Its country (and region) choose the tax rate and the shipping zone. An address no zone serves
+    #: is 422 SHIPPING_UNAVAILABLE (details name `shippingAddress`).
     shippingAddress: CreateOrderShippingAddress
+    #: One of the methods that serve the address (as `GET /api/carts/{id}/shipping-options` lists
+    #: them for a cart); the cheapest that serves it when left out. One that does not serve it is
+    #: 422 SHIPPING_UNAVAILABLE naming `shippingMethodId`.
+    shippingMethodId: str
     #: The shipping address when left out.
     billingAddress: CreateOrderBillingAddress
     notes: str
@@ -976,6 +1015,8 @@ class CreateProduct(_CreateProductRequired, total=False):
     categoryIds: List[str]
     #: Stock of the default variant, when `variants` is not given; 0 when omitted.
     stock: int
+    #: Weight of the default variant, when `variants` is not given, in the store's `weightUnit`.
+    weight: Optional[float]
     #: The variants. Without it the product gets one default variant with its SKU, price and
     #: `stock`.
     variants: List[CreateVariant]
@@ -1013,6 +1054,46 @@ class CreateShipment(TypedDict, total=False):
     lines: List[CreateShipmentLinesItem]
     #: `pending` (the default) or `shipped` at once.
     status: Literal["pending", "shipped"]
+    #: The shipping method the parcel goes by: the order's (`shippingMethod.id`, the default) or any
+    #: existing method (422 otherwise).
+    shippingMethodId: str
+
+
+class _CreateShippingMethodRequired(TypedDict):
+    name: str
+    rate: ShippingRate
+
+
+class CreateShippingMethod(_CreateShippingMethodRequired, total=False):
+    carrier: Optional[str]
+    #: Working days, at least.
+    minDeliveryDays: Optional[int]
+    #: Working days, at most (not below minDeliveryDays).
+    maxDeliveryDays: Optional[int]
+    #: Inactive methods are not offered (and a cart that chose one ships by the cheapest left).
+    active: bool
+    #: Order among the zone's methods, lowest first.
+    position: int
+    #: Free at or above this subtotal after discounts (major units of the store's default currency);
+    #: null for never.
+    freeAbove: Optional[float]
+
+
+class _CreateShippingZoneRequired(TypedDict):
+    name: str
+
+
+class CreateShippingZone(_CreateShippingZoneRequired, total=False):
+    #: ISO 3166-1 alpha-2 codes (any case, kept upper case).
+    countries: List[str]
+    #: ISO 3166-2 codes (`US-CA`), for regions served apart from their whole country.
+    regions: List[str]
+    #: Only addresses whose postal code matches one of these, within the zone's countries and
+    #: regions: exact (`10115`) or prefix (`10*`).
+    postcodes: List[str]
+    #: The zone for every address no other zone serves: it lists no countries, regions or postcodes,
+    #: and a second one is 409.
+    restOfWorld: bool
 
 
 class _CreateStaffUserRequired(TypedDict):
@@ -1060,6 +1141,9 @@ class CreateVariant(TypedDict, total=False):
     price: float
     #: Amount in the major unit of the currency (19.99), at most 2 decimals.
     compareAtPrice: Optional[float]
+    #: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs
+    #: 0.
+    weight: Optional[float]
     stock: int
     lowStockThreshold: Optional[int]
     position: int
@@ -1238,7 +1322,7 @@ CustomerReport = TypedDict("CustomerReport", {
 
 
 class ErrorError(TypedDict):
-    code: Literal["INVALID_REQUEST", "VALIDATION_ERROR", "AUTHENTICATION_ERROR", "AUTHORIZATION_ERROR", "NOT_FOUND", "CONFLICT", "RATE_LIMITED", "INTERNAL_ERROR", "PROVIDER_ERROR"]
+    code: Literal["INVALID_REQUEST", "VALIDATION_ERROR", "AUTHENTICATION_ERROR", "AUTHORIZATION_ERROR", "NOT_FOUND", "CONFLICT", "RATE_LIMITED", "INTERNAL_ERROR", "PROVIDER_ERROR", "SHIPPING_UNAVAILABLE"]
     message: str
     #: Always a list: one entry per invalid field, parameter or header; empty when the error is
     #: about no one field (401, 403, 404, 429, 500).
@@ -1607,6 +1691,9 @@ class OrderBillingAddress(_OrderBillingAddressRequired, total=False):
     phone: Optional[str]
 
 
+OrderShippingMethod = Dict[str, Any]
+
+
 class Order(TypedDict):
     id: str
     #: The short number customers see and quote, shown as `#1001`: sequential from the store's
@@ -1647,6 +1734,7 @@ class Order(TypedDict):
     cancelledAt: Optional[str]
     createdAt: str
     updatedAt: str
+    shippingMethod: OrderShippingMethod
     #: What is still owed: total - amountPaid, never below 0. null to a vendor caller, as
     #: amountPaid. In the major unit of the order's currency.
     amountDue: Optional[float]
@@ -1750,6 +1838,7 @@ class OrderPlacedEventData(TypedDict):
     total: float
     currency: str
     status: Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]
+    shippingMethod: Optional[ShippingMethodChoice]
 
 
 class OrderStatusChange(TypedDict):
@@ -2498,6 +2587,7 @@ class Shipment(TypedDict):
     id: str
     orderId: str
     carrier: Optional[str]
+    shippingMethodId: Optional[str]
     trackingNumber: Optional[str]
     trackingUrl: Optional[str]
     status: Literal["pending", "shipped", "delivered"]
@@ -2544,6 +2634,119 @@ class ShipmentShippedEventData(TypedDict):
     lines: List[ShipmentLine]
 
 
+class ShippingFlatRate(TypedDict):
+    """
+    One amount for any cart.
+    """
+
+    type: Literal["flat"]
+    #: Major units of the store's default currency, converted to a cart's currency at its exchange
+    #: rate.
+    amount: float
+
+
+class ShippingMethod(TypedDict):
+    """
+    A way to ship to a zone, offered to carts whose address the zone serves. Every amount is in the
+    store's default currency; a later version may add, beside an `amount`, amounts per currency that
+    the store sets, as new optional fields: clients should ignore fields they do not know.
+    """
+
+    id: str
+    zoneId: str
+    name: str
+    carrier: Optional[str]
+    minDeliveryDays: Optional[int]
+    maxDeliveryDays: Optional[int]
+    active: bool
+    position: int
+    rate: ShippingRate
+    #: A subtotal after discounts (major units of the store's default currency) at or above which
+    #: the method costs 0; null for never.
+    freeAbove: Optional[float]
+    createdAt: str
+    updatedAt: str
+
+
+class ShippingMethodChoice(TypedDict):
+    """
+    How the order ships, as the order keeps it.
+    """
+
+    id: str
+    name: str
+    carrier: Optional[str]
+    #: The shipping charge, in the major unit of the order's (or cart's) currency.
+    amount: float
+
+
+ShippingPriceRateBandsItem = TypedDict("ShippingPriceRateBandsItem", {
+    "from": "float",
+    "amount": "float",
+}, total=False)
+
+
+class ShippingPriceRate(TypedDict):
+    """
+    By the cart's subtotal after discounts: the last band whose `from` it reaches. A subtotal below
+    the first band's `from` is not served by the method.
+    """
+
+    type: Literal["price"]
+    bands: List[ShippingPriceRateBandsItem]
+
+
+#: How the method prices a cart: exactly one kind, named by `type`. Every amount is in the store's
+#: default currency; a later version may add, beside an `amount`, amounts per currency that the
+#: store sets, as new optional fields: clients should ignore fields they do not know.
+ShippingRate = Union["ShippingFlatRate", "ShippingWeightRate", "ShippingPriceRate"]
+
+
+class ShippingWeightRateBandsItem(TypedDict):
+    #: Carts weighing up to this (inclusive), in the store's weightUnit; null for the last, open
+    #: band.
+    upTo: Optional[float]
+    #: Major units of the store's default currency, converted to a cart's currency at its exchange
+    #: rate.
+    amount: float
+
+
+class ShippingWeightRate(TypedDict):
+    """
+    By the cart's weight (the sum of its variants' `weight` x quantity): the first band whose `upTo`
+    the weight does not exceed. A cart heavier than every band (the last one closed) is not served
+    by the method.
+    """
+
+    type: Literal["weight"]
+    bands: List[ShippingWeightRateBandsItem]
+
+
+class ShippingZone(TypedDict):
+    """
+    Where a store ships. An address is served by the most specific zone that matches it: a zone with
+    `postcodes` matching its postal code (within the zone's countries or regions), then a zone
+    listing its region (`US-CA`), then one listing its country, and last the rest-of-world zone
+    (`restOfWorld: true`, at most one), which serves every address no other zone does. Among equally
+    specific zones the oldest wins. A zone with `postcodes` serves only addresses whose postal code
+    matches one of them. The shipping options of an address are the active methods of its zone
+    (`/api/settings/shipping-zones/{id}/methods`). A store with no zone at all charges no shipping.
+    """
+
+    id: str
+    name: str
+    #: ISO 3166-1 alpha-2 codes, upper case.
+    countries: List[str]
+    #: ISO 3166-2 codes (`US-CA`), upper case.
+    regions: List[str]
+    #: Postcode patterns: exact (`10115`) or prefix (`10*`), upper case without spaces or dashes.
+    postcodes: List[str]
+    #: Serves every address no other zone serves (at most one such zone).
+    restOfWorld: bool
+    createdAt: str
+    updatedAt: str
+
+
 class StoreSettings(TypedDict):
     """
     The store-wide settings. Catalogue prices, coupon amounts and these shipping amounts are in
@@ -2555,10 +2758,19 @@ class StoreSettings(TypedDict):
     defaultCurrency: str
     weightUnit: Literal["g", "kg", "oz", "lb"]
     lowStockThreshold: int
-    #: Flat shipping per order, in major units of the default currency; 0 for free shipping.
-    shippingFlatRate: float
-    #: Orders whose discounted subtotal reaches this amount (major units of the default currency)
-    #: ship free; null for never.
+    #: The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept
+    #: at least until the Sunset date its answers carry): an alias of the flat method "Standard" of
+    #: the rest-of-world zone "Everywhere" that the shipping zones migration made of it; set
+    #: shipping at `/api/settings/shipping-zones` instead. Reads null once that method is deleted;
+    #: writing it then is 409. A PATCH that writes it is answered with `Deprecation`, `Sunset` and
+    #: `Link` headers.
+    shippingFlatRate: Optional[float]
+    #: The "Standard" method's `freeAbove` (major units of the default currency); null for never.
+    #: Deprecated (kept at least until the Sunset date its answers carry): an alias of the flat
+    #: method "Standard" of the rest-of-world zone "Everywhere" that the shipping zones migration
+    #: made of it; set shipping at `/api/settings/shipping-zones` instead. Reads null once that
+    #: method is deleted; writing it then is 409. A PATCH that writes it is answered with
+    #: `Deprecation`, `Sunset` and `Link` headers.
     freeShippingThreshold: Optional[float]
     #: Web origins whose pages may call the API from a browser (CORS): exact origins
     #: (`https://shop.example`, `http://localhost:5173`) or one wildcard label in front
@@ -2695,6 +2907,10 @@ class UpdateCart(TypedDict, total=False):
     #: address.
     shippingAddress: Optional[UpdateCartShippingAddress]
     billingAddress: Optional[UpdateCartBillingAddress]
+    #: One of the cart's shipping options (`GET /api/carts/{id}/shipping-options`; 422
+    #: SHIPPING_UNAVAILABLE otherwise); null goes back to the cheapest. Checked against the address
+    #: in the same request when both are given.
+    shippingMethodId: Optional[str]
 
 
 class UpdateCartLine(TypedDict):
@@ -2888,6 +3104,41 @@ class UpdateShipment(TypedDict, total=False):
     status: Literal["pending", "shipped", "delivered"]
 
 
+class UpdateShippingMethod(TypedDict, total=False):
+    """
+    Fields to change; `rate` is replaced whole.
+    """
+
+    name: str
+    carrier: Optional[str]
+    #: Working days, at least.
+    minDeliveryDays: Optional[int]
+    #: Working days, at most (not below minDeliveryDays).
+    maxDeliveryDays: Optional[int]
+    #: Inactive methods are not offered (and a cart that chose one ships by the cheapest left).
+    active: bool
+    #: Order among the zone's methods, lowest first.
+    position: int
+    rate: ShippingRate
+    #: Free at or above this subtotal after discounts (major units of the store's default currency);
+    #: null for never.
+    freeAbove: Optional[float]
+
+
+class UpdateShippingZone(TypedDict, total=False):
+    name: str
+    #: ISO 3166-1 alpha-2 codes (any case, kept upper case).
+    countries: List[str]
+    #: ISO 3166-2 codes (`US-CA`), for regions served apart from their whole country.
+    regions: List[str]
+    #: Only addresses whose postal code matches one of these, within the zone's countries and
+    #: regions: exact (`10115`) or prefix (`10*`).
+    postcodes: List[str]
+    #: The zone for every address no other zone serves: it lists no countries, regions or postcodes,
+    #: and a second one is 409.
+    restOfWorld: bool
+
+
 class UpdateStaffUser(TypedDict, total=False):
     """
     Fields to change. A new `password` signs the user out everywhere (its older tokens stop
@@ -2918,10 +3169,19 @@ class UpdateStoreSettings(TypedDict, total=False):
     weightUnit: Literal["g", "kg", "oz", "lb"]
     #: Stock at or below this is low, unless a product or variant sets its own.
     lowStockThreshold: int
-    #: Flat shipping per order, in major units of the default currency; 0 for free shipping.
+    #: The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept
+    #: at least until the Sunset date its answers carry): an alias of the flat method "Standard" of
+    #: the rest-of-world zone "Everywhere" that the shipping zones migration made of it; set
+    #: shipping at `/api/settings/shipping-zones` instead. Reads null once that method is deleted;
+    #: writing it then is 409. A PATCH that writes it is answered with `Deprecation`, `Sunset` and
+    #: `Link` headers.
     shippingFlatRate: float
-    #: Orders whose discounted subtotal reaches this amount (major units of the default currency)
-    #: ship free; null for never.
+    #: The "Standard" method's `freeAbove` (major units of the default currency); null for never.
+    #: Deprecated (kept at least until the Sunset date its answers carry): an alias of the flat
+    #: method "Standard" of the rest-of-world zone "Everywhere" that the shipping zones migration
+    #: made of it; set shipping at `/api/settings/shipping-zones` instead. Reads null once that
+    #: method is deleted; writing it then is 409. A PATCH that writes it is answered with
+    #: `Deprecation`, `Sunset` and `Link` headers.
     freeShippingThreshold: Optional[float]
     #: Web origins whose pages may call the API from a browser (CORS): exact origins
     #: (`https://shop.example`, `http://localhost:5173`) or one wildcard label in front
@@ -2951,6 +3211,9 @@ class UpdateVariant(TypedDict, total=False):
     price: float
     #: Amount in the major unit of the currency (19.99), at most 2 decimals.
     compareAtPrice: Optional[float]
+    #: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs
+    #: 0.
+    weight: Optional[float]
     stock: int
     lowStockThreshold: Optional[int]
     position: int
@@ -3008,6 +3271,9 @@ class Variant(TypedDict):
     price: float
     #: Amount in the major unit of the currency (19.99), at most 2 decimals.
     compareAtPrice: Optional[float]
+    #: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs
+    #: 0.
+    weight: Optional[float]
     stock: int
     lowStockThreshold: Optional[int]
     position: int

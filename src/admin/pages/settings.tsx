@@ -40,8 +40,13 @@ export function SettingsPage(v: SettingsView) {
             <Select form={v.store} name="defaultCurrency" label="Default currency" options={codes} />
             <Select form={v.store} name="weightUnit" label="Weight unit" options={WEIGHT_UNITS} />
             <Field form={v.store} name="lowStockThreshold" label="Low-stock threshold" type="number" min="0" />
-            <Field form={v.store} name="shippingFlatRate" label="Flat shipping" type="number" step="0.01" min="0" />
-            <Field form={v.store} name="freeShippingThreshold" label="Free shipping from" type="number" step="0.01" min="0" hint="Blank: never free." />
+            {/* The deprecated aliases of the migrated "Standard" shipping method, while it is there and flat (src/modules/shipping/legacy-settings.ts). */}
+            {v.store.values.shippingFlatRate != null && (
+              <>
+                <Field form={v.store} name="shippingFlatRate" label="Flat shipping (Standard)" type="number" step="0.01" min="0" />
+                <Field form={v.store} name="freeShippingThreshold" label="Free shipping from" type="number" step="0.01" min="0" hint="Blank: never free." />
+              </>
+            )}
           </div>
           <Field
             form={v.store}

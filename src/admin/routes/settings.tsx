@@ -84,8 +84,8 @@ export const settingsRoutes = new Hono<AppEnv>()
         defaultCurrency: str(form, 'defaultCurrency'),
         weightUnit: str(form, 'weightUnit'),
         lowStockThreshold: num(form, 'lowStockThreshold'),
-        shippingFlatRate: num(form, 'shippingFlatRate'),
-        freeShippingThreshold: numOrNull(form, 'freeShippingThreshold'),
+        // Shown only while the Standard shipping method they alias is there: sent only when shown.
+        ...('shippingFlatRate' in form ? { shippingFlatRate: num(form, 'shippingFlatRate'), freeShippingThreshold: numOrNull(form, 'freeShippingThreshold') } : {}),
         // One origin a line (commas and spaces also separate).
         allowedOrigins: (str(form, 'allowedOrigins') ?? '').split(/[\s,]+/).filter(Boolean),
       };

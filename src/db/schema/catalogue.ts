@@ -1,5 +1,5 @@
 import { relations, sql } from 'drizzle-orm';
-import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { type AnySQLiteColumn, index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { timestamps } from './columns';
 
 // The catalogue: categories, brands, vendors, products, their variants, category links and media, and the
@@ -21,6 +21,8 @@ export interface RelatedVariant {
   options: Record<string, string>;
   price: number;
   compareAtPrice: number | null;
+  /** Absent from values built before migration 0050 (read as null). */
+  weight?: number | null;
   stock: number;
   lowStockThreshold: number | null;
   position: number;
@@ -183,6 +185,8 @@ export const productVariants = sqliteTable(
     options: text('options', { mode: 'json' }).$type<Record<string, string>>().notNull().default(sql`'{}'`),
     price: integer('price').notNull(),
     compareAtPrice: integer('compare_at_price'),
+    /** In the store's weightUnit, for shipping rates by weight; null weighs 0. */
+    weight: real('weight'),
     stock: integer('stock').notNull().default(0),
     lowStockThreshold: integer('low_stock_threshold'),
     position: integer('position').notNull().default(0),

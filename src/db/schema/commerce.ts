@@ -9,6 +9,7 @@ import { users } from './identity';
 // Money columns are integer minor units of the row's currency; rates are exact decimal text.
 
 export const WEIGHT_UNITS = ['g', 'kg', 'oz', 'lb'] as const;
+export type WeightUnit = (typeof WEIGHT_UNITS)[number];
 
 /** The store's settings: one row, id 'store', created by a migration and only ever updated. */
 export const storeSettings = sqliteTable('store_settings', {
@@ -20,9 +21,12 @@ export const storeSettings = sqliteTable('store_settings', {
   weightUnit: text('weight_unit', { enum: WEIGHT_UNITS }).notNull().default('kg'),
   /** Stock at or below this emits `inventory.low`, unless the variant or product sets its own. */
   lowStockThreshold: integer('low_stock_threshold').notNull().default(5),
-  /** Flat shipping per order in minor units of the default currency; 0 for free shipping. */
+  /**
+   * Retired: read once, by migration 0050, into the "Standard" shipping method, which the deprecated
+   * settings fields of these names now read and write (src/modules/shipping/legacy-settings.ts).
+   */
   shippingFlatRate: integer('shipping_flat_rate').notNull().default(0),
-  /** Orders whose discounted subtotal reaches this ship free; null for never. */
+  /** Retired with shippingFlatRate. */
   freeShippingThreshold: integer('free_shipping_threshold'),
   /**
    * Web origins whose pages may call the API from the browser (CORS, src/middleware/cors.ts): exact
@@ -61,6 +65,57 @@ export const taxRates = sqliteTable(
     ...timestamps,
   },
   (t) => [uniqueIndex('tax_rates_place_idx').on(t.country, sql`coalesce(${t.region}, '')`)],
+);
+
+/**
+ * The rate of a shipping method, in minor units of the default currency (weights in the store's
+ * weightUnit). Exactly one kind; src/modules/shipping/rates.ts prices a cart by it.
+ */
+export type ShippingRate =
+  | { type: 'flat'; amount: number }
+  | { type: 'weight'; bands: { upTo: number | null; amount: number }[] }
+  | { type: 'price'; bands: { from: number; amount: number }[] };
+
+/**
+ * Where a store ships: countries, regions (`US-CA`) and postcode patterns (src/modules/shipping/zones.ts
+ * says which zone serves an address). At most one zone is the rest of the world (a partial unique index).
+ */
+export const shippingZones = sqliteTable(
+  'shipping_zones',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** ISO 3166-1 alpha-2, upper case. */
+    countries: text('countries', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** ISO 3166-2 codes, upper case (`US-CA`). */
+    regions: text('regions', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** Postcode patterns, upper case without spaces: exact (`10115`) or prefix (`10*`). */
+    postcodes: text('postcodes', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    restOfWorld: integer('rest_of_world', { mode: 'boolean' }).notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('shipping_zones_rest_of_world_idx').on(t.restOfWorld).where(sql`${t.restOfWorld} = 1`)],
+);
+
+export const shippingMethods = sqliteTable(
+  'shipping_methods',
+  {
+    id: text('id').primaryKey(),
+    zoneId: text('zone_id')
+      .notNull()
+      .references(() => shippingZones.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    carrier: text('carrier'),
+    minDeliveryDays: integer('min_delivery_days'),
+    maxDeliveryDays: integer('max_delivery_days'),
+    active: integer('active', { mode: 'boolean' }).notNull().default(true),
+    position: integer('position').notNull().default(0),
+    rate: text('rate', { mode: 'json' }).$type<ShippingRate>().notNull(),
+    /** Minor units of the default currency: a discounted subtotal at or above it ships free; null for never. */
+    freeAbove: integer('free_above'),
+    ...timestamps,
+  },
+  (t) => [index('shipping_methods_zone_idx').on(t.zoneId, t.position)],
 );
 
 export const COUPON_TYPES = ['percentage', 'fixed'] as const;
@@ -137,6 +192,8 @@ export const carts = sqliteTable(
     couponId: text('coupon_id').references(() => coupons.id, { onDelete: 'set null' }),
     shippingAddress: text('shipping_address', { mode: 'json' }).$type<PostalAddress>(),
     billingAddress: text('billing_address', { mode: 'json' }).$type<PostalAddress>(),
+    /** The shipping method the shopper chose; null: the cheapest that serves the cart. Not a foreign key: a deleted choice is reported, not forgotten. */
+    shippingMethodId: text('shipping_method_id'),
     status: text('status', { enum: CART_STATUSES }).notNull().default('active'),
     orderId: text('order_id'),
     /** When the cart was first found abandoned (kept once it is used again: a later order is recovered revenue). */
@@ -216,6 +273,10 @@ export const orders = sqliteTable(
     amountRefunded: integer('amount_refunded').notNull().default(0),
     couponId: text('coupon_id').references(() => coupons.id, { onDelete: 'set null' }),
     couponCode: text('coupon_code'),
+    /** The shipping method as it was when the order was placed (never read again from shipping_methods); its amount is `shipping_total`. */
+    shippingMethodId: text('shipping_method_id'),
+    shippingMethodName: text('shipping_method_name'),
+    shippingMethodCarrier: text('shipping_method_carrier'),
     shippingAddress: text('shipping_address', { mode: 'json' }).$type<PostalAddress>(),
     billingAddress: text('billing_address', { mode: 'json' }).$type<PostalAddress>(),
     notes: text('notes'),
@@ -365,6 +426,8 @@ export const shipments = sqliteTable(
       .notNull()
       .references(() => orders.id, { onDelete: 'restrict' }),
     carrier: text('carrier'),
+    /** The shipping method it goes by (the order's by default); an id as the order keeps it, not a foreign key. */
+    shippingMethodId: text('shipping_method_id'),
     trackingNumber: text('tracking_number'),
     trackingUrl: text('tracking_url'),
     status: text('status', { enum: SHIPMENT_STATUSES }).notNull().default('pending'),
@@ -434,6 +497,8 @@ export const idempotencyKeys = sqliteTable(
 export type StoreSettingsRow = typeof storeSettings.$inferSelect;
 export type CurrencyRow = typeof currencies.$inferSelect;
 export type TaxRateRow = typeof taxRates.$inferSelect;
+export type ShippingZoneRow = typeof shippingZones.$inferSelect;
+export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
 export type CouponRow = typeof coupons.$inferSelect;
 export type CartRow = typeof carts.$inferSelect;
 export type CartLineRow = typeof cartLines.$inferSelect;

@@ -30,6 +30,8 @@ interface Priced {
   lines: CartLineRow[];
   notices: Notice[];
   couponDropped: boolean;
+  /** The chosen shipping method no longer serves the cart: forgotten, the cheapest used instead. */
+  methodDropped: boolean;
 }
 
 /** The problems quote() reported as fields, or null when the error is not about one of the cart's parts. */
@@ -54,9 +56,13 @@ async function priceTolerantly(db: Database, cart: CartRow, rows: CartLineRow[],
         couponCode: code,
         customerKey: couponCustomerKey(cart),
         shippingAddress: cart.shippingAddress,
+        shippingMethodId: cart.shippingMethodId,
         now,
       });
-      return { quote: q, lines, notices, couponDropped: code !== couponCode };
+      const methodDropped = q.shipping.problem?.field === 'shippingMethodId';
+      if (methodDropped)
+        notices.push({ code: 'shipping_method_removed', message: 'The shipping method chosen no longer ships this cart to its address; the cheapest one that does is used' });
+      return { quote: q, lines, notices, couponDropped: code !== couponCode, methodDropped };
     } catch (error) {
       const problems = fieldsOf(error);
       if (!problems || attempt >= 3) throw error;
@@ -80,11 +86,8 @@ async function priceTolerantly(db: Database, cart: CartRow, rows: CartLineRow[],
   }
 }
 
-/**
- * `readOnly` (staff's list) prices the cart without taking anything out of it: the notices say what
- * the next read by its owner will remove, and the idle clock (`updatedAt`) is left alone.
- */
-export async function cartView(db: Database, stored: CartRow, { now = new Date(), readOnly = false }: { now?: Date; readOnly?: boolean } = {}): Promise<Cart> {
+/** The cart's lines and coupon code, and the cart with the customer's default addresses where it has none. */
+async function cartParts(db: Database, stored: CartRow) {
   const [rows, couponRows, defaults] = await db.batch([
     cartLinesOf(db, stored.id),
     db
@@ -93,8 +96,33 @@ export async function cartView(db: Database, stored: CartRow, { now = new Date()
       .where(eq(coupons.id, stored.couponId ?? '')),
     defaultAddressesOf(db, stored.customerId),
   ]);
-  const cart = withDefaultAddresses(stored, defaults);
-  const priced = await priceTolerantly(db, cart, rows, couponRows[0]?.code ?? null, now);
+  return { cart: withDefaultAddresses(stored, defaults), rows, couponCode: couponRows[0]?.code ?? null };
+}
+
+/**
+ * The shipping options of the cart as it would be priced now: the active methods of the zone that
+ * serves its shipping address, each priced for it (an empty list when no zone serves the address).
+ * A cart without an address has none to offer yet: 409 naming `shippingAddress`.
+ */
+export async function shippingOptions(db: Database, stored: CartRow, now = new Date()) {
+  const { cart, rows, couponCode } = await cartParts(db, stored);
+  if (!cart.shippingAddress) {
+    throw ApiError.conflict('The cart has no shipping address yet: set one (PATCH /api/carts/{id}) to see how it can ship', 'shippingAddress', {
+      problem: 'is needed to choose a shipping method',
+      code: 'required',
+    });
+  }
+  const { quote: q } = await priceTolerantly(db, cart, rows, couponCode, now);
+  return { currency: q.currency, options: q.shipping.options };
+}
+
+/**
+ * `readOnly` (staff's list) prices the cart without taking anything out of it: the notices say what
+ * the next read by its owner will remove, and the idle clock (`updatedAt`) is left alone.
+ */
+export async function cartView(db: Database, stored: CartRow, { now = new Date(), readOnly = false }: { now?: Date; readOnly?: boolean } = {}): Promise<Cart> {
+  const { cart, rows, couponCode } = await cartParts(db, stored);
+  const priced = await priceTolerantly(db, cart, rows, couponCode, now);
   const q = priced.quote;
   let current = cart;
   if (!readOnly && priced.notices.length && cart.status === 'active') {
@@ -103,6 +131,7 @@ export async function cartView(db: Database, stored: CartRow, { now = new Date()
     const patch = {
       updatedAt: now.toISOString(),
       ...(priced.couponDropped ? { couponId: null } : {}),
+      ...(priced.methodDropped ? { shippingMethodId: null } : {}),
       ...(q.currency.code !== cart.currency ? { currency: q.currency.code } : {}),
     };
     await db.batch([
@@ -139,6 +168,13 @@ export async function cartView(db: Database, stored: CartRow, { now = new Date()
       total: major(line.total),
       inStock: line.quantity <= line.stock,
     })),
+    shippingMethod: q.shipping.chosen && {
+      id: q.shipping.chosen.method.id,
+      name: q.shipping.chosen.method.name,
+      carrier: q.shipping.chosen.method.carrier,
+      amount: major(q.totals.shippingTotal),
+    },
+    shippingMethodChosen: q.shipping.chosen !== null && q.shipping.chosen.method.id === current.shippingMethodId,
     totals: {
       subtotal: major(q.totals.subtotal),
       discountTotal: major(q.totals.discountTotal),

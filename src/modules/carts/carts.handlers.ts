@@ -6,7 +6,8 @@ import type { AppRouteHandler } from '../../lib/openapi';
 import { actorRef, type Principal } from '../../lib/access';
 import { adoptGuestCart } from './adopt';
 import { type CartAction, CART_TOKEN_HEADER, reachCart, refuseCartListOutsiders, refuseVendors } from './carts.access';
-import { cartView } from './cart-view';
+import { cartView, shippingOptions } from './cart-view';
+import { toMajor } from '../../lib/money';
 import type * as routes from './carts.routes';
 import * as service from './carts.service';
 import { toOrder } from '../orders/orders.read';
@@ -81,6 +82,22 @@ export const adoptCart: AppRouteHandler<typeof routes.adoptCart> = async (c) => 
   refuseVendors(user);
   const cart = await adoptGuestCart(c.var.db, user.id, guest);
   return ok(c, await cartView(c.var.db, cart), 'Cart adopted');
+};
+
+export const getShippingOptions: AppRouteHandler<typeof routes.getShippingOptions> = async (c) => {
+  const cart = await cartFor(c, c.req.valid('param').id, 'read');
+  const { currency, options } = await shippingOptions(c.var.db, cart);
+  return ok(
+    c,
+    options.map(({ method, price }) => ({
+      id: method.id,
+      name: method.name,
+      carrier: method.carrier,
+      minDeliveryDays: method.minDeliveryDays,
+      maxDeliveryDays: method.maxDeliveryDays,
+      amount: toMajor(price, currency.minorUnits),
+    })),
+  );
 };
 
 export const checkoutCart: AppRouteHandler<typeof routes.checkoutCart> = async (c) => {

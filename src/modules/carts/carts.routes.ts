@@ -6,7 +6,7 @@ import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation
 import { listQuerySchema } from '../../lib/query';
 import { cartListQuery } from './carts.query';
 import { CART_TOKEN_HEADER, SELF_CART } from './carts.access';
-import { AddLineBody, ApplyCouponBody, CartSchema, CheckoutBody, CreateCartBody, NewCartSchema, UpdateCartBody, UpdateLineBody } from './carts.schemas';
+import { AddLineBody, ApplyCouponBody, CartSchema, CheckoutBody, CreateCartBody, NewCartSchema, ShippingOptionSchema, UpdateCartBody, UpdateLineBody } from './carts.schemas';
 
 const tags = ['Carts'];
 /** Guest carts need no credential (their token is the key); a credential that is present and bad is still 401. */
@@ -108,13 +108,33 @@ export const getCart = apiRoute({
   responses: { 200: cartResponse('The cart, priced now.'), ...errorResponses(401, 403, 404) },
 });
 
+export const getShippingOptions = apiRoute({
+  ...operation('carts', 'shippingOptions', 'listCartShippingOptions'),
+  method: 'get',
+  path: '/carts/{id}/shipping-options',
+  tags,
+  summary: "List the cart's shipping options",
+  description:
+    "The active methods of the shipping zone that serves the cart's shipping address (docs/api.md, Shipping), in the store's order (`position`), " +
+    "each priced for this cart now in the cart's currency (by its weight or its subtotal after discounts, free from the method's `freeAbove`). " +
+    'A method whose weight or price bands do not cover the cart is left out. An empty list: no zone serves the address, and checkout would answer ' +
+    "422 SHIPPING_UNAVAILABLE. A cart without a shipping address (its own or its customer's default) is 409 naming `shippingAddress`. " +
+    `Choose one with \`PATCH /api/carts/{id}\` \`{ "shippingMethodId": ... }\`; without a choice the cart ships by the cheapest. ${reach}`,
+  security: optionalAuth,
+  request: { params: CartParams, headers: CartTokenHeaders },
+  responses: { 200: successResponse(z.array(ShippingOptionSchema), 'The shipping options, priced for the cart.'), ...errorResponses(401, 403, 404, 409) },
+});
+
 export const updateCart = apiRoute({
   ...operation('carts', 'update', 'updateCart'),
   method: 'patch',
   path: '/carts/{id}',
   tags,
-  summary: 'Change email, currency or addresses',
-  description: `Addresses are validated as customer addresses (country: ISO 3166-1 alpha-2); null clears one. Tax follows the shipping address. ${defaults} ${reach} ${checkedOut}`,
+  summary: 'Change email, currency, addresses or shipping method',
+  description:
+    'Addresses are validated as customer addresses (country: ISO 3166-1 alpha-2); null clears one. Tax and the shipping zone follow the shipping address. ' +
+    "`shippingMethodId` must be one of the cart's shipping options (422 SHIPPING_UNAVAILABLE otherwise; 409 while the cart has no shipping address). " +
+    `${defaults} ${reach} ${checkedOut}`,
   security: optionalAuth,
   request: { params: CartParams, headers: CartTokenHeaders, body: jsonBody(UpdateCartBody, 'Fields to change.') },
   responses: { 200: cartResponse('The updated cart.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
@@ -233,7 +253,9 @@ export const checkoutCart = apiRoute({
   description:
     'Places an order for the cart at the prices of this moment and marks the cart converted, atomically: stock is reserved in the same ' +
     'write, so the last units go to exactly one order and the rest get 409 naming the line and how many are left; when anything is refused ' +
-    "(stock, a coupon used up meanwhile: 409) nothing is written and the cart stays as it was. The body's email, addresses and notes apply to " +
+    '(stock, a coupon used up meanwhile: 409) nothing is written and the cart stays as it was. An address no shipping zone serves, or a chosen ' +
+    'shipping method that no longer serves the cart, is 422 SHIPPING_UNAVAILABLE naming `shippingAddress` or `shippingMethodId`. ' +
+    "The body's email, addresses and notes apply to " +
     "this order only (the cart's otherwise; a customer's order uses the account email). A guest order needs an email and every order a " +
     'line (422). A cart is checked out once: a second checkout, even concurrent, is 409. Emits `order.placed`. Answers 201 with `Location: ' +
     `/api/orders/{orderId}\` and the order as \`GET /api/orders/{id}\` shows it. Takes \`Idempotency-Key\`. ${defaults} ${reach}`,

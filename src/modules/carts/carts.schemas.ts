@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { CART_STATUSES } from '../../db/schema';
 import { Timestamp } from '../../lib/schemas';
-import { PostalAddress } from '../orders/orders.schemas';
+import { OrderShippingMethodSchema, PostalAddress } from '../orders/orders.schemas';
 import { Email } from '../users/users.schemas';
 
 /** Shapes of carts on the wire. Amounts are JSON numbers in the major unit of the cart's currency. */
@@ -30,7 +30,18 @@ export const CartLineSchema = z
 
 export const CartTotalsSchema = z.object({ subtotal: Amount, discountTotal: Amount, shippingTotal: Amount, taxTotal: Amount, total: Amount }).openapi('CartTotals');
 
-export const CART_NOTICE_CODES = ['coupon_removed', 'line_removed', 'currency_changed'] as const;
+export const ShippingOptionSchema = z
+  .object({
+    id: z.string().openapi({ example: 'smeth_01JD0000000000000000000000' }),
+    name: z.string().openapi({ example: 'DHL Paket' }),
+    carrier: z.string().nullable().openapi({ example: 'DHL' }),
+    minDeliveryDays: z.int().nullable(),
+    maxDeliveryDays: z.int().nullable(),
+    amount: Amount.openapi({ description: 'What this method charges the cart, in major units of the cart currency.' }),
+  })
+  .openapi('CartShippingOption');
+
+export const CART_NOTICE_CODES = ['coupon_removed', 'line_removed', 'currency_changed', 'shipping_method_removed'] as const;
 
 export const CartNoticeSchema = z
   .object({ code: z.enum(CART_NOTICE_CODES), message: z.string() })
@@ -50,6 +61,13 @@ export const CartSchema = z
     shippingAddress: PostalAddress.nullable().openapi({ description: "The cart's, or else (a customer's active cart) the customer's default shipping address. Tax follows it." }),
     billingAddress: PostalAddress.nullable().openapi({ description: "The cart's, or else (a customer's active cart) the customer's default billing address." }),
     lines: z.array(CartLineSchema),
+    shippingMethod: OrderShippingMethodSchema.nullable().openapi({
+      description:
+        'What `totals.shippingTotal` charges: the method chosen (`shippingMethodId`), else the cheapest of the shipping options. ' +
+        'null when the store has no shipping zones, or no method serves the cart (checkout then answers 422 SHIPPING_UNAVAILABLE). ' +
+        'Without a shipping address the rest-of-world zone prices the cart, an estimate until the address is known.',
+    }),
+    shippingMethodChosen: z.boolean().openapi({ description: 'true when the shopper chose `shippingMethod`; false when it is the cheapest, picked by default.' }),
     totals: CartTotalsSchema,
     notices: z.array(CartNoticeSchema),
     orderId: z.string().nullable().openapi({ description: 'The order a converted cart became.' }),
@@ -88,6 +106,18 @@ export const UpdateCartBody = z
       .optional()
       .openapi({ description: "Tax follows this address. Without one, a customer's cart uses the customer's default shipping address." }),
     billingAddress: PostalAddress.nullable().optional(),
+    shippingMethodId: z
+      .string()
+      .min(1)
+      .max(200)
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "One of the cart's shipping options (`GET /api/carts/{id}/shipping-options`; 422 SHIPPING_UNAVAILABLE otherwise); null goes back to the cheapest. " +
+          'Checked against the address in the same request when both are given.',
+        example: 'smeth_01JD0000000000000000000000',
+      }),
   })
   .openapi('UpdateCart');
 

@@ -8,7 +8,7 @@ import { listPlan, type ParsedListQuery } from '../../lib/query';
 import type { Principal } from '../../lib/access';
 import { MAX_LINES, quote } from '../orders/quote';
 import { activeCartOf, isCartStaff, newCartToken, reactivated } from './carts.access';
-import { cartLinesOf, cartView, couponCustomerKey } from './cart-view';
+import { cartLinesOf, cartView, couponCustomerKey, shippingOptions } from './cart-view';
 import { cartListQuery } from './carts.query';
 import { type CreateCartInput, MAX_LINE_QUANTITY, type UpdateCartInput } from './carts.schemas';
 
@@ -73,6 +73,7 @@ export async function createCart(db: Database, principal: Principal, input: Crea
     couponId: null,
     shippingAddress: null,
     billingAddress: null,
+    shippingMethodId: null,
     status: 'active' as const,
     orderId: null,
     abandonedAt: null,
@@ -102,9 +103,20 @@ export async function updateCart(db: Database, cart: CartRow, input: UpdateCartI
   if (input.email !== undefined) patch.email = input.email;
   if (input.shippingAddress !== undefined) patch.shippingAddress = input.shippingAddress;
   if (input.billingAddress !== undefined) patch.billingAddress = input.billingAddress;
+  if (input.shippingMethodId !== undefined)
+    patch.shippingMethodId = input.shippingMethodId === null ? null : await servingMethod(db, { ...cart, ...patch }, input.shippingMethodId);
   const [row] = await db.update(carts).set(patch).where(isActive(cart.id)).returning();
   if (!row) throw await whyUnchanged(db, cart.id);
   return row;
+}
+
+/** A method the cart may choose: one of its shipping options now (422 SHIPPING_UNAVAILABLE naming `shippingMethodId` otherwise). */
+async function servingMethod(db: Database, cart: CartRow, methodId: string): Promise<string> {
+  const { options } = await shippingOptions(db, cart);
+  if (options.some((o) => o.method.id === methodId)) return methodId;
+  throw new ApiError('SHIPPING_UNAVAILABLE', `shippingMethodId: '${methodId}' does not ship this cart to its address`, {
+    details: [detailOf({ field: 'shippingMethodId', problem: `'${methodId}' is not one of this cart's shipping options (GET /api/carts/{id}/shipping-options)` })],
+  });
 }
 
 async function variantForSale(db: Database, variantId: string) {

@@ -44,6 +44,7 @@ export async function checkout(db: Database, stored: CartRow, input: CheckoutInp
       lines: lines.map((l) => ({ variantId: l.variantId, quantity: l.quantity })),
       couponCode: couponRows[0]?.code ?? null,
       shippingAddress: input.shippingAddress ?? cart.shippingAddress,
+      shippingMethodId: cart.shippingMethodId,
       billingAddress: input.billingAddress ?? cart.billingAddress,
       notes: input.notes ?? null,
       cartId: cart.id,

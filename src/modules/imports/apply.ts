@@ -63,7 +63,7 @@ export async function applyPlan(db: Database, plan: ProductPlan, options: { vend
     refs.categories && JSON.stringify(refs.categories.map((c) => c.id).sort()) !== JSON.stringify(current.categories.map((c) => c.id).sort()) ? refs.categories : undefined;
 
   // Variants: the file's, matched to the product's by SKU (a simple product's one variant matches the file's one).
-  const wanted = body.variants ?? [{ sku: body.sku ?? null, price: body.price, compareAtPrice: body.compareAtPrice, stock: body.stock, options: {} }];
+  const wanted = body.variants ?? [{ sku: body.sku ?? null, price: body.price, compareAtPrice: body.compareAtPrice, stock: body.stock, weight: body.weight, options: {} }];
   const variantUpdates: { variant: Variant; set: Record<string, unknown>; delta: number }[] = [];
   const added: ReturnType<typeof newVariantRow>[] = [];
   for (const v of wanted) {
@@ -76,6 +76,7 @@ export async function applyPlan(db: Database, plan: ProductPlan, options: { vend
     if (v.price !== undefined && toMinor(v.price) !== toMinor(match.price)) set.price = toMinor(v.price);
     if (v.compareAtPrice !== undefined && v.compareAtPrice !== match.compareAtPrice) set.compareAtPrice = v.compareAtPrice == null ? null : toMinor(v.compareAtPrice);
     if (v.sku && v.sku !== match.sku) set.sku = v.sku;
+    if (v.weight !== undefined && v.weight !== match.weight) set.weight = v.weight;
     if (v.options && Object.keys(v.options).length && JSON.stringify(v.options) !== JSON.stringify(match.options)) set.options = v.options;
     const delta = v.stock === undefined ? 0 : v.stock - match.stock;
     if (Object.keys(set).length || delta) variantUpdates.push({ variant: match, set, delta });
@@ -86,12 +87,13 @@ export async function applyPlan(db: Database, plan: ProductPlan, options: { vend
     ...current.variants.map((cv) => {
       const u = variantUpdates.find((x) => x.variant.id === cv.id);
       if (!u) return cv;
-      const s = u.set as { price?: number; compareAtPrice?: number | null; sku?: string; options?: Record<string, string> };
+      const s = u.set as { price?: number; compareAtPrice?: number | null; sku?: string; weight?: number | null; options?: Record<string, string> };
       return {
         ...cv,
         ...(s.price !== undefined ? { price: toMajor(s.price) } : {}),
         ...(s.compareAtPrice !== undefined ? { compareAtPrice: s.compareAtPrice === null ? null : toMajor(s.compareAtPrice) } : {}),
         ...(s.sku !== undefined ? { sku: s.sku } : {}),
+        ...(s.weight !== undefined ? { weight: s.weight } : {}),
         ...(s.options ? { options: s.options } : {}),
         stock: cv.stock + u.delta,
         updatedAt: ts,

@@ -28,6 +28,8 @@ export const FIELDS = [
   'variantPrice',
   'variantCompareAtPrice',
   'variantStock',
+  'variantWeight',
+  'variantGrams',
   'images',
   'imageAlt',
   'published',
@@ -55,6 +57,7 @@ const STORE_COLUMNS: Record<string, Field> = {
   variant_price: 'variantPrice',
   variant_compare_at_price: 'variantCompareAtPrice',
   variant_stock: 'variantStock',
+  variant_weight: 'variantWeight',
   image_urls: 'images',
 };
 
@@ -77,6 +80,7 @@ const SHOPIFY_COLUMNS: Record<string, Field> = {
   'variant price': 'variantPrice',
   'variant compare at price': 'variantCompareAtPrice',
   'variant inventory qty': 'variantStock',
+  'variant grams': 'variantGrams',
   'image src': 'images',
   'image alt text': 'imageAlt',
 };

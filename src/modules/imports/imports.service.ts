@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import type { Database } from '../../db/client';
-import { brands, categories, importChunks, importFailures, imports, products } from '../../db/schema';
+import { brands, categories, importChunks, importFailures, imports, products, storeSettings } from '../../db/schema';
 import { inJson } from '../../db/json-rows';
 import { CsvSyntaxError, csvRecords } from '../../lib/csv';
 import { chunkRows } from '../../lib/db-errors';
@@ -36,9 +36,10 @@ export async function planImport(db: Database, csv: string): Promise<{ file: Rea
 
 /** Brands by lower-cased name and slug; categories by slug, name and path from the top (`home > kitchen`). */
 async function namesOf(db: Database): Promise<Names> {
-  const [brandRows, categoryRows] = await db.batch([
+  const [brandRows, categoryRows, settingsRows] = await db.batch([
     db.select({ id: brands.id, name: brands.name, slug: brands.slug }).from(brands),
     db.select({ id: categories.id, name: categories.name, slug: categories.slug, parentId: categories.parentId }).from(categories),
+    db.select({ weightUnit: storeSettings.weightUnit }).from(storeSettings),
   ]);
   const brandNames = new Map<string, string>();
   for (const b of brandRows) brandNames.set(b.slug.toLowerCase(), b.id).set(b.name.toLowerCase(), b.id);
@@ -55,7 +56,7 @@ async function namesOf(db: Database): Promise<Names> {
     if (nameCounts.get(c.name.toLowerCase()) === 1) categoryNames.set(c.name.toLowerCase(), c.id);
     categoryNames.set(c.slug.toLowerCase(), c.id).set(path(c), c.id);
   }
-  return { brands: brandNames, categories: categoryNames };
+  return { brands: brandNames, categories: categoryNames, weightUnit: settingsRows[0]?.weightUnit ?? 'kg' };
 }
 
 /** What a dry run answers: the counts a real run would start from, and every failure. */

@@ -2,7 +2,8 @@ import type { z } from '@hono/zod-openapi';
 import { CreateProductBody, type CreateProductInput, type CreateVariantInput, MAX_VARIANTS_PER_PRODUCT } from '../products/products.schemas';
 import { ApiError, detailOf } from '../../lib/errors';
 import { wordIssue } from '../../lib/issue-messages';
-import type { Field, ImportFormat, ImportRow, ReadFile } from './formats';
+import { type Field, FIELDS, type ImportFormat, type ImportRow, type ReadFile } from './formats';
+import type { WeightUnit } from '../../db/schema';
 
 /**
  * Rows grouped into products and checked with the same schema as `POST /api/products`, so an
@@ -33,7 +34,12 @@ export interface Failure {
 export interface Names {
   brands: Map<string, string>;
   categories: Map<string, string>;
+  /** The store's weightUnit, which Shopify's grams are converted to. */
+  weightUnit: WeightUnit;
 }
+
+/** Grams per unit of each weightUnit. */
+const GRAMS: Record<WeightUnit, number> = { g: 1, kg: 1000, oz: 28.349523125, lb: 453.59237 };
 
 export interface Planned {
   /** The file's data rows. */
@@ -45,7 +51,8 @@ export interface Planned {
   failedRows: number;
 }
 
-const VARIANT_FIELDS: Field[] = ['option1Value', 'option2Value', 'option3Value', 'variantSku', 'variantPrice', 'variantCompareAtPrice', 'variantStock'];
+/** The cells that make a row a variant: its option values and every `variant…` column. */
+const VARIANT_FIELDS: Field[] = FIELDS.filter((f) => f.startsWith('variant') || /^option\dValue$/.test(f));
 const STATUSES = new Set(['draft', 'active', 'archived']);
 
 /**
@@ -184,6 +191,10 @@ function planOne(rows: ImportRow[], file: ReadFile, names: Names, failures: Fail
     if (compare !== undefined) input.compareAtPrice = compare;
     const stock = number(row, 'variantStock', true);
     if (stock !== undefined) input.stock = Math.max(0, stock);
+    const weight = number(row, 'variantWeight');
+    const grams = number(row, 'variantGrams');
+    if (weight !== undefined) input.weight = weight;
+    else if (grams !== undefined) input.weight = Number((grams / GRAMS[names.weightUnit]).toFixed(6));
     return { row, input };
   });
 
@@ -198,6 +209,7 @@ function planOne(rows: ImportRow[], file: ReadFile, names: Names, failures: Fail
     const only = variants[0]!.input;
     set('sku', only.sku ?? productSku);
     if (only.stock !== undefined) set('stock', only.stock);
+    if (only.weight !== undefined) set('weight', only.weight);
     if (!price && only.compareAtPrice !== undefined) set('compareAtPrice', only.compareAtPrice);
   } else {
     set('sku', productSku);
@@ -249,11 +261,27 @@ function imagesOf(rows: ImportRow[]): { url: string; alt?: string }[] {
 /** Where in the file a schema issue is: the variant's row and column for `variants.N.x`, else the product's first row that has the field. */
 function failureOf(issue: z.core.$ZodIssue, rows: ImportRow[], variantRows: ImportRow[], file: ReadFile): Failure {
   const [key, index, sub] = issue.path as (string | number)[];
-  const variantField: Record<string, Field> = { sku: 'variantSku', price: 'variantPrice', compareAtPrice: 'variantCompareAtPrice', stock: 'variantStock', options: 'option1Value' };
+  const weightField: Field = file.format === 'shopify' ? 'variantGrams' : 'variantWeight';
+  const variantField: Record<string, Field> = {
+    sku: 'variantSku',
+    price: 'variantPrice',
+    compareAtPrice: 'variantCompareAtPrice',
+    stock: 'variantStock',
+    weight: weightField,
+    options: 'option1Value',
+  };
   if (key === 'variants' && typeof index === 'number' && variantRows[index]) {
     return { line: variantRows[index]!.line, column: file.columnOf(variantField[String(sub)] ?? 'variantSku'), reason: wordIssue(issue).problem };
   }
-  const productField: Record<string, Field> = { slug: 'handle', stock: 'variantStock', images: 'images', categoryIds: 'category', brandId: 'brand', variants: 'option1Value' };
+  const productField: Record<string, Field> = {
+    slug: 'handle',
+    stock: 'variantStock',
+    weight: weightField,
+    images: 'images',
+    categoryIds: 'category',
+    brandId: 'brand',
+    variants: 'option1Value',
+  };
   const field = (productField[String(key)] ?? key) as Field;
   const row = rows.find((r) => r.values[field] !== undefined) ?? rows[0]!;
   return { line: row.line, column: file.columnOf(field), reason: wordIssue(issue).problem };

@@ -5,6 +5,7 @@ import { ApiError, detailOf } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
+import { type ShippingMethodColumns, shippingMethodOf } from './order-shipping';
 
 /**
  * The order state machine of docs/api.md (Carts and orders). The trigger `orders_status_guard` (migrations/0005) enforces the
@@ -51,6 +52,11 @@ export function orderEventData(order: Pick<OrderRow, 'id' | 'number' | 'customer
     currency: order.currency,
     status: order.status,
   };
+}
+
+/** `order.placed` also says how the order ships (the method as the order keeps it). */
+export function placedEventData(order: Parameters<typeof orderEventData>[0] & ShippingMethodColumns) {
+  return { ...orderEventData(order), shippingMethod: shippingMethodOf(order) };
 }
 
 export interface StatusChange {

@@ -6,6 +6,7 @@ import { toMajor } from '../../lib/money';
 import { type FieldTree, listPlan, type ParsedListQuery, selects } from '../../lib/query';
 import { ALL_ORDERS, lineCondition, orderCondition, type OrderReach } from './orders.access';
 import { orderMoney, vendorLinesTotal } from './order-money';
+import { shippingMethodOf } from './order-shipping';
 import { orderListQuery } from './orders.query';
 import type { Order, OrderDetail, PaymentStatus } from './orders.schemas';
 import { groupBy } from '../../lib/group-by';
@@ -31,6 +32,7 @@ export function toOrder(row: OrderRow, lines: OrderLineRow[], reach: OrderReach 
     ...orderMoney(row, lines, reach),
     paymentStatus: paymentStatus(row),
     couponCode: row.couponCode,
+    shippingMethod: reach.kind === 'vendor' ? null : shippingMethodOf(row),
     shippingAddress: row.shippingAddress ?? null,
     billingAddress: row.billingAddress ?? null,
     notes: row.notes,

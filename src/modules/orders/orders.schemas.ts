@@ -17,6 +17,15 @@ export const OrderParams = z.object({
     .openapi({ param: { name: 'id', in: 'path' }, description: "The order's id (`ord_…`) or its number (`1001`).", example: 'ord_01JD0000000000000000000000' }),
 });
 
+export const OrderShippingMethodSchema = z
+  .object({
+    id: z.string().openapi({ example: 'smeth_01JD0000000000000000000000' }),
+    name: z.string().openapi({ example: 'DHL Paket' }),
+    carrier: z.string().nullable().openapi({ example: 'DHL' }),
+    amount: z.number().openapi({ description: "The shipping charge, in the major unit of the order's (or cart's) currency.", example: 4.99 }),
+  })
+  .openapi('ShippingMethodChoice', { description: 'A shipping method as a cart or order ships by it, priced for it.' });
+
 /** Amounts of an order are in the major unit of the order's own currency (0 decimals for JPY, 3 for KWD). */
 const OrderMoney = z.number().openapi({ description: "Amount in the major unit of the order's currency.", example: 19.99 });
 /** The description of one of the order's amounts, which says what a vendor caller sees of it (order-money.ts). */
@@ -71,8 +80,13 @@ export const OrderSchema = createSelectSchema(orders, {
   createdAt: Timestamp,
   updatedAt: Timestamp,
 })
-  .omit({ minorUnits: true, couponId: true, cartId: true, firstOrder: true })
+  .omit({ minorUnits: true, couponId: true, cartId: true, firstOrder: true, shippingMethodId: true, shippingMethodName: true, shippingMethodCarrier: true })
   .extend({
+    shippingMethod: OrderShippingMethodSchema.nullable().openapi({
+      description:
+        'The shipping method as it was when the order was placed: later changes to the method (or its deletion) do not change it. ' +
+        '`amount` is `shippingTotal`. null when the store had no shipping zones, and to a vendor caller.',
+    }),
     amountDue: OrderMoney.nullable().openapi(amount('What is still owed: total - amountPaid, never below 0. null to a vendor caller, as amountPaid.')),
     paymentStatus: z.enum(PAYMENT_STATUSES).openapi({
       description:
@@ -112,7 +126,14 @@ export const CreateOrderBody = z
       .optional()
       .openapi({ description: "An enabled currency; the store's default when left out.", example: 'USD' }),
     couponCode: CouponCode.optional(),
-    shippingAddress: PostalAddress.optional().openapi({ description: 'Its country (and region) choose the tax rate.' }),
+    shippingAddress: PostalAddress.optional().openapi({
+      description: 'Its country (and region) choose the tax rate and the shipping zone. An address no zone serves is 422 SHIPPING_UNAVAILABLE (details name `shippingAddress`).',
+    }),
+    shippingMethodId: z.string().min(1).max(200).optional().openapi({
+      description:
+        'One of the methods that serve the address (as `GET /api/carts/{id}/shipping-options` lists them for a cart); the cheapest that serves it when left out. One that does not serve it is 422 SHIPPING_UNAVAILABLE naming `shippingMethodId`.',
+      example: 'smeth_01JD0000000000000000000000',
+    }),
     billingAddress: PostalAddress.optional().openapi({ description: 'The shipping address when left out.' }),
     notes: Notes.optional(),
     customerId: z.string().min(1).max(100).optional().openapi({

@@ -24,6 +24,7 @@ export async function createOrder(db: Database, principal: Principal, body: Crea
     lines: body.lines,
     couponCode: body.couponCode,
     shippingAddress: body.shippingAddress,
+    shippingMethodId: body.shippingMethodId,
     billingAddress: body.billingAddress,
     notes: body.notes,
     actor,
@@ -46,6 +47,8 @@ export async function reviewOrder(db: Database, principal: Principal, body: Crea
     lines: body.lines,
     couponCode: body.couponCode,
     shippingAddress: body.shippingAddress,
+    shippingMethodId: body.shippingMethodId,
+    requireShipping: true,
     customerKey: customerKeyOf(orderer),
   });
   const short = priced.lines.findIndex((l) => l.stock < l.quantity);

@@ -22,7 +22,7 @@ import type { EventData } from '../../webhooks/event-payloads';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { CONFIG_DEFAULTS, config, type Vars } from '../../config';
 import { stockChangeStatements } from '../inventory/stock';
-import { orderEventData } from './order-status';
+import { placedEventData } from './order-status';
 import { forgetQuoteInputs, keepQuoteInputs, keptQuoteInputs } from './quote-inputs';
 import { type QuoteInputs, type QuoteRequest, quoteFrom, readQuoteInputs } from './quote';
 
@@ -34,6 +34,8 @@ export interface PlaceOrderInput {
   lines: { variantId: string; quantity: number }[];
   couponCode?: string | null;
   shippingAddress?: PostalAddress | null;
+  /** The shipping method chosen (a cart's, or the order body's); the cheapest that serves the address otherwise. */
+  shippingMethodId?: string | null;
   billingAddress?: PostalAddress | null;
   notes?: string | null;
   /** The cart being checked out: converted in the same batch, so it is checked out once. */
@@ -130,6 +132,8 @@ export async function placeOrder(db: Database, input: PlaceOrderInput, now = new
     couponCode: input.couponCode,
     customerKey,
     shippingAddress: input.shippingAddress,
+    shippingMethodId: input.shippingMethodId,
+    requireShipping: true,
     now,
     linesField: input.linesField,
   };
@@ -144,9 +148,9 @@ export async function placeOrder(db: Database, input: PlaceOrderInput, now = new
     try {
       return await writeOrder(db, input, request, inputs, now);
     } catch (error) {
-      // Kept inputs may be out of date, so a 422 they lead to (not for sale, no such currency) is
+      // Kept inputs may be out of date, so a 422 they lead to (not for sale, no such currency, no shipping) is
       // believed only once read afresh; a stale version is found by the batch's guard.
-      const refusedFromKept = kept && error instanceof ApiError && error.code === 'VALIDATION_ERROR';
+      const refusedFromKept = kept && error instanceof ApiError && (error.code === 'VALIDATION_ERROR' || error.code === 'SHIPPING_UNAVAILABLE');
       if (!(error instanceof StaleQuote) && !refusedFromKept) throw error;
       if (error instanceof StaleQuote) forgetQuoteInputs(inputs.version);
       inputs = undefined;
@@ -178,6 +182,9 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     amountRefunded: 0,
     couponId: q.coupon?.id ?? null,
     couponCode: q.coupon?.code ?? null,
+    shippingMethodId: q.shipping.chosen?.method.id ?? null,
+    shippingMethodName: q.shipping.chosen?.method.name ?? null,
+    shippingMethodCarrier: q.shipping.chosen?.method.carrier ?? null,
     shippingAddress: input.shippingAddress ?? null,
     billingAddress: input.billingAddress ?? input.shippingAddress ?? null,
     notes: input.notes ?? null,
@@ -218,7 +225,7 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
         ]
       : []),
     insertHistory(db, placed),
-    placedEvent(db, { id: newEventId(db, now), data: JSON.stringify(orderEventData(order) satisfies EventData<'order.placed'>), ts, orderId: id }),
+    placedEvent(db, { id: newEventId(db, now), data: JSON.stringify(placedEventData(order) satisfies EventData<'order.placed'>), ts, orderId: id }),
     ...(input.cartId ? [convertCart(db, { id: input.cartId, orderId: id, ts })] : []),
   ];
 

@@ -2,11 +2,12 @@ import type { CurrencyRow, StoreSettingsRow, TaxRateRow } from '../../db/schema'
 import { LruCache } from '../../lib/lru';
 import { couponCodeOf, type QuoteInputs, type QuoteRequest, type QuoteVariant, taxRegionOf } from './quote';
 import { keptPerIsolate } from '../../lib/isolate-state';
+import type { ShippingInputs } from '../shipping/shipping-choice';
 
 /**
  * Quote inputs this isolate read lately, all current at one `quote_version` (which changes with
- * anything a quote reads except stock): variants by id, the store settings, the currencies and the
- * tax rates of addresses seen. An order whose inputs are all here is priced from them and written
+ * anything a quote reads except stock): variants by id, the store settings, the currencies, the
+ * shipping zones and methods, and the tax rates of addresses seen. An order whose inputs are all here is priced from them and written
  * in ONE D1 round trip, its batch guarded by that version (place-order.ts); if the version moved
  * on, the guard aborts the batch, the kept inputs are dropped and the order is read afresh.
  *
@@ -16,6 +17,7 @@ interface Kept {
   version: number;
   settings: StoreSettingsRow;
   currencies: CurrencyRow[];
+  shipping: ShippingInputs;
   variants: LruCache<QuoteVariant>;
   /** By `country|region`; null when no rate applies there. */
   taxRates: Map<string, TaxRateRow | null>;
@@ -45,7 +47,7 @@ export function keptQuoteInputs(request: QuoteRequest): QuoteInputs | undefined 
     if (!variant) return undefined;
     variants.push(variant);
   }
-  return { version: kept.version, variants, settings: kept.settings, currencies: kept.currencies, taxRate, coupon: null, usesByCustomer: 0 };
+  return { version: kept.version, variants, settings: kept.settings, currencies: kept.currencies, shipping: kept.shipping, taxRate, coupon: null, usesByCustomer: 0 };
 }
 
 /** Keeps what was read for `request`; inputs of another version replace everything kept. */
@@ -55,6 +57,7 @@ export function keepQuoteInputs(request: QuoteRequest, inputs: QuoteInputs): voi
       version: inputs.version,
       settings: inputs.settings,
       currencies: inputs.currencies,
+      shipping: inputs.shipping,
       variants: new LruCache({ maxEntries: MAX_VARIANTS, maxBytes: Number.MAX_SAFE_INTEGER }),
       taxRates: new Map(),
     };

@@ -14,18 +14,22 @@ import {
   products,
   productVariants,
   quoteVersion,
+  shippingMethods,
+  shippingZones,
   type StoreSettingsRow,
   storeSettings,
   type TaxRateRow,
   taxRates,
 } from '../../db/schema';
-import { ApiError, type FieldProblem } from '../../lib/errors';
-import { type PricedTotals, priceLines, type PricingContext } from '../../lib/pricing';
+import { ApiError, detailOf, type FieldProblem } from '../../lib/errors';
+import { inCurrency, type PricedTotals, priceLines, type PricingContext } from '../../lib/pricing';
+import { type Shipping, type ShippingInputs, shippingFor } from '../shipping/shipping-choice';
+import { cartWeight } from '../shipping/rates';
 import { assertCouponUsable } from '../coupons/coupon-rules';
 
 /**
  * Prices a list of variants and quantities as the store sells them now: catalogue prices, the
- * currency's rate, the coupon, the tax rate of the shipping address and the shipping settings.
+ * currency's rate, the coupon, the tax rate of the shipping address and the shipping method that serves it.
  * Carts show this as their totals; orders are placed at exactly these numbers. Everything is read
  * in one D1 batch (plus one more query for coupons restricted to categories), with the
  * `quote_version` those reads are current at, so an order can price from inputs this isolate kept
@@ -43,6 +47,10 @@ export interface QuoteRequest {
   /** Who would use the coupon (a customer id, or `email:<address>` for a guest), for per-customer limits. */
   customerKey?: string | null;
   shippingAddress?: PostalAddress | null;
+  /** The shipping method chosen; none: the cheapest that serves the address. */
+  shippingMethodId?: string | null;
+  /** An order: refuse (SHIPPING_UNAVAILABLE) an address no method serves, or a chosen method that does not serve it. Carts show them instead. */
+  requireShipping?: boolean;
   now?: Date;
   /** The JSON field the lines came from, for error details (`lines`, `items`). */
   linesField?: string;
@@ -62,6 +70,8 @@ export interface QuoteInputs {
   /** The coupon the code names (null: none, or no code), and how often this customer used it. */
   coupon: CouponRow | null;
   usesByCustomer: number;
+  /** Every shipping zone and method (small tables, read whole). */
+  shipping: ShippingInputs;
 }
 
 export interface QuotedLine {
@@ -87,6 +97,8 @@ export interface Quote {
   settings: StoreSettingsRow;
   coupon: CouponRow | null;
   taxRate: TaxRateRow | null;
+  /** The shipping options for the address and the one the totals charge. */
+  shipping: Shipping;
   totals: Omit<PricedTotals, 'lines'>;
   lines: QuotedLine[];
 }
@@ -102,6 +114,7 @@ const variantColumns = {
   sku: productVariants.sku,
   options: productVariants.options,
   price: productVariants.price,
+  weight: productVariants.weight,
   stock: productVariants.stock,
 };
 
@@ -129,6 +142,8 @@ const variantsByIds = compiled((db, p: Slot<'ids'>) =>
 const currentQuoteVersion = compiled((db) => db.select({ version: quoteVersion.version }).from(quoteVersion).where(eq(quoteVersion.id, 1)));
 const storeSettingsRow = compiled((db) => db.select().from(storeSettings).where(eq(storeSettings.id, 'store')));
 const allCurrencies = compiled((db) => db.select().from(currencies));
+const allShippingZones = compiled((db) => db.select().from(shippingZones));
+const allShippingMethods = compiled((db) => db.select().from(shippingMethods));
 const couponByCode = compiled((db, p: Slot<'code'>) =>
   db
     .select()
@@ -172,13 +187,23 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
     ...(country ? [taxRateFor(db, { country, region })] : []),
     ...(code ? [couponByCode(db, { code }), couponUsesBy(db, { code, customerKey: request.customerKey ?? '' })] : []),
   ];
-  const [versionRows, variantRows, settingsRows, currencyRows, ...rest] = (await db.batch([
+  const [versionRows, variantRows, settingsRows, currencyRows, zoneRows, methodRows, ...rest] = (await db.batch([
     currentQuoteVersion(db, {}),
     variantsByIds(db, { ids: JSON.stringify(variantIds) }),
     storeSettingsRow(db, {}),
     allCurrencies(db, {}),
+    allShippingZones(db, {}),
+    allShippingMethods(db, {}),
     ...optional,
-  ] as never)) as [Rows<typeof currentQuoteVersion>, Rows<typeof variantsByIds>, Rows<typeof storeSettingsRow>, Rows<typeof allCurrencies>, ...unknown[]];
+  ] as never)) as [
+    Rows<typeof currentQuoteVersion>,
+    Rows<typeof variantsByIds>,
+    Rows<typeof storeSettingsRow>,
+    Rows<typeof allCurrencies>,
+    Rows<typeof allShippingZones>,
+    Rows<typeof allShippingMethods>,
+    ...unknown[],
+  ];
   const taxRows = (country ? rest.shift() : []) as Rows<typeof taxRateFor>;
   const [couponRows, usageRows] = (code ? rest : [[], []]) as [Rows<typeof couponByCode>, Rows<typeof couponUsesBy>];
   const settings = settingsRows[0];
@@ -191,6 +216,7 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
     taxRate: taxRows[0] ?? null,
     coupon: couponRows[0] ?? null,
     usesByCustomer: request.customerKey ? (usageRows[0]?.n ?? 0) : 0,
+    shipping: { zones: zoneRows, methods: methodRows },
   };
 }
 
@@ -228,12 +254,19 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
 
   const lines = request.lines.map((line, i) => ({ request: line, key: line.key ?? String(i), variant: byId.get(line.variantId)! }));
   const lineage = coupon?.categoryIds.length ? await categoryLineage(db, [...new Set(lines.map((l) => l.variant.productId))]) : new Map<string, string[]>();
+  const convert = (amount: number) => inCurrency(amount, { defaultMinorUnits: defaultCurrency.minorUnits, currency: currency! });
+  const weight = cartWeight(lines.map((l) => ({ weight: l.variant.weight, quantity: l.request.quantity })));
+  const shippingAt = (discountedSubtotal: number) => shippingFor(inputs.shipping, request.shippingAddress, { weight, discountedSubtotal }, convert, request.shippingMethodId);
+  let shipping: Shipping | undefined;
   const pricing: PricingContext = {
     defaultMinorUnits: defaultCurrency.minorUnits,
     currency: currency!,
     coupon,
     tax: inputs.taxRate ? { rate: inputs.taxRate.rate, shippingTaxable: inputs.taxRate.shippingTaxable } : null,
-    shipping: { flatRate: settings.shippingFlatRate, freeThreshold: settings.freeShippingThreshold },
+    shipping: (discountedSubtotal) => {
+      shipping = shippingAt(discountedSubtotal);
+      return shipping.chosen?.price ?? 0;
+    },
   };
   const priceable = lines.map((l) => ({
     key: l.key,
@@ -243,6 +276,12 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
     quantity: l.request.quantity,
   }));
   const { lines: priced, ...totals } = priceLines(priceable, pricing);
+  // An empty cart is charged no shipping (priceLines does not ask); its options are still shown.
+  shipping ??= shippingAt(0);
+  if (request.requireShipping && shipping.problem) {
+    const detail = detailOf(shipping.problem);
+    throw new ApiError('SHIPPING_UNAVAILABLE', detail.message, { details: [detail] });
+  }
 
   if (coupon) {
     assertCouponUsable(coupon, { now, usesByCustomer: inputs.usesByCustomer, subtotal: totals.subtotal, eligibleSubtotal: totals.eligibleSubtotal }, pricing);
@@ -253,6 +292,7 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
     settings,
     coupon,
     taxRate: inputs.taxRate,
+    shipping,
     totals,
     lines: lines.map((l, i) => ({
       variantId: l.variant.variantId,

@@ -4,7 +4,16 @@ import { and, asc, count, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { RunnableQuery } from 'drizzle-orm/runnable-query';
 import type { Database } from '../../db/client';
 import { keptQueries } from '../../db/compiled';
-import { categoryProductCounts, PRODUCT_STATUSES, type ProductRow, type ProductStatus, productStatusCounts, products, type ProductVariantRow } from '../../db/schema';
+import {
+  categoryProductCounts,
+  PRODUCT_STATUSES,
+  type ProductRow,
+  type ProductStatus,
+  productStatusCounts,
+  products,
+  type ProductVariantRow,
+  type RelatedVariant,
+} from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { toMajor, toMajorOrNull } from '../../lib/money';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
@@ -30,7 +39,7 @@ const visibleTo = (v: Visibility) => (v.vendorId ? eq(products.vendorId, v.vendo
 /** What a writer may touch: every product, or only its vendor's when it is a vendor user. */
 export const writable = (vendorId: string | null): Visibility => ({ staff: true, vendorId });
 
-export function toVariant(row: ProductVariantRow): Variant {
+export function toVariant(row: ProductVariantRow | RelatedVariant): Variant {
   return {
     id: row.id,
     sku: row.sku,
@@ -38,6 +47,7 @@ export function toVariant(row: ProductVariantRow): Variant {
     options: row.options,
     price: toMajor(row.price),
     compareAtPrice: toMajorOrNull(row.compareAtPrice),
+    weight: row.weight ?? null,
     stock: row.stock,
     lowStockThreshold: row.lowStockThreshold,
     position: row.position,

@@ -24,8 +24,16 @@ const Threshold = z.int().min(0).max(1_000_000_000);
 
 const moneyColumns = { price: Money, compareAtPrice: Money.nullable() };
 
+/** In the store's `weightUnit` (settings), for shipping rates by weight. */
+const Weight = z
+  .number()
+  .min(0)
+  .max(1_000_000)
+  .openapi({ description: "In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs 0.", example: 0.5 });
+
 export const VariantSchema = createSelectSchema(productVariants, {
   ...moneyColumns,
+  weight: Weight.nullable(),
   options: Options,
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -62,6 +70,7 @@ const variantFields = {
   name: z.string().trim().min(1).max(200).nullable(),
   options: Options,
   ...moneyColumns,
+  weight: Weight.nullable(),
   stock: Quantity,
   lowStockThreshold: Threshold.nullable(),
   position: z.int().min(0).max(10_000),
@@ -115,12 +124,14 @@ export const CreateProductBody = createInsertSchema(products, productFields)
     }),
     categoryIds: categoryIds.optional(),
     stock: Quantity.optional().openapi({ description: 'Stock of the default variant, when `variants` is not given; 0 when omitted.' }),
+    weight: Weight.nullable().optional().openapi({ description: "Weight of the default variant, when `variants` is not given, in the store's `weightUnit`." }),
     variants: z.array(CreateVariantBody).min(1).max(MAX_VARIANTS_PER_PRODUCT).optional().openapi({
       description: 'The variants. Without it the product gets one default variant with its SKU, price and `stock`.',
     }),
   })
   .strict()
   .refine((p) => !(p.variants && p.stock !== undefined), { path: ['stock'], message: 'give stock per variant when variants are given' })
+  .refine((p) => !(p.variants && p.weight !== undefined), { path: ['weight'], message: 'give weight per variant when variants are given' })
   .openapi('CreateProduct');
 
 export const UpdateProductBody = createUpdateSchema(products, productFields)

@@ -109,7 +109,7 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
   ]);
   const price = toMinor(input.price);
   const variantInputs: CreateVariantInput[] = input.variants ?? [
-    { sku: input.sku ?? null, price: input.price, compareAtPrice: input.compareAtPrice ?? null, stock: input.stock ?? 0 },
+    { sku: input.sku ?? null, price: input.price, compareAtPrice: input.compareAtPrice ?? null, stock: input.stock ?? 0, weight: input.weight ?? null },
   ];
   const skuErrors = duplicateSkus(
     variantInputs.map((v) => v.sku),
@@ -160,6 +160,7 @@ export function newVariantRow(productId: string, v: CreateVariantInput, productP
     options: v.options ?? {},
     price: v.price === undefined ? productPrice : toMinor(v.price),
     compareAtPrice: v.compareAtPrice == null ? null : toMinor(v.compareAtPrice),
+    weight: v.weight ?? null,
     stock: v.stock ?? 0,
     lowStockThreshold: v.lowStockThreshold ?? null,
     position: v.position ?? position,

@@ -29,7 +29,9 @@ export const updateSettings = apiRoute({
     'Catalogue prices, coupon amounts and shipping amounts are stored in minor units of `defaultCurrency` and are never converted. ' +
     "So a new `defaultCurrency` must be an existing enabled currency (422 otherwise) whose exchange rate is already 1 and whose minor units equal the current default's (409 otherwise): " +
     'set its rate to 1 at `PATCH /api/settings/currencies/{code}` first, then re-express the other rates against it. ' +
-    'Shipping amounts are read in major units of the default currency after the change. Needs `settings:write`.',
+    'Shipping amounts are read in major units of the default currency after the change. ' +
+    '`shippingFlatRate` and `freeShippingThreshold` are deprecated aliases of the "Standard" shipping method (`/api/settings/shipping-zones`): ' +
+    'a request that writes them is answered with `Deprecation`, `Sunset` and `Link` headers, and 409 once that method is deleted (or, for the rate, no longer flat). Needs `settings:write`.',
   security: bearerAuth,
   middleware: [requirePermission('settings:write')] as const,
   request: { body: jsonBody(UpdateSettingsBody, 'Fields to change.') },

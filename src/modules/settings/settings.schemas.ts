@@ -9,14 +9,20 @@ import { CurrencyCode } from './currencies.schemas';
 /** An amount in the default currency's major unit; its decimals are checked against that currency's minor units. */
 const StoreAmount = z.number().min(0).max(MAX_MAJOR_AMOUNT);
 
+const DEPRECATED =
+  'Deprecated (kept at least until the Sunset date its answers carry): an alias of the flat method "Standard" of the rest-of-world zone "Everywhere" ' +
+  'that the shipping zones migration made of it; set shipping at `/api/settings/shipping-zones` instead. Reads null once that method is deleted; ' +
+  'writing it then is 409. A PATCH that writes it is answered with `Deprecation`, `Sunset` and `Link` headers.';
 const amounts = {
   shippingFlatRate: StoreAmount.openapi({
-    description: 'Flat shipping per order, in major units of the default currency; 0 for free shipping.',
+    description: `The "Standard" method's flat amount, in major units of the default currency. ${DEPRECATED}`,
     example: 4.95,
+    deprecated: true,
   }),
   freeShippingThreshold: StoreAmount.nullable().openapi({
-    description: 'Orders whose discounted subtotal reaches this amount (major units of the default currency) ship free; null for never.',
+    description: `The "Standard" method's \`freeAbove\` (major units of the default currency); null for never. ${DEPRECATED}`,
     example: 50,
+    deprecated: true,
   }),
 };
 
@@ -26,7 +32,8 @@ const ALLOWED_ORIGINS_DESCRIPTION =
   `At most ${MAX_ALLOWED_ORIGINS}. The deployment's \`CORS_ORIGINS\` adds to them. A change reaches every server within 30 seconds.`;
 
 export const SettingsSchema = createSelectSchema(storeSettings, {
-  ...amounts,
+  shippingFlatRate: amounts.shippingFlatRate.nullable(),
+  freeShippingThreshold: amounts.freeShippingThreshold,
   allowedOrigins: z.array(z.string()).openapi({ description: ALLOWED_ORIGINS_DESCRIPTION, example: ['https://shop.example', 'https://*.shop.example'] }),
   updatedAt: Timestamp,
 })

@@ -3,30 +3,34 @@ import type { Database } from '../../db/client';
 import { currencies, storeSettings } from '../../db/schema';
 import { keepAllowedOrigins } from '../../lib/allowed-origins';
 import { ApiError, type FieldProblem } from '../../lib/errors';
-import { toMajor, toMajorOrNull, toMinor } from '../../lib/money';
+import { toMinor } from '../../lib/money';
+import { type LegacyMethod, legacyMethodRead, legacyShippingFields, legacyShippingUpdate } from '../shipping/legacy-settings';
 import type { Settings, UpdateSettingsInput } from './settings.schemas';
 import { amountProblem, defaultMinorUnits, STORE_ID } from './store-currency';
 
 type SettingsRow = typeof storeSettings.$inferSelect;
 
-function toSettings({ id: _id, ...row }: SettingsRow, digits: number): Settings {
-  return { ...row, shippingFlatRate: toMajor(row.shippingFlatRate, digits), freeShippingThreshold: toMajorOrNull(row.freeShippingThreshold, digits) };
+function toSettings({ id: _id, shippingFlatRate: _rate, freeShippingThreshold: _threshold, ...row }: SettingsRow, method: LegacyMethod, digits: number): Settings {
+  return { ...row, ...legacyShippingFields(method, digits) };
 }
 
 async function readSettings(db: Database) {
-  const [row] = await db
-    .select({ ...getTableColumns(storeSettings), digits: defaultMinorUnits })
-    .from(storeSettings)
-    .where(eq(storeSettings.id, STORE_ID))
-    .limit(1);
+  const [[row], [method]] = await db.batch([
+    db
+      .select({ ...getTableColumns(storeSettings), digits: defaultMinorUnits })
+      .from(storeSettings)
+      .where(eq(storeSettings.id, STORE_ID))
+      .limit(1),
+    legacyMethodRead(db),
+  ]);
   if (!row) throw new Error('The store settings row is missing (migrations/0005 creates it)');
   const { digits, ...settings } = row;
-  return { row: settings, digits };
+  return { row: settings, method, digits };
 }
 
 export async function getSettings(db: Database): Promise<Settings> {
-  const { row, digits } = await readSettings(db);
-  return toSettings(row, digits);
+  const { row, method, digits } = await readSettings(db);
+  return toSettings(row, method, digits);
 }
 
 /** The currency a new default must be: enabled, at rate 1 and with the current default's minor units. */
@@ -67,10 +71,14 @@ function amountsToMinor(patch: UpdateSettingsInput, digits: number) {
 }
 
 export async function updateSettings(db: Database, patch: UpdateSettingsInput, now = new Date()): Promise<Settings> {
-  const { row: current, digits } = await readSettings(db);
+  const { row: current, method, digits } = await readSettings(db);
   const switching = patch.defaultCurrency !== undefined && patch.defaultCurrency !== current.defaultCurrency;
   if (switching) await checkNewDefault(db, patch.defaultCurrency!, digits);
-  const set: Partial<SettingsRow> = { ...patch, ...amountsToMinor(patch, digits), updatedAt: now.toISOString() };
+  const { shippingFlatRate: _rate, freeShippingThreshold: _threshold, ...columns } = patch;
+  const ts = now.toISOString();
+  const legacy = amountsToMinor(patch, digits);
+  const methodUpdate = legacyShippingUpdate(db, method, legacy, ts);
+  const set: Partial<SettingsRow> = { ...columns, updatedAt: ts };
   // The new default must still qualify when the row is written, whatever happened since the check.
   const stillQualifies = switching
     ? exists(
@@ -80,13 +88,20 @@ export async function updateSettings(db: Database, patch: UpdateSettingsInput, n
           .where(and(eq(currencies.code, patch.defaultCurrency!), eq(currencies.enabled, true), eq(currencies.exchangeRate, '1'), eq(currencies.minorUnits, digits))),
       )
     : undefined;
-  const result = await db
-    .update(storeSettings)
-    .set(set)
-    .where(and(eq(storeSettings.id, STORE_ID), stillQualifies));
+  const [result] = await db.batch([
+    db
+      .update(storeSettings)
+      .set(set)
+      .where(and(eq(storeSettings.id, STORE_ID), stillQualifies)),
+    ...(methodUpdate ? [methodUpdate] : []),
+  ]);
   if (result.meta.changes === 0) throw ApiError.conflict(`Currency ${patch.defaultCurrency} changed meanwhile; retry`, 'defaultCurrency');
   if (patch.allowedOrigins) keepAllowedOrigins(patch.allowedOrigins, now.getTime());
-  return toSettings({ ...current, ...set } as SettingsRow, digits);
+  const methodAfter = method && {
+    rate: legacy.shippingFlatRate !== undefined ? { type: 'flat' as const, amount: legacy.shippingFlatRate } : method.rate,
+    freeAbove: legacy.freeShippingThreshold !== undefined ? legacy.freeShippingThreshold : method.freeAbove,
+  };
+  return toSettings({ ...current, ...set } as SettingsRow, methodAfter, digits);
 }
 
 /** The settings' allowed origins (CORS), as src/middleware/cors.ts reads them when its kept list is missing or old. */

@@ -37,6 +37,10 @@ export const CreateShipmentBody = z
       .optional()
       .openapi({ description: 'What the parcel carries. Defaults to every unit of the order not yet in a shipment.' }),
     status: z.enum(['pending', 'shipped']).optional().openapi({ description: '`pending` (the default) or `shipped` at once.' }),
+    shippingMethodId: text(200).optional().openapi({
+      description: "The shipping method the parcel goes by: the order's (`shippingMethod.id`, the default) or any existing method (422 otherwise).",
+      example: 'smeth_01JD0000000000000000000000',
+    }),
   })
   .openapi('CreateShipment');
 export type CreateShipmentInput = z.infer<typeof CreateShipmentBody>;

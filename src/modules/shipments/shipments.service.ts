@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type OrderLineRow, type OrderRow, type OrderStatus, orderLines, orders, type ShipmentRow, shipmentLines, shipments } from '../../db/schema';
+import { type OrderLineRow, type OrderRow, type OrderStatus, orderLines, orders, type ShipmentRow, shipmentLines, shipments, shippingMethods } from '../../db/schema';
 import { chunkRows, withForeignKeyConflict } from '../../lib/db-errors';
 import { withGuards } from '../../lib/db-guards';
 import { ApiError, type FieldProblem, detailOf } from '../../lib/errors';
@@ -177,6 +177,14 @@ function shippedEventData(shipment: Pick<ShipmentRow, 'id' | 'orderId' | 'carrie
 
 const overshipped = () => ApiError.conflict('More would be shipped (or delivered) than was ordered; another shipment took these units first');
 
+/** The method a new shipment names: the order's unless another existing one is given. */
+async function shipmentMethod(db: Database, order: OrderRow, given: string | undefined): Promise<string | null> {
+  if (given === undefined || given === order.shippingMethodId) return order.shippingMethodId;
+  const [found] = await db.select({ id: shippingMethods.id }).from(shippingMethods).where(eq(shippingMethods.id, given));
+  if (!found) throw ApiError.validation([{ field: 'shippingMethodId', problem: `no shipping method '${given}'`, code: 'not_found' }]);
+  return found.id;
+}
+
 /**
  * Creates a shipment in one batch: the shipment (inserted only while the order is still shippable),
  * its lines, and, for one created `shipped`, the lines' shipped counts and the order's move to
@@ -194,6 +202,7 @@ export async function createShipment(db: Database, order: OrderRow, input: Creat
     id: newId(ID_PREFIX.shipment, now.getTime()),
     orderId: order.id,
     carrier: input.carrier ?? null,
+    shippingMethodId: await shipmentMethod(db, order, input.shippingMethodId),
     trackingNumber: input.trackingNumber ?? null,
     trackingUrl: input.trackingUrl ?? null,
     // Inserted pending and moved by the step statements, so creation and PATCH share one path.

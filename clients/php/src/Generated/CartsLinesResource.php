@@ -72,6 +72,8 @@ final class CartsLinesResource
      *         total: int|float,
      *         inStock: bool,
      *     }>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
      *     totals: array{
      *         subtotal: int|float,
      *         discountTotal: int|float,
@@ -80,7 +82,7 @@ final class CartsLinesResource
      *         total: int|float,
      *     },
      *     notices: list<array{
-     *         code: 'coupon_removed'|'line_removed'|'currency_changed',
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
      *     }>,
      *     orderId: string|null,
@@ -152,6 +154,8 @@ final class CartsLinesResource
      *         total: int|float,
      *         inStock: bool,
      *     }>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
      *     totals: array{
      *         subtotal: int|float,
      *         discountTotal: int|float,
@@ -160,7 +164,7 @@ final class CartsLinesResource
      *         total: int|float,
      *     },
      *     notices: list<array{
-     *         code: 'coupon_removed'|'line_removed'|'currency_changed',
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
      *     }>,
      *     orderId: string|null,
@@ -229,6 +233,8 @@ final class CartsLinesResource
      *         total: int|float,
      *         inStock: bool,
      *     }>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
      *     totals: array{
      *         subtotal: int|float,
      *         discountTotal: int|float,
@@ -237,7 +243,7 @@ final class CartsLinesResource
      *         total: int|float,
      *     },
      *     notices: list<array{
-     *         code: 'coupon_removed'|'line_removed'|'currency_changed',
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
      *     }>,
      *     orderId: string|null,

@@ -96,6 +96,8 @@ final class CartsResource
      *         total: int|float,
      *         inStock: bool,
      *     }>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
      *     totals: array{
      *         subtotal: int|float,
      *         discountTotal: int|float,
@@ -104,7 +106,7 @@ final class CartsResource
      *         total: int|float,
      *     },
      *     notices: list<array{
-     *         code: 'coupon_removed'|'line_removed'|'currency_changed',
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
      *     }>,
      *     orderId: string|null,
@@ -180,6 +182,8 @@ final class CartsResource
      *         total: int|float,
      *         inStock: bool,
      *     }>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
      *     totals: array{
      *         subtotal: int|float,
      *         discountTotal: int|float,
@@ -188,7 +192,7 @@ final class CartsResource
      *         total: int|float,
      *     },
      *     notices: list<array{
-     *         code: 'coupon_removed'|'line_removed'|'currency_changed',
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
      *     }>,
      *     orderId: string|null,
@@ -243,6 +247,8 @@ final class CartsResource
      *         phone?: string|null,
      *     }|null,
      *     lines: list<array<string, mixed>>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
      *     totals: array<string, mixed>,
      *     notices: list<array<string, mixed>>,
      *     orderId: string|null,
@@ -311,6 +317,8 @@ final class CartsResource
      *         total: int|float,
      *         inStock: bool,
      *     }>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
      *     totals: array{
      *         subtotal: int|float,
      *         discountTotal: int|float,
@@ -319,7 +327,7 @@ final class CartsResource
      *         total: int|float,
      *     },
      *     notices: list<array{
-     *         code: 'coupon_removed'|'line_removed'|'currency_changed',
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
      *     }>,
      *     orderId: string|null,
@@ -336,7 +344,7 @@ final class CartsResource
     }
 
     /**
-     * Change email, currency or addresses
+     * Change email, currency, addresses or shipping method
      *
      * PATCH /api/carts/{id}
      *
@@ -368,6 +376,7 @@ final class CartsResource
      *         country: string,
      *         phone?: string|null,
      *     }|null,
+     *     shippingMethodId?: string|null,
      * } $body
      * @return array{
      *     id: string,
@@ -415,6 +424,8 @@ final class CartsResource
      *         total: int|float,
      *         inStock: bool,
      *     }>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
      *     totals: array{
      *         subtotal: int|float,
      *         discountTotal: int|float,
@@ -423,7 +434,7 @@ final class CartsResource
      *         total: int|float,
      *     },
      *     notices: list<array{
-     *         code: 'coupon_removed'|'line_removed'|'currency_changed',
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
      *     }>,
      *     orderId: string|null,
@@ -436,6 +447,29 @@ final class CartsResource
     public function update(string $id, array $body): array
     {
         $data = $this->client->request('PATCH', '/api/carts/' . \rawurlencode($id), ['body' => $body, 'bodyRequired' => true, 'response' => 'item', 'operation' => 'carts.update']);
+        return \is_array($data) ? $data : [];
+    }
+
+    /**
+     * List the cart's shipping options
+     *
+     * GET /api/carts/{id}/shipping-options
+     *
+     * @param string $id
+     * @return list<array{
+     *     id: string,
+     *     name: string,
+     *     carrier: string|null,
+     *     minDeliveryDays: int|null,
+     *     maxDeliveryDays: int|null,
+     *     amount: int|float,
+     * }>
+     * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
+     * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
+     */
+    public function shippingOptions(string $id): array
+    {
+        $data = $this->client->request('GET', '/api/carts/' . \rawurlencode($id) . '/shipping-options', ['response' => 'item', 'operation' => 'carts.shippingOptions']);
         return \is_array($data) ? $data : [];
     }
 
@@ -494,6 +528,8 @@ final class CartsResource
      *         total: int|float,
      *         inStock: bool,
      *     }>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
      *     totals: array{
      *         subtotal: int|float,
      *         discountTotal: int|float,
@@ -502,7 +538,7 @@ final class CartsResource
      *         total: int|float,
      *     },
      *     notices: list<array{
-     *         code: 'coupon_removed'|'line_removed'|'currency_changed',
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
      *     }>,
      *     orderId: string|null,
@@ -570,6 +606,8 @@ final class CartsResource
      *         total: int|float,
      *         inStock: bool,
      *     }>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
      *     totals: array{
      *         subtotal: int|float,
      *         discountTotal: int|float,
@@ -578,7 +616,7 @@ final class CartsResource
      *         total: int|float,
      *     },
      *     notices: list<array{
-     *         code: 'coupon_removed'|'line_removed'|'currency_changed',
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
      *     }>,
      *     orderId: string|null,
@@ -647,6 +685,8 @@ final class CartsResource
      *         total: int|float,
      *         inStock: bool,
      *     }>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
      *     totals: array{
      *         subtotal: int|float,
      *         discountTotal: int|float,
@@ -655,7 +695,7 @@ final class CartsResource
      *         total: int|float,
      *     },
      *     notices: list<array{
-     *         code: 'coupon_removed'|'line_removed'|'currency_changed',
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
      *     }>,
      *     orderId: string|null,
@@ -712,6 +752,8 @@ final class CartsResource
      *         phone?: string|null,
      *     }|null,
      *     lines: list<array<string, mixed>>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
      *     totals: array<string, mixed>,
      *     notices: list<array<string, mixed>>,
      *     orderId: string|null,
@@ -806,6 +848,7 @@ final class CartsResource
      *     cancelledAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
+     *     shippingMethod: array<string, mixed>,
      *     amountDue: int|float|null,
      *     paymentStatus: 'unpaid'|'partially_paid'|'paid'|'partially_refunded'|'refunded',
      *     lines: list<array{

@@ -37,6 +37,7 @@ trait ClientGroups
     public readonly RolesResource $roles;
     public readonly SettingsResource $settings;
     public readonly ShipmentsResource $shipments;
+    public readonly ShippingZonesResource $shippingZones;
     public readonly TaxRatesResource $taxRates;
     public readonly UsersResource $users;
     public readonly VendorsResource $vendors;
@@ -68,6 +69,7 @@ trait ClientGroups
         $this->roles = new RolesResource($this);
         $this->settings = new SettingsResource($this);
         $this->shipments = new ShipmentsResource($this);
+        $this->shippingZones = new ShippingZonesResource($this);
         $this->taxRates = new TaxRatesResource($this);
         $this->users = new UsersResource($this);
         $this->vendors = new VendorsResource($this);

@@ -21,6 +21,7 @@ namespace StoreApi\Generated;
  *         total: int|float,
  *         currency: string,
  *         status: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',
+ *         shippingMethod: array<string, mixed>,
  *     },
  *     timestamp: string,
  * }

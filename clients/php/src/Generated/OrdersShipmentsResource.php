@@ -31,12 +31,14 @@ final class OrdersShipmentsResource
      *         quantity: int,
      *     }>,
      *     status?: 'pending'|'shipped',
+     *     shippingMethodId?: string,
      * } $body
      * @param string|null $idempotencyKey the Idempotency-Key; a random UUID v4 when null
      * @return array{
      *     id: string,
      *     orderId: string,
      *     carrier: string|null,
+     *     shippingMethodId: string|null,
      *     trackingNumber: string|null,
      *     trackingUrl: string|null,
      *     status: 'pending'|'shipped'|'delivered',
@@ -84,6 +86,7 @@ final class OrdersShipmentsResource
      *     id: string,
      *     orderId: string,
      *     carrier: string|null,
+     *     shippingMethodId: string|null,
      *     trackingNumber: string|null,
      *     trackingUrl: string|null,
      *     status: 'pending'|'shipped'|'delivered',
@@ -119,6 +122,7 @@ final class OrdersShipmentsResource
      *     id: string,
      *     orderId: string,
      *     carrier: string|null,
+     *     shippingMethodId: string|null,
      *     trackingNumber: string|null,
      *     trackingUrl: string|null,
      *     status: 'pending'|'shipped'|'delivered',

@@ -15,6 +15,7 @@ import type {
   Brand,
   CancelOrder,
   Cart,
+  CartShippingOption,
   Category,
   ChangePassword,
   Checkout,
@@ -37,6 +38,8 @@ import type {
   CreateRefund,
   CreateRole,
   CreateShipment,
+  CreateShippingMethod,
+  CreateShippingZone,
   CreateStaffUser,
   CreateTaxRate,
   CreateVariant,
@@ -82,6 +85,8 @@ import type {
   SalesReport,
   Session,
   Shipment,
+  ShippingMethod,
+  ShippingZone,
   StoreSettings,
   TaxRate,
   UpdateAddress,
@@ -101,6 +106,8 @@ import type {
   UpdateProductMedia,
   UpdateRole,
   UpdateShipment,
+  UpdateShippingMethod,
+  UpdateShippingZone,
   UpdateStaffUser,
   UpdateStoreSettings,
   UpdateTaxRate,
@@ -160,13 +167,13 @@ export interface ProductsGetQuery {
 
 /** Query parameters of `GET /api/products/{id}/variants`. */
 export interface ProductsVariantsListQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, sku, name, options, price, compareAtPrice, stock, lowStockThreshold, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, sku, name, options, price, compareAtPrice, weight, stock, lowStockThreshold, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
 /** Query parameters of `GET /api/products/{id}/variants/{variantId}`. */
 export interface ProductsVariantsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, sku, name, options, price, compareAtPrice, stock, lowStockThreshold, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, sku, name, options, price, compareAtPrice, weight, stock, lowStockThreshold, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -398,6 +405,24 @@ export interface TaxRatesGetQuery {
   fields?: string;
 }
 
+/** Query parameters of `GET /api/settings/shipping-zones`. */
+export interface ShippingZonesListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: name, createdAt, id. Default: createdAt:asc,id:asc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, countries, regions, postcodes, restOfWorld, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
+/** Query parameters of `GET /api/settings/shipping-zones/{id}`. */
+export interface ShippingZonesGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, countries, regions, postcodes, restOfWorld, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
 /** Query parameters of `GET /api/coupons`. */
 export interface CouponsListQuery {
   /** Page number, from 1. A page past the end is an empty list. */
@@ -432,7 +457,7 @@ export interface CartsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, id. Default: updatedAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, customerId, email, currency, couponCode, shippingAddress, billingAddress, lines, totals, notices, orderId, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, customerId, email, currency, couponCode, shippingAddress, billingAddress, lines, shippingMethod, shippingMethodChosen, totals, notices, orderId, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Cart status. One of: active, abandoned, converted. */
   status?: "active" | "abandoned" | "converted";
@@ -456,7 +481,7 @@ export interface OrdersListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, number, total, status. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid, amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, amountDue, paymentStatus, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid, amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod, amountDue, paymentStatus, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Order status. One of: pending, processing, shipped, completed, cancelled, refunded. */
   status?: "pending" | "processing" | "shipped" | "completed" | "cancelled" | "refunded";
@@ -472,7 +497,7 @@ export interface OrdersListQuery {
 
 /** Query parameters of `GET /api/orders/{id}`. */
 export interface OrdersGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid, amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, amountDue, paymentStatus, lines, history. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid, amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod, amountDue, paymentStatus, lines, history. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -538,7 +563,7 @@ export interface OrdersShipmentsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, id. Default: createdAt:asc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, shippingMethodId, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Shipment status. One of: pending, shipped, delivered. */
   status?: "pending" | "shipped" | "delivered";
@@ -552,7 +577,7 @@ export interface ShipmentsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, shippedAt, id. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, shippingMethodId, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Shipment status. One of: pending, shipped, delivered. */
   status?: "pending" | "shipped" | "delivered";
@@ -568,7 +593,7 @@ export interface ShipmentsListQuery {
 
 /** Query parameters of `GET /api/shipments/{id}`. */
 export interface ShipmentsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, shippingMethodId, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -900,6 +925,7 @@ export class StoreResources {
   readonly settings: SettingsResource;
   readonly currencies: CurrenciesResource;
   readonly taxRates: TaxRatesResource;
+  readonly shippingZones: ShippingZonesResource;
   readonly coupons: CouponsResource;
   readonly carts: CartsResource;
   readonly orders: OrdersResource;
@@ -931,6 +957,7 @@ export class StoreResources {
     this.settings = new SettingsResource(core);
     this.currencies = new CurrenciesResource(core);
     this.taxRates = new TaxRatesResource(core);
+    this.shippingZones = new ShippingZonesResource(core);
     this.coupons = new CouponsResource(core);
     this.carts = new CartsResource(core);
     this.orders = new OrdersResource(core);
@@ -1729,7 +1756,7 @@ export class OrdersPaymentsResource {
   }
 }
 
-/** `carts`: list, create, get, update, applyCoupon, removeCoupon, adopt, recover, checkout. */
+/** `carts`: list, create, get, update, shippingOptions, applyCoupon, removeCoupon, adopt, recover, checkout. */
 export class CartsResource {
   private readonly core: runtime.Core;
   readonly lines: CartsLinesResource;
@@ -1772,12 +1799,21 @@ export class CartsResource {
   }
 
   /**
-   * Change email, currency or addresses
+   * Change email, currency, addresses or shipping method
    *
    * `PATCH /api/carts/{id}`
    */
   update(id: string, body: UpdateCart, options?: runtime.RequestOptions): Promise<Cart> {
     return this.core.request<Cart>({ method: 'PATCH', path: `/api/carts/${encodeURIComponent(id)}`, body, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
+   * List the cart's shipping options
+   *
+   * `GET /api/carts/{id}/shipping-options`
+   */
+  shippingOptions(id: string, options?: runtime.RequestOptions): Promise<Array<CartShippingOption>> {
+    return this.core.request<Array<CartShippingOption>>({ method: 'GET', path: `/api/carts/${encodeURIComponent(id)}/shipping-options`, kind: 'item', cartToken: true }, options);
   }
 
   /**
@@ -1918,6 +1954,126 @@ export class CouponsResource {
    */
   delete(id: string, options?: runtime.RequestOptions): Promise<void> {
     return this.core.request<void>({ method: 'DELETE', path: `/api/coupons/${encodeURIComponent(id)}`, kind: 'none' }, options);
+  }
+}
+
+/** `shippingZones`: list, create, get, update, delete. */
+export class ShippingZonesResource {
+  private readonly core: runtime.Core;
+  readonly methods: ShippingZonesMethodsResource;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+    this.methods = new ShippingZonesMethodsResource(core);
+  }
+
+  /**
+   * List shipping zones
+   *
+   * `GET /api/settings/shipping-zones`
+   */
+  list(query?: ShippingZonesListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<ShippingZone>> {
+    return this.core.request<runtime.ListResult<ShippingZone>>({ method: 'GET', path: `/api/settings/shipping-zones`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: ShippingZonesListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<ShippingZone>> {
+    return this.core.paginate<ShippingZone>({ method: 'GET', path: `/api/settings/shipping-zones`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Create a shipping zone
+   *
+   * `POST /api/settings/shipping-zones`
+   */
+  create(body: CreateShippingZone, options?: runtime.RequestOptions): Promise<ShippingZone> {
+    return this.core.request<ShippingZone>({ method: 'POST', path: `/api/settings/shipping-zones`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Get a shipping zone by id
+   *
+   * `GET /api/settings/shipping-zones/{id}`
+   */
+  get(id: string, query?: ShippingZonesGetQuery, options?: runtime.RequestOptions): Promise<ShippingZone> {
+    return this.core.request<ShippingZone>({ method: 'GET', path: `/api/settings/shipping-zones/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Update a shipping zone
+   *
+   * `PATCH /api/settings/shipping-zones/{id}`
+   */
+  update(id: string, body: UpdateShippingZone, options?: runtime.RequestOptions): Promise<ShippingZone> {
+    return this.core.request<ShippingZone>({ method: 'PATCH', path: `/api/settings/shipping-zones/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Delete a shipping zone
+   *
+   * `DELETE /api/settings/shipping-zones/{id}`
+   */
+  delete(id: string, options?: runtime.RequestOptions): Promise<void> {
+    return this.core.request<void>({ method: 'DELETE', path: `/api/settings/shipping-zones/${encodeURIComponent(id)}`, kind: 'none' }, options);
+  }
+}
+
+/** `shippingZones.methods`: list, create, get, update, delete. */
+export class ShippingZonesMethodsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List a zone's shipping methods
+   *
+   * `GET /api/settings/shipping-zones/{id}/methods`
+   */
+  list(id: string, options?: runtime.RequestOptions): Promise<runtime.ListResult<ShippingMethod>> {
+    return this.core.request<runtime.ListResult<ShippingMethod>>({ method: 'GET', path: `/api/settings/shipping-zones/${encodeURIComponent(id)}/methods`, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(id: string, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<ShippingMethod>> {
+    return this.core.paginate<ShippingMethod>({ method: 'GET', path: `/api/settings/shipping-zones/${encodeURIComponent(id)}/methods`, kind: 'list' }, options);
+  }
+
+  /**
+   * Add a shipping method to a zone
+   *
+   * `POST /api/settings/shipping-zones/{id}/methods`
+   */
+  create(id: string, body: CreateShippingMethod, options?: runtime.RequestOptions): Promise<ShippingMethod> {
+    return this.core.request<ShippingMethod>({ method: 'POST', path: `/api/settings/shipping-zones/${encodeURIComponent(id)}/methods`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Get a shipping method
+   *
+   * `GET /api/settings/shipping-zones/{id}/methods/{methodId}`
+   */
+  get(id: string, methodId: string, options?: runtime.RequestOptions): Promise<ShippingMethod> {
+    return this.core.request<ShippingMethod>({ method: 'GET', path: `/api/settings/shipping-zones/${encodeURIComponent(id)}/methods/${encodeURIComponent(methodId)}`, kind: 'item' }, options);
+  }
+
+  /**
+   * Update a shipping method
+   *
+   * `PATCH /api/settings/shipping-zones/{id}/methods/{methodId}`
+   */
+  update(id: string, methodId: string, body: UpdateShippingMethod, options?: runtime.RequestOptions): Promise<ShippingMethod> {
+    return this.core.request<ShippingMethod>({ method: 'PATCH', path: `/api/settings/shipping-zones/${encodeURIComponent(id)}/methods/${encodeURIComponent(methodId)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Delete a shipping method
+   *
+   * `DELETE /api/settings/shipping-zones/{id}/methods/{methodId}`
+   */
+  delete(id: string, methodId: string, options?: runtime.RequestOptions): Promise<void> {
+    return this.core.request<void>({ method: 'DELETE', path: `/api/settings/shipping-zones/${encodeURIComponent(id)}/methods/${encodeURIComponent(methodId)}`, kind: 'none' }, options);
   }
 }
 

@@ -22,7 +22,17 @@ export interface OrderPlacedEventData {
   total: number;
   currency: string;
   status: "pending" | "processing" | "shipped" | "completed" | "cancelled" | "refunded";
+  shippingMethod: ShippingMethodChoice;
 }
+
+/** How the order ships, as the order keeps it. */
+export type ShippingMethodChoice = {
+  id: string;
+  name: string;
+  carrier: string | null;
+  /** The shipping charge, in the major unit of the order's (or cart's) currency. */
+  amount: number;
+} | null;
 
 /** The body of each `order.updated` delivery. An order's status changed: paid (`processing`), shipped, completed, cancelled or refunded. A cancellation also sends `order.cancelled`. */
 export interface OrderUpdatedEvent {
@@ -162,6 +172,8 @@ export interface Variant {
   price: number;
   /** Amount in the major unit of the currency (19.99), at most 2 decimals. */
   compareAtPrice: number | null;
+  /** In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs 0. */
+  weight: number | null;
   stock: number;
   lowStockThreshold: number | null;
   position: number;
@@ -465,7 +477,7 @@ export interface ApiIndex {
 export interface Error {
   success: false;
   error: {
-    code: "INVALID_REQUEST" | "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR";
+    code: "INVALID_REQUEST" | "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "SHIPPING_UNAVAILABLE";
     message: string;
     /** Always a list: one entry per invalid field, parameter or header; empty when the error is about no one field (401, 403, 404, 429, 500). */
     details: Array<ErrorDetail>;
@@ -546,6 +558,8 @@ export interface CreateProduct {
   categoryIds?: Array<string>;
   /** Stock of the default variant, when `variants` is not given; 0 when omitted. */
   stock?: number;
+  /** Weight of the default variant, when `variants` is not given, in the store's `weightUnit`. */
+  weight?: number | null;
   /** The variants. Without it the product gets one default variant with its SKU, price and `stock`. */
   variants?: Array<CreateVariant>;
 }
@@ -559,6 +573,8 @@ export interface CreateVariant {
   price?: number;
   /** Amount in the major unit of the currency (19.99), at most 2 decimals. */
   compareAtPrice?: number | null;
+  /** In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs 0. */
+  weight?: number | null;
   stock?: number;
   lowStockThreshold?: number | null;
   position?: number;
@@ -610,6 +626,8 @@ export interface UpdateVariant {
   price?: number;
   /** Amount in the major unit of the currency (19.99), at most 2 decimals. */
   compareAtPrice?: number | null;
+  /** In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs 0. */
+  weight?: number | null;
   stock?: number;
   lowStockThreshold?: number | null;
   position?: number;
@@ -1000,9 +1018,9 @@ export interface StoreSettings {
   defaultCurrency: string;
   weightUnit: "g" | "kg" | "oz" | "lb";
   lowStockThreshold: number;
-  /** Flat shipping per order, in major units of the default currency; 0 for free shipping. */
-  shippingFlatRate: number;
-  /** Orders whose discounted subtotal reaches this amount (major units of the default currency) ship free; null for never. */
+  /** The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept at least until the Sunset date its answers carry): an alias of the flat method "Standard" of the rest-of-world zone "Everywhere" that the shipping zones migration made of it; set shipping at `/api/settings/shipping-zones` instead. Reads null once that method is deleted; writing it then is 409. A PATCH that writes it is answered with `Deprecation`, `Sunset` and `Link` headers. */
+  shippingFlatRate: number | null;
+  /** The "Standard" method's `freeAbove` (major units of the default currency); null for never. Deprecated (kept at least until the Sunset date its answers carry): an alias of the flat method "Standard" of the rest-of-world zone "Everywhere" that the shipping zones migration made of it; set shipping at `/api/settings/shipping-zones` instead. Reads null once that method is deleted; writing it then is 409. A PATCH that writes it is answered with `Deprecation`, `Sunset` and `Link` headers. */
   freeShippingThreshold: number | null;
   /** Web origins whose pages may call the API from a browser (CORS): exact origins (`https://shop.example`, `http://localhost:5173`) or one wildcard label in front (`https://*.shop.example`: every subdomain, not the domain itself). Scheme and port must match. At most 50. The deployment's `CORS_ORIGINS` adds to them. A change reaches every server within 30 seconds. */
   allowedOrigins: Array<string>;
@@ -1017,9 +1035,9 @@ export interface UpdateStoreSettings {
   weightUnit?: "g" | "kg" | "oz" | "lb";
   /** Stock at or below this is low, unless a product or variant sets its own. */
   lowStockThreshold?: number;
-  /** Flat shipping per order, in major units of the default currency; 0 for free shipping. */
+  /** The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept at least until the Sunset date its answers carry): an alias of the flat method "Standard" of the rest-of-world zone "Everywhere" that the shipping zones migration made of it; set shipping at `/api/settings/shipping-zones` instead. Reads null once that method is deleted; writing it then is 409. A PATCH that writes it is answered with `Deprecation`, `Sunset` and `Link` headers. */
   shippingFlatRate?: number;
-  /** Orders whose discounted subtotal reaches this amount (major units of the default currency) ship free; null for never. */
+  /** The "Standard" method's `freeAbove` (major units of the default currency); null for never. Deprecated (kept at least until the Sunset date its answers carry): an alias of the flat method "Standard" of the rest-of-world zone "Everywhere" that the shipping zones migration made of it; set shipping at `/api/settings/shipping-zones` instead. Reads null once that method is deleted; writing it then is 409. A PATCH that writes it is answered with `Deprecation`, `Sunset` and `Link` headers. */
   freeShippingThreshold?: number | null;
   /** Web origins whose pages may call the API from a browser (CORS): exact origins (`https://shop.example`, `http://localhost:5173`) or one wildcard label in front (`https://*.shop.example`: every subdomain, not the domain itself). Scheme and port must match. At most 50. The deployment's `CORS_ORIGINS` adds to them. A change reaches every server within 30 seconds. */
   allowedOrigins?: Array<string>;
@@ -1099,6 +1117,128 @@ export interface UpdateTaxRate {
   rate?: number;
   /** Whether shipping is taxed at this rate too. */
   shippingTaxable?: boolean;
+}
+
+/** Where a store ships. An address is served by the most specific zone that matches it: a zone with `postcodes` matching its postal code (within the zone's countries or regions), then a zone listing its region (`US-CA`), then one listing its country, and last the rest-of-world zone (`restOfWorld: true`, at most one), which serves every address no other zone does. Among equally specific zones the oldest wins. A zone with `postcodes` serves only addresses whose postal code matches one of them. The shipping options of an address are the active methods of its zone (`/api/settings/shipping-zones/{id}/methods`). A store with no zone at all charges no shipping. */
+export interface ShippingZone {
+  id: string;
+  name: string;
+  /** ISO 3166-1 alpha-2 codes, upper case. */
+  countries: Array<string>;
+  /** ISO 3166-2 codes (`US-CA`), upper case. */
+  regions: Array<string>;
+  /** Postcode patterns: exact (`10115`) or prefix (`10*`), upper case without spaces or dashes. */
+  postcodes: Array<string>;
+  /** Serves every address no other zone serves (at most one such zone). */
+  restOfWorld: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreateShippingZone {
+  name: string;
+  /** ISO 3166-1 alpha-2 codes (any case, kept upper case). */
+  countries?: Array<string>;
+  /** ISO 3166-2 codes (`US-CA`), for regions served apart from their whole country. */
+  regions?: Array<string>;
+  /** Only addresses whose postal code matches one of these, within the zone's countries and regions: exact (`10115`) or prefix (`10*`). */
+  postcodes?: Array<string>;
+  /** The zone for every address no other zone serves: it lists no countries, regions or postcodes, and a second one is 409. */
+  restOfWorld?: boolean;
+}
+
+export interface UpdateShippingZone {
+  name?: string;
+  /** ISO 3166-1 alpha-2 codes (any case, kept upper case). */
+  countries?: Array<string>;
+  /** ISO 3166-2 codes (`US-CA`), for regions served apart from their whole country. */
+  regions?: Array<string>;
+  /** Only addresses whose postal code matches one of these, within the zone's countries and regions: exact (`10115`) or prefix (`10*`). */
+  postcodes?: Array<string>;
+  /** The zone for every address no other zone serves: it lists no countries, regions or postcodes, and a second one is 409. */
+  restOfWorld?: boolean;
+}
+
+/** A way to ship to a zone, offered to carts whose address the zone serves. Every amount is in the store's default currency; a later version may add, beside an `amount`, amounts per currency that the store sets, as new optional fields: clients should ignore fields they do not know. */
+export interface ShippingMethod {
+  id: string;
+  zoneId: string;
+  name: string;
+  carrier: string | null;
+  minDeliveryDays: number | null;
+  maxDeliveryDays: number | null;
+  active: boolean;
+  position: number;
+  rate: ShippingRate;
+  /** A subtotal after discounts (major units of the store's default currency) at or above which the method costs 0; null for never. */
+  freeAbove: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** How the method prices a cart: exactly one kind, named by `type`. Every amount is in the store's default currency; a later version may add, beside an `amount`, amounts per currency that the store sets, as new optional fields: clients should ignore fields they do not know. */
+export type ShippingRate = ShippingFlatRate | ShippingWeightRate | ShippingPriceRate;
+
+/** One amount for any cart. */
+export interface ShippingFlatRate {
+  type: "flat";
+  /** Major units of the store's default currency, converted to a cart's currency at its exchange rate. */
+  amount: number;
+}
+
+/** By the cart's weight (the sum of its variants' `weight` x quantity): the first band whose `upTo` the weight does not exceed. A cart heavier than every band (the last one closed) is not served by the method. */
+export interface ShippingWeightRate {
+  type: "weight";
+  bands: Array<{
+    /** Carts weighing up to this (inclusive), in the store's weightUnit; null for the last, open band. */
+    upTo: number | null;
+    /** Major units of the store's default currency, converted to a cart's currency at its exchange rate. */
+    amount: number;
+  }>;
+}
+
+/** By the cart's subtotal after discounts: the last band whose `from` it reaches. A subtotal below the first band's `from` is not served by the method. */
+export interface ShippingPriceRate {
+  type: "price";
+  bands: Array<{
+    /** Subtotals after discounts from this amount (major units of the store's default currency). */
+    from: number;
+    /** Major units of the store's default currency, converted to a cart's currency at its exchange rate. */
+    amount: number;
+  }>;
+}
+
+export interface CreateShippingMethod {
+  name: string;
+  carrier?: string | null;
+  /** Working days, at least. */
+  minDeliveryDays?: number | null;
+  /** Working days, at most (not below minDeliveryDays). */
+  maxDeliveryDays?: number | null;
+  /** Inactive methods are not offered (and a cart that chose one ships by the cheapest left). */
+  active?: boolean;
+  /** Order among the zone's methods, lowest first. */
+  position?: number;
+  rate: ShippingRate;
+  /** Free at or above this subtotal after discounts (major units of the store's default currency); null for never. */
+  freeAbove?: number | null;
+}
+
+/** Fields to change; `rate` is replaced whole. */
+export interface UpdateShippingMethod {
+  name?: string;
+  carrier?: string | null;
+  /** Working days, at least. */
+  minDeliveryDays?: number | null;
+  /** Working days, at most (not below minDeliveryDays). */
+  maxDeliveryDays?: number | null;
+  /** Inactive methods are not offered (and a cart that chose one ships by the cheapest left). */
+  active?: boolean;
+  /** Order among the zone's methods, lowest first. */
+  position?: number;
+  rate?: ShippingRate;
+  /** Free at or above this subtotal after discounts (major units of the store's default currency); null for never. */
+  freeAbove?: number | null;
 }
 
 /** A discount code. When `productIds` or `categoryIds` is non-empty, only lines of those products (or of products in those categories) are discounted. */
@@ -1213,6 +1353,9 @@ export interface Cart {
     phone?: string | null;
   } | null;
   lines: Array<CartLine>;
+  shippingMethod: ShippingMethodChoice & unknown;
+  /** true when the shopper chose `shippingMethod`; false when it is the cheapest, picked by default. */
+  shippingMethodChosen: boolean;
   totals: CartTotals;
   notices: Array<CartNotice>;
   /** The order a converted cart became. */
@@ -1258,7 +1401,7 @@ export interface CartTotals {
 
 /** Something the server changed in the cart because it could no longer stand, and why. */
 export interface CartNotice {
-  code: "coupon_removed" | "line_removed" | "currency_changed";
+  code: "coupon_removed" | "line_removed" | "currency_changed" | "shipping_method_removed";
   message: string;
 }
 
@@ -1274,6 +1417,16 @@ export interface CreateCart {
   email?: string;
   /** Staff only (`carts:write` or `orders:write`): create (or get) the active cart of this customer. */
   customerId?: string;
+}
+
+export interface CartShippingOption {
+  id: string;
+  name: string;
+  carrier: string | null;
+  minDeliveryDays: number | null;
+  maxDeliveryDays: number | null;
+  /** What this method charges the cart, in major units of the cart currency. */
+  amount: number;
 }
 
 export interface UpdateCart {
@@ -1310,6 +1463,8 @@ export interface UpdateCart {
     /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
     phone?: string | null;
   } | null;
+  /** One of the cart's shipping options (`GET /api/carts/{id}/shipping-options`; 422 SHIPPING_UNAVAILABLE otherwise); null goes back to the cheapest. Checked against the address in the same request when both are given. */
+  shippingMethodId?: string | null;
 }
 
 export interface AddCartLine {
@@ -1389,6 +1544,7 @@ export interface Order {
   cancelledAt: string | null;
   createdAt: string;
   updatedAt: string;
+  shippingMethod: ShippingMethodChoice & unknown;
   /** What is still owed: total - amountPaid, never below 0. null to a vendor caller, as amountPaid. In the major unit of the order's currency. */
   amountDue: number | null;
   /** Derived from the amounts: `refunded` when everything paid was refunded, `partially_refunded` when some was, `paid` when amountPaid covers the total (so an order totalling 0 is paid), `partially_paid` when some was paid, else `unpaid`. To a vendor caller, the whole order's status (no amount). */
@@ -1476,7 +1632,7 @@ export interface CreateOrder {
   currency?: string;
   /** Stored upper-case; customers may type it in any case. */
   couponCode?: string;
-  /** Its country (and region) choose the tax rate. */
+  /** Its country (and region) choose the tax rate and the shipping zone. An address no zone serves is 422 SHIPPING_UNAVAILABLE (details name `shippingAddress`). */
   shippingAddress?: {
     firstName?: string | null;
     lastName?: string | null;
@@ -1491,6 +1647,8 @@ export interface CreateOrder {
     /** Stored and returned without spaces, brackets or dashes (`+49 30 1234567` becomes `+49301234567`): the number SMS are sent to, as you read it back. Start it with + and the country code for SMS to reach it. */
     phone?: string | null;
   };
+  /** One of the methods that serve the address (as `GET /api/carts/{id}/shipping-options` lists them for a cart); the cheapest that serves it when left out. One that does not serve it is 422 SHIPPING_UNAVAILABLE naming `shippingMethodId`. */
+  shippingMethodId?: string;
   /** The shipping address when left out. */
   billingAddress?: {
     firstName?: string | null;
@@ -1598,6 +1756,7 @@ export interface Shipment {
   id: string;
   orderId: string;
   carrier: string | null;
+  shippingMethodId: string | null;
   trackingNumber: string | null;
   trackingUrl: string | null;
   status: "pending" | "shipped" | "delivered";
@@ -1619,6 +1778,8 @@ export interface CreateShipment {
   }>;
   /** `pending` (the default) or `shipped` at once. */
   status?: "pending" | "shipped";
+  /** The shipping method the parcel goes by: the order's (`shippingMethod.id`, the default) or any existing method (422 otherwise). */
+  shippingMethodId?: string;
 }
 
 export interface UpdateShipment {

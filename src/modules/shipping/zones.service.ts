@@ -1,0 +1,88 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { type ShippingZoneRow, shippingZones } from '../../db/schema';
+import { ApiError, type FieldProblem } from '../../lib/errors';
+import { ID_PREFIX, newId } from '../../lib/ids';
+import { listTable, type ParsedListQuery } from '../../lib/query';
+import { shippingZoneListQuery } from './zones.query';
+import type { CreateShippingZoneInput, ShippingZone, UpdateShippingZoneInput } from './zones.schemas';
+
+/** The places a zone covers must fit its kind: the rest of the world lists none, any other zone a country or region. */
+function placeProblems(zone: Pick<ShippingZoneRow, 'countries' | 'regions' | 'postcodes' | 'restOfWorld'>): FieldProblem[] {
+  if (zone.restOfWorld) {
+    return (['countries', 'regions', 'postcodes'] as const)
+      .filter((field) => zone[field].length > 0)
+      .map((field) => ({ field, problem: 'must be empty for the rest-of-world zone (it serves every address no other zone serves)' }));
+  }
+  if (zone.countries.length === 0 && zone.regions.length === 0) {
+    const problem = 'needs at least one country or region (or set restOfWorld)';
+    return [
+      { field: 'countries', problem, code: 'too_small' },
+      { field: 'regions', problem, code: 'too_small' },
+    ];
+  }
+  return [];
+}
+
+/** The partial unique index on rest_of_world is the last word on "at most one". */
+async function withOneRestOfWorld<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const text = String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? '');
+    if (!/UNIQUE constraint failed: shipping_zones\.rest_of_world/.test(text)) throw error;
+    throw ApiError.conflict('The store already has a rest-of-world zone; change that one instead', 'restOfWorld', {
+      code: 'already_exists',
+      problem: 'is already true for another zone (at most one zone is the rest of the world)',
+    });
+  }
+}
+
+export async function listShippingZones(db: Database, query: ParsedListQuery<typeof shippingZoneListQuery.filters>) {
+  return listTable<ShippingZoneRow, typeof shippingZoneListQuery.filters>(db, shippingZones, shippingZoneListQuery, query);
+}
+
+export async function getShippingZone(db: Database, id: string): Promise<ShippingZone> {
+  const [row] = await db.select().from(shippingZones).where(eq(shippingZones.id, id)).limit(1);
+  if (!row) throw ApiError.notFound('Shipping zone', id);
+  return row;
+}
+
+export async function createShippingZone(db: Database, input: CreateShippingZoneInput, now = new Date()): Promise<ShippingZone> {
+  const ts = now.toISOString();
+  const row: ShippingZoneRow = {
+    id: newId(ID_PREFIX.shippingZone, now.getTime()),
+    name: input.name,
+    countries: input.countries ?? [],
+    regions: input.regions ?? [],
+    postcodes: input.postcodes ?? [],
+    restOfWorld: input.restOfWorld ?? false,
+    createdAt: ts,
+    updatedAt: ts,
+  };
+  const problems = placeProblems(row);
+  if (problems.length) throw ApiError.validation(problems);
+  await withOneRestOfWorld(() => db.insert(shippingZones).values(row));
+  return row;
+}
+
+export async function updateShippingZone(db: Database, id: string, patch: UpdateShippingZoneInput, now = new Date()): Promise<ShippingZone> {
+  const current = await getShippingZone(db, id);
+  if (Object.keys(patch).length === 0) return current;
+  const next = { ...current, ...patch, updatedAt: now.toISOString() };
+  const problems = placeProblems(next);
+  if (problems.length) throw ApiError.validation(problems);
+  await withOneRestOfWorld(() =>
+    db
+      .update(shippingZones)
+      .set({ ...patch, updatedAt: next.updatedAt })
+      .where(eq(shippingZones.id, id)),
+  );
+  return next;
+}
+
+/** Deletes the zone and its methods; orders placed keep the method they were charged. */
+export async function deleteShippingZone(db: Database, id: string): Promise<void> {
+  await getShippingZone(db, id);
+  await db.delete(shippingZones).where(eq(shippingZones.id, id));
+}
