@@ -37,6 +37,24 @@ export function rateOf(method: ShippingMethod, currency: string): string {
 
 const days = (m: ShippingMethod) => (m.minDeliveryDays === null && m.maxDeliveryDays === null ? '—' : `${m.minDeliveryDays ?? '?'}–${m.maxDeliveryDays ?? '?'} days`);
 
+function MethodsTable(v: { zone: ShippingZone; methods: ShippingMethod[]; currency: string; links: boolean; empty: string }) {
+  return (
+    <Table caption={`Methods of ${v.zone.name}`} head={['Method', 'Carrier', 'Rate', 'Delivery', 'State']} count={v.methods.length} empty={v.empty}>
+      {v.methods.map((m) => (
+        <tr>
+          <td>{v.links ? <a href={`${zonePath(v.zone)}/methods/${m.id}`}>{m.name}</a> : m.name}</td>
+          <td>{m.carrier ?? '—'}</td>
+          <td>{rateOf(m, v.currency)}</td>
+          <td>{days(m)}</td>
+          <td>
+            <Badge value={m.active ? 'active' : 'inactive'} />
+          </td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
 function ZoneFormFields({ form }: { form: FormState }) {
   return (
     <>
@@ -102,24 +120,7 @@ export function ShippingPage(v: ShippingView) {
             {zone.name} {zone.restOfWorld ? <Badge value="rest_of_world" /> : null}
           </h2>
           <p>{placesOf(zone)}</p>
-          <Table
-            caption={`Methods of ${zone.name}`}
-            head={['Method', 'Carrier', 'Rate', 'Delivery', 'State']}
-            count={methods.length}
-            empty="No methods: addresses of this zone cannot check out."
-          >
-            {methods.map((m) => (
-              <tr>
-                <td>{v.canWrite ? <a href={`${zonePath(zone)}/methods/${m.id}`}>{m.name}</a> : m.name}</td>
-                <td>{m.carrier ?? '—'}</td>
-                <td>{rateOf(m, v.currency)}</td>
-                <td>{days(m)}</td>
-                <td>
-                  <Badge value={m.active ? 'active' : 'inactive'} />
-                </td>
-              </tr>
-            ))}
-          </Table>
+          <MethodsTable zone={zone} methods={methods} currency={v.currency} links={v.canWrite} empty="No methods: addresses of this zone cannot check out." />
           {v.canWrite ? (
             <div class="actions">
               <a href={zonePath(zone)}>Edit zone and add methods</a>
@@ -162,21 +163,7 @@ export function ZoneEditPage(v: ZoneView) {
       </PostForm>
       <ActionButton action={`${zonePath(z)}/delete`} csrf={v.csrf} label="Delete zone" danger confirm={`Delete the zone "${z.name}" and its methods?`} />
       <h2>Methods</h2>
-      <Table caption={`Methods of ${z.name}`} head={['Method', 'Carrier', 'Rate', 'Delivery', 'State']} count={v.methods.length} empty="No methods yet.">
-        {v.methods.map((m) => (
-          <tr>
-            <td>
-              <a href={`${zonePath(z)}/methods/${m.id}`}>{m.name}</a>
-            </td>
-            <td>{m.carrier ?? '—'}</td>
-            <td>{rateOf(m, v.currency)}</td>
-            <td>{days(m)}</td>
-            <td>
-              <Badge value={m.active ? 'active' : 'inactive'} />
-            </td>
-          </tr>
-        ))}
-      </Table>
+      <MethodsTable zone={z} methods={v.methods} currency={v.currency} links empty="No methods yet." />
       <PostForm action={`${zonePath(z)}/methods`} csrf={v.csrf} class="card">
         <h3>Add a method</h3>
         <MethodFormFields form={v.methodForm} weightUnit={v.weightUnit} currency={v.currency} />
