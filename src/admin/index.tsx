@@ -29,6 +29,7 @@ import { orderRoutes } from './routes/orders';
 import { productMediaRoutes } from './routes/product-media';
 import { productRoutes } from './routes/products';
 import { settingsRoutes } from './routes/settings';
+import { shippingRoutes } from './routes/shipping';
 import { setupRoutes } from './routes/setup';
 import { signInRoutes } from './routes/sign-in';
 import { webhookRoutes } from './routes/webhooks';
@@ -103,6 +104,7 @@ export function createAdminRouter(redispatch: Redispatch) {
   admin.route('/roles', roleRoutes);
   admin.route('/audit-log', auditLogRoutes);
   admin.route('/settings/api-keys', apiKeyRoutes);
+  admin.route('/settings/shipping', shippingRoutes);
   admin.route('/settings', settingsRoutes);
   admin.route('/export', exportRoutes(redispatch));
   admin.route('/reports', reportsRoutes);

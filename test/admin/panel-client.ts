@@ -30,3 +30,17 @@ export async function signIn(email: string, password: string, ip = '192.0.2.10')
   const { res, html } = await post('/admin/sign-in', { _csrf: csrfIn(form.html), email, password, next: '/admin' }, csrfCookie, { Origin: ORIGIN, 'CF-Connecting-IP': ip });
   return { res, html, session: pair(cookieIn(res, 'admin_session')) };
 }
+
+/** Posts a form of the panel with the CSRF token of the page it is on (`from`). */
+export async function submit(from: string, to: string, form: Record<string, string>, session: string) {
+  return post(to, { _csrf: csrfIn((await get(from, session)).html), ...form }, session);
+}
+
+/** The flash message a redirect left for the next page. */
+export function flashOf(res: Response) {
+  const raw = cookieIn(res, 'admin_flash')?.split(';')[0]?.split('=').slice(1).join('=');
+  return raw ? (JSON.parse(decodeURIComponent(decodeURIComponent(raw))) as { kind: string; text: string }) : null;
+}
+
+/** The message shown under a form's field, if any. */
+export const errorOf = (html: string, field: string) => new RegExp(`id="f-${field}-error">([^<]*)<`).exec(html)?.[1];

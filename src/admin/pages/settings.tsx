@@ -28,7 +28,8 @@ export function SettingsPage(v: SettingsView) {
   return (
     <>
       <nav class="actions" aria-label="Settings sections">
-        <a href="#store">Store</a> <a href="#currencies">Currencies</a> <a href="#taxes">Taxes</a> <a href="/admin/settings/api-keys">API keys</a>
+        <a href="#store">Store</a> <a href="#currencies">Currencies</a> <a href="#taxes">Taxes</a> <a href="/admin/settings/shipping">Shipping</a>{' '}
+        <a href="/admin/settings/api-keys">API keys</a>
       </nav>
       <section class="card" aria-labelledby="store">
         <h2 id="store">Store</h2>

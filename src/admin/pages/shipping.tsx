@@ -1,0 +1,192 @@
+import type { ShippingMethod } from '../../modules/shipping/methods.schemas';
+import type { ShippingZone } from '../../modules/shipping/zones.schemas';
+import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
+import { Badge, Table } from '../components/table';
+import { Checkbox } from './coupons';
+
+const HERE = '/admin/settings/shipping';
+export const ZONE_FIELDS = ['name', 'countries', 'regions', 'postcodes', 'restOfWorld'];
+export const METHOD_FIELDS = ['name', 'carrier', 'minDeliveryDays', 'maxDeliveryDays', 'position', 'rateType', 'amount', 'bands', 'freeAbove', 'active'];
+export const RATE_TYPES: [string, string][] = [
+  ['flat', 'Flat: one amount'],
+  ['weight', "By weight: bands of the cart's weight"],
+  ['price', "By price: bands of the cart's subtotal"],
+];
+
+const zonePath = (zone: Pick<ShippingZone, 'id'>) => `${HERE}/zones/${zone.id}`;
+
+/** Where a zone ships, in words. */
+export function placesOf(zone: ShippingZone): string {
+  if (zone.restOfWorld) return 'Every address no other zone serves';
+  const places = [...zone.countries, ...zone.regions].join(', ') || 'nowhere yet';
+  return zone.postcodes.length ? `${places}; postcodes ${zone.postcodes.join(', ')}` : places;
+}
+
+/** A method's rate in words, amounts in the store's default currency. */
+export function rateOf(method: ShippingMethod, currency: string): string {
+  const rate = method.rate;
+  const money = (amount: number) => `${amount.toFixed(2)} ${currency}`;
+  const free = method.freeAbove === null ? '' : `; free from ${money(method.freeAbove)}`;
+  if (rate.type === 'flat') return `${money(rate.amount)}${free}`;
+  const bands =
+    rate.type === 'weight'
+      ? rate.bands.map((b) => `${b.upTo === null ? 'above' : `up to ${b.upTo}`}: ${money(b.amount)}`)
+      : rate.bands.map((b) => `from ${money(b.from)}: ${money(b.amount)}`);
+  return `${bands.join(', ')}${free}`;
+}
+
+const days = (m: ShippingMethod) => (m.minDeliveryDays === null && m.maxDeliveryDays === null ? '—' : `${m.minDeliveryDays ?? '?'}–${m.maxDeliveryDays ?? '?'} days`);
+
+function MethodsTable(v: { zone: ShippingZone; methods: ShippingMethod[]; currency: string; links: boolean; empty: string }) {
+  return (
+    <Table caption={`Methods of ${v.zone.name}`} head={['Method', 'Carrier', 'Rate', 'Delivery', 'State']} count={v.methods.length} empty={v.empty}>
+      {v.methods.map((m) => (
+        <tr>
+          <td>{v.links ? <a href={`${zonePath(v.zone)}/methods/${m.id}`}>{m.name}</a> : m.name}</td>
+          <td>{m.carrier ?? '—'}</td>
+          <td>{rateOf(m, v.currency)}</td>
+          <td>{days(m)}</td>
+          <td>
+            <Badge value={m.active ? 'active' : 'inactive'} />
+          </td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+function ZoneFormFields({ form }: { form: FormState }) {
+  return (
+    <>
+      <FormErrors form={form} fields={ZONE_FIELDS} />
+      <div class="form-row">
+        <Field form={form} name="name" label="Name" required placeholder="Germany" />
+        <Field form={form} name="countries" label="Countries" placeholder="DE, AT" hint="ISO codes, separated by commas or spaces." />
+        <Field form={form} name="regions" label="Regions" placeholder="US-CA" hint="Country, dash, region: served apart from their country." />
+        <Field form={form} name="postcodes" label="Postcodes" placeholder="10*, 20095" hint="Exact, or a prefix ending in *. Blank: every postcode." />
+      </div>
+      <Checkbox form={form} name="restOfWorld" label="Rest of the world: every address no other zone serves (no countries, regions or postcodes)" />
+    </>
+  );
+}
+
+function MethodFormFields({ form, weightUnit, currency }: { form: FormState; weightUnit: string; currency: string }) {
+  return (
+    <>
+      <FormErrors form={form} fields={METHOD_FIELDS} />
+      <div class="form-row">
+        <Field form={form} name="name" label="Name" required placeholder="DHL Paket" />
+        <Field form={form} name="carrier" label="Carrier" placeholder="DHL" />
+        <Field form={form} name="minDeliveryDays" label="Delivery from (days)" type="number" min="0" />
+        <Field form={form} name="maxDeliveryDays" label="Delivery to (days)" type="number" min="0" />
+        <Field form={form} name="position" label="Position" type="number" min="0" hint="Lowest first." />
+      </div>
+      <div class="form-row">
+        <Select form={form} name="rateType" label="Rate" options={RATE_TYPES} required />
+        <Field form={form} name="amount" label={`Flat amount (${currency})`} type="number" step="0.01" min="0" hint="For a flat rate." />
+        <Field form={form} name="freeAbove" label={`Free from (${currency})`} type="number" step="0.01" min="0" hint="Subtotal after discounts. Blank: never free." />
+      </div>
+      <Field
+        form={form}
+        name="bands"
+        label="Bands"
+        type="textarea"
+        hint={`One band a line, two numbers. By weight: up to (${weightUnit}) and amount, * for the last open band (2 4.99, then * 9.99). By price: subtotal from and amount (0 4.99, then 50 0).`}
+      />
+      <Checkbox form={form} name="active" label="Active: offered to shoppers" />
+    </>
+  );
+}
+
+export interface ShippingView {
+  zones: { zone: ShippingZone; methods: ShippingMethod[] }[];
+  zoneForm: FormState;
+  currency: string;
+  csrf: string;
+  canWrite: boolean;
+}
+
+export function ShippingPage(v: ShippingView) {
+  return (
+    <>
+      <p class="muted">
+        An address is served by its most specific zone (postcode, then region, then country, then the rest of the world), and offered that zone's active methods. A store with no
+        zone charges no shipping. Amounts are in {v.currency}, converted for carts in other currencies. Orders keep the method and charge they were placed with.
+      </p>
+      {v.zones.length === 0 ? <p>No shipping zones: orders are charged no shipping.</p> : null}
+      {v.zones.map(({ zone, methods }) => (
+        <section class="card" aria-labelledby={`zone-${zone.id}`}>
+          <h2 id={`zone-${zone.id}`}>
+            {zone.name} {zone.restOfWorld ? <Badge value="rest_of_world" /> : null}
+          </h2>
+          <p>{placesOf(zone)}</p>
+          <MethodsTable zone={zone} methods={methods} currency={v.currency} links={v.canWrite} empty="No methods: addresses of this zone cannot check out." />
+          {v.canWrite ? (
+            <div class="actions">
+              <a href={zonePath(zone)}>Edit zone and add methods</a>
+            </div>
+          ) : null}
+        </section>
+      ))}
+      {v.canWrite ? (
+        <PostForm action={`${HERE}/zones`} csrf={v.csrf} class="card">
+          <h3>Add a zone</h3>
+          <ZoneFormFields form={v.zoneForm} />
+          <button type="submit">Add zone</button>
+        </PostForm>
+      ) : null}
+    </>
+  );
+}
+
+export interface ZoneView {
+  zone: ShippingZone;
+  methods: ShippingMethod[];
+  form: FormState;
+  methodForm: FormState;
+  weightUnit: string;
+  currency: string;
+  csrf: string;
+}
+
+export function ZoneEditPage(v: ZoneView) {
+  const z = v.zone;
+  return (
+    <>
+      <div class="actions">
+        <a href={HERE}>← Shipping</a>
+      </div>
+      <PostForm action={zonePath(z)} csrf={v.csrf} class="card">
+        <h2>Zone “{z.name}”</h2>
+        <ZoneFormFields form={v.form} />
+        <button type="submit">Save zone</button>
+      </PostForm>
+      <ActionButton action={`${zonePath(z)}/delete`} csrf={v.csrf} label="Delete zone" danger confirm={`Delete the zone "${z.name}" and its methods?`} />
+      <h2>Methods</h2>
+      <MethodsTable zone={z} methods={v.methods} currency={v.currency} links empty="No methods yet." />
+      <PostForm action={`${zonePath(z)}/methods`} csrf={v.csrf} class="card">
+        <h3>Add a method</h3>
+        <MethodFormFields form={v.methodForm} weightUnit={v.weightUnit} currency={v.currency} />
+        <button type="submit">Add method</button>
+      </PostForm>
+    </>
+  );
+}
+
+export function MethodEditPage(v: { zone: ShippingZone; method: ShippingMethod; form: FormState; weightUnit: string; currency: string; csrf: string }) {
+  const path = `${zonePath(v.zone)}/methods/${v.method.id}`;
+  return (
+    <>
+      <div class="actions">
+        <a href={zonePath(v.zone)}>← Zone “{v.zone.name}”</a>
+      </div>
+      <PostForm action={path} csrf={v.csrf} class="card">
+        <h2>Method “{v.method.name}”</h2>
+        <p class="muted">Carts are priced anew; orders already placed keep the charge they were placed with.</p>
+        <MethodFormFields form={v.form} weightUnit={v.weightUnit} currency={v.currency} />
+        <button type="submit">Save method</button>
+      </PostForm>
+      <ActionButton action={`${path}/delete`} csrf={v.csrf} label="Delete method" danger confirm={`Delete the method "${v.method.name}"?`} />
+    </>
+  );
+}
