@@ -133,3 +133,29 @@ describe('admin shipping: zones and methods', () => {
     expect((await zoneOf(id)).name).toBe(name);
   });
 });
+
+describe('admin products: weight, which shipping by weight reads', () => {
+  it("takes a new product's weight for its default variant, and edits and clears a variant's", async () => {
+    const { session } = await signedIn('admin');
+    const name = `Weighed ${uid()}`;
+    const created = await submit('/admin/products/new', '/admin/products/new', { name, price: '12.50', status: 'active', stock: '3', weight: '0.75' }, session);
+    expect(created.res.status, created.html.slice(0, 500)).toBe(303);
+    const id = /\/admin\/products\/([^/?#]+)$/.exec(created.res.headers.get('Location') ?? '')?.[1];
+    const product = (await api(`/api/products/${id}`, { key: await adminKey() })).body.data;
+    const variant = product.variants[0];
+    expect(variant.weight).toBe(0.75);
+
+    const page = `/admin/products/${id}`;
+    expect((await get(page, session)).html).toContain(`name="${variant.id}.weight"`);
+    const fields = (weight: string) => ({ variantKey: variant.id, [`${variant.id}.price`]: '12.50', [`${variant.id}.stock`]: '3', [`${variant.id}.weight`]: weight });
+    const saved = await submit(page, `${page}/variants/${variant.id}`, fields('2.5'), session);
+    expect(saved.res.status, saved.html.slice(0, 500)).toBe(303);
+    expect((await api(`/api/products/${id}`, { key: await adminKey() })).body.data.variants[0].weight).toBe(2.5);
+    const negative = await submit(page, `${page}/variants/${variant.id}`, fields('-1'), session);
+    expect(negative.res.status).toBe(422);
+    expect(errorOf(negative.html, `${variant.id}-weight`)).toBeTruthy();
+    const cleared = await submit(page, `${page}/variants/${variant.id}`, fields(''), session);
+    expect(cleared.res.status).toBe(303);
+    expect((await api(`/api/products/${id}`, { key: await adminKey() })).body.data.variants[0].weight).toBeNull();
+  });
+});

@@ -54,7 +54,21 @@ export function ProductListPage(v: { products: Product[]; page: Pagination; url:
 
 const FilterField = (props: { form: FormState; name: string; label: string; type?: string }) => <Field {...props} />;
 
-export const PRODUCT_FIELDS = ['name', 'slug', 'description', 'price', 'compareAtPrice', 'sku', 'status', 'brandId', 'vendorId', 'categoryIds', 'stock', 'lowStockThreshold'];
+export const PRODUCT_FIELDS = [
+  'name',
+  'slug',
+  'description',
+  'price',
+  'compareAtPrice',
+  'sku',
+  'status',
+  'brandId',
+  'vendorId',
+  'categoryIds',
+  'stock',
+  'weight',
+  'lowStockThreshold',
+];
 
 /** The product's own fields: for creating (with the first stock) and editing. */
 export function ProductForm(v: { action: string; form: FormState; csrf: string; choices: ProductChoices; creating: boolean }) {
@@ -77,6 +91,7 @@ export function ProductForm(v: { action: string; form: FormState; csrf: string; 
         <Select form={f} name="brandId" label="Brand" options={v.choices.brands} blank="No brand" />
         {v.choices.vendors.length ? <Select form={f} name="vendorId" label="Vendor" options={v.choices.vendors} blank="The store itself" /> : null}
         {v.creating ? <Field form={f} name="stock" label="Stock" type="number" min="0" hint="Units of the default variant." /> : null}
+        {v.creating ? <Field form={f} name="weight" label="Weight" type="number" step="any" min="0" hint={WEIGHT_HINT} /> : null}
         <Field form={f} name="lowStockThreshold" label="Low-stock threshold" type="number" min="0" hint="Blank: the store default." />
       </div>
       {v.choices.categories.length ? <Checkboxes form={f} name="categoryIds" legend="Categories" options={v.choices.categories} /> : null}
@@ -121,7 +136,10 @@ export const optionsText = (options: Record<string, string>) =>
     .map(([k, val]) => `${k}=${val}`)
     .join(', ');
 
-export const VARIANT_FIELDS = ['sku', 'name', 'options', 'price', 'compareAtPrice', 'stock', 'lowStockThreshold'];
+export const VARIANT_FIELDS = ['sku', 'name', 'options', 'price', 'compareAtPrice', 'stock', 'weight', 'lowStockThreshold'];
+
+/** Weights are in the store's unit; shipping methods priced by weight read them. */
+const WEIGHT_HINT = "In the store's weight unit (Settings); blank: none, shipped as weighing nothing.";
 
 function VariantForm(v: { productId: string; variant?: Variant; csrf: string; form?: FormState }) {
   const base = `/admin/products/${v.productId}/variants`;
@@ -149,6 +167,7 @@ function VariantForm(v: { productId: string; variant?: Variant; csrf: string; fo
           <Field form={prefixed} name={`${key}.options`} label="Options" placeholder="size=M, color=Blue" />
           <Field form={prefixed} name={`${key}.price`} label="Price" type="number" step="0.01" min="0" hint={variant ? undefined : 'Blank: the product price.'} />
           <Field form={prefixed} name={`${key}.stock`} label="Stock" type="number" min="0" />
+          <Field form={prefixed} name={`${key}.weight`} label="Weight" type="number" step="any" min="0" hint={WEIGHT_HINT} />
         </div>
         <div class="actions">
           <button type="submit">{variant ? 'Save variant' : 'Add variant'}</button>

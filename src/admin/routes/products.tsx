@@ -64,7 +64,7 @@ function productBody(form: Posted, creating: boolean, c: C) {
     brandId: clear('brandId'),
     ...(scope(c) ? {} : { vendorId: clear('vendorId') }),
     categoryIds: all(form, 'categoryIds'),
-    ...(creating ? { stock: num(form, 'stock') } : {}),
+    ...(creating ? { stock: num(form, 'stock'), weight: num(form, 'weight') } : {}),
     lowStockThreshold: creating ? num(form, 'lowStockThreshold') : numOrNull(form, 'lowStockThreshold'),
   };
 }
@@ -92,6 +92,7 @@ function variantBody(form: Posted, key: string, creating: boolean) {
     options: parseOptions(str(form, field('options'))) ?? (creating ? undefined : {}),
     price: num(form, field('price')),
     stock: num(form, field('stock')),
+    weight: creating ? num(form, field('weight')) : numOrNull(form, field('weight')),
   };
 }
 
