@@ -101,12 +101,13 @@ export function startupProfiles({ wranglerJs, root, env, bundle, bundleJs, tmp, 
 
 /**
  * The bundles of the startup floors (bench/workers/startup-*.ts), built by wrangler as the store is:
- * a bare Hono app (the runtime's and the instrument's own cost), and the packages every request of
- * the store loads before any module's routes.
+ * a bare Hono app (the runtime's and the instrument's own cost), the packages every request of
+ * the store loads before any module's routes, and the same packages wrapped as the store's lazy
+ * routers make esbuild wrap them.
  */
 export function startupFloorBundles({ wranglerJs, root, env, tmp, compatibility }) {
   const bundles = {};
-  for (const name of ['hono', 'stack']) {
+  for (const name of ['hono', 'stack', 'wrapped']) {
     const toml = path.join(tmp, `startup-${name}.toml`);
     const main = path.join(root, 'bench', 'workers', `startup-${name}.ts`);
     writeFileSync(
@@ -138,9 +139,9 @@ export async function coldStart({ workers, catalogueD1, compatibility, buildDir,
     for (const p of startup.packages) console.log(`  ${(100 * p.share).toFixed(1).padStart(5)}%  ${p.ms.toFixed(1).padStart(6)} ms  ${p.name}`);
   }
   if (!startup.error) {
-    const { hono, stack } = startup.floors;
+    const { hono, stack, wrapped } = startup.floors;
     log(
-      `cold start: startup floors, same runs (median, least): a bare Hono app ${hono.median.toFixed(0)}, ${hono.min.toFixed(0)} ms; the packages every request loads ${stack.median.toFixed(0)}, ${stack.min.toFixed(0)} ms`,
+      `cold start: startup floors, same runs (median, least): a bare Hono app ${hono.median.toFixed(0)}, ${hono.min.toFixed(0)} ms; the packages every request loads ${stack.median.toFixed(0)}, ${stack.min.toFixed(0)} ms; the same, wrapped as lazy routers make them ${wrapped.median.toFixed(0)}, ${wrapped.min.toFixed(0)} ms`,
     );
   }
   const { bytes, packages } = bytesByPackage(metafile);

@@ -158,7 +158,7 @@ function coldStartLines({ fresh, startup, bundle }) {
   const floors = startup.floors;
   if (floors && !startup.error) {
     lines.push(
-      `The floors of that figure, measured in the same runs, in turn with the store (bench/workers/startup-*.ts, built by wrangler like the store): a bare Hono app **${fmt(floors.hono.median)} ms** median, ${fmt(floors.hono.min)} least (the runtime's and the instrument's own cost; runs: ${floors.hono.runs.map((x) => fmt(x)).join(', ')}), and the packages every request of the store loads before any module's routes (@hono/zod-openapi with zod, Drizzle's D1 driver, the tables) **${fmt(floors.stack.median)} ms** median, ${fmt(floors.stack.min)} least (runs: ${floors.stack.runs.map((x) => fmt(x)).join(', ')}).`,
+      `The floors of that figure, measured in the same runs, in turn with the store (bench/workers/startup-*.ts, built by wrangler like the store): a bare Hono app **${fmt(floors.hono.median)} ms** median, ${fmt(floors.hono.min)} least (the runtime's and the instrument's own cost; runs: ${floors.hono.runs.map((x) => fmt(x)).join(', ')}), and the packages every request of the store loads before any module's routes (@hono/zod-openapi with zod, Drizzle's D1 driver, the tables) **${fmt(floors.stack.median)} ms** median, ${fmt(floors.stack.min)} least (runs: ${floors.stack.runs.map((x) => fmt(x)).join(', ')})${floors.wrapped ? `, and the same packages bundled as the store's are, reached also from a router loaded by import() so that esbuild wraps them (bench/workers/startup-wrapped.ts: zod then builds its whole namespace, locales included) **${fmt(floors.wrapped.median)} ms** median, ${fmt(floors.wrapped.min)} least (runs: ${floors.wrapped.runs.map((x) => fmt(x)).join(', ')})` : ''}.`,
       '',
     );
   }
