@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminKey, api, uid } from '../helpers';
+import { adminKey, api, createProduct, uid } from '../helpers';
 import { errorOf, flashOf, get, post, submit } from './panel-client';
 import { role, signedIn } from './people-client';
 
@@ -157,5 +157,32 @@ describe('admin products: weight, which shipping by weight reads', () => {
     const cleared = await submit(page, `${page}/variants/${variant.id}`, fields(''), session);
     expect(cleared.res.status).toBe(303);
     expect((await api(`/api/products/${id}`, { key: await adminKey() })).body.data.variants[0].weight).toBeNull();
+  });
+});
+
+describe('admin orders and carts: the shipping method', () => {
+  it('shows the method an order was placed with beside its shipping charge, and the one a cart ships by', async () => {
+    const key = await adminKey();
+    const zone = (await api('/api/settings/shipping-zones', { method: 'POST', key, json: { name: `Iceland ${uid()}`, countries: ['IS'] } })).body.data;
+    const method = `Pósturinn ${uid()}`;
+    expect(
+      (await api(`/api/settings/shipping-zones/${zone.id}/methods`, { method: 'POST', key, json: { name: method, carrier: 'Posturinn', rate: { type: 'flat', amount: 7.5 } } }))
+        .status,
+    ).toBe(201);
+    const variantId = (await createProduct(key, { price: 10, stock: 50 })).variants[0].id;
+    const address = { line1: 'Laugavegur 1', city: 'Reykjavík', postalCode: '101', country: 'IS' };
+    const email = `is-${uid()}@example.test`;
+    const order = await api('/api/orders', { method: 'POST', key, json: { email, shippingAddress: address, lines: [{ variantId, quantity: 1 }] } });
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    const { session } = await signedIn('admin');
+    const page = await get(`/admin/orders/${order.body.data.id}`, session);
+    expect(page.html).toContain(`(${method}, Posturinn)`);
+
+    const cart = (await api('/api/carts', { method: 'POST', json: { email } })).body.data;
+    const asShopper = { 'X-Cart-Token': cart.token };
+    expect((await api(`/api/carts/${cart.id}/lines`, { method: 'POST', headers: asShopper, json: { variantId, quantity: 1 } })).status).toBe(200);
+    expect((await api(`/api/carts/${cart.id}`, { method: 'PATCH', headers: asShopper, json: { shippingAddress: address } })).status).toBe(200);
+    const carts = await get(`/admin/carts?email=${encodeURIComponent(email)}`, session);
+    expect(carts.html).toContain(`cheapest: ${method} 7.50`);
   });
 });

@@ -61,7 +61,17 @@ export function CartsPage(v: { carts: Cart[]; page: Pagination; url: string; fil
                 ))}
               </ul>
             </td>
-            <td class="num">{money(cart.totals.total, cart.currency)}</td>
+            <td class="num">
+              {money(cart.totals.total, cart.currency)}
+              {cart.shippingMethod ? (
+                <>
+                  <br />
+                  <small class="muted">
+                    {cart.shippingMethodChosen ? 'ships by' : 'cheapest:'} {cart.shippingMethod.name} {money(cart.shippingMethod.amount, cart.currency)}
+                  </small>
+                </>
+              ) : null}
+            </td>
             <td title={cart.updatedAt}>{idleFor(cart.updatedAt)}</td>
             <td>{when(cart.createdAt)}</td>
           </tr>

@@ -99,7 +99,10 @@ export function OrderDetailPage(v: OrderView) {
               {o.couponCode ? ` (${o.couponCode})` : ''}
             </dd>
             <dt>Shipping</dt>
-            <dd>{money(o.shippingTotal, o.currency)}</dd>
+            <dd>
+              {money(o.shippingTotal, o.currency)}
+              {o.shippingMethod ? ` (${[o.shippingMethod.name, o.shippingMethod.carrier].filter(Boolean).join(', ')})` : ''}
+            </dd>
             <dt>Tax</dt>
             <dd>{money(o.taxTotal, o.currency)}</dd>
             <dt>Total</dt>
