@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { count, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { quoteVersion } from '../../src/db/schema';
-import { adminKey, api, db, expectError, insertUser } from '../helpers';
+import { quoteVersion, shippingZones } from '../../src/db/schema';
+import { adminKey, api, db, expectError, insertUser, uid } from '../helpers';
 
 /** Shipping zones and their methods as staff manage them (/api/settings/shipping-zones). */
 
@@ -201,5 +201,46 @@ describe('shipping methods', () => {
     // A method is reached through its own zone only.
     const other = (await api(methods(), { key })).body.data[0];
     expectError(await api(`${ZONES}/szone_everywhere/methods/${other.id}`, { key }), 404, 'NOT_FOUND');
+  });
+});
+
+describe('how many zones and methods a store keeps', () => {
+  it('refuses a 21st method in one zone with 409, and lists the 20 in one page', async () => {
+    const key = await adminKey();
+    const zone = (await api('/api/settings/shipping-zones', { method: 'POST', key, json: { name: `Many methods ${uid()}`, countries: ['NO'] } })).body.data;
+    const methods = `/api/settings/shipping-zones/${zone.id}/methods`;
+    for (let i = 0; i < 20; i++) expect((await api(methods, { method: 'POST', key, json: { name: `Method ${i}`, rate: { type: 'flat', amount: i } } })).status).toBe(201);
+    const refused = await api(methods, { method: 'POST', key, json: { name: 'One too many', rate: { type: 'flat', amount: 1 } } });
+    expectError(refused, 409, 'CONFLICT');
+    expect(refused.body.error.message).toMatch(/at most 20 methods/);
+    const listed = await api(methods, { key });
+    expect(listed.body.data).toHaveLength(20);
+    expect(listed.body.pagination).toMatchObject({ page: 1, limit: 20, total: 20, hasNext: false });
+  });
+});
+
+describe('the zone cap', () => {
+  it('refuses a zone past 100 with 409', async () => {
+    const [{ n } = { n: 0 }] = await db().select({ n: count() }).from(shippingZones);
+    const filler = Array.from({ length: Math.max(0, 100 - n) }, (_, i) => ({ id: `szone_filler_${uid()}_${i}`, name: `Filler ${i}`, countries: ['JP'] }));
+    for (let i = 0; i < filler.length; i += 20)
+      await db()
+        .insert(shippingZones)
+        .values(filler.slice(i, i + 20));
+    try {
+      const refused = await api('/api/settings/shipping-zones', { method: 'POST', key: await adminKey(), json: { name: 'One too many', countries: ['JP'] } });
+      expectError(refused, 409, 'CONFLICT');
+      expect(refused.body.error.message).toMatch(/at most 100 shipping zones/);
+    } finally {
+      for (let i = 0; i < filler.length; i += 50)
+        await db()
+          .delete(shippingZones)
+          .where(
+            inArray(
+              shippingZones.id,
+              filler.slice(i, i + 50).map((z) => z.id),
+            ),
+          );
+    }
   });
 });

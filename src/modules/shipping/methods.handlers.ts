@@ -5,7 +5,7 @@ import * as service from './methods.service';
 
 export const listShippingMethods: AppRouteHandler<typeof routes.listShippingMethods> = async (c) => {
   const methods = await service.listShippingMethods(c.var.db, c.req.valid('param').id);
-  return list(c, methods, pagination(1, Math.max(methods.length, 1), methods.length));
+  return list(c, methods, pagination(1, service.MAX_METHODS_PER_ZONE, methods.length));
 };
 
 export const createShippingMethod: AppRouteHandler<typeof routes.createShippingMethod> = async (c) => {

@@ -38,11 +38,12 @@ export const createShippingMethod = apiRoute({
   path,
   tags,
   summary: 'Add a shipping method to a zone',
-  description: 'Bands must ascend without duplicates; amounts are major units of the default currency with at most its decimals (422 otherwise). Needs `settings:write`.',
+  description:
+    'Bands must ascend without duplicates; amounts are major units of the default currency with at most its decimals (422 otherwise). A zone holds at most 20 methods (409 past that). Needs `settings:write`.',
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: ZoneParams, body: jsonBody(CreateShippingMethodBody, 'The method.') },
-  responses: { 201: successResponse(ShippingMethodSchema, 'The created method.'), ...errorResponses(...writeErrors, 404) },
+  responses: { 201: successResponse(ShippingMethodSchema, 'The created method.'), ...errorResponses(...writeErrors, 404, 409) },
 });
 
 export const getShippingMethod = apiRoute({

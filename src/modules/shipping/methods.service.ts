@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type ShippingMethodRow, type ShippingRate, shippingMethods } from '../../db/schema';
 import { ApiError, type FieldProblem } from '../../lib/errors';
@@ -76,8 +76,13 @@ export async function getShippingMethod(db: Database, zoneId: string, id: string
   return toShippingMethod(row, minorUnits);
 }
 
+/** Methods a zone holds at most (see MAX_SHIPPING_ZONES): also the page size of a zone's method list. */
+export const MAX_METHODS_PER_ZONE = 20;
+
 export async function createShippingMethod(db: Database, zoneId: string, input: CreateShippingMethodInput, now = new Date()): Promise<ShippingMethod> {
   await getShippingZone(db, zoneId);
+  const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(shippingMethods).where(eq(shippingMethods.zoneId, zoneId));
+  if (n >= MAX_METHODS_PER_ZONE) throw new ApiError('CONFLICT', `A shipping zone holds at most ${MAX_METHODS_PER_ZONE} methods: delete or edit one instead`);
   const { minorUnits } = await getStoreCurrency(db);
   const stored = toStored(input, minorUnits);
   const ts = now.toISOString();

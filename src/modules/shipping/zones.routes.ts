@@ -4,6 +4,7 @@ import { CreateShippingZoneBody, ShippingZoneSchema, UpdateShippingZoneBody } fr
 
 const keptNote = 'Orders already placed keep the shipping method and charge they were placed with.';
 const restNote = 'A second rest-of-world zone is 409.';
+const capNote = 'A store has at most 100 zones (409 past that): every uncached quote reads them all.';
 
 export const shippingZoneRoutes = crudRoutes({
   path: '/settings/shipping-zones',
@@ -21,7 +22,7 @@ export const shippingZoneRoutes = crudRoutes({
   slug: null,
   notes: {
     list: 'Oldest first. Storefronts read the options of a cart instead: `GET /api/carts/{id}/shipping-options`.',
-    create: restNote,
+    create: `${restNote} ${capNote}`,
     update: `${restNote} ${keptNote}`,
     delete: `Deletes its methods too; a cart that chose one of them falls back to the cheapest option left. ${keptNote}`,
   },

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type ShippingZoneRow, shippingZones } from '../../db/schema';
 import { ApiError, type FieldProblem } from '../../lib/errors';
@@ -48,7 +48,16 @@ export async function getShippingZone(db: Database, id: string): Promise<Shippin
   return row;
 }
 
+/**
+ * Every quote reads all zones and methods (src/modules/orders/quote.ts), so a store keeps at most
+ * this many zones, each with at most MAX_METHODS_PER_ZONE methods: a bound on what each uncached
+ * quote reads, far above what a shop selling to the world sets up.
+ */
+export const MAX_SHIPPING_ZONES = 100;
+
 export async function createShippingZone(db: Database, input: CreateShippingZoneInput, now = new Date()): Promise<ShippingZone> {
+  const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(shippingZones);
+  if (n >= MAX_SHIPPING_ZONES) throw new ApiError('CONFLICT', `A store has at most ${MAX_SHIPPING_ZONES} shipping zones: add countries, regions or postcodes to one instead`);
   const ts = now.toISOString();
   const row: ShippingZoneRow = {
     id: newId(ID_PREFIX.shippingZone, now.getTime()),
