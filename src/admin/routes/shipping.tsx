@@ -28,8 +28,8 @@ async function units(c: C) {
 
 async function show(c: C, zoneForm?: FormState, status = 200) {
   const db = c.var.db;
-  const [list, { currency }] = await Promise.all([zones.listShippingZones(db, firstPage(shippingZoneListQuery)), units(c)]);
-  const withMethods = await Promise.all(list.items.map(async (zone) => ({ zone, methods: await methods.listShippingMethods(db, zone.id) })));
+  const [list, byZone, { currency }] = await Promise.all([zones.listShippingZones(db, firstPage(shippingZoneListQuery)), methods.methodsByZone(db), units(c)]);
+  const withMethods = list.items.map((zone) => ({ zone, methods: byZone.get(zone.id) ?? [] }));
   const view = (
     <ShippingPage
       zones={withMethods}
