@@ -1,18 +1,23 @@
 import { ApiError } from './errors';
 
+/** What a UNIQUE violation of one column means: its API field, and the words for it where the default ones would mislead. */
+export type UniqueField = string | { field: string; message: string; problem: string };
+
 /**
  * Turns a UNIQUE constraint failure from D1 into 409 CONFLICT naming the API field, using a map of
- * `table.column` to field name; other errors pass through unchanged.
+ * `table.column` to field (and, optionally, its own message); other errors pass through unchanged.
  */
-export function conflictFromUnique(error: unknown, fields: Record<string, string>): unknown {
+export function conflictFromUnique(error: unknown, fields: Record<string, UniqueField>): unknown {
   const match = /UNIQUE constraint failed: ([\w.]+)/.exec(errorText(error));
   if (!match) return error;
-  const field = fields[match[1]!] ?? match[1]!.split('.').pop()!;
+  const known = fields[match[1]!];
+  if (typeof known === 'object') return ApiError.conflict(known.message, known.field, { code: 'already_exists', problem: known.problem });
+  const field = known ?? match[1]!.split('.').pop()!;
   return ApiError.conflict(`A resource with this ${field} already exists`, field, { code: 'already_exists', problem: 'is already taken by another resource' });
 }
 
 /** Runs a write and maps its UNIQUE violations to 409. */
-export async function withUniqueConflicts<T>(fields: Record<string, string>, write: () => Promise<T>): Promise<T> {
+export async function withUniqueConflicts<T>(fields: Record<string, UniqueField>, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {

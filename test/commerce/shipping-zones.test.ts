@@ -55,6 +55,7 @@ describe('shipping zones', () => {
     const second = await post(ZONES, { name: 'Also everywhere', restOfWorld: true });
     expectError(second, 409, 'CONFLICT');
     expect(second.body.error.details[0].field).toBe('restOfWorld');
+    expect(second.body.error.message).toBe('The store already has a rest-of-world zone; change that one instead');
     const france = (await post(ZONES, { name: 'France', countries: ['FR'] })).body.data;
     expectError(await patch(`${ZONES}/${france.id}`, { restOfWorld: true, countries: [] }), 409, 'CONFLICT');
   });

@@ -1,6 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type ShippingZoneRow, shippingZones } from '../../db/schema';
+import { withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { listTable, type ParsedListQuery } from '../../lib/query';
@@ -24,19 +25,14 @@ function placeProblems(zone: Pick<ShippingZoneRow, 'countries' | 'regions' | 'po
   return [];
 }
 
-/** The partial unique index on rest_of_world is the last word on "at most one". */
-async function withOneRestOfWorld<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    const text = String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? '');
-    if (!/UNIQUE constraint failed: shipping_zones\.rest_of_world/.test(text)) throw error;
-    throw ApiError.conflict('The store already has a rest-of-world zone; change that one instead', 'restOfWorld', {
-      code: 'already_exists',
-      problem: 'is already true for another zone (at most one zone is the rest of the world)',
-    });
-  }
-}
+/** The one rest-of-world zone: the database refuses a second (a partial unique index), answered as 409. */
+const ONE_REST_OF_WORLD = {
+  'shipping_zones.rest_of_world': {
+    field: 'restOfWorld',
+    message: 'The store already has a rest-of-world zone; change that one instead',
+    problem: 'is already true for another zone (at most one zone is the rest of the world)',
+  },
+};
 
 export async function listShippingZones(db: Database, query: ParsedListQuery<typeof shippingZoneListQuery.filters>) {
   return listTable<ShippingZoneRow, typeof shippingZoneListQuery.filters>(db, shippingZones, shippingZoneListQuery, query);
@@ -71,7 +67,7 @@ export async function createShippingZone(db: Database, input: CreateShippingZone
   };
   const problems = placeProblems(row);
   if (problems.length) throw ApiError.validation(problems);
-  await withOneRestOfWorld(() => db.insert(shippingZones).values(row));
+  await withUniqueConflicts(ONE_REST_OF_WORLD, () => db.insert(shippingZones).values(row));
   return row;
 }
 
@@ -81,7 +77,7 @@ export async function updateShippingZone(db: Database, id: string, patch: Update
   const next = { ...current, ...patch, updatedAt: now.toISOString() };
   const problems = placeProblems(next);
   if (problems.length) throw ApiError.validation(problems);
-  await withOneRestOfWorld(() =>
+  await withUniqueConflicts(ONE_REST_OF_WORLD, () =>
     db
       .update(shippingZones)
       .set({ ...patch, updatedAt: next.updatedAt })
