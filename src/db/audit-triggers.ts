@@ -30,6 +30,7 @@ export const AUDITED_TABLES: Record<string, string> = {
   api_keys: 'api_key',
   store_settings: 'settings',
   currencies: 'currency',
+  tax_classes: 'tax_class',
   tax_rates: 'tax_rate',
   shipping_zones: 'shipping_zone',
   shipping_methods: 'shipping_method',

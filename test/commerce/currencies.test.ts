@@ -31,6 +31,7 @@ describe('POST /api/settings/currencies', () => {
       minorUnits: 3,
       exchangeRate: 0.12345678,
       enabled: true,
+      pricesIncludeTax: null,
       isDefault: false,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

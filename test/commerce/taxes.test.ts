@@ -28,6 +28,7 @@ describe('POST /api/settings/taxes', () => {
       region,
       rate: 8.875,
       shippingTaxable: true,
+      taxClass: 'standard',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

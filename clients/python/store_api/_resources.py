@@ -1580,6 +1580,7 @@ class CouponsResource(ResourceBase):
         value: float,
         description: Union[Optional[str], NotGiven] = NOT_GIVEN,
         minSubtotal: Union[Optional[float], NotGiven] = NOT_GIVEN,
+        currencyAmounts: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
         startsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
         endsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
         usageLimit: Union[Optional[int], NotGiven] = NOT_GIVEN,
@@ -1615,6 +1616,7 @@ class CouponsResource(ResourceBase):
                 "type": type,
                 "value": value,
                 "minSubtotal": minSubtotal,
+                "currencyAmounts": currencyAmounts,
                 "startsAt": startsAt,
                 "endsAt": endsAt,
                 "usageLimit": usageLimit,
@@ -1640,10 +1642,11 @@ class CouponsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, code, description, type, value,
-                minSubtotal, startsAt, endsAt, usageLimit, usageLimitPerCustomer, timesUsed,
-                productIds, categoryIds, active, createdAt, updatedAt, status. A `fields` selection
-                returns only the selected properties, so properties the response schema marks
-                required may be absent: clients and validators should treat them as optional then.
+                minSubtotal, currencyAmounts, startsAt, endsAt, usageLimit, usageLimitPerCustomer,
+                timesUsed, productIds, categoryIds, active, createdAt, updatedAt, status. A `fields`
+                selection returns only the selected properties, so properties the response schema
+                marks required may be absent: clients and validators should treat them as optional
+                then.
         """
         return self._http.call(
             "GET",
@@ -1679,10 +1682,11 @@ class CouponsResource(ResourceBase):
                 code, endsAt, id. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, code, description, type, value,
-                minSubtotal, startsAt, endsAt, usageLimit, usageLimitPerCustomer, timesUsed,
-                productIds, categoryIds, active, createdAt, updatedAt, status. A `fields` selection
-                returns only the selected properties, so properties the response schema marks
-                required may be absent: clients and validators should treat them as optional then.
+                minSubtotal, currencyAmounts, startsAt, endsAt, usageLimit, usageLimitPerCustomer,
+                timesUsed, productIds, categoryIds, active, createdAt, updatedAt, status. A `fields`
+                selection returns only the selected properties, so properties the response schema
+                marks required may be absent: clients and validators should treat them as optional
+                then.
             q: Search in code and description, case-insensitive.
             active: Switched on or off (see `status` for whether it applies now). true or false.
             type: Coupon type. One of: percentage, fixed.
@@ -1766,6 +1770,7 @@ class CouponsResource(ResourceBase):
         type: Union[Literal["percentage", "fixed"], NotGiven] = NOT_GIVEN,
         value: Union[float, NotGiven] = NOT_GIVEN,
         minSubtotal: Union[Optional[float], NotGiven] = NOT_GIVEN,
+        currencyAmounts: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
         startsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
         endsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
         usageLimit: Union[Optional[int], NotGiven] = NOT_GIVEN,
@@ -1802,6 +1807,7 @@ class CouponsResource(ResourceBase):
                 "type": type,
                 "value": value,
                 "minSubtotal": minSubtotal,
+                "currencyAmounts": currencyAmounts,
                 "startsAt": startsAt,
                 "endsAt": endsAt,
                 "usageLimit": usageLimit,
@@ -1824,6 +1830,7 @@ class CurrenciesResource(ResourceBase):
         symbol: str,
         exchangeRate: float,
         minorUnits: Union[int, NotGiven] = NOT_GIVEN,
+        pricesIncludeTax: Union[Optional[bool], NotGiven] = NOT_GIVEN,
         enabled: Union[bool, NotGiven] = NOT_GIVEN,
     ) -> Currency:
         """Add a currency.
@@ -1835,6 +1842,9 @@ class CurrenciesResource(ResourceBase):
             minorUnits: Digits of the minor unit: 2 for EUR, 0 for JPY, 3 for KWD.
             exchangeRate: Units of this currency per unit of the default currency, positive, at
                 most 8 decimals; kept as exact decimal text.
+            pricesIncludeTax: Whether prices in this currency include tax (EUR and GBP prices
+                usually do, USD prices usually do not); null follows the store's `pricesIncludeTax`
+                (`GET /api/settings`).
             enabled: Disabled currencies are hidden from public callers.
         """
         return self._http.call(
@@ -1847,6 +1857,7 @@ class CurrenciesResource(ResourceBase):
                 "symbol": symbol,
                 "minorUnits": minorUnits,
                 "exchangeRate": exchangeRate,
+                "pricesIncludeTax": pricesIncludeTax,
                 "enabled": enabled,
             }),
         )
@@ -1871,9 +1882,10 @@ class CurrenciesResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: code, name, symbol, minorUnits,
-                exchangeRate, enabled, createdAt, updatedAt, isDefault. A `fields` selection returns
-                only the selected properties, so properties the response schema marks required may
-                be absent: clients and validators should treat them as optional then.
+                exchangeRate, pricesIncludeTax, enabled, createdAt, updatedAt, isDefault. A `fields`
+                selection returns only the selected properties, so properties the response schema
+                marks required may be absent: clients and validators should treat them as optional
+                then.
         """
         return self._http.call(
             "GET",
@@ -1907,9 +1919,10 @@ class CurrenciesResource(ResourceBase):
                 Default: code:asc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: code, name, symbol, minorUnits,
-                exchangeRate, enabled, createdAt, updatedAt, isDefault. A `fields` selection returns
-                only the selected properties, so properties the response schema marks required may
-                be absent: clients and validators should treat them as optional then.
+                exchangeRate, pricesIncludeTax, enabled, createdAt, updatedAt, isDefault. A `fields`
+                selection returns only the selected properties, so properties the response schema
+                marks required may be absent: clients and validators should treat them as optional
+                then.
             enabled: Enabled or disabled currencies. Public callers see only enabled ones
                 whatever this says. true or false.
             q: Search in code and name, case-insensitive.
@@ -1978,6 +1991,7 @@ class CurrenciesResource(ResourceBase):
         symbol: Union[str, NotGiven] = NOT_GIVEN,
         minorUnits: Union[int, NotGiven] = NOT_GIVEN,
         exchangeRate: Union[float, NotGiven] = NOT_GIVEN,
+        pricesIncludeTax: Union[Optional[bool], NotGiven] = NOT_GIVEN,
         enabled: Union[bool, NotGiven] = NOT_GIVEN,
     ) -> Currency:
         """Update a currency.
@@ -1988,6 +2002,9 @@ class CurrenciesResource(ResourceBase):
             minorUnits: Digits of the minor unit: 2 for EUR, 0 for JPY, 3 for KWD.
             exchangeRate: Units of this currency per unit of the default currency, positive, at
                 most 8 decimals; kept as exact decimal text.
+            pricesIncludeTax: Whether prices in this currency include tax (EUR and GBP prices
+                usually do, USD prices usually do not); null follows the store's `pricesIncludeTax`
+                (`GET /api/settings`).
             enabled: Disabled currencies are hidden from public callers.
         """
         return self._http.call(
@@ -2000,6 +2017,7 @@ class CurrenciesResource(ResourceBase):
                 "symbol": symbol,
                 "minorUnits": minorUnits,
                 "exchangeRate": exchangeRate,
+                "pricesIncludeTax": pricesIncludeTax,
                 "enabled": enabled,
             }),
         )
@@ -4291,6 +4309,8 @@ class ProductsResource(ResourceBase):
         images: Union[List[CreateProductImagesItem], NotGiven] = NOT_GIVEN,
         attributes: Union[Dict[str, Union[str, float, bool]], NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        taxClass: Union[str, NotGiven] = NOT_GIVEN,
+        prices: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
         categoryIds: Union[List[str], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
         weight: Union[Optional[float], NotGiven] = NOT_GIVEN,
@@ -4331,6 +4351,8 @@ class ProductsResource(ResourceBase):
                 "images": images,
                 "attributes": attributes,
                 "lowStockThreshold": lowStockThreshold,
+                "taxClass": taxClass,
+                "prices": prices,
                 "categoryIds": categoryIds,
                 "stock": stock,
                 "weight": weight,
@@ -4554,6 +4576,8 @@ class ProductsResource(ResourceBase):
         images: Union[List[UpdateProductImagesItem], NotGiven] = NOT_GIVEN,
         attributes: Union[Dict[str, Union[str, float, bool]], NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        taxClass: Union[str, NotGiven] = NOT_GIVEN,
+        prices: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
         categoryIds: Union[List[str], NotGiven] = NOT_GIVEN,
     ) -> Product:
         """Update a product.
@@ -4584,6 +4608,8 @@ class ProductsResource(ResourceBase):
                 "images": images,
                 "attributes": attributes,
                 "lowStockThreshold": lowStockThreshold,
+                "taxClass": taxClass,
+                "prices": prices,
                 "categoryIds": categoryIds,
             }),
         )
@@ -4603,6 +4629,7 @@ class ProductsVariantsResource(ResourceBase):
         price: Union[float, NotGiven] = NOT_GIVEN,
         compareAtPrice: Union[Optional[float], NotGiven] = NOT_GIVEN,
         weight: Union[Optional[float], NotGiven] = NOT_GIVEN,
+        prices: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         position: Union[int, NotGiven] = NOT_GIVEN,
@@ -4630,6 +4657,7 @@ class ProductsVariantsResource(ResourceBase):
                 "price": price,
                 "compareAtPrice": compareAtPrice,
                 "weight": weight,
+                "prices": prices,
                 "stock": stock,
                 "lowStockThreshold": lowStockThreshold,
                 "position": position,
@@ -4713,6 +4741,7 @@ class ProductsVariantsResource(ResourceBase):
         price: Union[float, NotGiven] = NOT_GIVEN,
         compareAtPrice: Union[Optional[float], NotGiven] = NOT_GIVEN,
         weight: Union[Optional[float], NotGiven] = NOT_GIVEN,
+        prices: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         position: Union[int, NotGiven] = NOT_GIVEN,
@@ -4740,6 +4769,7 @@ class ProductsVariantsResource(ResourceBase):
                 "price": price,
                 "compareAtPrice": compareAtPrice,
                 "weight": weight,
+                "prices": prices,
                 "stock": stock,
                 "lowStockThreshold": lowStockThreshold,
                 "position": position,
@@ -4996,10 +5026,10 @@ class SettingsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: name, contactEmail, defaultCurrency,
-                weightUnit, lowStockThreshold, shippingFlatRate, freeShippingThreshold,
-                allowedOrigins, updatedAt. A `fields` selection returns only the selected
-                properties, so properties the response schema marks required may be absent: clients
-                and validators should treat them as optional then.
+                weightUnit, pricesIncludeTax, lowStockThreshold, shippingFlatRate,
+                freeShippingThreshold, allowedOrigins, updatedAt. A `fields` selection returns only
+                the selected properties, so properties the response schema marks required may be
+                absent: clients and validators should treat them as optional then.
         """
         return self._http.call("GET", "/api/settings", kind="item", query={"fields": fields})
 
@@ -5010,6 +5040,7 @@ class SettingsResource(ResourceBase):
         contactEmail: Union[Optional[str], NotGiven] = NOT_GIVEN,
         defaultCurrency: Union[str, NotGiven] = NOT_GIVEN,
         weightUnit: Union[Literal["g", "kg", "oz", "lb"], NotGiven] = NOT_GIVEN,
+        pricesIncludeTax: Union[bool, NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[int, NotGiven] = NOT_GIVEN,
         shippingFlatRate: Union[float, NotGiven] = NOT_GIVEN,
         freeShippingThreshold: Union[Optional[float], NotGiven] = NOT_GIVEN,
@@ -5053,6 +5084,7 @@ class SettingsResource(ResourceBase):
                 "contactEmail": contactEmail,
                 "defaultCurrency": defaultCurrency,
                 "weightUnit": weightUnit,
+                "pricesIncludeTax": pricesIncludeTax,
                 "lowStockThreshold": lowStockThreshold,
                 "shippingFlatRate": shippingFlatRate,
                 "freeShippingThreshold": freeShippingThreshold,
@@ -5542,6 +5574,7 @@ class TaxRatesResource(ResourceBase):
         country: str,
         rate: float,
         region: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        taxClass: Union[str, NotGiven] = NOT_GIVEN,
         shippingTaxable: Union[bool, NotGiven] = NOT_GIVEN,
     ) -> TaxRate:
         """Create a tax rate.
@@ -5553,6 +5586,8 @@ class TaxRatesResource(ResourceBase):
             region: Subdivision code within the country (CA for US-CA), upper-cased; null for
                 the whole country.
             rate: Percent, 0 to 100, at most 4 decimals; kept as exact decimal text.
+            taxClass: The tax class this rate is for; `standard` when left out. Not `zero`,
+                which is never taxed.
             shippingTaxable: Whether shipping is taxed at this rate too.
         """
         return self._http.call(
@@ -5564,6 +5599,7 @@ class TaxRatesResource(ResourceBase):
                 "country": country,
                 "region": region,
                 "rate": rate,
+                "taxClass": taxClass,
                 "shippingTaxable": shippingTaxable,
             }),
         )
@@ -5588,9 +5624,9 @@ class TaxRatesResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, name, country, region, rate,
-                shippingTaxable, createdAt, updatedAt. A `fields` selection returns only the
-                selected properties, so properties the response schema marks required may be absent:
-                clients and validators should treat them as optional then.
+                taxClass, shippingTaxable, createdAt, updatedAt. A `fields` selection returns only
+                the selected properties, so properties the response schema marks required may be
+                absent: clients and validators should treat them as optional then.
         """
         return self._http.call(
             "GET",
@@ -5624,9 +5660,9 @@ class TaxRatesResource(ResourceBase):
                 createdAt, id. Default: country:asc,name:asc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, name, country, region, rate,
-                shippingTaxable, createdAt, updatedAt. A `fields` selection returns only the
-                selected properties, so properties the response schema marks required may be absent:
-                clients and validators should treat them as optional then.
+                taxClass, shippingTaxable, createdAt, updatedAt. A `fields` selection returns only
+                the selected properties, so properties the response schema marks required may be
+                absent: clients and validators should treat them as optional then.
             country: Country (ISO 3166-1 alpha-2, any case).
             region: Region code within the country (any case).
         """
@@ -5694,6 +5730,7 @@ class TaxRatesResource(ResourceBase):
         country: Union[str, NotGiven] = NOT_GIVEN,
         region: Union[Optional[str], NotGiven] = NOT_GIVEN,
         rate: Union[float, NotGiven] = NOT_GIVEN,
+        taxClass: Union[str, NotGiven] = NOT_GIVEN,
         shippingTaxable: Union[bool, NotGiven] = NOT_GIVEN,
     ) -> TaxRate:
         """Update a tax rate.
@@ -5705,6 +5742,8 @@ class TaxRatesResource(ResourceBase):
             region: Subdivision code within the country (CA for US-CA), upper-cased; null for
                 the whole country.
             rate: Percent, 0 to 100, at most 4 decimals; kept as exact decimal text.
+            taxClass: The tax class this rate is for; `standard` when left out. Not `zero`,
+                which is never taxed.
             shippingTaxable: Whether shipping is taxed at this rate too.
         """
         return self._http.call(
@@ -5717,6 +5756,7 @@ class TaxRatesResource(ResourceBase):
                 "country": country,
                 "region": region,
                 "rate": rate,
+                "taxClass": taxClass,
                 "shippingTaxable": shippingTaxable,
             }),
         )

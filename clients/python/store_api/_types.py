@@ -657,6 +657,7 @@ class Coupon(TypedDict):
     value: float
     #: Smallest subtotal (major units of the default currency) the coupon applies to; null for any.
     minSubtotal: Optional[float]
+    currencyAmounts: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
     startsAt: Optional[str]
     endsAt: Optional[str]
     usageLimit: Optional[int]
@@ -794,6 +795,7 @@ class CreateCoupon(_CreateCouponRequired, total=False):
     description: Optional[str]
     #: Major units of the default currency; null for any subtotal.
     minSubtotal: Optional[float]
+    currencyAmounts: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
     #: ISO 8601 date-time; stored in UTC.
     startsAt: Optional[str]
     #: Must be after `startsAt`.
@@ -822,6 +824,9 @@ class _CreateCurrencyRequired(TypedDict):
 class CreateCurrency(_CreateCurrencyRequired, total=False):
     #: Digits of the minor unit: 2 for EUR, 0 for JPY, 3 for KWD.
     minorUnits: int
+    #: Whether prices in this currency include tax (EUR and GBP prices usually do, USD prices
+    #: usually do not); null follows the store's `pricesIncludeTax` (`GET /api/settings`).
+    pricesIncludeTax: Optional[bool]
     #: Disabled currencies are hidden from public callers.
     enabled: bool
 
@@ -1011,6 +1016,8 @@ class CreateProduct(_CreateProductRequired, total=False):
     images: List[CreateProductImagesItem]
     attributes: Dict[str, Union[str, float, bool]]
     lowStockThreshold: Optional[int]
+    taxClass: str
+    prices: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
     #: Ids of the categories the product is in.
     categoryIds: List[str]
     #: Stock of the default variant, when `variants` is not given; 0 when omitted.
@@ -1125,6 +1132,8 @@ class _CreateTaxRateRequired(TypedDict):
 class CreateTaxRate(_CreateTaxRateRequired, total=False):
     #: Subdivision code within the country (CA for US-CA), upper-cased; null for the whole country.
     region: Optional[str]
+    #: The tax class this rate is for; `standard` when left out. Not `zero`, which is never taxed.
+    taxClass: str
     #: Whether shipping is taxed at this rate too.
     shippingTaxable: bool
 
@@ -1144,6 +1153,7 @@ class CreateVariant(TypedDict, total=False):
     #: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs
     #: 0.
     weight: Optional[float]
+    prices: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
     stock: int
     lowStockThreshold: Optional[int]
     position: int
@@ -1242,6 +1252,9 @@ class Currency(TypedDict):
     minorUnits: int
     #: Units of this currency per unit of the default currency; always 1 for the default currency.
     exchangeRate: float
+    #: Whether prices in this currency include tax (EUR and GBP prices usually do, USD prices
+    #: usually do not); null follows the store's `pricesIncludeTax` (`GET /api/settings`).
+    pricesIncludeTax: Optional[bool]
     enabled: bool
     createdAt: str
     updatedAt: str
@@ -2757,6 +2770,7 @@ class StoreSettings(TypedDict):
     contactEmail: Optional[str]
     defaultCurrency: str
     weightUnit: Literal["g", "kg", "oz", "lb"]
+    pricesIncludeTax: bool
     lowStockThreshold: int
     #: The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept
     #: at least until the Sunset date its answers carry): an alias of the flat method "Standard" of
@@ -2793,8 +2807,9 @@ class StripeWebhookReceipt(TypedDict):
 
 class TaxRate(TypedDict):
     """
-    A tax rate for a country, or for one region of it. A region rate applies instead of its country
-    rate.
+    A tax rate for one tax class in a country, or in one region of it. A region rate applies instead
+    of its country rate; a class with no rate for a place pays the standard class's rate there, and
+    the `zero` class is never taxed (docs/api.md, Taxes).
     """
 
     id: str
@@ -2803,6 +2818,7 @@ class TaxRate(TypedDict):
     region: Optional[str]
     #: Percent.
     rate: float
+    taxClass: str
     shippingTaxable: bool
     createdAt: str
     updatedAt: str
@@ -2944,6 +2960,7 @@ class UpdateCoupon(TypedDict, total=False):
     value: float
     #: Major units of the default currency; null for any subtotal.
     minSubtotal: Optional[float]
+    currencyAmounts: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
     #: ISO 8601 date-time; stored in UTC.
     startsAt: Optional[str]
     #: Must be after `startsAt`.
@@ -2971,6 +2988,9 @@ class UpdateCurrency(TypedDict, total=False):
     #: Units of this currency per unit of the default currency, positive, at most 8 decimals; kept
     #: as exact decimal text.
     exchangeRate: float
+    #: Whether prices in this currency include tax (EUR and GBP prices usually do, USD prices
+    #: usually do not); null follows the store's `pricesIncludeTax` (`GET /api/settings`).
+    pricesIncludeTax: Optional[bool]
     #: Disabled currencies are hidden from public callers.
     enabled: bool
 
@@ -3068,6 +3088,8 @@ class UpdateProduct(TypedDict, total=False):
     images: List[UpdateProductImagesItem]
     attributes: Dict[str, Union[str, float, bool]]
     lowStockThreshold: Optional[int]
+    taxClass: str
+    prices: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
     #: Ids of the categories the product is in.
     categoryIds: List[str]
 
@@ -3167,6 +3189,7 @@ class UpdateStoreSettings(TypedDict, total=False):
     #: are not converted.
     defaultCurrency: str
     weightUnit: Literal["g", "kg", "oz", "lb"]
+    pricesIncludeTax: bool
     #: Stock at or below this is low, unless a product or variant sets its own.
     lowStockThreshold: int
     #: The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept
@@ -3199,6 +3222,8 @@ class UpdateTaxRate(TypedDict, total=False):
     region: Optional[str]
     #: Percent, 0 to 100, at most 4 decimals; kept as exact decimal text.
     rate: float
+    #: The tax class this rate is for; `standard` when left out. Not `zero`, which is never taxed.
+    taxClass: str
     #: Whether shipping is taxed at this rate too.
     shippingTaxable: bool
 
@@ -3214,6 +3239,7 @@ class UpdateVariant(TypedDict, total=False):
     #: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs
     #: 0.
     weight: Optional[float]
+    prices: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
     stock: int
     lowStockThreshold: Optional[int]
     position: int

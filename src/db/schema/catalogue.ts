@@ -12,6 +12,13 @@ export interface CatalogueRef {
   slug: string;
 }
 
+/**
+ * Prices a shop sets itself in other currencies, by ISO 4217 code, in minor units of that currency
+ * (`{"EUR": {"amount": 2990, "compareAt": null}}`). They win over conversion by exchange rate for
+ * their currency; a currency without an entry is converted from `price`.
+ */
+export type CurrencyPrices = Record<string, { amount: number; compareAt: number | null }>;
+
 /** A variant inside products.related: the product_variants row (camelCase, money in minor units). */
 export interface RelatedVariant {
   id: string;
@@ -23,6 +30,8 @@ export interface RelatedVariant {
   compareAtPrice: number | null;
   /** Absent from values built before migration 0050 (read as null). */
   weight?: number | null;
+  /** Absent from values built before migration 0052 (read as {}). */
+  prices?: CurrencyPrices;
   stock: number;
   lowStockThreshold: number | null;
   position: number;
@@ -139,6 +148,9 @@ export const products = sqliteTable(
     images: text('images', { mode: 'json' }).$type<ProductImage[]>().notNull().default(sql`'[]'`),
     attributes: text('attributes', { mode: 'json' }).$type<Record<string, AttributeValue>>().notNull().default(sql`'{}'`),
     lowStockThreshold: integer('low_stock_threshold'),
+    /** Code of a row of tax_classes (not a foreign key: a trigger refuses to delete a class in use). */
+    taxClass: text('tax_class').notNull().default('standard'),
+    prices: text('prices', { mode: 'json' }).$type<CurrencyPrices>().notNull().default(sql`'{}'`),
     /**
      * Brand, vendor, categories and variants as one JSON value, kept by triggers (never written by the
      * application), so a page of products reads only its own rows. See ProductRelated.
@@ -187,6 +199,7 @@ export const productVariants = sqliteTable(
     compareAtPrice: integer('compare_at_price'),
     /** In the store's weightUnit, for shipping rates by weight; null weighs 0. */
     weight: real('weight'),
+    prices: text('prices', { mode: 'json' }).$type<CurrencyPrices>().notNull().default(sql`'{}'`),
     stock: integer('stock').notNull().default(0),
     lowStockThreshold: integer('low_stock_threshold'),
     position: integer('position').notNull().default(0),

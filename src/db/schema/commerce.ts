@@ -19,6 +19,8 @@ export const storeSettings = sqliteTable('store_settings', {
   /** Catalogue prices are in this currency (ISO 4217 code of a row in `currencies`). */
   defaultCurrency: text('default_currency').notNull(),
   weightUnit: text('weight_unit', { enum: WEIGHT_UNITS }).notNull().default('kg'),
+  /** Catalogue prices include tax (EU, UK) rather than have it added at checkout (US); a currency may say otherwise. */
+  pricesIncludeTax: integer('prices_include_tax', { mode: 'boolean' }).notNull().default(false),
   /** Stock at or below this emits `inventory.low`, unless the variant or product sets its own. */
   lowStockThreshold: integer('low_stock_threshold').notNull().default(5),
   /**
@@ -46,7 +48,20 @@ export const currencies = sqliteTable('currencies', {
   minorUnits: integer('minor_units').notNull().default(2),
   /** Units of this currency per unit of the default currency, as exact decimal text (`0.92`). */
   exchangeRate: text('exchange_rate').notNull().default('1'),
+  /** Whether prices in this currency include tax; null follows the store's `pricesIncludeTax`. */
+  pricesIncludeTax: integer('prices_include_tax', { mode: 'boolean' }),
   enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+  ...timestamps,
+});
+
+/**
+ * Kinds of goods taxed at their own rates (standard, reduced, zero, and the store's own). `standard`
+ * always exists; `zero` is never taxed. Products name one by `code` (products.tax_class).
+ */
+export const taxClasses = sqliteTable('tax_classes', {
+  /** Lower-case slug: `standard`, `reduced`, `books`. */
+  code: text('code').primaryKey(),
+  name: text('name').notNull(),
   ...timestamps,
 });
 
@@ -61,10 +76,12 @@ export const taxRates = sqliteTable(
     region: text('region'),
     /** Percent as exact decimal text (`19`, `8.875`). */
     rate: text('rate').notNull(),
+    /** The tax class this rate is for (code of a row of tax_classes; its rates go with it). */
+    taxClass: text('tax_class').notNull().default('standard'),
     shippingTaxable: integer('shipping_taxable', { mode: 'boolean' }).notNull().default(false),
     ...timestamps,
   },
-  (t) => [uniqueIndex('tax_rates_place_idx').on(t.country, sql`coalesce(${t.region}, '')`)],
+  (t) => [uniqueIndex('tax_rates_place_class_idx').on(t.country, sql`coalesce(${t.region}, '')`, t.taxClass)],
 );
 
 /**
@@ -113,6 +130,8 @@ export const shippingMethods = sqliteTable(
     rate: text('rate', { mode: 'json' }).$type<ShippingRate>().notNull(),
     /** Minor units of the default currency: a discounted subtotal at or above it ships free; null for never. */
     freeAbove: integer('free_above'),
+    /** The rate and threshold in other currencies, set by the shop (minor units of that currency); others are converted. */
+    currencyRates: text('currency_rates', { mode: 'json' }).$type<Record<string, { rate: ShippingRate; freeAbove: number | null }>>().notNull().default(sql`'{}'`),
     ...timestamps,
   },
   (t) => [index('shipping_methods_zone_idx').on(t.zoneId, t.position)],
@@ -132,6 +151,8 @@ export const coupons = sqliteTable(
     value: text('value').notNull(),
     /** Minimum subtotal in minor units of the default currency. */
     minSubtotal: integer('min_subtotal'),
+    /** A fixed coupon's amount and minimum subtotal in other currencies, set by the shop (minor units of that currency); others are converted. */
+    currencyAmounts: text('currency_amounts', { mode: 'json' }).$type<Record<string, { value: number; minSubtotal: number | null }>>().notNull().default(sql`'{}'`),
     startsAt: text('starts_at'),
     endsAt: text('ends_at'),
     usageLimit: integer('usage_limit'),
@@ -268,6 +289,11 @@ export const orders = sqliteTable(
     discountTotal: integer('discount_total').notNull().default(0),
     shippingTotal: integer('shipping_total').notNull().default(0),
     taxTotal: integer('tax_total').notNull().default(0),
+    /** Whether the order's prices included tax (then `total` does not add `tax_total`). */
+    pricesIncludeTax: integer('prices_include_tax', { mode: 'boolean' }).notNull().default(false),
+    /** The part of `tax_total` charged on shipping, and its rate (percent as decimal text; null: shipping untaxed). */
+    shippingTax: integer('shipping_tax').notNull().default(0),
+    shippingTaxRate: text('shipping_tax_rate'),
     total: integer('total').notNull(),
     amountPaid: integer('amount_paid').notNull().default(0),
     amountRefunded: integer('amount_refunded').notNull().default(0),
@@ -313,6 +339,9 @@ export const orderLines = sqliteTable(
     subtotal: integer('subtotal').notNull(),
     discount: integer('discount').notNull().default(0),
     tax: integer('tax').notNull().default(0),
+    /** The percent `tax` was charged at (decimal text), and the product's tax class then; null rate: untaxed. */
+    taxRate: text('tax_rate'),
+    taxClass: text('tax_class'),
     total: integer('total').notNull(),
     quantityShipped: integer('quantity_shipped').notNull().default(0),
     quantityDelivered: integer('quantity_delivered').notNull().default(0),
@@ -497,6 +526,7 @@ export const idempotencyKeys = sqliteTable(
 export type StoreSettingsRow = typeof storeSettings.$inferSelect;
 export type CurrencyRow = typeof currencies.$inferSelect;
 export type TaxRateRow = typeof taxRates.$inferSelect;
+export type TaxClassRow = typeof taxClasses.$inferSelect;
 export type ShippingZoneRow = typeof shippingZones.$inferSelect;
 export type ShippingMethodRow = typeof shippingMethods.$inferSelect;
 export type CouponRow = typeof coupons.$inferSelect;

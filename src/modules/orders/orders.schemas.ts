@@ -48,7 +48,7 @@ export const OrderLineSchema = createSelectSchema(orderLines, {
   tax: OrderMoney,
   total: OrderMoney,
 })
-  .omit({ orderId: true, vendorId: true })
+  .omit({ orderId: true, vendorId: true, taxRate: true, taxClass: true })
   .openapi('OrderLine');
 
 export const OrderHistorySchema = createSelectSchema(orderStatusHistory, { createdAt: Timestamp }).omit({ orderId: true }).openapi('OrderStatusChange', {
@@ -80,7 +80,18 @@ export const OrderSchema = createSelectSchema(orders, {
   createdAt: Timestamp,
   updatedAt: Timestamp,
 })
-  .omit({ minorUnits: true, couponId: true, cartId: true, firstOrder: true, shippingMethodId: true, shippingMethodName: true, shippingMethodCarrier: true })
+  .omit({
+    minorUnits: true,
+    couponId: true,
+    cartId: true,
+    firstOrder: true,
+    shippingMethodId: true,
+    shippingMethodName: true,
+    shippingMethodCarrier: true,
+    pricesIncludeTax: true,
+    shippingTax: true,
+    shippingTaxRate: true,
+  })
   .extend({
     shippingMethod: OrderShippingMethodSchema.nullable().openapi({
       description:

@@ -38,7 +38,7 @@ export const VariantSchema = createSelectSchema(productVariants, {
   createdAt: Timestamp,
   updatedAt: Timestamp,
 })
-  .omit({ productId: true })
+  .omit({ productId: true, prices: true })
   .openapi('Variant');
 
 export const ProductSchema = createSelectSchema(products, {
@@ -51,7 +51,7 @@ export const ProductSchema = createSelectSchema(products, {
   updatedAt: Timestamp,
 })
   // `related` is what brand, vendor, categories and variants below are read from.
-  .omit({ brandId: true, vendorId: true, related: true, media: true })
+  .omit({ brandId: true, vendorId: true, related: true, media: true, prices: true, taxClass: true })
   .extend({
     media: z.array(MediaSchema).openapi({ description: 'Images uploaded to the store (`POST /api/products/{id}/media`), in display order.' }),
     brand: Ref.nullable(),

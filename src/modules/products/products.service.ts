@@ -131,6 +131,8 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
     images: input.images ?? [],
     attributes: input.attributes ?? {},
     lowStockThreshold: input.lowStockThreshold ?? null,
+    taxClass: 'standard',
+    prices: {},
     related: EMPTY_RELATED, // filled by the triggers as the variants and links below are inserted
     media: [],
     createdAt: ts,
@@ -161,6 +163,7 @@ export function newVariantRow(productId: string, v: CreateVariantInput, productP
     price: v.price === undefined ? productPrice : toMinor(v.price),
     compareAtPrice: v.compareAtPrice == null ? null : toMinor(v.compareAtPrice),
     weight: v.weight ?? null,
+    prices: {},
     stock: v.stock ?? 0,
     lowStockThreshold: v.lowStockThreshold ?? null,
     position: v.position ?? position,

@@ -13,6 +13,12 @@ export const CurrencyCode = z
   .transform((code) => code.toUpperCase())
   .openapi({ example: 'EUR', description: 'ISO 4217 code (three letters), upper-cased.' });
 
+const PricesIncludeTax = z.boolean().nullable().openapi({
+  description:
+    "Whether prices in this currency include tax (EUR and GBP prices usually do, USD prices usually do not); null follows the store's `pricesIncludeTax` (`GET /api/settings`).",
+  example: true,
+});
+
 const ExchangeRate = z
   .number()
   .positive()
@@ -21,6 +27,7 @@ const ExchangeRate = z
 
 export const CurrencySchema = createSelectSchema(currencies, {
   exchangeRate: z.number().openapi({ description: 'Units of this currency per unit of the default currency; always 1 for the default currency.', example: 0.92 }),
+  pricesIncludeTax: PricesIncludeTax,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 })
@@ -38,6 +45,7 @@ const fields = {
     example: 0.92,
   }),
   enabled: z.boolean().openapi({ description: 'Disabled currencies are hidden from public callers.' }),
+  pricesIncludeTax: PricesIncludeTax,
 };
 const serverColumns = { createdAt: true, updatedAt: true } as const;
 

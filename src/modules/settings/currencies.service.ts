@@ -61,6 +61,7 @@ export async function createCurrency(db: Database, input: CreateCurrencyInput, n
     minorUnits: input.minorUnits ?? 2,
     exchangeRate: rateText(input.exchangeRate),
     enabled: input.enabled ?? true,
+    pricesIncludeTax: input.pricesIncludeTax ?? null,
     createdAt: ts,
     updatedAt: ts,
   };

@@ -22,6 +22,12 @@ export const TaxRegion = z
   .transform((code) => code.toUpperCase())
   .openapi({ example: 'CA', description: 'Subdivision code within the country (CA for US-CA), upper-cased; null for the whole country.' });
 
+/** A tax class's code: lower-case letters, digits and dashes. */
+export const TaxClassCode = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'must be 1 to 40 lower-case letters, digits or dashes, like reduced')
+  .openapi({ example: 'reduced', description: 'Code of a tax class (`GET /api/settings/tax-classes`).' });
+
 const Rate = z
   .number()
   .min(0)
@@ -33,7 +39,11 @@ export const TaxRateSchema = createSelectSchema(taxRates, {
   rate: z.number().openapi({ description: 'Percent.', example: 8.875 }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-}).openapi('TaxRate', { description: 'A tax rate for a country, or for one region of it. A region rate applies instead of its country rate.' });
+}).openapi('TaxRate', {
+  description:
+    'A tax rate for one tax class in a country, or in one region of it. A region rate applies instead of its country rate; ' +
+    "a class with no rate for a place pays the standard class's rate there, and the `zero` class is never taxed (docs/api.md, Taxes).",
+});
 export type TaxRate = z.infer<typeof TaxRateSchema>;
 
 const fields = {
@@ -41,6 +51,7 @@ const fields = {
   country: TaxCountry,
   region: TaxRegion.nullable(),
   rate: Rate,
+  taxClass: TaxClassCode.openapi({ description: 'The tax class this rate is for; `standard` when left out. Not `zero`, which is never taxed.' }),
   shippingTaxable: z.boolean().openapi({ description: 'Whether shipping is taxed at this rate too.' }),
 };
 const serverColumns = { id: true, createdAt: true, updatedAt: true } as const;

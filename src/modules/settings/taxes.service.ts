@@ -54,6 +54,7 @@ export async function createTaxRate(db: Database, input: CreateTaxRateInput, now
     country: input.country,
     region: input.region ?? null,
     rate: rateText(input.rate),
+    taxClass: input.taxClass ?? 'standard',
     shippingTaxable: input.shippingTaxable ?? false,
     createdAt: ts,
     updatedAt: ts,

@@ -108,6 +108,7 @@ export async function createShippingMethod(db: Database, zoneId: string, input: 
     position: input.position ?? 0,
     rate: stored.rate!,
     freeAbove: stored.freeAbove ?? null,
+    currencyRates: {},
     createdAt: ts,
     updatedAt: ts,
   };

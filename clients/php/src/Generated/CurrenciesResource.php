@@ -45,6 +45,7 @@ final class CurrenciesResource
      *     symbol: string,
      *     minorUnits: int,
      *     exchangeRate: int|float,
+     *     pricesIncludeTax: bool|null,
      *     enabled: bool,
      *     createdAt: string,
      *     updatedAt: string,
@@ -75,6 +76,7 @@ final class CurrenciesResource
      *     symbol: string,
      *     minorUnits: int,
      *     exchangeRate: int|float,
+     *     pricesIncludeTax: bool|null,
      *     enabled: bool,
      *     createdAt: string,
      *     updatedAt: string,
@@ -97,6 +99,7 @@ final class CurrenciesResource
      *     symbol: string,
      *     minorUnits?: int,
      *     exchangeRate: float,
+     *     pricesIncludeTax?: bool|null,
      *     enabled?: bool,
      * } $body
      * @return array{
@@ -105,6 +108,7 @@ final class CurrenciesResource
      *     symbol: string,
      *     minorUnits: int,
      *     exchangeRate: int|float,
+     *     pricesIncludeTax: bool|null,
      *     enabled: bool,
      *     createdAt: string,
      *     updatedAt: string,
@@ -139,6 +143,7 @@ final class CurrenciesResource
      *     symbol: string,
      *     minorUnits: int,
      *     exchangeRate: int|float,
+     *     pricesIncludeTax: bool|null,
      *     enabled: bool,
      *     createdAt: string,
      *     updatedAt: string,
@@ -164,6 +169,7 @@ final class CurrenciesResource
      *     symbol?: string,
      *     minorUnits?: int,
      *     exchangeRate?: float,
+     *     pricesIncludeTax?: bool|null,
      *     enabled?: bool,
      * } $body
      * @return array{
@@ -172,6 +178,7 @@ final class CurrenciesResource
      *     symbol: string,
      *     minorUnits: int,
      *     exchangeRate: int|float,
+     *     pricesIncludeTax: bool|null,
      *     enabled: bool,
      *     createdAt: string,
      *     updatedAt: string,

@@ -235,6 +235,8 @@ final class ProductsResource
      *     }>,
      *     attributes?: array<string, string|float|bool>,
      *     lowStockThreshold?: int|null,
+     *     taxClass?: string,
+     *     prices?: string|float|bool|null|array<string, mixed>|list<mixed>,
      *     categoryIds?: list<string>,
      *     stock?: int,
      *     weight?: float|null,
@@ -245,6 +247,7 @@ final class ProductsResource
      *         price?: float,
      *         compareAtPrice?: float|null,
      *         weight?: float|null,
+     *         prices?: string|float|bool|null|array<string, mixed>|list<mixed>,
      *         stock?: int,
      *         lowStockThreshold?: int|null,
      *         position?: int,
@@ -460,6 +463,8 @@ final class ProductsResource
      *     }>,
      *     attributes?: array<string, string|float|bool>,
      *     lowStockThreshold?: int|null,
+     *     taxClass?: string,
+     *     prices?: string|float|bool|null|array<string, mixed>|list<mixed>,
      *     categoryIds?: list<string>,
      * } $body
      * @return array{

@@ -45,6 +45,7 @@ final class TaxRatesResource
      *     country: string,
      *     region: string|null,
      *     rate: int|float,
+     *     taxClass: string,
      *     shippingTaxable: bool,
      *     createdAt: string,
      *     updatedAt: string,
@@ -74,6 +75,7 @@ final class TaxRatesResource
      *     country: string,
      *     region: string|null,
      *     rate: int|float,
+     *     taxClass: string,
      *     shippingTaxable: bool,
      *     createdAt: string,
      *     updatedAt: string,
@@ -94,6 +96,7 @@ final class TaxRatesResource
      *     country: string,
      *     region?: string|null,
      *     rate: float,
+     *     taxClass?: string,
      *     shippingTaxable?: bool,
      * } $body
      * @return array{
@@ -102,6 +105,7 @@ final class TaxRatesResource
      *     country: string,
      *     region: string|null,
      *     rate: int|float,
+     *     taxClass: string,
      *     shippingTaxable: bool,
      *     createdAt: string,
      *     updatedAt: string,
@@ -135,6 +139,7 @@ final class TaxRatesResource
      *     country: string,
      *     region: string|null,
      *     rate: int|float,
+     *     taxClass: string,
      *     shippingTaxable: bool,
      *     createdAt: string,
      *     updatedAt: string,
@@ -159,6 +164,7 @@ final class TaxRatesResource
      *     country?: string,
      *     region?: string|null,
      *     rate?: float,
+     *     taxClass?: string,
      *     shippingTaxable?: bool,
      * } $body
      * @return array{
@@ -167,6 +173,7 @@ final class TaxRatesResource
      *     country: string,
      *     region: string|null,
      *     rate: int|float,
+     *     taxClass: string,
      *     shippingTaxable: bool,
      *     createdAt: string,
      *     updatedAt: string,

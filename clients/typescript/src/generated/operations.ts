@@ -357,7 +357,7 @@ export interface ApiKeysGetQuery {
 
 /** Query parameters of `GET /api/settings`. */
 export interface SettingsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: name, contactEmail, defaultCurrency, weightUnit, lowStockThreshold, shippingFlatRate, freeShippingThreshold, allowedOrigins, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: name, contactEmail, defaultCurrency, weightUnit, pricesIncludeTax, lowStockThreshold, shippingFlatRate, freeShippingThreshold, allowedOrigins, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -369,7 +369,7 @@ export interface CurrenciesListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: code, name. Default: code:asc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: code, name, symbol, minorUnits, exchangeRate, enabled, createdAt, updatedAt, isDefault. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: code, name, symbol, minorUnits, exchangeRate, pricesIncludeTax, enabled, createdAt, updatedAt, isDefault. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Enabled or disabled currencies. Public callers see only enabled ones whatever this says. true or false. */
   enabled?: boolean;
@@ -379,7 +379,7 @@ export interface CurrenciesListQuery {
 
 /** Query parameters of `GET /api/settings/currencies/{code}`. */
 export interface CurrenciesGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: code, name, symbol, minorUnits, exchangeRate, enabled, createdAt, updatedAt, isDefault. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: code, name, symbol, minorUnits, exchangeRate, pricesIncludeTax, enabled, createdAt, updatedAt, isDefault. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -391,7 +391,7 @@ export interface TaxRatesListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: country, name, createdAt, id. Default: country:asc,name:asc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, country, region, rate, shippingTaxable, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, country, region, rate, taxClass, shippingTaxable, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Country (ISO 3166-1 alpha-2, any case). */
   country?: string;
@@ -401,7 +401,7 @@ export interface TaxRatesListQuery {
 
 /** Query parameters of `GET /api/settings/taxes/{id}`. */
 export interface TaxRatesGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, country, region, rate, shippingTaxable, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, country, region, rate, taxClass, shippingTaxable, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -431,7 +431,7 @@ export interface CouponsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, code, endsAt, id. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, code, description, type, value, minSubtotal, startsAt, endsAt, usageLimit, usageLimitPerCustomer, timesUsed, productIds, categoryIds, active, createdAt, updatedAt, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, code, description, type, value, minSubtotal, currencyAmounts, startsAt, endsAt, usageLimit, usageLimitPerCustomer, timesUsed, productIds, categoryIds, active, createdAt, updatedAt, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Search in code and description, case-insensitive. */
   q?: string;
@@ -445,7 +445,7 @@ export interface CouponsListQuery {
 
 /** Query parameters of `GET /api/coupons/{id}`. */
 export interface CouponsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, code, description, type, value, minSubtotal, startsAt, endsAt, usageLimit, usageLimitPerCustomer, timesUsed, productIds, categoryIds, active, createdAt, updatedAt, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, code, description, type, value, minSubtotal, currencyAmounts, startsAt, endsAt, usageLimit, usageLimitPerCustomer, timesUsed, productIds, categoryIds, active, createdAt, updatedAt, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 

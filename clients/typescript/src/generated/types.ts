@@ -554,6 +554,8 @@ export interface CreateProduct {
   }>;
   attributes?: { [key: string]: string | number | boolean };
   lowStockThreshold?: number | null;
+  taxClass?: string;
+  prices?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
   /** Ids of the categories the product is in. */
   categoryIds?: Array<string>;
   /** Stock of the default variant, when `variants` is not given; 0 when omitted. */
@@ -575,6 +577,7 @@ export interface CreateVariant {
   compareAtPrice?: number | null;
   /** In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs 0. */
   weight?: number | null;
+  prices?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
   stock?: number;
   lowStockThreshold?: number | null;
   position?: number;
@@ -614,6 +617,8 @@ export interface UpdateProduct {
   }>;
   attributes?: { [key: string]: string | number | boolean };
   lowStockThreshold?: number | null;
+  taxClass?: string;
+  prices?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
   /** Ids of the categories the product is in. */
   categoryIds?: Array<string>;
 }
@@ -628,6 +633,7 @@ export interface UpdateVariant {
   compareAtPrice?: number | null;
   /** In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs 0. */
   weight?: number | null;
+  prices?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
   stock?: number;
   lowStockThreshold?: number | null;
   position?: number;
@@ -1017,6 +1023,7 @@ export interface StoreSettings {
   contactEmail: string | null;
   defaultCurrency: string;
   weightUnit: "g" | "kg" | "oz" | "lb";
+  pricesIncludeTax: boolean;
   lowStockThreshold: number;
   /** The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept at least until the Sunset date its answers carry): an alias of the flat method "Standard" of the rest-of-world zone "Everywhere" that the shipping zones migration made of it; set shipping at `/api/settings/shipping-zones` instead. Reads null once that method is deleted; writing it then is 409. A PATCH that writes it is answered with `Deprecation`, `Sunset` and `Link` headers. */
   shippingFlatRate: number | null;
@@ -1033,6 +1040,7 @@ export interface UpdateStoreSettings {
   /** An existing, enabled currency whose exchange rate is 1 and whose minor units match the current default (409 otherwise): prices are stored as minor units of the default currency and are not converted. */
   defaultCurrency?: string;
   weightUnit?: "g" | "kg" | "oz" | "lb";
+  pricesIncludeTax?: boolean;
   /** Stock at or below this is low, unless a product or variant sets its own. */
   lowStockThreshold?: number;
   /** The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept at least until the Sunset date its answers carry): an alias of the flat method "Standard" of the rest-of-world zone "Everywhere" that the shipping zones migration made of it; set shipping at `/api/settings/shipping-zones` instead. Reads null once that method is deleted; writing it then is 409. A PATCH that writes it is answered with `Deprecation`, `Sunset` and `Link` headers. */
@@ -1050,6 +1058,8 @@ export interface Currency {
   minorUnits: number;
   /** Units of this currency per unit of the default currency; always 1 for the default currency. */
   exchangeRate: number;
+  /** Whether prices in this currency include tax (EUR and GBP prices usually do, USD prices usually do not); null follows the store's `pricesIncludeTax` (`GET /api/settings`). */
+  pricesIncludeTax: boolean | null;
   enabled: boolean;
   createdAt: string;
   updatedAt: string;
@@ -1066,6 +1076,8 @@ export interface CreateCurrency {
   minorUnits?: number;
   /** Units of this currency per unit of the default currency, positive, at most 8 decimals; kept as exact decimal text. */
   exchangeRate: number;
+  /** Whether prices in this currency include tax (EUR and GBP prices usually do, USD prices usually do not); null follows the store's `pricesIncludeTax` (`GET /api/settings`). */
+  pricesIncludeTax?: boolean | null;
   /** Disabled currencies are hidden from public callers. */
   enabled?: boolean;
 }
@@ -1078,11 +1090,13 @@ export interface UpdateCurrency {
   minorUnits?: number;
   /** Units of this currency per unit of the default currency, positive, at most 8 decimals; kept as exact decimal text. */
   exchangeRate?: number;
+  /** Whether prices in this currency include tax (EUR and GBP prices usually do, USD prices usually do not); null follows the store's `pricesIncludeTax` (`GET /api/settings`). */
+  pricesIncludeTax?: boolean | null;
   /** Disabled currencies are hidden from public callers. */
   enabled?: boolean;
 }
 
-/** A tax rate for a country, or for one region of it. A region rate applies instead of its country rate. */
+/** A tax rate for one tax class in a country, or in one region of it. A region rate applies instead of its country rate; a class with no rate for a place pays the standard class's rate there, and the `zero` class is never taxed (docs/api.md, Taxes). */
 export interface TaxRate {
   id: string;
   name: string;
@@ -1090,6 +1104,7 @@ export interface TaxRate {
   region: string | null;
   /** Percent. */
   rate: number;
+  taxClass: string;
   shippingTaxable: boolean;
   createdAt: string;
   updatedAt: string;
@@ -1103,6 +1118,8 @@ export interface CreateTaxRate {
   region?: string | null;
   /** Percent, 0 to 100, at most 4 decimals; kept as exact decimal text. */
   rate: number;
+  /** The tax class this rate is for; `standard` when left out. Not `zero`, which is never taxed. */
+  taxClass?: string;
   /** Whether shipping is taxed at this rate too. */
   shippingTaxable?: boolean;
 }
@@ -1115,6 +1132,8 @@ export interface UpdateTaxRate {
   region?: string | null;
   /** Percent, 0 to 100, at most 4 decimals; kept as exact decimal text. */
   rate?: number;
+  /** The tax class this rate is for; `standard` when left out. Not `zero`, which is never taxed. */
+  taxClass?: string;
   /** Whether shipping is taxed at this rate too. */
   shippingTaxable?: boolean;
 }
@@ -1251,6 +1270,7 @@ export interface Coupon {
   value: number;
   /** Smallest subtotal (major units of the default currency) the coupon applies to; null for any. */
   minSubtotal: number | null;
+  currencyAmounts: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
   startsAt: string | null;
   endsAt: string | null;
   usageLimit: number | null;
@@ -1274,6 +1294,7 @@ export interface CreateCoupon {
   value: number;
   /** Major units of the default currency; null for any subtotal. */
   minSubtotal?: number | null;
+  currencyAmounts?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
   /** ISO 8601 date-time; stored in UTC. */
   startsAt?: string | null;
   /** Must be after `startsAt`. */
@@ -1299,6 +1320,7 @@ export interface UpdateCoupon {
   value?: number;
   /** Major units of the default currency; null for any subtotal. */
   minSubtotal?: number | null;
+  currencyAmounts?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
   /** ISO 8601 date-time; stored in UTC. */
   startsAt?: string | null;
   /** Must be after `startsAt`. */
