@@ -17,6 +17,11 @@ export function newId(prefix: string, now = Date.now()): string {
   return `${prefix}_${time}${random}`;
 }
 
+/** `count` ids of one moment that sort in the order given (their random parts sorted): rows listed by id keep it. */
+export function newIds(prefix: string, count: number, now = Date.now()): string[] {
+  return Array.from({ length: count }, () => newId(prefix, now)).sort();
+}
+
 export const ID_PREFIX = {
   product: 'prod',
   variant: 'var',

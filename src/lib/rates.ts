@@ -50,6 +50,15 @@ export function percentOf(amountMinor: number, percent: string): number {
 }
 
 /**
+ * The tax inside an amount that includes `percent`% tax, rounded half-up: taxInside(2990, '19') = 477
+ * (€29.90 with 19% VAT holds €4.77: 2990 × 19 / 119 = 477.39).
+ */
+export function taxInside(amountMinor: number, percent: string): number {
+  const { numerator, scale } = parseDecimal(percent);
+  return toSafeNumber(divideHalfUp(BigInt(amountMinor) * numerator, 100n * 10n ** BigInt(scale) + numerator));
+}
+
+/**
  * An amount converted between currencies: minor units with `fromDigits` decimals, times `rate`
  * (units of the target per unit of the source), as minor units with `toDigits` decimals, rounded
  * half-up. convertMinor(1000, 2, 0, '150.5') = 1505 (10.00 USD at 150.5 JPY/USD).

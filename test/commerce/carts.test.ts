@@ -40,7 +40,7 @@ describe('guest carts', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.headers.get('Location')).toBe(`/api/carts/${res.body.data.id}`);
     expect(res.body.data).toMatchObject({ status: 'active', customerId: null, currency: 'USD', lines: [], couponCode: null, notices: [] });
-    expect(res.body.data.totals).toEqual({ subtotal: 0, discountTotal: 0, shippingTotal: 0, taxTotal: 0, total: 0 });
+    expect(res.body.data.totals).toEqual({ subtotal: 0, discountTotal: 0, shippingTotal: 0, shippingTax: 0, taxTotal: 0, total: 0, taxBreakdown: [] });
     expect(res.body.data.token).toMatch(/^ct_[0-9A-Za-z]{40}$/);
     const [row] = await db().select().from(carts).where(eq(carts.id, res.body.data.id));
     expect(row!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
@@ -67,7 +67,7 @@ describe('guest carts', () => {
     expect(discounted.status, JSON.stringify(discounted.body)).toBe(200);
     expect(discounted.body.data.couponCode).toBe(coupon.code);
     // 10% of 59.97 is 5.997 -> 6.00 and of 5.55 is 0.555 -> 0.56: 6.56 in all, where 10% of the sum would round to 6.55.
-    expect(discounted.body.data.totals).toEqual({ subtotal: 65.52, discountTotal: 6.56, shippingTotal: 0, taxTotal: 0, total: 58.96 });
+    expect(discounted.body.data.totals).toEqual({ subtotal: 65.52, discountTotal: 6.56, shippingTotal: 0, shippingTax: 0, taxTotal: 0, total: 58.96, taxBreakdown: [] });
 
     const taxed = await call(cart, '', 'PATCH', { shippingAddress: { line1: '1 Hauptstr.', city: 'Berlin', country: 'DE' } });
     expect(taxed.status, JSON.stringify(taxed.body)).toBe(200);
@@ -79,7 +79,20 @@ describe('guest carts', () => {
       [19.99, 59.97, 6, 10.25, 64.22, true],
       [5.55, 5.55, 0.56, 0.95, 5.94, true],
     ]);
-    expect(totals).toEqual({ subtotal: 65.52, discountTotal: 6.56, shippingTotal: 0, taxTotal: 11.2, total: 70.16 });
+    expect(totals).toEqual({
+      subtotal: 65.52,
+      discountTotal: 6.56,
+      shippingTotal: 0,
+      shippingTax: 0,
+      taxTotal: 11.2,
+      total: 70.16,
+      taxBreakdown: [{ rate: 19, netAmount: 58.96, taxAmount: 11.2 }],
+    });
+    expect(lines.map((l: any) => [l.taxRate, l.taxAmount, l.taxClass])).toEqual([
+      [19, 10.25, 'standard'],
+      [19, 0.95, 'standard'],
+    ]);
+    expect(taxed.body.data.pricesIncludeTax).toBe(false);
     expect(lines[0]).toMatchObject({ productId: expect.any(String), name: expect.any(String), sku: null, options: {} });
   });
 
@@ -91,7 +104,7 @@ describe('guest carts', () => {
     expect(res.body.data.currency).toBe('JPY');
     expect(res.body.data.lines[0]).toMatchObject({ unitPrice: 3008, subtotal: 9024 });
     const taxed = await call(cart, '', 'PATCH', { shippingAddress: { line1: '1 rue X', city: 'Paris', country: 'FR' } });
-    expect(taxed.body.data.totals).toEqual({ subtotal: 9024, discountTotal: 0, shippingTotal: 0, taxTotal: 1805, total: 10829 });
+    expect(taxed.body.data.totals).toMatchObject({ subtotal: 9024, discountTotal: 0, shippingTotal: 0, taxTotal: 1805, total: 10829 });
     const back = await call(cart, '', 'PATCH', { currency: 'USD' });
     expect(back.body.data.totals).toMatchObject({ subtotal: 59.97, taxTotal: 11.99, total: 71.96 });
   });

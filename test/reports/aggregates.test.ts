@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { currencies, orders, payments, productSalesDays, productSalesMonths, salesDays } from '../../src/db/schema';
+import { currencies, orders, payments, productSalesDays, productSalesMonths, salesDays, taxRates } from '../../src/db/schema';
 import { ALL_ORDERS } from '../../src/modules/orders/orders.access';
 import { cancelOrder } from '../../src/modules/orders/orders.service';
 import { placeOrder } from '../../src/modules/orders/place-order';
@@ -26,19 +26,20 @@ async function bruteForce() {
   const [days, units, refunds, products, months] = (await d.batch([
     d.all<Row>(sql`SELECT substr(created_at, 1, 10) AS day, currency, count(*) AS orders, sum(first_order) AS firstOrders,
       sum(CASE WHEN first_order THEN total ELSE 0 END) AS firstOrderSales, sum(subtotal) AS gross, sum(discount_total) AS discounts,
-      sum(shipping_total) AS shipping, sum(tax_total) AS tax, sum(total) AS sales FROM orders WHERE status != 'cancelled' GROUP BY 1, 2`),
+      sum(shipping_total) AS shipping, sum(tax_total) AS tax,
+      sum(CASE WHEN prices_include_tax THEN tax_total - shipping_tax ELSE 0 END) AS lineTaxIncluded, sum(total) AS sales FROM orders WHERE status != 'cancelled' GROUP BY 1, 2`),
     d.all<Row>(
       sql`SELECT substr(o.created_at, 1, 10) AS day, o.currency, sum(l.quantity) AS units FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.status != 'cancelled' GROUP BY 1, 2`,
     ),
     d.all<Row>(sql`SELECT substr(updated_at, 1, 10) AS day, currency, sum(amount) AS refunds FROM refunds WHERE status = 'completed' GROUP BY 1, 2`),
-    d.all<Row>(sql`SELECT substr(o.created_at, 1, 10) AS day, o.currency, l.product_id AS productId, sum(l.quantity) AS units, sum(l.subtotal - l.discount) AS revenue, count(*) AS lines
+    d.all<Row>(sql`SELECT substr(o.created_at, 1, 10) AS day, o.currency, l.product_id AS productId, sum(l.quantity) AS units, sum(l.total - l.tax) AS revenue, count(*) AS lines
       FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.status != 'cancelled' GROUP BY 1, 2, 3`),
-    d.all<Row>(sql`SELECT substr(o.created_at, 1, 7) AS month, o.currency, l.product_id AS productId, sum(l.quantity) AS units, sum(l.subtotal - l.discount) AS revenue, count(*) AS lines
+    d.all<Row>(sql`SELECT substr(o.created_at, 1, 7) AS month, o.currency, l.product_id AS productId, sum(l.quantity) AS units, sum(l.total - l.tax) AS revenue, count(*) AS lines
       FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.status != 'cancelled' GROUP BY 1, 2, 3`),
   ] as never)) as Row[][];
   const key = (r: Row) => `${r.currency}|${r.day}`;
   const expected: Record<string, Row> = {};
-  const zero = { orders: 0, firstOrders: 0, firstOrderSales: 0, units: 0, gross: 0, discounts: 0, shipping: 0, tax: 0, sales: 0, refunds: 0 };
+  const zero = { orders: 0, firstOrders: 0, firstOrderSales: 0, units: 0, gross: 0, discounts: 0, shipping: 0, tax: 0, lineTaxIncluded: 0, sales: 0, refunds: 0 };
   for (const r of [...days!, ...units!, ...refunds!]) expected[key(r)] = { ...zero, ...expected[key(r)], ...r };
   return { days: expected, products: byKey(products!, (r) => `${r.currency}|${r.day}|${r.productId}`), months: byKey(months!, (r) => `${r.currency}|${r.month}|${r.productId}`) };
 }
@@ -58,7 +59,11 @@ describe('sales aggregates', () => {
   it('equal a brute-force sum over orders and refunds after random writes', { timeout: 60_000 }, async () => {
     const next = random(23);
     const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!;
-    await db().insert(currencies).values({ code: 'JPY', name: 'Yen', symbol: '¥', minorUnits: 0, exchangeRate: '150.5' }).onConflictDoNothing();
+    // Yen prices include tax and dollar prices do not: both kinds of order are summed.
+    await db().insert(currencies).values({ code: 'JPY', name: 'Yen', symbol: '¥', minorUnits: 0, exchangeRate: '150.5', pricesIncludeTax: true }).onConflictDoNothing();
+    await db()
+      .insert(taxRates)
+      .values({ id: `tax_${uid()}`, name: 'JP consumption tax', country: 'JP', rate: '10', shippingTaxable: true });
     const key = await adminKey();
     const variants: string[] = [];
     for (let i = 0; i < 4; i++) variants.push((await createProduct(key, { price: 5 + i * 7.25, stock: 10_000 })).variants[0].id);
@@ -73,7 +78,8 @@ describe('sales aggregates', () => {
         quantity: 1 + Math.floor(next() * 4),
       }));
       const when = new Date(Date.UTC(2026, 0, 1 + Math.floor(next() * 90), Math.floor(next() * 24)));
-      const { order } = await placeOrder(db(), { customerId, email, lines, currency: next() < 0.25 ? 'JPY' : 'USD', actor: 'system' }, when);
+      const shippingAddress = next() < 0.7 ? { line1: '1-1 Chiyoda', city: 'Tokyo', postalCode: '100-0001', country: 'JP' } : undefined;
+      const { order } = await placeOrder(db(), { customerId, email, lines, currency: next() < 0.25 ? 'JPY' : 'USD', shippingAddress, actor: 'system' }, when);
       placed.push(order.id);
       const roll = next();
       if (roll < 0.2) await cancelOrder(db(), order.id, ALL_ORDERS, 'test', 'system');

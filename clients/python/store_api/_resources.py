@@ -1217,11 +1217,11 @@ class CartsResource(ResourceBase):
                 updatedAt, id. Default: updatedAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, status, customerId, email, currency,
-                couponCode, shippingAddress, billingAddress, lines, shippingMethod,
-                shippingMethodChosen, totals, notices, orderId, createdAt, updatedAt. A `fields`
-                selection returns only the selected properties, so properties the response schema
-                marks required may be absent: clients and validators should treat them as optional
-                then.
+                pricesIncludeTax, couponCode, shippingAddress, billingAddress, lines,
+                shippingMethod, shippingMethodChosen, totals, notices, orderId, createdAt,
+                updatedAt. A `fields` selection returns only the selected properties, so properties
+                the response schema marks required may be absent: clients and validators should
+                treat them as optional then.
             status: Cart status. One of: active, abandoned, converted.
             customer: The customer's id (`usr_...`): that customer's carts.
             email: The cart's contact email, any case.
@@ -3446,12 +3446,12 @@ class OrdersResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, number, customerId, email, status,
-                currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid,
-                amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt,
-                createdAt, updatedAt, shippingMethod, amountDue, paymentStatus, lines, history. A
-                `fields` selection returns only the selected properties, so properties the response
-                schema marks required may be absent: clients and validators should treat them as
-                optional then.
+                currency, subtotal, discountTotal, shippingTotal, taxTotal, pricesIncludeTax,
+                shippingTax, total, amountPaid, amountRefunded, couponCode, shippingAddress,
+                billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod,
+                taxBreakdown, amountDue, paymentStatus, lines, history. A `fields` selection returns
+                only the selected properties, so properties the response schema marks required may
+                be absent: clients and validators should treat them as optional then.
         """
         return self._http.call(
             "GET",
@@ -3488,12 +3488,12 @@ class OrdersResource(ResourceBase):
                 number, total, status. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, number, customerId, email, status,
-                currency, subtotal, discountTotal, shippingTotal, taxTotal, total, amountPaid,
-                amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt,
-                createdAt, updatedAt, shippingMethod, amountDue, paymentStatus, lines. A `fields`
-                selection returns only the selected properties, so properties the response schema
-                marks required may be absent: clients and validators should treat them as optional
-                then.
+                currency, subtotal, discountTotal, shippingTotal, taxTotal, pricesIncludeTax,
+                shippingTax, total, amountPaid, amountRefunded, couponCode, shippingAddress,
+                billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod,
+                taxBreakdown, amountDue, paymentStatus, lines. A `fields` selection returns only the
+                selected properties, so properties the response schema marks required may be absent:
+                clients and validators should treat them as optional then.
             status: Order status. One of: pending, processing, shipped, completed, cancelled,
                 refunded.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.

@@ -190,6 +190,8 @@ __all__ = [
     "StoreSettings",
     "StripeEvent",
     "StripeWebhookReceipt",
+    "TaxBreakdown",
+    "TaxBreakdownItem",
     "TaxRate",
     "UpdateAddress",
     "UpdateBanner",
@@ -473,6 +475,10 @@ class Cart(TypedDict):
     customerId: Optional[str]
     email: Optional[str]
     currency: str
+    #: Whether the cart's prices include tax (the currency's `pricesIncludeTax`, else the store's):
+    #: then the shopper pays the listed prices with tax inside; else tax is added at the shipping
+    #: address's rates.
+    pricesIncludeTax: bool
     couponCode: Optional[str]
     #: The cart's, or else (a customer's active cart) the customer's default shipping address. Tax
     #: follows it.
@@ -534,9 +540,17 @@ class CartLine(TypedDict):
     subtotal: float
     #: Major units of the cart currency.
     discount: float
-    #: Major units of the cart currency.
+    #: The percent the line is taxed at: its product's tax class's rate for the shipping address
+    #: (docs/api.md, Taxes); null when no rate applies there.
+    taxRate: Optional[float]
+    #: The product's tax class.
+    taxClass: str
+    #: Tax on subtotal - discount: inside it when the cart's prices include tax, else added to it.
+    #: Rounded half-up per line.
+    taxAmount: float
+    #: Deprecated: the same as taxAmount.
     tax: float
-    #: Major units of the cart currency.
+    #: subtotal - discount, plus taxAmount when tax is added on top (pricesIncludeTax false).
     total: float
     #: The quantity is in stock now (stock is only reserved at checkout).
     inStock: bool
@@ -568,10 +582,14 @@ class CartTotals(TypedDict):
     discountTotal: float
     #: Major units of the cart currency.
     shippingTotal: float
-    #: Major units of the cart currency.
+    #: The part of taxTotal charged on shipping.
+    shippingTax: float
+    #: Tax of the lines and shipping: inside the prices when pricesIncludeTax, else added to them.
     taxTotal: float
-    #: Major units of the cart currency.
+    #: subtotal - discountTotal + shippingTotal, plus taxTotal when prices exclude tax: what
+    #: checkout charges.
     total: float
+    taxBreakdown: TaxBreakdown
 
 
 class Category(TypedDict):
@@ -1727,12 +1745,19 @@ class Order(TypedDict):
     #: The order's shipping charge. 0 to a vendor caller: shipping is charged to the order, not to
     #: any vendor's lines. In the major unit of the order's currency.
     shippingTotal: float
-    #: Tax of the lines, plus tax on shipping where the rate taxes it. To a vendor caller, the tax
-    #: of its own lines only (each line's, as the order was priced). In the major unit of the
-    #: order's currency.
+    #: Tax of the lines, plus tax on shipping where the rate taxes it: inside the prices when
+    #: pricesIncludeTax, else added to them. To a vendor caller, the tax of its own lines only (each
+    #: line's, as the order was priced). In the major unit of the order's currency.
     taxTotal: float
-    #: subtotal - discountTotal + shippingTotal + taxTotal. To a vendor caller, the total of its own
-    #: lines (and `sort=total` sorts by it). In the major unit of the order's currency.
+    #: Whether the order's prices included tax (the currency's or the store's setting when it was
+    #: placed): then total does not add taxTotal.
+    pricesIncludeTax: bool
+    #: The part of taxTotal charged on shipping. 0 to a vendor caller. In the major unit of the
+    #: order's currency.
+    shippingTax: float
+    #: subtotal - discountTotal + shippingTotal, plus taxTotal when prices exclude tax. To a vendor
+    #: caller, the total of its own lines (and `sort=total` sorts by it). In the major unit of the
+    #: order's currency.
     total: float
     #: Paid so far. null to a vendor caller: payments are for the whole order, and a vendor's share
     #: of them would tell what other vendors' lines cost. In the major unit of the order's currency.
@@ -1748,6 +1773,7 @@ class Order(TypedDict):
     createdAt: str
     updatedAt: str
     shippingMethod: OrderShippingMethod
+    taxBreakdown: TaxBreakdown
     #: What is still owed: total - amountPaid, never below 0. null to a vendor caller, as
     #: amountPaid. In the major unit of the order's currency.
     amountDue: Optional[float]
@@ -1816,12 +1842,20 @@ class OrderLine(TypedDict):
     subtotal: float
     #: Amount in the major unit of the order's currency.
     discount: float
-    #: Amount in the major unit of the order's currency.
+    #: Deprecated: the same as taxAmount.
     tax: float
-    #: Amount in the major unit of the order's currency.
+    #: The percent the line was taxed at (its tax class's rate for the shipping address); null when
+    #: no rate applied, and for orders placed before rates were kept per line.
+    taxRate: Optional[float]
+    #: The product's tax class when the order was placed; null for orders placed before tax classes.
+    taxClass: Optional[str]
+    #: subtotal - discount, plus taxAmount when tax is added on top (pricesIncludeTax false).
     total: float
     quantityShipped: int
     quantityDelivered: int
+    #: The tax of the line, on subtotal - discount: inside it when the order's prices include tax,
+    #: else added to it. Rounded half-up per line.
+    taxAmount: float
 
 
 class OrderPlacedEvent(TypedDict):
@@ -2531,19 +2565,24 @@ class SalesReportTotals(TypedDict):
     orders: int
     #: Units in those orders.
     units: int
-    #: Line subtotals before discounts.
+    #: Line subtotals before discounts, as priced (with the tax inside for orders whose prices
+    #: include tax).
     gross: float
     #: Amount in the major unit of the report currency.
     discounts: float
     #: Amount in the major unit of the report currency.
     shipping: float
-    #: Amount in the major unit of the report currency.
+    #: Tax charged on lines and shipping, inside the prices or added to them.
     tax: float
+    #: The part of tax that was inside line prices (orders whose prices include tax): in gross, left
+    #: out of net.
+    taxIncluded: float
     #: Refunds completed in the period, whenever their orders were placed.
     refunds: float
-    #: gross - discounts - refunds.
+    #: gross - discounts - taxIncluded - refunds: what the goods sold for, without tax.
     net: float
-    #: Order totals: gross - discounts + shipping + tax.
+    #: Order totals, what shoppers were charged: gross - discounts + shipping, plus tax where it was
+    #: added on top.
     sales: float
     #: sales / orders (0 without orders).
     averageOrderValue: float
@@ -2556,19 +2595,24 @@ class SalesReportPeriodsItem(TypedDict):
     orders: int
     #: Units in those orders.
     units: int
-    #: Line subtotals before discounts.
+    #: Line subtotals before discounts, as priced (with the tax inside for orders whose prices
+    #: include tax).
     gross: float
     #: Amount in the major unit of the report currency.
     discounts: float
     #: Amount in the major unit of the report currency.
     shipping: float
-    #: Amount in the major unit of the report currency.
+    #: Tax charged on lines and shipping, inside the prices or added to them.
     tax: float
+    #: The part of tax that was inside line prices (orders whose prices include tax): in gross, left
+    #: out of net.
+    taxIncluded: float
     #: Refunds completed in the period, whenever their orders were placed.
     refunds: float
-    #: gross - discounts - refunds.
+    #: gross - discounts - taxIncluded - refunds: what the goods sold for, without tax.
     net: float
-    #: Order totals: gross - discounts + shipping + tax.
+    #: Order totals, what shoppers were charged: gross - discounts + shipping, plus tax where it was
+    #: added on top.
     sales: float
     #: sales / orders (0 without orders).
     averageOrderValue: float
@@ -2803,6 +2847,21 @@ class StripeEvent(TypedDict):
 class StripeWebhookReceipt(TypedDict):
     received: Literal[True]
     outcome: Literal["handled", "duplicate", "ignored"]
+
+
+class TaxBreakdownItem(TypedDict):
+    #: The percent charged.
+    rate: float
+    #: What was taxed at this rate, after discounts and without the tax.
+    netAmount: float
+    #: The tax at this rate: the lines' and, where taxed, shipping's.
+    taxAmount: float
+
+
+#: Tax by rate, highest rate first: one entry per percent charged on lines or shipping (untaxed
+#: amounts are left out). The taxAmounts add up to taxTotal. Lines of orders placed before tax rates
+#: were kept per line (taxRate null) are not in it.
+TaxBreakdown = List["TaxBreakdownItem"]
 
 
 class TaxRate(TypedDict):

@@ -27,7 +27,8 @@ export const DRAFT_FIELDS = ['customerId', 'email', 'currency', 'couponCode', 'n
 /** The totals the server computed for the draft (major units), as the order will have them. */
 export interface Review {
   currency: string;
-  lines: { name: string; sku: string | null; quantity: number; stock: number; unitPrice: number; discount: number; tax: number; total: number }[];
+  lines: { name: string; sku: string | null; quantity: number; stock: number; unitPrice: number; discount: number; tax: number; taxRate: number | null; total: number }[];
+  pricesIncludeTax: boolean;
   subtotal: number;
   discountTotal: number;
   shippingTotal: number;
@@ -148,7 +149,10 @@ function ReviewCard({ v, review: r }: { v: NewOrderView; review: Review }) {
             <td class="num">{l.stock}</td>
             <td class="num">{money(l.unitPrice, r.currency)}</td>
             <td class="num">{money(l.discount, r.currency)}</td>
-            <td class="num">{money(l.tax, r.currency)}</td>
+            <td class="num">
+              {money(l.tax, r.currency)}
+              {l.taxRate === null ? '' : ` (${l.taxRate}%)`}
+            </td>
             <td class="num">{money(l.total, r.currency)}</td>
           </tr>
         ))}
@@ -164,7 +168,10 @@ function ReviewCard({ v, review: r }: { v: NewOrderView; review: Review }) {
         <dt>Shipping</dt>
         <dd data-total="shippingTotal">{money(r.shippingTotal, r.currency)}</dd>
         <dt>Tax</dt>
-        <dd data-total="taxTotal">{money(r.taxTotal, r.currency)}</dd>
+        <dd data-total="taxTotal">
+          {money(r.taxTotal, r.currency)}
+          {r.pricesIncludeTax ? ' (included in prices)' : ''}
+        </dd>
         <dt>Total</dt>
         <dd data-total="total">
           <strong>{money(r.total, r.currency)}</strong>

@@ -104,7 +104,16 @@ export function OrderDetailPage(v: OrderView) {
               {o.shippingMethod ? ` (${[o.shippingMethod.name, o.shippingMethod.carrier].filter(Boolean).join(', ')})` : ''}
             </dd>
             <dt>Tax</dt>
-            <dd>{money(o.taxTotal, o.currency)}</dd>
+            <dd>
+              {money(o.taxTotal, o.currency)}
+              {o.pricesIncludeTax ? ' (included in prices)' : ''}
+              {o.taxBreakdown.map((t) => (
+                <small class="muted" data-tax-rate={t.rate}>
+                  <br />
+                  {t.rate}% on {money(t.netAmount, o.currency)}: {money(t.taxAmount, o.currency)}
+                </small>
+              ))}
+            </dd>
             <dt>Total</dt>
             <dd>
               <strong>{money(o.total, o.currency)}</strong>
@@ -184,7 +193,7 @@ export function OrderDetailPage(v: OrderView) {
         </section>
       </div>
       <h2>Lines</h2>
-      <Table caption="Order lines" head={['Item', 'SKU', 'Qty', 'Shipped', 'Unit', 'Total']} count={o.lines.length}>
+      <Table caption="Order lines" head={['Item', 'SKU', 'Qty', 'Shipped', 'Unit', 'Tax', 'Total']} count={o.lines.length}>
         {o.lines.map((l) => (
           <tr>
             <td>{l.name}</td>
@@ -192,6 +201,10 @@ export function OrderDetailPage(v: OrderView) {
             <td class="num">{l.quantity}</td>
             <td class="num">{l.quantityShipped}</td>
             <td class="num">{money(l.unitPrice, o.currency)}</td>
+            <td class="num">
+              {money(l.taxAmount, o.currency)}
+              {l.taxRate === null ? '' : ` (${l.taxRate}%)`}
+            </td>
             <td class="num">{money(l.total, o.currency)}</td>
           </tr>
         ))}

@@ -28,7 +28,9 @@ export const salesDays = sqliteTable(
     discounts: integer('discounts').notNull().default(0),
     shipping: integer('shipping').notNull().default(0),
     tax: integer('tax').notNull().default(0),
-    /** Order totals (gross - discounts + shipping + tax). */
+    /** The part of `tax` inside line prices (orders whose prices include tax), so net can leave it out. */
+    lineTaxIncluded: integer('line_tax_included').notNull().default(0),
+    /** Order totals (gross - discounts + shipping, plus tax where it was added on top). */
     sales: integer('sales').notNull().default(0),
     refunds: integer('refunds').notNull().default(0),
   },
@@ -42,7 +44,7 @@ const productSales = () => ({
   /** The name on its latest order line (a deleted product keeps its name here). */
   name: text('name').notNull(),
   units: integer('units').notNull().default(0),
-  /** Line subtotals less line discounts, before tax. */
+  /** Line subtotals less line discounts, without tax (the tax inside is taken out where prices included it). */
   revenue: integer('revenue').notNull().default(0),
   /** Order lines of the product. */
   lines: integer('lines').notNull().default(0),

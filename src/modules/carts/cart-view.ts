@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { type CartLineRow, type CartRow, cartLines, carts, coupons } from '../../db/schema';
 import { ApiError, type FieldProblem, problemOf } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
+import { taxBreakdown } from '../../lib/tax-breakdown';
 import { type Quote, quote } from '../orders/quote';
 import type { Cart } from './carts.schemas';
 import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
@@ -150,6 +151,7 @@ export async function cartView(db: Database, stored: CartRow, { now = new Date()
     customerId: current.customerId,
     email: current.email,
     currency: q.currency.code,
+    pricesIncludeTax: q.totals.pricesIncludeTax,
     couponCode: q.coupon?.code ?? null,
     shippingAddress: current.shippingAddress ?? null,
     billingAddress: current.billingAddress ?? null,
@@ -164,6 +166,9 @@ export async function cartView(db: Database, stored: CartRow, { now = new Date()
       unitPrice: major(line.unitPrice),
       subtotal: major(line.subtotal),
       discount: major(line.discount),
+      taxRate: line.taxRate === null ? null : Number(line.taxRate),
+      taxClass: line.taxClass,
+      taxAmount: major(line.tax),
       tax: major(line.tax),
       total: major(line.total),
       inStock: line.quantity <= line.stock,
@@ -179,8 +184,17 @@ export async function cartView(db: Database, stored: CartRow, { now = new Date()
       subtotal: major(q.totals.subtotal),
       discountTotal: major(q.totals.discountTotal),
       shippingTotal: major(q.totals.shippingTotal),
+      shippingTax: major(q.totals.shippingTax),
       taxTotal: major(q.totals.taxTotal),
       total: major(q.totals.total),
+      taxBreakdown: taxBreakdown(
+        [
+          ...q.lines.map((l) => ({ rate: l.taxRate, charged: l.subtotal - l.discount, tax: l.tax })),
+          { rate: q.totals.shippingTaxRate, charged: q.totals.shippingTotal, tax: q.totals.shippingTax },
+        ],
+        q.totals.pricesIncludeTax,
+        major,
+      ),
     },
     // A converted cart's coupon counts its own order as a use: the order, not the cart, says what was charged.
     notices: current.status === 'active' ? priced.notices : [],

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { CART_STATUSES } from '../../db/schema';
 import { Timestamp } from '../../lib/schemas';
-import { OrderShippingMethodSchema, PostalAddress } from '../orders/orders.schemas';
+import { OrderShippingMethodSchema, PostalAddress, TaxBreakdownSchema } from '../orders/orders.schemas';
 import { Email } from '../users/users.schemas';
 
 /** Shapes of carts on the wire. Amounts are JSON numbers in the major unit of the cart's currency. */
@@ -22,13 +22,29 @@ export const CartLineSchema = z
     unitPrice: Amount,
     subtotal: Amount,
     discount: Amount,
-    tax: Amount,
-    total: Amount,
+    taxRate: z.number().nullable().openapi({
+      description: "The percent the line is taxed at: its product's tax class's rate for the shipping address (docs/api.md, Taxes); null when no rate applies there.",
+      example: 19,
+    }),
+    taxClass: z.string().openapi({ description: "The product's tax class.", example: 'standard' }),
+    taxAmount: Amount.openapi({ description: "Tax on subtotal - discount: inside it when the cart's prices include tax, else added to it. Rounded half-up per line." }),
+    tax: Amount.openapi({ description: 'Deprecated: the same as taxAmount.', deprecated: true }),
+    total: Amount.openapi({ description: 'subtotal - discount, plus taxAmount when tax is added on top (pricesIncludeTax false).' }),
     inStock: z.boolean().openapi({ description: 'The quantity is in stock now (stock is only reserved at checkout).' }),
   })
   .openapi('CartLine');
 
-export const CartTotalsSchema = z.object({ subtotal: Amount, discountTotal: Amount, shippingTotal: Amount, taxTotal: Amount, total: Amount }).openapi('CartTotals');
+export const CartTotalsSchema = z
+  .object({
+    subtotal: Amount,
+    discountTotal: Amount,
+    shippingTotal: Amount,
+    shippingTax: Amount.openapi({ description: 'The part of taxTotal charged on shipping.' }),
+    taxTotal: Amount.openapi({ description: 'Tax of the lines and shipping: inside the prices when pricesIncludeTax, else added to them.' }),
+    total: Amount.openapi({ description: 'subtotal - discountTotal + shippingTotal, plus taxTotal when prices exclude tax: what checkout charges.' }),
+    taxBreakdown: TaxBreakdownSchema,
+  })
+  .openapi('CartTotals');
 
 export const ShippingOptionSchema = z
   .object({
@@ -57,6 +73,10 @@ export const CartSchema = z
     customerId: z.string().nullable(),
     email: z.string().nullable(),
     currency: z.string(),
+    pricesIncludeTax: z.boolean().openapi({
+      description:
+        "Whether the cart's prices include tax (the currency's `pricesIncludeTax`, else the store's): then the shopper pays the listed prices with tax inside; else tax is added at the shipping address's rates.",
+    }),
     couponCode: z.string().nullable(),
     shippingAddress: PostalAddress.nullable().openapi({ description: "The cart's, or else (a customer's active cart) the customer's default shipping address. Tax follows it." }),
     billingAddress: PostalAddress.nullable().openapi({ description: "The cart's, or else (a customer's active cart) the customer's default billing address." }),

@@ -31,6 +31,24 @@ const OrderMoney = z.number().openapi({ description: "Amount in the major unit o
 /** The description of one of the order's amounts, which says what a vendor caller sees of it (order-money.ts). */
 const amount = (what: string) => ({ description: `${what} In the major unit of the order's currency.` });
 
+/** A percent of tax as a JSON number (kept as exact decimal text). */
+const TaxPercent = z.number().openapi({ example: 19 });
+
+/** Tax by rate, as an invoice shows it (src/lib/tax-breakdown.ts). Shared by carts (totals) and orders. */
+export const TaxBreakdownSchema = z
+  .array(
+    z.object({
+      rate: TaxPercent.openapi({ description: 'The percent charged.' }),
+      netAmount: z.number().openapi({ description: 'What was taxed at this rate, after discounts and without the tax.', example: 25.13 }),
+      taxAmount: z.number().openapi({ description: "The tax at this rate: the lines' and, where taxed, shipping's.", example: 4.77 }),
+    }),
+  )
+  .openapi('TaxBreakdown', {
+    description:
+      'Tax by rate, highest rate first: one entry per percent charged on lines or shipping (untaxed amounts are left out). ' +
+      'The taxAmounts add up to taxTotal. Lines of orders placed before tax rates were kept per line (taxRate null) are not in it.',
+  });
+
 /**
  * An address as an order keeps it: the address book's fields and rules, without its default flags.
  * Inline rather than a named component: a named one used with `.nullable()` is documented as nullable everywhere.
@@ -45,10 +63,20 @@ export const OrderLineSchema = createSelectSchema(orderLines, {
   unitPrice: OrderMoney,
   subtotal: OrderMoney,
   discount: OrderMoney,
-  tax: OrderMoney,
-  total: OrderMoney,
+  tax: OrderMoney.openapi({ description: 'Deprecated: the same as taxAmount.', deprecated: true }),
+  taxRate: TaxPercent.nullable().openapi({
+    description:
+      "The percent the line was taxed at (its tax class's rate for the shipping address); null when no rate applied, and for orders placed before rates were kept per line.",
+  }),
+  taxClass: z.string().nullable().openapi({ description: "The product's tax class when the order was placed; null for orders placed before tax classes.", example: 'standard' }),
+  total: OrderMoney.openapi({ description: 'subtotal - discount, plus taxAmount when tax is added on top (pricesIncludeTax false).' }),
 })
-  .omit({ orderId: true, vendorId: true, taxRate: true, taxClass: true })
+  .omit({ orderId: true, vendorId: true })
+  .extend({
+    taxAmount: OrderMoney.openapi({
+      description: "The tax of the line, on subtotal - discount: inside it when the order's prices include tax, else added to it. Rounded half-up per line.",
+    }),
+  })
   .openapi('OrderLine');
 
 export const OrderHistorySchema = createSelectSchema(orderStatusHistory, { createdAt: Timestamp }).omit({ orderId: true }).openapi('OrderStatusChange', {
@@ -67,9 +95,17 @@ export const OrderSchema = createSelectSchema(orders, {
   ),
   shippingTotal: OrderMoney.openapi(amount("The order's shipping charge. 0 to a vendor caller: shipping is charged to the order, not to any vendor's lines.")),
   taxTotal: OrderMoney.openapi(
-    amount("Tax of the lines, plus tax on shipping where the rate taxes it. To a vendor caller, the tax of its own lines only (each line's, as the order was priced)."),
+    amount(
+      "Tax of the lines, plus tax on shipping where the rate taxes it: inside the prices when pricesIncludeTax, else added to them. To a vendor caller, the tax of its own lines only (each line's, as the order was priced).",
+    ),
   ),
-  total: OrderMoney.openapi(amount('subtotal - discountTotal + shippingTotal + taxTotal. To a vendor caller, the total of its own lines (and `sort=total` sorts by it).')),
+  shippingTax: OrderMoney.openapi(amount('The part of taxTotal charged on shipping. 0 to a vendor caller.')),
+  pricesIncludeTax: z.boolean().openapi({
+    description: "Whether the order's prices included tax (the currency's or the store's setting when it was placed): then total does not add taxTotal.",
+  }),
+  total: OrderMoney.openapi(
+    amount('subtotal - discountTotal + shippingTotal, plus taxTotal when prices exclude tax. To a vendor caller, the total of its own lines (and `sort=total` sorts by it).'),
+  ),
   amountPaid: OrderMoney.nullable().openapi(
     amount("Paid so far. null to a vendor caller: payments are for the whole order, and a vendor's share of them would tell what other vendors' lines cost."),
   ),
@@ -88,8 +124,6 @@ export const OrderSchema = createSelectSchema(orders, {
     shippingMethodId: true,
     shippingMethodName: true,
     shippingMethodCarrier: true,
-    pricesIncludeTax: true,
-    shippingTax: true,
     shippingTaxRate: true,
   })
   .extend({
@@ -98,6 +132,7 @@ export const OrderSchema = createSelectSchema(orders, {
         'The shipping method as it was when the order was placed: later changes to the method (or its deletion) do not change it. ' +
         '`amount` is `shippingTotal`. null when the store had no shipping zones, and to a vendor caller.',
     }),
+    taxBreakdown: TaxBreakdownSchema,
     amountDue: OrderMoney.nullable().openapi(amount('What is still owed: total - amountPaid, never below 0. null to a vendor caller, as amountPaid.')),
     paymentStatus: z.enum(PAYMENT_STATUSES).openapi({
       description:

@@ -19,7 +19,7 @@ import { GUARDS, violatedGuard, withGuards } from '../../lib/db-guards';
 import { ApiError, detailOf } from '../../lib/errors';
 import { newEventId } from '../../lib/events';
 import type { EventData } from '../../webhooks/event-payloads';
-import { ID_PREFIX, newId } from '../../lib/ids';
+import { ID_PREFIX, newId, newIds } from '../../lib/ids';
 import { CONFIG_DEFAULTS, config, type Vars } from '../../config';
 import { stockChangeStatements } from '../inventory/stock';
 import { placedEventData } from './order-status';
@@ -177,9 +177,9 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     discountTotal: q.totals.discountTotal,
     shippingTotal: q.totals.shippingTotal,
     taxTotal: q.totals.taxTotal,
-    pricesIncludeTax: false,
-    shippingTax: 0,
-    shippingTaxRate: null,
+    pricesIncludeTax: q.totals.pricesIncludeTax,
+    shippingTax: q.totals.shippingTax,
+    shippingTaxRate: q.totals.shippingTaxRate,
     total: q.totals.total,
     amountPaid: 0,
     amountRefunded: 0,
@@ -196,8 +196,10 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     createdAt: ts,
     updatedAt: ts,
   };
-  const lines: OrderLineRow[] = q.lines.map((line) => ({
-    id: newId(ID_PREFIX.orderLine, now.getTime()),
+  // Lines are read back by id: ids that sort as the lines were given keep the order's line order.
+  const lineIds = newIds(ID_PREFIX.orderLine, q.lines.length, now.getTime());
+  const lines: OrderLineRow[] = q.lines.map((line, i) => ({
+    id: lineIds[i]!,
     orderId: id,
     productId: line.productId,
     variantId: line.variantId,
@@ -210,8 +212,8 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     subtotal: line.subtotal,
     discount: line.discount,
     tax: line.tax,
-    taxRate: null,
-    taxClass: null,
+    taxRate: line.taxRate,
+    taxClass: line.taxClass,
     total: line.total,
     quantityShipped: 0,
     quantityDelivered: 0,

@@ -19,8 +19,8 @@ interface Kept {
   currencies: CurrencyRow[];
   shipping: ShippingInputs;
   variants: LruCache<QuoteVariant>;
-  /** By `country|region`; null when no rate applies there. */
-  taxRates: Map<string, TaxRateRow | null>;
+  /** By `country|region`: the rates that may apply there (none: untaxed). */
+  taxRates: Map<string, TaxRateRow[]>;
 }
 
 const MAX_VARIANTS = 20_000;
@@ -39,15 +39,15 @@ const regionKey = (request: QuoteRequest) => {
 export function keptQuoteInputs(request: QuoteRequest): QuoteInputs | undefined {
   if (!kept || couponCodeOf(request)) return undefined;
   const region = regionKey(request);
-  const taxRate = region === undefined ? null : kept.taxRates.get(region);
-  if (taxRate === undefined) return undefined;
+  const taxRates = region === undefined ? [] : kept.taxRates.get(region);
+  if (taxRates === undefined) return undefined;
   const variants: QuoteVariant[] = [];
   for (const id of new Set(request.lines.map((l) => l.variantId))) {
     const variant = kept.variants.get(id);
     if (!variant) return undefined;
     variants.push(variant);
   }
-  return { version: kept.version, variants, settings: kept.settings, currencies: kept.currencies, shipping: kept.shipping, taxRate, coupon: null, usesByCustomer: 0 };
+  return { version: kept.version, variants, settings: kept.settings, currencies: kept.currencies, shipping: kept.shipping, taxRates, coupon: null, usesByCustomer: 0 };
 }
 
 /** Keeps what was read for `request`; inputs of another version replace everything kept. */
@@ -66,7 +66,7 @@ export function keepQuoteInputs(request: QuoteRequest, inputs: QuoteInputs): voi
   const region = regionKey(request);
   if (region !== undefined) {
     if (kept.taxRates.size >= MAX_TAX_REGIONS) kept.taxRates.clear();
-    kept.taxRates.set(region, inputs.taxRate);
+    kept.taxRates.set(region, inputs.taxRates);
   }
 }
 

@@ -26,10 +26,11 @@ import { inCurrency, type PricedTotals, priceLines, type PricingContext } from '
 import { type Shipping, type ShippingInputs, shippingFor } from '../shipping/shipping-choice';
 import { cartWeight } from '../shipping/rates';
 import { assertCouponUsable } from '../coupons/coupon-rules';
+import { pricingTax } from './tax-rates';
 
 /**
  * Prices a list of variants and quantities as the store sells them now: catalogue prices, the
- * currency's rate, the coupon, the tax rate of the shipping address and the shipping method that serves it.
+ * currency's rate, the coupon, the tax rates of the shipping address and the shipping method that serves it.
  * Carts show this as their totals; orders are placed at exactly these numbers. Everything is read
  * in one D1 batch (plus one more query for coupons restricted to categories), with the
  * `quote_version` those reads are current at, so an order can price from inputs this isolate kept
@@ -65,8 +66,8 @@ export interface QuoteInputs {
   variants: QuoteVariant[];
   settings: StoreSettingsRow;
   currencies: CurrencyRow[];
-  /** The shipping address's tax rate (null: none, or no address). */
-  taxRate: TaxRateRow | null;
+  /** The tax rates of the shipping address's country for its region or the whole country (none without an address). */
+  taxRates: TaxRateRow[];
   /** The coupon the code names (null: none, or no code), and how often this customer used it. */
   coupon: CouponRow | null;
   usesByCustomer: number;
@@ -88,6 +89,8 @@ export interface QuotedLine {
   unitPrice: number;
   subtotal: number;
   discount: number;
+  taxRate: string | null;
+  taxClass: string;
   tax: number;
   total: number;
 }
@@ -96,7 +99,6 @@ export interface Quote {
   currency: CurrencyRow;
   settings: StoreSettingsRow;
   coupon: CouponRow | null;
-  taxRate: TaxRateRow | null;
   /** The shipping options for the address and the one the totals charge. */
   shipping: Shipping;
   totals: Omit<PricedTotals, 'lines'>;
@@ -114,18 +116,17 @@ const variantColumns = {
   sku: productVariants.sku,
   options: productVariants.options,
   price: productVariants.price,
+  taxClass: products.taxClass,
   weight: productVariants.weight,
   stock: productVariants.stock,
 };
 
-/** The tax rate for an address: one for its region beats the country-wide one. */
-const taxRateFor = compiled((db, p: Slot<'country' | 'region'>) =>
+/** The tax rates that may apply to an address, of every class: its region's and its country's (tax-rates.ts picks). */
+const taxRatesFor = compiled((db, p: Slot<'country' | 'region'>) =>
   db
     .select()
     .from(taxRates)
-    .where(and(eq(taxRates.country, p('country')), or(isNull(taxRates.region), eq(taxRates.region, p('region')))))
-    .orderBy(sql`${taxRates.region} IS NULL`)
-    .limit(1),
+    .where(and(eq(taxRates.country, p('country')), or(isNull(taxRates.region), eq(taxRates.region, p('region'))))),
 );
 
 /** What a compiled read resolves to. */
@@ -184,7 +185,7 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
   // Tax and coupon reads only when there is an address or a code to read them for.
   const { country, region } = taxRegionOf(request);
   const optional = [
-    ...(country ? [taxRateFor(db, { country, region })] : []),
+    ...(country ? [taxRatesFor(db, { country, region })] : []),
     ...(code ? [couponByCode(db, { code }), couponUsesBy(db, { code, customerKey: request.customerKey ?? '' })] : []),
   ];
   const [versionRows, variantRows, settingsRows, currencyRows, zoneRows, methodRows, ...rest] = (await db.batch([
@@ -204,7 +205,7 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
     Rows<typeof allShippingMethods>,
     ...unknown[],
   ];
-  const taxRows = (country ? rest.shift() : []) as Rows<typeof taxRateFor>;
+  const taxRows = (country ? rest.shift() : []) as Rows<typeof taxRatesFor>;
   const [couponRows, usageRows] = (code ? rest : [[], []]) as [Rows<typeof couponByCode>, Rows<typeof couponUsesBy>];
   const settings = settingsRows[0];
   if (!settings) throw new Error('store_settings row is missing (migration 0005)');
@@ -213,7 +214,7 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
     variants: variantRows,
     settings,
     currencies: currencyRows,
-    taxRate: taxRows[0] ?? null,
+    taxRates: taxRows,
     coupon: couponRows[0] ?? null,
     usesByCustomer: request.customerKey ? (usageRows[0]?.n ?? 0) : 0,
     shipping: { zones: zoneRows, methods: methodRows },
@@ -262,7 +263,7 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
     defaultMinorUnits: defaultCurrency.minorUnits,
     currency: currency!,
     coupon,
-    tax: inputs.taxRate ? { rate: inputs.taxRate.rate, shippingTaxable: inputs.taxRate.shippingTaxable } : null,
+    tax: pricingTax(inputs.taxRates, settings, currency!),
     shipping: (discountedSubtotal) => {
       shipping = shippingAt(discountedSubtotal);
       return shipping.chosen?.price ?? 0;
@@ -274,6 +275,7 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
     categoryIds: lineage.get(l.variant.productId) ?? [],
     unitPrice: l.variant.price,
     quantity: l.request.quantity,
+    taxClass: l.variant.taxClass,
   }));
   const { lines: priced, ...totals } = priceLines(priceable, pricing);
   // An empty cart is charged no shipping (priceLines does not ask); its options are still shown.
@@ -291,7 +293,6 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
     currency: currency!,
     settings,
     coupon,
-    taxRate: inputs.taxRate,
     shipping,
     totals,
     lines: lines.map((l, i) => ({

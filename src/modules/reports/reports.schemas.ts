@@ -41,13 +41,14 @@ const Count = z.number().int();
 const SalesFigures = {
   orders: Count.openapi({ description: 'Orders placed (not cancelled since).' }),
   units: Count.openapi({ description: 'Units in those orders.' }),
-  gross: Money.openapi({ description: 'Line subtotals before discounts.' }),
+  gross: Money.openapi({ description: 'Line subtotals before discounts, as priced (with the tax inside for orders whose prices include tax).' }),
   discounts: Money,
   shipping: Money,
-  tax: Money,
+  tax: Money.openapi({ description: 'Tax charged on lines and shipping, inside the prices or added to them.' }),
+  taxIncluded: Money.openapi({ description: 'The part of tax that was inside line prices (orders whose prices include tax): in gross, left out of net.' }),
   refunds: Money.openapi({ description: 'Refunds completed in the period, whenever their orders were placed.' }),
-  net: Money.openapi({ description: 'gross - discounts - refunds.' }),
-  sales: Money.openapi({ description: 'Order totals: gross - discounts + shipping + tax.' }),
+  net: Money.openapi({ description: 'gross - discounts - taxIncluded - refunds: what the goods sold for, without tax.' }),
+  sales: Money.openapi({ description: 'Order totals, what shoppers were charged: gross - discounts + shipping, plus tax where it was added on top.' }),
   averageOrderValue: Money.openapi({ description: 'sales / orders (0 without orders).' }),
 };
 

@@ -69,7 +69,7 @@ function bucket(rows: DayRow[], range: Range, interval: Interval) {
   return { periods, totals };
 }
 
-const SUMMED = ['orders', 'firstOrders', 'firstOrderSales', 'units', 'gross', 'discounts', 'shipping', 'tax', 'sales', 'refunds'] as const;
+const SUMMED = ['orders', 'firstOrders', 'firstOrderSales', 'units', 'gross', 'discounts', 'shipping', 'tax', 'lineTaxIncluded', 'sales', 'refunds'] as const;
 type Sum = Record<(typeof SUMMED)[number], number>;
 const emptySum = (): Sum => Object.fromEntries(SUMMED.map((k) => [k, 0])) as Sum;
 function add(into: Sum, row: Sum) {
@@ -86,7 +86,8 @@ function salesFigures(s: Sum, digits: number) {
     shipping: money(s.shipping),
     tax: money(s.tax),
     refunds: money(s.refunds),
-    net: money(s.gross - s.discounts - s.refunds),
+    taxIncluded: money(s.lineTaxIncluded),
+    net: money(s.gross - s.discounts - s.lineTaxIncluded - s.refunds),
     sales: money(s.sales),
     averageOrderValue: money(s.orders ? Math.round(s.sales / s.orders) : 0),
   };

@@ -1343,6 +1343,8 @@ export interface Cart {
   customerId: string | null;
   email: string | null;
   currency: string;
+  /** Whether the cart's prices include tax (the currency's `pricesIncludeTax`, else the store's): then the shopper pays the listed prices with tax inside; else tax is added at the shipping address's rates. */
+  pricesIncludeTax: boolean;
   couponCode: string | null;
   /** The cart's, or else (a customer's active cart) the customer's default shipping address. Tax follows it. */
   shippingAddress: {
@@ -1400,9 +1402,15 @@ export interface CartLine {
   subtotal: number;
   /** Major units of the cart currency. */
   discount: number;
-  /** Major units of the cart currency. */
+  /** The percent the line is taxed at: its product's tax class's rate for the shipping address (docs/api.md, Taxes); null when no rate applies there. */
+  taxRate: number | null;
+  /** The product's tax class. */
+  taxClass: string;
+  /** Tax on subtotal - discount: inside it when the cart's prices include tax, else added to it. Rounded half-up per line. */
+  taxAmount: number;
+  /** Deprecated: the same as taxAmount. */
   tax: number;
-  /** Major units of the cart currency. */
+  /** subtotal - discount, plus taxAmount when tax is added on top (pricesIncludeTax false). */
   total: number;
   /** The quantity is in stock now (stock is only reserved at checkout). */
   inStock: boolean;
@@ -1415,11 +1423,24 @@ export interface CartTotals {
   discountTotal: number;
   /** Major units of the cart currency. */
   shippingTotal: number;
-  /** Major units of the cart currency. */
+  /** The part of taxTotal charged on shipping. */
+  shippingTax: number;
+  /** Tax of the lines and shipping: inside the prices when pricesIncludeTax, else added to them. */
   taxTotal: number;
-  /** Major units of the cart currency. */
+  /** subtotal - discountTotal + shippingTotal, plus taxTotal when prices exclude tax: what checkout charges. */
   total: number;
+  taxBreakdown: TaxBreakdown;
 }
+
+/** Tax by rate, highest rate first: one entry per percent charged on lines or shipping (untaxed amounts are left out). The taxAmounts add up to taxTotal. Lines of orders placed before tax rates were kept per line (taxRate null) are not in it. */
+export type TaxBreakdown = Array<{
+  /** The percent charged. */
+  rate: number;
+  /** What was taxed at this rate, after discounts and without the tax. */
+  netAmount: number;
+  /** The tax at this rate: the lines' and, where taxed, shipping's. */
+  taxAmount: number;
+}>;
 
 /** Something the server changed in the cart because it could no longer stand, and why. */
 export interface CartNotice {
@@ -1525,9 +1546,13 @@ export interface Order {
   discountTotal: number;
   /** The order's shipping charge. 0 to a vendor caller: shipping is charged to the order, not to any vendor's lines. In the major unit of the order's currency. */
   shippingTotal: number;
-  /** Tax of the lines, plus tax on shipping where the rate taxes it. To a vendor caller, the tax of its own lines only (each line's, as the order was priced). In the major unit of the order's currency. */
+  /** Tax of the lines, plus tax on shipping where the rate taxes it: inside the prices when pricesIncludeTax, else added to them. To a vendor caller, the tax of its own lines only (each line's, as the order was priced). In the major unit of the order's currency. */
   taxTotal: number;
-  /** subtotal - discountTotal + shippingTotal + taxTotal. To a vendor caller, the total of its own lines (and `sort=total` sorts by it). In the major unit of the order's currency. */
+  /** Whether the order's prices included tax (the currency's or the store's setting when it was placed): then total does not add taxTotal. */
+  pricesIncludeTax: boolean;
+  /** The part of taxTotal charged on shipping. 0 to a vendor caller. In the major unit of the order's currency. */
+  shippingTax: number;
+  /** subtotal - discountTotal + shippingTotal, plus taxTotal when prices exclude tax. To a vendor caller, the total of its own lines (and `sort=total` sorts by it). In the major unit of the order's currency. */
   total: number;
   /** Paid so far. null to a vendor caller: payments are for the whole order, and a vendor's share of them would tell what other vendors' lines cost. In the major unit of the order's currency. */
   amountPaid: number | null;
@@ -1567,6 +1592,7 @@ export interface Order {
   createdAt: string;
   updatedAt: string;
   shippingMethod: ShippingMethodChoice & unknown;
+  taxBreakdown: TaxBreakdown;
   /** What is still owed: total - amountPaid, never below 0. null to a vendor caller, as amountPaid. In the major unit of the order's currency. */
   amountDue: number | null;
   /** Derived from the amounts: `refunded` when everything paid was refunded, `partially_refunded` when some was, `paid` when amountPaid covers the total (so an order totalling 0 is paid), `partially_paid` when some was paid, else `unpaid`. To a vendor caller, the whole order's status (no amount). */
@@ -1589,12 +1615,18 @@ export interface OrderLine {
   subtotal: number;
   /** Amount in the major unit of the order's currency. */
   discount: number;
-  /** Amount in the major unit of the order's currency. */
+  /** Deprecated: the same as taxAmount. */
   tax: number;
-  /** Amount in the major unit of the order's currency. */
+  /** The percent the line was taxed at (its tax class's rate for the shipping address); null when no rate applied, and for orders placed before rates were kept per line. */
+  taxRate: number | null;
+  /** The product's tax class when the order was placed; null for orders placed before tax classes. */
+  taxClass: string | null;
+  /** subtotal - discount, plus taxAmount when tax is added on top (pricesIncludeTax false). */
   total: number;
   quantityShipped: number;
   quantityDelivered: number;
+  /** The tax of the line, on subtotal - discount: inside it when the order's prices include tax, else added to it. Rounded half-up per line. */
+  taxAmount: number;
 }
 
 export interface Checkout {
@@ -2247,19 +2279,21 @@ export interface SalesReport {
     orders: number;
     /** Units in those orders. */
     units: number;
-    /** Line subtotals before discounts. */
+    /** Line subtotals before discounts, as priced (with the tax inside for orders whose prices include tax). */
     gross: number;
     /** Amount in the major unit of the report currency. */
     discounts: number;
     /** Amount in the major unit of the report currency. */
     shipping: number;
-    /** Amount in the major unit of the report currency. */
+    /** Tax charged on lines and shipping, inside the prices or added to them. */
     tax: number;
+    /** The part of tax that was inside line prices (orders whose prices include tax): in gross, left out of net. */
+    taxIncluded: number;
     /** Refunds completed in the period, whenever their orders were placed. */
     refunds: number;
-    /** gross - discounts - refunds. */
+    /** gross - discounts - taxIncluded - refunds: what the goods sold for, without tax. */
     net: number;
-    /** Order totals: gross - discounts + shipping + tax. */
+    /** Order totals, what shoppers were charged: gross - discounts + shipping, plus tax where it was added on top. */
     sales: number;
     /** sales / orders (0 without orders). */
     averageOrderValue: number;
@@ -2272,19 +2306,21 @@ export interface SalesReport {
     orders: number;
     /** Units in those orders. */
     units: number;
-    /** Line subtotals before discounts. */
+    /** Line subtotals before discounts, as priced (with the tax inside for orders whose prices include tax). */
     gross: number;
     /** Amount in the major unit of the report currency. */
     discounts: number;
     /** Amount in the major unit of the report currency. */
     shipping: number;
-    /** Amount in the major unit of the report currency. */
+    /** Tax charged on lines and shipping, inside the prices or added to them. */
     tax: number;
+    /** The part of tax that was inside line prices (orders whose prices include tax): in gross, left out of net. */
+    taxIncluded: number;
     /** Refunds completed in the period, whenever their orders were placed. */
     refunds: number;
-    /** gross - discounts - refunds. */
+    /** gross - discounts - taxIncluded - refunds: what the goods sold for, without tax. */
     net: number;
-    /** Order totals: gross - discounts + shipping + tax. */
+    /** Order totals, what shoppers were charged: gross - discounts + shipping, plus tax where it was added on top. */
     sales: number;
     /** sales / orders (0 without orders). */
     averageOrderValue: number;
