@@ -30,6 +30,7 @@ import { productMediaRoutes } from './routes/product-media';
 import { productRoutes } from './routes/products';
 import { settingsRoutes } from './routes/settings';
 import { shippingRoutes } from './routes/shipping';
+import { taxClassRoutes } from './routes/tax-classes';
 import { setupRoutes } from './routes/setup';
 import { signInRoutes } from './routes/sign-in';
 import { webhookRoutes } from './routes/webhooks';
@@ -105,6 +106,7 @@ export function createAdminRouter(redispatch: Redispatch) {
   admin.route('/audit-log', auditLogRoutes);
   admin.route('/settings/api-keys', apiKeyRoutes);
   admin.route('/settings/shipping', shippingRoutes);
+  admin.route('/settings/tax-classes', taxClassRoutes);
   admin.route('/settings', settingsRoutes);
   admin.route('/export', exportRoutes(redispatch));
   admin.route('/reports', reportsRoutes);

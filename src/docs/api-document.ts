@@ -62,9 +62,13 @@ const OPENAPI_TAGS = [
   { name: 'Vendors', description: 'Vendors of a marketplace store, whose users see only their own products and orders.' },
   { name: 'Roles', description: 'Built-in and custom roles and their `resource:action` permissions.' },
   { name: 'API keys', description: 'API keys (`sk_...`) for servers and scripts, shown once when created.' },
-  { name: 'Settings', description: 'The store settings: name, contact email, default currency, weight unit and low-stock threshold.' },
+  { name: 'Settings', description: 'The store settings: name, contact email, default currency, whether prices include tax, weight unit and low-stock threshold.' },
   { name: 'Currencies', description: 'The currencies the store sells in and their exchange rates. Reads are public (enabled currencies only).' },
-  { name: 'Tax rates', description: 'Tax rates per country and region.' },
+  {
+    name: 'Tax classes',
+    description: "Kinds of goods taxed at their own rates (standard, reduced, zero and the store's own), named by a product's and a tax rate's `taxClass`. Staff only.",
+  },
+  { name: 'Tax rates', description: "Tax rates per tax class, country and region; a class without a rate for a place pays the standard class's rate there. Staff only." },
   {
     name: 'Shipping',
     description:

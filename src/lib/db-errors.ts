@@ -27,6 +27,11 @@ export async function withUniqueConflicts<T>(fields: Record<string, UniqueField>
 
 const errorText = (error: unknown) => String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? '');
 
+/** True when a trigger aborted the statement with `RAISE(ABORT, reason)` (a rule the schema keeps under any race). */
+export function isTriggerAbort(error: unknown, reason: string): boolean {
+  return errorText(error).includes(reason);
+}
+
 /** True for a FOREIGN KEY constraint failure from D1 (a row still referenced, or a reference to nothing). */
 export function isForeignKeyFailure(error: unknown): boolean {
   return /FOREIGN KEY constraint failed/.test(errorText(error));

@@ -29,6 +29,7 @@ describe('GET /api/settings', () => {
       shippingFlatRate: 0,
       freeShippingThreshold: null,
       allowedOrigins: [],
+      pricesIncludeTax: false,
       updatedAt: expect.any(String),
     });
   });
@@ -67,6 +68,19 @@ describe('PATCH /api/settings', () => {
     });
     expect(await standardMethod()).toMatchObject({ rate: { type: 'flat', amount: 495 }, freeAbove: 5010 });
     expect((await api('/api/settings', { key })).body.data).toEqual(res.body.data);
+  });
+
+  it('switches catalogue prices to include tax and back; the stored flag follows, a non-boolean is 422', async () => {
+    const on = await patchSettings({ pricesIncludeTax: true });
+    expect(on.status, JSON.stringify(on.body)).toBe(200);
+    expect(on.body.data.pricesIncludeTax).toBe(true);
+    expect((await storedRow()).pricesIncludeTax).toBe(true);
+    expect((await api('/api/settings?fields=pricesIncludeTax', { key })).body.data).toEqual({ pricesIncludeTax: true });
+    const bad = await patchSettings({ pricesIncludeTax: 'yes' });
+    expectError(bad, 422, 'VALIDATION_ERROR');
+    expect(fieldsOf(bad)).toEqual(['pricesIncludeTax']);
+    expect((await patchSettings({ pricesIncludeTax: false })).body.data.pricesIncludeTax).toBe(false);
+    expect((await storedRow()).pricesIncludeTax).toBe(false);
   });
 
   it('clears the free-shipping threshold with null', async () => {

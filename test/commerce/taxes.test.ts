@@ -150,3 +150,58 @@ describe('PATCH and DELETE /api/settings/taxes/{id}', () => {
     expectError(await api(`/api/settings/taxes/${created.id}`, { method: 'DELETE', key }), 404, 'NOT_FOUND');
   });
 });
+
+describe('tax classes of rates', () => {
+  it('keeps one rate per place and class: a reduced rate beside the standard one, a second reduced one 409 naming the class', async () => {
+    const region = freshRegion();
+    expect((await addRate({ name: 'Standard', country: 'AT', region, rate: 20 })).status).toBe(201);
+    const reduced = await addRate({ name: 'Reduced', country: 'AT', region, rate: 10, taxClass: 'reduced' });
+    expect(reduced.status, JSON.stringify(reduced.body)).toBe(201);
+    expect(reduced.body.data).toMatchObject({ taxClass: 'reduced', rate: 10 });
+    const again = await addRate({ name: 'Reduced again', country: 'AT', region, rate: 13, taxClass: 'reduced' });
+    expectError(again, 409, 'CONFLICT');
+    expect(again.body.error.message).toBe(`A reduced tax rate for AT-${region} already exists; change that one instead`);
+    expect(again.body.error.details).toMatchObject([{ field: 'region', code: 'already_exists' }]);
+    const whole = await addRate({ name: 'Whole', country: 'LU', rate: 17 });
+    expect(whole.status).toBe(201);
+    const wholeAgain = await addRate({ name: 'Whole again', country: 'LU', rate: 16 });
+    expect(wholeAgain.body.error.message).toBe('A standard tax rate for LU (whole country) already exists; change that one instead');
+  });
+
+  it('refuses a class that does not exist (422 not_found) and the zero class (422), storing nothing', async () => {
+    const region = freshRegion();
+    const unknown = await addRate({ name: 'Unknown', country: 'BE', region, rate: 6, taxClass: 'luxury' });
+    expectError(unknown, 422, 'VALIDATION_ERROR');
+    expect(unknown.body.error.details).toEqual([{ field: 'taxClass', code: 'not_found', message: expect.stringContaining("no tax class 'luxury'") }]);
+    const zero = await addRate({ name: 'Zero', country: 'BE', region, rate: 0, taxClass: 'zero' });
+    expectError(zero, 422, 'VALIDATION_ERROR');
+    expect(fieldsOf(zero)).toEqual(['taxClass']);
+    expect(zero.body.error.details[0].message).toContain('the zero class is never taxed');
+    expect((await api(`/api/settings/taxes?country=BE&region=${region}`, { key })).body.data).toEqual([]);
+  });
+
+  it('moves a rate to another existing class, and refuses an unknown class or zero, leaving it as it was', async () => {
+    const created = (await addRate({ name: 'Movable', country: 'PT', region: freshRegion(), rate: 23 })).body.data;
+    const path = `/api/settings/taxes/${created.id}`;
+    const unknown = await api(path, { method: 'PATCH', key, json: { taxClass: 'luxury', rate: 5 } });
+    expectError(unknown, 422, 'VALIDATION_ERROR');
+    expect(unknown.body.error.details).toMatchObject([{ field: 'taxClass', code: 'not_found' }]);
+    expect(fieldsOf(await api(path, { method: 'PATCH', key, json: { taxClass: 'zero' } }))).toEqual(['taxClass']);
+    expect((await api(path, { key })).body.data).toEqual(created);
+    const moved = await api(path, { method: 'PATCH', key, json: { taxClass: 'reduced', rate: 6 } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect((await api(path, { key })).body.data).toMatchObject({ taxClass: 'reduced', rate: 6 });
+  });
+
+  it('lists the rates of one class with tax_class, in any case', async () => {
+    const region = freshRegion();
+    await addRate({ name: 'Std', country: 'NL', region, rate: 21 });
+    await addRate({ name: 'Low', country: 'NL', region, rate: 9, taxClass: 'reduced' });
+    const reduced = await api(`/api/settings/taxes?country=NL&region=${region}&tax_class=Reduced&fields=name,taxClass`, { key });
+    expect(reduced.status).toBe(200);
+    expect(reduced.body.data).toEqual([{ name: 'Low', taxClass: 'reduced' }]);
+    const standard = await api(`/api/settings/taxes?country=NL&region=${region}&tax_class=standard&fields=name`, { key });
+    expect(standard.body.data).toEqual([{ name: 'Std' }]);
+    expectError(await api('/api/settings/taxes?tax_class=not%20a%20code', { key }), 400, 'INVALID_REQUEST');
+  });
+});

@@ -67,6 +67,7 @@ from ._types import (
     ShippingRate,
     ShippingZone,
     StoreSettings,
+    TaxClass,
     TaxRate,
     UpdateCartBillingAddress,
     UpdateCartShippingAddress,
@@ -118,6 +119,7 @@ __all__ = [
     "ShippingZonesMethodsResource",
     "ShippingZonesResource",
     "StoreApiResources",
+    "TaxClassesResource",
     "TaxRatesResource",
     "UsersResource",
     "VendorsResource",
@@ -156,6 +158,7 @@ class StoreApiResources(ResourceBase):
         self.settings = SettingsResource(http)
         self.shipments = ShipmentsResource(http)
         self.shipping_zones = ShippingZonesResource(http)
+        self.tax_classes = TaxClassesResource(http)
         self.tax_rates = TaxRatesResource(http)
         self.users = UsersResource(http)
         self.vendors = VendorsResource(http)
@@ -5054,6 +5057,10 @@ class SettingsResource(ResourceBase):
             defaultCurrency: An existing, enabled currency whose exchange rate is 1 and whose
                 minor units match the current default (409 otherwise): prices are stored as minor
                 units of the default currency and are not converted.
+            pricesIncludeTax: When true, catalogue prices include tax: the shopper pays the
+                listed price, with the tax inside it. When false, tax is added on top of the listed
+                price. A currency's own `pricesIncludeTax` (`/api/settings/currencies`) overrides
+                this for prices in that currency.
             lowStockThreshold: Stock at or below this is low, unless a product or variant sets
                 its own.
             shippingFlatRate: The "Standard" method's flat amount, in major units of the default
@@ -5564,6 +5571,130 @@ class ShippingZonesResource(ResourceBase):
         )
 
 
+class TaxClassesResource(ResourceBase):
+    """tax_classes: Tax classes."""
+
+    def create(self, *, code: str, name: str) -> TaxClass:
+        """Create a tax class.
+
+        POST /api/settings/tax-classes
+
+        Args:
+            code: Lower-case letters, digits and dashes; unique, and it cannot change.
+        """
+        return self._http.call(
+            "POST",
+            "/api/settings/tax-classes",
+            kind="item",
+            body=compact_body({"code": code, "name": name}),
+        )
+
+    def delete(self, code: str, /) -> None:
+        """Delete a tax class.
+
+        DELETE /api/settings/tax-classes/{code}
+        """
+        return self._http.call(
+            "DELETE",
+            "/api/settings/tax-classes/{code}",
+            kind="none",
+            path_params={"code": code},
+        )
+
+    def get(self, code: str, /, *, fields: Optional[str] = None) -> TaxClass:
+        """Get a tax class by code.
+
+        GET /api/settings/tax-classes/{code}
+
+        Args:
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: code, name, createdAt, updatedAt. A
+                `fields` selection returns only the selected properties, so properties the response
+                schema marks required may be absent: clients and validators should treat them as
+                optional then.
+        """
+        return self._http.call(
+            "GET",
+            "/api/settings/tax-classes/{code}",
+            kind="item",
+            path_params={"code": code},
+            query={"fields": fields},
+        )
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+    ) -> Page[TaxClass]:
+        """List tax classes.
+
+        GET /api/settings/tax-classes
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: code, name,
+                createdAt. Default: code:asc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: code, name, createdAt, updatedAt. A
+                `fields` selection returns only the selected properties, so properties the response
+                schema marks required may be absent: clients and validators should treat them as
+                optional then.
+            q: Search in code and name, case-insensitive.
+        """
+        return self._http.call(
+            "GET",
+            "/api/settings/tax-classes",
+            kind="list",
+            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "q": q},
+        )
+
+    def pages(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+    ) -> Iterator[Page[TaxClass]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(page=page, limit=limit, sort=sort, fields=fields, q=q).iter_pages()
+
+    def iterate(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+    ) -> Iterator[TaxClass]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(page=page, limit=limit, sort=sort, fields=fields, q=q):
+            yield from each.data
+
+    def update(self, code: str, /, *, name: Union[str, NotGiven] = NOT_GIVEN) -> TaxClass:
+        """Update a tax class.
+
+        PATCH /api/settings/tax-classes/{code}
+        """
+        return self._http.call(
+            "PATCH",
+            "/api/settings/tax-classes/{code}",
+            kind="item",
+            path_params={"code": code},
+            body=compact_body({"name": name}),
+        )
+
+
 class TaxRatesResource(ResourceBase):
     """tax_rates: Tax rates."""
 
@@ -5586,8 +5717,9 @@ class TaxRatesResource(ResourceBase):
             region: Subdivision code within the country (CA for US-CA), upper-cased; null for
                 the whole country.
             rate: Percent, 0 to 100, at most 4 decimals; kept as exact decimal text.
-            taxClass: The tax class this rate is for; `standard` when left out. Not `zero`,
-                which is never taxed.
+            taxClass: The tax class this rate is for (`GET /api/settings/tax-classes`; an
+                unknown one is 422); `standard` when left out. Not `zero`, which is never taxed. A
+                class without a rate for a place pays the standard class's rate there.
             shippingTaxable: Whether shipping is taxed at this rate too.
         """
         return self._http.call(
@@ -5645,6 +5777,7 @@ class TaxRatesResource(ResourceBase):
         fields: Optional[str] = None,
         country: Optional[str] = None,
         region: Optional[str] = None,
+        tax_class: Optional[str] = None,
     ) -> Page[TaxRate]:
         """List tax rates.
 
@@ -5665,6 +5798,7 @@ class TaxRatesResource(ResourceBase):
                 absent: clients and validators should treat them as optional then.
             country: Country (ISO 3166-1 alpha-2, any case).
             region: Region code within the country (any case).
+            tax_class: Code of a tax class (any case): only its rates.
         """
         return self._http.call(
             "GET",
@@ -5677,6 +5811,7 @@ class TaxRatesResource(ResourceBase):
                 "fields": fields,
                 "country": country,
                 "region": region,
+                "tax_class": tax_class,
             },
         )
 
@@ -5689,6 +5824,7 @@ class TaxRatesResource(ResourceBase):
         fields: Optional[str] = None,
         country: Optional[str] = None,
         region: Optional[str] = None,
+        tax_class: Optional[str] = None,
     ) -> Iterator[Page[TaxRate]]:
         """Every page of list(), each fetched when the one before is used up."""
         yield from self.list(
@@ -5698,6 +5834,7 @@ class TaxRatesResource(ResourceBase):
             fields=fields,
             country=country,
             region=region,
+            tax_class=tax_class,
         ).iter_pages()
 
     def iterate(
@@ -5709,6 +5846,7 @@ class TaxRatesResource(ResourceBase):
         fields: Optional[str] = None,
         country: Optional[str] = None,
         region: Optional[str] = None,
+        tax_class: Optional[str] = None,
     ) -> Iterator[TaxRate]:
         """Every item of every page of list(), fetching the pages as needed."""
         for each in self.pages(
@@ -5718,6 +5856,7 @@ class TaxRatesResource(ResourceBase):
             fields=fields,
             country=country,
             region=region,
+            tax_class=tax_class,
         ):
             yield from each.data
 
@@ -5742,8 +5881,9 @@ class TaxRatesResource(ResourceBase):
             region: Subdivision code within the country (CA for US-CA), upper-cased; null for
                 the whole country.
             rate: Percent, 0 to 100, at most 4 decimals; kept as exact decimal text.
-            taxClass: The tax class this rate is for; `standard` when left out. Not `zero`,
-                which is never taxed.
+            taxClass: The tax class this rate is for (`GET /api/settings/tax-classes`; an
+                unknown one is 422); `standard` when left out. Not `zero`, which is never taxed. A
+                class without a rate for a place pays the standard class's rate there.
             shippingTaxable: Whether shipping is taxed at this rate too.
         """
         return self._http.call(

@@ -66,6 +66,7 @@ __all__ = [
     "CreateShippingMethod",
     "CreateShippingZone",
     "CreateStaffUser",
+    "CreateTaxClass",
     "CreateTaxRate",
     "CreateVariant",
     "CreateVendor",
@@ -192,6 +193,7 @@ __all__ = [
     "StripeWebhookReceipt",
     "TaxBreakdown",
     "TaxBreakdownItem",
+    "TaxClass",
     "TaxRate",
     "UpdateAddress",
     "UpdateBanner",
@@ -217,6 +219,7 @@ __all__ = [
     "UpdateShippingZone",
     "UpdateStaffUser",
     "UpdateStoreSettings",
+    "UpdateTaxClass",
     "UpdateTaxRate",
     "UpdateVariant",
     "UpdateVendor",
@@ -1139,6 +1142,12 @@ class CreateStaffUser(_CreateStaffUserRequired, total=False):
     vendorId: Optional[str]
 
 
+class CreateTaxClass(TypedDict):
+    #: Lower-case letters, digits and dashes; unique, and it cannot change.
+    code: str
+    name: str
+
+
 class _CreateTaxRateRequired(TypedDict):
     name: str
     #: ISO 3166-1 alpha-2, upper-cased.
@@ -1150,7 +1159,9 @@ class _CreateTaxRateRequired(TypedDict):
 class CreateTaxRate(_CreateTaxRateRequired, total=False):
     #: Subdivision code within the country (CA for US-CA), upper-cased; null for the whole country.
     region: Optional[str]
-    #: The tax class this rate is for; `standard` when left out. Not `zero`, which is never taxed.
+    #: The tax class this rate is for (`GET /api/settings/tax-classes`; an unknown one is 422);
+    #: `standard` when left out. Not `zero`, which is never taxed. A class without a rate for a
+    #: place pays the standard class's rate there.
     taxClass: str
     #: Whether shipping is taxed at this rate too.
     shippingTaxable: bool
@@ -2814,6 +2825,9 @@ class StoreSettings(TypedDict):
     contactEmail: Optional[str]
     defaultCurrency: str
     weightUnit: Literal["g", "kg", "oz", "lb"]
+    #: When true, catalogue prices include tax: the shopper pays the listed price, with the tax
+    #: inside it. When false, tax is added on top of the listed price. A currency's own
+    #: `pricesIncludeTax` (`/api/settings/currencies`) overrides this for prices in that currency.
     pricesIncludeTax: bool
     lowStockThreshold: int
     #: The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept
@@ -2862,6 +2876,21 @@ class TaxBreakdownItem(TypedDict):
 #: amounts are left out). The taxAmounts add up to taxTotal. Lines of orders placed before tax rates
 #: were kept per line (taxRate null) are not in it.
 TaxBreakdown = List["TaxBreakdownItem"]
+
+
+class TaxClass(TypedDict):
+    """
+    A kind of goods taxed at its own rates (`taxClass` of a product and of a tax rate): `standard`,
+    `reduced`, `zero` and the store's own. A class with no rate for a place pays the standard
+    class's rate there; `zero` is never taxed (no rate can be made for it). `standard` and `zero`
+    always exist.
+    """
+
+    #: Code of a tax class (`GET /api/settings/tax-classes`).
+    code: str
+    name: str
+    createdAt: str
+    updatedAt: str
 
 
 class TaxRate(TypedDict):
@@ -3248,6 +3277,9 @@ class UpdateStoreSettings(TypedDict, total=False):
     #: are not converted.
     defaultCurrency: str
     weightUnit: Literal["g", "kg", "oz", "lb"]
+    #: When true, catalogue prices include tax: the shopper pays the listed price, with the tax
+    #: inside it. When false, tax is added on top of the listed price. A currency's own
+    #: `pricesIncludeTax` (`/api/settings/currencies`) overrides this for prices in that currency.
     pricesIncludeTax: bool
     #: Stock at or below this is low, unless a product or variant sets its own.
     lowStockThreshold: int
@@ -3273,6 +3305,14 @@ class UpdateStoreSettings(TypedDict, total=False):
     allowedOrigins: List[str]
 
 
+class UpdateTaxClass(TypedDict, total=False):
+    """
+    The code cannot change: products and rates name the class by it.
+    """
+
+    name: str
+
+
 class UpdateTaxRate(TypedDict, total=False):
     name: str
     #: ISO 3166-1 alpha-2, upper-cased.
@@ -3281,7 +3321,9 @@ class UpdateTaxRate(TypedDict, total=False):
     region: Optional[str]
     #: Percent, 0 to 100, at most 4 decimals; kept as exact decimal text.
     rate: float
-    #: The tax class this rate is for; `standard` when left out. Not `zero`, which is never taxed.
+    #: The tax class this rate is for (`GET /api/settings/tax-classes`; an unknown one is 422);
+    #: `standard` when left out. Not `zero`, which is never taxed. A class without a rate for a
+    #: place pays the standard class's rate there.
     taxClass: str
     #: Whether shipping is taxed at this rate too.
     shippingTaxable: bool

@@ -68,6 +68,7 @@ const NAV: NavGroup[] = [
     label: 'Settings',
     items: [
       { href: '/admin/settings', label: 'Store', needs: ['settings:read'] },
+      { href: '/admin/settings/tax-classes', label: 'Tax classes', needs: ['settings:read'] },
       { href: '/admin/settings/shipping', label: 'Shipping', needs: ['settings:read'] },
       { href: '/admin/users', label: 'Staff', needs: ['users:read', 'users:write'] },
       { href: '/admin/roles', label: 'Roles', needs: ['roles:read', 'roles:write'] },

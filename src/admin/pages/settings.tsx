@@ -1,20 +1,51 @@
 import { WEIGHT_UNITS } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
 import type { Currency } from '../../modules/settings/currencies.schemas';
+import type { TaxClass } from '../../modules/settings/tax-classes.schemas';
 import type { TaxRate } from '../../modules/settings/taxes.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Pager, Table } from '../components/table';
 import { Checkbox } from './coupons';
 
-export const STORE_FIELDS = ['name', 'contactEmail', 'defaultCurrency', 'weightUnit', 'lowStockThreshold', 'shippingFlatRate', 'freeShippingThreshold', 'allowedOrigins'];
+export const STORE_FIELDS = [
+  'name',
+  'contactEmail',
+  'defaultCurrency',
+  'weightUnit',
+  'lowStockThreshold',
+  'pricesIncludeTax',
+  'shippingFlatRate',
+  'freeShippingThreshold',
+  'allowedOrigins',
+];
 
-const TAX_FIELDS = ['name', 'country', 'region', 'rate', 'shippingTaxable'];
-const CURRENCY_FIELDS = ['name', 'symbol', 'minorUnits', 'exchangeRate', 'enabled'];
+const TAX_FIELDS = ['name', 'country', 'region', 'rate', 'taxClass', 'shippingTaxable'];
+const CURRENCY_FIELDS = ['name', 'symbol', 'minorUnits', 'exchangeRate', 'enabled', 'pricesIncludeTax'];
+
+/** A currency's `pricesIncludeTax` as the form's choice: blank follows the store. */
+export const PRICES_INCLUDE_TAX: [string, string][] = [
+  ['', 'Store default'],
+  ['yes', 'Yes: prices include tax'],
+  ['no', 'No: tax is added'],
+];
+
+function PricesIncludeTaxSelect({ form }: { form: FormState }) {
+  return <Select form={form} name="pricesIncludeTax" label="Prices include tax" options={PRICES_INCLUDE_TAX} />;
+}
+
+/** The classes a rate can be for: every one but zero, which is never taxed. */
+function TaxClassSelect({ form, classes }: { form: FormState; classes: TaxClass[] }) {
+  const options = classes.filter((c) => c.code !== 'zero').map((c): [string, string] => [c.code, c.name]);
+  return <Select form={form} name="taxClass" label="Tax class" options={options} />;
+}
+
+const className = (classes: TaxClass[], code: string) => classes.find((c) => c.code === code)?.name ?? code;
 
 export interface SettingsView {
   store: FormState;
   currencies: Currency[];
   taxes: TaxRate[];
+  taxClasses: TaxClass[];
   taxPage: Pagination;
   url: string;
   taxForm: FormState;
@@ -28,8 +59,8 @@ export function SettingsPage(v: SettingsView) {
   return (
     <>
       <nav class="actions" aria-label="Settings sections">
-        <a href="#store">Store</a> <a href="#currencies">Currencies</a> <a href="#taxes">Taxes</a> <a href="/admin/settings/shipping">Shipping</a>{' '}
-        <a href="/admin/settings/api-keys">API keys</a>
+        <a href="#store">Store</a> <a href="#currencies">Currencies</a> <a href="#taxes">Taxes</a> <a href="/admin/settings/tax-classes">Tax classes</a>{' '}
+        <a href="/admin/settings/shipping">Shipping</a> <a href="/admin/settings/api-keys">API keys</a>
       </nav>
       <section class="card" aria-labelledby="store">
         <h2 id="store">Store</h2>
@@ -49,6 +80,7 @@ export function SettingsPage(v: SettingsView) {
               </>
             )}
           </div>
+          <Checkbox form={v.store} name="pricesIncludeTax" label="Prices include tax: shoppers pay the listed price, tax inside it (a currency may say otherwise)" />
           <Field
             form={v.store}
             name="allowedOrigins"
@@ -60,7 +92,7 @@ export function SettingsPage(v: SettingsView) {
         </PostForm>
       </section>
       <h2 id="currencies">Currencies</h2>
-      <Table caption="Currencies" head={['Code', 'Name', 'Symbol', 'Decimals', 'Rate', 'State', '']} count={v.currencies.length}>
+      <Table caption="Currencies" head={['Code', 'Name', 'Symbol', 'Decimals', 'Rate', 'Prices include tax', 'State', '']} count={v.currencies.length}>
         {v.currencies.map((c) => (
           <tr>
             <td>{c.code}</td>
@@ -68,6 +100,7 @@ export function SettingsPage(v: SettingsView) {
             <td>{c.symbol}</td>
             <td class="num">{c.minorUnits}</td>
             <td class="num">{c.exchangeRate}</td>
+            <td>{c.pricesIncludeTax === null ? 'store default' : c.pricesIncludeTax ? 'yes' : 'no'}</td>
             <td>{c.isDefault ? <Badge value="default" /> : <Badge value={c.enabled ? 'active' : 'inactive'} />}</td>
             <td>
               {v.canWrite ? (
@@ -85,22 +118,28 @@ export function SettingsPage(v: SettingsView) {
       {v.canWrite ? (
         <PostForm action="/admin/settings/currencies" csrf={v.csrf} class="card">
           <h3>Add a currency</h3>
-          <FormErrors form={v.currencyForm} fields={['code', 'name', 'symbol', 'minorUnits', 'exchangeRate']} />
+          <FormErrors form={v.currencyForm} fields={['code', 'name', 'symbol', 'minorUnits', 'exchangeRate', 'pricesIncludeTax']} />
           <div class="form-row">
             <Field form={v.currencyForm} name="code" label="Code" required placeholder="EUR" />
             <Field form={v.currencyForm} name="name" label="Name" required />
             <Field form={v.currencyForm} name="symbol" label="Symbol" required />
             <Field form={v.currencyForm} name="minorUnits" label="Decimals" type="number" min="0" />
             <Field form={v.currencyForm} name="exchangeRate" label="Rate per default unit" type="number" step="any" min="0" required />
+            <PricesIncludeTaxSelect form={v.currencyForm} />
           </div>
           <button type="submit">Add currency</button>
         </PostForm>
       ) : null}
       <h2 id="taxes">Taxes</h2>
-      <Table caption="Tax rates" head={['Name', 'Country', 'Region', 'Rate', 'Shipping taxed', '']} count={v.taxes.length} empty="No tax rates.">
+      <p class="muted">
+        A product is taxed at the rate of its <a href="/admin/settings/tax-classes">tax class</a> for the address; a class with no rate there pays the standard rate, and the zero
+        class is never taxed.
+      </p>
+      <Table caption="Tax rates" head={['Name', 'Class', 'Country', 'Region', 'Rate', 'Shipping taxed', '']} count={v.taxes.length} empty="No tax rates.">
         {v.taxes.map((t) => (
           <tr>
             <td>{t.name}</td>
+            <td>{className(v.taxClasses, t.taxClass)}</td>
             <td>{t.country}</td>
             <td>{t.region ?? '—'}</td>
             <td class="num">{t.rate}%</td>
@@ -126,6 +165,7 @@ export function SettingsPage(v: SettingsView) {
             <Field form={v.taxForm} name="country" label="Country" required placeholder="US" />
             <Field form={v.taxForm} name="region" label="Region" placeholder="CA" />
             <Field form={v.taxForm} name="rate" label="Rate (%)" type="number" step="any" min="0" required />
+            <TaxClassSelect form={v.taxForm} classes={v.taxClasses} />
           </div>
           <Checkbox form={v.taxForm} name="shippingTaxable" label="Shipping is taxed too" />
           <button type="submit">Add tax rate</button>
@@ -154,6 +194,7 @@ export function CurrencyEditPage(v: { currency: Currency; form: FormState; csrf:
           <Field form={f} name="symbol" label="Symbol" required />
           <Field form={f} name="minorUnits" label="Decimals" type="number" min="0" />
           <Field form={f} name="exchangeRate" label="Rate per default unit" type="number" step="any" min="0" required />
+          <PricesIncludeTaxSelect form={f} />
         </div>
         <Checkbox form={f} name="enabled" label="Enabled (shown to customers)" />
         <button type="submit">Save currency</button>
@@ -163,7 +204,7 @@ export function CurrencyEditPage(v: { currency: Currency; form: FormState; csrf:
   );
 }
 
-export function TaxRateEditPage(v: { rate: TaxRate; form: FormState; csrf: string }) {
+export function TaxRateEditPage(v: { rate: TaxRate; taxClasses: TaxClass[]; form: FormState; csrf: string }) {
   const t = v.rate;
   const f = v.form;
   return (
@@ -180,6 +221,7 @@ export function TaxRateEditPage(v: { rate: TaxRate; form: FormState; csrf: strin
           <Field form={f} name="country" label="Country" required placeholder="US" />
           <Field form={f} name="region" label="Region" placeholder="CA" hint="Blank: the whole country." />
           <Field form={f} name="rate" label="Rate (%)" type="number" step="any" min="0" required />
+          <TaxClassSelect form={f} classes={v.taxClasses} />
         </div>
         <Checkbox form={f} name="shippingTaxable" label="Shipping is taxed too" />
         <button type="submit">Save tax rate</button>

@@ -24,6 +24,7 @@ const PAGES: Record<string, (id: string) => string> = {
   coupon: () => '/admin/coupons',
   api_key: () => '/admin/settings/api-keys',
   settings: () => '/admin/settings',
+  tax_class: (code) => `/admin/settings/tax-classes/${code}`,
 };
 const resourceHref = (e: AuditEntry) => PAGES[e.resource]?.(encodeURIComponent(e.resourceId)) ?? null;
 

@@ -9,6 +9,8 @@ import * as currencies from '../../modules/settings/currencies.service';
 import * as routes from '../../modules/settings/settings.routes';
 import { UpdateSettingsBody } from '../../modules/settings/settings.schemas';
 import * as settings from '../../modules/settings/settings.service';
+import { taxClassListQuery } from '../../modules/settings/tax-classes.query';
+import * as taxClasses from '../../modules/settings/tax-classes.service';
 import { taxRateListQuery } from '../../modules/settings/taxes.query';
 import { taxRateRoutes as taxRoutes } from '../../modules/settings/taxes.routes';
 import { CreateTaxRateBody, UpdateTaxRateBody } from '../../modules/settings/taxes.schemas';
@@ -25,19 +27,21 @@ type C = Context<AppEnv>;
 async function show(c: C, forms: { store?: FormState; tax?: FormState; currency?: FormState } = {}, status = 200) {
   const db = c.var.db;
   const { query } = listQuery(c, taxRateListQuery);
-  const [store, currencyList, taxList] = await Promise.all([
+  const [store, currencyList, taxList, classList] = await Promise.all([
     forms.store ? null : settings.getSettings(db),
     currencies.listCurrencies(db, firstPage(currencyListQuery), true),
     taxes.listTaxRates(db, query),
+    classesOf(c),
   ]);
   const view = (
     <SettingsPage
-      store={forms.store ?? emptyForm({ ...store, allowedOrigins: store!.allowedOrigins.join('\n') })}
+      store={forms.store ?? emptyForm({ ...store, allowedOrigins: store!.allowedOrigins.join('\n'), pricesIncludeTax: store!.pricesIncludeTax ? 'on' : '' })}
       currencies={currencyList.items}
       taxes={taxList.items}
+      taxClasses={classList}
       taxPage={pageOf(query, taxList.total)}
       url={c.req.url}
-      taxForm={forms.tax ?? emptyForm({ country: '' })}
+      taxForm={forms.tax ?? emptyForm({ country: '', taxClass: 'standard' })}
       currencyForm={forms.currency ?? emptyForm({ minorUnits: 2 })}
       csrf={sessionOf(c).csrfToken}
       canWrite={hasPermission(c.var.principal, 'settings:write')}
@@ -46,13 +50,25 @@ async function show(c: C, forms: { store?: FormState; tax?: FormState; currency?
   return page(c, { title: 'Settings', active: HERE, status }, view);
 }
 
+/** Every tax class, for the rates' class select and names. */
+const classesOf = async (c: C) => (await taxClasses.listTaxClasses(c.var.db, firstPage(taxClassListQuery))).items;
+
+const CHOICES: Record<string, boolean> = { yes: true, no: false };
+/** The currency form's choice as `pricesIncludeTax`: blank follows the store (null), absent leaves it as it is, anything else goes on for the schema to refuse. */
+function pricesIncludeTax(form: Posted) {
+  if (!('pricesIncludeTax' in form)) return undefined;
+  const choice = str(form, 'pricesIncludeTax');
+  return choice === undefined ? null : (CHOICES[choice] ?? choice);
+}
+const choiceOf = (value: boolean | null) => (value === null ? '' : value ? 'yes' : 'no');
+
 /** A field the API requires: blank goes on as '' for the schema to refuse next to the field, instead of leaving it unchanged. */
 const required = (form: Posted, name: string) => num(form, name) ?? form[name]?.[0] ?? '';
 const requiredText = (form: Posted, name: string) => form[name]?.[0] ?? '';
 
 async function currencyPage(c: C, code: string, form?: FormState, status = 200) {
   const currency = await currencies.getCurrency(c.var.db, code);
-  const values = { ...currency, enabled: currency.enabled ? 'on' : '' };
+  const values = { ...currency, enabled: currency.enabled ? 'on' : '', pricesIncludeTax: choiceOf(currency.pricesIncludeTax) };
   // A refused delete keeps the stored values in the form, with the API's message above it.
   const state = form && Object.keys(form.values).length === 0 ? { ...emptyForm(values), message: form.message } : (form ?? emptyForm(values));
   const view = <CurrencyEditPage currency={currency} form={state} csrf={sessionOf(c).csrfToken} />;
@@ -67,9 +83,9 @@ function currencyFailure(error: unknown, values: Record<string, unknown>): FormS
 }
 
 async function taxPage(c: C, id: string, form?: FormState, status = 200) {
-  const rate = await taxes.getTaxRate(c.var.db, id);
+  const [rate, classList] = await Promise.all([taxes.getTaxRate(c.var.db, id), classesOf(c)]);
   const values = { ...rate, shippingTaxable: rate.shippingTaxable ? 'on' : '' };
-  const view = <TaxRateEditPage rate={rate} form={form ?? emptyForm(values)} csrf={sessionOf(c).csrfToken} />;
+  const view = <TaxRateEditPage rate={rate} taxClasses={classList} form={form ?? emptyForm(values)} csrf={sessionOf(c).csrfToken} />;
   return page(c, { title: `Tax rate “${rate.name}”`, active: HERE, status }, view);
 }
 
@@ -84,6 +100,7 @@ export const settingsRoutes = new Hono<AppEnv>()
         defaultCurrency: str(form, 'defaultCurrency'),
         weightUnit: str(form, 'weightUnit'),
         lowStockThreshold: num(form, 'lowStockThreshold'),
+        pricesIncludeTax: checked(form, 'pricesIncludeTax'),
         // Shown only while the Standard shipping method they alias is there: sent only when shown.
         ...('shippingFlatRate' in form ? { shippingFlatRate: num(form, 'shippingFlatRate'), freeShippingThreshold: numOrNull(form, 'freeShippingThreshold') } : {}),
         // One origin a line (commas and spaces also separate).
@@ -104,7 +121,14 @@ export const settingsRoutes = new Hono<AppEnv>()
   .post('/currencies', guard(currencyRoutes.create), async (c) => {
     const form = await readForm(c);
     try {
-      const body = { code: str(form, 'code'), name: str(form, 'name'), symbol: str(form, 'symbol'), minorUnits: num(form, 'minorUnits'), exchangeRate: num(form, 'exchangeRate') };
+      const body = {
+        code: str(form, 'code'),
+        name: str(form, 'name'),
+        symbol: str(form, 'symbol'),
+        minorUnits: num(form, 'minorUnits'),
+        exchangeRate: num(form, 'exchangeRate'),
+        pricesIncludeTax: pricesIncludeTax(form),
+      };
       const currency = await currencies.createCurrency(c.var.db, validate(CreateCurrencyBody, body));
       return redirectWith(c, `${HERE}#currencies`, `Currency ${currency.code} added.`);
     } catch (error) {
@@ -119,6 +143,7 @@ export const settingsRoutes = new Hono<AppEnv>()
         country: str(form, 'country'),
         region: str(form, 'region'),
         rate: num(form, 'rate'),
+        taxClass: str(form, 'taxClass'),
         shippingTaxable: checked(form, 'shippingTaxable'),
       };
       const rate = await taxes.createTaxRate(c.var.db, validate(CreateTaxRateBody, body));
@@ -138,6 +163,7 @@ export const settingsRoutes = new Hono<AppEnv>()
         minorUnits: required(form, 'minorUnits'),
         exchangeRate: required(form, 'exchangeRate'),
         enabled: checked(form, 'enabled'),
+        pricesIncludeTax: pricesIncludeTax(form),
       };
       const currency = await currencies.updateCurrency(c.var.db, code, validate(UpdateCurrencyBody, body));
       return redirectWith(c, `${HERE}#currencies`, `Currency ${currency.code} saved.`);
@@ -164,6 +190,7 @@ export const settingsRoutes = new Hono<AppEnv>()
         country: str(form, 'country') ?? '',
         region: orNull(form, 'region'),
         rate: required(form, 'rate'),
+        taxClass: str(form, 'taxClass'),
         shippingTaxable: checked(form, 'shippingTaxable'),
       };
       const rate = await taxes.updateTaxRate(c.var.db, id, validate(UpdateTaxRateBody, body));

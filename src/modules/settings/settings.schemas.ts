@@ -26,6 +26,13 @@ const amounts = {
   }),
 };
 
+const PricesIncludeTax = z.boolean().openapi({
+  description:
+    'When true, catalogue prices include tax: the shopper pays the listed price, with the tax inside it. ' +
+    "When false, tax is added on top of the listed price. A currency's own `pricesIncludeTax` (`/api/settings/currencies`) overrides this for prices in that currency.",
+  example: false,
+});
+
 const ALLOWED_ORIGINS_DESCRIPTION =
   'Web origins whose pages may call the API from a browser (CORS): exact origins (`https://shop.example`, `http://localhost:5173`) ' +
   'or one wildcard label in front (`https://*.shop.example`: every subdomain, not the domain itself). Scheme and port must match. ' +
@@ -35,6 +42,7 @@ export const SettingsSchema = createSelectSchema(storeSettings, {
   shippingFlatRate: amounts.shippingFlatRate.nullable(),
   freeShippingThreshold: amounts.freeShippingThreshold,
   allowedOrigins: z.array(z.string()).openapi({ description: ALLOWED_ORIGINS_DESCRIPTION, example: ['https://shop.example', 'https://*.shop.example'] }),
+  pricesIncludeTax: PricesIncludeTax,
   updatedAt: Timestamp,
 })
   .omit({ id: true })
@@ -52,6 +60,7 @@ const fields = {
   }),
   weightUnit: z.enum(WEIGHT_UNITS),
   lowStockThreshold: z.int().min(0).max(1_000_000_000).openapi({ description: 'Stock at or below this is low, unless a product or variant sets its own.' }),
+  pricesIncludeTax: PricesIncludeTax,
   ...amounts,
   allowedOrigins: AllowedOrigins.openapi({ description: ALLOWED_ORIGINS_DESCRIPTION, example: ['https://shop.example', 'https://*.shop.example'] }),
 };

@@ -1,11 +1,11 @@
-import type { z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { taxRates } from '../../db/schema';
 import { defineListQuery, fieldTreeFromSchema, type FilterSpec } from '../../lib/query';
-import { TaxCountry, TaxRateSchema, TaxRegion } from './taxes.schemas';
+import { TaxClassCode, TaxCountry, TaxRateSchema, TaxRegion } from './taxes.schemas';
 
-/** Exact match on an upper-cased code column, validated like the body field it filters. */
+/** Exact match on a code column, validated like the body field it filters. */
 function codeFilter(column: SQLiteColumn, schema: z.ZodType<string, string>, description: string): FilterSpec<string | undefined> {
   return { schema: schema.optional().openapi({ description }) as z.ZodType<string | undefined, string | undefined>, where: (value) => eq(column, value) };
 }
@@ -22,5 +22,13 @@ export const taxRateListQuery = defineListQuery({
   filters: {
     country: codeFilter(taxRates.country, TaxCountry, 'Country (ISO 3166-1 alpha-2, any case).'),
     region: codeFilter(taxRates.region, TaxRegion, 'Region code within the country (any case).'),
+    tax_class: codeFilter(
+      taxRates.taxClass,
+      z
+        .string()
+        .transform((code) => code.toLowerCase())
+        .pipe(TaxClassCode),
+      'Code of a tax class (any case): only its rates.',
+    ),
   },
 });

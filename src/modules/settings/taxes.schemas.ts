@@ -51,7 +51,11 @@ const fields = {
   country: TaxCountry,
   region: TaxRegion.nullable(),
   rate: Rate,
-  taxClass: TaxClassCode.openapi({ description: 'The tax class this rate is for; `standard` when left out. Not `zero`, which is never taxed.' }),
+  taxClass: TaxClassCode.refine((code) => code !== 'zero', 'cannot be zero: the zero class is never taxed').openapi({
+    description:
+      'The tax class this rate is for (`GET /api/settings/tax-classes`; an unknown one is 422); `standard` when left out. Not `zero`, which is never taxed. ' +
+      "A class without a rate for a place pays the standard class's rate there.",
+  }),
   shippingTaxable: z.boolean().openapi({ description: 'Whether shipping is taxed at this rate too.' }),
 };
 const serverColumns = { id: true, createdAt: true, updatedAt: true } as const;

@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, exists, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { taxRates } from '../../db/schema';
+import { taxClasses, taxRates } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
+import { insertWhere } from '../../lib/insert-where';
 import { listTable, type ParsedListQuery } from '../../lib/query';
 import { decimalText } from '../../lib/rates';
 import { taxRateListQuery } from './taxes.query';
@@ -14,22 +15,26 @@ const toTaxRate = (row: TaxRateRow): TaxRate => ({ ...row, rate: Number(row.rate
 const rateText = (rate: number) => decimalText(rate, TAX_RATE_DECIMALS)!;
 
 /**
- * The unique index on (country, coalesce(region, '')) is an expression index, which SQLite reports
- * by index name rather than by column, so the shared column mapping cannot name the field.
+ * The unique index on (country, coalesce(region, ''), tax_class) is an expression index, which SQLite
+ * reports by index name rather than by column, so the shared column mapping cannot name the field.
  */
-async function withPlaceConflict<T>(row: { country: string; region: string | null }, write: () => Promise<T>): Promise<T> {
+async function withPlaceConflict<T>(row: { country: string; region: string | null; taxClass: string }, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
     const text = String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? '');
     if (!/UNIQUE constraint failed/.test(text)) throw error;
     const place = row.region ? `${row.country}-${row.region}` : `${row.country} (whole country)`;
-    throw ApiError.conflict(`A tax rate for ${place} already exists; change that one instead`, row.region ? 'region' : 'country', {
+    throw ApiError.conflict(`A ${row.taxClass} tax rate for ${place} already exists; change that one instead`, row.region ? 'region' : 'country', {
       code: 'already_exists',
-      problem: `has a tax rate already (${place}); change that one instead`,
+      problem: `has a ${row.taxClass} tax rate already (${place}); change that one instead`,
     });
   }
 }
+
+/** Rates name their class by code without a foreign key (the class's delete takes its rates): the write itself checks the class is there. */
+const classExists = (db: Database, code: string) => exists(db.select({ one: sql`1` }).from(taxClasses).where(eq(taxClasses.code, code)));
+const unknownClass = (code: string) => ApiError.validation([{ field: 'taxClass', code: 'not_found', problem: `no tax class '${code}' (see GET /api/settings/tax-classes)` }]);
 
 export async function listTaxRates(db: Database, query: ParsedListQuery<typeof taxRateListQuery.filters>) {
   const { items, total } = await listTable<TaxRateRow, typeof taxRateListQuery.filters>(db, taxRates, taxRateListQuery, query);
@@ -59,7 +64,8 @@ export async function createTaxRate(db: Database, input: CreateTaxRateInput, now
     createdAt: ts,
     updatedAt: ts,
   };
-  await withPlaceConflict(row, () => db.insert(taxRates).values(row));
+  const inserted = await withPlaceConflict(row, () => insertWhere(db, taxRates, row, classExists(db, row.taxClass)));
+  if (inserted.meta.changes === 0) throw unknownClass(row.taxClass);
   return toTaxRate(row);
 }
 
@@ -69,7 +75,14 @@ export async function updateTaxRate(db: Database, id: string, patch: UpdateTaxRa
   const { rate, ...rest } = patch;
   const set = { ...rest, ...(rate !== undefined ? { rate: rateText(rate) } : {}), updatedAt: now.toISOString() };
   const next = { ...current, ...set };
-  await withPlaceConflict(next, () => db.update(taxRates).set(set).where(eq(taxRates.id, current.id)));
+  const classGiven = rest.taxClass !== undefined && rest.taxClass !== current.taxClass;
+  const updated = await withPlaceConflict(next, () =>
+    db
+      .update(taxRates)
+      .set(set)
+      .where(and(eq(taxRates.id, current.id), classGiven ? classExists(db, next.taxClass) : undefined)),
+  );
+  if (updated.meta.changes === 0) throw classGiven ? unknownClass(next.taxClass) : ApiError.notFound('Tax rate', id);
   return toTaxRate(next);
 }
 

@@ -38,6 +38,7 @@ trait ClientGroups
     public readonly SettingsResource $settings;
     public readonly ShipmentsResource $shipments;
     public readonly ShippingZonesResource $shippingZones;
+    public readonly TaxClassesResource $taxClasses;
     public readonly TaxRatesResource $taxRates;
     public readonly UsersResource $users;
     public readonly VendorsResource $vendors;
@@ -70,6 +71,7 @@ trait ClientGroups
         $this->settings = new SettingsResource($this);
         $this->shipments = new ShipmentsResource($this);
         $this->shippingZones = new ShippingZonesResource($this);
+        $this->taxClasses = new TaxClassesResource($this);
         $this->taxRates = new TaxRatesResource($this);
         $this->users = new UsersResource($this);
         $this->vendors = new VendorsResource($this);

@@ -30,6 +30,7 @@ final class TaxRatesResource
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
      * - country: Country (ISO 3166-1 alpha-2, any case).
      * - region: Region code within the country (any case).
+     * - tax_class: Code of a tax class (any case): only its rates.
      *
      * @param array{
      *     page?: int,
@@ -38,6 +39,7 @@ final class TaxRatesResource
      *     fields?: string|list<string>,
      *     country?: string,
      *     region?: string,
+     *     tax_class?: string,
      * } $query
      * @return \StoreApi\Page<array{
      *     id: string,
@@ -68,6 +70,7 @@ final class TaxRatesResource
      *     fields?: string|list<string>,
      *     country?: string,
      *     region?: string,
+     *     tax_class?: string,
      * } $query the query of the first page (`page` to start elsewhere)
      * @return \Generator<int, array{
      *     id: string,

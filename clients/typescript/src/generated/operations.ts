@@ -41,6 +41,7 @@ import type {
   CreateShippingMethod,
   CreateShippingZone,
   CreateStaffUser,
+  CreateTaxClass,
   CreateTaxRate,
   CreateVariant,
   CreateVendor,
@@ -88,6 +89,7 @@ import type {
   ShippingMethod,
   ShippingZone,
   StoreSettings,
+  TaxClass,
   TaxRate,
   UpdateAddress,
   UpdateBanner,
@@ -110,6 +112,7 @@ import type {
   UpdateShippingZone,
   UpdateStaffUser,
   UpdateStoreSettings,
+  UpdateTaxClass,
   UpdateTaxRate,
   UpdateVariant,
   UpdateVendor,
@@ -383,6 +386,26 @@ export interface CurrenciesGetQuery {
   fields?: string;
 }
 
+/** Query parameters of `GET /api/settings/tax-classes`. */
+export interface TaxClassesListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: code, name, createdAt. Default: code:asc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: code, name, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Search in code and name, case-insensitive. */
+  q?: string;
+}
+
+/** Query parameters of `GET /api/settings/tax-classes/{code}`. */
+export interface TaxClassesGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: code, name, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
 /** Query parameters of `GET /api/settings/taxes`. */
 export interface TaxRatesListQuery {
   /** Page number, from 1. A page past the end is an empty list. */
@@ -397,6 +420,8 @@ export interface TaxRatesListQuery {
   country?: string;
   /** Region code within the country (any case). */
   region?: string;
+  /** Code of a tax class (any case): only its rates. */
+  tax_class?: string;
 }
 
 /** Query parameters of `GET /api/settings/taxes/{id}`. */
@@ -924,6 +949,7 @@ export class StoreResources {
   readonly apiKeys: ApiKeysResource;
   readonly settings: SettingsResource;
   readonly currencies: CurrenciesResource;
+  readonly taxClasses: TaxClassesResource;
   readonly taxRates: TaxRatesResource;
   readonly shippingZones: ShippingZonesResource;
   readonly coupons: CouponsResource;
@@ -956,6 +982,7 @@ export class StoreResources {
     this.apiKeys = new ApiKeysResource(core);
     this.settings = new SettingsResource(core);
     this.currencies = new CurrenciesResource(core);
+    this.taxClasses = new TaxClassesResource(core);
     this.taxRates = new TaxRatesResource(core);
     this.shippingZones = new ShippingZonesResource(core);
     this.coupons = new CouponsResource(core);
@@ -2133,6 +2160,65 @@ export class TaxRatesResource {
    */
   delete(id: string, options?: runtime.RequestOptions): Promise<void> {
     return this.core.request<void>({ method: 'DELETE', path: `/api/settings/taxes/${encodeURIComponent(id)}`, kind: 'none' }, options);
+  }
+}
+
+/** `taxClasses`: list, create, get, update, delete. */
+export class TaxClassesResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List tax classes
+   *
+   * `GET /api/settings/tax-classes`
+   */
+  list(query?: TaxClassesListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<TaxClass>> {
+    return this.core.request<runtime.ListResult<TaxClass>>({ method: 'GET', path: `/api/settings/tax-classes`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: TaxClassesListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<TaxClass>> {
+    return this.core.paginate<TaxClass>({ method: 'GET', path: `/api/settings/tax-classes`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Create a tax class
+   *
+   * `POST /api/settings/tax-classes`
+   */
+  create(body: CreateTaxClass, options?: runtime.RequestOptions): Promise<TaxClass> {
+    return this.core.request<TaxClass>({ method: 'POST', path: `/api/settings/tax-classes`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Get a tax class by code
+   *
+   * `GET /api/settings/tax-classes/{code}`
+   */
+  get(code: string, query?: TaxClassesGetQuery, options?: runtime.RequestOptions): Promise<TaxClass> {
+    return this.core.request<TaxClass>({ method: 'GET', path: `/api/settings/tax-classes/${encodeURIComponent(code)}`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Update a tax class
+   *
+   * `PATCH /api/settings/tax-classes/{code}`
+   */
+  update(code: string, body: UpdateTaxClass, options?: runtime.RequestOptions): Promise<TaxClass> {
+    return this.core.request<TaxClass>({ method: 'PATCH', path: `/api/settings/tax-classes/${encodeURIComponent(code)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Delete a tax class
+   *
+   * `DELETE /api/settings/tax-classes/{code}`
+   */
+  delete(code: string, options?: runtime.RequestOptions): Promise<void> {
+    return this.core.request<void>({ method: 'DELETE', path: `/api/settings/tax-classes/${encodeURIComponent(code)}`, kind: 'none' }, options);
   }
 }
 

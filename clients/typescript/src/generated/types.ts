@@ -1023,6 +1023,7 @@ export interface StoreSettings {
   contactEmail: string | null;
   defaultCurrency: string;
   weightUnit: "g" | "kg" | "oz" | "lb";
+  /** When true, catalogue prices include tax: the shopper pays the listed price, with the tax inside it. When false, tax is added on top of the listed price. A currency's own `pricesIncludeTax` (`/api/settings/currencies`) overrides this for prices in that currency. */
   pricesIncludeTax: boolean;
   lowStockThreshold: number;
   /** The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept at least until the Sunset date its answers carry): an alias of the flat method "Standard" of the rest-of-world zone "Everywhere" that the shipping zones migration made of it; set shipping at `/api/settings/shipping-zones` instead. Reads null once that method is deleted; writing it then is 409. A PATCH that writes it is answered with `Deprecation`, `Sunset` and `Link` headers. */
@@ -1040,6 +1041,7 @@ export interface UpdateStoreSettings {
   /** An existing, enabled currency whose exchange rate is 1 and whose minor units match the current default (409 otherwise): prices are stored as minor units of the default currency and are not converted. */
   defaultCurrency?: string;
   weightUnit?: "g" | "kg" | "oz" | "lb";
+  /** When true, catalogue prices include tax: the shopper pays the listed price, with the tax inside it. When false, tax is added on top of the listed price. A currency's own `pricesIncludeTax` (`/api/settings/currencies`) overrides this for prices in that currency. */
   pricesIncludeTax?: boolean;
   /** Stock at or below this is low, unless a product or variant sets its own. */
   lowStockThreshold?: number;
@@ -1096,6 +1098,26 @@ export interface UpdateCurrency {
   enabled?: boolean;
 }
 
+/** A kind of goods taxed at its own rates (`taxClass` of a product and of a tax rate): `standard`, `reduced`, `zero` and the store's own. A class with no rate for a place pays the standard class's rate there; `zero` is never taxed (no rate can be made for it). `standard` and `zero` always exist. */
+export interface TaxClass {
+  /** Code of a tax class (`GET /api/settings/tax-classes`). */
+  code: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreateTaxClass {
+  /** Lower-case letters, digits and dashes; unique, and it cannot change. */
+  code: string;
+  name: string;
+}
+
+/** The code cannot change: products and rates name the class by it. */
+export interface UpdateTaxClass {
+  name?: string;
+}
+
 /** A tax rate for one tax class in a country, or in one region of it. A region rate applies instead of its country rate; a class with no rate for a place pays the standard class's rate there, and the `zero` class is never taxed (docs/api.md, Taxes). */
 export interface TaxRate {
   id: string;
@@ -1118,7 +1140,7 @@ export interface CreateTaxRate {
   region?: string | null;
   /** Percent, 0 to 100, at most 4 decimals; kept as exact decimal text. */
   rate: number;
-  /** The tax class this rate is for; `standard` when left out. Not `zero`, which is never taxed. */
+  /** The tax class this rate is for (`GET /api/settings/tax-classes`; an unknown one is 422); `standard` when left out. Not `zero`, which is never taxed. A class without a rate for a place pays the standard class's rate there. */
   taxClass?: string;
   /** Whether shipping is taxed at this rate too. */
   shippingTaxable?: boolean;
@@ -1132,7 +1154,7 @@ export interface UpdateTaxRate {
   region?: string | null;
   /** Percent, 0 to 100, at most 4 decimals; kept as exact decimal text. */
   rate?: number;
-  /** The tax class this rate is for; `standard` when left out. Not `zero`, which is never taxed. */
+  /** The tax class this rate is for (`GET /api/settings/tax-classes`; an unknown one is 422); `standard` when left out. Not `zero`, which is never taxed. A class without a rate for a place pays the standard class's rate there. */
   taxClass?: string;
   /** Whether shipping is taxed at this rate too. */
   shippingTaxable?: boolean;
