@@ -711,22 +711,37 @@ export function buildSeedData() {
   });
 
   // Commerce demo: a few currencies, tax rates and a welcome coupon, so carts show conversion, tax and discounts.
+  // Euro and pound prices include VAT, as shops there show them; dollar prices (the store's) have tax added.
   const ts = iso(SEED_EPOCH + 4 * HOUR);
   const currencies = [
-    ['EUR', 'Euro', '€', 2, '0.92'],
-    ['GBP', 'Pound sterling', '£', 2, '0.79'],
-    ['JPY', 'Japanese yen', '¥', 0, '150.5'],
-  ].map(([code, name, symbol, minor_units, exchange_rate]) => ({ code, name, symbol, minor_units, exchange_rate, enabled: 1, created_at: ts, updated_at: ts }));
+    ['EUR', 'Euro', '€', 2, '0.92', 1],
+    ['GBP', 'Pound sterling', '£', 2, '0.79', 1],
+    ['JPY', 'Japanese yen', '¥', 0, '150.5', null],
+  ].map(([code, name, symbol, minor_units, exchange_rate, prices_include_tax]) => ({
+    code,
+    name,
+    symbol,
+    minor_units,
+    exchange_rate,
+    prices_include_tax,
+    enabled: 1,
+    created_at: ts,
+    updated_at: ts,
+  }));
   const tax_rates = [
-    ['DE', null, 'DE VAT', '19', 1],
-    ['GB', null, 'UK VAT', '20', 1],
-    ['US', 'NY', 'New York sales tax', '8.875', 0],
-  ].map(([country, region, name, rate, shipping_taxable]) => ({
-    id: fixedId('tax', SEED_EPOCH + 4 * HOUR, `${country}-${region ?? ''}`),
+    ['DE', null, 'DE VAT', '19', 1, 'standard'],
+    ['DE', null, 'DE VAT, reduced', '7', 0, 'reduced'],
+    ['AT', null, 'AT VAT', '20', 1, 'standard'],
+    ['AT', null, 'AT VAT, reduced', '10', 0, 'reduced'],
+    ['GB', null, 'UK VAT', '20', 1, 'standard'],
+    ['US', 'NY', 'New York sales tax', '8.875', 0, 'standard'],
+  ].map(([country, region, name, rate, shipping_taxable, tax_class]) => ({
+    id: fixedId('tax', SEED_EPOCH + 4 * HOUR, `${country}-${region ?? ''}${tax_class === 'standard' ? '' : `-${tax_class}`}`),
     name,
     country,
     region,
     rate,
+    tax_class,
     shipping_taxable,
     created_at: ts,
     updated_at: ts,
