@@ -31,6 +31,8 @@ const OrderEventData = z.object({
   status: z.enum(ORDER_STATUSES),
 });
 const OrderPlacedEventData = OrderEventData.extend({
+  taxTotal: Money.openapi({ description: 'The tax of the order, inside `total` when pricesIncludeTax, else part of it added on top.' }),
+  pricesIncludeTax: z.boolean().openapi({ description: "Whether the order's prices included tax." }),
   shippingMethod: OrderShippingMethodSchema.nullable().openapi({ description: 'How the order ships, as the order keeps it.' }),
 });
 const OrderChangeEventData = OrderEventData.extend({

@@ -1896,6 +1896,10 @@ class OrderPlacedEventData(TypedDict):
     total: float
     currency: str
     status: Literal["pending", "processing", "shipped", "completed", "cancelled", "refunded"]
+    #: The tax of the order, inside `total` when pricesIncludeTax, else part of it added on top.
+    taxTotal: float
+    #: Whether the order's prices included tax.
+    pricesIncludeTax: bool
     shippingMethod: Optional[ShippingMethodChoice]
 
 

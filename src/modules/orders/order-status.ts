@@ -54,9 +54,14 @@ export function orderEventData(order: Pick<OrderRow, 'id' | 'number' | 'customer
   };
 }
 
-/** `order.placed` also says how the order ships (the method as the order keeps it). */
-export function placedEventData(order: Parameters<typeof orderEventData>[0] & ShippingMethodColumns) {
-  return { ...orderEventData(order), shippingMethod: shippingMethodOf(order) };
+/** `order.placed` also says how the order ships (the method as the order keeps it) and how it was taxed. */
+export function placedEventData(order: Parameters<typeof orderEventData>[0] & ShippingMethodColumns & Pick<OrderRow, 'taxTotal' | 'pricesIncludeTax'>) {
+  return {
+    ...orderEventData(order),
+    taxTotal: toMajor(order.taxTotal, order.minorUnits),
+    pricesIncludeTax: order.pricesIncludeTax,
+    shippingMethod: shippingMethodOf(order),
+  };
 }
 
 export interface StatusChange {

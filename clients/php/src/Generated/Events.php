@@ -21,6 +21,8 @@ namespace StoreApi\Generated;
  *         total: int|float,
  *         currency: string,
  *         status: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',
+ *         taxTotal: int|float,
+ *         pricesIncludeTax: bool,
  *         shippingMethod: array<string, mixed>,
  *     },
  *     timestamp: string,

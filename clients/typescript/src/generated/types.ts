@@ -22,6 +22,10 @@ export interface OrderPlacedEventData {
   total: number;
   currency: string;
   status: "pending" | "processing" | "shipped" | "completed" | "cancelled" | "refunded";
+  /** The tax of the order, inside `total` when pricesIncludeTax, else part of it added on top. */
+  taxTotal: number;
+  /** Whether the order's prices included tax. */
+  pricesIncludeTax: boolean;
   shippingMethod: ShippingMethodChoice;
 }
 
