@@ -71,8 +71,8 @@ export async function couponColumns(db: Database, input: CreateCouponInput | Upd
   }
 
   if (currencyAmounts !== undefined) columns.currencyAmounts = storedAmounts(currencyAmounts, store, errors);
-  const amounts = currencyAmounts ?? current?.currencyAmounts ?? [];
-  if (type === 'percentage' && Object.keys(amounts).length > 0) {
+  const hasAmounts = currencyAmounts !== undefined ? currencyAmounts.length > 0 : Object.keys(current?.currencyAmounts ?? {}).length > 0;
+  if (type === 'percentage' && hasAmounts) {
     const problem = `must be empty for a percentage coupon (its percent applies in every currency)${currencyAmounts === undefined ? ': send [] with the new type' : ''}`;
     errors.push({ field: 'currencyAmounts', problem });
   }
