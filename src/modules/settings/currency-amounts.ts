@@ -59,7 +59,7 @@ export function minorOf(digits: number, errors: FieldProblem[], currency?: strin
 
 /**
  * The stored record of `entries` (the body's `field`): each currency must be one of the store's and not
- * its default (whose amounts are the resource's own fields), and `store` turns an entry into minor units
+ * its default (whose amounts are the resource's own fields), and `toStored` turns an entry into minor units
  * of its currency. Problems go to `errors`, named `field.i.…`.
  */
 export function storedEntries<E extends { currency: string }, S>(
