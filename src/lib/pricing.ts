@@ -47,7 +47,7 @@ export interface PricingContext {
   defaultMinorUnits: number;
   currency: PricingCurrency;
   /** A coupon already found applicable (see coupon-rules), or null. */
-  coupon: Pick<CouponRow, 'type' | 'value' | 'productIds' | 'categoryIds'> | null;
+  coupon: (Pick<CouponRow, 'type' | 'value' | 'productIds' | 'categoryIds'> & Partial<Pick<CouponRow, 'currencyAmounts'>>) | null;
   tax: PricingTax;
   /**
    * The shipping charge, in minor units of the pricing currency, of a cart whose subtotal after
@@ -91,6 +91,11 @@ export function inCurrency(amountMinor: number, ctx: Pick<PricingContext, 'defau
   return convertMinor(amountMinor, ctx.defaultMinorUnits, ctx.currency.minorUnits, ctx.currency.exchangeRate);
 }
 
+/** The amount off and minimum subtotal a shop set for a fixed coupon in the pricing currency (minor units of it), if it set them. */
+export function ownCouponAmounts(coupon: Partial<Pick<CouponRow, 'currencyAmounts'>>, ctx: Pick<PricingContext, 'currency'>) {
+  return coupon.currencyAmounts?.[ctx.currency.code];
+}
+
 /** True when the coupon discounts this line: unrestricted coupons apply to every line. */
 export function couponApplies(coupon: Pick<CouponRow, 'productIds' | 'categoryIds'>, line: Pick<PriceableLine, 'productId' | 'categoryIds'>): boolean {
   if (coupon.productIds.length === 0 && coupon.categoryIds.length === 0) return true;
@@ -104,7 +109,8 @@ function discounts(lines: PriceableLine[], subtotals: number[], ctx: PricingCont
   if (coupon.type === 'percentage') return subtotals.map((s, i) => (eligible[i] ? percentOf(s, coupon.value) : 0));
   const eligibleSubtotals = subtotals.map((s, i) => (eligible[i] ? s : 0));
   const cap = eligibleSubtotals.reduce((a, b) => a + b, 0);
-  const amount = Math.min(inCurrency(Number(coupon.value), ctx), cap);
+  const own = ownCouponAmounts(coupon, ctx);
+  const amount = Math.min(own ? own.value : inCurrency(Number(coupon.value), ctx), cap);
   return allocate(amount, eligibleSubtotals);
 }
 

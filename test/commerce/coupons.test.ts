@@ -33,6 +33,7 @@ describe('POST /api/coupons', () => {
       usageLimit: null,
       usageLimitPerCustomer: null,
       timesUsed: 0,
+      currencyAmounts: [],
       productIds: [],
       categoryIds: [],
       active: true,

@@ -138,6 +138,7 @@ describe('shippingFor', () => {
     position: 0,
     rate: { type: 'flat', amount: 100 },
     freeAbove: null,
+    currencyRates: {},
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...fields,
@@ -146,7 +147,7 @@ describe('shippingFor', () => {
   const express = method({ name: 'Express', position: 2, rate: { type: 'flat', amount: 1290 } });
   const off = method({ name: 'Off', position: 0, active: false, rate: { type: 'flat', amount: 1 } });
   const inputs = { zones: [de], methods: [express, off, paket] };
-  const cart = { weight: 2, discountedSubtotal: 3000 };
+  const cart = { weight: 2, discountedSubtotal: 3000, currency: 'USD' };
 
   it('offers the active methods of the zone by position, each priced, and ships by the cheapest unless one is chosen', () => {
     const s = shippingFor(inputs, address('DE'), cart, same);
@@ -162,6 +163,21 @@ describe('shippingFor', () => {
     expect(shippingFor(inputs, address('DE'), cart, same, off.id).problem?.field).toBe('shippingMethodId');
     const abroad = shippingFor(inputs, address('FR'), cart, same);
     expect(abroad).toMatchObject({ options: [], chosen: null, problem: { field: 'shippingAddress' } });
+  });
+
+  it("prices a cart in a currency the method has its own rate for by that rate and threshold, unconverted; others by the default's converted", () => {
+    const own = method({
+      name: 'Own',
+      rate: { type: 'flat', amount: 500 },
+      freeAbove: 10_000,
+      currencyRates: { EUR: { rate: { type: 'price', bands: [{ from: 0, amount: 490 }] }, freeAbove: 2500 } },
+    });
+    const priced = (currency: string, discountedSubtotal: number) =>
+      shippingFor({ zones: [de], methods: [own] }, address('DE'), { weight: 2, discountedSubtotal, currency }, (minor) => minor * 2).chosen?.price;
+    expect(priced('EUR', 2499)).toBe(490);
+    expect(priced('EUR', 2500)).toBe(0);
+    expect(priced('GBP', 2500)).toBe(1000);
+    expect(priced('GBP', 20_000)).toBe(0);
   });
 
   it('charges nothing and refuses nothing in a store without zones', () => {

@@ -24,6 +24,7 @@ from ._types import (
     CheckoutBillingAddress,
     CheckoutShippingAddress,
     Coupon,
+    CreateCouponCurrencyAmountsItem,
     CreatedApiKey,
     CreatedWebhookEndpoint,
     CreateOrderBillingAddress,
@@ -31,6 +32,7 @@ from ._types import (
     CreateOrderShippingAddress,
     CreateProductImagesItem,
     CreateShipmentLinesItem,
+    CreateShippingMethodCurrencyRatesItem,
     CreateVariant,
     Currency,
     Customer,
@@ -71,8 +73,10 @@ from ._types import (
     TaxRate,
     UpdateCartBillingAddress,
     UpdateCartShippingAddress,
+    UpdateCouponCurrencyAmountsItem,
     UpdatedCustomer,
     UpdateProductImagesItem,
+    UpdateShippingMethodCurrencyRatesItem,
     User,
     Variant,
     Vendor,
@@ -1583,7 +1587,7 @@ class CouponsResource(ResourceBase):
         value: float,
         description: Union[Optional[str], NotGiven] = NOT_GIVEN,
         minSubtotal: Union[Optional[float], NotGiven] = NOT_GIVEN,
-        currencyAmounts: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
+        currencyAmounts: Union[List[CreateCouponCurrencyAmountsItem], NotGiven] = NOT_GIVEN,
         startsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
         endsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
         usageLimit: Union[Optional[int], NotGiven] = NOT_GIVEN,
@@ -1601,6 +1605,13 @@ class CouponsResource(ResourceBase):
             value: For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for
                 `fixed`, the amount off in major units of the store's default currency.
             minSubtotal: Major units of the default currency; null for any subtotal.
+            currencyAmounts: A `fixed` coupon's amount in other currencies of the store, set by
+                the shop instead of converted: a cart or order in one of them is discounted by its
+                `value` (major units of that currency) and needs its `minSubtotal` (when null, the
+                default `minSubtotal` converted). Carts in a currency without an entry convert
+                `value` and `minSubtotal` at its exchange rate. Empty for a `percentage` coupon,
+                whose percent applies in every currency. One entry per currency, not the default
+                one; the list replaces the stored one whole ([] removes them).
             startsAt: ISO 8601 date-time; stored in UTC.
             endsAt: Must be after `startsAt`.
             usageLimit: Orders that may use the coupon in all; null for unlimited. Cannot go
@@ -1773,7 +1784,7 @@ class CouponsResource(ResourceBase):
         type: Union[Literal["percentage", "fixed"], NotGiven] = NOT_GIVEN,
         value: Union[float, NotGiven] = NOT_GIVEN,
         minSubtotal: Union[Optional[float], NotGiven] = NOT_GIVEN,
-        currencyAmounts: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
+        currencyAmounts: Union[List[UpdateCouponCurrencyAmountsItem], NotGiven] = NOT_GIVEN,
         startsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
         endsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
         usageLimit: Union[Optional[int], NotGiven] = NOT_GIVEN,
@@ -1791,6 +1802,13 @@ class CouponsResource(ResourceBase):
             value: For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for
                 `fixed`, the amount off in major units of the store's default currency.
             minSubtotal: Major units of the default currency; null for any subtotal.
+            currencyAmounts: A `fixed` coupon's amount in other currencies of the store, set by
+                the shop instead of converted: a cart or order in one of them is discounted by its
+                `value` (major units of that currency) and needs its `minSubtotal` (when null, the
+                default `minSubtotal` converted). Carts in a currency without an entry convert
+                `value` and `minSubtotal` at its exchange rate. Empty for a `percentage` coupon,
+                whose percent applies in every currency. One entry per currency, not the default
+                one; the list replaces the stored one whole ([] removes them).
             startsAt: ISO 8601 date-time; stored in UTC.
             endsAt: Must be after `startsAt`.
             usageLimit: Orders that may use the coupon in all; null for unlimited. Cannot go
@@ -5278,6 +5296,7 @@ class ShippingZonesMethodsResource(ResourceBase):
         active: Union[bool, NotGiven] = NOT_GIVEN,
         position: Union[int, NotGiven] = NOT_GIVEN,
         freeAbove: Union[Optional[float], NotGiven] = NOT_GIVEN,
+        currencyRates: Union[List[CreateShippingMethodCurrencyRatesItem], NotGiven] = NOT_GIVEN,
     ) -> ShippingMethod:
         """Add a shipping method to a zone.
 
@@ -5291,6 +5310,12 @@ class ShippingZonesMethodsResource(ResourceBase):
             position: Order among the zone's methods, lowest first.
             freeAbove: Free at or above this subtotal after discounts (major units of the
                 store's default currency); null for never.
+            currencyRates: The rate and `freeAbove` in other currencies of the store, set by the
+                shop instead of converted: a cart in one of them is priced by its entry (amounts in
+                major units of that currency; the kind may differ from `rate`), a cart in a currency
+                without one by `rate` and `freeAbove` converted at its exchange rate. One entry per
+                currency, not the default one; the list replaces the stored one whole ([] removes
+                them).
         """
         return self._http.call(
             "POST",
@@ -5306,6 +5331,7 @@ class ShippingZonesMethodsResource(ResourceBase):
                 "position": position,
                 "rate": rate,
                 "freeAbove": freeAbove,
+                "currencyRates": currencyRates,
             }),
         )
 
@@ -5370,6 +5396,7 @@ class ShippingZonesMethodsResource(ResourceBase):
         position: Union[int, NotGiven] = NOT_GIVEN,
         rate: Union[ShippingRate, NotGiven] = NOT_GIVEN,
         freeAbove: Union[Optional[float], NotGiven] = NOT_GIVEN,
+        currencyRates: Union[List[UpdateShippingMethodCurrencyRatesItem], NotGiven] = NOT_GIVEN,
     ) -> ShippingMethod:
         """Update a shipping method.
 
@@ -5383,6 +5410,12 @@ class ShippingZonesMethodsResource(ResourceBase):
             position: Order among the zone's methods, lowest first.
             freeAbove: Free at or above this subtotal after discounts (major units of the
                 store's default currency); null for never.
+            currencyRates: The rate and `freeAbove` in other currencies of the store, set by the
+                shop instead of converted: a cart in one of them is priced by its entry (amounts in
+                major units of that currency; the kind may differ from `rate`), a cart in a currency
+                without one by `rate` and `freeAbove` converted at its exchange rate. One entry per
+                currency, not the default one; the list replaces the stored one whole ([] removes
+                them).
         """
         return self._http.call(
             "PATCH",
@@ -5398,6 +5431,7 @@ class ShippingZonesMethodsResource(ResourceBase):
                 "position": position,
                 "rate": rate,
                 "freeAbove": freeAbove,
+                "currencyRates": currencyRates,
             }),
         )
 

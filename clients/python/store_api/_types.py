@@ -40,6 +40,7 @@ __all__ = [
     "CheckoutBillingAddress",
     "CheckoutShippingAddress",
     "Coupon",
+    "CouponCurrencyAmountsItem",
     "CreateAddress",
     "CreateApiKey",
     "CreateBanner",
@@ -47,6 +48,7 @@ __all__ = [
     "CreateCart",
     "CreateCategory",
     "CreateCoupon",
+    "CreateCouponCurrencyAmountsItem",
     "CreateCurrency",
     "CreateCustomer",
     "CreateInventoryAdjustment",
@@ -64,6 +66,7 @@ __all__ = [
     "CreateShipment",
     "CreateShipmentLinesItem",
     "CreateShippingMethod",
+    "CreateShippingMethodCurrencyRatesItem",
     "CreateShippingZone",
     "CreateStaffUser",
     "CreateTaxClass",
@@ -182,6 +185,7 @@ __all__ = [
     "ShippingFlatRate",
     "ShippingMethod",
     "ShippingMethodChoice",
+    "ShippingMethodCurrencyRatesItem",
     "ShippingPriceRate",
     "ShippingPriceRateBandsItem",
     "ShippingRate",
@@ -204,6 +208,7 @@ __all__ = [
     "UpdateCartShippingAddress",
     "UpdateCategory",
     "UpdateCoupon",
+    "UpdateCouponCurrencyAmountsItem",
     "UpdateCurrency",
     "UpdateCustomer",
     "UpdateMenu",
@@ -216,6 +221,7 @@ __all__ = [
     "UpdateRole",
     "UpdateShipment",
     "UpdateShippingMethod",
+    "UpdateShippingMethodCurrencyRatesItem",
     "UpdateShippingZone",
     "UpdateStaffUser",
     "UpdateStoreSettings",
@@ -663,6 +669,14 @@ class Checkout(TypedDict, total=False):
     notes: str
 
 
+class CouponCurrencyAmountsItem(TypedDict):
+    currency: str
+    #: Amount off, major units of `currency`.
+    value: float
+    #: Smallest subtotal in `currency`; null: the default `minSubtotal` converted.
+    minSubtotal: Optional[float]
+
+
 class Coupon(TypedDict):
     """
     A discount code. When `productIds` or `categoryIds` is non-empty, only lines of those products
@@ -678,7 +692,12 @@ class Coupon(TypedDict):
     value: float
     #: Smallest subtotal (major units of the default currency) the coupon applies to; null for any.
     minSubtotal: Optional[float]
-    currencyAmounts: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
+    #: A `fixed` coupon's amount in other currencies of the store, set by the shop instead of
+    #: converted: a cart or order in one of them is discounted by its `value` (major units of that
+    #: currency) and needs its `minSubtotal` (when null, the default `minSubtotal` converted). Carts
+    #: in a currency without an entry convert `value` and `minSubtotal` at its exchange rate. Empty
+    #: for a `percentage` coupon, whose percent applies in every currency. By currency code.
+    currencyAmounts: List[CouponCurrencyAmountsItem]
     startsAt: Optional[str]
     endsAt: Optional[str]
     usageLimit: Optional[int]
@@ -803,6 +822,18 @@ class CreateCategory(_CreateCategoryRequired, total=False):
     position: int
 
 
+class _CreateCouponCurrencyAmountsItemRequired(TypedDict):
+    #: ISO 4217 code (three letters), upper-cased.
+    currency: str
+    #: Amount off in major units of `currency`, with at most its decimals.
+    value: float
+
+
+class CreateCouponCurrencyAmountsItem(_CreateCouponCurrencyAmountsItemRequired, total=False):
+    #: Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.
+    minSubtotal: Optional[float]
+
+
 class _CreateCouponRequired(TypedDict):
     #: Stored upper-case; customers may type it in any case.
     code: str
@@ -816,7 +847,13 @@ class CreateCoupon(_CreateCouponRequired, total=False):
     description: Optional[str]
     #: Major units of the default currency; null for any subtotal.
     minSubtotal: Optional[float]
-    currencyAmounts: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
+    #: A `fixed` coupon's amount in other currencies of the store, set by the shop instead of
+    #: converted: a cart or order in one of them is discounted by its `value` (major units of that
+    #: currency) and needs its `minSubtotal` (when null, the default `minSubtotal` converted). Carts
+    #: in a currency without an entry convert `value` and `minSubtotal` at its exchange rate. Empty
+    #: for a `percentage` coupon, whose percent applies in every currency. One entry per currency,
+    #: not the default one; the list replaces the stored one whole ([] removes them).
+    currencyAmounts: List[CreateCouponCurrencyAmountsItem]
     #: ISO 8601 date-time; stored in UTC.
     startsAt: Optional[str]
     #: Must be after `startsAt`.
@@ -1087,6 +1124,18 @@ class CreateShipment(TypedDict, total=False):
     shippingMethodId: str
 
 
+class _CreateShippingMethodCurrencyRatesItemRequired(TypedDict):
+    #: ISO 4217 code (three letters), upper-cased.
+    currency: str
+    rate: ShippingRate
+
+
+class CreateShippingMethodCurrencyRatesItem(_CreateShippingMethodCurrencyRatesItemRequired, total=False):
+    #: Free at or above this subtotal after discounts; null for never. Major units of `currency`;
+    #: absent is null.
+    freeAbove: Optional[float]
+
+
 class _CreateShippingMethodRequired(TypedDict):
     name: str
     rate: ShippingRate
@@ -1105,6 +1154,12 @@ class CreateShippingMethod(_CreateShippingMethodRequired, total=False):
     #: Free at or above this subtotal after discounts (major units of the store's default currency);
     #: null for never.
     freeAbove: Optional[float]
+    #: The rate and `freeAbove` in other currencies of the store, set by the shop instead of
+    #: converted: a cart in one of them is priced by its entry (amounts in major units of that
+    #: currency; the kind may differ from `rate`), a cart in a currency without one by `rate` and
+    #: `freeAbove` converted at its exchange rate. One entry per currency, not the default one; the
+    #: list replaces the stored one whole ([] removes them).
+    currencyRates: List[CreateShippingMethodCurrencyRatesItem]
 
 
 class _CreateShippingZoneRequired(TypedDict):
@@ -2712,16 +2767,21 @@ class ShippingFlatRate(TypedDict):
     """
 
     type: Literal["flat"]
-    #: Major units of the store's default currency, converted to a cart's currency at its exchange
-    #: rate.
+    #: Major units of the store's default currency in a method's `rate` (converted to a cart's
+    #: currency at its exchange rate), of the entry's `currency` in `currencyRates`.
     amount: float
+
+
+class ShippingMethodCurrencyRatesItem(TypedDict):
+    currency: str
+    rate: ShippingRate
+    #: Free at or above this subtotal after discounts; null for never. Major units of `currency`.
+    freeAbove: Optional[float]
 
 
 class ShippingMethod(TypedDict):
     """
-    A way to ship to a zone, offered to carts whose address the zone serves. Every amount is in the
-    store's default currency; a later version may add, beside an `amount`, amounts per currency that
-    the store sets, as new optional fields: clients should ignore fields they do not know.
+    A way to ship to a zone, offered to carts whose address the zone serves.
     """
 
     id: str
@@ -2736,6 +2796,11 @@ class ShippingMethod(TypedDict):
     #: A subtotal after discounts (major units of the store's default currency) at or above which
     #: the method costs 0; null for never.
     freeAbove: Optional[float]
+    #: The rate and `freeAbove` in other currencies of the store, set by the shop instead of
+    #: converted: a cart in one of them is priced by its entry (amounts in major units of that
+    #: currency; the kind may differ from `rate`), a cart in a currency without one by `rate` and
+    #: `freeAbove` converted at its exchange rate. By currency code.
+    currencyRates: List[ShippingMethodCurrencyRatesItem]
     createdAt: str
     updatedAt: str
 
@@ -2768,9 +2833,8 @@ class ShippingPriceRate(TypedDict):
     bands: List[ShippingPriceRateBandsItem]
 
 
-#: How the method prices a cart: exactly one kind, named by `type`. Every amount is in the store's
-#: default currency; a later version may add, beside an `amount`, amounts per currency that the
-#: store sets, as new optional fields: clients should ignore fields they do not know.
+#: How the method prices a cart: exactly one kind, named by `type`. In a method's `rate`, amounts
+#: are in the store's default currency; in `currencyRates`, in the entry's currency.
 ShippingRate = Union["ShippingFlatRate", "ShippingWeightRate", "ShippingPriceRate"]
 
 
@@ -2778,8 +2842,8 @@ class ShippingWeightRateBandsItem(TypedDict):
     #: Carts weighing up to this (inclusive), in the store's weightUnit; null for the last, open
     #: band.
     upTo: Optional[float]
-    #: Major units of the store's default currency, converted to a cart's currency at its exchange
-    #: rate.
+    #: Major units of the store's default currency in a method's `rate` (converted to a cart's
+    #: currency at its exchange rate), of the entry's `currency` in `currencyRates`.
     amount: float
 
 
@@ -3038,6 +3102,18 @@ class UpdateCategory(TypedDict, total=False):
     position: int
 
 
+class _UpdateCouponCurrencyAmountsItemRequired(TypedDict):
+    #: ISO 4217 code (three letters), upper-cased.
+    currency: str
+    #: Amount off in major units of `currency`, with at most its decimals.
+    value: float
+
+
+class UpdateCouponCurrencyAmountsItem(_UpdateCouponCurrencyAmountsItemRequired, total=False):
+    #: Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.
+    minSubtotal: Optional[float]
+
+
 class UpdateCoupon(TypedDict, total=False):
     """
     A change of `type` needs a `value` in the same request.
@@ -3052,7 +3128,13 @@ class UpdateCoupon(TypedDict, total=False):
     value: float
     #: Major units of the default currency; null for any subtotal.
     minSubtotal: Optional[float]
-    currencyAmounts: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
+    #: A `fixed` coupon's amount in other currencies of the store, set by the shop instead of
+    #: converted: a cart or order in one of them is discounted by its `value` (major units of that
+    #: currency) and needs its `minSubtotal` (when null, the default `minSubtotal` converted). Carts
+    #: in a currency without an entry convert `value` and `minSubtotal` at its exchange rate. Empty
+    #: for a `percentage` coupon, whose percent applies in every currency. One entry per currency,
+    #: not the default one; the list replaces the stored one whole ([] removes them).
+    currencyAmounts: List[UpdateCouponCurrencyAmountsItem]
     #: ISO 8601 date-time; stored in UTC.
     startsAt: Optional[str]
     #: Must be after `startsAt`.
@@ -3218,6 +3300,18 @@ class UpdateShipment(TypedDict, total=False):
     status: Literal["pending", "shipped", "delivered"]
 
 
+class _UpdateShippingMethodCurrencyRatesItemRequired(TypedDict):
+    #: ISO 4217 code (three letters), upper-cased.
+    currency: str
+    rate: ShippingRate
+
+
+class UpdateShippingMethodCurrencyRatesItem(_UpdateShippingMethodCurrencyRatesItemRequired, total=False):
+    #: Free at or above this subtotal after discounts; null for never. Major units of `currency`;
+    #: absent is null.
+    freeAbove: Optional[float]
+
+
 class UpdateShippingMethod(TypedDict, total=False):
     """
     Fields to change; `rate` is replaced whole.
@@ -3237,6 +3331,12 @@ class UpdateShippingMethod(TypedDict, total=False):
     #: Free at or above this subtotal after discounts (major units of the store's default currency);
     #: null for never.
     freeAbove: Optional[float]
+    #: The rate and `freeAbove` in other currencies of the store, set by the shop instead of
+    #: converted: a cart in one of them is priced by its entry (amounts in major units of that
+    #: currency; the kind may differ from `rate`), a cart in a currency without one by `rate` and
+    #: `freeAbove` converted at its exchange rate. One entry per currency, not the default one; the
+    #: list replaces the stored one whole ([] removes them).
+    currencyRates: List[UpdateShippingMethodCurrencyRatesItem]
 
 
 class UpdateShippingZone(TypedDict, total=False):

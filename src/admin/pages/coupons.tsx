@@ -4,6 +4,7 @@ import type { Coupon } from '../../modules/coupons/coupons.schemas';
 import { COUPON_STATUSES } from '../../modules/coupons/coupon-status';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
+import { currencyField, currencyValues } from '../currency-fields';
 
 export function CouponListPage(v: { coupons: Coupon[]; page: Pagination; url: string; filters: FormState; form: FormState; csrf: string; canWrite: boolean }) {
   return (
@@ -89,6 +90,7 @@ export const localInstant = (iso: string | null | undefined) => (iso ? iso.slice
 export function couponFormValues(c: Coupon): Record<string, unknown> {
   return {
     ...c,
+    ...currencyValues(c.currencyAmounts, (own) => ({ value: own.value, minSubtotal: own.minSubtotal })),
     startsAt: localInstant(c.startsAt),
     endsAt: localInstant(c.endsAt),
     productIds: c.productIds.join('\n'),
@@ -97,7 +99,32 @@ export function couponFormValues(c: Coupon): Record<string, unknown> {
   };
 }
 
-export function CouponEditPage(v: { coupon: Coupon; form: FormState; csrf: string; canWrite: boolean }) {
+/** A fixed coupon's own amount and minimum in each of the store's other currencies, a row each. */
+function CurrencyAmountRows({ form, currencies }: { form: FormState; currencies: string[] }) {
+  if (currencies.length === 0) return null;
+  return (
+    <fieldset>
+      <legend>Fixed amount per currency</legend>
+      <p class="muted">For a fixed coupon: what carts in that currency get off, instead of the value converted. Blank: converted.</p>
+      {currencies.map((code) => (
+        <div class="form-row">
+          <Field form={form} name={currencyField('value', code)} label={`Amount (${code})`} type="number" step="any" min="0" />
+          <Field
+            form={form}
+            name={currencyField('minSubtotal', code)}
+            label={`Minimum subtotal (${code})`}
+            type="number"
+            step="any"
+            min="0"
+            hint="Blank: the minimum subtotal converted."
+          />
+        </div>
+      ))}
+    </fieldset>
+  );
+}
+
+export function CouponEditPage(v: { coupon: Coupon; currencies: string[]; form: FormState; csrf: string; canWrite: boolean }) {
   const c = v.coupon;
   const f = v.form;
   const remaining = c.usageLimit === null ? 'unlimited' : String(Math.max(0, c.usageLimit - c.timesUsed));
@@ -129,13 +156,14 @@ export function CouponEditPage(v: { coupon: Coupon; form: FormState; csrf: strin
       </section>
       <PostForm action={`/admin/coupons/${c.id}`} csrf={v.csrf} class="card">
         <h2>Coupon</h2>
-        <FormErrors form={f} fields={COUPON_FIELDS} />
+        <FormErrors form={f} fields={[...COUPON_FIELDS, ...v.currencies.flatMap((code) => [currencyField('value', code), currencyField('minSubtotal', code)])]} />
         <div class="form-row">
           <Field form={f} name="code" label="Code" required />
           <Select form={f} name="type" label="Type" options={COUPON_TYPES} />
           <Field form={f} name="value" label="Value" type="number" step="any" min="0" required hint="Percent, or an amount in the default currency." />
           <Field form={f} name="minSubtotal" label="Minimum subtotal" type="number" step="any" min="0" hint="Blank: any subtotal." />
         </div>
+        <CurrencyAmountRows form={f} currencies={v.currencies} />
         <div class="form-row">
           <Field form={f} name="startsAt" label="Starts (UTC)" type="datetime-local" step="0.001" hint="Blank: already started." />
           <Field form={f} name="endsAt" label="Ends (UTC)" type="datetime-local" step="0.001" hint="Blank: never ends." />

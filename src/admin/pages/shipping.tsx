@@ -2,6 +2,7 @@ import type { ShippingMethod } from '../../modules/shipping/methods.schemas';
 import type { ShippingZone } from '../../modules/shipping/zones.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Table } from '../components/table';
+import { currencyField } from '../currency-fields';
 import { Checkbox } from './coupons';
 
 const HERE = '/admin/settings/shipping';
@@ -22,17 +23,22 @@ export function placesOf(zone: ShippingZone): string {
   return zone.postcodes.length ? `${places}; postcodes ${zone.postcodes.join(', ')}` : places;
 }
 
-/** A method's rate in words, amounts in the store's default currency. */
-export function rateOf(method: ShippingMethod, currency: string): string {
-  const rate = method.rate;
+/** A rate and its threshold in words, amounts in `currency`. */
+function rateText(rate: ShippingMethod['rate'], freeAbove: number | null, currency: string): string {
   const money = (amount: number) => `${amount.toFixed(2)} ${currency}`;
-  const free = method.freeAbove === null ? '' : `; free from ${money(method.freeAbove)}`;
+  const free = freeAbove === null ? '' : `; free from ${money(freeAbove)}`;
   if (rate.type === 'flat') return `${money(rate.amount)}${free}`;
   const bands =
     rate.type === 'weight'
       ? rate.bands.map((b) => `${b.upTo === null ? 'above' : `up to ${b.upTo}`}: ${money(b.amount)}`)
       : rate.bands.map((b) => `from ${money(b.from)}: ${money(b.amount)}`);
   return `${bands.join(', ')}${free}`;
+}
+
+/** A method's rate in words, in the store's default currency, then its own rates in other currencies. */
+export function rateOf(method: ShippingMethod, currency: string): string {
+  const own = method.currencyRates.map((r) => `${r.currency}: ${rateText(r.rate, r.freeAbove, r.currency)}`);
+  return [rateText(method.rate, method.freeAbove, currency), ...own].join(' · ');
 }
 
 const days = (m: ShippingMethod) => (m.minDeliveryDays === null && m.maxDeliveryDays === null ? '—' : `${m.minDeliveryDays ?? '?'}–${m.maxDeliveryDays ?? '?'} days`);
@@ -70,10 +76,32 @@ function ZoneFormFields({ form }: { form: FormState }) {
   );
 }
 
-function MethodFormFields({ form, weightUnit, currency }: { form: FormState; weightUnit: string; currency: string }) {
+/** The fields of one rate: its type, flat amount, threshold and bands; `name` gives each field's name (`bands`, or `bands.EUR` in a currency's row). */
+function RateFields(v: { form: FormState; weightUnit: string; currency: string; blank?: string; name: (field: string) => string }) {
   return (
     <>
-      <FormErrors form={form} fields={METHOD_FIELDS} />
+      <div class="form-row">
+        <Select form={v.form} name={v.name('rateType')} label={`Rate (${v.currency})`} options={RATE_TYPES} blank={v.blank} required={v.blank === undefined} />
+        <Field form={v.form} name={v.name('amount')} label={`Flat amount (${v.currency})`} type="number" step="0.01" min="0" hint="For a flat rate." />
+        <Field form={v.form} name={v.name('freeAbove')} label={`Free from (${v.currency})`} type="number" step="0.01" min="0" hint="Subtotal after discounts. Blank: never free." />
+      </div>
+      <Field
+        form={v.form}
+        name={v.name('bands')}
+        label={`Bands (${v.currency})`}
+        type="textarea"
+        hint={`One band a line, two numbers. By weight: up to (${v.weightUnit}) and amount, * for the last open band (2 4.99, then * 9.99). By price: subtotal from and amount (0 4.99, then 50 0).`}
+      />
+    </>
+  );
+}
+
+const RATE_FIELDS = ['rateType', 'amount', 'bands', 'freeAbove'];
+
+function MethodFormFields({ form, weightUnit, currency, currencies }: { form: FormState; weightUnit: string; currency: string; currencies: string[] }) {
+  return (
+    <>
+      <FormErrors form={form} fields={[...METHOD_FIELDS, ...currencies.flatMap((code) => RATE_FIELDS.map((f) => currencyField(f, code)))]} />
       <div class="form-row">
         <Field form={form} name="name" label="Name" required placeholder="DHL Paket" />
         <Field form={form} name="carrier" label="Carrier" placeholder="DHL" />
@@ -81,18 +109,13 @@ function MethodFormFields({ form, weightUnit, currency }: { form: FormState; wei
         <Field form={form} name="maxDeliveryDays" label="Delivery to (days)" type="number" min="0" />
         <Field form={form} name="position" label="Position" type="number" min="0" hint="Lowest first." />
       </div>
-      <div class="form-row">
-        <Select form={form} name="rateType" label="Rate" options={RATE_TYPES} required />
-        <Field form={form} name="amount" label={`Flat amount (${currency})`} type="number" step="0.01" min="0" hint="For a flat rate." />
-        <Field form={form} name="freeAbove" label={`Free from (${currency})`} type="number" step="0.01" min="0" hint="Subtotal after discounts. Blank: never free." />
-      </div>
-      <Field
-        form={form}
-        name="bands"
-        label="Bands"
-        type="textarea"
-        hint={`One band a line, two numbers. By weight: up to (${weightUnit}) and amount, * for the last open band (2 4.99, then * 9.99). By price: subtotal from and amount (0 4.99, then 50 0).`}
-      />
+      <RateFields form={form} weightUnit={weightUnit} currency={currency} name={(field) => field} />
+      {currencies.map((code) => (
+        <fieldset>
+          <legend>Own rate in {code}</legend>
+          <RateFields form={form} weightUnit={weightUnit} currency={code} blank="None: the default rate converted" name={(field) => currencyField(field, code)} />
+        </fieldset>
+      ))}
       <Checkbox form={form} name="active" label="Active: offered to shoppers" />
     </>
   );
@@ -146,6 +169,8 @@ export interface ZoneView {
   methodForm: FormState;
   weightUnit: string;
   currency: string;
+  /** The store's other currencies, each with a row for the method's own rate in it. */
+  currencies: string[];
   csrf: string;
 }
 
@@ -166,14 +191,14 @@ export function ZoneEditPage(v: ZoneView) {
       <MethodsTable zone={z} methods={v.methods} currency={v.currency} links empty="No methods yet." />
       <PostForm action={`${zonePath(z)}/methods`} csrf={v.csrf} class="card">
         <h3>Add a method</h3>
-        <MethodFormFields form={v.methodForm} weightUnit={v.weightUnit} currency={v.currency} />
+        <MethodFormFields form={v.methodForm} weightUnit={v.weightUnit} currency={v.currency} currencies={v.currencies} />
         <button type="submit">Add method</button>
       </PostForm>
     </>
   );
 }
 
-export function MethodEditPage(v: { zone: ShippingZone; method: ShippingMethod; form: FormState; weightUnit: string; currency: string; csrf: string }) {
+export function MethodEditPage(v: { zone: ShippingZone; method: ShippingMethod; form: FormState; weightUnit: string; currency: string; currencies: string[]; csrf: string }) {
   const path = `${zonePath(v.zone)}/methods/${v.method.id}`;
   return (
     <>
@@ -183,7 +208,7 @@ export function MethodEditPage(v: { zone: ShippingZone; method: ShippingMethod; 
       <PostForm action={path} csrf={v.csrf} class="card">
         <h2>Method “{v.method.name}”</h2>
         <p class="muted">Carts are priced anew; orders already placed keep the charge they were placed with.</p>
-        <MethodFormFields form={v.form} weightUnit={v.weightUnit} currency={v.currency} />
+        <MethodFormFields form={v.form} weightUnit={v.weightUnit} currency={v.currency} currencies={v.currencies} />
         <button type="submit">Save method</button>
       </PostForm>
       <ActionButton action={`${path}/delete`} csrf={v.csrf} label="Delete method" danger confirm={`Delete the method "${v.method.name}"?`} />

@@ -8,6 +8,7 @@ import { CreateCouponBody, UpdateCouponBody } from '../../modules/coupons/coupon
 import * as service from '../../modules/coupons/coupons.service';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
+import { currencyField, currencyRows, filledRows, otherCurrencies, withRowErrors } from '../currency-fields';
 import { checked, endOfDay, failure, failureStatus, num, numOrNull, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { listQuery, pageOf } from '../list';
 import { CouponEditPage, CouponListPage, couponFormValues } from '../pages/coupons';
@@ -45,13 +46,24 @@ const ids = (form: Posted, name: string) => (form[name] ?? []).flatMap((v) => v.
 const required = (form: Posted, name: string) => num(form, name) ?? form[name]?.[0] ?? '';
 const requiredText = (form: Posted, name: string) => form[name]?.[0] ?? '';
 
+/** A row with an amount or a minimum is an entry (one without an amount goes on for the schema to refuse). */
+const AMOUNT_FIELDS = ['value', 'minSubtotal'];
+
+/** The rows of the store's other currencies as `currencyAmounts`. */
+const amountRows = (form: Posted, currencies: string[]) =>
+  currencyRows(form, currencies, AMOUNT_FIELDS, (code) => ({
+    value: required(form, currencyField('value', code)),
+    minSubtotal: numOrNull(form, currencyField('minSubtotal', code)),
+  }));
+
 /** The edit form as PATCH /api/coupons/{id}'s body: every field, blanks cleared (null). */
-function updateBody(form: Posted) {
+function updateBody(form: Posted, currencies: string[]) {
   return {
     code: requiredText(form, 'code'),
     type: str(form, 'type'),
     value: required(form, 'value'),
     minSubtotal: numOrNull(form, 'minSubtotal'),
+    currencyAmounts: amountRows(form, currencies),
     startsAt: instant(form, 'startsAt'),
     endsAt: instant(form, 'endsAt'),
     usageLimit: numOrNull(form, 'usageLimit'),
@@ -64,9 +76,9 @@ function updateBody(form: Posted) {
 }
 
 async function editPage(c: Context<AppEnv>, id: string, form?: FormState, status = 200) {
-  const coupon = await service.getCoupon(c.var.db, id);
+  const [coupon, currencies] = await Promise.all([service.getCoupon(c.var.db, id), otherCurrencies(c.var.db)]);
   const canWrite = hasPermission(c.var.principal, 'coupons:write');
-  const view = <CouponEditPage coupon={coupon} form={form ?? emptyForm(couponFormValues(coupon))} csrf={sessionOf(c).csrfToken} canWrite={canWrite} />;
+  const view = <CouponEditPage coupon={coupon} currencies={currencies} form={form ?? emptyForm(couponFormValues(coupon))} csrf={sessionOf(c).csrfToken} canWrite={canWrite} />;
   return page(c, { title: `Coupon ${coupon.code}`, active: HERE, status }, view);
 }
 
@@ -93,11 +105,13 @@ export const couponRoutes = new Hono<AppEnv>()
   .post('/:id', guard(routes.update), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
+    const currencies = await otherCurrencies(c.var.db);
     try {
-      const coupon = await service.updateCoupon(c.var.db, id, validate(UpdateCouponBody, updateBody(form)));
+      const coupon = await service.updateCoupon(c.var.db, id, validate(UpdateCouponBody, updateBody(form, currencies)));
       return redirectWith(c, `${HERE}/${coupon.id}`, `Coupon ${coupon.code} saved.`);
     } catch (error) {
-      return editPage(c, id, failure(error, refill(form)), failureStatus(error));
+      const state = withRowErrors(failure(error, refill(form)), 'currencyAmounts', filledRows(form, currencies, AMOUNT_FIELDS), (rest) => rest);
+      return editPage(c, id, state, failureStatus(error));
     }
   })
   .post('/:id/active', guard(routes.update), async (c) => {

@@ -20,7 +20,7 @@ const OPEN = new Set(['*', 'above', 'over', 'more']);
  * then its amount. A line that is not two numbers is refused here, naming the line; what the
  * numbers mean (ascending, amounts in the currency's decimals) the API's schema judges.
  */
-export function bandsFromText(type: 'weight' | 'price', text: string | undefined) {
+export function bandsFromText(type: 'weight' | 'price', text: string | undefined, field = 'bands') {
   const lines = (text ?? '')
     .split('\n')
     .map((line) => line.trim())
@@ -31,7 +31,7 @@ export function bandsFromText(type: 'weight' | 'price', text: string | undefined
     const numbers = [open ? 0 : Number(first), Number(amount)];
     if (rest.length > 0 || amount === '' || numbers.some((n) => !Number.isFinite(n))) {
       const example = type === 'weight' ? '"2 4.99" (up to 2, 4.99), or "* 9.99" for the last band' : '"50 0" (from 50, free)';
-      throw ApiError.validation([{ field: 'bands', problem: `line ${i + 1} ("${line}") must be two numbers, like ${example}` }]);
+      throw ApiError.validation([{ field, problem: `line ${i + 1} ("${line}") must be two numbers, like ${example}` }]);
     }
     return type === 'weight' ? { upTo: open ? null : numbers[0]!, amount: numbers[1]! } : { from: numbers[0]!, amount: numbers[1]! };
   });

@@ -12,6 +12,7 @@ import * as zones from '../../modules/shipping/zones.service';
 import { getSettings } from '../../modules/settings/settings.service';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
+import { currencyField, currencyRows, currencyValues, filledRows, otherCurrencies, withRowErrors } from '../currency-fields';
 import { checked, failure, failureStatus, num, numOrNull, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { firstPage } from '../list';
 import { MethodEditPage, ShippingPage, ZoneEditPage } from '../pages/shipping';
@@ -50,17 +51,24 @@ const zoneValues = (zone: ShippingZone) => ({
   restOfWorld: zone.restOfWorld ? 'on' : '',
 });
 
+/** A rate as the form's fields: its type, the flat amount or the bands' lines. */
+const rateValues = (rate: ShippingMethod['rate'], freeAbove: number | null) => ({
+  rateType: rate.type,
+  amount: rate.type === 'flat' ? rate.amount : '',
+  bands: rate.type === 'flat' ? '' : bandsToText(rate),
+  freeAbove,
+});
+
 const methodValues = (m: ShippingMethod) => ({
   ...m,
   active: m.active ? 'on' : '',
-  rateType: m.rate.type,
-  amount: m.rate.type === 'flat' ? m.rate.amount : '',
-  bands: m.rate.type === 'flat' ? '' : bandsToText(m.rate),
+  ...rateValues(m.rate, m.freeAbove),
+  ...currencyValues(m.currencyRates, (own) => rateValues(own.rate, own.freeAbove)),
 });
 
 async function zonePage(c: C, id: string, forms: { zone?: FormState; method?: FormState } = {}, status = 200) {
   const db = c.var.db;
-  const [zone, list, { currency, weightUnit }] = await Promise.all([zones.getShippingZone(db, id), methods.listShippingMethods(db, id), units(c)]);
+  const [zone, list, { currency, weightUnit }, currencies] = await Promise.all([zones.getShippingZone(db, id), methods.listShippingMethods(db, id), units(c), otherCurrencies(db)]);
   const view = (
     <ZoneEditPage
       zone={zone}
@@ -69,6 +77,7 @@ async function zonePage(c: C, id: string, forms: { zone?: FormState; method?: Fo
       methodForm={forms.method ?? emptyForm({ rateType: 'flat', active: 'on', position: 0 })}
       weightUnit={weightUnit}
       currency={currency}
+      currencies={currencies}
       csrf={sessionOf(c).csrfToken}
     />
   );
@@ -77,9 +86,22 @@ async function zonePage(c: C, id: string, forms: { zone?: FormState; method?: Fo
 
 async function methodPage(c: C, zoneId: string, id: string, form?: FormState, status = 200) {
   const db = c.var.db;
-  const [zone, method, { currency, weightUnit }] = await Promise.all([zones.getShippingZone(db, zoneId), methods.getShippingMethod(db, zoneId, id), units(c)]);
+  const [zone, method, { currency, weightUnit }, currencies] = await Promise.all([
+    zones.getShippingZone(db, zoneId),
+    methods.getShippingMethod(db, zoneId, id),
+    units(c),
+    otherCurrencies(db),
+  ]);
   const view = (
-    <MethodEditPage zone={zone} method={method} form={form ?? emptyForm(methodValues(method))} weightUnit={weightUnit} currency={currency} csrf={sessionOf(c).csrfToken} />
+    <MethodEditPage
+      zone={zone}
+      method={method}
+      form={form ?? emptyForm(methodValues(method))}
+      weightUnit={weightUnit}
+      currency={currency}
+      currencies={currencies}
+      csrf={sessionOf(c).csrfToken}
+    />
   );
   return page(c, { title: `Shipping method “${method.name}”`, active: HERE, status }, view);
 }
@@ -92,11 +114,26 @@ const zoneBody = (form: Posted) => ({
   restOfWorld: checked(form, 'restOfWorld'),
 });
 
-/** The method's fields as the API takes them; the rate from the type, the flat amount or the bands' lines. */
-function methodBody(form: Posted) {
-  const type = str(form, 'rateType');
-  const rate =
-    type === 'flat' ? { type, amount: num(form, 'amount') ?? '' } : type === 'weight' || type === 'price' ? { type, bands: bandsFromText(type, str(form, 'bands')) } : { type };
+/** A rate from the form's fields (`name` gives a field's name: `bands`, or `bands.EUR` in a currency's row): the type, the flat amount or the bands' lines. */
+function rateFrom(form: Posted, name: (field: string) => string = (field) => field) {
+  const type = str(form, name('rateType'));
+  if (type === 'flat') return { type, amount: num(form, name('amount')) ?? '' };
+  if (type === 'weight' || type === 'price') return { type, bands: bandsFromText(type, str(form, name('bands')), name('bands')) };
+  return { type };
+}
+
+/** A currency's row is an entry when its rate type is chosen. */
+const RATE_ROW = ['rateType'];
+
+/** The rows of the store's other currencies as `currencyRates`. */
+const currencyRateRows = (form: Posted, currencies: string[]) =>
+  currencyRows(form, currencies, RATE_ROW, (code) => ({
+    rate: rateFrom(form, (field) => currencyField(field, code)),
+    freeAbove: numOrNull(form, currencyField('freeAbove', code)),
+  }));
+
+/** The method's fields as the API takes them. */
+function methodBody(form: Posted, currencies: string[]) {
   return {
     name: str(form, 'name') ?? '',
     carrier: orNull(form, 'carrier'),
@@ -104,20 +141,28 @@ function methodBody(form: Posted) {
     maxDeliveryDays: numOrNull(form, 'maxDeliveryDays'),
     position: num(form, 'position') ?? 0,
     active: checked(form, 'active'),
-    rate,
+    rate: rateFrom(form),
     freeAbove: numOrNull(form, 'freeAbove'),
+    currencyRates: currencyRateRows(form, currencies),
   };
 }
 
-/** The API's field names (`rate.bands.1.upTo`, `rate.type`) as the form's (`bands`, `rateType`). */
-function methodFailure(error: unknown, form: Posted): FormState {
+/** A rate's field names in the API (`rate.bands.1.upTo`, `rate.type`) as the form's (`bands`, `rateType`). */
+const rateFieldOf = (name: string) => (name.startsWith('rate.bands') ? 'bands' : name === 'rate.amount' ? 'amount' : name.startsWith('rate') ? 'rateType' : name);
+
+/** A band's problem names its line. */
+const lineOf = (name: string, message: string) => {
+  const band = /(?:^|\.)rate\.bands\.(\d+)/.exec(name);
+  return band ? `line ${Number(band[1]) + 1}: ${message}` : message;
+};
+
+/** The API's field names as the form's, those of `currencyRates` as their currency's row's (`bands.EUR`). */
+function methodFailure(error: unknown, form: Posted, currencies: string[]): FormState {
   const state = failure(error, refill(form));
-  const fieldOf = (name: string) => (name.startsWith('rate.bands') ? 'bands' : name === 'rate.amount' ? 'amount' : name.startsWith('rate') ? 'rateType' : name);
+  const lines = Object.fromEntries(Object.entries(state.errors).map(([name, message]) => [name, lineOf(name, message)]));
+  const rows = withRowErrors({ ...state, errors: lines }, 'currencyRates', filledRows(form, currencies, RATE_ROW), rateFieldOf);
   const errors: Record<string, string> = {};
-  for (const [name, message] of Object.entries(state.errors)) {
-    const band = /^rate\.bands\.(\d+)/.exec(name);
-    errors[fieldOf(name)] ??= band ? `line ${Number(band[1]) + 1}: ${message}` : message;
-  }
+  for (const [name, message] of Object.entries(rows.errors)) errors[rateFieldOf(name)] ??= message;
   return { ...state, errors };
 }
 
@@ -150,22 +195,24 @@ export const shippingRoutes = new Hono<AppEnv>()
   .post('/zones/:id/methods', guard(methodRoutes.createShippingMethod), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
+    const currencies = await otherCurrencies(c.var.db);
     try {
-      const method = await methods.createShippingMethod(c.var.db, id, validate(CreateShippingMethodBody, methodBody(form)));
+      const method = await methods.createShippingMethod(c.var.db, id, validate(CreateShippingMethodBody, methodBody(form, currencies)));
       return redirectWith(c, `${HERE}/zones/${id}`, `Method “${method.name}” added.`);
     } catch (error) {
-      return zonePage(c, id, { method: methodFailure(error, form) }, failureStatus(error));
+      return zonePage(c, id, { method: methodFailure(error, form, currencies) }, failureStatus(error));
     }
   })
   .get('/zones/:id/methods/:methodId', guard(methodRoutes.updateShippingMethod), (c) => methodPage(c, c.req.param('id'), c.req.param('methodId')))
   .post('/zones/:id/methods/:methodId', guard(methodRoutes.updateShippingMethod), async (c) => {
     const { id, methodId } = c.req.param();
     const form = await readForm(c);
+    const currencies = await otherCurrencies(c.var.db);
     try {
-      const method = await methods.updateShippingMethod(c.var.db, id, methodId, validate(UpdateShippingMethodBody, methodBody(form)));
+      const method = await methods.updateShippingMethod(c.var.db, id, methodId, validate(UpdateShippingMethodBody, methodBody(form, currencies)));
       return redirectWith(c, `${HERE}/zones/${id}`, `Method “${method.name}” saved.`);
     } catch (error) {
-      return methodPage(c, id, methodId, methodFailure(error, form), failureStatus(error));
+      return methodPage(c, id, methodId, methodFailure(error, form, currencies), failureStatus(error));
     }
   })
   .post('/zones/:id/methods/:methodId/delete', guard(methodRoutes.deleteShippingMethod), async (c) => {

@@ -4,13 +4,14 @@ import { categories, type CouponRow, products } from '../../db/schema';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { toMinor } from '../../lib/money';
 import { decimalText } from '../../lib/rates';
-import { amountProblem, getStoreCurrency } from '../settings/store-currency';
+import { getStoreCurrencies, type StoreCurrencies, storedEntries } from '../settings/currency-amounts';
+import { amountProblem } from '../settings/store-currency';
 import type { CreateCouponInput, UpdateCouponInput } from './coupons.schemas';
 
 /** Most decimals a percentage keeps. */
 const PERCENT_DECIMALS = 2;
 
-type Stored = Pick<CouponRow, 'type' | 'value' | 'startsAt' | 'endsAt' | 'timesUsed'>;
+type Stored = Pick<CouponRow, 'type' | 'value' | 'currencyAmounts' | 'startsAt' | 'endsAt' | 'timesUsed'>;
 type Columns = Partial<Omit<CouponRow, 'id' | 'timesUsed' | 'createdAt' | 'updatedAt'>>;
 
 async function missingIds(db: Database, table: typeof products | typeof categories, ids: string[] | undefined): Promise<string[]> {
@@ -29,20 +30,29 @@ function storedValue(type: CouponRow['type'], value: number, digits: number): { 
   return problem ? { problem } : { text: String(toMinor(value, digits)) };
 }
 
+/** A fixed coupon's own amounts in minor units of each currency (coupons.currency_amounts). */
+function storedAmounts(amounts: NonNullable<CreateCouponInput['currencyAmounts']>, store: StoreCurrencies, errors: FieldProblem[]): CouponRow['currencyAmounts'] {
+  return storedEntries(amounts, 'currencyAmounts', store, errors, (entry, minor, at) => ({
+    value: minor(entry.value, `${at}.value`),
+    minSubtotal: entry.minSubtotal == null ? null : minor(entry.minSubtotal, `${at}.minSubtotal`),
+  }));
+}
+
 /**
- * Checks what the body schema cannot see (the value against its type, the default currency's
+ * Checks what the body schema cannot see (the value against its type, the currencies'
  * decimals, dates against each other, products and categories against the database, the usage
  * limit against past use) and turns the input into column values. Every problem is reported at
  * once as 422. `current` is the stored coupon for a patch.
  */
 export async function couponColumns(db: Database, input: CreateCouponInput | UpdateCouponInput, current?: Stored): Promise<Columns> {
-  const [currency, missingProducts, missingCategories] = await Promise.all([
-    getStoreCurrency(db),
+  const [store, missingProducts, missingCategories] = await Promise.all([
+    getStoreCurrencies(db),
     missingIds(db, products, input.productIds),
     missingIds(db, categories, input.categoryIds),
   ]);
   const errors: FieldProblem[] = [];
-  const { value, minSubtotal, ...rest } = input;
+  const currency = store.default;
+  const { value, minSubtotal, currencyAmounts, ...rest } = input;
   const columns: Columns = { ...rest };
 
   const type = input.type ?? current!.type;
@@ -58,6 +68,13 @@ export async function couponColumns(db: Database, input: CreateCouponInput | Upd
     const problem = minSubtotal === null ? undefined : amountProblem(minSubtotal, currency.minorUnits);
     if (problem) errors.push({ field: 'minSubtotal', problem: problem });
     else columns.minSubtotal = minSubtotal === null ? null : toMinor(minSubtotal, currency.minorUnits);
+  }
+
+  if (currencyAmounts !== undefined) columns.currencyAmounts = storedAmounts(currencyAmounts, store, errors);
+  const hasAmounts = currencyAmounts !== undefined ? currencyAmounts.length > 0 : Object.keys(current?.currencyAmounts ?? {}).length > 0;
+  if (type === 'percentage' && hasAmounts) {
+    const problem = `must be empty for a percentage coupon (its percent applies in every currency)${currencyAmounts === undefined ? ': send [] with the new type' : ''}`;
+    errors.push({ field: 'currencyAmounts', problem });
   }
 
   const startsAt = input.startsAt !== undefined ? input.startsAt : current?.startsAt;

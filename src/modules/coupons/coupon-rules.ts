@@ -1,7 +1,7 @@
 import type { CouponRow } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
-import { inCurrency, type PricingContext } from '../../lib/pricing';
+import { inCurrency, ownCouponAmounts, type PricingContext } from '../../lib/pricing';
 
 /**
  * Whether a coupon may be used now, for this customer and these lines, and if not why: the one
@@ -31,10 +31,9 @@ export function couponProblem(coupon: CouponRow, use: CouponUse, pricing: Pick<P
     return `has already been used ${use.usesByCustomer} time(s) by this customer, the most allowed`;
   }
   if (use.eligibleSubtotal === 0) return 'does not apply to any item';
-  if (coupon.minSubtotal !== null) {
-    const minimum = inCurrency(coupon.minSubtotal, pricing);
-    if (use.subtotal < minimum) return `needs a subtotal of at least ${toMajor(minimum, pricing.currency.minorUnits)} ${pricing.currency.code}`;
-  }
+  // The shop's own minimum in this currency, else the default one converted.
+  const minimum = ownCouponAmounts(coupon, pricing)?.minSubtotal ?? (coupon.minSubtotal === null ? null : inCurrency(coupon.minSubtotal, pricing));
+  if (minimum !== null && use.subtotal < minimum) return `needs a subtotal of at least ${toMajor(minimum, pricing.currency.minorUnits)} ${pricing.currency.code}`;
   return null;
 }
 

@@ -4,6 +4,8 @@ import { CouponSchema, CreateCouponBody, UpdateCouponBody } from './coupons.sche
 
 const rules =
   "`value` is a percent for `percentage` and an amount in major units of the store's default currency for `fixed` (as is `minSubtotal`). " +
+  "A `fixed` coupon's `currencyAmounts` are its own amounts in other currencies of the store, used for carts in them instead of converting " +
+  '(422 for a percentage coupon, the default currency, a currency the store lacks, a repeated currency, or more decimals than the currency has). ' +
   '`endsAt` must be after `startsAt`; `productIds` and `categoryIds` must exist (422 naming the missing ids). A duplicate code, in any case, is 409.';
 
 export const couponRoutes = crudRoutes({

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { COUPON_TYPES, coupons } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
+import { currencyEntries } from '../settings/currency-amounts';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
 import { COUPON_STATUS_DESCRIPTION, COUPON_STATUSES } from './coupon-status';
 
@@ -15,6 +16,11 @@ export const CouponCode = z
   .openapi({ example: 'SUMMER-10', description: 'Stored upper-case; customers may type it in any case.' });
 
 const valueDescription = "For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the amount off in major units of the store's default currency.";
+
+const currencyAmountsDescription =
+  "A `fixed` coupon's amount in other currencies of the store, set by the shop instead of converted: a cart or order in one of them " +
+  'is discounted by its `value` (major units of that currency) and needs its `minSubtotal` (when null, the default `minSubtotal` converted). ' +
+  'Carts in a currency without an entry convert `value` and `minSubtotal` at its exchange rate. Empty for a `percentage` coupon, whose percent applies in every currency.';
 
 const Instant = z.iso
   .datetime({ offset: true })
@@ -31,6 +37,15 @@ export const CouponSchema = createSelectSchema(coupons, {
   minSubtotal: z.number().nullable().openapi({ description: 'Smallest subtotal (major units of the default currency) the coupon applies to; null for any.' }),
   startsAt: Timestamp.nullable(),
   endsAt: Timestamp.nullable(),
+  currencyAmounts: z
+    .array(
+      z.object({
+        currency: z.string().openapi({ example: 'EUR' }),
+        value: z.number().openapi({ description: 'Amount off, major units of `currency`.', example: 5 }),
+        minSubtotal: z.number().nullable().openapi({ description: 'Smallest subtotal in `currency`; null: the default `minSubtotal` converted.', example: 20 }),
+      }),
+    )
+    .openapi({ description: `${currencyAmountsDescription} By currency code.` }),
   productIds: z.array(z.string()),
   categoryIds: z.array(z.string()),
   createdAt: Timestamp,
@@ -48,6 +63,19 @@ const fields = {
   type: z.enum(COUPON_TYPES),
   value: z.number().positive().max(MAX_MAJOR_AMOUNT).openapi({ description: valueDescription, example: 10 }),
   minSubtotal: z.number().min(0).max(MAX_MAJOR_AMOUNT).nullable().openapi({ description: 'Major units of the default currency; null for any subtotal.' }),
+  currencyAmounts: currencyEntries({
+    value: z.number().positive().max(MAX_MAJOR_AMOUNT).openapi({ description: 'Amount off in major units of `currency`, with at most its decimals.', example: 5 }),
+    minSubtotal: z
+      .number()
+      .min(0)
+      .max(MAX_MAJOR_AMOUNT)
+      .nullable()
+      .optional()
+      .openapi({ description: 'Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.', example: 20 }),
+  }).openapi({
+    description: `${currencyAmountsDescription} One entry per currency, not the default one; the list replaces the stored one whole ([] removes them).`,
+    example: [{ currency: 'EUR', value: 5, minSubtotal: 20 }],
+  }),
   startsAt: Instant.nullable(),
   endsAt: Instant.nullable().openapi({ description: 'Must be after `startsAt`.' }),
   usageLimit: z.int().min(1).max(1_000_000_000).nullable().openapi({ description: 'Orders that may use the coupon in all; null for unlimited. Cannot go below `timesUsed`.' }),

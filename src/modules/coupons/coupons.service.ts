@@ -6,6 +6,7 @@ import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor, toMajorOrNull } from '../../lib/money';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
+import { currencyDigitsSql, entriesOf } from '../settings/currency-amounts';
 import { defaultMinorUnits } from '../settings/store-currency';
 import { couponColumns } from './coupon-input';
 import { type CouponStatus, couponStatusSql } from './coupon-status';
@@ -14,14 +15,20 @@ import type { Coupon, CreateCouponInput, UpdateCouponInput } from './coupons.sch
 
 const UNIQUE_FIELDS = { 'coupons.code': 'code' };
 
-/** Every column, the status now, and the default currency's digits to show amounts in major units. */
-const columns = (now: Date) => ({ ...getTableColumns(coupons), status: couponStatusSql(now.toISOString()), digits: defaultMinorUnits });
+/** Every column, the status now, and the currencies' digits to show amounts in major units. */
+const columns = (now: Date) => ({
+  ...getTableColumns(coupons),
+  status: couponStatusSql(now.toISOString()),
+  digits: defaultMinorUnits,
+  currencyDigits: currencyDigitsSql,
+});
 
-function toCoupon({ digits, ...row }: CouponRow & { status: CouponStatus; digits: number }): Coupon {
+function toCoupon({ digits, currencyDigits, ...row }: CouponRow & { status: CouponStatus; digits: number; currencyDigits: ReadonlyMap<string, number> }): Coupon {
   return {
     ...row,
     value: row.type === 'percentage' ? Number(row.value) : toMajor(Number(row.value), digits),
     minSubtotal: toMajorOrNull(row.minSubtotal, digits),
+    currencyAmounts: entriesOf(row.currencyAmounts, currencyDigits, (own, d) => ({ value: toMajor(own.value, d), minSubtotal: toMajorOrNull(own.minSubtotal, d) })),
   };
 }
 
@@ -58,7 +65,7 @@ export async function getCoupon(db: Database, idOrCode: string, now = new Date()
 async function getRow(db: Database, idOrCode: string, now: Date): Promise<CouponRow> {
   const [row] = await selectByIdOrCode(db, idOrCode, now);
   if (!row) throw ApiError.notFound('Coupon', idOrCode);
-  const { status: _status, digits: _digits, ...stored } = row;
+  const { status: _status, digits: _digits, currencyDigits: _currencyDigits, ...stored } = row;
   return stored;
 }
 

@@ -257,7 +257,8 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
   const lineage = coupon?.categoryIds.length ? await categoryLineage(db, [...new Set(lines.map((l) => l.variant.productId))]) : new Map<string, string[]>();
   const convert = (amount: number) => inCurrency(amount, { defaultMinorUnits: defaultCurrency.minorUnits, currency: currency! });
   const weight = cartWeight(lines.map((l) => ({ weight: l.variant.weight, quantity: l.request.quantity })));
-  const shippingAt = (discountedSubtotal: number) => shippingFor(inputs.shipping, request.shippingAddress, { weight, discountedSubtotal }, convert, request.shippingMethodId);
+  const shippingAt = (discountedSubtotal: number) =>
+    shippingFor(inputs.shipping, request.shippingAddress, { weight, discountedSubtotal, currency: currency!.code }, convert, request.shippingMethodId);
   let shipping: Shipping | undefined;
   const pricing: PricingContext = {
     defaultMinorUnits: defaultCurrency.minorUnits,

@@ -31,9 +31,9 @@ export async function getStoreCurrency(db: Database): Promise<StoreCurrency> {
   return row;
 }
 
-/** Why a major-unit amount cannot be stored in a currency with `digits` minor digits, or undefined when it can. */
-export function amountProblem(amount: number, digits: number): string | undefined {
+/** Why a major-unit amount cannot be stored in a currency (the default unless named) with `digits` minor digits, or undefined when it can. */
+export function amountProblem(amount: number, digits: number, currency?: string): string | undefined {
   if (!(amount >= 0 && amount <= MAX_MAJOR_AMOUNT)) return `must be from 0 to ${MAX_MAJOR_AMOUNT}`;
-  if (!hasAtMostDecimals(amount, digits)) return `must have at most ${digits} decimals (the minor units of the store's default currency)`;
+  if (!hasAtMostDecimals(amount, digits)) return `must have at most ${digits} decimals (the minor units of ${currency ?? "the store's default currency"})`;
   return undefined;
 }

@@ -39,7 +39,8 @@ export const createShippingMethod = apiRoute({
   tags,
   summary: 'Add a shipping method to a zone',
   description:
-    'Bands must ascend without duplicates; amounts are major units of the default currency with at most its decimals (422 otherwise). A zone holds at most 20 methods (409 past that). Needs `settings:write`.',
+    "Bands must ascend without duplicates; amounts are major units of the default currency with at most its decimals, and in `currencyRates` of the entry's currency " +
+    '(a currency of the store, not the default, once each), with at most its decimals (422 otherwise). A zone holds at most 20 methods (409 past that). Needs `settings:write`.',
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: ZoneParams, body: jsonBody(CreateShippingMethodBody, 'The method.') },
@@ -65,7 +66,7 @@ export const updateShippingMethod = apiRoute({
   path: item,
   tags,
   summary: 'Update a shipping method',
-  description: `\`rate\` is replaced whole. ${kept} Needs \`settings:write\`.`,
+  description: `\`rate\` is replaced whole, and so is \`currencyRates\` (\`[]\` removes them). ${kept} Needs \`settings:write\`.`,
   security: bearerAuth,
   middleware: [canWrite] as const,
   request: { params: MethodParams, body: jsonBody(UpdateShippingMethodBody, 'Fields to change.') },

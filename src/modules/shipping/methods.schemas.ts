@@ -1,20 +1,22 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { Timestamp } from '../../lib/schemas';
+import { currencyEntries } from '../settings/currency-amounts';
 
 /**
- * Shipping methods on the wire. Amounts are major units of the store's default currency (docs/api.md,
- * Money), checked against its minor units by the service; weights are in the store's weightUnit.
+ * Shipping methods on the wire. Amounts are major units (docs/api.md, Money) of the store's default
+ * currency, or of the entry's currency in `currencyRates`, checked against its minor units by the
+ * service; weights are in the store's weightUnit.
  */
 
 const MAX_BANDS = 50;
 const MAX_WEIGHT = 1_000_000;
 
-const Amount = z
-  .number()
-  .min(0)
-  .max(MAX_MAJOR_AMOUNT)
-  .openapi({ description: "Major units of the store's default currency, converted to a cart's currency at its exchange rate.", example: 4.99 });
+const Amount = z.number().min(0).max(MAX_MAJOR_AMOUNT).openapi({
+  description:
+    "Major units of the store's default currency in a method's `rate` (converted to a cart's currency at its exchange rate), of the entry's `currency` in `currencyRates`.",
+  example: 4.99,
+});
 
 /** Each band's key must rise strictly from one band to the next. */
 function ascending<B>(key: (band: B) => number | null, field: string) {
@@ -60,7 +62,7 @@ const WeightRate = z
   });
 
 const PriceBand = z.strictObject({
-  from: Amount.openapi({ description: "Subtotals after discounts from this amount (major units of the store's default currency).", example: 0 }),
+  from: Amount.openapi({ description: 'Subtotals after discounts from this amount (major units, as `amount`).', example: 0 }),
   amount: Amount,
 });
 const PriceRate = z
@@ -76,12 +78,16 @@ const PriceRate = z
     description: "By the cart's subtotal after discounts: the last band whose `from` it reaches. A subtotal below the first band's `from` is not served by the method.",
   });
 
-const FUTURE_CURRENCIES =
-  "Every amount is in the store's default currency; a later version may add, beside an `amount`, amounts per currency that the store sets, as new optional fields: clients should ignore fields they do not know.";
-
 export const ShippingRateSchema = z.discriminatedUnion('type', [FlatRate, WeightRate, PriceRate]).openapi('ShippingRate', {
-  description: `How the method prices a cart: exactly one kind, named by \`type\`. ${FUTURE_CURRENCIES}`,
+  description:
+    "How the method prices a cart: exactly one kind, named by `type`. In a method's `rate`, amounts are in the store's default currency; in `currencyRates`, in the entry's currency.",
 });
+
+const CURRENCY_RATES =
+  'The rate and `freeAbove` in other currencies of the store, set by the shop instead of converted: a cart in one of them is priced by its entry ' +
+  '(amounts in major units of that currency; the kind may differ from `rate`), a cart in a currency without one by `rate` and `freeAbove` converted at its exchange rate.';
+
+const freeAboveDescription = 'Free at or above this subtotal after discounts; null for never.';
 
 const DeliveryDays = z.int().min(0).max(365);
 
@@ -100,10 +106,22 @@ export const ShippingMethodSchema = z
       .number()
       .nullable()
       .openapi({ description: "A subtotal after discounts (major units of the store's default currency) at or above which the method costs 0; null for never." }),
+    currencyRates: z
+      .array(
+        z.object({
+          currency: z.string().openapi({ example: 'EUR' }),
+          rate: ShippingRateSchema,
+          freeAbove: z
+            .number()
+            .nullable()
+            .openapi({ description: `${freeAboveDescription} Major units of \`currency\`.` }),
+        }),
+      )
+      .openapi({ description: `${CURRENCY_RATES} By currency code.` }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
-  .openapi('ShippingMethod', { description: `A way to ship to a zone, offered to carts whose address the zone serves. ${FUTURE_CURRENCIES}` });
+  .openapi('ShippingMethod', { description: 'A way to ship to a zone, offered to carts whose address the zone serves.' });
 export type ShippingMethod = z.infer<typeof ShippingMethodSchema>;
 
 const fields = {
@@ -115,6 +133,15 @@ const fields = {
   position: z.int().min(0).max(10_000).openapi({ description: "Order among the zone's methods, lowest first." }),
   rate: ShippingRateSchema,
   freeAbove: Amount.nullable().openapi({ description: "Free at or above this subtotal after discounts (major units of the store's default currency); null for never." }),
+  currencyRates: currencyEntries({
+    rate: ShippingRateSchema,
+    freeAbove: Amount.nullable()
+      .optional()
+      .openapi({ description: `${freeAboveDescription} Major units of \`currency\`; absent is null.` }),
+  }).openapi({
+    description: `${CURRENCY_RATES} One entry per currency, not the default one; the list replaces the stored one whole ([] removes them).`,
+    example: [{ currency: 'EUR', rate: { type: 'flat', amount: 4.9 }, freeAbove: 70 }],
+  }),
 };
 
 export const CreateShippingMethodBody = z.strictObject(fields).partial().required({ name: true, rate: true }).openapi('CreateShippingMethod');

@@ -1,9 +1,10 @@
-import type { ShippingRate } from '../../db/schema';
+import type { ShippingMethodRow, ShippingRate } from '../../db/schema';
 
 /**
  * What a shipping method charges a cart (docs/api.md, Shipping). Pure: amounts of the rate are minor
  * units of the default currency, and `convert` turns one into the cart's currency (inCurrency in
- * src/lib/pricing.ts); the cart's subtotal after discounts is already in the cart's currency.
+ * src/lib/pricing.ts); the cart's subtotal after discounts is already in the cart's currency. A rate
+ * the shop set for the cart's currency (`currencyRates`) is already in it, and is used instead.
  */
 
 export interface RatedCart {
@@ -20,6 +21,17 @@ const WEIGHT_DECIMALS = 6;
 export function cartWeight(lines: { weight: number | null; quantity: number }[]): number {
   const total = lines.reduce((sum, line) => sum + (line.weight ?? 0) * line.quantity, 0);
   return Number(total.toFixed(WEIGHT_DECIMALS));
+}
+
+/** The method's price for a cart in `currency`: by the shop's own rate and threshold for it, else by the default ones converted. */
+export function methodPriceIn(
+  method: Pick<ShippingMethodRow, 'rate' | 'freeAbove' | 'currencyRates'>,
+  currency: string,
+  cart: RatedCart,
+  convert: (defaultMinor: number) => number,
+): number | null {
+  const own = method.currencyRates[currency];
+  return own ? methodPrice(own.rate, own.freeAbove, cart, (amount) => amount) : methodPrice(method.rate, method.freeAbove, cart, convert);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { PostalAddress, ShippingMethodRow, ShippingZoneRow } from '../../db/schema';
 import type { FieldProblem } from '../../lib/errors';
-import { methodPrice, type RatedCart } from './rates';
+import { methodPriceIn, type RatedCart } from './rates';
 import { zoneFor } from './zones';
 
 /**
@@ -38,7 +38,8 @@ const byPosition = (a: ShippingMethodRow, b: ShippingMethodRow) => a.position - 
 export function shippingFor(
   inputs: ShippingInputs,
   address: Pick<PostalAddress, 'country' | 'region' | 'postalCode'> | null | undefined,
-  cart: RatedCart,
+  /** With the cart's currency: a method's own rate for it is used instead of converting. */
+  cart: RatedCart & { currency: string },
   convert: (defaultMinor: number) => number,
   chosenId?: string | null,
 ): Shipping {
@@ -49,7 +50,7 @@ export function shippingFor(
         .filter((m) => m.zoneId === zone.id && m.active)
         .sort(byPosition)
         .flatMap((method) => {
-          const price = methodPrice(method.rate, method.freeAbove, cart, convert);
+          const price = methodPriceIn(method, cart.currency, cart, convert);
           return price === null ? [] : [{ method, price }];
         })
     : [];

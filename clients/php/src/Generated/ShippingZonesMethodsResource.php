@@ -33,6 +33,11 @@ final class ShippingZonesMethodsResource
      *     position: int,
      *     rate: array<string, mixed>,
      *     freeAbove: int|float|null,
+     *     currencyRates: list<array{
+     *         currency: string,
+     *         rate: array<string, mixed>,
+     *         freeAbove: int|float|null,
+     *     }>,
      *     createdAt: string,
      *     updatedAt: string,
      * }>
@@ -59,6 +64,11 @@ final class ShippingZonesMethodsResource
      *     position: int,
      *     rate: array<string, mixed>,
      *     freeAbove: int|float|null,
+     *     currencyRates: list<array{
+     *         currency: string,
+     *         rate: array<string, mixed>,
+     *         freeAbove: int|float|null,
+     *     }>,
      *     createdAt: string,
      *     updatedAt: string,
      * }, mixed, void>
@@ -83,6 +93,11 @@ final class ShippingZonesMethodsResource
      *     position?: int,
      *     rate: array<string, mixed>,
      *     freeAbove?: float|null,
+     *     currencyRates?: list<array{
+     *         currency: string,
+     *         rate: array<string, mixed>,
+     *         freeAbove?: float|null,
+     *     }>,
      * } $body
      * @return array{
      *     id: string,
@@ -95,6 +110,11 @@ final class ShippingZonesMethodsResource
      *     position: int,
      *     rate: array<string, mixed>,
      *     freeAbove: int|float|null,
+     *     currencyRates: list<array{
+     *         currency: string,
+     *         rate: array<string, mixed>,
+     *         freeAbove: int|float|null,
+     *     }>,
      *     createdAt: string,
      *     updatedAt: string,
      * }
@@ -125,6 +145,11 @@ final class ShippingZonesMethodsResource
      *     position: int,
      *     rate: array<string, mixed>,
      *     freeAbove: int|float|null,
+     *     currencyRates: list<array{
+     *         currency: string,
+     *         rate: array<string, mixed>,
+     *         freeAbove: int|float|null,
+     *     }>,
      *     createdAt: string,
      *     updatedAt: string,
      * }
@@ -153,6 +178,11 @@ final class ShippingZonesMethodsResource
      *     position?: int,
      *     rate?: array<string, mixed>,
      *     freeAbove?: float|null,
+     *     currencyRates?: list<array{
+     *         currency: string,
+     *         rate: array<string, mixed>,
+     *         freeAbove?: float|null,
+     *     }>,
      * } $body
      * @return array{
      *     id: string,
@@ -165,6 +195,11 @@ final class ShippingZonesMethodsResource
      *     position: int,
      *     rate: array<string, mixed>,
      *     freeAbove: int|float|null,
+     *     currencyRates: list<array{
+     *         currency: string,
+     *         rate: array<string, mixed>,
+     *         freeAbove: int|float|null,
+     *     }>,
      *     createdAt: string,
      *     updatedAt: string,
      * }

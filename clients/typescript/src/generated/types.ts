@@ -1204,7 +1204,7 @@ export interface UpdateShippingZone {
   restOfWorld?: boolean;
 }
 
-/** A way to ship to a zone, offered to carts whose address the zone serves. Every amount is in the store's default currency; a later version may add, beside an `amount`, amounts per currency that the store sets, as new optional fields: clients should ignore fields they do not know. */
+/** A way to ship to a zone, offered to carts whose address the zone serves. */
 export interface ShippingMethod {
   id: string;
   zoneId: string;
@@ -1217,17 +1217,24 @@ export interface ShippingMethod {
   rate: ShippingRate;
   /** A subtotal after discounts (major units of the store's default currency) at or above which the method costs 0; null for never. */
   freeAbove: number | null;
+  /** The rate and `freeAbove` in other currencies of the store, set by the shop instead of converted: a cart in one of them is priced by its entry (amounts in major units of that currency; the kind may differ from `rate`), a cart in a currency without one by `rate` and `freeAbove` converted at its exchange rate. By currency code. */
+  currencyRates: Array<{
+    currency: string;
+    rate: ShippingRate;
+    /** Free at or above this subtotal after discounts; null for never. Major units of `currency`. */
+    freeAbove: number | null;
+  }>;
   createdAt: string;
   updatedAt: string;
 }
 
-/** How the method prices a cart: exactly one kind, named by `type`. Every amount is in the store's default currency; a later version may add, beside an `amount`, amounts per currency that the store sets, as new optional fields: clients should ignore fields they do not know. */
+/** How the method prices a cart: exactly one kind, named by `type`. In a method's `rate`, amounts are in the store's default currency; in `currencyRates`, in the entry's currency. */
 export type ShippingRate = ShippingFlatRate | ShippingWeightRate | ShippingPriceRate;
 
 /** One amount for any cart. */
 export interface ShippingFlatRate {
   type: "flat";
-  /** Major units of the store's default currency, converted to a cart's currency at its exchange rate. */
+  /** Major units of the store's default currency in a method's `rate` (converted to a cart's currency at its exchange rate), of the entry's `currency` in `currencyRates`. */
   amount: number;
 }
 
@@ -1237,7 +1244,7 @@ export interface ShippingWeightRate {
   bands: Array<{
     /** Carts weighing up to this (inclusive), in the store's weightUnit; null for the last, open band. */
     upTo: number | null;
-    /** Major units of the store's default currency, converted to a cart's currency at its exchange rate. */
+    /** Major units of the store's default currency in a method's `rate` (converted to a cart's currency at its exchange rate), of the entry's `currency` in `currencyRates`. */
     amount: number;
   }>;
 }
@@ -1246,9 +1253,9 @@ export interface ShippingWeightRate {
 export interface ShippingPriceRate {
   type: "price";
   bands: Array<{
-    /** Subtotals after discounts from this amount (major units of the store's default currency). */
+    /** Subtotals after discounts from this amount (major units, as `amount`). */
     from: number;
-    /** Major units of the store's default currency, converted to a cart's currency at its exchange rate. */
+    /** Major units of the store's default currency in a method's `rate` (converted to a cart's currency at its exchange rate), of the entry's `currency` in `currencyRates`. */
     amount: number;
   }>;
 }
@@ -1267,6 +1274,14 @@ export interface CreateShippingMethod {
   rate: ShippingRate;
   /** Free at or above this subtotal after discounts (major units of the store's default currency); null for never. */
   freeAbove?: number | null;
+  /** The rate and `freeAbove` in other currencies of the store, set by the shop instead of converted: a cart in one of them is priced by its entry (amounts in major units of that currency; the kind may differ from `rate`), a cart in a currency without one by `rate` and `freeAbove` converted at its exchange rate. One entry per currency, not the default one; the list replaces the stored one whole ([] removes them). */
+  currencyRates?: Array<{
+    /** ISO 4217 code (three letters), upper-cased. */
+    currency: string;
+    rate: ShippingRate;
+    /** Free at or above this subtotal after discounts; null for never. Major units of `currency`; absent is null. */
+    freeAbove?: number | null;
+  }>;
 }
 
 /** Fields to change; `rate` is replaced whole. */
@@ -1284,6 +1299,14 @@ export interface UpdateShippingMethod {
   rate?: ShippingRate;
   /** Free at or above this subtotal after discounts (major units of the store's default currency); null for never. */
   freeAbove?: number | null;
+  /** The rate and `freeAbove` in other currencies of the store, set by the shop instead of converted: a cart in one of them is priced by its entry (amounts in major units of that currency; the kind may differ from `rate`), a cart in a currency without one by `rate` and `freeAbove` converted at its exchange rate. One entry per currency, not the default one; the list replaces the stored one whole ([] removes them). */
+  currencyRates?: Array<{
+    /** ISO 4217 code (three letters), upper-cased. */
+    currency: string;
+    rate: ShippingRate;
+    /** Free at or above this subtotal after discounts; null for never. Major units of `currency`; absent is null. */
+    freeAbove?: number | null;
+  }>;
 }
 
 /** A discount code. When `productIds` or `categoryIds` is non-empty, only lines of those products (or of products in those categories) are discounted. */
@@ -1296,7 +1319,14 @@ export interface Coupon {
   value: number;
   /** Smallest subtotal (major units of the default currency) the coupon applies to; null for any. */
   minSubtotal: number | null;
-  currencyAmounts: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
+  /** A `fixed` coupon's amount in other currencies of the store, set by the shop instead of converted: a cart or order in one of them is discounted by its `value` (major units of that currency) and needs its `minSubtotal` (when null, the default `minSubtotal` converted). Carts in a currency without an entry convert `value` and `minSubtotal` at its exchange rate. Empty for a `percentage` coupon, whose percent applies in every currency. By currency code. */
+  currencyAmounts: Array<{
+    currency: string;
+    /** Amount off, major units of `currency`. */
+    value: number;
+    /** Smallest subtotal in `currency`; null: the default `minSubtotal` converted. */
+    minSubtotal: number | null;
+  }>;
   startsAt: string | null;
   endsAt: string | null;
   usageLimit: number | null;
@@ -1320,7 +1350,15 @@ export interface CreateCoupon {
   value: number;
   /** Major units of the default currency; null for any subtotal. */
   minSubtotal?: number | null;
-  currencyAmounts?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
+  /** A `fixed` coupon's amount in other currencies of the store, set by the shop instead of converted: a cart or order in one of them is discounted by its `value` (major units of that currency) and needs its `minSubtotal` (when null, the default `minSubtotal` converted). Carts in a currency without an entry convert `value` and `minSubtotal` at its exchange rate. Empty for a `percentage` coupon, whose percent applies in every currency. One entry per currency, not the default one; the list replaces the stored one whole ([] removes them). */
+  currencyAmounts?: Array<{
+    /** ISO 4217 code (three letters), upper-cased. */
+    currency: string;
+    /** Amount off in major units of `currency`, with at most its decimals. */
+    value: number;
+    /** Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted. */
+    minSubtotal?: number | null;
+  }>;
   /** ISO 8601 date-time; stored in UTC. */
   startsAt?: string | null;
   /** Must be after `startsAt`. */
@@ -1346,7 +1384,15 @@ export interface UpdateCoupon {
   value?: number;
   /** Major units of the default currency; null for any subtotal. */
   minSubtotal?: number | null;
-  currencyAmounts?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
+  /** A `fixed` coupon's amount in other currencies of the store, set by the shop instead of converted: a cart or order in one of them is discounted by its `value` (major units of that currency) and needs its `minSubtotal` (when null, the default `minSubtotal` converted). Carts in a currency without an entry convert `value` and `minSubtotal` at its exchange rate. Empty for a `percentage` coupon, whose percent applies in every currency. One entry per currency, not the default one; the list replaces the stored one whole ([] removes them). */
+  currencyAmounts?: Array<{
+    /** ISO 4217 code (three letters), upper-cased. */
+    currency: string;
+    /** Amount off in major units of `currency`, with at most its decimals. */
+    value: number;
+    /** Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted. */
+    minSubtotal?: number | null;
+  }>;
   /** ISO 8601 date-time; stored in UTC. */
   startsAt?: string | null;
   /** Must be after `startsAt`. */
