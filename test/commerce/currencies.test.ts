@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { carts, currencies } from '../../src/db/schema';
+import { carts, coupons, currencies } from '../../src/db/schema';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
 import { adminKey, api, db, expectError, insertUser, uid } from '../helpers';
 
@@ -177,5 +177,26 @@ describe('DELETE /api/settings/currencies/{code}', () => {
 
   it('needs settings:write', async () => {
     expectError(await api('/api/settings/currencies/USD', { method: 'DELETE' }), 401, 'AUTHENTICATION_ERROR');
+  });
+});
+
+describe("a currency's own amounts (products', coupons', shipping methods')", () => {
+  it('keeps its minor units while anything has an own amount in it, and takes the amounts with it when deleted', async () => {
+    const code = freshCode();
+    expect((await addCurrency({ code, name: 'Test', symbol: 'T', exchangeRate: 2 })).status).toBe(201);
+    const couponId = `coup_${uid()}`;
+    await db()
+      .insert(coupons)
+      .values({ id: couponId, code: `OWN${uid().toUpperCase()}`, type: 'fixed', value: '500', currencyAmounts: { [code]: { value: 900, minSubtotal: null } } });
+
+    const refused = await patchCurrency(code, { minorUnits: 3 });
+    expectError(refused, 409, 'CONFLICT');
+    expect(refused.body.error.details[0].field).toBe('minorUnits');
+    expect((await db().select().from(currencies).where(eq(currencies.code, code)))[0]!.minorUnits).toBe(2);
+    expect((await patchCurrency(code, { minorUnits: 2, name: 'Still two' })).status).toBe(200);
+
+    expect((await api(`/api/settings/currencies/${code}`, { method: 'DELETE', key })).status).toBe(204);
+    const [coupon] = await db().select().from(coupons).where(eq(coupons.id, couponId));
+    expect(coupon!.currencyAmounts).toEqual({});
   });
 });

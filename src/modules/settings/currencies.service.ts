@@ -7,6 +7,7 @@ import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { decimalText } from '../../lib/rates';
 import { currencyListQuery } from './currencies.query';
 import { type CreateCurrencyInput, type Currency, RATE_DECIMALS, type UpdateCurrencyInput } from './currencies.schemas';
+import { dropOwnAmountsOfDeleted, noOwnAmountsIn } from './own-amounts';
 import { defaultCurrencyCode } from './store-currency';
 
 const UNIQUE_FIELDS = { 'currencies.code': 'code' };
@@ -93,10 +94,18 @@ export async function updateCurrency(db: Database, code: string, patch: UpdateCu
   const set = { ...rest, ...(exchangeRate !== undefined ? { exchangeRate: rateText(exchangeRate) } : {}), updatedAt: now.toISOString() };
   // The default may change between the read and this write: the guard decides, in the statement.
   const guard = refusal ? ne(currencies.code, defaultCurrencyCode) : undefined;
+  // Own prices and amounts in the currency are minor units of it: its digits stay while there are any.
+  const rescales = patch.minorUnits !== undefined && patch.minorUnits !== current.minorUnits;
   const result = await db
     .update(currencies)
     .set(set)
-    .where(and(eq(currencies.code, current.code), guard));
+    .where(and(eq(currencies.code, current.code), guard, rescales ? noOwnAmountsIn(current.code) : undefined));
+  if (result.meta.changes === 0 && rescales && !(refusal && current.isDefault)) {
+    throw ApiError.conflict(
+      `Products, coupons or shipping methods have their own amounts in ${current.code}, kept in its minor units: remove them before changing minorUnits`,
+      'minorUnits',
+    );
+  }
   if (result.meta.changes === 0) throw ApiError.conflict(refusal ?? `Currency ${current.code} changed meanwhile; retry`, 'code');
   return { ...current, ...set, exchangeRate: Number(set.exchangeRate ?? current.exchangeRate) };
 }
@@ -109,7 +118,10 @@ export async function deleteCurrency(db: Database, code: string): Promise<void> 
   const current = await getCurrency(db, code);
   if (current.isDefault) throw ApiError.conflict(`${current.code} is the default currency and cannot be deleted; make another currency the default first`);
   const inUse = (table: typeof carts | typeof orders) => notExists(db.select({ one: sql`1` }).from(table).where(eq(table.currency, current.code)));
-  const deleted = await db.delete(currencies).where(and(eq(currencies.code, current.code), ne(currencies.code, defaultCurrencyCode), inUse(carts), inUse(orders)));
+  const [deleted] = await db.batch([
+    db.delete(currencies).where(and(eq(currencies.code, current.code), ne(currencies.code, defaultCurrencyCode), inUse(carts), inUse(orders))),
+    ...dropOwnAmountsOfDeleted(db, current.code),
+  ]);
   if (deleted.meta.changes > 0) return;
   throw ApiError.conflict(`${current.code} is used by carts or orders (or became the default); disable it instead (PATCH enabled: false)`);
 }
