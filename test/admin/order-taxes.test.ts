@@ -8,7 +8,7 @@ import { signedIn } from './people-client';
 /** The panel's order page shows how an order was taxed: each line's rate, and tax by rate, inside the prices or on top. */
 
 describe('admin order page: taxes', () => {
-  it("shows each line's rate and the tax by rate of an order whose prices include tax", async () => {
+  it("shows each line's rate and the tax by rate of an order and a cart whose prices include tax", async () => {
     const key = await adminKey();
     await db().insert(currencies).values({ code: 'EUR', name: 'Euro', symbol: '€', minorUnits: 2, exchangeRate: '0.92', pricesIncludeTax: true });
     await db()
@@ -32,5 +32,14 @@ describe('admin order page: taxes', () => {
     expect(page.html).toMatch(/data-tax-rate="7"[^>]*>\s*<br\s*\/?>\s*7% on [^:]*14\.02[^:]*: [^<]*0\.98/);
     expect(page.html).toMatch(/4\.77[^<]*\(19%\)/);
     expect(page.html).toMatch(/0\.98[^<]*\(7%\)/);
+
+    const email = `c-${uid()}@example.test`;
+    const cart = (await api('/api/carts', { method: 'POST', json: { email, currency: 'EUR' } })).body.data;
+    const asShopper = { 'X-Cart-Token': cart.token };
+    for (const line of lines) expect((await api(`/api/carts/${cart.id}/lines`, { method: 'POST', headers: asShopper, json: line })).status).toBe(200);
+    expect((await api(`/api/carts/${cart.id}`, { method: 'PATCH', headers: asShopper, json: { shippingAddress: address } })).status).toBe(200);
+    const carts = await get(`/admin/carts?email=${encodeURIComponent(email)}`, session);
+    expect(carts.html).toMatch(/data-tax-rate="19"[^>]*>\s*tax 19% 4\.77 EUR incl\./);
+    expect(carts.html).toMatch(/data-tax-rate="7"[^>]*>\s*tax 7% 0\.98 EUR incl\./);
   });
 });

@@ -71,6 +71,14 @@ export function CartsPage(v: { carts: Cart[]; page: Pagination; url: string; fil
                   </small>
                 </>
               ) : null}
+              {cart.totals.taxBreakdown.map((t) => (
+                <>
+                  <br />
+                  <small class="muted" data-tax-rate={t.rate}>
+                    tax {t.rate}% {money(t.taxAmount, cart.currency)} {cart.pricesIncludeTax ? 'incl.' : 'added'}
+                  </small>
+                </>
+              ))}
             </td>
             <td title={cart.updatedAt}>{idleFor(cart.updatedAt)}</td>
             <td>{when(cart.createdAt)}</td>
