@@ -6,6 +6,7 @@ import { outboxEvent } from '../../lib/events';
 import { toMajor, toMinor } from '../../lib/money';
 import { stockChangeStatements } from '../inventory/stock';
 import type { Product, Variant } from '../products/products.schemas';
+import { moneyView } from '../products/products.currency';
 import { getProduct, toVariant, writable } from '../products/products.read';
 import { categoryLinkInserts, createProduct, newVariantRow, resolveRefs, UNIQUE_FIELDS, variantInserts } from '../products/products.service';
 import type { ProductPlan } from './plan';
@@ -99,7 +100,7 @@ export async function applyPlan(db: Database, plan: ProductPlan, options: { vend
         updatedAt: ts,
       };
     }),
-    ...added.map(toVariant),
+    ...added.map((v) => toVariant(v, moneyView(refs.currencies))),
   ];
   const product = { ...current, ...shown, categories: newCategories ?? current.categories, variants, stock: variants.reduce((n, v) => n + v.stock, 0), updatedAt: ts } as Product;
   await withUniqueConflicts(UNIQUE_FIELDS, () =>

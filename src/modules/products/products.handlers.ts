@@ -17,10 +17,11 @@ const scope = (c: WithPrincipal) => productWriter(c.var.principal);
 
 export const listProducts: AppRouteHandler<typeof routes.listProducts> = async (c) => {
   const {
-    filters: { facets, ...filters },
+    filters: { facets, currency, ...filters },
     ...query
   } = c.req.valid('query');
-  const { items, total, facets: counted } = await read.listProducts(c.var.db, { ...query, filters }, visibility(c), facets);
+  const view = await read.viewFor(c.var.db, currency);
+  const { items, total, facets: counted } = await read.listProducts(c.var.db, { ...query, filters }, visibility(c), facets, view);
   return list(
     c,
     items.map((p) => project(p, query.fields)),
@@ -35,8 +36,8 @@ export const suggestProducts: AppRouteHandler<typeof routes.suggestProducts> = a
 };
 
 export const getProduct: AppRouteHandler<typeof routes.getProduct> = async (c) => {
-  const { fields } = c.req.valid('query');
-  const product = await read.getProduct(c.var.db, c.req.valid('param').id, visibility(c));
+  const { fields, currency } = c.req.valid('query');
+  const product = await read.getProduct(c.var.db, c.req.valid('param').id, visibility(c), await read.viewFor(c.var.db, currency));
   return ok(c, project(product, fields));
 };
 
