@@ -15,6 +15,8 @@ export interface PriceableLine {
   categoryIds: readonly string[];
   /** Minor units of the store's default currency. */
   unitPrice: number;
+  /** The variant's own price in the pricing currency (minor units), when it has one: wins over converting `unitPrice`. */
+  ownUnitPrice?: number;
   quantity: number;
 }
 
@@ -84,7 +86,7 @@ function discounts(lines: PriceableLine[], subtotals: number[], ctx: PricingCont
 }
 
 export function priceLines(lines: PriceableLine[], ctx: PricingContext): PricedTotals {
-  const unitPrices = lines.map((line) => inCurrency(line.unitPrice, ctx));
+  const unitPrices = lines.map((line) => line.ownUnitPrice ?? inCurrency(line.unitPrice, ctx));
   const subtotals = lines.map((line, i) => unitPrices[i]! * line.quantity);
   const lineDiscounts = discounts(lines, subtotals, ctx);
   const lineTaxes = subtotals.map((s, i) => (ctx.tax ? percentOf(s - lineDiscounts[i]!, ctx.tax.rate) : 0));
