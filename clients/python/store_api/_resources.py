@@ -33,6 +33,7 @@ from ._types import (
     CreateShipmentLinesItem,
     CreateVariant,
     Currency,
+    CurrencyPrice,
     Customer,
     CustomerReport,
     Health,
@@ -4310,7 +4311,7 @@ class ProductsResource(ResourceBase):
         attributes: Union[Dict[str, Union[str, float, bool]], NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         taxClass: Union[str, NotGiven] = NOT_GIVEN,
-        prices: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
+        prices: Union[List[CurrencyPrice], NotGiven] = NOT_GIVEN,
         categoryIds: Union[List[str], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
         weight: Union[Optional[float], NotGiven] = NOT_GIVEN,
@@ -4327,6 +4328,12 @@ class ProductsResource(ResourceBase):
             status: `draft` (the default when omitted: hidden from public lists and reads),
                 `active` (for sale, shown publicly) or `archived`. Send `active` to publish on
                 creation.
+            taxClass: Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not
+                given.
+            prices: Prices set per currency, which win over conversion by exchange rate for
+                their currency (`GET /api/settings/currencies`). On a write the list replaces the
+                set; `[]` clears it; absent leaves it as it is. Each currency must be one of the
+                store's, not its default currency (whose price is `price`).
             categoryIds: Ids of the categories the product is in.
             stock: Stock of the default variant, when `variants` is not given; 0 when omitted.
             weight: Weight of the default variant, when `variants` is not given, in the store's
@@ -4367,7 +4374,14 @@ class ProductsResource(ResourceBase):
         """
         return self._http.call("DELETE", "/api/products/{id}", kind="none", path_params={"id": id})
 
-    def get(self, id: str, /, *, fields: Optional[str] = None) -> Product:
+    def get(
+        self,
+        id: str,
+        /,
+        *,
+        fields: Optional[str] = None,
+        currency: Optional[str] = None,
+    ) -> Product:
         """Get a product by id or slug.
 
         GET /api/products/{id}
@@ -4375,17 +4389,24 @@ class ProductsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, name, slug, description, price,
-                compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt,
-                updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection
-                returns only the selected properties, so properties the response schema marks
-                required may be absent: clients and validators should treat them as optional then.
+                compareAtPrice, sku, status, images, attributes, lowStockThreshold, taxClass,
+                prices, createdAt, updatedAt, currency, media, brand, vendor, categories, stock,
+                variants. A `fields` selection returns only the selected properties, so properties
+                the response schema marks required may be absent: clients and validators should
+                treat them as optional then.
+            currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to
+                show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each
+                product's and variant's own price in it when set (`prices`), else its price
+                converted by exchange rate, as a cart in that currency charges. Each product's
+                `currency` says which. Default: the store's default currency. A storefront passes
+                its cart's currency.
         """
         return self._http.call(
             "GET",
             "/api/products/{id}",
             kind="item",
             path_params={"id": id},
-            query={"fields": fields},
+            query={"fields": fields, "currency": currency},
         )
 
     def import_(self, file: bytes, /, *, dry_run: Optional[bool] = None) -> ImportSummary:
@@ -4422,6 +4443,7 @@ class ProductsResource(ResourceBase):
         price_max: Optional[float] = None,
         status: Optional[Literal["draft", "active", "archived"]] = None,
         q: Optional[str] = None,
+        currency: Optional[str] = None,
         facets: Optional[str] = None,
     ) -> Page[Product]:
         """List products.
@@ -4438,16 +4460,19 @@ class ProductsResource(ResourceBase):
                 updatedAt, name, price, sku, id, relevance. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, name, slug, description, price,
-                compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt,
-                updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection
-                returns only the selected properties, so properties the response schema marks
-                required may be absent: clients and validators should treat them as optional then.
+                compareAtPrice, sku, status, images, attributes, lowStockThreshold, taxClass,
+                prices, createdAt, updatedAt, currency, media, brand, vendor, categories, stock,
+                variants. A `fields` selection returns only the selected properties, so properties
+                the response schema marks required may be absent: clients and validators should
+                treat them as optional then.
             category: Category id or slug; includes its sub-categories.
             brand: Brand id or slug.
             vendor: Vendor id or slug.
             sku: Exact product SKU.
-            price_min: Lowest price, inclusive, in major units. At most 2 decimals.
-            price_max: Highest price, inclusive, in major units. At most 2 decimals.
+            price_min: Lowest price, inclusive, in major units of `currency`. At most 2
+                decimals.
+            price_max: Highest price, inclusive, in major units of `currency`. At most 2
+                decimals.
             status: Product status. Public callers see only active products. One of: draft,
                 active, archived.
             q: Full-text search in name, SKUs (product and variants), brand, category names,
@@ -4455,6 +4480,12 @@ class ProductsResource(ResourceBase):
                 "satchel"), accents do not matter (`cafe` finds "Café"), "quoted words" match as a
                 phrase, every word must match. Ordered by relevance (a name match above a
                 description match) unless `sort` says otherwise; combines with every other filter.
+            currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to
+                show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each
+                product's and variant's own price in it when set (`prices`), else its price
+                converted by exchange rate, as a cart in that currency charges. Each product's
+                `currency` says which. Default: the store's default currency. A storefront passes
+                its cart's currency.
             facets: Comma-separated facets to count for this list, returned as `facets` beside
                 `pagination`: category, brand, price. Each facet is counted under every other filter
                 of the list (not its own), in the same D1 round trip as the page.
@@ -4476,6 +4507,7 @@ class ProductsResource(ResourceBase):
                 "price_max": price_max,
                 "status": status,
                 "q": q,
+                "currency": currency,
                 "facets": facets,
             },
         )
@@ -4495,6 +4527,7 @@ class ProductsResource(ResourceBase):
         price_max: Optional[float] = None,
         status: Optional[Literal["draft", "active", "archived"]] = None,
         q: Optional[str] = None,
+        currency: Optional[str] = None,
         facets: Optional[str] = None,
     ) -> Iterator[Page[Product]]:
         """Every page of list(), each fetched when the one before is used up."""
@@ -4511,6 +4544,7 @@ class ProductsResource(ResourceBase):
             price_max=price_max,
             status=status,
             q=q,
+            currency=currency,
             facets=facets,
         ).iter_pages()
 
@@ -4529,6 +4563,7 @@ class ProductsResource(ResourceBase):
         price_max: Optional[float] = None,
         status: Optional[Literal["draft", "active", "archived"]] = None,
         q: Optional[str] = None,
+        currency: Optional[str] = None,
         facets: Optional[str] = None,
     ) -> Iterator[Product]:
         """Every item of every page of list(), fetching the pages as needed."""
@@ -4545,6 +4580,7 @@ class ProductsResource(ResourceBase):
             price_max=price_max,
             status=status,
             q=q,
+            currency=currency,
             facets=facets,
         ):
             yield from each.data
@@ -4577,7 +4613,7 @@ class ProductsResource(ResourceBase):
         attributes: Union[Dict[str, Union[str, float, bool]], NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         taxClass: Union[str, NotGiven] = NOT_GIVEN,
-        prices: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
+        prices: Union[List[CurrencyPrice], NotGiven] = NOT_GIVEN,
         categoryIds: Union[List[str], NotGiven] = NOT_GIVEN,
     ) -> Product:
         """Update a product.
@@ -4588,6 +4624,12 @@ class ProductsResource(ResourceBase):
             price: Amount in the major unit of the currency (19.99), at most 2 decimals.
             compareAtPrice: Amount in the major unit of the currency (19.99), at most 2
                 decimals.
+            taxClass: Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not
+                given.
+            prices: Prices set per currency, which win over conversion by exchange rate for
+                their currency (`GET /api/settings/currencies`). On a write the list replaces the
+                set; `[]` clears it; absent leaves it as it is. Each currency must be one of the
+                store's, not its default currency (whose price is `price`).
             categoryIds: Ids of the categories the product is in.
         """
         return self._http.call(
@@ -4629,7 +4671,7 @@ class ProductsVariantsResource(ResourceBase):
         price: Union[float, NotGiven] = NOT_GIVEN,
         compareAtPrice: Union[Optional[float], NotGiven] = NOT_GIVEN,
         weight: Union[Optional[float], NotGiven] = NOT_GIVEN,
-        prices: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
+        prices: Union[List[CurrencyPrice], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         position: Union[int, NotGiven] = NOT_GIVEN,
@@ -4644,6 +4686,10 @@ class ProductsVariantsResource(ResourceBase):
                 decimals.
             weight: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by
                 weight; null weighs 0.
+            prices: Prices set per currency, which win over conversion by exchange rate for
+                their currency (`GET /api/settings/currencies`). On a write the list replaces the
+                set; `[]` clears it; absent leaves it as it is. Each currency must be one of the
+                store's, not its default currency (whose price is `price`).
         """
         return self._http.call(
             "POST",
@@ -4684,10 +4730,10 @@ class ProductsVariantsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, sku, name, options, price,
-                compareAtPrice, weight, stock, lowStockThreshold, position, createdAt, updatedAt. A
-                `fields` selection returns only the selected properties, so properties the response
-                schema marks required may be absent: clients and validators should treat them as
-                optional then.
+                compareAtPrice, weight, prices, stock, lowStockThreshold, position, createdAt,
+                updatedAt. A `fields` selection returns only the selected properties, so properties
+                the response schema marks required may be absent: clients and validators should
+                treat them as optional then.
         """
         return self._http.call(
             "GET",
@@ -4707,10 +4753,10 @@ class ProductsVariantsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, sku, name, options, price,
-                compareAtPrice, weight, stock, lowStockThreshold, position, createdAt, updatedAt. A
-                `fields` selection returns only the selected properties, so properties the response
-                schema marks required may be absent: clients and validators should treat them as
-                optional then.
+                compareAtPrice, weight, prices, stock, lowStockThreshold, position, createdAt,
+                updatedAt. A `fields` selection returns only the selected properties, so properties
+                the response schema marks required may be absent: clients and validators should
+                treat them as optional then.
         """
         return self._http.call(
             "GET",
@@ -4741,7 +4787,7 @@ class ProductsVariantsResource(ResourceBase):
         price: Union[float, NotGiven] = NOT_GIVEN,
         compareAtPrice: Union[Optional[float], NotGiven] = NOT_GIVEN,
         weight: Union[Optional[float], NotGiven] = NOT_GIVEN,
-        prices: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
+        prices: Union[List[CurrencyPrice], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         position: Union[int, NotGiven] = NOT_GIVEN,
@@ -4756,6 +4802,10 @@ class ProductsVariantsResource(ResourceBase):
                 decimals.
             weight: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by
                 weight; null weighs 0.
+            prices: Prices set per currency, which win over conversion by exchange rate for
+                their currency (`GET /api/settings/currencies`). On a write the list replaces the
+                set; `[]` clears it; absent leaves it as it is. Each currency must be one of the
+                store's, not its default currency (whose price is `price`).
         """
         return self._http.call(
             "PATCH",
