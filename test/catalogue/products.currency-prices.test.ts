@@ -169,6 +169,15 @@ describe('GET /api/products?currency=', () => {
     expect(inCategory.body.pagination.total).toBe(1);
     // The same bound in dollars selects by the dollar price.
     expect(names(await api(`/api/products?brand=${brand}&sort=name&price_max=4`))).toEqual([]);
+    // In a currency without decimals: Twenty has no own yen price, so it is 3000 yen.
+    expect(names(await api(`/api/products?brand=${brand}&currency=JPY&price_max=1500&sort=name`)).map((n) => n.split(' ')[0])).toEqual(['Almost', 'Eight', 'Ten']);
+  });
+
+  it('counts facets under the price filters in EUR', async () => {
+    const res = await api(`/api/products?brand=${brand}&currency=EUR&price_max=4&facets=brand,category`);
+    expect(res.status).toBe(200);
+    expect(res.body.facets.brand).toEqual([expect.objectContaining({ slug: brand, count: 2 })]);
+    expect(res.body.facets.category).toEqual([expect.objectContaining({ slug: category, count: 2 })]);
   });
 
   it('shows one product in EUR', async () => {
