@@ -108,11 +108,6 @@ export function listedPrices(prices: CurrencyPrices | undefined, table: Currency
     .sort((a, b) => (a.currency < b.currency ? -1 : 1));
 }
 
-/** A default-currency amount (minor units) in `target`: the own amount when set, else converted by exchange rate. */
-export function amountIn(defaultMinor: number, own: number | null | undefined, target: CurrencyInfo, defaultDigits: number): number {
-  return own ?? convertMinor(defaultMinor, defaultDigits, target.minorUnits, target.exchangeRate);
-}
-
 /**
  * The default-currency bound (minor units) that selects, among amounts converted to `target`, the
  * same ones as `targetMinor` does there: the least amount converting to at least it (`min`), or the

@@ -1,9 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { compiled } from '../../db/compiled';
 import { currencies, products, type ProductRow, type ProductVariantRow, type RelatedVariant } from '../../db/schema';
-import { amountIn, type CurrencyInfo, type CurrencyTable, defaultBound } from '../../lib/currency-prices';
+import { type CurrencyInfo, type CurrencyTable, defaultBound } from '../../lib/currency-prices';
 import { ApiError } from '../../lib/errors';
 import { DEFAULT_MINOR_DIGITS, toMajor, toMajorOrNull } from '../../lib/money';
+import { inCurrency } from '../../lib/pricing';
 import { convertMinor } from '../../lib/rates';
 import type { ParsedListQuery } from '../../lib/query';
 import { defaultCurrencyCode } from '../settings/store-currency';
@@ -62,7 +63,8 @@ export function shownPrice(row: Pick<ProductRow | ProductVariantRow | RelatedVar
   if (!isForeign(view)) return { price: toMajor(row.price), compareAtPrice: toMajorOrNull(row.compareAtPrice) };
   const own = row.prices?.[view.currency.code];
   const digits = view.currency.minorUnits;
-  const inView = (amount: number | null) => (amount === null ? null : amountIn(amount, null, view.currency, view.defaultDigits));
+  // Converted as a cart in that currency converts it.
+  const inView = (amount: number | null) => (amount === null ? null : inCurrency(amount, { defaultMinorUnits: view.defaultDigits, currency: view.currency }));
   if (own) return { price: toMajor(own.amount, digits), compareAtPrice: toMajorOrNull(own.compareAt, digits) };
   return { price: toMajor(inView(row.price)!, digits), compareAtPrice: toMajorOrNull(inView(row.compareAtPrice), digits) };
 }
