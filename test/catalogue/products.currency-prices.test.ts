@@ -180,10 +180,15 @@ describe('GET /api/products?currency=', () => {
     expect(res.body.facets.category).toEqual([expect.objectContaining({ slug: category, count: 2 })]);
   });
 
-  it('shows one product in EUR', async () => {
+  it('shows one product and its variants in EUR', async () => {
     const [twenty] = (await api(`/api/products?brand=${brand}&sort=price:desc`)).body.data;
     const res = await api(`/api/products/${twenty.id}?currency=EUR`);
     expect(res.body.data).toMatchObject({ currency: 'EUR', price: 3, compareAtPrice: 3.5, prices: [{ currency: 'EUR', amount: 3, compareAt: 3.5 }] });
+    const variants = await api(`/api/products/${twenty.id}/variants?currency=EUR`);
+    expect(variants.body.data.map((v: { price: number }) => v.price)).toEqual([3]);
+    const variant = await api(`/api/products/${twenty.id}/variants/${twenty.variants[0].id}?currency=EUR`);
+    expect(variant.body.data).toMatchObject({ price: 3, compareAtPrice: 3.5 });
+    expect((await api(`/api/products/${twenty.id}/variants/${twenty.variants[0].id}`)).body.data).toMatchObject({ price: 20, compareAtPrice: 25 });
   });
 
   it('refuses a currency the store does not sell in: unknown or disabled', async () => {

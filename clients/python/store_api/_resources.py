@@ -4722,7 +4722,15 @@ class ProductsVariantsResource(ResourceBase):
             path_params={"id": id, "variantId": variant_id},
         )
 
-    def get(self, id: str, variant_id: str, /, *, fields: Optional[str] = None) -> Variant:
+    def get(
+        self,
+        id: str,
+        variant_id: str,
+        /,
+        *,
+        fields: Optional[str] = None,
+        currency: Optional[str] = None,
+    ) -> Variant:
         """Get a variant.
 
         GET /api/products/{id}/variants/{variantId}
@@ -4734,16 +4742,29 @@ class ProductsVariantsResource(ResourceBase):
                 updatedAt. A `fields` selection returns only the selected properties, so properties
                 the response schema marks required may be absent: clients and validators should
                 treat them as optional then.
+            currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to
+                show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each
+                product's and variant's own price in it when set (`prices`), else its price
+                converted by exchange rate, as a cart in that currency charges. Each product's
+                `currency` says which. Default: the store's default currency. A storefront passes
+                its cart's currency.
         """
         return self._http.call(
             "GET",
             "/api/products/{id}/variants/{variantId}",
             kind="item",
             path_params={"id": id, "variantId": variant_id},
-            query={"fields": fields},
+            query={"fields": fields, "currency": currency},
         )
 
-    def list(self, id: str, /, *, fields: Optional[str] = None) -> Page[Variant]:
+    def list(
+        self,
+        id: str,
+        /,
+        *,
+        fields: Optional[str] = None,
+        currency: Optional[str] = None,
+    ) -> Page[Variant]:
         """List a product's variants.
 
         GET /api/products/{id}/variants
@@ -4757,22 +4778,42 @@ class ProductsVariantsResource(ResourceBase):
                 updatedAt. A `fields` selection returns only the selected properties, so properties
                 the response schema marks required may be absent: clients and validators should
                 treat them as optional then.
+            currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to
+                show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each
+                product's and variant's own price in it when set (`prices`), else its price
+                converted by exchange rate, as a cart in that currency charges. Each product's
+                `currency` says which. Default: the store's default currency. A storefront passes
+                its cart's currency.
         """
         return self._http.call(
             "GET",
             "/api/products/{id}/variants",
             kind="list",
             path_params={"id": id},
-            query={"fields": fields},
+            query={"fields": fields, "currency": currency},
         )
 
-    def pages(self, id: str, /, *, fields: Optional[str] = None) -> Iterator[Page[Variant]]:
+    def pages(
+        self,
+        id: str,
+        /,
+        *,
+        fields: Optional[str] = None,
+        currency: Optional[str] = None,
+    ) -> Iterator[Page[Variant]]:
         """Every page of list(), each fetched when the one before is used up."""
-        yield from self.list(id, fields=fields).iter_pages()
+        yield from self.list(id, fields=fields, currency=currency).iter_pages()
 
-    def iterate(self, id: str, /, *, fields: Optional[str] = None) -> Iterator[Variant]:
+    def iterate(
+        self,
+        id: str,
+        /,
+        *,
+        fields: Optional[str] = None,
+        currency: Optional[str] = None,
+    ) -> Iterator[Variant]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(id, fields=fields):
+        for each in self.pages(id, fields=fields, currency=currency):
             yield from each.data
 
     def update(

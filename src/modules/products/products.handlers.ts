@@ -62,8 +62,8 @@ export const deleteProduct: AppRouteHandler<typeof routes.deleteProduct> = async
 };
 
 export const listVariants: AppRouteHandler<typeof routes.listVariants> = async (c) => {
-  const { fields } = c.req.valid('query');
-  const variants = await variantService.listVariants(c.var.db, c.req.valid('param').id, visibility(c));
+  const { fields, currency } = c.req.valid('query');
+  const variants = await variantService.listVariants(c.var.db, c.req.valid('param').id, visibility(c), await read.viewFor(c.var.db, currency));
   return list(
     c,
     variants.map((v) => project(v, fields)),
@@ -73,8 +73,8 @@ export const listVariants: AppRouteHandler<typeof routes.listVariants> = async (
 
 export const getVariant: AppRouteHandler<typeof routes.getVariant> = async (c) => {
   const { id, variantId } = c.req.valid('param');
-  const { fields } = c.req.valid('query');
-  return ok(c, project(await variantService.getVariant(c.var.db, id, variantId, visibility(c)), fields));
+  const { fields, currency } = c.req.valid('query');
+  return ok(c, project(await variantService.getVariant(c.var.db, id, variantId, visibility(c), await read.viewFor(c.var.db, currency)), fields));
 };
 
 export const createVariant: AppRouteHandler<typeof routes.createVariant> = async (c) => {

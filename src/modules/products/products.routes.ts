@@ -15,7 +15,7 @@ import {
   writeErrors,
   optionalAuth,
 } from '../../lib/openapi';
-import { fieldTreeFromSchema, listQuerySchema, readQuerySchema, readQuerySchemaWith } from '../../lib/query';
+import { fieldTreeFromSchema, listQuerySchema, readQuerySchemaWith } from '../../lib/query';
 import { FacetsSchema } from './products.facets';
 import { productListQuery } from './products.query';
 import { CreateProductBody, CreateVariantBody, ProductSchema, UpdateProductBody, UpdateVariantBody, VariantSchema } from './products.schemas';
@@ -31,7 +31,7 @@ const VariantParams = IdParams.extend({
     .max(100)
     .openapi({ param: { name: 'variantId', in: 'path' }, example: 'var_01JD0000000000000000000000' }),
 });
-const variantFields = readQuerySchema(fieldTreeFromSchema(VariantSchema));
+const variantFields = readQuerySchemaWith(fieldTreeFromSchema(VariantSchema), { currency: productListQuery.filters.currency.schema });
 
 export const listProducts = apiRoute({
   ...names.list,
@@ -138,7 +138,7 @@ export const listVariants = apiRoute({
   path: '/products/{id}/variants',
   tags,
   summary: "List a product's variants",
-  description: 'All variants of the product (at most 100) in one page, in position order.',
+  description: 'All variants of the product (at most 100) in one page, in position order. With `currency`, prices in that currency as `GET /api/products` shows them.',
   security: optionalAuth,
   policy: { cache: 'catalogue' },
   request: { params: IdParams, query: variantFields },

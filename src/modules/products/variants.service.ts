@@ -8,7 +8,7 @@ import { outboxEvent } from '../../lib/events';
 import { toMinor } from '../../lib/money';
 import { stockChangeStatements } from '../inventory/stock';
 import { listedPrices } from '../../lib/currency-prices';
-import { currencyTableOf, currencyTableRead, moneyView } from './products.currency';
+import { currencyTableOf, currencyTableRead, type MoneyView, moneyView } from './products.currency';
 import { getProduct, toVariant, type Visibility, writable } from './products.read';
 import type { CreateVariantInput, Product, UpdateVariantInput, Variant } from './products.schemas';
 import { MAX_VARIANTS_PER_PRODUCT } from './products.schemas';
@@ -25,12 +25,13 @@ function findVariant(product: Product, variantId: string): Variant {
   return variant;
 }
 
-export async function listVariants(db: Database, productId: string, visibility: Visibility): Promise<Variant[]> {
-  return (await getProduct(db, productId, visibility)).variants;
+/** A product's variants, their prices shown in `view`'s currency (the default currency without one). */
+export async function listVariants(db: Database, productId: string, visibility: Visibility, view?: MoneyView): Promise<Variant[]> {
+  return (await getProduct(db, productId, visibility, view)).variants;
 }
 
-export async function getVariant(db: Database, productId: string, variantId: string, visibility: Visibility): Promise<Variant> {
-  return findVariant(await getProduct(db, productId, visibility), variantId);
+export async function getVariant(db: Database, productId: string, variantId: string, visibility: Visibility, view?: MoneyView): Promise<Variant> {
+  return findVariant(await getProduct(db, productId, visibility, view), variantId);
 }
 
 export async function createVariant(db: Database, productId: string, input: CreateVariantInput, vendorId: string | null = null, now = new Date()): Promise<Variant> {

@@ -25,10 +25,12 @@ final class ProductsVariantsResource
      *
      * Query parameters:
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+     * - currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges.
      *
      * @param string $id
      * @param array{
      *     fields?: string|list<string>,
+     *     currency?: string,
      * } $query
      * @return \StoreApi\Page<array{
      *     id: string,
@@ -63,6 +65,7 @@ final class ProductsVariantsResource
      * @param string $id
      * @param array{
      *     fields?: string|list<string>,
+     *     currency?: string,
      * } $query the query of the first page (`page` to start elsewhere)
      * @return \Generator<int, array{
      *     id: string,
@@ -148,11 +151,13 @@ final class ProductsVariantsResource
      *
      * Query parameters:
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+     * - currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges.
      *
      * @param string $id
      * @param string $variantId
      * @param array{
      *     fields?: string|list<string>,
+     *     currency?: string,
      * } $query
      * @return array{
      *     id: string,

@@ -173,12 +173,16 @@ export interface ProductsGetQuery {
 export interface ProductsVariantsListQuery {
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, sku, name, options, price, compareAtPrice, weight, prices, stock, lowStockThreshold, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges. Each product's `currency` says which. Default: the store's default currency. A storefront passes its cart's currency. */
+  currency?: string;
 }
 
 /** Query parameters of `GET /api/products/{id}/variants/{variantId}`. */
 export interface ProductsVariantsGetQuery {
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, sku, name, options, price, compareAtPrice, weight, prices, stock, lowStockThreshold, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges. Each product's `currency` says which. Default: the store's default currency. A storefront passes its cart's currency. */
+  currency?: string;
 }
 
 /** Query parameters of `POST /api/products/{id}/media`. */
