@@ -20,6 +20,8 @@ export interface PriceableLine {
   categoryIds: readonly string[];
   /** Minor units of the store's default currency. */
   unitPrice: number;
+  /** The variant's own price in the pricing currency (minor units), when it has one: wins over converting `unitPrice`. */
+  ownUnitPrice?: number;
   quantity: number;
   /** The product's tax class (tax_classes.code). */
   taxClass: string;
@@ -123,7 +125,7 @@ export function taxOn(amount: number, rate: string | null, inclusive: boolean): 
 export function priceLines(lines: PriceableLine[], ctx: PricingContext): PricedTotals {
   const { inclusive } = ctx.tax;
   const added = (tax: number) => (inclusive ? 0 : tax);
-  const unitPrices = lines.map((line) => inCurrency(line.unitPrice, ctx));
+  const unitPrices = lines.map((line) => line.ownUnitPrice ?? inCurrency(line.unitPrice, ctx));
   const subtotals = lines.map((line, i) => unitPrices[i]! * line.quantity);
   const lineDiscounts = discounts(lines, subtotals, ctx);
   const priced = lines.map((line, i): PricedLine => {

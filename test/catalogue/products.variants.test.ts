@@ -94,6 +94,7 @@ describe('POST /api/products/{id}/variants', () => {
       options: { size: 'XL' },
       price: 20,
       compareAtPrice: null,
+      prices: [],
       weight: null,
       stock: 6,
       lowStockThreshold: null,

@@ -35,6 +35,7 @@ from ._types import (
     CreateShippingMethodCurrencyRatesItem,
     CreateVariant,
     Currency,
+    CurrencyPrice,
     Customer,
     CustomerReport,
     Health,
@@ -4331,7 +4332,7 @@ class ProductsResource(ResourceBase):
         attributes: Union[Dict[str, Union[str, float, bool]], NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         taxClass: Union[str, NotGiven] = NOT_GIVEN,
-        prices: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
+        prices: Union[List[CurrencyPrice], NotGiven] = NOT_GIVEN,
         categoryIds: Union[List[str], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
         weight: Union[Optional[float], NotGiven] = NOT_GIVEN,
@@ -4348,6 +4349,12 @@ class ProductsResource(ResourceBase):
             status: `draft` (the default when omitted: hidden from public lists and reads),
                 `active` (for sale, shown publicly) or `archived`. Send `active` to publish on
                 creation.
+            taxClass: Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not
+                given.
+            prices: Prices set per currency, which win over conversion by exchange rate for
+                their currency (`GET /api/settings/currencies`). On a write the list replaces the
+                set; `[]` clears it; absent leaves it as it is. Each currency must be one of the
+                store's, not its default currency (whose price is `price`).
             categoryIds: Ids of the categories the product is in.
             stock: Stock of the default variant, when `variants` is not given; 0 when omitted.
             weight: Weight of the default variant, when `variants` is not given, in the store's
@@ -4388,7 +4395,14 @@ class ProductsResource(ResourceBase):
         """
         return self._http.call("DELETE", "/api/products/{id}", kind="none", path_params={"id": id})
 
-    def get(self, id: str, /, *, fields: Optional[str] = None) -> Product:
+    def get(
+        self,
+        id: str,
+        /,
+        *,
+        fields: Optional[str] = None,
+        currency: Optional[str] = None,
+    ) -> Product:
         """Get a product by id or slug.
 
         GET /api/products/{id}
@@ -4396,17 +4410,24 @@ class ProductsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, name, slug, description, price,
-                compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt,
-                updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection
-                returns only the selected properties, so properties the response schema marks
-                required may be absent: clients and validators should treat them as optional then.
+                compareAtPrice, sku, status, images, attributes, lowStockThreshold, taxClass,
+                prices, createdAt, updatedAt, currency, media, brand, vendor, categories, stock,
+                variants. A `fields` selection returns only the selected properties, so properties
+                the response schema marks required may be absent: clients and validators should
+                treat them as optional then.
+            currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to
+                show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each
+                product's and variant's own price in it when set (`prices`), else its price
+                converted by exchange rate, as a cart in that currency charges. Each product's
+                `currency` says which. Default: the store's default currency. A storefront passes
+                its cart's currency.
         """
         return self._http.call(
             "GET",
             "/api/products/{id}",
             kind="item",
             path_params={"id": id},
-            query={"fields": fields},
+            query={"fields": fields, "currency": currency},
         )
 
     def import_(self, file: bytes, /, *, dry_run: Optional[bool] = None) -> ImportSummary:
@@ -4443,6 +4464,7 @@ class ProductsResource(ResourceBase):
         price_max: Optional[float] = None,
         status: Optional[Literal["draft", "active", "archived"]] = None,
         q: Optional[str] = None,
+        currency: Optional[str] = None,
         facets: Optional[str] = None,
     ) -> Page[Product]:
         """List products.
@@ -4459,16 +4481,19 @@ class ProductsResource(ResourceBase):
                 updatedAt, name, price, sku, id, relevance. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, name, slug, description, price,
-                compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt,
-                updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection
-                returns only the selected properties, so properties the response schema marks
-                required may be absent: clients and validators should treat them as optional then.
+                compareAtPrice, sku, status, images, attributes, lowStockThreshold, taxClass,
+                prices, createdAt, updatedAt, currency, media, brand, vendor, categories, stock,
+                variants. A `fields` selection returns only the selected properties, so properties
+                the response schema marks required may be absent: clients and validators should
+                treat them as optional then.
             category: Category id or slug; includes its sub-categories.
             brand: Brand id or slug.
             vendor: Vendor id or slug.
             sku: Exact product SKU.
-            price_min: Lowest price, inclusive, in major units. At most 2 decimals.
-            price_max: Highest price, inclusive, in major units. At most 2 decimals.
+            price_min: Lowest price, inclusive, in major units of `currency`. At most 2
+                decimals.
+            price_max: Highest price, inclusive, in major units of `currency`. At most 2
+                decimals.
             status: Product status. Public callers see only active products. One of: draft,
                 active, archived.
             q: Full-text search in name, SKUs (product and variants), brand, category names,
@@ -4476,6 +4501,12 @@ class ProductsResource(ResourceBase):
                 "satchel"), accents do not matter (`cafe` finds "Café"), "quoted words" match as a
                 phrase, every word must match. Ordered by relevance (a name match above a
                 description match) unless `sort` says otherwise; combines with every other filter.
+            currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to
+                show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each
+                product's and variant's own price in it when set (`prices`), else its price
+                converted by exchange rate, as a cart in that currency charges. Each product's
+                `currency` says which. Default: the store's default currency. A storefront passes
+                its cart's currency.
             facets: Comma-separated facets to count for this list, returned as `facets` beside
                 `pagination`: category, brand, price. Each facet is counted under every other filter
                 of the list (not its own), in the same D1 round trip as the page.
@@ -4497,6 +4528,7 @@ class ProductsResource(ResourceBase):
                 "price_max": price_max,
                 "status": status,
                 "q": q,
+                "currency": currency,
                 "facets": facets,
             },
         )
@@ -4516,6 +4548,7 @@ class ProductsResource(ResourceBase):
         price_max: Optional[float] = None,
         status: Optional[Literal["draft", "active", "archived"]] = None,
         q: Optional[str] = None,
+        currency: Optional[str] = None,
         facets: Optional[str] = None,
     ) -> Iterator[Page[Product]]:
         """Every page of list(), each fetched when the one before is used up."""
@@ -4532,6 +4565,7 @@ class ProductsResource(ResourceBase):
             price_max=price_max,
             status=status,
             q=q,
+            currency=currency,
             facets=facets,
         ).iter_pages()
 
@@ -4550,6 +4584,7 @@ class ProductsResource(ResourceBase):
         price_max: Optional[float] = None,
         status: Optional[Literal["draft", "active", "archived"]] = None,
         q: Optional[str] = None,
+        currency: Optional[str] = None,
         facets: Optional[str] = None,
     ) -> Iterator[Product]:
         """Every item of every page of list(), fetching the pages as needed."""
@@ -4566,6 +4601,7 @@ class ProductsResource(ResourceBase):
             price_max=price_max,
             status=status,
             q=q,
+            currency=currency,
             facets=facets,
         ):
             yield from each.data
@@ -4598,7 +4634,7 @@ class ProductsResource(ResourceBase):
         attributes: Union[Dict[str, Union[str, float, bool]], NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         taxClass: Union[str, NotGiven] = NOT_GIVEN,
-        prices: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
+        prices: Union[List[CurrencyPrice], NotGiven] = NOT_GIVEN,
         categoryIds: Union[List[str], NotGiven] = NOT_GIVEN,
     ) -> Product:
         """Update a product.
@@ -4609,6 +4645,12 @@ class ProductsResource(ResourceBase):
             price: Amount in the major unit of the currency (19.99), at most 2 decimals.
             compareAtPrice: Amount in the major unit of the currency (19.99), at most 2
                 decimals.
+            taxClass: Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not
+                given.
+            prices: Prices set per currency, which win over conversion by exchange rate for
+                their currency (`GET /api/settings/currencies`). On a write the list replaces the
+                set; `[]` clears it; absent leaves it as it is. Each currency must be one of the
+                store's, not its default currency (whose price is `price`).
             categoryIds: Ids of the categories the product is in.
         """
         return self._http.call(
@@ -4650,7 +4692,7 @@ class ProductsVariantsResource(ResourceBase):
         price: Union[float, NotGiven] = NOT_GIVEN,
         compareAtPrice: Union[Optional[float], NotGiven] = NOT_GIVEN,
         weight: Union[Optional[float], NotGiven] = NOT_GIVEN,
-        prices: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
+        prices: Union[List[CurrencyPrice], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         position: Union[int, NotGiven] = NOT_GIVEN,
@@ -4665,6 +4707,10 @@ class ProductsVariantsResource(ResourceBase):
                 decimals.
             weight: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by
                 weight; null weighs 0.
+            prices: Prices set per currency, which win over conversion by exchange rate for
+                their currency (`GET /api/settings/currencies`). On a write the list replaces the
+                set; `[]` clears it; absent leaves it as it is. Each currency must be one of the
+                store's, not its default currency (whose price is `price`).
         """
         return self._http.call(
             "POST",
@@ -4697,7 +4743,15 @@ class ProductsVariantsResource(ResourceBase):
             path_params={"id": id, "variantId": variant_id},
         )
 
-    def get(self, id: str, variant_id: str, /, *, fields: Optional[str] = None) -> Variant:
+    def get(
+        self,
+        id: str,
+        variant_id: str,
+        /,
+        *,
+        fields: Optional[str] = None,
+        currency: Optional[str] = None,
+    ) -> Variant:
         """Get a variant.
 
         GET /api/products/{id}/variants/{variantId}
@@ -4705,20 +4759,33 @@ class ProductsVariantsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, sku, name, options, price,
-                compareAtPrice, weight, stock, lowStockThreshold, position, createdAt, updatedAt. A
-                `fields` selection returns only the selected properties, so properties the response
-                schema marks required may be absent: clients and validators should treat them as
-                optional then.
+                compareAtPrice, weight, prices, stock, lowStockThreshold, position, createdAt,
+                updatedAt. A `fields` selection returns only the selected properties, so properties
+                the response schema marks required may be absent: clients and validators should
+                treat them as optional then.
+            currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to
+                show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each
+                product's and variant's own price in it when set (`prices`), else its price
+                converted by exchange rate, as a cart in that currency charges. Each product's
+                `currency` says which. Default: the store's default currency. A storefront passes
+                its cart's currency.
         """
         return self._http.call(
             "GET",
             "/api/products/{id}/variants/{variantId}",
             kind="item",
             path_params={"id": id, "variantId": variant_id},
-            query={"fields": fields},
+            query={"fields": fields, "currency": currency},
         )
 
-    def list(self, id: str, /, *, fields: Optional[str] = None) -> Page[Variant]:
+    def list(
+        self,
+        id: str,
+        /,
+        *,
+        fields: Optional[str] = None,
+        currency: Optional[str] = None,
+    ) -> Page[Variant]:
         """List a product's variants.
 
         GET /api/products/{id}/variants
@@ -4728,26 +4795,46 @@ class ProductsVariantsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, sku, name, options, price,
-                compareAtPrice, weight, stock, lowStockThreshold, position, createdAt, updatedAt. A
-                `fields` selection returns only the selected properties, so properties the response
-                schema marks required may be absent: clients and validators should treat them as
-                optional then.
+                compareAtPrice, weight, prices, stock, lowStockThreshold, position, createdAt,
+                updatedAt. A `fields` selection returns only the selected properties, so properties
+                the response schema marks required may be absent: clients and validators should
+                treat them as optional then.
+            currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to
+                show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each
+                product's and variant's own price in it when set (`prices`), else its price
+                converted by exchange rate, as a cart in that currency charges. Each product's
+                `currency` says which. Default: the store's default currency. A storefront passes
+                its cart's currency.
         """
         return self._http.call(
             "GET",
             "/api/products/{id}/variants",
             kind="list",
             path_params={"id": id},
-            query={"fields": fields},
+            query={"fields": fields, "currency": currency},
         )
 
-    def pages(self, id: str, /, *, fields: Optional[str] = None) -> Iterator[Page[Variant]]:
+    def pages(
+        self,
+        id: str,
+        /,
+        *,
+        fields: Optional[str] = None,
+        currency: Optional[str] = None,
+    ) -> Iterator[Page[Variant]]:
         """Every page of list(), each fetched when the one before is used up."""
-        yield from self.list(id, fields=fields).iter_pages()
+        yield from self.list(id, fields=fields, currency=currency).iter_pages()
 
-    def iterate(self, id: str, /, *, fields: Optional[str] = None) -> Iterator[Variant]:
+    def iterate(
+        self,
+        id: str,
+        /,
+        *,
+        fields: Optional[str] = None,
+        currency: Optional[str] = None,
+    ) -> Iterator[Variant]:
         """Every item of every page of list(), fetching the pages as needed."""
-        for each in self.pages(id, fields=fields):
+        for each in self.pages(id, fields=fields, currency=currency):
             yield from each.data
 
     def update(
@@ -4762,7 +4849,7 @@ class ProductsVariantsResource(ResourceBase):
         price: Union[float, NotGiven] = NOT_GIVEN,
         compareAtPrice: Union[Optional[float], NotGiven] = NOT_GIVEN,
         weight: Union[Optional[float], NotGiven] = NOT_GIVEN,
-        prices: Union[Optional[Union[str, float, bool, Dict[str, Any], List[Any]]], NotGiven] = NOT_GIVEN,
+        prices: Union[List[CurrencyPrice], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         position: Union[int, NotGiven] = NOT_GIVEN,
@@ -4777,6 +4864,10 @@ class ProductsVariantsResource(ResourceBase):
                 decimals.
             weight: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by
                 weight; null weighs 0.
+            prices: Prices set per currency, which win over conversion by exchange rate for
+                their currency (`GET /api/settings/currencies`). On a write the list replaces the
+                set; `[]` clears it; absent leaves it as it is. Each currency must be one of the
+                store's, not its default currency (whose price is `price`).
         """
         return self._http.call(
             "PATCH",

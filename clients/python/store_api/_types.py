@@ -78,6 +78,7 @@ __all__ = [
     "CreatedWebhookEndpoint",
     "CsvExport",
     "Currency",
+    "CurrencyPrice",
     "Customer",
     "CustomerRegisteredEvent",
     "CustomerRegisteredEventData",
@@ -159,6 +160,7 @@ __all__ = [
     "ProductImport",
     "ProductImportItem",
     "ProductMedia",
+    "ProductPricesItem",
     "ProductReport",
     "ProductReportProductsItem",
     "ProductSuggestions",
@@ -233,6 +235,7 @@ __all__ = [
     "UpdatedCustomer",
     "User",
     "Variant",
+    "VariantPricesItem",
     "Vendor",
     "WebhookAttempt",
     "WebhookDelivery",
@@ -1074,8 +1077,13 @@ class CreateProduct(_CreateProductRequired, total=False):
     images: List[CreateProductImagesItem]
     attributes: Dict[str, Union[str, float, bool]]
     lowStockThreshold: Optional[int]
+    #: Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not given.
     taxClass: str
-    prices: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
+    #: Prices set per currency, which win over conversion by exchange rate for their currency (`GET
+    #: /api/settings/currencies`). On a write the list replaces the set; `[]` clears it; absent
+    #: leaves it as it is. Each currency must be one of the store's, not its default currency (whose
+    #: price is `price`).
+    prices: List[CurrencyPrice]
     #: Ids of the categories the product is in.
     categoryIds: List[str]
     #: Stock of the default variant, when `variants` is not given; 0 when omitted.
@@ -1237,7 +1245,11 @@ class CreateVariant(TypedDict, total=False):
     #: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs
     #: 0.
     weight: Optional[float]
-    prices: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
+    #: Prices set per currency, which win over conversion by exchange rate for their currency (`GET
+    #: /api/settings/currencies`). On a write the list replaces the set; `[]` clears it; absent
+    #: leaves it as it is. Each currency must be one of the store's, not its default currency (whose
+    #: price is `price`).
+    prices: List[CurrencyPrice]
     stock: int
     lowStockThreshold: Optional[int]
     position: int
@@ -1344,6 +1356,18 @@ class Currency(TypedDict):
     updatedAt: str
     #: True for the store's default currency (`GET /api/settings`).
     isDefault: bool
+
+
+class _CurrencyPriceRequired(TypedDict):
+    #: ISO 4217 code of one of the store's currencies, other than the default; upper-cased.
+    currency: str
+    #: The price in the major unit of that currency, at most as many decimals as its `minorUnits`.
+    amount: float
+
+
+class CurrencyPrice(_CurrencyPriceRequired, total=False):
+    #: The compare-at ("was") price in that currency, or null.
+    compareAt: Optional[float]
 
 
 class Customer(TypedDict):
@@ -2309,6 +2333,12 @@ class ProductImagesItem(_ProductImagesItemRequired, total=False):
     alt: Optional[str]
 
 
+class ProductPricesItem(TypedDict):
+    currency: str
+    amount: float
+    compareAt: Optional[float]
+
+
 class ProductBrand(TypedDict):
     id: str
     name: str
@@ -2332,9 +2362,10 @@ class Product(TypedDict):
     name: str
     slug: str
     description: Optional[str]
-    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    #: In the product's `currency`: the own price there (`prices`) when set, else converted by
+    #: exchange rate; the default currency's price without `?currency`.
     price: float
-    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    #: The compare-at ("was") price, in the same currency as `price` and taken the same way.
     compareAtPrice: Optional[float]
     sku: Optional[str]
     status: Literal["draft", "active", "archived"]
@@ -2343,8 +2374,16 @@ class Product(TypedDict):
     images: List[ProductImagesItem]
     attributes: Dict[str, Union[str, float, bool]]
     lowStockThreshold: Optional[int]
+    #: Code of the tax class the product is taxed by (`GET /api/settings/tax-classes`).
+    taxClass: str
+    #: Prices set per currency, in major units of each, ordered by currency code. Currencies without
+    #: one are converted from `price` by exchange rate.
+    prices: List[ProductPricesItem]
     createdAt: str
     updatedAt: str
+    #: ISO 4217 code of the currency `price` and `compareAtPrice` (the product's and its variants')
+    #: are in: `?currency=`, else the store's default.
+    currency: str
     #: Images uploaded to the store (`POST /api/products/{id}/media`), in display order.
     media: List[ProductMedia]
     brand: Optional[ProductBrand]
@@ -3262,8 +3301,13 @@ class UpdateProduct(TypedDict, total=False):
     images: List[UpdateProductImagesItem]
     attributes: Dict[str, Union[str, float, bool]]
     lowStockThreshold: Optional[int]
+    #: Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not given.
     taxClass: str
-    prices: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
+    #: Prices set per currency, which win over conversion by exchange rate for their currency (`GET
+    #: /api/settings/currencies`). On a write the list replaces the set; `[]` clears it; absent
+    #: leaves it as it is. Each currency must be one of the store's, not its default currency (whose
+    #: price is `price`).
+    prices: List[CurrencyPrice]
     #: Ids of the categories the product is in.
     categoryIds: List[str]
 
@@ -3444,7 +3488,11 @@ class UpdateVariant(TypedDict, total=False):
     #: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs
     #: 0.
     weight: Optional[float]
-    prices: Optional[Union[str, float, bool, Dict[str, Any], List[Any]]]
+    #: Prices set per currency, which win over conversion by exchange rate for their currency (`GET
+    #: /api/settings/currencies`). On a write the list replaces the set; `[]` clears it; absent
+    #: leaves it as it is. Each currency must be one of the store's, not its default currency (whose
+    #: price is `price`).
+    prices: List[CurrencyPrice]
     stock: int
     lowStockThreshold: Optional[int]
     position: int
@@ -3493,18 +3541,28 @@ class UpdatedCustomer(Customer, total=False):
     session: RenewedSession
 
 
+class VariantPricesItem(TypedDict):
+    currency: str
+    amount: float
+    compareAt: Optional[float]
+
+
 class Variant(TypedDict):
     id: str
     sku: Optional[str]
     name: Optional[str]
     options: Dict[str, str]
-    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    #: In the product's `currency`: the own price there (`prices`) when set, else converted by
+    #: exchange rate; the default currency's price without `?currency`.
     price: float
-    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    #: The compare-at ("was") price, in the same currency as `price` and taken the same way.
     compareAtPrice: Optional[float]
     #: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs
     #: 0.
     weight: Optional[float]
+    #: Prices set per currency, in major units of each, ordered by currency code. Currencies without
+    #: one are converted from `price` by exchange rate.
+    prices: List[VariantPricesItem]
     stock: int
     lowStockThreshold: Optional[int]
     position: int

@@ -3,6 +3,7 @@ import type { Pagination } from '../../lib/envelope';
 import type { Product, Variant } from '../../modules/products/products.schemas';
 import { ActionButton, Checkboxes, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table } from '../components/table';
+import { CurrencyPriceFields, priceValues } from './currency-prices';
 import { ProductMediaSection } from './product-media';
 
 type Option = [string, string];
@@ -12,6 +13,9 @@ export interface ProductChoices {
   categories: Option[];
   /** Empty for a vendor user: its products always belong to its own vendor. */
   vendors: Option[];
+  taxClasses: Option[];
+  /** The store's currencies other than the default, each a row of own prices on the forms. */
+  currencies: string[];
 }
 
 export function ProductListPage(v: { products: Product[]; page: Pagination; url: string; filters: FormState; choices: ProductChoices; canWrite: boolean }) {
@@ -68,6 +72,7 @@ export const PRODUCT_FIELDS = [
   'stock',
   'weight',
   'lowStockThreshold',
+  'taxClass',
 ];
 
 /** The product's own fields: for creating (with the first stock) and editing. */
@@ -75,7 +80,7 @@ export function ProductForm(v: { action: string; form: FormState; csrf: string; 
   const f = v.form;
   return (
     <PostForm action={v.action} csrf={v.csrf} class="card">
-      <FormErrors form={f} fields={PRODUCT_FIELDS} />
+      <FormErrors form={f} fields={[...PRODUCT_FIELDS, ...priceFieldNames(v.choices.currencies)]} />
       <div class="form-row">
         <Field form={f} name="name" label="Name" required />
         <Field form={f} name="slug" label="Slug" hint="Left blank, it is made from the name." />
@@ -93,7 +98,9 @@ export function ProductForm(v: { action: string; form: FormState; csrf: string; 
         {v.creating ? <Field form={f} name="stock" label="Stock" type="number" min="0" hint="Units of the default variant." /> : null}
         {v.creating ? <Field form={f} name="weight" label="Weight" type="number" step="any" min="0" hint={WEIGHT_HINT} /> : null}
         <Field form={f} name="lowStockThreshold" label="Low-stock threshold" type="number" min="0" hint="Blank: the store default." />
+        <Select form={f} name="taxClass" label="Tax class" options={v.choices.taxClasses} />
       </div>
+      <CurrencyPriceFields form={f} currencies={v.choices.currencies} />
       {v.choices.categories.length ? <Checkboxes form={f} name="categoryIds" legend="Categories" options={v.choices.categories} /> : null}
       <button type="submit">{v.creating ? 'Create product' : 'Save product'}</button>
     </PostForm>
@@ -123,10 +130,16 @@ export function ProductEditPage(v: { product: Product; form: FormState; variantF
       <h2>Variants</h2>
       <p class="muted">Options as name=value pairs, e.g. “size=M, color=Blue”. Stock changes are recorded as corrections.</p>
       {p.variants.map((variant) => (
-        <VariantForm productId={p.id} variant={variant} csrf={v.csrf} form={v.variantForm.values.variantId === variant.id ? v.variantForm : undefined} />
+        <VariantForm
+          productId={p.id}
+          variant={variant}
+          csrf={v.csrf}
+          form={v.variantForm.values.variantId === variant.id ? v.variantForm : undefined}
+          currencies={v.choices.currencies}
+        />
       ))}
       <h2>Add a variant</h2>
-      <VariantForm productId={p.id} csrf={v.csrf} form={v.variantForm.values.variantId === 'new' ? v.variantForm : undefined} />
+      <VariantForm productId={p.id} csrf={v.csrf} form={v.variantForm.values.variantId === 'new' ? v.variantForm : undefined} currencies={v.choices.currencies} />
     </>
   );
 }
@@ -138,15 +151,18 @@ export const optionsText = (options: Record<string, string>) =>
 
 export const VARIANT_FIELDS = ['sku', 'name', 'options', 'price', 'compareAtPrice', 'stock', 'weight', 'lowStockThreshold'];
 
+/** The fields of the rows of own prices (CurrencyPriceFields), so their errors show beside them. */
+const priceFieldNames = (currencies: readonly string[]) => currencies.flatMap((code) => [`prices.${code}.amount`, `prices.${code}.compareAt`]);
+
 /** Weights are in the store's unit; shipping methods priced by weight read them. */
 const WEIGHT_HINT = "In the store's weight unit (Settings); blank: none, shipped as weighing nothing.";
 
-function VariantForm(v: { productId: string; variant?: Variant; csrf: string; form?: FormState }) {
+function VariantForm(v: { productId: string; variant?: Variant; csrf: string; form?: FormState; currencies: string[] }) {
   const base = `/admin/products/${v.productId}/variants`;
   const action = v.variant ? `${base}/${v.variant.id}` : base;
   const variant = v.variant;
   const form: FormState = v.form ?? {
-    values: variant ? { ...variant, options: optionsText(variant.options) } : {},
+    values: variant ? { ...variant, ...priceValues(variant.prices), options: optionsText(variant.options) } : {},
     errors: {},
   };
   // Ids per variant so labels stay unique on the page.
@@ -159,7 +175,7 @@ function VariantForm(v: { productId: string; variant?: Variant; csrf: string; fo
   return (
     <div class="card">
       <PostForm action={action} csrf={v.csrf}>
-        <FormErrors form={prefixed} fields={VARIANT_FIELDS.map((f) => `${key}.${f}`)} />
+        <FormErrors form={prefixed} fields={[...VARIANT_FIELDS, ...priceFieldNames(v.currencies)].map((f) => `${key}.${f}`)} />
         <input type="hidden" name="variantKey" value={key} />
         <div class="form-row">
           <Field form={prefixed} name={`${key}.sku`} label="SKU" />
@@ -169,6 +185,7 @@ function VariantForm(v: { productId: string; variant?: Variant; csrf: string; fo
           <Field form={prefixed} name={`${key}.stock`} label="Stock" type="number" min="0" />
           <Field form={prefixed} name={`${key}.weight`} label="Weight" type="number" step="any" min="0" hint={WEIGHT_HINT} />
         </div>
+        <CurrencyPriceFields form={prefixed} currencies={v.currencies} prefix={`${key}.`} />
         <div class="actions">
           <button type="submit">{variant ? 'Save variant' : 'Add variant'}</button>
         </div>

@@ -18,10 +18,13 @@ import { releaseFiles } from '../../modules/media/media.service';
 import { mediaMaxBytes } from '../../modules/media/media.upload';
 import { vendorListQuery } from '../../modules/vendors/vendors.query';
 import { listVendors } from '../../modules/vendors/vendors.service';
+import { taxClasses } from '../../db/schema';
+import { currencyTableOf, currencyTableRead } from '../../modules/products/products.currency';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
 import { all, failure, failureStatus, num, numOrNull, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { firstPage, listQuery, pageOf } from '../list';
+import { postedPrices, priceValues } from '../pages/currency-prices';
 import { optionsText, ProductEditPage, ProductForm, type ProductChoices, ProductListPage } from '../pages/products';
 
 const HERE = '/admin/products';
@@ -41,19 +44,24 @@ const staffOnly = guard({
 
 async function choices(c: C): Promise<ProductChoices> {
   const db = c.var.db;
-  const [brands, categories, vendors] = await Promise.all([
+  const [brands, categories, vendors, [classes, currencyRows]] = await Promise.all([
     listBrands(db, firstPage(brandListQuery)),
     listCategories(db, firstPage(categoryListQuery)),
     scope(c) ? Promise.resolve({ items: [] }) : listVendors(db, firstPage(vendorListQuery)),
+    db.batch([db.select({ id: taxClasses.code, name: taxClasses.name }).from(taxClasses).orderBy(taxClasses.name), currencyTableRead(db, {})]),
   ]);
   const pairs = (rows: { id: string; name: string }[]): [string, string][] => rows.map((r) => [r.id, r.name]);
-  return { brands: pairs(brands.items), categories: pairs(categories.items), vendors: pairs(vendors.items) };
+  const table = currencyTableOf(currencyRows);
+  const currencies = [...table.byCode.keys()].filter((code) => code !== table.defaultCode).sort();
+  return { brands: pairs(brands.items), categories: pairs(categories.items), vendors: pairs(vendors.items), taxClasses: pairs(classes), currencies };
 }
 
 /** The product form as the API's body: blanks left out when creating, cleared (null) when editing. */
-function productBody(form: Posted, creating: boolean, c: C) {
+function productBody(form: Posted, creating: boolean, c: C, currencies: readonly string[]) {
   const clear = creating ? (name: string) => str(form, name) : (name: string) => orNull(form, name);
   return {
+    prices: postedPrices(form, currencies).prices,
+    taxClass: str(form, 'taxClass'),
     name: str(form, 'name'),
     slug: str(form, 'slug'),
     description: clear('description'),
@@ -71,6 +79,7 @@ function productBody(form: Posted, creating: boolean, c: C) {
 
 const productValues = (p: Product): Record<string, unknown> => ({
   ...p,
+  ...priceValues(p.prices),
   brandId: p.brand?.id ?? '',
   vendorId: p.vendor?.id ?? '',
   categoryIds: p.categories.map((cat) => cat.id),
@@ -84,9 +93,10 @@ function parseOptions(text: string | undefined): Record<string, string> | string
   return Object.fromEntries(pairs as [string, string][]);
 }
 
-function variantBody(form: Posted, key: string, creating: boolean) {
+function variantBody(form: Posted, key: string, creating: boolean, currencies: readonly string[]) {
   const field = (name: string) => `${key}.${name}`;
   return {
+    prices: postedPrices(form, currencies, `${key}.`).prices,
     sku: creating ? str(form, field('sku')) : orNull(form, field('sku')),
     name: creating ? str(form, field('name')) : orNull(form, field('name')),
     options: parseOptions(str(form, field('options'))) ?? (creating ? undefined : {}),
@@ -96,30 +106,30 @@ function variantBody(form: Posted, key: string, creating: boolean) {
   };
 }
 
-async function editPage(c: C, id: string, forms: { product?: FormState; variant?: FormState } = {}, status = 200) {
-  const product = await read.getProduct(c.var.db, id, visibility(c));
+async function editPage(c: C, id: string, forms: { product?: FormState; variant?: FormState } = {}, status = 200, known?: ProductChoices) {
+  const [product, options] = await Promise.all([read.getProduct(c.var.db, id, visibility(c)), known ?? choices(c)]);
   const view = (
     <ProductEditPage
       product={product}
       form={forms.product ?? emptyForm(productValues(product))}
       variantForm={forms.variant ?? emptyForm()}
       csrf={sessionOf(c).csrfToken}
-      choices={await choices(c)}
+      choices={options}
       mediaMaxBytes={mediaMaxBytes(c.env)}
     />
   );
   return page(c, { title: product.name, active: HERE, status }, view);
 }
 
-async function newPage(c: C, form: FormState, status = 200) {
-  const view = <ProductForm action={`${HERE}/new`} form={form} csrf={sessionOf(c).csrfToken} choices={await choices(c)} creating />;
+async function newPage(c: C, form: FormState, status = 200, known?: ProductChoices) {
+  const view = <ProductForm action={`${HERE}/new`} form={form} csrf={sessionOf(c).csrfToken} choices={known ?? (await choices(c))} creating />;
   return page(c, { title: 'New product', active: HERE, status }, view);
 }
 
 /** Variant fields posted as `<variant id>.<field>`, shown again unprefixed with their errors. */
-function variantFailure(error: unknown, form: Posted, key: string): FormState {
+function variantFailure(error: unknown, form: Posted, key: string, currencies: readonly string[]): FormState {
   const values = Object.fromEntries(Object.entries(refill(form)).flatMap(([k, v]) => (k.startsWith(`${key}.`) ? [[k.slice(key.length + 1), v]] : [])));
-  return failure(error, { ...values, variantId: key });
+  return failure(error, { ...values, variantId: key }, postedPrices(form, currencies, `${key}.`).fieldNames);
 }
 
 export const productRoutes = new Hono<AppEnv>()
@@ -135,23 +145,25 @@ export const productRoutes = new Hono<AppEnv>()
   })
   .get('/new', guard(routes.createProduct), (c) => newPage(c, emptyForm({ status: 'draft' })))
   .post('/new', guard(routes.createProduct), async (c) => {
-    const form = await readForm(c);
+    const [form, options] = await Promise.all([readForm(c), choices(c)]);
     try {
-      const product = await service.createProduct(c.var.db, validate(CreateProductBody, productBody(form, true, c)), scope(c));
+      const product = await service.createProduct(c.var.db, validate(CreateProductBody, productBody(form, true, c, options.currencies)), scope(c));
       return redirectWith(c, `${HERE}/${product.id}`, `Product “${product.name}” created.`);
     } catch (error) {
-      return newPage(c, failure(error, refill(form, ['categoryIds'])), failureStatus(error));
+      const failed = failure(error, refill(form, ['categoryIds']), postedPrices(form, options.currencies).fieldNames);
+      return newPage(c, failed, failureStatus(error), options);
     }
   })
   .get('/:id', staffOnly, (c) => editPage(c, c.req.param('id')))
   .post('/:id', guard(routes.updateProduct), async (c) => {
     const id = c.req.param('id');
-    const form = await readForm(c);
+    const [form, options] = await Promise.all([readForm(c), choices(c)]);
     try {
-      const product = await service.updateProduct(c.var.db, id, validate(UpdateProductBody, productBody(form, false, c)), scope(c));
+      const product = await service.updateProduct(c.var.db, id, validate(UpdateProductBody, productBody(form, false, c, options.currencies)), scope(c));
       return redirectWith(c, `${HERE}/${product.id}`, 'Product saved.');
     } catch (error) {
-      return editPage(c, id, { product: failure(error, refill(form, ['categoryIds'])) }, failureStatus(error));
+      const failed = failure(error, refill(form, ['categoryIds']), postedPrices(form, options.currencies).fieldNames);
+      return editPage(c, id, { product: failed }, failureStatus(error), options);
     }
   })
   .post('/:id/archive', guard(routes.updateProduct), async (c) => {
@@ -176,23 +188,23 @@ export const productRoutes = new Hono<AppEnv>()
   })
   .post('/:id/variants', guard(routes.createVariant), async (c) => {
     const id = c.req.param('id');
-    const form = await readForm(c);
+    const [form, options] = await Promise.all([readForm(c), choices(c)]);
     try {
-      await variantService.createVariant(c.var.db, id, validate(CreateVariantBody, variantBody(form, 'new', true)), scope(c));
+      await variantService.createVariant(c.var.db, id, validate(CreateVariantBody, variantBody(form, 'new', true, options.currencies)), scope(c));
       return redirectWith(c, `${HERE}/${id}`, 'Variant added.');
     } catch (error) {
-      return editPage(c, id, { variant: variantFailure(error, form, 'new') }, failureStatus(error));
+      return editPage(c, id, { variant: variantFailure(error, form, 'new', options.currencies) }, failureStatus(error), options);
     }
   })
   .post('/:id/variants/:variantId', guard(routes.updateVariant), async (c) => {
     const { id, variantId } = c.req.param();
-    const form = await readForm(c);
+    const [form, options] = await Promise.all([readForm(c), choices(c)]);
     try {
-      const body = validate(UpdateVariantBody, variantBody(form, variantId, false));
+      const body = validate(UpdateVariantBody, variantBody(form, variantId, false, options.currencies));
       await variantService.updateVariant(c.var.db, id, variantId, body, scope(c), new Date(), actorRef(c.var.principal));
       return redirectWith(c, `${HERE}/${id}`, 'Variant saved.');
     } catch (error) {
-      return editPage(c, id, { variant: variantFailure(error, form, variantId) }, failureStatus(error));
+      return editPage(c, id, { variant: variantFailure(error, form, variantId, options.currencies) }, failureStatus(error), options);
     }
   })
   .post('/:id/variants/:variantId/delete', guard(routes.deleteVariant), async (c) => {

@@ -28,6 +28,7 @@ export {
   MAX_LIMIT,
   type ParsedListQuery,
   readQuerySchema,
+  readQuerySchemaWith,
 } from './list-query';
 export { continueAfter, continuationKey, type Cursor, keysetFields } from './keyset';
 export { orderByFor, type SortKey, parseSort } from './sort';

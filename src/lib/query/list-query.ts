@@ -110,7 +110,12 @@ export function fieldsParam(selectable: FieldTree) {
 
 /** The query schema of a single-resource read: only `fields`. */
 export function readQuerySchema(selectable: FieldTree) {
-  const schema = z.strictObject({ fields: fieldsParam(selectable) });
+  return readQuerySchemaWith(selectable, {});
+}
+
+/** The query schema of a single-resource read taking parameters of its own (`extra`) beside `fields`. */
+export function readQuerySchemaWith<Extra extends z.ZodRawShape>(selectable: FieldTree, extra: Extra) {
+  const schema = z.strictObject({ fields: fieldsParam(selectable), ...extra });
   selectingQueries.add(schema);
   return schema;
 }

@@ -1,11 +1,14 @@
 import { eq, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { productCategories, productVariants, products } from '../../db/schema';
+import { type CurrencyPrices, productCategories, productVariants, products } from '../../db/schema';
+import { type CurrencyPriceInput, listedPrices, storedPrices } from '../../lib/currency-prices';
+import { ApiError } from '../../lib/errors';
 import { withUniqueConflicts } from '../../lib/db-errors';
 import { outboxEvent } from '../../lib/events';
 import { toMajor, toMinor } from '../../lib/money';
 import { stockChangeStatements } from '../inventory/stock';
 import type { Product, Variant } from '../products/products.schemas';
+import { moneyView } from '../products/products.currency';
 import { getProduct, toVariant, writable } from '../products/products.read';
 import { categoryLinkInserts, createProduct, newVariantRow, resolveRefs, UNIQUE_FIELDS, variantInserts } from '../products/products.service';
 import type { ProductPlan } from './plan';
@@ -45,6 +48,16 @@ export async function applyPlan(db: Database, plan: ProductPlan, options: { vend
     patch[column] = value;
     Object.assign(shown, show);
   };
+  const refs = await resolveRefs(db, {
+    brandId: plan.given.includes('brandId') ? body.brandId : undefined,
+    categoryIds: plan.given.includes('categoryIds') ? body.categoryIds : undefined,
+  });
+  /** Prices per currency as stored, in one order, so that the file's and the product's compare. */
+  const storedOf = (list: CurrencyPriceInput[] | undefined): CurrencyPrices => {
+    const { prices, problems } = storedPrices(list ?? [], refs.currencies, 'prices');
+    if (problems.length) throw ApiError.validation(problems);
+    return Object.fromEntries(Object.entries(prices).sort(([a], [b]) => (a < b ? -1 : 1)));
+  };
   for (const key of plan.given) {
     if (key === 'name' || key === 'description' || key === 'status' || key === 'slug' || key === 'sku') change(key, body[key], current[key], { [key]: body[key] });
     if (key === 'images') change('images', body.images, current.images, { images: body.images });
@@ -53,23 +66,25 @@ export async function applyPlan(db: Database, plan: ProductPlan, options: { vend
       change('compareAtPrice', body.compareAtPrice == null ? null : toMinor(body.compareAtPrice), current.compareAtPrice == null ? null : toMinor(current.compareAtPrice), {
         compareAtPrice: body.compareAtPrice ?? null,
       });
+    if (key === 'prices') {
+      const prices = storedOf(body.prices);
+      change('prices', prices, storedOf(current.prices), { prices: listedPrices(prices, refs.currencies) });
+    }
   }
-  const refs = await resolveRefs(db, {
-    brandId: plan.given.includes('brandId') ? body.brandId : undefined,
-    categoryIds: plan.given.includes('categoryIds') ? body.categoryIds : undefined,
-  });
   if (refs.brand !== undefined && refs.brand?.id !== current.brand?.id) change('brandId', refs.brand?.id ?? null, current.brand?.id ?? null, { brand: refs.brand });
   const newCategories =
     refs.categories && JSON.stringify(refs.categories.map((c) => c.id).sort()) !== JSON.stringify(current.categories.map((c) => c.id).sort()) ? refs.categories : undefined;
 
   // Variants: the file's, matched to the product's by SKU (a simple product's one variant matches the file's one).
-  const wanted = body.variants ?? [{ sku: body.sku ?? null, price: body.price, compareAtPrice: body.compareAtPrice, stock: body.stock, weight: body.weight, options: {} }];
+  const wanted = body.variants ?? [
+    { sku: body.sku ?? null, price: body.price, compareAtPrice: body.compareAtPrice, prices: body.prices, stock: body.stock, weight: body.weight, options: {} },
+  ];
   const variantUpdates: { variant: Variant; set: Record<string, unknown>; delta: number }[] = [];
   const added: ReturnType<typeof newVariantRow>[] = [];
   for (const v of wanted) {
     const match = current.variants.find((cv) => v.sku && cv.sku === v.sku) ?? (wanted.length === 1 && current.variants.length === 1 ? current.variants[0] : undefined);
     if (!match) {
-      added.push(newVariantRow(current.id, v, toMinor(body.price), current.variants.length + added.length, now));
+      added.push(newVariantRow(current.id, v, toMinor(body.price), current.variants.length + added.length, now, storedOf(v.prices)));
       continue;
     }
     const set: Record<string, unknown> = {};
@@ -78,6 +93,7 @@ export async function applyPlan(db: Database, plan: ProductPlan, options: { vend
     if (v.sku && v.sku !== match.sku) set.sku = v.sku;
     if (v.weight !== undefined && v.weight !== match.weight) set.weight = v.weight;
     if (v.options && Object.keys(v.options).length && JSON.stringify(v.options) !== JSON.stringify(match.options)) set.options = v.options;
+    if (v.prices !== undefined && JSON.stringify(storedOf(v.prices)) !== JSON.stringify(storedOf(match.prices))) set.prices = storedOf(v.prices);
     const delta = v.stock === undefined ? 0 : v.stock - match.stock;
     if (Object.keys(set).length || delta) variantUpdates.push({ variant: match, set, delta });
   }
@@ -87,7 +103,7 @@ export async function applyPlan(db: Database, plan: ProductPlan, options: { vend
     ...current.variants.map((cv) => {
       const u = variantUpdates.find((x) => x.variant.id === cv.id);
       if (!u) return cv;
-      const s = u.set as { price?: number; compareAtPrice?: number | null; sku?: string; weight?: number | null; options?: Record<string, string> };
+      const s = u.set as { price?: number; compareAtPrice?: number | null; sku?: string; weight?: number | null; options?: Record<string, string>; prices?: CurrencyPrices };
       return {
         ...cv,
         ...(s.price !== undefined ? { price: toMajor(s.price) } : {}),
@@ -95,11 +111,12 @@ export async function applyPlan(db: Database, plan: ProductPlan, options: { vend
         ...(s.sku !== undefined ? { sku: s.sku } : {}),
         ...(s.weight !== undefined ? { weight: s.weight } : {}),
         ...(s.options ? { options: s.options } : {}),
+        ...(s.prices ? { prices: listedPrices(s.prices, refs.currencies) } : {}),
         stock: cv.stock + u.delta,
         updatedAt: ts,
       };
     }),
-    ...added.map(toVariant),
+    ...added.map((v) => toVariant(v, moneyView(refs.currencies))),
   ];
   const product = { ...current, ...shown, categories: newCategories ?? current.categories, variants, stock: variants.reduce((n, v) => n + v.stock, 0), updatedAt: ts } as Product;
   await withUniqueConflicts(UNIQUE_FIELDS, () =>

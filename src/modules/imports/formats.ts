@@ -87,9 +87,32 @@ const SHOPIFY_COLUMNS: Record<string, Field> = {
 
 export const STORE_COLUMN_NAMES = Object.keys(STORE_COLUMNS);
 
+/**
+ * The store's columns of prices in other currencies, one set per currency code: `price_eur`,
+ * `compare_at_price_eur` (the product's), `variant_price_eur`, `variant_compare_at_price_eur`.
+ */
+const CURRENCY_COLUMN = /^(variant_)?(price|compare_at_price)_([a-z]{3})$/;
+
+/** A non-empty cell of a price in another currency, with the column it came from. */
+export interface CurrencyCell {
+  currency: string;
+  variant: boolean;
+  part: 'amount' | 'compareAt';
+  column: string;
+  value: string;
+}
+
+function currencyColumn(name: string, header: string): Omit<CurrencyCell, 'value'> | undefined {
+  const match = CURRENCY_COLUMN.exec(name);
+  if (!match) return undefined;
+  return { currency: match[3]!.toUpperCase(), variant: Boolean(match[1]), part: match[2] === 'price' ? 'amount' : 'compareAt', column: header };
+}
+
 export interface ImportRow {
   line: number;
   values: Partial<Record<Field, string>>;
+  /** Prices in other currencies the row gives (the store's format only). */
+  currencyCells: CurrencyCell[];
 }
 
 export interface ReadFile {
@@ -112,6 +135,7 @@ export function readRows(records: Iterable<CsvRecord>): ReadFile | { error: stri
   const shopify = names.includes('handle') && names.includes('title') && names.includes('variant price');
   const columns = shopify ? SHOPIFY_COLUMNS : STORE_COLUMNS;
   const fieldAt = names.map((name) => columns[name]);
+  const currencyAt = names.map((name, i) => (shopify || fieldAt[i] ? undefined : currencyColumn(name, header.cells[i]!.trim())));
   if (!shopify && !fieldAt.includes('name'))
     return { error: `no 'name' column: the first line must name the columns (${STORE_COLUMN_NAMES.join(', ')}), or be Shopify's product export header` };
   const headerOf = new Map<Field, string>();
@@ -119,12 +143,15 @@ export function readRows(records: Iterable<CsvRecord>): ReadFile | { error: stri
   function* rows(): Generator<ImportRow> {
     for (let next = data.next(); !next.done; next = data.next()) {
       const values: Partial<Record<Field, string>> = {};
+      const currencyCells: CurrencyCell[] = [];
       next.value.cells.forEach((cell, i) => {
         const field = fieldAt[i];
         const value = cell.trim();
         if (field && value !== '' && values[field] === undefined) values[field] = value;
+        const currency = currencyAt[i];
+        if (currency && value !== '') currencyCells.push({ ...currency, value });
       });
-      yield { line: next.value.line, values };
+      yield { line: next.value.line, values, currencyCells };
     }
   }
   return {
@@ -132,7 +159,7 @@ export function readRows(records: Iterable<CsvRecord>): ReadFile | { error: stri
     rows: rows(),
     columnOf: (field) => headerOf.get(field) ?? field,
     ignored: header.cells
-      .filter((_, i) => !fieldAt[i])
+      .filter((_, i) => !fieldAt[i] && !currencyAt[i])
       .map((cell) => cell.trim())
       .filter(Boolean),
   };

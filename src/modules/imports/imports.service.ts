@@ -10,6 +10,7 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { type ReadFile, readRows } from './formats';
 import type { ImportMessage } from '../../queues/messages';
 import { importListQuery, type ImportSummary, type ImportView } from './imports.schemas';
+import { currencyTableOf, currencyTableRead } from '../products/products.currency';
 import { type Failure, type Names, planProducts, type Planned, type ProductPlan } from './plan';
 
 /** Products per queue message: a chunk is written product by product (one D1 batch each), then counted in one more. */
@@ -36,10 +37,11 @@ export async function planImport(db: Database, csv: string): Promise<{ file: Rea
 
 /** Brands by lower-cased name and slug; categories by slug, name and path from the top (`home > kitchen`). */
 async function namesOf(db: Database): Promise<Names> {
-  const [brandRows, categoryRows, settingsRows] = await db.batch([
+  const [brandRows, categoryRows, settingsRows, currencyRows] = await db.batch([
     db.select({ id: brands.id, name: brands.name, slug: brands.slug }).from(brands),
     db.select({ id: categories.id, name: categories.name, slug: categories.slug, parentId: categories.parentId }).from(categories),
     db.select({ weightUnit: storeSettings.weightUnit }).from(storeSettings),
+    currencyTableRead(db, {}),
   ]);
   const brandNames = new Map<string, string>();
   for (const b of brandRows) brandNames.set(b.slug.toLowerCase(), b.id).set(b.name.toLowerCase(), b.id);
@@ -56,7 +58,7 @@ async function namesOf(db: Database): Promise<Names> {
     if (nameCounts.get(c.name.toLowerCase()) === 1) categoryNames.set(c.name.toLowerCase(), c.id);
     categoryNames.set(c.slug.toLowerCase(), c.id).set(path(c), c.id);
   }
-  return { brands: brandNames, categories: categoryNames, weightUnit: settingsRows[0]?.weightUnit ?? 'kg' };
+  return { brands: brandNames, categories: categoryNames, weightUnit: settingsRows[0]?.weightUnit ?? 'kg', currencies: currencyTableOf(currencyRows) };
 }
 
 /** What a dry run answers: the counts a real run would start from, and every failure. */

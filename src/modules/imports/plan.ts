@@ -2,8 +2,9 @@ import type { z } from '@hono/zod-openapi';
 import { CreateProductBody, type CreateProductInput, type CreateVariantInput, MAX_VARIANTS_PER_PRODUCT } from '../products/products.schemas';
 import { ApiError, detailOf } from '../../lib/errors';
 import { wordIssue } from '../../lib/issue-messages';
-import { type Field, FIELDS, type ImportFormat, type ImportRow, type ReadFile } from './formats';
+import { type CurrencyCell, type Field, FIELDS, type ImportFormat, type ImportRow, type ReadFile } from './formats';
 import type { WeightUnit } from '../../db/schema';
+import { type CurrencyPriceInput, type CurrencyTable, storedPrices } from '../../lib/currency-prices';
 
 /**
  * Rows grouped into products and checked with the same schema as `POST /api/products`, so an
@@ -36,6 +37,8 @@ export interface Names {
   categories: Map<string, string>;
   /** The store's weightUnit, which Shopify's grams are converted to. */
   weightUnit: WeightUnit;
+  /** The store's currencies, which `price_eur` and the like are checked against. */
+  currencies: CurrencyTable;
 }
 
 /** Grams per unit of each weightUnit. */
@@ -171,7 +174,41 @@ function planOne(rows: ImportRow[], file: ReadFile, names: Names, failures: Fail
 
   // Variants: rows with option values or variant cells. Option names come from the row or the product's first row.
   const optionNames = [1, 2, 3].map((n) => pick(`option${n}Name` as Field)?.value);
-  const variantRows = rows.filter((r) => VARIANT_FIELDS.some((f) => r.values[f] !== undefined));
+  const variantRows = rows.filter((r) => VARIANT_FIELDS.some((f) => r.values[f] !== undefined) || r.currencyCells.some((c) => c.variant));
+  /** Prices in other currencies from `cells` (the first of each currency and part), checked as the API checks them. */
+  const pricesOf = (row: ImportRow, cells: CurrencyCell[]): CurrencyPriceInput[] | undefined => {
+    const byCurrency = new Map<string, { amount?: CurrencyCell; compareAt?: CurrencyCell }>();
+    for (const cell of cells) {
+      const entry = byCurrency.get(cell.currency) ?? {};
+      entry[cell.part] ??= cell;
+      byCurrency.set(cell.currency, entry);
+    }
+    if (!byCurrency.size) return undefined;
+    const failAt = (cell: CurrencyCell, reason: string) => failures.push({ line: row.line, column: cell.column, reason });
+    const amountOf = (cell: CurrencyCell) => {
+      const value = Number(cell.value.replace(/^[$€£]/, ''));
+      if (Number.isFinite(value) && value >= 0) return value;
+      failAt(cell, `'${cell.value}' is not an amount (use a dot for decimals: 19.99)`);
+      return undefined;
+    };
+    const list: CurrencyPriceInput[] = [];
+    const cellsOf: { amount: CurrencyCell; compareAt?: CurrencyCell }[] = [];
+    for (const [currency, { amount, compareAt }] of byCurrency) {
+      if (!amount) {
+        failAt(compareAt!, `a compare-at price in ${currency} needs a price in ${currency} beside it`);
+        continue;
+      }
+      list.push({ currency, amount: amountOf(amount)!, compareAt: compareAt ? amountOf(compareAt) : null });
+      cellsOf.push({ amount, compareAt });
+    }
+    const { problems } = storedPrices(list, names.currencies, 'prices');
+    for (const problem of problems) {
+      const [, index, part] = problem.field.split('.');
+      const cells = cellsOf[Number(index)]!;
+      failAt((part === 'compareAt' ? cells.compareAt : undefined) ?? cells.amount, problem.problem);
+    }
+    return list;
+  };
   const variants: { row: ImportRow; input: CreateVariantInput }[] = variantRows.map((row) => {
     const options: Record<string, string> = {};
     [1, 2, 3].forEach((n, i) => {
@@ -195,6 +232,11 @@ function planOne(rows: ImportRow[], file: ReadFile, names: Names, failures: Fail
     const grams = number(row, 'variantGrams');
     if (weight !== undefined) input.weight = weight;
     else if (grams !== undefined) input.weight = Number((grams / GRAMS[names.weightUnit]).toFixed(6));
+    const prices = pricesOf(
+      row,
+      row.currencyCells.filter((c) => c.variant),
+    );
+    if (prices) input.prices = prices;
     return { row, input };
   });
 
@@ -204,7 +246,16 @@ function planOne(rows: ImportRow[], file: ReadFile, names: Names, failures: Fail
   const compare = pick('compareAtPrice');
   if (compare) set('compareAtPrice', number(compare.row, 'compareAtPrice'));
   const productSku = pick('sku')?.value;
+  const priceRow = rows.find((r) => r.currencyCells.some((c) => !c.variant));
+  const productPrices =
+    priceRow &&
+    pricesOf(
+      priceRow,
+      priceRow.currencyCells.filter((c) => !c.variant),
+    );
   const simple = variants.length === 1 && Object.keys(variants[0]!.input.options ?? {}).length === 0;
+  // A simple product's variant takes the product's prices per currency (as its price): the variant's cells count as the product's.
+  set('prices', productPrices ?? (simple ? variants[0]!.input.prices : undefined));
   if (simple) {
     const only = variants[0]!.input;
     set('sku', only.sku ?? productSku);

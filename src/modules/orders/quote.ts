@@ -117,6 +117,7 @@ const variantColumns = {
   options: productVariants.options,
   price: productVariants.price,
   taxClass: products.taxClass,
+  prices: productVariants.prices,
   weight: productVariants.weight,
   stock: productVariants.stock,
 };
@@ -275,6 +276,8 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
     productId: l.variant.productId,
     categoryIds: lineage.get(l.variant.productId) ?? [],
     unitPrice: l.variant.price,
+    // The default currency's price is `price`; an own price for it would be a stale entry (the default changed).
+    ownUnitPrice: currency!.code === defaultCurrency.code ? undefined : l.variant.prices[currency!.code]?.amount,
     quantity: l.request.quantity,
     taxClass: l.variant.taxClass,
   }));

@@ -62,6 +62,8 @@ interface FacetScope {
   visible: SQL | undefined;
   /** Whether the visibility is statuses alone (no vendor scope): then kept counts can serve. */
   statusesOnly: boolean;
+  /** The list's query config, whose price filters may read another currency (products.currency.ts). */
+  listQuery?: typeof productListQuery;
 }
 
 /** A facet arm's row: which facet, the key (a category or brand id, a bucket's index), its name and slug, the count. */
@@ -97,7 +99,9 @@ function facetArm(facet: FacetName, scope: FacetScope): SQL {
     return sql`SELECT ${facet} AS facet, ${productFacetCounts.key} AS key, ${ref}, sum(${productFacetCounts.count}) AS count
       FROM ${productFacetCounts} ${named} WHERE ${productFacetCounts.facet} = ${facet} AND ${productFacetCounts.status} IN (${statuses}) GROUP BY ${productFacetCounts.key}`;
   }
-  const where = and(listPlan(productListQuery, { ...emptyQuery, filters: others }, [scope.visible]).where, q === undefined ? undefined : matches(ftsQuery(q) ?? '""')) ?? sql`1`;
+  const where =
+    and(listPlan(scope.listQuery ?? productListQuery, { ...emptyQuery, filters: others }, [scope.visible]).where, q === undefined ? undefined : matches(ftsQuery(q) ?? '""')) ??
+    sql`1`;
   const from =
     q === undefined
       ? sql`${products}`

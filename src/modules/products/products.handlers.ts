@@ -17,10 +17,11 @@ const scope = (c: WithPrincipal) => productWriter(c.var.principal);
 
 export const listProducts: AppRouteHandler<typeof routes.listProducts> = async (c) => {
   const {
-    filters: { facets, ...filters },
+    filters: { facets, currency, ...filters },
     ...query
   } = c.req.valid('query');
-  const { items, total, facets: counted } = await read.listProducts(c.var.db, { ...query, filters }, visibility(c), facets);
+  const view = await read.viewFor(c.var.db, currency);
+  const { items, total, facets: counted } = await read.listProducts(c.var.db, { ...query, filters }, visibility(c), facets, view);
   return list(
     c,
     items.map((p) => project(p, query.fields)),
@@ -35,8 +36,8 @@ export const suggestProducts: AppRouteHandler<typeof routes.suggestProducts> = a
 };
 
 export const getProduct: AppRouteHandler<typeof routes.getProduct> = async (c) => {
-  const { fields } = c.req.valid('query');
-  const product = await read.getProduct(c.var.db, c.req.valid('param').id, visibility(c));
+  const { fields, currency } = c.req.valid('query');
+  const product = await read.getProduct(c.var.db, c.req.valid('param').id, visibility(c), await read.viewFor(c.var.db, currency));
   return ok(c, project(product, fields));
 };
 
@@ -61,8 +62,8 @@ export const deleteProduct: AppRouteHandler<typeof routes.deleteProduct> = async
 };
 
 export const listVariants: AppRouteHandler<typeof routes.listVariants> = async (c) => {
-  const { fields } = c.req.valid('query');
-  const variants = await variantService.listVariants(c.var.db, c.req.valid('param').id, visibility(c));
+  const { fields, currency } = c.req.valid('query');
+  const variants = await variantService.listVariants(c.var.db, c.req.valid('param').id, visibility(c), await read.viewFor(c.var.db, currency));
   return list(
     c,
     variants.map((v) => project(v, fields)),
@@ -72,8 +73,8 @@ export const listVariants: AppRouteHandler<typeof routes.listVariants> = async (
 
 export const getVariant: AppRouteHandler<typeof routes.getVariant> = async (c) => {
   const { id, variantId } = c.req.valid('param');
-  const { fields } = c.req.valid('query');
-  return ok(c, project(await variantService.getVariant(c.var.db, id, variantId, visibility(c)), fields));
+  const { fields, currency } = c.req.valid('query');
+  return ok(c, project(await variantService.getVariant(c.var.db, id, variantId, visibility(c), await read.viewFor(c.var.db, currency)), fields));
 };
 
 export const createVariant: AppRouteHandler<typeof routes.createVariant> = async (c) => {

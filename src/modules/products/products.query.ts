@@ -50,8 +50,8 @@ export const productListQuery = defineListQuery({
     brand: idOrSlugFilter(products.brandId, { id: brands.id, slug: brands.slug, table: 'brands' }, 'Brand id or slug.'),
     vendor: idOrSlugFilter(products.vendorId, { id: vendors.id, slug: vendors.slug, table: 'vendors' }, 'Vendor id or slug.'),
     sku: exactFilter(products.sku, 'Exact product SKU.'),
-    price_min: moneyBoundFilter(products.price, 'min', 'Lowest price, inclusive, in major units.'),
-    price_max: moneyBoundFilter(products.price, 'max', 'Highest price, inclusive, in major units.'),
+    price_min: moneyBoundFilter(products.price, 'min', 'Lowest price, inclusive, in major units of `currency`.'),
+    price_max: moneyBoundFilter(products.price, 'max', 'Highest price, inclusive, in major units of `currency`.'),
     status: enumFilter(products.status, PRODUCT_STATUSES, 'Product status. Public callers see only active products.'),
     q: {
       schema: z
@@ -68,6 +68,20 @@ export const productListQuery = defineListQuery({
           example: 'leather sat',
         }),
       where: searchCondition,
+    },
+    // Not a filter: the currency prices are shown, filtered and sorted in (products.currency.ts). The handler takes it out.
+    currency: {
+      schema: z
+        .string()
+        .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code, like EUR')
+        .transform((code) => code.toUpperCase())
+        .optional()
+        .openapi({
+          description:
+            "An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges. Each product's `currency` says which. Default: the store's default currency. A storefront passes its cart's currency.",
+          example: 'EUR',
+        }),
+      where: () => undefined,
     },
     // Not a filter: which facets to count beside the page (products.facets.ts). The handler takes it out.
     facets: {

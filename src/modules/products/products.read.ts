@@ -14,11 +14,12 @@ import {
   type ProductVariantRow,
   type RelatedVariant,
 } from '../../db/schema';
+import { listedPrices } from '../../lib/currency-prices';
 import { ApiError } from '../../lib/errors';
-import { toMajor, toMajorOrNull } from '../../lib/money';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
+import { currencyTableOf, currencyTableRead, isForeign, listQueryIn, type MoneyView, moneyView, readsPrice, shownPrice } from './products.currency';
 import { categoryCountQuery, categoryPageQuery, listingConditions } from './products.listing';
-import { facetsFrom, facetsStatement } from './products.facets';
+import { type FacetRow, facetsFrom, facetsStatement } from './products.facets';
 import { categoryIdOf, type FacetName, productListQuery } from './products.query';
 import { searchPageQueries, suggest } from './products.search';
 import type { Product, Variant } from './products.schemas';
@@ -39,14 +40,15 @@ const visibleTo = (v: Visibility) => (v.vendorId ? eq(products.vendorId, v.vendo
 /** What a writer may touch: every product, or only its vendor's when it is a vendor user. */
 export const writable = (vendorId: string | null): Visibility => ({ staff: true, vendorId });
 
-export function toVariant(row: ProductVariantRow | RelatedVariant): Variant {
+/** A variant as shown in `view`'s currency (`price` and `compareAtPrice` in it), with its own prices per currency. */
+export function toVariant(row: ProductVariantRow | RelatedVariant, view: MoneyView): Variant {
   return {
     id: row.id,
     sku: row.sku,
     name: row.name,
     options: row.options,
-    price: toMajor(row.price),
-    compareAtPrice: toMajorOrNull(row.compareAtPrice),
+    ...shownPrice(row, view),
+    prices: listedPrices(row.prices, view.table),
     weight: row.weight ?? null,
     stock: row.stock,
     lowStockThreshold: row.lowStockThreshold,
@@ -56,14 +58,16 @@ export function toVariant(row: ProductVariantRow | RelatedVariant): Variant {
   };
 }
 
-export function toProduct(row: ProductRow, brand: Ref | null, vendor: Ref | null, cats: Ref[], variants: Variant[]): Product {
+export function toProduct(row: ProductRow, brand: Ref | null, vendor: Ref | null, cats: Ref[], variants: Variant[], view: MoneyView): Product {
   return {
     id: row.id,
     name: row.name,
     slug: row.slug,
     description: row.description,
-    price: toMajor(row.price),
-    compareAtPrice: toMajorOrNull(row.compareAtPrice),
+    currency: view.currency.code,
+    ...shownPrice(row, view),
+    prices: listedPrices(row.prices, view.table),
+    taxClass: row.taxClass,
     sku: row.sku,
     status: row.status,
     brand,
@@ -90,12 +94,28 @@ interface Window {
 /**
  * Loads products in a single D1 round trip and from their rows alone: each row carries its brand,
  * vendor, categories and variants in `related`, kept by triggers (migrations/0014_product_related.sql),
- * so no other table is read. The total, when asked for, is counted in the same batch.
+ * so no other table is read. The total, when asked for, is counted in the same batch, and so are
+ * the store's currencies (a few rows), for the minor units of the prices per currency, unless the
+ * caller read them already (`view`, a list in another currency).
  */
-async function loadProducts(db: Database, rows: RunnableQuery<ProductRow[], 'sqlite'>, total?: RunnableQuery<{ total: number }[], 'sqlite'>) {
-  if (!total) return { items: (await db.batch([rows]))[0].map(productFromRow), total: undefined };
-  const [found, totals] = await db.batch([rows, total]);
-  return { items: found.map(productFromRow), total: totals[0]?.total ?? 0 };
+async function loadProducts(db: Database, reads: ProductReads, view?: MoneyView) {
+  const named = Object.entries({ ...reads, currencies: view ? undefined : currencyTableRead(db, {}) }).filter(([, read]) => read !== undefined);
+  const results = (await db.batch(named.map(([, read]) => read) as never)) as unknown[];
+  const got = Object.fromEntries(named.map(([name], i) => [name, results[i]])) as {
+    rows: ProductRow[];
+    total?: { total: number }[];
+    facetCounts?: FacetRow[];
+    currencies?: Parameters<typeof currencyTableOf>[0];
+  };
+  const shownIn = view ?? moneyView(currencyTableOf(got.currencies!));
+  return { items: got.rows.map((row) => productFromRow(row, shownIn)), total: got.total?.[0]?.total ?? 0, facetRows: got.facetCounts };
+}
+
+/** The statements of a product read: its rows, and for a list its total and facets. */
+interface ProductReads {
+  rows: RunnableQuery<ProductRow[], 'sqlite'>;
+  total?: RunnableQuery<{ total: number }[], 'sqlite'>;
+  facetCounts?: RunnableQuery<FacetRow[], 'sqlite'>;
 }
 
 const windowRows = (db: Database, w: Window) =>
@@ -107,9 +127,16 @@ const windowRows = (db: Database, w: Window) =>
     .limit(w.limit)
     .offset(w.offset);
 
-function productFromRow(row: ProductRow): Product {
+function productFromRow(row: ProductRow, view: MoneyView): Product {
   const { brand, vendor, categories: cats, variants } = row.related;
-  return toProduct(row, brand, vendor, cats, variants.map(toVariant));
+  return toProduct(
+    row,
+    brand,
+    vendor,
+    cats,
+    variants.map((v) => toVariant(v, view)),
+    view,
+  );
 }
 
 type ProductListQuery = ParsedListQuery<typeof productListQuery.filters>;
@@ -155,21 +182,23 @@ export function totalSource(filters: ProductListQuery['filters'], visibility: Vi
  * statuses and the filters on those columns select them there, and the other filters and a
  * vendor's scope are conditions on products.
  */
-export function productListQueries(db: Database, query: ProductListQuery, visibility: Visibility) {
+export function productListQueries(db: Database, query: ProductListQuery, visibility: Visibility, view?: MoneyView) {
+  const config = view && isForeign(view) ? listQueryIn(view) : productListQuery;
   const relevance = query.sort.some((k) => k.field === 'relevance');
   if (query.filters.q !== undefined) {
     // A search: the index's matches are the rows, ordered by relevance unless a sort was asked for.
     const { q, ...others } = query.filters;
     // Ranked or sorted, a search's pages are read by offset (a CSV export's keyset is for the plain list).
-    const plan = listPlan(productListQuery, { ...query, filters: others, after: undefined }, [visibleTo(visibility)]);
+    const plan = listPlan(config, { ...query, filters: others, after: undefined }, [visibleTo(visibility)]);
     const sorted = query.sort !== productListQuery.defaultSort && !relevance;
     return searchPageQueries(db, { q, where: plan.where, orderBy: sorted ? plan.orderBy : null, limit: plan.limit, offset: plan.offset });
   }
   if (relevance) throw ApiError.badParameter('sort', 'relevance orders a search: it needs q');
   const totalFrom = totalSource(query.filters, visibility);
   const { category, status, ...others } = query.filters;
-  if (category === undefined) {
-    const plan = listPlan(productListQuery, query, [visibleTo(visibility)]);
+  // category_listing keeps default prices: a list by price in another currency reads products (category as a condition).
+  if (category === undefined || (config !== productListQuery && readsPrice(query))) {
+    const plan = listPlan(config, query, [visibleTo(visibility)]);
     return { rows: windowRows(db, plan), total: totalFrom === 'count' ? db.select({ total: count() }).from(products).where(plan.matching) : keptTotal(db, totalFrom) };
   }
   const { listingWhere, productFilters } = listingConditions(others);
@@ -188,20 +217,31 @@ export function suggestProducts(db: Database, q: string, visibility: Visibility)
   return suggest(db, q, visibleTo(visibility));
 }
 
-export async function listProducts(db: Database, query: ProductListQuery, visibility: Visibility, facets: readonly FacetName[] = []) {
-  // The statements depend on the query, the caller's view and whether the sort is the default (by identity: a search ranks by relevance then).
-  const key = `products ${JSON.stringify([visibility.staff, visibility.vendorId ?? null, query.sort === productListQuery.defaultSort, facets, query])}`;
-  const { rows, total, facetCounts } = keptQueries(db, key, () => ({
-    ...productListQueries(db, query, visibility),
-    facetCounts: facets.length ? facetsStatement(db, facets, facetScope(query, visibility)) : undefined,
-  }));
-  if (!facetCounts) {
-    const page = await loadProducts(db, rows, total);
-    return { items: page.items, total: page.total!, facets: undefined };
+/**
+ * The view a read in `currency` shows (one round trip for the store's currencies first), or
+ * undefined for the default currency, whose reads take the currencies in their own batch.
+ */
+export async function viewFor(db: Database, currency: string | undefined): Promise<MoneyView | undefined> {
+  if (currency === undefined) return undefined;
+  return moneyView(currencyTableOf(await currencyTableRead(db, {})), currency);
+}
+
+export async function listProducts(db: Database, query: ProductListQuery, visibility: Visibility, facets: readonly FacetName[] = [], view?: MoneyView) {
+  const foreign = view && isForeign(view) ? view : undefined;
+  if (foreign && facets.includes('price')) {
+    throw ApiError.badParameter('facets', `the price facet's buckets are in ${foreign.table.defaultCode}, the default currency: leave out currency or the price facet`);
   }
-  // The facets' statement rides in the page's batch: still one round trip.
-  const [found, totals, facetRows] = await db.batch([rows, total, facetCounts]);
-  return { items: found.map(productFromRow), total: totals[0]?.total ?? 0, facets: facetsFrom(facetRows, facets) };
+  // The statements depend on the query, the caller's view, whether the sort is the default (by identity: a search ranks by relevance then)
+  // and, in another currency, its code, rate and digits.
+  const shownIn = foreign && [foreign.currency.code, foreign.currency.exchangeRate, foreign.currency.minorUnits, foreign.defaultDigits];
+  const key = `products ${JSON.stringify([visibility.staff, visibility.vendorId ?? null, query.sort === productListQuery.defaultSort, facets, query, ...(shownIn ? [shownIn] : [])])}`;
+  const reads = keptQueries(db, key, () => ({
+    ...productListQueries(db, query, visibility, foreign),
+    // The facets' statement rides in the page's batch: still one round trip.
+    facetCounts: facets.length ? facetsStatement(db, facets, { ...facetScope(query, visibility), listQuery: foreign ? listQueryIn(foreign) : undefined }) : undefined,
+  }));
+  const page = await loadProducts(db, reads, view);
+  return { items: page.items, total: page.total, facets: page.facetRows ? facetsFrom(page.facetRows, facets) : undefined };
 }
 
 /** What the facets count over: the list's filters and the products the caller sees. */
@@ -216,16 +256,17 @@ function facetScope(query: ProductListQuery, visibility: Visibility) {
 }
 
 /** One product by id or slug, or undefined. */
-export async function findProduct(db: Database, idOrSlug: string, visibility: Visibility) {
-  const { rows } = keptQueries(db, `product ${JSON.stringify([visibility.staff, visibility.vendorId ?? null, idOrSlug])}`, () => ({
+export async function findProduct(db: Database, idOrSlug: string, visibility: Visibility, view?: MoneyView) {
+  const reads = keptQueries(db, `product ${JSON.stringify([visibility.staff, visibility.vendorId ?? null, idOrSlug])}`, () => ({
     rows: windowRows(db, { where: and(or(eq(products.id, idOrSlug), eq(products.slug, idOrSlug)), visibleTo(visibility)), orderBy: [asc(products.id)], limit: 1, offset: 0 }),
   }));
-  const { items } = await loadProducts(db, rows);
+  const { items } = await loadProducts(db, reads, view);
   return items[0];
 }
 
-export async function getProduct(db: Database, idOrSlug: string, visibility: Visibility): Promise<Product> {
-  const product = await findProduct(db, idOrSlug, visibility);
+/** One product by id or slug, its prices shown in `view`'s currency (the default currency without one); 404 when there is none. */
+export async function getProduct(db: Database, idOrSlug: string, visibility: Visibility, view?: MoneyView): Promise<Product> {
+  const product = await findProduct(db, idOrSlug, visibility, view);
   if (!product) throw ApiError.notFound('Product', idOrSlug);
   return product;
 }

@@ -15,7 +15,7 @@ import {
   writeErrors,
   optionalAuth,
 } from '../../lib/openapi';
-import { fieldTreeFromSchema, listQuerySchema, readQuerySchema } from '../../lib/query';
+import { fieldTreeFromSchema, listQuerySchema, readQuerySchemaWith } from '../../lib/query';
 import { FacetsSchema } from './products.facets';
 import { productListQuery } from './products.query';
 import { CreateProductBody, CreateVariantBody, ProductSchema, UpdateProductBody, UpdateVariantBody, VariantSchema } from './products.schemas';
@@ -31,7 +31,7 @@ const VariantParams = IdParams.extend({
     .max(100)
     .openapi({ param: { name: 'variantId', in: 'path' }, example: 'var_01JD0000000000000000000000' }),
 });
-const variantFields = readQuerySchema(fieldTreeFromSchema(VariantSchema));
+const variantFields = readQuerySchemaWith(fieldTreeFromSchema(VariantSchema), { currency: productListQuery.filters.currency.schema });
 
 export const listProducts = apiRoute({
   ...names.list,
@@ -41,7 +41,8 @@ export const listProducts = apiRoute({
   summary: 'List products',
   description:
     "Public callers see active products only; admins see every status and may filter on it. A vendor user sees only its own vendor's products, in every status. " +
-    'With `q` the list is a full-text search, ordered by relevance (`sort=relevance`, the default then) or by the `sort` given; `sort=relevance` without `q` is 400.',
+    'With `q` the list is a full-text search, ordered by relevance (`sort=relevance`, the default then) or by the `sort` given; `sort=relevance` without `q` is 400. ' +
+    "With `currency` (docs/api.md, Prices per currency) prices are shown, filtered and sorted in that currency: a product's own price there when set, else its price converted; `facets=price` counts default-currency buckets, so it is 400 with another currency.",
   security: optionalAuth,
   policy: { cache: 'catalogue' },
   request: { query: listQuerySchema(productListQuery) },
@@ -95,10 +96,12 @@ export const getProduct = apiRoute({
   path: '/products/{id}',
   tags,
   summary: 'Get a product by id or slug',
-  description: "Public callers see active products only. To a vendor user, another vendor's product is 404 (here, on every write and on variant routes).",
+  description:
+    "Public callers see active products only. To a vendor user, another vendor's product is 404 (here, on every write and on variant routes). " +
+    'With `currency` the prices are shown in that currency, as `GET /api/products` shows them.',
   security: optionalAuth,
   policy: { cache: 'catalogue' },
-  request: { params: IdParams, query: readQuerySchema(productListQuery.selectable) },
+  request: { params: IdParams, query: readQuerySchemaWith(productListQuery.selectable, { currency: productListQuery.filters.currency.schema }) },
   responses: { 200: successResponse(ProductSchema, 'The product.'), ...errorResponses(...publicReadErrors, 404) },
 });
 
@@ -135,7 +138,7 @@ export const listVariants = apiRoute({
   path: '/products/{id}/variants',
   tags,
   summary: "List a product's variants",
-  description: 'All variants of the product (at most 100) in one page, in position order.',
+  description: 'All variants of the product (at most 100) in one page, in position order. With `currency`, prices in that currency as `GET /api/products` shows them.',
   security: optionalAuth,
   policy: { cache: 'catalogue' },
   request: { params: IdParams, query: variantFields },

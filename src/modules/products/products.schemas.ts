@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { PRODUCT_STATUSES, products, productVariants } from '../../db/schema';
+import { CurrencyPricesInput, CurrencyPricesOutput } from '../../lib/currency-prices';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Money, Ref, Slug, Timestamp } from '../../lib/schemas';
 import { MediaSchema } from '../media/media.schemas';
 
@@ -23,6 +24,15 @@ const Quantity = z.int().min(0).max(1_000_000_000);
 const Threshold = z.int().min(0).max(1_000_000_000);
 
 const moneyColumns = { price: Money, compareAtPrice: Money.nullable() };
+/** On reads: in the currency the read asked for (`?currency=`), the default currency without it. */
+const shownMoney = {
+  price: Money.openapi({
+    description: "In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`.",
+  }),
+  compareAtPrice: Money.nullable().openapi({ description: 'The compare-at ("was") price, in the same currency as `price` and taken the same way.' }),
+};
+
+const TaxClass = z.string().min(1).max(50).openapi({ description: 'Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not given.', example: 'standard' });
 
 /** In the store's `weightUnit` (settings), for shipping rates by weight. */
 const Weight = z
@@ -32,17 +42,20 @@ const Weight = z
   .openapi({ description: "In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs 0.", example: 0.5 });
 
 export const VariantSchema = createSelectSchema(productVariants, {
-  ...moneyColumns,
+  ...shownMoney,
+  prices: CurrencyPricesOutput,
   weight: Weight.nullable(),
   options: Options,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 })
-  .omit({ productId: true, prices: true })
+  .omit({ productId: true })
   .openapi('Variant');
 
 export const ProductSchema = createSelectSchema(products, {
-  ...moneyColumns,
+  ...shownMoney,
+  prices: CurrencyPricesOutput,
+  taxClass: TaxClass.openapi({ description: 'Code of the tax class the product is taxed by (`GET /api/settings/tax-classes`).' }),
   images: z.array(z.object({ url: z.string(), alt: z.string().nullable().optional() })).openapi({
     description: 'Images hosted elsewhere, by URL, as given in `images` on writes. Images uploaded to the store are in `media`.',
   }),
@@ -51,8 +64,12 @@ export const ProductSchema = createSelectSchema(products, {
   updatedAt: Timestamp,
 })
   // `related` is what brand, vendor, categories and variants below are read from.
-  .omit({ brandId: true, vendorId: true, related: true, media: true, prices: true, taxClass: true })
+  .omit({ brandId: true, vendorId: true, related: true, media: true })
   .extend({
+    currency: z.string().openapi({
+      description: "ISO 4217 code of the currency `price` and `compareAtPrice` (the product's and its variants') are in: `?currency=`, else the store's default.",
+      example: 'EUR',
+    }),
     media: z.array(MediaSchema).openapi({ description: 'Images uploaded to the store (`POST /api/products/{id}/media`), in display order.' }),
     brand: Ref.nullable(),
     vendor: Ref.nullable(),
@@ -70,6 +87,7 @@ const variantFields = {
   name: z.string().trim().min(1).max(200).nullable(),
   options: Options,
   ...moneyColumns,
+  prices: CurrencyPricesInput,
   weight: Weight.nullable(),
   stock: Quantity,
   lowStockThreshold: Threshold.nullable(),
@@ -94,6 +112,8 @@ const productFields = {
   slug: Slug,
   description: z.string().max(20_000).nullable(),
   ...moneyColumns,
+  prices: CurrencyPricesInput,
+  taxClass: TaxClass,
   sku: Sku.nullable(),
   images: Images,
   attributes: Attributes,

@@ -1,13 +1,27 @@
 // Writing products. Reads are in products.read.ts, variants in variants.service.ts.
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { brands, categories, type ProductRow, productCategories, products, type ProductVariantRow, type ProductRelated, productVariants, vendors } from '../../db/schema';
+import {
+  brands,
+  categories,
+  type CurrencyPrices,
+  type ProductRow,
+  productCategories,
+  products,
+  type ProductVariantRow,
+  type ProductRelated,
+  productVariants,
+  taxClasses,
+  vendors,
+} from '../../db/schema';
+import { type CurrencyPriceInput, type CurrencyTable, listedPrices, storedPrices } from '../../lib/currency-prices';
 import { chunkRows, withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor, toMajorOrNull, toMinor } from '../../lib/money';
 import { uniqueSlug } from '../../lib/slug';
+import { currencyTableOf, currencyTableRead, moneyView } from './products.currency';
 import { getProduct, type Ref, toProduct, toVariant, writable } from './products.read';
 import type { CreateProductInput, CreateVariantInput, Product, UpdateProductInput, Variant } from './products.schemas';
 import { DEFAULT_PRODUCT_STATUS } from './products.schemas';
@@ -37,17 +51,23 @@ interface RefInput {
   brandId?: string | null;
   vendorId?: string | null;
   categoryIds?: string[];
+  taxClass?: string;
 }
 interface ResolvedRefs {
   brand?: Ref | null;
   vendor?: Ref | null;
   categories?: Ref[];
+  /** The store's currencies, which prices per currency are checked against and shown in. */
+  currencies: CurrencyTable;
 }
 
-/** Looks up the brand, vendor and categories a body names, in one batch; 422 for any that do not exist. */
+/**
+ * Looks up the brand, vendor, categories and tax class a body names, with the store's currencies,
+ * in one batch; 422 for any that do not exist.
+ */
 export async function resolveRefs(db: Database, input: RefInput): Promise<ResolvedRefs> {
   const categoryIds = input.categoryIds ? [...new Set(input.categoryIds)] : undefined;
-  const [brandRows, vendorRows, categoryRows] = await db.batch([
+  const [brandRows, vendorRows, categoryRows, taxClassRows, currencyRows] = await db.batch([
     db
       .select(refColumns(brands))
       .from(brands)
@@ -61,14 +81,23 @@ export async function resolveRefs(db: Database, input: RefInput): Promise<Resolv
       .from(categories)
       .where(inArray(categories.id, categoryIds?.length ? categoryIds : ['']))
       .orderBy(asc(categories.name), asc(categories.id)),
+    db
+      .select({ code: taxClasses.code })
+      .from(taxClasses)
+      .where(eq(taxClasses.code, input.taxClass ?? '')),
+    currencyTableRead(db, {}),
   ]);
   const errors: FieldProblem[] = [];
   if (input.brandId && !brandRows[0]) errors.push({ field: 'brandId', problem: `no brand '${input.brandId}'`, code: 'not_found' });
   if (input.vendorId && !vendorRows[0]) errors.push({ field: 'vendorId', problem: `no vendor '${input.vendorId}'`, code: 'not_found' });
   const missing = categoryIds?.filter((id) => !categoryRows.some((c) => c.id === id)) ?? [];
   if (missing.length) errors.push({ field: 'categoryIds', problem: `no category ${missing.map((id) => `'${id}'`).join(', ')}`, code: 'not_found' });
+  if (input.taxClass !== undefined && !taxClassRows[0]) {
+    errors.push({ field: 'taxClass', problem: `no tax class '${input.taxClass}' (GET /api/settings/tax-classes)`, code: 'not_found' });
+  }
   if (errors.length) throw ApiError.validation(errors);
   return {
+    currencies: currencyTableOf(currencyRows),
     ...(input.brandId !== undefined ? { brand: brandRows[0] ?? null } : {}),
     ...(input.vendorId !== undefined ? { vendor: vendorRows[0] ?? null } : {}),
     ...(categoryIds ? { categories: categoryRows } : {}),
@@ -104,18 +133,24 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
   const ts = now.toISOString();
   const id = newId(ID_PREFIX.product, now.getTime());
   const [refs, slug] = await Promise.all([
-    resolveRefs(db, { brandId: input.brandId, vendorId: input.vendorId, categoryIds: input.categoryIds ?? [] }),
+    resolveRefs(db, { brandId: input.brandId, vendorId: input.vendorId, categoryIds: input.categoryIds ?? [], taxClass: input.taxClass }),
     input.slug ?? uniqueSlug(db, products, products.slug, input.name),
   ]);
   const price = toMinor(input.price);
   const variantInputs: CreateVariantInput[] = input.variants ?? [
-    { sku: input.sku ?? null, price: input.price, compareAtPrice: input.compareAtPrice ?? null, stock: input.stock ?? 0, weight: input.weight ?? null },
+    { sku: input.sku ?? null, price: input.price, compareAtPrice: input.compareAtPrice ?? null, prices: input.prices, stock: input.stock ?? 0, weight: input.weight ?? null },
   ];
-  const skuErrors = duplicateSkus(
-    variantInputs.map((v) => v.sku),
-    (i) => `variants.${i}.sku`,
-  );
-  if (skuErrors.length) throw ApiError.validation(skuErrors);
+  const productPrices = checkedPrices(input.prices, refs.currencies, 'prices');
+  const variantPrices = variantInputs.map((v, i) => checkedPrices(v.prices, refs.currencies, input.variants ? `variants.${i}.prices` : 'prices'));
+  const errors = [
+    ...duplicateSkus(
+      variantInputs.map((v) => v.sku),
+      (i) => `variants.${i}.sku`,
+    ),
+    ...productPrices.problems,
+    ...(input.variants ? variantPrices.flatMap((p) => p.problems) : []),
+  ];
+  if (errors.length) throw ApiError.validation(errors);
 
   const row: ProductRow = {
     id,
@@ -131,15 +166,23 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
     images: input.images ?? [],
     attributes: input.attributes ?? {},
     lowStockThreshold: input.lowStockThreshold ?? null,
-    taxClass: 'standard',
-    prices: {},
+    taxClass: input.taxClass ?? 'standard',
+    prices: productPrices.prices,
     related: EMPTY_RELATED, // filled by the triggers as the variants and links below are inserted
     media: [],
     createdAt: ts,
     updatedAt: ts,
   };
-  const variantRows = variantInputs.map((v, position) => newVariantRow(id, v, price, position, now));
-  const product = toProduct(row, refs.brand ?? null, refs.vendor ?? null, refs.categories ?? [], variantRows.map(toVariant));
+  const variantRows = variantInputs.map((v, position) => newVariantRow(id, v, price, position, now, variantPrices[position]!.prices));
+  const view = moneyView(refs.currencies);
+  const product = toProduct(
+    row,
+    refs.brand ?? null,
+    refs.vendor ?? null,
+    refs.categories ?? [],
+    variantRows.map((v) => toVariant(v, view)),
+    view,
+  );
 
   await withUniqueConflicts(UNIQUE_FIELDS, () =>
     db.batch([
@@ -152,7 +195,13 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
   return product;
 }
 
-export function newVariantRow(productId: string, v: CreateVariantInput, productPrice: number, position: number, now: Date): ProductVariantRow {
+/** A body's `prices` as stored (absent: none), with the problems that keep it from being stored. */
+export function checkedPrices(list: CurrencyPriceInput[] | undefined, table: CurrencyTable, field: string) {
+  return storedPrices(list ?? [], table, field);
+}
+
+/** `prices` is checked against the store's currencies first (checkedPrices): `prices` here is the stored map. */
+export function newVariantRow(productId: string, v: CreateVariantInput, productPrice: number, position: number, now: Date, prices: CurrencyPrices = {}): ProductVariantRow {
   const ts = now.toISOString();
   return {
     id: newId(ID_PREFIX.variant, now.getTime()),
@@ -163,7 +212,7 @@ export function newVariantRow(productId: string, v: CreateVariantInput, productP
     price: v.price === undefined ? productPrice : toMinor(v.price),
     compareAtPrice: v.compareAtPrice == null ? null : toMinor(v.compareAtPrice),
     weight: v.weight ?? null,
-    prices: {},
+    prices,
     stock: v.stock ?? 0,
     lowStockThreshold: v.lowStockThreshold ?? null,
     position: v.position ?? position,
@@ -183,18 +232,25 @@ export async function updateProduct(db: Database, id: string, patch: UpdateProdu
   refuseOtherVendor(vendorId, patch.vendorId);
   if (Object.keys(patch).length === 0) return current;
   const ts = now.toISOString();
-  const refs = await resolveRefs(db, { brandId: patch.brandId, vendorId: patch.vendorId, categoryIds: patch.categoryIds });
+  const refs = await resolveRefs(db, { brandId: patch.brandId, vendorId: patch.vendorId, categoryIds: patch.categoryIds, taxClass: patch.taxClass });
 
-  const { categoryIds: _, price, compareAtPrice, ...scalars } = patch;
+  const { categoryIds: _, price, compareAtPrice, prices, ...scalars } = patch;
   const set: Partial<ProductRow> = { ...scalars, updatedAt: ts };
   if (price !== undefined) set.price = toMinor(price);
   if (compareAtPrice !== undefined) set.compareAtPrice = compareAtPrice === null ? null : toMinor(compareAtPrice);
+  if (prices !== undefined) {
+    const checked = checkedPrices(prices, refs.currencies, 'prices');
+    if (checked.problems.length) throw ApiError.validation(checked.problems);
+    set.prices = checked.prices;
+  }
+  const pricesShown = set.prices && listedPrices(set.prices, refs.currencies);
 
   const simple = defaultVariant(current);
   const variantSet: Partial<ProductVariantRow> = {};
   if (simple) {
     if (set.price !== undefined) variantSet.price = set.price;
     if (set.compareAtPrice !== undefined) variantSet.compareAtPrice = set.compareAtPrice;
+    if (set.prices !== undefined) variantSet.prices = set.prices;
     if (set.sku !== undefined) variantSet.sku = set.sku;
   }
   const syncVariant = simple && Object.keys(variantSet).length > 0;
@@ -206,6 +262,7 @@ export async function updateProduct(db: Database, id: string, patch: UpdateProdu
           ...(variantSet.price !== undefined ? { price: toMajor(variantSet.price) } : {}),
           ...(variantSet.compareAtPrice !== undefined ? { compareAtPrice: toMajorOrNull(variantSet.compareAtPrice) } : {}),
           ...(variantSet.sku !== undefined ? { sku: variantSet.sku } : {}),
+          ...(pricesShown ? { prices: pricesShown } : {}),
           updatedAt: ts,
         }
       : v,
@@ -217,6 +274,7 @@ export async function updateProduct(db: Database, id: string, patch: UpdateProdu
     ...shown,
     ...(price !== undefined ? { price } : {}),
     ...(compareAtPrice !== undefined ? { compareAtPrice } : {}),
+    ...(pricesShown ? { prices: pricesShown } : {}),
     brand: refs.brand !== undefined ? refs.brand : current.brand,
     vendor: refs.vendor !== undefined ? refs.vendor : current.vendor,
     categories: refs.categories ?? current.categories,

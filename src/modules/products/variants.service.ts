@@ -7,10 +7,15 @@ import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { toMinor } from '../../lib/money';
 import { stockChangeStatements } from '../inventory/stock';
+import { listedPrices } from '../../lib/currency-prices';
+import { currencyTableOf, currencyTableRead, type MoneyView, moneyView } from './products.currency';
 import { getProduct, toVariant, type Visibility, writable } from './products.read';
 import type { CreateVariantInput, Product, UpdateVariantInput, Variant } from './products.schemas';
 import { MAX_VARIANTS_PER_PRODUCT } from './products.schemas';
-import { newVariantRow, UNIQUE_FIELDS } from './products.service';
+import { checkedPrices, newVariantRow, UNIQUE_FIELDS } from './products.service';
+
+/** The store's currencies, which a variant's prices per currency are checked against and shown in. */
+const currencyTable = async (db: Database) => currencyTableOf(await currencyTableRead(db, {}));
 
 // Variants: every change is a change of the product, so it emits `product.updated`.
 
@@ -20,21 +25,24 @@ function findVariant(product: Product, variantId: string): Variant {
   return variant;
 }
 
-export async function listVariants(db: Database, productId: string, visibility: Visibility): Promise<Variant[]> {
-  return (await getProduct(db, productId, visibility)).variants;
+/** A product's variants, their prices shown in `view`'s currency (the default currency without one). */
+export async function listVariants(db: Database, productId: string, visibility: Visibility, view?: MoneyView): Promise<Variant[]> {
+  return (await getProduct(db, productId, visibility, view)).variants;
 }
 
-export async function getVariant(db: Database, productId: string, variantId: string, visibility: Visibility): Promise<Variant> {
-  return findVariant(await getProduct(db, productId, visibility), variantId);
+export async function getVariant(db: Database, productId: string, variantId: string, visibility: Visibility, view?: MoneyView): Promise<Variant> {
+  return findVariant(await getProduct(db, productId, visibility, view), variantId);
 }
 
 export async function createVariant(db: Database, productId: string, input: CreateVariantInput, vendorId: string | null = null, now = new Date()): Promise<Variant> {
-  const current = await getProduct(db, productId, writable(vendorId));
+  const [current, table] = await Promise.all([getProduct(db, productId, writable(vendorId)), currencyTable(db)]);
   if (current.variants.length >= MAX_VARIANTS_PER_PRODUCT) {
     throw ApiError.conflict(`A product has at most ${MAX_VARIANTS_PER_PRODUCT} variants`);
   }
-  const row = newVariantRow(current.id, input, toMinor(current.price), current.variants.length, now);
-  const variant = toVariant(row);
+  const prices = checkedPrices(input.prices, table, 'prices');
+  if (prices.problems.length) throw ApiError.validation(prices.problems);
+  const row = newVariantRow(current.id, input, toMinor(current.price), current.variants.length, now, prices.prices);
+  const variant = toVariant(row, moneyView(table));
   const product: Product = { ...current, variants: [...current.variants, variant], stock: current.stock + variant.stock, updatedAt: row.updatedAt };
   await withUniqueConflicts(UNIQUE_FIELDS, () =>
     db.batch([
@@ -55,19 +63,26 @@ export async function updateVariant(
   now = new Date(),
   actor = 'system',
 ): Promise<Variant> {
-  const current = await getProduct(db, productId, writable(vendorId));
+  const [current, table] = await Promise.all([getProduct(db, productId, writable(vendorId)), patch.prices ? currencyTable(db) : undefined]);
   const before = findVariant(current, variantId);
   if (Object.keys(patch).length === 0) return before;
   const ts = now.toISOString();
-  const { price, compareAtPrice, stock, ...scalars } = patch;
+  const { price, compareAtPrice, stock, prices, ...scalars } = patch;
   const set: Partial<ProductVariantRow> = { ...scalars, updatedAt: ts };
+  let pricesShown: Variant['prices'] | undefined;
+  if (prices !== undefined) {
+    const checked = checkedPrices(prices, table!, 'prices');
+    if (checked.problems.length) throw ApiError.validation(checked.problems);
+    set.prices = checked.prices;
+    pricesShown = listedPrices(checked.prices, table!);
+  }
   // A new stock level is a correction like any other: in the history, and able to emit inventory.low.
   // It applies as a delta, so an order placed between the read above and this write keeps its decrement.
   const delta = stock === undefined ? 0 : stock - before.stock;
   const stockChange = delta === 0 ? [] : stockChangeStatements(db, { variantId, delta, reason: 'correction', note: 'variant update', actor }, now);
   if (price !== undefined) set.price = toMinor(price);
   if (compareAtPrice !== undefined) set.compareAtPrice = compareAtPrice === null ? null : toMinor(compareAtPrice);
-  const variant: Variant = { ...before, ...patch, updatedAt: ts };
+  const variant: Variant = { ...before, ...patch, prices: pricesShown ?? before.prices, updatedAt: ts };
   const variants = current.variants.map((v) => (v.id === variantId ? variant : v));
   const product: Product = { ...current, variants, stock: variants.reduce((s, v) => s + v.stock, 0), updatedAt: ts };
   await withGuards(() =>

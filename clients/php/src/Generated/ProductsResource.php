@@ -37,10 +37,11 @@ final class ProductsResource
      * - brand: Brand id or slug.
      * - vendor: Vendor id or slug.
      * - sku: Exact product SKU.
-     * - price_min: Lowest price, inclusive, in major units.
-     * - price_max: Highest price, inclusive, in major units.
+     * - price_min: Lowest price, inclusive, in major units of `currency`.
+     * - price_max: Highest price, inclusive, in major units of `currency`.
      * - status: Product status.
      * - q: Full-text search in name, SKUs (product and variants), brand, category names, variant names and description: each word matches as a prefix (`sat` finds "satchel"), accents do not matter (`cafe` finds "Café"), "quoted words" match as a phrase, every word must match.
+     * - currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges.
      * - facets: Comma-separated facets to count for this list, returned as `facets` beside `pagination`: category, brand, price.
      *
      * @param array{
@@ -56,6 +57,7 @@ final class ProductsResource
      *     price_max?: float,
      *     status?: 'draft'|'active'|'archived',
      *     q?: string,
+     *     currency?: string,
      *     facets?: string,
      * } $query
      * @return \StoreApi\Page<array{
@@ -73,8 +75,15 @@ final class ProductsResource
      *     }>,
      *     attributes: array<string, string|int|float|bool>,
      *     lowStockThreshold: int|null,
+     *     taxClass: string,
+     *     prices: list<array{
+     *         currency: string,
+     *         amount: int|float,
+     *         compareAt: int|float|null,
+     *     }>,
      *     createdAt: string,
      *     updatedAt: string,
+     *     currency: string,
      *     media: list<array{
      *         id: string,
      *         variantId: string|null,
@@ -113,6 +122,11 @@ final class ProductsResource
      *         price: int|float,
      *         compareAtPrice: int|float|null,
      *         weight: int|float|null,
+     *         prices: list<array{
+     *             currency: string,
+     *             amount: int|float,
+     *             compareAt: int|float|null,
+     *         }>,
      *         stock: int,
      *         lowStockThreshold: int|null,
      *         position: int,
@@ -144,6 +158,7 @@ final class ProductsResource
      *     price_max?: float,
      *     status?: 'draft'|'active'|'archived',
      *     q?: string,
+     *     currency?: string,
      *     facets?: string,
      * } $query the query of the first page (`page` to start elsewhere)
      * @return \Generator<int, array{
@@ -161,8 +176,15 @@ final class ProductsResource
      *     }>,
      *     attributes: array<string, string|int|float|bool>,
      *     lowStockThreshold: int|null,
+     *     taxClass: string,
+     *     prices: list<array{
+     *         currency: string,
+     *         amount: int|float,
+     *         compareAt: int|float|null,
+     *     }>,
      *     createdAt: string,
      *     updatedAt: string,
+     *     currency: string,
      *     media: list<array{
      *         id: string,
      *         variantId: string|null,
@@ -201,6 +223,11 @@ final class ProductsResource
      *         price: int|float,
      *         compareAtPrice: int|float|null,
      *         weight: int|float|null,
+     *         prices: list<array{
+     *             currency: string,
+     *             amount: int|float,
+     *             compareAt: int|float|null,
+     *         }>,
      *         stock: int,
      *         lowStockThreshold: int|null,
      *         position: int,
@@ -236,7 +263,11 @@ final class ProductsResource
      *     attributes?: array<string, string|float|bool>,
      *     lowStockThreshold?: int|null,
      *     taxClass?: string,
-     *     prices?: string|float|bool|null|array<string, mixed>|list<mixed>,
+     *     prices?: list<array{
+     *         currency: string,
+     *         amount: float,
+     *         compareAt?: float|null,
+     *     }>,
      *     categoryIds?: list<string>,
      *     stock?: int,
      *     weight?: float|null,
@@ -247,7 +278,7 @@ final class ProductsResource
      *         price?: float,
      *         compareAtPrice?: float|null,
      *         weight?: float|null,
-     *         prices?: string|float|bool|null|array<string, mixed>|list<mixed>,
+     *         prices?: list<array<string, mixed>>,
      *         stock?: int,
      *         lowStockThreshold?: int|null,
      *         position?: int,
@@ -268,8 +299,15 @@ final class ProductsResource
      *     }>,
      *     attributes: array<string, string|int|float|bool>,
      *     lowStockThreshold: int|null,
+     *     taxClass: string,
+     *     prices: list<array{
+     *         currency: string,
+     *         amount: int|float,
+     *         compareAt: int|float|null,
+     *     }>,
      *     createdAt: string,
      *     updatedAt: string,
+     *     currency: string,
      *     media: list<array{
      *         id: string,
      *         variantId: string|null,
@@ -308,6 +346,11 @@ final class ProductsResource
      *         price: int|float,
      *         compareAtPrice: int|float|null,
      *         weight: int|float|null,
+     *         prices: list<array{
+     *             currency: string,
+     *             amount: int|float,
+     *             compareAt: int|float|null,
+     *         }>,
      *         stock: int,
      *         lowStockThreshold: int|null,
      *         position: int,
@@ -365,10 +408,12 @@ final class ProductsResource
      *
      * Query parameters:
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+     * - currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges.
      *
      * @param string $id
      * @param array{
      *     fields?: string|list<string>,
+     *     currency?: string,
      * } $query
      * @return array{
      *     id: string,
@@ -385,8 +430,15 @@ final class ProductsResource
      *     }>,
      *     attributes: array<string, string|int|float|bool>,
      *     lowStockThreshold: int|null,
+     *     taxClass: string,
+     *     prices: list<array{
+     *         currency: string,
+     *         amount: int|float,
+     *         compareAt: int|float|null,
+     *     }>,
      *     createdAt: string,
      *     updatedAt: string,
+     *     currency: string,
      *     media: list<array{
      *         id: string,
      *         variantId: string|null,
@@ -425,6 +477,11 @@ final class ProductsResource
      *         price: int|float,
      *         compareAtPrice: int|float|null,
      *         weight: int|float|null,
+     *         prices: list<array{
+     *             currency: string,
+     *             amount: int|float,
+     *             compareAt: int|float|null,
+     *         }>,
      *         stock: int,
      *         lowStockThreshold: int|null,
      *         position: int,
@@ -464,7 +521,11 @@ final class ProductsResource
      *     attributes?: array<string, string|float|bool>,
      *     lowStockThreshold?: int|null,
      *     taxClass?: string,
-     *     prices?: string|float|bool|null|array<string, mixed>|list<mixed>,
+     *     prices?: list<array{
+     *         currency: string,
+     *         amount: float,
+     *         compareAt?: float|null,
+     *     }>,
      *     categoryIds?: list<string>,
      * } $body
      * @return array{
@@ -482,8 +543,15 @@ final class ProductsResource
      *     }>,
      *     attributes: array<string, string|int|float|bool>,
      *     lowStockThreshold: int|null,
+     *     taxClass: string,
+     *     prices: list<array{
+     *         currency: string,
+     *         amount: int|float,
+     *         compareAt: int|float|null,
+     *     }>,
      *     createdAt: string,
      *     updatedAt: string,
+     *     currency: string,
      *     media: list<array{
      *         id: string,
      *         variantId: string|null,
@@ -522,6 +590,11 @@ final class ProductsResource
      *         price: int|float,
      *         compareAtPrice: int|float|null,
      *         weight: int|float|null,
+     *         prices: list<array{
+     *             currency: string,
+     *             amount: int|float,
+     *             compareAt: int|float|null,
+     *         }>,
      *         stock: int,
      *         lowStockThreshold: int|null,
      *         position: int,

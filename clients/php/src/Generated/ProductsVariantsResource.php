@@ -25,10 +25,12 @@ final class ProductsVariantsResource
      *
      * Query parameters:
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+     * - currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges.
      *
      * @param string $id
      * @param array{
      *     fields?: string|list<string>,
+     *     currency?: string,
      * } $query
      * @return \StoreApi\Page<array{
      *     id: string,
@@ -38,6 +40,11 @@ final class ProductsVariantsResource
      *     price: int|float,
      *     compareAtPrice: int|float|null,
      *     weight: int|float|null,
+     *     prices: list<array{
+     *         currency: string,
+     *         amount: int|float,
+     *         compareAt: int|float|null,
+     *     }>,
      *     stock: int,
      *     lowStockThreshold: int|null,
      *     position: int,
@@ -58,6 +65,7 @@ final class ProductsVariantsResource
      * @param string $id
      * @param array{
      *     fields?: string|list<string>,
+     *     currency?: string,
      * } $query the query of the first page (`page` to start elsewhere)
      * @return \Generator<int, array{
      *     id: string,
@@ -67,6 +75,11 @@ final class ProductsVariantsResource
      *     price: int|float,
      *     compareAtPrice: int|float|null,
      *     weight: int|float|null,
+     *     prices: list<array{
+     *         currency: string,
+     *         amount: int|float,
+     *         compareAt: int|float|null,
+     *     }>,
      *     stock: int,
      *     lowStockThreshold: int|null,
      *     position: int,
@@ -92,7 +105,11 @@ final class ProductsVariantsResource
      *     price?: float,
      *     compareAtPrice?: float|null,
      *     weight?: float|null,
-     *     prices?: string|float|bool|null|array<string, mixed>|list<mixed>,
+     *     prices?: list<array{
+     *         currency: string,
+     *         amount: float,
+     *         compareAt?: float|null,
+     *     }>,
      *     stock?: int,
      *     lowStockThreshold?: int|null,
      *     position?: int,
@@ -105,6 +122,11 @@ final class ProductsVariantsResource
      *     price: int|float,
      *     compareAtPrice: int|float|null,
      *     weight: int|float|null,
+     *     prices: list<array{
+     *         currency: string,
+     *         amount: int|float,
+     *         compareAt: int|float|null,
+     *     }>,
      *     stock: int,
      *     lowStockThreshold: int|null,
      *     position: int,
@@ -129,11 +151,13 @@ final class ProductsVariantsResource
      *
      * Query parameters:
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+     * - currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges.
      *
      * @param string $id
      * @param string $variantId
      * @param array{
      *     fields?: string|list<string>,
+     *     currency?: string,
      * } $query
      * @return array{
      *     id: string,
@@ -143,6 +167,11 @@ final class ProductsVariantsResource
      *     price: int|float,
      *     compareAtPrice: int|float|null,
      *     weight: int|float|null,
+     *     prices: list<array{
+     *         currency: string,
+     *         amount: int|float,
+     *         compareAt: int|float|null,
+     *     }>,
      *     stock: int,
      *     lowStockThreshold: int|null,
      *     position: int,
@@ -172,7 +201,11 @@ final class ProductsVariantsResource
      *     price?: float,
      *     compareAtPrice?: float|null,
      *     weight?: float|null,
-     *     prices?: string|float|bool|null|array<string, mixed>|list<mixed>,
+     *     prices?: list<array{
+     *         currency: string,
+     *         amount: float,
+     *         compareAt?: float|null,
+     *     }>,
      *     stock?: int,
      *     lowStockThreshold?: int|null,
      *     position?: int,
@@ -185,6 +218,11 @@ final class ProductsVariantsResource
      *     price: int|float,
      *     compareAtPrice: int|float|null,
      *     weight: int|float|null,
+     *     prices: list<array{
+     *         currency: string,
+     *         amount: int|float,
+     *         compareAt: int|float|null,
+     *     }>,
      *     stock: int,
      *     lowStockThreshold: int|null,
      *     position: int,

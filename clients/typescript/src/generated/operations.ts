@@ -134,7 +134,7 @@ export interface ProductsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, name, price, sku, id, relevance. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt, updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, taxClass, prices, createdAt, updatedAt, currency, media, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Category id or slug; includes its sub-categories. */
   category?: string;
@@ -144,14 +144,16 @@ export interface ProductsListQuery {
   vendor?: string;
   /** Exact product SKU. */
   sku?: string;
-  /** Lowest price, inclusive, in major units. At most 2 decimals. */
+  /** Lowest price, inclusive, in major units of `currency`. At most 2 decimals. */
   price_min?: number;
-  /** Highest price, inclusive, in major units. At most 2 decimals. */
+  /** Highest price, inclusive, in major units of `currency`. At most 2 decimals. */
   price_max?: number;
   /** Product status. Public callers see only active products. One of: draft, active, archived. */
   status?: "draft" | "active" | "archived";
   /** Full-text search in name, SKUs (product and variants), brand, category names, variant names and description: each word matches as a prefix (`sat` finds "satchel"), accents do not matter (`cafe` finds "Café"), "quoted words" match as a phrase, every word must match. Ordered by relevance (a name match above a description match) unless `sort` says otherwise; combines with every other filter. */
   q?: string;
+  /** An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges. Each product's `currency` says which. Default: the store's default currency. A storefront passes its cart's currency. */
+  currency?: string;
   /** Comma-separated facets to count for this list, returned as `facets` beside `pagination`: category, brand, price. Each facet is counted under every other filter of the list (not its own), in the same D1 round trip as the page. */
   facets?: string;
 }
@@ -164,20 +166,26 @@ export interface ProductsSuggestQuery {
 
 /** Query parameters of `GET /api/products/{id}`. */
 export interface ProductsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, createdAt, updatedAt, media, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, taxClass, prices, createdAt, updatedAt, currency, media, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges. Each product's `currency` says which. Default: the store's default currency. A storefront passes its cart's currency. */
+  currency?: string;
 }
 
 /** Query parameters of `GET /api/products/{id}/variants`. */
 export interface ProductsVariantsListQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, sku, name, options, price, compareAtPrice, weight, stock, lowStockThreshold, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, sku, name, options, price, compareAtPrice, weight, prices, stock, lowStockThreshold, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges. Each product's `currency` says which. Default: the store's default currency. A storefront passes its cart's currency. */
+  currency?: string;
 }
 
 /** Query parameters of `GET /api/products/{id}/variants/{variantId}`. */
 export interface ProductsVariantsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, sku, name, options, price, compareAtPrice, weight, stock, lowStockThreshold, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, sku, name, options, price, compareAtPrice, weight, prices, stock, lowStockThreshold, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+  /** An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges. Each product's `currency` says which. Default: the store's default currency. A storefront passes its cart's currency. */
+  currency?: string;
 }
 
 /** Query parameters of `POST /api/products/{id}/media`. */

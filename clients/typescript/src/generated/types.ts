@@ -110,9 +110,9 @@ export interface Product {
   name: string;
   slug: string;
   description: string | null;
-  /** Amount in the major unit of the currency (19.99), at most 2 decimals. */
+  /** In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`. */
   price: number;
-  /** Amount in the major unit of the currency (19.99), at most 2 decimals. */
+  /** The compare-at ("was") price, in the same currency as `price` and taken the same way. */
   compareAtPrice: number | null;
   sku: string | null;
   status: "draft" | "active" | "archived";
@@ -123,8 +123,18 @@ export interface Product {
   }>;
   attributes: { [key: string]: string | number | boolean };
   lowStockThreshold: number | null;
+  /** Code of the tax class the product is taxed by (`GET /api/settings/tax-classes`). */
+  taxClass: string;
+  /** Prices set per currency, in major units of each, ordered by currency code. Currencies without one are converted from `price` by exchange rate. */
+  prices: Array<{
+    currency: string;
+    amount: number;
+    compareAt: number | null;
+  }>;
   createdAt: string;
   updatedAt: string;
+  /** ISO 4217 code of the currency `price` and `compareAtPrice` (the product's and its variants') are in: `?currency=`, else the store's default. */
+  currency: string;
   /** Images uploaded to the store (`POST /api/products/{id}/media`), in display order. */
   media: Array<ProductMedia>;
   brand: {
@@ -172,12 +182,18 @@ export interface Variant {
   sku: string | null;
   name: string | null;
   options: { [key: string]: string };
-  /** Amount in the major unit of the currency (19.99), at most 2 decimals. */
+  /** In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`. */
   price: number;
-  /** Amount in the major unit of the currency (19.99), at most 2 decimals. */
+  /** The compare-at ("was") price, in the same currency as `price` and taken the same way. */
   compareAtPrice: number | null;
   /** In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs 0. */
   weight: number | null;
+  /** Prices set per currency, in major units of each, ordered by currency code. Currencies without one are converted from `price` by exchange rate. */
+  prices: Array<{
+    currency: string;
+    amount: number;
+    compareAt: number | null;
+  }>;
   stock: number;
   lowStockThreshold: number | null;
   position: number;
@@ -558,8 +574,10 @@ export interface CreateProduct {
   }>;
   attributes?: { [key: string]: string | number | boolean };
   lowStockThreshold?: number | null;
+  /** Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not given. */
   taxClass?: string;
-  prices?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
+  /** Prices set per currency, which win over conversion by exchange rate for their currency (`GET /api/settings/currencies`). On a write the list replaces the set; `[]` clears it; absent leaves it as it is. Each currency must be one of the store's, not its default currency (whose price is `price`). */
+  prices?: Array<CurrencyPrice>;
   /** Ids of the categories the product is in. */
   categoryIds?: Array<string>;
   /** Stock of the default variant, when `variants` is not given; 0 when omitted. */
@@ -568,6 +586,15 @@ export interface CreateProduct {
   weight?: number | null;
   /** The variants. Without it the product gets one default variant with its SKU, price and `stock`. */
   variants?: Array<CreateVariant>;
+}
+
+export interface CurrencyPrice {
+  /** ISO 4217 code of one of the store's currencies, other than the default; upper-cased. */
+  currency: string;
+  /** The price in the major unit of that currency, at most as many decimals as its `minorUnits`. */
+  amount: number;
+  /** The compare-at ("was") price in that currency, or null. */
+  compareAt?: number | null;
 }
 
 /** A variant; `price` defaults to the product price. */
@@ -581,7 +608,8 @@ export interface CreateVariant {
   compareAtPrice?: number | null;
   /** In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs 0. */
   weight?: number | null;
-  prices?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
+  /** Prices set per currency, which win over conversion by exchange rate for their currency (`GET /api/settings/currencies`). On a write the list replaces the set; `[]` clears it; absent leaves it as it is. Each currency must be one of the store's, not its default currency (whose price is `price`). */
+  prices?: Array<CurrencyPrice>;
   stock?: number;
   lowStockThreshold?: number | null;
   position?: number;
@@ -621,8 +649,10 @@ export interface UpdateProduct {
   }>;
   attributes?: { [key: string]: string | number | boolean };
   lowStockThreshold?: number | null;
+  /** Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not given. */
   taxClass?: string;
-  prices?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
+  /** Prices set per currency, which win over conversion by exchange rate for their currency (`GET /api/settings/currencies`). On a write the list replaces the set; `[]` clears it; absent leaves it as it is. Each currency must be one of the store's, not its default currency (whose price is `price`). */
+  prices?: Array<CurrencyPrice>;
   /** Ids of the categories the product is in. */
   categoryIds?: Array<string>;
 }
@@ -637,7 +667,8 @@ export interface UpdateVariant {
   compareAtPrice?: number | null;
   /** In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs 0. */
   weight?: number | null;
-  prices?: string | number | boolean | null | { [key: string]: unknown } | Array<unknown>;
+  /** Prices set per currency, which win over conversion by exchange rate for their currency (`GET /api/settings/currencies`). On a write the list replaces the set; `[]` clears it; absent leaves it as it is. Each currency must be one of the store's, not its default currency (whose price is `price`). */
+  prices?: Array<CurrencyPrice>;
   stock?: number;
   lowStockThreshold?: number | null;
   position?: number;

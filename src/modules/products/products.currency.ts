@@ -1,0 +1,119 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { compiled } from '../../db/compiled';
+import { currencies, products, type ProductRow, type ProductVariantRow, type RelatedVariant } from '../../db/schema';
+import { type CurrencyInfo, type CurrencyTable, defaultBound } from '../../lib/currency-prices';
+import { ApiError } from '../../lib/errors';
+import { DEFAULT_MINOR_DIGITS, toMajor, toMajorOrNull } from '../../lib/money';
+import { inCurrency } from '../../lib/pricing';
+import { convertMinor } from '../../lib/rates';
+import type { ParsedListQuery } from '../../lib/query';
+import { defaultCurrencyCode } from '../settings/store-currency';
+import { productListQuery } from './products.query';
+
+/**
+ * The currency a product read shows its prices in (`?currency=`, the store's default otherwise),
+ * and the store's currencies, whose minor units its own prices per currency are shown in.
+ */
+export interface MoneyView {
+  table: CurrencyTable;
+  currency: CurrencyInfo;
+  /** Minor-unit digits of the default currency, in which `price` and `compare_at_price` are kept. */
+  defaultDigits: number;
+}
+
+/** Every currency of the store (a small table), the default marked: rides in a read's batch. */
+export const currencyTableRead = compiled((db) =>
+  db
+    .select({
+      code: currencies.code,
+      minorUnits: currencies.minorUnits,
+      exchangeRate: currencies.exchangeRate,
+      enabled: currencies.enabled,
+      isDefault: sql<number>`${currencies.code} = ${defaultCurrencyCode}`,
+    })
+    .from(currencies),
+);
+
+type CurrencyTableRows = Awaited<ReturnType<typeof currencyTableRead>>;
+
+export function currencyTableOf(rows: CurrencyTableRows): CurrencyTable {
+  const defaultRow = rows.find((r) => Boolean(r.isDefault));
+  if (!defaultRow) throw new Error('the default currency is missing');
+  return { defaultCode: defaultRow.code, byCode: new Map(rows.map((r) => [r.code, { code: r.code, minorUnits: r.minorUnits, exchangeRate: r.exchangeRate, enabled: r.enabled }])) };
+}
+
+/** Prices shown in `wanted` (an enabled currency; 422 on `currency` otherwise), or in the default currency. */
+export function moneyView(table: CurrencyTable, wanted?: string): MoneyView {
+  const defaultCurrency = table.byCode.get(table.defaultCode)!;
+  const currency = wanted === undefined ? defaultCurrency : table.byCode.get(wanted);
+  if (!currency?.enabled) {
+    throw ApiError.validation([{ field: 'currency', problem: `'${wanted}' is not a currency this store sells in (GET /api/settings/currencies)`, code: 'not_found' }]);
+  }
+  return { table, currency, defaultDigits: defaultCurrency.minorUnits };
+}
+
+/** True when the view shows another currency than the default (whose amounts need converting). */
+export const isForeign = (view: MoneyView) => view.currency.code !== view.table.defaultCode;
+
+/**
+ * A row's price and compare-at price in the view's currency, in its major units: its own price
+ * there when set (the compare-at price with it), else both converted by exchange rate.
+ */
+export function shownPrice(row: Pick<ProductRow | ProductVariantRow | RelatedVariant, 'price' | 'compareAtPrice' | 'prices'>, view: MoneyView) {
+  if (!isForeign(view)) return { price: toMajor(row.price), compareAtPrice: toMajorOrNull(row.compareAtPrice) };
+  const own = row.prices?.[view.currency.code];
+  const digits = view.currency.minorUnits;
+  // Converted as a cart in that currency converts it.
+  const inView = (amount: number | null) => (amount === null ? null : inCurrency(amount, { defaultMinorUnits: view.defaultDigits, currency: view.currency }));
+  if (own) return { price: toMajor(own.amount, digits), compareAtPrice: toMajorOrNull(own.compareAt, digits) };
+  return { price: toMajor(inView(row.price)!, digits), compareAtPrice: toMajorOrNull(inView(row.compareAtPrice), digits) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists in another currency than the default: `price_min`, `price_max` and `sort=price` read each
+// product's own price there when it has one, else its default price converted. No index holds
+// that, so such a list reads every product its other conditions leave (docs/performance.md).
+
+/** The product's own amount in the view's currency (minor units), or NULL. */
+const ownAmount = (view: MoneyView) => sql`json_extract(${products.prices}, ${`$.${view.currency.code}.amount`})`;
+
+/**
+ * The product's price in the view's currency, for sorting: its own price, else its default price
+ * converted (a float product rounded, as the amount shown is; at exact halves the float may round
+ * the other way, which can swap two products that show the same price).
+ */
+export function priceInView(view: MoneyView): SQL {
+  const factor = Number(view.currency.exchangeRate) * 10 ** (view.currency.minorUnits - view.defaultDigits);
+  return sql`coalesce(${ownAmount(view)}, round(${products.price} * ${factor}))`;
+}
+
+/**
+ * `price_min` / `price_max` in the view's currency: against the own price when there is one, else
+ * against the default price with the bound converted back exactly (defaultBound). `minor` is the
+ * bound as the filter parsed it (minor units with two decimals).
+ */
+export function priceBoundInView(view: MoneyView, bound: 'min' | 'max', minor: number): SQL {
+  const target = convertMinor(minor, DEFAULT_MINOR_DIGITS, view.currency.minorUnits, '1');
+  const compare = bound === 'min' ? sql`>=` : sql`<=`;
+  const fallback = defaultBound(target, bound, view.currency, view.defaultDigits);
+  return sql`coalesce(${ownAmount(view)} ${compare} ${target}, ${products.price} ${compare} ${fallback})`;
+}
+
+/** The product list's query config with price sorted and filtered in the view's currency. */
+export function listQueryIn(view: MoneyView): typeof productListQuery {
+  const { filters, sortable } = productListQuery;
+  return {
+    ...productListQuery,
+    sortable: { ...sortable, price: priceInView(view) },
+    filters: {
+      ...filters,
+      price_min: { ...filters.price_min, where: (minor: number) => priceBoundInView(view, 'min', minor) },
+      price_max: { ...filters.price_max, where: (minor: number) => priceBoundInView(view, 'max', minor) },
+    },
+  };
+}
+
+/** Whether a list filters or sorts on price. */
+export function readsPrice(query: ParsedListQuery<typeof productListQuery.filters>): boolean {
+  return query.filters.price_min !== undefined || query.filters.price_max !== undefined || query.sort.some((k) => k.field === 'price');
+}
