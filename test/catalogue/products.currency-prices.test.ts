@@ -218,4 +218,19 @@ describe('GET /api/products?currency=', () => {
     expect(conditional.status).toBe(200);
     expect(conditional.body.data[0].currency).toBe('EUR');
   });
+
+  it('renders a currency anew once its rate changes or it is disabled: currencies are part of the catalogue version', async () => {
+    const add = await api('/api/settings/currencies', { method: 'POST', key, json: { code: 'CHF', name: 'Franc', symbol: 'CHF', exchangeRate: 2 } });
+    expect(add.status).toBe(201);
+    const path = `/api/products?brand=${brand}&sort=name&currency=CHF`;
+    const before = await api(path);
+    expect((await api(path)).headers.get('X-Store-Cache')).toBe('hit');
+    expect((await api('/api/settings/currencies/CHF', { method: 'PATCH', key, json: { exchangeRate: 4 } })).status).toBe(200);
+    const after = await api(path);
+    expect(after.headers.get('X-Store-Cache')).not.toBe('hit');
+    const converted = (res: any) => res.body.data.map((p: any) => p.price);
+    expect(converted(after)).toEqual(converted(before).map((price: number) => Math.round(price * 200) / 100));
+    expect((await api('/api/settings/currencies/CHF', { method: 'PATCH', key, json: { enabled: false } })).status).toBe(200);
+    expectError(await api(path), 422, 'VALIDATION_ERROR');
+  });
 });
