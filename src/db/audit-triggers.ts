@@ -48,11 +48,19 @@ export const AUDITED_TABLES: Record<string, string> = {
   pages: 'page',
   menus: 'menu',
   banners: 'banner',
+  returns: 'return',
+  return_lines: 'return_line',
+  gift_cards: 'gift_card',
 };
 
 /** Tables whose writes are not audited, and why. */
 export const NOT_AUDITED: Record<string, string> = {
   audit_log: 'the log itself (append-only)',
+  refund_lines: "a refund's lines, written with the refund (which is audited)",
+  store_credit_entries: 'a ledger itself: every change of a store credit balance, with who made it',
+  store_credit_balances: 'the sums of store_credit_entries, kept by a trigger',
+  gift_card_transactions: "a ledger itself: every change of a gift card's balance, with who made it",
+  cart_gift_cards: 'gift cards applied to a cart, bookkeeping of the cart',
   audit_context: 'who is writing, for the triggers; lives only inside a transaction',
   events: 'the outbox: itself a record of domain events',
   product_status_counts: 'derived counters kept by triggers',

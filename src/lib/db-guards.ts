@@ -15,6 +15,10 @@ export const GUARDS = {
   overshipped: 'More would be shipped (or delivered) than was ordered',
   order_transition: 'The order is not in a state that allows this change',
   cart_converted: 'This cart has already been checked out',
+  overreturned: 'More units would be returned than were bought',
+  overrefunded_line: 'More units would be refunded than were bought',
+  insufficient_store_credit: 'Not enough store credit for this amount',
+  insufficient_gift_card_balance: 'Not enough left on this gift card for this amount',
   // write_guards rows (migrations/0021_order_guards.sql): a read done earlier no longer holds. Their
   // writers answer these themselves (read again, or answer the request again); the messages are fallbacks.
   stale_quote: 'Prices or settings changed while this was being written; try again',

@@ -30,6 +30,7 @@ describe('GET /api/settings', () => {
       freeShippingThreshold: null,
       allowedOrigins: [],
       pricesIncludeTax: false,
+      returnWindowDays: 30,
       updatedAt: expect.any(String),
     });
   });

@@ -4021,10 +4021,10 @@ class PaymentsRefundsResource(ResourceBase):
                 amount, id. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, paymentId, orderId, amount, currency,
-                reason, providerReference, status, failureReason, createdAt, updatedAt. A `fields`
-                selection returns only the selected properties, so properties the response schema
-                marks required may be absent: clients and validators should treat them as optional
-                then.
+                reason, destination, returnId, shippingAmount, providerReference, status,
+                failureReason, createdAt, updatedAt. A `fields` selection returns only the selected
+                properties, so properties the response schema marks required may be absent: clients
+                and validators should treat them as optional then.
         """
         return self._http.call(
             "GET",
@@ -5138,7 +5138,7 @@ class SettingsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: name, contactEmail, defaultCurrency,
-                weightUnit, pricesIncludeTax, lowStockThreshold, shippingFlatRate,
+                weightUnit, pricesIncludeTax, returnWindowDays, lowStockThreshold, shippingFlatRate,
                 freeShippingThreshold, allowedOrigins, updatedAt. A `fields` selection returns only
                 the selected properties, so properties the response schema marks required may be
                 absent: clients and validators should treat them as optional then.
@@ -5153,6 +5153,7 @@ class SettingsResource(ResourceBase):
         defaultCurrency: Union[str, NotGiven] = NOT_GIVEN,
         weightUnit: Union[Literal["g", "kg", "oz", "lb"], NotGiven] = NOT_GIVEN,
         pricesIncludeTax: Union[bool, NotGiven] = NOT_GIVEN,
+        returnWindowDays: Union[int, NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[int, NotGiven] = NOT_GIVEN,
         shippingFlatRate: Union[float, NotGiven] = NOT_GIVEN,
         freeShippingThreshold: Union[Optional[float], NotGiven] = NOT_GIVEN,
@@ -5201,6 +5202,7 @@ class SettingsResource(ResourceBase):
                 "defaultCurrency": defaultCurrency,
                 "weightUnit": weightUnit,
                 "pricesIncludeTax": pricesIncludeTax,
+                "returnWindowDays": returnWindowDays,
                 "lowStockThreshold": lowStockThreshold,
                 "shippingFlatRate": shippingFlatRate,
                 "freeShippingThreshold": freeShippingThreshold,

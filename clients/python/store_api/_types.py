@@ -1943,6 +1943,8 @@ class OrderLine(TypedDict):
     total: float
     quantityShipped: int
     quantityDelivered: int
+    quantityReturned: int
+    quantityRefunded: int
     #: The tax of the line, on subtotal - discount: inside it when the order's prices include tax,
     #: else added to it. Rounded half-up per line.
     taxAmount: float
@@ -2605,6 +2607,9 @@ class Refund(TypedDict):
     amount: float
     currency: str
     reason: Optional[str]
+    destination: Literal["payment", "store_credit"]
+    returnId: Optional[str]
+    shippingAmount: int
     providerReference: Optional[str]
     status: Literal["pending", "completed", "failed"]
     failureReason: Optional[str]
@@ -2936,6 +2941,7 @@ class StoreSettings(TypedDict):
     #: inside it. When false, tax is added on top of the listed price. A currency's own
     #: `pricesIncludeTax` (`/api/settings/currencies`) overrides this for prices in that currency.
     pricesIncludeTax: bool
+    returnWindowDays: int
     lowStockThreshold: int
     #: The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept
     #: at least until the Sunset date its answers carry): an alias of the flat method "Standard" of
@@ -3429,6 +3435,7 @@ class UpdateStoreSettings(TypedDict, total=False):
     #: inside it. When false, tax is added on top of the listed price. A currency's own
     #: `pricesIncludeTax` (`/api/settings/currencies`) overrides this for prices in that currency.
     pricesIncludeTax: bool
+    returnWindowDays: int
     #: Stock at or below this is low, unless a product or variant sets its own.
     lowStockThreshold: int
     #: The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept

@@ -150,6 +150,8 @@ export const products = sqliteTable(
     lowStockThreshold: integer('low_stock_threshold'),
     /** Code of a row of tax_classes (not a foreign key: a trigger refuses to delete a class in use). */
     taxClass: text('tax_class').notNull().default('standard'),
+    /** Selling it issues a gift card of its price per unit once the order is paid. */
+    giftCard: integer('gift_card', { mode: 'boolean' }).notNull().default(false),
     prices: text('prices', { mode: 'json' }).$type<CurrencyPrices>().notNull().default(sql`'{}'`),
     /**
      * Brand, vendor, categories and variants as one JSON value, kept by triggers (never written by the

@@ -21,6 +21,8 @@ export const storeSettings = sqliteTable('store_settings', {
   weightUnit: text('weight_unit', { enum: WEIGHT_UNITS }).notNull().default('kg'),
   /** Catalogue prices include tax (EU, UK) rather than have it added at checkout (US); a currency may say otherwise. */
   pricesIncludeTax: integer('prices_include_tax', { mode: 'boolean' }).notNull().default(false),
+  /** Days after delivery (or shipping, or placement, whichever is known last) a customer may ask to return lines; staff may any time. */
+  returnWindowDays: integer('return_window_days').notNull().default(30),
   /** Stock at or below this emits `inventory.low`, unless the variant or product sets its own. */
   lowStockThreshold: integer('low_stock_threshold').notNull().default(5),
   /**
@@ -345,6 +347,10 @@ export const orderLines = sqliteTable(
     total: integer('total').notNull(),
     quantityShipped: integer('quantity_shipped').notNull().default(0),
     quantityDelivered: integer('quantity_delivered').notNull().default(0),
+    /** Units in returns not rejected or cancelled; a trigger keeps it at or below `quantity`. */
+    quantityReturned: integer('quantity_returned').notNull().default(0),
+    /** Units refunded by line (refund_lines); a trigger keeps it at or below `quantity`. */
+    quantityRefunded: integer('quantity_refunded').notNull().default(0),
   },
   (t) => [index('order_lines_order_idx').on(t.orderId), index('order_lines_vendor_idx').on(t.vendorId, t.orderId)],
 );
@@ -414,6 +420,14 @@ export const refunds = sqliteTable(
     amount: integer('amount').notNull(),
     currency: text('currency').notNull(),
     reason: text('reason'),
+    /** Where the money went: back to the payment, or to the customer's store credit. */
+    destination: text('destination', { enum: ['payment', 'store_credit'] })
+      .notNull()
+      .default('payment'),
+    /** The return this refund settles, if any. */
+    returnId: text('return_id'),
+    /** The part of `amount` that refunds shipping (minor units). */
+    shippingAmount: integer('shipping_amount').notNull().default(0),
     providerReference: text('provider_reference'),
     /** `pending` from before the provider is asked until its answer is recorded; only `completed` refunds count in the amounts. */
     status: text('status', { enum: REFUND_STATUSES }).notNull().default('completed'),

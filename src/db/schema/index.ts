@@ -10,6 +10,7 @@ export * from './catalogue';
 export * from './identity';
 export * from './events';
 export * from './commerce';
+export * from './after-sale';
 export * from './webhooks';
 export * from './notifications';
 export * from './admin';

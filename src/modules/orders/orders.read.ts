@@ -55,6 +55,8 @@ export function toOrder(row: OrderRow, lines: OrderLineRow[], reach: OrderReach 
       total: money(line.total),
       quantityShipped: line.quantityShipped,
       quantityDelivered: line.quantityDelivered,
+      quantityReturned: line.quantityReturned,
+      quantityRefunded: line.quantityRefunded,
     })),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

@@ -217,6 +217,8 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     total: line.total,
     quantityShipped: 0,
     quantityDelivered: 0,
+    quantityReturned: 0,
+    quantityRefunded: 0,
   }));
 
   const placed = { id: newId(ID_PREFIX.orderEvent, now.getTime()), orderId: id, fromStatus: null, toStatus: 'pending' as const, actor: input.actor, note: null, createdAt: ts };

@@ -114,6 +114,9 @@ async function voidCharge(db: Database, provider: PaymentProvider, payment: Paym
     status: 'pending',
     failureReason: null,
     requestKey: null,
+    destination: 'payment',
+    returnId: null,
+    shippingAmount: 0,
     createdAt: ts,
     updatedAt: ts,
   };

@@ -145,6 +145,9 @@ async function syncRefunds(db: Database, env: StripeSettings, intent: string | n
       status: 'pending',
       failureReason: null,
       requestKey: null,
+      destination: 'payment',
+      returnId: null,
+      shippingAmount: 0,
       createdAt: ts,
       updatedAt: ts,
     };

@@ -919,6 +919,8 @@ final class CartsResource
      *         total: int|float,
      *         quantityShipped: int,
      *         quantityDelivered: int,
+     *         quantityReturned: int,
+     *         quantityRefunded: int,
      *         taxAmount: int|float,
      *     }>,
      * }

@@ -120,6 +120,8 @@ final class OrdersResource
      *         total: int|float,
      *         quantityShipped: int,
      *         quantityDelivered: int,
+     *         quantityReturned: int,
+     *         quantityRefunded: int,
      *         taxAmount: int|float,
      *     }>,
      * }>
@@ -215,6 +217,8 @@ final class OrdersResource
      *         total: int|float,
      *         quantityShipped: int,
      *         quantityDelivered: int,
+     *         quantityReturned: int,
+     *         quantityRefunded: int,
      *         taxAmount: int|float,
      *     }>,
      * }, mixed, void>

@@ -368,7 +368,7 @@ export interface ApiKeysGetQuery {
 
 /** Query parameters of `GET /api/settings`. */
 export interface SettingsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: name, contactEmail, defaultCurrency, weightUnit, pricesIncludeTax, lowStockThreshold, shippingFlatRate, freeShippingThreshold, allowedOrigins, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: name, contactEmail, defaultCurrency, weightUnit, pricesIncludeTax, returnWindowDays, lowStockThreshold, shippingFlatRate, freeShippingThreshold, allowedOrigins, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -584,7 +584,7 @@ export interface PaymentsRefundsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, amount, id. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, paymentId, orderId, amount, currency, reason, providerReference, status, failureReason, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, paymentId, orderId, amount, currency, reason, destination, returnId, shippingAmount, providerReference, status, failureReason, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 

@@ -1060,6 +1060,7 @@ export interface StoreSettings {
   weightUnit: "g" | "kg" | "oz" | "lb";
   /** When true, catalogue prices include tax: the shopper pays the listed price, with the tax inside it. When false, tax is added on top of the listed price. A currency's own `pricesIncludeTax` (`/api/settings/currencies`) overrides this for prices in that currency. */
   pricesIncludeTax: boolean;
+  returnWindowDays: number;
   lowStockThreshold: number;
   /** The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept at least until the Sunset date its answers carry): an alias of the flat method "Standard" of the rest-of-world zone "Everywhere" that the shipping zones migration made of it; set shipping at `/api/settings/shipping-zones` instead. Reads null once that method is deleted; writing it then is 409. A PATCH that writes it is answered with `Deprecation`, `Sunset` and `Link` headers. */
   shippingFlatRate: number | null;
@@ -1078,6 +1079,7 @@ export interface UpdateStoreSettings {
   weightUnit?: "g" | "kg" | "oz" | "lb";
   /** When true, catalogue prices include tax: the shopper pays the listed price, with the tax inside it. When false, tax is added on top of the listed price. A currency's own `pricesIncludeTax` (`/api/settings/currencies`) overrides this for prices in that currency. */
   pricesIncludeTax?: boolean;
+  returnWindowDays?: number;
   /** Stock at or below this is low, unless a product or variant sets its own. */
   lowStockThreshold?: number;
   /** The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept at least until the Sunset date its answers carry): an alias of the flat method "Standard" of the rest-of-world zone "Everywhere" that the shipping zones migration made of it; set shipping at `/api/settings/shipping-zones` instead. Reads null once that method is deleted; writing it then is 409. A PATCH that writes it is answered with `Deprecation`, `Sunset` and `Link` headers. */
@@ -1728,6 +1730,8 @@ export interface OrderLine {
   total: number;
   quantityShipped: number;
   quantityDelivered: number;
+  quantityReturned: number;
+  quantityRefunded: number;
   /** The tax of the line, on subtotal - discount: inside it when the order's prices include tax, else added to it. Rounded half-up per line. */
   taxAmount: number;
 }
@@ -1885,6 +1889,9 @@ export interface Refund {
   amount: number;
   currency: string;
   reason: string | null;
+  destination: "payment" | "store_credit";
+  returnId: string | null;
+  shippingAmount: number;
   providerReference: string | null;
   status: "pending" | "completed" | "failed";
   failureReason: string | null;
