@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'payment.failed',
   'payment.refunded',
   'payment.disputed',
+  'store_credit.changed',
   'shipment.shipped',
   'inventory.low',
   'page.published',

@@ -41,6 +41,7 @@ export const ID_PREFIX = {
   orderEvent: 'ohist',
   payment: 'pay',
   refund: 're',
+  storeCreditEntry: 'sce',
   shipment: 'ship',
   event: 'evt',
   webhookEndpoint: 'we',

@@ -88,9 +88,18 @@ export const EVENT_KINDS = {
     description: 'A payment was declined or failed at its provider.',
   },
   'payment.refunded': {
-    data: PaymentEventData.omit({ provider: true }).extend({ refundId: id('re_01JD0000000000000000000000') }),
+    data: PaymentEventData.omit({ provider: true }).extend({
+      refundId: id('re_01JD0000000000000000000000'),
+      destination: z.enum(['payment', 'store_credit']).openapi({ description: "Where the money went: back to the payment, or to the customer's store credit." }),
+      returnId: z.string().nullable().openapi({ description: 'The return the refund is for, if any.' }),
+      shippingAmount: Money.openapi({ description: 'The part of `amount` refunding shipping.' }),
+      lines: z
+        .array(z.object({ orderLineId: id('oline_01JD0000000000000000000000'), quantity: z.int(), amount: Money }))
+        .openapi({ description: 'The order lines refunded, by units and what was paid for them; empty for a refund by amount.' }),
+    }),
     summary: 'A refund completed',
-    description: 'A refund completed (one made through the API or at the provider); `amount` is what this refund gave back.',
+    description:
+      'A refund completed (one made through the API or at the provider); `amount` is what this refund gave back, to the payment or to store credit. It is the refund event: there is no separate `refund.created`.',
   },
   'payment.disputed': {
     data: PaymentEventData.omit({ provider: true }).extend({
@@ -99,6 +108,22 @@ export const EVENT_KINDS = {
     }),
     summary: 'A payment was disputed',
     description: 'A chargeback was opened on a payment at the provider (Stripe `charge.dispute.created`).',
+  },
+  'store_credit.changed': {
+    data: z.object({
+      entryId: id('sce_01JD0000000000000000000000'),
+      customerId: id('user_01JD0000000000000000000000'),
+      amount: z.number().openapi({ description: 'The change, in major units: positive adds credit, negative spends it.', example: -10 }),
+      currency,
+      reason: z.string().openapi({ description: "`refund`, `spent`, `adjustment`, or the store's words.", example: 'refund' }),
+      orderId: id('ord_01JD0000000000000000000000').nullable(),
+      refundId: id('re_01JD0000000000000000000000').nullable(),
+      returnId: z.string().nullable(),
+      paymentId: id('pay_01JD0000000000000000000000').nullable(),
+    }),
+    summary: "A customer's store credit changed",
+    description:
+      "An entry was added to a customer's store credit ledger: a refund to store credit, a `store_credit` payment spending it, or staff's adjustment. The balance is `GET /api/customers/{id}/credit`.",
   },
   'shipment.shipped': {
     data: ShipmentSchema.pick({ orderId: true, carrier: true, trackingNumber: true, trackingUrl: true }).extend({

@@ -53,6 +53,12 @@ it('emits every event kind with data that parses strictly against its schema, in
   await post(`/api/orders/${order.id}/shipments`, { status: 'shipped', carrier: 'UPS', trackingNumber: '1Z999AA10123456784', trackingUrl: 'https://track.example/1Z' });
   await post(`/api/payments/${payment.id}/refunds`, { amount: 5, reason: 'scratched' });
 
+  // store_credit.changed: a refund by line to store credit, then spending it on another order.
+  const orderLine = (await ok(`/api/orders/${order.id}`, { key })).lines[0];
+  await post(`/api/payments/${payment.id}/refunds`, { lines: [{ orderLineId: orderLine.id, quantity: 1 }], destination: 'store_credit' });
+  const spending = await post('/api/orders', { customerId: user.id, lines: [{ variantId: stocked.variants[0].id, quantity: 1 }] });
+  await post(`/api/orders/${spending.id}/payments`, { provider: 'store_credit', amount: 5 }, token);
+
   // payment.disputed: a Stripe payment, completed and then disputed by Stripe's signed webhooks.
   const disputedOrder = await post('/api/orders', { customerId: user.id, lines: [{ variantId: stocked.variants[0].id, quantity: 1 }] });
   const stripe = await post(`/api/orders/${disputedOrder.id}/payments`, { provider: 'stripe' }, token);

@@ -22,6 +22,7 @@ from ._types import (
     ProductDeletedEvent,
     ProductUpdatedEvent,
     ShipmentShippedEvent,
+    StoreCreditChangedEvent,
 )
 
 __all__ = ["EVENT_BODIES", "STORE_EVENT_TYPES", "StoreEvent"]
@@ -39,6 +40,7 @@ STORE_EVENT_TYPES: Tuple[str, ...] = (
     "payment.failed",
     "payment.refunded",
     "payment.disputed",
+    "store_credit.changed",
     "shipment.shipped",
     "inventory.low",
     "page.published",
@@ -61,6 +63,7 @@ StoreEvent = Union[
     PaymentFailedEvent,
     PaymentRefundedEvent,
     PaymentDisputedEvent,
+    StoreCreditChangedEvent,
     ShipmentShippedEvent,
     InventoryLowEvent,
     PagePublishedEvent,
@@ -83,6 +86,7 @@ EVENT_BODIES: Dict[str, Type[object]] = {
     "payment.failed": PaymentFailedEvent,
     "payment.refunded": PaymentRefundedEvent,
     "payment.disputed": PaymentDisputedEvent,
+    "store_credit.changed": StoreCreditChangedEvent,
     "shipment.shipped": ShipmentShippedEvent,
     "inventory.low": InventoryLowEvent,
     "page.published": PagePublishedEvent,

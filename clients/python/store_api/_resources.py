@@ -31,6 +31,7 @@ from ._types import (
     CreateOrderLinesItem,
     CreateOrderShippingAddress,
     CreateProductImagesItem,
+    CreateRefundLinesItem,
     CreateShipmentLinesItem,
     CreateShippingMethodCurrencyRatesItem,
     CreateVariant,
@@ -69,6 +70,7 @@ from ._types import (
     ShippingMethod,
     ShippingRate,
     ShippingZone,
+    StoreCreditEntry,
     StoreSettings,
     TaxClass,
     TaxRate,
@@ -100,6 +102,7 @@ __all__ = [
     "CouponsResource",
     "CurrenciesResource",
     "CustomersAddressesResource",
+    "CustomersCreditResource",
     "CustomersResource",
     "HealthResource",
     "ImportsResource",
@@ -2217,12 +2220,153 @@ class CustomersAddressesResource(ResourceBase):
         )
 
 
+class CustomersCreditResource(ResourceBase):
+    """customers.credit: Customers."""
+
+    def adjust(self, id: str, /, *, amount: float, currency: str, note: str) -> StoreCreditEntry:
+        """Adjust a customer's store credit.
+
+        POST /api/customers/{id}/credit
+
+        Args:
+            amount: Major units of `currency`: positive adds credit, negative takes it away
+                (never below zero: 409).
+            currency: ISO 4217 code (three letters), upper-cased.
+            note: Why, kept on the entry.
+        """
+        return self._http.call(
+            "POST",
+            "/api/customers/{id}/credit",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({"amount": amount, "currency": currency, "note": note}),
+        )
+
+    def get(
+        self,
+        id: str,
+        /,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        currency: Optional[str] = None,
+        reason: Optional[str] = None,
+        order: Optional[str] = None,
+        created_after: Optional[str] = None,
+        created_before: Optional[str] = None,
+    ) -> Page[StoreCreditEntry]:
+        """A customer's store credit.
+
+        GET /api/customers/{id}/credit
+
+        Returns one page (a Page with .data and .pagination); iterate_get() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: createdAt, id.
+                Default: createdAt:desc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, currency, amount, balanceAfter,
+                reason, note, orderId, returnId, refundId, paymentId, actor, createdAt. A `fields`
+                selection returns only the selected properties, so properties the response schema
+                marks required may be absent: clients and validators should treat them as optional
+                then.
+            currency: Entries in this currency (ISO code, upper case).
+            reason: Entries with this reason (`refund`, `spent`, `adjustment`, ...).
+            order: Entries of this order (id).
+            created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
+            created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
+                excluded.
+        """
+        return self._http.call(
+            "GET",
+            "/api/customers/{id}/credit",
+            kind="list",
+            path_params={"id": id},
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "currency": currency,
+                "reason": reason,
+                "order": order,
+                "created_after": created_after,
+                "created_before": created_before,
+            },
+        )
+
+    def get_pages(
+        self,
+        id: str,
+        /,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        currency: Optional[str] = None,
+        reason: Optional[str] = None,
+        order: Optional[str] = None,
+        created_after: Optional[str] = None,
+        created_before: Optional[str] = None,
+    ) -> Iterator[Page[StoreCreditEntry]]:
+        """Every page of get(), each fetched when the one before is used up."""
+        yield from self.get(
+            id,
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            currency=currency,
+            reason=reason,
+            order=order,
+            created_after=created_after,
+            created_before=created_before,
+        ).iter_pages()
+
+    def iterate_get(
+        self,
+        id: str,
+        /,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        currency: Optional[str] = None,
+        reason: Optional[str] = None,
+        order: Optional[str] = None,
+        created_after: Optional[str] = None,
+        created_before: Optional[str] = None,
+    ) -> Iterator[StoreCreditEntry]:
+        """Every item of every page of get(), fetching the pages as needed."""
+        for each in self.get_pages(
+            id,
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            currency=currency,
+            reason=reason,
+            order=order,
+            created_after=created_after,
+            created_before=created_before,
+        ):
+            yield from each.data
+
+
 class CustomersResource(ResourceBase):
     """customers: Customers."""
 
     def __init__(self, http: HttpClient) -> None:
         super().__init__(http)
         self.addresses = CustomersAddressesResource(http)
+        self.credit = CustomersCreditResource(http)
 
     def create(
         self,
@@ -3251,7 +3395,7 @@ class OrdersPaymentsResource(ResourceBase):
         id: str,
         /,
         *,
-        provider: Literal["manual", "stripe"],
+        provider: Literal["manual", "store_credit", "stripe"],
         amount: Union[float, NotGiven] = NOT_GIVEN,
         reference: Union[str, NotGiven] = NOT_GIVEN,
         details: Union[Dict[str, Any], NotGiven] = NOT_GIVEN,
@@ -3268,7 +3412,9 @@ class OrdersPaymentsResource(ResourceBase):
             provider: The payment provider. `manual` records money taken outside the store (and
                 serves tests); `stripe` starts a card payment (a PaymentIntent) that the customer
                 confirms in the browser with Stripe.js, available when STRIPE_SECRET_KEY and
-                STRIPE_WEBHOOK_SECRET are set (422 otherwise).
+                STRIPE_WEBHOOK_SECRET are set (422 otherwise). `store_credit` spends the order's
+                customer's store credit in the order's currency, completed at once; more than the
+                balance is 409 (the payment kept `failed`), a guest order 422.
             amount: Major units of the order currency. Defaults to what is still owed (total -
                 amountPaid).
             reference: `manual` only: your reference for the money (a bank transfer's), stored
@@ -3974,6 +4120,10 @@ class PaymentsRefundsResource(ResourceBase):
         *,
         amount: Union[float, NotGiven] = NOT_GIVEN,
         reason: Union[str, NotGiven] = NOT_GIVEN,
+        lines: Union[List[CreateRefundLinesItem], NotGiven] = NOT_GIVEN,
+        shipping: Union[Union[Literal[True], float], NotGiven] = NOT_GIVEN,
+        destination: Union[Literal["payment", "store_credit"], NotGiven] = NOT_GIVEN,
+        returnId: Union[str, NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
     ) -> Refund:
         """Refund (part of) a payment.
@@ -3985,14 +4135,35 @@ class PaymentsRefundsResource(ResourceBase):
 
         Args:
             amount: Major units of the payment currency. Defaults to what is left to refund on
-                the payment.
+                the payment or, with `lines` or `shipping`, to what was paid for them
+                (docs/refunds.md); given with them, it overrides that (staff decide), still at most
+                what is left on the payment.
+            lines: The order's lines and units refunded: each line's refunded units
+                (`quantityRefunded` on the order) never exceed those bought (409). What they are
+                worth is what was paid for them: the line total (discount and tax as at checkout)
+                prorated by units, rounded half up, the last units taking exactly what is left.
+            shipping: Refund shipping too: `true` for all that is left of what was charged for
+                it (with its tax when added on top), or an amount of it.
+            destination: `payment` (the default): back to the payment's provider.
+                `store_credit`: to the customer's store credit instead (422 for a guest order); it
+                still counts against what is left to refund on the payment. A `store_credit`
+                payment's refunds always go to store credit.
+            returnId: The return this refund is for, kept on the refund and its store credit
+                entry.
         """
         return self._http.call(
             "POST",
             "/api/payments/{id}/refunds",
             kind="item",
             path_params={"id": id},
-            body=compact_body({"amount": amount, "reason": reason}),
+            body=compact_body({
+                "amount": amount,
+                "reason": reason,
+                "lines": lines,
+                "shipping": shipping,
+                "destination": destination,
+                "returnId": returnId,
+            }),
             idempotent=True,
             idempotency_key=idempotency_key,
         )
@@ -4099,7 +4270,7 @@ class PaymentsResource(ResourceBase):
         fields: Optional[str] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
-        provider: Optional[Literal["manual", "stripe"]] = None,
+        provider: Optional[Literal["manual", "store_credit", "stripe"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[Payment]:
@@ -4124,7 +4295,7 @@ class PaymentsResource(ResourceBase):
             order: Payments of this order (id).
             status: Payment status. One of: pending, completed, failed, partially_refunded,
                 refunded.
-            provider: Payment provider. One of: manual, stripe.
+            provider: Payment provider. One of: manual, store_credit, stripe.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -4155,7 +4326,7 @@ class PaymentsResource(ResourceBase):
         fields: Optional[str] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
-        provider: Optional[Literal["manual", "stripe"]] = None,
+        provider: Optional[Literal["manual", "store_credit", "stripe"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[Payment]]:
@@ -4181,7 +4352,7 @@ class PaymentsResource(ResourceBase):
         fields: Optional[str] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
-        provider: Optional[Literal["manual", "stripe"]] = None,
+        provider: Optional[Literal["manual", "store_credit", "stripe"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Payment]:
@@ -6447,7 +6618,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[WebhookDelivery]:
@@ -6473,8 +6644,8 @@ class WebhooksDeliveriesResource(ResourceBase):
             event: Event kind. One of: order.placed, order.updated, order.cancelled,
                 product.created, product.updated, product.deleted, customer.registered,
                 payment.completed, payment.failed, payment.refunded, payment.disputed,
-                shipment.shipped, inventory.low, page.published, page.updated, page.unpublished,
-                cart.abandoned, ping.
+                store_credit.changed, shipment.shipped, inventory.low, page.published, page.updated,
+                page.unpublished, cart.abandoned, ping.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -6506,7 +6677,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[WebhookDelivery]]:
@@ -6533,7 +6704,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[WebhookDelivery]:
@@ -6602,10 +6773,10 @@ class WebhooksResource(ResourceBase):
             events: Event kinds to deliver: any of `order.placed`, `order.updated`,
                 `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
                 `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
-                `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`,
-                `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every
-                kind, including kinds added later. Duplicates are dropped. `ping` is not
-                subscribable: `POST /api/webhooks/{id}/test` sends it.
+                `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `inventory.low`,
+                `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]`
+                alone for every kind, including kinds added later. Duplicates are dropped. `ping` is
+                not subscribable: `POST /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(
@@ -6803,10 +6974,10 @@ class WebhooksResource(ResourceBase):
             events: Event kinds to deliver: any of `order.placed`, `order.updated`,
                 `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
                 `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
-                `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`,
-                `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every
-                kind, including kinds added later. Duplicates are dropped. `ping` is not
-                subscribable: `POST /api/webhooks/{id}/test` sends it.
+                `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `inventory.low`,
+                `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]`
+                alone for every kind, including kinds added later. Duplicates are dropped. `ping` is
+                not subscribable: `POST /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(

@@ -12,6 +12,7 @@ from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 __all__ = [
     "AddCartLine",
     "Address",
+    "AdjustStoreCredit",
     "AdoptCart",
     "ApiIndex",
     "ApiIndexLinks",
@@ -62,6 +63,7 @@ __all__ = [
     "CreateProduct",
     "CreateProductImagesItem",
     "CreateRefund",
+    "CreateRefundLinesItem",
     "CreateRole",
     "CreateShipment",
     "CreateShipmentLinesItem",
@@ -142,6 +144,7 @@ __all__ = [
     "PaymentFailedEventData",
     "PaymentRefundedEvent",
     "PaymentRefundedEventData",
+    "PaymentRefundedEventDataLinesItem",
     "PingEvent",
     "PingEventData",
     "PreviewNotificationTemplate",
@@ -194,6 +197,10 @@ __all__ = [
     "ShippingWeightRate",
     "ShippingWeightRateBandsItem",
     "ShippingZone",
+    "StoreCreditBalance",
+    "StoreCreditChangedEvent",
+    "StoreCreditChangedEventData",
+    "StoreCreditEntry",
     "StoreSettings",
     "StripeEvent",
     "StripeWebhookReceipt",
@@ -268,6 +275,16 @@ class Address(TypedDict):
     isDefaultBilling: bool
     createdAt: str
     updatedAt: str
+
+
+class AdjustStoreCredit(TypedDict):
+    #: Major units of `currency`: positive adds credit, negative takes it away (never below zero:
+    #: 409).
+    amount: float
+    #: ISO 4217 code (three letters), upper-cased.
+    currency: str
+    #: Why, kept on the entry.
+    note: str
 
 
 class AdoptCart(TypedDict):
@@ -1036,8 +1053,10 @@ class _CreatePaymentRequired(TypedDict):
     #: The payment provider. `manual` records money taken outside the store (and serves tests);
     #: `stripe` starts a card payment (a PaymentIntent) that the customer confirms in the browser
     #: with Stripe.js, available when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (422
-    #: otherwise).
-    provider: Literal["manual", "stripe"]
+    #: otherwise). `store_credit` spends the order's customer's store credit in the order's
+    #: currency, completed at once; more than the balance is 409 (the payment kept `failed`), a
+    #: guest order 422.
+    provider: Literal["manual", "store_credit", "stripe"]
 
 
 class CreatePayment(_CreatePaymentRequired, total=False):
@@ -1095,10 +1114,32 @@ class CreateProduct(_CreateProductRequired, total=False):
     variants: List[CreateVariant]
 
 
+class CreateRefundLinesItem(TypedDict):
+    orderLineId: str
+    #: Units of the line to refund.
+    quantity: int
+
+
 class CreateRefund(TypedDict, total=False):
-    #: Major units of the payment currency. Defaults to what is left to refund on the payment.
+    #: Major units of the payment currency. Defaults to what is left to refund on the payment or,
+    #: with `lines` or `shipping`, to what was paid for them (docs/refunds.md); given with them, it
+    #: overrides that (staff decide), still at most what is left on the payment.
     amount: float
     reason: str
+    #: The order's lines and units refunded: each line's refunded units (`quantityRefunded` on the
+    #: order) never exceed those bought (409). What they are worth is what was paid for them: the
+    #: line total (discount and tax as at checkout) prorated by units, rounded half up, the last
+    #: units taking exactly what is left.
+    lines: List[CreateRefundLinesItem]
+    #: Refund shipping too: `true` for all that is left of what was charged for it (with its tax
+    #: when added on top), or an amount of it.
+    shipping: Union[Literal[True], float]
+    #: `payment` (the default): back to the payment's provider. `store_credit`: to the customer's
+    #: store credit instead (422 for a guest order); it still counts against what is left to refund
+    #: on the payment. A `store_credit` payment's refunds always go to store credit.
+    destination: Literal["payment", "store_credit"]
+    #: The return this refund is for, kept on the refund and its store credit entry.
+    returnId: str
 
 
 class _CreateRoleRequired(TypedDict):
@@ -1283,9 +1324,10 @@ class _CreateWebhookEndpointRequired(TypedDict):
     #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
     #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
-    #: `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`,
-    #: `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates
-    #: are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it.
+    #: `store_credit.changed`, `shipment.shipped`, `inventory.low`, `page.published`,
+    #: `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind,
+    #: including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
+    #: /api/webhooks/{id}/test` sends it.
     events: List[str]
 
 
@@ -2272,7 +2314,8 @@ class PaymentFailedEventData(TypedDict):
 class PaymentRefundedEvent(TypedDict):
     """
     The body of each `payment.refunded` delivery. A refund completed (one made through the API or at
-    the provider); `amount` is what this refund gave back.
+    the provider); `amount` is what this refund gave back, to the payment or to store credit. It is
+    the refund event: there is no separate `refund.created`.
     """
 
     #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
@@ -2281,6 +2324,13 @@ class PaymentRefundedEvent(TypedDict):
     data: PaymentRefundedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+
+
+class PaymentRefundedEventDataLinesItem(TypedDict):
+    orderLineId: str
+    quantity: int
+    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    amount: float
 
 
 class PaymentRefundedEventData(TypedDict):
@@ -2294,6 +2344,14 @@ class PaymentRefundedEventData(TypedDict):
     amount: float
     currency: str
     refundId: str
+    #: Where the money went: back to the payment, or to the customer's store credit.
+    destination: Literal["payment", "store_credit"]
+    #: The return the refund is for, if any.
+    returnId: Optional[str]
+    #: The part of `amount` refunding shipping.
+    shippingAmount: float
+    #: The order lines refunded, by units and what was paid for them; empty for a refund by amount.
+    lines: List[PaymentRefundedEventDataLinesItem]
 
 
 class PingEvent(TypedDict):
@@ -2607,9 +2665,12 @@ class Refund(TypedDict):
     amount: float
     currency: str
     reason: Optional[str]
+    #: Where the money went: back to the payment's provider, or to the customer's store credit.
     destination: Literal["payment", "store_credit"]
+    #: The return this refund is for, if any.
     returnId: Optional[str]
-    shippingAmount: int
+    #: The part of `amount` refunding shipping, in major units of `currency`.
+    shippingAmount: float
     providerReference: Optional[str]
     status: Literal["pending", "completed", "failed"]
     failureReason: Optional[str]
@@ -2925,6 +2986,64 @@ class ShippingZone(TypedDict):
     restOfWorld: bool
     createdAt: str
     updatedAt: str
+
+
+class StoreCreditBalance(TypedDict):
+    currency: str
+    #: Major units; never below zero.
+    balance: float
+
+
+class StoreCreditChangedEvent(TypedDict):
+    """
+    The body of each `store_credit.changed` delivery. An entry was added to a customer's store
+    credit ledger: a refund to store credit, a `store_credit` payment spending it, or staff's
+    adjustment. The balance is `GET /api/customers/{id}/credit`.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["store_credit.changed"]
+    data: StoreCreditChangedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class StoreCreditChangedEventData(TypedDict):
+    entryId: str
+    customerId: str
+    #: The change, in major units: positive adds credit, negative spends it.
+    amount: float
+    currency: str
+    #: `refund`, `spent`, `adjustment`, or the store's words.
+    reason: str
+    orderId: Optional[str]
+    refundId: Optional[str]
+    returnId: Optional[str]
+    paymentId: Optional[str]
+
+
+class StoreCreditEntry(TypedDict):
+    """
+    An entry of a customer's store credit ledger, linked to the order, refund, return or payment
+    that caused it. `actor`: `user:<id>`, `key:<id>` or `system`.
+    """
+
+    id: str
+    currency: str
+    #: The change, in major units of `currency`: positive adds credit, negative spends it.
+    amount: float
+    #: The balance in `currency` right after this entry.
+    balanceAfter: float
+    #: `refund`, `spent` (a `store_credit` payment), `adjustment` (staff), or the store's words.
+    reason: str
+    note: Optional[str]
+    orderId: Optional[str]
+    returnId: Optional[str]
+    refundId: Optional[str]
+    paymentId: Optional[str]
+    actor: str
+    createdAt: str
 
 
 class StoreSettings(TypedDict):
@@ -3535,9 +3654,10 @@ class UpdateWebhookEndpoint(TypedDict, total=False):
     #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
     #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
-    #: `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`,
-    #: `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates
-    #: are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it.
+    #: `store_credit.changed`, `shipment.shipped`, `inventory.low`, `page.published`,
+    #: `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind,
+    #: including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
+    #: /api/webhooks/{id}/test` sends it.
     events: List[str]
     description: Optional[str]
     #: Defaults to true.

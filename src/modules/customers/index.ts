@@ -3,6 +3,8 @@ import * as addressHandlers from './addresses.handlers';
 import * as addressRoutes from './addresses.routes';
 import * as handlers from './customers.handlers';
 import * as routes from './customers.routes';
+import * as creditHandlers from './store-credit.handlers';
+import * as creditRoutes from './store-credit.routes';
 
 export const customersRouter = createRouter()
   .openapi(routes.listCustomers, handlers.listCustomers)
@@ -14,4 +16,6 @@ export const customersRouter = createRouter()
   .openapi(addressRoutes.createAddress, addressHandlers.createAddress)
   .openapi(addressRoutes.getAddress, addressHandlers.getAddress)
   .openapi(addressRoutes.updateAddress, addressHandlers.updateAddress)
-  .openapi(addressRoutes.deleteAddress, addressHandlers.deleteAddress);
+  .openapi(addressRoutes.deleteAddress, addressHandlers.deleteAddress)
+  .openapi(creditRoutes.getStoreCredit, creditHandlers.getStoreCredit)
+  .openapi(creditRoutes.adjustStoreCredit, creditHandlers.adjustStoreCredit);

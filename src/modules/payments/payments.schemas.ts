@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { payments, refunds } from '../../db/schema';
+import { payments, REFUND_DESTINATIONS, refunds } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
 import { PROVIDER_NAMES } from './providers/registry';
@@ -35,7 +35,14 @@ export const PaymentAttemptSchema = PaymentSchema.extend({
   }),
 }).openapi('PaymentAttempt');
 
-export const RefundSchema = createSelectSchema(refunds, { amount: major('Amount refunded'), createdAt: Timestamp, updatedAt: Timestamp })
+export const RefundSchema = createSelectSchema(refunds, {
+  amount: major('Amount refunded'),
+  shippingAmount: major('The part of `amount` refunding shipping'),
+  destination: z.enum(REFUND_DESTINATIONS).openapi({ description: "Where the money went: back to the payment's provider, or to the customer's store credit." }),
+  returnId: z.string().nullable().openapi({ description: 'The return this refund is for, if any.' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
   .omit({ requestKey: true })
   .openapi('Refund', {
     description:
@@ -51,7 +58,8 @@ export const CreatePaymentBody = z
     provider: z.enum(PROVIDER_NAMES).openapi({
       description:
         'The payment provider. `manual` records money taken outside the store (and serves tests); `stripe` starts a card payment (a PaymentIntent) ' +
-        'that the customer confirms in the browser with Stripe.js, available when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (422 otherwise).',
+        'that the customer confirms in the browser with Stripe.js, available when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (422 otherwise). ' +
+        "`store_credit` spends the order's customer's store credit in the order's currency, completed at once; more than the balance is 409 (the payment kept `failed`), a guest order 422.",
     }),
     amount: Amount.optional().openapi({ description: 'Major units of the order currency. Defaults to what is still owed (total - amountPaid).', example: 19.99 }),
     reference: z
@@ -69,10 +77,44 @@ export const CreatePaymentBody = z
   .openapi('CreatePayment');
 export type CreatePaymentInput = z.infer<typeof CreatePaymentBody>;
 
+const RefundLineBody = z.strictObject({
+  orderLineId: z.string().min(1).max(100).openapi({ example: 'oline_01JD0000000000000000000000' }),
+  quantity: z.int().positive().max(1_000_000).openapi({ description: 'Units of the line to refund.', example: 1 }),
+});
+
 export const CreateRefundBody = z
   .strictObject({
-    amount: Amount.optional().openapi({ description: 'Major units of the payment currency. Defaults to what is left to refund on the payment.', example: 5 }),
+    amount: Amount.optional().openapi({
+      description:
+        'Major units of the payment currency. Defaults to what is left to refund on the payment or, with `lines` or `shipping`, to what was paid for them (docs/refunds.md); ' +
+        'given with them, it overrides that (staff decide), still at most what is left on the payment.',
+      example: 5,
+    }),
     reason: z.string().trim().min(1).max(500).optional(),
+    lines: z
+      .array(RefundLineBody)
+      .min(1)
+      .max(200)
+      .refine((lines) => new Set(lines.map((l) => l.orderLineId)).size === lines.length, 'names a line twice')
+      .optional()
+      .openapi({
+        description:
+          "The order's lines and units refunded: each line's refunded units (`quantityRefunded` on the order) never exceed those bought (409). What they are worth is " +
+          'what was paid for them: the line total (discount and tax as at checkout) prorated by units, rounded half up, the last units taking exactly what is left.',
+      }),
+    shipping: z
+      .union([z.literal(true), Amount])
+      .optional()
+      .openapi({ description: 'Refund shipping too: `true` for all that is left of what was charged for it (with its tax when added on top), or an amount of it.' }),
+    destination: z
+      .enum(REFUND_DESTINATIONS)
+      .optional()
+      .openapi({
+        description:
+          "`payment` (the default): back to the payment's provider. `store_credit`: to the customer's store credit instead (422 for a guest order); it still counts against " +
+          "what is left to refund on the payment. A `store_credit` payment's refunds always go to store credit.",
+      }),
+    returnId: z.string().min(1).max(100).optional().openapi({ description: 'The return this refund is for, kept on the refund and its store credit entry.' }),
   })
   .openapi('CreateRefund');
 export type CreateRefundInput = z.infer<typeof CreateRefundBody>;

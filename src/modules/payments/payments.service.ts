@@ -123,6 +123,7 @@ export async function createPayment(
   }
 
   refuseClosed(order);
+  provider.check?.(order);
   const due = await owed(db, order);
   const charged = amount ?? due;
   refuseMoreThanOwed(order, charged, due);

@@ -1,6 +1,7 @@
 import { count, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type OrderRow, orders, type PaymentRow, payments, type RefundRow, refunds } from '../../db/schema';
+import { type OrderRow, orders, type PaymentRow, payments, type REFUND_DESTINATIONS, type RefundRow, refundLines, refunds } from '../../db/schema';
+import { withGuards } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
@@ -10,11 +11,18 @@ import { amountInMinor } from './amounts';
 import type { refundListQuery } from './payments.query';
 import type { CreateRefundInput, Refund } from './payments.schemas';
 import { providerCall } from './payments.service';
-import { paymentProvider } from './providers/registry';
+import { refundProvider } from './providers/registry';
+import { refundByLines, unchangedSince } from './refund-lines';
 import type { StripeSettings } from './providers/stripe';
 import { recordRefund } from './settle';
 
-export const toRefund = ({ requestKey: _key, ...row }: RefundRow, digits: number): Refund => ({ ...row, amount: toMajor(row.amount, digits) });
+type RefundDestination = (typeof REFUND_DESTINATIONS)[number];
+
+export const toRefund = ({ requestKey: _key, ...row }: RefundRow, digits: number): Refund => ({
+  ...row,
+  amount: toMajor(row.amount, digits),
+  shippingAmount: toMajor(row.shippingAmount, digits),
+});
 
 export async function listRefunds(db: Database, paymentId: string, digits: number, query: ParsedListQuery<typeof refundListQuery.filters>, config: typeof refundListQuery) {
   const plan = listPlan(config, query, [eq(refunds.paymentId, paymentId)]);
@@ -62,10 +70,11 @@ export async function createRefund(
   { actor, requestKey = null, now = new Date() }: { actor: string; requestKey?: string | null; now?: Date },
 ): Promise<Refund> {
   const digits = order.minorUnits;
-  const provider = paymentProvider(payment.provider, env);
   const resumed = requestKey ? await db.query.refunds.findFirst({ where: eq(refunds.requestKey, requestKey) }) : undefined;
   if (resumed && resumed.paymentId !== payment.id) throw ApiError.conflict(`This Idempotency-Key started refund '${resumed.id}' of payment '${resumed.paymentId}'`);
-  const row = resumed ?? (await insertPending(db, payment, digits, input, requestKey, now));
+  const destination = refundDestination(payment, order, input);
+  const provider = refundProvider({ destination }, payment.provider, env);
+  const row = resumed ?? (await insertPending(db, payment, order, { ...input, destination }, { actor, requestKey, now }));
   if (row.status !== 'pending') return toRefund(row, digits);
   const result = await providerCall(() => provider.refund({ refund: row, payment, digits }));
   const recorded = await recordRefund(db, row, result, { actor });
@@ -73,16 +82,34 @@ export async function createRefund(
   return toRefund(recorded, digits);
 }
 
-async function insertPending(db: Database, payment: PaymentRow, digits: number, input: CreateRefundInput, requestKey: string | null, now: Date): Promise<RefundRow> {
+/** Where the money goes: a store-credit payment always back to store credit; store credit needs the order's customer (422 for a guest's). */
+function refundDestination(payment: PaymentRow, order: OrderRow, input: CreateRefundInput): RefundDestination {
+  const destination = payment.provider === 'store_credit' ? 'store_credit' : (input.destination ?? 'payment');
+  if (destination === 'store_credit' && !order.customerId)
+    throw ApiError.validation([{ field: 'destination', problem: 'store credit is for orders of a customer account, and this is a guest order' }]);
+  return destination;
+}
+
+async function insertPending(
+  db: Database,
+  payment: PaymentRow,
+  order: OrderRow,
+  input: CreateRefundInput & { destination: RefundDestination },
+  { requestKey, now }: { actor: string; requestKey: string | null; now: Date },
+): Promise<RefundRow> {
+  const digits = order.minorUnits;
   if (payment.status !== 'completed' && payment.status !== 'partially_refunded') {
     throw ApiError.conflict(`Payment '${payment.id}' is ${payment.status}: there is nothing to refund`);
   }
+  const byLines = input.lines || input.shipping !== undefined ? await refundByLines(db, order, input.lines ?? [], input.shipping) : null;
   const [{ pending = 0 } = {}] = await db
     .select({ pending: pendingRefunds(payment.id) })
     .from(payments)
     .where(eq(payments.id, payment.id));
   const left = payment.amount - payment.amountRefunded - pending;
-  const amount = input.amount === undefined ? left : amountInMinor(input.amount, digits);
+  const computed = byLines ? byLines.lines.reduce((sum, l) => sum + l.amount, byLines.shipping) : left;
+  // With lines, `amount` is staff's override of what they are worth.
+  const amount = input.amount === undefined ? computed : amountInMinor(input.amount, digits);
   const tooMuch = () => ApiError.conflict(`The refund is more than is left on payment '${payment.id}' (${toMajor(Math.max(left, 0), digits)} ${payment.currency})`, 'amount');
   if (amount > left || amount <= 0) throw tooMuch();
   const ts = now.toISOString();
@@ -97,18 +124,27 @@ async function insertPending(db: Database, payment: PaymentRow, digits: number, 
     status: 'pending',
     failureReason: null,
     requestKey,
-    destination: 'payment',
-    returnId: null,
-    shippingAmount: 0,
+    destination: input.destination,
+    returnId: input.returnId ?? null,
+    shippingAmount: byLines?.shipping ?? 0,
     createdAt: ts,
     updatedAt: ts,
   };
   const fits = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${payment.id} AND ${payments.status} IN ('completed', 'partially_refunded')
     AND ${payments.amountRefunded} + ${pendingRefunds(payment.id)} + ${amount} <= ${payments.amount})`;
-  const inserted = await insertWhere(db, refunds, row, fits).catch((error) => {
+  const written = sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.id} = ${row.id})`;
+  const [inserted] = (await withGuards(() =>
+    db.batch([
+      insertWhere(db, refunds, row, byLines ? sql`${fits} AND ${unchangedSince(order, byLines)}` : fits),
+      ...(byLines?.lines ?? []).map((l) => insertWhere(db, refundLines, { refundId: row.id, orderLineId: l.orderLineId, quantity: l.quantity, amount: l.amount }, written)),
+    ] as never),
+  ).catch((error) => {
     if (/UNIQUE constraint failed: refunds\.request_key/.test(String(error?.cause ?? error))) throw ApiError.conflict('A request with this Idempotency-Key is in progress');
     throw error;
-  });
-  if (inserted.meta.changes === 0) throw tooMuch();
+  })) as [D1Result];
+  if (inserted.meta.changes === 0) {
+    if (byLines) throw ApiError.conflict(`Order '${order.id}' was refunded meanwhile; try again`);
+    throw tooMuch();
+  }
   return row;
 }

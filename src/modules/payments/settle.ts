@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type OrderRow, type OrderStatus, orders, type PaymentRow, payments, type RefundRow, refunds, writeGuards } from '../../db/schema';
-import { violatedGuard } from '../../lib/db-guards';
+import { type OrderRow, type OrderStatus, orderLines, orders, type PaymentRow, payments, type RefundRow, refundLines, refunds, writeGuards } from '../../db/schema';
+import { creditEntry } from '../customers/store-credit.ledger';
+import { GUARDS, type GuardName, violatedGuard } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { toMajor } from '../../lib/money';
@@ -87,6 +88,7 @@ export async function recordCharge(db: Database, provider: PaymentProvider, paym
         .update(orders)
         .set({ amountPaid: sql`${orders.amountPaid} + ${payment.amount}`, updatedAt: ts })
         .where(eq(orders.id, order.id)),
+      ...(provider.settlement?.(db, payment, order, { actor, now }) ?? []),
       outboxEvent(db, 'payment.completed', eventData, now),
       ...(paidInFull ? statusChangeStatements(db, order, 'processing', { actor, note, now }) : []),
     ] as never);
@@ -96,8 +98,18 @@ export async function recordCharge(db: Database, provider: PaymentProvider, paym
     const guard = violatedGuard(error);
     if (guard === 'payment_settled') return readPayment(db, payment.id);
     if (!guard) throw error;
+    if (guard === provider.settlementGuard) return refuseSettlement(db, payment, outcome, guard);
     return voidCharge(db, provider, payment, order, outcome, ts);
   }
+}
+
+/** The provider's own money ran short (store credit spent meanwhile): the payment fails, and the answer is 409. */
+async function refuseSettlement(db: Database, payment: PaymentRow, outcome: Partial<PaymentRow>, guard: GuardName): Promise<never> {
+  await db
+    .update(payments)
+    .set({ ...outcome, status: 'failed', failureReason: GUARDS[guard] })
+    .where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')));
+  throw ApiError.conflict(GUARDS[guard], 'amount');
 }
 
 /** The order moved (a cancellation) between the charge and its recording: the money goes back and the payment is failed. */
@@ -130,6 +142,18 @@ async function voidCharge(db: Database, provider: PaymentProvider, payment: Paym
   throw ApiError.conflict(`Order '${order.id}' changed while paying; the charge was returned`);
 }
 
+/** A failed refund no longer holds the units it named (refund_lines' trigger counted them on insert). */
+function releaseRefundLines(db: Database, refundId: string) {
+  const held = sql`(SELECT ${refundLines.quantity} FROM ${refundLines} WHERE ${refundLines.refundId} = ${refundId} AND ${refundLines.orderLineId} = ${orderLines.id})`;
+  return [
+    db
+      .update(orderLines)
+      .set({ quantityRefunded: sql`${orderLines.quantityRefunded} - ${held}` })
+      .where(sql`${orderLines.id} IN (SELECT ${refundLines.orderLineId} FROM ${refundLines} WHERE ${refundLines.refundId} = ${refundId})`),
+    db.delete(refundLines).where(eq(refundLines.refundId, refundId)),
+  ];
+}
+
 /** Orders in these states move to `refunded` once everything paid has been refunded (docs/api.md, Carts and orders). */
 export const REFUNDABLE_ORDER: readonly OrderStatus[] = ['processing', 'shipped', 'completed'];
 const fullyRefunded = (o: Pick<OrderRow, 'amountPaid' | 'amountRefunded'>) => o.amountPaid > 0 && o.amountRefunded >= o.amountPaid;
@@ -158,11 +182,13 @@ export async function recordRefund(db: Database, refund: RefundRow, result: Refu
           .update(refunds)
           .set({ ...outcome, status: 'failed' })
           .where(eq(refunds.id, refund.id)),
-      ]);
+        ...releaseRefundLines(db, refund.id),
+      ] as never);
       return { ...refund, ...outcome, status: 'failed' };
     }
-    const order = await readOrder(db, refund.orderId);
+    const [order, lines] = await Promise.all([readOrder(db, refund.orderId), db.select().from(refundLines).where(eq(refundLines.refundId, refund.id))]);
     const amount = refund.amount;
+    const digits = order.minorUnits;
     const orderDone = REFUNDABLE_ORDER.includes(order.status) && fullyRefunded({ amountPaid: order.amountPaid, amountRefunded: order.amountRefunded + amount });
     const note = `refunded in full (refund ${refund.id})`;
     await db.batch([
@@ -191,11 +217,23 @@ export async function recordRefund(db: Database, refund: RefundRow, result: Refu
           paymentId: refund.paymentId,
           orderId: order.id,
           orderNumber: orderNumberOf(order),
-          amount: toMajor(amount, order.minorUnits),
+          amount: toMajor(amount, digits),
           currency: refund.currency,
+          destination: refund.destination,
+          returnId: refund.returnId,
+          shippingAmount: toMajor(refund.shippingAmount, digits),
+          lines: lines.map((l) => ({ orderLineId: l.orderLineId, quantity: l.quantity, amount: toMajor(l.amount, digits) })),
         },
         now,
       ),
+      ...(refund.destination === 'store_credit' && order.customerId
+        ? creditEntry(
+            db,
+            { customerId: order.customerId, currency: refund.currency, amount, reason: 'refund', orderId: order.id, refundId: refund.id, returnId: refund.returnId, actor },
+            digits,
+            now,
+          ).statements
+        : []),
       ...(orderDone ? statusChangeStatements(db, order, 'refunded', { actor, note, now }) : []),
     ] as never);
     if (!orderDone) await followUpOrderStatus(db, order.id, REFUNDABLE_ORDER, 'refunded', fullyRefunded, { actor, note });

@@ -7,16 +7,18 @@ declare(strict_types=1);
 namespace StoreApi\Generated;
 
 /**
- * The `customers` operations and its sub-groups (addresses).
+ * The `customers` operations and its sub-groups (addresses, credit).
  */
 final class CustomersResource
 {
     public readonly CustomersAddressesResource $addresses;
+    public readonly CustomersCreditResource $credit;
 
     /** @internal built by StoreApi\Client */
     public function __construct(private readonly \StoreApi\Client $client)
     {
         $this->addresses = new CustomersAddressesResource($client);
+        $this->credit = new CustomersCreditResource($client);
     }
 
     /**

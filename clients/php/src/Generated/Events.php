@@ -142,6 +142,14 @@ namespace StoreApi\Generated;
  *         amount: int|float,
  *         currency: string,
  *         refundId: string,
+ *         destination: 'payment'|'store_credit',
+ *         returnId: string|null,
+ *         shippingAmount: int|float,
+ *         lines: list<array{
+ *             orderLineId: string,
+ *             quantity: int,
+ *             amount: int|float,
+ *         }>,
  *     },
  *     timestamp: string,
  * }
@@ -157,6 +165,23 @@ namespace StoreApi\Generated;
  *         currency: string,
  *         reason: string,
  *         status: string,
+ *     },
+ *     timestamp: string,
+ * }
+ *
+ * @phpstan-type StoreCreditChangedEvent array{
+ *     id: string,
+ *     event: 'store_credit.changed',
+ *     data: array{
+ *         entryId: string,
+ *         customerId: string,
+ *         amount: int|float,
+ *         currency: string,
+ *         reason: string,
+ *         orderId: string|null,
+ *         refundId: string|null,
+ *         returnId: string|null,
+ *         paymentId: string|null,
  *     },
  *     timestamp: string,
  * }
@@ -256,7 +281,7 @@ namespace StoreApi\Generated;
  *     timestamp: string,
  * }
  *
- * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|PaymentDisputedEvent|ShipmentShippedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|PingEvent
+ * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|PaymentDisputedEvent|StoreCreditChangedEvent|ShipmentShippedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|PingEvent
  */
 final class Events
 {
@@ -273,6 +298,7 @@ final class Events
         'payment.failed',
         'payment.refunded',
         'payment.disputed',
+        'store_credit.changed',
         'shipment.shipped',
         'inventory.low',
         'page.published',

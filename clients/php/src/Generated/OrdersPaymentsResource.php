@@ -23,7 +23,7 @@ final class OrdersPaymentsResource
      *
      * @param string $id
      * @param array{
-     *     provider: 'manual'|'stripe',
+     *     provider: 'manual'|'store_credit'|'stripe',
      *     amount?: float,
      *     reference?: string,
      *     details?: array<string, mixed>,

@@ -25,6 +25,13 @@ final class PaymentsRefundsResource
      * @param array{
      *     amount?: float,
      *     reason?: string,
+     *     lines?: list<array{
+     *         orderLineId: string,
+     *         quantity: int,
+     *     }>,
+     *     shipping?: true|float,
+     *     destination?: 'payment'|'store_credit',
+     *     returnId?: string,
      * } $body
      * @param string|null $idempotencyKey the Idempotency-Key; a random UUID v4 when null
      * @return array{
@@ -36,7 +43,7 @@ final class PaymentsRefundsResource
      *     reason: string|null,
      *     destination: 'payment'|'store_credit',
      *     returnId: string|null,
-     *     shippingAmount: int,
+     *     shippingAmount: int|float,
      *     providerReference: string|null,
      *     status: 'pending'|'completed'|'failed',
      *     failureReason: string|null,
@@ -81,7 +88,7 @@ final class PaymentsRefundsResource
      *     reason: string|null,
      *     destination: 'payment'|'store_credit',
      *     returnId: string|null,
-     *     shippingAmount: int,
+     *     shippingAmount: int|float,
      *     providerReference: string|null,
      *     status: 'pending'|'completed'|'failed',
      *     failureReason: string|null,
@@ -115,7 +122,7 @@ final class PaymentsRefundsResource
      *     reason: string|null,
      *     destination: 'payment'|'store_credit',
      *     returnId: string|null,
-     *     shippingAmount: int,
+     *     shippingAmount: int|float,
      *     providerReference: string|null,
      *     status: 'pending'|'completed'|'failed',
      *     failureReason: string|null,

@@ -20,6 +20,7 @@ import type {
   ProductDeletedEvent,
   ProductUpdatedEvent,
   ShipmentShippedEvent,
+  StoreCreditChangedEvent,
 } from './types.js';
 
 /** Every event kind the store sends, `ping` included (in a delivery's `X-Store-Event` and its body's `event`). */
@@ -35,6 +36,7 @@ export const STORE_EVENT_TYPES = [
   "payment.failed",
   "payment.refunded",
   "payment.disputed",
+  "store_credit.changed",
   "shipment.shipped",
   "inventory.low",
   "page.published",
@@ -68,6 +70,8 @@ export interface StoreEventMap {
   "payment.refunded": PaymentRefundedEvent;
   /** A payment was disputed */
   "payment.disputed": PaymentDisputedEvent;
+  /** A customer's store credit changed */
+  "store_credit.changed": StoreCreditChangedEvent;
   /** A shipment was shipped */
   "shipment.shipped": ShipmentShippedEvent;
   /** A variant ran low on stock */

@@ -5,6 +5,7 @@ import type * as runtime from '../core.js';
 import type {
   AddCartLine,
   Address,
+  AdjustStoreCredit,
   AdoptCart,
   ApiIndex,
   ApiKey,
@@ -88,6 +89,7 @@ import type {
   Shipment,
   ShippingMethod,
   ShippingZone,
+  StoreCreditEntry,
   StoreSettings,
   TaxClass,
   TaxRate,
@@ -274,6 +276,28 @@ export interface CustomersAddressesListQuery {
 export interface CustomersAddressesGetQuery {
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, firstName, lastName, company, line1, line2, city, region, postalCode, country, phone, isDefaultShipping, isDefaultBilling, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
+}
+
+/** Query parameters of `GET /api/customers/{id}/credit`. */
+export interface CustomersCreditGetQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, currency, amount, balanceAfter, reason, note, orderId, returnId, refundId, paymentId, actor, createdAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Entries in this currency (ISO code, upper case). */
+  currency?: string;
+  /** Entries with this reason (`refund`, `spent`, `adjustment`, ...). */
+  reason?: string;
+  /** Entries of this order (id). */
+  order?: string;
+  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  created_after?: string;
+  /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
+  created_before?: string;
 }
 
 /** Query parameters of `GET /api/users`. */
@@ -562,8 +586,8 @@ export interface PaymentsListQuery {
   order?: string;
   /** Payment status. One of: pending, completed, failed, partially_refunded, refunded. */
   status?: "pending" | "completed" | "failed" | "partially_refunded" | "refunded";
-  /** Payment provider. One of: manual, stripe. */
-  provider?: "manual" | "stripe";
+  /** Payment provider. One of: manual, store_credit, stripe. */
+  provider?: "manual" | "store_credit" | "stripe";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
@@ -696,8 +720,8 @@ export interface WebhooksDeliveriesListQuery {
   fields?: string;
   /** Delivery status. One of: pending, succeeded, retrying, failed. */
   status?: "pending" | "succeeded" | "retrying" | "failed";
-  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, shipment.shipped, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, ping. */
-  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "shipment.shipped" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "cart.abandoned" | "ping";
+  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, store_credit.changed, shipment.shipped, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, ping. */
+  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "store_credit.changed" | "shipment.shipped" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "cart.abandoned" | "ping";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
@@ -2547,10 +2571,12 @@ export class UsersResource {
 export class CustomersResource {
   private readonly core: runtime.Core;
   readonly addresses: CustomersAddressesResource;
+  readonly credit: CustomersCreditResource;
 
   constructor(core: runtime.Core) {
     this.core = core;
     this.addresses = new CustomersAddressesResource(core);
+    this.credit = new CustomersCreditResource(core);
   }
 
   /**
@@ -2601,6 +2627,38 @@ export class CustomersResource {
    */
   delete(id: string, options?: runtime.RequestOptions): Promise<void> {
     return this.core.request<void>({ method: 'DELETE', path: `/api/customers/${encodeURIComponent(id)}`, kind: 'none' }, options);
+  }
+}
+
+/** `customers.credit`: get, adjust. */
+export class CustomersCreditResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * A customer's store credit
+   *
+   * `GET /api/customers/{id}/credit`
+   */
+  get(id: string, query?: CustomersCreditGetQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<StoreCreditEntry>> {
+    return this.core.request<runtime.ListResult<StoreCreditEntry>>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}/credit`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `get`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterateGet(id: string, query?: CustomersCreditGetQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<StoreCreditEntry>> {
+    return this.core.paginate<StoreCreditEntry>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}/credit`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Adjust a customer's store credit
+   *
+   * `POST /api/customers/{id}/credit`
+   */
+  adjust(id: string, body: AdjustStoreCredit, options?: runtime.RequestOptions): Promise<StoreCreditEntry> {
+    return this.core.request<StoreCreditEntry>({ method: 'POST', path: `/api/customers/${encodeURIComponent(id)}/credit`, body, kind: 'item' }, options);
   }
 }
 

@@ -290,7 +290,7 @@ export interface PaymentFailedEventData {
   failureReason: string | null;
 }
 
-/** The body of each `payment.refunded` delivery. A refund completed (one made through the API or at the provider); `amount` is what this refund gave back. */
+/** The body of each `payment.refunded` delivery. A refund completed (one made through the API or at the provider); `amount` is what this refund gave back, to the payment or to store credit. It is the refund event: there is no separate `refund.created`. */
 export interface PaymentRefundedEvent {
   /** The event id (`evt_...`), the same in every delivery of the event to every endpoint. */
   id: string;
@@ -309,6 +309,19 @@ export interface PaymentRefundedEventData {
   amount: number;
   currency: string;
   refundId: string;
+  /** Where the money went: back to the payment, or to the customer's store credit. */
+  destination: "payment" | "store_credit";
+  /** The return the refund is for, if any. */
+  returnId: string | null;
+  /** The part of `amount` refunding shipping. */
+  shippingAmount: number;
+  /** The order lines refunded, by units and what was paid for them; empty for a refund by amount. */
+  lines: Array<{
+    orderLineId: string;
+    quantity: number;
+    /** Amount in the major unit of the currency (19.99), at most 2 decimals. */
+    amount: number;
+  }>;
 }
 
 /** The body of each `payment.disputed` delivery. A chargeback was opened on a payment at the provider (Stripe `charge.dispute.created`). */
@@ -333,6 +346,30 @@ export interface PaymentDisputedEventData {
   reason: string;
   /** The dispute's status at the provider (Stripe's `needs_response`, ...). */
   status: string;
+}
+
+/** The body of each `store_credit.changed` delivery. An entry was added to a customer's store credit ledger: a refund to store credit, a `store_credit` payment spending it, or staff's adjustment. The balance is `GET /api/customers/{id}/credit`. */
+export interface StoreCreditChangedEvent {
+  /** The event id (`evt_...`), the same in every delivery of the event to every endpoint. */
+  id: string;
+  event: "store_credit.changed";
+  data: StoreCreditChangedEventData;
+  /** When the event happened (not when this attempt was sent). */
+  timestamp: string;
+}
+
+export interface StoreCreditChangedEventData {
+  entryId: string;
+  customerId: string;
+  /** The change, in major units: positive adds credit, negative spends it. */
+  amount: number;
+  currency: string;
+  /** `refund`, `spent`, `adjustment`, or the store's words. */
+  reason: string;
+  orderId: string | null;
+  refundId: string | null;
+  returnId: string | null;
+  paymentId: string | null;
 }
 
 /** The body of each `shipment.shipped` delivery. A shipment was created as `shipped` or moved to `shipped`, with its carrier, tracking and lines. */
@@ -923,6 +960,40 @@ export interface UpdateAddress {
   isDefaultShipping?: boolean;
   /** Setting it clears it on the other addresses of the customer. */
   isDefaultBilling?: boolean;
+}
+
+/** An entry of a customer's store credit ledger, linked to the order, refund, return or payment that caused it. `actor`: `user:<id>`, `key:<id>` or `system`. */
+export interface StoreCreditEntry {
+  id: string;
+  currency: string;
+  /** The change, in major units of `currency`: positive adds credit, negative spends it. */
+  amount: number;
+  /** The balance in `currency` right after this entry. */
+  balanceAfter: number;
+  /** `refund`, `spent` (a `store_credit` payment), `adjustment` (staff), or the store's words. */
+  reason: string;
+  note: string | null;
+  orderId: string | null;
+  returnId: string | null;
+  refundId: string | null;
+  paymentId: string | null;
+  actor: string;
+  createdAt: string;
+}
+
+export interface StoreCreditBalance {
+  currency: string;
+  /** Major units; never below zero. */
+  balance: number;
+}
+
+export interface AdjustStoreCredit {
+  /** Major units of `currency`: positive adds credit, negative takes it away (never below zero: 409). */
+  amount: number;
+  /** ISO 4217 code (three letters), upper-cased. */
+  currency: string;
+  /** Why, kept on the entry. */
+  note: string;
 }
 
 export interface CreateStaffUser {
@@ -1870,8 +1941,8 @@ export interface Payment {
 }
 
 export interface CreatePayment {
-  /** The payment provider. `manual` records money taken outside the store (and serves tests); `stripe` starts a card payment (a PaymentIntent) that the customer confirms in the browser with Stripe.js, available when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (422 otherwise). */
-  provider: "manual" | "stripe";
+  /** The payment provider. `manual` records money taken outside the store (and serves tests); `stripe` starts a card payment (a PaymentIntent) that the customer confirms in the browser with Stripe.js, available when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (422 otherwise). `store_credit` spends the order's customer's store credit in the order's currency, completed at once; more than the balance is 409 (the payment kept `failed`), a guest order 422. */
+  provider: "manual" | "store_credit" | "stripe";
   /** Major units of the order currency. Defaults to what is still owed (total - amountPaid). */
   amount?: number;
   /** `manual` only: your reference for the money (a bank transfer's), stored as providerReference. */
@@ -1889,8 +1960,11 @@ export interface Refund {
   amount: number;
   currency: string;
   reason: string | null;
+  /** Where the money went: back to the payment's provider, or to the customer's store credit. */
   destination: "payment" | "store_credit";
+  /** The return this refund is for, if any. */
   returnId: string | null;
+  /** The part of `amount` refunding shipping, in major units of `currency`. */
   shippingAmount: number;
   providerReference: string | null;
   status: "pending" | "completed" | "failed";
@@ -1900,9 +1974,21 @@ export interface Refund {
 }
 
 export interface CreateRefund {
-  /** Major units of the payment currency. Defaults to what is left to refund on the payment. */
+  /** Major units of the payment currency. Defaults to what is left to refund on the payment or, with `lines` or `shipping`, to what was paid for them (docs/refunds.md); given with them, it overrides that (staff decide), still at most what is left on the payment. */
   amount?: number;
   reason?: string;
+  /** The order's lines and units refunded: each line's refunded units (`quantityRefunded` on the order) never exceed those bought (409). What they are worth is what was paid for them: the line total (discount and tax as at checkout) prorated by units, rounded half up, the last units taking exactly what is left. */
+  lines?: Array<{
+    orderLineId: string;
+    /** Units of the line to refund. */
+    quantity: number;
+  }>;
+  /** Refund shipping too: `true` for all that is left of what was charged for it (with its tax when added on top), or an amount of it. */
+  shipping?: true | number;
+  /** `payment` (the default): back to the payment's provider. `store_credit`: to the customer's store credit instead (422 for a guest order); it still counts against what is left to refund on the payment. A `store_credit` payment's refunds always go to store credit. */
+  destination?: "payment" | "store_credit";
+  /** The return this refund is for, kept on the refund and its store credit entry. */
+  returnId?: string;
 }
 
 export interface StripeWebhookReceipt {
@@ -2028,7 +2114,7 @@ export type CreatedWebhookEndpoint = WebhookEndpoint & {
 export interface CreateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events: Array<string>;
   description?: string | null;
   /** Defaults to true. */
@@ -2039,7 +2125,7 @@ export interface CreateWebhookEndpoint {
 export interface UpdateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url?: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events?: Array<string>;
   description?: string | null;
   /** Defaults to true. */

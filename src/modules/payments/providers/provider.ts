@@ -1,4 +1,7 @@
-import type { PaymentRow, RefundRow } from '../../../db/schema';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Database } from '../../../db/client';
+import type { OrderRow, PaymentRow, RefundRow } from '../../../db/schema';
+import type { GuardName } from '../../../lib/db-guards';
 
 /**
  * What the store asks of a payment provider. Amounts are integer minor units of the order's
@@ -47,6 +50,15 @@ export interface PaymentProvider {
   cancel(request: ChargeRequest): Promise<ChargeResult>;
   /** Refunds (or, asked again with the same refund, returns) the refund. */
   refund(request: RefundRequest): Promise<RefundResult>;
+  /** Refuses (throws a 422) an order this provider cannot pay, before anything is written. */
+  check?(order: OrderRow): void;
+  /**
+   * For money kept in the store's own database (store credit): the statements that take it, run in
+   * the batch that records the completed charge, so both happen or neither. A guard they trip
+   * (`settlementGuard`) fails the payment and answers 409.
+   */
+  settlement?(db: Database, payment: PaymentRow, order: OrderRow, by: { actor: string; now: Date }): BatchItem<'sqlite'>[];
+  readonly settlementGuard?: GuardName;
 }
 
 /** The provider could not be reached or failed: nothing is known about the outcome, so the row stays pending. */

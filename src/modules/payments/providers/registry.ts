@@ -1,11 +1,14 @@
+import type { RefundRow } from '../../../db/schema';
 import { ApiError } from '../../../lib/errors';
 import { manualProvider } from './manual';
 import type { PaymentProvider } from './provider';
+import { storeCreditProvider } from './store-credit';
 import { missingStripeSettings, type StripeSettings, stripeProvider } from './stripe';
 
 /** Providers by name; a new one (PayPal) is one entry here and one file beside this one. */
 const PROVIDERS = {
   manual: () => manualProvider,
+  store_credit: () => storeCreditProvider,
   stripe: (env: StripeSettings) => {
     const missing = missingStripeSettings(env);
     if (missing.length)
@@ -21,4 +24,9 @@ export const PROVIDER_NAMES = Object.keys(PROVIDERS) as [ProviderName, ...Provid
 export function paymentProvider(name: string, env: StripeSettings): PaymentProvider {
   if (!Object.hasOwn(PROVIDERS, name)) throw ApiError.validation([{ field: 'provider', problem: `unknown provider '${name}'`, code: 'not_found' }]);
   return PROVIDERS[name as ProviderName](env);
+}
+
+/** Who pays a refund back: store credit for one to store credit (whatever paid), else the payment's provider. */
+export function refundProvider(refund: Pick<RefundRow, 'destination'>, paymentProviderName: string, env: StripeSettings): PaymentProvider {
+  return refund.destination === 'store_credit' ? storeCreditProvider : paymentProvider(paymentProviderName, env);
 }
