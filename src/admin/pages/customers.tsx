@@ -6,6 +6,7 @@ import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } fro
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 import type { Order } from '../../modules/orders/orders.schemas';
 import { OrderTable } from './orders';
+import { StoreCreditSection, type StoreCreditView } from './store-credit';
 
 /** A checkbox whose state is refilled from the form ('on' when ticked). */
 function Check(props: { form: FormState; name: string; label: string }) {
@@ -84,6 +85,7 @@ export function CustomerListPage(v: { customers: Customer[]; page: Pagination; u
 export interface CustomerDetailForms {
   details: FormState;
   address: FormState;
+  credit: FormState;
 }
 
 const ADDRESS_FIELDS = ['firstName', 'lastName', 'company', 'line1', 'line2', 'city', 'region', 'postalCode', 'country', 'phone', 'isDefaultShipping', 'isDefaultBilling'];
@@ -123,6 +125,7 @@ export function CustomerDetailPage(v: {
   addresses: Address[];
   orders: Order[];
   orderTotal: number;
+  credit: StoreCreditView;
   forms: CustomerDetailForms;
   csrf: string;
   canWrite: boolean;
@@ -197,6 +200,8 @@ export function CustomerDetailPage(v: {
           <button type="submit">Add address</button>
         </PostForm>
       ) : null}
+
+      <StoreCreditSection base={base} credit={v.credit} form={v.forms.credit} csrf={v.csrf} canWrite={v.canWrite} />
 
       <h2>Latest orders</h2>
       <OrderTable orders={v.orders} />

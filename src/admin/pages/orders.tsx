@@ -193,13 +193,14 @@ export function OrderDetailPage(v: OrderView) {
         </section>
       </div>
       <h2>Lines</h2>
-      <Table caption="Order lines" head={['Item', 'SKU', 'Qty', 'Shipped', 'Unit', 'Tax', 'Total']} count={o.lines.length}>
+      <Table caption="Order lines" head={['Item', 'SKU', 'Qty', 'Shipped', 'Refunded', 'Unit', 'Tax', 'Total']} count={o.lines.length}>
         {o.lines.map((l) => (
           <tr>
             <td>{l.name}</td>
             <td>{l.sku ?? '—'}</td>
             <td class="num">{l.quantity}</td>
             <td class="num">{l.quantityShipped}</td>
+            <td class="num">{l.quantityRefunded}</td>
             <td class="num">{money(l.unitPrice, o.currency)}</td>
             <td class="num">
               {money(l.taxAmount, o.currency)}
@@ -250,6 +251,50 @@ export function OrderDetailPage(v: OrderView) {
   );
 }
 
+/**
+ * A payment's refund: units of each line (worth what was paid for them, docs/refunds.md), shipping,
+ * and where the money goes; an amount left empty is what the chosen units are worth, or everything
+ * left on the payment when none are chosen.
+ */
+function RefundFields({ v, payment: p }: { v: OrderView; payment: Payment }) {
+  const o = v.order;
+  const form = formFor(v, `refund-${p.id}`);
+  const open = o.lines.filter((l) => l.quantityRefunded < l.quantity);
+  const left = Math.round((p.amount - p.amountRefunded) * 100) / 100;
+  return (
+    <>
+      <FormErrors form={form} fields={['amount', 'reason', 'shipping', 'destination', 'lines']} />
+      {open.map((l) => (
+        <Field form={form} name={`line-${l.id}`} label={`${l.name}: units (of ${l.quantity - l.quantityRefunded})`} type="number" step="1" min="0" />
+      ))}
+      <label>
+        <input type="checkbox" name="shipping" checked={form.values.shipping === 'on'} /> Refund shipping
+      </label>
+      <Field
+        form={form}
+        name="amount"
+        label="Amount"
+        type="number"
+        step="0.01"
+        min="0"
+        hint={`Empty: what the units are worth, or all that is left (${money(left, p.currency)}).`}
+      />
+      <Field form={form} name="reason" label="Reason" />
+      {o.customerId && p.provider !== 'store_credit' ? (
+        <Select
+          form={formFor(v, `refund-${p.id}`, { destination: 'payment' })}
+          name="destination"
+          label="To"
+          options={[
+            ['payment', 'The payment'],
+            ['store_credit', 'Store credit'],
+          ]}
+        />
+      ) : null}
+    </>
+  );
+}
+
 function Payments({ v }: { v: OrderView }) {
   const o = v.order;
   const payments = v.payments ?? [];
@@ -291,16 +336,7 @@ function Payments({ v }: { v: OrderView }) {
                     csrf={v.csrf}
                     confirm={`Refund this amount to the customer${p.provider === 'manual' ? '' : ` through ${p.provider}`}?`}
                   >
-                    <FormErrors form={formFor(v, `refund-${p.id}`)} fields={['amount', 'reason']} />
-                    <Field
-                      form={formFor(v, `refund-${p.id}`, { amount: Math.round((p.amount - p.amountRefunded) * 100) / 100 })}
-                      name="amount"
-                      label="Amount"
-                      type="number"
-                      step="0.01"
-                      min="0"
-                    />
-                    <Field form={formFor(v, `refund-${p.id}`)} name="reason" label="Reason" />
+                    <RefundFields v={v} payment={p} />
                     <button type="submit" class="danger">
                       {p.provider === 'manual' ? 'Refund' : `Refund through ${p.provider}`}
                     </button>
@@ -312,7 +348,7 @@ function Payments({ v }: { v: OrderView }) {
         })}
       </Table>
       {v.refunds.length ? (
-        <Table caption="Refunds" head={['Refund', 'Payment', 'Status', 'Amount', 'Reason', 'Reference', 'When']} count={v.refunds.length}>
+        <Table caption="Refunds" head={['Refund', 'Payment', 'Status', 'Amount', 'To', 'Reason', 'Reference', 'When']} count={v.refunds.length}>
           {v.refunds.map((r) => (
             <tr>
               <td>{r.id}</td>
@@ -322,6 +358,7 @@ function Payments({ v }: { v: OrderView }) {
                 {r.failureReason ? <div class="muted">{r.failureReason}</div> : null}
               </td>
               <td class="num">{money(r.amount, r.currency)}</td>
+              <td>{r.destination === 'store_credit' ? 'store credit' : 'payment'}</td>
               <td>{r.reason ?? '—'}</td>
               <td>{r.providerReference ?? '—'}</td>
               <td>{when(r.createdAt)}</td>

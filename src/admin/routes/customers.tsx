@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';
-import { hasPermission } from '../../lib/access';
+import { actorRef, hasPermission } from '../../lib/access';
 import { ApiError } from '../../lib/errors';
 import * as addressRoutes from '../../modules/customers/addresses.routes';
 import { CreateAddressBody, UpdateAddressBody } from '../../modules/customers/addresses.schemas';
@@ -11,12 +11,16 @@ import { customerListQuery } from '../../modules/customers/customers.query';
 import * as routes from '../../modules/customers/customers.routes';
 import { CreateCustomerBody, type Customer, UpdateCustomerBody } from '../../modules/customers/customers.schemas';
 import * as service from '../../modules/customers/customers.service';
+import { storeCreditListQuery } from '../../modules/customers/store-credit.query';
+import * as creditRoutes from '../../modules/customers/store-credit.routes';
+import { AdjustStoreCreditBody } from '../../modules/customers/store-credit.schemas';
+import * as creditService from '../../modules/customers/store-credit.service';
 import { readReach } from '../../modules/orders/orders.access';
 import { orderListQuery } from '../../modules/orders/orders.query';
 import { listOrders } from '../../modules/orders/orders.service';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
-import { checked, failure, failureStatus, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
+import { checked, failure, failureStatus, num, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { listQuery, pageOf, parseList } from '../list';
 import { AddressEditPage, type CustomerDetailForms, CustomerDetailPage, CustomerListPage } from '../pages/customers';
 
@@ -67,14 +71,16 @@ const detailsOf = (customer: Customer) =>
 
 async function detailPage(c: C, id: string, failed: Partial<CustomerDetailForms> = {}, status = 200) {
   const target = customerTarget(c.var.principal, id, 'read');
-  const [customer, addresses, orders] = await Promise.all([
+  const [customer, addresses, orders, credit] = await Promise.all([
     service.getCustomer(c.var.db, target.id),
     addressService.listAddresses(c.var.db, target.id),
     listOrders(c.var.db, parseList(orderListQuery, { customer: target.id, limit: '10' }), readReach(c.var.principal)),
+    creditService.getStoreCredit(c.var.db, target.id, parseList(storeCreditListQuery, { limit: '20' }), storeCreditListQuery),
   ]);
   const forms: CustomerDetailForms = {
     details: failed.details ?? detailsOf(customer),
     address: failed.address ?? emptyForm(),
+    credit: failed.credit ?? emptyForm({ currency: credit.balances[0]?.currency ?? '' }),
   };
   const view = (
     <CustomerDetailPage
@@ -82,6 +88,7 @@ async function detailPage(c: C, id: string, failed: Partial<CustomerDetailForms>
       addresses={addresses}
       orders={orders.items}
       orderTotal={orders.total}
+      credit={{ balances: credit.balances, entries: credit.items, total: credit.total }}
       forms={forms}
       csrf={sessionOf(c).csrfToken}
       canWrite={canWrite(c)}
@@ -179,6 +186,19 @@ export const customerRoutes = new Hono<AppEnv>()
       return refused(c, error, `${HERE}/${id}`);
     }
     return redirectWith(c, HERE, 'Customer deleted.');
+  })
+  // POST /api/customers/{id}/credit: emits store_credit.changed through the service.
+  .post('/:id/credit', guard(creditRoutes.adjustStoreCredit), reach('write'), async (c) => {
+    const id = c.req.param('id');
+    const form = await readForm(c);
+    try {
+      const target = customerTarget(c.var.principal, id, 'write');
+      const input = validate(AdjustStoreCreditBody, { amount: num(form, 'amount'), currency: str(form, 'currency'), note: str(form, 'note') });
+      await creditService.adjustStoreCredit(c.var.db, target.id, input, { actor: actorRef(c.var.principal) });
+      return redirectWith(c, `${HERE}/${id}`, 'Store credit adjusted.');
+    } catch (error) {
+      return detailPage(c, id, { credit: failure(error, refill(form)) }, failureStatus(error));
+    }
   })
   // POST /api/customers/{id}/addresses.
   .post('/:id/addresses', guard(addressRoutes.createAddress), reach('write'), async (c) => {

@@ -24,7 +24,7 @@ import { CreateShipmentBody, UpdateShipmentBody } from '../../modules/shipments/
 import * as shipments from '../../modules/shipments/shipments.service';
 import { emptyForm } from '../components/form';
 import { guard, page, sessionOf } from '../context';
-import { failure, failureStatus, num, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
+import { checked, failure, failureStatus, num, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { firstPage, listQuery, pageOf } from '../list';
 import { OrderDetailPage, OrderListPage, type OrderView } from '../pages/orders';
 import { CreateOrderBody } from '../../modules/orders/orders.schemas';
@@ -262,7 +262,16 @@ export const orderRoutes = new Hono<AppEnv>()
       c,
       `refund-${c.req.param('paymentId')}`,
       async (_id, form) => {
-        const input = validate(CreateRefundBody, { amount: num(form, 'amount'), reason: str(form, 'reason') });
+        const lines = Object.keys(form)
+          .filter((name) => name.startsWith('line-') && str(form, name) !== undefined && num(form, name) !== 0)
+          .map((name) => ({ orderLineId: name.slice('line-'.length), quantity: num(form, name) }));
+        const input = validate(CreateRefundBody, {
+          amount: num(form, 'amount'),
+          reason: str(form, 'reason'),
+          lines: lines.length ? lines : undefined,
+          shipping: checked(form, 'shipping') || undefined,
+          destination: str(form, 'destination'),
+        });
         const { payment, order } = await payments.findPayment(c.var.db, c.req.param('paymentId'), undefined);
         await createRefund(c.var.db, c.env, payment, order, input, { actor: actor(c) });
       },
