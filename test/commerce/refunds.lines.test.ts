@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { events, orderLines, refundLines, storeCreditBalances, taxRates } from '../../src/db/schema';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { events, orderLines, refundLines, refunds, storeCreditBalances, taxRates } from '../../src/db/schema';
+import { recordRefund } from '../../src/modules/payments/settle';
 import { newId } from '../../src/lib/ids';
 import { api, createProduct, db, expectError, insertUser, uid } from '../helpers';
+import { clearFaults, confirmIntent, deliver, injectFault, signedEvent } from '../payments/stripe-fake';
 import { placeTestOrder } from './order-fixtures';
 
 // Refunds by line (docs/refunds.md): what was paid for the units, discount and tax prorated as at checkout.
@@ -36,6 +38,8 @@ async function couponTaxOrder() {
   expect(paid.status).toBe(201);
   return { key, order, line: order.lines[0], payment: paid.body.data };
 }
+
+afterEach(() => clearFaults());
 
 describe('refunds by line', () => {
   it('gives back what was paid for each unit, to the cent: a 10% coupon and 19% tax prorated, the last unit taking what is left', async () => {
@@ -99,5 +103,24 @@ describe('refunds by line', () => {
     const guest = await placeTestOrder();
     const guestPaid = await api(`/api/orders/${guest.order.id}/payments`, { method: 'POST', key: guest.key, json: { provider: 'manual' } });
     expectError(await refund(guest.key, guestPaid.body.data.id, { destination: 'store_credit' }), 422, 'VALIDATION_ERROR');
+  });
+
+  it('holds the units of a refund in progress, and gives them back when it fails', async () => {
+    const { user, token } = await insertUser();
+    const placed = await placeTestOrder({ customer: user.id, price: 10, quantity: 2 });
+    const started = await api(`/api/orders/${placed.order.id}/payments`, { method: 'POST', key: token, json: { provider: 'stripe' } });
+    await deliver(await signedEvent('payment_intent.succeeded', await confirmIntent(started.body.data.providerReference)));
+    const line = await firstLineOf(placed.order.id);
+    await injectFault('POST /v1/refunds', 'fail', 2);
+    const lost = await refund(placed.key, started.body.data.id, { lines: [{ orderLineId: line.id, quantity: 2 }] });
+    expectError(lost, 502, 'PROVIDER_ERROR');
+    expect(await lineRow(line.id)).toMatchObject({ quantityRefunded: 2 });
+    expectError(await refund(placed.key, started.body.data.id, { lines: [{ orderLineId: line.id, quantity: 1 }] }), 409, 'CONFLICT');
+
+    const [pending] = await db().select().from(refunds).where(eq(refunds.orderId, placed.order.id));
+    expect(pending).toMatchObject({ status: 'pending', amount: 2000 });
+    await recordRefund(db(), pending!, { status: 'failed', reference: null, failureReason: 'declined by the bank' }, { actor: 'system' });
+    expect(await lineRow(line.id)).toMatchObject({ quantityRefunded: 0 });
+    expect(await db().select().from(refundLines).where(eq(refundLines.refundId, pending!.id))).toEqual([]);
   });
 });
