@@ -64,6 +64,10 @@ describe('store credit', () => {
     await adjust(placed.key, user.id, { amount: 10, currency: 'USD', note: 'some' });
     expectError(await pay(token, placed.order.id, { provider: 'store_credit', amount: 10.01 }), 409, 'CONFLICT');
     expect(await orderRow(placed.order.id)).toMatchObject({ amountPaid: 0 });
+    const [failed] = (await api(`/api/orders/${placed.order.id}/payments`, { key: token })).body.data;
+    expect(failed).toMatchObject({ provider: 'store_credit', status: 'failed', failureReason: 'Not enough store credit for this amount' });
+    const declined = (await db().select().from(events).where(eq(events.type, 'payment.failed'))).filter((e) => e.data.paymentId === failed.id);
+    expect(declined).toHaveLength(1);
     expect(await balanceOf(user.id)).toBe(1000);
     const guest = await placeTestOrder();
     expectError(await pay(guest.key, guest.order.id, { provider: 'store_credit', amount: 1 }), 422, 'VALIDATION_ERROR');

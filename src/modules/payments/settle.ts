@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type OrderRow, type OrderStatus, orderLines, orders, type PaymentRow, payments, type RefundRow, refundLines, refunds, writeGuards } from '../../db/schema';
 import { creditEntry } from '../customers/store-credit.ledger';
-import { GUARDS, type GuardName, violatedGuard } from '../../lib/db-guards';
+import { GUARDS, violatedGuard } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { toMajor } from '../../lib/money';
@@ -98,18 +98,13 @@ export async function recordCharge(db: Database, provider: PaymentProvider, paym
     const guard = violatedGuard(error);
     if (guard === 'payment_settled') return readPayment(db, payment.id);
     if (!guard) throw error;
-    if (guard === provider.settlementGuard) return refuseSettlement(db, payment, outcome, guard);
+    if (guard === provider.settlementGuard) {
+      // The provider's own money ran short (store credit spent meanwhile): recorded as a declined charge, answered 409.
+      await recordCharge(db, provider, payment, { status: 'failed', reference: outcome.providerReference, failureReason: GUARDS[guard] }, { actor, now });
+      throw ApiError.conflict(GUARDS[guard], 'amount');
+    }
     return voidCharge(db, provider, payment, order, outcome, ts);
   }
-}
-
-/** The provider's own money ran short (store credit spent meanwhile): the payment fails, and the answer is 409. */
-async function refuseSettlement(db: Database, payment: PaymentRow, outcome: Partial<PaymentRow>, guard: GuardName): Promise<never> {
-  await db
-    .update(payments)
-    .set({ ...outcome, status: 'failed', failureReason: GUARDS[guard] })
-    .where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')));
-  throw ApiError.conflict(GUARDS[guard], 'amount');
 }
 
 /** The order moved (a cancellation) between the charge and its recording: the money goes back and the payment is failed. */
