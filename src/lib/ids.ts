@@ -42,6 +42,8 @@ export const ID_PREFIX = {
   payment: 'pay',
   refund: 're',
   shipment: 'ship',
+  return: 'ret',
+  returnLine: 'retl',
   event: 'evt',
   webhookEndpoint: 'we',
   webhookDelivery: 'whd',

@@ -179,6 +179,46 @@ namespace StoreApi\Generated;
  *     timestamp: string,
  * }
  *
+ * @phpstan-type ReturnRequestedEvent array{
+ *     id: string,
+ *     event: 'return.requested',
+ *     data: array{
+ *         returnId: string,
+ *         orderId: string,
+ *         orderNumber: int,
+ *         customerId: string|null,
+ *         lines: list<array{
+ *             orderLineId: string,
+ *             quantity: int,
+ *             reason: 'too_small'|'too_large'|'damaged'|'defective'|'not_as_described'|'wrong_item'|'changed_mind'|'other',
+ *             restockedQuantity: int,
+ *         }>,
+ *         status: 'requested',
+ *         note: string|null,
+ *     },
+ *     timestamp: string,
+ * }
+ *
+ * @phpstan-type ReturnReceivedEvent array{
+ *     id: string,
+ *     event: 'return.received',
+ *     data: array{
+ *         returnId: string,
+ *         orderId: string,
+ *         orderNumber: int,
+ *         customerId: string|null,
+ *         lines: list<array{
+ *             orderLineId: string,
+ *             quantity: int,
+ *             reason: 'too_small'|'too_large'|'damaged'|'defective'|'not_as_described'|'wrong_item'|'changed_mind'|'other',
+ *             restockedQuantity: int,
+ *         }>,
+ *         status: 'received',
+ *         receivedAt: string,
+ *     },
+ *     timestamp: string,
+ * }
+ *
  * @phpstan-type InventoryLowEvent array{
  *     id: string,
  *     event: 'inventory.low',
@@ -256,7 +296,7 @@ namespace StoreApi\Generated;
  *     timestamp: string,
  * }
  *
- * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|PaymentDisputedEvent|ShipmentShippedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|PingEvent
+ * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|PaymentDisputedEvent|ShipmentShippedEvent|ReturnRequestedEvent|ReturnReceivedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|PingEvent
  */
 final class Events
 {
@@ -274,6 +314,8 @@ final class Events
         'payment.refunded',
         'payment.disputed',
         'shipment.shipped',
+        'return.requested',
+        'return.received',
         'inventory.low',
         'page.published',
         'page.updated',

@@ -19,6 +19,8 @@ import type {
   ProductCreatedEvent,
   ProductDeletedEvent,
   ProductUpdatedEvent,
+  ReturnReceivedEvent,
+  ReturnRequestedEvent,
   ShipmentShippedEvent,
 } from './types.js';
 
@@ -36,6 +38,8 @@ export const STORE_EVENT_TYPES = [
   "payment.refunded",
   "payment.disputed",
   "shipment.shipped",
+  "return.requested",
+  "return.received",
   "inventory.low",
   "page.published",
   "page.updated",
@@ -70,6 +74,10 @@ export interface StoreEventMap {
   "payment.disputed": PaymentDisputedEvent;
   /** A shipment was shipped */
   "shipment.shipped": ShipmentShippedEvent;
+  /** A return was requested */
+  "return.requested": ReturnRequestedEvent;
+  /** A return was received */
+  "return.received": ReturnReceivedEvent;
   /** A variant ran low on stock */
   "inventory.low": InventoryLowEvent;
   /** A page was published */
