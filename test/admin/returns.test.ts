@@ -31,7 +31,10 @@ describe('admin panel returns', () => {
     expect(queue.html).toContain(`href="/admin/returns/${ret.id}"`);
     expect(queue.html).toContain('href="/admin/returns"');
     expect((await get(`/admin/returns?status=approved&order=${shoes.order.id}`, session)).html).not.toContain(ret.id);
-    expect((await get(`/admin/orders/${shoes.order.id}`, session)).html).toContain(`href="/admin/returns/${ret.id}"`);
+    const orderPage = (await get(`/admin/orders/${shoes.order.id}`, session)).html;
+    expect(orderPage).toContain(`href="/admin/returns/${ret.id}"`);
+    // The line's Returned column: both pairs are in the return.
+    expect(orderPage).toMatch(/<td class="num">2<\/td>\s*<td class="num">2<\/td>\s*<td class="num">2<\/td>/);
 
     const here = `/admin/returns/${ret.id}`;
     const approved = await submit(here, here, { status: 'approved', resolution: 'Send to the warehouse' }, session);

@@ -196,13 +196,14 @@ export function OrderDetailPage(v: OrderView) {
         </section>
       </div>
       <h2>Lines</h2>
-      <Table caption="Order lines" head={['Item', 'SKU', 'Qty', 'Shipped', 'Unit', 'Tax', 'Total']} count={o.lines.length}>
+      <Table caption="Order lines" head={['Item', 'SKU', 'Qty', 'Shipped', 'Returned', 'Unit', 'Tax', 'Total']} count={o.lines.length}>
         {o.lines.map((l) => (
           <tr>
             <td>{l.name}</td>
             <td>{l.sku ?? '—'}</td>
             <td class="num">{l.quantity}</td>
             <td class="num">{l.quantityShipped}</td>
+            <td class="num">{l.quantityReturned}</td>
             <td class="num">{money(l.unitPrice, o.currency)}</td>
             <td class="num">
               {money(l.taxAmount, o.currency)}
