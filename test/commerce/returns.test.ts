@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { events, inventoryAdjustments, orderLines } from '../../src/db/schema';
+import type { Principal } from '../../src/lib/access';
+import { updateReturn } from '../../src/modules/returns/returns.service';
 import { api, db, expectError, insertUser } from '../helpers';
 import { placeTwoVendorOrder, vendorKey } from './order-fixtures';
 import { deliveredShoes, ok } from './return-fixtures';
@@ -9,6 +11,7 @@ import { deliveredShoes, ok } from './return-fixtures';
 // returning more than was bought even when requests race; receiving restocks exactly what staff chose.
 
 const one = (line: { id: string }, quantity = 1, reason = 'too_small') => ({ lines: [{ orderLineId: line.id, quantity, reason }] });
+const STAFF: Principal = { kind: 'api_key', id: 'key_returns_test', role: 'admin', permissions: ['*'], vendorId: null, ownerId: null };
 const returned = async (lineId: string) => (await db().select({ q: orderLines.quantityReturned }).from(orderLines).where(eq(orderLines.id, lineId)))[0]!.q;
 
 describe('requesting a return', () => {
@@ -124,6 +127,19 @@ describe('moving a return on', () => {
     expectError(await patch({ status: 'cancelled' }), 409, 'CONFLICT');
     // Received and refunded units stay returned.
     expect(await returned(shoes.line.id)).toBe(2);
+  });
+
+  it('restocks once when two receipts race in the same millisecond', async () => {
+    const shoes = await deliveredShoes();
+    const ret = await ok(`/api/orders/${shoes.order.id}/returns`, { method: 'POST', key: shoes.key, json: one(shoes.line, 2) });
+    await ok(`/api/returns/${ret.id}`, { method: 'PATCH', key: shoes.key, json: { status: 'approved' } });
+    const sameMoment = new Date();
+    const input = { status: 'received' as const, restock: [{ returnLineId: ret.lines[0].id, quantity: 2 }] };
+    const settled = await Promise.allSettled([1, 2].map(() => updateReturn(db(), ret.id, input, STAFF, sameMoment)));
+    expect(settled.map((s) => s.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(await shoes.stock()).toBe(10);
+    const received = (await db().select().from(events)).filter((e) => e.type === 'return.received' && (e.data as { returnId: string }).returnId === ret.id);
+    expect(received).toHaveLength(1);
   });
 
   it('lets a customer cancel its own while requested, giving the units back, and nothing else', async () => {

@@ -54,8 +54,8 @@ const recordAdjustment = compiled((db, p: Slot<'id' | 'variantId' | 'delta' | 'r
 
 /**
  * The statements of one stock change. `onlyIf`, a condition checked in the same statement, makes it
- * conditional on an earlier statement of the batch having won (a return that this request moved to
- * `received`), so a concurrent request that lost changes no stock.
+ * conditional on what the batch finds (a return still `approved` when its receipt runs), so of two
+ * concurrent requests only the one whose batch runs first changes stock.
  */
 export function stockChangeStatements(db: Database, change: StockChange, now = new Date(), onlyIf?: SQL) {
   const id = newId(ID_PREFIX.inventoryAdjustment, now.getTime());

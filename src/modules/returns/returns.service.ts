@@ -174,11 +174,27 @@ export async function createReturn(db: Database, orderRef: string, input: Create
  * changes nothing unless the return is still `received` (check `meta.changes`).
  */
 export function returnRefundedStatement(db: Database, returnId: string, now = new Date()) {
-  const ts = now.toISOString();
+  return moveStatement(db, returnId, 'received', movedTo('refunded', now.toISOString()));
+}
+
+/** What a move writes: the status, its timestamp (`closedAt` for the final ones) and `updatedAt`. */
+function movedTo(status: UpdateReturnInput['status'], ts: string): Partial<ReturnRow> {
+  const stamps: Partial<ReturnRow> = {
+    approved: { approvedAt: ts },
+    received: { receivedAt: ts },
+    refunded: { refundedAt: ts, closedAt: ts },
+    rejected: { closedAt: ts },
+    cancelled: { closedAt: ts },
+  }[status];
+  return { status, ...stamps, updatedAt: ts };
+}
+
+/** The move as one guarded UPDATE: it changes nothing unless the return is still `from`, so of two racing moves one wins. */
+function moveStatement(db: Database, returnId: string, from: ReturnStatus, set: Partial<ReturnRow>) {
   return db
     .update(returns)
-    .set({ status: 'refunded', refundedAt: ts, closedAt: ts, updatedAt: ts })
-    .where(and(eq(returns.id, returnId), eq(returns.status, 'received')));
+    .set(set)
+    .where(and(eq(returns.id, returnId), eq(returns.status, from)));
 }
 
 /** `restock` checked against the return's lines: each of them, once, at most its quantity (422). */
@@ -214,38 +230,27 @@ export async function updateReturn(db: Database, returnId: string, input: Update
   if (input.resolution !== undefined && writer.kind !== 'staff') throw ApiError.forbidden('Only staff write a resolution');
 
   const ts = now.toISOString();
-  const stamps: Partial<ReturnRow> = {
-    approved: { approvedAt: ts },
-    received: { receivedAt: ts },
-    refunded: { refundedAt: ts, closedAt: ts },
-    rejected: { closedAt: ts },
-    cancelled: { closedAt: ts },
-  }[status];
-  const set: Partial<ReturnRow> = { status, ...stamps, updatedAt: ts, ...(input.resolution !== undefined ? { resolution: input.resolution } : {}) };
-  const move =
-    status === 'refunded'
-      ? returnRefundedStatement(db, returnId, now)
-      : db
-          .update(returns)
-          .set(set)
-          .where(and(eq(returns.id, returnId), eq(returns.status, current.status)));
+  const set: Partial<ReturnRow> = { ...movedTo(status, ts), ...(input.resolution !== undefined ? { resolution: input.resolution } : {}) };
+  const move = moveStatement(db, returnId, current.status, set);
   const restocked = new Map(restock.map((r) => [r.returnLineId, r.quantity]));
   const lines = current.lines.map((l) => ({ ...l, restockedQuantity: restocked.get(l.id) ?? l.restockedQuantity }));
-  const statements: unknown[] = [move];
+  // A batch runs alone and in order, so what goes before the move, conditioned on the return still
+  // being where the move starts, happens only in the request whose move wins: the loser restocks nothing.
+  const statements: unknown[] = [];
   if (status === 'received') {
-    // Only when this request's update above moved it: a concurrent PATCH that lost restocks nothing.
-    const won = sql`EXISTS (SELECT 1 FROM ${returns} WHERE ${returns.id} = ${returnId} AND ${returns.status} = 'received' AND ${returns.receivedAt} = ${ts})`;
-    statements.push(...(await restockStatements(db, current, restock, principal, now, won)));
+    const still = sql`EXISTS (SELECT 1 FROM ${returns} WHERE ${returns.id} = ${returnId} AND ${returns.status} = ${current.status})`;
+    statements.push(...(await restockStatements(db, current, restock, principal, now, still)));
     const order = await findOrder(db, current.orderId, undefined);
-    statements.push(outboxEventWhere(db, 'return.received', { ...returnEventData(current, order, lines), status: 'received' as const, receivedAt: ts }, won, now));
+    statements.push(outboxEventWhere(db, 'return.received', { ...returnEventData(current, order, lines), status: 'received' as const, receivedAt: ts }, still, now));
   }
+  statements.push(move);
   const results = (await db.batch(statements as never)) as { meta: { changes: number } }[];
-  if (results[0]!.meta.changes === 0) throw ApiError.conflict(`Return '${returnId}' was changed by another request; read it again`);
+  if (results.at(-1)!.meta.changes === 0) throw ApiError.conflict(`Return '${returnId}' was changed by another request; read it again`);
   return { ...current, ...set, lines } as Return;
 }
 
 /** The restocked counts and the inventory adjustments (reason `return`, the note naming the return) of a receipt. */
-async function restockStatements(db: Database, current: Return, restock: NonNullable<UpdateReturnInput['restock']>, principal: Principal, now: Date, won: SQL) {
+async function restockStatements(db: Database, current: Return, restock: NonNullable<UpdateReturnInput['restock']>, principal: Principal, now: Date, still: SQL) {
   const chosen = restock.filter((r) => r.quantity > 0);
   if (!chosen.length) return [];
   const byId = new Map(current.lines.map((l) => [l.id, l]));
@@ -263,7 +268,7 @@ async function restockStatements(db: Database, current: Return, restock: NonNull
     db
       .update(returnLines)
       .set({ restockedQuantity: r.quantity })
-      .where(and(eq(returnLines.id, r.returnLineId), won)),
+      .where(and(eq(returnLines.id, r.returnLineId), still)),
     ...stockChangeStatements(
       db,
       {
@@ -275,7 +280,7 @@ async function restockStatements(db: Database, current: Return, restock: NonNull
         actor: actorRef(principal),
       },
       now,
-      won,
+      still,
     ),
   ]);
 }
