@@ -39,6 +39,7 @@ export const MOUNTS: readonly Mount[] = [
   { at: '/api', keys: ['api/orders'], load: async () => (await import('./modules/orders')).ordersRouter },
   { at: '/api', keys: ['api/orders', 'api/payments'], load: async () => (await import('./modules/payments')).paymentsRouter },
   { at: '/api', keys: ['api/orders', 'api/shipments'], load: async () => (await import('./modules/shipments')).shipmentsRouter },
+  { at: '/api', keys: ['api/orders', 'api/returns'], load: async () => (await import('./modules/returns')).returnsRouter },
   { at: '/api', keys: ['api/inventory'], load: async () => (await import('./modules/inventory')).inventoryRouter },
   { at: '/api', keys: ['api/webhooks'], load: async () => (await import('./modules/webhooks')).webhooksRouter },
   { at: '/admin', keys: ['admin'], load: async (redispatch) => (await import('./admin')).createAdminRouter(redispatch) },

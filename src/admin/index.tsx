@@ -21,6 +21,7 @@ import { userRoutes } from './routes/users';
 import { roleRoutes } from './routes/roles';
 import { auditLogRoutes } from './routes/audit-log';
 import { cartsRoutes } from './routes/carts';
+import { returnsRoutes } from './routes/returns';
 import { shipmentsRoutes } from './routes/shipments';
 import { couponRoutes } from './routes/coupons';
 import { customerRoutes } from './routes/customers';
@@ -97,6 +98,7 @@ export function createAdminRouter(redispatch: Redispatch) {
   admin.route('/inventory', inventoryRoutes);
   admin.route('/carts', cartsRoutes);
   admin.route('/shipments', shipmentsRoutes);
+  admin.route('/returns', returnsRoutes);
   admin.route('/content/pages', contentPageRoutes);
   admin.route('/content/menus', menuRoutes);
   admin.route('/content/banners', bannerRoutes);

@@ -55,6 +55,7 @@ const OPENAPI_TAGS = [
   { name: 'Orders', description: 'Orders placed by checkout or by staff, their status and cancellation.' },
   { name: 'Payments', description: 'Payments of orders and refunds of payments.' },
   { name: 'Shipments', description: 'Shipments of orders, their tracking and status.' },
+  { name: 'Returns', description: "Returns of an order's lines: requested, approved, received (restocking) and refunded." },
   { name: 'Inventory', description: 'Stock per variant and its history of adjustments.' },
   { name: 'Coupons', description: 'Discount codes and their rules.' },
   { name: 'Customers', description: 'Customer accounts and their addresses (also as `me` for the signed-in customer).' },

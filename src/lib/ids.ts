@@ -43,6 +43,8 @@ export const ID_PREFIX = {
   refund: 're',
   storeCreditEntry: 'sce',
   shipment: 'ship',
+  return: 'ret',
+  returnLine: 'retl',
   event: 'evt',
   webhookEndpoint: 'we',
   webhookDelivery: 'whd',

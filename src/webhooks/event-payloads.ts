@@ -5,6 +5,7 @@ import { Money, Timestamp } from '../lib/schemas';
 import { OrderSchema, OrderShippingMethodSchema } from '../modules/orders/orders.schemas';
 import { PageSchema } from '../modules/pages/pages.schemas';
 import { ProductSchema } from '../modules/products/products.schemas';
+import { ReturnLineSchema } from '../modules/returns/returns.schemas';
 import { ShipmentLineSchema, ShipmentSchema } from '../modules/shipments/shipments.schemas';
 
 /**
@@ -21,6 +22,13 @@ const orderNumber = OrderSchema.shape.number;
 const customerId = id('user_01JD0000000000000000000000', "The customer's account; null for a guest.").nullable();
 const currency = z.string().openapi({ example: 'EUR' });
 
+const ReturnEventData = z.object({
+  returnId: id('ret_01JD0000000000000000000000'),
+  orderId: id('ord_01JD0000000000000000000000'),
+  orderNumber,
+  customerId,
+  lines: z.array(ReturnLineSchema.omit({ id: true })),
+});
 const OrderEventData = z.object({
   orderId: id('ord_01JD0000000000000000000000'),
   orderNumber,
@@ -136,6 +144,19 @@ export const EVENT_KINDS = {
     }),
     summary: 'A shipment was shipped',
     description: 'A shipment was created as `shipped` or moved to `shipped`, with its carrier, tracking and lines.',
+  },
+  'return.requested': {
+    data: ReturnEventData.extend({
+      status: z.literal('requested'),
+      note: z.string().nullable().openapi({ description: "The customer's words, if any." }),
+    }),
+    summary: 'A return was requested',
+    description: "A customer (within the store's return window) or staff asked to return some of an order's lines.",
+  },
+  'return.received': {
+    data: ReturnEventData.extend({ status: z.literal('received'), receivedAt: Timestamp }),
+    summary: 'A return was received',
+    description: "The store received a return's parcel; each line's `restockedQuantity` says how many units went back in stock.",
   },
   'inventory.low': {
     data: z.object({

@@ -32,6 +32,7 @@ from ._types import (
     CreateOrderShippingAddress,
     CreateProductImagesItem,
     CreateRefundLinesItem,
+    CreateReturnLinesItem,
     CreateShipmentLinesItem,
     CreateShippingMethodCurrencyRatesItem,
     CreateVariant,
@@ -63,6 +64,7 @@ from ._types import (
     ProductSuggestions,
     Refund,
     RenderedNotification,
+    Return,
     Role,
     SalesReport,
     Session,
@@ -79,6 +81,7 @@ from ._types import (
     UpdateCouponCurrencyAmountsItem,
     UpdatedCustomer,
     UpdateProductImagesItem,
+    UpdateReturnRestockItem,
     UpdateShippingMethodCurrencyRatesItem,
     User,
     Variant,
@@ -113,6 +116,7 @@ __all__ = [
     "NotificationsTemplatesResource",
     "OrdersPaymentsResource",
     "OrdersResource",
+    "OrdersReturnsResource",
     "OrdersShipmentsResource",
     "PagesResource",
     "PaymentsRefundsResource",
@@ -121,6 +125,7 @@ __all__ = [
     "ProductsResource",
     "ProductsVariantsResource",
     "ReportsResource",
+    "ReturnsResource",
     "RolesResource",
     "SettingsResource",
     "ShipmentsResource",
@@ -162,6 +167,7 @@ class StoreApiResources(ResourceBase):
         self.payments = PaymentsResource(http)
         self.products = ProductsResource(http)
         self.reports = ReportsResource(http)
+        self.returns = ReturnsResource(http)
         self.roles = RolesResource(http)
         self.settings = SettingsResource(http)
         self.shipments = ShipmentsResource(http)
@@ -3520,6 +3526,7 @@ class OrdersResource(ResourceBase):
     def __init__(self, http: HttpClient) -> None:
         super().__init__(http)
         self.payments = OrdersPaymentsResource(http)
+        self.returns = OrdersReturnsResource(http)
         self.shipments = OrdersShipmentsResource(http)
 
     def cancel(
@@ -3763,6 +3770,40 @@ class OrdersResource(ResourceBase):
             kind="item",
             path_params={"id": id},
             body=compact_body({"status": status, "notes": notes}),
+        )
+
+
+class OrdersReturnsResource(ResourceBase):
+    """orders.returns: Returns."""
+
+    def create(
+        self,
+        id: str,
+        /,
+        *,
+        lines: List[CreateReturnLinesItem],
+        note: Union[str, NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+    ) -> Return:
+        """Request a return of some of an order's lines.
+
+        POST /api/orders/{id}/returns
+
+        Sends an Idempotency-Key: idempotency_key if given, else a new random UUID (used for every
+        retry).
+
+        Args:
+            lines: The order lines coming back, each at most once, with how many units and why.
+            note: The customer's words.
+        """
+        return self._http.call(
+            "POST",
+            "/api/orders/{id}/returns",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({"lines": lines, "note": note}),
+            idempotent=True,
+            idempotency_key=idempotency_key,
         )
 
 
@@ -5146,6 +5187,162 @@ class ReportsResource(ResourceBase):
         )
 
 
+class ReturnsResource(ResourceBase):
+    """returns: Returns."""
+
+    def get(self, id: str, /, *, fields: Optional[str] = None) -> Return:
+        """Get a return.
+
+        GET /api/returns/{id}
+
+        Args:
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, orderId, customerId, status, note,
+                resolution, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt,
+                updatedAt, lines. A `fields` selection returns only the selected properties, so
+                properties the response schema marks required may be absent: clients and validators
+                should treat them as optional then.
+        """
+        return self._http.call(
+            "GET",
+            "/api/returns/{id}",
+            kind="item",
+            path_params={"id": id},
+            query={"fields": fields},
+        )
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["requested", "approved", "received", "refunded", "rejected", "cancelled"]] = None,
+        order: Optional[str] = None,
+        customer: Optional[str] = None,
+        created_after: Optional[str] = None,
+    ) -> Page[Return]:
+        """List returns.
+
+        GET /api/returns
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: createdAt,
+                updatedAt, id. Default: createdAt:desc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, orderId, customerId, status, note,
+                resolution, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt,
+                updatedAt, lines. A `fields` selection returns only the selected properties, so
+                properties the response schema marks required may be absent: clients and validators
+                should treat them as optional then.
+            status: Return status (`requested` for what waits on staff). One of: requested,
+                approved, received, refunded, rejected, cancelled.
+            order: The order returned from (`ord_...`).
+            customer: The order's customer (`user_...`).
+            created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
+        """
+        return self._http.call(
+            "GET",
+            "/api/returns",
+            kind="list",
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "status": status,
+                "order": order,
+                "customer": customer,
+                "created_after": created_after,
+            },
+        )
+
+    def pages(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["requested", "approved", "received", "refunded", "rejected", "cancelled"]] = None,
+        order: Optional[str] = None,
+        customer: Optional[str] = None,
+        created_after: Optional[str] = None,
+    ) -> Iterator[Page[Return]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            status=status,
+            order=order,
+            customer=customer,
+            created_after=created_after,
+        ).iter_pages()
+
+    def iterate(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["requested", "approved", "received", "refunded", "rejected", "cancelled"]] = None,
+        order: Optional[str] = None,
+        customer: Optional[str] = None,
+        created_after: Optional[str] = None,
+    ) -> Iterator[Return]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            status=status,
+            order=order,
+            customer=customer,
+            created_after=created_after,
+        ):
+            yield from each.data
+
+    def update(
+        self,
+        id: str,
+        /,
+        *,
+        status: Literal["approved", "rejected", "received", "refunded", "cancelled"],
+        resolution: Union[str, NotGiven] = NOT_GIVEN,
+        restock: Union[List[UpdateReturnRestockItem], NotGiven] = NOT_GIVEN,
+    ) -> Return:
+        """Move a return on: approve, reject, receive (restocking), refund or cancel.
+
+        PATCH /api/returns/{id}
+
+        Args:
+            status: The status to move to (docs/returns.md): a move the return cannot make, the
+                same status again included, is 409.
+            resolution: Staff's answer, kept on the return (why it was rejected, where to send
+                the parcel).
+            restock: With `received` only: the units of each line put back in stock (at most the
+                line's quantity; each line at most once). Lines not named are not restocked (damaged
+                goods). Defaults to none.
+        """
+        return self._http.call(
+            "PATCH",
+            "/api/returns/{id}",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({"status": status, "resolution": resolution, "restock": restock}),
+        )
+
+
 class RolesResource(ResourceBase):
     """roles: Roles."""
 
@@ -5342,6 +5539,9 @@ class SettingsResource(ResourceBase):
                 listed price, with the tax inside it. When false, tax is added on top of the listed
                 price. A currency's own `pricesIncludeTax` (`/api/settings/currencies`) overrides
                 this for prices in that currency.
+            returnWindowDays: Days a customer may ask to return an order's lines, counted from
+                its last delivery (else its last shipping, else its placement); 0 closes returns to
+                customers. Staff may return lines any time (docs/returns.md).
             lowStockThreshold: Stock at or below this is low, unless a product or variant sets
                 its own.
             shippingFlatRate: The "Standard" method's flat amount, in major units of the default
@@ -6618,7 +6818,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[WebhookDelivery]:
@@ -6644,8 +6844,8 @@ class WebhooksDeliveriesResource(ResourceBase):
             event: Event kind. One of: order.placed, order.updated, order.cancelled,
                 product.created, product.updated, product.deleted, customer.registered,
                 payment.completed, payment.failed, payment.refunded, payment.disputed,
-                store_credit.changed, shipment.shipped, inventory.low, page.published, page.updated,
-                page.unpublished, cart.abandoned, ping.
+                store_credit.changed, shipment.shipped, return.requested, return.received,
+                inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, ping.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -6677,7 +6877,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[WebhookDelivery]]:
@@ -6704,7 +6904,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[WebhookDelivery]:
@@ -6773,10 +6973,11 @@ class WebhooksResource(ResourceBase):
             events: Event kinds to deliver: any of `order.placed`, `order.updated`,
                 `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
                 `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
-                `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `inventory.low`,
-                `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]`
-                alone for every kind, including kinds added later. Duplicates are dropped. `ping` is
-                not subscribable: `POST /api/webhooks/{id}/test` sends it.
+                `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`,
+                `return.received`, `inventory.low`, `page.published`, `page.updated`,
+                `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including
+                kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
+                /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(
@@ -6974,10 +7175,11 @@ class WebhooksResource(ResourceBase):
             events: Event kinds to deliver: any of `order.placed`, `order.updated`,
                 `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
                 `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
-                `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `inventory.low`,
-                `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]`
-                alone for every kind, including kinds added later. Duplicates are dropped. `ping` is
-                not subscribable: `POST /api/webhooks/{id}/test` sends it.
+                `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`,
+                `return.received`, `inventory.low`, `page.published`, `page.updated`,
+                `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including
+                kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
+                /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(

@@ -64,6 +64,8 @@ __all__ = [
     "CreateProductImagesItem",
     "CreateRefund",
     "CreateRefundLinesItem",
+    "CreateReturn",
+    "CreateReturnLinesItem",
     "CreateRole",
     "CreateShipment",
     "CreateShipmentLinesItem",
@@ -177,6 +179,14 @@ __all__ = [
     "Register",
     "RenderedNotification",
     "RenewedSession",
+    "Return",
+    "ReturnLine",
+    "ReturnReceivedEvent",
+    "ReturnReceivedEventData",
+    "ReturnReceivedEventDataLinesItem",
+    "ReturnRequestedEvent",
+    "ReturnRequestedEventData",
+    "ReturnRequestedEventDataLinesItem",
     "Role",
     "RotateWebhookSecret",
     "SalesReport",
@@ -227,6 +237,8 @@ __all__ = [
     "UpdateProduct",
     "UpdateProductImagesItem",
     "UpdateProductMedia",
+    "UpdateReturn",
+    "UpdateReturnRestockItem",
     "UpdateRole",
     "UpdateShipment",
     "UpdateShippingMethod",
@@ -1142,6 +1154,22 @@ class CreateRefund(TypedDict, total=False):
     returnId: str
 
 
+class CreateReturnLinesItem(TypedDict):
+    orderLineId: str
+    quantity: int
+    reason: Literal["too_small", "too_large", "damaged", "defective", "not_as_described", "wrong_item", "changed_mind", "other"]
+
+
+class _CreateReturnRequired(TypedDict):
+    #: The order lines coming back, each at most once, with how many units and why.
+    lines: List[CreateReturnLinesItem]
+
+
+class CreateReturn(_CreateReturnRequired, total=False):
+    #: The customer's words.
+    note: str
+
+
 class _CreateRoleRequired(TypedDict):
     name: str
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
@@ -1324,10 +1352,10 @@ class _CreateWebhookEndpointRequired(TypedDict):
     #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
     #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
-    #: `store_credit.changed`, `shipment.shipped`, `inventory.low`, `page.published`,
-    #: `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind,
-    #: including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
-    #: /api/webhooks/{id}/test` sends it.
+    #: `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`,
+    #: `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or
+    #: `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is
+    #: not subscribable: `POST /api/webhooks/{id}/test` sends it.
     events: List[str]
 
 
@@ -2714,6 +2742,113 @@ class RenewedSession(TypedDict):
     expiresIn: int
 
 
+class Return(TypedDict):
+    """
+    `status` moves `requested` -> `approved` -> `received` -> `refunded`; `requested` or `approved`
+    may end `rejected` or `cancelled` instead (docs/returns.md).
+    """
+
+    id: str
+    orderId: str
+    #: The order's customer; null for a guest order.
+    customerId: Optional[str]
+    status: Literal["requested", "approved", "received", "refunded", "rejected", "cancelled"]
+    note: Optional[str]
+    resolution: Optional[str]
+    #: Who asked: `user:<id>` or `key:<id>`.
+    requestedBy: str
+    approvedAt: Optional[str]
+    receivedAt: Optional[str]
+    refundedAt: Optional[str]
+    #: When it became `rejected`, `cancelled` or `refunded`.
+    closedAt: Optional[str]
+    createdAt: str
+    updatedAt: str
+    lines: List[ReturnLine]
+
+
+class ReturnLine(TypedDict):
+    id: str
+    orderLineId: str
+    quantity: int
+    reason: Literal["too_small", "too_large", "damaged", "defective", "not_as_described", "wrong_item", "changed_mind", "other"]
+    #: Units put back in stock when the return was received (staff choose how many).
+    restockedQuantity: int
+
+
+class ReturnReceivedEvent(TypedDict):
+    """
+    The body of each `return.received` delivery. The store received a return's parcel; each line's
+    `restockedQuantity` says how many units went back in stock.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["return.received"]
+    data: ReturnReceivedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class ReturnReceivedEventDataLinesItem(TypedDict):
+    orderLineId: str
+    quantity: int
+    reason: Literal["too_small", "too_large", "damaged", "defective", "not_as_described", "wrong_item", "changed_mind", "other"]
+    #: Units put back in stock when the return was received (staff choose how many).
+    restockedQuantity: int
+
+
+class ReturnReceivedEventData(TypedDict):
+    returnId: str
+    orderId: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    orderNumber: int
+    #: The customer's account; null for a guest.
+    customerId: Optional[str]
+    lines: List[ReturnReceivedEventDataLinesItem]
+    status: Literal["received"]
+    receivedAt: str
+
+
+class ReturnRequestedEvent(TypedDict):
+    """
+    The body of each `return.requested` delivery. A customer (within the store's return window) or
+    staff asked to return some of an order's lines.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["return.requested"]
+    data: ReturnRequestedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class ReturnRequestedEventDataLinesItem(TypedDict):
+    orderLineId: str
+    quantity: int
+    reason: Literal["too_small", "too_large", "damaged", "defective", "not_as_described", "wrong_item", "changed_mind", "other"]
+    #: Units put back in stock when the return was received (staff choose how many).
+    restockedQuantity: int
+
+
+class ReturnRequestedEventData(TypedDict):
+    returnId: str
+    orderId: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    orderNumber: int
+    #: The customer's account; null for a guest.
+    customerId: Optional[str]
+    lines: List[ReturnRequestedEventDataLinesItem]
+    status: Literal["requested"]
+    #: The customer's words, if any.
+    note: Optional[str]
+
+
 class Role(TypedDict):
     """
     A role; built-in roles (admin, vendor, customer) have their name as id and cannot be changed or
@@ -3060,6 +3195,9 @@ class StoreSettings(TypedDict):
     #: inside it. When false, tax is added on top of the listed price. A currency's own
     #: `pricesIncludeTax` (`/api/settings/currencies`) overrides this for prices in that currency.
     pricesIncludeTax: bool
+    #: Days a customer may ask to return an order's lines, counted from its last delivery (else its
+    #: last shipping, else its placement); 0 closes returns to customers. Staff may return lines any
+    #: time (docs/returns.md).
     returnWindowDays: int
     lowStockThreshold: int
     #: The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept
@@ -3451,6 +3589,25 @@ class UpdateProductMedia(TypedDict, total=False):
     variantId: Optional[str]
 
 
+class UpdateReturnRestockItem(TypedDict):
+    returnLineId: str
+    quantity: int
+
+
+class _UpdateReturnRequired(TypedDict):
+    #: The status to move to (docs/returns.md): a move the return cannot make, the same status again
+    #: included, is 409.
+    status: Literal["approved", "rejected", "received", "refunded", "cancelled"]
+
+
+class UpdateReturn(_UpdateReturnRequired, total=False):
+    #: Staff's answer, kept on the return (why it was rejected, where to send the parcel).
+    resolution: str
+    #: With `received` only: the units of each line put back in stock (at most the line's quantity;
+    #: each line at most once). Lines not named are not restocked (damaged goods). Defaults to none.
+    restock: List[UpdateReturnRestockItem]
+
+
 class UpdateRole(TypedDict, total=False):
     name: str
     description: Optional[str]
@@ -3554,6 +3711,9 @@ class UpdateStoreSettings(TypedDict, total=False):
     #: inside it. When false, tax is added on top of the listed price. A currency's own
     #: `pricesIncludeTax` (`/api/settings/currencies`) overrides this for prices in that currency.
     pricesIncludeTax: bool
+    #: Days a customer may ask to return an order's lines, counted from its last delivery (else its
+    #: last shipping, else its placement); 0 closes returns to customers. Staff may return lines any
+    #: time (docs/returns.md).
     returnWindowDays: int
     #: Stock at or below this is low, unless a product or variant sets its own.
     lowStockThreshold: int
@@ -3654,10 +3814,10 @@ class UpdateWebhookEndpoint(TypedDict, total=False):
     #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
     #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
-    #: `store_credit.changed`, `shipment.shipped`, `inventory.low`, `page.published`,
-    #: `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind,
-    #: including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
-    #: /api/webhooks/{id}/test` sends it.
+    #: `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`,
+    #: `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or
+    #: `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is
+    #: not subscribable: `POST /api/webhooks/{id}/test` sends it.
     events: List[str]
     description: Optional[str]
     #: Defaults to true.

@@ -36,6 +36,7 @@ const NAV: NavGroup[] = [
       { href: '/admin/orders', label: 'Orders', needs: ['orders:read', 'orders:write'] },
       { href: '/admin/carts', label: 'Carts', needs: ['carts:read', 'carts:write', 'orders:write'] },
       { href: '/admin/shipments', label: 'Shipments', needs: ['shipments:read', 'shipments:write', 'orders:read', 'orders:write'] },
+      { href: '/admin/returns', label: 'Returns', needs: ['orders:read', 'orders:write'] },
     ],
   },
   {

@@ -3,9 +3,11 @@ import type { Pagination } from '../../lib/envelope';
 import { ORDER_TRANSITIONS } from '../../modules/orders/order-status';
 import type { Order, OrderDetail } from '../../modules/orders/orders.schemas';
 import type { Payment, Refund } from '../../modules/payments/payments.schemas';
+import type { Return } from '../../modules/returns/returns.schemas';
 import type { Shipment } from '../../modules/shipments/shipments.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select, emptyForm } from '../components/form';
 import { Badge, Filters, money, Pager, Table, when } from '../components/table';
+import { ReturnTable } from './returns';
 
 export function OrderListPage(v: { orders: Order[]; page: Pagination; url: string; filters: FormState; canCreate?: boolean }) {
   return (
@@ -61,6 +63,7 @@ export interface OrderView {
   /** The provider's own page of a payment (a Stripe PaymentIntent in the Stripe dashboard), if it has one. */
   providerLink: (payment: Payment) => string | null;
   shipments: Shipment[];
+  returns: Return[];
   csrf: string;
   can: { write: boolean; pay: boolean; ship: boolean; cancel: boolean };
   /** The action whose form failed, shown again with its errors. */
@@ -193,13 +196,14 @@ export function OrderDetailPage(v: OrderView) {
         </section>
       </div>
       <h2>Lines</h2>
-      <Table caption="Order lines" head={['Item', 'SKU', 'Qty', 'Shipped', 'Refunded', 'Unit', 'Tax', 'Total']} count={o.lines.length}>
+      <Table caption="Order lines" head={['Item', 'SKU', 'Qty', 'Shipped', 'Returned', 'Refunded', 'Unit', 'Tax', 'Total']} count={o.lines.length}>
         {o.lines.map((l) => (
           <tr>
             <td>{l.name}</td>
             <td>{l.sku ?? '—'}</td>
             <td class="num">{l.quantity}</td>
             <td class="num">{l.quantityShipped}</td>
+            <td class="num">{l.quantityReturned}</td>
             <td class="num">{l.quantityRefunded}</td>
             <td class="num">{money(l.unitPrice, o.currency)}</td>
             <td class="num">
@@ -235,6 +239,8 @@ export function OrderDetailPage(v: OrderView) {
           </tr>
         ))}
       </Table>
+      <h2>Returns</h2>
+      <ReturnTable returns={v.returns} empty="No returns." />
       <h2>History</h2>
       <Table caption="Status history" head={['When', 'From', 'To', 'By', 'Note']} count={o.history.length}>
         {o.history.map((h) => (

@@ -13,6 +13,7 @@ export const STORE_FIELDS = [
   'defaultCurrency',
   'weightUnit',
   'lowStockThreshold',
+  'returnWindowDays',
   'pricesIncludeTax',
   'shippingFlatRate',
   'freeShippingThreshold',
@@ -72,6 +73,14 @@ export function SettingsPage(v: SettingsView) {
             <Select form={v.store} name="defaultCurrency" label="Default currency" options={codes} />
             <Select form={v.store} name="weightUnit" label="Weight unit" options={WEIGHT_UNITS} />
             <Field form={v.store} name="lowStockThreshold" label="Low-stock threshold" type="number" min="0" />
+            <Field
+              form={v.store}
+              name="returnWindowDays"
+              label="Return window (days)"
+              type="number"
+              min="0"
+              hint="After delivery; 0 closes returns to customers. Staff may return any time."
+            />
             {/* The deprecated aliases of the migrated "Standard" shipping method, while it is there and flat (src/modules/shipping/legacy-settings.ts). */}
             {v.store.values.shippingFlatRate != null && (
               <>

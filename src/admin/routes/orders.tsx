@@ -18,6 +18,8 @@ import { CreatePaymentBody, CreateRefundBody } from '../../modules/payments/paym
 import * as payments from '../../modules/payments/payments.service';
 import { createRefund, listOrderRefunds } from '../../modules/payments/refunds.service';
 import { stripeDashboardUrl } from '../../modules/payments/providers/stripe';
+import { returnListQuery } from '../../modules/returns/returns.query';
+import { listReturns } from '../../modules/returns/returns.service';
 import { shipmentListQuery } from '../../modules/shipments/shipments.query';
 import * as shipmentRoutes from '../../modules/shipments/shipments.routes';
 import { CreateShipmentBody, UpdateShipmentBody } from '../../modules/shipments/shipments.schemas';
@@ -52,11 +54,12 @@ async function detail(c: C, id: string, failed?: OrderView['failed'], status = 2
   const reach = readReach(principal);
   const order = await orders.getOrder(db, id, reach);
   const seesPayments = isStaff(principal, 'payments');
-  const [paid, refunded, shipped] = await Promise.all([
+  const [paid, refunded, shipped, returned] = await Promise.all([
     seesPayments ? payments.listPayments(db, firstPage(orderPaymentListQuery), orderPaymentListQuery, [eq(paymentsTable.orderId, order.id)]) : null,
     seesPayments ? listOrderRefunds(db, order.id) : [],
     // The order's reach: a vendor user sees the parcels carrying its lines, with those lines only.
     shipments.listShipments(db, reach, [eq(shipmentsTable.orderId, order.id)], firstPage(shipmentListQuery), shipmentListQuery),
+    listReturns(db, reach, firstPage(returnListQuery, { order: order.id }), returnListQuery),
   ]);
   const write = hasPermission(principal, 'orders:write');
   const can = {
@@ -73,6 +76,7 @@ async function detail(c: C, id: string, failed?: OrderView['failed'], status = 2
       refunds={refunded}
       providerLink={stripeLink}
       shipments={shipped.items}
+      returns={returned.items}
       csrf={sessionOf(c).csrfToken}
       can={can}
       failed={failed}

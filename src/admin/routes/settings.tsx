@@ -100,6 +100,7 @@ export const settingsRoutes = new Hono<AppEnv>()
         defaultCurrency: str(form, 'defaultCurrency'),
         weightUnit: str(form, 'weightUnit'),
         lowStockThreshold: num(form, 'lowStockThreshold'),
+        returnWindowDays: num(form, 'returnWindowDays'),
         pricesIncludeTax: checked(form, 'pricesIncludeTax'),
         // Shown only while the Standard shipping method they alias is there: sent only when shown.
         ...('shippingFlatRate' in form ? { shippingFlatRate: num(form, 'shippingFlatRate'), freeShippingThreshold: numOrNull(form, 'freeShippingThreshold') } : {}),

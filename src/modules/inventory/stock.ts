@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { compiled, type Slot } from '../../db/compiled';
 import { type INVENTORY_REASONS, inventoryAdjustments, productVariants, products, storeSettings } from '../../db/schema';
@@ -52,19 +52,29 @@ const recordAdjustment = compiled((db, p: Slot<'id' | 'variantId' | 'delta' | 'r
   ),
 );
 
-export function stockChangeStatements(db: Database, change: StockChange, now = new Date()) {
+/**
+ * The statements of one stock change. `onlyIf`, a condition checked in the same statement, makes it
+ * conditional on what the batch finds (a return still `approved` when its receipt runs), so of two
+ * concurrent requests only the one whose batch runs first changes stock.
+ */
+export function stockChangeStatements(db: Database, change: StockChange, now = new Date(), onlyIf?: SQL) {
   const id = newId(ID_PREFIX.inventoryAdjustment, now.getTime());
   if (change.delta < 0) noteEventId(db, lowStockEventId(id));
+  const values = {
+    id,
+    variantId: change.variantId,
+    delta: change.delta,
+    reason: change.reason,
+    note: change.note ?? null,
+    orderId: change.orderId ?? null,
+    actor: change.actor,
+    ts: now.toISOString(),
+  };
+  if (!onlyIf) return [recordAdjustment(db, values)];
   return [
-    recordAdjustment(db, {
-      id,
-      variantId: change.variantId,
-      delta: change.delta,
-      reason: change.reason,
-      note: change.note ?? null,
-      orderId: change.orderId ?? null,
-      actor: change.actor,
-      ts: now.toISOString(),
-    }),
+    db.insert(inventoryAdjustments).select(
+      sql`SELECT ${values.id}, ${productVariants.id}, ${productVariants.productId}, ${values.delta}, ${values.reason},
+        ${values.note}, ${values.orderId}, ${values.actor}, ${values.ts} FROM ${productVariants} WHERE ${productVariants.id} = ${values.variantId} AND ${onlyIf}`,
+    ),
   ];
 }

@@ -33,6 +33,12 @@ const PricesIncludeTax = z.boolean().openapi({
   example: false,
 });
 
+const ReturnWindowDays = z.int().min(0).max(365).openapi({
+  description:
+    "Days a customer may ask to return an order's lines, counted from its last delivery (else its last shipping, else its placement); 0 closes returns to customers. Staff may return lines any time (docs/returns.md).",
+  example: 30,
+});
+
 const ALLOWED_ORIGINS_DESCRIPTION =
   'Web origins whose pages may call the API from a browser (CORS): exact origins (`https://shop.example`, `http://localhost:5173`) ' +
   'or one wildcard label in front (`https://*.shop.example`: every subdomain, not the domain itself). Scheme and port must match. ' +
@@ -43,6 +49,7 @@ export const SettingsSchema = createSelectSchema(storeSettings, {
   freeShippingThreshold: amounts.freeShippingThreshold,
   allowedOrigins: z.array(z.string()).openapi({ description: ALLOWED_ORIGINS_DESCRIPTION, example: ['https://shop.example', 'https://*.shop.example'] }),
   pricesIncludeTax: PricesIncludeTax,
+  returnWindowDays: ReturnWindowDays,
   updatedAt: Timestamp,
 })
   .omit({ id: true })
@@ -61,6 +68,7 @@ const fields = {
   weightUnit: z.enum(WEIGHT_UNITS),
   lowStockThreshold: z.int().min(0).max(1_000_000_000).openapi({ description: 'Stock at or below this is low, unless a product or variant sets its own.' }),
   pricesIncludeTax: PricesIncludeTax,
+  returnWindowDays: ReturnWindowDays,
   ...amounts,
   allowedOrigins: AllowedOrigins.openapi({ description: ALLOWED_ORIGINS_DESCRIPTION, example: ['https://shop.example', 'https://*.shop.example'] }),
 };

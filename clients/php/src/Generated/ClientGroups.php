@@ -34,6 +34,7 @@ trait ClientGroups
     public readonly PaymentsResource $payments;
     public readonly ProductsResource $products;
     public readonly ReportsResource $reports;
+    public readonly ReturnsResource $returns;
     public readonly RolesResource $roles;
     public readonly SettingsResource $settings;
     public readonly ShipmentsResource $shipments;
@@ -67,6 +68,7 @@ trait ClientGroups
         $this->payments = new PaymentsResource($this);
         $this->products = new ProductsResource($this);
         $this->reports = new ReportsResource($this);
+        $this->returns = new ReturnsResource($this);
         $this->roles = new RolesResource($this);
         $this->settings = new SettingsResource($this);
         $this->shipments = new ShipmentsResource($this);

@@ -204,6 +204,46 @@ namespace StoreApi\Generated;
  *     timestamp: string,
  * }
  *
+ * @phpstan-type ReturnRequestedEvent array{
+ *     id: string,
+ *     event: 'return.requested',
+ *     data: array{
+ *         returnId: string,
+ *         orderId: string,
+ *         orderNumber: int,
+ *         customerId: string|null,
+ *         lines: list<array{
+ *             orderLineId: string,
+ *             quantity: int,
+ *             reason: 'too_small'|'too_large'|'damaged'|'defective'|'not_as_described'|'wrong_item'|'changed_mind'|'other',
+ *             restockedQuantity: int,
+ *         }>,
+ *         status: 'requested',
+ *         note: string|null,
+ *     },
+ *     timestamp: string,
+ * }
+ *
+ * @phpstan-type ReturnReceivedEvent array{
+ *     id: string,
+ *     event: 'return.received',
+ *     data: array{
+ *         returnId: string,
+ *         orderId: string,
+ *         orderNumber: int,
+ *         customerId: string|null,
+ *         lines: list<array{
+ *             orderLineId: string,
+ *             quantity: int,
+ *             reason: 'too_small'|'too_large'|'damaged'|'defective'|'not_as_described'|'wrong_item'|'changed_mind'|'other',
+ *             restockedQuantity: int,
+ *         }>,
+ *         status: 'received',
+ *         receivedAt: string,
+ *     },
+ *     timestamp: string,
+ * }
+ *
  * @phpstan-type InventoryLowEvent array{
  *     id: string,
  *     event: 'inventory.low',
@@ -281,7 +321,7 @@ namespace StoreApi\Generated;
  *     timestamp: string,
  * }
  *
- * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|PaymentDisputedEvent|StoreCreditChangedEvent|ShipmentShippedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|PingEvent
+ * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|PaymentDisputedEvent|StoreCreditChangedEvent|ShipmentShippedEvent|ReturnRequestedEvent|ReturnReceivedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|PingEvent
  */
 final class Events
 {
@@ -300,6 +340,8 @@ final class Events
         'payment.disputed',
         'store_credit.changed',
         'shipment.shipped',
+        'return.requested',
+        'return.received',
         'inventory.low',
         'page.published',
         'page.updated',

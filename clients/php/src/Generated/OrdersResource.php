@@ -7,17 +7,19 @@ declare(strict_types=1);
 namespace StoreApi\Generated;
 
 /**
- * The `orders` operations and its sub-groups (payments, shipments).
+ * The `orders` operations and its sub-groups (payments, returns, shipments).
  */
 final class OrdersResource
 {
     public readonly OrdersPaymentsResource $payments;
+    public readonly OrdersReturnsResource $returns;
     public readonly OrdersShipmentsResource $shipments;
 
     /** @internal built by StoreApi\Client */
     public function __construct(private readonly \StoreApi\Client $client)
     {
         $this->payments = new OrdersPaymentsResource($client);
+        $this->returns = new OrdersReturnsResource($client);
         $this->shipments = new OrdersShipmentsResource($client);
     }
 

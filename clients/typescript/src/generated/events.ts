@@ -19,6 +19,8 @@ import type {
   ProductCreatedEvent,
   ProductDeletedEvent,
   ProductUpdatedEvent,
+  ReturnReceivedEvent,
+  ReturnRequestedEvent,
   ShipmentShippedEvent,
   StoreCreditChangedEvent,
 } from './types.js';
@@ -38,6 +40,8 @@ export const STORE_EVENT_TYPES = [
   "payment.disputed",
   "store_credit.changed",
   "shipment.shipped",
+  "return.requested",
+  "return.received",
   "inventory.low",
   "page.published",
   "page.updated",
@@ -74,6 +78,10 @@ export interface StoreEventMap {
   "store_credit.changed": StoreCreditChangedEvent;
   /** A shipment was shipped */
   "shipment.shipped": ShipmentShippedEvent;
+  /** A return was requested */
+  "return.requested": ReturnRequestedEvent;
+  /** A return was received */
+  "return.received": ReturnReceivedEvent;
   /** A variant ran low on stock */
   "inventory.low": InventoryLowEvent;
   /** A page was published */

@@ -37,6 +37,7 @@ import type {
   CreatePayment,
   CreateProduct,
   CreateRefund,
+  CreateReturn,
   CreateRole,
   CreateShipment,
   CreateShippingMethod,
@@ -82,6 +83,7 @@ import type {
   Refund,
   Register,
   RenderedNotification,
+  Return,
   Role,
   RotateWebhookSecret,
   SalesReport,
@@ -108,6 +110,7 @@ import type {
   UpdatePage,
   UpdateProduct,
   UpdateProductMedia,
+  UpdateReturn,
   UpdateRole,
   UpdateShipment,
   UpdateShippingMethod,
@@ -654,6 +657,32 @@ export interface ShipmentsGetQuery {
   fields?: string;
 }
 
+/** Query parameters of `GET /api/returns`. */
+export interface ReturnsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, customerId, status, note, resolution, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Return status (`requested` for what waits on staff). One of: requested, approved, received, refunded, rejected, cancelled. */
+  status?: "requested" | "approved" | "received" | "refunded" | "rejected" | "cancelled";
+  /** The order returned from (`ord_...`). */
+  order?: string;
+  /** The order's customer (`user_...`). */
+  customer?: string;
+  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  created_after?: string;
+}
+
+/** Query parameters of `GET /api/returns/{id}`. */
+export interface ReturnsGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, customerId, status, note, resolution, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
 /** Query parameters of `GET /api/inventory`. */
 export interface InventoryListQuery {
   /** Page number, from 1. A page past the end is an empty list. */
@@ -720,8 +749,8 @@ export interface WebhooksDeliveriesListQuery {
   fields?: string;
   /** Delivery status. One of: pending, succeeded, retrying, failed. */
   status?: "pending" | "succeeded" | "retrying" | "failed";
-  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, store_credit.changed, shipment.shipped, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, ping. */
-  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "store_credit.changed" | "shipment.shipped" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "cart.abandoned" | "ping";
+  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, store_credit.changed, shipment.shipped, return.requested, return.received, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, ping. */
+  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "store_credit.changed" | "shipment.shipped" | "return.requested" | "return.received" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "cart.abandoned" | "ping";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
@@ -989,6 +1018,7 @@ export class StoreResources {
   readonly orders: OrdersResource;
   readonly payments: PaymentsResource;
   readonly shipments: ShipmentsResource;
+  readonly returns: ReturnsResource;
   readonly inventory: InventoryResource;
   readonly webhooks: WebhooksResource;
   readonly notifications: NotificationsResource;
@@ -1022,6 +1052,7 @@ export class StoreResources {
     this.orders = new OrdersResource(core);
     this.payments = new PaymentsResource(core);
     this.shipments = new ShipmentsResource(core);
+    this.returns = new ReturnsResource(core);
     this.inventory = new InventoryResource(core);
     this.webhooks = new WebhooksResource(core);
     this.notifications = new NotificationsResource(core);
@@ -1581,6 +1612,47 @@ export class InventoryAdjustmentsResource {
   }
 }
 
+/** `returns`: list, get, update. */
+export class ReturnsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List returns
+   *
+   * `GET /api/returns`
+   */
+  list(query?: ReturnsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Return>> {
+    return this.core.request<runtime.ListResult<Return>>({ method: 'GET', path: `/api/returns`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: ReturnsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Return>> {
+    return this.core.paginate<Return>({ method: 'GET', path: `/api/returns`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Get a return
+   *
+   * `GET /api/returns/{id}`
+   */
+  get(id: string, query?: ReturnsGetQuery, options?: runtime.RequestOptions): Promise<Return> {
+    return this.core.request<Return>({ method: 'GET', path: `/api/returns/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Move a return on: approve, reject, receive (restocking), refund or cancel
+   *
+   * `PATCH /api/returns/{id}`
+   */
+  update(id: string, body: UpdateReturn, options?: runtime.RequestOptions): Promise<Return> {
+    return this.core.request<Return>({ method: 'PATCH', path: `/api/returns/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
+  }
+}
+
 /** `shipments`: list, get, update. */
 export class ShipmentsResource {
   private readonly core: runtime.Core;
@@ -1693,11 +1765,13 @@ export class OrdersResource {
   private readonly core: runtime.Core;
   readonly payments: OrdersPaymentsResource;
   readonly shipments: OrdersShipmentsResource;
+  readonly returns: OrdersReturnsResource;
 
   constructor(core: runtime.Core) {
     this.core = core;
     this.payments = new OrdersPaymentsResource(core);
     this.shipments = new OrdersShipmentsResource(core);
+    this.returns = new OrdersReturnsResource(core);
   }
 
   /**
@@ -1748,6 +1822,24 @@ export class OrdersResource {
    */
   cancel(id: string, body?: CancelOrder, options?: runtime.RequestOptions): Promise<OrderDetail> {
     return this.core.request<OrderDetail>({ method: 'POST', path: `/api/orders/${encodeURIComponent(id)}/cancel`, body, kind: 'item', idempotent: true }, options);
+  }
+}
+
+/** `orders.returns`: create. */
+export class OrdersReturnsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * Request a return of some of an order's lines
+   *
+   * `POST /api/orders/{id}/returns`
+   */
+  create(id: string, body: CreateReturn, options?: runtime.RequestOptions): Promise<Return> {
+    return this.core.request<Return>({ method: 'POST', path: `/api/orders/${encodeURIComponent(id)}/returns`, body, kind: 'item', idempotent: true }, options);
   }
 }
 

@@ -402,6 +402,63 @@ export interface ShipmentLine {
   quantity: number;
 }
 
+/** The body of each `return.requested` delivery. A customer (within the store's return window) or staff asked to return some of an order's lines. */
+export interface ReturnRequestedEvent {
+  /** The event id (`evt_...`), the same in every delivery of the event to every endpoint. */
+  id: string;
+  event: "return.requested";
+  data: ReturnRequestedEventData;
+  /** When the event happened (not when this attempt was sent). */
+  timestamp: string;
+}
+
+export interface ReturnRequestedEventData {
+  returnId: string;
+  orderId: string;
+  /** The short number customers see and quote, shown as `#1001`: sequential from the store's ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds the order by it, as by its id. */
+  orderNumber: number;
+  /** The customer's account; null for a guest. */
+  customerId: string | null;
+  lines: Array<{
+    orderLineId: string;
+    quantity: number;
+    reason: "too_small" | "too_large" | "damaged" | "defective" | "not_as_described" | "wrong_item" | "changed_mind" | "other";
+    /** Units put back in stock when the return was received (staff choose how many). */
+    restockedQuantity: number;
+  }>;
+  status: "requested";
+  /** The customer's words, if any. */
+  note: string | null;
+}
+
+/** The body of each `return.received` delivery. The store received a return's parcel; each line's `restockedQuantity` says how many units went back in stock. */
+export interface ReturnReceivedEvent {
+  /** The event id (`evt_...`), the same in every delivery of the event to every endpoint. */
+  id: string;
+  event: "return.received";
+  data: ReturnReceivedEventData;
+  /** When the event happened (not when this attempt was sent). */
+  timestamp: string;
+}
+
+export interface ReturnReceivedEventData {
+  returnId: string;
+  orderId: string;
+  /** The short number customers see and quote, shown as `#1001`: sequential from the store's ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds the order by it, as by its id. */
+  orderNumber: number;
+  /** The customer's account; null for a guest. */
+  customerId: string | null;
+  lines: Array<{
+    orderLineId: string;
+    quantity: number;
+    reason: "too_small" | "too_large" | "damaged" | "defective" | "not_as_described" | "wrong_item" | "changed_mind" | "other";
+    /** Units put back in stock when the return was received (staff choose how many). */
+    restockedQuantity: number;
+  }>;
+  status: "received";
+  receivedAt: string;
+}
+
 /** The body of each `inventory.low` delivery. A stock change took a variant from above its low-stock threshold to at or below it: once per crossing, and at most once an hour per variant. */
 export interface InventoryLowEvent {
   /** The event id (`evt_...`), the same in every delivery of the event to every endpoint. */
@@ -1131,6 +1188,7 @@ export interface StoreSettings {
   weightUnit: "g" | "kg" | "oz" | "lb";
   /** When true, catalogue prices include tax: the shopper pays the listed price, with the tax inside it. When false, tax is added on top of the listed price. A currency's own `pricesIncludeTax` (`/api/settings/currencies`) overrides this for prices in that currency. */
   pricesIncludeTax: boolean;
+  /** Days a customer may ask to return an order's lines, counted from its last delivery (else its last shipping, else its placement); 0 closes returns to customers. Staff may return lines any time (docs/returns.md). */
   returnWindowDays: number;
   lowStockThreshold: number;
   /** The "Standard" method's flat amount, in major units of the default currency. Deprecated (kept at least until the Sunset date its answers carry): an alias of the flat method "Standard" of the rest-of-world zone "Everywhere" that the shipping zones migration made of it; set shipping at `/api/settings/shipping-zones` instead. Reads null once that method is deleted; writing it then is 409. A PATCH that writes it is answered with `Deprecation`, `Sunset` and `Link` headers. */
@@ -1150,6 +1208,7 @@ export interface UpdateStoreSettings {
   weightUnit?: "g" | "kg" | "oz" | "lb";
   /** When true, catalogue prices include tax: the shopper pays the listed price, with the tax inside it. When false, tax is added on top of the listed price. A currency's own `pricesIncludeTax` (`/api/settings/currencies`) overrides this for prices in that currency. */
   pricesIncludeTax?: boolean;
+  /** Days a customer may ask to return an order's lines, counted from its last delivery (else its last shipping, else its placement); 0 closes returns to customers. Staff may return lines any time (docs/returns.md). */
   returnWindowDays?: number;
   /** Stock at or below this is low, unless a product or variant sets its own. */
   lowStockThreshold?: number;
@@ -2040,6 +2099,59 @@ export interface UpdateShipment {
   status?: "pending" | "shipped" | "delivered";
 }
 
+/** `status` moves `requested` -> `approved` -> `received` -> `refunded`; `requested` or `approved` may end `rejected` or `cancelled` instead (docs/returns.md). */
+export interface Return {
+  id: string;
+  orderId: string;
+  /** The order's customer; null for a guest order. */
+  customerId: string | null;
+  status: "requested" | "approved" | "received" | "refunded" | "rejected" | "cancelled";
+  note: string | null;
+  resolution: string | null;
+  /** Who asked: `user:<id>` or `key:<id>`. */
+  requestedBy: string;
+  approvedAt: string | null;
+  receivedAt: string | null;
+  refundedAt: string | null;
+  /** When it became `rejected`, `cancelled` or `refunded`. */
+  closedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  lines: Array<ReturnLine>;
+}
+
+export interface ReturnLine {
+  id: string;
+  orderLineId: string;
+  quantity: number;
+  reason: "too_small" | "too_large" | "damaged" | "defective" | "not_as_described" | "wrong_item" | "changed_mind" | "other";
+  /** Units put back in stock when the return was received (staff choose how many). */
+  restockedQuantity: number;
+}
+
+export interface CreateReturn {
+  /** The order lines coming back, each at most once, with how many units and why. */
+  lines: Array<{
+    orderLineId: string;
+    quantity: number;
+    reason: "too_small" | "too_large" | "damaged" | "defective" | "not_as_described" | "wrong_item" | "changed_mind" | "other";
+  }>;
+  /** The customer's words. */
+  note?: string;
+}
+
+export interface UpdateReturn {
+  /** The status to move to (docs/returns.md): a move the return cannot make, the same status again included, is 409. */
+  status: "approved" | "rejected" | "received" | "refunded" | "cancelled";
+  /** Staff's answer, kept on the return (why it was rejected, where to send the parcel). */
+  resolution?: string;
+  /** With `received` only: the units of each line put back in stock (at most the line's quantity; each line at most once). Lines not named are not restocked (damaged goods). Defaults to none. */
+  restock?: Array<{
+    returnLineId: string;
+    quantity: number;
+  }>;
+}
+
 export interface InventoryItem {
   variantId: string;
   productId: string;
@@ -2114,7 +2226,7 @@ export type CreatedWebhookEndpoint = WebhookEndpoint & {
 export interface CreateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events: Array<string>;
   description?: string | null;
   /** Defaults to true. */
@@ -2125,7 +2237,7 @@ export interface CreateWebhookEndpoint {
 export interface UpdateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url?: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events?: Array<string>;
   description?: string | null;
   /** Defaults to true. */

@@ -1,0 +1,76 @@
+import { z } from '@hono/zod-openapi';
+import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { listQuerySchema, readQuerySchema } from '../../lib/query';
+import { requireCredential } from '../../middleware/auth';
+import { IdempotencyHeaders } from '../../middleware/idempotency';
+import { OrderParams } from '../orders/orders.schemas';
+import { returnListQuery } from './returns.query';
+import { CreateReturnBody, ReturnSchema, UpdateReturnBody } from './returns.schemas';
+
+const tags = ['Returns'];
+const reach =
+  'Staff with `orders:read` or `orders:write` see every return; a vendor user (or a key of the vendor role) sees only the returns holding one of ' +
+  "its vendor's lines, and in them only those lines; a signed-in customer its own. Another's is 404.";
+const ReturnParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'ret_01JD0000000000000000000000' }) });
+
+export const createReturn = apiRoute({
+  ...operation('orders.returns', 'create', 'createOrderReturn'),
+  method: 'post',
+  path: '/orders/{id}/returns',
+  tags,
+  summary: "Request a return of some of an order's lines",
+  description:
+    "The order's signed-in customer, while the store's return window is open: `returnWindowDays` (`/api/settings`, default 30) after the order's " +
+    'last delivery, or, before any delivery, its last shipping, or, before any, its placement; after that 409. Staff with `orders:write` any time; ' +
+    'vendor users never (403). The order must be `processing`, `shipped` or `completed` (409 otherwise). A line not of the order (or named twice) is 422; ' +
+    'more units than a line has left to return is 409, and the database refuses it too when two requests race. Emits `return.requested`. Accepts `Idempotency-Key`.',
+  security: bearerAuth,
+  middleware: [requireCredential()] as const,
+  policy: { idempotency: { scope: [] } },
+  request: { params: OrderParams, headers: IdempotencyHeaders, body: jsonBody(CreateReturnBody, 'The lines coming back.') },
+  responses: { 201: successResponse(ReturnSchema, 'The return, `requested`.'), ...errorResponses(...writeErrors, 404, 409) },
+});
+
+export const listReturns = apiRoute({
+  ...operation('returns', 'list', 'listReturns'),
+  method: 'get',
+  path: '/returns',
+  tags,
+  summary: 'List returns',
+  description: `Newest first; \`status=requested\` is what waits on staff. ${reach} Without an orders permission an API key is 403.`,
+  security: bearerAuth,
+  middleware: [requireCredential()] as const,
+  request: { query: listQuerySchema(returnListQuery) },
+  responses: { 200: listResponse(ReturnSchema, 'A page of returns.'), ...errorResponses(400, 401, 403) },
+});
+
+export const getReturn = apiRoute({
+  ...operation('returns', 'get', 'getReturn'),
+  method: 'get',
+  path: '/returns/{id}',
+  tags,
+  summary: 'Get a return',
+  description: reach,
+  security: bearerAuth,
+  middleware: [requireCredential()] as const,
+  request: { params: ReturnParams, query: readQuerySchema(returnListQuery.selectable) },
+  responses: { 200: successResponse(ReturnSchema, 'The return.'), ...errorResponses(400, 401, 403, 404) },
+});
+
+export const updateReturn = apiRoute({
+  ...operation('returns', 'update', 'updateReturn'),
+  method: 'patch',
+  path: '/returns/{id}',
+  tags,
+  summary: 'Move a return on: approve, reject, receive (restocking), refund or cancel',
+  description:
+    'Staff with `orders:write`: `requested` -> `approved` -> `received` -> `refunded`, or `rejected` / `cancelled` from `requested` or `approved` ' +
+    '(their units can be returned again). `received` takes `restock`, the units of each line put back in stock (an inventory adjustment of reason `return` ' +
+    'naming the return, in the same write); lines not named are not restocked. `refunded` is normally set by the refund that settles the return. ' +
+    "The order's customer may only cancel its own while `requested` (403 for any other move). Any other move, the same status again or a move " +
+    'another request made first included, is 409.',
+  security: bearerAuth,
+  middleware: [requireCredential()] as const,
+  request: { params: ReturnParams, body: jsonBody(UpdateReturnBody, 'The move.') },
+  responses: { 200: successResponse(ReturnSchema, 'The updated return.'), ...errorResponses(...writeErrors, 404, 409) },
+});

@@ -1,0 +1,286 @@
+import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { type OrderRow, type OrderStatus, orderLines, orders, type ReturnStatus, returnLines, returns } from '../../db/schema';
+import { type Principal, actorRef } from '../../lib/access';
+import { chunkRows, withForeignKeyConflict } from '../../lib/db-errors';
+import { withGuards } from '../../lib/db-guards';
+import { ApiError, detailOf, type FieldProblem } from '../../lib/errors';
+import { outboxEvent, outboxEventWhere } from '../../lib/events';
+import { ID_PREFIX, newId, newIds } from '../../lib/ids';
+import { insertWhere } from '../../lib/insert-where';
+import { listPlan, type ParsedListQuery } from '../../lib/query';
+import { stockChangeStatements } from '../inventory/stock';
+import { ALL_ORDERS, type OrderReach } from '../orders/orders.access';
+import { orderNumberOf } from '../orders/order-status';
+import { findOrder } from '../orders/orders.read';
+import { returnWindow } from './return-window';
+import { returnCondition, returnLineCondition, returnWriter } from './returns.access';
+import type { returnListQuery } from './returns.query';
+import type { CreateReturnInput, Return, UpdateReturnInput } from './returns.schemas';
+
+type ReturnRow = typeof returns.$inferSelect;
+type ReturnLine = Return['lines'][number];
+
+/** Orders whose lines may come back: paid (`processing`) or later, not cancelled or refunded in full. */
+const RETURNABLE: readonly OrderStatus[] = ['processing', 'shipped', 'completed'];
+
+/** The statuses each move starts from; a customer may only cancel its own, and only while `requested`. */
+const MOVES_FROM: Record<UpdateReturnInput['status'], readonly ReturnStatus[]> = {
+  approved: ['requested'],
+  rejected: ['requested', 'approved'],
+  received: ['approved'],
+  refunded: ['received'],
+  cancelled: ['requested', 'approved'],
+};
+const CUSTOMER_MOVES_FROM: Partial<typeof MOVES_FROM> = { cancelled: ['requested'] };
+
+/** The lines of these returns that `reach` shows (a vendor: its own), by return. */
+async function linesOf(db: Database, returnIds: string[], reach: OrderReach): Promise<Map<string, ReturnLine[]>> {
+  const rows = returnIds.length
+    ? await db
+        .select()
+        .from(returnLines)
+        .where(and(inArray(returnLines.returnId, returnIds), returnLineCondition(reach)))
+        .orderBy(asc(returnLines.id))
+    : [];
+  const byReturn = new Map<string, ReturnLine[]>();
+  for (const { returnId, ...line } of rows) byReturn.set(returnId, [...(byReturn.get(returnId) ?? []), line]);
+  return byReturn;
+}
+
+const toReturn = ({ exchangeOrderId: _exchange, ...row }: ReturnRow, lines: ReturnLine[]): Return => ({ ...row, lines });
+
+/** A page of the returns within `reach`, with the lines `reach` shows. */
+export async function listReturns(db: Database, reach: OrderReach, query: ParsedListQuery<typeof returnListQuery.filters>, config: typeof returnListQuery) {
+  const plan = listPlan(config, query, [returnCondition(reach)]);
+  const [rows, totals] = await db.batch([
+    db
+      .select()
+      .from(returns)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
+    db.select({ total: count() }).from(returns).where(plan.matching),
+  ]);
+  const lines = await linesOf(
+    db,
+    rows.map((r) => r.id),
+    reach,
+  );
+  return { items: rows.map((r) => toReturn(r, lines.get(r.id) ?? [])), total: totals[0]!.total };
+}
+
+/** A return within `reach` with the lines it shows, or 404. */
+export async function getReturn(db: Database, id: string, reach: OrderReach): Promise<Return> {
+  const [row] = await db
+    .select()
+    .from(returns)
+    .where(and(eq(returns.id, id), returnCondition(reach)));
+  if (!row) throw ApiError.notFound('Return', id);
+  return toReturn(row, (await linesOf(db, [id], reach)).get(id) ?? []);
+}
+
+/** The data of `return.requested` and `return.received` (src/webhooks/event-payloads.ts). */
+function returnEventData(row: Pick<ReturnRow, 'id' | 'orderId' | 'customerId'>, order: Pick<OrderRow, 'number'>, lines: ReturnLine[]) {
+  return {
+    returnId: row.id,
+    orderId: row.orderId,
+    orderNumber: orderNumberOf(order),
+    customerId: row.customerId,
+    lines: lines.map(({ orderLineId, quantity, reason, restockedQuantity }) => ({ orderLineId, quantity, reason, restockedQuantity })),
+  };
+}
+
+/** 422 for lines not of the order (or named twice); 409 for more units than a line has left to return. */
+function checkLines(order: OrderRow, requested: CreateReturnInput['lines'], lines: (typeof orderLines.$inferSelect)[]) {
+  const byId = new Map(lines.map((l) => [l.id, l]));
+  const errors: FieldProblem[] = [];
+  const seen = new Set<string>();
+  requested.forEach((line, i) => {
+    if (!byId.has(line.orderLineId)) errors.push({ field: `lines.${i}.orderLineId`, problem: `is not a line of order '${order.id}'`, code: 'not_found' });
+    else if (seen.has(line.orderLineId)) errors.push({ field: `lines.${i}.orderLineId`, problem: 'appears more than once', code: 'already_exists' });
+    seen.add(line.orderLineId);
+  });
+  if (errors.length) throw ApiError.validation(errors);
+  requested.forEach((line, i) => {
+    const bought = byId.get(line.orderLineId)!;
+    const left = bought.quantity - bought.quantityReturned;
+    if (line.quantity > left) {
+      throw new ApiError('CONFLICT', `Line '${line.orderLineId}' has ${left} unit(s) left to return, not ${line.quantity}`, {
+        details: [detailOf({ field: `lines.${i}.quantity`, problem: `only ${left} left to return`, code: 'too_big' })],
+      });
+    }
+  });
+}
+
+const overreturned = () => ApiError.conflict('More units would be returned than were bought; another return took these units first');
+
+/**
+ * Requests a return of some of an order's lines (docs/returns.md): its customer while the window is
+ * open, staff (`orders:write`) any time. One batch writes the return (only while the order is still
+ * returnable), its lines (whose trigger refuses returning more than was bought: 409) and `return.requested`.
+ */
+export async function createReturn(db: Database, orderRef: string, input: CreateReturnInput, principal: Principal, now = new Date()): Promise<Return> {
+  const writer = returnWriter(principal);
+  const order = await findOrder(db, orderRef, writer.kind === 'customer' ? eq(orders.customerId, writer.customerId) : undefined);
+  if (!RETURNABLE.includes(order.status)) {
+    throw ApiError.conflict(`Order '${order.id}' is ${order.status}: only processing, shipped or completed orders take returns`);
+  }
+  if (writer.kind === 'customer') {
+    const window = await returnWindow(db, order);
+    if (now.toISOString() > window.closesAt) {
+      throw ApiError.conflict(
+        `The return window of order '${order.id}' closed at ${window.closesAt} (${window.days} days after it was ${window.basis}); ask the store`,
+        'orderId',
+        { problem: `its return window closed at ${window.closesAt}` },
+      );
+    }
+  }
+  const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, order.id));
+  checkLines(order, input.lines, lines);
+  const ts = now.toISOString();
+  const row: ReturnRow = {
+    id: newId(ID_PREFIX.return, now.getTime()),
+    orderId: order.id,
+    customerId: order.customerId,
+    status: 'requested',
+    note: input.note ?? null,
+    resolution: null,
+    exchangeOrderId: null,
+    requestedBy: actorRef(principal),
+    approvedAt: null,
+    receivedAt: null,
+    refundedAt: null,
+    closedAt: null,
+    createdAt: ts,
+    updatedAt: ts,
+  };
+  const ids = newIds(ID_PREFIX.returnLine, input.lines.length, now.getTime());
+  const returned: ReturnLine[] = input.lines.map((l, i) => ({ id: ids[i]!, orderLineId: l.orderLineId, quantity: l.quantity, reason: l.reason, restockedQuantity: 0 }));
+  const stillReturnable = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${order.id} AND ${orders.status} IN ('processing', 'shipped', 'completed'))`;
+  const statements = [
+    insertWhere(db, returns, row, stillReturnable),
+    ...chunkRows(returned, 6).map((chunk) => db.insert(returnLines).values(chunk.map((l) => ({ ...l, returnId: row.id })))),
+    outboxEvent(db, 'return.requested', { ...returnEventData(row, order, returned), status: 'requested' as const, note: row.note }, now),
+  ];
+  // A return refused by the order's state leaves its lines without a parent: the foreign key aborts the batch.
+  await withForeignKeyConflict(`Order '${order.id}' changed and can no longer take returns`, () => withGuards(() => db.batch(statements as never), { overreturned }));
+  return toReturn(row, returned);
+}
+
+/**
+ * The statement that marks a received return refunded, for the batch that writes its refund: it
+ * changes nothing unless the return is still `received` (check `meta.changes`).
+ */
+export function returnRefundedStatement(db: Database, returnId: string, now = new Date()) {
+  return moveStatement(db, returnId, 'received', movedTo('refunded', now.toISOString()));
+}
+
+/** What a move writes: the status, its timestamp (`closedAt` for the final ones) and `updatedAt`. */
+function movedTo(status: UpdateReturnInput['status'], ts: string): Partial<ReturnRow> {
+  const stamps: Partial<ReturnRow> = {
+    approved: { approvedAt: ts },
+    received: { receivedAt: ts },
+    refunded: { refundedAt: ts, closedAt: ts },
+    rejected: { closedAt: ts },
+    cancelled: { closedAt: ts },
+  }[status];
+  return { status, ...stamps, updatedAt: ts };
+}
+
+/** The move as one guarded UPDATE: it changes nothing unless the return is still `from`, so of two racing moves one wins. */
+function moveStatement(db: Database, returnId: string, from: ReturnStatus, set: Partial<ReturnRow>) {
+  return db
+    .update(returns)
+    .set(set)
+    .where(and(eq(returns.id, returnId), eq(returns.status, from)));
+}
+
+/** `restock` checked against the return's lines: each of them, once, at most its quantity (422). */
+function checkRestock(current: Return, restock: NonNullable<UpdateReturnInput['restock']>) {
+  const byId = new Map(current.lines.map((l) => [l.id, l]));
+  const seen = new Set<string>();
+  const errors: FieldProblem[] = [];
+  restock.forEach((r, i) => {
+    const line = byId.get(r.returnLineId);
+    if (!line) errors.push({ field: `restock.${i}.returnLineId`, problem: `is not a line of return '${current.id}'`, code: 'not_found' });
+    else if (seen.has(r.returnLineId)) errors.push({ field: `restock.${i}.returnLineId`, problem: 'appears more than once', code: 'already_exists' });
+    else if (r.quantity > line.quantity) errors.push({ field: `restock.${i}.quantity`, problem: `must be at most the ${line.quantity} unit(s) returned`, code: 'too_big' });
+    seen.add(r.returnLineId);
+  });
+  if (errors.length) throw ApiError.validation(errors);
+}
+
+/** Moves a return to its next status (docs/returns.md); `received` restocks the units staff name, in the same batch. */
+export async function updateReturn(db: Database, returnId: string, input: UpdateReturnInput, principal: Principal, now = new Date()): Promise<Return> {
+  const writer = returnWriter(principal);
+  const current = await getReturn(db, returnId, writer.kind === 'customer' ? { kind: 'customer', customerId: writer.customerId } : ALL_ORDERS);
+  const { status } = input;
+  const from = writer.kind === 'staff' ? MOVES_FROM[status] : CUSTOMER_MOVES_FROM[status];
+  if (!from) throw ApiError.forbidden(`Only staff (with 'orders:write') may move a return to '${status}'; a customer may cancel its own while requested`);
+  if (!from.includes(current.status)) {
+    throw new ApiError('CONFLICT', `A return cannot move from '${current.status}' to '${status}'`, {
+      details: [detailOf({ field: 'status', problem: `cannot move from '${current.status}' to '${status}'`, code: 'conflict' })],
+    });
+  }
+  if (input.restock && status !== 'received') throw ApiError.validation([{ field: 'restock', problem: "is only for moving to 'received'" }]);
+  const restock = input.restock ?? [];
+  checkRestock(current, restock);
+  if (input.resolution !== undefined && writer.kind !== 'staff') throw ApiError.forbidden('Only staff write a resolution');
+
+  const ts = now.toISOString();
+  const set: Partial<ReturnRow> = { ...movedTo(status, ts), ...(input.resolution !== undefined ? { resolution: input.resolution } : {}) };
+  const move = moveStatement(db, returnId, current.status, set);
+  const restocked = new Map(restock.map((r) => [r.returnLineId, r.quantity]));
+  const lines = current.lines.map((l) => ({ ...l, restockedQuantity: restocked.get(l.id) ?? l.restockedQuantity }));
+  // A batch runs alone and in order, so what goes before the move, conditioned on the return still
+  // being where the move starts, happens only in the request whose move wins: the loser restocks nothing.
+  const statements: unknown[] = [];
+  if (status === 'received') {
+    const still = sql`EXISTS (SELECT 1 FROM ${returns} WHERE ${returns.id} = ${returnId} AND ${returns.status} = ${current.status})`;
+    statements.push(...(await restockStatements(db, current, restock, principal, now, still)));
+    const order = await findOrder(db, current.orderId, undefined);
+    statements.push(outboxEventWhere(db, 'return.received', { ...returnEventData(current, order, lines), status: 'received' as const, receivedAt: ts }, still, now));
+  }
+  statements.push(move);
+  const results = (await db.batch(statements as never)) as { meta: { changes: number } }[];
+  if (results.at(-1)!.meta.changes === 0) throw ApiError.conflict(`Return '${returnId}' was changed by another request; read it again`);
+  return { ...current, ...set, lines } as Return;
+}
+
+/** The restocked counts and the inventory adjustments (reason `return`, the note naming the return) of a receipt. */
+async function restockStatements(db: Database, current: Return, restock: NonNullable<UpdateReturnInput['restock']>, principal: Principal, now: Date, still: SQL) {
+  const chosen = restock.filter((r) => r.quantity > 0);
+  if (!chosen.length) return [];
+  const byId = new Map(current.lines.map((l) => [l.id, l]));
+  const bought = await db
+    .select({ id: orderLines.id, variantId: orderLines.variantId })
+    .from(orderLines)
+    .where(
+      inArray(
+        orderLines.id,
+        chosen.map((r) => byId.get(r.returnLineId)!.orderLineId),
+      ),
+    );
+  const variantOf = new Map(bought.map((l) => [l.id, l.variantId]));
+  return chosen.flatMap((r) => [
+    db
+      .update(returnLines)
+      .set({ restockedQuantity: r.quantity })
+      .where(and(eq(returnLines.id, r.returnLineId), still)),
+    ...stockChangeStatements(
+      db,
+      {
+        variantId: variantOf.get(byId.get(r.returnLineId)!.orderLineId)!,
+        delta: r.quantity,
+        reason: 'return',
+        orderId: current.orderId,
+        note: `return ${current.id}`,
+        actor: actorRef(principal),
+      },
+      now,
+      still,
+    ),
+  ]);
+}
