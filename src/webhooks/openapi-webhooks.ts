@@ -4,10 +4,10 @@ import { EVENT_TYPES, type EventType, PING_EVENT } from '../lib/events';
 import { Timestamp } from '../lib/schemas';
 import { EVENT_KINDS, PING_KIND } from './event-payloads';
 
-/** `order.placed` -> `OrderPlaced`: the stem of its components' names (`OrderPlacedEvent`, `OrderPlacedEventData`). */
+/** `order.placed` -> `OrderPlaced`, `gift_card.issued` -> `GiftCardIssued`: the stem of its components' names (`OrderPlacedEvent`, `OrderPlacedEventData`). */
 export const eventComponentStem = (type: string) =>
   type
-    .split('.')
+    .split(/[._]/)
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('');
 
@@ -53,7 +53,7 @@ export function registerEventWebhooks(app: OpenAPIHono<AppEnv>): void {
     app.openAPIRegistry.registerWebhook({
       method: 'post',
       path: type,
-      operationId: `${type.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase())}Event`,
+      operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Event`,
       tags: ['Events'],
       summary: kind.summary,
       description: `${kind.description} Verify the signature over the raw body before anything else (docs/webhooks.md). Any 2xx answer is success; anything else is retried with backoff for more than 24 hours.`,

@@ -12,7 +12,7 @@ describe("the OpenAPI document's webhooks", () => {
     for (const [type, item] of Object.entries<any>(doc.webhooks)) {
       const op = item.post;
       const stem = type
-        .split('.')
+        .split(/[._]/)
         .map((w) => w[0]!.toUpperCase() + w.slice(1))
         .join('');
       expect(op.operationId, type).toMatch(/^[a-z][A-Za-z]*Event$/);
@@ -42,13 +42,13 @@ describe("the OpenAPI document's webhooks", () => {
 it('docs/webhooks.md lists every event kind, each with exactly the fields of its data', () => {
   const text = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
   const rows = new Map<string, string>();
-  for (const [, kind, cell] of text.matchAll(/^\| `([a-z.]+)` \| [^|]+ \| (.+) \|$/gm)) rows.set(kind!, cell!);
+  for (const [, kind, cell] of text.matchAll(/^\| `([a-z._]+)` \| [^|]+ \| (.+) \|$/gm)) rows.set(kind!, cell!);
   expect([...rows.keys()].sort()).toEqual([...EVENT_TYPES, PING_EVENT].sort());
   const fields = (kind: string): string[] => {
     const cell = rows.get(kind)!;
     const same = /^as `([a-z.]+)`$/.exec(cell);
     if (same) return fields(same[1]!);
-    return [...cell.matchAll(/`([a-z][A-Za-z]*)`/g)].map((m) => m[1]!).sort();
+    return [...cell.matchAll(/`([a-z][A-Za-z0-9]*)`/g)].map((m) => m[1]!).sort();
   };
   for (const kind of rows.keys()) {
     const schema = kind === PING_EVENT ? PING_KIND.data : EVENT_KINDS[kind as EventType].data;

@@ -1,4 +1,5 @@
 import { ApiError } from '../../../lib/errors';
+import { giftCardProvider } from './gift-card';
 import { manualProvider } from './manual';
 import type { PaymentProvider } from './provider';
 import { missingStripeSettings, type StripeSettings, stripeProvider } from './stripe';
@@ -12,6 +13,7 @@ const PROVIDERS = {
       throw ApiError.validation([{ field: 'provider', problem: `the stripe provider is not set up: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set` }]);
     return stripeProvider(env);
   },
+  gift_card: () => giftCardProvider,
 } satisfies Record<string, (env: StripeSettings) => PaymentProvider>;
 
 export type ProviderName = keyof typeof PROVIDERS;
