@@ -6,6 +6,7 @@ from typing import Dict, Tuple, Type, Union
 from ._types import (
     CartAbandonedEvent,
     CustomerRegisteredEvent,
+    GiftCardIssuedEvent,
     InventoryLowEvent,
     OrderCancelledEvent,
     OrderPlacedEvent,
@@ -45,6 +46,7 @@ STORE_EVENT_TYPES: Tuple[str, ...] = (
     "page.updated",
     "page.unpublished",
     "cart.abandoned",
+    "gift_card.issued",
     "ping",
 )
 
@@ -67,6 +69,7 @@ StoreEvent = Union[
     PageUpdatedEvent,
     PageUnpublishedEvent,
     CartAbandonedEvent,
+    GiftCardIssuedEvent,
     PingEvent,
 ]
 
@@ -89,5 +92,6 @@ EVENT_BODIES: Dict[str, Type[object]] = {
     "page.updated": PageUpdatedEvent,
     "page.unpublished": PageUnpublishedEvent,
     "cart.abandoned": CartAbandonedEvent,
+    "gift_card.issued": GiftCardIssuedEvent,
     "ping": PingEvent,
 }
