@@ -7,7 +7,7 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
 import { owed, paymentFits, refuseClosed, refuseMoreThanOwed, refuseUnfitPayment } from '../payments/payments.service';
-import { giftCardProvider } from '../payments/providers/gift-card';
+import { giftCardProvider, giftCardProviderWith } from '../payments/providers/gift-card';
 import { recordCharge } from '../payments/settle';
 import { assertUsable } from './code-attempts';
 
@@ -54,7 +54,8 @@ export async function payWithGiftCard(db: Database, order: OrderRow, card: GiftC
     insertWhere(db, giftCardTransactions, spend, sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${row.id})`),
   ]);
   if (inserted.meta.changes === 0) await refuseUnfitPayment(db, order, amount);
-  return recordCharge(db, giftCardProvider, row, { status: 'completed', reference: card.id, failureReason: null }, { actor, now });
+  // With the database, so a charge the order can no longer take (cancelled meanwhile) is given back to the card.
+  return recordCharge(db, giftCardProviderWith(db), row, { status: 'completed', reference: card.id, failureReason: null }, { actor, now });
 }
 
 /**
