@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { events, giftCards, loginFailures } from '../../src/db/schema';
 import { sha256Hex } from '../../src/lib/crypto';
-import { adminKey, api, createProduct, db, expectError, uid } from '../helpers';
+import { adminKey, api, createProduct, db, expectError, insertUser, uid } from '../helpers';
 
 let key: string;
 beforeAll(async () => {
@@ -137,5 +137,20 @@ describe('POST /api/carts/{id}/gift-cards', () => {
       .where(and(eq(loginFailures.email, `gift-card:${ip}`), eq(loginFailures.ip, ip)));
     expect(counter!.failures).toBe(4);
     expectError(await call(cart, '/gift-cards', 'POST', { code: 'DDDD-EEEE-FFFF-9999' }, ip), 429, 'RATE_LIMITED');
+  });
+
+  it("keeps the cards of a guest cart merged into a signed-in customer's cart", async () => {
+    const card = (await issue({ amount: 4, currency: 'USD' })).body.data;
+    const guest = await guestCart(5);
+    expect((await call(guest, '/gift-cards', 'POST', { code: card.code }, freshIp())).status).toBe(200);
+    const { token } = await insertUser();
+    const variantId = (await createProduct(key, { price: 3, stock: 10 })).variants[0].id;
+    expect((await api('/api/carts', { method: 'POST', key: token, json: {} })).status).toBe(201);
+    expect((await api('/api/carts/me/lines', { method: 'POST', key: token, json: { variantId, quantity: 1 } })).status).toBe(200);
+
+    const merged = await api(`/api/carts/${guest.id}/adopt`, { method: 'POST', key: token, headers: { 'X-Cart-Token': guest.token } });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    expect(merged.body.data.lines).toHaveLength(2);
+    expect(merged.body.data.giftCards).toEqual([expect.objectContaining({ id: card.id, amount: 4 })]);
   });
 });
