@@ -132,7 +132,7 @@ const VARIABLES = {
     "Origins allowed to call /api from a browser besides the settings' allowedOrigins, comma separated; exact or `https://*.shop.example` (src/middleware/cors.ts).",
   ),
 
-  JWT_SECRET: secret('Signs user JWTs (HS256) and derives reset and cart-recovery tokens; sign-in fails without it.'),
+  JWT_SECRET: secret('Signs user JWTs (HS256) and derives reset and cart-recovery tokens and gift card codes; sign-in fails without it.'),
   JWT_TTL_SECONDS: count(86_400, 'Lifetime of a user JWT in seconds.'),
   BOOTSTRAP_SECRET: secret('One-time secret that lets a deployed store create its first admin (POST /api/auth/bootstrap, /admin/setup); delete it afterwards.'),
   PASSWORD_RESET_URL: url('The storefront page that takes a reset token; the email links to it with `?token=...`.', 'http://localhost:3000/reset-password'),

@@ -35,6 +35,7 @@ export const MOUNTS: readonly Mount[] = [
   { at: '/api', keys: ['api/settings'], load: async () => (await import('./modules/settings')).settingsRouter },
   { at: '/api', keys: ['api/settings'], load: async () => (await import('./modules/shipping')).shippingRouter },
   { at: '/api', keys: ['api/coupons'], load: async () => (await import('./modules/coupons')).couponsRouter },
+  { at: '/api', keys: ['api/gift-cards'], load: async () => (await import('./modules/gift-cards')).giftCardsRouter },
   { at: '/api', keys: ['api/carts'], load: async () => (await import('./modules/carts')).cartsRouter },
   { at: '/api', keys: ['api/orders'], load: async () => (await import('./modules/orders')).ordersRouter },
   { at: '/api', keys: ['api/orders', 'api/payments'], load: async () => (await import('./modules/payments')).paymentsRouter },

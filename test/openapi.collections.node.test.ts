@@ -10,6 +10,8 @@ import { openApiDocument } from '../scripts/openapi-dump';
 const NOT_COLLECTIONS: Record<string, string> = {
   // A cart's lines are part of the cart: GET /api/carts/{id} returns all of them (at most 50), priced together.
   '/api/carts/{id}/lines': '/api/carts/{id}',
+  // So are the gift cards applied to it, shown in its `giftCards`.
+  '/api/carts/{id}/gift-cards': '/api/carts/{id}',
   // Image files served by their content hash; the images themselves are listed per product.
   '/media': '/api/products/{id}/media',
 };

@@ -9,6 +9,7 @@ import { CSRF_FIELD, sameOrigin, sameToken } from './csrf';
 import { readSession } from './session';
 import { accountRoutes } from './routes/account';
 import { apiKeyRoutes } from './routes/api-keys';
+import { giftCardRoutes } from './routes/gift-cards';
 import { categoryRoutes } from './routes/categories';
 import { brandRoutes } from './routes/brands';
 import { vendorRoutes } from './routes/vendors';
@@ -99,6 +100,7 @@ export function createAdminRouter(redispatch: Redispatch) {
   admin.route('/carts', cartsRoutes);
   admin.route('/shipments', shipmentsRoutes);
   admin.route('/returns', returnsRoutes);
+  admin.route('/gift-cards', giftCardRoutes);
   admin.route('/content/pages', contentPageRoutes);
   admin.route('/content/menus', menuRoutes);
   admin.route('/content/banners', bannerRoutes);

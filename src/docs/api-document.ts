@@ -58,6 +58,7 @@ const OPENAPI_TAGS = [
   { name: 'Returns', description: "Returns of an order's lines: requested, approved, received (restocking) and refunded." },
   { name: 'Inventory', description: 'Stock per variant and its history of adjustments.' },
   { name: 'Coupons', description: 'Discount codes and their rules.' },
+  { name: 'Gift cards', description: 'Cards issued by staff or bought, spent as a payment at checkout; their codes are shown once (docs/gift-cards.md).' },
   { name: 'Customers', description: 'Customer accounts and their addresses (also as `me` for the signed-in customer).' },
   { name: 'Users', description: 'Admin and vendor users (staff).' },
   { name: 'Vendors', description: 'Vendors of a marketplace store, whose users see only their own products and orders.' },

@@ -28,6 +28,7 @@ export const EVENT_TYPES = [
   'page.updated',
   'page.unpublished',
   'cart.abandoned',
+  'gift_card.issued',
 ] as const;
 
 /** `ping`: the test event `POST /api/webhooks/{id}/test` sends to one endpoint; never broadcast. */

@@ -1,4 +1,4 @@
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**
  * A prefixed, time-ordered id (`prod_01JD...`): 10 characters of millisecond time and 16 of
@@ -61,4 +61,6 @@ export const ID_PREFIX = {
   banner: 'bnr',
   media: 'med',
   productImport: 'imp',
+  giftCard: 'gc',
+  giftCardTransaction: 'gct',
 } as const;

@@ -185,6 +185,20 @@ export const EVENT_KINDS = {
     summary: 'A cart was abandoned',
     description: 'A cart with lines and an email was left unchanged for CART_ABANDONED_AFTER_MINUTES (once per cart).',
   },
+  'gift_card.issued': {
+    data: z.object({
+      giftCardId: id('gc_01JD0000000000000000000000'),
+      last4: z.string().openapi({ description: "The last four characters of the card's code (never the code).", example: 'Q7XM' }),
+      currency,
+      amount: Money,
+      expiresAt: Timestamp.nullable(),
+      recipientEmail: z.string().nullable(),
+      recipientName: z.string().nullable(),
+      orderId: id('ord_01JD0000000000000000000000', 'The order that bought it; null for a card staff issued.').nullable(),
+    }),
+    summary: 'A gift card was issued',
+    description: 'Staff issued a gift card (`POST /api/gift-cards`). The code is never in the event.',
+  },
 } as const satisfies Record<EventType, EventKind>;
 
 /** `ping`: what `POST /api/webhooks/{id}/test` sends to one endpoint. */

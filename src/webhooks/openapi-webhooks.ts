@@ -4,7 +4,7 @@ import { EVENT_TYPES, type EventType, PING_EVENT } from '../lib/events';
 import { Timestamp } from '../lib/schemas';
 import { EVENT_KINDS, PING_KIND } from './event-payloads';
 
-/** `order.placed` -> `OrderPlaced`, `store_credit.changed` -> `StoreCreditChanged`: the stem of its components' names (`OrderPlacedEvent`, `OrderPlacedEventData`). */
+/** `order.placed` -> `OrderPlaced`, `gift_card.issued` -> `GiftCardIssued`: the stem of its components' names (`OrderPlacedEvent`, `OrderPlacedEventData`). */
 export const eventComponentStem = (type: string) =>
   type
     .split(/[._]/)

@@ -48,7 +48,7 @@ it('docs/webhooks.md lists every event kind, each with exactly the fields of its
     const cell = rows.get(kind)!;
     const same = /^as `([a-z._]+)`$/.exec(cell);
     if (same) return fields(same[1]!);
-    return [...cell.matchAll(/`([a-z][A-Za-z]*)`/g)].map((m) => m[1]!).sort();
+    return [...cell.matchAll(/`([a-z][A-Za-z0-9]*)`/g)].map((m) => m[1]!).sort();
   };
   for (const kind of rows.keys()) {
     const schema = kind === PING_EVENT ? PING_KIND.data : EVENT_KINDS[kind as EventType].data;

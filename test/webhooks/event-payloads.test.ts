@@ -84,6 +84,9 @@ it('emits every event kind with data that parses strictly against its schema, in
     .where(eq(carts.id, cart.id));
   expect(await runScheduled(env, '* * * * *')).toMatchObject({ cartsAbandoned: 1 });
 
+  // gift_card.issued, by staff issuing a card.
+  await post('/api/gift-cards', { amount: 25, currency: 'USD', recipientEmail: `gift-${uid()}@example.test`, expiresAt: '2099-01-01T00:00:00Z' });
+
   // ping: POST /api/webhooks/{id}/test to an endpoint of a loopback receiver.
   const receiver = await openChannel();
   const endpoint = await post('/api/webhooks', { url: receiver.url, events: ['order.placed'] });

@@ -6,6 +6,7 @@ from typing import Dict, Tuple, Type, Union
 from ._types import (
     CartAbandonedEvent,
     CustomerRegisteredEvent,
+    GiftCardIssuedEvent,
     InventoryLowEvent,
     OrderCancelledEvent,
     OrderPlacedEvent,
@@ -51,6 +52,7 @@ STORE_EVENT_TYPES: Tuple[str, ...] = (
     "page.updated",
     "page.unpublished",
     "cart.abandoned",
+    "gift_card.issued",
     "ping",
 )
 
@@ -76,6 +78,7 @@ StoreEvent = Union[
     PageUpdatedEvent,
     PageUnpublishedEvent,
     CartAbandonedEvent,
+    GiftCardIssuedEvent,
     PingEvent,
 ]
 
@@ -101,5 +104,6 @@ EVENT_BODIES: Dict[str, Type[object]] = {
     "page.updated": PageUpdatedEvent,
     "page.unpublished": PageUnpublishedEvent,
     "cart.abandoned": CartAbandonedEvent,
+    "gift_card.issued": GiftCardIssuedEvent,
     "ping": PingEvent,
 }

@@ -40,11 +40,14 @@ from ._types import (
     CurrencyPrice,
     Customer,
     CustomerReport,
+    GiftCard,
+    GiftCardDetail,
     Health,
     ImportSummary,
     InventoryAdjustment,
     InventoryAdjustmentResult,
     InventoryItem,
+    IssuedGiftCard,
     Me,
     Menu,
     MenuItemInput,
@@ -107,6 +110,7 @@ __all__ = [
     "CustomersAddressesResource",
     "CustomersCreditResource",
     "CustomersResource",
+    "GiftCardsResource",
     "HealthResource",
     "ImportsResource",
     "InventoryAdjustmentsResource",
@@ -157,6 +161,7 @@ class StoreApiResources(ResourceBase):
         self.coupons = CouponsResource(http)
         self.currencies = CurrenciesResource(http)
         self.customers = CustomersResource(http)
+        self.gift_cards = GiftCardsResource(http)
         self.health = HealthResource(http)
         self.imports = ImportsResource(http)
         self.inventory = InventoryResource(http)
@@ -1124,6 +1129,24 @@ class CartsResource(ResourceBase):
             send_cart_token=True,
         )
 
+    def apply_gift_card(self, id: str, /, *, code: str, cart_token: Optional[str] = None) -> Cart:
+        """Apply a gift card code.
+
+        POST /api/carts/{id}/gift-cards
+
+        Args:
+            code: The gift card code (case, spaces and dashes do not matter).
+        """
+        return self._http.call(
+            "POST",
+            "/api/carts/{id}/gift-cards",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({"code": code}),
+            cart_token=cart_token,
+            send_cart_token=True,
+        )
+
     def checkout(
         self,
         id: str,
@@ -1235,10 +1258,10 @@ class CartsResource(ResourceBase):
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, status, customerId, email, currency,
                 pricesIncludeTax, couponCode, shippingAddress, billingAddress, lines,
-                shippingMethod, shippingMethodChosen, totals, notices, orderId, createdAt,
-                updatedAt. A `fields` selection returns only the selected properties, so properties
-                the response schema marks required may be absent: clients and validators should
-                treat them as optional then.
+                shippingMethod, shippingMethodChosen, totals, giftCards, amountDue, notices,
+                orderId, createdAt, updatedAt. A `fields` selection returns only the selected
+                properties, so properties the response schema marks required may be absent: clients
+                and validators should treat them as optional then.
             status: Cart status. One of: active, abandoned, converted.
             customer: The customer's id (`usr_...`): that customer's carts.
             email: The cart's contact email, any case.
@@ -1349,6 +1372,27 @@ class CartsResource(ResourceBase):
             "/api/carts/{id}/coupon",
             kind="item",
             path_params={"id": id},
+            cart_token=cart_token,
+            send_cart_token=True,
+        )
+
+    def remove_gift_card(
+        self,
+        id: str,
+        gift_card_id: str,
+        /,
+        *,
+        cart_token: Optional[str] = None,
+    ) -> Cart:
+        """Remove a gift card from the cart.
+
+        DELETE /api/carts/{id}/gift-cards/{giftCardId}
+        """
+        return self._http.call(
+            "DELETE",
+            "/api/carts/{id}/gift-cards/{giftCardId}",
+            kind="item",
+            path_params={"id": id, "giftCardId": gift_card_id},
             cart_token=cart_token,
             send_cart_token=True,
         )
@@ -2591,6 +2635,193 @@ class CustomersResource(ResourceBase):
         )
 
 
+class GiftCardsResource(ResourceBase):
+    """gift_cards: Gift cards."""
+
+    def create(
+        self,
+        *,
+        amount: float,
+        currency: str,
+        expiresAt: Union[str, NotGiven] = NOT_GIVEN,
+        recipientEmail: Union[str, NotGiven] = NOT_GIVEN,
+        recipientName: Union[str, NotGiven] = NOT_GIVEN,
+        message: Union[str, NotGiven] = NOT_GIVEN,
+    ) -> IssuedGiftCard:
+        """Issue a gift card.
+
+        POST /api/gift-cards
+
+        Args:
+            amount: Major units of `currency` (at most its decimals).
+            currency: One of the store's currencies (`GET /api/settings/currencies`); the card
+                pays only carts and orders in it.
+            expiresAt: ISO 8601 date-time; stored in UTC.
+            recipientEmail: The code is emailed there (template `gift_card.issued`).
+            message: A note for the recipient, in the email.
+        """
+        return self._http.call(
+            "POST",
+            "/api/gift-cards",
+            kind="item",
+            body=compact_body({
+                "amount": amount,
+                "currency": currency,
+                "expiresAt": expiresAt,
+                "recipientEmail": recipientEmail,
+                "recipientName": recipientName,
+                "message": message,
+            }),
+        )
+
+    def get(self, id: str, /, *, fields: Optional[str] = None) -> GiftCardDetail:
+        """Get a gift card with its transactions.
+
+        GET /api/gift-cards/{id}
+
+        Args:
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, last4, currency, initialAmount,
+                balance, status, expiresAt, recipientEmail, recipientName, message, customerId,
+                orderId, orderLineId, issuedBy, createdAt, updatedAt. A `fields` selection returns
+                only the selected properties, so properties the response schema marks required may
+                be absent: clients and validators should treat them as optional then.
+        """
+        return self._http.call(
+            "GET",
+            "/api/gift-cards/{id}",
+            kind="item",
+            path_params={"id": id},
+            query={"fields": fields},
+        )
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["active", "disabled", "expired"]] = None,
+        currency: Optional[str] = None,
+        orderId: Optional[str] = None,
+        q: Optional[str] = None,
+    ) -> Page[GiftCard]:
+        """List gift cards.
+
+        GET /api/gift-cards
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: createdAt,
+                balance, expiresAt, id. Default: createdAt:desc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, last4, currency, initialAmount,
+                balance, status, expiresAt, recipientEmail, recipientName, message, customerId,
+                orderId, orderLineId, issuedBy, createdAt, updatedAt. A `fields` selection returns
+                only the selected properties, so properties the response schema marks required may
+                be absent: clients and validators should treat them as optional then.
+            status: Status now: `active` (can pay), `disabled` (by staff), `expired` (active but
+                past `expiresAt`).
+            currency: ISO 4217 code of the card.
+            orderId: Cards bought by this order.
+            q: Search in the last four characters of the code and the recipient,
+                case-insensitive.
+        """
+        return self._http.call(
+            "GET",
+            "/api/gift-cards",
+            kind="list",
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "status": status,
+                "currency": currency,
+                "orderId": orderId,
+                "q": q,
+            },
+        )
+
+    def pages(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["active", "disabled", "expired"]] = None,
+        currency: Optional[str] = None,
+        orderId: Optional[str] = None,
+        q: Optional[str] = None,
+    ) -> Iterator[Page[GiftCard]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            status=status,
+            currency=currency,
+            orderId=orderId,
+            q=q,
+        ).iter_pages()
+
+    def iterate(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["active", "disabled", "expired"]] = None,
+        currency: Optional[str] = None,
+        orderId: Optional[str] = None,
+        q: Optional[str] = None,
+    ) -> Iterator[GiftCard]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            status=status,
+            currency=currency,
+            orderId=orderId,
+            q=q,
+        ):
+            yield from each.data
+
+    def update(
+        self,
+        id: str,
+        /,
+        *,
+        status: Union[Literal["active", "disabled"], NotGiven] = NOT_GIVEN,
+        expiresAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
+    ) -> GiftCard:
+        """Disable, enable or change the expiry of a gift card.
+
+        PATCH /api/gift-cards/{id}
+
+        Args:
+            status: A disabled card pays nothing until enabled again; its balance stays.
+            expiresAt: null: never expires.
+        """
+        return self._http.call(
+            "PATCH",
+            "/api/gift-cards/{id}",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({"status": status, "expiresAt": expiresAt}),
+        )
+
+
 class HealthResource(ResourceBase):
     """health: Health."""
 
@@ -3401,9 +3632,10 @@ class OrdersPaymentsResource(ResourceBase):
         id: str,
         /,
         *,
-        provider: Literal["manual", "store_credit", "stripe"],
+        provider: Literal["manual", "store_credit", "stripe", "gift_card"],
         amount: Union[float, NotGiven] = NOT_GIVEN,
         reference: Union[str, NotGiven] = NOT_GIVEN,
+        code: Union[str, NotGiven] = NOT_GIVEN,
         details: Union[Dict[str, Any], NotGiven] = NOT_GIVEN,
         idempotency_key: Optional[str] = None,
     ) -> PaymentAttempt:
@@ -3420,11 +3652,14 @@ class OrdersPaymentsResource(ResourceBase):
                 confirms in the browser with Stripe.js, available when STRIPE_SECRET_KEY and
                 STRIPE_WEBHOOK_SECRET are set (422 otherwise). `store_credit` spends the order's
                 customer's store credit in the order's currency, completed at once; more than the
-                balance is 409 (the payment kept `failed`), a guest order 422.
+                balance is 409 (the payment kept `failed`), a guest order 422. `gift_card` pays with
+                the gift card whose `code` is given: `amount`, or what it holds up to what is owed.
             amount: Major units of the order currency. Defaults to what is still owed (total -
                 amountPaid).
             reference: `manual` only: your reference for the money (a bank transfer's), stored
                 as providerReference.
+            code: `gift_card` only, and required: the card's code. Wrong codes are locked out
+                like sign-in (`docs/gift-cards.md`).
             details: Provider-specific input. For `manual`, `{ "simulateFailure": true }` makes
                 the charge fail.
         """
@@ -3437,6 +3672,7 @@ class OrdersPaymentsResource(ResourceBase):
                 "provider": provider,
                 "amount": amount,
                 "reference": reference,
+                "code": code,
                 "details": details,
             }),
             idempotent=True,
@@ -4311,7 +4547,7 @@ class PaymentsResource(ResourceBase):
         fields: Optional[str] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
-        provider: Optional[Literal["manual", "store_credit", "stripe"]] = None,
+        provider: Optional[Literal["manual", "store_credit", "stripe", "gift_card"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[Payment]:
@@ -4336,7 +4572,7 @@ class PaymentsResource(ResourceBase):
             order: Payments of this order (id).
             status: Payment status. One of: pending, completed, failed, partially_refunded,
                 refunded.
-            provider: Payment provider. One of: manual, store_credit, stripe.
+            provider: Payment provider. One of: manual, store_credit, stripe, gift_card.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -4367,7 +4603,7 @@ class PaymentsResource(ResourceBase):
         fields: Optional[str] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
-        provider: Optional[Literal["manual", "store_credit", "stripe"]] = None,
+        provider: Optional[Literal["manual", "store_credit", "stripe", "gift_card"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[Payment]]:
@@ -4393,7 +4629,7 @@ class PaymentsResource(ResourceBase):
         fields: Optional[str] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
-        provider: Optional[Literal["manual", "store_credit", "stripe"]] = None,
+        provider: Optional[Literal["manual", "store_credit", "stripe", "gift_card"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Payment]:
@@ -6818,7 +7054,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[WebhookDelivery]:
@@ -6845,7 +7081,8 @@ class WebhooksDeliveriesResource(ResourceBase):
                 product.created, product.updated, product.deleted, customer.registered,
                 payment.completed, payment.failed, payment.refunded, payment.disputed,
                 store_credit.changed, shipment.shipped, return.requested, return.received,
-                inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, ping.
+                inventory.low, page.published, page.updated, page.unpublished, cart.abandoned,
+                gift_card.issued, ping.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -6877,7 +7114,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[WebhookDelivery]]:
@@ -6904,7 +7141,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[WebhookDelivery]:
@@ -6975,9 +7212,9 @@ class WebhooksResource(ResourceBase):
                 `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
                 `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`,
                 `return.received`, `inventory.low`, `page.published`, `page.updated`,
-                `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including
-                kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
-                /api/webhooks/{id}/test` sends it.
+                `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every
+                kind, including kinds added later. Duplicates are dropped. `ping` is not
+                subscribable: `POST /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(
@@ -7177,9 +7414,9 @@ class WebhooksResource(ResourceBase):
                 `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
                 `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`,
                 `return.received`, `inventory.low`, `page.published`, `page.updated`,
-                `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including
-                kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
-                /api/webhooks/{id}/test` sends it.
+                `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every
+                kind, including kinds added later. Duplicates are dropped. `ping` is not
+                subscribable: `POST /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(

@@ -17,7 +17,9 @@ __all__ = [
     "ApiIndex",
     "ApiIndexLinks",
     "ApiKey",
+    "AppliedGiftCard",
     "ApplyCoupon",
+    "ApplyGiftCard",
     "AuditActor",
     "AuditChange",
     "AuditEntry",
@@ -52,6 +54,7 @@ __all__ = [
     "CreateCouponCurrencyAmountsItem",
     "CreateCurrency",
     "CreateCustomer",
+    "CreateGiftCard",
     "CreateInventoryAdjustment",
     "CreateMenu",
     "CreateOrder",
@@ -92,6 +95,11 @@ __all__ = [
     "Error",
     "ErrorDetail",
     "ErrorError",
+    "GiftCard",
+    "GiftCardDetail",
+    "GiftCardIssuedEvent",
+    "GiftCardIssuedEventData",
+    "GiftCardTransaction",
     "Health",
     "ImportFailure",
     "ImportSummary",
@@ -100,6 +108,7 @@ __all__ = [
     "InventoryItem",
     "InventoryLowEvent",
     "InventoryLowEventData",
+    "IssuedGiftCard",
     "Login",
     "Me",
     "Menu",
@@ -230,6 +239,7 @@ __all__ = [
     "UpdateCouponCurrencyAmountsItem",
     "UpdateCurrency",
     "UpdateCustomer",
+    "UpdateGiftCard",
     "UpdateMenu",
     "UpdateNotificationTemplate",
     "UpdateOrder",
@@ -358,7 +368,25 @@ class ApiKey(TypedDict):
     status: Literal["active", "revoked", "expired"]
 
 
+class AppliedGiftCard(TypedDict):
+    id: str
+    #: The last four characters of its code.
+    last4: str
+    #: What is on it now, in major units of the cart currency.
+    balance: float
+    #: What it would pay of this cart at checkout: its balance, up to what the cards before it left.
+    amount: float
+    #: Why it would pay nothing now (disabled, expired, another currency, empty); null when it can
+    #: pay.
+    problem: Optional[str]
+
+
 class ApplyCoupon(TypedDict):
+    code: str
+
+
+class ApplyGiftCard(TypedDict):
+    #: The gift card code (case, spaces and dashes do not matter).
     code: str
 
 
@@ -532,6 +560,11 @@ class Cart(TypedDict):
     #: default.
     shippingMethodChosen: bool
     totals: CartTotals
+    #: Gift cards applied (`POST /api/carts/{id}/gift-cards`), in the order they pay at checkout.
+    giftCards: List[AppliedGiftCard]
+    #: `totals.total` less what the applied gift cards would pay: what is left to pay by another
+    #: provider after checkout.
+    amountDue: float
     notices: List[CartNotice]
     #: The order a converted cart became.
     orderId: Optional[str]
@@ -943,6 +976,24 @@ class CreateCustomer(_CreateCustomerRequired, total=False):
     password: str
 
 
+class _CreateGiftCardRequired(TypedDict):
+    #: Major units of `currency` (at most its decimals).
+    amount: float
+    #: One of the store's currencies (`GET /api/settings/currencies`); the card pays only carts and
+    #: orders in it.
+    currency: str
+
+
+class CreateGiftCard(_CreateGiftCardRequired, total=False):
+    #: ISO 8601 date-time; stored in UTC.
+    expiresAt: str
+    #: The code is emailed there (template `gift_card.issued`).
+    recipientEmail: str
+    recipientName: str
+    #: A note for the recipient, in the email.
+    message: str
+
+
 class _CreateInventoryAdjustmentRequired(TypedDict):
     #: Units to add (positive) or take out (negative).
     delta: int
@@ -1067,8 +1118,9 @@ class _CreatePaymentRequired(TypedDict):
     #: with Stripe.js, available when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (422
     #: otherwise). `store_credit` spends the order's customer's store credit in the order's
     #: currency, completed at once; more than the balance is 409 (the payment kept `failed`), a
-    #: guest order 422.
-    provider: Literal["manual", "store_credit", "stripe"]
+    #: guest order 422. `gift_card` pays with the gift card whose `code` is given: `amount`, or what
+    #: it holds up to what is owed.
+    provider: Literal["manual", "store_credit", "stripe", "gift_card"]
 
 
 class CreatePayment(_CreatePaymentRequired, total=False):
@@ -1076,6 +1128,9 @@ class CreatePayment(_CreatePaymentRequired, total=False):
     amount: float
     #: `manual` only: your reference for the money (a bank transfer's), stored as providerReference.
     reference: str
+    #: `gift_card` only, and required: the card's code. Wrong codes are locked out like sign-in
+    #: (`docs/gift-cards.md`).
+    code: str
     #: Provider-specific input. For `manual`, `{ "simulateFailure": true }` makes the charge fail.
     details: Dict[str, Any]
 
@@ -1353,9 +1408,9 @@ class _CreateWebhookEndpointRequired(TypedDict):
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
     #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
     #: `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`,
-    #: `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or
-    #: `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is
-    #: not subscribable: `POST /api/webhooks/{id}/test` sends it.
+    #: `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`,
+    #: `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates
+    #: are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it.
     events: List[str]
 
 
@@ -1550,6 +1605,77 @@ class ErrorDetail(_ErrorDetailRequired, total=False):
     field: str
 
 
+class GiftCard(TypedDict):
+    id: str
+    #: The last four characters of the code, to tell cards apart.
+    last4: str
+    currency: str
+    #: What the card was issued for, in major units of `currency`.
+    initialAmount: float
+    #: What is left on it, in major units of `currency`.
+    balance: float
+    #: `active` (can pay), `disabled` (by staff), `expired` (active but past `expiresAt`).
+    status: Literal["active", "disabled", "expired"]
+    expiresAt: Optional[str]
+    recipientEmail: Optional[str]
+    recipientName: Optional[str]
+    message: Optional[str]
+    customerId: Optional[str]
+    orderId: Optional[str]
+    orderLineId: Optional[str]
+    #: `user:<id>` or `key:<id>` for a card staff issued, `system` for one bought as a product.
+    issuedBy: str
+    createdAt: str
+    updatedAt: str
+
+
+class GiftCardDetail(GiftCard):
+    #: Every change of the balance, oldest first.
+    transactions: List[GiftCardTransaction]
+
+
+class GiftCardIssuedEvent(TypedDict):
+    """
+    The body of each `gift_card.issued` delivery. Staff issued a gift card (`POST /api/gift-cards`).
+    The code is never in the event.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["gift_card.issued"]
+    data: GiftCardIssuedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class GiftCardIssuedEventData(TypedDict):
+    giftCardId: str
+    #: The last four characters of the card's code (never the code).
+    last4: str
+    currency: str
+    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    amount: float
+    expiresAt: Optional[str]
+    recipientEmail: Optional[str]
+    recipientName: Optional[str]
+    #: The order that bought it; null for a card staff issued.
+    orderId: Optional[str]
+
+
+class GiftCardTransaction(TypedDict):
+    id: str
+    #: The change to the balance (negative spends), in major units of `currency`.
+    amount: float
+    #: The balance right after it, in major units of `currency`.
+    balanceAfter: float
+    #: `issued`, `spent` (a payment), `refunded`, `adjustment`.
+    kind: str
+    orderId: Optional[str]
+    paymentId: Optional[str]
+    actor: str
+    createdAt: str
+
+
 class Health(TypedDict):
     status: Literal["ok", "degraded"]
     database: Literal["ok", "unavailable"]
@@ -1648,6 +1774,12 @@ class InventoryLowEventData(TypedDict):
     quantity: int
     #: The low-stock threshold in force: the variant's, else its product's, else the store's.
     threshold: int
+
+
+class IssuedGiftCard(GiftCard):
+    #: The code. Shown only in this response (and in the email to `recipientEmail`): hand it over
+    #: now.
+    code: str
 
 
 class _LoginRequired(TypedDict):
@@ -3496,6 +3628,13 @@ class UpdateCustomer(TypedDict, total=False):
     currentPassword: str
 
 
+class UpdateGiftCard(TypedDict, total=False):
+    #: A disabled card pays nothing until enabled again; its balance stays.
+    status: Literal["active", "disabled"]
+    #: null: never expires.
+    expiresAt: Optional[str]
+
+
 class UpdateMenu(TypedDict, total=False):
     name: str
     #: Unique; the storefront reads the menu by it.
@@ -3815,9 +3954,9 @@ class UpdateWebhookEndpoint(TypedDict, total=False):
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
     #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
     #: `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`,
-    #: `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or
-    #: `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is
-    #: not subscribable: `POST /api/webhooks/{id}/test` sends it.
+    #: `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`,
+    #: `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates
+    #: are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it.
     events: List[str]
     description: Optional[str]
     #: Defaults to true.

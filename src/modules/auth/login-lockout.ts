@@ -31,10 +31,10 @@ export function activeLock(rows: readonly { lockedUntil: string | null }[], now 
   return until > now.toISOString() ? until : null;
 }
 
-/** 429 RATE_LIMITED with Retry-After, for a sign-in refused by a lock. */
-export function lockedOut(until: string, now = new Date()): ApiError {
+/** 429 RATE_LIMITED with Retry-After, for a sign-in (or what else `refused` names) refused by a lock. */
+export function lockedOut(until: string, now = new Date(), refused = 'Too many failed sign-ins for this account'): ApiError {
   const seconds = Math.max(1, Math.ceil((Date.parse(until) - now.getTime()) / 1000));
-  return new ApiError('RATE_LIMITED', `Too many failed sign-ins for this account. Try again after ${until.slice(11, 16)} UTC.`, {
+  return new ApiError('RATE_LIMITED', `${refused}. Try again after ${until.slice(11, 16)} UTC.`, {
     headers: { 'Retry-After': String(seconds) },
   });
 }
@@ -111,4 +111,21 @@ export async function countAttempt(db: Database, email: string, ip: string, now 
 export function clearFailureStatements(db: Database, email: string, ip: string, now = new Date()) {
   const old = new Date(now.getTime() - WINDOW_MS - LOCK_MS).toISOString();
   return [db.delete(loginFailures).where(rowsOf(email, ip)), db.delete(loginFailures).where(lt(loginFailures.firstFailureAt, old))] as const;
+}
+
+/**
+ * Takes back the count of an attempt whose secret was right, where a right one must not clear the
+ * failures before it (a gift card's code: a guesser holding one real card could otherwise reset its
+ * counter between guesses). A lock this attempt set by reaching its limit goes with it; the
+ * counters are otherwise as the wrong attempts left them.
+ */
+export function uncountAttemptStatement(db: Database, email: string, ip: string) {
+  const limit = sql`CASE WHEN ${loginFailures.ip} = ${EVERY_ADDRESS} THEN ${MAX_FAILURES_PER_ACCOUNT} ELSE ${MAX_FAILURES_FROM_ONE_ADDRESS} END`;
+  return db
+    .update(loginFailures)
+    .set({
+      failures: sql`max(${loginFailures.failures} - 1, 0)`,
+      lockedUntil: sql`CASE WHEN ${loginFailures.failures} - 1 < ${limit} THEN NULL ELSE ${loginFailures.lockedUntil} END`,
+    })
+    .where(rowsOf(email, ip));
 }

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type CartRow, cartLines, carts } from '../../db/schema';
+import { type CartRow, cartGiftCards, cartLines, carts } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { MAX_LINES } from '../orders/quote';
@@ -13,7 +13,7 @@ import { reread } from './carts.service';
  * A guest cart becomes a signed-in user's: when the user has no active cart the guest cart itself
  * changes hands (and its token stops working); otherwise its lines are merged into the user's cart
  * (quantities added, capped at MAX_LINE_QUANTITY), the user's cart takes the guest's email, addresses
- * and coupon where it has none, and the guest cart is deleted. Every statement is conditioned on the
+ * and coupon where it has none and its gift cards, and the guest cart is deleted. Every statement is conditioned on the
  * guest cart still being an active guest cart, in one batch, so a concurrent checkout or adoption of
  * it leaves the user's cart untouched. Returns the user's cart.
  */
@@ -55,8 +55,13 @@ export async function adoptGuestCart(db: Database, userId: string, guest: CartRo
       updatedAt: ts,
     })
     .where(and(eq(carts.id, own.id), guestIsActive));
+  // Columns in table order: cart_id, gift_card_id, created_at.
+  const cardsKept = db
+    .insert(cartGiftCards)
+    .select(sql`SELECT ${own.id}, gift_card_id, created_at FROM cart_gift_cards WHERE cart_id = ${guest.id} AND ${guestIsActive}`)
+    .onConflictDoNothing();
   // The guest cart goes last: the statements before it are conditioned on its still being there.
-  const results = await db.batch([takeOver, ...merges, db.delete(carts).where(stillGuest)]);
+  const results = await db.batch([takeOver, ...merges, cardsKept, db.delete(carts).where(stillGuest)]);
   if (results.at(-1)!.meta.changes === 0) throw ApiError.notFound('Cart', guest.id);
   return reread(db, own.id);
 }

@@ -7,6 +7,7 @@ import { taxBreakdown } from '../../lib/tax-breakdown';
 import { type Quote, quote } from '../orders/quote';
 import type { Cart } from './carts.schemas';
 import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
+import { appliedCardsOf, giftCardsView } from '../gift-cards/applied-gift-cards';
 
 /**
  * A cart as the API shows it: priced by quote() at every read, so it always says what checkout
@@ -89,15 +90,16 @@ async function priceTolerantly(db: Database, cart: CartRow, rows: CartLineRow[],
 
 /** The cart's lines and coupon code, and the cart with the customer's default addresses where it has none. */
 async function cartParts(db: Database, stored: CartRow) {
-  const [rows, couponRows, defaults] = await db.batch([
+  const [rows, couponRows, defaults, cards] = await db.batch([
     cartLinesOf(db, stored.id),
     db
       .select({ code: coupons.code })
       .from(coupons)
       .where(eq(coupons.id, stored.couponId ?? '')),
     defaultAddressesOf(db, stored.customerId),
+    appliedCardsOf(db, stored.id),
   ]);
-  return { cart: withDefaultAddresses(stored, defaults), rows, couponCode: couponRows[0]?.code ?? null };
+  return { cart: withDefaultAddresses(stored, defaults), rows, couponCode: couponRows[0]?.code ?? null, cards };
 }
 
 /**
@@ -122,7 +124,7 @@ export async function shippingOptions(db: Database, stored: CartRow, now = new D
  * the next read by its owner will remove, and the idle clock (`updatedAt`) is left alone.
  */
 export async function cartView(db: Database, stored: CartRow, { now = new Date(), readOnly = false }: { now?: Date; readOnly?: boolean } = {}): Promise<Cart> {
-  const { cart, rows, couponCode } = await cartParts(db, stored);
+  const { cart, rows, couponCode, cards } = await cartParts(db, stored);
   const priced = await priceTolerantly(db, cart, rows, couponCode, now);
   const q = priced.quote;
   let current = cart;
@@ -196,6 +198,7 @@ export async function cartView(db: Database, stored: CartRow, { now = new Date()
         major,
       ),
     },
+    ...giftCardsView(cards, q.totals.total, q.currency.code, q.currency.minorUnits, now),
     // A converted cart's coupon counts its own order as a use: the order, not the cart, says what was charged.
     notices: current.status === 'active' ? priced.notices : [],
     orderId: current.orderId,

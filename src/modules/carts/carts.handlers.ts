@@ -12,6 +12,8 @@ import type * as routes from './carts.routes';
 import * as service from './carts.service';
 import { toOrder } from '../orders/orders.read';
 import { checkout } from './checkout';
+import * as cartGiftCards from '../gift-cards/cart-gift-cards';
+import { shopperNetwork } from '../../lib/client-network';
 import { orderNumberStart } from '../orders/place-order';
 import { recoverySecret, redeemRecovery } from './recovery';
 
@@ -69,6 +71,12 @@ export const applyCoupon: AppRouteHandler<typeof routes.applyCoupon> = async (c)
 
 export const removeCoupon: AppRouteHandler<typeof routes.removeCoupon> = async (c) =>
   changed(c, c.req.valid('param').id, (cart) => service.removeCoupon(c.var.db, cart), 'Coupon removed');
+
+export const applyGiftCard: AppRouteHandler<typeof routes.applyGiftCard> = async (c) =>
+  changed(c, c.req.valid('param').id, (cart) => cartGiftCards.applyGiftCard(c.var.db, cart, c.req.valid('json').code, shopperNetwork(c)), 'Gift card applied');
+
+export const removeGiftCard: AppRouteHandler<typeof routes.removeGiftCard> = async (c) =>
+  changed(c, c.req.valid('param').id, (cart) => cartGiftCards.removeGiftCard(c.var.db, cart, c.req.valid('param').giftCardId), 'Gift card removed');
 
 export const recoverCart: AppRouteHandler<typeof routes.recoverCart> = async (c) => {
   const { cart, token } = await redeemRecovery(c.var.db, recoverySecret(c.env), c.req.valid('param').id, c.req.valid('json').token);

@@ -6,7 +6,18 @@ import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation
 import { listQuerySchema } from '../../lib/query';
 import { cartListQuery } from './carts.query';
 import { CART_TOKEN_HEADER, SELF_CART } from './carts.access';
-import { AddLineBody, ApplyCouponBody, CartSchema, CheckoutBody, CreateCartBody, NewCartSchema, ShippingOptionSchema, UpdateCartBody, UpdateLineBody } from './carts.schemas';
+import {
+  AddLineBody,
+  ApplyCouponBody,
+  ApplyGiftCardBody,
+  CartSchema,
+  CheckoutBody,
+  CreateCartBody,
+  NewCartSchema,
+  ShippingOptionSchema,
+  UpdateCartBody,
+  UpdateLineBody,
+} from './carts.schemas';
 
 const tags = ['Carts'];
 /** Guest carts need no credential (their token is the key); a credential that is present and bad is still 401. */
@@ -204,6 +215,43 @@ export const removeCoupon = apiRoute({
   security: optionalAuth,
   request: { params: CartParams, headers: CartTokenHeaders },
   responses: { 200: cartResponse('The cart without a coupon.'), ...errorResponses(401, 403, 404, 409) },
+});
+
+const GiftCardParams = CartParams.extend({
+  giftCardId: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'giftCardId', in: 'path' }, example: 'gc_01JD0000000000000000000000' }),
+});
+
+export const applyGiftCard = apiRoute({
+  ...operation('carts', 'applyGiftCard', 'applyCartGiftCard'),
+  method: 'post',
+  path: '/carts/{id}/gift-cards',
+  tags,
+  summary: 'Apply a gift card code',
+  description:
+    'Applies a gift card to the cart: at checkout, after the order is placed, each applied card pays what it holds of what is still owed ' +
+    '(a `gift_card` payment), in the order applied, and the rest (`amountDue`) is paid as any order is. A wrong code is 422; wrong codes are ' +
+    'locked out like sign-in: 5 from one network within 15 minutes refuse that network every gift-card code, the right one too, for 15 minutes ' +
+    '(429 with Retry-After). A card that cannot pay this cart (disabled, expired, in another currency, empty) is 409. Applying a card twice keeps it once. ' +
+    `${reach} ${checkedOut}`,
+  security: optionalAuth,
+  request: { params: CartParams, headers: CartTokenHeaders, body: jsonBody(ApplyGiftCardBody, 'The code.') },
+  responses: { 200: cartResponse('The cart with the card in `giftCards`.'), ...errorResponses(401, 403, 404, 409, 429, ...bodyErrors) },
+});
+
+export const removeGiftCard = apiRoute({
+  ...operation('carts', 'removeGiftCard', 'removeCartGiftCard'),
+  method: 'delete',
+  path: '/carts/{id}/gift-cards/{giftCardId}',
+  tags,
+  summary: 'Remove a gift card from the cart',
+  description: `Answers 200 with the whole cart; a card not on the cart is 404. ${reach} ${checkedOut}`,
+  security: optionalAuth,
+  request: { params: GiftCardParams, headers: CartTokenHeaders },
+  responses: { 200: cartResponse('The cart without the card.'), ...errorResponses(401, 403, 404, 409) },
 });
 
 export const adoptCart = apiRoute({

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { GiftCardCode } from '../gift-cards/gift-cards.schemas';
 import { CART_STATUSES } from '../../db/schema';
 import { Timestamp } from '../../lib/schemas';
 import { OrderShippingMethodSchema, PostalAddress, TaxBreakdownSchema } from '../orders/orders.schemas';
@@ -63,6 +64,16 @@ export const CartNoticeSchema = z
   .object({ code: z.enum(CART_NOTICE_CODES), message: z.string() })
   .openapi('CartNotice', { description: 'Something the server changed in the cart because it could no longer stand, and why.' });
 
+export const AppliedGiftCardSchema = z
+  .object({
+    id: z.string().openapi({ example: 'gc_01JD0000000000000000000000' }),
+    last4: z.string().openapi({ description: 'The last four characters of its code.', example: 'Q7XM' }),
+    balance: z.number().openapi({ description: 'What is on it now, in major units of the cart currency.' }),
+    amount: z.number().openapi({ description: 'What it would pay of this cart at checkout: its balance, up to what the cards before it left.' }),
+    problem: z.string().nullable().openapi({ description: 'Why it would pay nothing now (disabled, expired, another currency, empty); null when it can pay.' }),
+  })
+  .openapi('AppliedGiftCard');
+
 export const CartSchema = z
   .object({
     id: z.string(),
@@ -89,6 +100,10 @@ export const CartSchema = z
     }),
     shippingMethodChosen: z.boolean().openapi({ description: 'true when the shopper chose `shippingMethod`; false when it is the cheapest, picked by default.' }),
     totals: CartTotalsSchema,
+    giftCards: z.array(AppliedGiftCardSchema).openapi({ description: 'Gift cards applied (`POST /api/carts/{id}/gift-cards`), in the order they pay at checkout.' }),
+    amountDue: z
+      .number()
+      .openapi({ description: '`totals.total` less what the applied gift cards would pay: what is left to pay by another provider after checkout.', example: 12.5 }),
     notices: z.array(CartNoticeSchema),
     orderId: z.string().nullable().openapi({ description: 'The order a converted cart became.' }),
     createdAt: Timestamp,
@@ -168,3 +183,5 @@ export const CheckoutBody = z
 export type CreateCartInput = z.infer<typeof CreateCartBody>;
 export type UpdateCartInput = z.infer<typeof UpdateCartBody>;
 export type CheckoutInput = z.infer<typeof CheckoutBody>;
+
+export const ApplyGiftCardBody = z.strictObject({ code: GiftCardCode }).openapi('ApplyGiftCard');

@@ -6,6 +6,7 @@ import { type PlacedOrder, placeOrder } from '../orders/place-order';
 import { cartLinesOf } from './cart-view';
 import type { CheckoutInput } from './carts.schemas';
 import { assertActive } from './carts.service';
+import { spendAppliedGiftCards } from '../gift-cards/cart-gift-cards';
 import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
 
 /**
@@ -14,6 +15,7 @@ import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
  * of the same cart (guard `cart_converted`, 409). When anything is refused (stock, coupon) nothing
  * is written and the cart stays active with its lines. The body's fields apply to this order only;
  * the cart's addresses, or the customer's defaults where it has none (./default-addresses.ts), otherwise.
+ * Once placed, the gift cards applied to the cart pay what they can of it (../gift-cards/cart-gift-cards.ts).
  */
 export async function checkout(db: Database, stored: CartRow, input: CheckoutInput, actor: string, numberStart?: number, now = new Date()): Promise<PlacedOrder> {
   assertActive(stored);
@@ -35,7 +37,7 @@ export async function checkout(db: Database, stored: CartRow, input: CheckoutInp
   if (!email) missing.push({ field: 'email', problem: 'is required: a guest order needs an email (here or on the cart)', code: 'required' });
   if (lines.length === 0) missing.push({ field: 'lines', problem: 'the cart is empty', code: 'too_small' });
   if (missing.length) throw ApiError.validation(missing);
-  return placeOrder(
+  const placed = await placeOrder(
     db,
     {
       customerId: cart.customerId,
@@ -54,4 +56,5 @@ export async function checkout(db: Database, stored: CartRow, input: CheckoutInp
     },
     now,
   );
+  return { ...placed, order: await spendAppliedGiftCards(db, placed.order, cart.id, actor, now) };
 }

@@ -13,6 +13,8 @@ export const cartsRouter = createRouter()
   .openapi(routes.removeLine, handlers.removeLine)
   .openapi(routes.applyCoupon, handlers.applyCoupon)
   .openapi(routes.removeCoupon, handlers.removeCoupon)
+  .openapi(routes.applyGiftCard, handlers.applyGiftCard)
+  .openapi(routes.removeGiftCard, handlers.removeGiftCard)
   .openapi(routes.adoptCart, handlers.adoptCart)
   .openapi(routes.recoverCart, handlers.recoverCart)
   .openapi(routes.checkoutCart, handlers.checkoutCart);

@@ -3,6 +3,7 @@ import { payments, REFUND_DESTINATIONS, refunds } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
 import { PROVIDER_NAMES } from './providers/registry';
+import { GiftCardCode } from '../gift-cards/gift-cards.schemas';
 
 /** Shapes of payments and refunds on the wire: the tables, with money in the order currency's major units. */
 
@@ -59,7 +60,8 @@ export const CreatePaymentBody = z
       description:
         'The payment provider. `manual` records money taken outside the store (and serves tests); `stripe` starts a card payment (a PaymentIntent) ' +
         'that the customer confirms in the browser with Stripe.js, available when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (422 otherwise). ' +
-        "`store_credit` spends the order's customer's store credit in the order's currency, completed at once; more than the balance is 409 (the payment kept `failed`), a guest order 422.",
+        "`store_credit` spends the order's customer's store credit in the order's currency, completed at once; more than the balance is 409 (the payment kept `failed`), a guest order 422. " +
+        '`gift_card` pays with the gift card whose `code` is given: `amount`, or what it holds up to what is owed.',
     }),
     amount: Amount.optional().openapi({ description: 'Major units of the order currency. Defaults to what is still owed (total - amountPaid).', example: 19.99 }),
     reference: z
@@ -69,6 +71,9 @@ export const CreatePaymentBody = z
       .max(200)
       .optional()
       .openapi({ description: "`manual` only: your reference for the money (a bank transfer's), stored as providerReference." }),
+    code: GiftCardCode.optional().openapi({
+      description: "`gift_card` only, and required: the card's code. Wrong codes are locked out like sign-in (`docs/gift-cards.md`).",
+    }),
     details: z
       .record(z.string().max(100), z.unknown())
       .optional()

@@ -56,7 +56,7 @@ const pendingSum = (orderId: string) =>
   sql<number>`(SELECT coalesce(sum(${payments.amount}), 0) FROM ${payments} WHERE ${payments.orderId} = ${orderId} AND ${payments.status} = 'pending')`;
 
 /** What is owed: the total less what is paid and what pending payments are already taking. */
-async function owed(db: Database, order: OrderRow): Promise<number> {
+export async function owed(db: Database, order: OrderRow): Promise<number> {
   const [row] = await db
     .select({ pending: pendingSum(order.id) })
     .from(orders)
@@ -64,13 +64,13 @@ async function owed(db: Database, order: OrderRow): Promise<number> {
   return order.total - order.amountPaid - (row?.pending ?? 0);
 }
 
-function refuseClosed(order: OrderRow) {
+export function refuseClosed(order: OrderRow) {
   if ((CLOSED as readonly string[]).includes(order.status)) {
     throw ApiError.conflict(`Order '${order.id}' is ${order.status}: it takes no more payments`, 'orderId');
   }
 }
 
-function refuseMoreThanOwed(order: OrderRow, amount: number, due: number) {
+export function refuseMoreThanOwed(order: OrderRow, amount: number, due: number) {
   if (due <= 0) throw ApiError.conflict(`Nothing is owed on order '${order.id}'`, 'amount');
   if (amount > due) {
     throw ApiError.conflict(`The amount is more than is owed on order '${order.id}' (${toMajor(due, order.minorUnits)} ${order.currency})`, 'amount');
@@ -107,6 +107,9 @@ export async function createPayment(
   { actor, requestKey = null, now = new Date() }: Requested,
 ): Promise<PaymentAttempt> {
   const provider = paymentProvider(input.provider, env);
+  // Its spend is written with the payment (src/modules/gift-cards/gift-card-payment.ts), which only a code opens.
+  if (provider.name === 'gift_card') throw ApiError.validation([{ field: 'code', problem: 'is required to pay with a gift card', code: 'required' }]);
+  if (input.code !== undefined) throw ApiError.validation([{ field: 'code', problem: 'is for gift card payments' }]);
   if (input.reference !== undefined && provider.name !== 'manual')
     throw ApiError.validation([{ field: 'reference', problem: 'is for manual payments; the provider sets its own' }]);
   const amount = input.amount === undefined ? undefined : amountInMinor(input.amount, order.minorUnits);
@@ -144,19 +147,25 @@ export async function createPayment(
     createdAt: ts,
     updatedAt: ts,
   };
-  const fits = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${order.id} AND ${orders.status} NOT IN ('cancelled', 'refunded')
-    AND ${orders.amountPaid} + ${pendingSum(order.id)} + ${charged} <= ${orders.total})`;
-  const inserted = await insertWhere(db, payments, row, fits).catch((error) => {
+  const inserted = await insertWhere(db, payments, row, paymentFits(order.id, charged)).catch((error) => {
     if (/UNIQUE constraint failed: payments\.request_key/.test(String(error?.cause ?? error))) throw ApiError.conflict('A request with this Idempotency-Key is in progress');
     throw error;
   });
-  if (inserted.meta.changes === 0) {
-    const fresh = await findOrder(db, order.id, undefined);
-    refuseClosed(fresh);
-    refuseMoreThanOwed(fresh, charged, await owed(db, fresh));
-    throw ApiError.conflict(`Order '${order.id}' changed while paying; try again`);
-  }
+  if (inserted.meta.changes === 0) await refuseUnfitPayment(db, order, charged);
   return attempt(db, provider, row, order, actor, 'charge');
+}
+
+/** Holds (in the statement inserting a payment of `amount`) while the order is open and the amount fits in what is neither paid nor pending. */
+export const paymentFits = (orderId: string, amount: number) =>
+  sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${orderId} AND ${orders.status} NOT IN ('cancelled', 'refunded')
+    AND ${orders.amountPaid} + ${pendingSum(orderId)} + ${amount} <= ${orders.total})`;
+
+/** Why a payment paymentFits refused was refused, read again: closed, more than owed, or (a race) changed meanwhile. */
+export async function refuseUnfitPayment(db: Database, order: OrderRow, amount: number): Promise<never> {
+  const fresh = await findOrder(db, order.id, undefined);
+  refuseClosed(fresh);
+  refuseMoreThanOwed(fresh, amount, await owed(db, fresh));
+  throw ApiError.conflict(`Order '${order.id}' changed while paying; try again`);
 }
 
 /** The oldest pending payment of the order with this provider (an open PaymentIntent), if any. */

@@ -87,6 +87,14 @@ final class CartsLinesResource
      *         total: int|float,
      *         taxBreakdown: array<string, mixed>,
      *     },
+     *     giftCards: list<array{
+     *         id: string,
+     *         last4: string,
+     *         balance: int|float,
+     *         amount: int|float,
+     *         problem: string|null,
+     *     }>,
+     *     amountDue: int|float,
      *     notices: list<array{
      *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
@@ -175,6 +183,14 @@ final class CartsLinesResource
      *         total: int|float,
      *         taxBreakdown: array<string, mixed>,
      *     },
+     *     giftCards: list<array{
+     *         id: string,
+     *         last4: string,
+     *         balance: int|float,
+     *         amount: int|float,
+     *         problem: string|null,
+     *     }>,
+     *     amountDue: int|float,
      *     notices: list<array{
      *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
@@ -260,6 +276,14 @@ final class CartsLinesResource
      *         total: int|float,
      *         taxBreakdown: array<string, mixed>,
      *     },
+     *     giftCards: list<array{
+     *         id: string,
+     *         last4: string,
+     *         balance: int|float,
+     *         amount: int|float,
+     *         problem: string|null,
+     *     }>,
+     *     amountDue: int|float,
      *     notices: list<array{
      *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,

@@ -111,6 +111,14 @@ final class CartsResource
      *         total: int|float,
      *         taxBreakdown: array<string, mixed>,
      *     },
+     *     giftCards: list<array{
+     *         id: string,
+     *         last4: string,
+     *         balance: int|float,
+     *         amount: int|float,
+     *         problem: string|null,
+     *     }>,
+     *     amountDue: int|float,
      *     notices: list<array{
      *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
@@ -203,6 +211,14 @@ final class CartsResource
      *         total: int|float,
      *         taxBreakdown: array<string, mixed>,
      *     },
+     *     giftCards: list<array{
+     *         id: string,
+     *         last4: string,
+     *         balance: int|float,
+     *         amount: int|float,
+     *         problem: string|null,
+     *     }>,
+     *     amountDue: int|float,
      *     notices: list<array{
      *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
@@ -263,6 +279,8 @@ final class CartsResource
      *     shippingMethod: array<string, mixed>,
      *     shippingMethodChosen: bool,
      *     totals: array<string, mixed>,
+     *     giftCards: list<array<string, mixed>>,
+     *     amountDue: int|float,
      *     notices: list<array<string, mixed>>,
      *     orderId: string|null,
      *     createdAt: string,
@@ -345,6 +363,14 @@ final class CartsResource
      *         total: int|float,
      *         taxBreakdown: array<string, mixed>,
      *     },
+     *     giftCards: list<array{
+     *         id: string,
+     *         last4: string,
+     *         balance: int|float,
+     *         amount: int|float,
+     *         problem: string|null,
+     *     }>,
+     *     amountDue: int|float,
      *     notices: list<array{
      *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
@@ -458,6 +484,14 @@ final class CartsResource
      *         total: int|float,
      *         taxBreakdown: array<string, mixed>,
      *     },
+     *     giftCards: list<array{
+     *         id: string,
+     *         last4: string,
+     *         balance: int|float,
+     *         amount: int|float,
+     *         problem: string|null,
+     *     }>,
+     *     amountDue: int|float,
      *     notices: list<array{
      *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
@@ -568,6 +602,14 @@ final class CartsResource
      *         total: int|float,
      *         taxBreakdown: array<string, mixed>,
      *     },
+     *     giftCards: list<array{
+     *         id: string,
+     *         last4: string,
+     *         balance: int|float,
+     *         amount: int|float,
+     *         problem: string|null,
+     *     }>,
+     *     amountDue: int|float,
      *     notices: list<array{
      *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
@@ -652,6 +694,14 @@ final class CartsResource
      *         total: int|float,
      *         taxBreakdown: array<string, mixed>,
      *     },
+     *     giftCards: list<array{
+     *         id: string,
+     *         last4: string,
+     *         balance: int|float,
+     *         amount: int|float,
+     *         problem: string|null,
+     *     }>,
+     *     amountDue: int|float,
      *     notices: list<array{
      *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
@@ -666,6 +716,194 @@ final class CartsResource
     public function removeCoupon(string $id): array
     {
         $data = $this->client->request('DELETE', '/api/carts/' . \rawurlencode($id) . '/coupon', ['response' => 'item', 'operation' => 'carts.removeCoupon']);
+        return \is_array($data) ? $data : [];
+    }
+
+    /**
+     * Apply a gift card code
+     *
+     * POST /api/carts/{id}/gift-cards
+     *
+     * @param string $id
+     * @param array{
+     *     code: string,
+     * } $body
+     * @return array{
+     *     id: string,
+     *     status: 'active'|'abandoned'|'converted',
+     *     customerId: string|null,
+     *     email: string|null,
+     *     currency: string,
+     *     pricesIncludeTax: bool,
+     *     couponCode: string|null,
+     *     shippingAddress: array{
+     *         firstName?: string|null,
+     *         lastName?: string|null,
+     *         company?: string|null,
+     *         line1: string,
+     *         line2?: string|null,
+     *         city: string,
+     *         region?: string|null,
+     *         postalCode?: string|null,
+     *         country: string,
+     *         phone?: string|null,
+     *     }|null,
+     *     billingAddress: array{
+     *         firstName?: string|null,
+     *         lastName?: string|null,
+     *         company?: string|null,
+     *         line1: string,
+     *         line2?: string|null,
+     *         city: string,
+     *         region?: string|null,
+     *         postalCode?: string|null,
+     *         country: string,
+     *         phone?: string|null,
+     *     }|null,
+     *     lines: list<array{
+     *         id: string,
+     *         productId: string,
+     *         variantId: string,
+     *         name: string,
+     *         sku: string|null,
+     *         options: array<string, string>,
+     *         quantity: int,
+     *         unitPrice: int|float,
+     *         subtotal: int|float,
+     *         discount: int|float,
+     *         taxRate: int|float|null,
+     *         taxClass: string,
+     *         taxAmount: int|float,
+     *         tax: int|float,
+     *         total: int|float,
+     *         inStock: bool,
+     *     }>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
+     *     totals: array{
+     *         subtotal: int|float,
+     *         discountTotal: int|float,
+     *         shippingTotal: int|float,
+     *         shippingTax: int|float,
+     *         taxTotal: int|float,
+     *         total: int|float,
+     *         taxBreakdown: array<string, mixed>,
+     *     },
+     *     giftCards: list<array{
+     *         id: string,
+     *         last4: string,
+     *         balance: int|float,
+     *         amount: int|float,
+     *         problem: string|null,
+     *     }>,
+     *     amountDue: int|float,
+     *     notices: list<array{
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
+     *         message: string,
+     *     }>,
+     *     orderId: string|null,
+     *     createdAt: string,
+     *     updatedAt: string,
+     * }
+     * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
+     * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
+     */
+    public function applyGiftCard(string $id, array $body): array
+    {
+        $data = $this->client->request('POST', '/api/carts/' . \rawurlencode($id) . '/gift-cards', ['body' => $body, 'bodyRequired' => true, 'response' => 'item', 'operation' => 'carts.applyGiftCard']);
+        return \is_array($data) ? $data : [];
+    }
+
+    /**
+     * Remove a gift card from the cart
+     *
+     * DELETE /api/carts/{id}/gift-cards/{giftCardId}
+     *
+     * @param string $id
+     * @param string $giftCardId
+     * @return array{
+     *     id: string,
+     *     status: 'active'|'abandoned'|'converted',
+     *     customerId: string|null,
+     *     email: string|null,
+     *     currency: string,
+     *     pricesIncludeTax: bool,
+     *     couponCode: string|null,
+     *     shippingAddress: array{
+     *         firstName?: string|null,
+     *         lastName?: string|null,
+     *         company?: string|null,
+     *         line1: string,
+     *         line2?: string|null,
+     *         city: string,
+     *         region?: string|null,
+     *         postalCode?: string|null,
+     *         country: string,
+     *         phone?: string|null,
+     *     }|null,
+     *     billingAddress: array{
+     *         firstName?: string|null,
+     *         lastName?: string|null,
+     *         company?: string|null,
+     *         line1: string,
+     *         line2?: string|null,
+     *         city: string,
+     *         region?: string|null,
+     *         postalCode?: string|null,
+     *         country: string,
+     *         phone?: string|null,
+     *     }|null,
+     *     lines: list<array{
+     *         id: string,
+     *         productId: string,
+     *         variantId: string,
+     *         name: string,
+     *         sku: string|null,
+     *         options: array<string, string>,
+     *         quantity: int,
+     *         unitPrice: int|float,
+     *         subtotal: int|float,
+     *         discount: int|float,
+     *         taxRate: int|float|null,
+     *         taxClass: string,
+     *         taxAmount: int|float,
+     *         tax: int|float,
+     *         total: int|float,
+     *         inStock: bool,
+     *     }>,
+     *     shippingMethod: array<string, mixed>,
+     *     shippingMethodChosen: bool,
+     *     totals: array{
+     *         subtotal: int|float,
+     *         discountTotal: int|float,
+     *         shippingTotal: int|float,
+     *         shippingTax: int|float,
+     *         taxTotal: int|float,
+     *         total: int|float,
+     *         taxBreakdown: array<string, mixed>,
+     *     },
+     *     giftCards: list<array{
+     *         id: string,
+     *         last4: string,
+     *         balance: int|float,
+     *         amount: int|float,
+     *         problem: string|null,
+     *     }>,
+     *     amountDue: int|float,
+     *     notices: list<array{
+     *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
+     *         message: string,
+     *     }>,
+     *     orderId: string|null,
+     *     createdAt: string,
+     *     updatedAt: string,
+     * }
+     * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
+     * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
+     */
+    public function removeGiftCard(string $id, string $giftCardId): array
+    {
+        $data = $this->client->request('DELETE', '/api/carts/' . \rawurlencode($id) . '/gift-cards/' . \rawurlencode($giftCardId), ['response' => 'item', 'operation' => 'carts.removeGiftCard']);
         return \is_array($data) ? $data : [];
     }
 
@@ -737,6 +975,14 @@ final class CartsResource
      *         total: int|float,
      *         taxBreakdown: array<string, mixed>,
      *     },
+     *     giftCards: list<array{
+     *         id: string,
+     *         last4: string,
+     *         balance: int|float,
+     *         amount: int|float,
+     *         problem: string|null,
+     *     }>,
+     *     amountDue: int|float,
      *     notices: list<array{
      *         code: 'coupon_removed'|'line_removed'|'currency_changed'|'shipping_method_removed',
      *         message: string,
@@ -799,6 +1045,8 @@ final class CartsResource
      *     shippingMethod: array<string, mixed>,
      *     shippingMethodChosen: bool,
      *     totals: array<string, mixed>,
+     *     giftCards: list<array<string, mixed>>,
+     *     amountDue: int|float,
      *     notices: list<array<string, mixed>>,
      *     orderId: string|null,
      *     createdAt: string,

@@ -311,6 +311,22 @@ namespace StoreApi\Generated;
  *     timestamp: string,
  * }
  *
+ * @phpstan-type GiftCardIssuedEvent array{
+ *     id: string,
+ *     event: 'gift_card.issued',
+ *     data: array{
+ *         giftCardId: string,
+ *         last4: string,
+ *         currency: string,
+ *         amount: int|float,
+ *         expiresAt: string|null,
+ *         recipientEmail: string|null,
+ *         recipientName: string|null,
+ *         orderId: string|null,
+ *     },
+ *     timestamp: string,
+ * }
+ *
  * @phpstan-type PingEvent array{
  *     id: string,
  *     event: 'ping',
@@ -321,7 +337,7 @@ namespace StoreApi\Generated;
  *     timestamp: string,
  * }
  *
- * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|PaymentDisputedEvent|StoreCreditChangedEvent|ShipmentShippedEvent|ReturnRequestedEvent|ReturnReceivedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|PingEvent
+ * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|PaymentDisputedEvent|StoreCreditChangedEvent|ShipmentShippedEvent|ReturnRequestedEvent|ReturnReceivedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|GiftCardIssuedEvent|PingEvent
  */
 final class Events
 {
@@ -347,6 +363,7 @@ final class Events
         'page.updated',
         'page.unpublished',
         'cart.abandoned',
+        'gift_card.issued',
         'ping',
     ];
 }

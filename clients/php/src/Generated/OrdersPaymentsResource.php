@@ -23,9 +23,10 @@ final class OrdersPaymentsResource
      *
      * @param string $id
      * @param array{
-     *     provider: 'manual'|'store_credit'|'stripe',
+     *     provider: 'manual'|'store_credit'|'stripe'|'gift_card',
      *     amount?: float,
      *     reference?: string,
+     *     code?: string,
      *     details?: array<string, mixed>,
      * } $body
      * @param string|null $idempotencyKey the Idempotency-Key; a random UUID v4 when null

@@ -4,6 +4,7 @@
 import type {
   CartAbandonedEvent,
   CustomerRegisteredEvent,
+  GiftCardIssuedEvent,
   InventoryLowEvent,
   OrderCancelledEvent,
   OrderPlacedEvent,
@@ -47,6 +48,7 @@ export const STORE_EVENT_TYPES = [
   "page.updated",
   "page.unpublished",
   "cart.abandoned",
+  "gift_card.issued",
   "ping",
 ] as const;
 
@@ -92,6 +94,8 @@ export interface StoreEventMap {
   "page.unpublished": PageUnpublishedEvent;
   /** A cart was abandoned */
   "cart.abandoned": CartAbandonedEvent;
+  /** A gift card was issued */
+  "gift_card.issued": GiftCardIssuedEvent;
   /** A test delivery */
   "ping": PingEvent;
 }

@@ -10,6 +10,7 @@ import type {
   ApiIndex,
   ApiKey,
   ApplyCoupon,
+  ApplyGiftCard,
   AuditEntry,
   Banner,
   Bootstrap,
@@ -30,6 +31,7 @@ import type {
   CreateCoupon,
   CreateCurrency,
   CreateCustomer,
+  CreateGiftCard,
   CreateInventoryAdjustment,
   CreateMenu,
   CreateOrder,
@@ -53,11 +55,14 @@ import type {
   Currency,
   Customer,
   CustomerReport,
+  GiftCard,
+  GiftCardDetail,
   Health,
   ImportSummary,
   InventoryAdjustment,
   InventoryAdjustmentResult,
   InventoryItem,
+  IssuedGiftCard,
   Login,
   Me,
   Menu,
@@ -104,6 +109,7 @@ import type {
   UpdateCoupon,
   UpdateCurrency,
   UpdateCustomer,
+  UpdateGiftCard,
   UpdateMenu,
   UpdateNotificationTemplate,
   UpdateOrder,
@@ -509,6 +515,32 @@ export interface CouponsGetQuery {
   fields?: string;
 }
 
+/** Query parameters of `GET /api/gift-cards`. */
+export interface GiftCardsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, balance, expiresAt, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, last4, currency, initialAmount, balance, status, expiresAt, recipientEmail, recipientName, message, customerId, orderId, orderLineId, issuedBy, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Status now: `active` (can pay), `disabled` (by staff), `expired` (active but past `expiresAt`). */
+  status?: "active" | "disabled" | "expired";
+  /** ISO 4217 code of the card. */
+  currency?: string;
+  /** Cards bought by this order. */
+  orderId?: string;
+  /** Search in the last four characters of the code and the recipient, case-insensitive. */
+  q?: string;
+}
+
+/** Query parameters of `GET /api/gift-cards/{id}`. */
+export interface GiftCardsGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, last4, currency, initialAmount, balance, status, expiresAt, recipientEmail, recipientName, message, customerId, orderId, orderLineId, issuedBy, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
 /** Query parameters of `GET /api/carts`. */
 export interface CartsListQuery {
   /** Page number, from 1. A page past the end is an empty list. */
@@ -517,7 +549,7 @@ export interface CartsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, id. Default: updatedAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, customerId, email, currency, pricesIncludeTax, couponCode, shippingAddress, billingAddress, lines, shippingMethod, shippingMethodChosen, totals, notices, orderId, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, customerId, email, currency, pricesIncludeTax, couponCode, shippingAddress, billingAddress, lines, shippingMethod, shippingMethodChosen, totals, giftCards, amountDue, notices, orderId, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Cart status. One of: active, abandoned, converted. */
   status?: "active" | "abandoned" | "converted";
@@ -589,8 +621,8 @@ export interface PaymentsListQuery {
   order?: string;
   /** Payment status. One of: pending, completed, failed, partially_refunded, refunded. */
   status?: "pending" | "completed" | "failed" | "partially_refunded" | "refunded";
-  /** Payment provider. One of: manual, store_credit, stripe. */
-  provider?: "manual" | "store_credit" | "stripe";
+  /** Payment provider. One of: manual, store_credit, stripe, gift_card. */
+  provider?: "manual" | "store_credit" | "stripe" | "gift_card";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
@@ -749,8 +781,8 @@ export interface WebhooksDeliveriesListQuery {
   fields?: string;
   /** Delivery status. One of: pending, succeeded, retrying, failed. */
   status?: "pending" | "succeeded" | "retrying" | "failed";
-  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, store_credit.changed, shipment.shipped, return.requested, return.received, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, ping. */
-  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "store_credit.changed" | "shipment.shipped" | "return.requested" | "return.received" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "cart.abandoned" | "ping";
+  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, store_credit.changed, shipment.shipped, return.requested, return.received, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, gift_card.issued, ping. */
+  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "store_credit.changed" | "shipment.shipped" | "return.requested" | "return.received" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "cart.abandoned" | "gift_card.issued" | "ping";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
@@ -1014,6 +1046,7 @@ export class StoreResources {
   readonly taxRates: TaxRatesResource;
   readonly shippingZones: ShippingZonesResource;
   readonly coupons: CouponsResource;
+  readonly giftCards: GiftCardsResource;
   readonly carts: CartsResource;
   readonly orders: OrdersResource;
   readonly payments: PaymentsResource;
@@ -1048,6 +1081,7 @@ export class StoreResources {
     this.taxRates = new TaxRatesResource(core);
     this.shippingZones = new ShippingZonesResource(core);
     this.coupons = new CouponsResource(core);
+    this.giftCards = new GiftCardsResource(core);
     this.carts = new CartsResource(core);
     this.orders = new OrdersResource(core);
     this.payments = new PaymentsResource(core);
@@ -1907,7 +1941,7 @@ export class OrdersPaymentsResource {
   }
 }
 
-/** `carts`: list, create, get, update, shippingOptions, applyCoupon, removeCoupon, adopt, recover, checkout. */
+/** `carts`: list, create, get, update, shippingOptions, applyCoupon, removeCoupon, applyGiftCard, removeGiftCard, adopt, recover, checkout. */
 export class CartsResource {
   private readonly core: runtime.Core;
   readonly lines: CartsLinesResource;
@@ -1986,6 +2020,24 @@ export class CartsResource {
   }
 
   /**
+   * Apply a gift card code
+   *
+   * `POST /api/carts/{id}/gift-cards`
+   */
+  applyGiftCard(id: string, body: ApplyGiftCard, options?: runtime.RequestOptions): Promise<Cart> {
+    return this.core.request<Cart>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/gift-cards`, body, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
+   * Remove a gift card from the cart
+   *
+   * `DELETE /api/carts/{id}/gift-cards/{giftCardId}`
+   */
+  removeGiftCard(id: string, giftCardId: string, options?: runtime.RequestOptions): Promise<Cart> {
+    return this.core.request<Cart>({ method: 'DELETE', path: `/api/carts/${encodeURIComponent(id)}/gift-cards/${encodeURIComponent(giftCardId)}`, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
    * Take a guest cart into the signed-in user's cart
    *
    * `POST /api/carts/{id}/adopt`
@@ -2046,6 +2098,56 @@ export class CartsLinesResource {
    */
   remove(id: string, lineId: string, options?: runtime.RequestOptions): Promise<Cart> {
     return this.core.request<Cart>({ method: 'DELETE', path: `/api/carts/${encodeURIComponent(id)}/lines/${encodeURIComponent(lineId)}`, kind: 'item', cartToken: true }, options);
+  }
+}
+
+/** `giftCards`: list, create, update, get. */
+export class GiftCardsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List gift cards
+   *
+   * `GET /api/gift-cards`
+   */
+  list(query?: GiftCardsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<GiftCard>> {
+    return this.core.request<runtime.ListResult<GiftCard>>({ method: 'GET', path: `/api/gift-cards`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: GiftCardsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<GiftCard>> {
+    return this.core.paginate<GiftCard>({ method: 'GET', path: `/api/gift-cards`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Issue a gift card
+   *
+   * `POST /api/gift-cards`
+   */
+  create(body: CreateGiftCard, options?: runtime.RequestOptions): Promise<IssuedGiftCard> {
+    return this.core.request<IssuedGiftCard>({ method: 'POST', path: `/api/gift-cards`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Disable, enable or change the expiry of a gift card
+   *
+   * `PATCH /api/gift-cards/{id}`
+   */
+  update(id: string, body: UpdateGiftCard, options?: runtime.RequestOptions): Promise<GiftCard> {
+    return this.core.request<GiftCard>({ method: 'PATCH', path: `/api/gift-cards/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Get a gift card with its transactions
+   *
+   * `GET /api/gift-cards/{id}`
+   */
+  get(id: string, query?: GiftCardsGetQuery, options?: runtime.RequestOptions): Promise<GiftCardDetail> {
+    return this.core.request<GiftCardDetail>({ method: 'GET', path: `/api/gift-cards/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
   }
 }
 

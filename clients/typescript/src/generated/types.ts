@@ -559,6 +559,30 @@ export interface CartAbandonedEventData {
   recoveryId: string;
 }
 
+/** The body of each `gift_card.issued` delivery. Staff issued a gift card (`POST /api/gift-cards`). The code is never in the event. */
+export interface GiftCardIssuedEvent {
+  /** The event id (`evt_...`), the same in every delivery of the event to every endpoint. */
+  id: string;
+  event: "gift_card.issued";
+  data: GiftCardIssuedEventData;
+  /** When the event happened (not when this attempt was sent). */
+  timestamp: string;
+}
+
+export interface GiftCardIssuedEventData {
+  giftCardId: string;
+  /** The last four characters of the card's code (never the code). */
+  last4: string;
+  currency: string;
+  /** Amount in the major unit of the currency (19.99), at most 2 decimals. */
+  amount: number;
+  expiresAt: string | null;
+  recipientEmail: string | null;
+  recipientName: string | null;
+  /** The order that bought it; null for a card staff issued. */
+  orderId: string | null;
+}
+
 /** The body of each `ping` delivery. Sent to one endpoint by `POST /api/webhooks/{id}/test`; never broadcast, and not subscribable. */
 export interface PingEvent {
   /** The event id (`evt_...`), the same in every delivery of the event to every endpoint. */
@@ -1571,6 +1595,75 @@ export interface UpdateCoupon {
   active?: boolean;
 }
 
+export interface GiftCard {
+  id: string;
+  /** The last four characters of the code, to tell cards apart. */
+  last4: string;
+  currency: string;
+  /** What the card was issued for, in major units of `currency`. */
+  initialAmount: number;
+  /** What is left on it, in major units of `currency`. */
+  balance: number;
+  /** `active` (can pay), `disabled` (by staff), `expired` (active but past `expiresAt`). */
+  status: "active" | "disabled" | "expired";
+  expiresAt: string | null;
+  recipientEmail: string | null;
+  recipientName: string | null;
+  message: string | null;
+  customerId: string | null;
+  orderId: string | null;
+  orderLineId: string | null;
+  /** `user:<id>` or `key:<id>` for a card staff issued, `system` for one bought as a product. */
+  issuedBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type IssuedGiftCard = GiftCard & {
+  /** The code. Shown only in this response (and in the email to `recipientEmail`): hand it over now. */
+  code: string;
+};
+
+export interface CreateGiftCard {
+  /** Major units of `currency` (at most its decimals). */
+  amount: number;
+  /** One of the store's currencies (`GET /api/settings/currencies`); the card pays only carts and orders in it. */
+  currency: string;
+  /** ISO 8601 date-time; stored in UTC. */
+  expiresAt?: string;
+  /** The code is emailed there (template `gift_card.issued`). */
+  recipientEmail?: string;
+  recipientName?: string;
+  /** A note for the recipient, in the email. */
+  message?: string;
+}
+
+export interface UpdateGiftCard {
+  /** A disabled card pays nothing until enabled again; its balance stays. */
+  status?: "active" | "disabled";
+  /** null: never expires. */
+  expiresAt?: string | null;
+}
+
+export type GiftCardDetail = GiftCard & {
+  /** Every change of the balance, oldest first. */
+  transactions: Array<GiftCardTransaction>;
+};
+
+export interface GiftCardTransaction {
+  id: string;
+  /** The change to the balance (negative spends), in major units of `currency`. */
+  amount: number;
+  /** The balance right after it, in major units of `currency`. */
+  balanceAfter: number;
+  /** `issued`, `spent` (a payment), `refunded`, `adjustment`. */
+  kind: string;
+  orderId: string | null;
+  paymentId: string | null;
+  actor: string;
+  createdAt: string;
+}
+
 export interface Cart {
   id: string;
   /** `active`; `abandoned` once it has had lines and a contact email and no change for CART_ABANDONED_AFTER_MINUTES (any change makes it `active` again); `converted` once checked out. */
@@ -1616,6 +1709,10 @@ export interface Cart {
   /** true when the shopper chose `shippingMethod`; false when it is the cheapest, picked by default. */
   shippingMethodChosen: boolean;
   totals: CartTotals;
+  /** Gift cards applied (`POST /api/carts/{id}/gift-cards`), in the order they pay at checkout. */
+  giftCards: Array<AppliedGiftCard>;
+  /** `totals.total` less what the applied gift cards would pay: what is left to pay by another provider after checkout. */
+  amountDue: number;
   notices: Array<CartNotice>;
   /** The order a converted cart became. */
   orderId: string | null;
@@ -1676,6 +1773,18 @@ export type TaxBreakdown = Array<{
   /** The tax at this rate: the lines' and, where taxed, shipping's. */
   taxAmount: number;
 }>;
+
+export interface AppliedGiftCard {
+  id: string;
+  /** The last four characters of its code. */
+  last4: string;
+  /** What is on it now, in major units of the cart currency. */
+  balance: number;
+  /** What it would pay of this cart at checkout: its balance, up to what the cards before it left. */
+  amount: number;
+  /** Why it would pay nothing now (disabled, expired, another currency, empty); null when it can pay. */
+  problem: string | null;
+}
 
 /** Something the server changed in the cart because it could no longer stand, and why. */
 export interface CartNotice {
@@ -1757,6 +1866,11 @@ export interface UpdateCartLine {
 }
 
 export interface ApplyCoupon {
+  code: string;
+}
+
+export interface ApplyGiftCard {
+  /** The gift card code (case, spaces and dashes do not matter). */
   code: string;
 }
 
@@ -2000,12 +2114,14 @@ export interface Payment {
 }
 
 export interface CreatePayment {
-  /** The payment provider. `manual` records money taken outside the store (and serves tests); `stripe` starts a card payment (a PaymentIntent) that the customer confirms in the browser with Stripe.js, available when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (422 otherwise). `store_credit` spends the order's customer's store credit in the order's currency, completed at once; more than the balance is 409 (the payment kept `failed`), a guest order 422. */
-  provider: "manual" | "store_credit" | "stripe";
+  /** The payment provider. `manual` records money taken outside the store (and serves tests); `stripe` starts a card payment (a PaymentIntent) that the customer confirms in the browser with Stripe.js, available when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (422 otherwise). `store_credit` spends the order's customer's store credit in the order's currency, completed at once; more than the balance is 409 (the payment kept `failed`), a guest order 422. `gift_card` pays with the gift card whose `code` is given: `amount`, or what it holds up to what is owed. */
+  provider: "manual" | "store_credit" | "stripe" | "gift_card";
   /** Major units of the order currency. Defaults to what is still owed (total - amountPaid). */
   amount?: number;
   /** `manual` only: your reference for the money (a bank transfer's), stored as providerReference. */
   reference?: string;
+  /** `gift_card` only, and required: the card's code. Wrong codes are locked out like sign-in (`docs/gift-cards.md`). */
+  code?: string;
   /** Provider-specific input. For `manual`, `{ "simulateFailure": true }` makes the charge fail. */
   details?: { [key: string]: unknown };
 }
@@ -2226,7 +2342,7 @@ export type CreatedWebhookEndpoint = WebhookEndpoint & {
 export interface CreateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events: Array<string>;
   description?: string | null;
   /** Defaults to true. */
@@ -2237,7 +2353,7 @@ export interface CreateWebhookEndpoint {
 export interface UpdateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url?: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events?: Array<string>;
   description?: string | null;
   /** Defaults to true. */

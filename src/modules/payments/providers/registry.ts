@@ -1,5 +1,6 @@
 import type { RefundRow } from '../../../db/schema';
 import { ApiError } from '../../../lib/errors';
+import { giftCardProvider } from './gift-card';
 import { manualProvider } from './manual';
 import type { PaymentProvider } from './provider';
 import { storeCreditProvider } from './store-credit';
@@ -15,6 +16,7 @@ const PROVIDERS = {
       throw ApiError.validation([{ field: 'provider', problem: `the stripe provider is not set up: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set` }]);
     return stripeProvider(env);
   },
+  gift_card: () => giftCardProvider,
 } satisfies Record<string, (env: StripeSettings) => PaymentProvider>;
 
 export type ProviderName = keyof typeof PROVIDERS;

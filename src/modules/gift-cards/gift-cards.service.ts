@@ -1,0 +1,144 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { currencies, type GiftCardRow, giftCards, giftCardTransactions } from '../../db/schema';
+import { ApiError } from '../../lib/errors';
+import { outboxEvent } from '../../lib/events';
+import { ID_PREFIX, newId } from '../../lib/ids';
+import { toMajor } from '../../lib/money';
+import { listTable, type ParsedListQuery } from '../../lib/query';
+import { amountInMinor } from '../payments/amounts';
+import { giftCardCode, hashGiftCardCode, last4Of, normalisedCode } from './gift-card-code';
+import { giftCardListQuery } from './gift-cards.query';
+import type { CreateGiftCardInput, GiftCard, GiftCardViewStatus, UpdateGiftCardInput } from './gift-cards.schemas';
+
+/** Decimals of each of the store's currencies, for showing cards' amounts. */
+async function digitsByCurrency(db: Database): Promise<Map<string, number>> {
+  const rows = await db.select({ code: currencies.code, minorUnits: currencies.minorUnits }).from(currencies);
+  return new Map(rows.map((r) => [r.code, r.minorUnits]));
+}
+
+export function giftCardStatus(row: Pick<GiftCardRow, 'status' | 'expiresAt'>, now = new Date()): GiftCardViewStatus {
+  if (row.status === 'disabled') return 'disabled';
+  return row.expiresAt && row.expiresAt <= now.toISOString() ? 'expired' : 'active';
+}
+
+export function toGiftCard({ codeHash: _hash, ...row }: GiftCardRow, digits: number, now = new Date()): GiftCard {
+  return { ...row, initialAmount: toMajor(row.initialAmount, digits), balance: toMajor(row.balance, digits), status: giftCardStatus(row, now) };
+}
+
+export async function listGiftCards(db: Database, query: ParsedListQuery<typeof giftCardListQuery.filters>) {
+  const [{ items, total }, digits] = await Promise.all([listTable<GiftCardRow, typeof giftCardListQuery.filters>(db, giftCards, giftCardListQuery, query), digitsByCurrency(db)]);
+  return { items: items.map((row) => toGiftCard(row, digits.get(row.currency) ?? 2)), total };
+}
+
+export async function getGiftCard(db: Database, id: string) {
+  const [[row], transactions, digits] = await Promise.all([
+    db.select().from(giftCards).where(eq(giftCards.id, id)),
+    db.select().from(giftCardTransactions).where(eq(giftCardTransactions.giftCardId, id)).orderBy(asc(giftCardTransactions.createdAt), asc(giftCardTransactions.id)),
+    digitsByCurrency(db),
+  ]);
+  if (!row) throw ApiError.notFound('Gift card', id);
+  const d = digits.get(row.currency) ?? 2;
+  return {
+    ...toGiftCard(row, d),
+    transactions: transactions.map(({ giftCardId: _card, ...t }) => ({ ...t, amount: toMajor(t.amount, d), balanceAfter: toMajor(t.balanceAfter, d) })),
+  };
+}
+
+export interface NewGiftCard {
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  expiresAt?: string | null;
+  recipientEmail?: string | null;
+  recipientName?: string | null;
+  message?: string | null;
+  customerId?: string | null;
+  orderId?: string | null;
+  orderLineId?: string | null;
+  issuedBy: string;
+}
+
+/**
+ * The statements issuing a card, for a batch of the caller's: the card at balance 0, its `issued`
+ * transaction (whose trigger sets the balance) and `gift_card.issued`. The code goes back to the
+ * caller only; the card keeps its hash.
+ */
+export async function issueStatements(db: Database, secret: string, card: NewGiftCard, digits: number, now = new Date()) {
+  const ts = now.toISOString();
+  const id = newId(ID_PREFIX.giftCard, now.getTime());
+  const code = await giftCardCode(secret, id);
+  const normalised = normalisedCode(code)!;
+  const row: GiftCardRow = {
+    id,
+    codeHash: await hashGiftCardCode(normalised),
+    last4: last4Of(normalised),
+    currency: card.currency,
+    initialAmount: card.amount,
+    balance: 0,
+    status: 'active',
+    expiresAt: card.expiresAt ?? null,
+    recipientEmail: card.recipientEmail ?? null,
+    recipientName: card.recipientName ?? null,
+    message: card.message ?? null,
+    customerId: card.customerId ?? null,
+    orderId: card.orderId ?? null,
+    orderLineId: card.orderLineId ?? null,
+    issuedBy: card.issuedBy,
+    createdAt: ts,
+    updatedAt: ts,
+  };
+  const statements = [
+    db.insert(giftCards).values(row),
+    db.insert(giftCardTransactions).values({
+      id: newId(ID_PREFIX.giftCardTransaction, now.getTime()),
+      giftCardId: id,
+      amount: card.amount,
+      balanceAfter: card.amount,
+      kind: 'issued',
+      orderId: card.orderId ?? null,
+      paymentId: null,
+      actor: card.issuedBy,
+      createdAt: ts,
+    }),
+    outboxEvent(
+      db,
+      'gift_card.issued',
+      {
+        giftCardId: id,
+        last4: row.last4,
+        currency: row.currency,
+        amount: toMajor(card.amount, digits),
+        expiresAt: row.expiresAt,
+        recipientEmail: row.recipientEmail,
+        recipientName: row.recipientName,
+        orderId: row.orderId,
+      },
+      now,
+    ),
+  ] as const;
+  return { code, row: { ...row, balance: card.amount }, statements };
+}
+
+/** Staff issue a card in one of the store's enabled currencies; the answer carries its code, the only time it is shown. */
+export async function issueGiftCard(db: Database, secret: string, input: CreateGiftCardInput, issuedBy: string, now = new Date()) {
+  const currency = await db.query.currencies.findFirst({ where: eq(currencies.code, input.currency) });
+  if (!currency?.enabled) throw ApiError.validation([{ field: 'currency', problem: `no enabled currency '${input.currency}' (GET /api/settings/currencies)`, code: 'not_found' }]);
+  const amount = amountInMinor(input.amount, currency.minorUnits);
+  const { code, row, statements } = await issueStatements(db, secret, { ...input, amount, issuedBy }, currency.minorUnits, now);
+  await db.batch(statements);
+  return { ...toGiftCard(row, currency.minorUnits, now), code };
+}
+
+/** Disables or enables a card, or changes its expiry; its balance is only ever changed by transactions. */
+export async function updateGiftCard(db: Database, id: string, patch: UpdateGiftCardInput, now = new Date()) {
+  const set = {
+    ...(patch.status !== undefined ? { status: patch.status } : {}),
+    ...(patch.expiresAt !== undefined ? { expiresAt: patch.expiresAt } : {}),
+    updatedAt: now.toISOString(),
+  };
+  const [row] = await db.update(giftCards).set(set).where(eq(giftCards.id, id)).returning();
+  if (!row) throw ApiError.notFound('Gift card', id);
+  const digits = await digitsByCurrency(db);
+  return toGiftCard(row, digits.get(row.currency) ?? 2, now);
+}
