@@ -71,7 +71,7 @@ export async function reconcilePending(env: Bindings, now = new Date()): Promise
   for (const { refund, digits } of staleRefunds) {
     const payment = refunded.find((p) => p.id === refund.paymentId)!;
     await settleOne(db, refunds, refund.id, now, async () => {
-      const result = await refundProvider(refund, payment.provider, env).refund({ refund, payment, digits });
+      const result = await refundProvider(refund, payment.provider, env, db).refund({ refund, payment, digits });
       const recorded = await recordRefund(db, refund, result, settling);
       if (recorded.status !== 'pending') refundsSettled += 1;
       return recorded.status === 'pending';

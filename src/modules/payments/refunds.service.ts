@@ -73,7 +73,7 @@ export async function createRefund(
   const resumed = requestKey ? await db.query.refunds.findFirst({ where: eq(refunds.requestKey, requestKey) }) : undefined;
   if (resumed && resumed.paymentId !== payment.id) throw ApiError.conflict(`This Idempotency-Key started refund '${resumed.id}' of payment '${resumed.paymentId}'`);
   const destination = refundDestination(payment, order, input);
-  const provider = refundProvider({ destination }, payment.provider, env);
+  const provider = refundProvider({ destination }, payment.provider, env, db);
   const row = resumed ?? (await insertPending(db, payment, order, { ...input, destination }, { actor, requestKey, now }));
   if (row.status !== 'pending') return toRefund(row, digits);
   const result = await providerCall(() => provider.refund({ refund: row, payment, digits }));

@@ -1,6 +1,7 @@
 import type { RefundRow } from '../../../db/schema';
 import { ApiError } from '../../../lib/errors';
-import { giftCardProvider } from './gift-card';
+import type { Database } from '../../../db/client';
+import { giftCardProvider, giftCardProviderWith } from './gift-card';
 import { manualProvider } from './manual';
 import type { PaymentProvider } from './provider';
 import { storeCreditProvider } from './store-credit';
@@ -28,7 +29,12 @@ export function paymentProvider(name: string, env: StripeSettings): PaymentProvi
   return PROVIDERS[name as ProviderName](env);
 }
 
-/** Who pays a refund back: store credit for one to store credit (whatever paid), else the payment's provider. */
-export function refundProvider(refund: Pick<RefundRow, 'destination'>, paymentProviderName: string, env: StripeSettings): PaymentProvider {
-  return refund.destination === 'store_credit' ? storeCreditProvider : paymentProvider(paymentProviderName, env);
+/**
+ * Who pays a refund back: store credit for one to store credit (whatever paid), else the payment's
+ * provider; a gift card's is given the database, to credit the card (a `refunded` transaction).
+ */
+export function refundProvider(refund: Pick<RefundRow, 'destination'>, paymentProviderName: string, env: StripeSettings, db?: Database): PaymentProvider {
+  if (refund.destination === 'store_credit') return storeCreditProvider;
+  if (paymentProviderName === 'gift_card' && db) return giftCardProviderWith(db);
+  return paymentProvider(paymentProviderName, env);
 }
