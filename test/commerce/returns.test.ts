@@ -99,6 +99,27 @@ describe('requesting a return', () => {
 });
 
 describe('moving a return on', () => {
+  it("is refunded by the refund that names it, by line, to the cent of what was paid; a refund naming another order's return is refused", async () => {
+    const shoes = await deliveredShoes();
+    const ret = await ok(`/api/orders/${shoes.order.id}/returns`, { method: 'POST', key: shoes.token, json: one(shoes.line, 1, 'too_small') });
+    const patch = (json: unknown) => ok(`/api/returns/${ret.id}`, { method: 'PATCH', key: shoes.key, json });
+    await patch({ status: 'approved' });
+    await patch({ status: 'received', restock: [{ returnLineId: ret.lines[0].id, quantity: 1 }] });
+    const [payment] = await ok(`/api/orders/${shoes.order.id}/payments`, { key: shoes.key });
+    const refund = (json: unknown) => api(`/api/payments/${payment.id}/refunds`, { method: 'POST', key: shoes.key, json });
+
+    const other = await deliveredShoes();
+    const elsewhere = await ok(`/api/orders/${other.order.id}/returns`, { method: 'POST', key: other.token, json: one(other.line) });
+    const refused = await refund({ lines: [{ orderLineId: shoes.line.id, quantity: 1 }], returnId: elsewhere.id });
+    expectError(refused, 422, 'VALIDATION_ERROR');
+    expect(refused.body.error.details[0]).toMatchObject({ field: 'returnId', code: 'not_found' });
+
+    const refunded = await refund({ lines: [{ orderLineId: shoes.line.id, quantity: 1 }], returnId: ret.id });
+    expect(refunded.status, JSON.stringify(refunded.body)).toBe(201);
+    expect(refunded.body.data).toMatchObject({ amount: 60, returnId: ret.id, status: 'completed' });
+    expect(await ok(`/api/returns/${ret.id}`, { key: shoes.key })).toMatchObject({ status: 'refunded', refundedAt: expect.any(String) });
+  });
+
   it('restocks exactly what staff chose on receipt, once, with an adjustment naming the return', async () => {
     const shoes = await deliveredShoes();
     expect(await shoes.stock()).toBe(8);

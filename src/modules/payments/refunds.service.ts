@@ -1,6 +1,6 @@
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type OrderRow, orders, type PaymentRow, payments, type REFUND_DESTINATIONS, type RefundRow, refundLines, refunds } from '../../db/schema';
+import { type OrderRow, orders, type PaymentRow, payments, type REFUND_DESTINATIONS, type RefundRow, refundLines, refunds, returns } from '../../db/schema';
 import { withGuards } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
@@ -101,6 +101,7 @@ async function insertPending(
   if (payment.status !== 'completed' && payment.status !== 'partially_refunded') {
     throw ApiError.conflict(`Payment '${payment.id}' is ${payment.status}: there is nothing to refund`);
   }
+  if (input.returnId) await assertReturnOf(db, order, input.returnId);
   const byLines = input.lines || input.shipping !== undefined ? await refundByLines(db, order, input.lines ?? [], input.shipping) : null;
   const [{ pending = 0 } = {}] = await db
     .select({ pending: pendingRefunds(payment.id) })
@@ -147,4 +148,13 @@ async function insertPending(
     throw tooMuch();
   }
   return row;
+}
+
+/** A refund names a return of its own order (422 otherwise); completing it moves that return to `refunded` (settle.ts). */
+async function assertReturnOf(db: Database, order: OrderRow, returnId: string): Promise<void> {
+  const [found] = await db
+    .select({ id: returns.id })
+    .from(returns)
+    .where(and(eq(returns.id, returnId), eq(returns.orderId, order.id)));
+  if (!found) throw ApiError.validation([{ field: 'returnId', problem: `no return '${returnId}' of this order`, code: 'not_found' }]);
 }

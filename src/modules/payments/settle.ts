@@ -6,6 +6,7 @@ import { GUARDS, violatedGuard } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { toMajor } from '../../lib/money';
+import { returnRefundedStatement } from '../returns/returns.service';
 import { orderNumberOf, statusChangeStatements } from '../orders/order-status';
 import { followUpOrderStatus } from './order-follow-up';
 import type { ChargeResult, PaymentProvider, RefundResult } from './providers/provider';
@@ -229,6 +230,8 @@ export async function recordRefund(db: Database, refund: RefundRow, result: Refu
             now,
           ).statements
         : []),
+      // A received return this refund settles is refunded with it (a no-op in any other state).
+      ...(refund.returnId ? [returnRefundedStatement(db, refund.returnId, now)] : []),
       ...(orderDone ? statusChangeStatements(db, order, 'refunded', { actor, note, now }) : []),
     ] as never);
     if (!orderDone) await followUpOrderStatus(db, order.id, REFUNDABLE_ORDER, 'refunded', fullyRefunded, { actor, note });
