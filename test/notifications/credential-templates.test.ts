@@ -71,6 +71,20 @@ const realData: Record<Trigger, () => Promise<TemplateData>> = {
     const { order, lines } = await placeTestOrder({ key: admin });
     return outboxData('shipment.shipped', { orderId: order.id, shipmentId: 'ship_1', carrier: 'UPS', trackingNumber: '1Z', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] });
   },
+  'payment.refunded': async () =>
+    outboxData('payment.refunded', {
+      orderId: (await placeTestOrder({ key: admin })).order.id,
+      paymentId: 'pay_1',
+      refundId: 're_1',
+      amount: 5,
+      currency: 'USD',
+      destination: 'payment',
+    }),
+  'return.received': async () => {
+    const { order, lines } = await placeTestOrder({ key: admin });
+    return outboxData('return.received', { orderId: order.id, returnId: 'ret_1', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] });
+  },
+  'gift_card.issued': async () => outboxData('gift_card.issued', { giftCardId: 'gc_1', amount: 25, currency: 'USD', recipientEmail: 'friend@example.test', recipientName: null }),
   'customer.registered': async () => outboxData('customer.registered', { customerId: (await insertUser()).user.id }),
   'inventory.low': async () => {
     const product = await createProduct(admin, { price: 5, stock: 1 });
