@@ -170,7 +170,16 @@ export interface ContextEvent {
   data: Record<string, unknown>;
 }
 
-const ORDER_EVENTS = new Set(['order.placed', 'order.cancelled', 'payment.completed', 'payment.refunded', 'shipment.shipped', 'return.received']);
+const ORDER_EVENTS = new Set([
+  'order.placed',
+  'order.cancelled',
+  'payment.completed',
+  'payment.refunded',
+  'shipment.shipped',
+  'return.approved',
+  'return.rejected',
+  'return.received',
+]);
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 // The reads, built once per isolate; every list is one JSON parameter.
@@ -321,11 +330,14 @@ function contextOf(
       const destination = data.destination === 'store_credit' ? 'your store credit' : 'your original payment method';
       return { ...ctx, data: { ...ctx.data, paymentId: data.paymentId ?? '', refundId: data.refundId ?? '', amount, destination } };
     }
+    case 'return.approved':
+    case 'return.rejected':
     case 'return.received': {
       const ctx = forOrder(data.orderId);
       if (!ctx) return null;
       const returned = Array.isArray(data.lines) ? (data.lines as { orderLineId: string; quantity: number }[]) : [];
-      return { ...ctx, data: { ...ctx.data, returnId: data.returnId ?? '', returnItems: linesNamed(ctx.lines, returned) } };
+      const resolution = type === 'return.received' ? {} : { resolution: data.resolution ?? '' };
+      return { ...ctx, data: { ...ctx.data, returnId: data.returnId ?? '', returnItems: linesNamed(ctx.lines, returned), ...resolution } };
     }
     case 'gift_card.issued':
       return giftCardContext(data, store);

@@ -44,6 +44,8 @@ const ORDER = {
   shippingAddress: 'The shipping address on one line.',
 };
 
+const RETURN = { ...ORDER, returnId: 'The return id.', returnItems: 'One line per item in the return: quantity x name (SKU).' };
+
 export const TRIGGERS = {
   'order.placed': trigger({ variables: ORDER, permission: null, credentials: [] }),
   'order.cancelled': trigger({ variables: ORDER, permission: null, credentials: [] }),
@@ -75,11 +77,9 @@ export const TRIGGERS = {
     permission: null,
     credentials: [],
   }),
-  'return.received': trigger({
-    variables: { ...ORDER, returnId: 'The return id.', returnItems: 'One line per item in the return: quantity x name (SKU).' },
-    permission: null,
-    credentials: [],
-  }),
+  'return.approved': trigger({ variables: { ...RETURN, resolution: "Staff's words, if any (where to send the parcel)." }, permission: null, credentials: [] }),
+  'return.rejected': trigger({ variables: { ...RETURN, resolution: "Staff's words: why it was rejected." }, permission: null, credentials: [] }),
+  'return.received': trigger({ variables: RETURN, permission: null, credentials: [] }),
   'gift_card.issued': trigger({
     variables: {
       ...STORE,
@@ -219,6 +219,7 @@ export const SAMPLE_DATA: Record<string, string | number> = {
   destination: 'your original payment method',
   returnId: 'ret_01KSAMPLE00000000000000000',
   returnItems: '1 x Mug (MUG-2)',
+  resolution: 'Please send it to 1 Main St, 10115 Berlin.',
   recipientName: 'Ada Lovelace',
   recipientEmail: 'ada@example.com',
   giftCardId: 'gc_01KSAMPLE000000000000000000',

@@ -5,6 +5,7 @@ import { insertNotifications, planEventNotifications } from '../../src/notificat
 import { REDACTED } from '../../src/notifications/redaction';
 import { placeTestOrder } from '../commerce/order-fixtures';
 import { adminKey, api, db, insertUser, uid } from '../helpers';
+import { deliveredShoes, ok } from '../commerce/return-fixtures';
 import { resendInbox, sendNotification } from './reset-inbox';
 
 describe('after-sale messages', () => {
@@ -21,22 +22,53 @@ describe('after-sale messages', () => {
     expect(rows[0]!.body).toContain(`we have refunded 7.50 ${order.currency} for order #${order.number} to your store credit (refund re_1).`);
   });
 
-  it('return.received sends the customer one email listing the returned items', async () => {
-    const { user } = await insertUser({ name: 'Grace Hopper' });
-    const { order, lines, product } = await placeTestOrder({ customer: user.id, quantity: 3, price: 4 });
-    const rows = await planEventNotifications(db(), {
-      id: `evt_${uid()}`,
-      type: 'return.received',
-      data: { orderId: order.id, returnId: 'ret_1', lines: [{ orderLineId: lines[0]!.id, quantity: 2 }] },
+  it('a return approved, received, and another rejected: each sends the customer one email, from the event its move emitted', async () => {
+    const { key, order, line, customer } = await deliveredShoes();
+    const messagesOf = async (returnId: string, type: string) => {
+      const emitted = await db()
+        .select()
+        .from(events)
+        .where(and(eq(events.type, type), sql`json_extract(${events.data}, '$.returnId') = ${returnId}`));
+      expect(emitted, type).toHaveLength(1);
+      return planEventNotifications(db(), { ...emitted[0]!, id: `evt_${uid()}` });
+    };
+    const ret = await ok(`/api/orders/${order.id}/returns`, { method: 'POST', key, json: { lines: [{ orderLineId: line.id, quantity: 1, reason: 'too_small' }] } });
+    await ok(`/api/returns/${ret.id}`, { method: 'PATCH', key, json: { status: 'approved', resolution: 'Send it to 1 Main St.' } });
+    const [approved, ...moreApproved] = await messagesOf(ret.id, 'return.approved');
+    expect(moreApproved).toEqual([]);
+    expect(approved).toMatchObject({
+      template: 'return_approved',
+      recipient: customer.email,
+      subject: `${approved!.data.storeName}: your return for order #${order.number} is approved`,
     });
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({
+    expect(approved!.body).toContain('1 x Shoes');
+    expect(approved!.body).toContain('Send it to 1 Main St.');
+
+    await ok(`/api/returns/${ret.id}`, { method: 'PATCH', key, json: { status: 'received', restock: [{ returnLineId: ret.lines[0].id, quantity: 1 }] } });
+    const received = await messagesOf(ret.id, 'return.received');
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({
       template: 'return_received',
-      recipient: order.email,
-      subject: `${rows[0]!.data.storeName}: we received your return for order #${order.number}`,
+      recipient: customer.email,
+      subject: `${received[0]!.data.storeName}: we received your return for order #${order.number}`,
     });
-    expect(rows[0]!.body).toContain(`2 x ${product.name}`);
-    expect(rows[0]!.body).toContain('Hello Grace Hopper');
+    expect(received[0]!.body).toContain(`we have received your return ${ret.id} for order #${order.number}:\n\n1 x Shoes`);
+
+    const other = await ok(`/api/orders/${order.id}/returns`, { method: 'POST', key, json: { lines: [{ orderLineId: line.id, quantity: 1, reason: 'changed_mind' }] } });
+    await ok(`/api/returns/${other.id}`, { method: 'PATCH', key, json: { status: 'rejected', resolution: 'Worn shoes cannot be returned.' } });
+    const rejected = await messagesOf(other.id, 'return.rejected');
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toMatchObject({
+      template: 'return_rejected',
+      recipient: customer.email,
+      subject: `${rejected[0]!.data.storeName}: your return for order #${order.number} was not accepted`,
+    });
+    expect(rejected[0]!.body).toContain('Worn shoes cannot be returned.');
+    // A cancelled return emits nothing to send.
+    const cancelled = await ok(`/api/orders/${order.id}/returns`, { method: 'POST', key, json: { lines: [{ orderLineId: line.id, quantity: 1, reason: 'other' }] } });
+    await ok(`/api/returns/${cancelled.id}`, { method: 'PATCH', key, json: { status: 'cancelled' } });
+    const afterCancel = await db().select().from(events).where(sql`json_extract(${events.data}, '$.returnId') = ${cancelled.id}`);
+    expect(afterCancel.map((e) => e.type)).toEqual(['return.requested']);
   });
 
   it("gift_card.issued emails the recipient the card's code, which the stored message shows redacted", async () => {
