@@ -71,6 +71,35 @@ function addressLine(address: PostalAddress | null): string {
 
 const itemLine = (line: Pick<OrderLineRow, 'name' | 'sku'>, quantity: number) => `${quantity} x ${line.name}${line.sku ? ` (${line.sku})` : ''}`;
 
+/** One line per part of an order (a shipment's, a return's): quantity x name (SKU). */
+function linesNamed(lines: OrderLineRow[], parts: { orderLineId: string; quantity: number }[]): string {
+  const byId = new Map(lines.map((l) => [l.id, l]));
+  return parts.flatMap((part) => (byId.has(part.orderLineId) ? [itemLine(byId.get(part.orderLineId)!, part.quantity)] : [])).join('\n');
+}
+
+/**
+ * A gift card's variables, from its event alone, and its recipient (none without a recipientEmail).
+ * The code is `[redacted]` here, as in the stored message: the consumer derives it again from the
+ * card's id for the provider's copy alone (src/notifications/outgoing.ts).
+ */
+function giftCardContext(data: Record<string, unknown>, storeName: string): EventContext | null {
+  const email = text(data.recipientEmail);
+  if (!email || !text(data.giftCardId)) return null;
+  const customer = contactOf(undefined, { email, name: text(data.recipientName) });
+  return {
+    data: {
+      storeName,
+      recipientName: customer.name ?? email,
+      recipientEmail: email,
+      giftCardId: data.giftCardId as string,
+      amount: typeof data.amount === 'number' ? `${data.amount} ${String(data.currency ?? '')}`.trim() : '',
+      expiresAt: text(data.expiresAt)?.slice(0, 10) ?? 'never',
+      code: REDACTED,
+    },
+    customer,
+  };
+}
+
 /** Variables every order event shares, and the order's customer. */
 function orderContext(order: OrderRow, lines: OrderLineRow[], user: ContactUser | undefined, storeName: string): EventContext & { order: OrderRow; lines: OrderLineRow[] } {
   const shippingName = [order.shippingAddress?.firstName, order.shippingAddress?.lastName].filter(Boolean).join(' ') || null;
@@ -141,7 +170,16 @@ export interface ContextEvent {
   data: Record<string, unknown>;
 }
 
-const ORDER_EVENTS = new Set(['order.placed', 'order.cancelled', 'payment.completed', 'shipment.shipped']);
+const ORDER_EVENTS = new Set([
+  'order.placed',
+  'order.cancelled',
+  'payment.completed',
+  'payment.refunded',
+  'shipment.shipped',
+  'return.approved',
+  'return.rejected',
+  'return.received',
+]);
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 // The reads, built once per isolate; every list is one JSON parameter.
@@ -283,18 +321,31 @@ function contextOf(
     case 'order.placed':
     case 'order.cancelled':
       return forOrder(data.orderId);
-    case 'payment.completed': {
+    case 'payment.completed':
+    case 'payment.refunded': {
       const ctx = forOrder(data.orderId);
       if (!ctx) return null;
       const amount = typeof data.amount === 'number' ? `${data.amount.toFixed(ctx.order.minorUnits)} ${String(data.currency ?? ctx.order.currency)}` : '';
-      return { ...ctx, data: { ...ctx.data, paymentId: data.paymentId ?? '', amount } };
+      if (type === 'payment.completed') return { ...ctx, data: { ...ctx.data, paymentId: data.paymentId ?? '', amount } };
+      const destination = data.destination === 'store_credit' ? 'your store credit' : 'your original payment method';
+      return { ...ctx, data: { ...ctx.data, paymentId: data.paymentId ?? '', refundId: data.refundId ?? '', amount, destination } };
     }
+    case 'return.approved':
+    case 'return.rejected':
+    case 'return.received': {
+      const ctx = forOrder(data.orderId);
+      if (!ctx) return null;
+      const returned = Array.isArray(data.lines) ? (data.lines as { orderLineId: string; quantity: number }[]) : [];
+      const resolution = type === 'return.received' ? {} : { resolution: data.resolution ?? '' };
+      return { ...ctx, data: { ...ctx.data, returnId: data.returnId ?? '', returnItems: linesNamed(ctx.lines, returned), ...resolution } };
+    }
+    case 'gift_card.issued':
+      return giftCardContext(data, store);
     case 'shipment.shipped': {
       const ctx = forOrder(data.orderId);
       if (!ctx) return null;
       const shipped = Array.isArray(data.lines) ? (data.lines as { orderLineId: string; quantity: number }[]) : [];
-      const byId = new Map(ctx.lines.map((l) => [l.id, l]));
-      const shipmentItems = shipped.flatMap((s) => (byId.has(s.orderLineId) ? [itemLine(byId.get(s.orderLineId)!, s.quantity)] : [])).join('\n');
+      const shipmentItems = linesNamed(ctx.lines, shipped);
       return {
         ...ctx,
         data: {

@@ -44,6 +44,8 @@ const ORDER = {
   shippingAddress: 'The shipping address on one line.',
 };
 
+const RETURN = { ...ORDER, returnId: 'The return id.', returnItems: 'One line per item in the return: quantity x name (SKU).' };
+
 export const TRIGGERS = {
   'order.placed': trigger({ variables: ORDER, permission: null, credentials: [] }),
   'order.cancelled': trigger({ variables: ORDER, permission: null, credentials: [] }),
@@ -63,6 +65,34 @@ export const TRIGGERS = {
     },
     permission: null,
     credentials: [],
+  }),
+  'payment.refunded': trigger({
+    variables: {
+      ...ORDER,
+      paymentId: 'The payment refunded.',
+      refundId: 'The refund id.',
+      amount: 'What this refund gave back, with its currency.',
+      destination: 'Where the money went: "your original payment method" or "your store credit".',
+    },
+    permission: null,
+    credentials: [],
+  }),
+  'return.approved': trigger({ variables: { ...RETURN, resolution: "Staff's words, if any (where to send the parcel)." }, permission: null, credentials: [] }),
+  'return.rejected': trigger({ variables: { ...RETURN, resolution: "Staff's words: why it was rejected." }, permission: null, credentials: [] }),
+  'return.received': trigger({ variables: RETURN, permission: null, credentials: [] }),
+  'gift_card.issued': trigger({
+    variables: {
+      ...STORE,
+      recipientName: "The recipient's name, else their email address.",
+      recipientEmail: 'The address the card is sent to.',
+      giftCardId: 'The gift card id.',
+      amount: "The card's value, with its currency.",
+      expiresAt: 'When the card expires (YYYY-MM-DD), or "never".',
+      code: "The card's code; `[redacted]` in the stored message, real only in the email sent.",
+    },
+    permission: null,
+    /** The code spends the card. */
+    credentials: ['code'],
   }),
   'customer.registered': trigger({
     variables: { ...STORE, customerName: "The customer's name, else the email address.", email: "The account's email.", customerId: 'The account id.' },
@@ -185,6 +215,16 @@ export const SAMPLE_DATA: Record<string, string | number> = {
   expiresInDays: 7,
   token: 'SAMPLE',
   expiresInMinutes: 60,
+  refundId: 're_01KSAMPLE000000000000000000',
+  destination: 'your original payment method',
+  returnId: 'ret_01KSAMPLE00000000000000000',
+  returnItems: '1 x Mug (MUG-2)',
+  resolution: 'Please send it to 1 Main St, 10115 Berlin.',
+  recipientName: 'Ada Lovelace',
+  recipientEmail: 'ada@example.com',
+  giftCardId: 'gc_01KSAMPLE000000000000000000',
+  expiresAt: '2027-11-23',
+  code: 'SAMPLE',
   endpointId: 'we_01KSAMPLE00000000000000000',
   url: 'https://hooks.example.com/store',
   failingSince: '2026-11-20T08:00:00.000Z',

@@ -153,6 +153,24 @@ export const EVENT_KINDS = {
     summary: 'A return was requested',
     description: "A customer (within the store's return window) or staff asked to return some of an order's lines.",
   },
+  'return.approved': {
+    data: ReturnEventData.extend({
+      status: z.literal('approved'),
+      approvedAt: Timestamp,
+      resolution: z.string().nullable().openapi({ description: "Staff's words, if any (where to send the parcel)." }),
+    }),
+    summary: 'A return was approved',
+    description: 'Staff approved a requested return: the customer may send the parcel.',
+  },
+  'return.rejected': {
+    data: ReturnEventData.extend({
+      status: z.literal('rejected'),
+      closedAt: Timestamp,
+      resolution: z.string().nullable().openapi({ description: "Staff's words: why it was rejected." }),
+    }),
+    summary: 'A return was rejected',
+    description: 'Staff rejected a requested or approved return; its units can be returned again.',
+  },
   'return.received': {
     data: ReturnEventData.extend({ status: z.literal('received'), receivedAt: Timestamp }),
     summary: 'A return was received',

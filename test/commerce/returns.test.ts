@@ -225,7 +225,7 @@ describe('who sees which returns', () => {
   });
 });
 
-it('emits return.requested and return.received through the outbox', async () => {
+it('emits return.requested, return.approved and return.received through the outbox', async () => {
   const shoes = await deliveredShoes();
   const ret = await ok(`/api/orders/${shoes.order.id}/returns`, { method: 'POST', key: shoes.token, json: { ...one(shoes.line), note: 'Too tight' } });
   await ok(`/api/returns/${ret.id}`, { method: 'PATCH', key: shoes.key, json: { status: 'approved' } });
@@ -235,6 +235,7 @@ it('emits return.requested and return.received through the outbox', async () => 
   const common = { returnId: ret.id, orderId: shoes.order.id, orderNumber: shoes.order.number, customerId: shoes.customer.id };
   expect(emitted.map((e) => [e.type, e.data])).toEqual([
     ['return.requested', { ...common, status: 'requested', note: 'Too tight', lines: [{ ...line, restockedQuantity: 0 }] }],
+    ['return.approved', { ...common, status: 'approved', approvedAt: expect.any(String), resolution: null, lines: [{ ...line, restockedQuantity: 0 }] }],
     ['return.received', { ...common, status: 'received', receivedAt: expect.any(String), lines: [{ ...line, restockedQuantity: 1 }] }],
   ]);
 });

@@ -52,6 +52,12 @@ async function abandonedCartEvent() {
   return event!.data;
 }
 
+/** The variables of a return event of an order's first line. */
+async function returnData(type: string): Promise<TemplateData> {
+  const { order, lines } = await placeTestOrder({ key: admin });
+  return outboxData(type, { orderId: order.id, returnId: 'ret_1', resolution: 'Worn', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] });
+}
+
 /** The data of the message an internal trigger wrote. */
 async function storedData(id: string | null | undefined): Promise<TemplateData> {
   expect(id).toBeTruthy();
@@ -71,6 +77,19 @@ const realData: Record<Trigger, () => Promise<TemplateData>> = {
     const { order, lines } = await placeTestOrder({ key: admin });
     return outboxData('shipment.shipped', { orderId: order.id, shipmentId: 'ship_1', carrier: 'UPS', trackingNumber: '1Z', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] });
   },
+  'payment.refunded': async () =>
+    outboxData('payment.refunded', {
+      orderId: (await placeTestOrder({ key: admin })).order.id,
+      paymentId: 'pay_1',
+      refundId: 're_1',
+      amount: 5,
+      currency: 'USD',
+      destination: 'payment',
+    }),
+  'return.approved': async () => returnData('return.approved'),
+  'return.rejected': async () => returnData('return.rejected'),
+  'return.received': async () => returnData('return.received'),
+  'gift_card.issued': async () => outboxData('gift_card.issued', { giftCardId: 'gc_1', amount: 25, currency: 'USD', recipientEmail: 'friend@example.test', recipientName: null }),
   'customer.registered': async () => outboxData('customer.registered', { customerId: (await insertUser()).user.id }),
   'inventory.low': async () => {
     const product = await createProduct(admin, { price: 5, stock: 1 });

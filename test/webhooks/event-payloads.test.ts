@@ -52,10 +52,13 @@ it('emits every event kind with data that parses strictly against its schema, in
   const payment = await post(`/api/orders/${order.id}/payments`, { provider: 'manual' });
   await post(`/api/orders/${order.id}/shipments`, { status: 'shipped', carrier: 'UPS', trackingNumber: '1Z999AA10123456784', trackingUrl: 'https://track.example/1Z' });
   await post(`/api/payments/${payment.id}/refunds`, { amount: 5, reason: 'scratched' });
-  // return.requested and return.received: staff take one unit back and restock it.
+  // return.requested, return.approved and return.received: staff take one unit back and restock it.
   const ret = await post(`/api/orders/${order.id}/returns`, { lines: [{ orderLineId: order.lines[0].id, quantity: 1, reason: 'damaged' }], note: 'Scratched' });
   await patch(`/api/returns/${ret.id}`, { status: 'approved' });
   await patch(`/api/returns/${ret.id}`, { status: 'received', restock: [{ returnLineId: ret.lines[0].id, quantity: 1 }] });
+  // return.rejected: a second return of the other unit, turned down.
+  const turnedDown = await post(`/api/orders/${order.id}/returns`, { lines: [{ orderLineId: order.lines[0].id, quantity: 1, reason: 'changed_mind' }] });
+  await patch(`/api/returns/${turnedDown.id}`, { status: 'rejected', resolution: 'Worn' });
 
   // store_credit.changed: a refund by line to store credit, then spending it on another order.
   const orderLine = (await ok(`/api/orders/${order.id}`, { key })).lines[0];

@@ -7054,7 +7054,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[WebhookDelivery]:
@@ -7080,9 +7080,9 @@ class WebhooksDeliveriesResource(ResourceBase):
             event: Event kind. One of: order.placed, order.updated, order.cancelled,
                 product.created, product.updated, product.deleted, customer.registered,
                 payment.completed, payment.failed, payment.refunded, payment.disputed,
-                store_credit.changed, shipment.shipped, return.requested, return.received,
-                inventory.low, page.published, page.updated, page.unpublished, cart.abandoned,
-                gift_card.issued, ping.
+                store_credit.changed, shipment.shipped, return.requested, return.approved,
+                return.rejected, return.received, inventory.low, page.published, page.updated,
+                page.unpublished, cart.abandoned, gift_card.issued, ping.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -7114,7 +7114,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[WebhookDelivery]]:
@@ -7141,7 +7141,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[WebhookDelivery]:
@@ -7211,10 +7211,11 @@ class WebhooksResource(ResourceBase):
                 `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
                 `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
                 `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`,
-                `return.received`, `inventory.low`, `page.published`, `page.updated`,
-                `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every
-                kind, including kinds added later. Duplicates are dropped. `ping` is not
-                subscribable: `POST /api/webhooks/{id}/test` sends it.
+                `return.approved`, `return.rejected`, `return.received`, `inventory.low`,
+                `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`,
+                `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later.
+                Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test`
+                sends it.
             active: Defaults to true.
         """
         return self._http.call(
@@ -7413,10 +7414,11 @@ class WebhooksResource(ResourceBase):
                 `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
                 `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
                 `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`,
-                `return.received`, `inventory.low`, `page.published`, `page.updated`,
-                `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every
-                kind, including kinds added later. Duplicates are dropped. `ping` is not
-                subscribable: `POST /api/webhooks/{id}/test` sends it.
+                `return.approved`, `return.rejected`, `return.received`, `inventory.low`,
+                `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`,
+                `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later.
+                Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test`
+                sends it.
             active: Defaults to true.
         """
         return self._http.call(

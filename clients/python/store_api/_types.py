@@ -189,10 +189,16 @@ __all__ = [
     "RenderedNotification",
     "RenewedSession",
     "Return",
+    "ReturnApprovedEvent",
+    "ReturnApprovedEventData",
+    "ReturnApprovedEventDataLinesItem",
     "ReturnLine",
     "ReturnReceivedEvent",
     "ReturnReceivedEventData",
     "ReturnReceivedEventDataLinesItem",
+    "ReturnRejectedEvent",
+    "ReturnRejectedEventData",
+    "ReturnRejectedEventDataLinesItem",
     "ReturnRequestedEvent",
     "ReturnRequestedEventData",
     "ReturnRequestedEventDataLinesItem",
@@ -1407,10 +1413,11 @@ class _CreateWebhookEndpointRequired(TypedDict):
     #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
     #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
-    #: `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`,
-    #: `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`,
-    #: `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates
-    #: are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it.
+    #: `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.approved`,
+    #: `return.rejected`, `return.received`, `inventory.low`, `page.published`, `page.updated`,
+    #: `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind,
+    #: including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
+    #: /api/webhooks/{id}/test` sends it.
     events: List[str]
 
 
@@ -2899,6 +2906,44 @@ class Return(TypedDict):
     lines: List[ReturnLine]
 
 
+class ReturnApprovedEvent(TypedDict):
+    """
+    The body of each `return.approved` delivery. Staff approved a requested return: the customer may
+    send the parcel.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["return.approved"]
+    data: ReturnApprovedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class ReturnApprovedEventDataLinesItem(TypedDict):
+    orderLineId: str
+    quantity: int
+    reason: Literal["too_small", "too_large", "damaged", "defective", "not_as_described", "wrong_item", "changed_mind", "other"]
+    #: Units put back in stock when the return was received (staff choose how many).
+    restockedQuantity: int
+
+
+class ReturnApprovedEventData(TypedDict):
+    returnId: str
+    orderId: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    orderNumber: int
+    #: The customer's account; null for a guest.
+    customerId: Optional[str]
+    lines: List[ReturnApprovedEventDataLinesItem]
+    status: Literal["approved"]
+    approvedAt: str
+    #: Staff's words, if any (where to send the parcel).
+    resolution: Optional[str]
+
+
 class ReturnLine(TypedDict):
     id: str
     orderLineId: str
@@ -2942,6 +2987,44 @@ class ReturnReceivedEventData(TypedDict):
     lines: List[ReturnReceivedEventDataLinesItem]
     status: Literal["received"]
     receivedAt: str
+
+
+class ReturnRejectedEvent(TypedDict):
+    """
+    The body of each `return.rejected` delivery. Staff rejected a requested or approved return; its
+    units can be returned again.
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["return.rejected"]
+    data: ReturnRejectedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class ReturnRejectedEventDataLinesItem(TypedDict):
+    orderLineId: str
+    quantity: int
+    reason: Literal["too_small", "too_large", "damaged", "defective", "not_as_described", "wrong_item", "changed_mind", "other"]
+    #: Units put back in stock when the return was received (staff choose how many).
+    restockedQuantity: int
+
+
+class ReturnRejectedEventData(TypedDict):
+    returnId: str
+    orderId: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    orderNumber: int
+    #: The customer's account; null for a guest.
+    customerId: Optional[str]
+    lines: List[ReturnRejectedEventDataLinesItem]
+    status: Literal["rejected"]
+    closedAt: str
+    #: Staff's words: why it was rejected.
+    resolution: Optional[str]
 
 
 class ReturnRequestedEvent(TypedDict):
@@ -3953,10 +4036,11 @@ class UpdateWebhookEndpoint(TypedDict, total=False):
     #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
     #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
-    #: `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`,
-    #: `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`,
-    #: `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates
-    #: are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it.
+    #: `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.approved`,
+    #: `return.rejected`, `return.received`, `inventory.low`, `page.published`, `page.updated`,
+    #: `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind,
+    #: including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
+    #: /api/webhooks/{id}/test` sends it.
     events: List[str]
     description: Optional[str]
     #: Defaults to true.

@@ -68,7 +68,7 @@ export const updateReturn = apiRoute({
     '(their units can be returned again). `received` takes `restock`, the units of each line put back in stock (an inventory adjustment of reason `return` ' +
     'naming the return, in the same write); lines not named are not restocked. `refunded` is normally set by the refund that settles the return. ' +
     "The order's customer may only cancel its own while `requested` (403 for any other move). Any other move, the same status again or a move " +
-    'another request made first included, is 409.',
+    'another request made first included, is 409. Emits `return.approved`, `return.rejected` or `return.received` for those moves.',
   security: bearerAuth,
   middleware: [requireCredential()] as const,
   request: { params: ReturnParams, body: jsonBody(UpdateReturnBody, 'The move.') },

@@ -81,7 +81,7 @@ export async function getReturn(db: Database, id: string, reach: OrderReach): Pr
   return toReturn(row, (await linesOf(db, [id], reach)).get(id) ?? []);
 }
 
-/** The data of `return.requested` and `return.received` (src/webhooks/event-payloads.ts). */
+/** The data of the `return.*` events (src/webhooks/event-payloads.ts). */
 function returnEventData(row: Pick<ReturnRow, 'id' | 'orderId' | 'customerId'>, order: Pick<OrderRow, 'number'>, lines: ReturnLine[]) {
   return {
     returnId: row.id,
@@ -237,11 +237,18 @@ export async function updateReturn(db: Database, returnId: string, input: Update
   // A batch runs alone and in order, so what goes before the move, conditioned on the return still
   // being where the move starts, happens only in the request whose move wins: the loser restocks nothing.
   const statements: unknown[] = [];
-  if (status === 'received') {
-    const still = sql`EXISTS (SELECT 1 FROM ${returns} WHERE ${returns.id} = ${returnId} AND ${returns.status} = ${current.status})`;
-    statements.push(...(await restockStatements(db, current, restock, principal, now, still)));
-    const order = await findOrder(db, current.orderId, undefined);
-    statements.push(outboxEventWhere(db, 'return.received', { ...returnEventData(current, order, lines), status: 'received' as const, receivedAt: ts }, still, now));
+  const still = sql`EXISTS (SELECT 1 FROM ${returns} WHERE ${returns.id} = ${returnId} AND ${returns.status} = ${current.status})`;
+  if (status === 'received') statements.push(...(await restockStatements(db, current, restock, principal, now, still)));
+  if (status === 'received' || status === 'approved' || status === 'rejected') {
+    const data = returnEventData(current, await findOrder(db, current.orderId, undefined), lines);
+    const resolution = ('resolution' in set ? set.resolution : current.resolution) ?? null;
+    statements.push(
+      status === 'received'
+        ? outboxEventWhere(db, 'return.received', { ...data, status, receivedAt: ts }, still, now)
+        : status === 'approved'
+          ? outboxEventWhere(db, 'return.approved', { ...data, status, approvedAt: ts, resolution }, still, now)
+          : outboxEventWhere(db, 'return.rejected', { ...data, status, closedAt: ts, resolution }, still, now),
+    );
   }
   statements.push(move);
   const results = (await db.batch(statements as never)) as { meta: { changes: number } }[];

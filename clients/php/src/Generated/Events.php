@@ -224,6 +224,48 @@ namespace StoreApi\Generated;
  *     timestamp: string,
  * }
  *
+ * @phpstan-type ReturnApprovedEvent array{
+ *     id: string,
+ *     event: 'return.approved',
+ *     data: array{
+ *         returnId: string,
+ *         orderId: string,
+ *         orderNumber: int,
+ *         customerId: string|null,
+ *         lines: list<array{
+ *             orderLineId: string,
+ *             quantity: int,
+ *             reason: 'too_small'|'too_large'|'damaged'|'defective'|'not_as_described'|'wrong_item'|'changed_mind'|'other',
+ *             restockedQuantity: int,
+ *         }>,
+ *         status: 'approved',
+ *         approvedAt: string,
+ *         resolution: string|null,
+ *     },
+ *     timestamp: string,
+ * }
+ *
+ * @phpstan-type ReturnRejectedEvent array{
+ *     id: string,
+ *     event: 'return.rejected',
+ *     data: array{
+ *         returnId: string,
+ *         orderId: string,
+ *         orderNumber: int,
+ *         customerId: string|null,
+ *         lines: list<array{
+ *             orderLineId: string,
+ *             quantity: int,
+ *             reason: 'too_small'|'too_large'|'damaged'|'defective'|'not_as_described'|'wrong_item'|'changed_mind'|'other',
+ *             restockedQuantity: int,
+ *         }>,
+ *         status: 'rejected',
+ *         closedAt: string,
+ *         resolution: string|null,
+ *     },
+ *     timestamp: string,
+ * }
+ *
  * @phpstan-type ReturnReceivedEvent array{
  *     id: string,
  *     event: 'return.received',
@@ -337,7 +379,7 @@ namespace StoreApi\Generated;
  *     timestamp: string,
  * }
  *
- * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|PaymentDisputedEvent|StoreCreditChangedEvent|ShipmentShippedEvent|ReturnRequestedEvent|ReturnReceivedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|GiftCardIssuedEvent|PingEvent
+ * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|PaymentDisputedEvent|StoreCreditChangedEvent|ShipmentShippedEvent|ReturnRequestedEvent|ReturnApprovedEvent|ReturnRejectedEvent|ReturnReceivedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|GiftCardIssuedEvent|PingEvent
  */
 final class Events
 {
@@ -357,6 +399,8 @@ final class Events
         'store_credit.changed',
         'shipment.shipped',
         'return.requested',
+        'return.approved',
+        'return.rejected',
         'return.received',
         'inventory.low',
         'page.published',

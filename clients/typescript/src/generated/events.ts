@@ -20,7 +20,9 @@ import type {
   ProductCreatedEvent,
   ProductDeletedEvent,
   ProductUpdatedEvent,
+  ReturnApprovedEvent,
   ReturnReceivedEvent,
+  ReturnRejectedEvent,
   ReturnRequestedEvent,
   ShipmentShippedEvent,
   StoreCreditChangedEvent,
@@ -42,6 +44,8 @@ export const STORE_EVENT_TYPES = [
   "store_credit.changed",
   "shipment.shipped",
   "return.requested",
+  "return.approved",
+  "return.rejected",
   "return.received",
   "inventory.low",
   "page.published",
@@ -82,6 +86,10 @@ export interface StoreEventMap {
   "shipment.shipped": ShipmentShippedEvent;
   /** A return was requested */
   "return.requested": ReturnRequestedEvent;
+  /** A return was approved */
+  "return.approved": ReturnApprovedEvent;
+  /** A return was rejected */
+  "return.rejected": ReturnRejectedEvent;
   /** A return was received */
   "return.received": ReturnReceivedEvent;
   /** A variant ran low on stock */

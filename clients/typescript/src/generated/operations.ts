@@ -781,8 +781,8 @@ export interface WebhooksDeliveriesListQuery {
   fields?: string;
   /** Delivery status. One of: pending, succeeded, retrying, failed. */
   status?: "pending" | "succeeded" | "retrying" | "failed";
-  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, store_credit.changed, shipment.shipped, return.requested, return.received, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, gift_card.issued, ping. */
-  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "store_credit.changed" | "shipment.shipped" | "return.requested" | "return.received" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "cart.abandoned" | "gift_card.issued" | "ping";
+  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, store_credit.changed, shipment.shipped, return.requested, return.approved, return.rejected, return.received, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, gift_card.issued, ping. */
+  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "store_credit.changed" | "shipment.shipped" | "return.requested" | "return.approved" | "return.rejected" | "return.received" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "cart.abandoned" | "gift_card.issued" | "ping";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */

@@ -431,6 +431,66 @@ export interface ReturnRequestedEventData {
   note: string | null;
 }
 
+/** The body of each `return.approved` delivery. Staff approved a requested return: the customer may send the parcel. */
+export interface ReturnApprovedEvent {
+  /** The event id (`evt_...`), the same in every delivery of the event to every endpoint. */
+  id: string;
+  event: "return.approved";
+  data: ReturnApprovedEventData;
+  /** When the event happened (not when this attempt was sent). */
+  timestamp: string;
+}
+
+export interface ReturnApprovedEventData {
+  returnId: string;
+  orderId: string;
+  /** The short number customers see and quote, shown as `#1001`: sequential from the store's ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds the order by it, as by its id. */
+  orderNumber: number;
+  /** The customer's account; null for a guest. */
+  customerId: string | null;
+  lines: Array<{
+    orderLineId: string;
+    quantity: number;
+    reason: "too_small" | "too_large" | "damaged" | "defective" | "not_as_described" | "wrong_item" | "changed_mind" | "other";
+    /** Units put back in stock when the return was received (staff choose how many). */
+    restockedQuantity: number;
+  }>;
+  status: "approved";
+  approvedAt: string;
+  /** Staff's words, if any (where to send the parcel). */
+  resolution: string | null;
+}
+
+/** The body of each `return.rejected` delivery. Staff rejected a requested or approved return; its units can be returned again. */
+export interface ReturnRejectedEvent {
+  /** The event id (`evt_...`), the same in every delivery of the event to every endpoint. */
+  id: string;
+  event: "return.rejected";
+  data: ReturnRejectedEventData;
+  /** When the event happened (not when this attempt was sent). */
+  timestamp: string;
+}
+
+export interface ReturnRejectedEventData {
+  returnId: string;
+  orderId: string;
+  /** The short number customers see and quote, shown as `#1001`: sequential from the store's ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds the order by it, as by its id. */
+  orderNumber: number;
+  /** The customer's account; null for a guest. */
+  customerId: string | null;
+  lines: Array<{
+    orderLineId: string;
+    quantity: number;
+    reason: "too_small" | "too_large" | "damaged" | "defective" | "not_as_described" | "wrong_item" | "changed_mind" | "other";
+    /** Units put back in stock when the return was received (staff choose how many). */
+    restockedQuantity: number;
+  }>;
+  status: "rejected";
+  closedAt: string;
+  /** Staff's words: why it was rejected. */
+  resolution: string | null;
+}
+
 /** The body of each `return.received` delivery. The store received a return's parcel; each line's `restockedQuantity` says how many units went back in stock. */
 export interface ReturnReceivedEvent {
   /** The event id (`evt_...`), the same in every delivery of the event to every endpoint. */
@@ -2342,7 +2402,7 @@ export type CreatedWebhookEndpoint = WebhookEndpoint & {
 export interface CreateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.approved`, `return.rejected`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events: Array<string>;
   description?: string | null;
   /** Defaults to true. */
@@ -2353,7 +2413,7 @@ export interface CreateWebhookEndpoint {
 export interface UpdateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url?: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.approved`, `return.rejected`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events?: Array<string>;
   description?: string | null;
   /** Defaults to true. */
