@@ -56,6 +56,23 @@ describe('gift-card products', () => {
     expect(await cardsOf(order.id)).toHaveLength(2);
   });
 
+  it('the completing payment retried with its Idempotency-Key answers the same payment and issues no more', async () => {
+    const order = await giftCardOrder(2);
+    const headers = { 'Idempotency-Key': `gc-${order.id}` };
+    const first = await api(`/api/orders/${order.id}/payments`, { method: 'POST', key, headers, json: { provider: 'manual' } });
+    const again = await api(`/api/orders/${order.id}/payments`, { method: 'POST', key, headers, json: { provider: 'manual' } });
+    expect(again.body.data.id).toBe(first.body.data.id);
+    expect(await cardsOf(order.id)).toHaveLength(2);
+  });
+
+  it('an order paid in full by a gift card issues the cards it bought', async () => {
+    const order = await giftCardOrder(1);
+    const card = (await api('/api/gift-cards', { method: 'POST', key, json: { amount: order.total, currency: order.currency } })).body.data;
+    const paid = await api(`/api/orders/${order.id}/payments`, { method: 'POST', key, json: { provider: 'gift_card', code: card.code } });
+    expect(paid.body.data).toMatchObject({ status: 'completed' });
+    expect(await cardsOf(order.id)).toMatchObject([{ initialAmount: 2500, issuedBy: 'system' }]);
+  });
+
   it('a cancelled unpaid order issues none', async () => {
     const order = await giftCardOrder(1);
     expect((await api(`/api/orders/${order.id}/cancel`, { method: 'POST', key, json: {} })).status).toBe(200);
