@@ -62,6 +62,7 @@ describe('POST /api/products', () => {
       images: [],
       media: [],
       attributes: {},
+      giftCard: false,
       stock: 7,
       lowStockThreshold: null,
       variants: [
@@ -90,6 +91,16 @@ describe('POST /api/products', () => {
     const row = await db().query.products.findFirst({ where: eq(products.id, p.id) });
     expect(row!.price).toBe(1999);
     expect(row!.compareAtPrice).toBe(2450);
+  });
+
+  it('marks a product as a gift card on create and update, and reads it back', async () => {
+    const created = await createProduct(key, { giftCard: true });
+    expect(created.giftCard).toBe(true);
+    const patched = await api(`/api/products/${created.id}`, { method: 'PATCH', key, json: { giftCard: false } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.giftCard).toBe(false);
+    const row = await db().query.products.findFirst({ where: eq(products.id, created.id) });
+    expect(row!.giftCard).toBe(false);
   });
 
   it('keeps decimal amounts exact, including those that are inexact in binary floating point', async () => {

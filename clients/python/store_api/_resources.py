@@ -4780,6 +4780,7 @@ class ProductsResource(ResourceBase):
         attributes: Union[Dict[str, Union[str, float, bool]], NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         taxClass: Union[str, NotGiven] = NOT_GIVEN,
+        giftCard: Union[bool, NotGiven] = NOT_GIVEN,
         prices: Union[List[CurrencyPrice], NotGiven] = NOT_GIVEN,
         categoryIds: Union[List[str], NotGiven] = NOT_GIVEN,
         stock: Union[int, NotGiven] = NOT_GIVEN,
@@ -4799,6 +4800,9 @@ class ProductsResource(ResourceBase):
                 creation.
             taxClass: Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not
                 given.
+            giftCard: A gift-card product: once an order of it is paid in full, each unit issues
+                one gift card worth the line's unit price in the order's currency, with the order's
+                email as recipient (docs/gift-cards.md). `false` when omitted.
             prices: Prices set per currency, which win over conversion by exchange rate for
                 their currency (`GET /api/settings/currencies`). On a write the list replaces the
                 set; `[]` clears it; absent leaves it as it is. Each currency must be one of the
@@ -4828,6 +4832,7 @@ class ProductsResource(ResourceBase):
                 "attributes": attributes,
                 "lowStockThreshold": lowStockThreshold,
                 "taxClass": taxClass,
+                "giftCard": giftCard,
                 "prices": prices,
                 "categoryIds": categoryIds,
                 "stock": stock,
@@ -4859,10 +4864,10 @@ class ProductsResource(ResourceBase):
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, name, slug, description, price,
                 compareAtPrice, sku, status, images, attributes, lowStockThreshold, taxClass,
-                prices, createdAt, updatedAt, currency, media, brand, vendor, categories, stock,
-                variants. A `fields` selection returns only the selected properties, so properties
-                the response schema marks required may be absent: clients and validators should
-                treat them as optional then.
+                giftCard, prices, createdAt, updatedAt, currency, media, brand, vendor, categories,
+                stock, variants. A `fields` selection returns only the selected properties, so
+                properties the response schema marks required may be absent: clients and validators
+                should treat them as optional then.
             currency: An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to
                 show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each
                 product's and variant's own price in it when set (`prices`), else its price
@@ -4930,10 +4935,10 @@ class ProductsResource(ResourceBase):
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, name, slug, description, price,
                 compareAtPrice, sku, status, images, attributes, lowStockThreshold, taxClass,
-                prices, createdAt, updatedAt, currency, media, brand, vendor, categories, stock,
-                variants. A `fields` selection returns only the selected properties, so properties
-                the response schema marks required may be absent: clients and validators should
-                treat them as optional then.
+                giftCard, prices, createdAt, updatedAt, currency, media, brand, vendor, categories,
+                stock, variants. A `fields` selection returns only the selected properties, so
+                properties the response schema marks required may be absent: clients and validators
+                should treat them as optional then.
             category: Category id or slug; includes its sub-categories.
             brand: Brand id or slug.
             vendor: Vendor id or slug.
@@ -5082,6 +5087,7 @@ class ProductsResource(ResourceBase):
         attributes: Union[Dict[str, Union[str, float, bool]], NotGiven] = NOT_GIVEN,
         lowStockThreshold: Union[Optional[int], NotGiven] = NOT_GIVEN,
         taxClass: Union[str, NotGiven] = NOT_GIVEN,
+        giftCard: Union[bool, NotGiven] = NOT_GIVEN,
         prices: Union[List[CurrencyPrice], NotGiven] = NOT_GIVEN,
         categoryIds: Union[List[str], NotGiven] = NOT_GIVEN,
     ) -> Product:
@@ -5095,6 +5101,9 @@ class ProductsResource(ResourceBase):
                 decimals.
             taxClass: Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not
                 given.
+            giftCard: A gift-card product: once an order of it is paid in full, each unit issues
+                one gift card worth the line's unit price in the order's currency, with the order's
+                email as recipient (docs/gift-cards.md). `false` when omitted.
             prices: Prices set per currency, which win over conversion by exchange rate for
                 their currency (`GET /api/settings/currencies`). On a write the list replaces the
                 set; `[]` clears it; absent leaves it as it is. Each currency must be one of the
@@ -5120,6 +5129,7 @@ class ProductsResource(ResourceBase):
                 "attributes": attributes,
                 "lowStockThreshold": lowStockThreshold,
                 "taxClass": taxClass,
+                "giftCard": giftCard,
                 "prices": prices,
                 "categoryIds": categoryIds,
             }),

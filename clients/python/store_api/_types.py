@@ -1171,6 +1171,10 @@ class CreateProduct(_CreateProductRequired, total=False):
     lowStockThreshold: Optional[int]
     #: Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not given.
     taxClass: str
+    #: A gift-card product: once an order of it is paid in full, each unit issues one gift card
+    #: worth the line's unit price in the order's currency, with the order's email as recipient
+    #: (docs/gift-cards.md). `false` when omitted.
+    giftCard: bool
     #: Prices set per currency, which win over conversion by exchange rate for their currency (`GET
     #: /api/settings/currencies`). On a write the list replaces the set; `[]` clears it; absent
     #: leaves it as it is. Each currency must be one of the store's, not its default currency (whose
@@ -2603,6 +2607,10 @@ class Product(TypedDict):
     lowStockThreshold: Optional[int]
     #: Code of the tax class the product is taxed by (`GET /api/settings/tax-classes`).
     taxClass: str
+    #: A gift-card product: once an order of it is paid in full, each unit issues one gift card
+    #: worth the line's unit price in the order's currency, with the order's email as recipient
+    #: (docs/gift-cards.md). `false` when omitted.
+    giftCard: bool
     #: Prices set per currency, in major units of each, ordered by currency code. Currencies without
     #: one are converted from `price` by exchange rate.
     prices: List[ProductPricesItem]
@@ -3788,6 +3796,10 @@ class UpdateProduct(TypedDict, total=False):
     lowStockThreshold: Optional[int]
     #: Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not given.
     taxClass: str
+    #: A gift-card product: once an order of it is paid in full, each unit issues one gift card
+    #: worth the line's unit price in the order's currency, with the order's email as recipient
+    #: (docs/gift-cards.md). `false` when omitted.
+    giftCard: bool
     #: Prices set per currency, which win over conversion by exchange rate for their currency (`GET
     #: /api/settings/currencies`). On a write the list replaces the set; `[]` clears it; absent
     #: leaves it as it is. Each currency must be one of the store's, not its default currency (whose

@@ -111,6 +111,6 @@ export const getShippingOptions: AppRouteHandler<typeof routes.getShippingOption
 export const checkoutCart: AppRouteHandler<typeof routes.checkoutCart> = async (c) => {
   const cart = await cartFor(c, c.req.valid('param').id, 'write');
   const actor = actorRef(c.var.principal, `guest:${cart.id}`);
-  const placed = await checkout(c.var.db, cart, c.req.valid('json'), actor, orderNumberStart(c.env));
+  const placed = await checkout(c.var.db, c.env, cart, c.req.valid('json'), actor, orderNumberStart(c.env));
   return created(c, toOrder(placed.order, placed.lines), `/api/orders/${placed.order.id}`, 'Order placed');
 };

@@ -7,6 +7,7 @@ import { cartLinesOf } from './cart-view';
 import type { CheckoutInput } from './carts.schemas';
 import { assertActive } from './carts.service';
 import { spendAppliedGiftCards } from '../gift-cards/cart-gift-cards';
+import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
 import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
 
 /**
@@ -17,7 +18,15 @@ import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
  * the cart's addresses, or the customer's defaults where it has none (./default-addresses.ts), otherwise.
  * Once placed, the gift cards applied to the cart pay what they can of it (../gift-cards/cart-gift-cards.ts).
  */
-export async function checkout(db: Database, stored: CartRow, input: CheckoutInput, actor: string, numberStart?: number, now = new Date()): Promise<PlacedOrder> {
+export async function checkout(
+  db: Database,
+  env: GiftCardSettings,
+  stored: CartRow,
+  input: CheckoutInput,
+  actor: string,
+  numberStart?: number,
+  now = new Date(),
+): Promise<PlacedOrder> {
   assertActive(stored);
   const [lines, couponRows, customerRows, defaults] = await db.batch([
     cartLinesOf(db, stored.id),
@@ -56,5 +65,5 @@ export async function checkout(db: Database, stored: CartRow, input: CheckoutInp
     },
     now,
   );
-  return { ...placed, order: await spendAppliedGiftCards(db, placed.order, cart.id, actor, now) };
+  return { ...placed, order: await spendAppliedGiftCards(db, env, placed.order, cart.id, actor, now) };
 }

@@ -6,6 +6,7 @@ import { assertActive } from '../carts/carts.service';
 import { assertUsable, cardByCode, unusableBecause } from './code-attempts';
 import { appliedCardsOf } from './applied-gift-cards';
 import { spendGiftCard } from './gift-card-payment';
+import type { GiftCardSettings } from './bought-gift-cards';
 
 /**
  * Gift cards applied to a cart: opened by their code (locked out like sign-in), kept on the cart in
@@ -33,13 +34,13 @@ export async function removeGiftCard(db: Database, cart: CartRow, giftCardId: st
  * owed, in the order applied. A card another order emptied meanwhile pays what it has left, or is
  * skipped; the rest is paid as any order is (POST /api/orders/{id}/payments). Returns the order as it stands.
  */
-export async function spendAppliedGiftCards(db: Database, order: OrderRow, cartId: string, actor: string, now = new Date()): Promise<OrderRow> {
+export async function spendAppliedGiftCards(db: Database, env: GiftCardSettings, order: OrderRow, cartId: string, actor: string, now = new Date()): Promise<OrderRow> {
   const cards = await appliedCardsOf(db, cartId);
   let spent = false;
   for (const { card } of cards) {
     if (unusableBecause(card, order.currency, now)) continue;
     try {
-      spent = (await spendGiftCard(db, order, card.id, actor, undefined, now)) !== null || spent;
+      spent = (await spendGiftCard(db, env, order, card.id, actor, undefined, now)) !== null || spent;
     } catch (error) {
       if (!(error instanceof ApiError && error.code === 'CONFLICT')) throw error;
     }

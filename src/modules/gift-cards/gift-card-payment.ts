@@ -10,6 +10,7 @@ import { owed, paymentFits, refuseClosed, refuseMoreThanOwed, refuseUnfitPayment
 import { giftCardProvider, giftCardProviderWith } from '../payments/providers/gift-card';
 import { recordCharge } from '../payments/settle';
 import { assertUsable } from './code-attempts';
+import type { GiftCardSettings } from './bought-gift-cards';
 
 /**
  * Pays (part of) an order with a card the caller opened (by its code). The payment row and the
@@ -20,7 +21,15 @@ import { assertUsable } from './code-attempts';
  * never take more than it holds. The payment is then recorded completed like any provider's charge
  * (settle.ts: amountPaid, `payment.completed`, `processing` once paid in full).
  */
-export async function payWithGiftCard(db: Database, order: OrderRow, card: GiftCardRow, amount: number, actor: string, now = new Date()): Promise<PaymentRow> {
+export async function payWithGiftCard(
+  db: Database,
+  env: GiftCardSettings,
+  order: OrderRow,
+  card: GiftCardRow,
+  amount: number,
+  actor: string,
+  now = new Date(),
+): Promise<PaymentRow> {
   const ts = now.toISOString();
   const row: PaymentRow = {
     id: newId(ID_PREFIX.payment, now.getTime()),
@@ -55,7 +64,7 @@ export async function payWithGiftCard(db: Database, order: OrderRow, card: GiftC
   ]);
   if (inserted.meta.changes === 0) await refuseUnfitPayment(db, order, amount);
   // With the database, so a charge the order can no longer take (cancelled meanwhile) is given back to the card.
-  return recordCharge(db, giftCardProviderWith(db), row, { status: 'completed', reference: card.id, failureReason: null }, { actor, now });
+  return recordCharge(db, giftCardProviderWith(db), row, { status: 'completed', reference: card.id, failureReason: null }, { actor, env, now });
 }
 
 /**
@@ -63,14 +72,22 @@ export async function payWithGiftCard(db: Database, order: OrderRow, card: GiftC
  * another payment spent the card between the read and the write, its balance is read again and the
  * rest tried once more; null when nothing is left to pay or on the card.
  */
-export async function spendGiftCard(db: Database, order: OrderRow, cardId: string, actor: string, requested?: number, now = new Date()): Promise<PaymentRow | null> {
+export async function spendGiftCard(
+  db: Database,
+  env: GiftCardSettings,
+  order: OrderRow,
+  cardId: string,
+  actor: string,
+  requested?: number,
+  now = new Date(),
+): Promise<PaymentRow | null> {
   for (let attempt = 0; ; attempt++) {
     const [[card], [fresh]] = await db.batch([db.select().from(giftCards).where(eq(giftCards.id, cardId)), db.select().from(orders).where(eq(orders.id, order.id))]);
     if (!card || !fresh) return null;
     const amount = requested ?? Math.min(card.balance, await owed(db, fresh));
     if (amount <= 0) return null;
     try {
-      return await payWithGiftCard(db, fresh, card, amount, actor, now);
+      return await payWithGiftCard(db, env, fresh, card, amount, actor, now);
     } catch (error) {
       if (violatedGuard(error) !== 'insufficient_gift_card_balance') throw error;
       if (requested !== undefined || attempt >= 1) {
@@ -81,13 +98,13 @@ export async function spendGiftCard(db: Database, order: OrderRow, cardId: strin
 }
 
 /** `POST /api/orders/{id}/payments` with `provider: gift_card`: the card (opened by its code) pays `amount`, else what it can of what is owed. */
-export async function payOrderWithCard(db: Database, order: OrderRow, card: GiftCardRow, amount: number | undefined, actor: string, now = new Date()) {
+export async function payOrderWithCard(db: Database, env: GiftCardSettings, order: OrderRow, card: GiftCardRow, amount: number | undefined, actor: string, now = new Date()) {
   refuseClosed(order);
   assertUsable(card, order.currency, now);
   const due = await owed(db, order);
   const charged = amount ?? Math.min(card.balance, due);
   refuseMoreThanOwed(order, charged, due);
   if (charged > card.balance) throw ApiError.conflict(`Gift card ending ${card.last4} holds ${toMajor(card.balance, order.minorUnits)} ${order.currency}`, 'amount');
-  const payment = await spendGiftCard(db, order, card.id, actor, charged, now);
+  const payment = await spendGiftCard(db, env, order, card.id, actor, charged, now);
   return payment!;
 }

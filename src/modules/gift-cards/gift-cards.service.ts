@@ -46,6 +46,8 @@ export async function getGiftCard(db: Database, id: string) {
 }
 
 export interface NewGiftCard {
+  /** A chosen id (a bought card's is derived from its order line); a new one when omitted. */
+  id?: string;
   /** Minor units of `currency`. */
   amount: number;
   currency: string;
@@ -66,7 +68,7 @@ export interface NewGiftCard {
  */
 export async function issueStatements(db: Database, secret: string, card: NewGiftCard, digits: number, now = new Date()) {
   const ts = now.toISOString();
-  const id = newId(ID_PREFIX.giftCard, now.getTime());
+  const id = card.id ?? newId(ID_PREFIX.giftCard, now.getTime());
   const code = await giftCardCode(secret, id);
   const normalised = normalisedCode(code)!;
   const row: GiftCardRow = {

@@ -6,15 +6,16 @@ import type { CreatePaymentInput } from '../payments/payments.schemas';
 import { type PaymentAttempt, toPayment } from '../payments/payments.service';
 import { cardByCode } from './code-attempts';
 import { payOrderWithCard } from './gift-card-payment';
+import type { GiftCardSettings } from './bought-gift-cards';
 
 /** `POST /api/orders/{id}/payments` with `provider: gift_card`: the code opens the card (locked out like sign-in), which pays. */
-export async function payWithCode(db: Database, order: OrderRow, input: CreatePaymentInput, network: string, actor: string): Promise<PaymentAttempt> {
+export async function payWithCode(db: Database, env: GiftCardSettings, order: OrderRow, input: CreatePaymentInput, network: string, actor: string): Promise<PaymentAttempt> {
   if (!input.code) throw ApiError.validation([{ field: 'code', problem: 'is required to pay with a gift card', code: 'required' }]);
   for (const field of ['reference', 'details'] as const) {
     if (input[field] !== undefined) throw ApiError.validation([{ field, problem: 'is not for gift card payments' }]);
   }
   const amount = input.amount === undefined ? undefined : amountInMinor(input.amount, order.minorUnits);
   const card = await cardByCode(db, input.code, network);
-  const payment = await payOrderWithCard(db, order, card, amount, actor);
+  const payment = await payOrderWithCard(db, env, order, card, amount, actor);
   return { payment: toPayment(payment, order.minorUnits), clientSecret: null };
 }

@@ -8,6 +8,8 @@ import { groupBy } from '../../lib/group-by';
 import { paymentProvider } from '../payments/providers/registry';
 import type { StripeSettings } from '../payments/providers/stripe';
 import { recordCharge } from '../payments/settle';
+import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
+
 import { runCancellation } from './order-changes';
 
 /**
@@ -70,12 +72,12 @@ async function readOverdue(db: Database, cutoff: string) {
  * recorded as paid, and the order is not expired; one whose provider does not answer waits for the
  * next run.
  */
-async function closeOpenPayments(db: Database, env: StripeSettings, order: OrderRow, open: PaymentRow[], now: Date): Promise<boolean> {
+async function closeOpenPayments(db: Database, env: StripeSettings & GiftCardSettings, order: OrderRow, open: PaymentRow[], now: Date): Promise<boolean> {
   for (const payment of open) {
     try {
       const provider = paymentProvider(payment.provider, env);
       const result = await provider.cancel({ payment, digits: order.minorUnits, email: order.email });
-      const recorded = await recordCharge(db, provider, payment, result, { actor: 'system', now });
+      const recorded = await recordCharge(db, provider, payment, result, { actor: 'system', env, now });
       if (recorded.status !== 'failed') return false;
     } catch (error) {
       console.error(
@@ -94,7 +96,7 @@ async function closeOpenPayments(db: Database, env: StripeSettings, order: Order
 }
 
 /** Cancels the unpaid orders whose time to pay is over at `now`; returns how many it cancelled. */
-export async function expireUnpaidOrders(env: Pick<Bindings, 'DB' | 'ORDER_PAYMENT_TTL_MINUTES'> & StripeSettings, now = new Date()): Promise<number> {
+export async function expireUnpaidOrders(env: Pick<Bindings, 'DB' | 'ORDER_PAYMENT_TTL_MINUTES' | 'JWT_SECRET'> & StripeSettings, now = new Date()): Promise<number> {
   const db = createDb(env.DB);
   const ttlMinutes = config(env).ORDER_PAYMENT_TTL_MINUTES;
   const { overdue, linesByOrder, openByOrder } = await readOverdue(db, new Date(now.getTime() - ttlMinutes * 60_000).toISOString());

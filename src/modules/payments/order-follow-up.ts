@@ -17,11 +17,13 @@ export async function followUpOrderStatus(
   to: OrderStatus,
   due: (order: OrderRow) => boolean | Promise<boolean>,
   change: { actor: string; note: string },
+  /** What else the move writes, in its batch (the gift cards a paid order bought). */
+  alongside: (order: OrderRow) => Promise<unknown[]> = async () => [],
 ): Promise<void> {
   const order = await db.query.orders.findFirst({ where: eq(orders.id, orderId) });
   if (!order || !from.includes(order.status) || !(await due(order))) return;
   try {
-    await db.batch(statusChangeStatements(db, order, to, change) as never);
+    await db.batch([...statusChangeStatements(db, order, to, change), ...(await alongside(order))] as never);
   } catch (error) {
     if (violatedGuard(error) !== 'order_transition') throw error;
   }

@@ -21,7 +21,7 @@ export const createPayment: AppRouteHandler<typeof routes.createPayment> = async
   const order = await service.findOrder(c.var.db, c.req.valid('param').id, payerReach(c.var.principal, body.provider));
   const { payment, clientSecret } =
     body.provider === 'gift_card'
-      ? await payWithCode(c.var.db, order, body, shopperNetwork(c), actorRef(c.var.principal))
+      ? await payWithCode(c.var.db, c.env, order, body, shopperNetwork(c), actorRef(c.var.principal))
       : await service.createPayment(c.var.db, c.env, order, body, { actor: actorRef(c.var.principal), requestKey: c.var.requestKey });
   const message = payment.status === 'completed' ? 'Payment completed' : payment.status === 'failed' ? `Payment failed: ${payment.failureReason}` : 'Payment pending';
   return created(c, { ...payment, clientSecret }, `/api/payments/${payment.id}`, message);

@@ -11,7 +11,9 @@ import type { CreatePaymentInput, Payment } from './payments.schemas';
 import { type PaymentProvider, ProviderUnavailable } from './providers/provider';
 import { paymentProvider } from './providers/registry';
 import type { StripeSettings } from './providers/stripe';
-import { recordCharge } from './settle';
+import { recordCharge, type SettlingCharge } from './settle';
+import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
+
 import { findOrder } from '../orders/orders.read';
 
 /** The order a path names (id or number), within the caller's reach. */
@@ -101,7 +103,7 @@ interface Requested {
  */
 export async function createPayment(
   db: Database,
-  env: StripeSettings,
+  env: StripeSettings & GiftCardSettings,
   order: OrderRow,
   input: CreatePaymentInput,
   { actor, requestKey = null, now = new Date() }: Requested,
@@ -122,7 +124,7 @@ export async function createPayment(
         `Payment '${resumed.id}' is already open on order '${resumed.orderId}' for ${toMajor(resumed.amount, order.minorUnits)} ${resumed.currency}; it is completed or cancelled first`,
       );
     }
-    return attempt(db, provider, resumed, order, actor, 'status');
+    return attempt(db, provider, resumed, order, { actor, env }, 'status');
   }
 
   refuseClosed(order);
@@ -152,7 +154,7 @@ export async function createPayment(
     throw error;
   });
   if (inserted.meta.changes === 0) await refuseUnfitPayment(db, order, charged);
-  return attempt(db, provider, row, order, actor, 'charge');
+  return attempt(db, provider, row, order, { actor, env }, 'charge');
 }
 
 /** Holds (in the statement inserting a payment of `amount`) while the order is open and the amount fits in what is neither paid nor pending. */
@@ -177,11 +179,11 @@ function openPayment(db: Database, orderId: string, provider: string) {
 }
 
 /** Asks the provider (a new charge, or the state of one started before) and records its answer. */
-async function attempt(db: Database, provider: PaymentProvider, payment: PaymentRow, order: OrderRow, actor: string, ask: 'charge' | 'status'): Promise<PaymentAttempt> {
+async function attempt(db: Database, provider: PaymentProvider, payment: PaymentRow, order: OrderRow, settling: SettlingCharge, ask: 'charge' | 'status'): Promise<PaymentAttempt> {
   if (payment.status !== 'pending') return { payment: toPayment(payment, order.minorUnits), clientSecret: null };
   const request = { payment, digits: order.minorUnits, email: order.email };
   const result = await providerCall(() => provider[ask](request));
-  const recorded = await recordCharge(db, provider, payment, result, { actor });
+  const recorded = await recordCharge(db, provider, payment, result, settling);
   return { payment: toPayment(recorded, order.minorUnits), clientSecret: recorded.status === 'pending' ? (result.clientSecret ?? null) : null };
 }
 

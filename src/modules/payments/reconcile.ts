@@ -56,7 +56,7 @@ export async function reconcilePending(env: Bindings, now = new Date()): Promise
           ),
         )
     : [];
-  const settling = { actor: 'system', now };
+  const settling = { actor: 'system', env, now };
   let paymentsSettled = 0;
   for (const { payment, digits, email } of stalePayments) {
     await settleOne(db, payments, payment.id, now, async () => {

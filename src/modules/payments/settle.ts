@@ -9,6 +9,7 @@ import { toMajor } from '../../lib/money';
 import { returnRefundedStatement } from '../returns/returns.service';
 import { orderNumberOf, statusChangeStatements } from '../orders/order-status';
 import { followUpOrderStatus } from './order-follow-up';
+import { boughtGiftCardStatements, type GiftCardSettings } from '../gift-cards/bought-gift-cards';
 import type { ChargeResult, PaymentProvider, RefundResult } from './providers/provider';
 
 /**
@@ -24,6 +25,11 @@ import type { ChargeResult, PaymentProvider, RefundResult } from './providers/pr
 export interface Settling {
   actor: string;
   now?: Date;
+}
+
+/** Settling a charge: paid in full, the order issues the gift cards it bought, whose codes need JWT_SECRET. */
+export interface SettlingCharge extends Settling {
+  env: GiftCardSettings;
 }
 
 /** The batch's first statement: aborts it (guard:<name>) unless the row is still pending. */
@@ -46,7 +52,13 @@ async function readOrder(db: Database, id: string): Promise<OrderRow> {
  * charge that completed for an order that can no longer take it (cancelled meanwhile) is given back
  * through the provider (keyed `<payment id>_void`) and recorded as failed.
  */
-export async function recordCharge(db: Database, provider: PaymentProvider, payment: PaymentRow, result: ChargeResult, { actor, now = new Date() }: Settling): Promise<PaymentRow> {
+export async function recordCharge(
+  db: Database,
+  provider: PaymentProvider,
+  payment: PaymentRow,
+  result: ChargeResult,
+  { actor, env, now = new Date() }: SettlingCharge,
+): Promise<PaymentRow> {
   const ts = now.toISOString();
   const outcome = { providerReference: result.reference ?? payment.providerReference, failureReason: result.failureReason, updatedAt: ts };
   const pendingRow = and(eq(payments.id, payment.id), eq(payments.status, 'pending'));
@@ -79,6 +91,8 @@ export async function recordCharge(db: Database, provider: PaymentProvider, paym
     }
     const paidInFull = order.status === 'pending' && order.amountPaid + payment.amount >= order.total;
     const note = `paid in full by payment ${payment.id}`;
+    const issueBought = (paid: OrderRow) => boughtGiftCardStatements(db, env, paid, now);
+    const bought = paidInFull ? await issueBought(order) : [];
     await db.batch([
       guardStatement(db, payments, payment.id, 'payment_settled'),
       db
@@ -92,8 +106,9 @@ export async function recordCharge(db: Database, provider: PaymentProvider, paym
       ...(provider.settlement?.(db, payment, order, { actor, now }) ?? []),
       outboxEvent(db, 'payment.completed', eventData, now),
       ...(paidInFull ? statusChangeStatements(db, order, 'processing', { actor, note, now }) : []),
+      ...bought,
     ] as never);
-    if (!paidInFull) await followUpOrderStatus(db, order.id, ['pending'], 'processing', (o) => o.amountPaid >= o.total, { actor, note });
+    if (!paidInFull) await followUpOrderStatus(db, order.id, ['pending'], 'processing', (o) => o.amountPaid >= o.total, { actor, note }, issueBought);
     return { ...payment, ...outcome, status: 'completed', failureReason: null };
   } catch (error) {
     const guard = violatedGuard(error);
@@ -101,7 +116,7 @@ export async function recordCharge(db: Database, provider: PaymentProvider, paym
     if (!guard) throw error;
     if (guard === provider.settlementGuard) {
       // The provider's own money ran short (store credit spent meanwhile): recorded as a declined charge, answered 409.
-      await recordCharge(db, provider, payment, { status: 'failed', reference: outcome.providerReference, failureReason: GUARDS[guard] }, { actor, now });
+      await recordCharge(db, provider, payment, { status: 'failed', reference: outcome.providerReference, failureReason: GUARDS[guard] }, { actor, env, now });
       throw ApiError.conflict(GUARDS[guard], 'amount');
     }
     return voidCharge(db, provider, payment, order, outcome, ts);

@@ -9,6 +9,8 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
 import { type StripeSettings, chargeOutcome, fromStripeAmount, stripeClient, stripeProvider } from './providers/stripe';
 import { recordCharge, recordRefund } from './settle';
+import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
+
 import { config } from '../../config';
 
 /**
@@ -23,7 +25,7 @@ export const SIGNATURE_TOLERANCE_SECONDS = 300;
 const ACTOR = 'system:stripe';
 
 /** The event, if the signature verifies; 400 otherwise. */
-export async function verifiedEvent(env: StripeSettings, payload: string, signature: string | undefined): Promise<Stripe.Event> {
+export async function verifiedEvent(env: StripeSettings & GiftCardSettings, payload: string, signature: string | undefined): Promise<Stripe.Event> {
   if (!signature)
     throw new ApiError('INVALID_REQUEST', 'The Stripe-Signature header is missing', {
       details: [detailOf({ field: 'Stripe-Signature', problem: 'is required', code: 'required' })],
@@ -39,7 +41,7 @@ export async function verifiedEvent(env: StripeSettings, payload: string, signat
 
 export type Handled = 'handled' | 'duplicate' | 'ignored';
 
-export async function handleStripeEvent(db: Database, env: StripeSettings, event: Stripe.Event, now = new Date()): Promise<Handled> {
+export async function handleStripeEvent(db: Database, env: StripeSettings & GiftCardSettings, event: Stripe.Event, now = new Date()): Promise<Handled> {
   const seen = await db.query.providerEvents.findFirst({ where: and(eq(providerEvents.provider, 'stripe'), eq(providerEvents.id, event.id)) });
   if (seen) return 'duplicate';
   const handled = await dispatch(db, env, event, now);
@@ -47,7 +49,7 @@ export async function handleStripeEvent(db: Database, env: StripeSettings, event
   return handled;
 }
 
-async function dispatch(db: Database, env: StripeSettings, event: Stripe.Event, now: Date): Promise<Handled> {
+async function dispatch(db: Database, env: StripeSettings & GiftCardSettings, event: Stripe.Event, now: Date): Promise<Handled> {
   switch (event.type) {
     case 'payment_intent.succeeded':
     case 'payment_intent.payment_failed':
@@ -88,7 +90,7 @@ async function paymentOf(db: Database, intent: { id: string; metadata?: Record<s
  * for another card; it is cancelled, so it can never succeed behind a payment recorded as failed
  * (the storefront starts a new payment), and the payment fails with the decline's reason.
  */
-async function settleIntent(db: Database, env: StripeSettings, intent: Stripe.PaymentIntent, now: Date): Promise<Handled> {
+async function settleIntent(db: Database, env: StripeSettings & GiftCardSettings, intent: Stripe.PaymentIntent, now: Date): Promise<Handled> {
   const payment = await paymentOf(db, intent);
   if (payment?.provider !== 'stripe') return 'ignored';
   const order = (await db.query.orders.findFirst({ where: eq(orders.id, payment.orderId) }))!;
@@ -99,7 +101,7 @@ async function settleIntent(db: Database, env: StripeSettings, intent: Stripe.Pa
     result = await provider.cancel(request);
     if (result.status === 'failed') result = { ...result, failureReason: intent.last_payment_error?.message ?? result.failureReason };
   }
-  await recordCharge(db, provider, payment, result, { actor: ACTOR, now }).catch((error) => {
+  await recordCharge(db, provider, payment, result, { actor: ACTOR, env, now }).catch((error) => {
     // Completed for an order cancelled meanwhile: the charge was returned and the payment failed; handled.
     if (!(error instanceof ApiError && error.code === 'CONFLICT')) throw error;
   });
@@ -115,7 +117,7 @@ const declined = (intent: Stripe.PaymentIntent) => intent.status === 'requires_p
  * follow it. A payment that never completed (pending, or failed: declined, not accepted, or voided)
  * put no money on the order, so a refund of its intent has nothing to give back here.
  */
-async function syncRefunds(db: Database, env: StripeSettings, intent: string | null, now: Date): Promise<Handled> {
+async function syncRefunds(db: Database, env: StripeSettings & GiftCardSettings, intent: string | null, now: Date): Promise<Handled> {
   if (!intent) return 'ignored';
   const payment = await db.query.payments.findFirst({ where: and(eq(payments.provider, 'stripe'), eq(payments.providerReference, intent)) });
   if (!payment || payment.status === 'pending' || payment.status === 'failed') return 'ignored';

@@ -76,6 +76,7 @@ export function toProduct(row: ProductRow, brand: Ref | null, vendor: Ref | null
     images: row.images,
     media: row.media,
     attributes: row.attributes,
+    giftCard: row.giftCard,
     stock: variants.reduce((sum, v) => sum + v.stock, 0),
     lowStockThreshold: row.lowStockThreshold,
     variants,

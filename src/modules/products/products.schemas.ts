@@ -25,6 +25,12 @@ const Threshold = z.int().min(0).max(1_000_000_000);
 
 const moneyColumns = { price: Money, compareAtPrice: Money.nullable() };
 /** On reads: in the currency the read asked for (`?currency=`), the default currency without it. */
+const GiftCardFlag = z.boolean().openapi({
+  description:
+    "A gift-card product: once an order of it is paid in full, each unit issues one gift card worth the line's unit price in the order's currency, " +
+    "with the order's email as recipient (docs/gift-cards.md). `false` when omitted.",
+});
+
 const shownMoney = {
   price: Money.openapi({
     description: "In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`.",
@@ -60,11 +66,12 @@ export const ProductSchema = createSelectSchema(products, {
     description: 'Images hosted elsewhere, by URL, as given in `images` on writes. Images uploaded to the store are in `media`.',
   }),
   attributes: Attributes,
+  giftCard: GiftCardFlag,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 })
   // `related` is what brand, vendor, categories and variants below are read from.
-  .omit({ brandId: true, vendorId: true, related: true, media: true, giftCard: true })
+  .omit({ brandId: true, vendorId: true, related: true, media: true })
   .extend({
     currency: z.string().openapi({
       description: "ISO 4217 code of the currency `price` and `compareAtPrice` (the product's and its variants') are in: `?currency=`, else the store's default.",
@@ -120,6 +127,7 @@ const productFields = {
   lowStockThreshold: Threshold.nullable(),
   brandId: z.string().min(1).max(100).nullable(),
   vendorId: z.string().min(1).max(100).nullable(),
+  giftCard: GiftCardFlag,
 };
 /**
  * A product created without `status` is a draft: a half-entered product (no stock, no images yet)
@@ -134,7 +142,7 @@ export const MAX_VARIANTS_PER_PRODUCT = 100;
 const categoryIds = z.array(z.string().min(1).max(100)).max(50).openapi({ description: 'Ids of the categories the product is in.' });
 
 export const CreateProductBody = createInsertSchema(products, productFields)
-  .omit({ id: true, related: true, media: true, giftCard: true, createdAt: true, updatedAt: true })
+  .omit({ id: true, related: true, media: true, createdAt: true, updatedAt: true })
   .partial()
   .required({ name: true, price: true })
   .extend({
@@ -155,7 +163,7 @@ export const CreateProductBody = createInsertSchema(products, productFields)
   .openapi('CreateProduct');
 
 export const UpdateProductBody = createUpdateSchema(products, productFields)
-  .omit({ id: true, related: true, media: true, giftCard: true, createdAt: true, updatedAt: true })
+  .omit({ id: true, related: true, media: true, createdAt: true, updatedAt: true })
   .partial()
   .extend({ categoryIds: categoryIds.optional() })
   .strict()

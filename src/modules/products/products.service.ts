@@ -167,7 +167,7 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
     attributes: input.attributes ?? {},
     lowStockThreshold: input.lowStockThreshold ?? null,
     taxClass: input.taxClass ?? 'standard',
-    giftCard: false,
+    giftCard: input.giftCard ?? false,
     prices: productPrices.prices,
     related: EMPTY_RELATED, // filled by the triggers as the variants and links below are inserted
     media: [],

@@ -76,6 +76,7 @@ final class ProductsResource
      *     attributes: array<string, string|int|float|bool>,
      *     lowStockThreshold: int|null,
      *     taxClass: string,
+     *     giftCard: bool,
      *     prices: list<array{
      *         currency: string,
      *         amount: int|float,
@@ -177,6 +178,7 @@ final class ProductsResource
      *     attributes: array<string, string|int|float|bool>,
      *     lowStockThreshold: int|null,
      *     taxClass: string,
+     *     giftCard: bool,
      *     prices: list<array{
      *         currency: string,
      *         amount: int|float,
@@ -263,6 +265,7 @@ final class ProductsResource
      *     attributes?: array<string, string|float|bool>,
      *     lowStockThreshold?: int|null,
      *     taxClass?: string,
+     *     giftCard?: bool,
      *     prices?: list<array{
      *         currency: string,
      *         amount: float,
@@ -300,6 +303,7 @@ final class ProductsResource
      *     attributes: array<string, string|int|float|bool>,
      *     lowStockThreshold: int|null,
      *     taxClass: string,
+     *     giftCard: bool,
      *     prices: list<array{
      *         currency: string,
      *         amount: int|float,
@@ -431,6 +435,7 @@ final class ProductsResource
      *     attributes: array<string, string|int|float|bool>,
      *     lowStockThreshold: int|null,
      *     taxClass: string,
+     *     giftCard: bool,
      *     prices: list<array{
      *         currency: string,
      *         amount: int|float,
@@ -521,6 +526,7 @@ final class ProductsResource
      *     attributes?: array<string, string|float|bool>,
      *     lowStockThreshold?: int|null,
      *     taxClass?: string,
+     *     giftCard?: bool,
      *     prices?: list<array{
      *         currency: string,
      *         amount: float,
@@ -544,6 +550,7 @@ final class ProductsResource
      *     attributes: array<string, string|int|float|bool>,
      *     lowStockThreshold: int|null,
      *     taxClass: string,
+     *     giftCard: bool,
      *     prices: list<array{
      *         currency: string,
      *         amount: int|float,

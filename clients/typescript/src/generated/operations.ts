@@ -145,7 +145,7 @@ export interface ProductsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, name, price, sku, id, relevance. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, taxClass, prices, createdAt, updatedAt, currency, media, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, taxClass, giftCard, prices, createdAt, updatedAt, currency, media, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Category id or slug; includes its sub-categories. */
   category?: string;
@@ -177,7 +177,7 @@ export interface ProductsSuggestQuery {
 
 /** Query parameters of `GET /api/products/{id}`. */
 export interface ProductsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, taxClass, prices, createdAt, updatedAt, currency, media, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, price, compareAtPrice, sku, status, images, attributes, lowStockThreshold, taxClass, giftCard, prices, createdAt, updatedAt, currency, media, brand, vendor, categories, stock, variants. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** An enabled currency (`GET /api/settings/currencies`; 422 otherwise) to show, filter (`price_min`, `price_max`) and sort (`sort=price`) prices in: each product's and variant's own price in it when set (`prices`), else its price converted by exchange rate, as a cart in that currency charges. Each product's `currency` says which. Default: the store's default currency. A storefront passes its cart's currency. */
   currency?: string;

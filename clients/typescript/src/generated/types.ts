@@ -125,6 +125,8 @@ export interface Product {
   lowStockThreshold: number | null;
   /** Code of the tax class the product is taxed by (`GET /api/settings/tax-classes`). */
   taxClass: string;
+  /** A gift-card product: once an order of it is paid in full, each unit issues one gift card worth the line's unit price in the order's currency, with the order's email as recipient (docs/gift-cards.md). `false` when omitted. */
+  giftCard: boolean;
   /** Prices set per currency, in major units of each, ordered by currency code. Currencies without one are converted from `price` by exchange rate. */
   prices: Array<{
     currency: string;
@@ -754,6 +756,8 @@ export interface CreateProduct {
   lowStockThreshold?: number | null;
   /** Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not given. */
   taxClass?: string;
+  /** A gift-card product: once an order of it is paid in full, each unit issues one gift card worth the line's unit price in the order's currency, with the order's email as recipient (docs/gift-cards.md). `false` when omitted. */
+  giftCard?: boolean;
   /** Prices set per currency, which win over conversion by exchange rate for their currency (`GET /api/settings/currencies`). On a write the list replaces the set; `[]` clears it; absent leaves it as it is. Each currency must be one of the store's, not its default currency (whose price is `price`). */
   prices?: Array<CurrencyPrice>;
   /** Ids of the categories the product is in. */
@@ -829,6 +833,8 @@ export interface UpdateProduct {
   lowStockThreshold?: number | null;
   /** Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not given. */
   taxClass?: string;
+  /** A gift-card product: once an order of it is paid in full, each unit issues one gift card worth the line's unit price in the order's currency, with the order's email as recipient (docs/gift-cards.md). `false` when omitted. */
+  giftCard?: boolean;
   /** Prices set per currency, which win over conversion by exchange rate for their currency (`GET /api/settings/currencies`). On a write the list replaces the set; `[]` clears it; absent leaves it as it is. Each currency must be one of the store's, not its default currency (whose price is `price`). */
   prices?: Array<CurrencyPrice>;
   /** Ids of the categories the product is in. */
