@@ -55,7 +55,10 @@ describe('refunds by line', () => {
     expect(second.body.data).toMatchObject({ amount: 16.59, shippingAmount: 5.89 }); // 10.70 + 4.95 + 0.94
     const last = await refund(key, payment.id, { lines: [{ orderLineId: line.id, quantity: 1 }] });
     expect(last.body.data.amount).toBe(10.69); // 32.09 - 21.40
-    expect(10.7 + 10.7 + 10.69).toBeCloseTo(32.09, 10);
+    // The three refunds' line amounts, as stored in minor units, add up to the line's total exactly.
+    const stored = await db().select().from(refundLines).where(eq(refundLines.orderLineId, line.id));
+    expect(stored.map((l) => l.amount).sort()).toEqual([1069, 1070, 1070]);
+    expect(stored.reduce((sum, l) => sum + l.amount, 0)).toBe(3209);
 
     expect(await lineRow(line.id)).toMatchObject({ quantityRefunded: 3 });
     const shown = await api(`/api/orders/${order.id}`, { key });
