@@ -25,6 +25,7 @@ export const GUARDS = {
   stale_credential: 'The credential changed while this was being written; try again',
   payment_settled: 'The payment was settled by another request',
   refund_settled: 'The refund was settled by another request',
+  return_settled: 'The return was refunded or exchanged by another request',
 } as const;
 export type GuardName = keyof typeof GUARDS;
 
