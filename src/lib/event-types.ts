@@ -4,7 +4,7 @@
 /**
  * Domain event kinds written to the outbox. The spec's eight kinds, plus `product.deleted` so a
  * subscriber mirroring the catalogue learns of removals, and `shipment.shipped` (with its carrier
- * and tracking) for shipping notifications, `return.requested`, `return.approved`, `return.rejected` and `return.received` for returns. Content pages emit `page.published`, `page.updated` (a
+ * and tracking) for shipping notifications, `return.requested`, `return.approved`, `return.rejected` and `return.received` for returns, `refund.created` when a refund is made (`payment.refunded` when it completes). Content pages emit `page.published`, `page.updated` (a
  * published page changed) and `page.unpublished` (back to draft, or deleted), so storefront caches can follow.
  */
 export const EVENT_TYPES = [
@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   'payment.completed',
   'payment.failed',
   'payment.refunded',
+  'refund.created',
   'payment.disputed',
   'store_credit.changed',
   'shipment.shipped',

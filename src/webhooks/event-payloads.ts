@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { ORDER_STATUSES } from '../db/schema';
+import { ORDER_STATUSES, REFUND_DESTINATIONS } from '../db/schema';
 import type { EventType } from '../lib/event-types';
 import { Money, Timestamp } from '../lib/schemas';
 import { OrderSchema, OrderShippingMethodSchema } from '../modules/orders/orders.schemas';
@@ -56,6 +56,18 @@ const PaymentEventData = z.object({
   amount: Money,
   currency,
 });
+/** A refund: what both `refund.created` and `payment.refunded` carry. */
+const RefundEventData = PaymentEventData.omit({ provider: true }).extend({
+  refundId: id('re_01JD0000000000000000000000'),
+  destination: z
+    .enum(REFUND_DESTINATIONS)
+    .openapi({ description: "Where the money went: back to the payment, to the customer's store credit, or (`exchange`) to the order a return was exchanged for." }),
+  returnId: z.string().nullable().openapi({ description: 'The return the refund is for, if any.' }),
+  shippingAmount: Money.openapi({ description: 'The part of `amount` refunding shipping.' }),
+  lines: z
+    .array(z.object({ orderLineId: id('oline_01JD0000000000000000000000'), quantity: z.int(), amount: Money }))
+    .openapi({ description: 'The order lines refunded, by units and what was paid for them; empty for a refund by amount.' }),
+});
 const PageEventData = PageSchema.pick({ slug: true, title: true, status: true, publishedAt: true }).extend({ pageId: id('page_01JD0000000000000000000000') });
 
 /** A kind's schema, and when it fires (its summary and description in the OpenAPI document). */
@@ -96,18 +108,20 @@ export const EVENT_KINDS = {
     description: 'A payment was declined or failed at its provider.',
   },
   'payment.refunded': {
-    data: PaymentEventData.omit({ provider: true }).extend({
-      refundId: id('re_01JD0000000000000000000000'),
-      destination: z.enum(['payment', 'store_credit']).openapi({ description: "Where the money went: back to the payment, or to the customer's store credit." }),
-      returnId: z.string().nullable().openapi({ description: 'The return the refund is for, if any.' }),
-      shippingAmount: Money.openapi({ description: 'The part of `amount` refunding shipping.' }),
-      lines: z
-        .array(z.object({ orderLineId: id('oline_01JD0000000000000000000000'), quantity: z.int(), amount: Money }))
-        .openapi({ description: 'The order lines refunded, by units and what was paid for them; empty for a refund by amount.' }),
-    }),
+    data: RefundEventData,
     summary: 'A refund completed',
     description:
-      'A refund completed (one made through the API or at the provider); `amount` is what this refund gave back, to the payment or to store credit. It is the refund event: there is no separate `refund.created`.',
+      'A refund completed (one made through the API or at the provider); `amount` is what this refund gave back, to the payment, to store credit or to an exchange. `refund.created` announced it when it was made.',
+  },
+  'refund.created': {
+    data: RefundEventData.extend({
+      status: z.enum(['pending', 'completed']).openapi({ description: "`pending` until its provider answers (then `payment.refunded`); an exchange's is `completed` at once." }),
+      reason: z.string().nullable().openapi({ description: 'Why, as staff wrote it.' }),
+    }),
+    summary: 'A refund was made',
+    description:
+      'A refund was made: through the API (by amount, by line, to store credit, or by an exchange), in the write that made it, or at Stripe (found by its webhook). It names the lines and shipping refunded and what they are worth. ' +
+      '`payment.refunded` follows when it completes; a refund its provider refuses emits nothing more (the refund reads `failed`).',
   },
   'payment.disputed': {
     data: PaymentEventData.omit({ provider: true }).extend({

@@ -70,6 +70,43 @@ describe('admin panel returns', () => {
     expect(again.html).toMatch(/role="alert">\s*<p>A return cannot move from (&#39;|')rejected\1 to \1approved\1/);
   });
 
+  it('refunds a received return by line from its page, and exchanges another for a SKU, the customer owing the difference', async () => {
+    const session = await staff();
+    const received = async () => {
+      const shoes = await deliveredShoes();
+      const ret = await ok(`/api/orders/${shoes.order.id}/returns`, {
+        method: 'POST',
+        key: shoes.token,
+        json: { lines: [{ orderLineId: shoes.line.id, quantity: 1, reason: 'too_small' }] },
+      });
+      await ok(`/api/returns/${ret.id}`, { method: 'PATCH', key: shoes.key, json: { status: 'approved' } });
+      await ok(`/api/returns/${ret.id}`, { method: 'PATCH', key: shoes.key, json: { status: 'received' } });
+      return { shoes, here: `/admin/returns/${ret.id}`, ret };
+    };
+
+    const first = await received();
+    const page = (await get(first.here, session)).html;
+    expect(page).toContain(`action="${first.here}/refund"`);
+    expect(page).toContain(`action="${first.here}/exchange"`);
+    const refunded = await submit(first.here, `${first.here}/refund`, { destination: 'store_credit', reason: 'Too small' }, session);
+    expect(refunded.res.status, refunded.html).toBe(303);
+    expect(flashOf(refunded.res)?.text).toBe('Refunded 60 USD.');
+    expect(await ok(`/api/returns/${first.ret.id}`, { key: first.shoes.key })).toMatchObject({ status: 'refunded' });
+
+    const second = await received();
+    const sku = `BIGGER-${uid()}`;
+    await ok('/api/products', { method: 'POST', key: second.shoes.key, json: { name: 'Shoes, a size up', status: 'active', price: 70, variants: [{ sku, price: 70, stock: 3 }] } });
+    const unknown = await submit(second.here, `${second.here}/exchange`, { 'sku.0': 'NO-SUCH-SKU', 'quantity.0': '1', balanceTo: 'payment' }, session);
+    expect(unknown.res.status).toBe(422);
+    expect(errorOf(unknown.html, 'sku.0')).toMatch(/no variant/);
+    const exchanged = await submit(second.here, `${second.here}/exchange`, { 'sku.0': sku, 'quantity.0': '1', balanceTo: 'payment' }, session);
+    expect(exchanged.res.status, exchanged.html).toBe(303);
+    expect(flashOf(exchanged.res)?.text).toMatch(/^Exchanged for order #\d+: 10 USD to pay\.$/);
+    const settled = await ok(`/api/returns/${second.ret.id}`, { key: second.shoes.key });
+    expect(settled).toMatchObject({ status: 'refunded', exchangeOrderId: expect.any(String) });
+    expect((await get(second.here, session)).html).toContain(`href="/admin/orders/${settled.exchangeOrderId}"`);
+  });
+
   it('sets the return window on the settings page', async () => {
     const session = await staff();
     const current = await getSettings(db());

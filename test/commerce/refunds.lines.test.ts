@@ -68,6 +68,9 @@ describe('refunds by line', () => {
     expect(written.map((r) => r.amount).sort()).toEqual([1069, 1070, 1070]);
     const refunded = (await db().select().from(events).where(eq(events.type, 'payment.refunded'))).find((e) => e.data.refundId === last.body.data.id);
     expect(refunded?.data).toMatchObject({ destination: 'payment', shippingAmount: 0, lines: [{ orderLineId: line.id, quantity: 1, amount: 10.69 }] });
+    // `refund.created` announced it when it was made, with the same lines, still pending at the provider.
+    const made = (await db().select().from(events).where(eq(events.type, 'refund.created'))).find((e) => e.data.refundId === last.body.data.id);
+    expect(made?.data).toMatchObject({ status: 'pending', amount: 10.69, lines: [{ orderLineId: line.id, quantity: 1, amount: 10.69 }] });
 
     expectError(await refund(key, payment.id, { lines: [{ orderLineId: line.id, quantity: 1 }] }), 409, 'CONFLICT');
   });

@@ -27,6 +27,7 @@ from ._types import (
     CreateCouponCurrencyAmountsItem,
     CreatedApiKey,
     CreatedWebhookEndpoint,
+    CreateExchangeLinesItem,
     CreateOrderBillingAddress,
     CreateOrderLinesItem,
     CreateOrderShippingAddress,
@@ -40,6 +41,7 @@ from ._types import (
     CurrencyPrice,
     Customer,
     CustomerReport,
+    Exchange,
     GiftCard,
     GiftCardDetail,
     Health,
@@ -4423,8 +4425,8 @@ class PaymentsRefundsResource(ResourceBase):
                 it (with its tax when added on top), or an amount of it.
             destination: `payment` (the default): back to the payment's provider.
                 `store_credit`: to the customer's store credit instead (422 for a guest order); it
-                still counts against what is left to refund on the payment. A `store_credit`
-                payment's refunds always go to store credit.
+                still counts against what is left to refund on the payment. A `store_credit` or
+                `exchange` payment's refunds always go to store credit.
             returnId: The return this refund is for, kept on the refund and its store credit
                 entry.
         """
@@ -4547,7 +4549,7 @@ class PaymentsResource(ResourceBase):
         fields: Optional[str] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
-        provider: Optional[Literal["manual", "store_credit", "stripe", "gift_card"]] = None,
+        provider: Optional[Literal["manual", "store_credit", "stripe", "gift_card", "exchange"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[Payment]:
@@ -4572,7 +4574,8 @@ class PaymentsResource(ResourceBase):
             order: Payments of this order (id).
             status: Payment status. One of: pending, completed, failed, partially_refunded,
                 refunded.
-            provider: Payment provider. One of: manual, store_credit, stripe, gift_card.
+            provider: Payment provider. One of: manual, store_credit, stripe, gift_card,
+                exchange.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -4603,7 +4606,7 @@ class PaymentsResource(ResourceBase):
         fields: Optional[str] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
-        provider: Optional[Literal["manual", "store_credit", "stripe", "gift_card"]] = None,
+        provider: Optional[Literal["manual", "store_credit", "stripe", "gift_card", "exchange"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[Payment]]:
@@ -4629,7 +4632,7 @@ class PaymentsResource(ResourceBase):
         fields: Optional[str] = None,
         order: Optional[str] = None,
         status: Optional[Literal["pending", "completed", "failed", "partially_refunded", "refunded"]] = None,
-        provider: Optional[Literal["manual", "store_credit", "stripe", "gift_card"]] = None,
+        provider: Optional[Literal["manual", "store_credit", "stripe", "gift_card", "exchange"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Payment]:
@@ -5436,6 +5439,49 @@ class ReportsResource(ResourceBase):
 class ReturnsResource(ResourceBase):
     """returns: Returns."""
 
+    def exchange(
+        self,
+        id: str,
+        /,
+        *,
+        lines: List[CreateExchangeLinesItem],
+        shippingMethodId: Union[str, NotGiven] = NOT_GIVEN,
+        paymentId: Union[str, NotGiven] = NOT_GIVEN,
+        balanceTo: Union[Literal["payment", "store_credit"], NotGiven] = NOT_GIVEN,
+        idempotency_key: Optional[str] = None,
+    ) -> Exchange:
+        """Exchange a received return for other variants.
+
+        POST /api/returns/{id}/exchange
+
+        Sends an Idempotency-Key: idempotency_key if given, else a new random UUID (used for every
+        retry).
+
+        Args:
+            lines: What the customer gets instead: variants and quantities, priced as the store
+                sells them now in the first order's currency and taxed at its address.
+            shippingMethodId: How the new order ships (not charged: an exchange ships free).
+                Default: the cheapest method that serves the first order's address.
+            paymentId: The first order's payment the returned value moves from (default: the one
+                with the most left to refund).
+            balanceTo: Where a value beyond the new order's cost goes: back to that payment
+                (default) or to the customer's store credit (422 for a guest order).
+        """
+        return self._http.call(
+            "POST",
+            "/api/returns/{id}/exchange",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({
+                "lines": lines,
+                "shippingMethodId": shippingMethodId,
+                "paymentId": paymentId,
+                "balanceTo": balanceTo,
+            }),
+            idempotent=True,
+            idempotency_key=idempotency_key,
+        )
+
     def get(self, id: str, /, *, fields: Optional[str] = None) -> Return:
         """Get a return.
 
@@ -5444,10 +5490,10 @@ class ReturnsResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, orderId, customerId, status, note,
-                resolution, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt,
-                updatedAt, lines. A `fields` selection returns only the selected properties, so
-                properties the response schema marks required may be absent: clients and validators
-                should treat them as optional then.
+                resolution, exchangeOrderId, requestedBy, approvedAt, receivedAt, refundedAt,
+                closedAt, createdAt, updatedAt, lines. A `fields` selection returns only the
+                selected properties, so properties the response schema marks required may be absent:
+                clients and validators should treat them as optional then.
         """
         return self._http.call(
             "GET",
@@ -5483,10 +5529,10 @@ class ReturnsResource(ResourceBase):
                 updatedAt, id. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, orderId, customerId, status, note,
-                resolution, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt,
-                updatedAt, lines. A `fields` selection returns only the selected properties, so
-                properties the response schema marks required may be absent: clients and validators
-                should treat them as optional then.
+                resolution, exchangeOrderId, requestedBy, approvedAt, receivedAt, refundedAt,
+                closedAt, createdAt, updatedAt, lines. A `fields` selection returns only the
+                selected properties, so properties the response schema marks required may be absent:
+                clients and validators should treat them as optional then.
             status: Return status (`requested` for what waits on staff). One of: requested,
                 approved, received, refunded, rejected, cancelled.
             order: The order returned from (`ord_...`).
@@ -7064,7 +7110,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "refund.created", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[WebhookDelivery]:
@@ -7089,10 +7135,10 @@ class WebhooksDeliveriesResource(ResourceBase):
             status: Delivery status. One of: pending, succeeded, retrying, failed.
             event: Event kind. One of: order.placed, order.updated, order.cancelled,
                 product.created, product.updated, product.deleted, customer.registered,
-                payment.completed, payment.failed, payment.refunded, payment.disputed,
-                store_credit.changed, shipment.shipped, return.requested, return.approved,
-                return.rejected, return.received, inventory.low, page.published, page.updated,
-                page.unpublished, cart.abandoned, gift_card.issued, ping.
+                payment.completed, payment.failed, payment.refunded, refund.created,
+                payment.disputed, store_credit.changed, shipment.shipped, return.requested,
+                return.approved, return.rejected, return.received, inventory.low, page.published,
+                page.updated, page.unpublished, cart.abandoned, gift_card.issued, ping.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -7124,7 +7170,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "refund.created", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[WebhookDelivery]]:
@@ -7151,7 +7197,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "refund.created", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[WebhookDelivery]:
@@ -7220,12 +7266,12 @@ class WebhooksResource(ResourceBase):
             events: Event kinds to deliver: any of `order.placed`, `order.updated`,
                 `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
                 `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
-                `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`,
-                `return.approved`, `return.rejected`, `return.received`, `inventory.low`,
-                `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`,
-                `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later.
-                Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test`
-                sends it.
+                `refund.created`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`,
+                `return.requested`, `return.approved`, `return.rejected`, `return.received`,
+                `inventory.low`, `page.published`, `page.updated`, `page.unpublished`,
+                `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including
+                kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
+                /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(
@@ -7423,12 +7469,12 @@ class WebhooksResource(ResourceBase):
             events: Event kinds to deliver: any of `order.placed`, `order.updated`,
                 `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
                 `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
-                `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`,
-                `return.approved`, `return.rejected`, `return.received`, `inventory.low`,
-                `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`,
-                `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later.
-                Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test`
-                sends it.
+                `refund.created`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`,
+                `return.requested`, `return.approved`, `return.rejected`, `return.received`,
+                `inventory.low`, `page.published`, `page.updated`, `page.unpublished`,
+                `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including
+                kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
+                /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(

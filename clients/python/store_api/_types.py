@@ -54,6 +54,8 @@ __all__ = [
     "CreateCouponCurrencyAmountsItem",
     "CreateCurrency",
     "CreateCustomer",
+    "CreateExchange",
+    "CreateExchangeLinesItem",
     "CreateGiftCard",
     "CreateInventoryAdjustment",
     "CreateMenu",
@@ -95,6 +97,10 @@ __all__ = [
     "Error",
     "ErrorDetail",
     "ErrorError",
+    "Exchange",
+    "ExchangeBalanceRefund",
+    "ExchangeOrder",
+    "ExchangeReturn",
     "GiftCard",
     "GiftCardDetail",
     "GiftCardIssuedEvent",
@@ -185,6 +191,9 @@ __all__ = [
     "ProductVendor",
     "RecoverCart",
     "Refund",
+    "RefundCreatedEvent",
+    "RefundCreatedEventData",
+    "RefundCreatedEventDataLinesItem",
     "Register",
     "RenderedNotification",
     "RenewedSession",
@@ -982,6 +991,29 @@ class CreateCustomer(_CreateCustomerRequired, total=False):
     password: str
 
 
+class CreateExchangeLinesItem(TypedDict):
+    variantId: str
+    quantity: int
+
+
+class _CreateExchangeRequired(TypedDict):
+    #: What the customer gets instead: variants and quantities, priced as the store sells them now
+    #: in the first order's currency and taxed at its address.
+    lines: List[CreateExchangeLinesItem]
+
+
+class CreateExchange(_CreateExchangeRequired, total=False):
+    #: How the new order ships (not charged: an exchange ships free). Default: the cheapest method
+    #: that serves the first order's address.
+    shippingMethodId: str
+    #: The first order's payment the returned value moves from (default: the one with the most left
+    #: to refund).
+    paymentId: str
+    #: Where a value beyond the new order's cost goes: back to that payment (default) or to the
+    #: customer's store credit (422 for a guest order).
+    balanceTo: Literal["payment", "store_credit"]
+
+
 class _CreateGiftCardRequired(TypedDict):
     #: Major units of `currency` (at most its decimals).
     amount: float
@@ -1213,7 +1245,7 @@ class CreateRefund(TypedDict, total=False):
     shipping: Union[Literal[True], float]
     #: `payment` (the default): back to the payment's provider. `store_credit`: to the customer's
     #: store credit instead (422 for a guest order); it still counts against what is left to refund
-    #: on the payment. A `store_credit` payment's refunds always go to store credit.
+    #: on the payment. A `store_credit` or `exchange` payment's refunds always go to store credit.
     destination: Literal["payment", "store_credit"]
     #: The return this refund is for, kept on the refund and its store credit entry.
     returnId: str
@@ -1416,12 +1448,12 @@ class _CreateWebhookEndpointRequired(TypedDict):
     url: str
     #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
-    #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
-    #: `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.approved`,
-    #: `return.rejected`, `return.received`, `inventory.low`, `page.published`, `page.updated`,
-    #: `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind,
-    #: including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
-    #: /api/webhooks/{id}/test` sends it.
+    #: `payment.completed`, `payment.failed`, `payment.refunded`, `refund.created`,
+    #: `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`,
+    #: `return.approved`, `return.rejected`, `return.received`, `inventory.low`, `page.published`,
+    #: `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone
+    #: for every kind, including kinds added later. Duplicates are dropped. `ping` is not
+    #: subscribable: `POST /api/webhooks/{id}/test` sends it.
     events: List[str]
 
 
@@ -1614,6 +1646,26 @@ class ErrorDetail(_ErrorDetailRequired, total=False):
     #: The dotted path of the field, parameter or header (`variants.0.sku`, `limit`,
     #: `Idempotency-Key`); absent when the problem is about no one field.
     field: str
+
+
+ExchangeReturn = Dict[str, Any]
+
+
+ExchangeOrder = Dict[str, Any]
+
+
+ExchangeBalanceRefund = Dict[str, Any]
+
+
+Exchange = TypedDict("Exchange", {
+    "return": "ExchangeReturn",
+    "order": "ExchangeOrder",
+    "value": "float",
+    "credit": "float",
+    "amountDue": "float",
+    "balanceRefund": "ExchangeBalanceRefund",
+    "balanceRefundError": "Optional[str]",
+}, total=False)
 
 
 class GiftCard(TypedDict):
@@ -2485,8 +2537,8 @@ class PaymentFailedEventData(TypedDict):
 class PaymentRefundedEvent(TypedDict):
     """
     The body of each `payment.refunded` delivery. A refund completed (one made through the API or at
-    the provider); `amount` is what this refund gave back, to the payment or to store credit. It is
-    the refund event: there is no separate `refund.created`.
+    the provider); `amount` is what this refund gave back, to the payment, to store credit or to an
+    exchange. `refund.created` announced it when it was made.
     """
 
     #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
@@ -2515,8 +2567,9 @@ class PaymentRefundedEventData(TypedDict):
     amount: float
     currency: str
     refundId: str
-    #: Where the money went: back to the payment, or to the customer's store credit.
-    destination: Literal["payment", "store_credit"]
+    #: Where the money went: back to the payment, to the customer's store credit, or (`exchange`) to
+    #: the order a return was exchanged for.
+    destination: Literal["payment", "store_credit", "exchange"]
     #: The return the refund is for, if any.
     returnId: Optional[str]
     #: The part of `amount` refunding shipping.
@@ -2840,8 +2893,9 @@ class Refund(TypedDict):
     amount: float
     currency: str
     reason: Optional[str]
-    #: Where the money went: back to the payment's provider, or to the customer's store credit.
-    destination: Literal["payment", "store_credit"]
+    #: Where the money went: back to the payment's provider, to the customer's store credit, or
+    #: (`exchange`) to the order a return was exchanged for, as its `exchange` payment.
+    destination: Literal["payment", "store_credit", "exchange"]
     #: The return this refund is for, if any.
     returnId: Optional[str]
     #: The part of `amount` refunding shipping, in major units of `currency`.
@@ -2851,6 +2905,57 @@ class Refund(TypedDict):
     failureReason: Optional[str]
     createdAt: str
     updatedAt: str
+
+
+class RefundCreatedEvent(TypedDict):
+    """
+    The body of each `refund.created` delivery. A refund was made: through the API (by amount, by
+    line, to store credit, or by an exchange), in the write that made it, or at Stripe (found by its
+    webhook). It names the lines and shipping refunded and what they are worth. `payment.refunded`
+    follows when it completes; a refund its provider refuses emits nothing more (the refund reads
+    `failed`).
+    """
+
+    #: The event id (`evt_...`), the same in every delivery of the event to every endpoint.
+    id: str
+    event: Literal["refund.created"]
+    data: RefundCreatedEventData
+    #: When the event happened (not when this attempt was sent).
+    timestamp: str
+
+
+class RefundCreatedEventDataLinesItem(TypedDict):
+    orderLineId: str
+    quantity: int
+    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    amount: float
+
+
+class RefundCreatedEventData(TypedDict):
+    paymentId: str
+    orderId: str
+    #: The short number customers see and quote, shown as `#1001`: sequential from the store's
+    #: ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds
+    #: the order by it, as by its id.
+    orderNumber: int
+    #: Amount in the major unit of the currency (19.99), at most 2 decimals.
+    amount: float
+    currency: str
+    refundId: str
+    #: Where the money went: back to the payment, to the customer's store credit, or (`exchange`) to
+    #: the order a return was exchanged for.
+    destination: Literal["payment", "store_credit", "exchange"]
+    #: The return the refund is for, if any.
+    returnId: Optional[str]
+    #: The part of `amount` refunding shipping.
+    shippingAmount: float
+    #: The order lines refunded, by units and what was paid for them; empty for a refund by amount.
+    lines: List[RefundCreatedEventDataLinesItem]
+    #: `pending` until its provider answers (then `payment.refunded`); an exchange's is `completed`
+    #: at once.
+    status: Literal["pending", "completed"]
+    #: Why, as staff wrote it.
+    reason: Optional[str]
 
 
 class _RegisterRequired(TypedDict):
@@ -2902,6 +3007,8 @@ class Return(TypedDict):
     status: Literal["requested", "approved", "received", "refunded", "rejected", "cancelled"]
     note: Optional[str]
     resolution: Optional[str]
+    #: The order it was exchanged for (`POST /api/returns/{id}/exchange`), if it was.
+    exchangeOrderId: Optional[str]
     #: Who asked: `user:<id>` or `key:<id>`.
     requestedBy: str
     approvedAt: Optional[str]
@@ -4047,12 +4154,12 @@ class UpdateWebhookEndpoint(TypedDict, total=False):
     url: str
     #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
     #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
-    #: `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`,
-    #: `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.approved`,
-    #: `return.rejected`, `return.received`, `inventory.low`, `page.published`, `page.updated`,
-    #: `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind,
-    #: including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
-    #: /api/webhooks/{id}/test` sends it.
+    #: `payment.completed`, `payment.failed`, `payment.refunded`, `refund.created`,
+    #: `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`,
+    #: `return.approved`, `return.rejected`, `return.received`, `inventory.low`, `page.published`,
+    #: `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone
+    #: for every kind, including kinds added later. Duplicates are dropped. `ping` is not
+    #: subscribable: `POST /api/webhooks/{id}/test` sends it.
     events: List[str]
     description: Optional[str]
     #: Defaults to true.

@@ -70,7 +70,8 @@ export function ReturnDetailPage(v: ReturnView) {
   const restock = formFor('received', Object.fromEntries(r.lines.map((l) => [`restock.${l.id}`, restockByDefault(l)])));
   const shown = { approved: r.status === 'requested', received: r.status === 'approved', rejected: r.status === 'requested' || r.status === 'approved' };
   // A move refused because the return moved meanwhile: its form is gone, so the error shows on top.
-  const orphan = v.failed && !shown[v.failed.action as keyof typeof shown] ? v.failed.form : null;
+  const settling = r.status === 'received' && (v.failed?.action === 'refund' || v.failed?.action === 'exchange');
+  const orphan = v.failed && !settling && !shown[v.failed.action as keyof typeof shown] ? v.failed.form : null;
   return (
     <>
       {orphan ? <FormErrors form={orphan} /> : null}
@@ -122,6 +123,12 @@ export function ReturnDetailPage(v: ReturnView) {
           <button type="submit">Mark received</button>
         </PostForm>
       ) : null}
+      {v.canWrite && r.status === 'received' ? <SettleForms v={v} formFor={formFor} /> : null}
+      {r.exchangeOrderId ? (
+        <p>
+          Exchanged for <a href={`/admin/orders/${r.exchangeOrderId}`}>order {r.exchangeOrderId}</a>.
+        </p>
+      ) : null}
       {v.canWrite && shown.rejected ? (
         <PostForm action={action} csrf={v.csrf} confirm="Reject this return? Its units can be returned again.">
           <h3>Reject</h3>
@@ -133,6 +140,53 @@ export function ReturnDetailPage(v: ReturnView) {
           </button>
         </PostForm>
       ) : null}
+    </>
+  );
+}
+
+/**
+ * What settles a received return: a refund of its units by line (worth what was paid for them,
+ * from the payment with the most left), or an exchange for other variants (docs/returns.md).
+ */
+function SettleForms({ v, formFor }: { v: ReturnView; formFor: (name: string, values?: Record<string, unknown>) => FormState }) {
+  const action = `${BASE}/${v.ret.id}`;
+  const toCredit = v.order.customerId
+    ? ([
+        ['payment', 'The payment'],
+        ['store_credit', 'Store credit'],
+      ] as [string, string][])
+    : null;
+  const refund = formFor('refund', { destination: 'payment' });
+  const exchange = formFor('exchange', { balanceTo: 'payment', 'quantity.0': 1 });
+  return (
+    <>
+      <PostForm action={`${action}/refund`} csrf={v.csrf}>
+        <h3>Refund</h3>
+        <p class="muted">Gives back what was paid for the returned units, to the cent (discount and tax as at checkout), and marks the return refunded.</p>
+        <FormErrors form={refund} fields={['destination', 'reason']} />
+        <label>
+          <input type="checkbox" name="shipping" checked={refund.values.shipping === 'on'} /> Refund shipping too
+        </label>
+        {toCredit ? <Select form={refund} name="destination" label="To" options={toCredit} /> : null}
+        <Field form={refund} name="reason" label="Reason" />
+        <button type="submit">Refund return</button>
+      </PostForm>
+      <PostForm action={`${action}/exchange`} csrf={v.csrf}>
+        <h3>Exchange</h3>
+        <p class="muted">
+          A new order of these items, shipped free, paid by what the returned units were worth; the customer pays any difference, and a value beyond the new order goes back as
+          chosen.
+        </p>
+        <FormErrors form={exchange} fields={['balanceTo', 'lines']} />
+        {[0, 1, 2].map((i) => (
+          <div class="form-row">
+            <Field form={exchange} name={`sku.${i}`} label="SKU or variant id" required={i === 0} />
+            <Field form={exchange} name={`quantity.${i}`} label="Units" type="number" min="1" />
+          </div>
+        ))}
+        {toCredit ? <Select form={exchange} name="balanceTo" label="A value beyond the new order to" options={toCredit} /> : null}
+        <button type="submit">Exchange</button>
+      </PostForm>
     </>
   );
 }

@@ -1,16 +1,26 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
-import { hasPermission, vendorScope } from '../../lib/access';
+import { actorRef, hasPermission, vendorScope } from '../../lib/access';
 import * as orders from '../../modules/orders/orders.service';
 import { returnReach } from '../../modules/returns/returns.access';
 import { returnListQuery } from '../../modules/returns/returns.query';
 import * as routes from '../../modules/returns/returns.routes';
 import { UpdateReturnBody } from '../../modules/returns/returns.schemas';
 import * as service from '../../modules/returns/returns.service';
+import { exchangeReturn } from '../../modules/returns/exchanges';
+import { ExchangeBody } from '../../modules/returns/exchanges.schemas';
+import * as paymentRoutes from '../../modules/payments/payments.routes';
+import { CreateRefundBody } from '../../modules/payments/payments.schemas';
+import { createRefund, paymentToRefund } from '../../modules/payments/refunds.service';
+import { orderNumberStart } from '../../modules/orders/place-order';
+import { findOrder } from '../../modules/orders/orders.read';
+import { ALL_ORDERS } from '../../modules/orders/orders.access';
+import { productVariants } from '../../db/schema';
+import { eq, or } from 'drizzle-orm';
 import { emptyForm } from '../components/form';
 import { guard, page, sessionOf } from '../context';
-import { failure, failureStatus, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
+import { checked, failure, failureStatus, num, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { listQuery, pageOf } from '../list';
 import { ReturnDetailPage, type ReturnView, ReturnsPage } from '../pages/returns';
 
@@ -42,6 +52,42 @@ function moveOf(form: Posted) {
   return validate(UpdateReturnBody, { status, resolution: str(form, 'resolution'), ...(status === 'received' ? { restock } : {}) });
 }
 
+/** The rows of an exchange form filled in: `sku.<n>` (a SKU or a variant id) and `quantity.<n>`. */
+const EXCHANGE_ROWS = [0, 1, 2];
+
+/** An exchange form's lines with each SKU turned into its variant's id (an unknown one is left for the API's 422). */
+async function exchangeOf(c: C, form: Posted) {
+  const filled = EXCHANGE_ROWS.filter((i) => str(form, `sku.${i}`) !== undefined);
+  const lines = await Promise.all(
+    filled.map(async (i) => {
+      const given = str(form, `sku.${i}`)!;
+      const [variant] = await c.var.db
+        .select({ id: productVariants.id })
+        .from(productVariants)
+        .where(or(eq(productVariants.id, given), eq(productVariants.sku, given)));
+      return { variantId: variant?.id ?? given, quantity: num(form, `quantity.${i}`) ?? 1 };
+    }),
+  );
+  return validate(ExchangeBody, { lines, balanceTo: str(form, 'balanceTo') });
+}
+
+/** Runs a return page's action; its failure shows on the page next to the form named `action`. */
+async function act(
+  c: C,
+  action: string | ((form: Posted) => string),
+  run: (id: string, form: Posted) => Promise<string>,
+  fieldNames: (form: Posted) => Record<string, string> = () => ({}),
+) {
+  const id = c.req.param('id')!;
+  const form = await readForm(c);
+  try {
+    return redirectWith(c, `${HERE}/${id}`, await run(id, form));
+  } catch (error) {
+    const name = typeof action === 'string' ? action : action(form);
+    return detail(c, id, { action: name, form: failure(error, refill(form), fieldNames(form)) }, failureStatus(error));
+  }
+}
+
 export const returnsRoutes = new Hono<AppEnv>()
   .get('/', guard(routes.listReturns), async (c) => {
     const { query, values } = listQuery(c, returnListQuery);
@@ -49,14 +95,44 @@ export const returnsRoutes = new Hono<AppEnv>()
     return page(c, { title: 'Returns', active: HERE }, <ReturnsPage returns={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} />);
   })
   .get('/:id', guard(routes.getReturn), (c) => detail(c, c.req.param('id')))
-  .post('/:id', guard(routes.updateReturn), async (c) => {
-    const id = c.req.param('id');
-    const form = await readForm(c);
-    try {
-      const moved = await service.updateReturn(c.var.db, id, moveOf(form), c.var.principal);
-      return redirectWith(c, `${HERE}/${id}`, `Return ${moved.status}.`);
-    } catch (error) {
-      const fieldNames = Object.fromEntries(restockLines(form).map((line, i) => [`restock.${i}.quantity`, `restock.${line}`]));
-      return detail(c, id, { action: str(form, 'status') ?? '', form: failure(error, refill(form), fieldNames) }, failureStatus(error));
-    }
-  });
+  .post('/:id', guard(routes.updateReturn), (c) =>
+    act(
+      c,
+      (form) => str(form, 'status') ?? '',
+      async (id, form) => `Return ${(await service.updateReturn(c.var.db, id, moveOf(form), c.var.principal)).status}.`,
+      (form) => Object.fromEntries(restockLines(form).map((line, i) => [`restock.${i}.quantity`, `restock.${line}`])),
+    ),
+  )
+  // A received return's units refunded by line from the payment with the most left (docs/returns.md, Refunds).
+  .post('/:id/refund', guard(paymentRoutes.createRefund), (c) =>
+    act(c, 'refund', async (id, form) => {
+      const ret = await service.getReturn(c.var.db, id, ALL_ORDERS);
+      const order = await findOrder(c.var.db, ret.orderId, undefined);
+      const input = validate(CreateRefundBody, {
+        lines: ret.lines.map((l) => ({ orderLineId: l.orderLineId, quantity: l.quantity })),
+        shipping: checked(form, 'shipping') || undefined,
+        destination: str(form, 'destination'),
+        reason: str(form, 'reason') ?? `Return ${id}`,
+        returnId: id,
+      });
+      const refund = await createRefund(c.var.db, c.env, await paymentToRefund(c.var.db, order, undefined), order, input, { actor: actorRef(c.var.principal) });
+      return `Refunded ${refund.amount} ${refund.currency}.`;
+    }),
+  )
+  .post('/:id/exchange', guard(routes.exchangeReturn), (c) =>
+    act(
+      c,
+      'exchange',
+      async (id, form) => {
+        const made = await exchangeReturn(c.var.db, c.env, id, await exchangeOf(c, form), c.var.principal, { numberStart: orderNumberStart(c.env) });
+        return `Exchanged for order #${made.order.number}: ${made.amountDue} ${made.order.currency} to pay.`;
+      },
+      () =>
+        Object.fromEntries(
+          EXCHANGE_ROWS.flatMap((i) => [
+            [`lines.${i}.variantId`, `sku.${i}`],
+            [`lines.${i}.quantity`, `quantity.${i}`],
+          ]),
+        ),
+    ),
+  );

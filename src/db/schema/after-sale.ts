@@ -68,7 +68,7 @@ export const returnLines = sqliteTable(
   (t) => [index('return_lines_return_idx').on(t.returnId), index('return_lines_order_line_idx').on(t.orderLineId)],
 );
 
-export const REFUND_DESTINATIONS = ['payment', 'store_credit'] as const;
+export const REFUND_DESTINATIONS = ['payment', 'store_credit', 'exchange'] as const;
 
 /**
  * What a refund paid back for each line (and how many units): a refund by line. Inserting one adds

@@ -420,8 +420,8 @@ export const refunds = sqliteTable(
     amount: integer('amount').notNull(),
     currency: text('currency').notNull(),
     reason: text('reason'),
-    /** Where the money went: back to the payment, or to the customer's store credit. */
-    destination: text('destination', { enum: ['payment', 'store_credit'] })
+    /** Where the money went: back to the payment, to the customer's store credit, or to the order a return was exchanged for. */
+    destination: text('destination', { enum: ['payment', 'store_credit', 'exchange'] })
       .notNull()
       .default('payment'),
     /** The return this refund settles, if any. */

@@ -46,6 +46,12 @@ export interface PlaceOrderInput {
   linesField?: string;
   /** ORDER_NUMBER_START: the first order's number, and the least any later one gets (orderNumberStart). */
   numberStart?: number;
+  /** Ship at no charge (an exchange's new order). */
+  shippingWaived?: boolean;
+  /** More statements for the order's batch, given the order as priced (an exchange settles its return in it): all or nothing. */
+  alsoWrite?: (order: OrderRow, lines: OrderLineRow[]) => unknown[];
+  /** Answers for guards `alsoWrite`'s statements may trip. */
+  alsoGuards?: Parameters<typeof withGuards>[1];
 }
 
 export interface PlacedOrder {
@@ -136,6 +142,7 @@ export async function placeOrder(db: Database, input: PlaceOrderInput, now = new
     requireShipping: true,
     now,
     linesField: input.linesField,
+    shippingWaived: input.shippingWaived,
   };
   let inputs = keptQuoteInputs(request);
   let kept = inputs !== undefined;
@@ -236,6 +243,7 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     insertHistory(db, placed),
     placedEvent(db, { id: newEventId(db, now), data: JSON.stringify(placedEventData(order) satisfies EventData<'order.placed'>), ts, orderId: id }),
     ...(input.cartId ? [convertCart(db, { id: input.cartId, orderId: id, ts })] : []),
+    ...(input.alsoWrite?.(order, lines) ?? []),
   ];
 
   const write = () =>
@@ -243,6 +251,7 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
       throw violatedGuard(error) === 'stale_quote' ? new StaleQuote() : error;
     });
   const results = (await withGuards(write, {
+    ...input.alsoGuards,
     insufficient_stock: () => outOfStock(db, q.lines, input.linesField ?? 'lines'),
     coupon_usage_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has been used up`, 'couponCode'),
     coupon_customer_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has already been used the most times allowed by this customer`, 'couponCode'),

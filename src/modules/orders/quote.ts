@@ -55,6 +55,8 @@ export interface QuoteRequest {
   now?: Date;
   /** The JSON field the lines came from, for error details (`lines`, `items`). */
   linesField?: string;
+  /** Ship at no charge (an exchange's new order): the method is still chosen for the address, its price is not charged. */
+  shippingWaived?: boolean;
 }
 
 /** A variant as a quote reads it. */
@@ -268,7 +270,7 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
     tax: pricingTax(inputs.taxRates, settings, currency!),
     shipping: (discountedSubtotal) => {
       shipping = shippingAt(discountedSubtotal);
-      return shipping.chosen?.price ?? 0;
+      return request.shippingWaived ? 0 : (shipping.chosen?.price ?? 0);
     },
   };
   const priceable = lines.map((l) => ({

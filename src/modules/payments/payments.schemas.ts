@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { payments, REFUND_DESTINATIONS, refunds } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
-import { PROVIDER_NAMES } from './providers/registry';
+import { CHARGEABLE_PROVIDERS } from './providers/registry';
 import { GiftCardCode } from '../gift-cards/gift-cards.schemas';
 
 /** Shapes of payments and refunds on the wire: the tables, with money in the order currency's major units. */
@@ -39,7 +39,10 @@ export const PaymentAttemptSchema = PaymentSchema.extend({
 export const RefundSchema = createSelectSchema(refunds, {
   amount: major('Amount refunded'),
   shippingAmount: major('The part of `amount` refunding shipping'),
-  destination: z.enum(REFUND_DESTINATIONS).openapi({ description: "Where the money went: back to the payment's provider, or to the customer's store credit." }),
+  destination: z.enum(REFUND_DESTINATIONS).openapi({
+    description:
+      "Where the money went: back to the payment's provider, to the customer's store credit, or (`exchange`) to the order a return was exchanged for, as its `exchange` payment.",
+  }),
   returnId: z.string().nullable().openapi({ description: 'The return this refund is for, if any.' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -56,7 +59,7 @@ const Amount = z.number().positive().max(MAX_MAJOR_AMOUNT);
 
 export const CreatePaymentBody = z
   .strictObject({
-    provider: z.enum(PROVIDER_NAMES).openapi({
+    provider: z.enum(CHARGEABLE_PROVIDERS).openapi({
       description:
         'The payment provider. `manual` records money taken outside the store (and serves tests); `stripe` starts a card payment (a PaymentIntent) ' +
         'that the customer confirms in the browser with Stripe.js, available when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (422 otherwise). ' +
@@ -112,12 +115,12 @@ export const CreateRefundBody = z
       .optional()
       .openapi({ description: 'Refund shipping too: `true` for all that is left of what was charged for it (with its tax when added on top), or an amount of it.' }),
     destination: z
-      .enum(REFUND_DESTINATIONS)
+      .enum(['payment', 'store_credit'])
       .optional()
       .openapi({
         description:
           "`payment` (the default): back to the payment's provider. `store_credit`: to the customer's store credit instead (422 for a guest order); it still counts against " +
-          "what is left to refund on the payment. A `store_credit` payment's refunds always go to store credit.",
+          "what is left to refund on the payment. A `store_credit` or `exchange` payment's refunds always go to store credit.",
       }),
     returnId: z.string().min(1).max(100).optional().openapi({ description: 'The return this refund is for, kept on the refund and its store credit entry.' }),
   })

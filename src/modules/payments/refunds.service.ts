@@ -1,8 +1,9 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type OrderRow, orders, type PaymentRow, payments, type REFUND_DESTINATIONS, type RefundRow, refundLines, refunds, returns } from '../../db/schema';
 import { withGuards } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
+import { outboxEventWhere } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
@@ -12,6 +13,7 @@ import type { refundListQuery } from './payments.query';
 import type { CreateRefundInput, Refund } from './payments.schemas';
 import { providerCall } from './payments.service';
 import { refundProvider } from './providers/registry';
+import { refundCreatedData } from './refund-event';
 import { refundByLines, unchangedSince } from './refund-lines';
 import type { StripeSettings } from './providers/stripe';
 import { recordRefund } from './settle';
@@ -39,7 +41,8 @@ export async function listRefunds(db: Database, paymentId: string, digits: numbe
   return { items: rows.map((r) => toRefund(r, digits)), total: totals[0]!.total };
 }
 
-const pendingRefunds = (paymentId: string) =>
+/** What a payment's pending refunds are taking (`paymentId` a value or the payments.id column of the enclosing query). */
+export const pendingRefunds = (paymentId: string | typeof payments.id) =>
   sql<number>`(SELECT coalesce(sum(${refunds.amount}), 0) FROM ${refunds} WHERE ${refunds.paymentId} = ${paymentId} AND ${refunds.status} = 'pending')`;
 
 /** Every refund of an order's payments, newest first (the admin panel's order page). */
@@ -82,9 +85,12 @@ export async function createRefund(
   return toRefund(recorded, digits);
 }
 
-/** Where the money goes: a store-credit payment always back to store credit; store credit needs the order's customer (422 for a guest's). */
+/** The payments whose refunds go to store credit: money that never left the store (an exchange's is the value of returned goods). */
+const CREDIT_ONLY: readonly string[] = ['store_credit', 'exchange'];
+
+/** Where the money goes: a store-credit or exchange payment always to store credit; store credit needs the order's customer (422 for a guest's). */
 function refundDestination(payment: PaymentRow, order: OrderRow, input: CreateRefundInput): RefundDestination {
-  const destination = payment.provider === 'store_credit' ? 'store_credit' : (input.destination ?? 'payment');
+  const destination = CREDIT_ONLY.includes(payment.provider) ? 'store_credit' : (input.destination ?? 'payment');
   if (destination === 'store_credit' && !order.customerId)
     throw ApiError.validation([{ field: 'destination', problem: 'store credit is for orders of a customer account, and this is a guest order' }]);
   return destination;
@@ -94,7 +100,7 @@ async function insertPending(
   db: Database,
   payment: PaymentRow,
   order: OrderRow,
-  input: CreateRefundInput & { destination: RefundDestination },
+  input: Omit<CreateRefundInput, 'destination'> & { destination: RefundDestination },
   { requestKey, now }: { actor: string; requestKey: string | null; now: Date },
 ): Promise<RefundRow> {
   const digits = order.minorUnits;
@@ -138,6 +144,7 @@ async function insertPending(
     db.batch([
       insertWhere(db, refunds, row, byLines ? sql`${fits} AND ${unchangedSince(order, byLines)}` : fits),
       ...(byLines?.lines ?? []).map((l) => insertWhere(db, refundLines, { refundId: row.id, orderLineId: l.orderLineId, quantity: l.quantity, amount: l.amount }, written)),
+      outboxEventWhere(db, 'refund.created', refundCreatedData(row, order, byLines?.lines ?? []), written, now),
     ] as never),
   ).catch((error) => {
     if (/UNIQUE constraint failed: refunds\.request_key/.test(String(error?.cause ?? error))) throw ApiError.conflict('A request with this Idempotency-Key is in progress');
@@ -157,4 +164,21 @@ async function assertReturnOf(db: Database, order: OrderRow, returnId: string): 
     .from(returns)
     .where(and(eq(returns.id, returnId), eq(returns.orderId, order.id)));
   if (!found) throw ApiError.validation([{ field: 'returnId', problem: `no return '${returnId}' of this order`, code: 'not_found' }]);
+}
+
+/** The order's payment a refund comes from: the one named (422 if it is not a completed payment of the order), else the one with the most left to refund (409 if none). */
+export async function paymentToRefund(db: Database, order: OrderRow, named: string | undefined): Promise<PaymentRow> {
+  const rows = await db
+    .select({ payment: payments, pending: pendingRefunds(payments.id) })
+    .from(payments)
+    .where(and(eq(payments.orderId, order.id), inArray(payments.status, ['completed', 'partially_refunded'])));
+  const left = (r: (typeof rows)[number]) => r.payment.amount - r.payment.amountRefunded - r.pending;
+  if (named) {
+    const found = rows.find((r) => r.payment.id === named);
+    if (!found) throw ApiError.validation([{ field: 'paymentId', problem: `no completed payment '${named}' of order '${order.id}'`, code: 'not_found' }]);
+    return found.payment;
+  }
+  const best = rows.sort((a, b) => left(b) - left(a))[0];
+  if (!best) throw ApiError.conflict(`Order '${order.id}' has no completed payment to refund`);
+  return best.payment;
 }

@@ -10,6 +10,7 @@ import { returnRefundedStatement } from '../returns/returns.service';
 import { orderNumberOf, statusChangeStatements } from '../orders/order-status';
 import { followUpOrderStatus } from './order-follow-up';
 import { boughtGiftCardStatements, type GiftCardSettings } from '../gift-cards/bought-gift-cards';
+import { refundEventData } from './refund-event';
 import type { ChargeResult, PaymentProvider, RefundResult } from './providers/provider';
 
 /**
@@ -220,23 +221,7 @@ export async function recordRefund(db: Database, refund: RefundRow, result: Refu
         .update(orders)
         .set({ amountRefunded: sql`${orders.amountRefunded} + ${amount}`, updatedAt: ts })
         .where(eq(orders.id, order.id)),
-      outboxEvent(
-        db,
-        'payment.refunded',
-        {
-          refundId: refund.id,
-          paymentId: refund.paymentId,
-          orderId: order.id,
-          orderNumber: orderNumberOf(order),
-          amount: toMajor(amount, digits),
-          currency: refund.currency,
-          destination: refund.destination,
-          returnId: refund.returnId,
-          shippingAmount: toMajor(refund.shippingAmount, digits),
-          lines: lines.map((l) => ({ orderLineId: l.orderLineId, quantity: l.quantity, amount: toMajor(l.amount, digits) })),
-        },
-        now,
-      ),
+      outboxEvent(db, 'payment.refunded', refundEventData(refund, order, lines), now),
       ...(refund.destination === 'store_credit' && order.customerId
         ? creditEntry(
             db,

@@ -9,6 +9,7 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
 import { type StripeSettings, chargeOutcome, fromStripeAmount, stripeClient, stripeProvider } from './providers/stripe';
 import { recordCharge, recordRefund } from './settle';
+import { refundCreatedData } from './refund-event';
 import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
 
 import { config } from '../../config';
@@ -153,7 +154,7 @@ async function syncRefunds(db: Database, env: StripeSettings & GiftCardSettings,
       createdAt: ts,
       updatedAt: ts,
     };
-    await db.insert(refunds).values(row);
+    await db.batch([db.insert(refunds).values(row), outboxEvent(db, 'refund.created', refundCreatedData(row, order, []), now)]);
     await recordRefund(db, row, outcome, { actor: ACTOR, now });
   }
   return 'handled';

@@ -6,4 +6,5 @@ export const returnsRouter = createRouter()
   .openapi(routes.createReturn, handlers.createReturn)
   .openapi(routes.listReturns, handlers.listReturns)
   .openapi(routes.getReturn, handlers.getReturn)
-  .openapi(routes.updateReturn, handlers.updateReturn);
+  .openapi(routes.updateReturn, handlers.updateReturn)
+  .openapi(routes.exchangeReturn, handlers.exchangeReturn);

@@ -5,6 +5,8 @@ import { returnReach } from './returns.access';
 import { returnListQuery } from './returns.query';
 import type * as routes from './returns.routes';
 import * as service from './returns.service';
+import { exchangeReturn as exchange } from './exchanges';
+import { orderNumberStart } from '../orders/place-order';
 
 export const createReturn: AppRouteHandler<typeof routes.createReturn> = async (c) => {
   const found = await service.createReturn(c.var.db, c.req.valid('param').id, c.req.valid('json'), c.var.principal);
@@ -29,4 +31,9 @@ export const getReturn: AppRouteHandler<typeof routes.getReturn> = async (c) => 
 export const updateReturn: AppRouteHandler<typeof routes.updateReturn> = async (c) => {
   const updated = await service.updateReturn(c.var.db, c.req.valid('param').id, c.req.valid('json'), c.var.principal);
   return ok(c, updated, 'Return updated');
+};
+
+export const exchangeReturn: AppRouteHandler<typeof routes.exchangeReturn> = async (c) => {
+  const made = await exchange(c.var.db, c.env, c.req.valid('param').id, c.req.valid('json'), c.var.principal, { numberStart: orderNumberStart(c.env) });
+  return created(c, made, `/api/orders/${made.order.id}`, 'Return exchanged');
 };

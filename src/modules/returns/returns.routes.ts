@@ -5,6 +5,7 @@ import { requireCredential } from '../../middleware/auth';
 import { IdempotencyHeaders } from '../../middleware/idempotency';
 import { OrderParams } from '../orders/orders.schemas';
 import { returnListQuery } from './returns.query';
+import { ExchangeBody, ExchangeSchema } from './exchanges.schemas';
 import { CreateReturnBody, ReturnSchema, UpdateReturnBody } from './returns.schemas';
 
 const tags = ['Returns'];
@@ -73,4 +74,24 @@ export const updateReturn = apiRoute({
   middleware: [requireCredential()] as const,
   request: { params: ReturnParams, body: jsonBody(UpdateReturnBody, 'The move.') },
   responses: { 200: successResponse(ReturnSchema, 'The updated return.'), ...errorResponses(...writeErrors, 404, 409) },
+});
+
+export const exchangeReturn = apiRoute({
+  ...operation('returns', 'exchange', 'exchangeReturn'),
+  method: 'post',
+  path: '/returns/{id}/exchange',
+  tags,
+  summary: 'Exchange a received return for other variants',
+  description:
+    'Staff with `orders:write` (403 otherwise), once the return is `received` (409 before, or when it was refunded or exchanged). In one write: a new order for ' +
+    "the customer, at today's prices in the first order's currency, to its address, shipping free; the returned units' value (what was paid for them, as a refund by " +
+    "line works it out) refunded from the first order's payment with destination `exchange` and paid into the new order as an `exchange` payment, up to its total; " +
+    "the return `refunded`, naming the new order. The customer pays `amountDue` as for any order; a value beyond the new order's total is refunded to `balanceTo`. " +
+    'Stock for the new lines is taken as an order takes it (409 when short). Two exchanges of one return at once: one writes, the other is 409 and leaves nothing. ' +
+    'Emits `order.placed`, `refund.created`, `payment.refunded` and (with a value) `payment.completed`. Accepts `Idempotency-Key`.',
+  security: bearerAuth,
+  middleware: [requireCredential()] as const,
+  policy: { idempotency: { scope: [] } },
+  request: { params: ReturnParams, headers: IdempotencyHeaders, body: jsonBody(ExchangeBody, 'What the customer gets instead.') },
+  responses: { 201: successResponse(ExchangeSchema, 'The exchange: the return, the new order and the money.'), ...errorResponses(...writeErrors, 404, 409) },
 });

@@ -19,18 +19,18 @@ export const ReturnSchema = createSelectSchema(returns, {
   receivedAt: Timestamp.nullable(),
   refundedAt: Timestamp.nullable(),
   closedAt: Timestamp.nullable().openapi({ description: 'When it became `rejected`, `cancelled` or `refunded`.' }),
+  exchangeOrderId: z.string().nullable().openapi({ description: 'The order it was exchanged for (`POST /api/returns/{id}/exchange`), if it was.' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 })
-  .omit({ exchangeOrderId: true })
   .extend({ lines: z.array(ReturnLineSchema) })
   .openapi('Return', {
     description: '`status` moves `requested` -> `approved` -> `received` -> `refunded`; `requested` or `approved` may end `rejected` or `cancelled` instead (docs/returns.md).',
   });
 export type Return = z.infer<typeof ReturnSchema>;
 
-const text = (max: number) => z.string().trim().min(1).max(max);
-const quantity = z.int().min(1).max(1_000_000_000);
+export const text = (max: number) => z.string().trim().min(1).max(max);
+export const quantity = z.int().min(1).max(1_000_000_000);
 
 export const CreateReturnBody = z
   .strictObject({

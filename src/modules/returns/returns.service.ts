@@ -48,7 +48,7 @@ async function linesOf(db: Database, returnIds: string[], reach: OrderReach): Pr
   return byReturn;
 }
 
-const toReturn = ({ exchangeOrderId: _exchange, ...row }: ReturnRow, lines: ReturnLine[]): Return => ({ ...row, lines });
+const toReturn = (row: ReturnRow, lines: ReturnLine[]): Return => ({ ...row, lines });
 
 /** A page of the returns within `reach`, with the lines `reach` shows. */
 export async function listReturns(db: Database, reach: OrderReach, query: ParsedListQuery<typeof returnListQuery.filters>, config: typeof returnListQuery) {

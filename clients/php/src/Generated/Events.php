@@ -142,7 +142,7 @@ namespace StoreApi\Generated;
  *         amount: int|float,
  *         currency: string,
  *         refundId: string,
- *         destination: 'payment'|'store_credit',
+ *         destination: 'payment'|'store_credit'|'exchange',
  *         returnId: string|null,
  *         shippingAmount: int|float,
  *         lines: list<array{
@@ -150,6 +150,30 @@ namespace StoreApi\Generated;
  *             quantity: int,
  *             amount: int|float,
  *         }>,
+ *     },
+ *     timestamp: string,
+ * }
+ *
+ * @phpstan-type RefundCreatedEvent array{
+ *     id: string,
+ *     event: 'refund.created',
+ *     data: array{
+ *         paymentId: string,
+ *         orderId: string,
+ *         orderNumber: int,
+ *         amount: int|float,
+ *         currency: string,
+ *         refundId: string,
+ *         destination: 'payment'|'store_credit'|'exchange',
+ *         returnId: string|null,
+ *         shippingAmount: int|float,
+ *         lines: list<array{
+ *             orderLineId: string,
+ *             quantity: int,
+ *             amount: int|float,
+ *         }>,
+ *         status: 'pending'|'completed',
+ *         reason: string|null,
  *     },
  *     timestamp: string,
  * }
@@ -379,7 +403,7 @@ namespace StoreApi\Generated;
  *     timestamp: string,
  * }
  *
- * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|PaymentDisputedEvent|StoreCreditChangedEvent|ShipmentShippedEvent|ReturnRequestedEvent|ReturnApprovedEvent|ReturnRejectedEvent|ReturnReceivedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|GiftCardIssuedEvent|PingEvent
+ * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|RefundCreatedEvent|PaymentDisputedEvent|StoreCreditChangedEvent|ShipmentShippedEvent|ReturnRequestedEvent|ReturnApprovedEvent|ReturnRejectedEvent|ReturnReceivedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|GiftCardIssuedEvent|PingEvent
  */
 final class Events
 {
@@ -395,6 +419,7 @@ final class Events
         'payment.completed',
         'payment.failed',
         'payment.refunded',
+        'refund.created',
         'payment.disputed',
         'store_credit.changed',
         'shipment.shipped',

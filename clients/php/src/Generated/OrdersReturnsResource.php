@@ -38,6 +38,7 @@ final class OrdersReturnsResource
      *     status: 'requested'|'approved'|'received'|'refunded'|'rejected'|'cancelled',
      *     note: string|null,
      *     resolution: string|null,
+     *     exchangeOrderId: string|null,
      *     requestedBy: string,
      *     approvedAt: string|null,
      *     receivedAt: string|null,

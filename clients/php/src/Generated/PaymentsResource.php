@@ -44,7 +44,7 @@ final class PaymentsResource
      *     fields?: string|list<string>,
      *     order?: string,
      *     status?: 'pending'|'completed'|'failed'|'partially_refunded'|'refunded',
-     *     provider?: 'manual'|'store_credit'|'stripe'|'gift_card',
+     *     provider?: 'manual'|'store_credit'|'stripe'|'gift_card'|'exchange',
      *     created_after?: string,
      *     created_before?: string,
      * } $query
@@ -80,7 +80,7 @@ final class PaymentsResource
      *     fields?: string|list<string>,
      *     order?: string,
      *     status?: 'pending'|'completed'|'failed'|'partially_refunded'|'refunded',
-     *     provider?: 'manual'|'store_credit'|'stripe'|'gift_card',
+     *     provider?: 'manual'|'store_credit'|'stripe'|'gift_card'|'exchange',
      *     created_after?: string,
      *     created_before?: string,
      * } $query the query of the first page (`page` to start elsewhere)

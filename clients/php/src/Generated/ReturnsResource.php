@@ -50,6 +50,7 @@ final class ReturnsResource
      *     status: 'requested'|'approved'|'received'|'refunded'|'rejected'|'cancelled',
      *     note: string|null,
      *     resolution: string|null,
+     *     exchangeOrderId: string|null,
      *     requestedBy: string,
      *     approvedAt: string|null,
      *     receivedAt: string|null,
@@ -93,6 +94,7 @@ final class ReturnsResource
      *     status: 'requested'|'approved'|'received'|'refunded'|'rejected'|'cancelled',
      *     note: string|null,
      *     resolution: string|null,
+     *     exchangeOrderId: string|null,
      *     requestedBy: string,
      *     approvedAt: string|null,
      *     receivedAt: string|null,
@@ -135,6 +137,7 @@ final class ReturnsResource
      *     status: 'requested'|'approved'|'received'|'refunded'|'rejected'|'cancelled',
      *     note: string|null,
      *     resolution: string|null,
+     *     exchangeOrderId: string|null,
      *     requestedBy: string,
      *     approvedAt: string|null,
      *     receivedAt: string|null,
@@ -180,6 +183,7 @@ final class ReturnsResource
      *     status: 'requested'|'approved'|'received'|'refunded'|'rejected'|'cancelled',
      *     note: string|null,
      *     resolution: string|null,
+     *     exchangeOrderId: string|null,
      *     requestedBy: string,
      *     approvedAt: string|null,
      *     receivedAt: string|null,
@@ -201,6 +205,40 @@ final class ReturnsResource
     public function update(string $id, array $body): array
     {
         $data = $this->client->request('PATCH', '/api/returns/' . \rawurlencode($id), ['body' => $body, 'bodyRequired' => true, 'response' => 'item', 'operation' => 'returns.update']);
+        return \is_array($data) ? $data : [];
+    }
+
+    /**
+     * Exchange a received return for other variants
+     *
+     * POST /api/returns/{id}/exchange (needs a credential) (idempotent: an Idempotency-Key is sent, a new UUID unless given)
+     *
+     * @param string $id
+     * @param array{
+     *     lines: list<array{
+     *         variantId: string,
+     *         quantity: int,
+     *     }>,
+     *     shippingMethodId?: string,
+     *     paymentId?: string,
+     *     balanceTo?: 'payment'|'store_credit',
+     * } $body
+     * @param string|null $idempotencyKey the Idempotency-Key; a random UUID v4 when null
+     * @return array{
+     *     return: array<string, mixed>,
+     *     order: array<string, mixed>,
+     *     value: int|float,
+     *     credit: int|float,
+     *     amountDue: int|float,
+     *     balanceRefund: array<string, mixed>,
+     *     balanceRefundError: string|null,
+     * }
+     * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
+     * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
+     */
+    public function exchange(string $id, array $body, ?string $idempotencyKey = null): array
+    {
+        $data = $this->client->request('POST', '/api/returns/' . \rawurlencode($id) . '/exchange', ['body' => $body, 'bodyRequired' => true, 'idempotent' => true, 'idempotencyKey' => $idempotencyKey, 'response' => 'item', 'operation' => 'returns.exchange']);
         return \is_array($data) ? $data : [];
     }
 }

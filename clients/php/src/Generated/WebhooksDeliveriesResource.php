@@ -40,7 +40,7 @@ final class WebhooksDeliveriesResource
      *     sort?: string,
      *     fields?: string|list<string>,
      *     status?: 'pending'|'succeeded'|'retrying'|'failed',
-     *     event?: 'order.placed'|'order.updated'|'order.cancelled'|'product.created'|'product.updated'|'product.deleted'|'customer.registered'|'payment.completed'|'payment.failed'|'payment.refunded'|'payment.disputed'|'store_credit.changed'|'shipment.shipped'|'return.requested'|'return.approved'|'return.rejected'|'return.received'|'inventory.low'|'page.published'|'page.updated'|'page.unpublished'|'cart.abandoned'|'gift_card.issued'|'ping',
+     *     event?: 'order.placed'|'order.updated'|'order.cancelled'|'product.created'|'product.updated'|'product.deleted'|'customer.registered'|'payment.completed'|'payment.failed'|'payment.refunded'|'refund.created'|'payment.disputed'|'store_credit.changed'|'shipment.shipped'|'return.requested'|'return.approved'|'return.rejected'|'return.received'|'inventory.low'|'page.published'|'page.updated'|'page.unpublished'|'cart.abandoned'|'gift_card.issued'|'ping',
      *     created_after?: string,
      *     created_before?: string,
      * } $query
@@ -75,7 +75,7 @@ final class WebhooksDeliveriesResource
      *     sort?: string,
      *     fields?: string|list<string>,
      *     status?: 'pending'|'succeeded'|'retrying'|'failed',
-     *     event?: 'order.placed'|'order.updated'|'order.cancelled'|'product.created'|'product.updated'|'product.deleted'|'customer.registered'|'payment.completed'|'payment.failed'|'payment.refunded'|'payment.disputed'|'store_credit.changed'|'shipment.shipped'|'return.requested'|'return.approved'|'return.rejected'|'return.received'|'inventory.low'|'page.published'|'page.updated'|'page.unpublished'|'cart.abandoned'|'gift_card.issued'|'ping',
+     *     event?: 'order.placed'|'order.updated'|'order.cancelled'|'product.created'|'product.updated'|'product.deleted'|'customer.registered'|'payment.completed'|'payment.failed'|'payment.refunded'|'refund.created'|'payment.disputed'|'store_credit.changed'|'shipment.shipped'|'return.requested'|'return.approved'|'return.rejected'|'return.received'|'inventory.low'|'page.published'|'page.updated'|'page.unpublished'|'cart.abandoned'|'gift_card.issued'|'ping',
      *     created_after?: string,
      *     created_before?: string,
      * } $query the query of the first page (`page` to start elsewhere)

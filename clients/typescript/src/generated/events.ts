@@ -20,6 +20,7 @@ import type {
   ProductCreatedEvent,
   ProductDeletedEvent,
   ProductUpdatedEvent,
+  RefundCreatedEvent,
   ReturnApprovedEvent,
   ReturnReceivedEvent,
   ReturnRejectedEvent,
@@ -40,6 +41,7 @@ export const STORE_EVENT_TYPES = [
   "payment.completed",
   "payment.failed",
   "payment.refunded",
+  "refund.created",
   "payment.disputed",
   "store_credit.changed",
   "shipment.shipped",
@@ -78,6 +80,8 @@ export interface StoreEventMap {
   "payment.failed": PaymentFailedEvent;
   /** A refund completed */
   "payment.refunded": PaymentRefundedEvent;
+  /** A refund was made */
+  "refund.created": RefundCreatedEvent;
   /** A payment was disputed */
   "payment.disputed": PaymentDisputedEvent;
   /** A customer's store credit changed */

@@ -31,6 +31,7 @@ import type {
   CreateCoupon,
   CreateCurrency,
   CreateCustomer,
+  CreateExchange,
   CreateGiftCard,
   CreateInventoryAdjustment,
   CreateMenu,
@@ -55,6 +56,7 @@ import type {
   Currency,
   Customer,
   CustomerReport,
+  Exchange,
   GiftCard,
   GiftCardDetail,
   Health,
@@ -621,8 +623,8 @@ export interface PaymentsListQuery {
   order?: string;
   /** Payment status. One of: pending, completed, failed, partially_refunded, refunded. */
   status?: "pending" | "completed" | "failed" | "partially_refunded" | "refunded";
-  /** Payment provider. One of: manual, store_credit, stripe, gift_card. */
-  provider?: "manual" | "store_credit" | "stripe" | "gift_card";
+  /** Payment provider. One of: manual, store_credit, stripe, gift_card, exchange. */
+  provider?: "manual" | "store_credit" | "stripe" | "gift_card" | "exchange";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
@@ -697,7 +699,7 @@ export interface ReturnsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, id. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, customerId, status, note, resolution, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, customerId, status, note, resolution, exchangeOrderId, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Return status (`requested` for what waits on staff). One of: requested, approved, received, refunded, rejected, cancelled. */
   status?: "requested" | "approved" | "received" | "refunded" | "rejected" | "cancelled";
@@ -711,7 +713,7 @@ export interface ReturnsListQuery {
 
 /** Query parameters of `GET /api/returns/{id}`. */
 export interface ReturnsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, customerId, status, note, resolution, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, customerId, status, note, resolution, exchangeOrderId, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -781,8 +783,8 @@ export interface WebhooksDeliveriesListQuery {
   fields?: string;
   /** Delivery status. One of: pending, succeeded, retrying, failed. */
   status?: "pending" | "succeeded" | "retrying" | "failed";
-  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, payment.disputed, store_credit.changed, shipment.shipped, return.requested, return.approved, return.rejected, return.received, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, gift_card.issued, ping. */
-  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "payment.disputed" | "store_credit.changed" | "shipment.shipped" | "return.requested" | "return.approved" | "return.rejected" | "return.received" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "cart.abandoned" | "gift_card.issued" | "ping";
+  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, refund.created, payment.disputed, store_credit.changed, shipment.shipped, return.requested, return.approved, return.rejected, return.received, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, gift_card.issued, ping. */
+  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "refund.created" | "payment.disputed" | "store_credit.changed" | "shipment.shipped" | "return.requested" | "return.approved" | "return.rejected" | "return.received" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "cart.abandoned" | "gift_card.issued" | "ping";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
@@ -1646,7 +1648,7 @@ export class InventoryAdjustmentsResource {
   }
 }
 
-/** `returns`: list, get, update. */
+/** `returns`: list, get, update, exchange. */
 export class ReturnsResource {
   private readonly core: runtime.Core;
 
@@ -1684,6 +1686,15 @@ export class ReturnsResource {
    */
   update(id: string, body: UpdateReturn, options?: runtime.RequestOptions): Promise<Return> {
     return this.core.request<Return>({ method: 'PATCH', path: `/api/returns/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Exchange a received return for other variants
+   *
+   * `POST /api/returns/{id}/exchange`
+   */
+  exchange(id: string, body: CreateExchange, options?: runtime.RequestOptions): Promise<Exchange> {
+    return this.core.request<Exchange>({ method: 'POST', path: `/api/returns/${encodeURIComponent(id)}/exchange`, body, kind: 'item', idempotent: true }, options);
   }
 }
 

@@ -292,7 +292,7 @@ export interface PaymentFailedEventData {
   failureReason: string | null;
 }
 
-/** The body of each `payment.refunded` delivery. A refund completed (one made through the API or at the provider); `amount` is what this refund gave back, to the payment or to store credit. It is the refund event: there is no separate `refund.created`. */
+/** The body of each `payment.refunded` delivery. A refund completed (one made through the API or at the provider); `amount` is what this refund gave back, to the payment, to store credit or to an exchange. `refund.created` announced it when it was made. */
 export interface PaymentRefundedEvent {
   /** The event id (`evt_...`), the same in every delivery of the event to every endpoint. */
   id: string;
@@ -311,8 +311,8 @@ export interface PaymentRefundedEventData {
   amount: number;
   currency: string;
   refundId: string;
-  /** Where the money went: back to the payment, or to the customer's store credit. */
-  destination: "payment" | "store_credit";
+  /** Where the money went: back to the payment, to the customer's store credit, or (`exchange`) to the order a return was exchanged for. */
+  destination: "payment" | "store_credit" | "exchange";
   /** The return the refund is for, if any. */
   returnId: string | null;
   /** The part of `amount` refunding shipping. */
@@ -324,6 +324,44 @@ export interface PaymentRefundedEventData {
     /** Amount in the major unit of the currency (19.99), at most 2 decimals. */
     amount: number;
   }>;
+}
+
+/** The body of each `refund.created` delivery. A refund was made: through the API (by amount, by line, to store credit, or by an exchange), in the write that made it, or at Stripe (found by its webhook). It names the lines and shipping refunded and what they are worth. `payment.refunded` follows when it completes; a refund its provider refuses emits nothing more (the refund reads `failed`). */
+export interface RefundCreatedEvent {
+  /** The event id (`evt_...`), the same in every delivery of the event to every endpoint. */
+  id: string;
+  event: "refund.created";
+  data: RefundCreatedEventData;
+  /** When the event happened (not when this attempt was sent). */
+  timestamp: string;
+}
+
+export interface RefundCreatedEventData {
+  paymentId: string;
+  orderId: string;
+  /** The short number customers see and quote, shown as `#1001`: sequential from the store's ORDER_NUMBER_START (1001 by default), never shared or skipped. `GET /api/orders/1001` finds the order by it, as by its id. */
+  orderNumber: number;
+  /** Amount in the major unit of the currency (19.99), at most 2 decimals. */
+  amount: number;
+  currency: string;
+  refundId: string;
+  /** Where the money went: back to the payment, to the customer's store credit, or (`exchange`) to the order a return was exchanged for. */
+  destination: "payment" | "store_credit" | "exchange";
+  /** The return the refund is for, if any. */
+  returnId: string | null;
+  /** The part of `amount` refunding shipping. */
+  shippingAmount: number;
+  /** The order lines refunded, by units and what was paid for them; empty for a refund by amount. */
+  lines: Array<{
+    orderLineId: string;
+    quantity: number;
+    /** Amount in the major unit of the currency (19.99), at most 2 decimals. */
+    amount: number;
+  }>;
+  /** `pending` until its provider answers (then `payment.refunded`); an exchange's is `completed` at once. */
+  status: "pending" | "completed";
+  /** Why, as staff wrote it. */
+  reason: string | null;
 }
 
 /** The body of each `payment.disputed` delivery. A chargeback was opened on a payment at the provider (Stripe `charge.dispute.created`). */
@@ -2201,8 +2239,8 @@ export interface Refund {
   amount: number;
   currency: string;
   reason: string | null;
-  /** Where the money went: back to the payment's provider, or to the customer's store credit. */
-  destination: "payment" | "store_credit";
+  /** Where the money went: back to the payment's provider, to the customer's store credit, or (`exchange`) to the order a return was exchanged for, as its `exchange` payment. */
+  destination: "payment" | "store_credit" | "exchange";
   /** The return this refund is for, if any. */
   returnId: string | null;
   /** The part of `amount` refunding shipping, in major units of `currency`. */
@@ -2226,7 +2264,7 @@ export interface CreateRefund {
   }>;
   /** Refund shipping too: `true` for all that is left of what was charged for it (with its tax when added on top), or an amount of it. */
   shipping?: true | number;
-  /** `payment` (the default): back to the payment's provider. `store_credit`: to the customer's store credit instead (422 for a guest order); it still counts against what is left to refund on the payment. A `store_credit` payment's refunds always go to store credit. */
+  /** `payment` (the default): back to the payment's provider. `store_credit`: to the customer's store credit instead (422 for a guest order); it still counts against what is left to refund on the payment. A `store_credit` or `exchange` payment's refunds always go to store credit. */
   destination?: "payment" | "store_credit";
   /** The return this refund is for, kept on the refund and its store credit entry. */
   returnId?: string;
@@ -2290,6 +2328,8 @@ export interface Return {
   status: "requested" | "approved" | "received" | "refunded" | "rejected" | "cancelled";
   note: string | null;
   resolution: string | null;
+  /** The order it was exchanged for (`POST /api/returns/{id}/exchange`), if it was. */
+  exchangeOrderId: string | null;
   /** Who asked: `user:<id>` or `key:<id>`. */
   requestedBy: string;
   approvedAt: string | null;
@@ -2332,6 +2372,34 @@ export interface UpdateReturn {
     returnLineId: string;
     quantity: number;
   }>;
+}
+
+export interface Exchange {
+  return: Return & unknown;
+  order: OrderDetail & unknown;
+  /** What the returned units are worth: what was paid for them (docs/refunds.md's proration). */
+  value: number;
+  /** The part of `value` paid into the new order (its `exchange` payment): the lesser of `value` and the new order's total. */
+  credit: number;
+  /** What the customer still pays for the new order. */
+  amountDue: number;
+  balanceRefund: Refund & ({ [key: string]: unknown } | null);
+  /** Why that refund could not be made (the provider refused it): the exchange stands and this amount is for staff to refund. */
+  balanceRefundError: string | null;
+}
+
+export interface CreateExchange {
+  /** What the customer gets instead: variants and quantities, priced as the store sells them now in the first order's currency and taxed at its address. */
+  lines: Array<{
+    variantId: string;
+    quantity: number;
+  }>;
+  /** How the new order ships (not charged: an exchange ships free). Default: the cheapest method that serves the first order's address. */
+  shippingMethodId?: string;
+  /** The first order's payment the returned value moves from (default: the one with the most left to refund). */
+  paymentId?: string;
+  /** Where a value beyond the new order's cost goes: back to that payment (default) or to the customer's store credit (422 for a guest order). */
+  balanceTo?: "payment" | "store_credit";
 }
 
 export interface InventoryItem {
@@ -2408,7 +2476,7 @@ export type CreatedWebhookEndpoint = WebhookEndpoint & {
 export interface CreateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.approved`, `return.rejected`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `refund.created`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.approved`, `return.rejected`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events: Array<string>;
   description?: string | null;
   /** Defaults to true. */
@@ -2419,7 +2487,7 @@ export interface CreateWebhookEndpoint {
 export interface UpdateWebhookEndpoint {
   /** https only, at most 2048 characters, no credentials (`user:pass@`) and no fragment. Refused hosts: `localhost`, `*.localhost`, `*.local`, `*.internal`, `*.home.arpa`, and IP literals in any IANA special-purpose range (private, loopback, link-local, shared 100.64/10, "this network" 0/8, IETF protocol assignments 192.0.0/24, benchmarking 198.18/15, documentation, multicast, reserved, broadcast). An IPv6 literal must be global unicast (2000::/3) outside the special ranges, so IPv4-mapped, -translated and -compatible forms, NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo (2001::/32), site-local (fec0::/10), unique-local, link-local and multicast are refused whatever address they embed. A DNS name is not resolved here: deployed Workers cannot connect to private addresses (Cloudflare refuses them), so a public name pointing at one only fails at delivery time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or loopback hosts are accepted. A refused URL is 422 on `url`, naming why. */
   url?: string;
-  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.approved`, `return.rejected`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
+  /** Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`, `product.created`, `product.updated`, `product.deleted`, `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`, `refund.created`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`, `return.approved`, `return.rejected`, `return.received`, `inventory.low`, `page.published`, `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST /api/webhooks/{id}/test` sends it. */
   events?: Array<string>;
   description?: string | null;
   /** Defaults to true. */
