@@ -77,6 +77,15 @@ function linesNamed(lines: OrderLineRow[], parts: { orderLineId: string; quantit
   return parts.flatMap((part) => (byId.has(part.orderLineId) ? [itemLine(byId.get(part.orderLineId)!, part.quantity)] : [])).join('\n');
 }
 
+/** The decimals ISO 4217 gives a currency (2 for a code it does not know): the event carries no minor units. */
+function isoDigits(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().minimumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
 /**
  * A gift card's variables, from its event alone, and its recipient (none without a recipientEmail).
  * The code is `[redacted]` here, as in the stored message: the consumer derives it again from the
@@ -92,7 +101,7 @@ function giftCardContext(data: Record<string, unknown>, storeName: string): Even
       recipientName: customer.name ?? email,
       recipientEmail: email,
       giftCardId: data.giftCardId as string,
-      amount: typeof data.amount === 'number' ? `${data.amount} ${String(data.currency ?? '')}`.trim() : '',
+      amount: typeof data.amount === 'number' ? `${data.amount.toFixed(isoDigits(String(data.currency ?? '')))} ${String(data.currency ?? '')}`.trim() : '',
       expiresAt: text(data.expiresAt)?.slice(0, 10) ?? 'never',
       code: REDACTED,
     },

@@ -85,6 +85,7 @@ describe('after-sale messages', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ template: 'gift_card_received', recipient: recipientEmail, subject: `${rows[0]!.data.storeName}: you received a gift card` });
     expect(rows[0]!.body).toContain(`Your code: ${REDACTED}`);
+    expect(rows[0]!.data.amount).toBe('25.00 USD');
     expect(JSON.stringify(rows[0])).not.toContain(code);
     const [id] = await insertNotifications(db(), rows);
 
