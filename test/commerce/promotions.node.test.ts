@@ -78,6 +78,12 @@ describe('buy x get y', () => {
     expect(result.lines.map((l) => l.discount)).toEqual([0, 400, 300]);
   });
 
+  it('a free sample sock is neither bought nor the unit got', () => {
+    const result = applyPromotions(cart([line('sample', 0, 1, socks), line('socks-a', 500, 3, socks)]), [threeForTwo]);
+    expect(result.lines.map((l) => l.discount)).toEqual([0, 500]);
+    expect(applyPromotions(cart([line('sample', 0, 1, socks), line('socks-a', 500, 2, socks)]), [threeForTwo]).applied).toEqual([]);
+  });
+
   it('two socks give nothing', () => {
     const result = applyPromotions(cart([line('socks-a', 500, 2, socks)], { codes: [] }), [threeForTwo]);
     expect(result.applied).toEqual([]);

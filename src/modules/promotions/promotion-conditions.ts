@@ -31,9 +31,8 @@ export function firstFailure(promotion: Promotion, lines: readonly CartLine[], c
   if (c.customerGroupIds.length > 0 && !context.customerGroupIds.some((id) => c.customerGroupIds.includes(id))) {
     return fail('customer_group', 'is for customers of other groups');
   }
-  // As for coupons, a line that costs nothing (a free sample) does not count as a matching item.
   const counted = promotion.type === 'buy_x_get_y' ? (line: CartLine) => isBought(promotion, line) : (line: CartLine) => matches(promotion, line);
-  const matching = lines.filter((line) => line.unitPrice > 0 && counted(line));
+  const matching = lines.filter(counted);
   if (matching.length === 0) return fail('no_matching_items', 'does not apply to any item');
   const units = matching.reduce((sum, line) => sum + line.quantity, 0);
   if (c.minQuantity !== null && units < c.minQuantity) return fail('min_quantity', `needs at least ${c.minQuantity} matching item(s)`);

@@ -20,15 +20,20 @@ export const inSetOrAll = (set: ProductSet, line: Line) => isEmpty(set) || inSet
 
 export const isExcluded = (promotion: Promotion, line: Line) => inSet(promotion.conditions.exclude, line);
 
-/** Included (or no inclusion list) and not excluded: counts for the promotion's conditions. */
-export const matches = (promotion: Promotion, line: Line) => inSetOrAll(promotion.conditions.include, line) && !isExcluded(promotion, line);
+/**
+ * Included (or no inclusion list) and not excluded: counts for the promotion's conditions. As for
+ * coupons, a line that costs nothing (a free sample) never matches: nor is it a buy-x-get-y's
+ * cheapest unit to get.
+ */
+export const matches = (promotion: Promotion, line: Line & Pick<CartLine, 'unitPrice'>) =>
+  line.unitPrice > 0 && inSetOrAll(promotion.conditions.include, line) && !isExcluded(promotion, line);
 
 /** Whether a `percentage` or `fixed` promotion takes something off this line. */
-export const discounts = (promotion: Promotion, line: Line) => (promotion.target === 'order' ? !isExcluded(promotion, line) : matches(promotion, line));
+export const discounts = (promotion: Promotion, line: CartLine) => (promotion.target === 'order' ? !isExcluded(promotion, line) : matches(promotion, line));
 
 /** A buy-x-get-y's lines that count as bought / may be got. */
-export const isBought = (promotion: Promotion, line: Line) => matches(promotion, line) && inSetOrAll(promotion.buyXGetY!.buy, line);
-export function isGettable(promotion: Promotion, line: Line): boolean {
+export const isBought = (promotion: Promotion, line: CartLine) => matches(promotion, line) && inSetOrAll(promotion.buyXGetY!.buy, line);
+export function isGettable(promotion: Promotion, line: CartLine): boolean {
   const { get, buy } = promotion.buyXGetY!;
   return matches(promotion, line) && inSetOrAll(isEmpty(get) ? buy : get, line);
 }
