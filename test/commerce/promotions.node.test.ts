@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_WEIGHED_CONFLICTS } from '../../src/modules/promotions/promotion-combinations';
 import { applyPromotions } from '../../src/modules/promotions/promotion-engine';
 import { cart, line, promotion } from './promotion-fixtures';
 
@@ -186,6 +187,18 @@ describe('a non-combinable automatic promotion and a code', () => {
   it('combinable ones apply together', () => {
     const result = applyPromotions(cart([line('jumper', 6000)], { codes: ['SAVE10'] }), [{ ...winterSale, combinesWithCodes: true }, save10]);
     expect(result.lineDiscountTotal).toBe(2000); // both at priority 0, 'promo-save10' first: 1000, then 20% of 5000
+  });
+});
+
+describe('many promotions in conflict', () => {
+  it(`past ${MAX_WEIGHED_CONFLICTS} of them, each joins, from the one that takes most off alone, if it combines with those taken`, () => {
+    const exclusive = (i: number, percent: number) => promotion({ id: `promo-${String(i).padStart(2, '0')}`, value: String(percent), combinesWithPromotions: false });
+    const coat = cart([line('coat', 10000)]);
+    const few = Array.from({ length: MAX_WEIGHED_CONFLICTS }, (_, i) => exclusive(i, i + 1));
+    // Weighed: the best of them, 12% of €100.
+    expect(applyPromotions(coat, few).applied.map((a) => a.amount)).toEqual([1200]);
+    // One more: no longer weighed. The one that takes most alone (50%) is taken first and, combining with none, keeps the others out.
+    expect(applyPromotions(coat, [...few, exclusive(12, 50)]).applied.map((a) => [a.promotionId, a.amount])).toEqual([['promo-12', 5000]]);
   });
 });
 

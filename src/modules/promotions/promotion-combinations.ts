@@ -2,8 +2,9 @@ import type { Promotion } from './promotion-types';
 
 /**
  * Which of the promotions whose conditions hold apply together (docs/promotions.md, "Combinations"):
- * among the sets in which every two promotions may combine, the one that takes the most off the
- * cart. This is what makes "the better one applies" true of a non-combinable promotion and a code.
+ * among the sets in which every two promotions may combine and that no other could join, the one
+ * that takes the most off the cart. This is what makes "the better one applies" true of a
+ * non-combinable promotion and a code.
  */
 
 /** The order promotions apply in: higher priority first, then by id. */
@@ -17,28 +18,36 @@ export function combine(a: Promotion, b: Promotion): boolean {
   return allows(a, b) && allows(b, a);
 }
 
-/** Past this many promotions in conflict, sets are no longer all weighed: see `greedy`. */
+/** Past this many promotions in conflict, sets are no longer all weighed (there could be thousands): see `greedy`. */
 export const MAX_WEIGHED_CONFLICTS = 12;
 
 /**
  * The set to apply, in application order. `candidates` are in application order; `totalOf` is what
  * a set takes off the cart. Promotions that combine with every other candidate are in every set;
- * the others are weighed in every allowed combination. Ties go to the larger set, then to the set
- * whose members come first in application order.
+ * the others are weighed in every allowed combination that no other candidate could join. Ties go
+ * to the larger set, then to the set whose members come first in application order.
  */
 export function bestCombination(candidates: readonly Promotion[], totalOf: (set: Promotion[]) => number): Promotion[] {
-  const free = candidates.map((p) => candidates.every((q) => q === p || combine(p, q)));
+  const combines = candidates.map((p) => candidates.map((q) => p === q || combine(p, q)));
+  const free = combines.map((row) => row.every(Boolean));
   const conflicting = candidates.map((_, i) => i).filter((i) => !free[i]);
-  if (conflicting.length > MAX_WEIGHED_CONFLICTS) return greedy(candidates);
-  let best: { members: number[]; total: number } | null = null;
-  for (let mask = 0; mask < 2 ** conflicting.length; mask++) {
-    const chosen = new Set(conflicting.filter((_, bit) => mask & (1 << bit)));
-    const members = candidates.map((_, i) => i).filter((i) => free[i] || chosen.has(i));
-    const allowed = members.every((i) => members.every((j) => i >= j || combine(candidates[i]!, candidates[j]!)));
-    if (!allowed) continue;
-    const total = totalOf(members.map((i) => candidates[i]!));
-    if (!best || total > best.total || (total === best.total && preferred(members, best.members))) best = { members, total };
-  }
+  if (conflicting.length > MAX_WEIGHED_CONFLICTS) return greedy(candidates, combines, totalOf);
+  let best = null as { members: number[]; total: number } | null;
+  /** Every allowed set: each conflicting candidate in turn, taken (when it combines with those taken) or left. */
+  const visit = (k: number, taken: number[]) => {
+    if (k === conflicting.length) {
+      // Only sets no other candidate could join are weighed: one more promotion takes more off (rounding aside), and there are far fewer.
+      if (conflicting.some((i) => !taken.includes(i) && taken.every((j) => combines[i]![j]))) return;
+      const members = candidates.map((_, i) => i).filter((i) => free[i] || taken.includes(i));
+      const total = totalOf(members.map((i) => candidates[i]!));
+      if (!best || total > best.total || (total === best.total && preferred(members, best.members))) best = { members, total };
+      return;
+    }
+    const i = conflicting[k]!;
+    if (taken.every((j) => combines[i]![j])) visit(k + 1, [...taken, i]);
+    visit(k + 1, taken);
+  };
+  visit(0, []);
   return (best?.members ?? []).map((i) => candidates[i]!);
 }
 
@@ -49,9 +58,14 @@ function preferred(a: number[], b: number[]): boolean {
   return at >= 0 && a[at]! < b[at]!;
 }
 
-/** Too many conflicts to weigh every set: each candidate in application order joins if it combines with those taken. */
-function greedy(candidates: readonly Promotion[]): Promotion[] {
-  const taken: Promotion[] = [];
-  for (const p of candidates) if (taken.every((q) => combine(p, q))) taken.push(p);
-  return taken;
+/**
+ * Too many conflicts to weigh every set: the candidates, from the one that takes most off alone
+ * (ties: application order), each join if they combine with those taken.
+ */
+function greedy(candidates: readonly Promotion[], combines: boolean[][], totalOf: (set: Promotion[]) => number): Promotion[] {
+  const alone = candidates.map((p) => totalOf([p]));
+  const byValue = candidates.map((_, i) => i).sort((i, j) => alone[j]! - alone[i]! || i - j);
+  const taken: number[] = [];
+  for (const i of byValue) if (taken.every((j) => combines[i]![j])) taken.push(i);
+  return taken.sort((i, j) => i - j).map((i) => candidates[i]!);
 }

@@ -1,3 +1,4 @@
+import { unitsGot } from './buy-x-get-y';
 import { applicationOrder, bestCombination, combine } from './promotion-combinations';
 import { firstFailure, type Failure } from './promotion-conditions';
 import { lineAmounts } from './promotion-discounts';
@@ -23,11 +24,12 @@ export function applyPromotions(context: PromotionContext, promotions: readonly 
       return !failure;
     })
     .sort(applicationOrder);
+  const got = new Map(candidates.map((p) => [p, p.type === 'buy_x_get_y' ? unitsGot(p, lines) : []]));
   const chosen = bestCombination(candidates, (set) => {
-    const outcome = applySet(set, lines, context);
+    const outcome = applySet(set, lines, context, got);
     return outcome.lineDiscountTotal + outcome.shippingDiscount;
   });
-  const outcome = applySet(chosen, lines, context);
+  const outcome = applySet(chosen, lines, context, got);
 
   const notApplicable = codes.flatMap((code): NotApplicable[] => {
     const promotion = promotions.find((p) => p.code === code);
@@ -49,12 +51,17 @@ export function applyPromotions(context: PromotionContext, promotions: readonly 
 }
 
 /** Applies `set` (in application order) to `lines` (in key order): line promotions first, then free shipping on the price for what is left. */
-function applySet(set: readonly Promotion[], lines: readonly CartLine[], context: PromotionContext): Omit<PromotionResult, 'notApplicable'> {
+function applySet(
+  set: readonly Promotion[],
+  lines: readonly CartLine[],
+  context: PromotionContext,
+  got: ReadonlyMap<Promotion, readonly number[]>,
+): Omit<PromotionResult, 'notApplicable'> {
   const left = lines.map((line) => line.unitPrice * line.quantity);
   const perLine: LineDiscount[][] = lines.map(() => []);
   const applied: AppliedPromotion[] = [];
   for (const promotion of set) {
-    const amounts = lineAmounts(promotion, lines, left, context);
+    const amounts = lineAmounts(promotion, lines, left, context, got.get(promotion)!);
     amounts.forEach((amount, i) => {
       if (amount === 0) return;
       left[i]! -= amount;
