@@ -38,8 +38,9 @@ export function applyPromotions(context: PromotionContext, promotions: readonly 
     const failure = failures.get(promotion);
     if (failure) return say(failure.condition, failure.problem);
     if (chosen.includes(promotion)) return [];
-    const rival = chosen.find((p) => !combine(p, promotion));
-    return say('not_combinable', rival ? `does not combine with '${rival.name}', which takes more off this cart` : 'takes nothing more off this cart with the promotions applied');
+    // No promotion could join the chosen set (bestCombination), so one of it refuses this one.
+    const rival = chosen.find((p) => !combine(p, promotion))!;
+    return say('not_combinable', `does not combine with '${rival.name}', which takes more off this cart`);
   });
 
   const byKey = new Map(lines.map((line, i) => [line.key, i]));
