@@ -159,6 +159,10 @@ const VARIABLES = {
   WEBHOOK_RETRY_BASE_SECONDS: count(30, 'First retry delay of a failed webhook delivery in seconds, doubled each attempt (capped at 6 hours).'),
   WEBHOOK_DISABLE_AFTER_HOURS: count(72, 'An endpoint failing this many hours without one success is disabled.'),
   WEBHOOK_TIMEOUT_MS: count(10_000, 'Milliseconds a webhook receiver has to answer.'),
+  EVENT_RETENTION_DAYS: count(
+    30,
+    'Days the store keeps its events for GET /api/events and webhook replays; the hourly cron prunes older ones (src/modules/events/events.prune.ts).',
+  ),
 
   NOTIFICATIONS_EMAIL_PROVIDER: choice(
     ['outbox', 'resend'],

@@ -49,6 +49,7 @@ export const MOUNTS: readonly Mount[] = [
   { at: '/api', keys: ['api/menus'], load: async () => (await import('./modules/menus')).menusRouter },
   { at: '/api', keys: ['api/banners'], load: async () => (await import('./modules/banners')).bannersRouter },
   { at: '/api', keys: ['api/audit-log'], load: async () => (await import('./modules/audit-log')).auditLogRouter },
+  { at: '/api', keys: ['api/events'], load: async () => (await import('./modules/events')).eventsRouter },
   { at: '/api', keys: ['api/reports'], load: async () => (await import('./modules/reports')).reportsRouter },
   { at: '/api', keys: ['api/imports', 'api/products'], load: async () => (await import('./modules/imports')).importsRouter },
   { at: '/docs', keys: ['docs'], load: async () => (await import('./docs')).docsRouter },

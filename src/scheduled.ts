@@ -4,7 +4,9 @@ import { idempotencyKeys } from './db/schema';
 import type { Bindings } from './env';
 import { bumpForScheduledContent } from './lib/scheduled-content';
 import { IDEMPOTENCY_TTL_MS } from './middleware/idempotency';
+import { config } from './config';
 import { abandonIdleCarts } from './modules/carts/abandonment';
+import { pruneEvents } from './modules/events/events.prune';
 import { deleteUnusedObjects } from './modules/media/media.objects';
 import { expireUnpaidOrders } from './modules/orders/order-expiry';
 import { reconcilePending } from './modules/payments/reconcile';
@@ -25,7 +27,7 @@ export const HOURLY_CRON = '17 * * * *';
  * scheduled page or banner came due (src/lib/scheduled-content.ts), and mark idle carts abandoned
  * (src/modules/carts/abandonment.ts). Hourly: drop remembered idempotent responses once their 24 hours are over
  * (reads already ignore them; this keeps the table small), and delete stored image files no image uses whose requests
- * did not get to (src/modules/media/media.objects.ts). Plain `wrangler dev` fires no cron:
+ * did not get to (src/modules/media/media.objects.ts), and prune events older than EVENT_RETENTION_DAYS (src/modules/events/events.prune.ts). Plain `wrangler dev` fires no cron:
  * `npm run dev` starts it with `--test-scheduled` and calls `/__scheduled` on these schedules
  * (scripts/lib/dev-crons.mjs), and the store-events consumer also sweeps up leftovers and, once a
  * minute, stalled messages (src/webhooks/publisher.ts, src/queues/stalled-sweep.ts).
@@ -46,5 +48,6 @@ export async function runScheduled(env: Bindings, cron: string, now = new Date()
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
   const result = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, cutoff));
   const mediaFilesDeleted = (await deleteUnusedObjects(db, env.MEDIA, undefined, now)).length;
-  return { idempotencyKeysDeleted: result.meta.changes, mediaFilesDeleted };
+  const eventsPruned = await pruneEvents(db, config(env).EVENT_RETENTION_DAYS, now);
+  return { idempotencyKeysDeleted: result.meta.changes, mediaFilesDeleted, eventsPruned };
 }

@@ -63,6 +63,7 @@ export const NOT_AUDITED: Record<string, string> = {
   cart_gift_cards: 'gift cards applied to a cart, bookkeeping of the cart',
   audit_context: 'who is writing, for the triggers; lives only inside a transaction',
   events: 'the outbox: itself a record of domain events',
+  event_positions: "the events' position counter, kept by their insert trigger",
   product_status_counts: 'derived counters kept by triggers',
   category_product_counts: 'derived counters kept by triggers',
   category_tree: 'the category hierarchy as pairs, derived from categories.parent_id by triggers',

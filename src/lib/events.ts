@@ -9,6 +9,9 @@ import { insertWhere } from './insert-where';
 
 export { EVENT_TYPES, type EventType, PING_EVENT } from './event-types';
 
+/** Columns the insert's trigger fills in (migrations/0061_events_api.sql): where the event stands, what it is about, its number for that. */
+const SET_BY_TRIGGER = { position: null, resourceId: null, sequence: null };
+
 /**
  * The outbox insert for one domain event. It returns the statement rather than running it: the
  * caller puts it in the same `db.batch([...])` as the change that causes the event, so both commit
@@ -16,14 +19,14 @@ export { EVENT_TYPES, type EventType, PING_EVENT } from './event-types';
  * and not parsed: writes stay fast, and test/webhooks/event-payloads.test.ts checks what is stored.
  */
 export function outboxEvent<T extends EventType>(db: Database, type: T, data: EventData<T>, now = new Date()) {
-  return insertEvent(db, { id: newEventId(db, now), type, data, createdAt: now.toISOString(), publishedAt: null });
+  return insertEvent(db, { id: newEventId(db, now), type, data, createdAt: now.toISOString(), publishedAt: null, ...SET_BY_TRIGGER });
 }
 /** Built once per isolate (src/db/compiled.ts): every write request with an event runs it. */
 const insertEvent = compiledInsert(events);
 
 /** outboxEvent for a change that may not happen: the event is inserted only when `condition` holds in the same batch. */
 export function outboxEventWhere<T extends EventType>(db: Database, type: T, data: EventData<T>, condition: SQL, now = new Date()) {
-  return insertWhere(db, events, { id: newEventId(db, now), type, data, createdAt: now.toISOString(), publishedAt: null }, condition);
+  return insertWhere(db, events, { id: newEventId(db, now), type, data, createdAt: now.toISOString(), publishedAt: null, ...SET_BY_TRIGGER }, condition);
 }
 
 /**

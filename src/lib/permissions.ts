@@ -24,6 +24,7 @@ export const PERMISSION_RESOURCES = [
   'content',
   'audit-log',
   'reports',
+  'events',
 ] as const;
 export const PERMISSION_ACTIONS = ['read', 'write'] as const;
 /**

@@ -56,7 +56,15 @@ const readDeliveries = compiled((db, p: Slot<'ids'>) =>
     .select({
       delivery: { id: webhookDeliveries.id, status: webhookDeliveries.status, attempts: webhookDeliveries.attempts },
       endpoint: webhookEndpoints,
-      event: { id: events.id, type: events.type, data: events.data, createdAt: events.createdAt },
+      event: {
+        id: events.id,
+        type: events.type,
+        data: events.data,
+        createdAt: events.createdAt,
+        position: events.position,
+        resourceId: events.resourceId,
+        sequence: events.sequence,
+      },
     })
     .from(webhookDeliveries)
     .leftJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))

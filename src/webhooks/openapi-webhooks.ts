@@ -2,6 +2,7 @@ import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
 import { EVENT_TYPES, type EventType, PING_EVENT } from '../lib/events';
 import { Timestamp } from '../lib/schemas';
+import { EventSchema } from '../modules/events/events.schemas';
 import { EVENT_KINDS, PING_KIND } from './event-payloads';
 
 /** `order.placed` -> `OrderPlaced`, `gift_card.issued` -> `GiftCardIssued`: the stem of its components' names (`OrderPlacedEvent`, `OrderPlacedEventData`). */
@@ -11,7 +12,7 @@ export const eventComponentStem = (type: string) =>
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('');
 
-/** The body of a delivery of `type` (src/webhooks/payload.ts): `{ id, event, data, timestamp }`. */
+/** The body of a delivery of `type` (src/webhooks/payload.ts): `{ id, event, data, timestamp, position, resourceId, sequence }`. */
 export function eventEnvelopeSchema(type: EventType | typeof PING_EVENT) {
   const kind = type === PING_EVENT ? PING_KIND : EVENT_KINDS[type];
   const stem = eventComponentStem(type);
@@ -21,6 +22,7 @@ export function eventEnvelopeSchema(type: EventType | typeof PING_EVENT) {
       event: z.enum([type]),
       data: kind.data.openapi(`${stem}EventData`),
       timestamp: Timestamp.openapi({ description: 'When the event happened (not when this attempt was sent).' }),
+      ...EventSchema.pick({ position: true, resourceId: true, sequence: true }).shape,
     })
     .openapi(`${stem}Event`, { description: `The body of each \`${type}\` delivery. ${kind.description}` });
 }

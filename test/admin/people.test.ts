@@ -377,7 +377,7 @@ describe('admin panel staff users', () => {
   });
 
   it('offers only the roles the signed-in user covers, and shows the 403 of a forged grant', async () => {
-    const managerRole = await role(['users:read', 'users:write', 'products:*', 'orders:read']);
+    const managerRole = await role(['users:read', 'users:write', 'products:*', 'orders:read', 'events:read']);
     const narrow = await role(['products:read', 'orders:read']);
     const wide = await role(['orders:write']);
     const manager = await signedIn(managerRole.id);

@@ -47,9 +47,9 @@ describe('retry backoff', () => {
 describe('eventPayload', () => {
   const event = { id: 'evt_01', type: 'order.placed', data: { orderId: 'ord_1', total: 19.99, nested: { b: 1, a: [1, 2] } }, createdAt: '2026-05-01T10:00:00.123Z' };
 
-  it('is the envelope {id, event, data, timestamp}, in that order', () => {
-    expect(eventPayload(event)).toBe(
-      '{"id":"evt_01","event":"order.placed","data":{"orderId":"ord_1","total":19.99,"nested":{"b":1,"a":[1,2]}},"timestamp":"2026-05-01T10:00:00.123Z"}',
+  it('is the envelope {id, event, data, timestamp, position, resourceId, sequence}, in that order', () => {
+    expect(eventPayload({ ...event, position: 7, resourceId: 'ord_1', sequence: 2 })).toBe(
+      '{"id":"evt_01","event":"order.placed","data":{"orderId":"ord_1","total":19.99,"nested":{"b":1,"a":[1,2]}},"timestamp":"2026-05-01T10:00:00.123Z","position":7,"resourceId":"ord_1","sequence":2}',
     );
   });
 

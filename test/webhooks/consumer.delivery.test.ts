@@ -38,7 +38,18 @@ describe('delivery (webhook-deliveries)', () => {
 
     const [request] = await channel.requests();
     expect(request!.method).toBe('POST');
-    expect(request!.body).toBe(JSON.stringify({ id: event.id, event: 'order.placed', data: event.data, timestamp: event.createdAt }));
+    expect(request!.body).toBe(
+      JSON.stringify({
+        id: event.id,
+        event: 'order.placed',
+        data: event.data,
+        timestamp: event.createdAt,
+        position: event.position,
+        resourceId: event.data.orderId,
+        sequence: event.sequence,
+      }),
+    );
+    expect(event.position).toEqual(expect.any(Number));
     expect(request!.headers).toMatchObject({
       'content-type': 'application/json',
       'x-store-event': 'order.placed',

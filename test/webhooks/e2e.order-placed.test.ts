@@ -52,6 +52,9 @@ it('delivers a signed order.placed to a real receiver after two failures, exactl
     event: 'order.placed',
     data: expect.objectContaining({ orderId: order.id, customerId: user.id, total: 39.98, currency: order.currency, status: 'pending' }),
     timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    position: expect.any(Number),
+    resourceId: order.id,
+    sequence: 1,
   });
   // Retries waited for their backoff (at least a second each with a base of 1 s).
   const times = requests.map((r) => Date.parse(r.receivedAt));

@@ -164,8 +164,8 @@ describe('GET /api/webhooks/{id}/deliveries/{deliveryId}', () => {
       },
       { attempt: 2, startedAt: '2026-04-01T08:00:31.000Z', durationMs: 40, statusCode: 204, error: null, responseExcerpt: '', nextRetryAt: null },
     ]);
-    expect(res.body.data.payload).toEqual({ id: eventId, event: 'order.placed', data, timestamp: createdAt });
-    expect(Object.keys(res.body.data.payload)).toEqual(['id', 'event', 'data', 'timestamp']);
+    expect(res.body.data.payload).toMatchObject({ id: eventId, event: 'order.placed', data, timestamp: createdAt, position: expect.any(Number) });
+    expect(Object.keys(res.body.data.payload)).toEqual(['id', 'event', 'data', 'timestamp', 'position', 'resourceId', 'sequence']);
 
     const picked = await api(`${PATH}/${endpoint}/deliveries/${id}?fields=id,attempt_history(attempt,status_code)`, { key });
     expect(picked.body.data).toEqual({
@@ -264,6 +264,9 @@ describe('POST /api/webhooks/{id}/test', () => {
       event: 'ping',
       data: { webhookId: endpoint, message: 'Test delivery from the store' },
       timestamp: event!.createdAt,
+      position: event!.position,
+      resourceId: null,
+      sequence: null,
     });
   });
 

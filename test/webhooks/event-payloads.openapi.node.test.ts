@@ -28,7 +28,7 @@ describe("the OpenAPI document's webhooks", () => {
       ).toEqual(['X-Store-Delivery', 'X-Store-Event', 'X-Store-Signature', 'webhook-id', 'webhook-signature', 'webhook-timestamp'].sort());
       expect(op.requestBody.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${stem}Event` });
       const envelope = doc.components.schemas[`${stem}Event`];
-      expect(envelope.required).toEqual(['id', 'event', 'data', 'timestamp']);
+      expect(envelope.required).toEqual(['id', 'event', 'data', 'timestamp', 'position', 'resourceId', 'sequence']);
       expect(envelope.properties.event).toEqual({ type: 'string', enum: [type] });
       expect(envelope.properties.data).toEqual({ $ref: `#/components/schemas/${stem}EventData` });
       expect(doc.components.schemas[`${stem}EventData`].type).toBe('object');

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { inject } from 'vitest';
@@ -99,10 +100,10 @@ export async function insertEndpoint(values: Partial<WebhookEndpointRow> & { url
 /** An outbox event already marked published, so no request's publisher sends it to the real queue behind the test's back. */
 export async function insertEvent(type: string, data: Record<string, unknown> = {}) {
   const now = new Date();
-  const [row] = await db()
-    .insert(events)
-    .values({ id: newId(ID_PREFIX.event, now.getTime()), type, data, createdAt: now.toISOString(), publishedAt: now.toISOString() })
-    .returning();
+  const id = newId(ID_PREFIX.event, now.getTime());
+  await db().insert(events).values({ id, type, data, createdAt: now.toISOString(), publishedAt: now.toISOString() });
+  // Read back, not RETURNING: the insert's trigger sets position, resourceId and sequence after it.
+  const [row] = await db().select().from(events).where(eq(events.id, id));
   return row!;
 }
 

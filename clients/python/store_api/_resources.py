@@ -41,6 +41,7 @@ from ._types import (
     CurrencyPrice,
     Customer,
     CustomerReport,
+    Event,
     Exchange,
     GiftCard,
     GiftCardDetail,
@@ -112,6 +113,7 @@ __all__ = [
     "CustomersAddressesResource",
     "CustomersCreditResource",
     "CustomersResource",
+    "EventsResource",
     "GiftCardsResource",
     "HealthResource",
     "ImportsResource",
@@ -163,6 +165,7 @@ class StoreApiResources(ResourceBase):
         self.coupons = CouponsResource(http)
         self.currencies = CurrenciesResource(http)
         self.customers = CustomersResource(http)
+        self.events = EventsResource(http)
         self.gift_cards = GiftCardsResource(http)
         self.health = HealthResource(http)
         self.imports = ImportsResource(http)
@@ -208,7 +211,7 @@ class ApiKeysResource(ResourceBase):
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
                 products, categories, brands, inventory, orders, payments, shipments, carts,
                 customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log, reports. Actions: read, write. Also
+                notifications, content, audit-log, reports, events. Actions: read, write. Also
                 `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
             type: `secret` (`sk_...`, the default): for servers, holding a role or permissions;
                 never put it in a web page. `publishable` (`pk_...`): safe in browser code. It can
@@ -2635,6 +2638,148 @@ class CustomersResource(ResourceBase):
                 "currentPassword": currentPassword,
             }),
         )
+
+
+class EventsResource(ResourceBase):
+    """events: Events."""
+
+    def get(self, id: str, /, *, fields: Optional[str] = None) -> Event:
+        """Get an event.
+
+        GET /api/events/{id}
+
+        Args:
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, event, data, timestamp, position,
+                resourceId, sequence. A `fields` selection returns only the selected properties, so
+                properties the response schema marks required may be absent: clients and validators
+                should treat them as optional then.
+        """
+        return self._http.call(
+            "GET",
+            "/api/events/{id}",
+            kind="item",
+            path_params={"id": id},
+            query={"fields": fields},
+        )
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        type: Optional[str] = None,
+        resource: Optional[str] = None,
+        created_after: Optional[str] = None,
+        created_before: Optional[str] = None,
+        after: Optional[str] = None,
+        before: Optional[str] = None,
+    ) -> Page[Event]:
+        """List the events the store emitted.
+
+        GET /api/events
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: position,
+                timestamp. Default: position:desc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, event, data, timestamp, position,
+                resourceId, sequence. A `fields` selection returns only the selected properties, so
+                properties the response schema marks required may be absent: clients and validators
+                should treat them as optional then.
+            type: Kinds, comma-separated; `order.*` for every kind of orders.
+            resource: The order, product, customer, page, cart or gift card the events are
+                about.
+            created_after: Written at or after this moment: a day (YYYY-MM-DD, UTC) or a time
+                with its offset.
+            created_before: Written before this moment: a day (YYYY-MM-DD, UTC) or a time with
+                its offset.
+            after: Only events written after this one (an event id): with `sort=position`, the
+                next page of a catch-up walk, oldest first.
+            before: Only events written before this one (an event id): the next page of the
+                default newest-first walk.
+        """
+        return self._http.call(
+            "GET",
+            "/api/events",
+            kind="list",
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "type": type,
+                "resource": resource,
+                "created_after": created_after,
+                "created_before": created_before,
+                "after": after,
+                "before": before,
+            },
+        )
+
+    def pages(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        type: Optional[str] = None,
+        resource: Optional[str] = None,
+        created_after: Optional[str] = None,
+        created_before: Optional[str] = None,
+        after: Optional[str] = None,
+        before: Optional[str] = None,
+    ) -> Iterator[Page[Event]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            type=type,
+            resource=resource,
+            created_after=created_after,
+            created_before=created_before,
+            after=after,
+            before=before,
+        ).iter_pages()
+
+    def iterate(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        type: Optional[str] = None,
+        resource: Optional[str] = None,
+        created_after: Optional[str] = None,
+        created_before: Optional[str] = None,
+        after: Optional[str] = None,
+        before: Optional[str] = None,
+    ) -> Iterator[Event]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            type=type,
+            resource=resource,
+            created_after=created_after,
+            created_before=created_before,
+            after=after,
+            before=before,
+        ):
+            yield from each.data
 
 
 class GiftCardsResource(ResourceBase):
@@ -5653,7 +5798,7 @@ class RolesResource(ResourceBase):
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
                 products, categories, brands, inventory, orders, payments, shipments, carts,
                 customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log, reports. Actions: read, write. Also
+                notifications, content, audit-log, reports, events. Actions: read, write. Also
                 `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
         """
         return self._http.call(
@@ -5771,7 +5916,7 @@ class RolesResource(ResourceBase):
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
                 products, categories, brands, inventory, orders, payments, shipments, carts,
                 customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log, reports. Actions: read, write. Also
+                notifications, content, audit-log, reports, events. Actions: read, write. Also
                 `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
         """
         return self._http.call(

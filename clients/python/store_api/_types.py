@@ -97,6 +97,7 @@ __all__ = [
     "Error",
     "ErrorDetail",
     "ErrorError",
+    "Event",
     "Exchange",
     "ExchangeBalanceRefund",
     "ExchangeOrder",
@@ -599,6 +600,14 @@ class CartAbandonedEvent(TypedDict):
     data: CartAbandonedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class CartAbandonedEventData(TypedDict):
@@ -831,8 +840,9 @@ class CreateApiKey(_CreateApiKeyRequired, total=False):
 
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
-    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read,
-    #: write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
+    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports, events. Actions:
+    #: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per
+    #: shopper.
     permissions: List[str]
     expiresAt: str
     #: `secret` (`sk_...`, the default): for servers, holding a role or permissions; never put it in
@@ -1271,8 +1281,9 @@ class _CreateRoleRequired(TypedDict):
     name: str
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
-    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read,
-    #: write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
+    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports, events. Actions:
+    #: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per
+    #: shopper.
     permissions: List[str]
 
 
@@ -1566,6 +1577,14 @@ class CustomerRegisteredEvent(TypedDict):
     data: CustomerRegisteredEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class CustomerRegisteredEventData(TypedDict):
@@ -1648,6 +1667,26 @@ class ErrorDetail(_ErrorDetailRequired, total=False):
     field: str
 
 
+class Event(TypedDict):
+    #: The event id, the same in every delivery of it (dedupe on it).
+    id: str
+    #: The kind of event (`order.placed`, ...): its `data` is described under `webhooks` in this
+    #: document.
+    event: Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "refund.created", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued"]
+    #: The event's data, as its kind describes.
+    data: Dict[str, Any]
+    #: When it was written.
+    timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
+
+
 ExchangeReturn = Dict[str, Any]
 
 
@@ -1709,6 +1748,14 @@ class GiftCardIssuedEvent(TypedDict):
     data: GiftCardIssuedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class GiftCardIssuedEventData(TypedDict):
@@ -1827,6 +1874,14 @@ class InventoryLowEvent(TypedDict):
     data: InventoryLowEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class InventoryLowEventData(TypedDict):
@@ -2155,6 +2210,14 @@ class OrderCancelledEvent(TypedDict):
     data: OrderCancelledEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class _OrderCancelledEventDataRequired(TypedDict):
@@ -2227,6 +2290,14 @@ class OrderPlacedEvent(TypedDict):
     data: OrderPlacedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class OrderPlacedEventData(TypedDict):
@@ -2275,6 +2346,14 @@ class OrderUpdatedEvent(TypedDict):
     data: OrderUpdatedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class _OrderUpdatedEventDataRequired(TypedDict):
@@ -2334,6 +2413,14 @@ class PagePublishedEvent(TypedDict):
     data: PagePublishedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class PagePublishedEventData(TypedDict):
@@ -2357,6 +2444,14 @@ class PageUnpublishedEvent(TypedDict):
     data: PageUnpublishedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class PageUnpublishedEventData(TypedDict):
@@ -2379,6 +2474,14 @@ class PageUpdatedEvent(TypedDict):
     data: PageUpdatedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class PageUpdatedEventData(TypedDict):
@@ -2462,6 +2565,14 @@ class PaymentCompletedEvent(TypedDict):
     data: PaymentCompletedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class PaymentCompletedEventData(TypedDict):
@@ -2489,6 +2600,14 @@ class PaymentDisputedEvent(TypedDict):
     data: PaymentDisputedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class PaymentDisputedEventData(TypedDict):
@@ -2518,6 +2637,14 @@ class PaymentFailedEvent(TypedDict):
     data: PaymentFailedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class PaymentFailedEventData(TypedDict):
@@ -2547,6 +2674,14 @@ class PaymentRefundedEvent(TypedDict):
     data: PaymentRefundedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class PaymentRefundedEventDataLinesItem(TypedDict):
@@ -2590,6 +2725,14 @@ class PingEvent(TypedDict):
     data: PingEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class PingEventData(TypedDict):
@@ -2694,6 +2837,14 @@ class ProductCreatedEvent(TypedDict):
     data: ProductCreatedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class ProductCreatedEventData(TypedDict):
@@ -2713,6 +2864,14 @@ class ProductDeletedEvent(TypedDict):
     data: ProductDeletedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class ProductDeletedEventData(TypedDict):
@@ -2868,6 +3027,14 @@ class ProductUpdatedEvent(TypedDict):
     data: ProductUpdatedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class ProductUpdatedEventData(TypedDict):
@@ -2922,6 +3089,14 @@ class RefundCreatedEvent(TypedDict):
     data: RefundCreatedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class RefundCreatedEventDataLinesItem(TypedDict):
@@ -3033,6 +3208,14 @@ class ReturnApprovedEvent(TypedDict):
     data: ReturnApprovedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class ReturnApprovedEventDataLinesItem(TypedDict):
@@ -3080,6 +3263,14 @@ class ReturnReceivedEvent(TypedDict):
     data: ReturnReceivedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class ReturnReceivedEventDataLinesItem(TypedDict):
@@ -3116,6 +3307,14 @@ class ReturnRejectedEvent(TypedDict):
     data: ReturnRejectedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class ReturnRejectedEventDataLinesItem(TypedDict):
@@ -3154,6 +3353,14 @@ class ReturnRequestedEvent(TypedDict):
     data: ReturnRequestedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class ReturnRequestedEventDataLinesItem(TypedDict):
@@ -3312,6 +3519,14 @@ class ShipmentShippedEvent(TypedDict):
     data: ShipmentShippedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class ShipmentShippedEventData(TypedDict):
@@ -3472,6 +3687,14 @@ class StoreCreditChangedEvent(TypedDict):
     data: StoreCreditChangedEventData
     #: When the event happened (not when this attempt was sent).
     timestamp: str
+    #: Where it stands among all the store wrote: increasing, never reused (the `after` / `before`
+    #: cursors of `GET /api/events`).
+    position: Optional[int]
+    #: The order, product, customer, page, cart or gift card it is about.
+    resourceId: Optional[str]
+    #: 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher
+    #: `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering).
+    sequence: Optional[int]
 
 
 class StoreCreditChangedEventData(TypedDict):
@@ -3954,8 +4177,9 @@ class UpdateRole(TypedDict, total=False):
     description: Optional[str]
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
-    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read,
-    #: write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
+    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports, events. Actions:
+    #: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per
+    #: shopper.
     permissions: List[str]
 
 
@@ -4264,17 +4488,12 @@ class WebhookDeliveryDetail(WebhookDelivery):
     payload: Optional[WebhookPayload]
 
 
-class WebhookPayload(TypedDict):
+class WebhookPayload(Event, total=False):
     """
-    The JSON body POSTed to the endpoint.
+    The JSON body POSTed to the endpoint: the event as `GET /api/events/{id}` shows it.
     """
 
-    #: The event id.
-    id: str
     event: str
-    data: Dict[str, Any]
-    #: When the event happened.
-    timestamp: str
 
 
 class WebhookSecretRotation(TypedDict):

@@ -146,3 +146,8 @@ const Instant = z
 export function instantBeforeFilter(column: SQLiteColumn, description: string): FilterSpec<string | undefined> {
   return { schema: Instant.openapi({ description, example: '2026-11-25T09:30:00Z' }), where: (moment) => sql`${column} < ${moment}` };
 }
+
+/** `..._after=T`: the column is at or after moment T (a day's start, or a time). */
+export function instantAfterFilter(column: SQLiteColumn, description: string): FilterSpec<string | undefined> {
+  return { schema: Instant.openapi({ description, example: '2026-11-24T14:00:00Z' }), where: (moment) => sql`${column} >= ${moment}` };
+}

@@ -7,6 +7,7 @@ export {
   exactFilter,
   idOrSlugFilter,
   integerFilter,
+  instantAfterFilter,
   instantBeforeFilter,
   moneyBoundFilter,
   searchFilter,

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { EventSchema } from '../events/events.schemas';
 import { WEBHOOK_DELIVERY_STATUSES, webhookAttempts, webhookDeliveries } from '../../db/schema';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
 
@@ -33,14 +34,10 @@ export const AttemptSchema = createSelectSchema(webhookAttempts, {
   .omit({ id: true, deliveryId: true })
   .openapi('WebhookAttempt');
 
-export const DeliveryPayloadSchema = z
-  .object({
-    id: z.string().openapi({ description: 'The event id.', example: 'evt_01JD0000000000000000000000' }),
-    event: z.string().openapi({ example: 'order.placed' }),
-    data: z.record(z.string(), z.unknown()),
-    timestamp: Timestamp.openapi({ description: 'When the event happened.' }),
-  })
-  .openapi('WebhookPayload', { description: 'The JSON body POSTed to the endpoint.' });
+// The event as `GET /api/events` shows it, of any kind (a test delivery's is `ping`).
+export const DeliveryPayloadSchema = EventSchema.extend({ event: z.string().openapi({ example: 'order.placed' }) }).openapi('WebhookPayload', {
+  description: 'The JSON body POSTed to the endpoint: the event as `GET /api/events/{id}` shows it.',
+});
 
 export const DeliveryDetailSchema = DeliverySchema.extend({
   attemptHistory: z.array(AttemptSchema).openapi({ description: 'Every attempt, first to last (`attempts` counts them).' }),

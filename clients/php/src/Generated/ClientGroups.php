@@ -24,6 +24,7 @@ trait ClientGroups
     public readonly CouponsResource $coupons;
     public readonly CurrenciesResource $currencies;
     public readonly CustomersResource $customers;
+    public readonly EventsResource $events;
     public readonly GiftCardsResource $giftCards;
     public readonly HealthResource $health;
     public readonly ImportsResource $imports;
@@ -59,6 +60,7 @@ trait ClientGroups
         $this->coupons = new CouponsResource($this);
         $this->currencies = new CurrenciesResource($this);
         $this->customers = new CustomersResource($this);
+        $this->events = new EventsResource($this);
         $this->giftCards = new GiftCardsResource($this);
         $this->health = new HealthResource($this);
         $this->imports = new ImportsResource($this);

@@ -26,6 +26,9 @@ namespace StoreApi\Generated;
  *         shippingMethod: array<string, mixed>,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type OrderUpdatedEvent array{
@@ -43,6 +46,9 @@ namespace StoreApi\Generated;
  *         reason?: string,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type OrderCancelledEvent array{
@@ -60,6 +66,9 @@ namespace StoreApi\Generated;
  *         reason?: string,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type ProductCreatedEvent array{
@@ -70,6 +79,9 @@ namespace StoreApi\Generated;
  *         product: array<string, mixed>,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type ProductUpdatedEvent array{
@@ -80,6 +92,9 @@ namespace StoreApi\Generated;
  *         product: array<string, mixed>,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type ProductDeletedEvent array{
@@ -90,6 +105,9 @@ namespace StoreApi\Generated;
  *         product: array<string, mixed>,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type CustomerRegisteredEvent array{
@@ -101,6 +119,9 @@ namespace StoreApi\Generated;
  *         name: string|null,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type PaymentCompletedEvent array{
@@ -115,6 +136,9 @@ namespace StoreApi\Generated;
  *         currency: string,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type PaymentFailedEvent array{
@@ -130,6 +154,9 @@ namespace StoreApi\Generated;
  *         failureReason: string|null,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type PaymentRefundedEvent array{
@@ -152,6 +179,9 @@ namespace StoreApi\Generated;
  *         }>,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type RefundCreatedEvent array{
@@ -176,6 +206,9 @@ namespace StoreApi\Generated;
  *         reason: string|null,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type PaymentDisputedEvent array{
@@ -191,6 +224,9 @@ namespace StoreApi\Generated;
  *         status: string,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type StoreCreditChangedEvent array{
@@ -208,6 +244,9 @@ namespace StoreApi\Generated;
  *         paymentId: string|null,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type ShipmentShippedEvent array{
@@ -226,6 +265,9 @@ namespace StoreApi\Generated;
  *         lines: list<array<string, mixed>>,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type ReturnRequestedEvent array{
@@ -246,6 +288,9 @@ namespace StoreApi\Generated;
  *         note: string|null,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type ReturnApprovedEvent array{
@@ -267,6 +312,9 @@ namespace StoreApi\Generated;
  *         resolution: string|null,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type ReturnRejectedEvent array{
@@ -288,6 +336,9 @@ namespace StoreApi\Generated;
  *         resolution: string|null,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type ReturnReceivedEvent array{
@@ -308,6 +359,9 @@ namespace StoreApi\Generated;
  *         receivedAt: string,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type InventoryLowEvent array{
@@ -321,6 +375,9 @@ namespace StoreApi\Generated;
  *         threshold: int,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type PagePublishedEvent array{
@@ -334,6 +391,9 @@ namespace StoreApi\Generated;
  *         pageId: string,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type PageUpdatedEvent array{
@@ -347,6 +407,9 @@ namespace StoreApi\Generated;
  *         pageId: string,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type PageUnpublishedEvent array{
@@ -360,6 +423,9 @@ namespace StoreApi\Generated;
  *         pageId: string,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type CartAbandonedEvent array{
@@ -375,6 +441,9 @@ namespace StoreApi\Generated;
  *         recoveryId: string,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type GiftCardIssuedEvent array{
@@ -391,6 +460,9 @@ namespace StoreApi\Generated;
  *         orderId: string|null,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type PingEvent array{
@@ -401,6 +473,9 @@ namespace StoreApi\Generated;
  *         message: string,
  *     },
  *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
  * }
  *
  * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|RefundCreatedEvent|PaymentDisputedEvent|StoreCreditChangedEvent|ShipmentShippedEvent|ReturnRequestedEvent|ReturnApprovedEvent|ReturnRejectedEvent|ReturnReceivedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|GiftCardIssuedEvent|PingEvent

@@ -134,12 +134,7 @@ final class WebhooksDeliveriesResource
      *         responseExcerpt: string|null,
      *         nextRetryAt: string|null,
      *     }>,
-     *     payload: array{
-     *         id: string,
-     *         event: string,
-     *         data: array<string, mixed>,
-     *         timestamp: string,
-     *     }|null,
+     *     payload: array<string, mixed>|null,
      * }
      * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
      * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached

@@ -56,6 +56,7 @@ import type {
   Currency,
   Customer,
   CustomerReport,
+  Event,
   Exchange,
   GiftCard,
   GiftCardDetail,
@@ -970,6 +971,36 @@ export interface AuditLogGetQuery {
   fields?: string;
 }
 
+/** Query parameters of `GET /api/events`. */
+export interface EventsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: position, timestamp. Default: position:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, event, data, timestamp, position, resourceId, sequence. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Kinds, comma-separated; `order.*` for every kind of orders. */
+  type?: string;
+  /** The order, product, customer, page, cart or gift card the events are about. */
+  resource?: string;
+  /** Written at or after this moment: a day (YYYY-MM-DD, UTC) or a time with its offset. */
+  created_after?: string;
+  /** Written before this moment: a day (YYYY-MM-DD, UTC) or a time with its offset. */
+  created_before?: string;
+  /** Only events written after this one (an event id): with `sort=position`, the next page of a catch-up walk, oldest first. */
+  after?: string;
+  /** Only events written before this one (an event id): the next page of the default newest-first walk. */
+  before?: string;
+}
+
+/** Query parameters of `GET /api/events/{id}`. */
+export interface EventsGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, event, data, timestamp, position, resourceId, sequence. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
 /** Query parameters of `GET /api/reports/sales`. */
 export interface ReportsSalesQuery {
   /** First day, UTC, inclusive. Default: 29 days before `to`. */
@@ -1061,6 +1092,7 @@ export class StoreResources {
   readonly menus: MenusResource;
   readonly banners: BannersResource;
   readonly auditLog: AuditLogResource;
+  readonly events: EventsResource;
   readonly reports: ReportsResource;
   readonly imports: ImportsResource;
 
@@ -1096,6 +1128,7 @@ export class StoreResources {
     this.menus = new MenusResource(core);
     this.banners = new BannersResource(core);
     this.auditLog = new AuditLogResource(core);
+    this.events = new EventsResource(core);
     this.reports = new ReportsResource(core);
     this.imports = new ImportsResource(core);
   }
@@ -1166,6 +1199,38 @@ export class ReportsResource {
    */
   products(query?: ReportsProductsQuery, options?: runtime.RequestOptions): Promise<ProductReport> {
     return this.core.request<ProductReport>({ method: 'GET', path: `/api/reports/products`, query, kind: 'item' }, options);
+  }
+}
+
+/** `events`: list, get. */
+export class EventsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List the events the store emitted
+   *
+   * `GET /api/events`
+   */
+  list(query?: EventsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Event>> {
+    return this.core.request<runtime.ListResult<Event>>({ method: 'GET', path: `/api/events`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: EventsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Event>> {
+    return this.core.paginate<Event>({ method: 'GET', path: `/api/events`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Get an event
+   *
+   * `GET /api/events/{id}`
+   */
+  get(id: string, query?: EventsGetQuery, options?: runtime.RequestOptions): Promise<Event> {
+    return this.core.request<Event>({ method: 'GET', path: `/api/events/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
   }
 }
 

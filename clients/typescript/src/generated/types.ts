@@ -9,6 +9,12 @@ export interface OrderPlacedEvent {
   data: OrderPlacedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface OrderPlacedEventData {
@@ -46,6 +52,12 @@ export interface OrderUpdatedEvent {
   data: OrderUpdatedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface OrderUpdatedEventData {
@@ -72,6 +84,12 @@ export interface OrderCancelledEvent {
   data: OrderCancelledEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface OrderCancelledEventData {
@@ -98,6 +116,12 @@ export interface ProductCreatedEvent {
   data: ProductCreatedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface ProductCreatedEventData {
@@ -211,6 +235,12 @@ export interface ProductUpdatedEvent {
   data: ProductUpdatedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface ProductUpdatedEventData {
@@ -226,6 +256,12 @@ export interface ProductDeletedEvent {
   data: ProductDeletedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface ProductDeletedEventData {
@@ -241,6 +277,12 @@ export interface CustomerRegisteredEvent {
   data: CustomerRegisteredEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface CustomerRegisteredEventData {
@@ -257,6 +299,12 @@ export interface PaymentCompletedEvent {
   data: PaymentCompletedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface PaymentCompletedEventData {
@@ -278,6 +326,12 @@ export interface PaymentFailedEvent {
   data: PaymentFailedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface PaymentFailedEventData {
@@ -300,6 +354,12 @@ export interface PaymentRefundedEvent {
   data: PaymentRefundedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface PaymentRefundedEventData {
@@ -334,6 +394,12 @@ export interface RefundCreatedEvent {
   data: RefundCreatedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface RefundCreatedEventData {
@@ -372,6 +438,12 @@ export interface PaymentDisputedEvent {
   data: PaymentDisputedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface PaymentDisputedEventData {
@@ -396,6 +468,12 @@ export interface StoreCreditChangedEvent {
   data: StoreCreditChangedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface StoreCreditChangedEventData {
@@ -420,6 +498,12 @@ export interface ShipmentShippedEvent {
   data: ShipmentShippedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface ShipmentShippedEventData {
@@ -450,6 +534,12 @@ export interface ReturnRequestedEvent {
   data: ReturnRequestedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface ReturnRequestedEventData {
@@ -479,6 +569,12 @@ export interface ReturnApprovedEvent {
   data: ReturnApprovedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface ReturnApprovedEventData {
@@ -509,6 +605,12 @@ export interface ReturnRejectedEvent {
   data: ReturnRejectedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface ReturnRejectedEventData {
@@ -539,6 +641,12 @@ export interface ReturnReceivedEvent {
   data: ReturnReceivedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface ReturnReceivedEventData {
@@ -567,6 +675,12 @@ export interface InventoryLowEvent {
   data: InventoryLowEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface InventoryLowEventData {
@@ -587,6 +701,12 @@ export interface PagePublishedEvent {
   data: PagePublishedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface PagePublishedEventData {
@@ -606,6 +726,12 @@ export interface PageUpdatedEvent {
   data: PageUpdatedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface PageUpdatedEventData {
@@ -625,6 +751,12 @@ export interface PageUnpublishedEvent {
   data: PageUnpublishedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface PageUnpublishedEventData {
@@ -644,6 +776,12 @@ export interface CartAbandonedEvent {
   data: CartAbandonedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface CartAbandonedEventData {
@@ -667,6 +805,12 @@ export interface GiftCardIssuedEvent {
   data: GiftCardIssuedEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface GiftCardIssuedEventData {
@@ -691,6 +835,12 @@ export interface PingEvent {
   data: PingEventData;
   /** When the event happened (not when this attempt was sent). */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export interface PingEventData {
@@ -1249,14 +1399,14 @@ export interface Role {
 export interface CreateRole {
   name: string;
   description?: string | null;
-  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper. */
+  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports, events. Actions: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper. */
   permissions: Array<string>;
 }
 
 export interface UpdateRole {
   name?: string;
   description?: string | null;
-  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper. */
+  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports, events. Actions: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper. */
   permissions?: Array<string>;
 }
 
@@ -1295,7 +1445,7 @@ export type CreatedApiKey = ApiKey & {
 /** A key holds either a role (and follows its permissions) or its own permissions, never more than the credential minting it covers (403 otherwise). A key minted by a signed-in user belongs to that user; one minted by a key belongs to that key's owner. */
 export interface CreateApiKey {
   name: string;
-  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports. Actions: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper. */
+  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports, events. Actions: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper. */
   permissions?: Array<string>;
   expiresAt?: string;
   /** `secret` (`sk_...`, the default): for servers, holding a role or permissions; never put it in a web page. `publishable` (`pk_...`): safe in browser code. It can do what a shopper without an account can (catalogue, search and content reads, carts and checkout, sign-up, sign-in and password reset) and nothing more; it is refused (403) from a web origin not in its `allowedOrigins`, and its requests are counted per shopper network (an IPv4 address, an IPv6 /64), each with the authenticated limit. A signed-in shopper sends its own token instead. */
@@ -2542,14 +2692,26 @@ export interface WebhookAttempt {
   nextRetryAt: string | null;
 }
 
-/** The JSON body POSTed to the endpoint. */
-export interface WebhookPayload {
-  /** The event id. */
+/** The JSON body POSTed to the endpoint: the event as `GET /api/events/{id}` shows it. */
+export type WebhookPayload = Event & {
+  event?: string;
+};
+
+export interface Event {
+  /** The event id, the same in every delivery of it (dedupe on it). */
   id: string;
-  event: string;
+  /** The kind of event (`order.placed`, ...): its `data` is described under `webhooks` in this document. */
+  event: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "refund.created" | "payment.disputed" | "store_credit.changed" | "shipment.shipped" | "return.requested" | "return.approved" | "return.rejected" | "return.received" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "cart.abandoned" | "gift_card.issued";
+  /** The event's data, as its kind describes. */
   data: { [key: string]: unknown };
-  /** When the event happened. */
+  /** When it was written. */
   timestamp: string;
+  /** Where it stands among all the store wrote: increasing, never reused (the `after` / `before` cursors of `GET /api/events`). */
+  position: number | null;
+  /** The order, product, customer, page, cart or gift card it is about. */
+  resourceId: string | null;
+  /** 1, 2, 3, ... per resource in the order written: of two events about one resource, the higher `sequence` is the newer, whichever arrives first (docs/webhooks.md, Ordering). */
+  sequence: number | null;
 }
 
 export type NoOptions = Record<string, never>;

@@ -1,0 +1,38 @@
+import { and, count, eq } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { events } from '../../db/schema';
+import type { Principal } from '../../lib/access';
+import { ApiError } from '../../lib/errors';
+import { listPlan, type ParsedListQuery } from '../../lib/query';
+import { eventObject } from '../../webhooks/payload';
+import { eventCondition } from './events.access';
+import type { eventListQuery } from './events.query';
+import type { StoreEvent } from './events.schemas';
+
+const toEvent = (row: typeof events.$inferSelect) => eventObject(row) as StoreEvent;
+
+/** A page of the events `principal` reads, and how many match (after a cursor: how many are left of the walk). */
+export async function listEvents(db: Database, principal: Principal, query: ParsedListQuery<typeof eventListQuery.filters>, config: typeof eventListQuery) {
+  const plan = listPlan(config, query, [eventCondition(principal)]);
+  const [rows, totals] = await db.batch([
+    db
+      .select()
+      .from(events)
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit)
+      .offset(plan.offset),
+    db.select({ total: count() }).from(events).where(plan.matching),
+  ]);
+  return { items: rows.map(toEvent), total: totals[0]!.total };
+}
+
+/** An event `principal` reads, as its deliveries carried it; 404 otherwise (pruned included). */
+export async function getEvent(db: Database, principal: Principal, id: string): Promise<StoreEvent> {
+  const [row] = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.id, id), eventCondition(principal)));
+  if (!row) throw ApiError.notFound('Event', id);
+  return toEvent(row);
+}
