@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 
 __all__ = [
     "AddCartLine",
+    "AddCustomerGroupMembers",
     "Address",
     "AdjustStoreCredit",
     "AdoptCart",
@@ -54,6 +55,7 @@ __all__ = [
     "CreateCouponCurrencyAmountsItem",
     "CreateCurrency",
     "CreateCustomer",
+    "CreateCustomerGroup",
     "CreateGiftCard",
     "CreateInventoryAdjustment",
     "CreateMenu",
@@ -63,6 +65,7 @@ __all__ = [
     "CreateOrderShippingAddress",
     "CreatePage",
     "CreatePayment",
+    "CreatePriceList",
     "CreateProduct",
     "CreateProductImagesItem",
     "CreateRefund",
@@ -87,6 +90,7 @@ __all__ = [
     "Currency",
     "CurrencyPrice",
     "Customer",
+    "CustomerGroup",
     "CustomerRegisteredEvent",
     "CustomerRegisteredEventData",
     "CustomerReport",
@@ -159,6 +163,9 @@ __all__ = [
     "PingEvent",
     "PingEventData",
     "PreviewNotificationTemplate",
+    "PriceList",
+    "PriceListPrice",
+    "PriceListPriceInput",
     "Product",
     "ProductBrand",
     "ProductCategoriesItem",
@@ -245,11 +252,13 @@ __all__ = [
     "UpdateCouponCurrencyAmountsItem",
     "UpdateCurrency",
     "UpdateCustomer",
+    "UpdateCustomerGroup",
     "UpdateGiftCard",
     "UpdateMenu",
     "UpdateNotificationTemplate",
     "UpdateOrder",
     "UpdatePage",
+    "UpdatePriceList",
     "UpdateProduct",
     "UpdateProductImagesItem",
     "UpdateProductMedia",
@@ -285,6 +294,11 @@ class AddCartLine(TypedDict):
     variantId: str
     #: Added to the line of the same variant when the cart has one.
     quantity: int
+
+
+class AddCustomerGroupMembers(TypedDict):
+    #: Ids of customers to add, at most 30; those already in the group stay as they are.
+    customerIds: List[str]
 
 
 class Address(TypedDict):
@@ -982,6 +996,15 @@ class CreateCustomer(_CreateCustomerRequired, total=False):
     password: str
 
 
+class _CreateCustomerGroupRequired(TypedDict):
+    #: Unique, compared exactly.
+    name: str
+
+
+class CreateCustomerGroup(_CreateCustomerGroupRequired, total=False):
+    description: Optional[str]
+
+
 class _CreateGiftCardRequired(TypedDict):
     #: Major units of `currency` (at most its decimals).
     amount: float
@@ -1139,6 +1162,27 @@ class CreatePayment(_CreatePaymentRequired, total=False):
     code: str
     #: Provider-specific input. For `manual`, `{ "simulateFailure": true }` makes the charge fail.
     details: Dict[str, Any]
+
+
+class _CreatePriceListRequired(TypedDict):
+    name: str
+    #: One of the store's currencies (the default one included); it cannot change later.
+    currency: str
+
+
+class CreatePriceList(_CreatePriceListRequired, total=False):
+    description: Optional[str]
+    #: Id of an existing customer group; null or omitted: every signed-in customer.
+    customerGroupId: Optional[str]
+    #: `draft` when omitted: only `active` lists apply.
+    status: Literal["active", "draft"]
+    #: ISO 8601 date-time; stored in UTC.
+    startsAt: Optional[str]
+    #: Must be after `startsAt`.
+    endsAt: Optional[str]
+    #: At most 1000, one per variant and `minQuantity`. On a write the list replaces the set; `[]`
+    #: clears it.
+    prices: List[PriceListPriceInput]
 
 
 class _CreateProductImagesItemRequired(TypedDict):
@@ -1520,6 +1564,24 @@ class Customer(TypedDict):
     lastLoginAt: Optional[str]
     createdAt: str
     updatedAt: str
+    #: Ids of the customer groups it is in, sorted (`/api/customer-groups`; joined and left there).
+    #: Their price lists price what it buys.
+    groupIds: List[str]
+
+
+class CustomerGroup(TypedDict):
+    """
+    A set of customers (wholesale, VIP) that price lists (`/api/price-lists`) and promotions are
+    for. A customer may be in several groups (`groupIds` of a customer).
+    """
+
+    id: str
+    name: str
+    description: Optional[str]
+    createdAt: str
+    updatedAt: str
+    #: Customers in the group.
+    memberCount: int
 
 
 class CustomerRegisteredEvent(TypedDict):
@@ -2554,6 +2616,54 @@ class PreviewNotificationTemplate(TypedDict, total=False):
     bodyHtml: Optional[str]
     #: Values for the variables; sample values fill the rest.
     data: Dict[str, Optional[Union[str, float, bool]]]
+
+
+class PriceList(TypedDict):
+    """
+    Prices of variants for a customer group or every signed-in customer. A list applies to a
+    signed-in customer when it is `active`, now is within `startsAt`..`endsAt`, its currency is the
+    one shown or charged, and it has no `customerGroupId` (every signed-in customer) or the customer
+    is in that group. Of the prices of every list that applies for a variant, those whose
+    `minQuantity` the quantity reaches (1 on catalogue reads, the line quantity in carts and
+    orders), the lowest wins, and only when below the public price: a price list never raises a
+    price. Anonymous callers and API keys always see and pay the public price.
+    """
+
+    id: str
+    name: str
+    description: Optional[str]
+    #: The customer group the list is for; null: every signed-in customer.
+    customerGroupId: Optional[str]
+    #: ISO 4217 code of the store's currency the amounts are in; it cannot change.
+    currency: str
+    #: Only `active` lists apply; `draft` ones are being prepared.
+    status: Literal["active", "draft"]
+    startsAt: Optional[str]
+    endsAt: Optional[str]
+    createdAt: str
+    updatedAt: str
+    #: By variant, then tier.
+    prices: List[PriceListPrice]
+
+
+class PriceListPrice(TypedDict):
+    variantId: str
+    #: The price applies to lines of at least this many units.
+    minQuantity: int
+    #: Unit price in major units of the list's `currency`.
+    amount: float
+
+
+class _PriceListPriceInputRequired(TypedDict):
+    #: Id of an existing variant.
+    variantId: str
+    #: Unit price in major units of the list's currency, with at most its decimals.
+    amount: float
+
+
+class PriceListPriceInput(_PriceListPriceInputRequired, total=False):
+    #: The price applies to lines of at least this many units; 1 when omitted.
+    minQuantity: int
 
 
 class _ProductImagesItemRequired(TypedDict):
@@ -3719,6 +3829,12 @@ class UpdateCustomer(TypedDict, total=False):
     currentPassword: str
 
 
+class UpdateCustomerGroup(TypedDict, total=False):
+    #: Unique, compared exactly.
+    name: str
+    description: Optional[str]
+
+
 class UpdateGiftCard(TypedDict, total=False):
     #: A disabled card pays nothing until enabled again; its balance stays.
     status: Literal["active", "disabled"]
@@ -3764,6 +3880,26 @@ class UpdatePage(TypedDict, total=False):
     seoDescription: Optional[str]
     #: A future time schedules a published page; omitted when publishing, the time of publishing.
     publishedAt: Optional[str]
+
+
+class UpdatePriceList(TypedDict, total=False):
+    """
+    The currency cannot change: make another list.
+    """
+
+    name: str
+    description: Optional[str]
+    #: Id of an existing customer group; null or omitted: every signed-in customer.
+    customerGroupId: Optional[str]
+    #: `draft` when omitted: only `active` lists apply.
+    status: Literal["active", "draft"]
+    #: ISO 8601 date-time; stored in UTC.
+    startsAt: Optional[str]
+    #: Must be after `startsAt`.
+    endsAt: Optional[str]
+    #: At most 1000, one per variant and `minQuantity`. On a write the list replaces the set; `[]`
+    #: clears it.
+    prices: List[PriceListPriceInput]
 
 
 class _UpdateProductImagesItemRequired(TypedDict):

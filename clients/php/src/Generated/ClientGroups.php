@@ -23,6 +23,7 @@ trait ClientGroups
     public readonly CategoriesResource $categories;
     public readonly CouponsResource $coupons;
     public readonly CurrenciesResource $currencies;
+    public readonly CustomerGroupsResource $customerGroups;
     public readonly CustomersResource $customers;
     public readonly GiftCardsResource $giftCards;
     public readonly HealthResource $health;
@@ -33,6 +34,7 @@ trait ClientGroups
     public readonly OrdersResource $orders;
     public readonly PagesResource $pages;
     public readonly PaymentsResource $payments;
+    public readonly PriceListsResource $priceLists;
     public readonly ProductsResource $products;
     public readonly ReportsResource $reports;
     public readonly ReturnsResource $returns;
@@ -58,6 +60,7 @@ trait ClientGroups
         $this->categories = new CategoriesResource($this);
         $this->coupons = new CouponsResource($this);
         $this->currencies = new CurrenciesResource($this);
+        $this->customerGroups = new CustomerGroupsResource($this);
         $this->customers = new CustomersResource($this);
         $this->giftCards = new GiftCardsResource($this);
         $this->health = new HealthResource($this);
@@ -68,6 +71,7 @@ trait ClientGroups
         $this->orders = new OrdersResource($this);
         $this->pages = new PagesResource($this);
         $this->payments = new PaymentsResource($this);
+        $this->priceLists = new PriceListsResource($this);
         $this->products = new ProductsResource($this);
         $this->reports = new ReportsResource($this);
         $this->returns = new ReturnsResource($this);
