@@ -2704,9 +2704,12 @@ class Product(TypedDict):
     slug: str
     description: Optional[str]
     #: In the product's `currency`: the own price there (`prices`) when set, else converted by
-    #: exchange rate; the default currency's price without `?currency`.
+    #: exchange rate; the default currency's price without `?currency`. A signed-in customer sees
+    #: the price of its price lists for one unit when lower (a product's own price: its lowest
+    #: variant's; docs/price-lists.md).
     price: float
-    #: The compare-at ("was") price, in the same currency as `price` and taken the same way.
+    #: The compare-at ("was") price, in the same currency as `price` and taken the same way; for a
+    #: signed-in customer shown a price-list price, the public price.
     compareAtPrice: Optional[float]
     sku: Optional[str]
     status: Literal["draft", "active", "archived"]
@@ -4211,9 +4214,12 @@ class Variant(TypedDict):
     name: Optional[str]
     options: Dict[str, str]
     #: In the product's `currency`: the own price there (`prices`) when set, else converted by
-    #: exchange rate; the default currency's price without `?currency`.
+    #: exchange rate; the default currency's price without `?currency`. A signed-in customer sees
+    #: the price of its price lists for one unit when lower (a product's own price: its lowest
+    #: variant's; docs/price-lists.md).
     price: float
-    #: The compare-at ("was") price, in the same currency as `price` and taken the same way.
+    #: The compare-at ("was") price, in the same currency as `price` and taken the same way; for a
+    #: signed-in customer shown a price-list price, the public price.
     compareAtPrice: Optional[float]
     #: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs
     #: 0.

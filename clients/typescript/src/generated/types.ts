@@ -110,9 +110,9 @@ export interface Product {
   name: string;
   slug: string;
   description: string | null;
-  /** In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`. */
+  /** In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`. A signed-in customer sees the price of its price lists for one unit when lower (a product's own price: its lowest variant's; docs/price-lists.md). */
   price: number;
-  /** The compare-at ("was") price, in the same currency as `price` and taken the same way. */
+  /** The compare-at ("was") price, in the same currency as `price` and taken the same way; for a signed-in customer shown a price-list price, the public price. */
   compareAtPrice: number | null;
   sku: string | null;
   status: "draft" | "active" | "archived";
@@ -184,9 +184,9 @@ export interface Variant {
   sku: string | null;
   name: string | null;
   options: { [key: string]: string };
-  /** In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`. */
+  /** In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`. A signed-in customer sees the price of its price lists for one unit when lower (a product's own price: its lowest variant's; docs/price-lists.md). */
   price: number;
-  /** The compare-at ("was") price, in the same currency as `price` and taken the same way. */
+  /** The compare-at ("was") price, in the same currency as `price` and taken the same way; for a signed-in customer shown a price-list price, the public price. */
   compareAtPrice: number | null;
   /** In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs 0. */
   weight: number | null;
