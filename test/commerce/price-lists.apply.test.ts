@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminKey, api, createProduct, insertUser, uid } from '../helpers';
+import { bumpForScheduledContent } from '../../src/lib/scheduled-content';
+import { adminKey, api, createProduct, db, insertUser, uid } from '../helpers';
 import { countedOrder } from './order-fixtures';
 
 let key: string;
@@ -133,5 +134,12 @@ describe('price lists applied', () => {
     expect((await o.place(variantId, 10)).lines[0]!.unitPrice).toBe(1000);
     // The kept write (aborted by the quote_version guard), the fresh read, the write.
     expect(o.calls()).toBe(3);
+  });
+
+  it("moves the catalogue version by the cron when an active list's start or end comes, so kept answers show it", async () => {
+    const startsAt = new Date(Date.now() + 3_600_000);
+    await wholesale({ startsAt: startsAt.toISOString() });
+    expect(await bumpForScheduledContent(db(), new Date(startsAt.getTime() + 1000))).toBe(true);
+    expect(await bumpForScheduledContent(db(), new Date(startsAt.getTime() + 10 * 60_000))).toBe(false);
   });
 });

@@ -91,4 +91,18 @@ describe('/api/price-lists', () => {
     expect((await api('/api/price-lists', { key: reader })).status).toBe(200);
     expectError(await api('/api/price-lists', { method: 'POST', key: reader, json: { name: 'x', currency: 'USD' } }), 403, 'AUTHORIZATION_ERROR');
   });
+
+  it("keeps its currency's minor units while it has prices in it, and goes with the currency when that is deleted", async () => {
+    const code = `Q${uid()
+      .replace(/[^a-z]/g, '')
+      .slice(0, 2)
+      .toUpperCase()
+      .padEnd(2, 'Z')}`;
+    expect((await api('/api/settings/currencies', { method: 'POST', key, json: { code, name: 'Test', symbol: 'T', exchangeRate: 2 } })).status).toBe(201);
+    const variantId = (await createProduct(key)).variants[0].id;
+    const list = (await addList({ name: 'x', currency: code, prices: [{ variantId, amount: 3.5 }] })).body.data;
+    expectError(await api(`/api/settings/currencies/${code}`, { method: 'PATCH', key, json: { minorUnits: 3 } }), 409, 'CONFLICT');
+    expect((await api(`/api/settings/currencies/${code}`, { method: 'DELETE', key })).status).toBe(204);
+    expectError(await api(`/api/price-lists/${list.id}`, { key }), 404, 'NOT_FOUND');
+  });
 });
