@@ -25,7 +25,9 @@ import { cartsRoutes } from './routes/carts';
 import { returnsRoutes } from './routes/returns';
 import { shipmentsRoutes } from './routes/shipments';
 import { couponRoutes } from './routes/coupons';
+import { customerGroupRoutes } from './routes/customer-groups';
 import { customerRoutes } from './routes/customers';
+import { priceListRoutes } from './routes/price-lists';
 import { dashboardRoutes } from './routes/dashboard';
 import { orderRoutes } from './routes/orders';
 import { productMediaRoutes } from './routes/product-media';
@@ -91,6 +93,8 @@ export function createAdminRouter(redispatch: Redispatch) {
   admin.route('/products', productRoutes);
   admin.route('/orders', orderRoutes);
   admin.route('/customers', customerRoutes);
+  admin.route('/customer-groups', customerGroupRoutes);
+  admin.route('/price-lists', priceListRoutes);
   admin.route('/coupons', couponRoutes);
   admin.route('/webhooks', webhookRoutes);
   admin.route('/categories', categoryRoutes);

@@ -51,6 +51,10 @@ export const AUDITED_TABLES: Record<string, string> = {
   returns: 'return',
   return_lines: 'return_line',
   gift_cards: 'gift_card',
+  customer_groups: 'customer_group',
+  customer_group_members: 'customer_group_member',
+  price_lists: 'price_list',
+  price_list_prices: 'price_list_price',
 };
 
 /** Tables whose writes are not audited, and why. */

@@ -60,6 +60,15 @@ const OPENAPI_TAGS = [
   { name: 'Coupons', description: 'Discount codes and their rules.' },
   { name: 'Gift cards', description: 'Cards issued by staff or bought, spent as a payment at checkout; their codes are shown once (docs/gift-cards.md).' },
   { name: 'Customers', description: 'Customer accounts and their addresses (also as `me` for the signed-in customer).' },
+  {
+    name: 'Customer groups',
+    description: 'Sets of customers (wholesale, VIP) that price lists and promotions are for; a customer may be in several. Needs `customers:read` / `customers:write`.',
+  },
+  {
+    name: 'Price lists',
+    description:
+      'Prices of variants per currency for a customer group or every signed-in customer, with start and end and quantity tiers; the lowest applicable price wins (docs/price-lists.md). Needs `products:read` / `products:write`.',
+  },
   { name: 'Users', description: 'Admin and vendor users (staff).' },
   { name: 'Vendors', description: 'Vendors of a marketplace store, whose users see only their own products and orders.' },
   { name: 'Roles', description: 'Built-in and custom roles and their `resource:action` permissions.' },

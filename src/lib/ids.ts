@@ -63,4 +63,6 @@ export const ID_PREFIX = {
   productImport: 'imp',
   giftCard: 'gc',
   giftCardTransaction: 'gct',
+  customerGroup: 'cgrp',
+  priceList: 'plist',
 } as const;

@@ -10,7 +10,7 @@ describe('admin panel people: who sees what', () => {
     const narrow = await role(['products:read', 'orders:read']);
     const user = await signedIn(narrow.id);
     const dashboard = await get('/admin', user.session);
-    expect(navLinks(dashboard.html)).toEqual(['/admin', '/admin/orders', '/admin/shipments', '/admin/returns', '/admin/products', '/admin/gift-cards']);
+    expect(navLinks(dashboard.html)).toEqual(['/admin', '/admin/orders', '/admin/shipments', '/admin/returns', '/admin/products', '/admin/price-lists', '/admin/gift-cards']);
 
     for (const path of ['/admin/roles', '/admin/roles/new', `/admin/roles/${narrow.id}`, '/admin/users', '/admin/users/new']) {
       const { res, html } = await get(path, user.session);

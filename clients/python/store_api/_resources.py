@@ -40,6 +40,7 @@ from ._types import (
     Currency,
     CurrencyPrice,
     Customer,
+    CustomerGroup,
     CustomerReport,
     Event,
     Exchange,
@@ -62,6 +63,8 @@ from ._types import (
     PageSchema,
     Payment,
     PaymentAttempt,
+    PriceList,
+    PriceListPriceInput,
     Product,
     ProductImport,
     ProductImportItem,
@@ -110,6 +113,8 @@ __all__ = [
     "CategoriesResource",
     "CouponsResource",
     "CurrenciesResource",
+    "CustomerGroupsMembersResource",
+    "CustomerGroupsResource",
     "CustomersAddressesResource",
     "CustomersCreditResource",
     "CustomersResource",
@@ -129,6 +134,7 @@ __all__ = [
     "PagesResource",
     "PaymentsRefundsResource",
     "PaymentsResource",
+    "PriceListsResource",
     "ProductsMediaResource",
     "ProductsResource",
     "ProductsVariantsResource",
@@ -164,6 +170,7 @@ class StoreApiResources(ResourceBase):
         self.categories = CategoriesResource(http)
         self.coupons = CouponsResource(http)
         self.currencies = CurrenciesResource(http)
+        self.customer_groups = CustomerGroupsResource(http)
         self.customers = CustomersResource(http)
         self.events = EventsResource(http)
         self.gift_cards = GiftCardsResource(http)
@@ -175,6 +182,7 @@ class StoreApiResources(ResourceBase):
         self.orders = OrdersResource(http)
         self.pages = PagesResource(http)
         self.payments = PaymentsResource(http)
+        self.price_lists = PriceListsResource(http)
         self.products = ProductsResource(http)
         self.reports = ReportsResource(http)
         self.returns = ReturnsResource(http)
@@ -2103,6 +2111,299 @@ class CurrenciesResource(ResourceBase):
         )
 
 
+class CustomerGroupsMembersResource(ResourceBase):
+    """customer_groups.members: Customer groups."""
+
+    def add(self, id: str, /, *, customerIds: List[str]) -> CustomerGroup:
+        """Add customers to a customer group.
+
+        POST /api/customer-groups/{id}/members
+
+        Args:
+            customerIds: Ids of customers to add, at most 30; those already in the group stay as
+                they are.
+        """
+        return self._http.call(
+            "POST",
+            "/api/customer-groups/{id}/members",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({"customerIds": customerIds}),
+        )
+
+    def list(
+        self,
+        id: str,
+        /,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+        status: Optional[Literal["active", "disabled"]] = None,
+        group: Optional[str] = None,
+        created_after: Optional[str] = None,
+        created_before: Optional[str] = None,
+    ) -> Page[Customer]:
+        """List a customer group's members.
+
+        GET /api/customer-groups/{id}/members
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: createdAt,
+                name, email, id. Default: createdAt:desc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, email, name, phone, status,
+                smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt, groupIds. A
+                `fields` selection returns only the selected properties, so properties the response
+                schema marks required may be absent: clients and validators should treat them as
+                optional then.
+            q: Search in name and email, case-insensitive.
+            status: Account status. One of: active, disabled.
+            group: Only customers in this customer group (its id).
+            created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
+            created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
+                excluded.
+        """
+        return self._http.call(
+            "GET",
+            "/api/customer-groups/{id}/members",
+            kind="list",
+            path_params={"id": id},
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "q": q,
+                "status": status,
+                "group": group,
+                "created_after": created_after,
+                "created_before": created_before,
+            },
+        )
+
+    def pages(
+        self,
+        id: str,
+        /,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+        status: Optional[Literal["active", "disabled"]] = None,
+        group: Optional[str] = None,
+        created_after: Optional[str] = None,
+        created_before: Optional[str] = None,
+    ) -> Iterator[Page[Customer]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(
+            id,
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            q=q,
+            status=status,
+            group=group,
+            created_after=created_after,
+            created_before=created_before,
+        ).iter_pages()
+
+    def iterate(
+        self,
+        id: str,
+        /,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+        status: Optional[Literal["active", "disabled"]] = None,
+        group: Optional[str] = None,
+        created_after: Optional[str] = None,
+        created_before: Optional[str] = None,
+    ) -> Iterator[Customer]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(
+            id,
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            q=q,
+            status=status,
+            group=group,
+            created_after=created_after,
+            created_before=created_before,
+        ):
+            yield from each.data
+
+    def remove(self, id: str, customer_id: str, /) -> None:
+        """Remove a customer from a customer group.
+
+        DELETE /api/customer-groups/{id}/members/{customerId}
+        """
+        return self._http.call(
+            "DELETE",
+            "/api/customer-groups/{id}/members/{customerId}",
+            kind="none",
+            path_params={"id": id, "customerId": customer_id},
+        )
+
+
+class CustomerGroupsResource(ResourceBase):
+    """customer_groups: Customer groups."""
+
+    def __init__(self, http: HttpClient) -> None:
+        super().__init__(http)
+        self.members = CustomerGroupsMembersResource(http)
+
+    def create(
+        self,
+        *,
+        name: str,
+        description: Union[Optional[str], NotGiven] = NOT_GIVEN,
+    ) -> CustomerGroup:
+        """Create a customer group.
+
+        POST /api/customer-groups
+
+        Args:
+            name: Unique, compared exactly.
+        """
+        return self._http.call(
+            "POST",
+            "/api/customer-groups",
+            kind="item",
+            body=compact_body({"name": name, "description": description}),
+        )
+
+    def delete(self, id: str, /) -> None:
+        """Delete a customer group.
+
+        DELETE /api/customer-groups/{id}
+        """
+        return self._http.call(
+            "DELETE",
+            "/api/customer-groups/{id}",
+            kind="none",
+            path_params={"id": id},
+        )
+
+    def get(self, id: str, /, *, fields: Optional[str] = None) -> CustomerGroup:
+        """Get a customer group by id.
+
+        GET /api/customer-groups/{id}
+
+        Args:
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, name, description, createdAt,
+                updatedAt, memberCount. A `fields` selection returns only the selected properties,
+                so properties the response schema marks required may be absent: clients and
+                validators should treat them as optional then.
+        """
+        return self._http.call(
+            "GET",
+            "/api/customer-groups/{id}",
+            kind="item",
+            path_params={"id": id},
+            query={"fields": fields},
+        )
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+    ) -> Page[CustomerGroup]:
+        """List customer groups.
+
+        GET /api/customer-groups
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: name,
+                createdAt, id. Default: name:asc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, name, description, createdAt,
+                updatedAt, memberCount. A `fields` selection returns only the selected properties,
+                so properties the response schema marks required may be absent: clients and
+                validators should treat them as optional then.
+            q: Search in name and description, case-insensitive.
+        """
+        return self._http.call(
+            "GET",
+            "/api/customer-groups",
+            kind="list",
+            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "q": q},
+        )
+
+    def pages(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+    ) -> Iterator[Page[CustomerGroup]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(page=page, limit=limit, sort=sort, fields=fields, q=q).iter_pages()
+
+    def iterate(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+    ) -> Iterator[CustomerGroup]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(page=page, limit=limit, sort=sort, fields=fields, q=q):
+            yield from each.data
+
+    def update(
+        self,
+        id: str,
+        /,
+        *,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        description: Union[Optional[str], NotGiven] = NOT_GIVEN,
+    ) -> CustomerGroup:
+        """Update a customer group.
+
+        PATCH /api/customer-groups/{id}
+
+        Args:
+            name: Unique, compared exactly.
+        """
+        return self._http.call(
+            "PATCH",
+            "/api/customer-groups/{id}",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({"name": name, "description": description}),
+        )
+
+
 class CustomersAddressesResource(ResourceBase):
     """customers.addresses: Customers."""
 
@@ -2479,10 +2780,10 @@ class CustomersResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, email, name, phone, status,
-                smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt. A `fields`
-                selection returns only the selected properties, so properties the response schema
-                marks required may be absent: clients and validators should treat them as optional
-                then.
+                smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt, groupIds. A
+                `fields` selection returns only the selected properties, so properties the response
+                schema marks required may be absent: clients and validators should treat them as
+                optional then.
         """
         return self._http.call(
             "GET",
@@ -2501,6 +2802,7 @@ class CustomersResource(ResourceBase):
         fields: Optional[str] = None,
         q: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
+        group: Optional[str] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[Customer]:
@@ -2518,12 +2820,13 @@ class CustomersResource(ResourceBase):
                 name, email, id. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, email, name, phone, status,
-                smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt. A `fields`
-                selection returns only the selected properties, so properties the response schema
-                marks required may be absent: clients and validators should treat them as optional
-                then.
+                smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt, groupIds. A
+                `fields` selection returns only the selected properties, so properties the response
+                schema marks required may be absent: clients and validators should treat them as
+                optional then.
             q: Search in name and email, case-insensitive.
             status: Account status. One of: active, disabled.
+            group: Only customers in this customer group (its id).
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -2539,6 +2842,7 @@ class CustomersResource(ResourceBase):
                 "fields": fields,
                 "q": q,
                 "status": status,
+                "group": group,
                 "created_after": created_after,
                 "created_before": created_before,
             },
@@ -2553,6 +2857,7 @@ class CustomersResource(ResourceBase):
         fields: Optional[str] = None,
         q: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
+        group: Optional[str] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[Customer]]:
@@ -2564,6 +2869,7 @@ class CustomersResource(ResourceBase):
             fields=fields,
             q=q,
             status=status,
+            group=group,
             created_after=created_after,
             created_before=created_before,
         ).iter_pages()
@@ -2577,6 +2883,7 @@ class CustomersResource(ResourceBase):
         fields: Optional[str] = None,
         q: Optional[str] = None,
         status: Optional[Literal["active", "disabled"]] = None,
+        group: Optional[str] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Customer]:
@@ -2588,6 +2895,7 @@ class CustomersResource(ResourceBase):
             fields=fields,
             q=q,
             status=status,
+            group=group,
             created_after=created_after,
             created_before=created_before,
         ):
@@ -4794,6 +5102,228 @@ class PaymentsResource(ResourceBase):
             created_before=created_before,
         ):
             yield from each.data
+
+
+class PriceListsResource(ResourceBase):
+    """price_lists: Price lists."""
+
+    def create(
+        self,
+        *,
+        name: str,
+        currency: str,
+        description: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        customerGroupId: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        status: Union[Literal["active", "draft"], NotGiven] = NOT_GIVEN,
+        startsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        endsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        prices: Union[List[PriceListPriceInput], NotGiven] = NOT_GIVEN,
+    ) -> PriceList:
+        """Create a price list.
+
+        POST /api/price-lists
+
+        Args:
+            customerGroupId: Id of an existing customer group; null or omitted: every signed-in
+                customer.
+            currency: One of the store's currencies (the default one included); it cannot change
+                later.
+            status: `draft` when omitted: only `active` lists apply.
+            startsAt: ISO 8601 date-time; stored in UTC.
+            endsAt: Must be after `startsAt`.
+            prices: At most 1000, one per variant and `minQuantity`. On a write the list
+                replaces the set; `[]` clears it.
+        """
+        return self._http.call(
+            "POST",
+            "/api/price-lists",
+            kind="item",
+            body=compact_body({
+                "name": name,
+                "description": description,
+                "customerGroupId": customerGroupId,
+                "currency": currency,
+                "status": status,
+                "startsAt": startsAt,
+                "endsAt": endsAt,
+                "prices": prices,
+            }),
+        )
+
+    def delete(self, id: str, /) -> None:
+        """Delete a price list.
+
+        DELETE /api/price-lists/{id}
+        """
+        return self._http.call(
+            "DELETE",
+            "/api/price-lists/{id}",
+            kind="none",
+            path_params={"id": id},
+        )
+
+    def get(self, id: str, /, *, fields: Optional[str] = None) -> PriceList:
+        """Get a price list by id.
+
+        GET /api/price-lists/{id}
+
+        Args:
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, name, description, customerGroupId,
+                currency, status, startsAt, endsAt, createdAt, updatedAt, prices. A `fields`
+                selection returns only the selected properties, so properties the response schema
+                marks required may be absent: clients and validators should treat them as optional
+                then.
+        """
+        return self._http.call(
+            "GET",
+            "/api/price-lists/{id}",
+            kind="item",
+            path_params={"id": id},
+            query={"fields": fields},
+        )
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+        status: Optional[Literal["active", "draft"]] = None,
+        customer_group: Optional[str] = None,
+        currency: Optional[str] = None,
+    ) -> Page[PriceList]:
+        """List price lists.
+
+        GET /api/price-lists
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: name,
+                createdAt, startsAt, id. Default: createdAt:desc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, name, description, customerGroupId,
+                currency, status, startsAt, endsAt, createdAt, updatedAt, prices. A `fields`
+                selection returns only the selected properties, so properties the response schema
+                marks required may be absent: clients and validators should treat them as optional
+                then.
+            q: Search in name and description, case-insensitive.
+            status: List status. One of: active, draft.
+            customer_group: Only lists for this customer group (its id).
+            currency: Only lists in this currency (ISO 4217 code, upper case).
+        """
+        return self._http.call(
+            "GET",
+            "/api/price-lists",
+            kind="list",
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "q": q,
+                "status": status,
+                "customer_group": customer_group,
+                "currency": currency,
+            },
+        )
+
+    def pages(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+        status: Optional[Literal["active", "draft"]] = None,
+        customer_group: Optional[str] = None,
+        currency: Optional[str] = None,
+    ) -> Iterator[Page[PriceList]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            q=q,
+            status=status,
+            customer_group=customer_group,
+            currency=currency,
+        ).iter_pages()
+
+    def iterate(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+        status: Optional[Literal["active", "draft"]] = None,
+        customer_group: Optional[str] = None,
+        currency: Optional[str] = None,
+    ) -> Iterator[PriceList]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            q=q,
+            status=status,
+            customer_group=customer_group,
+            currency=currency,
+        ):
+            yield from each.data
+
+    def update(
+        self,
+        id: str,
+        /,
+        *,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        description: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        customerGroupId: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        status: Union[Literal["active", "draft"], NotGiven] = NOT_GIVEN,
+        startsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        endsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        prices: Union[List[PriceListPriceInput], NotGiven] = NOT_GIVEN,
+    ) -> PriceList:
+        """Update a price list.
+
+        PATCH /api/price-lists/{id}
+
+        Args:
+            customerGroupId: Id of an existing customer group; null or omitted: every signed-in
+                customer.
+            status: `draft` when omitted: only `active` lists apply.
+            startsAt: ISO 8601 date-time; stored in UTC.
+            endsAt: Must be after `startsAt`.
+            prices: At most 1000, one per variant and `minQuantity`. On a write the list
+                replaces the set; `[]` clears it.
+        """
+        return self._http.call(
+            "PATCH",
+            "/api/price-lists/{id}",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({
+                "name": name,
+                "description": description,
+                "customerGroupId": customerGroupId,
+                "status": status,
+                "startsAt": startsAt,
+                "endsAt": endsAt,
+                "prices": prices,
+            }),
+        )
 
 
 class ProductsMediaResource(ResourceBase):

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 
 __all__ = [
     "AddCartLine",
+    "AddCustomerGroupMembers",
     "Address",
     "AdjustStoreCredit",
     "AdoptCart",
@@ -54,6 +55,7 @@ __all__ = [
     "CreateCouponCurrencyAmountsItem",
     "CreateCurrency",
     "CreateCustomer",
+    "CreateCustomerGroup",
     "CreateExchange",
     "CreateExchangeLinesItem",
     "CreateGiftCard",
@@ -65,6 +67,7 @@ __all__ = [
     "CreateOrderShippingAddress",
     "CreatePage",
     "CreatePayment",
+    "CreatePriceList",
     "CreateProduct",
     "CreateProductImagesItem",
     "CreateRefund",
@@ -89,6 +92,7 @@ __all__ = [
     "Currency",
     "CurrencyPrice",
     "Customer",
+    "CustomerGroup",
     "CustomerRegisteredEvent",
     "CustomerRegisteredEventData",
     "CustomerReport",
@@ -166,6 +170,9 @@ __all__ = [
     "PingEvent",
     "PingEventData",
     "PreviewNotificationTemplate",
+    "PriceList",
+    "PriceListPrice",
+    "PriceListPriceInput",
     "Product",
     "ProductBrand",
     "ProductCategoriesItem",
@@ -255,11 +262,13 @@ __all__ = [
     "UpdateCouponCurrencyAmountsItem",
     "UpdateCurrency",
     "UpdateCustomer",
+    "UpdateCustomerGroup",
     "UpdateGiftCard",
     "UpdateMenu",
     "UpdateNotificationTemplate",
     "UpdateOrder",
     "UpdatePage",
+    "UpdatePriceList",
     "UpdateProduct",
     "UpdateProductImagesItem",
     "UpdateProductMedia",
@@ -295,6 +304,11 @@ class AddCartLine(TypedDict):
     variantId: str
     #: Added to the line of the same variant when the cart has one.
     quantity: int
+
+
+class AddCustomerGroupMembers(TypedDict):
+    #: Ids of customers to add, at most 30; those already in the group stay as they are.
+    customerIds: List[str]
 
 
 class Address(TypedDict):
@@ -1001,6 +1015,15 @@ class CreateCustomer(_CreateCustomerRequired, total=False):
     password: str
 
 
+class _CreateCustomerGroupRequired(TypedDict):
+    #: Unique, compared exactly.
+    name: str
+
+
+class CreateCustomerGroup(_CreateCustomerGroupRequired, total=False):
+    description: Optional[str]
+
+
 class CreateExchangeLinesItem(TypedDict):
     variantId: str
     quantity: int
@@ -1181,6 +1204,27 @@ class CreatePayment(_CreatePaymentRequired, total=False):
     code: str
     #: Provider-specific input. For `manual`, `{ "simulateFailure": true }` makes the charge fail.
     details: Dict[str, Any]
+
+
+class _CreatePriceListRequired(TypedDict):
+    name: str
+    #: One of the store's currencies (the default one included); it cannot change later.
+    currency: str
+
+
+class CreatePriceList(_CreatePriceListRequired, total=False):
+    description: Optional[str]
+    #: Id of an existing customer group; null or omitted: every signed-in customer.
+    customerGroupId: Optional[str]
+    #: `draft` when omitted: only `active` lists apply.
+    status: Literal["active", "draft"]
+    #: ISO 8601 date-time; stored in UTC.
+    startsAt: Optional[str]
+    #: Must be after `startsAt`.
+    endsAt: Optional[str]
+    #: At most 1000, one per variant and `minQuantity`. On a write the list replaces the set; `[]`
+    #: clears it.
+    prices: List[PriceListPriceInput]
 
 
 class _CreateProductImagesItemRequired(TypedDict):
@@ -1563,6 +1607,24 @@ class Customer(TypedDict):
     lastLoginAt: Optional[str]
     createdAt: str
     updatedAt: str
+    #: Ids of the customer groups it is in, sorted (`/api/customer-groups`; joined and left there).
+    #: Their price lists price what it buys.
+    groupIds: List[str]
+
+
+class CustomerGroup(TypedDict):
+    """
+    A set of customers (wholesale, VIP) that price lists (`/api/price-lists`) and promotions are
+    for. A customer may be in several groups (`groupIds` of a customer).
+    """
+
+    id: str
+    name: str
+    description: Optional[str]
+    createdAt: str
+    updatedAt: str
+    #: Customers in the group.
+    memberCount: int
 
 
 class CustomerRegisteredEvent(TypedDict):
@@ -2752,6 +2814,54 @@ class PreviewNotificationTemplate(TypedDict, total=False):
     data: Dict[str, Optional[Union[str, float, bool]]]
 
 
+class PriceList(TypedDict):
+    """
+    Prices of variants for a customer group or every signed-in customer. A list applies to a
+    signed-in customer when it is `active`, now is within `startsAt`..`endsAt`, its currency is the
+    one shown or charged, and it has no `customerGroupId` (every signed-in customer) or the customer
+    is in that group. Of the prices of every list that applies for a variant, those whose
+    `minQuantity` the quantity reaches (1 on catalogue reads, the line quantity in carts and
+    orders), the lowest wins, and only when below the public price: a price list never raises a
+    price. Anonymous callers and API keys always see and pay the public price.
+    """
+
+    id: str
+    name: str
+    description: Optional[str]
+    #: The customer group the list is for; null: every signed-in customer.
+    customerGroupId: Optional[str]
+    #: ISO 4217 code of the store's currency the amounts are in; it cannot change.
+    currency: str
+    #: Only `active` lists apply; `draft` ones are being prepared.
+    status: Literal["active", "draft"]
+    startsAt: Optional[str]
+    endsAt: Optional[str]
+    createdAt: str
+    updatedAt: str
+    #: By variant, then tier.
+    prices: List[PriceListPrice]
+
+
+class PriceListPrice(TypedDict):
+    variantId: str
+    #: The price applies to lines of at least this many units.
+    minQuantity: int
+    #: Unit price in major units of the list's `currency`.
+    amount: float
+
+
+class _PriceListPriceInputRequired(TypedDict):
+    #: Id of an existing variant.
+    variantId: str
+    #: Unit price in major units of the list's currency, with at most its decimals.
+    amount: float
+
+
+class PriceListPriceInput(_PriceListPriceInputRequired, total=False):
+    #: The price applies to lines of at least this many units; 1 when omitted.
+    minQuantity: int
+
+
 class _ProductImagesItemRequired(TypedDict):
     url: str
 
@@ -2790,9 +2900,12 @@ class Product(TypedDict):
     slug: str
     description: Optional[str]
     #: In the product's `currency`: the own price there (`prices`) when set, else converted by
-    #: exchange rate; the default currency's price without `?currency`.
+    #: exchange rate; the default currency's price without `?currency`. A signed-in customer sees
+    #: the price of its price lists for one unit when lower (a product's own price: its lowest
+    #: variant's; docs/price-lists.md).
     price: float
-    #: The compare-at ("was") price, in the same currency as `price` and taken the same way.
+    #: The compare-at ("was") price, in the same currency as `price` and taken the same way; for a
+    #: signed-in customer shown a price-list price, the public price.
     compareAtPrice: Optional[float]
     sku: Optional[str]
     status: Literal["draft", "active", "archived"]
@@ -4049,6 +4162,12 @@ class UpdateCustomer(TypedDict, total=False):
     currentPassword: str
 
 
+class UpdateCustomerGroup(TypedDict, total=False):
+    #: Unique, compared exactly.
+    name: str
+    description: Optional[str]
+
+
 class UpdateGiftCard(TypedDict, total=False):
     #: A disabled card pays nothing until enabled again; its balance stays.
     status: Literal["active", "disabled"]
@@ -4094,6 +4213,26 @@ class UpdatePage(TypedDict, total=False):
     seoDescription: Optional[str]
     #: A future time schedules a published page; omitted when publishing, the time of publishing.
     publishedAt: Optional[str]
+
+
+class UpdatePriceList(TypedDict, total=False):
+    """
+    The currency cannot change: make another list.
+    """
+
+    name: str
+    description: Optional[str]
+    #: Id of an existing customer group; null or omitted: every signed-in customer.
+    customerGroupId: Optional[str]
+    #: `draft` when omitted: only `active` lists apply.
+    status: Literal["active", "draft"]
+    #: ISO 8601 date-time; stored in UTC.
+    startsAt: Optional[str]
+    #: Must be after `startsAt`.
+    endsAt: Optional[str]
+    #: At most 1000, one per variant and `minQuantity`. On a write the list replaces the set; `[]`
+    #: clears it.
+    prices: List[PriceListPriceInput]
 
 
 class _UpdateProductImagesItemRequired(TypedDict):
@@ -4406,9 +4545,12 @@ class Variant(TypedDict):
     name: Optional[str]
     options: Dict[str, str]
     #: In the product's `currency`: the own price there (`prices`) when set, else converted by
-    #: exchange rate; the default currency's price without `?currency`.
+    #: exchange rate; the default currency's price without `?currency`. A signed-in customer sees
+    #: the price of its price lists for one unit when lower (a product's own price: its lowest
+    #: variant's; docs/price-lists.md).
     price: float
-    #: The compare-at ("was") price, in the same currency as `price` and taken the same way.
+    #: The compare-at ("was") price, in the same currency as `price` and taken the same way; for a
+    #: signed-in customer shown a price-list price, the public price.
     compareAtPrice: Optional[float]
     #: In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs
     #: 0.

@@ -47,9 +47,16 @@ const NAV: NavGroup[] = [
       { href: '/admin/brands', label: 'Brands', needs: ['brands:write'] },
       { href: '/admin/vendors', label: 'Vendors', needs: ['vendors:read', 'vendors:write'] },
       { href: '/admin/inventory', label: 'Inventory', needs: ['inventory:read', 'inventory:write'] },
+      { href: '/admin/price-lists', label: 'Price lists', needs: ['products:read'] },
     ],
   },
-  { label: 'Customers', items: [{ href: '/admin/customers', label: 'Customers', needs: ['customers:read', 'customers:write'] }] },
+  {
+    label: 'Customers',
+    items: [
+      { href: '/admin/customers', label: 'Customers', needs: ['customers:read', 'customers:write'] },
+      { href: '/admin/customer-groups', label: 'Customer groups', needs: ['customers:read'] },
+    ],
+  },
   {
     label: 'Content',
     items: [

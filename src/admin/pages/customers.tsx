@@ -1,8 +1,9 @@
 import { USER_STATUSES } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
 import type { Address } from '../../modules/customers/addresses.schemas';
+import type { CustomerGroup } from '../../modules/customer-groups/customer-groups.schemas';
 import type { Customer } from '../../modules/customers/customers.schemas';
-import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
+import { ActionButton, emptyForm, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 import type { Order } from '../../modules/orders/orders.schemas';
 import { OrderTable } from './orders';
@@ -126,6 +127,8 @@ export function CustomerDetailPage(v: {
   orders: Order[];
   orderTotal: number;
   credit: StoreCreditView;
+  /** The store's customer groups (the first page of them), to show and change the customer's. */
+  groups: CustomerGroup[];
   forms: CustomerDetailForms;
   csrf: string;
   canWrite: boolean;
@@ -168,6 +171,8 @@ export function CustomerDetailPage(v: {
           <button type="submit">Save customer</button>
         </PostForm>
       ) : null}
+
+      <GroupsSection base={base} customer={c} groups={v.groups} csrf={v.csrf} canWrite={v.canWrite} />
 
       <h2>Addresses</h2>
       <Table caption="Addresses" head={['Name', 'Address', 'Phone', 'Default', '']} count={v.addresses.length} empty="No addresses.">
@@ -219,6 +224,38 @@ export function CustomerDetailPage(v: {
         </section>
       ) : null}
     </>
+  );
+}
+
+/** The customer's groups, each with a button to leave it, and a select of the others to join (their price lists apply at once). */
+function GroupsSection(v: { base: string; customer: Customer; groups: CustomerGroup[]; csrf: string; canWrite: boolean }) {
+  const byId = new Map(v.groups.map((g) => [g.id, g]));
+  const others = v.groups.filter((g) => !v.customer.groupIds.includes(g.id));
+  return (
+    <section class="card">
+      <h2>Customer groups</h2>
+      <p class="muted">
+        The customer buys at the prices of its groups' <a href="/admin/price-lists">price lists</a>.
+      </p>
+      {v.customer.groupIds.length ? (
+        <ul>
+          {v.customer.groupIds.map((id) => (
+            <li data-group={id}>
+              <a href={`/admin/customer-groups/${id}`}>{byId.get(id)?.name ?? id}</a>{' '}
+              {v.canWrite ? <ActionButton action={`${v.base}/groups/${id}/delete`} csrf={v.csrf} label="Remove" /> : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>In no group.</p>
+      )}
+      {v.canWrite && others.length ? (
+        <PostForm action={`${v.base}/groups`} csrf={v.csrf} class="inline">
+          <Select form={emptyForm()} name="groupId" label="Add to group" options={others.map((g) => [g.id, g.name])} required />
+          <button type="submit">Add to group</button>
+        </PostForm>
+      ) : null}
+    </section>
   );
 }
 

@@ -15,13 +15,16 @@ import { storeCreditListQuery } from '../../modules/customers/store-credit.query
 import * as creditRoutes from '../../modules/customers/store-credit.routes';
 import { AdjustStoreCreditBody } from '../../modules/customers/store-credit.schemas';
 import * as creditService from '../../modules/customers/store-credit.service';
+import { customerGroupListQuery } from '../../modules/customer-groups/customer-groups.query';
+import * as groupRoutes from '../../modules/customer-groups/customer-groups.routes';
+import * as groupService from '../../modules/customer-groups/customer-groups.service';
 import { readReach } from '../../modules/orders/orders.access';
 import { orderListQuery } from '../../modules/orders/orders.query';
 import { listOrders } from '../../modules/orders/orders.service';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
 import { checked, failure, failureStatus, num, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
-import { listQuery, pageOf, parseList } from '../list';
+import { firstPage, listQuery, pageOf, parseList } from '../list';
 import { AddressEditPage, type CustomerDetailForms, CustomerDetailPage, CustomerListPage } from '../pages/customers';
 
 const HERE = '/admin/customers';
@@ -71,11 +74,12 @@ const detailsOf = (customer: Customer) =>
 
 async function detailPage(c: C, id: string, failed: Partial<CustomerDetailForms> = {}, status = 200) {
   const target = customerTarget(c.var.principal, id, 'read');
-  const [customer, addresses, orders, credit] = await Promise.all([
+  const [customer, addresses, orders, credit, groups] = await Promise.all([
     service.getCustomer(c.var.db, target.id),
     addressService.listAddresses(c.var.db, target.id),
     listOrders(c.var.db, parseList(orderListQuery, { customer: target.id, limit: '10' }), readReach(c.var.principal)),
     creditService.getStoreCredit(c.var.db, target.id, parseList(storeCreditListQuery, { limit: '20' }), storeCreditListQuery),
+    groupService.listCustomerGroups(c.var.db, firstPage(customerGroupListQuery)),
   ]);
   const forms: CustomerDetailForms = {
     details: failed.details ?? detailsOf(customer),
@@ -89,6 +93,7 @@ async function detailPage(c: C, id: string, failed: Partial<CustomerDetailForms>
       orders={orders.items}
       orderTotal={orders.total}
       credit={{ balances: credit.balances, entries: credit.items, total: credit.total }}
+      groups={groups.items}
       forms={forms}
       csrf={sessionOf(c).csrfToken}
       canWrite={canWrite(c)}
@@ -108,9 +113,12 @@ async function addressPage(c: C, form: FormState | undefined, status = 200) {
   return page(c, { title: `Address of ${customer.name ?? customer.email}`, active: HERE, status }, view);
 }
 
-/** The API's refusals (403, 409) as a flash on `to`; an unknown customer or address stays a 404 page. */
-function refused(c: C, error: unknown, to: string) {
-  if (error instanceof ApiError && error.code !== 'NOT_FOUND' && error.code !== 'VALIDATION_ERROR') return redirectWith(c, to, error.message, 'error');
+/**
+ * The API's refusals (403, 409) as a flash on `to`; an unknown customer or address stays a 404 page.
+ * A form of one select (a group to join) shows its 422 and 404 (a group gone meanwhile) as the flash too.
+ */
+function refused(c: C, error: unknown, to: string, allAsFlash = false) {
+  if (error instanceof ApiError && (allAsFlash || (error.code !== 'NOT_FOUND' && error.code !== 'VALIDATION_ERROR'))) return redirectWith(c, to, error.message, 'error');
   throw error;
 }
 
@@ -176,6 +184,27 @@ export const customerRoutes = new Hono<AppEnv>()
     } catch (error) {
       return detailPage(c, id, { details: failure(error, refill(form)) }, failureStatus(error));
     }
+  })
+  // POST /api/customer-groups/{groupId}/members with this customer.
+  .post('/:id/groups', guard(groupRoutes.addMembers), async (c) => {
+    const id = c.req.param('id');
+    const groupId = str(await readForm(c), 'groupId') ?? '';
+    try {
+      const group = await groupService.addMembers(c.var.db, groupId, [id]);
+      return redirectWith(c, `${HERE}/${id}`, `Added to the group “${group.name}”.`);
+    } catch (error) {
+      return refused(c, error, `${HERE}/${id}`, true);
+    }
+  })
+  // DELETE /api/customer-groups/{groupId}/members/{id}.
+  .post('/:id/groups/:groupId/delete', guard(groupRoutes.removeMember), async (c) => {
+    const id = c.req.param('id');
+    try {
+      await groupService.removeMember(c.var.db, c.req.param('groupId'), id);
+    } catch (error) {
+      return refused(c, error, `${HERE}/${id}`, true);
+    }
+    return redirectWith(c, `${HERE}/${id}`, 'Removed from the group.');
   })
   .post('/:id/delete', guard(routes.deleteCustomer), reach('delete'), async (c) => {
     const id = c.req.param('id');

@@ -19,3 +19,4 @@ export * from './audit';
 export * from './listing';
 export * from './reports';
 export * from './imports';
+export * from './price-lists';

@@ -4,7 +4,14 @@ import { createInsertSchema, createUpdateSchema } from '../../lib/schemas';
 import { Email, Password, PersonName, Phone, UserSchema } from '../users/users.schemas';
 
 /** A customer is a user with the role `customer`; role and vendor say nothing about one, so they are not shown. */
-export const CustomerSchema = UserSchema.omit({ role: true, vendorId: true }).openapi('Customer');
+export const CustomerSchema = UserSchema.omit({ role: true, vendorId: true })
+  .extend({
+    groupIds: z.array(z.string()).openapi({
+      description: 'Ids of the customer groups it is in, sorted (`/api/customer-groups`; joined and left there). Their price lists price what it buys.',
+      example: ['cgrp_01JD0000000000000000000000'],
+    }),
+  })
+  .openapi('Customer');
 export type Customer = z.infer<typeof CustomerSchema>;
 
 /** The profile columns a customer body may carry, with their API rules (shared with sign-up). */

@@ -1,4 +1,4 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, getTableColumns } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type UserRow, users } from '../../db/schema';
 import { withForeignKeyConflict, withUniqueConflicts } from '../../lib/db-errors';
@@ -10,22 +10,33 @@ import { customerListQuery } from './customers.query';
 import type { CreateCustomerInput, Customer, CustomerProfilePatch, UpdateCustomerInput } from './customers.schemas';
 import { assertCurrentPassword, spendResetLinks } from './email-change';
 import { retireTokens } from '../../lib/user-token-cache';
+import { groupIdsOf } from '../customer-groups/membership';
 
 export const CUSTOMER_ROLE = 'customer';
 /** The condition that makes a user row a customer: every query of this module carries it. */
 export const isCustomer = eq(users.roleId, CUSTOMER_ROLE);
 
-export function toCustomer(row: UserRow): Customer {
+/** A customer's row with the ids of its groups (customer_group_members). */
+export type CustomerRow = UserRow & { groupIds: string[] };
+const customerColumns = { ...getTableColumns(users), groupIds: groupIdsOf(users.id) };
+
+export function toCustomer({ groupIds, ...row }: CustomerRow): Customer {
   const { role: _role, vendorId: _vendor, ...customer } = toUser(row);
-  return customer;
+  return { ...customer, groupIds };
 }
+
+const selectCustomer = (db: Database, id: string) =>
+  db
+    .select(customerColumns)
+    .from(users)
+    .where(and(eq(users.id, id), isCustomer));
 
 /** One page of customers and their total, counted in SQL, in one D1 round trip. */
 export async function listCustomers(db: Database, query: ParsedListQuery<typeof customerListQuery.filters>) {
   const plan = listPlan(customerListQuery, query, [isCustomer]);
   const [rows, totals] = await db.batch([
     db
-      .select()
+      .select(customerColumns)
       .from(users)
       .where(plan.where)
       .orderBy(...plan.orderBy)
@@ -37,7 +48,7 @@ export async function listCustomers(db: Database, query: ParsedListQuery<typeof 
 }
 
 export async function getCustomer(db: Database, id: string): Promise<Customer> {
-  const row = await db.query.users.findFirst({ where: and(eq(users.id, id), isCustomer) });
+  const [row] = await selectCustomer(db, id);
   if (!row) throw ApiError.notFound('Customer', id);
   return toCustomer(row);
 }
@@ -45,17 +56,17 @@ export async function getCustomer(db: Database, id: string): Promise<Customer> {
 /** Emits `customer.registered` in the same batch (createUser does). */
 export async function createCustomer(db: Database, input: CreateCustomerInput): Promise<Customer> {
   const { password, ...profile } = input;
-  return toCustomer(await createUser(db, { ...profile, password: password ?? null, roleId: CUSTOMER_ROLE }));
+  return toCustomer({ ...(await createUser(db, { ...profile, password: password ?? null, roleId: CUSTOMER_ROLE })), groupIds: [] });
 }
 
 export interface CustomerUpdate {
-  row: UserRow;
+  row: CustomerRow;
   /** The email changed: every token of the account issued before is retired. */
   emailChanged: boolean;
 }
 
-async function customerRow(db: Database, id: string): Promise<UserRow> {
-  const row = await db.query.users.findFirst({ where: and(eq(users.id, id), isCustomer) });
+async function customerRow(db: Database, id: string): Promise<CustomerRow> {
+  const [row] = await selectCustomer(db, id);
   if (!row) throw ApiError.notFound('Customer', id);
   return row;
 }
@@ -71,16 +82,18 @@ export async function updateCustomer(db: Database, target: CustomerTarget, input
     const current = await customerRow(db, target.id);
     if (patch.email !== current.email) {
       if (target.self) await assertCurrentPassword(current, currentPassword);
-      return { row: await changeEmail(db, current, { ...patch, email: patch.email }, target.self, now), emailChanged: true };
+      return { row: { ...(await changeEmail(db, current, { ...patch, email: patch.email }, target.self, now)), groupIds: current.groupIds }, emailChanged: true };
     }
   }
   if (Object.keys(patch).length === 0) return { row: await customerRow(db, target.id), emailChanged: false };
-  const [row] = await withUniqueConflicts(USER_UNIQUE_FIELDS, () =>
-    db
-      .update(users)
-      .set({ ...patch, updatedAt: now.toISOString(), ...(patch.status === 'disabled' ? retireTokens(target.id) : {}) })
-      .where(and(eq(users.id, target.id), isCustomer))
-      .returning(),
+  const [, [row]] = await withUniqueConflicts(USER_UNIQUE_FIELDS, () =>
+    db.batch([
+      db
+        .update(users)
+        .set({ ...patch, updatedAt: now.toISOString(), ...(patch.status === 'disabled' ? retireTokens(target.id) : {}) })
+        .where(and(eq(users.id, target.id), isCustomer)),
+      selectCustomer(db, target.id),
+    ]),
   );
   if (!row) throw ApiError.notFound('Customer', target.id);
   return { row, emailChanged: false };

@@ -3,10 +3,12 @@ import { LruCache } from '../../lib/lru';
 import { couponCodeOf, type QuoteInputs, type QuoteRequest, type QuoteVariant, taxRegionOf } from './quote';
 import { keptPerIsolate } from '../../lib/isolate-state';
 import type { ShippingInputs } from '../shipping/shipping-choice';
+import { customerIdOfKey } from '../price-lists/customer-prices';
+import { KeptCustomerPrices } from '../price-lists/kept-customer-prices';
 
 /**
  * Quote inputs this isolate read lately, all current at one `quote_version` (which changes with
- * anything a quote reads except stock): variants by id, the store settings, the currencies, the
+ * anything a quote reads except stock): variants by id, a customer's price-list prices, the store settings, the currencies, the
  * shipping zones and methods, and the tax rates of addresses seen. An order whose inputs are all here is priced from them and written
  * in ONE D1 round trip, its batch guarded by that version (place-order.ts); if the version moved
  * on, the guard aborts the batch, the kept inputs are dropped and the order is read afresh.
@@ -21,6 +23,8 @@ interface Kept {
   variants: LruCache<QuoteVariant>;
   /** By `country|region`: the rates that may apply there (none: untaxed). */
   taxRates: Map<string, TaxRateRow[]>;
+  /** Price-list prices of signed-in customers' variants. */
+  customerPrices: KeptCustomerPrices;
 }
 
 const MAX_VARIANTS = 20_000;
@@ -41,13 +45,27 @@ export function keptQuoteInputs(request: QuoteRequest): QuoteInputs | undefined 
   const region = regionKey(request);
   const taxRates = region === undefined ? [] : kept.taxRates.get(region);
   if (taxRates === undefined) return undefined;
+  const variantIds = new Set(request.lines.map((l) => l.variantId));
+  const customerId = customerIdOfKey(request.customerKey);
+  const customerPrices = customerId ? kept.customerPrices.get(customerId, variantIds) : [];
+  if (!customerPrices) return undefined;
   const variants: QuoteVariant[] = [];
-  for (const id of new Set(request.lines.map((l) => l.variantId))) {
+  for (const id of variantIds) {
     const variant = kept.variants.get(id);
     if (!variant) return undefined;
     variants.push(variant);
   }
-  return { version: kept.version, variants, settings: kept.settings, currencies: kept.currencies, shipping: kept.shipping, taxRates, coupon: null, usesByCustomer: 0 };
+  return {
+    version: kept.version,
+    variants,
+    settings: kept.settings,
+    currencies: kept.currencies,
+    shipping: kept.shipping,
+    taxRates,
+    coupon: null,
+    usesByCustomer: 0,
+    customerPrices,
+  };
 }
 
 /** Keeps what was read for `request`; inputs of another version replace everything kept. */
@@ -60,8 +78,11 @@ export function keepQuoteInputs(request: QuoteRequest, inputs: QuoteInputs): voi
       shipping: inputs.shipping,
       variants: new LruCache({ maxEntries: MAX_VARIANTS, maxBytes: Number.MAX_SAFE_INTEGER }),
       taxRates: new Map(),
+      customerPrices: new KeptCustomerPrices(),
     };
   }
+  const customerId = customerIdOfKey(request.customerKey);
+  if (customerId) kept.customerPrices.keep(customerId, new Set(request.lines.map((l) => l.variantId)), inputs.customerPrices);
   for (const variant of inputs.variants) kept.variants.set(variant.variantId, variant, 1);
   const region = regionKey(request);
   if (region !== undefined) {

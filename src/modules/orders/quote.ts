@@ -27,9 +27,11 @@ import { type Shipping, type ShippingInputs, shippingFor } from '../shipping/shi
 import { cartWeight } from '../shipping/rates';
 import { assertCouponUsable } from '../coupons/coupon-rules';
 import { pricingTax } from './tax-rates';
+import { type CustomerPrice, customerIdOfKey, customerPricesRead, listedUnitPrice, ownOrListed } from '../price-lists/customer-prices';
 
 /**
- * Prices a list of variants and quantities as the store sells them now: catalogue prices, the
+ * Prices a list of variants and quantities as the store sells them now: catalogue prices (a customer's
+ * price-list prices where lower, src/modules/price-lists/customer-prices.ts), the
  * currency's rate, the coupon, the tax rates of the shipping address and the shipping method that serves it.
  * Carts show this as their totals; orders are placed at exactly these numbers. Everything is read
  * in one D1 batch (plus one more query for coupons restricted to categories), with the
@@ -75,6 +77,8 @@ export interface QuoteInputs {
   usesByCustomer: number;
   /** Every shipping zone and method (small tables, read whole). */
   shipping: ShippingInputs;
+  /** The price-list prices of the lines' variants for the customer (none for a guest). */
+  customerPrices: CustomerPrice[];
 }
 
 export interface QuotedLine {
@@ -187,9 +191,11 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
 
   // Tax and coupon reads only when there is an address or a code to read them for.
   const { country, region } = taxRegionOf(request);
+  const customerId = customerIdOfKey(request.customerKey);
   const optional = [
     ...(country ? [taxRatesFor(db, { country, region })] : []),
     ...(code ? [couponByCode(db, { code }), couponUsesBy(db, { code, customerKey: request.customerKey ?? '' })] : []),
+    ...(customerId ? [customerPricesRead(db, { customerId, ids: JSON.stringify(variantIds) })] : []),
   ];
   const [versionRows, variantRows, settingsRows, currencyRows, zoneRows, methodRows, ...rest] = (await db.batch([
     currentQuoteVersion(db, {}),
@@ -208,6 +214,7 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
     Rows<typeof allShippingMethods>,
     ...unknown[],
   ];
+  const customerPrices = (customerId ? rest.pop() : []) as CustomerPrice[];
   const taxRows = (country ? rest.shift() : []) as Rows<typeof taxRatesFor>;
   const [couponRows, usageRows] = (code ? rest : [[], []]) as [Rows<typeof couponByCode>, Rows<typeof couponUsesBy>];
   const settings = settingsRows[0];
@@ -221,6 +228,7 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
     coupon: couponRows[0] ?? null,
     usesByCustomer: request.customerKey ? (usageRows[0]?.n ?? 0) : 0,
     shipping: { zones: zoneRows, methods: methodRows },
+    customerPrices,
   };
 }
 
@@ -279,7 +287,11 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
     categoryIds: lineage.get(l.variant.productId) ?? [],
     unitPrice: l.variant.price,
     // The default currency's price is `price`; an own price for it would be a stale entry (the default changed).
-    ownUnitPrice: currency!.code === defaultCurrency.code ? undefined : l.variant.prices[currency!.code]?.amount,
+    ownUnitPrice: ownOrListed(
+      currency!.code === defaultCurrency.code ? undefined : l.variant.prices[currency!.code]?.amount,
+      convert(l.variant.price),
+      listedUnitPrice(inputs.customerPrices, l.variant.variantId, currency!.code, l.request.quantity, now),
+    ),
     quantity: l.request.quantity,
     taxClass: l.variant.taxClass,
   }));

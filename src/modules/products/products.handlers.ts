@@ -1,3 +1,5 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
 import { actorRef, type Principal } from '../../lib/access';
 import { productVisibility, productWriter } from './products.access';
 import { created, list, noContent, ok, pagination } from '../../lib/envelope';
@@ -9,6 +11,7 @@ import * as service from './products.service';
 import * as variantService from './variants.service';
 import { releaseFiles } from '../media/media.service';
 import { DRAFT_CREATED_MESSAGE, MAX_VARIANTS_PER_PRODUCT } from './products.schemas';
+import { asShownTo } from '../price-lists/shown-prices';
 
 type WithPrincipal = { var: { principal: Principal } };
 const visibility = (c: WithPrincipal) => productVisibility(c.var.principal);
@@ -22,9 +25,10 @@ export const listProducts: AppRouteHandler<typeof routes.listProducts> = async (
   } = c.req.valid('query');
   const view = await read.viewFor(c.var.db, currency);
   const { items, total, facets: counted } = await read.listProducts(c.var.db, { ...query, filters }, visibility(c), facets, view);
+  const shown = await asShownTo(c.var.db, c.var.principal, items);
   return list(
     c,
-    items.map((p) => project(p, query.fields)),
+    shown.map((p) => project(p, query.fields)),
     pagination(query.page, query.limit, total),
     'OK',
     counted ? { facets: counted } : {},
@@ -35,10 +39,15 @@ export const suggestProducts: AppRouteHandler<typeof routes.suggestProducts> = a
   return ok(c, await read.suggestProducts(c.var.db, c.req.valid('query').q, visibility(c)));
 };
 
+/** A product as the caller buys it: a signed-in customer sees its price-list prices (price-lists/shown-prices.ts). */
+async function shownProduct(c: Context<AppEnv>, idOrSlug: string, currency: string | undefined) {
+  const product = await read.getProduct(c.var.db, idOrSlug, visibility(c), await read.viewFor(c.var.db, currency));
+  return (await asShownTo(c.var.db, c.var.principal, [product]))[0]!;
+}
+
 export const getProduct: AppRouteHandler<typeof routes.getProduct> = async (c) => {
   const { fields, currency } = c.req.valid('query');
-  const product = await read.getProduct(c.var.db, c.req.valid('param').id, visibility(c), await read.viewFor(c.var.db, currency));
-  return ok(c, project(product, fields));
+  return ok(c, project(await shownProduct(c, c.req.valid('param').id, currency), fields));
 };
 
 export const createProduct: AppRouteHandler<typeof routes.createProduct> = async (c) => {
@@ -63,7 +72,7 @@ export const deleteProduct: AppRouteHandler<typeof routes.deleteProduct> = async
 
 export const listVariants: AppRouteHandler<typeof routes.listVariants> = async (c) => {
   const { fields, currency } = c.req.valid('query');
-  const variants = await variantService.listVariants(c.var.db, c.req.valid('param').id, visibility(c), await read.viewFor(c.var.db, currency));
+  const { variants } = await shownProduct(c, c.req.valid('param').id, currency);
   return list(
     c,
     variants.map((v) => project(v, fields)),
@@ -74,7 +83,7 @@ export const listVariants: AppRouteHandler<typeof routes.listVariants> = async (
 export const getVariant: AppRouteHandler<typeof routes.getVariant> = async (c) => {
   const { id, variantId } = c.req.valid('param');
   const { fields, currency } = c.req.valid('query');
-  return ok(c, project(await variantService.getVariant(c.var.db, id, variantId, visibility(c), await read.viewFor(c.var.db, currency)), fields));
+  return ok(c, project(variantService.findVariant(await shownProduct(c, id, currency), variantId), fields));
 };
 
 export const createVariant: AppRouteHandler<typeof routes.createVariant> = async (c) => {

@@ -33,9 +33,13 @@ const GiftCardFlag = z.boolean().openapi({
 
 const shownMoney = {
   price: Money.openapi({
-    description: "In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`.",
+    description:
+      "In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`. " +
+      "A signed-in customer sees the price of its price lists for one unit when lower (a product's own price: its lowest variant's; docs/price-lists.md).",
   }),
-  compareAtPrice: Money.nullable().openapi({ description: 'The compare-at ("was") price, in the same currency as `price` and taken the same way.' }),
+  compareAtPrice: Money.nullable().openapi({
+    description: 'The compare-at ("was") price, in the same currency as `price` and taken the same way; for a signed-in customer shown a price-list price, the public price.',
+  }),
 };
 
 const TaxClass = z.string().min(1).max(50).openapi({ description: 'Code of a tax class (`GET /api/settings/tax-classes`); `standard` when not given.', example: 'standard' });

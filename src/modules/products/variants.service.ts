@@ -8,8 +8,8 @@ import { outboxEvent } from '../../lib/events';
 import { toMinor } from '../../lib/money';
 import { stockChangeStatements } from '../inventory/stock';
 import { listedPrices } from '../../lib/currency-prices';
-import { currencyTableOf, currencyTableRead, type MoneyView, moneyView } from './products.currency';
-import { getProduct, toVariant, type Visibility, writable } from './products.read';
+import { currencyTableOf, currencyTableRead, moneyView } from './products.currency';
+import { getProduct, toVariant, writable } from './products.read';
 import type { CreateVariantInput, Product, UpdateVariantInput, Variant } from './products.schemas';
 import { MAX_VARIANTS_PER_PRODUCT } from './products.schemas';
 import { checkedPrices, newVariantRow, UNIQUE_FIELDS } from './products.service';
@@ -19,19 +19,10 @@ const currencyTable = async (db: Database) => currencyTableOf(await currencyTabl
 
 // Variants: every change is a change of the product, so it emits `product.updated`.
 
-function findVariant(product: Product, variantId: string): Variant {
+export function findVariant(product: Product, variantId: string): Variant {
   const variant = product.variants.find((v) => v.id === variantId);
   if (!variant) throw ApiError.notFound('Variant', variantId);
   return variant;
-}
-
-/** A product's variants, their prices shown in `view`'s currency (the default currency without one). */
-export async function listVariants(db: Database, productId: string, visibility: Visibility, view?: MoneyView): Promise<Variant[]> {
-  return (await getProduct(db, productId, visibility, view)).variants;
-}
-
-export async function getVariant(db: Database, productId: string, variantId: string, visibility: Visibility, view?: MoneyView): Promise<Variant> {
-  return findVariant(await getProduct(db, productId, visibility, view), variantId);
 }
 
 export async function createVariant(db: Database, productId: string, input: CreateVariantInput, vendorId: string | null = null, now = new Date()): Promise<Variant> {

@@ -102,7 +102,7 @@ export async function updateCurrency(db: Database, code: string, patch: UpdateCu
     .where(and(eq(currencies.code, current.code), guard, rescales ? noOwnAmountsIn(current.code) : undefined));
   if (result.meta.changes === 0 && rescales && !(refusal && current.isDefault)) {
     throw ApiError.conflict(
-      `Products, coupons or shipping methods have their own amounts in ${current.code}, kept in its minor units: remove them before changing minorUnits`,
+      `Products, coupons, shipping methods or price lists have their own amounts in ${current.code}, kept in its minor units: remove them before changing minorUnits`,
       'minorUnits',
     );
   }

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { coupons, productVariants, products, shippingMethods } from '../../db/schema';
+import { coupons, priceListPrices, priceLists, productVariants, products, shippingMethods } from '../../db/schema';
 
 /**
  * The columns that keep a shop's own amounts per currency, each a JSON object by currency code in
@@ -20,7 +20,9 @@ const pathOf = (code: string) => `$."${code}"`;
 /** True (SQL) when no row keeps an own amount in `code`. */
 export function noOwnAmountsIn(code: string): SQL {
   const none = OWN_AMOUNTS.map(({ table, column }) => sql`NOT EXISTS (SELECT 1 FROM ${table} WHERE json_type(${column}, ${pathOf(code)}) IS NOT NULL)`);
-  return sql.join(none, sql` AND `);
+  // Price lists keep theirs in rows (a deleted currency takes its lists by foreign key).
+  const noListPrices = sql`NOT EXISTS (SELECT 1 FROM ${priceListPrices} JOIN ${priceLists} ON ${priceLists.id} = ${priceListPrices.priceListId} WHERE ${priceLists.currency} = ${code})`;
+  return sql.join([...none, noListPrices], sql` AND `);
 }
 
 /** Statements that drop every own amount in `code`, once no currency of that code exists (for the batch that deletes it). */

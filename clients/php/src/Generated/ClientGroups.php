@@ -23,6 +23,7 @@ trait ClientGroups
     public readonly CategoriesResource $categories;
     public readonly CouponsResource $coupons;
     public readonly CurrenciesResource $currencies;
+    public readonly CustomerGroupsResource $customerGroups;
     public readonly CustomersResource $customers;
     public readonly EventsResource $events;
     public readonly GiftCardsResource $giftCards;
@@ -34,6 +35,7 @@ trait ClientGroups
     public readonly OrdersResource $orders;
     public readonly PagesResource $pages;
     public readonly PaymentsResource $payments;
+    public readonly PriceListsResource $priceLists;
     public readonly ProductsResource $products;
     public readonly ReportsResource $reports;
     public readonly ReturnsResource $returns;
@@ -59,6 +61,7 @@ trait ClientGroups
         $this->categories = new CategoriesResource($this);
         $this->coupons = new CouponsResource($this);
         $this->currencies = new CurrenciesResource($this);
+        $this->customerGroups = new CustomerGroupsResource($this);
         $this->customers = new CustomersResource($this);
         $this->events = new EventsResource($this);
         $this->giftCards = new GiftCardsResource($this);
@@ -70,6 +73,7 @@ trait ClientGroups
         $this->orders = new OrdersResource($this);
         $this->pages = new PagesResource($this);
         $this->payments = new PaymentsResource($this);
+        $this->priceLists = new PriceListsResource($this);
         $this->products = new ProductsResource($this);
         $this->reports = new ReportsResource($this);
         $this->returns = new ReturnsResource($this);

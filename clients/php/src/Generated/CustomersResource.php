@@ -35,6 +35,7 @@ final class CustomersResource
      * - fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
      * - q: Search in name and email, case-insensitive.
      * - status: Account status.
+     * - group: Only customers in this customer group (its id).
      * - created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
      * - created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is excluded.
      *
@@ -45,6 +46,7 @@ final class CustomersResource
      *     fields?: string|list<string>,
      *     q?: string,
      *     status?: 'active'|'disabled',
+     *     group?: string,
      *     created_after?: string,
      *     created_before?: string,
      * } $query
@@ -59,6 +61,7 @@ final class CustomersResource
      *     lastLoginAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
+     *     groupIds: list<string>,
      * }>
      * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
      * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
@@ -78,6 +81,7 @@ final class CustomersResource
      *     fields?: string|list<string>,
      *     q?: string,
      *     status?: 'active'|'disabled',
+     *     group?: string,
      *     created_after?: string,
      *     created_before?: string,
      * } $query the query of the first page (`page` to start elsewhere)
@@ -92,6 +96,7 @@ final class CustomersResource
      *     lastLoginAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
+     *     groupIds: list<string>,
      * }, mixed, void>
      */
     public function iterate(array $query = []): \Generator
@@ -124,6 +129,7 @@ final class CustomersResource
      *     lastLoginAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
+     *     groupIds: list<string>,
      * }
      * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
      * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
@@ -159,6 +165,7 @@ final class CustomersResource
      *     lastLoginAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
+     *     groupIds: list<string>,
      * }
      * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
      * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
@@ -195,6 +202,7 @@ final class CustomersResource
      *     lastLoginAt: string|null,
      *     createdAt: string,
      *     updatedAt: string,
+     *     groupIds: list<string>,
      *     session?: array{
      *         token: string,
      *         expiresIn: int,

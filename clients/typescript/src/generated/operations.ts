@@ -4,6 +4,7 @@
 import type * as runtime from '../core.js';
 import type {
   AddCartLine,
+  AddCustomerGroupMembers,
   Address,
   AdjustStoreCredit,
   AdoptCart,
@@ -31,6 +32,7 @@ import type {
   CreateCoupon,
   CreateCurrency,
   CreateCustomer,
+  CreateCustomerGroup,
   CreateExchange,
   CreateGiftCard,
   CreateInventoryAdjustment,
@@ -38,6 +40,7 @@ import type {
   CreateOrder,
   CreatePage,
   CreatePayment,
+  CreatePriceList,
   CreateProduct,
   CreateRefund,
   CreateReturn,
@@ -55,6 +58,7 @@ import type {
   CreatedWebhookEndpoint,
   Currency,
   Customer,
+  CustomerGroup,
   CustomerReport,
   Event,
   Exchange,
@@ -81,6 +85,7 @@ import type {
   Payment,
   PaymentAttempt,
   PreviewNotificationTemplate,
+  PriceList,
   Product,
   ProductImport,
   ProductImportItem,
@@ -112,11 +117,13 @@ import type {
   UpdateCoupon,
   UpdateCurrency,
   UpdateCustomer,
+  UpdateCustomerGroup,
   UpdateGiftCard,
   UpdateMenu,
   UpdateNotificationTemplate,
   UpdateOrder,
   UpdatePage,
+  UpdatePriceList,
   UpdateProduct,
   UpdateProductMedia,
   UpdateReturn,
@@ -260,12 +267,14 @@ export interface CustomersListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, name, email, id. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, email, name, phone, status, smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, email, name, phone, status, smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt, groupIds. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Search in name and email, case-insensitive. */
   q?: string;
   /** Account status. One of: active, disabled. */
   status?: "active" | "disabled";
+  /** Only customers in this customer group (its id). */
+  group?: string;
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
@@ -274,7 +283,7 @@ export interface CustomersListQuery {
 
 /** Query parameters of `GET /api/customers/{id}`. */
 export interface CustomersGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, email, name, phone, status, smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, email, name, phone, status, smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt, groupIds. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -306,6 +315,48 @@ export interface CustomersCreditGetQuery {
   reason?: string;
   /** Entries of this order (id). */
   order?: string;
+  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  created_after?: string;
+  /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
+  created_before?: string;
+}
+
+/** Query parameters of `GET /api/customer-groups`. */
+export interface CustomerGroupsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: name, createdAt, id. Default: name:asc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, description, createdAt, updatedAt, memberCount. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Search in name and description, case-insensitive. */
+  q?: string;
+}
+
+/** Query parameters of `GET /api/customer-groups/{id}`. */
+export interface CustomerGroupsGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, description, createdAt, updatedAt, memberCount. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
+/** Query parameters of `GET /api/customer-groups/{id}/members`. */
+export interface CustomerGroupsMembersListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, name, email, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, email, name, phone, status, smsOptOut, marketingEmailOptOut, lastLoginAt, createdAt, updatedAt, groupIds. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Search in name and email, case-insensitive. */
+  q?: string;
+  /** Account status. One of: active, disabled. */
+  status?: "active" | "disabled";
+  /** Only customers in this customer group (its id). */
+  group?: string;
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
@@ -515,6 +566,32 @@ export interface CouponsListQuery {
 /** Query parameters of `GET /api/coupons/{id}`. */
 export interface CouponsGetQuery {
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, code, description, type, value, minSubtotal, currencyAmounts, startsAt, endsAt, usageLimit, usageLimitPerCustomer, timesUsed, productIds, categoryIds, active, createdAt, updatedAt, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
+/** Query parameters of `GET /api/price-lists`. */
+export interface PriceListsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: name, createdAt, startsAt, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, description, customerGroupId, currency, status, startsAt, endsAt, createdAt, updatedAt, prices. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Search in name and description, case-insensitive. */
+  q?: string;
+  /** List status. One of: active, draft. */
+  status?: "active" | "draft";
+  /** Only lists for this customer group (its id). */
+  customer_group?: string;
+  /** Only lists in this currency (ISO 4217 code, upper case). */
+  currency?: string;
+}
+
+/** Query parameters of `GET /api/price-lists/{id}`. */
+export interface PriceListsGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, description, customerGroupId, currency, status, startsAt, endsAt, createdAt, updatedAt, prices. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -1069,6 +1146,7 @@ export class StoreResources {
   readonly brands: BrandsResource;
   readonly auth: AuthResource;
   readonly customers: CustomersResource;
+  readonly customerGroups: CustomerGroupsResource;
   readonly users: UsersResource;
   readonly vendors: VendorsResource;
   readonly roles: RolesResource;
@@ -1079,6 +1157,7 @@ export class StoreResources {
   readonly taxRates: TaxRatesResource;
   readonly shippingZones: ShippingZonesResource;
   readonly coupons: CouponsResource;
+  readonly priceLists: PriceListsResource;
   readonly giftCards: GiftCardsResource;
   readonly carts: CartsResource;
   readonly orders: OrdersResource;
@@ -1105,6 +1184,7 @@ export class StoreResources {
     this.brands = new BrandsResource(core);
     this.auth = new AuthResource(core);
     this.customers = new CustomersResource(core);
+    this.customerGroups = new CustomerGroupsResource(core);
     this.users = new UsersResource(core);
     this.vendors = new VendorsResource(core);
     this.roles = new RolesResource(core);
@@ -1115,6 +1195,7 @@ export class StoreResources {
     this.taxRates = new TaxRatesResource(core);
     this.shippingZones = new ShippingZonesResource(core);
     this.coupons = new CouponsResource(core);
+    this.priceLists = new PriceListsResource(core);
     this.giftCards = new GiftCardsResource(core);
     this.carts = new CartsResource(core);
     this.orders = new OrdersResource(core);
@@ -2227,6 +2308,65 @@ export class GiftCardsResource {
   }
 }
 
+/** `priceLists`: list, create, get, update, delete. */
+export class PriceListsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List price lists
+   *
+   * `GET /api/price-lists`
+   */
+  list(query?: PriceListsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<PriceList>> {
+    return this.core.request<runtime.ListResult<PriceList>>({ method: 'GET', path: `/api/price-lists`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: PriceListsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<PriceList>> {
+    return this.core.paginate<PriceList>({ method: 'GET', path: `/api/price-lists`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Create a price list
+   *
+   * `POST /api/price-lists`
+   */
+  create(body: CreatePriceList, options?: runtime.RequestOptions): Promise<PriceList> {
+    return this.core.request<PriceList>({ method: 'POST', path: `/api/price-lists`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Get a price list by id
+   *
+   * `GET /api/price-lists/{id}`
+   */
+  get(id: string, query?: PriceListsGetQuery, options?: runtime.RequestOptions): Promise<PriceList> {
+    return this.core.request<PriceList>({ method: 'GET', path: `/api/price-lists/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Update a price list
+   *
+   * `PATCH /api/price-lists/{id}`
+   */
+  update(id: string, body: UpdatePriceList, options?: runtime.RequestOptions): Promise<PriceList> {
+    return this.core.request<PriceList>({ method: 'PATCH', path: `/api/price-lists/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Delete a price list
+   *
+   * `DELETE /api/price-lists/{id}`
+   */
+  delete(id: string, options?: runtime.RequestOptions): Promise<void> {
+    return this.core.request<void>({ method: 'DELETE', path: `/api/price-lists/${encodeURIComponent(id)}`, kind: 'none' }, options);
+  }
+}
+
 /** `coupons`: list, create, get, update, delete. */
 export class CouponsResource {
   private readonly core: runtime.Core;
@@ -2834,6 +2974,108 @@ export class UsersResource {
    */
   delete(id: string, options?: runtime.RequestOptions): Promise<void> {
     return this.core.request<void>({ method: 'DELETE', path: `/api/users/${encodeURIComponent(id)}`, kind: 'none' }, options);
+  }
+}
+
+/** `customerGroups`: list, create, get, update, delete. */
+export class CustomerGroupsResource {
+  private readonly core: runtime.Core;
+  readonly members: CustomerGroupsMembersResource;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+    this.members = new CustomerGroupsMembersResource(core);
+  }
+
+  /**
+   * List customer groups
+   *
+   * `GET /api/customer-groups`
+   */
+  list(query?: CustomerGroupsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<CustomerGroup>> {
+    return this.core.request<runtime.ListResult<CustomerGroup>>({ method: 'GET', path: `/api/customer-groups`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: CustomerGroupsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<CustomerGroup>> {
+    return this.core.paginate<CustomerGroup>({ method: 'GET', path: `/api/customer-groups`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Create a customer group
+   *
+   * `POST /api/customer-groups`
+   */
+  create(body: CreateCustomerGroup, options?: runtime.RequestOptions): Promise<CustomerGroup> {
+    return this.core.request<CustomerGroup>({ method: 'POST', path: `/api/customer-groups`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Get a customer group by id
+   *
+   * `GET /api/customer-groups/{id}`
+   */
+  get(id: string, query?: CustomerGroupsGetQuery, options?: runtime.RequestOptions): Promise<CustomerGroup> {
+    return this.core.request<CustomerGroup>({ method: 'GET', path: `/api/customer-groups/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Update a customer group
+   *
+   * `PATCH /api/customer-groups/{id}`
+   */
+  update(id: string, body: UpdateCustomerGroup, options?: runtime.RequestOptions): Promise<CustomerGroup> {
+    return this.core.request<CustomerGroup>({ method: 'PATCH', path: `/api/customer-groups/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Delete a customer group
+   *
+   * `DELETE /api/customer-groups/{id}`
+   */
+  delete(id: string, options?: runtime.RequestOptions): Promise<void> {
+    return this.core.request<void>({ method: 'DELETE', path: `/api/customer-groups/${encodeURIComponent(id)}`, kind: 'none' }, options);
+  }
+}
+
+/** `customerGroups.members`: list, add, remove. */
+export class CustomerGroupsMembersResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List a customer group's members
+   *
+   * `GET /api/customer-groups/{id}/members`
+   */
+  list(id: string, query?: CustomerGroupsMembersListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Customer>> {
+    return this.core.request<runtime.ListResult<Customer>>({ method: 'GET', path: `/api/customer-groups/${encodeURIComponent(id)}/members`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(id: string, query?: CustomerGroupsMembersListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Customer>> {
+    return this.core.paginate<Customer>({ method: 'GET', path: `/api/customer-groups/${encodeURIComponent(id)}/members`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Add customers to a customer group
+   *
+   * `POST /api/customer-groups/{id}/members`
+   */
+  add(id: string, body: AddCustomerGroupMembers, options?: runtime.RequestOptions): Promise<CustomerGroup> {
+    return this.core.request<CustomerGroup>({ method: 'POST', path: `/api/customer-groups/${encodeURIComponent(id)}/members`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Remove a customer from a customer group
+   *
+   * `DELETE /api/customer-groups/{id}/members/{customerId}`
+   */
+  remove(id: string, customerId: string, options?: runtime.RequestOptions): Promise<void> {
+    return this.core.request<void>({ method: 'DELETE', path: `/api/customer-groups/${encodeURIComponent(id)}/members/${encodeURIComponent(customerId)}`, kind: 'none' }, options);
   }
 }
 

@@ -134,9 +134,9 @@ export interface Product {
   name: string;
   slug: string;
   description: string | null;
-  /** In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`. */
+  /** In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`. A signed-in customer sees the price of its price lists for one unit when lower (a product's own price: its lowest variant's; docs/price-lists.md). */
   price: number;
-  /** The compare-at ("was") price, in the same currency as `price` and taken the same way. */
+  /** The compare-at ("was") price, in the same currency as `price` and taken the same way; for a signed-in customer shown a price-list price, the public price. */
   compareAtPrice: number | null;
   sku: string | null;
   status: "draft" | "active" | "archived";
@@ -208,9 +208,9 @@ export interface Variant {
   sku: string | null;
   name: string | null;
   options: { [key: string]: string };
-  /** In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`. */
+  /** In the product's `currency`: the own price there (`prices`) when set, else converted by exchange rate; the default currency's price without `?currency`. A signed-in customer sees the price of its price lists for one unit when lower (a product's own price: its lowest variant's; docs/price-lists.md). */
   price: number;
-  /** The compare-at ("was") price, in the same currency as `price` and taken the same way. */
+  /** The compare-at ("was") price, in the same currency as `price` and taken the same way; for a signed-in customer shown a price-list price, the public price. */
   compareAtPrice: number | null;
   /** In the store's `weightUnit` (`GET /api/settings`), for shipping rates by weight; null weighs 0. */
   weight: number | null;
@@ -1212,6 +1212,8 @@ export interface Customer {
   lastLoginAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Ids of the customer groups it is in, sorted (`/api/customer-groups`; joined and left there). Their price lists price what it buys. */
+  groupIds: Array<string>;
 }
 
 export interface CreateCustomer {
@@ -1329,6 +1331,34 @@ export interface AdjustStoreCredit {
   currency: string;
   /** Why, kept on the entry. */
   note: string;
+}
+
+/** A set of customers (wholesale, VIP) that price lists (`/api/price-lists`) and promotions are for. A customer may be in several groups (`groupIds` of a customer). */
+export interface CustomerGroup {
+  id: string;
+  name: string;
+  description: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Customers in the group. */
+  memberCount: number;
+}
+
+export interface CreateCustomerGroup {
+  /** Unique, compared exactly. */
+  name: string;
+  description?: string | null;
+}
+
+export interface UpdateCustomerGroup {
+  /** Unique, compared exactly. */
+  name?: string;
+  description?: string | null;
+}
+
+export interface AddCustomerGroupMembers {
+  /** Ids of customers to add, at most 30; those already in the group stay as they are. */
+  customerIds: Array<string>;
 }
 
 export interface CreateStaffUser {
@@ -1847,6 +1877,75 @@ export interface UpdateCoupon {
   /** Ids of existing categories, at most 100. */
   categoryIds?: Array<string>;
   active?: boolean;
+}
+
+/** Prices of variants for a customer group or every signed-in customer. A list applies to a signed-in customer when it is `active`, now is within `startsAt`..`endsAt`, its currency is the one shown or charged, and it has no `customerGroupId` (every signed-in customer) or the customer is in that group. Of the prices of every list that applies for a variant, those whose `minQuantity` the quantity reaches (1 on catalogue reads, the line quantity in carts and orders), the lowest wins, and only when below the public price: a price list never raises a price. Anonymous callers and API keys always see and pay the public price. */
+export interface PriceList {
+  id: string;
+  name: string;
+  description: string | null;
+  /** The customer group the list is for; null: every signed-in customer. */
+  customerGroupId: string | null;
+  /** ISO 4217 code of the store's currency the amounts are in; it cannot change. */
+  currency: string;
+  /** Only `active` lists apply; `draft` ones are being prepared. */
+  status: "active" | "draft";
+  startsAt: string | null;
+  endsAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** By variant, then tier. */
+  prices: Array<PriceListPrice>;
+}
+
+export interface PriceListPrice {
+  variantId: string;
+  /** The price applies to lines of at least this many units. */
+  minQuantity: number;
+  /** Unit price in major units of the list's `currency`. */
+  amount: number;
+}
+
+export interface CreatePriceList {
+  name: string;
+  description?: string | null;
+  /** Id of an existing customer group; null or omitted: every signed-in customer. */
+  customerGroupId?: string | null;
+  /** One of the store's currencies (the default one included); it cannot change later. */
+  currency: string;
+  /** `draft` when omitted: only `active` lists apply. */
+  status?: "active" | "draft";
+  /** ISO 8601 date-time; stored in UTC. */
+  startsAt?: string | null;
+  /** Must be after `startsAt`. */
+  endsAt?: string | null;
+  /** At most 1000, one per variant and `minQuantity`. On a write the list replaces the set; `[]` clears it. */
+  prices?: Array<PriceListPriceInput>;
+}
+
+export interface PriceListPriceInput {
+  /** Id of an existing variant. */
+  variantId: string;
+  /** The price applies to lines of at least this many units; 1 when omitted. */
+  minQuantity?: number;
+  /** Unit price in major units of the list's currency, with at most its decimals. */
+  amount: number;
+}
+
+/** The currency cannot change: make another list. */
+export interface UpdatePriceList {
+  name?: string;
+  description?: string | null;
+  /** Id of an existing customer group; null or omitted: every signed-in customer. */
+  customerGroupId?: string | null;
+  /** `draft` when omitted: only `active` lists apply. */
+  status?: "active" | "draft";
+  /** ISO 8601 date-time; stored in UTC. */
+  startsAt?: string | null;
+  /** Must be after `startsAt`. */
+  endsAt?: string | null;
+  /** At most 1000, one per variant and `minQuantity`. On a write the list replaces the set; `[]` clears it. */
+  prices?: Array<PriceListPriceInput>;
 }
 
 export interface GiftCard {
