@@ -97,6 +97,24 @@ final class Webhook
     }
 
     /**
+     * Ordering (the store's docs/webhooks.md, Ordering): the events about one resource (an order, a
+     * product, a customer) carry `sequence` 1, 2, 3, ... in the order the store wrote them, whatever
+     * order they arrive in. Keep, per `resourceId`, the highest sequence you applied: an event at or
+     * below it is older news (it arrived late, or twice) and is skipped. An event with no sequence (a
+     * test ping) is always new.
+     *
+     * @param array<string, mixed> $event
+     */
+    public static function isNewerEvent(array $event, ?int $lastApplied): bool
+    {
+        $sequence = $event['sequence'] ?? null;
+        if (!is_int($sequence)) {
+            return true;
+        }
+        return $lastApplied === null || $sequence > $lastApplied;
+    }
+
+    /**
      * `X-Store-Signature`: the lowercase (any case accepted) hex HMAC-SHA256 of the body keyed with
      * the whole secret string. False for a missing, truncated or non-hex signature and any mismatch.
      */

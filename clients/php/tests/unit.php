@@ -81,6 +81,18 @@ T::section('typed events', function (): void {
     $body = '{"id":"evt_1","event":"order.placed","data":{"orderId":"ord_1","orderNumber":1001,"customerId":null,"email":"a@example.com","total":42.5,"currency":"EUR","status":"pending"},"timestamp":"2026-01-02T03:04:05.000Z"}';
     $signed = fn (string $b, string $s = 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY='): array => ['X-Store-Signature' => hash_hmac('sha256', $b, $s)];
 
+    $last = null;
+    $applied = [];
+    foreach ([['sequence' => 1], ['sequence' => 3], ['sequence' => 2], ['sequence' => 3], ['sequence' => null]] as $candidate) {
+        if (!Webhook::isNewerEvent($candidate, $last)) {
+            continue;
+        }
+        $applied[] = $candidate['sequence'];
+        if ($candidate['sequence'] !== null) {
+            $last = $candidate['sequence'];
+        }
+    }
+    T::same('isNewerEvent skips an older sequence arriving late, and a repeat', [1, 3, null], $applied);
     $event = Webhook::constructEvent($body, $signed($body), $secret);
     T::same('constructEvent returns the verified body', ['order.placed', 1001], [$event['event'], $event['data']['orderNumber']]);
     T::same('either secret of a rotation verifies', 'evt_1', Webhook::constructEvent($body, $signed($body, $old), [$secret, $old])['id']);

@@ -22,7 +22,7 @@ from .errors import (
     StoreApiError,
     ValidationError,
 )
-from .events import STORE_EVENT_TYPES, StoreEvent, WebhookHandler, WebhookVerificationError, construct_event
+from .events import STORE_EVENT_TYPES, StoreEvent, WebhookHandler, WebhookVerificationError, construct_event, is_newer_event
 from .pagination import Page
 from .webhooks import WebhookVerification, inspect_webhook, verify_standard_webhook, verify_store_signature, verify_webhook
 
@@ -51,6 +51,7 @@ __all__ = [
     "__version__",
     "backoff_delay",
     "construct_event",
+    "is_newer_event",
     "encode_query",
     "inspect_webhook",
     "verify_standard_webhook",

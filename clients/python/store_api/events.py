@@ -85,3 +85,15 @@ class WebhookHandler:
         if handler is not None:
             handler(event)
         return 200
+
+
+def is_newer_event(event: Any, last_applied: Optional[int]) -> bool:
+    """Ordering (the store's docs/webhooks.md, Ordering): the events about one resource (an order, a
+    product, a customer) carry ``sequence`` 1, 2, 3, ... in the order the store wrote them, whatever
+    order they arrive in. Keep, per ``resourceId``, the highest sequence you applied: an event at or
+    below it is older news (it arrived late, or twice) and is skipped. An event with no sequence (a
+    test ping) is always new."""
+    sequence = event.get("sequence") if isinstance(event, dict) else None
+    if sequence is None:
+        return True
+    return last_applied is None or sequence > last_applied

@@ -40,7 +40,7 @@ from store_api import (  # noqa: E402
     verify_store_signature,
     verify_webhook,
 )
-from store_api import STORE_EVENT_TYPES, WebhookHandler, WebhookVerificationError, construct_event  # noqa: E402
+from store_api import STORE_EVENT_TYPES, WebhookHandler, WebhookVerificationError, construct_event, is_newer_event  # noqa: E402
 from store_api._http import compact_body, expand_path  # noqa: E402
 from store_api.errors import error_from_response, parse_retry_after  # noqa: E402
 
@@ -538,3 +538,18 @@ class FakeServerTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OrderingTest(unittest.TestCase):
+    """is_newer_event keeps events about a resource in the order the store wrote them."""
+
+    def test_an_older_sequence_arriving_late_is_skipped(self) -> None:
+        last = None
+        applied = []
+        for event in [{"sequence": 1}, {"sequence": 3}, {"sequence": 2}, {"sequence": 3}, {"sequence": None}]:
+            if not is_newer_event(event, last):
+                continue
+            applied.append(event["sequence"])
+            if event["sequence"] is not None:
+                last = event["sequence"]
+        self.assertEqual(applied, [1, 3, None])

@@ -75,3 +75,15 @@ export function webhookHandler(options: WebhookHandlerOptions): (request: Reques
     return new Response(null, { status: 200 });
   };
 }
+
+/**
+ * Ordering (the store's docs/webhooks.md, Ordering): the events about one resource (an order, a
+ * product, a customer) carry `sequence` 1, 2, 3, ... in the order the store wrote them, whatever
+ * order they arrive in. Keep, per `resourceId`, the highest sequence you applied: an event at or
+ * below it is older news (it arrived late, or twice) and is skipped. An event with no sequence (a
+ * test ping) is always new.
+ */
+export function isNewerEvent(event: { sequence?: number | null }, lastApplied: number | null | undefined): boolean {
+  if (event.sequence === null || event.sequence === undefined) return true;
+  return lastApplied === null || lastApplied === undefined || event.sequence > lastApplied;
+}

@@ -20,7 +20,15 @@ export {
   type StoreApiErrorInit,
 } from './errors.js';
 export * from './generated/index.js';
-export { constructEvent, type ConstructEventInput, type StoreEventHandlers, webhookHandler, type WebhookHandlerOptions, WebhookVerificationError } from './events.js';
+export {
+  constructEvent,
+  type ConstructEventInput,
+  isNewerEvent,
+  type StoreEventHandlers,
+  webhookHandler,
+  type WebhookHandlerOptions,
+  WebhookVerificationError,
+} from './events.js';
 // The webhook verifier is plain JavaScript with its own declarations (src/webhooks.js, .d.ts), so it
 // can be used, and copied, without a build. It is imported as `../src/webhooks.js` so that the
 // specifier resolves to the same file from src/ and from the built dist/.

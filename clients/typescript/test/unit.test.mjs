@@ -197,7 +197,7 @@ test('buyerIp is sent as X-Buyer-IP on every request, and a call\'s buyerIp over
 
 // Typed events: constructEvent verifies and returns the body; webhookHandler dispatches on its kind.
 const { createHmac } = await import('node:crypto');
-const { constructEvent, webhookHandler, WebhookVerificationError, STORE_EVENT_TYPES } = await import('@store-api/client');
+const { constructEvent, isNewerEvent, webhookHandler, WebhookVerificationError, STORE_EVENT_TYPES } = await import('@store-api/client');
 const SECRET = 'whsec_dGVzdC1zZWNyZXQtZm9yLXR5cGVkLWV2ZW50cw==';
 const placedBody = JSON.stringify({ id: 'evt_1', event: 'order.placed', data: { orderId: 'ord_1', orderNumber: 1001, customerId: null, email: 'a@example.com', total: 42.5, currency: 'EUR', status: 'pending' }, timestamp: '2026-01-02T03:04:05.000Z' });
 const signedHeaders = (body, secret = SECRET) => ({ 'X-Store-Signature': createHmac('sha256', secret).update(body).digest('hex'), 'X-Store-Delivery': 'whd_1', 'X-Store-Event': JSON.parse(body).event });
@@ -236,4 +236,16 @@ test('webhookHandler: 400 for a bad signature, the kind\'s handler then 200, 200
   assert.equal(answer.status, 500);
   assert.doesNotMatch(await answer.text(), /database down/);
   assert.deepEqual(seen, ['placed 1001']);
+});
+
+test('isNewerEvent keeps events about a resource in the order the store wrote them', () => {
+  // order.updated #3 arrives before #2: #2 is then older news.
+  let last = null;
+  const applied = [];
+  for (const event of [{ sequence: 1 }, { sequence: 3 }, { sequence: 2 }, { sequence: 3 }, { sequence: null }]) {
+    if (!isNewerEvent(event, last)) continue;
+    applied.push(event.sequence);
+    if (event.sequence !== null) last = event.sequence;
+  }
+  assert.deepEqual(applied, [1, 3, null]);
 });
