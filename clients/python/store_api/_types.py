@@ -83,6 +83,7 @@ __all__ = [
     "CreateVariant",
     "CreateVendor",
     "CreateWebhookEndpoint",
+    "CreateWebhookReplay",
     "CreatedApiKey",
     "CreatedWebhookEndpoint",
     "CsvExport",
@@ -286,6 +287,7 @@ __all__ = [
     "WebhookDeliveryDetail",
     "WebhookEndpoint",
     "WebhookPayload",
+    "WebhookReplay",
     "WebhookSecretRotation",
 ]
 
@@ -1461,6 +1463,13 @@ class CreateWebhookEndpoint(_CreateWebhookEndpointRequired, total=False):
     description: Optional[str]
     #: Defaults to true.
     active: bool
+
+
+CreateWebhookReplay = TypedDict("CreateWebhookReplay", {
+    "from": "str",
+    "to": "str",
+    "types": "List[str]",
+}, total=False)
 
 
 class CreatedApiKey(ApiKey):
@@ -4247,6 +4256,9 @@ class WebhookDelivery(TypedDict):
     nextRetryAt: Optional[str]
     #: When a 2xx answer came.
     deliveredAt: Optional[str]
+    #: The replay that created or re-queued this delivery (sent as `X-Store-Replay`); null for a
+    #: live delivery, and again after a redeliver.
+    replayId: Optional[str]
     createdAt: str
     #: The event kind (`X-Store-Event`).
     event: str
@@ -4275,6 +4287,22 @@ class WebhookPayload(TypedDict):
     data: Dict[str, Any]
     #: When the event happened.
     timestamp: str
+
+
+WebhookReplay = TypedDict("WebhookReplay", {
+    "id": "str",
+    "status": "Literal[\"queued\", \"running\", \"completed\", \"failed\"]",
+    "from": "str",
+    "to": "str",
+    "types": "Optional[List[str]]",
+    "eventTypes": "List[str]",
+    "matched": "int",
+    "queued": "int",
+    "skipped": "int",
+    "error": "Optional[str]",
+    "finishedAt": "Optional[str]",
+    "createdAt": "str",
+}, total=False)
 
 
 class WebhookSecretRotation(TypedDict):

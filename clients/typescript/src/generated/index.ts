@@ -56,6 +56,8 @@ export type {
   WebhooksGetQuery,
   WebhooksDeliveriesListQuery,
   WebhooksDeliveriesGetQuery,
+  WebhooksReplaysListQuery,
+  WebhooksReplaysGetQuery,
   NotificationsTemplatesListQuery,
   NotificationsTemplatesGetQuery,
   NotificationsTemplatesResetBody,
@@ -121,5 +123,6 @@ export {
   UsersResource,
   VendorsResource,
   WebhooksDeliveriesResource,
+  WebhooksReplaysResource,
   WebhooksResource,
 } from './operations.js';
