@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type WebhookReplayRow, webhookReplays } from '../../db/schema';
 import type { Bindings } from '../../env';
@@ -125,4 +125,10 @@ export async function getReplay(db: Database, endpointId: string, replayId: stri
     .where(and(eq(webhookReplays.id, replayId), ofEndpoint(endpointId)));
   if (!row) throw ApiError.notFound('Webhook replay', replayId);
   return toReplay(row);
+}
+
+/** The endpoint's latest replays, newest first (the panel's webhook page). */
+export async function recentReplays(db: Database, endpointId: string, limit = 10): Promise<Replay[]> {
+  const rows = await db.select().from(webhookReplays).where(ofEndpoint(endpointId)).orderBy(desc(webhookReplays.createdAt), desc(webhookReplays.id)).limit(limit);
+  return rows.map(toReplay);
 }
