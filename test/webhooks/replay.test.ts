@@ -146,11 +146,13 @@ describe('POST /api/webhooks/{id}/replay', () => {
     expect((await api(`/api/webhooks/${other.id}/replays`, { key })).body.data).toEqual([]);
   });
 
-  it('needs webhooks:write: vendor users and read-only keys are 403, and may read replays only with webhooks:read', async () => {
+  it('needs webhooks:write: vendor users, vendor keys and read-only keys are 403, and may read replays only with webhooks:read', async () => {
     const hook = await endpoint(`https://hooks.example.com/${uid()}`);
     const window = { from: hoursAgo(14), to: hoursAgo(13) };
-    const { token } = await insertVendorUser();
+    const { token, vendor } = await insertVendorUser();
     expectError(await replay(hook.id, window, token), 403, 'AUTHORIZATION_ERROR');
+    const vendorKey = (await createApiKey(db(), { name: 'vendor key', role: 'vendor', vendorId: vendor.id })).key;
+    expectError(await replay(hook.id, window, vendorKey), 403, 'AUTHORIZATION_ERROR');
     expectError(await api(`/api/webhooks/${hook.id}/replays`, { key: token }), 403, 'AUTHORIZATION_ERROR');
     const reader = (await createApiKey(db(), { name: 'reader', permissions: ['webhooks:read'] })).key;
     expectError(await replay(hook.id, window, reader), 403, 'AUTHORIZATION_ERROR');
