@@ -13,12 +13,14 @@
 //
 // Options (after `--`): --port <n>, --api <url>, --secret <whsec_...> (repeatable) with --no-register to verify
 // against your own secret without touching the API, --fail <n> to answer 500 to the first n
-// deliveries (to watch the retries), --verbose for headers and the full JSON. Needs no terminal.
+// deliveries (to watch the retries), --verbose for headers and the full JSON, --types to subscribe
+// to some kinds only, --since to replay the events of [since, now] to the listener
+// (POST /api/webhooks/{id}/replay). Needs no terminal.
 
 import http from 'node:http';
 import path from 'node:path';
 import { verifyStandardWebhook, verifyStoreSignature, verifyWebhook } from '../clients/typescript/src/webhooks.js';
-import { ensureEndpoint, LISTENER_FILE, ListenerError, readSavedEndpoint } from './lib/webhook-listener-api.mjs';
+import { ensureEndpoint, followReplay, LISTENER_FILE, ListenerError, readSavedEndpoint, sinceTime, startReplay, subscriptionFor } from './lib/webhook-listener-api.mjs';
 import { clock, duration, makePaint, summarize } from './lib/webhook-listener-format.mjs';
 import { ROOT } from './lib/wrangler.mjs';
 
@@ -40,6 +42,9 @@ Options:
   --secret <whsec_>   verify with this secret (repeat it to accept several, e.g. during a rotation)
   --no-register       do not talk to the API: verify with --secret (or the saved secret)
   --fail <n>          answer 500 to the first n deliveries, to watch the store retry them
+  --types <a,b,...>   subscribe to these event kinds only (order.* for every order. kind)
+  --since <time>      replay the events since then to the listener: 2h, 30m, 1d, 90s or an ISO time
+                      (of --types, if given); each replayed delivery is marked "replay"
   --verbose, -v       also print the headers and the full JSON of each delivery
   --help, -h          this text
 
@@ -76,6 +81,8 @@ function parseArgs(argv) {
     register: true,
     fail: 0,
     verbose: false,
+    types: undefined,
+    since: undefined,
   };
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
@@ -109,6 +116,21 @@ function parseArgs(argv) {
         options.fail = Number(n);
         break;
       }
+      case '--types': {
+        const types = takeValue()
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
+        if (types.length === 0) fail('--types needs event kinds, e.g. --types order.*,payment.completed');
+        options.types = [...new Set(types)];
+        break;
+      }
+      case '--since': {
+        const value = takeValue();
+        options.since = sinceTime(value);
+        if (!options.since) fail(`--since takes a duration back from now (90s, 30m, 2h, 1d) or an ISO time, got ${JSON.stringify(value)}`);
+        break;
+      }
       case '--verbose':
       case '-v':
         options.verbose = true;
@@ -122,6 +144,7 @@ function parseArgs(argv) {
         fail(`unknown argument: ${argv[i]}\n\n${USAGE}`);
     }
   }
+  if (!options.register && (options.types || options.since)) fail('--types and --since need the API: leave out --no-register.');
   return options;
 }
 
@@ -202,6 +225,7 @@ async function handleDelivery(req, res) {
   const notes = [];
   const attemptHeader = req.headers['x-store-attempt'] ?? req.headers['webhook-attempt'];
   if (attemptHeader) notes.push(`attempt ${attemptHeader}`);
+  if (req.headers['x-store-replay']) notes.push(`replay ${req.headers['x-store-replay']}`);
   if (duplicate) notes.push('(duplicate)');
   else if (history.length) {
     const last = history[history.length - 1];
@@ -286,7 +310,7 @@ const file = path.relative(ROOT, LISTENER_FILE);
 let endpoint;
 if (options.register) {
   try {
-    endpoint = await ensureEndpoint({ apiBase, url: listenUrl });
+    endpoint = await ensureEndpoint({ apiBase, url: listenUrl, events: await subscriptionFor(apiBase, options.types) });
   } catch (error) {
     server.close();
     if (error instanceof ListenerError) fail(error.message, error.hint);
@@ -310,7 +334,7 @@ if (options.register) {
     reregistered: `registered again, saved in ${file}`,
     reused: `reused from ${file}`,
   }[endpoint.how];
-  lines.push(`  Endpoint:  ${endpoint.endpointId} (${how}; events: *)`);
+  lines.push(`  Endpoint:  ${endpoint.endpointId} (${how}; events: ${options.types ? options.types.join(', ') : '*'})`);
   for (const note of endpoint.notes) lines.push(`             ${note}`);
   lines.push(`  Secret:    ${endpoint.secret}`);
 } else {
@@ -331,3 +355,22 @@ lines.push('');
 lines.push(dim(options.register ? '  Ctrl+C to stop. Run it again later: the same endpoint is reused and what you missed is retried to it.' : '  Ctrl+C to stop.'));
 lines.push('');
 console.log(lines.join('\n'));
+
+if (options.since) await replaySince(endpoint.endpointId, options.since);
+
+/** --since: asks the API to replay [since, now] to this endpoint, then prints how it ended (deliveries print as they come). */
+async function replaySince(endpointId, since) {
+  try {
+    const started = await startReplay({ apiBase, endpointId, from: since, to: new Date().toISOString(), types: options.types });
+    console.log(`${dim(clock())} ${cyan('↻')} replaying events since ${since}${options.types ? ` (${options.types.join(', ')})` : ''}: replay ${started.id}`);
+    const done = await followReplay({ apiBase, endpointId, replayId: started.id });
+    const counts = `${done.matched} matched, ${done.queued} queued, ${done.skipped} skipped (already delivered or on their way)`;
+    if (done.status === 'completed') console.log(`${dim(clock())} ${green('↻')} replay ${done.id} completed: ${counts}`);
+    else console.log(yellow(`${clock()} ↻ replay ${done.id} ${done.status}: ${counts}${done.error ? `; ${done.error}` : ''}`));
+  } catch (error) {
+    // The listener keeps listening: live deliveries still come.
+    if (!(error instanceof ListenerError)) throw error;
+    console.log(red(`${clock()} ✖ ${error.message}`));
+    if (error.hint) console.log(error.hint);
+  }
+}

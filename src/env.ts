@@ -3,7 +3,7 @@ import type { AddressLimiter } from './durable-objects/address-limiter';
 import type { RateLimiter } from './durable-objects/rate-limiter';
 import type { Vars } from './config';
 import type { ApiError } from './lib/errors';
-import type { DeliveryMessage, EventMessage, ImportMessage, NotificationMessage } from './queues/messages';
+import type { DeliveryMessage, EventMessage, ImportMessage, NotificationMessage, ReplayMessage } from './queues/messages';
 import type { TimingVariables } from 'hono/timing';
 import type { Principal } from './lib/access';
 import type { AuditActor } from './d1/audit';
@@ -30,6 +30,8 @@ export interface Bindings extends Vars {
   MEDIA: R2Bucket;
   /** The product import queue (src/modules/imports/): one message per chunk of products. */
   IMPORTS_QUEUE: Queue<ImportMessage>;
+  /** Webhook replays (src/webhooks/replay.ts): one message per page of a replay's window. */
+  REPLAYS_QUEUE: Queue<ReplayMessage>;
 }
 
 /** Where the request's D1 session started (src/d1/session.ts). */

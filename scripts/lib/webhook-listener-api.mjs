@@ -3,7 +3,8 @@
 // The first run POSTs /api/webhooks with the admin key `npm run dev` keeps in .wrangler/dev-admin-key
 // and saves { endpointId, secret, url } in .wrangler/webhook-listener.json (the secret is shown only
 // at creation). Later runs reuse that endpoint, so deliveries missed while the listener was stopped
-// are retried to it; if it was deleted (404) a new one is registered.
+// are retried to it; if it was deleted (404) a new one is registered. It subscribes to the kinds of
+// --types (every kind without), and --since replays the events of [since, now] to it.
 
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -101,11 +102,7 @@ function refused(response, doing) {
   return new ListenerError(`The local API answered ${describeError(response)} while ${doing}.`, hint);
 }
 
-/**
- * Makes sure an endpoint for `url` exists on the local API and returns
- * { endpointId, secret, url, how: 'registered' | 'reused' | 'reregistered', notes: string[] }.
- */
-export async function ensureEndpoint({ apiBase, url, file = LISTENER_FILE }) {
+async function devApi(apiBase) {
   const key = await readDevKey();
   if (!key) {
     throw new ListenerError(
@@ -113,7 +110,46 @@ export async function ensureEndpoint({ apiBase, url, file = LISTENER_FILE }) {
       'Run `npm run dev` once (it creates the key and serves the API), then run `npm run webhooks:listen` again.',
     );
   }
-  const api = localApi(apiBase, key);
+  return localApi(apiBase, key);
+}
+
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** --since: `90s`, `30m`, `2h`, `1d` back from `now`, or an ISO time; as ISO, or undefined when it is neither. */
+export function sinceTime(value, now = new Date()) {
+  const ago = /^(\d+)([smhd])$/.exec(value.trim());
+  if (ago) return new Date(now.getTime() - Number(ago[1]) * UNIT_MS[ago[2]]).toISOString();
+  const time = /^\d{4}-\d\d-\d\d/.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(time) ? new Date(time).toISOString() : undefined;
+}
+
+/**
+ * The kinds to subscribe to for --types: `["*"]` without it; else its kinds, each `prefix.*` expanded
+ * with the kinds the API sends (the `webhooks` of its OpenAPI document), as an endpoint takes no patterns.
+ */
+export async function subscriptionFor(apiBase, types) {
+  if (!types) return ['*'];
+  if (!types.some((t) => t.endsWith('.*'))) return types;
+  let kinds;
+  try {
+    const response = await fetch(`${apiBase}/api/openapi.json`, { signal: AbortSignal.timeout(10_000) });
+    kinds = Object.keys((await response.json()).webhooks ?? {}).filter((kind) => kind !== 'ping');
+  } catch (error) {
+    throw notRunning(apiBase, error);
+  }
+  const chosen = kinds.filter((kind) => types.some((t) => (t.endsWith('.*') ? kind.startsWith(t.slice(0, -1)) : kind === t)));
+  if (chosen.length === 0) throw new ListenerError(`--types ${types.join(',')} names no event kind the API sends; it sends ${kinds.join(', ')}.`);
+  return chosen;
+}
+
+const sameKinds = (a, b) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+
+/**
+ * Makes sure an endpoint for `url`, subscribed to `events`, exists on the local API and returns
+ * { endpointId, secret, url, how: 'registered' | 'reused' | 'reregistered', notes: string[] }.
+ */
+export async function ensureEndpoint({ apiBase, url, file = LISTENER_FILE, events = ['*'] }) {
+  const api = await devApi(apiBase);
   const notes = [];
 
   const saved = await readSavedEndpoint(file);
@@ -125,6 +161,10 @@ export async function ensureEndpoint({ apiBase, url, file = LISTENER_FILE }) {
       if (endpoint.url !== undefined && endpoint.url !== url) {
         patch.url = url;
         notes.push(`its URL was ${endpoint.url}; changed to ${url}`);
+      }
+      if (Array.isArray(endpoint.events) && !sameKinds(endpoint.events, events)) {
+        patch.events = events;
+        notes.push(`it received ${endpoint.events.join(', ')}; now ${events.join(', ')}`);
       }
       if (endpoint.active === false) {
         patch.active = true;
@@ -141,7 +181,7 @@ export async function ensureEndpoint({ apiBase, url, file = LISTENER_FILE }) {
     notes.push(`the saved endpoint ${saved.endpointId} no longer exists`);
   }
 
-  const created = await api.call('POST', '/api/webhooks', { url, events: ['*'], description: LISTENER_DESCRIPTION });
+  const created = await api.call('POST', '/api/webhooks', { url, events, description: LISTENER_DESCRIPTION });
   if (created.status !== 201) throw refused(created, 'registering the listener');
   const data = created.json?.data;
   if (typeof data?.id !== 'string' || typeof data?.secret !== 'string') {
@@ -150,4 +190,25 @@ export async function ensureEndpoint({ apiBase, url, file = LISTENER_FILE }) {
   const record = { endpointId: data.id, secret: data.secret, url };
   await saveEndpoint(record, file);
   return { ...record, how: saved ? 'reregistered' : 'registered', notes };
+}
+
+/** --since: POST /api/webhooks/{id}/replay for [from, to] (and --types); returns the replay. */
+export async function startReplay({ apiBase, endpointId, from, to, types }) {
+  const api = await devApi(apiBase);
+  const started = await api.call('POST', `/api/webhooks/${encodeURIComponent(endpointId)}/replay`, { from, to, ...(types ? { types } : {}) });
+  if (started.status !== 202) throw refused(started, `replaying events since ${from}`);
+  return started.json.data;
+}
+
+/** Polls the replay until it completes or fails (or `timeoutMs` passes); returns it as last read. */
+export async function followReplay({ apiBase, endpointId, replayId, timeoutMs = 120_000, intervalMs = 500 }) {
+  const api = await devApi(apiBase);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const read = await api.call('GET', `/api/webhooks/${encodeURIComponent(endpointId)}/replays/${encodeURIComponent(replayId)}`);
+    if (read.status !== 200) throw refused(read, `following replay ${replayId}`);
+    const replay = read.json.data;
+    if (replay.status === 'completed' || replay.status === 'failed' || Date.now() > deadline) return replay;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
 }

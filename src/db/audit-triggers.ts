@@ -92,6 +92,7 @@ export const NOT_AUDITED: Record<string, string> = {
   coupon_usages: "bookkeeping of placed orders; the coupon's timesUsed change is audited",
   webhook_deliveries: 'delivery bookkeeping written by the queue consumers',
   webhook_attempts: 'delivery bookkeeping written by the queue consumers',
+  webhook_replays: 'a replay of past events to an endpoint and its progress, written by the replay queue; the endpoint itself is audited',
   notifications: 'a log of messages sent, written by the notification pipeline',
   password_reset_tokens: 'credential bookkeeping (token hashes)',
   cart_recoveries: "bookkeeping of cart reminders' links, written by the cron and redeemed by the shopper (src/modules/carts/recovery.ts)",

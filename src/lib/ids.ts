@@ -49,6 +49,7 @@ export const ID_PREFIX = {
   webhookEndpoint: 'we',
   webhookDelivery: 'whd',
   webhookAttempt: 'wha',
+  webhookReplay: 'whr',
   notification: 'ntf',
   passwordReset: 'pwr',
   taxRate: 'tax',

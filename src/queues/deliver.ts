@@ -54,7 +54,7 @@ export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: De
 const readDeliveries = compiled((db, p: Slot<'ids'>) =>
   db
     .select({
-      delivery: { id: webhookDeliveries.id, status: webhookDeliveries.status, attempts: webhookDeliveries.attempts },
+      delivery: { id: webhookDeliveries.id, status: webhookDeliveries.status, attempts: webhookDeliveries.attempts, replayId: webhookDeliveries.replayId },
       endpoint: webhookEndpoints,
       event: {
         id: events.id,
@@ -117,7 +117,14 @@ async function deliverAll(db: Database, env: DeliveryEnv, settings: Settings, it
   const posted = await settledLimit(toSend, CONCURRENCY, async ({ item, row }) => {
     const body = eventPayload(row.event);
     const sentAt = new Date();
-    const headers = await deliveryHeaders({ secrets: signingSecrets(row.endpoint, sentAt), deliveryId: item.id, eventType: row.event.type, body, now: sentAt });
+    const headers = await deliveryHeaders({
+      secrets: signingSecrets(row.endpoint, sentAt),
+      deliveryId: item.id,
+      eventType: row.event.type,
+      body,
+      now: sentAt,
+      replayId: row.delivery.replayId,
+    });
     return postDelivery(row.endpoint.url, headers, body, settings.timeoutMs);
   });
   toSend.forEach(({ item, row }, i) => {

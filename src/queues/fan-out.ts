@@ -2,14 +2,14 @@ import { and, eq } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { createDb, type Database } from '../db/client';
 import { compiled, type Slot } from '../db/compiled';
-import { inJson, jsonRows, rowsFromJson } from '../db/json-rows';
+import { inJson, jsonRows } from '../db/json-rows';
 import { events, notifications, webhookDeliveries, webhookEndpoints, type NotificationRow, type WebhookDeliveryRow } from '../db/schema';
 import type { NotificationTemplateRow } from '../db/schema/notifications';
 import type { Bindings } from '../env';
 import { PING_EVENT } from '../lib/events';
-import { ID_PREFIX, newId } from '../lib/ids';
 import { sendNotificationMessages } from '../notifications/messages';
 import { activeTemplates, insertNotificationRows, planNotifications } from '../notifications/planner';
+import { insertDeliveries, pendingDelivery } from '../webhooks/delivery-rows';
 import { type EventMessage, sendDeliveries } from '../webhooks/messages';
 import { leftoverEvents, markPublished, publishLeftovers } from '../webhooks/publisher';
 import { stalledDeliveries } from '../webhooks/stalled';
@@ -189,35 +189,11 @@ async function fanOutAll(db: Database, env: FanOutEnv, items: Item<EventMessage>
 
 /** One pending delivery per active endpoint that wants the event and existed when it happened. */
 function deliveryRows(event: EventRow, endpoints: readonly EndpointRow[], now: Date): WebhookDeliveryRow[] {
-  const ts = now.toISOString();
   return endpoints
     .filter((endpoint) => (endpoint.events.includes(event.type) || endpoint.events.includes('*')) && endpoint.createdAt <= event.createdAt)
-    .map((endpoint) => ({
-      id: newId(ID_PREFIX.webhookDelivery, now.getTime()),
-      endpointId: endpoint.id,
-      eventId: event.id,
-      eventType: event.type,
-      status: 'pending',
-      attempts: 0,
-      lastStatusCode: null,
-      lastError: null,
-      lastAttemptAt: null,
-      nextRetryAt: null,
-      deliveredAt: null,
-      createdAt: ts,
-      updatedAt: ts,
-    }));
+    .map((endpoint) => pendingDelivery(event, endpoint.id, now));
 }
 
-// Unique per (event, endpoint): an event published twice gets its deliveries once, and only rows
-// inserted here are sent, so a receiver never gets the same event twice from a re-publish.
-const insertDeliveries = compiled((db, p: Slot<'rows'>) =>
-  db
-    .insert(webhookDeliveries)
-    .select(rowsFromJson(webhookDeliveries, p('rows')))
-    .onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.endpointId] })
-    .returning({ id: webhookDeliveries.id, eventId: webhookDeliveries.eventId }),
-);
 // A retried message may follow an earlier run that wrote its rows and then failed to send them:
 // those are still waiting and untried, so they are sent again.
 const untriedDeliveries = compiled((db, p: Slot<'ids'>) =>

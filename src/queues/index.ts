@@ -8,6 +8,8 @@ import { log } from './each-message';
 import { fanOutBatch } from './fan-out';
 import { notificationDeadLetterBatch, sendNotificationBatch } from './notifications';
 import { importBatch } from './imports';
+import { replayBatch } from './replays';
+import type { ReplayMessage } from './messages';
 import type { ImportMessage } from '../modules/imports/imports.service';
 
 /** The Worker's queue handler: each queue of wrangler.toml to its consumer. */
@@ -26,6 +28,8 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Bindings, _
       return notificationDeadLetterBatch(batch as MessageBatch<NotificationMessage>, env);
     case 'product-imports':
       return importBatch(batch as MessageBatch<ImportMessage>, env);
+    case 'webhook-replays':
+      return replayBatch(batch as MessageBatch<ReplayMessage>, env);
     default:
       // A queue bound without a consumer here: keep its messages (the queue's own retries and
       // dead-lettering apply) rather than drop them silently.

@@ -19,6 +19,11 @@ export interface NotificationMessage {
   notificationId: string;
 }
 
+/** On `webhook-replays`: the next page of a replay (src/webhooks/replay.ts); where it starts is kept on the replay. */
+export interface ReplayMessage {
+  replayId: string;
+}
+
 /** On `product-imports`: chunk `n` of an import (src/modules/imports/). */
 export interface ImportMessage {
   importId: string;

@@ -35,6 +35,10 @@ const SIGNATURE_HEADERS = z.object({
     .string()
     .optional()
     .openapi({ description: "During a secret rotation's overlap: the same, signed with the previous secret. Accept the delivery when either matches." }),
+  'X-Store-Replay': z.string().optional().openapi({
+    description: 'On a delivery sent by a replay (`POST /api/webhooks/{id}/replay`): the replay id. Absent on live deliveries.',
+    example: 'whr_01JD0000000000000000000000',
+  }),
   'webhook-id': z.string().openapi({ description: 'Standard Webhooks: the delivery id, as `X-Store-Delivery`.' }),
   'webhook-timestamp': z.string().openapi({ description: 'Standard Webhooks: Unix seconds of this attempt.', example: '1767323045' }),
   'webhook-signature': z.string().openapi({

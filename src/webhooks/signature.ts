@@ -48,6 +48,8 @@ export interface SigningInput {
   eventType: string;
   body: string;
   now?: Date;
+  /** Set on a delivery a replay queued: sent as `X-Store-Replay`. */
+  replayId?: string | null;
 }
 
 /** Every header of a delivery request, signatures included. */
@@ -61,6 +63,7 @@ export async function deliveryHeaders(input: SigningInput): Promise<Record<strin
     'User-Agent': 'store-api-webhooks/1',
     'X-Store-Event': input.eventType,
     'X-Store-Delivery': input.deliveryId,
+    ...(input.replayId ? { 'X-Store-Replay': input.replayId } : {}),
     'X-Store-Signature': await storeSignature(current, input.body),
     ...(previous ? { 'X-Store-Signature-Previous': await storeSignature(previous, input.body) } : {}),
     'webhook-id': input.deliveryId,

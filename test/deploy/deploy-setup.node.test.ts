@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 // call wrangler has no command for (read replication).
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const QUEUES = ['store-events', 'webhook-deliveries', 'notifications', 'product-imports', 'webhook-deliveries-dlq', 'notifications-dlq'];
+const QUEUES = ['store-events', 'webhook-deliveries', 'notifications', 'product-imports', 'webhook-replays', 'webhook-deliveries-dlq', 'notifications-dlq'];
 
 interface Account {
   loggedIn: boolean;

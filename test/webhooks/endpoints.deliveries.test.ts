@@ -101,6 +101,7 @@ describe('GET /api/webhooks/{id}/deliveries', () => {
       lastAttemptAt: null,
       nextRetryAt: '2026-03-02T10:05:00.000Z',
       deliveredAt: null,
+      replayId: null,
       createdAt: '2026-03-02T10:00:00.000Z',
     });
 
@@ -188,11 +189,12 @@ describe('GET /api/webhooks/{id}/deliveries/{deliveryId}', () => {
 });
 
 describe('POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver', () => {
-  it('sets the delivery back to pending and queues it: 202 with the delivery', async () => {
+  it('sets the delivery back to pending and queues it, no longer as a replay: 202 with the delivery', async () => {
     const endpoint = await newEndpoint();
     const { id } = await insertDelivery(endpoint, {
       eventType: 'order.cancelled',
       status: 'failed',
+      replayId: 'whr_EARLIER',
       attempts: 20,
       lastError: 'HTTP 500',
       lastStatusCode: 500,
@@ -201,9 +203,9 @@ describe('POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver', () => {
     });
     const res = await withRecordingQueue(`${PATH}/${endpoint}/deliveries/${id}/redeliver`, { method: 'POST' });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    expect(res.body.data).toMatchObject({ id, status: 'pending', nextRetryAt: null, attempts: 20, lastStatusCode: 500 });
+    expect(res.body.data).toMatchObject({ id, status: 'pending', nextRetryAt: null, attempts: 20, lastStatusCode: 500, replayId: null });
     expect(res.sent).toEqual([{ deliveryId: id }]);
-    expect(await deliveryRow(id)).toMatchObject({ status: 'pending', nextRetryAt: null, attempts: 20 });
+    expect(await deliveryRow(id)).toMatchObject({ status: 'pending', nextRetryAt: null, attempts: 20, replayId: null });
   });
 
   it('accepts an empty JSON object and refuses options it does not know', async () => {

@@ -19,10 +19,15 @@ describe('webhooks in the OpenAPI document', () => {
         'GET /api/webhooks/{id}/deliveries',
         'GET /api/webhooks/{id}/deliveries/{deliveryId}',
         'POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+        'POST /api/webhooks/{id}/replay',
+        'GET /api/webhooks/{id}/replays',
+        'GET /api/webhooks/{id}/replays/{replayId}',
       ].sort(),
     );
     expect(doc.paths['/api/webhooks/{id}/test'].post.responses['202']).toBeDefined();
     expect(doc.paths['/api/webhooks/{id}/deliveries/{deliveryId}/redeliver'].post.responses['202']).toBeDefined();
+    // A replay is queued (202), one at a time (409) and a few an hour (429).
+    expect(Object.keys(doc.paths['/api/webhooks/{id}/replay'].post.responses)).toEqual(expect.arrayContaining(['202', '404', '409', '422', '429']));
     const params = doc.paths['/api/webhooks/{id}/deliveries'].get.parameters.map((p: { name: string }) => p.name);
     expect(params).toEqual(expect.arrayContaining(['id', 'status', 'event', 'created_after', 'created_before', 'page', 'limit', 'sort', 'fields']));
   });

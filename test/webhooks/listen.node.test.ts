@@ -167,6 +167,12 @@ describe('npm run webhooks:listen', { timeout: 30_000 }, () => {
     const bad = start(['--nope']);
     expect(await exited(bad.child)).toBe(1);
     expect(bad.output()).toContain('unknown argument: --nope');
+    const badSince = start(['--since', 'soon']);
+    expect(await exited(badSince.child)).toBe(1);
+    expect(badSince.output()).toContain('--since takes a duration back from now (90s, 30m, 2h, 1d) or an ISO time, got "soon"');
+    const unregistered = start(['--no-register', '--secret', SECRET, '--since', '2h']);
+    expect(await exited(unregistered.child)).toBe(1);
+    expect(unregistered.output()).toContain('--types and --since need the API');
 
     const first = await startListener();
     const second = start(['--no-register', '--secret', SECRET, '--port', String(first.port)]);
@@ -177,16 +183,10 @@ describe('npm run webhooks:listen', { timeout: 30_000 }, () => {
   });
 
   it('listens on --port whatever PORT says, and registers with the API at STORE_API_URL (or --api)', async () => {
-    // A checkout of its own (the script, its lib and the verifier), so .wrangler/ here is the test's.
-    const root = await mkdtemp(path.join(tmpdir(), 'store-listener-'));
+    const root = await ownCheckout();
     const api = await fakeApi();
     const busy = net.createServer();
     try {
-      await cp(path.join(ROOT, 'scripts'), path.join(root, 'scripts'), { recursive: true });
-      await mkdir(path.join(root, 'clients', 'typescript', 'src'), { recursive: true });
-      await cp(path.join(ROOT, 'clients', 'typescript', 'src', 'webhooks.js'), path.join(root, 'clients', 'typescript', 'src', 'webhooks.js'));
-      await mkdir(path.join(root, '.wrangler'));
-      await writeFile(path.join(root, '.wrangler', 'dev-admin-key'), `${KEY}\n`);
       // PORT is the API's port in the README's tour: here a port in use, which the listener must leave alone.
       await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
       const busyPort = (busy.address() as net.AddressInfo).port;
@@ -195,6 +195,7 @@ describe('npm run webhooks:listen', { timeout: 30_000 }, () => {
 
       const listener = start(['--port', String(port)], { PORT: String(busyPort), API_PORT: String(busyPort), STORE_API_URL: `${api.url}/` }, script);
       await listener.waitFor(new RegExp(`Listening for webhooks on http://127\\.0\\.0\\.1:${port}/webhooks`));
+      expect(listener.output()).toContain('events: *');
       expect(api.requests).toEqual([
         { method: 'POST', url: '/api/webhooks', auth: `Bearer ${KEY}`, body: { url: `http://127.0.0.1:${port}/webhooks`, events: ['*'], description: 'npm run webhooks:listen' } },
       ]);
@@ -218,25 +219,95 @@ describe('npm run webhooks:listen', { timeout: 30_000 }, () => {
       await rm(root, { recursive: true, force: true });
     }
   });
+
+  it('--types subscribes to those kinds (order.* expanded from the API document) and --since replays [since, now] to the listener', async () => {
+    const root = await ownCheckout();
+    const api = await fakeApi();
+    try {
+      const port = await freePort();
+      const script = path.join(root, 'scripts', 'webhooks-listen.mjs');
+      const before = Date.now();
+      const listener = start(['--port', String(port), '--types', 'order.*,payment.completed', '--since', '2h'], { STORE_API_URL: api.url }, script);
+      await listener.waitFor(/replay whr_1 completed: 3 matched, 2 queued, 1 skipped/);
+      expect(listener.output()).toContain('events: order.*, payment.completed');
+      expect(listener.output()).toMatch(/replaying events since \S+ \(order\.\*, payment\.completed\): replay whr_1/);
+      const calls = api.requests.map((r) => `${r.method} ${r.url}`);
+      expect(calls.slice(0, 3)).toEqual(['GET /api/openapi.json', 'POST /api/webhooks', 'POST /api/webhooks/wh_1/replay']);
+      expect(calls.slice(3).every((call) => call === 'GET /api/webhooks/wh_1/replays/whr_1')).toBe(true);
+      expect(api.requests[1]!.body).toMatchObject({ events: ['order.placed', 'order.cancelled', 'payment.completed'] });
+      const replay = api.requests[2]!.body as { from: string; to: string; types: string[] };
+      expect(replay.types).toEqual(['order.*', 'payment.completed']);
+      expect(Date.parse(replay.from)).toBeGreaterThanOrEqual(before - 2 * 3_600_000);
+      expect(Date.parse(replay.from)).toBeLessThanOrEqual(Date.now() - 2 * 3_600_000);
+      expect(Date.parse(replay.to)).toBeGreaterThanOrEqual(before);
+
+      // A replayed delivery says so.
+      const delivery = signed('dlv_replayed_1', 'order.placed', { orderId: 'ord_7', total: 5, currency: 'EUR', status: 'paid' });
+      expect((await post(port, { ...delivery, headers: { ...delivery.headers, 'X-Store-Replay': 'whr_1' } })).status).toBe(200);
+      await listener.waitFor(/dlv_replayed_1 .*replay whr_1/);
+
+      // Run again without --types: the saved endpoint goes back to every kind.
+      listener.child.kill('SIGTERM');
+      expect(await exited(listener.child)).toBe(0);
+      api.requests.length = 0;
+      const again = start(['--port', String(port)], { STORE_API_URL: api.url }, script);
+      await again.waitFor(/reused from \.wrangler\/webhook-listener\.json/);
+      expect(api.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /api/webhooks/wh_1', 'PATCH /api/webhooks/wh_1']);
+      expect(api.requests[1]!.body).toEqual({ events: ['*'] });
+      again.child.kill('SIGTERM');
+      expect(await exited(again.child)).toBe(0);
+    } finally {
+      await api.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });
 
-/** The two calls the listener makes, answered as the store does: POST /api/webhooks and GET /api/webhooks/{id}. */
+/** A checkout of its own (the script, its lib and the verifier, and a dev admin key), so .wrangler/ there is the test's. */
+async function ownCheckout() {
+  const root = await mkdtemp(path.join(tmpdir(), 'store-listener-'));
+  await cp(path.join(ROOT, 'scripts'), path.join(root, 'scripts'), { recursive: true });
+  await mkdir(path.join(root, 'clients', 'typescript', 'src'), { recursive: true });
+  await cp(path.join(ROOT, 'clients', 'typescript', 'src', 'webhooks.js'), path.join(root, 'clients', 'typescript', 'src', 'webhooks.js'));
+  await mkdir(path.join(root, '.wrangler'));
+  await writeFile(path.join(root, '.wrangler', 'dev-admin-key'), `${KEY}\n`);
+  return root;
+}
+
+/**
+ * The calls the listener makes, answered as the store does: registering (POST /api/webhooks), reading
+ * and patching its endpoint, the document's event kinds, and a replay that is running once, then completed.
+ */
 async function fakeApi() {
   const requests: { method: string; url: string; auth: string | undefined; body?: unknown }[] = [];
+  let endpoint: { id: string; url?: string; events?: string[]; active: boolean } | undefined;
+  let replayReads = 0;
+  const replay = (status: string) => ({ id: 'whr_1', status, matched: 3, queued: 2, skipped: 1, error: null });
+  const answer = (method: string, url: string, body: any): [number, unknown] => {
+    if (method === 'GET' && url === '/api/openapi.json')
+      return [200, { webhooks: { 'order.placed': {}, 'order.cancelled': {}, 'payment.completed': {}, 'product.created': {}, ping: {} } }];
+    if (method === 'POST' && url === '/api/webhooks') {
+      endpoint = { id: 'wh_1', url: body.url, events: body.events, active: true };
+      return [201, { success: true, data: { ...endpoint, secret: SECRET } }];
+    }
+    if (endpoint && url === '/api/webhooks/wh_1' && method === 'GET') return [200, { success: true, data: endpoint }];
+    if (endpoint && url === '/api/webhooks/wh_1' && method === 'PATCH') {
+      Object.assign(endpoint, body);
+      return [200, { success: true, data: endpoint }];
+    }
+    if (method === 'POST' && url === '/api/webhooks/wh_1/replay') return [202, { success: true, data: replay('queued') }];
+    if (method === 'GET' && url === '/api/webhooks/wh_1/replays/whr_1') return [200, { success: true, data: replay(++replayReads > 1 ? 'completed' : 'running') }];
+    return [404, { success: false, error: { code: 'NOT_FOUND', message: 'not found', details: [] } }];
+  };
   const server = http.createServer((req, res) => {
     let text = '';
     req.on('data', (chunk) => (text += chunk));
     req.on('end', () => {
-      requests.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, ...(text ? { body: JSON.parse(text) } : {}) });
-      const endpoint = { id: 'wh_1', url: requests[0]?.body && (requests[0].body as { url: string }).url, active: true };
-      const [status, body] =
-        req.method === 'POST' && req.url === '/api/webhooks'
-          ? [201, { success: true, data: { ...endpoint, secret: SECRET } }]
-          : req.method === 'GET' && req.url === '/api/webhooks/wh_1'
-            ? [200, { success: true, data: endpoint }]
-            : [404, { success: false, error: { code: 'NOT_FOUND', message: 'not found', details: [] } }];
+      const body = text ? JSON.parse(text) : undefined;
+      requests.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, ...(text ? { body } : {}) });
+      const [status, json] = answer(req.method!, req.url!, body);
       res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(body));
+      res.end(JSON.stringify(json));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -137,14 +137,14 @@ export async function runQueue<Body>(queue: string, bodies: { body: Body; attemp
 }
 
 /**
- * A stand-in for DELIVERIES_QUEUE (or EVENTS_QUEUE, NOTIFICATIONS_QUEUE) that records the ids it is
- * sent (`deliveryId`, `eventId`, `notificationId`), and can fail on demand.
+ * A stand-in for DELIVERIES_QUEUE (or EVENTS_QUEUE, NOTIFICATIONS_QUEUE, REPLAYS_QUEUE) that records the ids it is
+ * sent (`deliveryId`, `eventId`, `notificationId`, `replayId`), and can fail on demand.
  */
 export function recordingQueue(options: { failSends?: number } = {}) {
   const sent: string[] = [];
   let failures = options.failSends ?? 0;
-  type Body = { deliveryId?: string; eventId?: string; notificationId?: string };
-  const idOf = (body: Body) => (body.deliveryId ?? body.eventId ?? body.notificationId)!;
+  type Body = { deliveryId?: string; eventId?: string; notificationId?: string; replayId?: string };
+  const idOf = (body: Body) => (body.deliveryId ?? body.eventId ?? body.notificationId ?? body.replayId)!;
   const queue = {
     async send(body: Body) {
       sent.push(idOf(body));
@@ -157,5 +157,5 @@ export function recordingQueue(options: { failSends?: number } = {}) {
       for (const m of messages) sent.push(idOf(m.body));
     },
   };
-  return { sent, queue: queue as unknown as Bindings['DELIVERIES_QUEUE'] & Bindings['EVENTS_QUEUE'] & Bindings['NOTIFICATIONS_QUEUE'] };
+  return { sent, queue: queue as unknown as Bindings['DELIVERIES_QUEUE'] & Bindings['EVENTS_QUEUE'] & Bindings['NOTIFICATIONS_QUEUE'] & Bindings['REPLAYS_QUEUE'] };
 }

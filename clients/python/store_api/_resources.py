@@ -98,6 +98,7 @@ from ._types import (
     WebhookDelivery,
     WebhookDeliveryDetail,
     WebhookEndpoint,
+    WebhookReplay,
 )
 from .pagination import Page
 
@@ -151,6 +152,7 @@ __all__ = [
     "UsersResource",
     "VendorsResource",
     "WebhooksDeliveriesResource",
+    "WebhooksReplaysResource",
     "WebhooksResource",
 ]
 
@@ -7762,10 +7764,10 @@ class WebhooksDeliveriesResource(ResourceBase):
         Args:
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, eventId, status, attempts,
-                lastStatusCode, lastError, lastAttemptAt, nextRetryAt, deliveredAt, createdAt,
-                event, attemptHistory, payload. A `fields` selection returns only the selected
-                properties, so properties the response schema marks required may be absent: clients
-                and validators should treat them as optional then.
+                lastStatusCode, lastError, lastAttemptAt, nextRetryAt, deliveredAt, replayId,
+                createdAt, event, attemptHistory, payload. A `fields` selection returns only the
+                selected properties, so properties the response schema marks required may be absent:
+                clients and validators should treat them as optional then.
         """
         return self._http.call(
             "GET",
@@ -7803,10 +7805,10 @@ class WebhooksDeliveriesResource(ResourceBase):
                 lastAttemptAt, id. Default: createdAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, eventId, status, attempts,
-                lastStatusCode, lastError, lastAttemptAt, nextRetryAt, deliveredAt, createdAt,
-                event. A `fields` selection returns only the selected properties, so properties the
-                response schema marks required may be absent: clients and validators should treat
-                them as optional then.
+                lastStatusCode, lastError, lastAttemptAt, nextRetryAt, deliveredAt, replayId,
+                createdAt, event. A `fields` selection returns only the selected properties, so
+                properties the response schema marks required may be absent: clients and validators
+                should treat them as optional then.
             status: Delivery status. One of: pending, succeeded, retrying, failed.
             event: Event kind. One of: order.placed, order.updated, order.cancelled,
                 product.created, product.updated, product.deleted, customer.registered,
@@ -7904,12 +7906,140 @@ class WebhooksDeliveriesResource(ResourceBase):
         )
 
 
+class WebhooksReplaysResource(ResourceBase):
+    """webhooks.replays: Webhooks."""
+
+    def create(
+        self,
+        id: str,
+        /,
+        *,
+        from_: str,
+        to: str,
+        types: Union[List[str], NotGiven] = NOT_GIVEN,
+    ) -> WebhookReplay:
+        """Replay past events to an endpoint.
+
+        POST /api/webhooks/{id}/replay
+
+        Args:
+            from_: Replay events created at or after this time: within the events the store
+                keeps (EVENT_RETENTION_DAYS, 30 by default).
+            to: Replay events created before this time; after `from`. A time later than now is
+                taken as now.
+            types: Only these kinds (`order.*`: every `order.` kind), each one the endpoint
+                subscribes to. Every kind it subscribes to when left out.
+        """
+        return self._http.call(
+            "POST",
+            "/api/webhooks/{id}/replay",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({"from": from_, "to": to, "types": types}),
+        )
+
+    def get(self, id: str, replay_id: str, /, *, fields: Optional[str] = None) -> WebhookReplay:
+        """Get a replay and its progress.
+
+        GET /api/webhooks/{id}/replays/{replayId}
+
+        Args:
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, status, from, to, types, eventTypes,
+                matched, queued, skipped, error, finishedAt, createdAt. A `fields` selection returns
+                only the selected properties, so properties the response schema marks required may
+                be absent: clients and validators should treat them as optional then.
+        """
+        return self._http.call(
+            "GET",
+            "/api/webhooks/{id}/replays/{replayId}",
+            kind="item",
+            path_params={"id": id, "replayId": replay_id},
+            query={"fields": fields},
+        )
+
+    def list(
+        self,
+        id: str,
+        /,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["queued", "running", "completed", "failed"]] = None,
+    ) -> Page[WebhookReplay]:
+        """List a webhook endpoint's replays.
+
+        GET /api/webhooks/{id}/replays
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: createdAt, id.
+                Default: createdAt:desc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, status, from, to, types, eventTypes,
+                matched, queued, skipped, error, finishedAt, createdAt. A `fields` selection returns
+                only the selected properties, so properties the response schema marks required may
+                be absent: clients and validators should treat them as optional then.
+            status: Replay status. One of: queued, running, completed, failed.
+        """
+        return self._http.call(
+            "GET",
+            "/api/webhooks/{id}/replays",
+            kind="list",
+            path_params={"id": id},
+            query={"page": page, "limit": limit, "sort": sort, "fields": fields, "status": status},
+        )
+
+    def pages(
+        self,
+        id: str,
+        /,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["queued", "running", "completed", "failed"]] = None,
+    ) -> Iterator[Page[WebhookReplay]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(
+            id,
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            status=status,
+        ).iter_pages()
+
+    def iterate(
+        self,
+        id: str,
+        /,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        status: Optional[Literal["queued", "running", "completed", "failed"]] = None,
+    ) -> Iterator[WebhookReplay]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(id, page=page, limit=limit, sort=sort, fields=fields, status=status):
+            yield from each.data
+
+
 class WebhooksResource(ResourceBase):
     """webhooks: Webhooks."""
 
     def __init__(self, http: HttpClient) -> None:
         super().__init__(http)
         self.deliveries = WebhooksDeliveriesResource(http)
+        self.replays = WebhooksReplaysResource(http)
 
     def create(
         self,

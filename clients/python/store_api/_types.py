@@ -86,6 +86,7 @@ __all__ = [
     "CreateVariant",
     "CreateVendor",
     "CreateWebhookEndpoint",
+    "CreateWebhookReplay",
     "CreatedApiKey",
     "CreatedWebhookEndpoint",
     "CsvExport",
@@ -296,6 +297,7 @@ __all__ = [
     "WebhookDeliveryDetail",
     "WebhookEndpoint",
     "WebhookPayload",
+    "WebhookReplay",
     "WebhookSecretRotation",
 ]
 
@@ -1516,6 +1518,13 @@ class CreateWebhookEndpoint(_CreateWebhookEndpointRequired, total=False):
     description: Optional[str]
     #: Defaults to true.
     active: bool
+
+
+CreateWebhookReplay = TypedDict("CreateWebhookReplay", {
+    "from": "str",
+    "to": "str",
+    "types": "List[str]",
+}, total=False)
 
 
 class CreatedApiKey(ApiKey):
@@ -4613,6 +4622,9 @@ class WebhookDelivery(TypedDict):
     nextRetryAt: Optional[str]
     #: When a 2xx answer came.
     deliveredAt: Optional[str]
+    #: The replay that created or re-queued this delivery (sent as `X-Store-Replay`); null for a
+    #: live delivery, and again after a redeliver.
+    replayId: Optional[str]
     createdAt: str
     #: The event kind (`X-Store-Event`).
     event: str
@@ -4636,6 +4648,22 @@ class WebhookPayload(Event, total=False):
     """
 
     event: str
+
+
+WebhookReplay = TypedDict("WebhookReplay", {
+    "id": "str",
+    "status": "Literal[\"queued\", \"running\", \"completed\", \"failed\"]",
+    "from": "str",
+    "to": "str",
+    "types": "Optional[List[str]]",
+    "eventTypes": "List[str]",
+    "matched": "int",
+    "queued": "int",
+    "skipped": "int",
+    "error": "Optional[str]",
+    "finishedAt": "Optional[str]",
+    "createdAt": "str",
+}, total=False)
 
 
 class WebhookSecretRotation(TypedDict):

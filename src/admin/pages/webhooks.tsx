@@ -1,6 +1,7 @@
 import type { Pagination } from '../../lib/envelope';
 import { EVENT_TYPES } from '../../lib/events';
 import type { Delivery } from '../../modules/webhooks/deliveries.schemas';
+import type { Replay } from '../../modules/webhooks/replays.schemas';
 import type { WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';
 import { ActionButton, Checkboxes, Field, FormErrors, type FormState, PostForm } from '../components/form';
 import { SecretOnce } from '../components/secret';
@@ -60,6 +61,8 @@ export function WebhookListPage(v: {
 export function WebhookDetailPage(v: {
   endpoint: WebhookEndpoint;
   deliveries: Delivery[];
+  replays: Replay[];
+  replay: FormState;
   page: Pagination;
   url: string;
   csrf: string;
@@ -126,6 +129,7 @@ export function WebhookDetailPage(v: {
           </PostForm>
         </section>
       ) : null}
+      <ReplaySection base={base} csrf={v.csrf} canWrite={v.canWrite} form={v.replay} replays={v.replays} />
       <h2>Deliveries</h2>
       <Table
         caption="Deliveries"
@@ -151,6 +155,63 @@ export function WebhookDetailPage(v: {
         ))}
       </Table>
       <Pager page={v.page} url={v.url} />
+    </>
+  );
+}
+
+/** The replay form (POST /api/webhooks/{id}/replay) and the endpoint's latest replays with their counts. */
+function ReplaySection(v: { base: string; csrf: string; canWrite: boolean; form: FormState; replays: Replay[] }) {
+  return (
+    <>
+      {v.canWrite ? (
+        <section class="card" aria-labelledby="replay-hook">
+          <h2 id="replay-hook">Replay events</h2>
+          <p class="muted">
+            Sends this endpoint again the events of a window (within the days the store keeps its events, EVENT_RETENTION_DAYS), once per event: those already delivered or on their
+            way are skipped, those that failed for good are queued again. Each replayed delivery carries <code>X-Store-Replay</code>.
+          </p>
+          <PostForm action={`${v.base}/replay`} csrf={v.csrf}>
+            <FormErrors form={v.form} fields={['from', 'to', 'types']} />
+            <Field form={v.form} name="from" label="From (UTC)" type="datetime-local" required />
+            <Field form={v.form} name="to" label="To (UTC)" type="datetime-local" required hint="Events created before this time." />
+            <Field
+              form={v.form}
+              name="types"
+              label="Kinds"
+              placeholder="order.*, payment.completed"
+              hint="Blank: every kind the endpoint receives. order.* is every order. kind."
+            />
+            <button type="submit">Replay</button>
+          </PostForm>
+        </section>
+      ) : null}
+      <Table
+        caption="Replays"
+        head={['Replay', 'Window', 'Kinds', 'Status', 'Matched', 'Queued', 'Skipped', 'Started', 'Finished']}
+        count={v.replays.length}
+        empty="No replays yet."
+      >
+        {v.replays.map((r) => (
+          <tr>
+            <td>
+              <code>{r.id}</code>
+            </td>
+            <td>
+              {when(r.from)} – {when(r.to)}
+            </td>
+            <td>{r.types?.join(', ') ?? 'all'}</td>
+            <td>
+              <Badge value={r.status} />
+              {r.error ? <div class="muted">{r.error}</div> : null}
+            </td>
+            <td class="num">{r.matched}</td>
+            <td class="num">{r.queued}</td>
+            <td class="num">{r.skipped}</td>
+            <td>{when(r.createdAt)}</td>
+            <td>{when(r.finishedAt)}</td>
+          </tr>
+        ))}
+      </Table>
     </>
   );
 }

@@ -5,11 +5,15 @@ import { hasPermission } from '../../lib/access';
 import { deliveryListQuery } from '../../modules/webhooks/deliveries.query';
 import * as deliveryRoutes from '../../modules/webhooks/deliveries.routes';
 import * as deliveries from '../../modules/webhooks/deliveries.service';
+import { replayWebhook as replayRoute } from '../../modules/webhooks/replays.routes';
+import { CreateReplayBody } from '../../modules/webhooks/replays.schemas';
+import * as replays from '../../modules/webhooks/replays.service';
 import { allowPrivateUrls } from '../../modules/webhooks/webhooks.handlers';
 import { webhookListQuery } from '../../modules/webhooks/webhooks.query';
 import { rotateWebhookSecret as rotateRoute, webhookRoutes as routes } from '../../modules/webhooks/webhooks.routes';
 import { CreateWebhookBody, RotateSecretBody, UpdateWebhookBody, type WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';
 import * as service from '../../modules/webhooks/webhooks.service';
+import { utcInstant, utcLocal } from '../components/content';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
 import { all, failure, failureStatus, num, orNull, readForm, redirectWith, refill, str, validate } from '../form-data';
@@ -27,13 +31,30 @@ async function listPage(c: C, form: FormState, status = 200, created?: { endpoin
   return page(c, { title: 'Webhooks', active: HERE, status }, view);
 }
 
-async function detailPage(c: C, id: string, extra: { secret?: string; form?: FormState; edit?: FormState } = {}, status = 200) {
+/** The replay form's first values: the last 24 hours, every kind the endpoint receives. */
+function replayDefaults(now = new Date()): FormState {
+  return emptyForm({ from: utcLocal(new Date(now.getTime() - 24 * 3_600_000).toISOString()), to: utcLocal(now.toISOString()), types: '' });
+}
+
+/** `order.*, payment.completed` (commas or spaces) as the API's list; blank: every kind. */
+const kindList = (text: string | undefined) => {
+  const kinds = (text ?? '').split(/[\s,]+/).filter(Boolean);
+  return kinds.length ? kinds : undefined;
+};
+
+async function detailPage(c: C, id: string, extra: { secret?: string; form?: FormState; edit?: FormState; replay?: FormState } = {}, status = 200) {
   const { query } = listQuery(c, deliveryListQuery);
-  const [endpoint, { items, total }] = await Promise.all([service.getEndpoint(c.var.db, id), deliveries.listDeliveries(c.var.db, id, query)]);
+  const [endpoint, { items, total }, recent] = await Promise.all([
+    service.getEndpoint(c.var.db, id),
+    deliveries.listDeliveries(c.var.db, id, query),
+    replays.recentReplays(c.var.db, id),
+  ]);
   const view = (
     <WebhookDetailPage
       endpoint={endpoint}
       deliveries={items}
+      replays={recent}
+      replay={extra.replay ?? replayDefaults()}
       page={pageOf(query, total)}
       url={c.req.url}
       csrf={sessionOf(c).csrfToken}
@@ -88,6 +109,17 @@ export const webhookRoutes = new Hono<AppEnv>()
   .post('/:id/test', guard(deliveryRoutes.testWebhook), async (c) => {
     await deliveries.sendTestPing(c.var.db, c.env, c.req.param('id'));
     return redirectWith(c, `${HERE}/${c.req.param('id')}`, 'Test ping queued; its delivery appears below.');
+  })
+  .post('/:id/replay', guard(replayRoute), async (c) => {
+    const id = c.req.param('id');
+    const form = await readForm(c);
+    try {
+      const input = validate(CreateReplayBody, { from: utcInstant(form, 'from'), to: utcInstant(form, 'to'), types: kindList(str(form, 'types')) });
+      await replays.createReplay(c.var.db, c.env, id, input);
+      return redirectWith(c, `${HERE}/${id}`, 'Replay queued; its progress shows under Replays.');
+    } catch (error) {
+      return detailPage(c, id, { replay: failure(error, refill(form)) }, failureStatus(error));
+    }
   })
   .post('/:id/deliveries/:deliveryId/redeliver', guard(deliveryRoutes.redeliver), async (c) => {
     const { id, deliveryId } = c.req.param();

@@ -47,6 +47,8 @@ export const webhookDeliveries = sqliteTable(
     lastAttemptAt: text('last_attempt_at'),
     nextRetryAt: text('next_retry_at'),
     deliveredAt: text('delivered_at'),
+    /** The replay that created or re-queued this delivery (`X-Store-Replay`); null for a live delivery or after a redeliver. */
+    replayId: text('replay_id'),
     ...timestamps,
   },
   (t) => [uniqueIndex('webhook_deliveries_event_endpoint_idx').on(t.eventId, t.endpointId), index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt)],
@@ -73,6 +75,40 @@ export const webhookAttempts = sqliteTable(
   (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attempt)],
 );
 
+export const WEBHOOK_REPLAY_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+
+/**
+ * A replay of past events to one endpoint (src/webhooks/replay.ts): the window and kinds asked for,
+ * and how far the `webhook-replays` queue has got. `cursor` is the last event taken (`createdAt id`);
+ * the counters move in the same batch as the cursor, so they are exact at every moment.
+ */
+export const webhookReplays = sqliteTable(
+  'webhook_replays',
+  {
+    id: text('id').primaryKey(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: WEBHOOK_REPLAY_STATUSES }).notNull().default('queued'),
+    from: text('from').notNull(),
+    to: text('to').notNull(),
+    /** The kinds asked for (`order.*` allowed), or null for every kind the endpoint subscribes to. */
+    types: text('types', { mode: 'json' }).$type<string[]>(),
+    /** The event kinds the replay delivers: `types` expanded and narrowed to the endpoint's subscription. */
+    eventTypes: text('event_types', { mode: 'json' }).$type<string[]>().notNull(),
+    matched: integer('matched').notNull().default(0),
+    queued: integer('queued').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    cursor: text('cursor'),
+    /** Why a `failed` replay stopped. */
+    error: text('error'),
+    finishedAt: text('finished_at'),
+    ...timestamps,
+  },
+  (t) => [index('webhook_replays_endpoint_created_idx').on(t.endpointId, t.createdAt)],
+);
+
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
+export type WebhookReplayRow = typeof webhookReplays.$inferSelect;

@@ -15,6 +15,10 @@ export const DeliverySchema = createSelectSchema(webhookDeliveries, {
   lastAttemptAt: Timestamp.nullable(),
   nextRetryAt: Timestamp.nullable(),
   deliveredAt: Timestamp.nullable().openapi({ description: 'When a 2xx answer came.' }),
+  replayId: z.string().nullable().openapi({
+    description: 'The replay that created or re-queued this delivery (sent as `X-Store-Replay`); null for a live delivery, and again after a redeliver.',
+    example: 'whr_01JD0000000000000000000000',
+  }),
   createdAt: Timestamp,
 })
   .omit({ endpointId: true, eventType: true, updatedAt: true })

@@ -57,8 +57,8 @@ export async function getDelivery(db: Database, endpointId: string, deliveryId: 
   };
 }
 
-/** Redelivery and test pings go only to an endpoint that is switched on. */
-function assertReceiving(endpoint: WebhookEndpointRow, action: string): void {
+/** Redelivery, replays and test pings go only to an endpoint that is switched on. */
+export function assertReceiving(endpoint: WebhookEndpointRow, action: string): void {
   if (endpoint.disabledAt) {
     throw ApiError.conflict(
       `Webhook endpoint ${endpoint.id} was disabled (${endpoint.disabledReason ?? 'failing'}); re-enable it with PATCH { "active": true } before you ${action}`,
@@ -75,7 +75,7 @@ export async function redeliver(db: Database, queues: Queues, endpointId: string
   assertReceiving(await getEndpointRow(db, endpointId), 'redeliver');
   const [row] = await db
     .update(webhookDeliveries)
-    .set({ status: 'pending', nextRetryAt: null, updatedAt: now.toISOString() })
+    .set({ status: 'pending', nextRetryAt: null, replayId: null, updatedAt: now.toISOString() })
     .where(ofEndpoint(endpointId, deliveryId))
     .returning();
   if (!row) throw ApiError.notFound('Webhook delivery', deliveryId);

@@ -54,6 +54,7 @@ final class WebhooksDeliveriesResource
      *     lastAttemptAt: string|null,
      *     nextRetryAt: string|null,
      *     deliveredAt: string|null,
+     *     replayId: string|null,
      *     createdAt: string,
      *     event: string,
      * }>
@@ -89,6 +90,7 @@ final class WebhooksDeliveriesResource
      *     lastAttemptAt: string|null,
      *     nextRetryAt: string|null,
      *     deliveredAt: string|null,
+     *     replayId: string|null,
      *     createdAt: string,
      *     event: string,
      * }, mixed, void>
@@ -123,6 +125,7 @@ final class WebhooksDeliveriesResource
      *     lastAttemptAt: string|null,
      *     nextRetryAt: string|null,
      *     deliveredAt: string|null,
+     *     replayId: string|null,
      *     createdAt: string,
      *     event: string,
      *     attemptHistory: list<array{
@@ -163,6 +166,7 @@ final class WebhooksDeliveriesResource
      *     lastAttemptAt: string|null,
      *     nextRetryAt: string|null,
      *     deliveredAt: string|null,
+     *     replayId: string|null,
      *     createdAt: string,
      *     event: string,
      * }

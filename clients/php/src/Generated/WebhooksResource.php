@@ -7,16 +7,18 @@ declare(strict_types=1);
 namespace StoreApi\Generated;
 
 /**
- * The `webhooks` operations and its sub-groups (deliveries).
+ * The `webhooks` operations and its sub-groups (deliveries, replays).
  */
 final class WebhooksResource
 {
     public readonly WebhooksDeliveriesResource $deliveries;
+    public readonly WebhooksReplaysResource $replays;
 
     /** @internal built by StoreApi\Client */
     public function __construct(private readonly \StoreApi\Client $client)
     {
         $this->deliveries = new WebhooksDeliveriesResource($client);
+        $this->replays = new WebhooksReplaysResource($client);
     }
 
     /**
@@ -269,6 +271,7 @@ final class WebhooksResource
      *     lastAttemptAt: string|null,
      *     nextRetryAt: string|null,
      *     deliveredAt: string|null,
+     *     replayId: string|null,
      *     createdAt: string,
      *     event: string,
      * }

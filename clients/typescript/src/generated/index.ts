@@ -61,6 +61,8 @@ export type {
   WebhooksGetQuery,
   WebhooksDeliveriesListQuery,
   WebhooksDeliveriesGetQuery,
+  WebhooksReplaysListQuery,
+  WebhooksReplaysGetQuery,
   NotificationsTemplatesListQuery,
   NotificationsTemplatesGetQuery,
   NotificationsTemplatesResetBody,
@@ -132,5 +134,6 @@ export {
   UsersResource,
   VendorsResource,
   WebhooksDeliveriesResource,
+  WebhooksReplaysResource,
   WebhooksResource,
 } from './operations.js';

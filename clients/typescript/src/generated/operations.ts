@@ -54,6 +54,7 @@ import type {
   CreateVariant,
   CreateVendor,
   CreateWebhookEndpoint,
+  CreateWebhookReplay,
   CreatedApiKey,
   CreatedWebhookEndpoint,
   Currency,
@@ -145,6 +146,7 @@ import type {
   WebhookDelivery,
   WebhookDeliveryDetail,
   WebhookEndpoint,
+  WebhookReplay,
 } from './types.js';
 
 /** Query parameters of `GET /api/products`. */
@@ -857,7 +859,7 @@ export interface WebhooksDeliveriesListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, lastAttemptAt, id. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, eventId, status, attempts, lastStatusCode, lastError, lastAttemptAt, nextRetryAt, deliveredAt, createdAt, event. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, eventId, status, attempts, lastStatusCode, lastError, lastAttemptAt, nextRetryAt, deliveredAt, replayId, createdAt, event. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Delivery status. One of: pending, succeeded, retrying, failed. */
   status?: "pending" | "succeeded" | "retrying" | "failed";
@@ -871,7 +873,27 @@ export interface WebhooksDeliveriesListQuery {
 
 /** Query parameters of `GET /api/webhooks/{id}/deliveries/{deliveryId}`. */
 export interface WebhooksDeliveriesGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, eventId, status, attempts, lastStatusCode, lastError, lastAttemptAt, nextRetryAt, deliveredAt, createdAt, event, attemptHistory, payload. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, eventId, status, attempts, lastStatusCode, lastError, lastAttemptAt, nextRetryAt, deliveredAt, replayId, createdAt, event, attemptHistory, payload. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
+/** Query parameters of `GET /api/webhooks/{id}/replays`. */
+export interface WebhooksReplaysListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, from, to, types, eventTypes, matched, queued, skipped, error, finishedAt, createdAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Replay status. One of: queued, running, completed, failed. */
+  status?: "queued" | "running" | "completed" | "failed";
+}
+
+/** Query parameters of `GET /api/webhooks/{id}/replays/{replayId}`. */
+export interface WebhooksReplaysGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, from, to, types, eventTypes, matched, queued, skipped, error, finishedAt, createdAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -1621,10 +1643,12 @@ export class NotificationsTemplatesResource {
 export class WebhooksResource {
   private readonly core: runtime.Core;
   readonly deliveries: WebhooksDeliveriesResource;
+  readonly replays: WebhooksReplaysResource;
 
   constructor(core: runtime.Core) {
     this.core = core;
     this.deliveries = new WebhooksDeliveriesResource(core);
+    this.replays = new WebhooksReplaysResource(core);
   }
 
   /**
@@ -1693,6 +1717,47 @@ export class WebhooksResource {
    */
   test(id: string, body?: NoOptions, options?: runtime.RequestOptions): Promise<WebhookDelivery> {
     return this.core.request<WebhookDelivery>({ method: 'POST', path: `/api/webhooks/${encodeURIComponent(id)}/test`, body, kind: 'item' }, options);
+  }
+}
+
+/** `webhooks.replays`: create, list, get. */
+export class WebhooksReplaysResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * Replay past events to an endpoint
+   *
+   * `POST /api/webhooks/{id}/replay`
+   */
+  create(id: string, body: CreateWebhookReplay, options?: runtime.RequestOptions): Promise<WebhookReplay> {
+    return this.core.request<WebhookReplay>({ method: 'POST', path: `/api/webhooks/${encodeURIComponent(id)}/replay`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * List a webhook endpoint's replays
+   *
+   * `GET /api/webhooks/{id}/replays`
+   */
+  list(id: string, query?: WebhooksReplaysListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<WebhookReplay>> {
+    return this.core.request<runtime.ListResult<WebhookReplay>>({ method: 'GET', path: `/api/webhooks/${encodeURIComponent(id)}/replays`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(id: string, query?: WebhooksReplaysListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<WebhookReplay>> {
+    return this.core.paginate<WebhookReplay>({ method: 'GET', path: `/api/webhooks/${encodeURIComponent(id)}/replays`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Get a replay and its progress
+   *
+   * `GET /api/webhooks/{id}/replays/{replayId}`
+   */
+  get(id: string, replayId: string, query?: WebhooksReplaysGetQuery, options?: runtime.RequestOptions): Promise<WebhookReplay> {
+    return this.core.request<WebhookReplay>({ method: 'GET', path: `/api/webhooks/${encodeURIComponent(id)}/replays/${encodeURIComponent(replayId)}`, query, kind: 'item' }, options);
   }
 }
 

@@ -2764,6 +2764,8 @@ export interface WebhookDelivery {
   nextRetryAt: string | null;
   /** When a 2xx answer came. */
   deliveredAt: string | null;
+  /** The replay that created or re-queued this delivery (sent as `X-Store-Replay`); null for a live delivery, and again after a redeliver. */
+  replayId: string | null;
   createdAt: string;
   /** The event kind (`X-Store-Event`). */
   event: string;
@@ -2814,6 +2816,41 @@ export interface Event {
 }
 
 export type NoOptions = Record<string, never>;
+
+/** A replay of an endpoint's past events, and its progress. Its `id` is the `X-Store-Replay` header of the deliveries it queues. */
+export interface WebhookReplay {
+  id: string;
+  /** `queued` (waiting for the replay queue), `running` (pages of the window being queued), `completed` (every matching event was looked at), `failed` (stopped; `error` says why). */
+  status: "queued" | "running" | "completed" | "failed";
+  /** Events created at or after this time are replayed. */
+  from: string;
+  /** Events created before this time are replayed (a `to` later than the request is taken as the time of the request). */
+  to: string;
+  /** The kinds asked for, as given (`order.*` allowed); null: every kind the endpoint subscribes to. */
+  types: Array<string> | null;
+  /** The event kinds replayed: `types` expanded and narrowed to what the endpoint subscribes to. */
+  eventTypes: Array<string>;
+  /** Events of the window and kinds looked at so far. */
+  matched: number;
+  /** Deliveries this replay created, or re-queued because they had failed for good. */
+  queued: number;
+  /** Events already delivered, or on their way (pending or retrying), to this endpoint: not sent again. */
+  skipped: number;
+  /** Why a `failed` replay stopped. */
+  error: string | null;
+  /** When it completed or failed. */
+  finishedAt: string | null;
+  createdAt: string;
+}
+
+export interface CreateWebhookReplay {
+  /** Replay events created at or after this time: within the events the store keeps (EVENT_RETENTION_DAYS, 30 by default). */
+  from: string;
+  /** Replay events created before this time; after `from`. A time later than now is taken as now. */
+  to: string;
+  /** Only these kinds (`order.*`: every `order.` kind), each one the endpoint subscribes to. Every kind it subscribes to when left out. */
+  types?: Array<string>;
+}
 
 /** What one event sends on one channel. `subject`, `body` (plain text; the SMS text) and `bodyHtml` (email only; values are HTML-escaped in it) use `{{variable}}` placeholders. */
 export interface NotificationTemplate {
