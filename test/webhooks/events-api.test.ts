@@ -104,16 +104,26 @@ describe('GET /api/events', () => {
     expectError(await api('/api/events'), 401, 'AUTHENTICATION_ERROR');
   });
 
-  it("shows a vendor the events of its own products only: not another vendor's, not orders", async () => {
+  it("shows a vendor its own products' events and its orders' order events without their amounts; nothing of another vendor's", async () => {
     const key = await adminKey();
     const mine = await insertVendorUser();
     const theirs = await insertVendorUser();
-    const own = await createProduct(key, { vendorId: mine.vendor.id });
-    const other = await createProduct(key, { vendorId: theirs.vendor.id });
+    const own = await createProduct(key, { vendorId: mine.vendor.id, price: 10, stock: 5 });
+    const other = await createProduct(key, { vendorId: theirs.vendor.id, price: 20, stock: 5 });
     const seen = await page(mine.token, 'type=product.*&limit=100');
     expect(seen.data.some((e) => e.resourceId === own.id)).toBe(true);
     expect(seen.data.some((e) => e.resourceId === other.id)).toBe(false);
-    expect((await page(mine.token, 'type=order.*')).data).toEqual([]);
+
+    const order = async (variantId: string) =>
+      (await api('/api/orders', { method: 'POST', key, json: { email: `v-${uid()}@example.com`, lines: [{ variantId, quantity: 1 }] } })).body.data;
+    const ours = await order(own.variants[0].id);
+    const elsewhere = await order(other.variants[0].id);
+    await api(`/api/orders/${ours.id}/payments`, { method: 'POST', key, json: { provider: 'manual' } });
+    const orderEvents = (await page(mine.token, `type=order.*,payment.*&limit=100`)).data as unknown as { resourceId: string; event: string; data: Record<string, unknown> }[];
+    expect(orderEvents.some((e) => e.resourceId === elsewhere.id)).toBe(false);
+    const placed = orderEvents.find((e) => e.resourceId === ours.id && e.event === 'order.placed');
+    expect(placed?.data).toEqual({ orderId: ours.id, orderNumber: ours.number, status: 'pending' });
+    expect(orderEvents.some((e) => e.event.startsWith('payment.'))).toBe(false);
     const [otherEvent] = await db().select().from(events).where(eq(events.resourceId, other.id));
     expectError(await api(`/api/events/${otherEvent!.id}`, { key: mine.token }), 404, 'NOT_FOUND');
   });

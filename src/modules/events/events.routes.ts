@@ -8,7 +8,8 @@ import { EventSchema } from './events.schemas';
 const tags = ['Events'];
 const canRead = requirePermission('events:read');
 const reach =
-  'Needs `events:read` (admins; vendors read the events of their own products: `product.*` and `inventory.low`). Customers read none. ' +
+  'Needs `events:read` (admins; vendors read the events of their own products, `product.*` and `inventory.low`, and the `order.*` events of orders holding ' +
+  'their lines with `data` cut to `orderId`, `orderNumber`, `status`, `previousStatus` and `reason`). Customers read none. ' +
   'Events are kept `EVENT_RETENTION_DAYS` (30 by default), then pruned.';
 
 export const listEvents = apiRoute({

@@ -5,11 +5,11 @@ import type { Principal } from '../../lib/access';
 import { ApiError } from '../../lib/errors';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { eventObject } from '../../webhooks/payload';
-import { eventCondition } from './events.access';
+import { eventCondition, vendorView } from './events.access';
 import type { eventListQuery } from './events.query';
 import type { StoreEvent } from './events.schemas';
 
-const toEvent = (row: typeof events.$inferSelect) => eventObject(row) as StoreEvent;
+const toEvent = (principal: Principal) => (row: typeof events.$inferSelect) => vendorView(principal, eventObject(row) as StoreEvent);
 
 /** A page of the events `principal` reads, and how many match (after a cursor: how many are left of the walk). */
 export async function listEvents(db: Database, principal: Principal, query: ParsedListQuery<typeof eventListQuery.filters>, config: typeof eventListQuery) {
@@ -24,7 +24,7 @@ export async function listEvents(db: Database, principal: Principal, query: Pars
       .offset(plan.offset),
     db.select({ total: count() }).from(events).where(plan.matching),
   ]);
-  return { items: rows.map(toEvent), total: totals[0]!.total };
+  return { items: rows.map(toEvent(principal)), total: totals[0]!.total };
 }
 
 /** An event `principal` reads, as its deliveries carried it; 404 otherwise (pruned included). */
@@ -34,5 +34,5 @@ export async function getEvent(db: Database, principal: Principal, id: string): 
     .from(events)
     .where(and(eq(events.id, id), eventCondition(principal)));
   if (!row) throw ApiError.notFound('Event', id);
-  return toEvent(row);
+  return toEvent(principal)(row);
 }
