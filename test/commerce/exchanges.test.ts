@@ -154,4 +154,17 @@ describe('exchanging a return', () => {
     expectError(byExchange, 422, 'VALIDATION_ERROR');
     expect(byExchange.body.error.details[0]).toMatchObject({ field: 'provider' });
   });
+
+  it('refuses, leaving nothing, when no payment has the value left to give: staff name one', async () => {
+    const b = await receivedBoots();
+    await receive(b);
+    // The first order paid 120.00 in one payment; 80.00 of it refunded leaves 40.00, less than the pair's 60.00.
+    await ok(`/api/payments/${b.payment.id}/refunds`, { method: 'POST', key: b.key, json: { amount: 80 } });
+    const refused = await exchange(b, { lines: [{ variantId: b.size43, quantity: 1 }] });
+    expectError(refused, 409, 'CONFLICT');
+    expect(refused.body.error.message).toMatch(/has 40 USD left to refund, less than the 60/);
+    expect(refused.body.error.details[0]).toMatchObject({ field: 'paymentId' });
+    expect(await ok(`/api/returns/${b.ret.id}`, { key: b.key })).toMatchObject({ status: 'received', exchangeOrderId: null });
+    expect(await stockOf(b.size43)).toBe(5);
+  });
 });

@@ -22,6 +22,7 @@ export const listEvents = apiRoute({
     'Every event, newest first (`sort=position` for oldest first), each exactly as its webhook deliveries carried it: to catch up after a receiver was down, ' +
     'or to back-fill a new endpoint. Page by cursor, which stays stable while new events arrive: newest first, pass the last event of a page as `before`; ' +
     'oldest first (`sort=position`), pass it as `after`. `pagination.total` counts what is left of that walk, so `hasNext` says whether to go on. ' +
+    'A cursor naming no event kept (pruned, or mistyped) is 400, never an empty page. ' +
     `${reach}`,
   security: bearerAuth,
   middleware: [canRead] as const,

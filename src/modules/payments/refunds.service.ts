@@ -109,11 +109,7 @@ async function insertPending(
   }
   if (input.returnId) await assertReturnOf(db, order, input.returnId);
   const byLines = input.lines || input.shipping !== undefined ? await refundByLines(db, order, input.lines ?? [], input.shipping) : null;
-  const [{ pending = 0 } = {}] = await db
-    .select({ pending: pendingRefunds(payment.id) })
-    .from(payments)
-    .where(eq(payments.id, payment.id));
-  const left = payment.amount - payment.amountRefunded - pending;
+  const left = await leftToRefund(db, payment);
   const computed = byLines ? byLines.lines.reduce((sum, l) => sum + l.amount, byLines.shipping) : left;
   // With lines, `amount` is staff's override of what they are worth.
   const amount = input.amount === undefined ? computed : amountInMinor(input.amount, digits);
@@ -181,4 +177,13 @@ export async function paymentToRefund(db: Database, order: OrderRow, named: stri
   const best = rows.sort((a, b) => left(b) - left(a))[0];
   if (!best) throw ApiError.conflict(`Order '${order.id}' has no completed payment to refund`);
   return best.payment;
+}
+
+/** What a payment still has to give back: its amount less what was refunded and what pending refunds take. */
+export async function leftToRefund(db: Database, payment: PaymentRow): Promise<number> {
+  const [row] = await db
+    .select({ pending: pendingRefunds(payment.id) })
+    .from(payments)
+    .where(eq(payments.id, payment.id));
+  return payment.amount - payment.amountRefunded - (row?.pending ?? 0);
 }

@@ -15,7 +15,7 @@ import { exchangeProvider } from '../payments/providers/exchange';
 import type { StripeSettings } from '../payments/providers/stripe';
 import { refundCreatedData } from '../payments/refund-event';
 import { type RefundByLines, refundByLines, unchangedSince } from '../payments/refund-lines';
-import { createRefund, paymentToRefund, pendingRefunds } from '../payments/refunds.service';
+import { createRefund, leftToRefund, paymentToRefund, pendingRefunds } from '../payments/refunds.service';
 import { recordCharge, recordRefund } from '../payments/settle';
 import { returnWriter } from './returns.access';
 import type { Exchange, ExchangeInput } from './exchanges.schemas';
@@ -61,6 +61,7 @@ export async function exchangeReturn(
   );
   const value = worked.lines.reduce((sum, l) => sum + l.amount, 0);
   const payment = await paymentToRefund(db, order, input.paymentId);
+  const room = await leftToRefund(db, payment);
   const actor = actorRef(principal);
   const refundId = newId(ID_PREFIX.refund, now.getTime());
   const paymentId = newId(ID_PREFIX.payment, now.getTime());
@@ -83,6 +84,12 @@ export async function exchangeReturn(
       numberStart,
       alsoWrite: (newOrder) => {
         credit = Math.min(value, newOrder.total);
+        if (credit > room) {
+          throw ApiError.conflict(
+            `Payment '${payment.id}' has ${toMajor(room, order.minorUnits)} ${order.currency} left to refund, less than the ${toMajor(credit, order.minorUnits)} the exchange moves: name another payment (paymentId)`,
+            'paymentId',
+          );
+        }
         const refund: RefundRow = {
           id: refundId,
           paymentId: payment.id,
