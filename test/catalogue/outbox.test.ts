@@ -38,6 +38,9 @@ describe('outbox events of product writes', () => {
       data: { productId: body.id, product: body },
       createdAt: body.createdAt,
       publishedAt: null,
+      position: expect.any(Number),
+      resourceId: body.id,
+      sequence: 1,
     });
   });
 

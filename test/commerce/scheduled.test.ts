@@ -12,7 +12,7 @@ it('drops idempotency keys older than 24 hours and keeps newer ones', async () =
   await db()
     .insert(idempotencyKeys)
     .values([row('old', hoursAgo(25)), row('fresh', hoursAgo(23))]);
-  expect(await runScheduled(env, HOURLY_CRON, now)).toEqual({ idempotencyKeysDeleted: 1, mediaFilesDeleted: 0 });
+  expect(await runScheduled(env, HOURLY_CRON, now)).toEqual({ idempotencyKeysDeleted: 1, mediaFilesDeleted: 0, eventsPruned: expect.any(Number) });
   const left = await db().select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.scope, 'test'));
   expect(left.map((r) => r.key)).toEqual(['fresh']);
 });
