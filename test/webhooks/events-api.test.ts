@@ -96,6 +96,7 @@ describe('GET /api/events', () => {
     await writeEvent('store_credit.changed', { customerId: marker, entryId: 'sce_1', amount: 1, currency: 'USD', reason: 'adjustment' });
     expect((await page(key, `resource=${marker}&type=customer.*`)).data.map((e) => e.event)).toEqual(['customer.registered']);
     expect((await page(key, `resource=${marker}&type=customer.*,store_credit.changed`)).data).toHaveLength(2);
+    expect((await page(key, `resource=${marker}&type=store_credit.*`)).data.map((e) => e.event)).toEqual(['store_credit.changed']);
     const bad = await api('/api/events?type=order.nope,widget.*', { key });
     expectError(bad, 400, 'INVALID_REQUEST');
     expect(JSON.stringify(bad.body.error)).toMatch(/order\.nope, widget\.\*/);

@@ -31,7 +31,8 @@ const typeFilter: FilterSpec<string[] | undefined> = {
     })
     .openapi({ description: 'Kinds, comma-separated; `order.*` for every kind of orders.', example: 'order.*,payment.refunded' }) as never,
   where: (names) =>
-    or(...names.map((name) => (name.endsWith('.*') ? like(events.type, `${name.slice(0, -1).replace(/_/g, '\\_')}%`) : eq(events.type, name)))) ?? inArray(events.type, []),
+    // `_` in a prefix (store_credit.*) is LIKE's any-one-character: the kinds are known, so it matches only its own.
+    or(...names.map((name) => (name.endsWith('.*') ? like(events.type, `${name.slice(0, -1)}%`) : eq(events.type, name)))) ?? inArray(events.type, []),
 };
 
 /** `after=evt_…` / `before=evt_…`: events written after (before) that one, whatever the sort: a walk by them is stable while new events arrive. */
