@@ -62,6 +62,18 @@ for (const name of ['SIGINT', 'SIGTERM']) {
  * vars; resolves once /api/health answers, with { base, port, output, stop() } (stop ends it).
  */
 export async function startWranglerDev({ state, vars }) {
+  // A port found free can be taken before wrangler binds it (an outgoing connection gets it as its
+  // ephemeral port on a busy machine): that start fails at once with "Address already in use", so try other ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWranglerDevOnce({ state, vars });
+    } catch (error) {
+      if (attempt === 3 || !/Address already in use/.test(String(error?.message ?? error))) throw error;
+    }
+  }
+}
+
+async function startWranglerDevOnce({ state, vars }) {
   const port = await freePort();
   const inspectorPort = await freePort();
   const args = [
