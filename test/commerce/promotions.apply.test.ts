@@ -158,6 +158,19 @@ describe('promotions applied', () => {
     expect((await api(`/api/promotions/${limited.id}`, { key })).body.data.timesUsed).toBe(5);
   });
 
+  it('a limit per customer: the same guest email gets the promotion once, another email gets it too', async () => {
+    const item = await variantOf(10);
+    const once = await promotion({ name: 'Once each', type: 'fixed', value: 1, target: 'items', include: { productIds: [item.productId] }, perCustomerLimit: 1 });
+    const order = (email: string) => post('/api/orders', { email, lines: [{ variantId: item.variantId, quantity: 1 }] });
+    const email = `once-${uid()}@example.test`;
+    const first = await order(email);
+    const second = await order(email.toUpperCase());
+    const other = await order(`other-${uid()}@example.test`);
+    // The second may be priced from inputs kept before the first: the database's limit refuses it, and it is priced again without.
+    expect([first, second, other].map((r) => r.body.data.discountTotal)).toEqual([1, 0, 1]);
+    expect((await api(`/api/promotions/${once.id}`, { key })).body.data.timesUsed).toBe(2);
+  });
+
   it('an order with automatic promotions kept per isolate is still one round trip, and a promotion changed since is found by the guard', async () => {
     const item = await variantOf(20);
     const off = await promotion({ name: 'Kept', type: 'fixed', value: 2, target: 'items', include: { productIds: [item.productId] } });

@@ -14,8 +14,8 @@ import { KeptCustomerPrices } from '../price-lists/kept-customer-prices';
  * on, the guard aborts the batch, the kept inputs are dropped and the order is read afresh.
  *
  * Orders with a coupon code are always read: a coupon's uses change with every order that uses it.
- * So are a customer's orders while an automatic promotion limits uses per customer. The promotions'
- * `timesUsed` may be behind: the order's batch enforces usage limits (place-order.ts).
+ * Kept automatic promotions count as unused by the customer and their `timesUsed` may be behind:
+ * the order's batch enforces both limits, and an order refused by one is read afresh (place-order.ts).
  */
 interface Kept {
   version: number;
@@ -60,7 +60,6 @@ export function keptQuoteInputs(request: QuoteRequest): QuoteInputs | undefined 
   if (!customerPrices) return undefined;
   const customerGroupIds = customerId ? kept.customerGroups.get(customerId) : [];
   if (!customerGroupIds) return undefined;
-  if (request.customerKey && kept.promotions.some((p) => p.perCustomerLimit !== null)) return undefined;
   const variants: QuoteVariant[] = [];
   const categoryIds: Record<string, string[]> = {};
   for (const id of variantIds) {
