@@ -144,6 +144,21 @@ describe('promotions applied', () => {
     expectError(order, 409, 'COUPON_NOT_APPLICABLE');
   });
 
+  it('a code entered on a cart that stops applying is dropped with a notice; the checkout then charges without it', async () => {
+    const item = await variantOf(30);
+    const code = `WELCOME-${uid()}`.toUpperCase();
+    const welcome = await promotion({ name: 'Welcome', code, type: 'percentage', value: 10 });
+    const cart = await cartOf([[item.variantId, 1]]);
+    expect((await call(cart, '/coupon', 'POST', { code })).body.data).toMatchObject({ couponCode: code, totals: { discountTotal: 3 } });
+    expect((await api(`/api/promotions/${welcome.id}`, { method: 'PATCH', key, json: { minSubtotal: 100 } })).status).toBe(200);
+    const shown = (await call(cart, '')).body.data;
+    expect(shown).toMatchObject({ couponCode: null, totals: { discountTotal: 0 } });
+    expect(shown.notices).toEqual([{ code: 'coupon_removed', message: `Code '${code}' needs a subtotal of at least 100 USD; it was removed from the cart` }]);
+    const placed = await call(cart, '/checkout', 'POST', { shippingAddress: { line1: '1 Main St', city: 'Springfield', country: 'US' } });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    expect(placed.body.data).toMatchObject({ couponCode: null, discountTotal: 0 });
+  });
+
   it('a usage limit of 5 under 20 concurrent checkouts: all are placed, exactly 5 get the discount (the rest are priced again without it)', async () => {
     const item = await variantOf(10);
     const limited = await promotion({ name: 'First five', type: 'percentage', value: 50, target: 'items', include: { productIds: [item.productId] }, usageLimit: 5 });
