@@ -37,6 +37,7 @@ export const MOUNTS: readonly Mount[] = [
   { at: '/api', keys: ['api/settings'], load: async () => (await import('./modules/shipping')).shippingRouter },
   { at: '/api', keys: ['api/coupons'], load: async () => (await import('./modules/coupons')).couponsRouter },
   { at: '/api', keys: ['api/price-lists'], load: async () => (await import('./modules/price-lists')).priceListsRouter },
+  { at: '/api', keys: ['api/promotions'], load: async () => (await import('./modules/promotions')).promotionsRouter },
   { at: '/api', keys: ['api/gift-cards'], load: async () => (await import('./modules/gift-cards')).giftCardsRouter },
   { at: '/api', keys: ['api/carts'], load: async () => (await import('./modules/carts')).cartsRouter },
   { at: '/api', keys: ['api/orders'], load: async () => (await import('./modules/orders')).ordersRouter },

@@ -55,6 +55,7 @@ export const AUDITED_TABLES: Record<string, string> = {
   customer_group_members: 'customer_group_member',
   price_lists: 'price_list',
   price_list_prices: 'price_list_price',
+  promotions: 'promotion',
 };
 
 /** Tables whose writes are not audited, and why. */
@@ -89,6 +90,7 @@ export const NOT_AUDITED: Record<string, string> = {
   provider_events: "a payment provider's webhook events, recorded once handled (their effects on payments and refunds are audited)",
   order_status_history: "a history itself; the order's status change is audited on the order",
   inventory_adjustments: 'a stock history itself; the stock change is audited on the variant',
+  promotion_usages: "bookkeeping of placed orders; the promotion's timesUsed change is audited",
   coupon_usages: "bookkeeping of placed orders; the coupon's timesUsed change is audited",
   webhook_deliveries: 'delivery bookkeeping written by the queue consumers',
   webhook_attempts: 'delivery bookkeeping written by the queue consumers',

@@ -58,6 +58,11 @@ const OPENAPI_TAGS = [
   { name: 'Returns', description: "Returns of an order's lines: requested, approved, received (restocking) and refunded." },
   { name: 'Inventory', description: 'Stock per variant and its history of adjustments.' },
   { name: 'Coupons', description: 'Discount codes and their rules.' },
+  {
+    name: 'Promotions',
+    description:
+      'Money off carts and orders, automatic or by code: a percentage or fixed amount off the order or its matching items, buy X get Y, free shipping; with conditions, priority and combination rules (docs/promotions.md). Needs `coupons:read` / `coupons:write`.',
+  },
   { name: 'Gift cards', description: 'Cards issued by staff or bought, spent as a payment at checkout; their codes are shown once (docs/gift-cards.md).' },
   { name: 'Customers', description: 'Customer accounts and their addresses (also as `me` for the signed-in customer).' },
   {

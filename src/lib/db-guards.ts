@@ -10,6 +10,8 @@ export const GUARDS = {
   insufficient_stock: 'Not enough stock for this quantity',
   coupon_usage_limit: 'This coupon has been used up',
   coupon_customer_limit: 'This coupon has already been used the maximum number of times by this customer',
+  promotion_usage_limit: 'This promotion has been used up',
+  promotion_customer_limit: 'This promotion has already been used the maximum number of times by this customer',
   order_overpaid: 'The amount is more than is owed (or refundable) on this order',
   refund_exceeds_payment: 'The refund is more than is left to refund on this payment',
   overshipped: 'More would be shipped (or delivered) than was ordered',

@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   PROVIDER_ERROR: 502,
   SHIPPING_UNAVAILABLE: 422,
+  COUPON_NOT_APPLICABLE: 409,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -57,6 +57,8 @@ export const ID_PREFIX = {
   shippingMethod: 'smeth',
   coupon: 'coup',
   couponUsage: 'cuse',
+  promotion: 'promo',
+  promotionUsage: 'puse',
   page: 'page',
   menu: 'menu',
   banner: 'bnr',

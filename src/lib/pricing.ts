@@ -50,6 +50,11 @@ export interface PricingContext {
   currency: PricingCurrency;
   /** A coupon already found applicable (see coupon-rules), or null. */
   coupon: (Pick<CouponRow, 'type' | 'value' | 'productIds' | 'categoryIds'> & Partial<Pick<CouponRow, 'currencyAmounts'>>) | null;
+  /**
+   * Discounts decided by the promotion engine (src/modules/promotions, which quotes use): each line's
+   * by its key, and what is taken off the shipping price. Given, they replace the coupon's.
+   */
+  discounts?: { byKey: (key: string) => number; shipping: number };
   tax: PricingTax;
   /**
    * The shipping charge, in minor units of the pricing currency, of a cart whose subtotal after
@@ -127,7 +132,7 @@ export function priceLines(lines: PriceableLine[], ctx: PricingContext): PricedT
   const added = (tax: number) => (inclusive ? 0 : tax);
   const unitPrices = lines.map((line) => line.ownUnitPrice ?? inCurrency(line.unitPrice, ctx));
   const subtotals = lines.map((line, i) => unitPrices[i]! * line.quantity);
-  const lineDiscounts = discounts(lines, subtotals, ctx);
+  const lineDiscounts = ctx.discounts ? lines.map((line) => ctx.discounts!.byKey(line.key)) : discounts(lines, subtotals, ctx);
   const priced = lines.map((line, i): PricedLine => {
     const charged = subtotals[i]! - lineDiscounts[i]!;
     const taxRate = ctx.tax.rateFor(line.taxClass);
@@ -137,7 +142,7 @@ export function priceLines(lines: PriceableLine[], ctx: PricingContext): PricedT
   const sum = (pick: (l: PricedLine) => number) => priced.reduce((a, l) => a + pick(l), 0);
   const subtotal = sum((l) => l.subtotal);
   const discountTotal = sum((l) => l.discount);
-  const shippingTotal = lines.length === 0 ? 0 : ctx.shipping(subtotal - discountTotal);
+  const shippingTotal = lines.length === 0 ? 0 : ctx.shipping(subtotal - discountTotal) - (ctx.discounts?.shipping ?? 0);
   const shippingTaxRate = shippingTotal > 0 ? ctx.tax.shippingRate : null;
   const shippingTax = taxOn(shippingTotal, shippingTaxRate, inclusive);
   const taxTotal = sum((l) => l.tax) + shippingTax;

@@ -32,6 +32,11 @@ from ._types import (
     CreateOrderLinesItem,
     CreateOrderShippingAddress,
     CreateProductImagesItem,
+    CreatePromotionBuyXGetY,
+    CreatePromotionCurrencyAmountsItem,
+    CreatePromotionExclude,
+    CreatePromotionFreeShipping,
+    CreatePromotionInclude,
     CreateRefundLinesItem,
     CreateReturnLinesItem,
     CreateShipmentLinesItem,
@@ -71,6 +76,7 @@ from ._types import (
     ProductMedia,
     ProductReport,
     ProductSuggestions,
+    Promotion,
     Refund,
     RenderedNotification,
     Return,
@@ -90,6 +96,11 @@ from ._types import (
     UpdateCouponCurrencyAmountsItem,
     UpdatedCustomer,
     UpdateProductImagesItem,
+    UpdatePromotionBuyXGetY,
+    UpdatePromotionCurrencyAmountsItem,
+    UpdatePromotionExclude,
+    UpdatePromotionFreeShipping,
+    UpdatePromotionInclude,
     UpdateReturnRestockItem,
     UpdateShippingMethodCurrencyRatesItem,
     User,
@@ -139,6 +150,7 @@ __all__ = [
     "ProductsMediaResource",
     "ProductsResource",
     "ProductsVariantsResource",
+    "PromotionsResource",
     "ReportsResource",
     "ReturnsResource",
     "RolesResource",
@@ -186,6 +198,7 @@ class StoreApiResources(ResourceBase):
         self.payments = PaymentsResource(http)
         self.price_lists = PriceListsResource(http)
         self.products = ProductsResource(http)
+        self.promotions = PromotionsResource(http)
         self.reports = ReportsResource(http)
         self.returns = ReturnsResource(http)
         self.roles = RolesResource(http)
@@ -6023,6 +6036,333 @@ class ProductsVariantsResource(ResourceBase):
                 "stock": stock,
                 "lowStockThreshold": lowStockThreshold,
                 "position": position,
+            }),
+        )
+
+
+class PromotionsResource(ResourceBase):
+    """promotions: Promotions."""
+
+    def create(
+        self,
+        *,
+        name: str,
+        type: Literal["percentage", "fixed", "buy_x_get_y", "free_shipping"],
+        description: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        code: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        value: Union[float, NotGiven] = NOT_GIVEN,
+        currencyAmounts: Union[List[CreatePromotionCurrencyAmountsItem], NotGiven] = NOT_GIVEN,
+        target: Union[Literal["order", "items"], NotGiven] = NOT_GIVEN,
+        buyXGetY: Union[Optional[CreatePromotionBuyXGetY], NotGiven] = NOT_GIVEN,
+        freeShipping: Union[Optional[CreatePromotionFreeShipping], NotGiven] = NOT_GIVEN,
+        minSubtotal: Union[Optional[float], NotGiven] = NOT_GIVEN,
+        minQuantity: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        include: Union[CreatePromotionInclude, NotGiven] = NOT_GIVEN,
+        exclude: Union[CreatePromotionExclude, NotGiven] = NOT_GIVEN,
+        customerGroupIds: Union[List[str], NotGiven] = NOT_GIVEN,
+        currencies: Union[List[str], NotGiven] = NOT_GIVEN,
+        startsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        endsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        usageLimit: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        perCustomerLimit: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        priority: Union[int, NotGiven] = NOT_GIVEN,
+        combinesWithPromotions: Union[bool, NotGiven] = NOT_GIVEN,
+        combinesWithCodes: Union[bool, NotGiven] = NOT_GIVEN,
+        active: Union[bool, NotGiven] = NOT_GIVEN,
+    ) -> Promotion:
+        """Create a promotion.
+
+        POST /api/promotions
+
+        Args:
+            name: Shown to shoppers on each line it discounts.
+            code: The code a shopper enters; null (the default): automatic. Stored upper case,
+                unique among promotions.
+            value: For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for
+                `fixed`, the amount off in major units of the store's default currency. Unused (0)
+                for `buy_x_get_y` and `free_shipping`.
+            currencyAmounts: A `fixed` promotion's own amounts in other currencies of the store
+                (not the default one); the list replaces the stored one whole.
+            target: `percentage` and `fixed`: `order` (the default) discounts every line not
+                excluded; `items` only the lines matching `include`.
+            buyXGetY: Required for (and only for) `buy_x_get_y`. An empty `get` set: the `buy`
+                set.
+            freeShipping: For `free_shipping` only: the methods and zones it is limited to.
+            minSubtotal: Smallest cart subtotal before discounts, major units of the default
+                currency; null: any.
+            minQuantity: Fewest units of the matching lines; null: any.
+            include: The lines that match (empty: every line).
+            exclude: Lines never discounted nor counted by the promotion.
+            customerGroupIds: Only customers in one of these groups (empty: everyone, guests
+                too).
+            currencies: Only carts in these currencies of the store (empty: every currency).
+            startsAt: ISO 8601 date-time; stored in UTC.
+            endsAt: Must be after `startsAt`.
+            usageLimit: Orders that may use it in all; null: unlimited. Cannot go below
+                `timesUsed`.
+            perCustomerLimit: Orders per customer (guests by email); null: unlimited.
+            priority: Higher applies first (default 0).
+            combinesWithPromotions: May apply together with automatic promotions (default
+                false).
+            combinesWithCodes: May apply together with codes, coupons included (default false).
+            active: Switched on (the default); off, it never applies.
+        """
+        return self._http.call(
+            "POST",
+            "/api/promotions",
+            kind="item",
+            body=compact_body({
+                "name": name,
+                "description": description,
+                "code": code,
+                "type": type,
+                "value": value,
+                "currencyAmounts": currencyAmounts,
+                "target": target,
+                "buyXGetY": buyXGetY,
+                "freeShipping": freeShipping,
+                "minSubtotal": minSubtotal,
+                "minQuantity": minQuantity,
+                "include": include,
+                "exclude": exclude,
+                "customerGroupIds": customerGroupIds,
+                "currencies": currencies,
+                "startsAt": startsAt,
+                "endsAt": endsAt,
+                "usageLimit": usageLimit,
+                "perCustomerLimit": perCustomerLimit,
+                "priority": priority,
+                "combinesWithPromotions": combinesWithPromotions,
+                "combinesWithCodes": combinesWithCodes,
+                "active": active,
+            }),
+        )
+
+    def delete(self, id: str, /) -> None:
+        """Delete a promotion.
+
+        DELETE /api/promotions/{id}
+        """
+        return self._http.call(
+            "DELETE",
+            "/api/promotions/{id}",
+            kind="none",
+            path_params={"id": id},
+        )
+
+    def get(self, id: str, /, *, fields: Optional[str] = None) -> Promotion:
+        """Get a promotion by id or code.
+
+        GET /api/promotions/{id}
+
+        Args:
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, name, description, code, type, value,
+                currencyAmounts, target, buyXGetY, freeShipping, minSubtotal, minQuantity, include,
+                exclude, customerGroupIds, currencies, startsAt, endsAt, usageLimit,
+                perCustomerLimit, timesUsed, priority, combinesWithPromotions, combinesWithCodes,
+                active, createdAt, updatedAt. A `fields` selection returns only the selected
+                properties, so properties the response schema marks required may be absent: clients
+                and validators should treat them as optional then.
+        """
+        return self._http.call(
+            "GET",
+            "/api/promotions/{id}",
+            kind="item",
+            path_params={"id": id},
+            query={"fields": fields},
+        )
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+        active: Optional[bool] = None,
+        type: Optional[Literal["percentage", "fixed", "buy_x_get_y", "free_shipping"]] = None,
+    ) -> Page[Promotion]:
+        """List promotions.
+
+        GET /api/promotions
+
+        Returns one page (a Page with .data and .pagination); iterate() goes through every page.
+
+        Args:
+            page: Page number, from 1. A page past the end is an empty list.
+            limit: Items per page, 1 to 100.
+            sort: Comma-separated `field:direction` keys applied in order (direction asc by
+                default; ties end on id, in the direction of the last key). Sortable: createdAt,
+                name, priority, endsAt, id. Default: createdAt:desc.
+            fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
+                Names may be snake_case. Top-level fields: id, name, description, code, type, value,
+                currencyAmounts, target, buyXGetY, freeShipping, minSubtotal, minQuantity, include,
+                exclude, customerGroupIds, currencies, startsAt, endsAt, usageLimit,
+                perCustomerLimit, timesUsed, priority, combinesWithPromotions, combinesWithCodes,
+                active, createdAt, updatedAt. A `fields` selection returns only the selected
+                properties, so properties the response schema marks required may be absent: clients
+                and validators should treat them as optional then.
+            q: Search in name, code and description, case-insensitive.
+            active: Switched on or off. true or false.
+            type: Promotion type. One of: percentage, fixed, buy_x_get_y, free_shipping.
+        """
+        return self._http.call(
+            "GET",
+            "/api/promotions",
+            kind="list",
+            query={
+                "page": page,
+                "limit": limit,
+                "sort": sort,
+                "fields": fields,
+                "q": q,
+                "active": active,
+                "type": type,
+            },
+        )
+
+    def pages(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+        active: Optional[bool] = None,
+        type: Optional[Literal["percentage", "fixed", "buy_x_get_y", "free_shipping"]] = None,
+    ) -> Iterator[Page[Promotion]]:
+        """Every page of list(), each fetched when the one before is used up."""
+        yield from self.list(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            q=q,
+            active=active,
+            type=type,
+        ).iter_pages()
+
+    def iterate(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        sort: Optional[str] = None,
+        fields: Optional[str] = None,
+        q: Optional[str] = None,
+        active: Optional[bool] = None,
+        type: Optional[Literal["percentage", "fixed", "buy_x_get_y", "free_shipping"]] = None,
+    ) -> Iterator[Promotion]:
+        """Every item of every page of list(), fetching the pages as needed."""
+        for each in self.pages(
+            page=page,
+            limit=limit,
+            sort=sort,
+            fields=fields,
+            q=q,
+            active=active,
+            type=type,
+        ):
+            yield from each.data
+
+    def update(
+        self,
+        id: str,
+        /,
+        *,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        description: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        code: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        type: Union[Literal["percentage", "fixed", "buy_x_get_y", "free_shipping"], NotGiven] = NOT_GIVEN,
+        value: Union[float, NotGiven] = NOT_GIVEN,
+        currencyAmounts: Union[List[UpdatePromotionCurrencyAmountsItem], NotGiven] = NOT_GIVEN,
+        target: Union[Literal["order", "items"], NotGiven] = NOT_GIVEN,
+        buyXGetY: Union[Optional[UpdatePromotionBuyXGetY], NotGiven] = NOT_GIVEN,
+        freeShipping: Union[Optional[UpdatePromotionFreeShipping], NotGiven] = NOT_GIVEN,
+        minSubtotal: Union[Optional[float], NotGiven] = NOT_GIVEN,
+        minQuantity: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        include: Union[UpdatePromotionInclude, NotGiven] = NOT_GIVEN,
+        exclude: Union[UpdatePromotionExclude, NotGiven] = NOT_GIVEN,
+        customerGroupIds: Union[List[str], NotGiven] = NOT_GIVEN,
+        currencies: Union[List[str], NotGiven] = NOT_GIVEN,
+        startsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        endsAt: Union[Optional[str], NotGiven] = NOT_GIVEN,
+        usageLimit: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        perCustomerLimit: Union[Optional[int], NotGiven] = NOT_GIVEN,
+        priority: Union[int, NotGiven] = NOT_GIVEN,
+        combinesWithPromotions: Union[bool, NotGiven] = NOT_GIVEN,
+        combinesWithCodes: Union[bool, NotGiven] = NOT_GIVEN,
+        active: Union[bool, NotGiven] = NOT_GIVEN,
+    ) -> Promotion:
+        """Update a promotion.
+
+        PATCH /api/promotions/{id}
+
+        Args:
+            name: Shown to shoppers on each line it discounts.
+            code: The code a shopper enters; null (the default): automatic. Stored upper case,
+                unique among promotions.
+            value: For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for
+                `fixed`, the amount off in major units of the store's default currency. Unused (0)
+                for `buy_x_get_y` and `free_shipping`.
+            currencyAmounts: A `fixed` promotion's own amounts in other currencies of the store
+                (not the default one); the list replaces the stored one whole.
+            target: `percentage` and `fixed`: `order` (the default) discounts every line not
+                excluded; `items` only the lines matching `include`.
+            buyXGetY: Required for (and only for) `buy_x_get_y`. An empty `get` set: the `buy`
+                set.
+            freeShipping: For `free_shipping` only: the methods and zones it is limited to.
+            minSubtotal: Smallest cart subtotal before discounts, major units of the default
+                currency; null: any.
+            minQuantity: Fewest units of the matching lines; null: any.
+            include: The lines that match (empty: every line).
+            exclude: Lines never discounted nor counted by the promotion.
+            customerGroupIds: Only customers in one of these groups (empty: everyone, guests
+                too).
+            currencies: Only carts in these currencies of the store (empty: every currency).
+            startsAt: ISO 8601 date-time; stored in UTC.
+            endsAt: Must be after `startsAt`.
+            usageLimit: Orders that may use it in all; null: unlimited. Cannot go below
+                `timesUsed`.
+            perCustomerLimit: Orders per customer (guests by email); null: unlimited.
+            priority: Higher applies first (default 0).
+            combinesWithPromotions: May apply together with automatic promotions (default
+                false).
+            combinesWithCodes: May apply together with codes, coupons included (default false).
+            active: Switched on (the default); off, it never applies.
+        """
+        return self._http.call(
+            "PATCH",
+            "/api/promotions/{id}",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({
+                "name": name,
+                "description": description,
+                "code": code,
+                "type": type,
+                "value": value,
+                "currencyAmounts": currencyAmounts,
+                "target": target,
+                "buyXGetY": buyXGetY,
+                "freeShipping": freeShipping,
+                "minSubtotal": minSubtotal,
+                "minQuantity": minQuantity,
+                "include": include,
+                "exclude": exclude,
+                "customerGroupIds": customerGroupIds,
+                "currencies": currencies,
+                "startsAt": startsAt,
+                "endsAt": endsAt,
+                "usageLimit": usageLimit,
+                "perCustomerLimit": perCustomerLimit,
+                "priority": priority,
+                "combinesWithPromotions": combinesWithPromotions,
+                "combinesWithCodes": combinesWithCodes,
+                "active": active,
             }),
         )
 

@@ -70,6 +70,14 @@ __all__ = [
     "CreatePriceList",
     "CreateProduct",
     "CreateProductImagesItem",
+    "CreatePromotion",
+    "CreatePromotionBuyXGetY",
+    "CreatePromotionBuyXGetYBuy",
+    "CreatePromotionBuyXGetYGet",
+    "CreatePromotionCurrencyAmountsItem",
+    "CreatePromotionExclude",
+    "CreatePromotionFreeShipping",
+    "CreatePromotionInclude",
     "CreateRefund",
     "CreateRefundLinesItem",
     "CreateReturn",
@@ -121,6 +129,7 @@ __all__ = [
     "InventoryLowEvent",
     "InventoryLowEventData",
     "IssuedGiftCard",
+    "LinePromotion",
     "Login",
     "Me",
     "Menu",
@@ -198,6 +207,13 @@ __all__ = [
     "ProductUpdatedEvent",
     "ProductUpdatedEventData",
     "ProductVendor",
+    "Promotion",
+    "PromotionBuyXGetY",
+    "PromotionBuyXGetYBuy",
+    "PromotionBuyXGetYGet",
+    "PromotionCurrencyAmountsItem",
+    "PromotionFreeShipping",
+    "PromotionProductSet",
     "RecoverCart",
     "Refund",
     "RefundCreatedEvent",
@@ -273,6 +289,14 @@ __all__ = [
     "UpdateProduct",
     "UpdateProductImagesItem",
     "UpdateProductMedia",
+    "UpdatePromotion",
+    "UpdatePromotionBuyXGetY",
+    "UpdatePromotionBuyXGetYBuy",
+    "UpdatePromotionBuyXGetYGet",
+    "UpdatePromotionCurrencyAmountsItem",
+    "UpdatePromotionExclude",
+    "UpdatePromotionFreeShipping",
+    "UpdatePromotionInclude",
     "UpdateReturn",
     "UpdateReturnRestockItem",
     "UpdateRole",
@@ -580,6 +604,7 @@ class Cart(TypedDict):
     #: then the shopper pays the listed prices with tax inside; else tax is added at the shipping
     #: address's rates.
     pricesIncludeTax: bool
+    #: The code entered (POST /api/carts/{id}/coupon): a coupon's or a promotion's; null: none.
     couponCode: Optional[str]
     #: The cart's, or else (a customer's active cart) the customer's default shipping address. Tax
     #: follows it.
@@ -654,6 +679,9 @@ class CartLine(TypedDict):
     subtotal: float
     #: Major units of the cart currency.
     discount: float
+    #: Each promotion (and the coupon, named by its code) that takes money off the line, with its
+    #: name and amount; they add up to `discount`.
+    promotions: List[LinePromotion]
     #: The percent the line is taxed at: its product's tax class's rate for the shipping address
     #: (docs/api.md, Taxes); null when no rate applies there.
     taxRate: Optional[float]
@@ -1279,6 +1307,157 @@ class CreateProduct(_CreateProductRequired, total=False):
     variants: List[CreateVariant]
 
 
+class _CreatePromotionCurrencyAmountsItemRequired(TypedDict):
+    #: ISO 4217 code (three letters), upper-cased.
+    currency: str
+    #: Amount off in major units of `currency`, with at most its decimals.
+    value: float
+
+
+class CreatePromotionCurrencyAmountsItem(_CreatePromotionCurrencyAmountsItemRequired, total=False):
+    #: Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.
+    minSubtotal: Optional[float]
+
+
+class _CreatePromotionBuyXGetYBuyRequired(TypedDict):
+    #: Units bought per `get.quantity` units got.
+    quantity: int
+
+
+class CreatePromotionBuyXGetYBuy(_CreatePromotionBuyXGetYBuyRequired, total=False):
+    #: Ids of existing products, at most 100.
+    productIds: List[str]
+    #: Ids of existing categories (their subcategories count too), at most 100.
+    categoryIds: List[str]
+    #: Ids of existing brands, at most 100.
+    brandIds: List[str]
+
+
+class _CreatePromotionBuyXGetYGetRequired(TypedDict):
+    #: Units got per `buy.quantity` units bought.
+    quantity: int
+
+
+class CreatePromotionBuyXGetYGet(_CreatePromotionBuyXGetYGetRequired, total=False):
+    #: Percent off the units got (at most 2 decimals); 100 (the default): free.
+    percent: float
+    #: Ids of existing products, at most 100.
+    productIds: List[str]
+    #: Ids of existing categories (their subcategories count too), at most 100.
+    categoryIds: List[str]
+    #: Ids of existing brands, at most 100.
+    brandIds: List[str]
+
+
+class CreatePromotionBuyXGetY(TypedDict):
+    """
+    Required for (and only for) `buy_x_get_y`. An empty `get` set: the `buy` set.
+    """
+
+    buy: CreatePromotionBuyXGetYBuy
+    get: CreatePromotionBuyXGetYGet
+
+
+class CreatePromotionFreeShipping(TypedDict, total=False):
+    """
+    For `free_shipping` only: the methods and zones it is limited to.
+    """
+
+    #: Only these shipping methods are made free (empty: any).
+    methodIds: List[str]
+    #: Only addresses in these shipping zones (empty: any).
+    zoneIds: List[str]
+
+
+class CreatePromotionInclude(TypedDict, total=False):
+    """
+    The lines that match (empty: every line).
+    """
+
+    #: Ids of existing products, at most 100.
+    productIds: List[str]
+    #: Ids of existing categories (their subcategories count too), at most 100.
+    categoryIds: List[str]
+    #: Ids of existing brands, at most 100.
+    brandIds: List[str]
+
+
+class CreatePromotionExclude(TypedDict, total=False):
+    """
+    Lines never discounted nor counted by the promotion.
+    """
+
+    #: Ids of existing products, at most 100.
+    productIds: List[str]
+    #: Ids of existing categories (their subcategories count too), at most 100.
+    categoryIds: List[str]
+    #: Ids of existing brands, at most 100.
+    brandIds: List[str]
+
+
+class _CreatePromotionRequired(TypedDict):
+    #: Shown to shoppers on each line it discounts.
+    name: str
+    type: Literal["percentage", "fixed", "buy_x_get_y", "free_shipping"]
+
+
+class CreatePromotion(_CreatePromotionRequired, total=False):
+    """
+    Automatic (no `code`) or by code. The promotions that apply are applied highest `priority`
+    first, each on what the ones before it left; two apply together only when each combines with the
+    kind of the other (`combinesWithPromotions`: automatic ones, `combinesWithCodes`: codes), and of
+    the sets that may apply together the one that takes the most off the cart wins. Rules and
+    examples: docs/promotions.md.
+    """
+
+    description: Optional[str]
+    #: The code a shopper enters; null (the default): automatic. Stored upper case, unique among
+    #: promotions.
+    code: Optional[str]
+    #: For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the
+    #: amount off in major units of the store's default currency. Unused (0) for `buy_x_get_y` and
+    #: `free_shipping`.
+    value: float
+    #: A `fixed` promotion's own amounts in other currencies of the store (not the default one); the
+    #: list replaces the stored one whole.
+    currencyAmounts: List[CreatePromotionCurrencyAmountsItem]
+    #: `percentage` and `fixed`: `order` (the default) discounts every line not excluded; `items`
+    #: only the lines matching `include`.
+    target: Literal["order", "items"]
+    #: Required for (and only for) `buy_x_get_y`. An empty `get` set: the `buy` set.
+    buyXGetY: Optional[CreatePromotionBuyXGetY]
+    #: For `free_shipping` only: the methods and zones it is limited to.
+    freeShipping: Optional[CreatePromotionFreeShipping]
+    #: Smallest cart subtotal before discounts, major units of the default currency; null: any.
+    minSubtotal: Optional[float]
+    #: Fewest units of the matching lines; null: any.
+    minQuantity: Optional[int]
+    #: The lines that match (empty: every line).
+    include: CreatePromotionInclude
+    #: Lines never discounted nor counted by the promotion.
+    exclude: CreatePromotionExclude
+    #: Only customers in one of these groups (empty: everyone, guests too).
+    customerGroupIds: List[str]
+    #: Only carts in these currencies of the store (empty: every currency).
+    currencies: List[str]
+    #: ISO 8601 date-time; stored in UTC.
+    startsAt: Optional[str]
+    #: Must be after `startsAt`.
+    endsAt: Optional[str]
+    #: Orders that may use it in all; null: unlimited. Cannot go below `timesUsed`.
+    usageLimit: Optional[int]
+    #: Orders per customer (guests by email); null: unlimited.
+    perCustomerLimit: Optional[int]
+    #: Higher applies first (default 0).
+    priority: int
+    #: May apply together with automatic promotions (default false).
+    combinesWithPromotions: bool
+    #: May apply together with codes, coupons included (default false).
+    combinesWithCodes: bool
+    #: Switched on (the default); off, it never applies.
+    active: bool
+
+
 class CreateRefundLinesItem(TypedDict):
     orderLineId: str
     #: Units of the line to refund.
@@ -1701,7 +1880,7 @@ CustomerReport = TypedDict("CustomerReport", {
 
 
 class ErrorError(TypedDict):
-    code: Literal["INVALID_REQUEST", "VALIDATION_ERROR", "AUTHENTICATION_ERROR", "AUTHORIZATION_ERROR", "NOT_FOUND", "CONFLICT", "RATE_LIMITED", "INTERNAL_ERROR", "PROVIDER_ERROR", "SHIPPING_UNAVAILABLE"]
+    code: Literal["INVALID_REQUEST", "VALIDATION_ERROR", "AUTHENTICATION_ERROR", "AUTHORIZATION_ERROR", "NOT_FOUND", "CONFLICT", "RATE_LIMITED", "INTERNAL_ERROR", "PROVIDER_ERROR", "SHIPPING_UNAVAILABLE", "COUPON_NOT_APPLICABLE"]
     message: str
     #: Always a list: one entry per invalid field, parameter or header; empty when the error is
     #: about no one field (401, 403, 404, 429, 500).
@@ -1969,6 +2148,15 @@ class IssuedGiftCard(GiftCard):
     #: The code. Shown only in this response (and in the email to `recipientEmail`): hand it over
     #: now.
     code: str
+
+
+class LinePromotion(TypedDict):
+    #: The promotion (or coupon) id; it may since have been changed or deleted.
+    promotionId: str
+    #: Its name when applied (a coupon: its code).
+    name: str
+    #: Taken off the line, major units of the currency.
+    amount: float
 
 
 class _LoginRequired(TypedDict):
@@ -2331,6 +2519,10 @@ class OrderLine(TypedDict):
     subtotal: float
     #: Amount in the major unit of the order's currency.
     discount: float
+    #: The promotions (and the coupon, named by its code) that make up `discount`, with their names
+    #: and amounts as they were when the order was placed. Empty for orders placed before
+    #: promotions.
+    promotions: List[LinePromotion]
     #: Deprecated: the same as taxAmount.
     tax: float
     #: The percent the line was taxed at (its tax class's rate for the shipping address); null when
@@ -2389,6 +2581,9 @@ class OrderPlacedEventData(TypedDict):
     #: Whether the order's prices included tax.
     pricesIncludeTax: bool
     shippingMethod: Optional[ShippingMethodChoice]
+    #: What each promotion (and the coupon, named by its code) took off the order's lines in all;
+    #: the lines of the order show it per line.
+    promotions: List[LinePromotion]
 
 
 class OrderStatusChange(TypedDict):
@@ -3162,6 +3357,93 @@ class ProductUpdatedEvent(TypedDict):
 class ProductUpdatedEventData(TypedDict):
     productId: str
     product: Product
+
+
+class PromotionCurrencyAmountsItem(TypedDict):
+    currency: str
+    value: float
+    minSubtotal: Optional[float]
+
+
+class PromotionProductSet(TypedDict):
+    """
+    Products by id, category or brand; all three empty: every product.
+    """
+
+    productIds: List[str]
+    categoryIds: List[str]
+    brandIds: List[str]
+
+
+class PromotionBuyXGetYBuy(PromotionProductSet):
+    """
+    Products by id, category or brand; all three empty: every product.
+    """
+
+    quantity: int
+
+
+class PromotionBuyXGetYGet(PromotionProductSet):
+    """
+    Products by id, category or brand; all three empty: every product.
+    """
+
+    quantity: int
+    percent: float
+
+
+class PromotionBuyXGetY(TypedDict):
+    #: Products by id, category or brand; all three empty: every product.
+    buy: PromotionBuyXGetYBuy
+    #: Products by id, category or brand; all three empty: every product.
+    get: PromotionBuyXGetYGet
+
+
+class PromotionFreeShipping(TypedDict):
+    methodIds: List[str]
+    zoneIds: List[str]
+
+
+class Promotion(TypedDict):
+    """
+    Automatic (no `code`) or by code. The promotions that apply are applied highest `priority`
+    first, each on what the ones before it left; two apply together only when each combines with the
+    kind of the other (`combinesWithPromotions`: automatic ones, `combinesWithCodes`: codes), and of
+    the sets that may apply together the one that takes the most off the cart wins. Rules and
+    examples: docs/promotions.md.
+    """
+
+    id: str
+    name: str
+    description: Optional[str]
+    code: Optional[str]
+    type: Literal["percentage", "fixed", "buy_x_get_y", "free_shipping"]
+    #: For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the
+    #: amount off in major units of the store's default currency. Unused (0) for `buy_x_get_y` and
+    #: `free_shipping`.
+    value: float
+    currencyAmounts: List[PromotionCurrencyAmountsItem]
+    target: Literal["order", "items"]
+    buyXGetY: Optional[PromotionBuyXGetY]
+    freeShipping: Optional[PromotionFreeShipping]
+    minSubtotal: Optional[float]
+    minQuantity: Optional[int]
+    include: PromotionProductSet
+    exclude: PromotionProductSet
+    customerGroupIds: List[str]
+    currencies: List[str]
+    startsAt: Optional[str]
+    endsAt: Optional[str]
+    usageLimit: Optional[int]
+    perCustomerLimit: Optional[int]
+    #: Orders that used it.
+    timesUsed: int
+    priority: int
+    combinesWithPromotions: bool
+    combinesWithCodes: bool
+    active: bool
+    createdAt: str
+    updatedAt: str
 
 
 class RecoverCart(TypedDict):
@@ -4299,6 +4581,151 @@ class UpdateProductMedia(TypedDict, total=False):
     position: int
     #: The variant this image shows (a variant of the same product), or null.
     variantId: Optional[str]
+
+
+class _UpdatePromotionCurrencyAmountsItemRequired(TypedDict):
+    #: ISO 4217 code (three letters), upper-cased.
+    currency: str
+    #: Amount off in major units of `currency`, with at most its decimals.
+    value: float
+
+
+class UpdatePromotionCurrencyAmountsItem(_UpdatePromotionCurrencyAmountsItemRequired, total=False):
+    #: Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.
+    minSubtotal: Optional[float]
+
+
+class _UpdatePromotionBuyXGetYBuyRequired(TypedDict):
+    #: Units bought per `get.quantity` units got.
+    quantity: int
+
+
+class UpdatePromotionBuyXGetYBuy(_UpdatePromotionBuyXGetYBuyRequired, total=False):
+    #: Ids of existing products, at most 100.
+    productIds: List[str]
+    #: Ids of existing categories (their subcategories count too), at most 100.
+    categoryIds: List[str]
+    #: Ids of existing brands, at most 100.
+    brandIds: List[str]
+
+
+class _UpdatePromotionBuyXGetYGetRequired(TypedDict):
+    #: Units got per `buy.quantity` units bought.
+    quantity: int
+
+
+class UpdatePromotionBuyXGetYGet(_UpdatePromotionBuyXGetYGetRequired, total=False):
+    #: Percent off the units got (at most 2 decimals); 100 (the default): free.
+    percent: float
+    #: Ids of existing products, at most 100.
+    productIds: List[str]
+    #: Ids of existing categories (their subcategories count too), at most 100.
+    categoryIds: List[str]
+    #: Ids of existing brands, at most 100.
+    brandIds: List[str]
+
+
+class UpdatePromotionBuyXGetY(TypedDict):
+    """
+    Required for (and only for) `buy_x_get_y`. An empty `get` set: the `buy` set.
+    """
+
+    buy: UpdatePromotionBuyXGetYBuy
+    get: UpdatePromotionBuyXGetYGet
+
+
+class UpdatePromotionFreeShipping(TypedDict, total=False):
+    """
+    For `free_shipping` only: the methods and zones it is limited to.
+    """
+
+    #: Only these shipping methods are made free (empty: any).
+    methodIds: List[str]
+    #: Only addresses in these shipping zones (empty: any).
+    zoneIds: List[str]
+
+
+class UpdatePromotionInclude(TypedDict, total=False):
+    """
+    The lines that match (empty: every line).
+    """
+
+    #: Ids of existing products, at most 100.
+    productIds: List[str]
+    #: Ids of existing categories (their subcategories count too), at most 100.
+    categoryIds: List[str]
+    #: Ids of existing brands, at most 100.
+    brandIds: List[str]
+
+
+class UpdatePromotionExclude(TypedDict, total=False):
+    """
+    Lines never discounted nor counted by the promotion.
+    """
+
+    #: Ids of existing products, at most 100.
+    productIds: List[str]
+    #: Ids of existing categories (their subcategories count too), at most 100.
+    categoryIds: List[str]
+    #: Ids of existing brands, at most 100.
+    brandIds: List[str]
+
+
+class UpdatePromotion(TypedDict, total=False):
+    """
+    Only the fields given change; `include`, `exclude`, `buyXGetY` and `freeShipping` are replaced
+    whole.
+    """
+
+    #: Shown to shoppers on each line it discounts.
+    name: str
+    description: Optional[str]
+    #: The code a shopper enters; null (the default): automatic. Stored upper case, unique among
+    #: promotions.
+    code: Optional[str]
+    type: Literal["percentage", "fixed", "buy_x_get_y", "free_shipping"]
+    #: For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the
+    #: amount off in major units of the store's default currency. Unused (0) for `buy_x_get_y` and
+    #: `free_shipping`.
+    value: float
+    #: A `fixed` promotion's own amounts in other currencies of the store (not the default one); the
+    #: list replaces the stored one whole.
+    currencyAmounts: List[UpdatePromotionCurrencyAmountsItem]
+    #: `percentage` and `fixed`: `order` (the default) discounts every line not excluded; `items`
+    #: only the lines matching `include`.
+    target: Literal["order", "items"]
+    #: Required for (and only for) `buy_x_get_y`. An empty `get` set: the `buy` set.
+    buyXGetY: Optional[UpdatePromotionBuyXGetY]
+    #: For `free_shipping` only: the methods and zones it is limited to.
+    freeShipping: Optional[UpdatePromotionFreeShipping]
+    #: Smallest cart subtotal before discounts, major units of the default currency; null: any.
+    minSubtotal: Optional[float]
+    #: Fewest units of the matching lines; null: any.
+    minQuantity: Optional[int]
+    #: The lines that match (empty: every line).
+    include: UpdatePromotionInclude
+    #: Lines never discounted nor counted by the promotion.
+    exclude: UpdatePromotionExclude
+    #: Only customers in one of these groups (empty: everyone, guests too).
+    customerGroupIds: List[str]
+    #: Only carts in these currencies of the store (empty: every currency).
+    currencies: List[str]
+    #: ISO 8601 date-time; stored in UTC.
+    startsAt: Optional[str]
+    #: Must be after `startsAt`.
+    endsAt: Optional[str]
+    #: Orders that may use it in all; null: unlimited. Cannot go below `timesUsed`.
+    usageLimit: Optional[int]
+    #: Orders per customer (guests by email); null: unlimited.
+    perCustomerLimit: Optional[int]
+    #: Higher applies first (default 0).
+    priority: int
+    #: May apply together with automatic promotions (default false).
+    combinesWithPromotions: bool
+    #: May apply together with codes, coupons included (default false).
+    combinesWithCodes: bool
+    #: Switched on (the default); off, it never applies.
+    active: bool
 
 
 class UpdateReturnRestockItem(TypedDict):

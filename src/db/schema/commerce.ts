@@ -213,6 +213,8 @@ export const carts = sqliteTable(
     email: text('email'),
     currency: text('currency').notNull(),
     couponId: text('coupon_id').references(() => coupons.id, { onDelete: 'set null' }),
+    /** The promotion whose code the shopper entered (promotions.id). Not a foreign key (commerce sits below promotions): a deleted one is no longer found, and the code goes. */
+    promotionId: text('promotion_id'),
     shippingAddress: text('shipping_address', { mode: 'json' }).$type<PostalAddress>(),
     billingAddress: text('billing_address', { mode: 'json' }).$type<PostalAddress>(),
     /** The shipping method the shopper chose; null: the cheapest that serves the cart. Not a foreign key: a deleted choice is reported, not forgotten. */
@@ -340,6 +342,8 @@ export const orderLines = sqliteTable(
     unitPrice: integer('unit_price').notNull(),
     subtotal: integer('subtotal').notNull(),
     discount: integer('discount').notNull().default(0),
+    /** The promotions (and coupon) that made up `discount`, as they were when the order was placed. */
+    promotions: text('promotions', { mode: 'json' }).$type<{ promotionId: string; name: string; amount: number }[]>().notNull().default(sql`'[]'`),
     tax: integer('tax').notNull().default(0),
     /** The percent `tax` was charged at (decimal text), and the product's tax class then; null rate: untaxed. */
     taxRate: text('tax_rate'),

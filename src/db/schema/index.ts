@@ -20,3 +20,4 @@ export * from './listing';
 export * from './reports';
 export * from './imports';
 export * from './price-lists';
+export * from './promotions';

@@ -1,10 +1,10 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type CartLineRow, type CartRow, cartLines, carts, coupons } from '../../db/schema';
+import { type CartLineRow, type CartRow, cartLines, carts, coupons, promotions } from '../../db/schema';
 import { ApiError, type FieldProblem, problemOf } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
 import { taxBreakdown } from '../../lib/tax-breakdown';
-import { type Quote, quote } from '../orders/quote';
+import { appliedCode, type Quote, quote } from '../orders/quote';
 import type { Cart } from './carts.schemas';
 import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
 import { appliedCardsOf, giftCardsView } from '../gift-cards/applied-gift-cards';
@@ -21,6 +21,19 @@ type Notice = Cart['notices'][number];
 export function cartLinesOf(db: Database, cartId: string) {
   return db.select().from(cartLines).where(eq(cartLines.cartId, cartId)).orderBy(asc(cartLines.createdAt), asc(cartLines.id));
 }
+
+/** The code entered on a cart: its coupon's, else its promotion's (a deleted one has none). */
+export const cartCodeRead = (db: Database, cart: Pick<CartRow, 'couponId' | 'promotionId'>) =>
+  db
+    .select({ code: coupons.code })
+    .from(coupons)
+    .where(eq(coupons.id, cart.couponId ?? ''))
+    .unionAll(
+      db
+        .select({ code: sql<string>`${promotions.code}` })
+        .from(promotions)
+        .where(eq(promotions.id, cart.promotionId ?? '')),
+    );
 
 /** Who would use the coupon, for per-customer limits: as placeOrder counts it. */
 export function couponCustomerKey(cart: Pick<CartRow, 'customerId' | 'email'>): string | null {
@@ -40,7 +53,8 @@ interface Priced {
 function fieldsOf(error: unknown): FieldProblem[] | null {
   if (!(error instanceof ApiError)) return null;
   if (error.code === 'VALIDATION_ERROR') return error.details.flatMap((d) => problemOf(d) ?? []);
-  if (error.code === 'CONFLICT' && error.details.some((d) => d.field === 'couponCode')) return [{ field: 'couponCode', problem: error.message }];
+  if ((error.code === 'CONFLICT' || error.code === 'COUPON_NOT_APPLICABLE') && error.details.some((d) => d.field === 'couponCode'))
+    return [{ field: 'couponCode', problem: error.message }];
   return null;
 }
 
@@ -75,7 +89,7 @@ async function priceTolerantly(db: Database, cart: CartRow, rows: CartLineRow[],
           notices.push({ code: 'currency_changed', message: `The store no longer sells in ${cart.currency}; the cart is now in its default currency` });
           currency = null;
         } else if (field === 'couponCode' && code !== null) {
-          const why = problem.startsWith('Coupon') ? problem : `Coupon '${code}': ${problem}`;
+          const why = problem.startsWith('Coupon') || problem.startsWith('Code') ? problem : `Coupon '${code}': ${problem}`;
           notices.push({ code: 'coupon_removed', message: `${why}; it was removed from the cart` });
           code = null;
         } else if (line) {
@@ -92,10 +106,7 @@ async function priceTolerantly(db: Database, cart: CartRow, rows: CartLineRow[],
 async function cartParts(db: Database, stored: CartRow) {
   const [rows, couponRows, defaults, cards] = await db.batch([
     cartLinesOf(db, stored.id),
-    db
-      .select({ code: coupons.code })
-      .from(coupons)
-      .where(eq(coupons.id, stored.couponId ?? '')),
+    cartCodeRead(db, stored),
     defaultAddressesOf(db, stored.customerId),
     appliedCardsOf(db, stored.id),
   ]);
@@ -133,7 +144,7 @@ export async function cartView(db: Database, stored: CartRow, { now = new Date()
     const removed = rows.filter((r) => !kept.has(r.id)).map((r) => r.id);
     const patch = {
       updatedAt: now.toISOString(),
-      ...(priced.couponDropped ? { couponId: null } : {}),
+      ...(priced.couponDropped ? { couponId: null, promotionId: null } : {}),
       ...(priced.methodDropped ? { shippingMethodId: null } : {}),
       ...(q.currency.code !== cart.currency ? { currency: q.currency.code } : {}),
     };
@@ -154,7 +165,7 @@ export async function cartView(db: Database, stored: CartRow, { now = new Date()
     email: current.email,
     currency: q.currency.code,
     pricesIncludeTax: q.totals.pricesIncludeTax,
-    couponCode: q.coupon?.code ?? null,
+    couponCode: appliedCode(q),
     shippingAddress: current.shippingAddress ?? null,
     billingAddress: current.billingAddress ?? null,
     lines: q.lines.map((line, i) => ({
@@ -168,6 +179,7 @@ export async function cartView(db: Database, stored: CartRow, { now = new Date()
       unitPrice: major(line.unitPrice),
       subtotal: major(line.subtotal),
       discount: major(line.discount),
+      promotions: line.promotions.map((p) => ({ ...p, amount: major(p.amount) })),
       taxRate: line.taxRate === null ? null : Number(line.taxRate),
       taxClass: line.taxClass,
       taxAmount: major(line.tax),

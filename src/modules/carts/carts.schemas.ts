@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { GiftCardCode } from '../gift-cards/gift-cards.schemas';
 import { CART_STATUSES } from '../../db/schema';
 import { Timestamp } from '../../lib/schemas';
+import { LinePromotionSchema } from '../promotions/promotions.schemas';
 import { OrderShippingMethodSchema, PostalAddress, TaxBreakdownSchema } from '../orders/orders.schemas';
 import { Email } from '../users/users.schemas';
 
@@ -23,6 +24,9 @@ export const CartLineSchema = z
     unitPrice: Amount,
     subtotal: Amount,
     discount: Amount,
+    promotions: z.array(LinePromotionSchema).openapi({
+      description: 'Each promotion (and the coupon, named by its code) that takes money off the line, with its name and amount; they add up to `discount`.',
+    }),
     taxRate: z.number().nullable().openapi({
       description: "The percent the line is taxed at: its product's tax class's rate for the shipping address (docs/api.md, Taxes); null when no rate applies there.",
       example: 19,
@@ -88,7 +92,7 @@ export const CartSchema = z
       description:
         "Whether the cart's prices include tax (the currency's `pricesIncludeTax`, else the store's): then the shopper pays the listed prices with tax inside; else tax is added at the shipping address's rates.",
     }),
-    couponCode: z.string().nullable(),
+    couponCode: z.string().nullable().openapi({ description: "The code entered (POST /api/carts/{id}/coupon): a coupon's or a promotion's; null: none." }),
     shippingAddress: PostalAddress.nullable().openapi({ description: "The cart's, or else (a customer's active cart) the customer's default shipping address. Tax follows it." }),
     billingAddress: PostalAddress.nullable().openapi({ description: "The cart's, or else (a customer's active cart) the customer's default billing address." }),
     lines: z.array(CartLineSchema),

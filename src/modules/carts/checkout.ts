@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type CartRow, coupons, users } from '../../db/schema';
+import { type CartRow, users } from '../../db/schema';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { type PlacedOrder, placeOrder } from '../orders/place-order';
-import { cartLinesOf } from './cart-view';
+import { cartCodeRead, cartLinesOf } from './cart-view';
 import type { CheckoutInput } from './carts.schemas';
 import { assertActive } from './carts.service';
 import { spendAppliedGiftCards } from '../gift-cards/cart-gift-cards';
@@ -30,10 +30,7 @@ export async function checkout(
   assertActive(stored);
   const [lines, couponRows, customerRows, defaults] = await db.batch([
     cartLinesOf(db, stored.id),
-    db
-      .select({ code: coupons.code })
-      .from(coupons)
-      .where(eq(coupons.id, stored.couponId ?? '')),
+    cartCodeRead(db, stored),
     db
       .select({ email: users.email })
       .from(users)

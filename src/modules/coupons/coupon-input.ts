@@ -30,8 +30,8 @@ function storedValue(type: CouponRow['type'], value: number, digits: number): { 
   return problem ? { problem } : { text: String(toMinor(value, digits)) };
 }
 
-/** A fixed coupon's own amounts in minor units of each currency (coupons.currency_amounts). */
-function storedAmounts(amounts: NonNullable<CreateCouponInput['currencyAmounts']>, store: StoreCurrencies, errors: FieldProblem[]): CouponRow['currencyAmounts'] {
+/** A fixed coupon's (or promotion's) own amounts in minor units of each currency (coupons.currency_amounts). */
+export function storedAmounts(amounts: NonNullable<CreateCouponInput['currencyAmounts']>, store: StoreCurrencies, errors: FieldProblem[]): CouponRow['currencyAmounts'] {
   return storedEntries(amounts, 'currencyAmounts', store, errors, (entry, minor, at) => ({
     value: minor(entry.value, `${at}.value`),
     minSubtotal: entry.minSubtotal == null ? null : minor(entry.minSubtotal, `${at}.minSubtotal`),

@@ -22,6 +22,18 @@ const currencyAmountsDescription =
   'is discounted by its `value` (major units of that currency) and needs its `minSubtotal` (when null, the default `minSubtotal` converted). ' +
   'Carts in a currency without an entry convert `value` and `minSubtotal` at its exchange rate. Empty for a `percentage` coupon, whose percent applies in every currency.';
 
+/** A fixed discount's own amounts off, and minimum subtotals, in other currencies (coupons, promotions). */
+export const AmountsOffByCurrency = currencyEntries({
+  value: z.number().positive().max(MAX_MAJOR_AMOUNT).openapi({ description: 'Amount off in major units of `currency`, with at most its decimals.', example: 5 }),
+  minSubtotal: z
+    .number()
+    .min(0)
+    .max(MAX_MAJOR_AMOUNT)
+    .nullable()
+    .optional()
+    .openapi({ description: 'Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.', example: 20 }),
+});
+
 const Instant = z.iso
   .datetime({ offset: true })
   .transform((text) => new Date(text).toISOString())
@@ -63,16 +75,7 @@ const fields = {
   type: z.enum(COUPON_TYPES),
   value: z.number().positive().max(MAX_MAJOR_AMOUNT).openapi({ description: valueDescription, example: 10 }),
   minSubtotal: z.number().min(0).max(MAX_MAJOR_AMOUNT).nullable().openapi({ description: 'Major units of the default currency; null for any subtotal.' }),
-  currencyAmounts: currencyEntries({
-    value: z.number().positive().max(MAX_MAJOR_AMOUNT).openapi({ description: 'Amount off in major units of `currency`, with at most its decimals.', example: 5 }),
-    minSubtotal: z
-      .number()
-      .min(0)
-      .max(MAX_MAJOR_AMOUNT)
-      .nullable()
-      .optional()
-      .openapi({ description: 'Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.', example: 20 }),
-  }).openapi({
+  currencyAmounts: AmountsOffByCurrency.openapi({
     description: `${currencyAmountsDescription} One entry per currency, not the default one; the list replaces the stored one whole ([] removes them).`,
     example: [{ currency: 'EUR', value: 5, minSubtotal: 20 }],
   }),

@@ -48,6 +48,7 @@ export function toOrder(row: OrderRow, lines: OrderLineRow[], reach: OrderReach 
       unitPrice: money(line.unitPrice),
       subtotal: money(line.subtotal),
       discount: money(line.discount),
+      promotions: line.promotions.map((p) => ({ ...p, amount: money(p.amount) })),
       tax: money(line.tax),
       taxAmount: money(line.tax),
       taxRate: line.taxRate === null ? null : Number(line.taxRate),

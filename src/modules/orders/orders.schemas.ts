@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ORDER_STATUSES, orderLines, orderStatusHistory, orders } from '../../db/schema';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
 import { CouponCode } from '../coupons/coupons.schemas';
+import { LinePromotionSchema } from '../promotions/promotions.schemas';
 import { CreateAddressBody } from '../customers/addresses.schemas';
 import { Email } from '../users/users.schemas';
 import { MAX_LINES } from './quote';
@@ -63,6 +64,10 @@ export const OrderLineSchema = createSelectSchema(orderLines, {
   unitPrice: OrderMoney,
   subtotal: OrderMoney,
   discount: OrderMoney,
+  promotions: z.array(LinePromotionSchema).openapi({
+    description:
+      'The promotions (and the coupon, named by its code) that make up `discount`, with their names and amounts as they were when the order was placed. Empty for orders placed before promotions.',
+  }),
   tax: OrderMoney.openapi({ description: 'Deprecated: the same as taxAmount.', deprecated: true }),
   taxRate: TaxPercent.nullable().openapi({
     description:

@@ -12,6 +12,8 @@ import {
   orderStatusHistory,
   orders,
   type PostalAddress,
+  promotionUsages,
+  promotions,
   quoteVersion,
   writeGuards,
 } from '../../db/schema';
@@ -24,7 +26,7 @@ import { CONFIG_DEFAULTS, config, type Vars } from '../../config';
 import { stockChangeStatements } from '../inventory/stock';
 import { placedEventData } from './order-status';
 import { forgetQuoteInputs, keepQuoteInputs, keptQuoteInputs } from './quote-inputs';
-import { type QuoteInputs, type QuoteRequest, quoteFrom, readQuoteInputs } from './quote';
+import { appliedCode, type QuoteInputs, type QuoteRequest, quoteFrom, readQuoteInputs } from './quote';
 
 export interface PlaceOrderInput {
   /** The customer's account, or null for a guest order (then `email` is the contact). */
@@ -113,6 +115,13 @@ const useCoupon = compiled((db, p: Slot<'id'>) =>
     .set({ timesUsed: sql`${coupons.timesUsed} + 1` })
     .where(eq(coupons.id, p('id'))),
 );
+const insertPromotionUsage = compiledInsert(promotionUsages);
+const usePromotion = compiled((db, p: Slot<'id'>) =>
+  db
+    .update(promotions)
+    .set({ timesUsed: sql`${promotions.timesUsed} + 1` })
+    .where(eq(promotions.id, p('id'))),
+);
 const quoteStillCurrent = compiled((db, p: Slot<'version'>) =>
   db.insert(writeGuards).values({ name: 'stale_quote', ok: sql`(SELECT ${quoteVersion.version} = ${p('version')} FROM ${quoteVersion} WHERE ${quoteVersion.id} = 1)` }),
 );
@@ -125,6 +134,11 @@ const convertCart = compiled((db, p: Slot<'id' | 'orderId' | 'ts'>) =>
 
 /** Prices read for an order went stale before it was written (the quote_version guard aborted the batch). */
 class StaleQuote extends Error {}
+/**
+ * A promotion the order applied reached a usage limit meanwhile (its guard aborted the batch): the
+ * order is priced again from a fresh read, without it (a code is then refused, as a coupon would be).
+ */
+class PromotionUsedUp extends Error {}
 
 /** Kept inputs, then fresh reads; a fresh read is stale only if prices change within one round trip. */
 const ATTEMPTS = 3;
@@ -158,7 +172,7 @@ export async function placeOrder(db: Database, input: PlaceOrderInput, now = new
       // Kept inputs may be out of date, so a 422 they lead to (not for sale, no such currency, no shipping) is
       // believed only once read afresh; a stale version is found by the batch's guard.
       const refusedFromKept = kept && error instanceof ApiError && (error.code === 'VALIDATION_ERROR' || error.code === 'SHIPPING_UNAVAILABLE');
-      if (!(error instanceof StaleQuote) && !refusedFromKept) throw error;
+      if (!(error instanceof StaleQuote) && !(error instanceof PromotionUsedUp) && !refusedFromKept) throw error;
       if (error instanceof StaleQuote) forgetQuoteInputs(inputs.version);
       inputs = undefined;
       if (attempt === ATTEMPTS) throw ApiError.conflict(GUARDS.stale_quote);
@@ -168,7 +182,7 @@ export async function placeOrder(db: Database, input: PlaceOrderInput, now = new
 
 async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRequest, inputs: QuoteInputs, now: Date): Promise<PlacedOrder> {
   const customerKey = request.customerKey!;
-  const q = await quoteFrom(db, request, inputs);
+  const q = quoteFrom(request, inputs);
   const ts = now.toISOString();
   const id = newId(ID_PREFIX.order, now.getTime());
   const order: OrderRow = {
@@ -191,7 +205,7 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     amountPaid: 0,
     amountRefunded: 0,
     couponId: q.coupon?.id ?? null,
-    couponCode: q.coupon?.code ?? null,
+    couponCode: appliedCode(q),
     shippingMethodId: q.shipping.chosen?.method.id ?? null,
     shippingMethodName: q.shipping.chosen?.method.name ?? null,
     shippingMethodCarrier: q.shipping.chosen?.method.carrier ?? null,
@@ -218,6 +232,7 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     unitPrice: line.unitPrice,
     subtotal: line.subtotal,
     discount: line.discount,
+    promotions: line.promotions,
     tax: line.tax,
     taxRate: line.taxRate,
     taxClass: line.taxClass,
@@ -240,15 +255,22 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
           insertCouponUsage(db, { id: newId(ID_PREFIX.couponUsage, now.getTime()), couponId: q.coupon.id, orderId: id, customerKey, createdAt: ts }),
         ]
       : []),
+    ...usedPromotionIds(q.promotions, inputs).flatMap((promotionId) => [
+      usePromotion(db, { id: promotionId }),
+      insertPromotionUsage(db, { id: newId(ID_PREFIX.promotionUsage, now.getTime()), promotionId, orderId: id, customerKey, createdAt: ts }),
+    ]),
     insertHistory(db, placed),
-    placedEvent(db, { id: newEventId(db, now), data: JSON.stringify(placedEventData(order) satisfies EventData<'order.placed'>), ts, orderId: id }),
+    placedEvent(db, { id: newEventId(db, now), data: JSON.stringify(placedEventData(order, lines) satisfies EventData<'order.placed'>), ts, orderId: id }),
     ...(input.cartId ? [convertCart(db, { id: input.cartId, orderId: id, ts })] : []),
     ...(input.alsoWrite?.(order, lines) ?? []),
   ];
 
   const write = () =>
     db.batch(statements as never).catch((error: unknown) => {
-      throw violatedGuard(error) === 'stale_quote' ? new StaleQuote() : error;
+      const guard = violatedGuard(error);
+      if (guard === 'stale_quote') throw new StaleQuote();
+      if (guard === 'promotion_usage_limit' || guard === 'promotion_customer_limit') throw new PromotionUsedUp();
+      throw error;
     });
   const results = (await withGuards(write, {
     ...input.alsoGuards,
@@ -259,6 +281,12 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
   Object.assign(order, (results[1] as Pick<OrderRow, 'number' | 'firstOrder'>[])[0]);
   // Everything the order's representation shows, so the caller answers without reading it back.
   return { order, lines, history: [placed] };
+}
+
+/** The promotions (not the coupon) an order applied: each counts one use. */
+function usedPromotionIds(applied: readonly { promotionId: string }[], inputs: QuoteInputs): string[] {
+  const stored = new Set(inputs.promotions.map((p) => p.id));
+  return applied.map((a) => a.promotionId).filter((id) => stored.has(id));
 }
 
 /** The 409 for a batch refused for stock: which line ran short, read again after the refusal. */

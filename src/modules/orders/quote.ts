@@ -1,9 +1,10 @@
-import { and, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { compiled, type Slot } from '../../db/compiled';
 import { inJson } from '../../db/json-rows';
 import {
   categories,
+  customerGroupMembers,
   type CouponRow,
   couponUsages,
   coupons,
@@ -13,6 +14,9 @@ import {
   productCategories,
   products,
   productVariants,
+  type PromotionRow,
+  promotions,
+  promotionUsages,
   quoteVersion,
   shippingMethods,
   shippingZones,
@@ -22,19 +26,22 @@ import {
   taxRates,
 } from '../../db/schema';
 import { ApiError, detailOf, type FieldProblem } from '../../lib/errors';
-import { inCurrency, type PricedTotals, priceLines, type PricingContext } from '../../lib/pricing';
+import { couponApplies, inCurrency, type PricedTotals, priceLines, type PricingContext } from '../../lib/pricing';
 import { type Shipping, type ShippingInputs, shippingFor } from '../shipping/shipping-choice';
 import { cartWeight } from '../shipping/rates';
 import { assertCouponUsable } from '../coupons/coupon-rules';
 import { pricingTax } from './tax-rates';
 import { type CustomerPrice, customerIdOfKey, customerPricesRead, listedUnitPrice, ownOrListed } from '../price-lists/customer-prices';
+import { notApplicableError, promotionsOfQuote } from './quote-promotions';
+import { applyPromotions } from '../promotions/promotion-engine';
+import type { AppliedPromotion, LineDiscount } from '../promotions/promotion-types';
 
 /**
  * Prices a list of variants and quantities as the store sells them now: catalogue prices (a customer's
  * price-list prices where lower, src/modules/price-lists/customer-prices.ts), the
- * currency's rate, the coupon, the tax rates of the shipping address and the shipping method that serves it.
+ * currency's rate, the promotions and the coupon (docs/promotions.md), the tax rates of the shipping address and the shipping method that serves it.
  * Carts show this as their totals; orders are placed at exactly these numbers. Everything is read
- * in one D1 batch (plus one more query for coupons restricted to categories), with the
+ * in one D1 batch (the lines' categories too, for promotions and coupons limited to some), with the
  * `quote_version` those reads are current at, so an order can price from inputs this isolate kept
  * (src/modules/orders/quote-inputs.ts) and write only if they are still current.
  */
@@ -79,6 +86,14 @@ export interface QuoteInputs {
   shipping: ShippingInputs;
   /** The price-list prices of the lines' variants for the customer (none for a guest). */
   customerPrices: CustomerPrice[];
+  /** By product of the variants: its categories and their ancestors (every product has an entry). */
+  categoryIds: Record<string, string[]>;
+  /** The active automatic promotions, and the one the code names if any. */
+  promotions: PromotionRow[];
+  /** The customer's groups (none for a guest), for promotions limited to groups. */
+  customerGroupIds: string[];
+  /** How often the customer used each active promotion with a per-customer limit (absent: never). */
+  promotionUses: { promotionId: string; n: number }[];
 }
 
 export interface QuotedLine {
@@ -99,6 +114,8 @@ export interface QuotedLine {
   taxClass: string;
   tax: number;
   total: number;
+  /** What each promotion (or the coupon) took off the line, minor units; they add up to `discount`. */
+  promotions: LineDiscount[];
 }
 
 export interface Quote {
@@ -109,6 +126,8 @@ export interface Quote {
   shipping: Shipping;
   totals: Omit<PricedTotals, 'lines'>;
   lines: QuotedLine[];
+  /** The promotions applied (a coupon among them), in the order applied, each with all it took off (lines and shipping). */
+  promotions: AppliedPromotion[];
 }
 
 // D1 batches return rows keyed by column name, so a join must not select two columns of one name.
@@ -116,6 +135,7 @@ const variantColumns = {
   variantId: productVariants.id,
   productId: productVariants.productId,
   vendorId: products.vendorId,
+  brandId: products.brandId,
   productName: sql<string>`${products.name}`.as('product_name'),
   productStatus: products.status,
   variantName: productVariants.name,
@@ -158,6 +178,32 @@ const couponByCode = compiled((db, p: Slot<'code'>) =>
     .from(coupons)
     .where(eq(coupons.code, p('code'))),
 );
+/** The active promotions without a code, and the one with `code` ('' for none). */
+const activePromotions = compiled((db, p: Slot<'code'>) =>
+  db
+    .select()
+    .from(promotions)
+    .where(and(eq(promotions.active, true), or(isNull(promotions.code), eq(promotions.code, p('code'))))),
+);
+/** How often a customer used each active promotion that limits uses per customer. */
+const promotionUsesBy = compiled((db, p: Slot<'customerKey'>) =>
+  db
+    .select({ promotionId: promotionUsages.promotionId, n: count() })
+    .from(promotionUsages)
+    .where(
+      and(
+        sql`${promotionUsages.promotionId} IN (SELECT ${promotions.id} FROM ${promotions} WHERE ${promotions.active} = 1 AND ${promotions.perCustomerLimit} IS NOT NULL)`,
+        eq(promotionUsages.customerKey, p('customerKey')),
+      ),
+    )
+    .groupBy(promotionUsages.promotionId),
+);
+const groupsOf = compiled((db, p: Slot<'customerId'>) =>
+  db
+    .select({ groupId: customerGroupMembers.groupId })
+    .from(customerGroupMembers)
+    .where(eq(customerGroupMembers.customerId, p('customerId'))),
+);
 const couponUsesBy = compiled((db, p: Slot<'code' | 'customerKey'>) =>
   db
     .select({ n: count() })
@@ -166,22 +212,23 @@ const couponUsesBy = compiled((db, p: Slot<'code' | 'customerKey'>) =>
     .where(and(eq(coupons.code, p('code')), eq(couponUsages.customerKey, p('customerKey')))),
 );
 
-/** Each product's categories and all their ancestors, for coupons restricted to categories. */
-async function categoryLineage(db: Database, productIds: string[]): Promise<Map<string, string[]>> {
-  const rows = await db.all<{ product_id: string; category_id: string }>(sql`
-    WITH RECURSIVE lineage(product_id, category_id) AS (
+/** The categories, and all their ancestors, of the products of the variants in `ids` (a JSON array), for coupons and promotions restricted to categories. */
+const categoryLineageOf = (db: Database, ids: string) =>
+  db.select({ product_id: sql<string>`product_id`, category_id: sql<string>`category_id` }).from(sql`(WITH RECURSIVE lineage(product_id, category_id) AS (
       SELECT ${productCategories.productId}, ${productCategories.categoryId} FROM ${productCategories}
-      WHERE ${inArray(productCategories.productId, productIds)}
+      WHERE ${productCategories.productId} IN (SELECT ${productVariants.productId} FROM ${productVariants} WHERE ${inJson(productVariants.id, ids)})
       UNION SELECT lineage.product_id, c.parent_id FROM lineage JOIN ${categories} c ON c.id = lineage.category_id WHERE c.parent_id IS NOT NULL
-    )
-    SELECT product_id, category_id FROM lineage`);
-  const byProduct = new Map<string, string[]>();
-  for (const row of rows) byProduct.set(row.product_id, [...(byProduct.get(row.product_id) ?? []), row.category_id]);
+    ) SELECT product_id, category_id FROM lineage) AS ${sql.identifier('lineage')}`);
+
+/** Each product's categories and their ancestors, by product; every product of `variants` has an entry (maybe empty). */
+function lineageByProduct(variants: readonly QuoteVariant[], rows: readonly { product_id: string; category_id: string }[]): Record<string, string[]> {
+  const byProduct: Record<string, string[]> = Object.fromEntries(variants.map((v) => [v.productId, [] as string[]]));
+  for (const row of rows) byProduct[row.product_id]?.push(row.category_id);
   return byProduct;
 }
 
 export async function quote(db: Database, request: QuoteRequest): Promise<Quote> {
-  return quoteFrom(db, request, await readQuoteInputs(db, request));
+  return quoteFrom(request, await readQuoteInputs(db, request));
 }
 
 /** Reads what `request` is priced from, in one D1 batch. */
@@ -195,15 +242,18 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
   const optional = [
     ...(country ? [taxRatesFor(db, { country, region })] : []),
     ...(code ? [couponByCode(db, { code }), couponUsesBy(db, { code, customerKey: request.customerKey ?? '' })] : []),
-    ...(customerId ? [customerPricesRead(db, { customerId, ids: JSON.stringify(variantIds) })] : []),
+    ...(customerId ? [customerPricesRead(db, { customerId, ids: JSON.stringify(variantIds) }), groupsOf(db, { customerId })] : []),
+    ...(request.customerKey ? [promotionUsesBy(db, { customerKey: request.customerKey })] : []),
   ];
-  const [versionRows, variantRows, settingsRows, currencyRows, zoneRows, methodRows, ...rest] = (await db.batch([
+  const [versionRows, variantRows, settingsRows, currencyRows, zoneRows, methodRows, promotionRows, lineageRows, ...rest] = (await db.batch([
     currentQuoteVersion(db, {}),
     variantsByIds(db, { ids: JSON.stringify(variantIds) }),
     storeSettingsRow(db, {}),
     allCurrencies(db, {}),
     allShippingZones(db, {}),
     allShippingMethods(db, {}),
+    activePromotions(db, { code }),
+    categoryLineageOf(db, JSON.stringify(variantIds)),
     ...optional,
   ] as never)) as [
     Rows<typeof currentQuoteVersion>,
@@ -212,8 +262,12 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
     Rows<typeof allCurrencies>,
     Rows<typeof allShippingZones>,
     Rows<typeof allShippingMethods>,
+    Rows<typeof activePromotions>,
+    { product_id: string; category_id: string }[],
     ...unknown[],
   ];
+  const promotionUses = (request.customerKey ? rest.pop() : []) as Rows<typeof promotionUsesBy>;
+  const groupRows = (customerId ? rest.pop() : []) as Rows<typeof groupsOf>;
   const customerPrices = (customerId ? rest.pop() : []) as CustomerPrice[];
   const taxRows = (country ? rest.shift() : []) as Rows<typeof taxRatesFor>;
   const [couponRows, usageRows] = (code ? rest : [[], []]) as [Rows<typeof couponByCode>, Rows<typeof couponUsesBy>];
@@ -229,8 +283,15 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
     usesByCustomer: request.customerKey ? (usageRows[0]?.n ?? 0) : 0,
     shipping: { zones: zoneRows, methods: methodRows },
     customerPrices,
+    promotions: promotionRows,
+    categoryIds: lineageByProduct(variantRows, lineageRows),
+    customerGroupIds: groupRows.map((r) => r.groupId),
+    promotionUses,
   };
 }
+
+/** The code a quote applied: its coupon's, else its code promotion's (null: none). */
+export const appliedCode = (q: Pick<Quote, 'coupon' | 'promotions'>) => q.coupon?.code ?? q.promotions.find((p) => p.code !== null)?.code ?? null;
 
 /** The coupon code a request names, normalised ('' for none). */
 export const couponCodeOf = (request: QuoteRequest) => request.couponCode?.trim().toUpperCase() ?? '';
@@ -241,7 +302,7 @@ export function taxRegionOf(request: QuoteRequest): { country: string; region: s
 }
 
 /** Prices `request` from inputs read for it (readQuoteInputs) or kept (quote-inputs.ts); 422 for what cannot be sold. */
-export async function quoteFrom(db: Database, request: QuoteRequest, inputs: QuoteInputs): Promise<Quote> {
+export function quoteFrom(request: QuoteRequest, inputs: QuoteInputs): Quote {
   const now = request.now ?? new Date();
   const field = request.linesField ?? 'lines';
   if (request.lines.length > MAX_LINES) throw ApiError.validation([{ field, problem: `must have at most ${MAX_LINES} lines`, code: 'too_big' }]);
@@ -261,30 +322,20 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
     else if (found.productStatus !== 'active') errors.push({ field: `${field}.${i}.variantId`, problem: `'${found.productName}' is not for sale` });
   });
   const coupon = code ? inputs.coupon : null;
-  if (code && !coupon) errors.push({ field: 'couponCode', problem: `no coupon '${code}'`, code: 'not_found' });
+  if (code && !coupon && !inputs.promotions.some((p) => p.code === code)) errors.push({ field: 'couponCode', problem: `no coupon '${code}'`, code: 'not_found' });
   if (errors.length) throw ApiError.validation(errors);
 
   const lines = request.lines.map((line, i) => ({ request: line, key: line.key ?? String(i), variant: byId.get(line.variantId)! }));
-  const lineage = coupon?.categoryIds.length ? await categoryLineage(db, [...new Set(lines.map((l) => l.variant.productId))]) : new Map<string, string[]>();
+  const candidates = promotionsOfQuote(inputs, code, coupon);
   const convert = (amount: number) => inCurrency(amount, { defaultMinorUnits: defaultCurrency.minorUnits, currency: currency! });
   const weight = cartWeight(lines.map((l) => ({ weight: l.variant.weight, quantity: l.request.quantity })));
   const shippingAt = (discountedSubtotal: number) =>
     shippingFor(inputs.shipping, request.shippingAddress, { weight, discountedSubtotal, currency: currency!.code }, convert, request.shippingMethodId);
-  let shipping: Shipping | undefined;
-  const pricing: PricingContext = {
-    defaultMinorUnits: defaultCurrency.minorUnits,
-    currency: currency!,
-    coupon,
-    tax: pricingTax(inputs.taxRates, settings, currency!),
-    shipping: (discountedSubtotal) => {
-      shipping = shippingAt(discountedSubtotal);
-      return request.shippingWaived ? 0 : (shipping.chosen?.price ?? 0);
-    },
-  };
+  const shippingPrice = (found: Shipping) => (request.shippingWaived ? 0 : (found.chosen?.price ?? 0));
   const priceable = lines.map((l) => ({
     key: l.key,
     productId: l.variant.productId,
-    categoryIds: lineage.get(l.variant.productId) ?? [],
+    categoryIds: inputs.categoryIds[l.variant.productId] ?? [],
     unitPrice: l.variant.price,
     // The default currency's price is `price`; an own price for it would be a stale entry (the default changed).
     ownUnitPrice: ownOrListed(
@@ -295,6 +346,43 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
     quantity: l.request.quantity,
     taxClass: l.variant.taxClass,
   }));
+
+  // The promotions (the coupon among them) decide each line's discount and the shipping's (docs/promotions.md).
+  const unitPrices = priceable.map((p) => p.ownUnitPrice ?? convert(p.unitPrice));
+  const fullShipping = shippingAt(priceable.reduce((sum, p, i) => sum + unitPrices[i]! * p.quantity, 0)).chosen;
+  const promoted = applyPromotions(
+    {
+      lines: priceable.map((p, i) => ({
+        key: p.key,
+        productId: p.productId,
+        categoryIds: p.categoryIds,
+        brandId: lines[i]!.variant.brandId,
+        unitPrice: unitPrices[i]!,
+        quantity: p.quantity,
+      })),
+      defaultMinorUnits: defaultCurrency.minorUnits,
+      currency: currency!,
+      customerGroupIds: inputs.customerGroupIds,
+      now,
+      shipping: fullShipping && { methodId: fullShipping.method.id, zoneId: fullShipping.method.zoneId, priceFor: (d) => shippingPrice(shippingAt(d)) },
+      codes: code ? [code] : [],
+    },
+    candidates,
+  );
+  const discountsByKey = new Map(promoted.lines.map((line) => [line.key, line]));
+
+  let shipping: Shipping | undefined;
+  const pricing: PricingContext = {
+    defaultMinorUnits: defaultCurrency.minorUnits,
+    currency: currency!,
+    coupon: null,
+    discounts: { byKey: (key) => discountsByKey.get(key)!.discount, shipping: promoted.shippingDiscount },
+    tax: pricingTax(inputs.taxRates, settings, currency!),
+    shipping: (discountedSubtotal) => {
+      shipping = shippingAt(discountedSubtotal);
+      return shippingPrice(shipping);
+    },
+  };
   const { lines: priced, ...totals } = priceLines(priceable, pricing);
   // An empty cart is charged no shipping (priceLines does not ask); its options are still shown.
   shipping ??= shippingAt(0);
@@ -304,8 +392,11 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
   }
 
   if (coupon) {
-    assertCouponUsable(coupon, { now, usesByCustomer: inputs.usesByCustomer, subtotal: totals.subtotal, eligibleSubtotal: totals.eligibleSubtotal }, pricing);
+    const eligibleSubtotal = priced.filter((_, i) => couponApplies(coupon, priceable[i]!)).reduce((sum, l) => sum + l.subtotal, 0);
+    assertCouponUsable(coupon, { now, usesByCustomer: inputs.usesByCustomer, subtotal: totals.subtotal, eligibleSubtotal }, pricing);
   }
+  const refused = promoted.notApplicable[0];
+  if (refused) throw notApplicableError(refused, coupon !== null);
 
   return {
     currency: currency!,
@@ -313,6 +404,7 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
     coupon,
     shipping,
     totals,
+    promotions: promoted.applied,
     lines: lines.map((l, i) => ({
       variantId: l.variant.variantId,
       productId: l.variant.productId,
@@ -323,6 +415,7 @@ export async function quoteFrom(db: Database, request: QuoteRequest, inputs: Quo
       quantity: l.request.quantity,
       stock: l.variant.stock,
       ...priced[i]!,
+      promotions: discountsByKey.get(l.key)!.promotions,
     })),
   };
 }

@@ -4,7 +4,9 @@
  * checkout) load promotions and build the context. The rules are in docs/promotions.md.
  */
 
-export const PROMOTION_TYPES = ['percentage', 'fixed', 'buy_x_get_y', 'free_shipping'] as const;
+import { PROMOTION_TYPES } from '../../db/schema/promotions';
+
+export { PROMOTION_TYPES };
 export type PromotionType = (typeof PROMOTION_TYPES)[number];
 
 /** `order`: every line not excluded is discounted; `items`: only the lines matching the promotion's products, categories and brands. */

@@ -37,6 +37,7 @@ trait ClientGroups
     public readonly PaymentsResource $payments;
     public readonly PriceListsResource $priceLists;
     public readonly ProductsResource $products;
+    public readonly PromotionsResource $promotions;
     public readonly ReportsResource $reports;
     public readonly ReturnsResource $returns;
     public readonly RolesResource $roles;
@@ -75,6 +76,7 @@ trait ClientGroups
         $this->payments = new PaymentsResource($this);
         $this->priceLists = new PriceListsResource($this);
         $this->products = new ProductsResource($this);
+        $this->promotions = new PromotionsResource($this);
         $this->reports = new ReportsResource($this);
         $this->returns = new ReturnsResource($this);
         $this->roles = new RolesResource($this);

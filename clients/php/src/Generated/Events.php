@@ -24,6 +24,7 @@ namespace StoreApi\Generated;
  *         taxTotal: int|float,
  *         pricesIncludeTax: bool,
  *         shippingMethod: array<string, mixed>,
+ *         promotions: list<array<string, mixed>>,
  *     },
  *     timestamp: string,
  *     position: int|null,

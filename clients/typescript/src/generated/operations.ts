@@ -42,6 +42,7 @@ import type {
   CreatePayment,
   CreatePriceList,
   CreateProduct,
+  CreatePromotion,
   CreateRefund,
   CreateReturn,
   CreateRole,
@@ -93,6 +94,7 @@ import type {
   ProductMedia,
   ProductReport,
   ProductSuggestions,
+  Promotion,
   RecoverCart,
   Refund,
   Register,
@@ -127,6 +129,7 @@ import type {
   UpdatePriceList,
   UpdateProduct,
   UpdateProductMedia,
+  UpdatePromotion,
   UpdateReturn,
   UpdateRole,
   UpdateShipment,
@@ -594,6 +597,30 @@ export interface PriceListsListQuery {
 /** Query parameters of `GET /api/price-lists/{id}`. */
 export interface PriceListsGetQuery {
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, description, customerGroupId, currency, status, startsAt, endsAt, createdAt, updatedAt, prices. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
+/** Query parameters of `GET /api/promotions`. */
+export interface PromotionsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, name, priority, endsAt, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, description, code, type, value, currencyAmounts, target, buyXGetY, freeShipping, minSubtotal, minQuantity, include, exclude, customerGroupIds, currencies, startsAt, endsAt, usageLimit, perCustomerLimit, timesUsed, priority, combinesWithPromotions, combinesWithCodes, active, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Search in name, code and description, case-insensitive. */
+  q?: string;
+  /** Switched on or off. true or false. */
+  active?: boolean;
+  /** Promotion type. One of: percentage, fixed, buy_x_get_y, free_shipping. */
+  type?: "percentage" | "fixed" | "buy_x_get_y" | "free_shipping";
+}
+
+/** Query parameters of `GET /api/promotions/{id}`. */
+export interface PromotionsGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, description, code, type, value, currencyAmounts, target, buyXGetY, freeShipping, minSubtotal, minQuantity, include, exclude, customerGroupIds, currencies, startsAt, endsAt, usageLimit, perCustomerLimit, timesUsed, priority, combinesWithPromotions, combinesWithCodes, active, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -1180,6 +1207,7 @@ export class StoreResources {
   readonly shippingZones: ShippingZonesResource;
   readonly coupons: CouponsResource;
   readonly priceLists: PriceListsResource;
+  readonly promotions: PromotionsResource;
   readonly giftCards: GiftCardsResource;
   readonly carts: CartsResource;
   readonly orders: OrdersResource;
@@ -1218,6 +1246,7 @@ export class StoreResources {
     this.shippingZones = new ShippingZonesResource(core);
     this.coupons = new CouponsResource(core);
     this.priceLists = new PriceListsResource(core);
+    this.promotions = new PromotionsResource(core);
     this.giftCards = new GiftCardsResource(core);
     this.carts = new CartsResource(core);
     this.orders = new OrdersResource(core);
@@ -2370,6 +2399,65 @@ export class GiftCardsResource {
    */
   get(id: string, query?: GiftCardsGetQuery, options?: runtime.RequestOptions): Promise<GiftCardDetail> {
     return this.core.request<GiftCardDetail>({ method: 'GET', path: `/api/gift-cards/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+}
+
+/** `promotions`: list, create, get, update, delete. */
+export class PromotionsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List promotions
+   *
+   * `GET /api/promotions`
+   */
+  list(query?: PromotionsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Promotion>> {
+    return this.core.request<runtime.ListResult<Promotion>>({ method: 'GET', path: `/api/promotions`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: PromotionsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Promotion>> {
+    return this.core.paginate<Promotion>({ method: 'GET', path: `/api/promotions`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Create a promotion
+   *
+   * `POST /api/promotions`
+   */
+  create(body: CreatePromotion, options?: runtime.RequestOptions): Promise<Promotion> {
+    return this.core.request<Promotion>({ method: 'POST', path: `/api/promotions`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Get a promotion by id or code
+   *
+   * `GET /api/promotions/{id}`
+   */
+  get(id: string, query?: PromotionsGetQuery, options?: runtime.RequestOptions): Promise<Promotion> {
+    return this.core.request<Promotion>({ method: 'GET', path: `/api/promotions/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Update a promotion
+   *
+   * `PATCH /api/promotions/{id}`
+   */
+  update(id: string, body: UpdatePromotion, options?: runtime.RequestOptions): Promise<Promotion> {
+    return this.core.request<Promotion>({ method: 'PATCH', path: `/api/promotions/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Delete a promotion
+   *
+   * `DELETE /api/promotions/{id}`
+   */
+  delete(id: string, options?: runtime.RequestOptions): Promise<void> {
+    return this.core.request<void>({ method: 'DELETE', path: `/api/promotions/${encodeURIComponent(id)}`, kind: 'none' }, options);
   }
 }
 

@@ -33,6 +33,8 @@ export interface OrderPlacedEventData {
   /** Whether the order's prices included tax. */
   pricesIncludeTax: boolean;
   shippingMethod: ShippingMethodChoice;
+  /** What each promotion (and the coupon, named by its code) took off the order's lines in all; the lines of the order show it per line. */
+  promotions: Array<LinePromotion>;
 }
 
 /** How the order ships, as the order keeps it. */
@@ -43,6 +45,15 @@ export type ShippingMethodChoice = {
   /** The shipping charge, in the major unit of the order's (or cart's) currency. */
   amount: number;
 } | null;
+
+export interface LinePromotion {
+  /** The promotion (or coupon) id; it may since have been changed or deleted. */
+  promotionId: string;
+  /** Its name when applied (a coupon: its code). */
+  name: string;
+  /** Taken off the line, major units of the currency. */
+  amount: number;
+}
 
 /** The body of each `order.updated` delivery. An order's status changed: paid (`processing`), shipped, completed, cancelled or refunded. A cancellation also sends `order.cancelled`. */
 export interface OrderUpdatedEvent {
@@ -865,7 +876,7 @@ export interface ApiIndex {
 export interface Error {
   success: false;
   error: {
-    code: "INVALID_REQUEST" | "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "SHIPPING_UNAVAILABLE";
+    code: "INVALID_REQUEST" | "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "PROVIDER_ERROR" | "SHIPPING_UNAVAILABLE" | "COUPON_NOT_APPLICABLE";
     message: string;
     /** Always a list: one entry per invalid field, parameter or header; empty when the error is about no one field (401, 403, 404, 429, 500). */
     details: Array<ErrorDetail>;
@@ -1948,6 +1959,257 @@ export interface UpdatePriceList {
   prices?: Array<PriceListPriceInput>;
 }
 
+/** Automatic (no `code`) or by code. The promotions that apply are applied highest `priority` first, each on what the ones before it left; two apply together only when each combines with the kind of the other (`combinesWithPromotions`: automatic ones, `combinesWithCodes`: codes), and of the sets that may apply together the one that takes the most off the cart wins. Rules and examples: docs/promotions.md. */
+export interface Promotion {
+  id: string;
+  name: string;
+  description: string | null;
+  code: string | null;
+  type: "percentage" | "fixed" | "buy_x_get_y" | "free_shipping";
+  /** For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the amount off in major units of the store's default currency. Unused (0) for `buy_x_get_y` and `free_shipping`. */
+  value: number;
+  currencyAmounts: Array<{
+    currency: string;
+    value: number;
+    minSubtotal: number | null;
+  }>;
+  target: "order" | "items";
+  buyXGetY: {
+    /** Products by id, category or brand; all three empty: every product. */
+    buy: PromotionProductSet & {
+      quantity: number;
+    };
+    /** Products by id, category or brand; all three empty: every product. */
+    get: PromotionProductSet & {
+      quantity: number;
+      percent: number;
+    };
+  } | null;
+  freeShipping: {
+    methodIds: Array<string>;
+    zoneIds: Array<string>;
+  } | null;
+  minSubtotal: number | null;
+  minQuantity: number | null;
+  include: PromotionProductSet;
+  exclude: PromotionProductSet;
+  customerGroupIds: Array<string>;
+  currencies: Array<string>;
+  startsAt: string | null;
+  endsAt: string | null;
+  usageLimit: number | null;
+  perCustomerLimit: number | null;
+  /** Orders that used it. */
+  timesUsed: number;
+  priority: number;
+  combinesWithPromotions: boolean;
+  combinesWithCodes: boolean;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Products by id, category or brand; all three empty: every product. */
+export interface PromotionProductSet {
+  productIds: Array<string>;
+  categoryIds: Array<string>;
+  brandIds: Array<string>;
+}
+
+/** Automatic (no `code`) or by code. The promotions that apply are applied highest `priority` first, each on what the ones before it left; two apply together only when each combines with the kind of the other (`combinesWithPromotions`: automatic ones, `combinesWithCodes`: codes), and of the sets that may apply together the one that takes the most off the cart wins. Rules and examples: docs/promotions.md. */
+export interface CreatePromotion {
+  /** Shown to shoppers on each line it discounts. */
+  name: string;
+  description?: string | null;
+  /** The code a shopper enters; null (the default): automatic. Stored upper case, unique among promotions. */
+  code?: string | null;
+  type: "percentage" | "fixed" | "buy_x_get_y" | "free_shipping";
+  /** For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the amount off in major units of the store's default currency. Unused (0) for `buy_x_get_y` and `free_shipping`. */
+  value?: number;
+  /** A `fixed` promotion's own amounts in other currencies of the store (not the default one); the list replaces the stored one whole. */
+  currencyAmounts?: Array<{
+    /** ISO 4217 code (three letters), upper-cased. */
+    currency: string;
+    /** Amount off in major units of `currency`, with at most its decimals. */
+    value: number;
+    /** Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted. */
+    minSubtotal?: number | null;
+  }>;
+  /** `percentage` and `fixed`: `order` (the default) discounts every line not excluded; `items` only the lines matching `include`. */
+  target?: "order" | "items";
+  /** Required for (and only for) `buy_x_get_y`. An empty `get` set: the `buy` set. */
+  buyXGetY?: {
+    buy: {
+      /** Units bought per `get.quantity` units got. */
+      quantity: number;
+      /** Ids of existing products, at most 100. */
+      productIds?: Array<string>;
+      /** Ids of existing categories (their subcategories count too), at most 100. */
+      categoryIds?: Array<string>;
+      /** Ids of existing brands, at most 100. */
+      brandIds?: Array<string>;
+    };
+    get: {
+      /** Units got per `buy.quantity` units bought. */
+      quantity: number;
+      /** Percent off the units got (at most 2 decimals); 100 (the default): free. */
+      percent?: number;
+      /** Ids of existing products, at most 100. */
+      productIds?: Array<string>;
+      /** Ids of existing categories (their subcategories count too), at most 100. */
+      categoryIds?: Array<string>;
+      /** Ids of existing brands, at most 100. */
+      brandIds?: Array<string>;
+    };
+  } | null;
+  /** For `free_shipping` only: the methods and zones it is limited to. */
+  freeShipping?: {
+    /** Only these shipping methods are made free (empty: any). */
+    methodIds?: Array<string>;
+    /** Only addresses in these shipping zones (empty: any). */
+    zoneIds?: Array<string>;
+  } | null;
+  /** Smallest cart subtotal before discounts, major units of the default currency; null: any. */
+  minSubtotal?: number | null;
+  /** Fewest units of the matching lines; null: any. */
+  minQuantity?: number | null;
+  /** The lines that match (empty: every line). */
+  include?: {
+    /** Ids of existing products, at most 100. */
+    productIds?: Array<string>;
+    /** Ids of existing categories (their subcategories count too), at most 100. */
+    categoryIds?: Array<string>;
+    /** Ids of existing brands, at most 100. */
+    brandIds?: Array<string>;
+  };
+  /** Lines never discounted nor counted by the promotion. */
+  exclude?: {
+    /** Ids of existing products, at most 100. */
+    productIds?: Array<string>;
+    /** Ids of existing categories (their subcategories count too), at most 100. */
+    categoryIds?: Array<string>;
+    /** Ids of existing brands, at most 100. */
+    brandIds?: Array<string>;
+  };
+  /** Only customers in one of these groups (empty: everyone, guests too). */
+  customerGroupIds?: Array<string>;
+  /** Only carts in these currencies of the store (empty: every currency). */
+  currencies?: Array<string>;
+  /** ISO 8601 date-time; stored in UTC. */
+  startsAt?: string | null;
+  /** Must be after `startsAt`. */
+  endsAt?: string | null;
+  /** Orders that may use it in all; null: unlimited. Cannot go below `timesUsed`. */
+  usageLimit?: number | null;
+  /** Orders per customer (guests by email); null: unlimited. */
+  perCustomerLimit?: number | null;
+  /** Higher applies first (default 0). */
+  priority?: number;
+  /** May apply together with automatic promotions (default false). */
+  combinesWithPromotions?: boolean;
+  /** May apply together with codes, coupons included (default false). */
+  combinesWithCodes?: boolean;
+  /** Switched on (the default); off, it never applies. */
+  active?: boolean;
+}
+
+/** Only the fields given change; `include`, `exclude`, `buyXGetY` and `freeShipping` are replaced whole. */
+export interface UpdatePromotion {
+  /** Shown to shoppers on each line it discounts. */
+  name?: string;
+  description?: string | null;
+  /** The code a shopper enters; null (the default): automatic. Stored upper case, unique among promotions. */
+  code?: string | null;
+  type?: "percentage" | "fixed" | "buy_x_get_y" | "free_shipping";
+  /** For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the amount off in major units of the store's default currency. Unused (0) for `buy_x_get_y` and `free_shipping`. */
+  value?: number;
+  /** A `fixed` promotion's own amounts in other currencies of the store (not the default one); the list replaces the stored one whole. */
+  currencyAmounts?: Array<{
+    /** ISO 4217 code (three letters), upper-cased. */
+    currency: string;
+    /** Amount off in major units of `currency`, with at most its decimals. */
+    value: number;
+    /** Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted. */
+    minSubtotal?: number | null;
+  }>;
+  /** `percentage` and `fixed`: `order` (the default) discounts every line not excluded; `items` only the lines matching `include`. */
+  target?: "order" | "items";
+  /** Required for (and only for) `buy_x_get_y`. An empty `get` set: the `buy` set. */
+  buyXGetY?: {
+    buy: {
+      /** Units bought per `get.quantity` units got. */
+      quantity: number;
+      /** Ids of existing products, at most 100. */
+      productIds?: Array<string>;
+      /** Ids of existing categories (their subcategories count too), at most 100. */
+      categoryIds?: Array<string>;
+      /** Ids of existing brands, at most 100. */
+      brandIds?: Array<string>;
+    };
+    get: {
+      /** Units got per `buy.quantity` units bought. */
+      quantity: number;
+      /** Percent off the units got (at most 2 decimals); 100 (the default): free. */
+      percent?: number;
+      /** Ids of existing products, at most 100. */
+      productIds?: Array<string>;
+      /** Ids of existing categories (their subcategories count too), at most 100. */
+      categoryIds?: Array<string>;
+      /** Ids of existing brands, at most 100. */
+      brandIds?: Array<string>;
+    };
+  } | null;
+  /** For `free_shipping` only: the methods and zones it is limited to. */
+  freeShipping?: {
+    /** Only these shipping methods are made free (empty: any). */
+    methodIds?: Array<string>;
+    /** Only addresses in these shipping zones (empty: any). */
+    zoneIds?: Array<string>;
+  } | null;
+  /** Smallest cart subtotal before discounts, major units of the default currency; null: any. */
+  minSubtotal?: number | null;
+  /** Fewest units of the matching lines; null: any. */
+  minQuantity?: number | null;
+  /** The lines that match (empty: every line). */
+  include?: {
+    /** Ids of existing products, at most 100. */
+    productIds?: Array<string>;
+    /** Ids of existing categories (their subcategories count too), at most 100. */
+    categoryIds?: Array<string>;
+    /** Ids of existing brands, at most 100. */
+    brandIds?: Array<string>;
+  };
+  /** Lines never discounted nor counted by the promotion. */
+  exclude?: {
+    /** Ids of existing products, at most 100. */
+    productIds?: Array<string>;
+    /** Ids of existing categories (their subcategories count too), at most 100. */
+    categoryIds?: Array<string>;
+    /** Ids of existing brands, at most 100. */
+    brandIds?: Array<string>;
+  };
+  /** Only customers in one of these groups (empty: everyone, guests too). */
+  customerGroupIds?: Array<string>;
+  /** Only carts in these currencies of the store (empty: every currency). */
+  currencies?: Array<string>;
+  /** ISO 8601 date-time; stored in UTC. */
+  startsAt?: string | null;
+  /** Must be after `startsAt`. */
+  endsAt?: string | null;
+  /** Orders that may use it in all; null: unlimited. Cannot go below `timesUsed`. */
+  usageLimit?: number | null;
+  /** Orders per customer (guests by email); null: unlimited. */
+  perCustomerLimit?: number | null;
+  /** Higher applies first (default 0). */
+  priority?: number;
+  /** May apply together with automatic promotions (default false). */
+  combinesWithPromotions?: boolean;
+  /** May apply together with codes, coupons included (default false). */
+  combinesWithCodes?: boolean;
+  /** Switched on (the default); off, it never applies. */
+  active?: boolean;
+}
+
 export interface GiftCard {
   id: string;
   /** The last four characters of the code, to tell cards apart. */
@@ -2026,6 +2288,7 @@ export interface Cart {
   currency: string;
   /** Whether the cart's prices include tax (the currency's `pricesIncludeTax`, else the store's): then the shopper pays the listed prices with tax inside; else tax is added at the shipping address's rates. */
   pricesIncludeTax: boolean;
+  /** The code entered (POST /api/carts/{id}/coupon): a coupon's or a promotion's; null: none. */
   couponCode: string | null;
   /** The cart's, or else (a customer's active cart) the customer's default shipping address. Tax follows it. */
   shippingAddress: {
@@ -2087,6 +2350,8 @@ export interface CartLine {
   subtotal: number;
   /** Major units of the cart currency. */
   discount: number;
+  /** Each promotion (and the coupon, named by its code) that takes money off the line, with its name and amount; they add up to `discount`. */
+  promotions: Array<LinePromotion>;
   /** The percent the line is taxed at: its product's tax class's rate for the shipping address (docs/api.md, Taxes); null when no rate applies there. */
   taxRate: number | null;
   /** The product's tax class. */
@@ -2317,6 +2582,8 @@ export interface OrderLine {
   subtotal: number;
   /** Amount in the major unit of the order's currency. */
   discount: number;
+  /** The promotions (and the coupon, named by its code) that make up `discount`, with their names and amounts as they were when the order was placed. Empty for orders placed before promotions. */
+  promotions: Array<LinePromotion>;
   /** Deprecated: the same as taxAmount. */
   tax: number;
   /** The percent the line was taxed at (its tax class's rate for the shipping address); null when no rate applied, and for orders placed before rates were kept per line. */
