@@ -37,11 +37,31 @@ export const DETAIL_CODES = {
 
 export type DetailCode = keyof typeof DETAIL_CODES;
 
+/** The conditions a promotion code can fail, in the order they are checked: a COUPON_NOT_APPLICABLE detail's `condition` (docs/promotions.md). */
+export const NOT_APPLICABLE_CONDITIONS = [
+  'unknown_code',
+  'not_started',
+  'expired',
+  'usage_limit',
+  'per_customer_limit',
+  'currency',
+  'customer_group',
+  'no_matching_items',
+  'min_quantity',
+  'min_subtotal',
+  'buy_quantity',
+  'shipping_method',
+  'shipping_zone',
+  'not_combinable',
+] as const;
+
 /** One entry of `error.details`: `message` starts with the field's name, so it reads alone. */
 export interface ErrorDetail {
   field?: string;
   code: DetailCode;
   message: string;
+  /** With COUPON_NOT_APPLICABLE: the condition of the code that failed (docs/promotions.md). */
+  condition?: string;
 }
 
 /** What is wrong with one field before it is worded: `problem` reads after the field's name ("must not be empty"). */
@@ -74,7 +94,7 @@ export function problemOf(detail: ErrorDetail): FieldProblem | null {
 /** The same detail about another field (a service's name for it is not this body's). */
 export function renamed(detail: ErrorDetail, field: string): ErrorDetail {
   const problem = problemOf(detail);
-  return problem ? detailOf({ ...problem, field }) : detail;
+  return problem ? { ...detailOf({ ...problem, field }), ...(detail.condition ? { condition: detail.condition } : {}) } : detail;
 }
 
 export class ApiError extends Error {

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
-import { DETAIL_CODES, type DetailCode, ERROR_STATUS, type ErrorCode } from './errors';
+import { DETAIL_CODES, type DetailCode, ERROR_STATUS, type ErrorCode, NOT_APPLICABLE_CONDITIONS } from './errors';
 import { fieldSelection, MAX_LIMIT } from './query/list-query';
 import { idempotent } from '../middleware/idempotency';
 import { policyExtensions, policyOf, ROUTE_POLICY, type RoutePolicy } from './route-policy';
@@ -20,6 +20,10 @@ export const ErrorDetailSchema = z
       .openapi({ description: 'The dotted path of the field, parameter or header (`variants.0.sku`, `limit`, `Idempotency-Key`); absent when the problem is about no one field.' }),
     code: z.enum(Object.keys(DETAIL_CODES) as [DetailCode, ...DetailCode[]]).openapi({ description: `What kind of problem, for programs. ${DETAIL_CODE_LIST}.` }),
     message: z.string().openapi({ description: 'For a person, starting with the field name so it reads alone: "price must be 0 or more".' }),
+    condition: z
+      .enum(NOT_APPLICABLE_CONDITIONS)
+      .optional()
+      .openapi({ description: 'Only with `COUPON_NOT_APPLICABLE`: which condition of the code failed, for programs (docs/promotions.md, "Why a code does not apply").' }),
   })
   .openapi('ErrorDetail', { example: { field: 'price', code: 'too_small', message: 'price must be 0 or more' } });
 

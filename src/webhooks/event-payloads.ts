@@ -7,7 +7,7 @@ import { PageSchema } from '../modules/pages/pages.schemas';
 import { ProductSchema } from '../modules/products/products.schemas';
 import { ReturnLineSchema } from '../modules/returns/returns.schemas';
 import { ShipmentLineSchema, ShipmentSchema } from '../modules/shipments/shipments.schemas';
-import { LinePromotionSchema } from '../modules/promotions/promotions.schemas';
+import { AppliedPromotionSchema } from '../modules/promotions/promotions.schemas';
 
 /**
  * The `data` of every event the outbox writes, one schema per kind: the one source of the webhook
@@ -43,8 +43,8 @@ const OrderPlacedEventData = OrderEventData.extend({
   taxTotal: Money.openapi({ description: 'The tax of the order, inside `total` when pricesIncludeTax, else part of it added on top.' }),
   pricesIncludeTax: z.boolean().openapi({ description: "Whether the order's prices included tax." }),
   shippingMethod: OrderShippingMethodSchema.nullable().openapi({ description: 'How the order ships, as the order keeps it.' }),
-  promotions: z.array(LinePromotionSchema).openapi({
-    description: "What each promotion (and the coupon, named by its code) took off the order's lines in all; the lines of the order show it per line.",
+  promotions: z.array(AppliedPromotionSchema).openapi({
+    description: "The order's `promotions`: what each promotion (and the coupon) took off in all, shipping's part as `shippingAmount`; the order's lines show them per line.",
   }),
 });
 const OrderChangeEventData = OrderEventData.extend({

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { promotions } from '../../src/db/schema';
+import { events, promotions } from '../../src/db/schema';
 import { adminKey, api, createCategory, createProduct, db, expectError, insertUser, uid } from '../helpers';
 import { countedOrder } from './order-fixtures';
 
@@ -59,6 +59,7 @@ describe('promotions applied', () => {
       [],
     ]);
     expect(shown.body.data.totals.discountTotal).toBe(6.25);
+    expect(shown.body.data.promotions).toEqual([{ promotionId: tenOff.id, name: tenOff.name, code: null, amount: 6.25, shippingAmount: 0 }]);
 
     const placed = await call(cart, '/checkout', 'POST', { shippingAddress: { line1: '1 Main St', city: 'Springfield', country: 'US' } });
     expect(placed.status, JSON.stringify(placed.body)).toBe(201);
@@ -67,6 +68,7 @@ describe('promotions applied', () => {
     expect((await api(`/api/promotions/${tenOff.id}`, { method: 'PATCH', key, json: { name: 'Renamed', value: 50 } })).status).toBe(200);
     expect((await api(`/api/promotions/${tenOff.id}`, { method: 'DELETE', key })).status).toBe(204);
     const order = await api(`/api/orders/${orderId}`, { key });
+    expect(order.body.data.promotions).toEqual([{ promotionId: tenOff.id, name: tenOff.name, code: null, amount: 6.25, shippingAmount: 0 }]);
     expect(order.body.data.lines.map((l: any) => [l.discount, l.promotions])).toEqual([
       [5, [{ promotionId: tenOff.id, name: tenOff.name, amount: 5 }]],
       [1.25, [{ promotionId: tenOff.id, name: tenOff.name, amount: 1.25 }]],
@@ -115,6 +117,12 @@ describe('promotions applied', () => {
     const order = await post('/api/orders', { lines: [{ variantId: coat.variantId, quantity: 1 }], shippingAddress: vienna }, member.token);
     expect(order.status, JSON.stringify(order.body)).toBe(201);
     expect(order.body.data).toMatchObject({ subtotal: 60, shippingTotal: 0 });
+    // The order keeps the shipping the promotion took, and says so in order.placed.
+    const kept = [{ promotionId: free.id, name: free.name, code: null, amount: 4.95, shippingAmount: 4.95 }];
+    expect(order.body.data.promotions).toEqual(kept);
+    expect((await api(`/api/orders/${order.body.data.id}`, { key })).body.data.promotions).toEqual(kept);
+    const placedEvent = await db().select({ data: events.data }).from(events).where(and(eq(events.type, 'order.placed'), eq(events.resourceId, order.body.data.id)));
+    expect(placedEvent[0]!.data.promotions).toEqual(kept);
     expect((await db().select({ n: promotions.timesUsed }).from(promotions).where(eq(promotions.id, free.id)))[0]!.n).toBe(1);
   });
 
@@ -137,11 +145,12 @@ describe('promotions applied', () => {
     const refused = await call(dear, '/coupon', 'POST', { code });
     expectError(refused, 409, 'COUPON_NOT_APPLICABLE');
     expect(refused.body.error.message).toBe(`Code '${code}' does not combine with '${sale.name}', which takes more off this cart`);
-    expect(refused.body.error.details.map((d: any) => d.field)).toEqual(['code']);
+    expect(refused.body.error.details.map((d: any) => [d.field, d.condition])).toEqual([['code', 'not_combinable']]);
     expect((await call(dear, '')).body.data.lines[0].promotions).toEqual([{ promotionId: sale.id, name: sale.name, amount: 12 }]);
 
     const order = await post('/api/orders', { email: `o-${uid()}@example.test`, lines: [{ variantId: jumper60.variantId, quantity: 1 }], couponCode: code });
     expectError(order, 409, 'COUPON_NOT_APPLICABLE');
+    expect(order.body.error.details).toEqual([expect.objectContaining({ field: 'couponCode', code: 'conflict', condition: 'not_combinable' })]);
   });
 
   it('a code entered on a cart that stops applying is dropped with a notice; the checkout then charges without it', async () => {

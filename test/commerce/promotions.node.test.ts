@@ -18,7 +18,7 @@ describe('percentage off items', () => {
       ['scarf', 125],
     ]);
     expect(result.lines[0]!.promotions).toEqual([{ promotionId: 'promo-sale', name: 'Sale: 10% off', amount: 500 }]);
-    expect(result.applied).toEqual([{ promotionId: 'promo-sale', name: 'Sale: 10% off', code: null, amount: 625 }]);
+    expect(result.applied).toEqual([{ promotionId: 'promo-sale', name: 'Sale: 10% off', code: null, amount: 625, shippingAmount: 0 }]);
     expect(result.lineDiscountTotal).toBe(625);
     expect(result.notApplicable).toEqual([]);
   });
@@ -71,7 +71,7 @@ describe('buy x get y', () => {
       ['socks-b', 400],
       ['hat', 0],
     ]);
-    expect(result.applied).toEqual([{ promotionId: 'promo-socks', name: 'Socks: 3 for 2', code: null, amount: 400 }]);
+    expect(result.applied).toEqual([{ promotionId: 'promo-socks', name: 'Socks: 3 for 2', code: null, amount: 400, shippingAmount: 0 }]);
   });
 
   it('seven socks give two free, the two cheapest units', () => {
@@ -121,7 +121,7 @@ describe('free shipping', () => {
     expect(result.shippingPrice).toBe(495);
     expect(result.shippingDiscount).toBe(495);
     expect(result.lineDiscountTotal).toBe(0);
-    expect(result.applied).toEqual([{ promotionId: 'promo-ship', name: 'Free shipping for members', code: null, amount: 495 }]);
+    expect(result.applied).toEqual([{ promotionId: 'promo-ship', name: 'Free shipping for members', code: null, amount: 495, shippingAmount: 495 }]);
   });
 
   it('not for other customers, nor under €50', () => {
@@ -165,13 +165,13 @@ describe('a non-combinable automatic promotion and a code', () => {
 
   it('the code applies when it takes more: €10 beats 20% of €40', () => {
     const result = applyPromotions(cart([line('jumper', 4000)], { codes: ['SAVE10'] }), [winterSale, save10]);
-    expect(result.applied).toEqual([{ promotionId: 'promo-save10', name: 'SAVE10', code: 'SAVE10', amount: 1000 }]);
+    expect(result.applied).toEqual([{ promotionId: 'promo-save10', name: 'SAVE10', code: 'SAVE10', amount: 1000, shippingAmount: 0 }]);
     expect(result.notApplicable).toEqual([]);
   });
 
   it('the automatic promotion applies when it takes more: 20% of €60 beats €10, and the code says why it is left out', () => {
     const result = applyPromotions(cart([line('jumper', 6000)], { codes: ['SAVE10'] }), [winterSale, save10]);
-    expect(result.applied).toEqual([{ promotionId: 'promo-winter', name: 'Winter sale', code: null, amount: 1200 }]);
+    expect(result.applied).toEqual([{ promotionId: 'promo-winter', name: 'Winter sale', code: null, amount: 1200, shippingAmount: 0 }]);
     expect(result.notApplicable).toEqual([
       { code: 'SAVE10', condition: 'not_combinable', message: "Code 'SAVE10' does not combine with 'Winter sale', which takes more off this cart" },
     ]);

@@ -1285,7 +1285,7 @@ class CartsResource(ResourceBase):
                 updatedAt, id. Default: updatedAt:desc.
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, status, customerId, email, currency,
-                pricesIncludeTax, couponCode, shippingAddress, billingAddress, lines,
+                pricesIncludeTax, couponCode, shippingAddress, billingAddress, lines, promotions,
                 shippingMethod, shippingMethodChosen, totals, giftCards, amountDue, notices,
                 orderId, createdAt, updatedAt. A `fields` selection returns only the selected
                 properties, so properties the response schema marks required may be absent: clients
@@ -4328,11 +4328,12 @@ class OrdersResource(ResourceBase):
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, number, customerId, email, status,
                 currency, subtotal, discountTotal, shippingTotal, taxTotal, pricesIncludeTax,
-                shippingTax, total, amountPaid, amountRefunded, couponCode, shippingAddress,
-                billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod,
-                taxBreakdown, amountDue, paymentStatus, lines, history. A `fields` selection returns
-                only the selected properties, so properties the response schema marks required may
-                be absent: clients and validators should treat them as optional then.
+                shippingTax, total, amountPaid, amountRefunded, couponCode, promotions,
+                shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt,
+                shippingMethod, taxBreakdown, amountDue, paymentStatus, lines, history. A `fields`
+                selection returns only the selected properties, so properties the response schema
+                marks required may be absent: clients and validators should treat them as optional
+                then.
         """
         return self._http.call(
             "GET",
@@ -4370,11 +4371,11 @@ class OrdersResource(ResourceBase):
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, number, customerId, email, status,
                 currency, subtotal, discountTotal, shippingTotal, taxTotal, pricesIncludeTax,
-                shippingTax, total, amountPaid, amountRefunded, couponCode, shippingAddress,
-                billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod,
-                taxBreakdown, amountDue, paymentStatus, lines. A `fields` selection returns only the
-                selected properties, so properties the response schema marks required may be absent:
-                clients and validators should treat them as optional then.
+                shippingTax, total, amountPaid, amountRefunded, couponCode, promotions,
+                shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt,
+                shippingMethod, taxBreakdown, amountDue, paymentStatus, lines. A `fields` selection
+                returns only the selected properties, so properties the response schema marks
+                required may be absent: clients and validators should treat them as optional then.
             status: Order status. One of: pending, processing, shipped, completed, cancelled,
                 refunded.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.

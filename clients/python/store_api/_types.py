@@ -19,6 +19,7 @@ __all__ = [
     "ApiIndexLinks",
     "ApiKey",
     "AppliedGiftCard",
+    "AppliedPromotion",
     "ApplyCoupon",
     "ApplyGiftCard",
     "AuditActor",
@@ -437,6 +438,21 @@ class AppliedGiftCard(TypedDict):
     problem: Optional[str]
 
 
+class AppliedPromotion(TypedDict):
+    #: The promotion (or coupon) id; it may since have been changed or deleted.
+    promotionId: str
+    #: Its name when applied (a coupon: its code).
+    name: str
+    #: The code it was entered by; null for an automatic promotion.
+    code: Optional[str]
+    #: Everything it took off, the lines' share and shipping's together, major units of the
+    #: currency.
+    amount: float
+    #: The part of `amount` taken off shipping (a `free_shipping` promotion: the shipping it made
+    #: free).
+    shippingAmount: float
+
+
 class ApplyCoupon(TypedDict):
     code: str
 
@@ -612,6 +628,10 @@ class Cart(TypedDict):
     #: The cart's, or else (a customer's active cart) the customer's default billing address.
     billingAddress: Optional[CartBillingAddress]
     lines: List[CartLine]
+    #: Every promotion (and the code's coupon) that applies to the cart now, in the order applied,
+    #: with what it takes off in all (`shippingAmount`: off shipping); the lines show their share.
+    #: Checkout applies them again from that moment's prices (docs/promotions.md).
+    promotions: List[AppliedPromotion]
     shippingMethod: CartShippingMethod
     #: true when the shopper chose `shippingMethod`; false when it is the cheapest, picked by
     #: default.
@@ -1915,6 +1935,9 @@ class ErrorDetail(_ErrorDetailRequired, total=False):
     #: The dotted path of the field, parameter or header (`variants.0.sku`, `limit`,
     #: `Idempotency-Key`); absent when the problem is about no one field.
     field: str
+    #: Only with `COUPON_NOT_APPLICABLE`: which condition of the code failed, for programs
+    #: (docs/promotions.md, "Why a code does not apply").
+    condition: Literal["unknown_code", "not_started", "expired", "usage_limit", "per_customer_limit", "currency", "customer_group", "no_matching_items", "min_quantity", "min_subtotal", "buy_quantity", "shipping_method", "shipping_zone", "not_combinable"]
 
 
 class Event(TypedDict):
@@ -2435,6 +2458,11 @@ class Order(TypedDict):
     #: currency.
     amountRefunded: Optional[float]
     couponCode: Optional[str]
+    #: Every promotion (and the coupon) the order applied, as it was when placed, in the order
+    #: applied: the lines show their share per line, `shippingAmount` what was taken off shipping
+    #: (`shippingTotal` is what was left to pay). Empty to a vendor caller, and for orders placed
+    #: before promotions.
+    promotions: List[AppliedPromotion]
     shippingAddress: Optional[OrderShippingAddress]
     billingAddress: Optional[OrderBillingAddress]
     notes: Optional[str]
@@ -2581,9 +2609,9 @@ class OrderPlacedEventData(TypedDict):
     #: Whether the order's prices included tax.
     pricesIncludeTax: bool
     shippingMethod: Optional[ShippingMethodChoice]
-    #: What each promotion (and the coupon, named by its code) took off the order's lines in all;
-    #: the lines of the order show it per line.
-    promotions: List[LinePromotion]
+    #: The order's `promotions`: what each promotion (and the coupon) took off in all, shipping's
+    #: part as `shippingAmount`; the order's lines show them per line.
+    promotions: List[AppliedPromotion]
 
 
 class OrderStatusChange(TypedDict):

@@ -270,6 +270,15 @@ export type CartRecoveryRow = typeof cartRecoveries.$inferSelect;
 export const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'completed', 'cancelled', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** A promotion as an order keeps it (orders.promotions); amounts in the order's minor units. */
+export interface OrderPromotion {
+  promotionId: string;
+  name: string;
+  code: string | null;
+  amount: number;
+  shippingAmount: number;
+}
+
 export const orders = sqliteTable(
   'orders',
   {
@@ -303,6 +312,8 @@ export const orders = sqliteTable(
     amountRefunded: integer('amount_refunded').notNull().default(0),
     couponId: text('coupon_id').references(() => coupons.id, { onDelete: 'set null' }),
     couponCode: text('coupon_code'),
+    /** Every promotion (and the coupon) the order applied, as it was: `amount` off the lines and shipping together, `shippingAmount` the part off shipping. */
+    promotions: text('promotions', { mode: 'json' }).$type<OrderPromotion[]>().notNull().default(sql`'[]'`),
     /** The shipping method as it was when the order was placed (never read again from shipping_methods); its amount is `shipping_total`. */
     shippingMethodId: text('shipping_method_id'),
     shippingMethodName: text('shipping_method_name'),

@@ -187,6 +187,7 @@ export async function cartView(db: Database, stored: CartRow, { now = new Date()
       total: major(line.total),
       inStock: line.quantity <= line.stock,
     })),
+    promotions: q.promotions.map((p) => ({ ...p, amount: major(p.amount), shippingAmount: major(p.shippingAmount) })),
     shippingMethod: q.shipping.chosen && {
       id: q.shipping.chosen.method.id,
       name: q.shipping.chosen.method.name,

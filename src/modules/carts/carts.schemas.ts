@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { GiftCardCode } from '../gift-cards/gift-cards.schemas';
 import { CART_STATUSES } from '../../db/schema';
 import { Timestamp } from '../../lib/schemas';
-import { LinePromotionSchema } from '../promotions/promotions.schemas';
+import { AppliedPromotionSchema, LinePromotionSchema } from '../promotions/promotions.schemas';
 import { OrderShippingMethodSchema, PostalAddress, TaxBreakdownSchema } from '../orders/orders.schemas';
 import { Email } from '../users/users.schemas';
 
@@ -96,6 +96,10 @@ export const CartSchema = z
     shippingAddress: PostalAddress.nullable().openapi({ description: "The cart's, or else (a customer's active cart) the customer's default shipping address. Tax follows it." }),
     billingAddress: PostalAddress.nullable().openapi({ description: "The cart's, or else (a customer's active cart) the customer's default billing address." }),
     lines: z.array(CartLineSchema),
+    promotions: z.array(AppliedPromotionSchema).openapi({
+      description:
+        "Every promotion (and the code's coupon) that applies to the cart now, in the order applied, with what it takes off in all (`shippingAmount`: off shipping); the lines show their share. Checkout applies them again from that moment's prices (docs/promotions.md).",
+    }),
     shippingMethod: OrderShippingMethodSchema.nullable().openapi({
       description:
         'What `totals.shippingTotal` charges: the method chosen (`shippingMethodId`), else the cheapest of the shipping options. ' +

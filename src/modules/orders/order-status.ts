@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type OrderLineRow, type OrderRow, type OrderStatus, orderStatusHistory, orders } from '../../db/schema';
+import { type OrderRow, type OrderStatus, orderStatusHistory, orders } from '../../db/schema';
 import { ApiError, detailOf } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
 import { type ShippingMethodColumns, shippingMethodOf } from './order-shipping';
+import { orderPromotions } from './order-promotions';
 
 /**
  * The order state machine of docs/api.md (Carts and orders). The trigger `orders_status_guard` (migrations/0005) enforces the
@@ -54,24 +55,14 @@ export function orderEventData(order: Pick<OrderRow, 'id' | 'number' | 'customer
   };
 }
 
-/** `order.placed` also says how the order ships (the method as the order keeps it) and how it was taxed. */
-export function placedEventData(
-  order: Parameters<typeof orderEventData>[0] & ShippingMethodColumns & Pick<OrderRow, 'taxTotal' | 'pricesIncludeTax'>,
-  lines: readonly Pick<OrderLineRow, 'promotions'>[],
-) {
-  // What each promotion took off the order's lines, in the order first met.
-  const byPromotion = new Map<string, { promotionId: string; name: string; amount: number }>();
-  for (const p of lines.flatMap((line) => line.promotions)) {
-    const sum = byPromotion.get(p.promotionId) ?? { promotionId: p.promotionId, name: p.name, amount: 0 };
-    sum.amount += p.amount;
-    byPromotion.set(p.promotionId, sum);
-  }
+/** `order.placed` also says how the order ships (the method as the order keeps it), how it was taxed and what promotions took off. */
+export function placedEventData(order: Parameters<typeof orderEventData>[0] & ShippingMethodColumns & Pick<OrderRow, 'taxTotal' | 'pricesIncludeTax' | 'promotions'>) {
   return {
     ...orderEventData(order),
     taxTotal: toMajor(order.taxTotal, order.minorUnits),
     pricesIncludeTax: order.pricesIncludeTax,
     shippingMethod: shippingMethodOf(order),
-    promotions: [...byPromotion.values()].map((p) => ({ ...p, amount: toMajor(p.amount, order.minorUnits) })),
+    promotions: orderPromotions(order),
   };
 }
 

@@ -7,6 +7,7 @@ import { type FieldTree, listPlan, type ParsedListQuery, selects } from '../../l
 import { ALL_ORDERS, lineCondition, orderCondition, type OrderReach } from './orders.access';
 import { orderMoney, vendorLinesTotal } from './order-money';
 import { shippingMethodOf } from './order-shipping';
+import { orderPromotions } from './order-promotions';
 import { orderListQuery } from './orders.query';
 import type { Order, OrderDetail, PaymentStatus } from './orders.schemas';
 import { groupBy } from '../../lib/group-by';
@@ -33,6 +34,7 @@ export function toOrder(row: OrderRow, lines: OrderLineRow[], reach: OrderReach 
     ...orderMoney(row, lines, reach),
     paymentStatus: paymentStatus(row),
     couponCode: row.couponCode,
+    promotions: reach.kind === 'vendor' ? [] : orderPromotions(row),
     shippingMethod: reach.kind === 'vendor' ? null : shippingMethodOf(row),
     shippingAddress: row.shippingAddress ?? null,
     billingAddress: row.billingAddress ?? null,

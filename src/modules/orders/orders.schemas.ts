@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ORDER_STATUSES, orderLines, orderStatusHistory, orders } from '../../db/schema';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
 import { CouponCode } from '../coupons/coupons.schemas';
-import { LinePromotionSchema } from '../promotions/promotions.schemas';
+import { AppliedPromotionSchema, LinePromotionSchema } from '../promotions/promotions.schemas';
 import { CreateAddressBody } from '../customers/addresses.schemas';
 import { Email } from '../users/users.schemas';
 import { MAX_LINES } from './quote';
@@ -136,6 +136,10 @@ export const OrderSchema = createSelectSchema(orders, {
       description:
         'The shipping method as it was when the order was placed: later changes to the method (or its deletion) do not change it. ' +
         '`amount` is `shippingTotal`. null when the store had no shipping zones, and to a vendor caller.',
+    }),
+    promotions: z.array(AppliedPromotionSchema).openapi({
+      description:
+        'Every promotion (and the coupon) the order applied, as it was when placed, in the order applied: the lines show their share per line, `shippingAmount` what was taken off shipping (`shippingTotal` is what was left to pay). Empty to a vendor caller, and for orders placed before promotions.',
     }),
     taxBreakdown: TaxBreakdownSchema,
     amountDue: OrderMoney.nullable().openapi(amount('What is still owed: total - amountPaid, never below 0. null to a vendor caller, as amountPaid.')),

@@ -206,6 +206,7 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     amountRefunded: 0,
     couponId: q.coupon?.id ?? null,
     couponCode: appliedCode(q),
+    promotions: q.promotions,
     shippingMethodId: q.shipping.chosen?.method.id ?? null,
     shippingMethodName: q.shipping.chosen?.method.name ?? null,
     shippingMethodCarrier: q.shipping.chosen?.method.carrier ?? null,
@@ -260,7 +261,7 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
       insertPromotionUsage(db, { id: newId(ID_PREFIX.promotionUsage, now.getTime()), promotionId, orderId: id, customerKey, createdAt: ts }),
     ]),
     insertHistory(db, placed),
-    placedEvent(db, { id: newEventId(db, now), data: JSON.stringify(placedEventData(order, lines) satisfies EventData<'order.placed'>), ts, orderId: id }),
+    placedEvent(db, { id: newEventId(db, now), data: JSON.stringify(placedEventData(order) satisfies EventData<'order.placed'>), ts, orderId: id }),
     ...(input.cartId ? [convertCart(db, { id: input.cartId, orderId: id, ts })] : []),
     ...(input.alsoWrite?.(order, lines) ?? []),
   ];

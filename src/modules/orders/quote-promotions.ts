@@ -22,5 +22,6 @@ export function promotionsOfQuote(
 export function notApplicableError(failure: NotApplicable, isCoupon: boolean): ApiError {
   const problem = failure.message.slice(`Code '${failure.code}' `.length);
   if (isCoupon) return ApiError.conflict(`Coupon '${failure.code}' ${problem}`, 'couponCode');
-  return new ApiError('COUPON_NOT_APPLICABLE', failure.message, { details: [detailOf({ field: 'couponCode', problem: failure.message, code: 'conflict' })] });
+  const detail = { ...detailOf({ field: 'couponCode', problem: failure.message, code: 'conflict' }), condition: failure.condition };
+  return new ApiError('COUPON_NOT_APPLICABLE', failure.message, { details: [detail] });
 }

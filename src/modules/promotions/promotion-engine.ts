@@ -68,14 +68,17 @@ function applySet(
       left[i]! -= amount;
       perLine[i]!.push({ promotionId: promotion.id, name: promotion.name, amount });
     });
-    applied.push({ promotionId: promotion.id, name: promotion.name, code: promotion.code, amount: amounts.reduce((a, b) => a + b, 0) });
+    applied.push({ promotionId: promotion.id, name: promotion.name, code: promotion.code, amount: amounts.reduce((a, b) => a + b, 0), shippingAmount: 0 });
   }
   const subtotal = lines.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0);
   const discountedSubtotal = left.reduce((a, b) => a + b, 0);
   // As priceLines: an empty cart is charged no shipping, and its price is not asked.
   const shippingPrice = context.shipping && lines.length > 0 ? context.shipping.priceFor(discountedSubtotal) : 0;
   const freeing = applied.find((a) => set.find((p) => p.id === a.promotionId)!.type === 'free_shipping');
-  if (freeing) freeing.amount += shippingPrice;
+  if (freeing) {
+    freeing.amount += shippingPrice;
+    freeing.shippingAmount = shippingPrice;
+  }
   return {
     lines: lines.map((line, i) => ({ key: line.key, subtotal: line.unitPrice * line.quantity, discount: line.unitPrice * line.quantity - left[i]!, promotions: perLine[i]! })),
     subtotal,

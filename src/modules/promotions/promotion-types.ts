@@ -5,6 +5,7 @@
  */
 
 import { PROMOTION_TYPES } from '../../db/schema/promotions';
+import { NOT_APPLICABLE_CONDITIONS } from '../../lib/errors';
 
 export { PROMOTION_TYPES };
 export type PromotionType = (typeof PROMOTION_TYPES)[number];
@@ -109,23 +110,7 @@ export interface PromotionContext {
   codes: readonly string[];
 }
 
-/** The machine-readable reasons a code does not apply, in the order they are checked (docs/promotions.md). */
-export const NOT_APPLICABLE_CONDITIONS = [
-  'unknown_code',
-  'not_started',
-  'expired',
-  'usage_limit',
-  'per_customer_limit',
-  'currency',
-  'customer_group',
-  'no_matching_items',
-  'min_quantity',
-  'min_subtotal',
-  'buy_quantity',
-  'shipping_method',
-  'shipping_zone',
-  'not_combinable',
-] as const;
+export { NOT_APPLICABLE_CONDITIONS };
 export type NotApplicableCondition = (typeof NOT_APPLICABLE_CONDITIONS)[number];
 
 export interface NotApplicable {
@@ -155,6 +140,8 @@ export interface AppliedPromotion {
   code: string | null;
   /** Its line allocations plus what it took off shipping. */
   amount: number;
+  /** The part of `amount` taken off shipping. */
+  shippingAmount: number;
 }
 
 export interface PromotionResult {

@@ -140,4 +140,15 @@ export const LinePromotionSchema = z
   })
   .openapi('LinePromotion');
 
+/** A promotion as a cart or order applied it in all: its lines' share and what it took off shipping. */
+export const AppliedPromotionSchema = z
+  .object({
+    promotionId: z.string().openapi({ description: 'The promotion (or coupon) id; it may since have been changed or deleted.' }),
+    name: z.string().openapi({ description: 'Its name when applied (a coupon: its code).' }),
+    code: z.string().nullable().openapi({ description: 'The code it was entered by; null for an automatic promotion.' }),
+    amount: z.number().openapi({ description: "Everything it took off, the lines' share and shipping's together, major units of the currency." }),
+    shippingAmount: z.number().openapi({ description: 'The part of `amount` taken off shipping (a `free_shipping` promotion: the shipping it made free).' }),
+  })
+  .openapi('AppliedPromotion');
+
 export const NotApplicableConditionSchema = z.enum(NOT_APPLICABLE_CONDITIONS);

@@ -77,6 +77,13 @@ final class CartsLinesResource
      *         total: int|float,
      *         inStock: bool,
      *     }>,
+     *     promotions: list<array{
+     *         promotionId: string,
+     *         name: string,
+     *         code: string|null,
+     *         amount: int|float,
+     *         shippingAmount: int|float,
+     *     }>,
      *     shippingMethod: array<string, mixed>,
      *     shippingMethodChosen: bool,
      *     totals: array{
@@ -174,6 +181,13 @@ final class CartsLinesResource
      *         total: int|float,
      *         inStock: bool,
      *     }>,
+     *     promotions: list<array{
+     *         promotionId: string,
+     *         name: string,
+     *         code: string|null,
+     *         amount: int|float,
+     *         shippingAmount: int|float,
+     *     }>,
      *     shippingMethod: array<string, mixed>,
      *     shippingMethodChosen: bool,
      *     totals: array{
@@ -267,6 +281,13 @@ final class CartsLinesResource
      *         tax: int|float,
      *         total: int|float,
      *         inStock: bool,
+     *     }>,
+     *     promotions: list<array{
+     *         promotionId: string,
+     *         name: string,
+     *         code: string|null,
+     *         amount: int|float,
+     *         shippingAmount: int|float,
      *     }>,
      *     shippingMethod: array<string, mixed>,
      *     shippingMethodChosen: bool,

@@ -69,6 +69,13 @@ final class OrdersResource
      *     amountPaid: int|float|null,
      *     amountRefunded: int|float|null,
      *     couponCode: string|null,
+     *     promotions: list<array{
+     *         promotionId: string,
+     *         name: string,
+     *         code: string|null,
+     *         amount: int|float,
+     *         shippingAmount: int|float,
+     *     }>,
      *     shippingAddress: array{
      *         firstName?: string|null,
      *         lastName?: string|null,
@@ -167,6 +174,13 @@ final class OrdersResource
      *     amountPaid: int|float|null,
      *     amountRefunded: int|float|null,
      *     couponCode: string|null,
+     *     promotions: list<array{
+     *         promotionId: string,
+     *         name: string,
+     *         code: string|null,
+     *         amount: int|float,
+     *         shippingAmount: int|float,
+     *     }>,
      *     shippingAddress: array{
      *         firstName?: string|null,
      *         lastName?: string|null,
@@ -291,6 +305,7 @@ final class OrdersResource
      *     amountPaid: int|float|null,
      *     amountRefunded: int|float|null,
      *     couponCode: string|null,
+     *     promotions: list<array<string, mixed>>,
      *     shippingAddress: array{
      *         firstName?: string|null,
      *         lastName?: string|null,
@@ -373,6 +388,7 @@ final class OrdersResource
      *     amountPaid: int|float|null,
      *     amountRefunded: int|float|null,
      *     couponCode: string|null,
+     *     promotions: list<array<string, mixed>>,
      *     shippingAddress: array{
      *         firstName?: string|null,
      *         lastName?: string|null,
@@ -451,6 +467,7 @@ final class OrdersResource
      *     amountPaid: int|float|null,
      *     amountRefunded: int|float|null,
      *     couponCode: string|null,
+     *     promotions: list<array<string, mixed>>,
      *     shippingAddress: array{
      *         firstName?: string|null,
      *         lastName?: string|null,
@@ -529,6 +546,7 @@ final class OrdersResource
      *     amountPaid: int|float|null,
      *     amountRefunded: int|float|null,
      *     couponCode: string|null,
+     *     promotions: list<array<string, mixed>>,
      *     shippingAddress: array{
      *         firstName?: string|null,
      *         lastName?: string|null,

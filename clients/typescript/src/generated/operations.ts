@@ -658,7 +658,7 @@ export interface CartsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, id. Default: updatedAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, customerId, email, currency, pricesIncludeTax, couponCode, shippingAddress, billingAddress, lines, shippingMethod, shippingMethodChosen, totals, giftCards, amountDue, notices, orderId, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, customerId, email, currency, pricesIncludeTax, couponCode, shippingAddress, billingAddress, lines, promotions, shippingMethod, shippingMethodChosen, totals, giftCards, amountDue, notices, orderId, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Cart status. One of: active, abandoned, converted. */
   status?: "active" | "abandoned" | "converted";
@@ -682,7 +682,7 @@ export interface OrdersListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, number, total, status. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, pricesIncludeTax, shippingTax, total, amountPaid, amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod, taxBreakdown, amountDue, paymentStatus, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, pricesIncludeTax, shippingTax, total, amountPaid, amountRefunded, couponCode, promotions, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod, taxBreakdown, amountDue, paymentStatus, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Order status. One of: pending, processing, shipped, completed, cancelled, refunded. */
   status?: "pending" | "processing" | "shipped" | "completed" | "cancelled" | "refunded";
@@ -698,7 +698,7 @@ export interface OrdersListQuery {
 
 /** Query parameters of `GET /api/orders/{id}`. */
 export interface OrdersGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, pricesIncludeTax, shippingTax, total, amountPaid, amountRefunded, couponCode, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod, taxBreakdown, amountDue, paymentStatus, lines, history. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, pricesIncludeTax, shippingTax, total, amountPaid, amountRefunded, couponCode, promotions, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod, taxBreakdown, amountDue, paymentStatus, lines, history. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 

@@ -33,8 +33,8 @@ export interface OrderPlacedEventData {
   /** Whether the order's prices included tax. */
   pricesIncludeTax: boolean;
   shippingMethod: ShippingMethodChoice;
-  /** What each promotion (and the coupon, named by its code) took off the order's lines in all; the lines of the order show it per line. */
-  promotions: Array<LinePromotion>;
+  /** The order's `promotions`: what each promotion (and the coupon) took off in all, shipping's part as `shippingAmount`; the order's lines show them per line. */
+  promotions: Array<AppliedPromotion>;
 }
 
 /** How the order ships, as the order keeps it. */
@@ -46,13 +46,17 @@ export type ShippingMethodChoice = {
   amount: number;
 } | null;
 
-export interface LinePromotion {
+export interface AppliedPromotion {
   /** The promotion (or coupon) id; it may since have been changed or deleted. */
   promotionId: string;
   /** Its name when applied (a coupon: its code). */
   name: string;
-  /** Taken off the line, major units of the currency. */
+  /** The code it was entered by; null for an automatic promotion. */
+  code: string | null;
+  /** Everything it took off, the lines' share and shipping's together, major units of the currency. */
   amount: number;
+  /** The part of `amount` taken off shipping (a `free_shipping` promotion: the shipping it made free). */
+  shippingAmount: number;
 }
 
 /** The body of each `order.updated` delivery. An order's status changed: paid (`processing`), shipped, completed, cancelled or refunded. A cancellation also sends `order.cancelled`. */
@@ -890,6 +894,8 @@ export interface ErrorDetail {
   code: "required" | "invalid_type" | "invalid_format" | "invalid_value" | "too_small" | "too_big" | "unknown_field" | "unknown_parameter" | "not_found" | "already_exists" | "conflict";
   /** For a person, starting with the field name so it reads alone: "price must be 0 or more". */
   message: string;
+  /** Only with `COUPON_NOT_APPLICABLE`: which condition of the code failed, for programs (docs/promotions.md, "Why a code does not apply"). */
+  condition?: "unknown_code" | "not_started" | "expired" | "usage_limit" | "per_customer_limit" | "currency" | "customer_group" | "no_matching_items" | "min_quantity" | "min_subtotal" | "buy_quantity" | "shipping_method" | "shipping_zone" | "not_combinable";
 }
 
 export interface Health {
@@ -2321,6 +2327,8 @@ export interface Cart {
     phone?: string | null;
   } | null;
   lines: Array<CartLine>;
+  /** Every promotion (and the code's coupon) that applies to the cart now, in the order applied, with what it takes off in all (`shippingAmount`: off shipping); the lines show their share. Checkout applies them again from that moment's prices (docs/promotions.md). */
+  promotions: Array<AppliedPromotion>;
   shippingMethod: ShippingMethodChoice & unknown;
   /** true when the shopper chose `shippingMethod`; false when it is the cheapest, picked by default. */
   shippingMethodChosen: boolean;
@@ -2364,6 +2372,15 @@ export interface CartLine {
   total: number;
   /** The quantity is in stock now (stock is only reserved at checkout). */
   inStock: boolean;
+}
+
+export interface LinePromotion {
+  /** The promotion (or coupon) id; it may since have been changed or deleted. */
+  promotionId: string;
+  /** Its name when applied (a coupon: its code). */
+  name: string;
+  /** Taken off the line, major units of the currency. */
+  amount: number;
 }
 
 export interface CartTotals {
@@ -2526,6 +2543,8 @@ export interface Order {
   /** Refunded so far. null to a vendor caller, as amountPaid. In the major unit of the order's currency. */
   amountRefunded: number | null;
   couponCode: string | null;
+  /** Every promotion (and the coupon) the order applied, as it was when placed, in the order applied: the lines show their share per line, `shippingAmount` what was taken off shipping (`shippingTotal` is what was left to pay). Empty to a vendor caller, and for orders placed before promotions. */
+  promotions: Array<AppliedPromotion>;
   shippingAddress: {
     firstName?: string | null;
     lastName?: string | null;

@@ -1,0 +1,1 @@
+ALTER TABLE `orders` ADD `promotions` text DEFAULT '[]' NOT NULL;
