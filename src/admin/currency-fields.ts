@@ -1,7 +1,7 @@
 import type { Database } from '../db/client';
 import { getStoreCurrencies } from '../modules/settings/currency-amounts';
 import type { FormState } from './components/form';
-import { type Posted, str } from './form-data';
+import { numOrNull, type Posted, required, str } from './form-data';
 
 /**
  * Per-currency rows of the panel's forms (a coupon's own amounts, a shipping method's own rates): one
@@ -47,3 +47,13 @@ export function withRowErrors(state: FormState, list: string, rows: string[], fo
   }
   return { ...state, errors };
 }
+
+/** The fields of a row of a fixed discount's own amounts (a coupon's or a promotion's `currencyAmounts`). */
+export const AMOUNT_OFF_FIELDS = ['value', 'minSubtotal'];
+
+/** Those rows as `currencyAmounts`: a row with a minimum but no amount goes on, for the schema to refuse. */
+export const amountsOffRows = (form: Posted, currencies: string[]) =>
+  currencyRows(form, currencies, AMOUNT_OFF_FIELDS, (code) => ({
+    value: required(form, currencyField('value', code)),
+    minSubtotal: numOrNull(form, currencyField('minSubtotal', code)),
+  }));

@@ -37,6 +37,8 @@ export const num = (form: Posted, name: string): number | string | undefined => 
   return Number.isFinite(n) ? n : value;
 };
 export const numOrNull = (form: Posted, name: string) => num(form, name) ?? null;
+/** A number the API requires: blank goes on as '' for the schema to refuse next to the field, instead of leaving it unchanged. */
+export const required = (form: Posted, name: string) => num(form, name) ?? form[name]?.[0] ?? '';
 export const checked = (form: Posted, name: string) => form[name]?.includes('on') ?? false;
 export const all = (form: Posted, name: string) => (form[name] ?? []).map((v) => v.trim()).filter(Boolean);
 /** Values to refill a form with after a failure: single fields as text, groups as lists. */

@@ -25,6 +25,7 @@ import { cartsRoutes } from './routes/carts';
 import { returnsRoutes } from './routes/returns';
 import { shipmentsRoutes } from './routes/shipments';
 import { couponRoutes } from './routes/coupons';
+import { promotionRoutes } from './routes/promotions';
 import { customerGroupRoutes } from './routes/customer-groups';
 import { customerRoutes } from './routes/customers';
 import { priceListRoutes } from './routes/price-lists';
@@ -96,6 +97,7 @@ export function createAdminRouter(redispatch: Redispatch) {
   admin.route('/customer-groups', customerGroupRoutes);
   admin.route('/price-lists', priceListRoutes);
   admin.route('/coupons', couponRoutes);
+  admin.route('/promotions', promotionRoutes);
   admin.route('/webhooks', webhookRoutes);
   admin.route('/categories', categoryRoutes);
   admin.route('/brands', brandRoutes);

@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { events, promotions } from '../../src/db/schema';
-import { adminKey, api, createCategory, createProduct, db, expectError, insertUser, uid } from '../helpers';
+import { adminKey, api, createCategory, db, expectError, insertUser, uid } from '../helpers';
 import { countedOrder } from './order-fixtures';
+import { cartOf, call, discounts, variantOf as shopperVariant } from './shopper-cart';
 
 /**
  * Promotions applied to carts and orders (docs/promotions.md): the examples of the issue through the
@@ -21,23 +22,7 @@ const promotion = async (json: Record<string, unknown>) => {
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { id: string; name: string; code: string | null };
 };
-const variantOf = async (price: number, body: Record<string, unknown> = {}) => {
-  const product = await createProduct(key, { price, stock: 100, ...body });
-  return { productId: product.id as string, variantId: product.variants[0].id as string };
-};
-
-type Cart = { id: string; token: string };
-const call = (cart: Cart, path: string, method = 'GET', json?: unknown, as?: string) =>
-  api(`/api/carts/${cart.id}${path}`, { method, json, key: as, headers: { 'X-Cart-Token': cart.token } });
-async function cartOf(lines: [string, number][], shippingAddress?: Record<string, string>, as?: string): Promise<Cart> {
-  const created = await api('/api/carts', { method: 'POST', key: as, json: { email: `promo-${uid()}@example.test` } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const cart = { id: created.body.data.id, token: created.body.data.token };
-  if (shippingAddress) expect((await call(cart, '', 'PATCH', { shippingAddress }, as)).status).toBe(200);
-  for (const [variantId, quantity] of lines) expect((await call(cart, '/lines', 'POST', { variantId, quantity }, as)).status).toBe(200);
-  return cart;
-}
-const discounts = (body: any) => body.data.lines.map((l: any) => l.discount);
+const variantOf = (price: number, body: Record<string, unknown> = {}) => shopperVariant(key, price, body);
 
 describe('promotions applied', () => {
   it('10% off everything in Sale, no code: each Sale line shows the promotion and its amount; the order keeps them after the promotion changes and goes', async () => {
@@ -121,7 +106,10 @@ describe('promotions applied', () => {
     const kept = [{ promotionId: free.id, name: free.name, code: null, amount: 4.95, shippingAmount: 4.95 }];
     expect(order.body.data.promotions).toEqual(kept);
     expect((await api(`/api/orders/${order.body.data.id}`, { key })).body.data.promotions).toEqual(kept);
-    const placedEvent = await db().select({ data: events.data }).from(events).where(and(eq(events.type, 'order.placed'), eq(events.resourceId, order.body.data.id)));
+    const placedEvent = await db()
+      .select({ data: events.data })
+      .from(events)
+      .where(and(eq(events.type, 'order.placed'), eq(events.resourceId, order.body.data.id)));
     expect(placedEvent[0]!.data.promotions).toEqual(kept);
     expect((await db().select({ n: promotions.timesUsed }).from(promotions).where(eq(promotions.id, free.id)))[0]!.n).toBe(1);
   });

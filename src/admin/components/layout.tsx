@@ -69,6 +69,7 @@ const NAV: NavGroup[] = [
     label: 'Marketing',
     items: [
       { href: '/admin/coupons', label: 'Coupons', needs: ['coupons:read'] },
+      { href: '/admin/promotions', label: 'Promotions', needs: ['coupons:read'] },
       { href: '/admin/gift-cards', label: 'Gift cards', needs: ['orders:read'] },
       { href: '/admin/notifications', label: 'Notifications', needs: ['notifications:read', 'notifications:write'] },
     ],

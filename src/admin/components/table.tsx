@@ -70,6 +70,12 @@ export function Filters(props: { action: string; children: Child; exportTo?: str
   );
 }
 
+/** The options of a filter on a boolean `active` (the API's `active=true|false`). */
+export const ACTIVE_OPTIONS: [string, string][] = [
+  ['true', 'Active'],
+  ['false', 'Inactive'],
+];
+
 export const Badge = ({ value }: { value: string }) => <span class={`badge b-${value}`}>{value.replace(/_/g, ' ')}</span>;
 
 export const when = (iso: string | null | undefined) => (iso ? <time datetime={iso}>{iso.slice(0, 16).replace('T', ' ')}</time> : '—');

@@ -83,6 +83,9 @@ export const COUPON_FIELDS = [
   'description',
 ];
 
+/** The form fields of the currency rows (CurrencyAmountRows), for FormErrors. */
+export const amountOffFieldNames = (currencies: string[]) => currencies.flatMap((code) => [currencyField('value', code), currencyField('minSubtotal', code)]);
+
 /** A UTC instant as the value of a datetime-local input (read back as UTC). */
 export const localInstant = (iso: string | null | undefined) => (iso ? iso.slice(0, 23) : '');
 
@@ -99,13 +102,13 @@ export function couponFormValues(c: Coupon): Record<string, unknown> {
   };
 }
 
-/** A fixed coupon's own amount and minimum in each of the store's other currencies, a row each. */
-function CurrencyAmountRows({ form, currencies }: { form: FormState; currencies: string[] }) {
+/** A fixed coupon's (or promotion's: `noun`) own amount and minimum in each of the store's other currencies, a row each. */
+export function CurrencyAmountRows({ form, currencies, noun = 'coupon' }: { form: FormState; currencies: string[]; noun?: string }) {
   if (currencies.length === 0) return null;
   return (
     <fieldset>
       <legend>Fixed amount per currency</legend>
-      <p class="muted">For a fixed coupon: what carts in that currency get off, instead of the value converted. Blank: converted.</p>
+      <p class="muted">For a fixed {noun}: what carts in that currency get off, instead of the value converted. Blank: converted.</p>
       {currencies.map((code) => (
         <div class="form-row">
           <Field form={form} name={currencyField('value', code)} label={`Amount (${code})`} type="number" step="any" min="0" />
@@ -156,7 +159,7 @@ export function CouponEditPage(v: { coupon: Coupon; currencies: string[]; form: 
       </section>
       <PostForm action={`/admin/coupons/${c.id}`} csrf={v.csrf} class="card">
         <h2>Coupon</h2>
-        <FormErrors form={f} fields={[...COUPON_FIELDS, ...v.currencies.flatMap((code) => [currencyField('value', code), currencyField('minSubtotal', code)])]} />
+        <FormErrors form={f} fields={[...COUPON_FIELDS, ...amountOffFieldNames(v.currencies)]} />
         <div class="form-row">
           <Field form={f} name="code" label="Code" required />
           <Select form={f} name="type" label="Type" options={COUPON_TYPES} />

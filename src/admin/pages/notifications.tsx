@@ -3,7 +3,7 @@ import { NOTIFICATION_CATEGORIES, NOTIFICATION_CHANNELS, TEMPLATE_AUDIENCES } fr
 import type { Pagination } from '../../lib/envelope';
 import type { Notification, NotificationTemplate } from '../../modules/notifications/notifications.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
-import { Badge, Filters, Pager, Table, when } from '../components/table';
+import { ACTIVE_OPTIONS, Badge, Filters, Pager, Table, when } from '../components/table';
 
 const BASE = '/admin/notifications';
 
@@ -26,16 +26,7 @@ export function TemplateListPage(v: { templates: NotificationTemplate[]; page: P
         <Select form={v.filters} name="event" label="Event" options={v.events} blank="Any" />
         <Select form={v.filters} name="channel" label="Channel" options={NOTIFICATION_CHANNELS} blank="Any" />
         <Select form={v.filters} name="audience" label="Audience" options={TEMPLATE_AUDIENCES} blank="Any" />
-        <Select
-          form={v.filters}
-          name="active"
-          label="Active"
-          options={[
-            ['true', 'Active'],
-            ['false', 'Inactive'],
-          ]}
-          blank="Any"
-        />
+        <Select form={v.filters} name="active" label="Active" options={ACTIVE_OPTIONS} blank="Any" />
       </Filters>
       <Table caption="Notification templates" head={['Template', 'Event', 'Channel', 'Audience', 'Active', 'Changed']} count={v.templates.length} empty="No templates match.">
         {v.templates.map((t) => (

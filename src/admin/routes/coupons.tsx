@@ -8,8 +8,8 @@ import { CreateCouponBody, UpdateCouponBody } from '../../modules/coupons/coupon
 import * as service from '../../modules/coupons/coupons.service';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
-import { currencyField, currencyRows, filledRows, otherCurrencies, withRowErrors } from '../currency-fields';
-import { checked, endOfDay, failure, failureStatus, num, numOrNull, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
+import { AMOUNT_OFF_FIELDS, amountsOffRows, filledRows, otherCurrencies, withRowErrors } from '../currency-fields';
+import { checked, endOfDay, failure, failureStatus, num, numOrNull, orNull, type Posted, readForm, redirectWith, refill, required, str, validate } from '../form-data';
 import { listQuery, pageOf } from '../list';
 import { CouponEditPage, CouponListPage, couponFormValues } from '../pages/coupons';
 
@@ -42,19 +42,7 @@ function instant(form: Posted, name: string): string | null {
 
 const ids = (form: Posted, name: string) => (form[name] ?? []).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
 
-/** A field the API requires: blank goes on as '' for the schema to refuse next to the field, instead of leaving it unchanged. */
-const required = (form: Posted, name: string) => num(form, name) ?? form[name]?.[0] ?? '';
 const requiredText = (form: Posted, name: string) => form[name]?.[0] ?? '';
-
-/** A row with an amount or a minimum is an entry (one without an amount goes on for the schema to refuse). */
-const AMOUNT_FIELDS = ['value', 'minSubtotal'];
-
-/** The rows of the store's other currencies as `currencyAmounts`. */
-const amountRows = (form: Posted, currencies: string[]) =>
-  currencyRows(form, currencies, AMOUNT_FIELDS, (code) => ({
-    value: required(form, currencyField('value', code)),
-    minSubtotal: numOrNull(form, currencyField('minSubtotal', code)),
-  }));
 
 /** The edit form as PATCH /api/coupons/{id}'s body: every field, blanks cleared (null). */
 function updateBody(form: Posted, currencies: string[]) {
@@ -63,7 +51,7 @@ function updateBody(form: Posted, currencies: string[]) {
     type: str(form, 'type'),
     value: required(form, 'value'),
     minSubtotal: numOrNull(form, 'minSubtotal'),
-    currencyAmounts: amountRows(form, currencies),
+    currencyAmounts: amountsOffRows(form, currencies),
     startsAt: instant(form, 'startsAt'),
     endsAt: instant(form, 'endsAt'),
     usageLimit: numOrNull(form, 'usageLimit'),
@@ -110,7 +98,7 @@ export const couponRoutes = new Hono<AppEnv>()
       const coupon = await service.updateCoupon(c.var.db, id, validate(UpdateCouponBody, updateBody(form, currencies)));
       return redirectWith(c, `${HERE}/${coupon.id}`, `Coupon ${coupon.code} saved.`);
     } catch (error) {
-      const state = withRowErrors(failure(error, refill(form)), 'currencyAmounts', filledRows(form, currencies, AMOUNT_FIELDS), (rest) => rest);
+      const state = withRowErrors(failure(error, refill(form)), 'currencyAmounts', filledRows(form, currencies, AMOUNT_OFF_FIELDS), (rest) => rest);
       return editPage(c, id, state, failureStatus(error));
     }
   })
