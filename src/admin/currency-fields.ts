@@ -51,9 +51,12 @@ export function withRowErrors(state: FormState, list: string, rows: string[], fo
 /** The fields of a row of a fixed discount's own amounts (a coupon's or a promotion's `currencyAmounts`). */
 export const AMOUNT_OFF_FIELDS = ['value', 'minSubtotal'];
 
-/** Those rows as `currencyAmounts`: a row with a minimum but no amount goes on, for the schema to refuse. */
-export const amountsOffRows = (form: Posted, currencies: string[]) =>
+/**
+ * Those rows as `currencyAmounts`: a coupon's row with a minimum but no amount goes on, for the schema to
+ * refuse; a promotion's goes without `value` (`num`), which only a fixed promotion needs.
+ */
+export const amountsOffRows = (form: Posted, currencies: string[], value: (form: Posted, name: string) => number | string | undefined = required) =>
   currencyRows(form, currencies, AMOUNT_OFF_FIELDS, (code) => ({
-    value: required(form, currencyField('value', code)),
+    value: value(form, currencyField('value', code)),
     minSubtotal: numOrNull(form, currencyField('minSubtotal', code)),
   }));

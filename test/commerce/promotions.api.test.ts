@@ -73,7 +73,10 @@ describe('/api/promotions', () => {
       customerGroupIds: ['cgrp_nope'],
       currencies: ['XYZ'],
       freeShipping: { zoneIds: ['szone_nope'] },
-      currencyAmounts: [{ currency: 'USD', value: 1 }],
+      currencyAmounts: [
+        { currency: 'USD', minSubtotal: 1 },
+        { currency: 'EUR', value: 1 },
+      ],
       startsAt: '2030-01-02T00:00:00Z',
       endsAt: '2030-01-01T00:00:00Z',
     });
@@ -81,8 +84,8 @@ describe('/api/promotions', () => {
     expect(fieldsOf(res)).toEqual(
       [
         'currencies',
-        'currencyAmounts',
         'currencyAmounts.0.currency',
+        'currencyAmounts.1.currency',
         'customerGroupIds',
         'endsAt',
         'freeShipping',
@@ -93,7 +96,7 @@ describe('/api/promotions', () => {
       ].sort(),
     );
     const notFound = res.body.error.details.filter((d: { code: string }) => d.code === 'not_found').map((d: { field: string }) => d.field);
-    expect(notFound.sort()).toEqual(['currencies', 'customerGroupIds', 'freeShipping.zoneIds', 'include.brandIds', 'include.productIds']);
+    expect(notFound.sort()).toEqual(['currencies', 'currencyAmounts.1.currency', 'customerGroupIds', 'freeShipping.zoneIds', 'include.brandIds', 'include.productIds']);
 
     expect(fieldsOf(await post({ name: 'No value', type: 'fixed' }))).toEqual(['value']);
     expect(fieldsOf(await post({ name: 'No rule', type: 'buy_x_get_y' }))).toEqual(['buyXGetY']);

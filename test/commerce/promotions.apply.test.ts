@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { events, promotions } from '../../src/db/schema';
+import { currencies, events, promotions } from '../../src/db/schema';
 import { adminKey, api, createCategory, db, expectError, insertUser, uid } from '../helpers';
 import { countedOrder } from './order-fixtures';
 import { cartOf, call, discounts, variantOf as shopperVariant } from './shopper-cart';
@@ -112,6 +112,34 @@ describe('promotions applied', () => {
       .where(and(eq(events.type, 'order.placed'), eq(events.resourceId, order.body.data.id)));
     expect(placedEvent[0]!.data.promotions).toEqual(kept);
     expect((await db().select({ n: promotions.timesUsed }).from(promotions).where(eq(promotions.id, free.id)))[0]!.n).toBe(1);
+  });
+
+  it('free shipping over €50 whatever the exchange rate: a free-shipping promotion takes its own minimum in EUR', async () => {
+    await db().insert(currencies).values({ code: 'EUR', name: 'Euro', symbol: '€', minorUnits: 2, exchangeRate: '0.5' }).onConflictDoNothing();
+    const zone = (await post('/api/settings/shipping-zones', { name: `Belgium ${uid()}`, countries: ['BE'] })).body.data;
+    expect((await post(`/api/settings/shipping-zones/${zone.id}/methods`, { name: 'bpost', rate: { type: 'flat', amount: 4.95 } })).status).toBe(201);
+    const body = { name: 'Free shipping over €50', type: 'free_shipping', minSubtotal: 100, freeShipping: { zoneIds: [zone.id] } };
+    const withValue = await post('/api/promotions', { ...body, currencyAmounts: [{ currency: 'EUR', value: 5, minSubtotal: 50 }] });
+    expectError(withValue, 422, 'VALIDATION_ERROR');
+    expect(withValue.body.error.details.map((d: any) => d.field)).toEqual(['currencyAmounts.0.value']);
+    const free = await promotion({ ...body, currencyAmounts: [{ currency: 'EUR', minSubtotal: 50 }] });
+    expect((free as any).currencyAmounts).toEqual([{ currency: 'EUR', value: null, minSubtotal: 50 }]);
+
+    // At 0.5 EUR per USD the default minimum (100.00 USD) would be 50.00 EUR too; the own one holds whatever the rate.
+    expect((await api('/api/settings/currencies/EUR', { method: 'PATCH', key, json: { exchangeRate: 0.4 } })).status).toBe(200);
+    const brussels = { line1: 'Grand-Place 1', city: 'Bruxelles', country: 'BE' };
+    const orderOf = async (price: number) => {
+      const item = await variantOf(price);
+      const res = await post('/api/orders', { email: `be-${uid()}@example.test`, currency: 'EUR', lines: [{ variantId: item.variantId, quantity: 1 }], shippingAddress: brussels });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data;
+    };
+    const below = await orderOf(120); // 48.00 EUR: under 50, though 120 USD is over the default minimum
+    expect(below).toMatchObject({ subtotal: 48, promotions: [] });
+    expect(below.shippingTotal).toBeGreaterThan(0);
+    const over = await orderOf(130); // 52.00 EUR
+    expect(over).toMatchObject({ subtotal: 52, shippingTotal: 0 });
+    expect(over.promotions).toEqual([{ promotionId: free.id, name: free.name, code: null, amount: below.shippingTotal, shippingAmount: below.shippingTotal }]);
   });
 
   it('a non-combinable automatic promotion and a code: the better one applies, and the code says why it does not', async () => {

@@ -6082,8 +6082,10 @@ class PromotionsResource(ResourceBase):
             value: For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for
                 `fixed`, the amount off in major units of the store's default currency. Unused (0)
                 for `buy_x_get_y` and `free_shipping`.
-            currencyAmounts: A `fixed` promotion's own amounts in other currencies of the store
-                (not the default one); the list replaces the stored one whole.
+            currencyAmounts: Own amounts in other currencies of the store (not the default one),
+                instead of the default ones converted: a `fixed` promotion's `value` (required) and
+                `minSubtotal`; every other type's `minSubtotal` only (free shipping over 50.00 EUR
+                whatever the exchange rate). The list replaces the stored one whole.
             target: `percentage` and `fixed`: `order` (the default) discounts every line not
                 excluded; `items` only the lines matching `include`.
             buyXGetY: Required for (and only for) `buy_x_get_y`. An empty `get` set: the `buy`
@@ -6309,8 +6311,10 @@ class PromotionsResource(ResourceBase):
             value: For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for
                 `fixed`, the amount off in major units of the store's default currency. Unused (0)
                 for `buy_x_get_y` and `free_shipping`.
-            currencyAmounts: A `fixed` promotion's own amounts in other currencies of the store
-                (not the default one); the list replaces the stored one whole.
+            currencyAmounts: Own amounts in other currencies of the store (not the default one),
+                instead of the default ones converted: a `fixed` promotion's `value` (required) and
+                `minSubtotal`; every other type's `minSubtotal` only (free shipping over 50.00 EUR
+                whatever the exchange rate). The list replaces the stored one whole.
             target: `percentage` and `fixed`: `order` (the default) discounts every line not
                 excluded; `items` only the lines matching `include`.
             buyXGetY: Required for (and only for) `buy_x_get_y`. An empty `get` set: the `buy`

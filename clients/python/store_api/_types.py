@@ -1330,11 +1330,12 @@ class CreateProduct(_CreateProductRequired, total=False):
 class _CreatePromotionCurrencyAmountsItemRequired(TypedDict):
     #: ISO 4217 code (three letters), upper-cased.
     currency: str
-    #: Amount off in major units of `currency`, with at most its decimals.
-    value: float
 
 
 class CreatePromotionCurrencyAmountsItem(_CreatePromotionCurrencyAmountsItemRequired, total=False):
+    #: A `fixed` promotion's amount off in major units of `currency` (required for it; refused for
+    #: other types).
+    value: float
     #: Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.
     minSubtotal: Optional[float]
 
@@ -1438,8 +1439,10 @@ class CreatePromotion(_CreatePromotionRequired, total=False):
     #: amount off in major units of the store's default currency. Unused (0) for `buy_x_get_y` and
     #: `free_shipping`.
     value: float
-    #: A `fixed` promotion's own amounts in other currencies of the store (not the default one); the
-    #: list replaces the stored one whole.
+    #: Own amounts in other currencies of the store (not the default one), instead of the default
+    #: ones converted: a `fixed` promotion's `value` (required) and `minSubtotal`; every other
+    #: type's `minSubtotal` only (free shipping over 50.00 EUR whatever the exchange rate). The list
+    #: replaces the stored one whole.
     currencyAmounts: List[CreatePromotionCurrencyAmountsItem]
     #: `percentage` and `fixed`: `order` (the default) discounts every line not excluded; `items`
     #: only the lines matching `include`.
@@ -3389,7 +3392,8 @@ class ProductUpdatedEventData(TypedDict):
 
 class PromotionCurrencyAmountsItem(TypedDict):
     currency: str
-    value: float
+    #: null unless `fixed`.
+    value: Optional[float]
     minSubtotal: Optional[float]
 
 
@@ -4614,11 +4618,12 @@ class UpdateProductMedia(TypedDict, total=False):
 class _UpdatePromotionCurrencyAmountsItemRequired(TypedDict):
     #: ISO 4217 code (three letters), upper-cased.
     currency: str
-    #: Amount off in major units of `currency`, with at most its decimals.
-    value: float
 
 
 class UpdatePromotionCurrencyAmountsItem(_UpdatePromotionCurrencyAmountsItemRequired, total=False):
+    #: A `fixed` promotion's amount off in major units of `currency` (required for it; refused for
+    #: other types).
+    value: float
     #: Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.
     minSubtotal: Optional[float]
 
@@ -4716,8 +4721,10 @@ class UpdatePromotion(TypedDict, total=False):
     #: amount off in major units of the store's default currency. Unused (0) for `buy_x_get_y` and
     #: `free_shipping`.
     value: float
-    #: A `fixed` promotion's own amounts in other currencies of the store (not the default one); the
-    #: list replaces the stored one whole.
+    #: Own amounts in other currencies of the store (not the default one), instead of the default
+    #: ones converted: a `fixed` promotion's `value` (required) and `minSubtotal`; every other
+    #: type's `minSubtotal` only (free shipping over 50.00 EUR whatever the exchange rate). The list
+    #: replaces the stored one whole.
     currencyAmounts: List[UpdatePromotionCurrencyAmountsItem]
     #: `percentage` and `fixed`: `order` (the default) discounts every line not excluded; `items`
     #: only the lines matching `include`.

@@ -103,12 +103,24 @@ export function couponFormValues(c: Coupon): Record<string, unknown> {
 }
 
 /** A fixed coupon's (or promotion's: `noun`) own amount and minimum in each of the store's other currencies, a row each. */
-export function CurrencyAmountRows({ form, currencies, noun = 'coupon' }: { form: FormState; currencies: string[]; noun?: string }) {
+const COUPON_ROWS_HINT = 'For a fixed coupon: what carts in that currency get off, instead of the value converted. Blank: converted.';
+
+export function CurrencyAmountRows({
+  form,
+  currencies,
+  legend = 'Fixed amount per currency',
+  hint = COUPON_ROWS_HINT,
+}: {
+  form: FormState;
+  currencies: string[];
+  legend?: string;
+  hint?: string;
+}) {
   if (currencies.length === 0) return null;
   return (
     <fieldset>
-      <legend>Fixed amount per currency</legend>
-      <p class="muted">For a fixed {noun}: what carts in that currency get off, instead of the value converted. Blank: converted.</p>
+      <legend>{legend}</legend>
+      <p class="muted">{hint}</p>
       {currencies.map((code) => (
         <div class="form-row">
           <Field form={form} name={currencyField('value', code)} label={`Amount (${code})`} type="number" step="any" min="0" />

@@ -170,7 +170,12 @@ export function PromotionFormPage(v: { promotion?: PromotionOut; choices: Promot
           />
         </div>
         <Field form={f} name="description" label="Description" hint="For the staff; blank: none." />
-        <CurrencyAmountRows form={f} currencies={choices.otherCurrencies} noun="promotion" />
+        <CurrencyAmountRows
+          form={f}
+          currencies={choices.otherCurrencies}
+          legend="Own amounts per currency"
+          hint="Amount: a fixed promotion's own amount off in that currency (fixed only). Minimum: any type's own minimum subtotal there (free shipping over 50.00 EUR). Blank: converted."
+        />
         <fieldset>
           <legend>Buy X get Y</legend>
           <p class="muted">Only for buy_x_get_y: every “buy” units bought from the first set give up to “get” units of the second (blank: the same set), that percent off.</p>

@@ -92,7 +92,7 @@ function promotionBody(form: Posted, otherCurrencies: string[]) {
     code: orNull(form, 'code'),
     type: str(form, 'type'),
     value: num(form, 'value'),
-    currencyAmounts: amountsOffRows(form, otherCurrencies),
+    currencyAmounts: amountsOffRows(form, otherCurrencies, num),
     target: str(form, 'target'),
     buyXGetY: buyXGetY(form),
     freeShipping: freeShipping(form),

@@ -4,8 +4,7 @@ import { brands, categories, customerGroups, type PromotionRow, products, shippi
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { toMinor } from '../../lib/money';
 import { decimalText } from '../../lib/rates';
-import { storedAmounts } from '../coupons/coupon-input';
-import { getStoreCurrencies } from '../settings/currency-amounts';
+import { getStoreCurrencies, storedEntries } from '../settings/currency-amounts';
 import { amountProblem } from '../settings/store-currency';
 import type { CreatePromotionInput, UpdatePromotionInput } from './promotions.schemas';
 
@@ -114,11 +113,19 @@ export async function promotionColumns(db: Database, input: Input, current?: Pro
     else columns.minSubtotal = minSubtotal === null ? null : toMinor(minSubtotal, digits);
   }
   if (currencyAmounts !== undefined) {
-    columns.currencyAmounts = storedAmounts(currencyAmounts, store, errors);
+    // A fixed promotion's entries give its own amount (and minimum); every other type's only a minimum.
+    columns.currencyAmounts = storedEntries(currencyAmounts, 'currencyAmounts', store, errors, (entry, minor, at) => {
+      if (type === 'fixed' && entry.value === undefined) errors.push({ field: `${at}.value`, problem: 'is required for a fixed promotion', code: 'required' });
+      if (type !== 'fixed' && entry.value !== undefined)
+        errors.push({ field: `${at}.value`, problem: `is only for fixed promotions (this one is ${type}): give minSubtotal alone` });
+      return {
+        value: type === 'fixed' && entry.value !== undefined ? minor(entry.value, `${at}.value`) : 0,
+        minSubtotal: entry.minSubtotal == null ? null : minor(entry.minSubtotal, `${at}.minSubtotal`),
+      };
+    });
+  } else if (changesType && (type === 'fixed' || current.type === 'fixed') && Object.keys(current.currencyAmounts).length > 0) {
+    errors.push({ field: 'currencyAmounts', problem: `must be sent again with the new type (${type}): a fixed promotion's entries hold amounts, other types' minimums only` });
   }
-  const hasAmounts = currencyAmounts !== undefined ? currencyAmounts.length > 0 : Object.keys(current?.currencyAmounts ?? {}).length > 0;
-  if (type !== 'fixed' && hasAmounts)
-    errors.push({ field: 'currencyAmounts', problem: `must be empty for a ${type} promotion${currencyAmounts === undefined ? ': send [] with the new type' : ''}` });
 
   if (currencies !== undefined) {
     const unknown = currencies.filter((code) => !store.digits.has(code));

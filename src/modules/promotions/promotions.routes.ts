@@ -4,7 +4,7 @@ import { CreatePromotionBody, PROMOTION_RULES, PromotionSchema, UpdatePromotionB
 
 const rules =
   '`value` is required for `percentage` (a percent) and `fixed` (major units of the default currency); `buyXGetY` for `buy_x_get_y`; `freeShipping` only for ' +
-  '`free_shipping`; `currencyAmounts` only for `fixed`. Every id must exist and `currencies` be currencies of the store (422 `not_found` naming the field); ' +
+  '`free_shipping`; the `value` of a `currencyAmounts` entry only for `fixed` (other types give own minimums alone). Every id must exist and `currencies` be currencies of the store (422 `not_found` naming the field); ' +
   '`endsAt` must be after `startsAt`. A code already used by another promotion, in any case, is 409. Carts and orders priced afterwards apply the change.';
 
 export const promotionRoutes = crudRoutes({

@@ -2,7 +2,8 @@ import { z } from '@hono/zod-openapi';
 import { PROMOTION_TARGETS, PROMOTION_TYPES } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { Instant, Timestamp } from '../../lib/schemas';
-import { AmountsOffByCurrency, CouponCode } from '../coupons/coupons.schemas';
+import { CouponCode } from '../coupons/coupons.schemas';
+import { currencyEntries } from '../settings/currency-amounts';
 import { CurrencyCode } from '../settings/currencies.schemas';
 import { NOT_APPLICABLE_CONDITIONS } from './promotion-types';
 
@@ -46,6 +47,22 @@ const FreeShippingInput = z.strictObject({
   zoneIds: Ids.optional().openapi({ description: 'Only addresses in these shipping zones (empty: any).' }),
 });
 
+const PromotionCurrencyAmounts = currencyEntries({
+  value: z
+    .number()
+    .positive()
+    .max(MAX_MAJOR_AMOUNT)
+    .optional()
+    .openapi({ description: "A `fixed` promotion's amount off in major units of `currency` (required for it; refused for other types).", example: 5 }),
+  minSubtotal: z
+    .number()
+    .min(0)
+    .max(MAX_MAJOR_AMOUNT)
+    .nullable()
+    .optional()
+    .openapi({ description: 'Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.', example: 50 }),
+});
+
 const valueDescription =
   "For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the amount off in major units of the store's default currency. " +
   'Unused (0) for `buy_x_get_y` and `free_shipping`.';
@@ -56,8 +73,10 @@ const fields = {
   code: CouponCode.nullable().openapi({ description: 'The code a shopper enters; null (the default): automatic. Stored upper case, unique among promotions.' }),
   type: z.enum(PROMOTION_TYPES),
   value: z.number().min(0).max(MAX_MAJOR_AMOUNT).openapi({ description: valueDescription, example: 10 }),
-  currencyAmounts: AmountsOffByCurrency.openapi({
-    description: "A `fixed` promotion's own amounts in other currencies of the store (not the default one); the list replaces the stored one whole.",
+  currencyAmounts: PromotionCurrencyAmounts.openapi({
+    description:
+      "Own amounts in other currencies of the store (not the default one), instead of the default ones converted: a `fixed` promotion's `value` (required) and `minSubtotal`; " +
+      "every other type's `minSubtotal` only (free shipping over 50.00 EUR whatever the exchange rate). The list replaces the stored one whole.",
   }),
   target: z
     .enum(PROMOTION_TARGETS)
@@ -101,7 +120,7 @@ export const PromotionSchema = z
     code: z.string().nullable(),
     type: z.enum(PROMOTION_TYPES),
     value: z.number().openapi({ description: valueDescription }),
-    currencyAmounts: z.array(z.object({ currency: z.string(), value: z.number(), minSubtotal: z.number().nullable() })),
+    currencyAmounts: z.array(z.object({ currency: z.string(), value: z.number().nullable().openapi({ description: 'null unless `fixed`.' }), minSubtotal: z.number().nullable() })),
     target: z.enum(PROMOTION_TARGETS),
     buyXGetY: z
       .object({

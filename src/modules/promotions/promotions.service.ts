@@ -24,7 +24,10 @@ function toPromotion({ digits, currencyDigits, ...row }: Read): PromotionOut {
     ...rest,
     value: row.type === 'fixed' ? toMajor(Number(row.value), digits) : Number(row.value),
     minSubtotal: toMajorOrNull(row.minSubtotal, digits),
-    currencyAmounts: entriesOf(row.currencyAmounts, currencyDigits, (own, d) => ({ value: toMajor(own.value, d), minSubtotal: toMajorOrNull(own.minSubtotal, d) })),
+    currencyAmounts: entriesOf(row.currencyAmounts, currencyDigits, (own, d) => ({
+      value: row.type === 'fixed' ? toMajor(own.value, d) : null,
+      minSubtotal: toMajorOrNull(own.minSubtotal, d),
+    })),
     buyXGetY: buyXGetY && { buy: buyXGetY.buy, get: { ...buyXGetY.get, percent: Number(buyXGetY.get.percent) } },
   };
 }

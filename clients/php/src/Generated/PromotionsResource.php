@@ -50,7 +50,7 @@ final class PromotionsResource
      *     value: int|float,
      *     currencyAmounts: list<array{
      *         currency: string,
-     *         value: int|float,
+     *         value: int|float|null,
      *         minSubtotal: int|float|null,
      *     }>,
      *     target: 'order'|'items',
@@ -128,7 +128,7 @@ final class PromotionsResource
      *     value: int|float,
      *     currencyAmounts: list<array{
      *         currency: string,
-     *         value: int|float,
+     *         value: int|float|null,
      *         minSubtotal: int|float|null,
      *     }>,
      *     target: 'order'|'items',
@@ -196,7 +196,7 @@ final class PromotionsResource
      *     value?: float,
      *     currencyAmounts?: list<array{
      *         currency: string,
-     *         value: float,
+     *         value?: float,
      *         minSubtotal?: float|null,
      *     }>,
      *     target?: 'order'|'items',
@@ -251,7 +251,7 @@ final class PromotionsResource
      *     value: int|float,
      *     currencyAmounts: list<array{
      *         currency: string,
-     *         value: int|float,
+     *         value: int|float|null,
      *         minSubtotal: int|float|null,
      *     }>,
      *     target: 'order'|'items',
@@ -332,7 +332,7 @@ final class PromotionsResource
      *     value: int|float,
      *     currencyAmounts: list<array{
      *         currency: string,
-     *         value: int|float,
+     *         value: int|float|null,
      *         minSubtotal: int|float|null,
      *     }>,
      *     target: 'order'|'items',
@@ -404,7 +404,7 @@ final class PromotionsResource
      *     value?: float,
      *     currencyAmounts?: list<array{
      *         currency: string,
-     *         value: float,
+     *         value?: float,
      *         minSubtotal?: float|null,
      *     }>,
      *     target?: 'order'|'items',
@@ -459,7 +459,7 @@ final class PromotionsResource
      *     value: int|float,
      *     currencyAmounts: list<array{
      *         currency: string,
-     *         value: int|float,
+     *         value: int|float|null,
      *         minSubtotal: int|float|null,
      *     }>,
      *     target: 'order'|'items',

@@ -1976,7 +1976,8 @@ export interface Promotion {
   value: number;
   currencyAmounts: Array<{
     currency: string;
-    value: number;
+    /** null unless `fixed`. */
+    value: number | null;
     minSubtotal: number | null;
   }>;
   target: "order" | "items";
@@ -2032,12 +2033,12 @@ export interface CreatePromotion {
   type: "percentage" | "fixed" | "buy_x_get_y" | "free_shipping";
   /** For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the amount off in major units of the store's default currency. Unused (0) for `buy_x_get_y` and `free_shipping`. */
   value?: number;
-  /** A `fixed` promotion's own amounts in other currencies of the store (not the default one); the list replaces the stored one whole. */
+  /** Own amounts in other currencies of the store (not the default one), instead of the default ones converted: a `fixed` promotion's `value` (required) and `minSubtotal`; every other type's `minSubtotal` only (free shipping over 50.00 EUR whatever the exchange rate). The list replaces the stored one whole. */
   currencyAmounts?: Array<{
     /** ISO 4217 code (three letters), upper-cased. */
     currency: string;
-    /** Amount off in major units of `currency`, with at most its decimals. */
-    value: number;
+    /** A `fixed` promotion's amount off in major units of `currency` (required for it; refused for other types). */
+    value?: number;
     /** Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted. */
     minSubtotal?: number | null;
   }>;
@@ -2129,12 +2130,12 @@ export interface UpdatePromotion {
   type?: "percentage" | "fixed" | "buy_x_get_y" | "free_shipping";
   /** For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the amount off in major units of the store's default currency. Unused (0) for `buy_x_get_y` and `free_shipping`. */
   value?: number;
-  /** A `fixed` promotion's own amounts in other currencies of the store (not the default one); the list replaces the stored one whole. */
+  /** Own amounts in other currencies of the store (not the default one), instead of the default ones converted: a `fixed` promotion's `value` (required) and `minSubtotal`; every other type's `minSubtotal` only (free shipping over 50.00 EUR whatever the exchange rate). The list replaces the stored one whole. */
   currencyAmounts?: Array<{
     /** ISO 4217 code (three letters), upper-cased. */
     currency: string;
-    /** Amount off in major units of `currency`, with at most its decimals. */
-    value: number;
+    /** A `fixed` promotion's amount off in major units of `currency` (required for it; refused for other types). */
+    value?: number;
     /** Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted. */
     minSubtotal?: number | null;
   }>;
