@@ -90,6 +90,8 @@ function workersProject(name: string, include: string[], exclude: string[], sett
       setupFiles: ['./test/fresh-runtime.ts'],
       globalSetup,
       testTimeout: 20_000,
+      // A file's beforeAll (an admin key, a signed-in panel user) runs while the other files start: as generous.
+      hookTimeout: 20_000,
     },
   };
 }
