@@ -149,6 +149,12 @@ describe('admin promotions: the issue examples, made in the panel, priced on a s
     expect(await shippingOf(coat.variantId, member.token)).toBe(0);
     expect(await shippingOf(coat.variantId, other.token)).toBe(4.95);
     expect(await shippingOf(cap.variantId, member2.token)).toBe(4.95);
+
+    // The member's order: its page names the promotion and what it took off shipping.
+    const order = await api('/api/orders', { method: 'POST', key: member.token, json: { lines: [{ variantId: coat.variantId, quantity: 1 }], shippingAddress: vienna } });
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    const page = await get(`/admin/orders/${order.body.data.id}`, admin.session);
+    expect(page.html).toMatch(new RegExp(`data-promotion="${free.id}"[^>]*>\\s*<br\\s*/?>\\s*${free.name}: [^<(]*4\\.95[^<(]*\\([^)]*4\\.95[^)]*off shipping\\)`));
   });
 });
 

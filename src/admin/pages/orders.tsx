@@ -100,6 +100,13 @@ export function OrderDetailPage(v: OrderView) {
             <dd>
               {money(o.discountTotal, o.currency)}
               {o.couponCode ? ` (${o.couponCode})` : ''}
+              {o.promotions.map((p) => (
+                <small class="muted" data-promotion={p.promotionId}>
+                  <br />
+                  {p.name}: {money(p.amount, o.currency)}
+                  {p.shippingAmount > 0 ? ` (${money(p.shippingAmount, o.currency)} off shipping)` : ''}
+                </small>
+              ))}
             </dd>
             <dt>Shipping</dt>
             <dd>
