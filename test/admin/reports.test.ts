@@ -3,7 +3,7 @@ import type { Principal } from '../../src/lib/access';
 import { placeOrder } from '../../src/modules/orders/place-order';
 import { createRole } from '../../src/modules/roles/roles.service';
 import { createUser } from '../../src/modules/users/users.service';
-import { adminKey, createProduct, db, uid } from '../helpers';
+import { adminKey, api, createProduct, db, uid } from '../helpers';
 import { get, signIn } from './panel-client';
 
 // The panel's Reports page (charts drawn as SVG over the reports API's figures) and the dashboard's sparkline.
@@ -37,6 +37,29 @@ describe('admin: reports', () => {
     expect(res.html).toContain('<th scope="row">2024-06-04</th><td class="num">2</td>');
     expect(res.html).toContain(`<a href="/admin/products/${product.id}">${product.name}</a>`);
     expect(res.html).toContain('<a href="/admin/reports" aria-current="page">Reports</a>');
+  });
+
+  it('lists discounts by promotion in the range', async () => {
+    const key = await adminKey();
+    const product = await createProduct(key, { name: `Rug ${uid()}`, price: 40, stock: 100 });
+    const name = `Rug week ${uid()}`;
+    const promotion = await api('/api/promotions', { method: 'POST', key, json: { name, type: 'percentage', value: 25, target: 'items', include: { productIds: [product.id] } } });
+    expect(promotion.status, JSON.stringify(promotion.body)).toBe(201);
+    for (const quantity of [1, 2]) {
+      const { order } = await placeOrder(
+        db(),
+        { customerId: null, email: `p-${uid()}@example.test`, lines: [{ variantId: product.variants[0].id, quantity }], actor: 'system' },
+        new Date('2024-07-10T10:00:00Z'),
+      );
+      expect(order.discountTotal).toBe(quantity * 1000);
+    }
+    const res = await get('/admin/reports?from=2024-07-10&to=2024-07-10&interval=day&currency=USD', await staffWith(['reports:read']));
+    expect(res.res.status).toBe(200);
+    expect(res.html).toContain('<h2 id="promotions-h">Promotions</h2>');
+    // Two orders, 30.00 off, none of it shipping, 90.00 charged.
+    expect(res.html).toContain(`<td>${name}</td><td>—</td><td class="num">2</td><td class="num">30.00 USD</td><td class="num">0.00 USD</td><td class="num">90.00 USD</td>`);
+    const empty = await get('/admin/reports?from=2024-07-11&to=2024-07-11&interval=day&currency=USD', await staffWith(['reports:read']));
+    expect(empty.html).toContain('No promotion applied in this range.');
   });
 
   it('shows a bad range next to its field, and is 403 without reports:read', async () => {

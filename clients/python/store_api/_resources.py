@@ -77,6 +77,7 @@ from ._types import (
     ProductReport,
     ProductSuggestions,
     Promotion,
+    PromotionReport,
     Refund,
     RenderedNotification,
     Return,
@@ -6428,6 +6429,32 @@ class ReportsResource(ResourceBase):
             "/api/reports/products",
             kind="item",
             query={"from": from_, "to": to, "currency": currency, "sort": sort, "limit": limit},
+        )
+
+    def promotions(
+        self,
+        *,
+        from_: Optional[str] = None,
+        to: Optional[str] = None,
+        currency: Optional[str] = None,
+        limit: Optional[int] = None,
+    ) -> PromotionReport:
+        """Discounts by promotion.
+
+        GET /api/reports/promotions
+
+        Args:
+            from_: First day, UTC, inclusive. Default: 29 days before `to`.
+            to: Last day, UTC, inclusive. Default: today.
+            currency: The currency reported (orders in others are left out). Default: the
+                store's currency.
+            limit: How many promotions, 1 to 100.
+        """
+        return self._http.call(
+            "GET",
+            "/api/reports/promotions",
+            kind="item",
+            query={"from": from_, "to": to, "currency": currency, "limit": limit},
         )
 
     def sales(

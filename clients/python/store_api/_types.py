@@ -215,6 +215,8 @@ __all__ = [
     "PromotionCurrencyAmountsItem",
     "PromotionFreeShipping",
     "PromotionProductSet",
+    "PromotionReport",
+    "PromotionReportPromotionsItem",
     "RecoverCart",
     "Refund",
     "RefundCreatedEvent",
@@ -3476,6 +3478,31 @@ class Promotion(TypedDict):
     active: bool
     createdAt: str
     updatedAt: str
+
+
+class PromotionReportPromotionsItem(TypedDict):
+    #: The promotion (or coupon) id, as orders keep it: it may since have been deleted.
+    promotionId: str
+    #: The name it was last applied under (a coupon: its code).
+    name: str
+    #: The code shoppers entered, as last applied; null for an automatic promotion.
+    code: Optional[str]
+    #: Orders that applied it.
+    orders: int
+    #: All it took off those orders, lines and shipping.
+    discountTotal: float
+    #: The part of discountTotal taken off shipping.
+    shippingDiscount: float
+    #: Order totals of those orders, what shoppers were charged.
+    sales: float
+
+
+PromotionReport = TypedDict("PromotionReport", {
+    "currency": "str",
+    "from": "str",
+    "to": "str",
+    "promotions": "List[PromotionReportPromotionsItem]",
+}, total=False)
 
 
 class RecoverCart(TypedDict):

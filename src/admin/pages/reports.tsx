@@ -1,4 +1,4 @@
-import type { CustomerReport, ProductReport, SalesReport } from '../../modules/reports/reports.schemas';
+import type { CustomerReport, ProductReport, PromotionReport, SalesReport } from '../../modules/reports/reports.schemas';
 import { INTERVALS } from '../../modules/reports/reports.schemas';
 import { BarChart } from '../components/chart';
 import { Field, FormErrors, type FormState, Select } from '../components/form';
@@ -10,11 +10,12 @@ export interface ReportsView {
   sales: SalesReport | null;
   customers: CustomerReport | null;
   products: ProductReport | null;
+  promotions: PromotionReport | null;
 }
 
 const period = (p: { start: string; end: string }) => (p.start === p.end ? p.start : `${p.start} – ${p.end}`);
 
-/** Sales over time as two charts with the table of their figures, best sellers, and new versus returning customers. */
+/** Sales over time as two charts with the table of their figures, best sellers, new versus returning customers, and discounts by promotion. */
 export function ReportsPage(v: ReportsView) {
   const s = v.sales;
   return (
@@ -115,7 +116,33 @@ export function ReportsPage(v: ReportsView) {
           </section>
         ) : null}
       </div>
+      {v.promotions ? <PromotionsSection report={v.promotions} /> : null}
     </>
+  );
+}
+
+function PromotionsSection({ report }: { report: PromotionReport }) {
+  return (
+    <section aria-labelledby="promotions-h">
+      <h2 id="promotions-h">Promotions</h2>
+      <Table
+        caption="Discounts by promotion and coupon, most first"
+        head={['Promotion', 'Code', 'Orders', 'Discounts', 'Of which shipping', 'Sales']}
+        count={report.promotions.length}
+        empty="No promotion applied in this range."
+      >
+        {report.promotions.map((p) => (
+          <tr>
+            <td>{p.name}</td>
+            <td>{p.code ?? '—'}</td>
+            <td class="num">{p.orders}</td>
+            {[p.discountTotal, p.shippingDiscount, p.sales].map((n) => (
+              <td class="num">{money(n, report.currency)}</td>
+            ))}
+          </tr>
+        ))}
+      </Table>
+    </section>
   );
 }
 

@@ -14,23 +14,28 @@ import { ReportsPage } from '../pages/reports';
 
 const HERE = '/admin/reports';
 
-/** The reports page: the API's three reports for one range, read through the same services. */
+/** The reports page: the API's four reports for one range, read through the same services. */
 export const reportsRoutes = new Hono<AppEnv>().get('/', guard(routes.salesReport), async (c) => {
   const db = c.var.db;
   const values = Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v.trim() !== ''));
   const currencies = (await listCurrencies(db, firstPage(currencyListQuery), true)).items.map((cur) => cur.code);
   try {
     const query = validate(PeriodReportQuery, values);
-    const [sales, customers, products] = await Promise.all([
+    const [sales, customers, products, promotions] = await Promise.all([
       reports.salesReport(db, query),
       reports.customerReport(db, query),
       reports.productReport(db, { ...query, sort: 'revenue', limit: 10 }),
+      reports.promotionReport(db, { ...query, limit: 10 }),
     ]);
     const form = emptyForm({ from: sales.from, to: sales.to, interval: sales.interval, currency: sales.currency });
-    return page(c, { title: 'Reports', active: HERE }, <ReportsPage form={form} currencies={currencies} sales={sales} customers={customers} products={products} />);
+    return page(
+      c,
+      { title: 'Reports', active: HERE },
+      <ReportsPage form={form} currencies={currencies} sales={sales} customers={customers} products={products} promotions={promotions} />,
+    );
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    const view = <ReportsPage form={failure(error, values)} currencies={currencies} sales={null} customers={null} products={null} />;
+    const view = <ReportsPage form={failure(error, values)} currencies={currencies} sales={null} customers={null} products={null} promotions={null} />;
     return page(c, { title: 'Reports', active: HERE, status: 400 }, view);
   }
 });

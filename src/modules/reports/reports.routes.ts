@@ -1,6 +1,14 @@
 import { apiRoute, bearerAuth, errorResponses, operation, successResponse } from '../../lib/openapi';
 import { requirePermission } from '../../middleware/auth';
-import { CustomerReportSchema, PeriodReportQuery, ProductReportQuery, ProductReportSchema, SalesReportSchema } from './reports.schemas';
+import {
+  CustomerReportSchema,
+  PeriodReportQuery,
+  ProductReportQuery,
+  ProductReportSchema,
+  PromotionReportQuery,
+  PromotionReportSchema,
+  SalesReportSchema,
+} from './reports.schemas';
 
 const tags = ['Reports'];
 const canRead = requirePermission('reports:read');
@@ -45,4 +53,20 @@ export const productReport = apiRoute({
   middleware: [canRead] as const,
   request: { query: ProductReportQuery },
   responses: { 200: successResponse(ProductReportSchema, 'The best sellers.'), ...errorResponses(400, 401, 403) },
+});
+
+export const promotionReport = apiRoute({
+  ...operation('reports', 'promotions', 'getPromotionReport'),
+  method: 'get',
+  path: '/reports/promotions',
+  tags,
+  summary: 'Discounts by promotion',
+  description:
+    'Per promotion, and per coupon (named by its code), applied to orders in the range: the orders that applied it, all it took off them (lines and shipping), the part off shipping, and the order totals of those orders. ' +
+    'Read from what each order kept of the promotions it applied when it was placed (renaming or deleting a promotion later changes nothing), summed over the orders of the range in one query. Days are UTC. ' +
+    'An order counts on the day it was placed, in its own currency (orders in others are left out, never converted), until it is cancelled; refunds do not change the figures. Needs `reports:read`.',
+  security: bearerAuth,
+  middleware: [canRead] as const,
+  request: { query: PromotionReportQuery },
+  responses: { 200: successResponse(PromotionReportSchema, 'The promotions, most discount first.'), ...errorResponses(400, 401, 403) },
 });

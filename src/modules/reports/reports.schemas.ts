@@ -28,12 +28,25 @@ export const PeriodReportQuery = z.strictObject({
 });
 export type PeriodReportInput = z.infer<typeof PeriodReportQuery>;
 
+/** How many rows a ranking report answers (the first `limit`: they do not page). */
+const limit = (what: string) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(10)
+    .openapi({ description: `How many ${what}, 1 to 100.`, example: 10 });
+
 export const ProductReportQuery = z.strictObject({
   ...range,
   sort: z.enum(['revenue', 'units']).default('revenue').openapi({ description: 'Best sellers by revenue (default) or by units.' }),
-  limit: z.coerce.number().int().min(1).max(100).default(10).openapi({ description: 'How many products, 1 to 100.', example: 10 }),
+  limit: limit('products'),
 });
 export type ProductReportInput = z.infer<typeof ProductReportQuery>;
+
+export const PromotionReportQuery = z.strictObject({ ...range, limit: limit('promotions') });
+export type PromotionReportInput = z.infer<typeof PromotionReportQuery>;
 
 const Money = z.number().openapi({ description: 'Amount in the major unit of the report currency.', example: 1234.5 });
 const Count = z.number().int();
@@ -106,6 +119,28 @@ export const ProductReportSchema = z
   })
   .openapi('ProductReport');
 
+export const PromotionReportSchema = z
+  .object({
+    ...ReportRange,
+    promotions: z
+      .array(
+        z.object({
+          promotionId: z
+            .string()
+            .openapi({ description: 'The promotion (or coupon) id, as orders keep it: it may since have been deleted.', example: 'promo_01JD0000000000000000000000' }),
+          name: z.string().openapi({ description: 'The name it was last applied under (a coupon: its code).', example: 'Summer sale' }),
+          code: z.string().nullable().openapi({ description: 'The code shoppers entered, as last applied; null for an automatic promotion.', example: null }),
+          orders: Count.openapi({ description: 'Orders that applied it.' }),
+          discountTotal: Money.openapi({ description: 'All it took off those orders, lines and shipping.' }),
+          shippingDiscount: Money.openapi({ description: 'The part of discountTotal taken off shipping.' }),
+          sales: Money.openapi({ description: 'Order totals of those orders, what shoppers were charged.' }),
+        }),
+      )
+      .openapi({ description: 'The promotions that took the most off, most first (ties by id).' }),
+  })
+  .openapi('PromotionReport');
+
 export type SalesReport = z.infer<typeof SalesReportSchema>;
 export type CustomerReport = z.infer<typeof CustomerReportSchema>;
 export type ProductReport = z.infer<typeof ProductReportSchema>;
+export type PromotionReport = z.infer<typeof PromotionReportSchema>;

@@ -162,4 +162,44 @@ final class ReportsResource
         $data = $this->client->request('GET', '/api/reports/products', ['query' => $query, 'response' => 'item', 'operation' => 'reports.products']);
         return \is_array($data) ? $data : [];
     }
+
+    /**
+     * Discounts by promotion
+     *
+     * GET /api/reports/promotions (needs a credential)
+     *
+     * Query parameters:
+     * - from: First day, UTC, inclusive.
+     * - to: Last day, UTC, inclusive.
+     * - currency: The currency reported (orders in others are left out).
+     * - limit: How many promotions, 1 to 100.
+     *
+     * @param array{
+     *     from?: string,
+     *     to?: string,
+     *     currency?: string,
+     *     limit?: int,
+     * } $query
+     * @return array{
+     *     currency: string,
+     *     from: string,
+     *     to: string,
+     *     promotions: list<array{
+     *         promotionId: string,
+     *         name: string,
+     *         code: string|null,
+     *         orders: int,
+     *         discountTotal: int|float,
+     *         shippingDiscount: int|float,
+     *         sales: int|float,
+     *     }>,
+     * }
+     * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
+     * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
+     */
+    public function promotions(array $query = []): array
+    {
+        $data = $this->client->request('GET', '/api/reports/promotions', ['query' => $query, 'response' => 'item', 'operation' => 'reports.promotions']);
+        return \is_array($data) ? $data : [];
+    }
 }

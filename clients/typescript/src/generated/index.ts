@@ -83,6 +83,7 @@ export type {
   ReportsSalesQuery,
   ReportsCustomersQuery,
   ReportsProductsQuery,
+  ReportsPromotionsQuery,
   ProductsImportQuery,
   ImportsListQuery,
 } from './operations.js';

@@ -95,6 +95,7 @@ import type {
   ProductReport,
   ProductSuggestions,
   Promotion,
+  PromotionReport,
   RecoverCart,
   Refund,
   Register,
@@ -1165,6 +1166,18 @@ export interface ReportsProductsQuery {
   limit?: number;
 }
 
+/** Query parameters of `GET /api/reports/promotions`. */
+export interface ReportsPromotionsQuery {
+  /** First day, UTC, inclusive. Default: 29 days before `to`. */
+  from?: string;
+  /** Last day, UTC, inclusive. Default: today. */
+  to?: string;
+  /** The currency reported (orders in others are left out). Default: the store's currency. */
+  currency?: string;
+  /** How many promotions, 1 to 100. */
+  limit?: number;
+}
+
 /** Query parameters of `POST /api/products/import`. */
 export interface ProductsImportQuery {
   /** `true`: check the file and say what an import would do, writing nothing. */
@@ -1298,7 +1311,7 @@ export class ImportsResource {
   }
 }
 
-/** `reports`: sales, customers, products. */
+/** `reports`: sales, customers, products, promotions. */
 export class ReportsResource {
   private readonly core: runtime.Core;
 
@@ -1331,6 +1344,15 @@ export class ReportsResource {
    */
   products(query?: ReportsProductsQuery, options?: runtime.RequestOptions): Promise<ProductReport> {
     return this.core.request<ProductReport>({ method: 'GET', path: `/api/reports/products`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Discounts by promotion
+   *
+   * `GET /api/reports/promotions`
+   */
+  promotions(query?: ReportsPromotionsQuery, options?: runtime.RequestOptions): Promise<PromotionReport> {
+    return this.core.request<PromotionReport>({ method: 'GET', path: `/api/reports/promotions`, query, kind: 'item' }, options);
   }
 }
 

@@ -3516,6 +3516,29 @@ export interface ProductReport {
   }>;
 }
 
+export interface PromotionReport {
+  currency: string;
+  from: string;
+  to: string;
+  /** The promotions that took the most off, most first (ties by id). */
+  promotions: Array<{
+    /** The promotion (or coupon) id, as orders keep it: it may since have been deleted. */
+    promotionId: string;
+    /** The name it was last applied under (a coupon: its code). */
+    name: string;
+    /** The code shoppers entered, as last applied; null for an automatic promotion. */
+    code: string | null;
+    /** Orders that applied it. */
+    orders: number;
+    /** All it took off those orders, lines and shipping. */
+    discountTotal: number;
+    /** The part of discountTotal taken off shipping. */
+    shippingDiscount: number;
+    /** Order totals of those orders, what shoppers were charged. */
+    sales: number;
+  }>;
+}
+
 export interface ImportSummary {
   dryRun: true;
   /** `store` (the columns of docs/import.md) or `shopify` (a Shopify product export), told from the header. */
