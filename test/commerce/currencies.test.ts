@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { carts, coupons, currencies } from '../../src/db/schema';
+import { carts, coupons, currencies, promotions } from '../../src/db/schema';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
 import { adminKey, api, db, expectError, insertUser, uid } from '../helpers';
 
@@ -180,7 +180,7 @@ describe('DELETE /api/settings/currencies/{code}', () => {
   });
 });
 
-describe("a currency's own amounts (products', coupons', shipping methods')", () => {
+describe("a currency's own amounts (products', coupons', promotions', shipping methods')", () => {
   it('keeps its minor units while anything has an own amount in it, and takes the amounts with it when deleted', async () => {
     const code = freshCode();
     expect((await addCurrency({ code, name: 'Test', symbol: 'T', exchangeRate: 2 })).status).toBe(201);
@@ -198,5 +198,21 @@ describe("a currency's own amounts (products', coupons', shipping methods')", ()
     expect((await api(`/api/settings/currencies/${code}`, { method: 'DELETE', key })).status).toBe(204);
     const [coupon] = await db().select().from(coupons).where(eq(coupons.id, couponId));
     expect(coupon!.currencyAmounts).toEqual({});
+  });
+
+  it("keeps its minor units under a promotion's own minimum, and takes it along when deleted", async () => {
+    const code = freshCode();
+    expect((await addCurrency({ code, name: 'Test', symbol: 'T', exchangeRate: 2 })).status).toBe(201);
+    const made = await api('/api/promotions', {
+      method: 'POST',
+      key,
+      json: { name: `Own minimum ${uid()}`, code: `OWN${uid().toUpperCase()}`, type: 'free_shipping', currencyAmounts: [{ currency: code, minSubtotal: 50 }] },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+
+    expectError(await patchCurrency(code, { minorUnits: 3 }), 409, 'CONFLICT');
+    expect((await db().select().from(currencies).where(eq(currencies.code, code)))[0]!.minorUnits).toBe(2);
+    expect((await api(`/api/settings/currencies/${code}`, { method: 'DELETE', key })).status).toBe(204);
+    expect((await db().select().from(promotions).where(eq(promotions.id, made.body.data.id)))[0]!.currencyAmounts).toEqual({});
   });
 });
