@@ -198,6 +198,21 @@ describe('promotions applied', () => {
     expect((await api(`/api/promotions/${limited.id}`, { key })).body.data.timesUsed).toBe(5);
   });
 
+  it('a cancelled order gives its promotion use back: the next order gets the discount again', async () => {
+    const item = await variantOf(10);
+    const once = await promotion({ name: 'Once', type: 'percentage', value: 50, target: 'items', include: { productIds: [item.productId] }, usageLimit: 1 });
+    const order = () => post('/api/orders', { email: `once-${uid()}@example.test`, lines: [{ variantId: item.variantId, quantity: 1 }] });
+    const first = await order();
+    expect(first.body.data.discountTotal).toBe(5);
+    expect((await order()).body.data.discountTotal).toBe(0);
+    expect((await post(`/api/orders/${first.body.data.id}/cancel`, {})).status).toBe(200);
+    expect((await api(`/api/promotions/${once.id}`, { key })).body.data.timesUsed).toBe(0);
+    expect((await order()).body.data.discountTotal).toBe(5);
+    // Cancelled twice over (already cancelled: 409), the use is not given back twice.
+    expect((await post(`/api/orders/${first.body.data.id}/cancel`, {})).status).toBe(409);
+    expect((await api(`/api/promotions/${once.id}`, { key })).body.data.timesUsed).toBe(1);
+  });
+
   it('a limit per customer: the same guest email gets the promotion once, another email gets it too', async () => {
     const item = await variantOf(10);
     const once = await promotion({ name: 'Once each', type: 'fixed', value: 1, target: 'items', include: { productIds: [item.productId] }, perCustomerLimit: 1 });
