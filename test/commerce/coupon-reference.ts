@@ -1,4 +1,4 @@
-import type { CouponRow, PromotionRow } from '../../src/db/schema';
+import type { CouponRow, coupons, PromotionRow } from '../../src/db/schema';
 import { inCurrency, type PriceableLine, type PricingContext } from '../../src/lib/pricing';
 import { toMajor } from '../../src/lib/money';
 import { allocate, percentOf } from '../../src/lib/rates';
@@ -105,4 +105,25 @@ export function promotionRowOfCoupon(coupon: CouponRow): PromotionRow {
     createdAt: coupon.createdAt,
     updatedAt: coupon.updatedAt,
   };
+}
+
+/** The promotions row of a coupon given as the old `coupons` insert took it: for tests that write a coupon directly. */
+export function couponPromotion(values: typeof coupons.$inferInsert): PromotionRow {
+  const ts = new Date().toISOString();
+  return promotionRowOfCoupon({
+    description: null,
+    minSubtotal: null,
+    currencyAmounts: {},
+    startsAt: null,
+    endsAt: null,
+    usageLimit: null,
+    usageLimitPerCustomer: null,
+    timesUsed: 0,
+    productIds: [],
+    categoryIds: [],
+    active: true,
+    createdAt: ts,
+    updatedAt: ts,
+    ...values,
+  });
 }
