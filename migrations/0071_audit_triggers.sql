@@ -6,7 +6,7 @@ CREATE TRIGGER `audit_promotions_create` AFTER INSERT ON `promotions`
 WHEN EXISTS (SELECT 1 FROM `audit_context`)
 BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
-  SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'promotion', NEW.`id`, 'create',
+  SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, iif(NEW.`is_coupon` = 1, 'coupon', 'promotion'), NEW.`id`, 'create',
   coalesce(json_object(
     'id', json_object('after', NEW.`id`),
     'name', json_object('after', NEW.`name`),
@@ -45,7 +45,7 @@ CREATE TRIGGER `audit_promotions_update` AFTER UPDATE OF `id`, `name`, `descript
 WHEN EXISTS (SELECT 1 FROM `audit_context`) AND (OLD.`id` IS NOT NEW.`id` OR OLD.`name` IS NOT NEW.`name` OR OLD.`description` IS NOT NEW.`description` OR OLD.`code` IS NOT NEW.`code` OR OLD.`type` IS NOT NEW.`type` OR OLD.`value` IS NOT NEW.`value` OR OLD.`currency_amounts` IS NOT NEW.`currency_amounts` OR OLD.`target` IS NOT NEW.`target` OR OLD.`buy_x_get_y` IS NOT NEW.`buy_x_get_y` OR OLD.`free_shipping` IS NOT NEW.`free_shipping` OR OLD.`min_subtotal` IS NOT NEW.`min_subtotal` OR OLD.`min_quantity` IS NOT NEW.`min_quantity` OR OLD.`include` IS NOT NEW.`include` OR OLD.`exclude` IS NOT NEW.`exclude` OR OLD.`customer_group_ids` IS NOT NEW.`customer_group_ids` OR OLD.`currencies` IS NOT NEW.`currencies` OR OLD.`starts_at` IS NOT NEW.`starts_at` OR OLD.`ends_at` IS NOT NEW.`ends_at` OR OLD.`usage_limit` IS NOT NEW.`usage_limit` OR OLD.`per_customer_limit` IS NOT NEW.`per_customer_limit` OR OLD.`times_used` IS NOT NEW.`times_used` OR OLD.`priority` IS NOT NEW.`priority` OR OLD.`combines_with_promotions` IS NOT NEW.`combines_with_promotions` OR OLD.`combines_with_codes` IS NOT NEW.`combines_with_codes` OR OLD.`active` IS NOT NEW.`active` OR OLD.`is_coupon` IS NOT NEW.`is_coupon`)
 BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
-  SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'promotion', NEW.`id`, 'update',
+  SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, iif(NEW.`is_coupon` = 1, 'coupon', 'promotion'), NEW.`id`, 'update',
   coalesce((SELECT json_group_object(key, json(value)) FROM json_each(json_object(
     'id', iif(OLD.`id` IS NOT NEW.`id`, json_object('before', OLD.`id`, 'after', NEW.`id`), NULL),
     'name', iif(OLD.`name` IS NOT NEW.`name`, json_object('before', OLD.`name`, 'after', NEW.`name`), NULL),
@@ -84,7 +84,7 @@ CREATE TRIGGER `audit_promotions_delete` AFTER DELETE ON `promotions`
 WHEN EXISTS (SELECT 1 FROM `audit_context`)
 BEGIN
   INSERT INTO `audit_log` (`actor_kind`, `actor_id`, `actor_label`, `actor_role`, `resource`, `resource_id`, `action`, `changes`, `request_id`, `method`, `path`, `created_at`)
-  SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, 'promotion', OLD.`id`, 'delete',
+  SELECT ctx.`actor_kind`, ctx.`actor_id`, ctx.`actor_label`, ctx.`actor_role`, iif(OLD.`is_coupon` = 1, 'coupon', 'promotion'), OLD.`id`, 'delete',
   coalesce(json_object(
     'id', json_object('before', OLD.`id`),
     'name', json_object('before', OLD.`name`),

@@ -57,6 +57,24 @@ export const AUDITED_TABLES: Record<string, string> = {
   promotions: 'promotion',
 };
 
+/**
+ * Rows of an audited table logged under another resource name when a boolean column is set: a
+ * coupon is a promotions row (migration 0070) and its log stays the coupon's, as before.
+ */
+export const ROW_RESOURCES: Record<string, { column: string; resource: string }> = {
+  promotions: { column: 'is_coupon', resource: 'coupon' },
+};
+
+/** Every resource name the log can hold. */
+export const AUDIT_RESOURCES = [...new Set([...Object.values(AUDITED_TABLES), ...Object.values(ROW_RESOURCES).map((r) => r.resource)])].sort();
+
+/** The resource a row is logged under: the table's, or its ROW_RESOURCES one. */
+function resourceExpression(table: string, row: 'NEW' | 'OLD'): string {
+  const byRow = ROW_RESOURCES[table];
+  const resource = `'${AUDITED_TABLES[table]}'`;
+  return byRow ? `iif(${row}.\`${byRow.column}\` = 1, '${byRow.resource}', ${resource})` : resource;
+}
+
 /** Tables whose writes are not audited, and why. */
 export const NOT_AUDITED: Record<string, string> = {
   audit_log: 'the log itself (append-only)',
@@ -212,7 +230,7 @@ function auditTrigger(name: string, table: SQLiteTable, trigger: { name: string;
 WHEN ${['EXISTS (SELECT 1 FROM `audit_context`)', ...trigger.when].join(' AND ')}
 BEGIN
   INSERT INTO \`audit_log\` (\`actor_kind\`, \`actor_id\`, \`actor_label\`, \`actor_role\`, \`resource\`, \`resource_id\`, \`action\`, \`changes\`, \`request_id\`, \`method\`, \`path\`, \`created_at\`)
-  SELECT ctx.\`actor_kind\`, ctx.\`actor_id\`, ctx.\`actor_label\`, ctx.\`actor_role\`, '${AUDITED_TABLES[name]}', ${idExpression(table, trigger.row)}, '${trigger.action}',
+  SELECT ctx.\`actor_kind\`, ctx.\`actor_id\`, ctx.\`actor_label\`, ctx.\`actor_role\`, ${resourceExpression(name, trigger.row)}, ${idExpression(table, trigger.row)}, '${trigger.action}',
   coalesce(${trigger.changes}, '{}'),
   ctx.\`request_id\`, ctx.\`method\`, ctx.\`path\`, ctx.\`at\`
   FROM \`audit_context\` ctx WHERE ctx.\`id\` = 1;
