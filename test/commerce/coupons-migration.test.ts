@@ -179,3 +179,23 @@ describe('migration 0070: coupons become promotions rows', () => {
     expectError(await api(`/api/coupons/${promo.body.data.id}`, { key }), 404, 'NOT_FOUND');
   });
 });
+
+describe('a coupon as a promotions row', () => {
+  it("is named by its code on the lines it discounts, also after the code changes; a cancelled order's coupon still cannot be deleted", async () => {
+    const variantId = (await createProduct(key, { price: 30, stock: 10 })).variants[0].id;
+    const made = (await api('/api/coupons', { method: 'POST', key, json: { code: `N${uid()}`, type: 'percentage', value: 10 } })).body.data;
+    const renamed = `R${uid()}`.toUpperCase();
+    expect((await api(`/api/coupons/${made.id}`, { method: 'PATCH', key, json: { code: renamed } })).status).toBe(200);
+    expect((await api(`/api/promotions/${made.id}`, { key })).body.data).toMatchObject({ name: renamed, code: renamed, isCoupon: true });
+    const order = await api('/api/orders', { method: 'POST', key, json: { email: `n-${uid()}@example.test`, lines: [{ variantId, quantity: 1 }], couponCode: renamed } });
+    expect(order.status, JSON.stringify(order.body)).toBe(201);
+    expect(order.body.data.couponCode).toBe(renamed);
+    expect(order.body.data.lines[0].promotions).toEqual([{ promotionId: made.id, name: renamed, amount: 3 }]);
+    expect((await api(`/api/orders/${order.body.data.id}/cancel`, { method: 'POST', key })).status).toBe(200);
+    // The use is given back (timesUsed 0, no usage row), yet an order applied it: deactivate instead.
+    expect((await api(`/api/coupons/${made.id}`, { key })).body.data.timesUsed).toBe(0);
+    const refused = await api(`/api/coupons/${made.id}`, { method: 'DELETE', key });
+    expectError(refused, 409, 'CONFLICT');
+    expect(refused.body.error.message).toContain('deactivate');
+  });
+});
