@@ -136,7 +136,10 @@ async function prepareDatabase() {
     step(
       `Seeded the demo catalogue: ${seeded.products.length} products (${seeded.product_variants.length} variants), ` +
         `${seeded.categories.length} categories, ${seeded.brands.length} brands, ${seeded.vendors.length} vendors, ` +
-        `${seeded.currencies.length + 1} currencies, ${seeded.tax_rates.length} tax rates, coupon ${seeded.coupons.map((c) => c.code).join(', ')} ${dim(seconds(Date.now() - t))}`,
+        `${seeded.currencies.length + 1} currencies, ${seeded.tax_rates.length} tax rates, coupon ${seeded.promotions
+          .filter((p) => p.is_coupon)
+          .map((c) => c.code)
+          .join(', ')} ${dim(seconds(Date.now() - t))}`,
     );
   } else if (!seedEnabled) {
     step(`Demo catalogue skipped (--no-seed); the catalogue has ${counts.products} products`);

@@ -746,15 +746,22 @@ export function buildSeedData() {
     created_at: ts,
     updated_at: ts,
   }));
-  const coupons = [
+  // A coupon is a promotions row managed through /api/coupons (is_coupon; migration 0070): a code on
+  // items (every item: empty include), combining with automatic promotions and not with other codes.
+  const promotions = [
     {
       id: fixedId('coup', SEED_EPOCH + 4 * HOUR, 'WELCOME10'),
+      name: 'WELCOME10',
       code: 'WELCOME10',
       description: '10% off a first order',
       type: 'percentage',
       value: '10',
+      target: 'items',
       min_subtotal: null,
-      usage_limit_per_customer: 1,
+      per_customer_limit: 1,
+      combines_with_promotions: 1,
+      combines_with_codes: 0,
+      is_coupon: 1,
       created_at: ts,
       updated_at: ts,
     },
@@ -769,7 +776,7 @@ export function buildSeedData() {
     product_categories: productCategories,
     currencies,
     tax_rates,
-    coupons,
+    promotions,
   };
   assertUnique(data);
   return data;
@@ -791,7 +798,7 @@ function assertUnique(data) {
 }
 
 /** Insertion order respects foreign keys (category parents come before their children). */
-export const SEED_TABLES = ['categories', 'brands', 'vendors', 'products', 'product_variants', 'product_categories', 'currencies', 'tax_rates', 'coupons'];
+export const SEED_TABLES = ['categories', 'brands', 'vendors', 'products', 'product_variants', 'product_categories', 'currencies', 'tax_rates', 'promotions'];
 
 /**
  * The store's name, and demo shipping: the "Standard" method of the rest-of-world zone (both made by

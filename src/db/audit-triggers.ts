@@ -34,7 +34,6 @@ export const AUDITED_TABLES: Record<string, string> = {
   tax_rates: 'tax_rate',
   shipping_zones: 'shipping_zone',
   shipping_methods: 'shipping_method',
-  coupons: 'coupon',
   carts: 'cart',
   cart_lines: 'cart_line',
   orders: 'order',
@@ -57,6 +56,24 @@ export const AUDITED_TABLES: Record<string, string> = {
   price_list_prices: 'price_list_price',
   promotions: 'promotion',
 };
+
+/**
+ * Rows of an audited table logged under another resource name when a boolean column is set: a
+ * coupon is a promotions row (migration 0070) and its log stays the coupon's, as before.
+ */
+export const ROW_RESOURCES: Record<string, { column: string; resource: string }> = {
+  promotions: { column: 'is_coupon', resource: 'coupon' },
+};
+
+/** Every resource name the log can hold. */
+export const AUDIT_RESOURCES = [...new Set([...Object.values(AUDITED_TABLES), ...Object.values(ROW_RESOURCES).map((r) => r.resource)])].sort();
+
+/** The resource a row is logged under: the table's, or its ROW_RESOURCES one. */
+function resourceExpression(table: string, row: 'NEW' | 'OLD'): string {
+  const byRow = ROW_RESOURCES[table];
+  const resource = `'${AUDITED_TABLES[table]}'`;
+  return byRow ? `iif(${row}.\`${byRow.column}\` = 1, '${byRow.resource}', ${resource})` : resource;
+}
 
 /** Tables whose writes are not audited, and why. */
 export const NOT_AUDITED: Record<string, string> = {
@@ -91,7 +108,8 @@ export const NOT_AUDITED: Record<string, string> = {
   order_status_history: "a history itself; the order's status change is audited on the order",
   inventory_adjustments: 'a stock history itself; the stock change is audited on the variant',
   promotion_usages: "bookkeeping of placed orders; the promotion's timesUsed change is audited",
-  coupon_usages: "bookkeeping of placed orders; the coupon's timesUsed change is audited",
+  coupons: 'emptied by migration 0070: coupons are promotions rows; dropped in a later release',
+  coupon_usages: 'emptied by migration 0070: coupons are promotions rows; dropped in a later release',
   webhook_deliveries: 'delivery bookkeeping written by the queue consumers',
   webhook_attempts: 'delivery bookkeeping written by the queue consumers',
   webhook_replays: 'a replay of past events to an endpoint and its progress, written by the replay queue; the endpoint itself is audited',
@@ -212,7 +230,7 @@ function auditTrigger(name: string, table: SQLiteTable, trigger: { name: string;
 WHEN ${['EXISTS (SELECT 1 FROM `audit_context`)', ...trigger.when].join(' AND ')}
 BEGIN
   INSERT INTO \`audit_log\` (\`actor_kind\`, \`actor_id\`, \`actor_label\`, \`actor_role\`, \`resource\`, \`resource_id\`, \`action\`, \`changes\`, \`request_id\`, \`method\`, \`path\`, \`created_at\`)
-  SELECT ctx.\`actor_kind\`, ctx.\`actor_id\`, ctx.\`actor_label\`, ctx.\`actor_role\`, '${AUDITED_TABLES[name]}', ${idExpression(table, trigger.row)}, '${trigger.action}',
+  SELECT ctx.\`actor_kind\`, ctx.\`actor_id\`, ctx.\`actor_label\`, ctx.\`actor_role\`, ${resourceExpression(name, trigger.row)}, ${idExpression(table, trigger.row)}, '${trigger.action}',
   coalesce(${trigger.changes}, '{}'),
   ctx.\`request_id\`, ctx.\`method\`, ctx.\`path\`, ctx.\`at\`
   FROM \`audit_context\` ctx WHERE ctx.\`id\` = 1;

@@ -1,10 +1,9 @@
-import type { CouponRow } from '../db/schema';
-import { allocate, convertMinor, percentOf, taxInside } from './rates';
+import { convertMinor, percentOf, taxInside } from './rates';
 
 /**
  * Totals of a cart or an order, computed on the server from catalogue prices (docs/api.md, Carts and orders): every
  * amount is integer minor units of the chosen currency, each line is rounded half-up on its own,
- * and totals are sums of rounded lines. Pure: the caller loads prices, coupon, tax rates and settings.
+ * and totals are sums of rounded lines. Pure: the caller loads prices, tax rates and settings, and gives the discounts the promotions decided.
  *
  * Tax (docs/api.md, Taxes) is reckoned per line on what the line costs after its discount, and on
  * shipping, by one rule: with prices that include tax the shopper pays that amount and the tax is
@@ -16,7 +15,7 @@ export interface PriceableLine {
   /** The caller's handle for the line (a cart line id, an index). */
   key: string;
   productId: string;
-  /** The product's categories and their ancestors, for coupons restricted to categories. */
+  /** The product's categories and their ancestors (promotions limited to categories match on them). */
   categoryIds: readonly string[];
   /** Minor units of the store's default currency. */
   unitPrice: number;
@@ -48,11 +47,9 @@ export interface PricingContext {
   /** Minor-unit digits of the default currency, in which catalogue prices and fixed amounts are kept. */
   defaultMinorUnits: number;
   currency: PricingCurrency;
-  /** A coupon already found applicable (see coupon-rules), or null. */
-  coupon: (Pick<CouponRow, 'type' | 'value' | 'productIds' | 'categoryIds'> & Partial<Pick<CouponRow, 'currencyAmounts'>>) | null;
   /**
-   * Discounts decided by the promotion engine (src/modules/promotions, which quotes use): each line's
-   * by its key, and what is taken off the shipping price. Given, they replace the coupon's.
+   * Discounts decided by the promotion engine (src/modules/promotions, coupons among them): each
+   * line's by its key, and what is taken off the shipping price. Absent: none.
    */
   discounts?: { byKey: (key: string) => number; shipping: number };
   tax: PricingTax;
@@ -89,36 +86,11 @@ export interface PricedTotals {
   taxTotal: number;
   /** subtotal - discountTotal + shippingTotal, plus taxTotal when tax is added on top. */
   total: number;
-  /** Subtotal of the lines the coupon applies to (0 without a coupon). */
-  eligibleSubtotal: number;
 }
 
 /** A default-currency amount (minor units) in the pricing currency. */
 export function inCurrency(amountMinor: number, ctx: Pick<PricingContext, 'defaultMinorUnits' | 'currency'>): number {
   return convertMinor(amountMinor, ctx.defaultMinorUnits, ctx.currency.minorUnits, ctx.currency.exchangeRate);
-}
-
-/** The amount off and minimum subtotal a shop set for a fixed coupon in the pricing currency (minor units of it), if it set them. */
-export function ownCouponAmounts(coupon: Partial<Pick<CouponRow, 'currencyAmounts'>>, ctx: Pick<PricingContext, 'currency'>) {
-  return coupon.currencyAmounts?.[ctx.currency.code];
-}
-
-/** True when the coupon discounts this line: unrestricted coupons apply to every line. */
-export function couponApplies(coupon: Pick<CouponRow, 'productIds' | 'categoryIds'>, line: Pick<PriceableLine, 'productId' | 'categoryIds'>): boolean {
-  if (coupon.productIds.length === 0 && coupon.categoryIds.length === 0) return true;
-  return coupon.productIds.includes(line.productId) || line.categoryIds.some((id) => coupon.categoryIds.includes(id));
-}
-
-function discounts(lines: PriceableLine[], subtotals: number[], ctx: PricingContext): number[] {
-  const coupon = ctx.coupon;
-  if (!coupon) return lines.map(() => 0);
-  const eligible = lines.map((line) => couponApplies(coupon, line));
-  if (coupon.type === 'percentage') return subtotals.map((s, i) => (eligible[i] ? percentOf(s, coupon.value) : 0));
-  const eligibleSubtotals = subtotals.map((s, i) => (eligible[i] ? s : 0));
-  const cap = eligibleSubtotals.reduce((a, b) => a + b, 0);
-  const own = ownCouponAmounts(coupon, ctx);
-  const amount = Math.min(own ? own.value : inCurrency(Number(coupon.value), ctx), cap);
-  return allocate(amount, eligibleSubtotals);
 }
 
 /** The tax on `amount` at `rate` (null: none), inside it or on top of it. */
@@ -132,7 +104,7 @@ export function priceLines(lines: PriceableLine[], ctx: PricingContext): PricedT
   const added = (tax: number) => (inclusive ? 0 : tax);
   const unitPrices = lines.map((line) => line.ownUnitPrice ?? inCurrency(line.unitPrice, ctx));
   const subtotals = lines.map((line, i) => unitPrices[i]! * line.quantity);
-  const lineDiscounts = ctx.discounts ? lines.map((line) => ctx.discounts!.byKey(line.key)) : discounts(lines, subtotals, ctx);
+  const lineDiscounts = lines.map((line) => ctx.discounts?.byKey(line.key) ?? 0);
   const priced = lines.map((line, i): PricedLine => {
     const charged = subtotals[i]! - lineDiscounts[i]!;
     const taxRate = ctx.tax.rateFor(line.taxClass);
@@ -146,7 +118,6 @@ export function priceLines(lines: PriceableLine[], ctx: PricingContext): PricedT
   const shippingTaxRate = shippingTotal > 0 ? ctx.tax.shippingRate : null;
   const shippingTax = taxOn(shippingTotal, shippingTaxRate, inclusive);
   const taxTotal = sum((l) => l.tax) + shippingTax;
-  const eligibleSubtotal = ctx.coupon ? priced.filter((_, i) => couponApplies(ctx.coupon!, lines[i]!)).reduce((a, l) => a + l.subtotal, 0) : 0;
   return {
     currency: ctx.currency.code,
     lines: priced,
@@ -158,6 +129,5 @@ export function priceLines(lines: PriceableLine[], ctx: PricingContext): PricedT
     shippingTaxRate,
     taxTotal,
     total: subtotal - discountTotal + shippingTotal + added(taxTotal),
-    eligibleSubtotal,
   };
 }

@@ -186,6 +186,18 @@ describe('admin promotions: refused input, delete, who may write', () => {
     expect((await api(`/api/promotions/${gone.id}`, { key })).status).toBe(404);
   });
 
+  it('lists a coupon marked as one, linking to its coupon page, without Delete; its promotion page sends there', async () => {
+    const coupon = (await api('/api/coupons', { method: 'POST', key, json: { code: `PANEL${uid()}`, type: 'percentage', value: 5 } })).body.data;
+    const html = (await get(`/admin/promotions?q=${coupon.code}`, admin.session)).html;
+    const row = new RegExp(`<tr><td><a href="/admin/coupons/${coupon.id}">[\\s\\S]*?</tr>`).exec(html)?.[0] ?? '';
+    expect(row).toContain(`href="/admin/coupons/${coupon.id}"`);
+    expect(row).toContain('(coupon)');
+    expect(row).not.toContain('Delete');
+    const page = await get(`/admin/promotions/${coupon.id}`, admin.session);
+    expect(page.res.status).toBe(303);
+    expect(page.res.headers.get('Location')).toBe(`/admin/coupons/${coupon.id}`);
+  });
+
   it('a user with coupons:read sees Promotions next to Coupons, the list and a promotion, but may not create, save or delete', async () => {
     const kept = await created({ name: `Kept ${uid()}`, type: 'percentage', value: '5', active: 'on' });
     const reader = await signedIn((await role(['coupons:read'])).id);

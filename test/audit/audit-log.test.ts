@@ -85,9 +85,10 @@ describe('what is recorded', () => {
     expect(patched.status).toBe(200);
     const [create, update] = await entriesFor(id);
     expect(create.changes.active).toEqual({ after: true });
-    expect(create.changes.productIds).toEqual({ after: [] });
+    // A coupon is a promotions row (migration 0070): its products are the row's `include`.
+    expect(create.changes.include).toEqual({ after: { productIds: [], categoryIds: [], brandIds: [] } });
     expect(update.action).toBe('update');
-    // productIds did not change, and updatedAt is never listed.
+    // include (productIds) did not change, and updatedAt is never listed.
     expect(update.changes).toEqual({ active: { before: true, after: false }, description: { before: null, after: 'Autumn' } });
   });
 

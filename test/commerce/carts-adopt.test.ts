@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { carts, coupons } from '../../src/db/schema';
+import { carts, promotions } from '../../src/db/schema';
+import { couponPromotion } from './coupon-reference';
 import { newId } from '../../src/lib/ids';
 import { adminKey, api, createProduct, db, expectError, insertUser, insertVendorUser, uid } from '../helpers';
 
@@ -47,8 +48,8 @@ describe('POST /api/carts/{id}/adopt', () => {
     }
     const code = `ADOPT${uid().toUpperCase()}`;
     await db()
-      .insert(coupons)
-      .values({ id: newId('coup'), code, type: 'percentage', value: '10' });
+      .insert(promotions)
+      .values(couponPromotion({ id: newId('coup'), code, type: 'percentage', value: '10' }));
     const guest = await guestCart([
       [a, 1],
       [b, 2],

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cartLines, carts, coupons, currencies, products, productVariants, taxRates } from '../../src/db/schema';
+import { cartLines, carts, currencies, products, productVariants, taxRates, promotions } from '../../src/db/schema';
+import { couponPromotion } from './coupon-reference';
 import { chunkRows } from '../../src/lib/db-errors';
 import { newId } from '../../src/lib/ids';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
@@ -27,9 +28,9 @@ const newGuestCart = async (json: Record<string, unknown> = {}): Promise<Guest> 
 const asGuest = (cart: Guest, init: RequestInit & { json?: unknown } = {}) => ({ ...init, headers: { 'X-Cart-Token': cart.token } });
 const call = (cart: Guest, path: string, method = 'GET', json?: unknown) => api(`/api/carts/${cart.id}${path}`, { method, json, headers: { 'X-Cart-Token': cart.token } });
 const addLine = (cart: Guest, variantId: string, quantity: number) => call(cart, '/lines', 'POST', { variantId, quantity });
-const newCoupon = async (values: Partial<typeof coupons.$inferInsert> = {}) => {
+const newCoupon = async (values: Partial<Parameters<typeof couponPromotion>[0]> = {}) => {
   const row = { id: newId('coup'), code: `C${uid().toUpperCase()}`, type: 'percentage' as const, value: '10', ...values };
-  await db().insert(coupons).values(row);
+  await db().insert(promotions).values(couponPromotion(row));
   return row;
 };
 const variantOf = async (body: Record<string, unknown>) => (await createProduct(key, body)).variants[0].id as string;
@@ -222,7 +223,7 @@ describe('coupons on carts', () => {
     const cart = await newGuestCart();
     await addLine(cart, variant, 2);
     expect((await call(cart, '/coupon', 'POST', { code: coupon.code })).body.data.totals.total).toBe(10);
-    await db().update(coupons).set({ endsAt: '2000-01-01T00:00:00.000Z' }).where(eq(coupons.id, coupon.id));
+    await db().update(promotions).set({ endsAt: '2000-01-01T00:00:00.000Z' }).where(eq(promotions.id, coupon.id));
     const read = await call(cart, '');
     expect(read.status).toBe(200);
     expect(read.body.data.couponCode).toBeNull();

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { carts, coupons, orderLines, orders, productVariants, taxRates } from '../../src/db/schema';
+import { carts, orderLines, orders, productVariants, taxRates, promotions } from '../../src/db/schema';
+import { couponPromotion } from './coupon-reference';
 import { newId } from '../../src/lib/ids';
 import { adminKey, api, createProduct, db, expectError, insertUser, uid } from '../helpers';
 
@@ -29,8 +30,8 @@ describe('POST /api/carts/{id}/checkout', () => {
     const mug = await variant(5.55, 10);
     const code = `CO${uid().toUpperCase()}`;
     await db()
-      .insert(coupons)
-      .values({ id: newId('coup'), code, type: 'percentage', value: '10' });
+      .insert(promotions)
+      .values(couponPromotion({ id: newId('coup'), code, type: 'percentage', value: '10' }));
     const cart = await guestCart(
       [
         [shirt, 3],

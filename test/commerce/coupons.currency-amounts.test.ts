@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { coupons, currencies } from '../../src/db/schema';
+import { currencies, promotions } from '../../src/db/schema';
 import { adminKey, api, createProduct, db, expectError, uid } from '../helpers';
 
 /**
@@ -60,7 +60,7 @@ describe('a coupon with amounts per currency', () => {
       { currency: 'EUR', value: 5, minSubtotal: 40 },
       { currency: 'JPY', value: 1500, minSubtotal: null },
     ]);
-    const [row] = await db().select().from(coupons).where(eq(coupons.id, res.body.data.id));
+    const [row] = await db().select().from(promotions).where(eq(promotions.id, res.body.data.id));
     expect(row!.currencyAmounts).toEqual({ EUR: { value: 500, minSubtotal: 4000 }, JPY: { value: 1500, minSubtotal: null } });
     expect((await api(`/api/coupons/${res.body.data.id}`, { key })).body.data.currencyAmounts).toEqual(res.body.data.currencyAmounts);
   });

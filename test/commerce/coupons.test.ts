@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { couponUsages, coupons } from '../../src/db/schema';
+import { promotionUsages, promotions } from '../../src/db/schema';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
 import { adminKey, api, createCategory, createProduct, db, expectError, insertUser, uid } from '../helpers';
 
@@ -13,7 +13,7 @@ const code = () => `C-${uid()}`.toUpperCase();
 const addCoupon = (json: Record<string, unknown>, k = key) => api('/api/coupons', { method: 'POST', key: k, json });
 const patchCoupon = (id: string, json: unknown) => api(`/api/coupons/${id}`, { method: 'PATCH', key, json });
 const fieldsOf = (res: { body: any }) => res.body.error.details.map((d: { field: string }) => d.field).sort();
-const stored = async (id: string) => (await db().select().from(coupons).where(eq(coupons.id, id)))[0]!;
+const stored = async (id: string) => (await db().select().from(promotions).where(eq(promotions.id, id)))[0]!;
 const hourFromNow = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
 
 describe('POST /api/coupons', () => {
@@ -132,7 +132,7 @@ describe('GET /api/coupons', () => {
     const over = await make('OVER', { endsAt: hourFromNow(-1) });
     const off = await make('OFF', { active: false, endsAt: hourFromNow(-1) });
     const spent = await make('SPENT', { usageLimit: 2 });
-    await db().update(coupons).set({ timesUsed: 2 }).where(eq(coupons.id, spent.id));
+    await db().update(promotions).set({ timesUsed: 2 }).where(eq(promotions.id, spent.id));
     const statusOf = async (id: string) => (await api(`/api/coupons/${id}`, { key })).body.data.status;
     expect([await statusOf(live.id), await statusOf(later.id), await statusOf(over.id), await statusOf(off.id), await statusOf(spent.id)]).toEqual([
       'active',
@@ -207,7 +207,7 @@ describe('PATCH /api/coupons/{id}', () => {
 
   it('refuses a usage limit below timesUsed with 422; equal is used up', async () => {
     const created = (await addCoupon({ code: code(), type: 'fixed', value: 1, usageLimit: 10 })).body.data;
-    await db().update(coupons).set({ timesUsed: 4 }).where(eq(coupons.id, created.id));
+    await db().update(promotions).set({ timesUsed: 4 }).where(eq(promotions.id, created.id));
     const res = await patchCoupon(created.id, { usageLimit: 3 });
     expectError(res, 422, 'VALIDATION_ERROR');
     expect(res.body.error.details).toEqual([{ field: 'usageLimit', code: 'too_small', message: expect.stringContaining('4') }]);
@@ -235,8 +235,8 @@ describe('DELETE /api/coupons/{id}', () => {
   it('refuses a used coupon with 409, suggesting to deactivate it', async () => {
     const created = (await addCoupon({ code: code(), type: 'fixed', value: 1 })).body.data;
     await db()
-      .insert(couponUsages)
-      .values({ id: `cu_${uid()}`, couponId: created.id, orderId: 'ord_x', customerKey: 'user_x' });
+      .insert(promotionUsages)
+      .values({ id: `cu_${uid()}`, promotionId: created.id, orderId: 'ord_x', customerKey: 'user_x' });
     const res = await api(`/api/coupons/${created.id}`, { method: 'DELETE', key });
     expectError(res, 409, 'CONFLICT');
     expect(res.body.error.message).toContain('deactivate');

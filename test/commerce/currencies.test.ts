@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { carts, coupons, currencies, promotions } from '../../src/db/schema';
+import { carts, currencies, promotions } from '../../src/db/schema';
+import { couponPromotion } from './coupon-reference';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
 import { adminKey, api, db, expectError, insertUser, uid } from '../helpers';
 
@@ -186,8 +187,8 @@ describe("a currency's own amounts (products', coupons', promotions', shipping m
     expect((await addCurrency({ code, name: 'Test', symbol: 'T', exchangeRate: 2 })).status).toBe(201);
     const couponId = `coup_${uid()}`;
     await db()
-      .insert(coupons)
-      .values({ id: couponId, code: `OWN${uid().toUpperCase()}`, type: 'fixed', value: '500', currencyAmounts: { [code]: { value: 900, minSubtotal: null } } });
+      .insert(promotions)
+      .values(couponPromotion({ id: couponId, code: `OWN${uid().toUpperCase()}`, type: 'fixed', value: '500', currencyAmounts: { [code]: { value: 900, minSubtotal: null } } }));
 
     const refused = await patchCurrency(code, { minorUnits: 3 });
     expectError(refused, 409, 'CONFLICT');
@@ -196,7 +197,7 @@ describe("a currency's own amounts (products', coupons', promotions', shipping m
     expect((await patchCurrency(code, { minorUnits: 2, name: 'Still two' })).status).toBe(200);
 
     expect((await api(`/api/settings/currencies/${code}`, { method: 'DELETE', key })).status).toBe(204);
-    const [coupon] = await db().select().from(coupons).where(eq(coupons.id, couponId));
+    const [coupon] = await db().select().from(promotions).where(eq(promotions.id, couponId));
     expect(coupon!.currencyAmounts).toEqual({});
   });
 

@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { and, asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { couponUsages, coupons, events, inventoryAdjustments, orderStatusHistory, orders, productVariants } from '../../src/db/schema';
+import { events, inventoryAdjustments, orderStatusHistory, orders, productVariants, promotions, promotionUsages } from '../../src/db/schema';
+import { couponPromotion } from './coupon-reference';
 import type { Bindings } from '../../src/env';
 import { interceptD1 } from '../../src/d1/intercept';
 import { EXPIRY_BATCH, expireUnpaidOrders, overdueOrders, PAYMENT_EXPIRED } from '../../src/modules/orders/order-expiry';
@@ -40,8 +41,8 @@ describe('expiry of unpaid orders', () => {
     const { key, variantId } = await setup(10);
     const code = `EXP${uid().toUpperCase()}`;
     await db()
-      .insert(coupons)
-      .values({ id: `coup_${uid()}`, code, type: 'percentage', value: '10', usageLimit: 1 });
+      .insert(promotions)
+      .values(couponPromotion({ id: `coup_${uid()}`, code, type: 'percentage', value: '10', usageLimit: 1 }));
     const placed = await order(key, variantId, { couponCode: code });
     expect(await stockOf(variantId)).toBe(8);
 
@@ -56,8 +57,8 @@ describe('expiry of unpaid orders', () => {
       .from(inventoryAdjustments)
       .where(and(eq(inventoryAdjustments.orderId, placed.id), eq(inventoryAdjustments.reason, 'cancellation')));
     expect(returned.map((a) => [a.delta, a.actor])).toEqual([[2, 'system']]);
-    expect((await db().select().from(coupons).where(eq(coupons.code, code)))[0]!.timesUsed).toBe(0);
-    expect(await db().select().from(couponUsages).where(eq(couponUsages.orderId, placed.id))).toHaveLength(0);
+    expect((await db().select().from(promotions).where(eq(promotions.code, code)))[0]!.timesUsed).toBe(0);
+    expect(await db().select().from(promotionUsages).where(eq(promotionUsages.orderId, placed.id))).toHaveLength(0);
     const history = await db().select().from(orderStatusHistory).where(eq(orderStatusHistory.orderId, placed.id)).orderBy(asc(orderStatusHistory.createdAt));
     expect(history.at(-1)).toMatchObject({ fromStatus: 'pending', toStatus: 'cancelled', actor: 'system', note: PAYMENT_EXPIRED });
     const written = (await eventsOf(placed.id)).filter((e) => e.type !== 'order.placed');
@@ -75,8 +76,8 @@ describe('expiry of unpaid orders', () => {
     expect((await pay(key, partly.id, { amount: 5 })).status).toBe(201);
     const code = `FREE${uid().toUpperCase()}`;
     await db()
-      .insert(coupons)
-      .values({ id: `coup_${uid()}`, code, type: 'percentage', value: '100' });
+      .insert(promotions)
+      .values(couponPromotion({ id: `coup_${uid()}`, code, type: 'percentage', value: '100' }));
     const free = await order(key, variantId, { couponCode: code });
     expect(free.total).toBe(0);
 

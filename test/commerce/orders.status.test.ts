@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { couponUsages, coupons, events, inventoryAdjustments, orderLines, ORDER_STATUSES, type OrderStatus, orders, productVariants } from '../../src/db/schema';
+import { events, inventoryAdjustments, orderLines, ORDER_STATUSES, type OrderStatus, orders, productVariants, promotions, promotionUsages } from '../../src/db/schema';
+import { couponPromotion } from './coupon-reference';
 import { violatedGuard } from '../../src/lib/db-guards';
 import { cancellationStatements, runStatusChange, assertCancellable } from '../../src/modules/orders/order-changes';
 import { canTransition } from '../../src/modules/orders/order-status';
@@ -71,20 +72,20 @@ describe('PATCH /api/orders/{id} status', () => {
     const { key, variantId } = await setup(10);
     const code = `BACK${uid().toUpperCase()}`;
     await db()
-      .insert(coupons)
-      .values({ id: `coup_${uid()}`, code, type: 'percentage', value: '10', usageLimit: 1 });
+      .insert(promotions)
+      .values(couponPromotion({ id: `coup_${uid()}`, code, type: 'percentage', value: '10', usageLimit: 1 }));
     const viaPatch = await orderIn(key, variantId, 'pending', { couponCode: code });
     expect(await stockOf(variantId)).toBe(8);
     const res = await patch(key, viaPatch, { status: 'cancelled' });
     expect(res.status).toBe(200);
     expect(res.body.data.cancelledAt).toEqual(expect.any(String));
     expect(await stockOf(variantId)).toBe(10);
-    const [coupon] = await db().select().from(coupons).where(eq(coupons.code, code));
+    const [coupon] = await db().select().from(promotions).where(eq(promotions.code, code));
     expect(coupon!.timesUsed).toBe(0);
-    expect(await db().select().from(couponUsages).where(eq(couponUsages.orderId, viaPatch))).toHaveLength(0);
+    expect(await db().select().from(promotionUsages).where(eq(promotionUsages.orderId, viaPatch))).toHaveLength(0);
     // The coupon (limit 1) can be used again.
     await orderIn(key, variantId, 'pending', { couponCode: code });
-    expect((await db().select().from(coupons).where(eq(coupons.code, code)))[0]!.timesUsed).toBe(1);
+    expect((await db().select().from(promotions).where(eq(promotions.code, code)))[0]!.timesUsed).toBe(1);
   });
 
   it('saves notes with no event, and notes with a status in the same change', async () => {
@@ -132,10 +133,10 @@ describe('POST /api/orders/{id}/cancel', () => {
     const { key, variantId } = await setup(10);
     const code = `CXL${uid().toUpperCase()}`;
     await db()
-      .insert(coupons)
-      .values({ id: `coup_${uid()}`, code, type: 'fixed', value: '100' });
+      .insert(promotions)
+      .values(couponPromotion({ id: `coup_${uid()}`, code, type: 'fixed', value: '100' }));
     const id = await orderIn(key, variantId, 'pending', { couponCode: code });
-    expect((await db().select().from(coupons).where(eq(coupons.code, code)))[0]!.timesUsed).toBe(1);
+    expect((await db().select().from(promotions).where(eq(promotions.code, code)))[0]!.timesUsed).toBe(1);
     const res = await cancel(key, id, { reason: 'changed my mind' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'cancelled', cancelledAt: expect.any(String) });
@@ -147,8 +148,8 @@ describe('POST /api/orders/{id}/cancel', () => {
       .from(inventoryAdjustments)
       .where(and(eq(inventoryAdjustments.orderId, id), eq(inventoryAdjustments.reason, 'cancellation')));
     expect(returned.map((a) => a.delta)).toEqual([2]);
-    expect((await db().select().from(coupons).where(eq(coupons.code, code)))[0]!.timesUsed).toBe(0);
-    expect(await db().select().from(couponUsages).where(eq(couponUsages.orderId, id))).toHaveLength(0);
+    expect((await db().select().from(promotions).where(eq(promotions.code, code)))[0]!.timesUsed).toBe(0);
+    expect(await db().select().from(promotionUsages).where(eq(promotionUsages.orderId, id))).toHaveLength(0);
     // A second cancel changes nothing.
     expectError(await cancel(key, id), 409, 'CONFLICT');
     expect(await stockOf(variantId)).toBe(10);

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { coupons, currencies, events, orderLines, orders, productVariants } from '../../src/db/schema';
+import { currencies, events, orderLines, orders, productVariants, promotions } from '../../src/db/schema';
+import { couponPromotion } from './coupon-reference';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
 import { adminKey, api, createProduct, db, expectError, insertUser, insertVendorUser, uid } from '../helpers';
 
@@ -180,8 +181,8 @@ describe('POST /api/orders', () => {
     const scarce = await variant(key, { stock: 1 });
     const code = `TEN${uid().toUpperCase()}`;
     await db()
-      .insert(coupons)
-      .values({ id: `coup_${uid()}`, code, type: 'percentage', value: '10' });
+      .insert(promotions)
+      .values(couponPromotion({ id: `coup_${uid()}`, code, type: 'percentage', value: '10' }));
     const email = `short-${uid()}@example.test`;
     const res = await post(key, {
       email,
@@ -196,7 +197,7 @@ describe('POST /api/orders', () => {
     expect(await db().select().from(orders).where(eq(orders.email, email))).toHaveLength(0);
     expect(await stockOf(plenty)).toBe(10);
     expect(await stockOf(scarce)).toBe(1);
-    expect((await db().select().from(coupons).where(eq(coupons.code, code)))[0]!.timesUsed).toBe(0);
+    expect((await db().select().from(promotions).where(eq(promotions.code, code)))[0]!.timesUsed).toBe(0);
   });
 
   it("shows amounts with the digits of the order's own currency", async () => {

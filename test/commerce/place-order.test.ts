@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { coupons, events, orderLines, orders, productVariants } from '../../src/db/schema';
+import { events, orderLines, orders, productVariants, promotions } from '../../src/db/schema';
+import { couponPromotion } from './coupon-reference';
 import { newId } from '../../src/lib/ids';
 import { placeOrder } from '../../src/modules/orders/place-order';
 import { adminKey, createProduct, db, uid } from '../helpers';
@@ -51,11 +52,11 @@ describe('placing orders', () => {
     const product = await createProduct(await adminKey(), { price: 10, stock: 100 });
     const code = `ONCE${uid().toUpperCase()}`;
     await db()
-      .insert(coupons)
-      .values({ id: newId('coup'), code, type: 'fixed', value: '100', usageLimit: 3 });
+      .insert(promotions)
+      .values(couponPromotion({ id: newId('coup'), code, type: 'fixed', value: '100', usageLimit: 3 }));
     const results = await Promise.allSettled(Array.from({ length: 8 }, () => order(product.variants[0].id, 1, { couponCode: code })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
-    expect((await db().select().from(coupons).where(eq(coupons.code, code)))[0]!.timesUsed).toBe(3);
+    expect((await db().select().from(promotions).where(eq(promotions.code, code)))[0]!.timesUsed).toBe(3);
     expect(await stockOf(product.variants[0].id)).toBe(97);
   });
 
@@ -63,8 +64,8 @@ describe('placing orders', () => {
     const product = await createProduct(await adminKey(), { price: 19.99, stock: 5 });
     const code = `TEN${uid().toUpperCase()}`;
     await db()
-      .insert(coupons)
-      .values({ id: newId('coup'), code, type: 'percentage', value: '10' });
+      .insert(promotions)
+      .values(couponPromotion({ id: newId('coup'), code, type: 'percentage', value: '10' }));
     const { order: placed, lines } = await order(product.variants[0].id, 2, { couponCode: code });
     expect(placed).toMatchObject({ status: 'pending', currency: 'USD', minorUnits: 2, subtotal: 3998, discountTotal: 400, total: 3598, couponCode: code });
     expect(lines[0]).toMatchObject({ quantity: 2, unitPrice: 1999, subtotal: 3998, discount: 400, total: 3598 });

@@ -4,10 +4,16 @@ import { methodPrice } from '../../src/modules/shipping/rates';
 import { allocate, convertMinor, decimalText, percentOf, taxInside } from '../../src/lib/rates';
 import { pricingTax } from '../../src/modules/orders/tax-rates';
 import type { TaxRateRow } from '../../src/db/schema';
+import { couponApplies, couponDiscountsByKey } from './coupon-reference';
 
 const usd = { code: 'USD', minorUnits: 2, exchangeRate: '1' };
 const untaxed = { inclusive: false, rateFor: () => null, shippingRate: null };
-const base: PricingContext = { defaultMinorUnits: 2, currency: usd, coupon: null, tax: untaxed, shipping: () => 0 };
+const base: PricingContext = { defaultMinorUnits: 2, currency: usd, tax: untaxed, shipping: () => 0 };
+/** A coupon's discounts as pricing.ts reckoned them before coupons became promotions (coupon-reference.ts). */
+const withCoupon = (coupon: Parameters<typeof couponDiscountsByKey>[0], lines: ReturnType<typeof line>[], ctx: PricingContext = base): PricingContext => ({
+  ...ctx,
+  discounts: couponDiscountsByKey(coupon, lines, ctx),
+});
 /** Every class at `rate`, added on top (or inside); shipping taxed at it when `shippingTaxable`. */
 const flatTax = (rate: string, shippingTaxable = false, inclusive = false) => ({ inclusive, rateFor: () => rate, shippingRate: shippingTaxable ? rate : null });
 const line = (key: string, unitPrice: number, quantity = 1, productId = `p-${key}`, categoryIds: string[] = [], taxClass = 'standard') => ({
@@ -80,24 +86,26 @@ describe('priceLines', () => {
 
   it('applies a percentage coupon per line, only to the lines it covers', () => {
     const coupon = { type: 'percentage' as const, value: '15', productIds: ['p-a'], categoryIds: ['cat-x'] };
-    const totals = priceLines([line('a', 999), line('b', 1000, 1, 'p-b', ['cat-x']), line('c', 1000)], { ...base, coupon });
+    const lines = [line('a', 999), line('b', 1000, 1, 'p-b', ['cat-x']), line('c', 1000)];
+    const totals = priceLines(lines, withCoupon(coupon, lines));
     expect(totals.lines.map((l) => l.discount)).toEqual([150, 150, 0]); // 149.85 -> 150
-    expect(totals.eligibleSubtotal).toBe(1999);
+    expect(totals.lines.filter((_, i) => couponApplies(coupon, lines[i]!)).reduce((a, l) => a + l.subtotal, 0)).toBe(1999);
     expect(totals.total).toBe(2999 - 300);
   });
 
   it('spreads a fixed coupon over covered lines, never beyond their subtotal', () => {
     const coupon = { type: 'fixed' as const, value: '1000', productIds: [], categoryIds: [] };
-    const totals = priceLines([line('a', 3000), line('b', 1000)], { ...base, coupon });
+    const lines = [line('a', 3000), line('b', 1000)];
+    const totals = priceLines(lines, withCoupon(coupon, lines));
     expect(totals.lines.map((l) => l.discount)).toEqual([750, 250]);
-    const small = priceLines([line('a', 400)], { ...base, coupon });
+    const small = priceLines([line('a', 400)], withCoupon(coupon, [line('a', 400)]));
     expect(small.discountTotal).toBe(400);
     expect(small.total).toBe(0);
   });
 
   it('taxes the discounted amount, and shipping only where the rate says so', () => {
     const coupon = { type: 'percentage' as const, value: '10', productIds: [], categoryIds: [] };
-    const ctx = { ...base, coupon, tax: flatTax('20', true), shipping: () => 500 };
+    const ctx = withCoupon(coupon, [line('a', 1000)], { ...base, tax: flatTax('20', true), shipping: () => 500 });
     const totals = priceLines([line('a', 1000)], ctx);
     expect(totals).toMatchObject({ subtotal: 1000, discountTotal: 100, shippingTotal: 500, taxTotal: 180 + 100, total: 1000 - 100 + 500 + 280 });
   });
@@ -108,7 +116,7 @@ describe('priceLines', () => {
     expect(shirt).toMatchObject({ pricesIncludeTax: true, taxTotal: 477, total: 2990 });
 
     const coupon = { type: 'percentage' as const, value: '10', productIds: [], categoryIds: [] };
-    const withAll = priceLines([line('shirt', 2990)], { ...base, coupon, tax: flatTax('19', true, true), shipping: () => 490 });
+    const withAll = priceLines([line('shirt', 2990)], withCoupon(coupon, [line('shirt', 2990)], { ...base, tax: flatTax('19', true, true), shipping: () => 490 }));
     // 2990 - 299 = 2691 holds 429.66 -> 430; shipping 490 holds 78.24 -> 78
     expect(withAll).toMatchObject({ discountTotal: 299, shippingTotal: 490, shippingTax: 78, shippingTaxRate: '19', taxTotal: 430 + 78, total: 2691 + 490 });
   });

@@ -2,15 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CouponRow } from '../../src/db/schema';
 import { inCurrency, type PricingContext, priceLines } from '../../src/lib/pricing';
-import { couponProblem } from '../../src/modules/coupons/coupon-rules';
-import { promotionOfCoupon } from '../../src/modules/promotions/coupon-promotion';
 import { applyPromotions } from '../../src/modules/promotions/promotion-engine';
+import { promotionOfRow } from '../../src/modules/promotions/promotion-row';
+import { couponApplies, couponDiscountsByKey, couponProblem, promotionRowOfCoupon } from './coupon-reference';
 import { cart } from './promotion-fixtures';
 
 /**
- * A coupon turned into a code promotion (promotionOfCoupon) prices every cart as src/lib/pricing.ts
- * prices it with the coupon, and is refused for the same reason coupon-rules.ts gives, so coupons
- * can move onto the engine without changing a single cart.
+ * A coupon as the promotions row migration 0070 makes of it prices every cart as src/lib/pricing.ts
+ * priced it with the coupon, and is refused for the same reason coupon-rules.ts gave (both kept in
+ * coupon-reference.ts), so coupons moved onto the engine without changing a single cart.
  */
 
 const currencies = [
@@ -90,17 +90,18 @@ const scenario = fc
 
 type Scenario = typeof scenario extends fc.Arbitrary<[infer S, unknown]> ? S : never;
 
-/** The cart priced by priceLines with the coupon, and coupon-rules.ts's verdict on it (null: usable). */
+/** The cart priced by priceLines with the coupon's discounts as pricing.ts reckoned them, and coupon-rules.ts's verdict on it (null: usable). */
 function pricedWithCoupon(s: Scenario) {
   const pricing: PricingContext = {
     defaultMinorUnits: 2,
     currency: s.currency,
-    coupon: s.coupon,
     tax: { inclusive: false, rateFor: () => null, shippingRate: null },
     shipping: () => 0,
   };
-  const priced = priceLines(s.lines, pricing);
-  const use = { now: new Date(s.now), usesByCustomer: s.usesByCustomer, subtotal: priced.subtotal, eligibleSubtotal: priced.eligibleSubtotal };
+  const unitPriced = s.lines.map((l) => ({ ...l, unitPrice: l.ownUnitPrice ?? inCurrency(l.unitPrice, pricing) }));
+  const priced = priceLines(s.lines, { ...pricing, discounts: couponDiscountsByKey(s.coupon, unitPriced, pricing) });
+  const eligibleSubtotal = priced.lines.filter((_, i) => couponApplies(s.coupon, s.lines[i]!)).reduce((a, l) => a + l.subtotal, 0);
+  const use = { now: new Date(s.now), usesByCustomer: s.usesByCustomer, subtotal: priced.subtotal, eligibleSubtotal };
   return { pricing, priced, problem: couponProblem(s.coupon, use, pricing) };
 }
 
@@ -114,7 +115,7 @@ function promoted(s: Scenario, lines: Scenario['lines'], pricing: PricingContext
     unitPrice: l.ownUnitPrice ?? inCurrency(l.unitPrice, pricing),
     quantity: l.quantity,
   }));
-  return applyPromotions(cart(engineLines, { currency: s.currency, now: new Date(s.now), codes: ['SAVE'] }), [promotionOfCoupon(s.coupon, s.usesByCustomer)]);
+  return applyPromotions(cart(engineLines, { currency: s.currency, now: new Date(s.now), codes: ['SAVE'] }), [promotionOfRow(promotionRowOfCoupon(s.coupon), s.usesByCustomer)]);
 }
 
 describe('a coupon as a code promotion', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coupons, currencies, taxRates } from '../../src/db/schema';
+import { currencies, taxRates, promotions } from '../../src/db/schema';
+import { couponPromotion } from './coupon-reference';
 import { newId } from '../../src/lib/ids';
 import { quote } from '../../src/modules/orders/quote';
 import { adminKey, createCategory, createProduct, db, uid } from '../helpers';
@@ -13,8 +14,8 @@ describe('quote', () => {
     const mug = await createProduct(key, { price: 10, stock: 10 });
     const code = `SAVE${uid().toUpperCase()}`;
     await db()
-      .insert(coupons)
-      .values({ id: newId('coup'), code, type: 'percentage', value: '10', categoryIds: [parent.id] });
+      .insert(promotions)
+      .values(couponPromotion({ id: newId('coup'), code, type: 'percentage', value: '10', categoryIds: [parent.id] }));
     await db().insert(currencies).values({ code: 'EUR', name: 'Euro', symbol: '€', minorUnits: 2, exchangeRate: '0.5' });
     await db()
       .insert(taxRates)

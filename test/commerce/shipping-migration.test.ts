@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { coupons, shippingMethods, shippingZones, storeSettings } from '../../src/db/schema';
+import { shippingMethods, shippingZones, storeSettings, promotions } from '../../src/db/schema';
+import { couponPromotion } from './coupon-reference';
 import { newId } from '../../src/lib/ids';
 import { quote } from '../../src/modules/orders/quote';
 import { adminKey, api, createProduct, db, expectError, uid } from '../helpers';
@@ -39,8 +40,8 @@ describe('migration 0050', () => {
     const boots = (await createProduct(key, { price: 40, stock: 100 })).variants[0].id;
     const code = `MIG${uid().toUpperCase()}`;
     await db()
-      .insert(coupons)
-      .values({ id: newId('coup'), code, type: 'percentage', value: '10' });
+      .insert(promotions)
+      .values(couponPromotion({ id: newId('coup'), code, type: 'percentage', value: '10' }));
     const carts = [
       { lines: [{ variantId: shirt, quantity: 1 }] },
       { lines: [{ variantId: boots, quantity: 2 }] },

@@ -6079,7 +6079,7 @@ class PromotionsResource(ResourceBase):
         Args:
             name: Shown to shoppers on each line it discounts.
             code: The code a shopper enters; null (the default): automatic. Stored upper case,
-                unique among promotions.
+                unique among promotions and coupons.
             value: For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for
                 `fixed`, the amount off in major units of the store's default currency. Unused (0)
                 for `buy_x_get_y` and `free_shipping`.
@@ -6165,9 +6165,9 @@ class PromotionsResource(ResourceBase):
                 currencyAmounts, target, buyXGetY, freeShipping, minSubtotal, minQuantity, include,
                 exclude, customerGroupIds, currencies, startsAt, endsAt, usageLimit,
                 perCustomerLimit, timesUsed, priority, combinesWithPromotions, combinesWithCodes,
-                active, createdAt, updatedAt. A `fields` selection returns only the selected
-                properties, so properties the response schema marks required may be absent: clients
-                and validators should treat them as optional then.
+                active, isCoupon, createdAt, updatedAt. A `fields` selection returns only the
+                selected properties, so properties the response schema marks required may be absent:
+                clients and validators should treat them as optional then.
         """
         return self._http.call(
             "GET",
@@ -6205,9 +6205,9 @@ class PromotionsResource(ResourceBase):
                 currencyAmounts, target, buyXGetY, freeShipping, minSubtotal, minQuantity, include,
                 exclude, customerGroupIds, currencies, startsAt, endsAt, usageLimit,
                 perCustomerLimit, timesUsed, priority, combinesWithPromotions, combinesWithCodes,
-                active, createdAt, updatedAt. A `fields` selection returns only the selected
-                properties, so properties the response schema marks required may be absent: clients
-                and validators should treat them as optional then.
+                active, isCoupon, createdAt, updatedAt. A `fields` selection returns only the
+                selected properties, so properties the response schema marks required may be absent:
+                clients and validators should treat them as optional then.
             q: Search in name, code and description, case-insensitive.
             active: Switched on or off. true or false.
             type: Promotion type. One of: percentage, fixed, buy_x_get_y, free_shipping.
@@ -6308,7 +6308,7 @@ class PromotionsResource(ResourceBase):
         Args:
             name: Shown to shoppers on each line it discounts.
             code: The code a shopper enters; null (the default): automatic. Stored upper case,
-                unique among promotions.
+                unique among promotions and coupons.
             value: For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for
                 `fixed`, the amount off in major units of the store's default currency. Unused (0)
                 for `buy_x_get_y` and `free_shipping`.

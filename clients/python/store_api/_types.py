@@ -1435,7 +1435,7 @@ class CreatePromotion(_CreatePromotionRequired, total=False):
 
     description: Optional[str]
     #: The code a shopper enters; null (the default): automatic. Stored upper case, unique among
-    #: promotions.
+    #: promotions and coupons.
     code: Optional[str]
     #: For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the
     #: amount off in major units of the store's default currency. Unused (0) for `buy_x_get_y` and
@@ -3476,6 +3476,9 @@ class Promotion(TypedDict):
     combinesWithPromotions: bool
     combinesWithCodes: bool
     active: bool
+    #: A coupon (a code promotion on items, listed here too): read and changed through
+    #: `/api/coupons/{id}`; PATCH and DELETE here are 409.
+    isCoupon: bool
     createdAt: str
     updatedAt: str
 
@@ -4741,7 +4744,7 @@ class UpdatePromotion(TypedDict, total=False):
     name: str
     description: Optional[str]
     #: The code a shopper enters; null (the default): automatic. Stored upper case, unique among
-    #: promotions.
+    #: promotions and coupons.
     code: Optional[str]
     type: Literal["percentage", "fixed", "buy_x_get_y", "free_shipping"]
     #: For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the

@@ -73,7 +73,7 @@ export function PromotionListPage(v: { promotions: PromotionOut[]; page: Paginat
     <>
       <p class="muted">
         Discounts on carts and orders, automatic or with a code. The promotions that apply are applied highest priority first; two apply together only when each combines with the
-        other's kind, else the set that takes the most off wins. Simple codes can also be <a href="/admin/coupons">coupons</a>.
+        other's kind, else the set that takes the most off wins. <a href="/admin/coupons">Coupons</a> are listed here too, marked: they are changed on their own page.
       </p>
       {v.canWrite ? (
         <div class="actions">
@@ -89,7 +89,7 @@ export function PromotionListPage(v: { promotions: PromotionOut[]; page: Paginat
         {v.promotions.map((p) => (
           <tr>
             <td>
-              <a href={`${HERE}/${p.id}`}>{p.name}</a>
+              <a href={p.isCoupon ? `/admin/coupons/${p.id}` : `${HERE}/${p.id}`}>{p.name}</a> {p.isCoupon ? <span class="muted">(coupon)</span> : null}
               {p.description ? <div class="muted">{p.description}</div> : null}
             </td>
             <td>{p.code ? <code>{p.code}</code> : <span class="muted">automatic</span>}</td>
@@ -106,7 +106,7 @@ export function PromotionListPage(v: { promotions: PromotionOut[]; page: Paginat
             <td>{when(p.startsAt)}</td>
             <td>{when(p.endsAt)}</td>
             <td class="num">{p.priority}</td>
-            <td>{v.canWrite ? <ActionButton action={`${HERE}/${p.id}/delete`} csrf={v.csrf} label="Delete" danger confirm={deleteConfirm(p)} /> : null}</td>
+            <td>{v.canWrite && !p.isCoupon ? <ActionButton action={`${HERE}/${p.id}/delete`} csrf={v.csrf} label="Delete" danger confirm={deleteConfirm(p)} /> : null}</td>
           </tr>
         ))}
       </Table>

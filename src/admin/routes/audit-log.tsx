@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
-import { AUDITED_TABLES } from '../../db/audit-triggers';
+import { AUDIT_RESOURCES } from '../../db/audit-triggers';
 import { auditLogListQuery } from '../../modules/audit-log/audit-log.query';
 import * as routes from '../../modules/audit-log/audit-log.routes';
 import type { AuditEntry } from '../../modules/audit-log/audit-log.schemas';
@@ -12,8 +12,8 @@ import { AuditEntryPage, AuditLogPage } from '../pages/audit-log';
 
 const HERE = '/admin/audit-log';
 
-/** Every resource name the log can hold (one per audited table), for the filter. */
-const RESOURCES = [...new Set(Object.values(AUDITED_TABLES))].sort();
+/** Every resource name the log can hold, for the filter. */
+const RESOURCES = AUDIT_RESOURCES;
 
 /** Where the panel shows a resource, for those it has a page of. */
 const PAGES: Record<string, (id: string) => string> = {

@@ -11,6 +11,7 @@ import * as routes from '../../modules/orders/orders.routes';
 import { CancelOrderBody, UpdateOrderBody } from '../../modules/orders/orders.schemas';
 import * as orders from '../../modules/orders/orders.service';
 import { orderNumberStart } from '../../modules/orders/place-order';
+import { appliedCode } from '../../modules/orders/quote';
 import { payerReach } from '../../modules/payments/payments.access';
 import { orderPaymentListQuery } from '../../modules/payments/payments.query';
 import * as paymentRoutes from '../../modules/payments/payments.routes';
@@ -208,7 +209,7 @@ async function reviewOf(c: C, body: ReturnType<typeof CreateOrderBody.parse>): P
     shippingTotal: major(t.shippingTotal),
     taxTotal: major(t.taxTotal),
     total: major(t.total),
-    couponCode: priced.coupon?.code ?? null,
+    couponCode: appliedCode(priced),
     orderer: orderer.customerId ? `${orderer.email} (customer ${orderer.customerId})` : `${orderer.email} (guest)`,
   };
 }

@@ -133,6 +133,8 @@ async function newPage(c: C, form: FormState, status = 200, known?: PromotionCho
 
 async function editPage(c: C, id: string, form?: FormState, status = 200, known?: PromotionChoices) {
   const [promotion, options] = await Promise.all([service.getPromotion(c.var.db, id), known ?? choices(c)]);
+  // A coupon is edited on its own page, with a coupon's fields.
+  if (promotion.isCoupon) return c.redirect(`/admin/coupons/${promotion.id}`, 303);
   const view = (
     <PromotionFormPage promotion={promotion} choices={options} form={form ?? emptyForm(promotionFormValues(promotion))} csrf={sessionOf(c).csrfToken} canWrite={canWrite(c)} />
   );

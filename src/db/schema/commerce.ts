@@ -141,6 +141,11 @@ export const shippingMethods = sqliteTable(
 
 export const COUPON_TYPES = ['percentage', 'fixed'] as const;
 
+/**
+ * Deprecated: emptied by migration 0070, which made every coupon a `promotions` row (`is_coupon`)
+ * that /api/coupons now reads and writes. Kept only because dropping it needs `orders` rebuilt
+ * (orders.coupon_id refers to it); dropped in a later release. Nothing reads or writes it.
+ */
 export const coupons = sqliteTable(
   'coupons',
   {
@@ -170,7 +175,7 @@ export const coupons = sqliteTable(
   (t) => [index('coupons_created_idx').on(t.createdAt, t.id)],
 );
 
-/** One row per order that used a coupon; a trigger enforces `usage_limit_per_customer` on insert. */
+/** Deprecated with `coupons` (emptied by migration 0070 into promotion_usages; dropped in a later release). */
 export const couponUsages = sqliteTable(
   'coupon_usages',
   {
@@ -212,8 +217,9 @@ export const carts = sqliteTable(
     customerId: text('customer_id').references(() => users.id, { onDelete: 'cascade' }),
     email: text('email'),
     currency: text('currency').notNull(),
+    /** Deprecated: always null since migration 0070 (a coupon is a promotion: `promotion_id`). */
     couponId: text('coupon_id').references(() => coupons.id, { onDelete: 'set null' }),
-    /** The promotion whose code the shopper entered (promotions.id). Not a foreign key (commerce sits below promotions): a deleted one is no longer found, and the code goes. */
+    /** The promotion (a coupon too) whose code the shopper entered (promotions.id). Not a foreign key (commerce sits below promotions): a deleted one is no longer found, and the code goes. */
     promotionId: text('promotion_id'),
     shippingAddress: text('shipping_address', { mode: 'json' }).$type<PostalAddress>(),
     billingAddress: text('billing_address', { mode: 'json' }).$type<PostalAddress>(),
@@ -310,6 +316,7 @@ export const orders = sqliteTable(
     total: integer('total').notNull(),
     amountPaid: integer('amount_paid').notNull().default(0),
     amountRefunded: integer('amount_refunded').notNull().default(0),
+    /** Deprecated: null since migration 0070 emptied `coupons` (not in the API); the code applied is `coupon_code`. */
     couponId: text('coupon_id').references(() => coupons.id, { onDelete: 'set null' }),
     couponCode: text('coupon_code'),
     /** Every promotion (and the coupon) the order applied, as it was: `amount` off the lines and shipping together, `shippingAmount` the part off shipping. */

@@ -21,7 +21,7 @@ export const promotions = sqliteTable(
     id: text('id').primaryKey(),
     name: text('name').notNull(),
     description: text('description'),
-    /** Upper case; null: automatic. Unique among promotions (coupons keep their own codes). */
+    /** Upper case; null: automatic. Unique among promotions, coupons included. */
     code: text('code').unique(),
     type: text('type', { enum: PROMOTION_TYPES }).notNull(),
     /** Percent as exact decimal text for `percentage`; minor units of the default currency for `fixed`; '0' otherwise. */
@@ -51,6 +51,11 @@ export const promotions = sqliteTable(
     combinesWithPromotions: integer('combines_with_promotions', { mode: 'boolean' }).notNull().default(false),
     combinesWithCodes: integer('combines_with_codes', { mode: 'boolean' }).notNull().default(false),
     active: integer('active', { mode: 'boolean' }).notNull().default(true),
+    /**
+     * A coupon: managed through /api/coupons (created there, or a coupon migration 0070 moved here),
+     * which keeps a coupon's answers; /api/promotions lists it and refuses to change it.
+     */
+    isCoupon: integer('is_coupon', { mode: 'boolean' }).notNull().default(false),
     ...timestamps,
   },
   (t) => [index('promotions_created_idx').on(t.createdAt, t.id)],

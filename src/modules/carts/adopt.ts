@@ -51,8 +51,8 @@ export async function adoptGuestCart(db: Database, userId: string, guest: CartRo
       email: own.email ?? guest.email,
       shippingAddress: own.shippingAddress ?? guest.shippingAddress,
       billingAddress: own.billingAddress ?? guest.billingAddress,
-      // The entered code is one thing: a coupon or a promotion's, taken together.
-      ...(own.couponId || own.promotionId ? {} : { couponId: guest.couponId, promotionId: guest.promotionId }),
+      // The entered code (a promotion's, a coupon's too).
+      ...(own.promotionId ? {} : { promotionId: guest.promotionId }),
       updatedAt: ts,
     })
     .where(and(eq(carts.id, own.id), guestIsActive));

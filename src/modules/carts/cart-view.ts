@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type CartLineRow, type CartRow, cartLines, carts, coupons, promotions } from '../../db/schema';
+import { type CartLineRow, type CartRow, cartLines, carts, promotions } from '../../db/schema';
 import { ApiError, type FieldProblem, problemOf } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
 import { taxBreakdown } from '../../lib/tax-breakdown';
@@ -22,18 +22,12 @@ export function cartLinesOf(db: Database, cartId: string) {
   return db.select().from(cartLines).where(eq(cartLines.cartId, cartId)).orderBy(asc(cartLines.createdAt), asc(cartLines.id));
 }
 
-/** The code entered on a cart: its coupon's, else its promotion's (a deleted one has none). */
-export const cartCodeRead = (db: Database, cart: Pick<CartRow, 'couponId' | 'promotionId'>) =>
+/** The code entered on a cart: its promotion's, a coupon's too (a deleted one has none). */
+export const cartCodeRead = (db: Database, cart: Pick<CartRow, 'promotionId'>) =>
   db
-    .select({ code: coupons.code })
-    .from(coupons)
-    .where(eq(coupons.id, cart.couponId ?? ''))
-    .unionAll(
-      db
-        .select({ code: sql<string>`${promotions.code}` })
-        .from(promotions)
-        .where(eq(promotions.id, cart.promotionId ?? '')),
-    );
+    .select({ code: sql<string>`${promotions.code}` })
+    .from(promotions)
+    .where(eq(promotions.id, cart.promotionId ?? ''));
 
 /** Who would use the coupon, for per-customer limits: as placeOrder counts it. */
 export function couponCustomerKey(cart: Pick<CartRow, 'customerId' | 'email'>): string | null {
@@ -144,7 +138,7 @@ export async function cartView(db: Database, stored: CartRow, { now = new Date()
     const removed = rows.filter((r) => !kept.has(r.id)).map((r) => r.id);
     const patch = {
       updatedAt: now.toISOString(),
-      ...(priced.couponDropped ? { couponId: null, promotionId: null } : {}),
+      ...(priced.couponDropped ? { promotionId: null } : {}),
       ...(priced.methodDropped ? { shippingMethodId: null } : {}),
       ...(q.currency.code !== cart.currency ? { currency: q.currency.code } : {}),
     };

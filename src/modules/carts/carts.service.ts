@@ -233,19 +233,15 @@ export async function applyCoupon(db: Database, cart: CartRow, code: string, now
     const details = error.details.map((d) => (d.field === 'couponCode' ? renamed(d, 'code') : d));
     throw error.code === 'VALIDATION_ERROR' ? ApiError.validation(details) : new ApiError(error.code, error.message, { details });
   });
-  // The code names a coupon or (when no coupon has it) a promotion, which the quote lists as applied.
-  const promotionId = q.coupon ? null : q.promotions.find((p) => p.code !== null)!.promotionId;
-  const [row] = await db
-    .update(carts)
-    .set({ couponId: q.coupon?.id ?? null, promotionId, updatedAt: now.toISOString() })
-    .where(isActive(cart.id))
-    .returning({ id: carts.id });
+  // The code names a promotion (a coupon is one), which the quote lists as applied.
+  const promotionId = q.promotions.find((p) => p.code !== null)!.promotionId;
+  const [row] = await db.update(carts).set({ promotionId, updatedAt: now.toISOString() }).where(isActive(cart.id)).returning({ id: carts.id });
   if (!row) throw await whyUnchanged(db, cart.id);
 }
 
 export async function removeCoupon(db: Database, cart: CartRow, now = new Date()): Promise<void> {
   assertActive(cart);
-  const [row] = await db.update(carts).set({ couponId: null, promotionId: null, updatedAt: now.toISOString() }).where(isActive(cart.id)).returning({ id: carts.id });
+  const [row] = await db.update(carts).set({ promotionId: null, updatedAt: now.toISOString() }).where(isActive(cart.id)).returning({ id: carts.id });
   if (!row) throw await whyUnchanged(db, cart.id);
 }
 

@@ -1,6 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { categories, type CouponRow, products } from '../../db/schema';
+import { categories, type CouponRow, type PromotionRow, products } from '../../db/schema';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { toMinor } from '../../lib/money';
 import { decimalText } from '../../lib/rates';
@@ -11,8 +11,9 @@ import type { CreateCouponInput, UpdateCouponInput } from './coupons.schemas';
 /** Most decimals a percentage keeps. */
 const PERCENT_DECIMALS = 2;
 
-type Stored = Pick<CouponRow, 'type' | 'value' | 'currencyAmounts' | 'startsAt' | 'endsAt' | 'timesUsed'>;
-type Columns = Partial<Omit<CouponRow, 'id' | 'timesUsed' | 'createdAt' | 'updatedAt'>>;
+/** A coupon's stored promotions row (is_coupon), as a patch checks against it. */
+type Stored = Pick<PromotionRow, 'value' | 'currencyAmounts' | 'startsAt' | 'endsAt' | 'timesUsed' | 'include'> & { type: CouponRow['type'] };
+type Columns = Partial<Omit<PromotionRow, 'id' | 'timesUsed' | 'isCoupon' | 'createdAt' | 'updatedAt'>>;
 
 async function missingIds(db: Database, table: typeof products | typeof categories, ids: string[] | undefined): Promise<string[]> {
   if (!ids?.length) return [];
@@ -30,8 +31,8 @@ function storedValue(type: CouponRow['type'], value: number, digits: number): { 
   return problem ? { problem } : { text: String(toMinor(value, digits)) };
 }
 
-/** A fixed coupon's (or promotion's) own amounts in minor units of each currency (coupons.currency_amounts). */
-export function storedAmounts(amounts: NonNullable<CreateCouponInput['currencyAmounts']>, store: StoreCurrencies, errors: FieldProblem[]): CouponRow['currencyAmounts'] {
+/** A fixed coupon's own amounts in minor units of each currency (promotions.currency_amounts). */
+function storedAmounts(amounts: NonNullable<CreateCouponInput['currencyAmounts']>, store: StoreCurrencies, errors: FieldProblem[]): PromotionRow['currencyAmounts'] {
   return storedEntries(amounts, 'currencyAmounts', store, errors, (entry, minor, at) => ({
     value: minor(entry.value, `${at}.value`),
     minSubtotal: entry.minSubtotal == null ? null : minor(entry.minSubtotal, `${at}.minSubtotal`),
@@ -41,8 +42,10 @@ export function storedAmounts(amounts: NonNullable<CreateCouponInput['currencyAm
 /**
  * Checks what the body schema cannot see (the value against its type, the currencies'
  * decimals, dates against each other, products and categories against the database, the usage
- * limit against past use) and turns the input into column values. Every problem is reported at
- * once as 422. `current` is the stored coupon for a patch.
+ * limit against past use) and turns the input into the columns of the coupon's promotions row: the
+ * code is its name too, `usageLimitPerCustomer` is `per_customer_limit`, and `productIds` and
+ * `categoryIds` make its `include`. Every problem is reported at once as 422. `current` is the stored
+ * coupon for a patch.
  */
 export async function couponColumns(db: Database, input: CreateCouponInput | UpdateCouponInput, current?: Stored): Promise<Columns> {
   const [store, missingProducts, missingCategories] = await Promise.all([
@@ -52,8 +55,14 @@ export async function couponColumns(db: Database, input: CreateCouponInput | Upd
   ]);
   const errors: FieldProblem[] = [];
   const currency = store.default;
-  const { value, minSubtotal, currencyAmounts, ...rest } = input;
+  const { value, minSubtotal, currencyAmounts, usageLimitPerCustomer, productIds, categoryIds, ...rest } = input;
   const columns: Columns = { ...rest };
+  if (input.code !== undefined) columns.name = input.code;
+  if (usageLimitPerCustomer !== undefined) columns.perCustomerLimit = usageLimitPerCustomer;
+  if (productIds !== undefined || categoryIds !== undefined) {
+    const include = current?.include;
+    columns.include = { productIds: productIds ?? include?.productIds ?? [], categoryIds: categoryIds ?? include?.categoryIds ?? [], brandIds: [] };
+  }
 
   const type = input.type ?? current!.type;
   if (value !== undefined) {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { coupons } from '../../db/schema';
+import { promotions } from '../../db/schema';
 
 export const COUPON_STATUSES = ['active', 'scheduled', 'expired', 'used_up', 'inactive'] as const;
 export type CouponStatus = (typeof COUPON_STATUSES)[number];
@@ -9,14 +9,14 @@ export const COUPON_STATUS_DESCRIPTION =
   'else `scheduled` (`startsAt` not reached yet), else `active`. A coupon applies from `startsAt` (inclusive) until `endsAt` (exclusive).';
 
 /**
- * A coupon's status at `now` as one SQL expression, so lists filter and sort on it in the database
+ * A coupon's (its promotions row's) status at `now` as one SQL expression, so lists filter and sort on it in the database
  * and every read reports it the same way. Timestamps are ISO UTC text, which compares as it sorts.
  */
 export function couponStatusSql(now: string) {
   return sql<CouponStatus>`(CASE
-    WHEN ${coupons.active} = 0 THEN 'inactive'
-    WHEN ${coupons.endsAt} IS NOT NULL AND ${coupons.endsAt} <= ${now} THEN 'expired'
-    WHEN ${coupons.usageLimit} IS NOT NULL AND ${coupons.timesUsed} >= ${coupons.usageLimit} THEN 'used_up'
-    WHEN ${coupons.startsAt} IS NOT NULL AND ${coupons.startsAt} > ${now} THEN 'scheduled'
+    WHEN ${promotions.active} = 0 THEN 'inactive'
+    WHEN ${promotions.endsAt} IS NOT NULL AND ${promotions.endsAt} <= ${now} THEN 'expired'
+    WHEN ${promotions.usageLimit} IS NOT NULL AND ${promotions.timesUsed} >= ${promotions.usageLimit} THEN 'used_up'
+    WHEN ${promotions.startsAt} IS NOT NULL AND ${promotions.startsAt} > ${now} THEN 'scheduled'
     ELSE 'active' END)`;
 }

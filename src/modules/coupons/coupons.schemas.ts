@@ -44,6 +44,8 @@ const Ids = z
   .max(MAX_COUPON_TARGETS)
   .transform((ids) => [...new Set(ids)]);
 
+// The coupon's shape is still derived from the deprecated `coupons` table, whose columns it always
+// showed: the rows live in `promotions` (is_coupon) since migration 0070, mapped by coupons.service.ts.
 export const CouponSchema = createSelectSchema(coupons, {
   value: z.number().openapi({ description: valueDescription, example: 10 }),
   minSubtotal: z.number().nullable().openapi({ description: 'Smallest subtotal (major units of the default currency) the coupon applies to; null for any.' }),

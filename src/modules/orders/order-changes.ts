@@ -1,6 +1,6 @@
 import { and, eq, gt, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { couponUsages, coupons, type OrderLineRow, type OrderRow, type OrderStatus, orders, promotionUsages, promotions } from '../../db/schema';
+import { type OrderLineRow, type OrderRow, type OrderStatus, orders, promotionUsages, promotions } from '../../db/schema';
 import { withGuards } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { stockChangeStatements } from '../inventory/stock';
@@ -42,7 +42,7 @@ function unchangedSince(db: Database, order: OrderRow, unpaid: boolean) {
 
 /**
  * Cancelling: the status change (`order.updated` and `order.cancelled`), the stock of every line
- * not yet shipped put back (reason `cancellation`), and the uses of its coupon and promotions given back. Shared by
+ * not yet shipped put back (reason `cancellation`), and the uses of its promotions (a coupon among them) given back. Shared by
  * `POST /orders/{id}/cancel`, `PATCH /orders/{id}` with `status: cancelled` and the expiry of unpaid orders.
  */
 export function cancellationStatements(db: Database, order: OrderRow, lines: OrderLineRow[], change: StatusChange & Preconditions) {
@@ -57,11 +57,6 @@ export function cancellationStatements(db: Database, order: OrderRow, lines: Ord
         stockChangeStatements(db, { variantId: line.variantId, delta: line.quantity - line.quantityShipped, reason: 'cancellation', orderId: order.id, actor: change.actor }, now),
       ),
     // Given back only when this order's use is still recorded, so the count never drops twice.
-    db
-      .update(coupons)
-      .set({ timesUsed: sql`${coupons.timesUsed} - 1` })
-      .where(sql`${coupons.id} IN (SELECT ${couponUsages.couponId} FROM ${couponUsages} WHERE ${couponUsages.orderId} = ${order.id})`),
-    db.delete(couponUsages).where(eq(couponUsages.orderId, order.id)),
     db
       .update(promotions)
       .set({ timesUsed: sql`${promotions.timesUsed} - 1` })

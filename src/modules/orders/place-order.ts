@@ -3,8 +3,6 @@ import type { Database } from '../../db/client';
 import { compiled, compiledInsert, type Slot } from '../../db/compiled';
 import {
   carts,
-  couponUsages,
-  coupons,
   events,
   type OrderLineRow,
   type OrderRow,
@@ -64,9 +62,9 @@ export interface PlacedOrder {
 
 /**
  * Places an order at the quoted prices in ONE D1 batch: the order and its lines, a stock decrement
- * per line (with its history row and any `inventory.low`), the coupon's use, the first history
+ * per line (with its history row and any `inventory.low`), the promotions' uses, the first history
  * row, `order.placed`, and the cart's conversion. The database's triggers refuse negative stock,
- * an overused coupon and a second checkout of one cart, and any refusal rolls the whole batch
+ * an overused promotion (a coupon too) and a second checkout of one cart, and any refusal rolls the whole batch
  * back: concurrent orders for the last units sell exactly the stock, and a failure leaves nothing.
  *
  * The quote comes from inputs this isolate kept when it has them all (quote-inputs.ts), else from
@@ -108,13 +106,6 @@ const placedEvent = compiled((db, p: Slot<'id' | 'data' | 'ts' | 'orderId'>) =>
 );
 const insertOrderLine = compiledInsert(orderLines);
 const insertHistory = compiledInsert(orderStatusHistory);
-const insertCouponUsage = compiledInsert(couponUsages);
-const useCoupon = compiled((db, p: Slot<'id'>) =>
-  db
-    .update(coupons)
-    .set({ timesUsed: sql`${coupons.timesUsed} + 1` })
-    .where(eq(coupons.id, p('id'))),
-);
 const insertPromotionUsage = compiledInsert(promotionUsages);
 const usePromotion = compiled((db, p: Slot<'id'>) =>
   db
@@ -136,7 +127,7 @@ const convertCart = compiled((db, p: Slot<'id' | 'orderId' | 'ts'>) =>
 class StaleQuote extends Error {}
 /**
  * A promotion the order applied reached a usage limit meanwhile (its guard aborted the batch): the
- * order is priced again from a fresh read, without it (a code is then refused, as a coupon would be).
+ * order is priced again from a fresh read, which refuses its code (a coupon's in a coupon's words).
  */
 class PromotionUsedUp extends Error {}
 
@@ -204,7 +195,8 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     total: q.totals.total,
     amountPaid: 0,
     amountRefunded: 0,
-    couponId: q.coupon?.id ?? null,
+    // Deprecated column (coupons are promotions since migration 0070): the code is `couponCode`.
+    couponId: null,
     couponCode: appliedCode(q),
     promotions: q.promotions,
     shippingMethodId: q.shipping.chosen?.method.id ?? null,
@@ -250,12 +242,6 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
     insertOrder(db, { ...order, numberStart: input.numberStart ?? CONFIG_DEFAULTS.ORDER_NUMBER_START }),
     ...lines.map((line) => insertOrderLine(db, line)),
     ...lines.flatMap((line) => stockChangeStatements(db, { variantId: line.variantId, delta: -line.quantity, reason: 'order', orderId: id, actor: input.actor }, now)),
-    ...(q.coupon
-      ? [
-          useCoupon(db, { id: q.coupon.id }),
-          insertCouponUsage(db, { id: newId(ID_PREFIX.couponUsage, now.getTime()), couponId: q.coupon.id, orderId: id, customerKey, createdAt: ts }),
-        ]
-      : []),
     ...usedPromotionIds(q.promotions, inputs).flatMap((promotionId) => [
       usePromotion(db, { id: promotionId }),
       insertPromotionUsage(db, { id: newId(ID_PREFIX.promotionUsage, now.getTime()), promotionId, orderId: id, customerKey, createdAt: ts }),
@@ -276,15 +262,13 @@ async function writeOrder(db: Database, input: PlaceOrderInput, request: QuoteRe
   const results = (await withGuards(write, {
     ...input.alsoGuards,
     insufficient_stock: () => outOfStock(db, q.lines, input.linesField ?? 'lines'),
-    coupon_usage_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has been used up`, 'couponCode'),
-    coupon_customer_limit: () => ApiError.conflict(`Coupon '${q.coupon?.code}' has already been used the most times allowed by this customer`, 'couponCode'),
   })) as unknown[];
   Object.assign(order, (results[1] as Pick<OrderRow, 'number' | 'firstOrder'>[])[0]);
   // Everything the order's representation shows, so the caller answers without reading it back.
   return { order, lines, history: [placed] };
 }
 
-/** The promotions (not the coupon) an order applied: each counts one use. */
+/** The promotions (coupons among them) an order applied: each counts one use. */
 function usedPromotionIds(applied: readonly { promotionId: string }[], inputs: QuoteInputs): string[] {
   const stored = new Set(inputs.promotions.map((p) => p.id));
   return applied.map((a) => a.promotionId).filter((id) => stored.has(id));
@@ -316,5 +300,5 @@ export function notEnoughStock(line: { name: string; quantity: number }, availab
 /** The first order number (`ORDER_NUMBER_START`, 1001 by default); any later order's is higher. */
 export const orderNumberStart = (env: Pick<Vars, 'ORDER_NUMBER_START'>) => config(env).ORDER_NUMBER_START;
 
-/** Whose coupon uses count against a per-customer limit: the account, or a guest's email. */
+/** Whose promotion uses count against a per-customer limit: the account, or a guest's email. */
 export const customerKeyOf = (orderer: { customerId: string | null; email: string }) => orderer.customerId ?? `email:${orderer.email.toLowerCase()}`;

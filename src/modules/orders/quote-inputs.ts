@@ -13,7 +13,7 @@ import { KeptCustomerPrices } from '../price-lists/kept-customer-prices';
  * in ONE D1 round trip, its batch guarded by that version (place-order.ts); if the version moved
  * on, the guard aborts the batch, the kept inputs are dropped and the order is read afresh.
  *
- * Orders with a coupon code are always read: a coupon's uses change with every order that uses it.
+ * Orders with a code (a coupon's too) are always read: its uses change with every order that uses it.
  * Kept automatic promotions count as unused by the customer and their `timesUsed` may be behind:
  * the order's batch enforces both limits, and an order refused by one is read afresh (place-order.ts).
  */
@@ -76,8 +76,6 @@ export function keptQuoteInputs(request: QuoteRequest): QuoteInputs | undefined 
     currencies: kept.currencies,
     shipping: kept.shipping,
     taxRates,
-    coupon: null,
-    usesByCustomer: 0,
     customerPrices,
     promotions: kept.promotions,
     categoryIds,

@@ -1,21 +1,12 @@
-import type { CouponRow, PromotionRow } from '../../db/schema';
+import type { PromotionRow } from '../../db/schema';
 import { ApiError, detailOf } from '../../lib/errors';
-import { promotionOfCoupon } from '../promotions/coupon-promotion';
 import { promotionOfRow } from '../promotions/promotion-row';
 import type { NotApplicable, Promotion } from '../promotions/promotion-types';
 
-/**
- * The promotions a quote weighs: every active automatic one, the promotion the code names, or the
- * coupon it names as the code promotion it becomes (a coupon wins over a promotion of the same code).
- */
-export function promotionsOfQuote(
-  inputs: { promotions: readonly PromotionRow[]; promotionUses: readonly { promotionId: string; n: number }[]; usesByCustomer: number },
-  code: string,
-  coupon: CouponRow | null,
-): Promotion[] {
+/** The promotions a quote weighs: every active one it read (the automatic ones, and the code's, a coupon's too). */
+export function promotionsOfQuote(inputs: { promotions: readonly PromotionRow[]; promotionUses: readonly { promotionId: string; n: number }[] }): Promotion[] {
   const uses = new Map(inputs.promotionUses.map((u) => [u.promotionId, u.n]));
-  const rows = inputs.promotions.filter((row) => row.code === null || (row.code === code && !coupon));
-  return [...rows.map((row) => promotionOfRow(row, uses.get(row.id) ?? 0)), ...(coupon ? [promotionOfCoupon(coupon, inputs.usesByCustomer)] : [])];
+  return inputs.promotions.filter((row) => row.active).map((row) => promotionOfRow(row, uses.get(row.id) ?? 0));
 }
 
 /** The answer for a code that does not apply: a coupon's in its own words (409 CONFLICT, as always), a promotion code's as COUPON_NOT_APPLICABLE. */

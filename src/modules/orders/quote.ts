@@ -5,9 +5,6 @@ import { inJson } from '../../db/json-rows';
 import {
   categories,
   customerGroupMembers,
-  type CouponRow,
-  couponUsages,
-  coupons,
   type CurrencyRow,
   currencies,
   type PostalAddress,
@@ -26,10 +23,9 @@ import {
   taxRates,
 } from '../../db/schema';
 import { ApiError, detailOf, type FieldProblem } from '../../lib/errors';
-import { couponApplies, inCurrency, type PricedTotals, priceLines, type PricingContext } from '../../lib/pricing';
+import { inCurrency, type PricedTotals, priceLines, type PricingContext } from '../../lib/pricing';
 import { type Shipping, type ShippingInputs, shippingFor } from '../shipping/shipping-choice';
 import { cartWeight } from '../shipping/rates';
-import { assertCouponUsable } from '../coupons/coupon-rules';
 import { pricingTax } from './tax-rates';
 import { type CustomerPrice, customerIdOfKey, customerPricesRead, listedUnitPrice, ownOrListed } from '../price-lists/customer-prices';
 import { notApplicableError, promotionsOfQuote } from './quote-promotions';
@@ -39,9 +35,9 @@ import type { AppliedPromotion, LineDiscount } from '../promotions/promotion-typ
 /**
  * Prices a list of variants and quantities as the store sells them now: catalogue prices (a customer's
  * price-list prices where lower, src/modules/price-lists/customer-prices.ts), the
- * currency's rate, the promotions and the coupon (docs/promotions.md), the tax rates of the shipping address and the shipping method that serves it.
+ * currency's rate, the promotions (coupons among them: docs/promotions.md), the tax rates of the shipping address and the shipping method that serves it.
  * Carts show this as their totals; orders are placed at exactly these numbers. Everything is read
- * in one D1 batch (the lines' categories too, for promotions and coupons limited to some), with the
+ * in one D1 batch (the lines' categories too, for promotions limited to some), with the
  * `quote_version` those reads are current at, so an order can price from inputs this isolate kept
  * (src/modules/orders/quote-inputs.ts) and write only if they are still current.
  */
@@ -54,7 +50,7 @@ export interface QuoteRequest {
   currency?: string | null;
   lines: { variantId: string; quantity: number; key?: string }[];
   couponCode?: string | null;
-  /** Who would use the coupon (a customer id, or `email:<address>` for a guest), for per-customer limits. */
+  /** Who would use the code (a customer id, or `email:<address>` for a guest), for per-customer limits. */
   customerKey?: string | null;
   shippingAddress?: PostalAddress | null;
   /** The shipping method chosen; none: the cheapest that serves the address. */
@@ -79,16 +75,13 @@ export interface QuoteInputs {
   currencies: CurrencyRow[];
   /** The tax rates of the shipping address's country for its region or the whole country (none without an address). */
   taxRates: TaxRateRow[];
-  /** The coupon the code names (null: none, or no code), and how often this customer used it. */
-  coupon: CouponRow | null;
-  usesByCustomer: number;
   /** Every shipping zone and method (small tables, read whole). */
   shipping: ShippingInputs;
   /** The price-list prices of the lines' variants for the customer (none for a guest). */
   customerPrices: CustomerPrice[];
   /** By product of the variants: its categories and their ancestors (every product has an entry). */
   categoryIds: Record<string, string[]>;
-  /** The active automatic promotions, and the one the code names if any. */
+  /** The active automatic promotions, and the one the code names if any (a coupon too; active or not, for a coupon's answer). */
   promotions: PromotionRow[];
   /** The customer's groups (none for a guest), for promotions limited to groups. */
   customerGroupIds: string[];
@@ -121,12 +114,11 @@ export interface QuotedLine {
 export interface Quote {
   currency: CurrencyRow;
   settings: StoreSettingsRow;
-  coupon: CouponRow | null;
   /** The shipping options for the address and the one the totals charge. */
   shipping: Shipping;
   totals: Omit<PricedTotals, 'lines'>;
   lines: QuotedLine[];
-  /** The promotions applied (a coupon among them), in the order applied, each with all it took off (lines and shipping). */
+  /** The promotions applied (the code's among them, a coupon's too), in the order applied, each with all it took off (lines and shipping). */
   promotions: AppliedPromotion[];
 }
 
@@ -172,18 +164,12 @@ const storeSettingsRow = compiled((db) => db.select().from(storeSettings).where(
 const allCurrencies = compiled((db) => db.select().from(currencies));
 const allShippingZones = compiled((db) => db.select().from(shippingZones));
 const allShippingMethods = compiled((db) => db.select().from(shippingMethods));
-const couponByCode = compiled((db, p: Slot<'code'>) =>
-  db
-    .select()
-    .from(coupons)
-    .where(eq(coupons.code, p('code'))),
-);
-/** The active promotions without a code, and the one with `code` ('' for none). */
+/** The active promotions without a code, and the one with `code` ('' for none) active or not: an inactive coupon has its own answer. */
 const activePromotions = compiled((db, p: Slot<'code'>) =>
   db
     .select()
     .from(promotions)
-    .where(and(eq(promotions.active, true), or(isNull(promotions.code), eq(promotions.code, p('code'))))),
+    .where(or(and(eq(promotions.active, true), isNull(promotions.code)), eq(promotions.code, p('code')))),
 );
 /** How often a customer used each active promotion that limits uses per customer. */
 const promotionUsesBy = compiled((db, p: Slot<'customerKey'>) =>
@@ -204,15 +190,8 @@ const groupsOf = compiled((db, p: Slot<'customerId'>) =>
     .from(customerGroupMembers)
     .where(eq(customerGroupMembers.customerId, p('customerId'))),
 );
-const couponUsesBy = compiled((db, p: Slot<'code' | 'customerKey'>) =>
-  db
-    .select({ n: count() })
-    .from(couponUsages)
-    .innerJoin(coupons, eq(coupons.id, couponUsages.couponId))
-    .where(and(eq(coupons.code, p('code')), eq(couponUsages.customerKey, p('customerKey')))),
-);
 
-/** The categories, and all their ancestors, of the products of the variants in `ids` (a JSON array), for coupons and promotions restricted to categories. */
+/** The categories, and all their ancestors, of the products of the variants in `ids` (a JSON array), for promotions restricted to categories. */
 const categoryLineageOf = (db: Database, ids: string) =>
   db.select({ product_id: sql<string>`product_id`, category_id: sql<string>`category_id` }).from(sql`(WITH RECURSIVE lineage(product_id, category_id) AS (
       SELECT ${productCategories.productId}, ${productCategories.categoryId} FROM ${productCategories}
@@ -236,12 +215,11 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
   const variantIds = [...new Set(request.lines.map((l) => l.variantId))];
   const code = couponCodeOf(request);
 
-  // Tax and coupon reads only when there is an address or a code to read them for.
+  // Tax reads only when there is an address to read them for.
   const { country, region } = taxRegionOf(request);
   const customerId = customerIdOfKey(request.customerKey);
   const optional = [
     ...(country ? [taxRatesFor(db, { country, region })] : []),
-    ...(code ? [couponByCode(db, { code }), couponUsesBy(db, { code, customerKey: request.customerKey ?? '' })] : []),
     ...(customerId ? [customerPricesRead(db, { customerId, ids: JSON.stringify(variantIds) }), groupsOf(db, { customerId })] : []),
     ...(request.customerKey ? [promotionUsesBy(db, { customerKey: request.customerKey })] : []),
   ];
@@ -270,7 +248,6 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
   const groupRows = (customerId ? rest.pop() : []) as Rows<typeof groupsOf>;
   const customerPrices = (customerId ? rest.pop() : []) as CustomerPrice[];
   const taxRows = (country ? rest.shift() : []) as Rows<typeof taxRatesFor>;
-  const [couponRows, usageRows] = (code ? rest : [[], []]) as [Rows<typeof couponByCode>, Rows<typeof couponUsesBy>];
   const settings = settingsRows[0];
   if (!settings) throw new Error('store_settings row is missing (migration 0005)');
   return {
@@ -279,8 +256,6 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
     settings,
     currencies: currencyRows,
     taxRates: taxRows,
-    coupon: couponRows[0] ?? null,
-    usesByCustomer: request.customerKey ? (usageRows[0]?.n ?? 0) : 0,
     shipping: { zones: zoneRows, methods: methodRows },
     customerPrices,
     promotions: promotionRows,
@@ -290,8 +265,8 @@ export async function readQuoteInputs(db: Database, request: QuoteRequest): Prom
   };
 }
 
-/** The code a quote applied: its coupon's, else its code promotion's (null: none). */
-export const appliedCode = (q: Pick<Quote, 'coupon' | 'promotions'>) => q.coupon?.code ?? q.promotions.find((p) => p.code !== null)?.code ?? null;
+/** The code a quote applied (its promotion's, a coupon's too; null: none). */
+export const appliedCode = (q: Pick<Quote, 'promotions'>) => q.promotions.find((p) => p.code !== null)?.code ?? null;
 
 /** The coupon code a request names, normalised ('' for none). */
 export const couponCodeOf = (request: QuoteRequest) => request.couponCode?.trim().toUpperCase() ?? '';
@@ -321,12 +296,13 @@ export function quoteFrom(request: QuoteRequest, inputs: QuoteInputs): Quote {
     if (!found) errors.push({ field: `${field}.${i}.variantId`, problem: `no variant '${line.variantId}'`, code: 'not_found' });
     else if (found.productStatus !== 'active') errors.push({ field: `${field}.${i}.variantId`, problem: `'${found.productName}' is not for sale` });
   });
-  const coupon = code ? inputs.coupon : null;
-  if (code && !coupon && !inputs.promotions.some((p) => p.code === code)) errors.push({ field: 'couponCode', problem: `no coupon '${code}'`, code: 'not_found' });
+  // An inactive promotion's code is unknown, as it always was; an inactive coupon's is refused below in its own words.
+  const codeRow = code ? inputs.promotions.find((p) => p.code === code && (p.active || p.isCoupon)) : undefined;
+  if (code && !codeRow) errors.push({ field: 'couponCode', problem: `no coupon '${code}'`, code: 'not_found' });
   if (errors.length) throw ApiError.validation(errors);
 
   const lines = request.lines.map((line, i) => ({ request: line, key: line.key ?? String(i), variant: byId.get(line.variantId)! }));
-  const candidates = promotionsOfQuote(inputs, code, coupon);
+  const candidates = promotionsOfQuote(inputs);
   const convert = (amount: number) => inCurrency(amount, { defaultMinorUnits: defaultCurrency.minorUnits, currency: currency! });
   const weight = cartWeight(lines.map((l) => ({ weight: l.variant.weight, quantity: l.request.quantity })));
   const shippingAt = (discountedSubtotal: number) =>
@@ -347,7 +323,7 @@ export function quoteFrom(request: QuoteRequest, inputs: QuoteInputs): Quote {
     taxClass: l.variant.taxClass,
   }));
 
-  // The promotions (the coupon among them) decide each line's discount and the shipping's (docs/promotions.md).
+  // The promotions (the code's among them, a coupon's too) decide each line's discount and the shipping's (docs/promotions.md).
   const unitPrices = priceable.map((p) => p.ownUnitPrice ?? convert(p.unitPrice));
   const fullShipping = shippingAt(priceable.reduce((sum, p, i) => sum + unitPrices[i]! * p.quantity, 0)).chosen;
   const promoted = applyPromotions(
@@ -375,7 +351,6 @@ export function quoteFrom(request: QuoteRequest, inputs: QuoteInputs): Quote {
   const pricing: PricingContext = {
     defaultMinorUnits: defaultCurrency.minorUnits,
     currency: currency!,
-    coupon: null,
     discounts: { byKey: (key) => discountsByKey.get(key)!.discount, shipping: promoted.shippingDiscount },
     tax: pricingTax(inputs.taxRates, settings, currency!),
     shipping: (discountedSubtotal) => {
@@ -391,17 +366,13 @@ export function quoteFrom(request: QuoteRequest, inputs: QuoteInputs): Quote {
     throw new ApiError('SHIPPING_UNAVAILABLE', detail.message, { details: [detail] });
   }
 
-  if (coupon) {
-    const eligibleSubtotal = priced.filter((_, i) => couponApplies(coupon, priceable[i]!)).reduce((sum, l) => sum + l.subtotal, 0);
-    assertCouponUsable(coupon, { now, usesByCustomer: inputs.usesByCustomer, subtotal: totals.subtotal, eligibleSubtotal }, pricing);
-  }
+  if (codeRow?.isCoupon && !codeRow.active) throw ApiError.conflict(`Coupon '${code}' is not active`, 'couponCode');
   const refused = promoted.notApplicable[0];
-  if (refused) throw notApplicableError(refused, coupon !== null);
+  if (refused) throw notApplicableError(refused, codeRow?.isCoupon ?? false);
 
   return {
     currency: currency!,
     settings,
-    coupon,
     shipping,
     totals,
     promotions: promoted.applied,

@@ -70,7 +70,7 @@ const valueDescription =
 const fields = {
   name: z.string().trim().min(1).max(200).openapi({ description: 'Shown to shoppers on each line it discounts.', example: 'Winter sale' }),
   description: z.string().trim().max(500).nullable(),
-  code: CouponCode.nullable().openapi({ description: 'The code a shopper enters; null (the default): automatic. Stored upper case, unique among promotions.' }),
+  code: CouponCode.nullable().openapi({ description: 'The code a shopper enters; null (the default): automatic. Stored upper case, unique among promotions and coupons.' }),
   type: z.enum(PROMOTION_TYPES),
   value: z.number().min(0).max(MAX_MAJOR_AMOUNT).openapi({ description: valueDescription, example: 10 }),
   currencyAmounts: PromotionCurrencyAmounts.openapi({
@@ -144,6 +144,9 @@ export const PromotionSchema = z
     combinesWithPromotions: z.boolean(),
     combinesWithCodes: z.boolean(),
     active: z.boolean(),
+    isCoupon: z.boolean().openapi({
+      description: 'A coupon (a code promotion on items, listed here too): read and changed through `/api/coupons/{id}`; PATCH and DELETE here are 409.',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })

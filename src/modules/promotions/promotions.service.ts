@@ -77,8 +77,14 @@ export async function createPromotion(db: Database, input: CreatePromotionInput,
   return toPromotion(created!);
 }
 
+/** A coupon's row is the coupon API's to change, with a coupon's rules and answers. */
+function assertNotCoupon(row: PromotionRow): void {
+  if (row.isCoupon) throw ApiError.conflict(`Promotion ${row.id} is the coupon ${row.code}: change it with /api/coupons/${row.id}`);
+}
+
 export async function updatePromotion(db: Database, idOrCode: string, patch: UpdatePromotionInput, now = new Date()): Promise<PromotionOut> {
   const current = await read(db, idOrCode);
+  assertNotCoupon(current);
   if (Object.keys(patch).length === 0) return toPromotion(current);
   const id = current.id;
   const set = { ...(await promotionColumns(db, patch, current)), updatedAt: now.toISOString() };
@@ -89,7 +95,7 @@ export async function updatePromotion(db: Database, idOrCode: string, patch: Upd
       db
         .update(promotions)
         .set(set)
-        .where(and(eq(promotions.id, id), limitHolds)),
+        .where(and(eq(promotions.id, id), eq(promotions.isCoupon, false), limitHolds)),
       db.select(columns).from(promotions).where(eq(promotions.id, id)),
     ]),
   );
@@ -101,5 +107,6 @@ export async function updatePromotion(db: Database, idOrCode: string, patch: Upd
 /** Orders keep the promotions they got (order_lines.promotions), so a used promotion may go too. */
 export async function deletePromotion(db: Database, idOrCode: string): Promise<void> {
   const current = await read(db, idOrCode);
-  await db.delete(promotions).where(eq(promotions.id, current.id));
+  assertNotCoupon(current);
+  await db.delete(promotions).where(and(eq(promotions.id, current.id), eq(promotions.isCoupon, false)));
 }

@@ -11,7 +11,7 @@ import { amountProblem, getStoreCurrency, type StoreCurrency } from './store-cur
  * Amounts a shop sets itself in its other currencies (a coupon's €5 beside its $6, a shipping rate's
  * £3.95), where carts in that currency use them instead of converting the default currency's. On the
  * wire a list of entries, one per currency, in major units of that currency; stored as a record keyed
- * by currency code, in its minor units (coupons.currency_amounts, shipping_methods.currency_rates).
+ * by currency code, in its minor units (promotions.currency_amounts, shipping_methods.currency_rates).
  */
 
 /** The store's currencies as these amounts need them: the default (which has no entry) and every currency's digits. */

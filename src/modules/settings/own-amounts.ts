@@ -1,17 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { coupons, priceListPrices, priceLists, productVariants, products, promotions, shippingMethods } from '../../db/schema';
+import { priceListPrices, priceLists, productVariants, products, promotions, shippingMethods } from '../../db/schema';
 
 /**
  * The columns that keep a shop's own amounts per currency, each a JSON object by currency code in
- * minor units of that currency (products' and variants' `prices`, coupons' and promotions' `currency_amounts`,
+ * minor units of that currency (products' and variants' `prices`, promotions' (coupons') `currency_amounts`,
  * shipping methods' `currency_rates`). A currency's minor units cannot change under them, and a
  * deleted currency takes its entries with it.
  */
 const OWN_AMOUNTS = [
   { table: products, column: products.prices, key: 'prices' },
   { table: productVariants, column: productVariants.prices, key: 'prices' },
-  { table: coupons, column: coupons.currencyAmounts, key: 'currencyAmounts' },
   { table: promotions, column: promotions.currencyAmounts, key: 'currencyAmounts' },
   { table: shippingMethods, column: shippingMethods.currencyRates, key: 'currencyRates' },
 ] as const;

@@ -96,6 +96,7 @@ final class PromotionsResource
      *     combinesWithPromotions: bool,
      *     combinesWithCodes: bool,
      *     active: bool,
+     *     isCoupon: bool,
      *     createdAt: string,
      *     updatedAt: string,
      * }>
@@ -174,6 +175,7 @@ final class PromotionsResource
      *     combinesWithPromotions: bool,
      *     combinesWithCodes: bool,
      *     active: bool,
+     *     isCoupon: bool,
      *     createdAt: string,
      *     updatedAt: string,
      * }, mixed, void>
@@ -297,6 +299,7 @@ final class PromotionsResource
      *     combinesWithPromotions: bool,
      *     combinesWithCodes: bool,
      *     active: bool,
+     *     isCoupon: bool,
      *     createdAt: string,
      *     updatedAt: string,
      * }
@@ -378,6 +381,7 @@ final class PromotionsResource
      *     combinesWithPromotions: bool,
      *     combinesWithCodes: bool,
      *     active: bool,
+     *     isCoupon: bool,
      *     createdAt: string,
      *     updatedAt: string,
      * }
@@ -505,6 +509,7 @@ final class PromotionsResource
      *     combinesWithPromotions: bool,
      *     combinesWithCodes: bool,
      *     active: bool,
+     *     isCoupon: bool,
      *     createdAt: string,
      *     updatedAt: string,
      * }

@@ -609,7 +609,7 @@ export interface PromotionsListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, name, priority, endsAt, id. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, description, code, type, value, currencyAmounts, target, buyXGetY, freeShipping, minSubtotal, minQuantity, include, exclude, customerGroupIds, currencies, startsAt, endsAt, usageLimit, perCustomerLimit, timesUsed, priority, combinesWithPromotions, combinesWithCodes, active, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, description, code, type, value, currencyAmounts, target, buyXGetY, freeShipping, minSubtotal, minQuantity, include, exclude, customerGroupIds, currencies, startsAt, endsAt, usageLimit, perCustomerLimit, timesUsed, priority, combinesWithPromotions, combinesWithCodes, active, isCoupon, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Search in name, code and description, case-insensitive. */
   q?: string;
@@ -621,7 +621,7 @@ export interface PromotionsListQuery {
 
 /** Query parameters of `GET /api/promotions/{id}`. */
 export interface PromotionsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, description, code, type, value, currencyAmounts, target, buyXGetY, freeShipping, minSubtotal, minQuantity, include, exclude, customerGroupIds, currencies, startsAt, endsAt, usageLimit, perCustomerLimit, timesUsed, priority, combinesWithPromotions, combinesWithCodes, active, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, description, code, type, value, currencyAmounts, target, buyXGetY, freeShipping, minSubtotal, minQuantity, include, exclude, customerGroupIds, currencies, startsAt, endsAt, usageLimit, perCustomerLimit, timesUsed, priority, combinesWithPromotions, combinesWithCodes, active, isCoupon, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 

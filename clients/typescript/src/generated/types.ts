@@ -2012,6 +2012,8 @@ export interface Promotion {
   combinesWithPromotions: boolean;
   combinesWithCodes: boolean;
   active: boolean;
+  /** A coupon (a code promotion on items, listed here too): read and changed through `/api/coupons/{id}`; PATCH and DELETE here are 409. */
+  isCoupon: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -2028,7 +2030,7 @@ export interface CreatePromotion {
   /** Shown to shoppers on each line it discounts. */
   name: string;
   description?: string | null;
-  /** The code a shopper enters; null (the default): automatic. Stored upper case, unique among promotions. */
+  /** The code a shopper enters; null (the default): automatic. Stored upper case, unique among promotions and coupons. */
   code?: string | null;
   type: "percentage" | "fixed" | "buy_x_get_y" | "free_shipping";
   /** For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the amount off in major units of the store's default currency. Unused (0) for `buy_x_get_y` and `free_shipping`. */
@@ -2125,7 +2127,7 @@ export interface UpdatePromotion {
   /** Shown to shoppers on each line it discounts. */
   name?: string;
   description?: string | null;
-  /** The code a shopper enters; null (the default): automatic. Stored upper case, unique among promotions. */
+  /** The code a shopper enters; null (the default): automatic. Stored upper case, unique among promotions and coupons. */
   code?: string | null;
   type?: "percentage" | "fixed" | "buy_x_get_y" | "free_shipping";
   /** For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the amount off in major units of the store's default currency. Unused (0) for `buy_x_get_y` and `free_shipping`. */
