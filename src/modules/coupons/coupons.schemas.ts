@@ -22,16 +22,19 @@ const currencyAmountsDescription =
   'is discounted by its `value` (major units of that currency) and needs its `minSubtotal` (when null, the default `minSubtotal` converted). ' +
   'Carts in a currency without an entry convert `value` and `minSubtotal` at its exchange rate. Empty for a `percentage` coupon, whose percent applies in every currency.';
 
-/** A fixed discount's own amounts off, and minimum subtotals, in other currencies (coupons, promotions). */
+/** A discount's own minimum subtotal in one currency (a coupon's or a promotion's `currencyAmounts` entry). */
+export const OwnMinSubtotal = z
+  .number()
+  .min(0)
+  .max(MAX_MAJOR_AMOUNT)
+  .nullable()
+  .optional()
+  .openapi({ description: 'Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.', example: 20 });
+
+/** A fixed coupon's own amounts off, and minimum subtotals, in other currencies. */
 export const AmountsOffByCurrency = currencyEntries({
   value: z.number().positive().max(MAX_MAJOR_AMOUNT).openapi({ description: 'Amount off in major units of `currency`, with at most its decimals.', example: 5 }),
-  minSubtotal: z
-    .number()
-    .min(0)
-    .max(MAX_MAJOR_AMOUNT)
-    .nullable()
-    .optional()
-    .openapi({ description: 'Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.', example: 20 }),
+  minSubtotal: OwnMinSubtotal,
 });
 
 const Instant = z.iso

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { PROMOTION_TARGETS, PROMOTION_TYPES } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { Instant, Timestamp } from '../../lib/schemas';
-import { CouponCode } from '../coupons/coupons.schemas';
+import { CouponCode, OwnMinSubtotal } from '../coupons/coupons.schemas';
 import { currencyEntries } from '../settings/currency-amounts';
 import { CurrencyCode } from '../settings/currencies.schemas';
 import { NOT_APPLICABLE_CONDITIONS } from './promotion-types';
@@ -54,13 +54,7 @@ const PromotionCurrencyAmounts = currencyEntries({
     .max(MAX_MAJOR_AMOUNT)
     .optional()
     .openapi({ description: "A `fixed` promotion's amount off in major units of `currency` (required for it; refused for other types).", example: 5 }),
-  minSubtotal: z
-    .number()
-    .min(0)
-    .max(MAX_MAJOR_AMOUNT)
-    .nullable()
-    .optional()
-    .openapi({ description: 'Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.', example: 50 }),
+  minSubtotal: OwnMinSubtotal,
 });
 
 const valueDescription =
