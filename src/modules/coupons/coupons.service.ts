@@ -8,6 +8,7 @@ import { toMajor, toMajorOrNull } from '../../lib/money';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { currencyDigitsSql, entriesOf } from '../settings/currency-amounts';
 import { defaultMinorUnits } from '../settings/store-currency';
+import { PROMOTION_UNIQUE_FIELDS, updatePromotionRow } from '../promotions/promotion-update';
 import { couponColumns } from './coupon-input';
 import { type CouponStatus, couponStatusSql } from './coupon-status';
 import { couponListQuery } from './coupons.query';
@@ -19,7 +20,6 @@ import type { Coupon, CreateCouponInput, UpdateCouponInput } from './coupons.sch
  * answers, as before. Codes are unique across coupons and promotions.
  */
 
-const UNIQUE_FIELDS = { 'promotions.code': 'code' };
 const isCoupon = eq(promotions.isCoupon, true);
 
 /** The columns a coupon shows, the status now, and the currencies' digits to show amounts in major units. */
@@ -144,7 +144,7 @@ export async function createCoupon(db: Database, input: CreateCouponInput, now =
     createdAt: ts,
     updatedAt: ts,
   };
-  const [, [created]] = await withUniqueConflicts(UNIQUE_FIELDS, () => db.batch([db.insert(promotions).values(row), selectById(db, id, now)]));
+  const [, [created]] = await withUniqueConflicts(PROMOTION_UNIQUE_FIELDS, () => db.batch([db.insert(promotions).values(row), selectById(db, id, now)]));
   return toCoupon(created!);
 }
 
@@ -152,19 +152,8 @@ export async function updateCoupon(db: Database, idOrCode: string, patch: Update
   const current = await read(db, idOrCode, now);
   if (Object.keys(patch).length === 0) return toCoupon(current);
   const set = { ...(await couponColumns(db, patch, current)), updatedAt: now.toISOString() };
-  // Orders may use the coupon meanwhile: the limit is checked against timesUsed in the UPDATE itself.
-  const limitHolds = patch.usageLimit != null ? sql`${promotions.timesUsed} <= ${patch.usageLimit}` : undefined;
-  const [updated, [row]] = await withUniqueConflicts(UNIQUE_FIELDS, () =>
-    db.batch([
-      db
-        .update(promotions)
-        .set(set)
-        .where(and(eq(promotions.id, current.id), isCoupon, limitHolds)),
-      selectById(db, current.id, now),
-    ]),
-  );
-  if (!row) throw ApiError.notFound('Coupon', idOrCode);
-  if (updated.meta.changes === 0) throw ApiError.validation([{ field: 'usageLimit', problem: `cannot be below timesUsed (${row.timesUsed})`, code: 'too_small' }]);
+  const target = { id: current.id, isCoupon: true, noun: 'Coupon' as const, idOrCode };
+  const row = await updatePromotionRow<Read>(db, target, set, patch.usageLimit, selectById(db, current.id, now));
   return toCoupon(row);
 }
 

@@ -9,10 +9,9 @@ import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { currencyDigitsSql, entriesOf } from '../settings/currency-amounts';
 import { defaultMinorUnits } from '../settings/store-currency';
 import { promotionColumns } from './promotion-input';
+import { PROMOTION_UNIQUE_FIELDS, updatePromotionRow } from './promotion-update';
 import { promotionListQuery } from './promotions.query';
 import type { CreatePromotionInput, PromotionOut, UpdatePromotionInput } from './promotions.schemas';
-
-const UNIQUE_FIELDS = { 'promotions.code': 'code' };
 
 /** Every column and the currencies' digits, to show amounts in major units. */
 const columns = { ...getTableColumns(promotions), digits: defaultMinorUnits, currencyDigits: currencyDigitsSql };
@@ -71,7 +70,7 @@ export async function createPromotion(db: Database, input: CreatePromotionInput,
   const ts = now.toISOString();
   const id = newId(ID_PREFIX.promotion, now.getTime());
   const row = { ...values, id, name: input.name, type: input.type, timesUsed: 0, createdAt: ts, updatedAt: ts };
-  const [, [created]] = await withUniqueConflicts(UNIQUE_FIELDS, () =>
+  const [, [created]] = await withUniqueConflicts(PROMOTION_UNIQUE_FIELDS, () =>
     db.batch([db.insert(promotions).values(row), db.select(columns).from(promotions).where(eq(promotions.id, id))]),
   );
   return toPromotion(created!);
@@ -86,21 +85,9 @@ export async function updatePromotion(db: Database, idOrCode: string, patch: Upd
   const current = await read(db, idOrCode);
   assertNotCoupon(current);
   if (Object.keys(patch).length === 0) return toPromotion(current);
-  const id = current.id;
   const set = { ...(await promotionColumns(db, patch, current)), updatedAt: now.toISOString() };
-  // Orders may use it meanwhile: the limit is checked against timesUsed in the UPDATE itself.
-  const limitHolds = patch.usageLimit != null ? sql`${promotions.timesUsed} <= ${patch.usageLimit}` : undefined;
-  const [updated, [row]] = await withUniqueConflicts(UNIQUE_FIELDS, () =>
-    db.batch([
-      db
-        .update(promotions)
-        .set(set)
-        .where(and(eq(promotions.id, id), eq(promotions.isCoupon, false), limitHolds)),
-      db.select(columns).from(promotions).where(eq(promotions.id, id)),
-    ]),
-  );
-  if (!row) throw ApiError.notFound('Promotion', idOrCode);
-  if (updated.meta.changes === 0) throw ApiError.validation([{ field: 'usageLimit', problem: `cannot be below timesUsed (${row.timesUsed})`, code: 'too_small' }]);
+  const target = { id: current.id, isCoupon: false, noun: 'Promotion' as const, idOrCode };
+  const row = await updatePromotionRow<Read>(db, target, set, patch.usageLimit, db.select(columns).from(promotions).where(eq(promotions.id, current.id)));
   return toPromotion(row);
 }
 
