@@ -22,12 +22,12 @@ export function sessionOf(c: Context<AppEnv>): AdminSession {
 export const maybeSession = (c: Context<AppEnv>) => sessions.get(c.req.raw);
 
 /**
- * The guards of an API route (its `middleware`: requirePermission, requireShipmentWriter, ...) as
- * one middleware, so a panel action is allowed exactly when the API operation it mirrors is.
- * Idempotency middleware passes through: forms send no Idempotency-Key.
+ * The guards of an API route (its `middleware`: the guard `apiRoute` derives from its access, then
+ * its own) as one middleware, so a panel action is allowed exactly when the API operation it
+ * mirrors is. Idempotency middleware passes through: forms send no Idempotency-Key.
  */
-export function guard(route: { middleware?: MiddlewareHandler<AppEnv> | readonly MiddlewareHandler<AppEnv>[] }): MiddlewareHandler<AppEnv> {
-  const m = route.middleware;
+export function guard(route: object | { middleware?: MiddlewareHandler<AppEnv> | readonly MiddlewareHandler<AppEnv>[] }): MiddlewareHandler<AppEnv> {
+  const m = (route as { middleware?: MiddlewareHandler<AppEnv> | readonly MiddlewareHandler<AppEnv>[] }).middleware;
   const list: MiddlewareHandler<AppEnv>[] = m === undefined ? [] : Array.isArray(m) ? [...m] : [m as MiddlewareHandler<AppEnv>];
   return async function routeGuards(c, next) {
     const run = async (k: number): Promise<void> => {

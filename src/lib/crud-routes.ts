@@ -1,22 +1,7 @@
 import type { z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../env';
-import { requireCredential, requirePermission } from '../middleware/auth';
-import {
-  apiRoute,
-  bearerAuth,
-  crudOperations,
-  errorResponses,
-  IdParams,
-  jsonBody,
-  listResponse,
-  noContentResponse,
-  optionalAuth,
-  publicReadErrors,
-  successResponse,
-  writeErrors,
-} from './openapi';
+import { apiRoute, crudOperations, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, publicReadErrors, successResponse, writeErrors } from './openapi';
 import { type AnyFilters, type ListQueryConfig, listQuerySchema, readQuerySchema } from './query';
+import { access, type RouteAccess } from './route-access';
 import type { RoutePolicy } from './route-policy';
 
 /** The five operations of a collection, in the order they are registered and documented. */
@@ -24,12 +9,10 @@ export const CRUD_OPERATIONS = ['list', 'create', 'get', 'update', 'delete'] as 
 export type CrudOperation = (typeof CRUD_OPERATIONS)[number];
 type CrudWrite = 'create' | 'update' | 'delete';
 type ErrorStatus = Parameters<typeof errorResponses>[number];
-/** Who may call a route: its security, guard, the errors they answer and the words that document them. */
+/** Who may call a route (src/lib/route-access.ts; apiRoute adds its sentence to the description) and the errors that answers. */
 interface Access {
-  security: typeof bearerAuth | typeof optionalAuth;
-  middleware?: MiddlewareHandler<AppEnv>[];
+  access: RouteAccess;
   errors: readonly ErrorStatus[];
-  note: string;
 }
 
 interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends AnyFilters, O extends CrudOperation> {
@@ -48,6 +31,11 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
   listQuery: ListQueryConfig<F>;
   /** Permission resource: writes need `<resource>:write`. */
   resource: string;
+  /**
+   * `scoped` when the service limits a vendor's credential to its own vendor's rows; otherwise (the
+   * default) a vendor's credential is refused whatever it holds (src/lib/route-access.ts).
+   */
+  vendor?: 'scoped';
   /** Who reads: anyone (`public`, the default), or only holders of `<resource>:read` (`permission`). */
   reads?: 'public' | 'permission';
   /**
@@ -91,60 +79,60 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
   const item = `${spec.path}/{${key}}`;
   const readPermission = spec.reads === 'permission' ? `${spec.resource}:read` : undefined;
   const read: Access = readPermission
-    ? { security: bearerAuth, middleware: [requirePermission(readPermission)], errors: [400, 401, 403], note: `Needs \`${readPermission}\`.` }
-    : { security: optionalAuth, errors: publicReadErrors, note: '' };
-  const getRead: Access =
-    readPermission && spec.readsOwn ? { ...read, middleware: [requireCredential()], note: `Needs \`${readPermission}\`, except that ${spec.readsOwn}` } : read;
-  const write: Access = { security: bearerAuth, middleware: [requirePermission(`${spec.resource}:write`)], errors: writeErrors, note: `Needs \`${spec.resource}:write\`.` };
+    ? { access: access.permission(readPermission, { vendor: spec.vendor }), errors: [400, 401, 403] }
+    : { access: access.public(), errors: publicReadErrors };
+  const getRead: Access = readPermission && spec.readsOwn ? { ...read, access: access.credential(`\`${readPermission}\` reads any, except that ${spec.readsOwn}`) } : read;
+  const write: Access = { access: access.permission(`${spec.resource}:write`, { vendor: spec.vendor }), errors: writeErrors };
   const conflicts = new Set<CrudWrite>(spec.conflicts ?? ['create', 'update', 'delete']);
   const conflict = (op: CrudWrite) => (conflicts.has(op) ? ([409] as const) : ([] as const));
   const slug = spec.slug === undefined ? { field: 'slug', from: 'name' } : spec.slug;
   const slugNote = slug?.from ? `Without \`${slug.field}\`, one is made from the ${slug.from}. ` : '';
   const created = spec.created ?? { schema: spec.schema, description: `The created ${spec.noun}.` };
   // What every route of the collection states the same way: names, path, summary, notes, guard.
-  const head = <M extends 'get' | 'post' | 'patch' | 'delete'>(op: CrudOperation, method: M, path: string, summary: string, access: Access, before = '') => ({
+  const head = <M extends 'get' | 'post' | 'patch' | 'delete'>(op: CrudOperation, method: M, path: string, summary: string, before = '') => ({
     ...names[op],
     method,
     path,
     tags,
     summary: spec.summaries?.[op] ?? summary,
-    description: [spec.notes?.[op], `${before}${access.note}`].filter(Boolean).join(' '),
-    security: access.security,
-    ...(access.middleware ? { middleware: access.middleware } : {}),
+    description: [spec.notes?.[op], before].filter(Boolean).join(' '),
   });
 
   const build = {
     list: () =>
       apiRoute({
-        ...head('list', 'get', spec.path, `List ${spec.nouns}`, read),
-        policy: spec.readPolicy,
+        ...head('list', 'get', spec.path, `List ${spec.nouns}`),
+        policy: { ...spec.readPolicy, access: read.access },
         request: { query: listQuerySchema(spec.listQuery) },
         responses: { 200: listResponse(spec.schema, `A page of ${spec.nouns}.`), ...errorResponses(...read.errors) },
       }),
     create: () =>
       apiRoute({
-        ...head('create', 'post', spec.path, `Create a ${spec.noun}`, write, slugNote),
+        ...head('create', 'post', spec.path, `Create a ${spec.noun}`, slugNote),
+        policy: { access: write.access },
         request: { body: jsonBody(spec.createBody, `The ${spec.noun}.`) },
         responses: { 201: successResponse(created.schema, created.description), ...errorResponses(...write.errors, ...conflict('create')) },
       }),
     get: () =>
       apiRoute({
-        ...head('get', 'get', item, `Get a ${spec.noun} by ${key}${slug ? ` or ${slug.field}` : ''}`, getRead),
-        policy: spec.readPolicy,
+        ...head('get', 'get', item, `Get a ${spec.noun} by ${key}${slug ? ` or ${slug.field}` : ''}`),
+        policy: { ...spec.readPolicy, access: getRead.access },
         request: { params, query: readQuerySchema(spec.listQuery.selectable) },
         responses: { 200: successResponse(spec.schema, `The ${spec.noun}.`), ...errorResponses(...getRead.errors, 404) },
       }),
     update: () => {
       if (!spec.updateBody) throw new Error(`crudRoutes ${spec.path}: update needs an updateBody`);
       return apiRoute({
-        ...head('update', 'patch', item, `Update a ${spec.noun}`, write),
+        ...head('update', 'patch', item, `Update a ${spec.noun}`),
+        policy: { access: write.access },
         request: { params, body: jsonBody(spec.updateBody, 'Fields to change.') },
         responses: { 200: successResponse(spec.schema, `The updated ${spec.noun}.`), ...errorResponses(...write.errors, 404, ...conflict('update')) },
       });
     },
     delete: () =>
       apiRoute({
-        ...head('delete', 'delete', item, `Delete a ${spec.noun}`, write),
+        ...head('delete', 'delete', item, `Delete a ${spec.noun}`),
+        policy: { access: write.access },
         request: { params },
         responses: { 204: noContentResponse, ...errorResponses(401, 403, 404, ...conflict('delete')) },
       }),

@@ -5,6 +5,7 @@ import { DETAIL_CODES, type DetailCode, ERROR_STATUS, type ErrorCode, NOT_APPLIC
 import { fieldSelection, MAX_LIMIT } from './query/list-query';
 import { idempotent } from '../middleware/idempotency';
 import { policyExtensions, policyOf, ROUTE_POLICY, type RoutePolicy } from './route-policy';
+import { accessGuard, accessNote, type RouteAccess, securityOf } from './route-access';
 
 /** Shared pieces of every route declaration: envelopes, error responses, common parameters. */
 
@@ -117,16 +118,6 @@ export const publicReadErrors = [400, 401] as const;
 /** Errors every write can give. */
 export const writeErrors = [401, 403, 413, 415, 422] as const;
 
-/** A credential is needed. */
-export const bearerAuth = [{ bearerAuth: [] }];
-/**
- * Works without a credential (`{}`), or with a publishable key (a shopper's abilities), but a
- * credential that is present must be valid (401 otherwise).
- */
-export const optionalAuth: SecurityRequirements = [{}, { publishableKey: [] }, ...bearerAuth];
-/** Reads no credential at all. */
-export const noAuth: SecurityRequirements = [];
-
 /** `{id}` in a path: an id (or, where the route says so, a slug). */
 export const IdParams = z.object({
   id: z
@@ -167,30 +158,37 @@ type SecurityRequirements = NonNullable<RouteConfig['security']>;
 
 /**
  * `createRoute` for this API: every operation names itself (`operation(...)`), has a tag and declares
- * its security (`noAuth`, `optionalAuth` or `bearerAuth`), which the types enforce; an
- * operation whose query takes `fields` is marked `x-fields-selection: true` (src/lib/query/list-query.ts).
- * `policy` says what the middleware before routing does with its requests (src/lib/route-policy.ts:
- * body limit, rate limiting, caching, idempotency; each field defaulted), and the operation shows
- * it (`x-rate-limited`, `x-cache`, `x-idempotency`; `x-max-body-bytes` when the document is built).
- * A counted operation can answer 429; an idempotent one runs `idempotent()` after its own middleware
- * (its credential guard).
+ * who may call it (`policy.access`, src/lib/route-access.ts), from which its OpenAPI `security`, its
+ * `x-access`, a sentence of its description and its guard (run before its own middleware) are
+ * derived; the types refuse a route without it. An operation whose query takes `fields` is marked
+ * `x-fields-selection: true` (src/lib/query/list-query.ts). The rest of `policy` says what the
+ * middleware before routing does with its requests (src/lib/route-policy.ts: body limit, rate
+ * limiting, caching, idempotency; each field defaulted), and the operation shows it (`x-rate-limited`,
+ * `x-cache`, `x-idempotency`; `x-max-body-bytes` when the document is built). A counted operation can
+ * answer 429; an idempotent one runs `idempotent()` after its own middleware.
  */
 export function apiRoute<
   P extends string,
-  R extends Omit<RouteConfig, 'path'> & { path: P } & OperationNames & { tags: string[]; security: SecurityRequirements } & { policy?: Partial<RoutePolicy> },
+  R extends Omit<RouteConfig, 'path' | 'security'> & { path: P } & OperationNames & { tags: string[] } & { policy: Partial<RoutePolicy> & { access: RouteAccess } },
 >(config: R) {
   const { policy: declared, ...route } = config;
   const policy = policyOf(declared);
   const responses = policy.counted ? { ...route.responses, ...errorResponsesOf([429]) } : route.responses;
-  const middleware = policy.idempotency ? [...asList(route.middleware), idempotent()] : route.middleware;
-  return createRoute<P, R>({
+  const guard = accessGuard(declared.access);
+  const withGuard = guard ? [guard, ...asList(route.middleware)] : asList(route.middleware);
+  const middleware = policy.idempotency ? [...withGuard, idempotent()] : withGuard;
+  const note = accessNote(declared.access);
+  const description = route.description?.includes(note) ? route.description : [route.description, note].filter(Boolean).join(' ');
+  return createRoute<P, R & { security: SecurityRequirements }>({
     ...route,
-    ...(middleware ? { middleware } : {}),
+    ...(middleware.length ? { middleware } : {}),
+    ...(description ? { description } : {}),
+    security: securityOf(declared.access),
     responses,
     ...fieldSelection(config.request?.query),
     ...policyExtensions(policy),
     [ROUTE_POLICY]: policy,
-  } as unknown as R);
+  } as unknown as R & { security: SecurityRequirements });
 }
 
 const asList = <T>(value: T | readonly T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? [...value] : [value as T]);

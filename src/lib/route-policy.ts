@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { accessExtension, type RouteAccess } from './route-access';
 
 /**
  * What an operation asks of the middleware that runs before routing: declared on the route
@@ -21,6 +22,12 @@ export interface RoutePolicy {
    * each header in `scope` (headers that open a resource as a credential does, such as a cart token).
    */
   idempotency: false | { scope: readonly string[] };
+  /**
+   * Who may call it (src/lib/route-access.ts): the OpenAPI `security` and the guard come from it.
+   * `apiRoute` requires it; only a route that went around `apiRoute` lacks it, and the access sweep
+   * (test/http/access-sweep.test.ts) fails on such a route.
+   */
+  access?: RouteAccess;
 }
 
 export const DEFAULT_POLICY: RoutePolicy = {
@@ -37,6 +44,7 @@ export type PolicyExtensions = {
   'x-rate-limited': boolean;
   'x-cache': RoutePolicy['cache'];
   'x-idempotency'?: { scope: string[] };
+  'x-access'?: Record<string, unknown>;
 };
 
 /** The policy of a route declared with `policy`, each field defaulted. */
@@ -53,6 +61,7 @@ export function policyExtensions(policy: RoutePolicy): PolicyExtensions {
     'x-rate-limited': policy.counted,
     'x-cache': policy.cache,
     ...(policy.idempotency ? { 'x-idempotency': { scope: [...policy.idempotency.scope] } } : {}),
+    ...(policy.access ? { 'x-access': accessExtension(policy.access) } : {}),
   };
 }
 

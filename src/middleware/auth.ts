@@ -1,8 +1,7 @@
 import type { Context } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import type { Database } from '../db/client';
 import type { AppEnv } from '../env';
-import { ANONYMOUS, credentialNeeded, hasPermission, type Principal } from '../lib/access';
+import { ANONYMOUS, type Principal } from '../lib/access';
 import { ApiError } from '../lib/errors';
 import { type TokenClaims, verifyUserToken } from '../lib/jwt';
 import { originMatcher } from '../lib/origins';
@@ -201,36 +200,4 @@ export async function resolvePrincipal(c: Context<AppEnv>): Promise<Principal> {
   const outcome = await (await beginAuthentication(c)).outcome;
   if (!outcome.ok) throw outcome.error;
   return outcome.principal;
-}
-
-/** 401 for no credential, 403 for one that lacks the permission: what a route guarded by requirePermission answers. */
-export function assertPermission(principal: Principal, permission: string): void {
-  if (principal.kind === 'anonymous') throw credentialNeeded(principal);
-  if (!hasPermission(principal, permission)) throw ApiError.forbidden(`This credential lacks the '${permission}' permission`);
-}
-
-/** Route guard: 401 without a credential, 403 when the credential lacks the permission. */
-export function requirePermission(permission: string) {
-  return createMiddleware<AppEnv>(async function requirePermission(c, next) {
-    assertPermission(c.var.principal, permission);
-    return next();
-  });
-}
-
-/** Route guard: any signed-in user or API key. */
-export function requireCredential() {
-  return createMiddleware<AppEnv>(async function requireCredential(c, next) {
-    if (c.var.principal.kind === 'anonymous') throw credentialNeeded(c.var.principal);
-    return next();
-  });
-}
-
-/** Route guard: a signed-in user (JWT); API keys act for no one and are refused with 403. */
-export function requireUser() {
-  return createMiddleware<AppEnv>(async function requireUser(c, next) {
-    const principal = c.var.principal;
-    if (principal.kind === 'anonymous') throw credentialNeeded(principal, 'This endpoint needs a signed-in user: Authorization: Bearer <token from POST /api/auth/login>');
-    if (principal.kind !== 'user') throw ApiError.forbidden('This endpoint is for signed-in users; an API key acts for no user');
-    return next();
-  });
 }

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';
 import { hasPermission, vendorScope } from '../../lib/access';
 import { ApiError } from '../../lib/errors';
@@ -19,7 +19,7 @@ type C = Context<AppEnv>;
 /** As the API's list: `vendors:read`, and never a vendor user (it reads only its own vendor). */
 const readers = guard({
   middleware: [
-    ...(routes.list.middleware ?? []),
+    ...((routes.list as { middleware?: MiddlewareHandler<AppEnv>[] }).middleware ?? []),
     async (c, next) => {
       if (vendorScope(c.var.principal) !== null) throw ApiError.forbidden('A vendor user reads only its own vendor, at /api/vendors/{id}');
       return next();

@@ -1,5 +1,6 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { apiRoute, errorResponses, noAuth, operation, successResponse } from '../../lib/openapi';
+import { apiRoute, errorResponses, operation, successResponse } from '../../lib/openapi';
 
 const Path = z.string().openapi({ example: '/api/products' });
 
@@ -19,8 +20,7 @@ export const apiIndex = apiRoute({
   method: 'get',
   path: '/',
   tags: ['Health'],
-  security: noAuth,
-  policy: { counted: false },
+  policy: { access: access.none(), counted: false },
   summary: 'Where to start: the API index',
   description:
     'The API name and version with links to the documentation (`/docs`), this document (`/api/openapi.json`), the health check and the main ' +

@@ -1,12 +1,11 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { apiRoute, bearerAuth, errorResponses, listResponse, operation, successResponse } from '../../lib/openapi';
+import { apiRoute, errorResponses, listResponse, operation, successResponse } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
-import { requirePermission } from '../../middleware/auth';
 import { auditLogListQuery } from './audit-log.query';
 import { AuditEntrySchema } from './audit-log.schemas';
 
 const tags = ['Audit log'];
-const canRead = requirePermission('audit-log:read');
 
 const EntryParams = z.object({
   id: z
@@ -26,8 +25,7 @@ export const listAuditLog = apiRoute({
     'Every create, update and delete by a staff user, a vendor user or an API key, newest first. Customers acting on their own carts, orders, ' +
     'addresses and profile, guests, and the system (queue consumers, cron) are not recorded. The log cannot be changed: there is no write ' +
     'route, and the database refuses UPDATE and DELETE on it. Needs `audit-log:read` (admins).',
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('audit-log:read') },
   request: { query: listQuerySchema(auditLogListQuery) },
   responses: { 200: listResponse(AuditEntrySchema, 'A page of audit entries.'), ...errorResponses(400, 401, 403) },
 });
@@ -39,8 +37,7 @@ export const getAuditEntry = apiRoute({
   tags,
   summary: 'Get an audit log entry',
   description: 'Needs `audit-log:read`.',
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('audit-log:read') },
   request: { params: EntryParams, query: readQuerySchema(auditLogListQuery.selectable) },
   responses: { 200: successResponse(AuditEntrySchema, 'The entry.'), ...errorResponses(400, 401, 403, 404) },
 });

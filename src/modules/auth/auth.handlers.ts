@@ -6,7 +6,7 @@ import type * as routes from './auth.routes';
 import * as service from './auth.service';
 import * as reset from './password-reset';
 
-/** requireUser() has run: the principal is a user. */
+/** The access guard (a signed-in user) has run: the principal is a user. */
 const userId = (principal: Principal) => (principal as Extract<Principal, { kind: 'user' }>).id;
 
 export const register: AppRouteHandler<typeof routes.register> = async (c) => {

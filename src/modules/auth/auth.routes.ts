@@ -1,8 +1,8 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { requireUser } from '../../middleware/auth';
 import { alsoCountClientIp } from '../../middleware/rate-limit';
 import { MAX_FAILURES_FROM_ONE_ADDRESS, MAX_FAILURES_PER_ACCOUNT } from './login-lockout';
-import { apiRoute, bearerAuth, errorResponses, jsonBody, operation, successResponse, writeErrors, optionalAuth } from '../../lib/openapi';
+import { apiRoute, errorResponses, jsonBody, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { BootstrapBody, ChangePasswordBody, LoginBody, MeSchema, PasswordResetBody, PasswordResetConfirmBody, RegisterBody, SessionSchema } from './auth.schemas';
 
 const tags = ['Authentication'];
@@ -19,7 +19,7 @@ export const register = apiRoute({
     'Creates a customer account and signs it in. Emits `customer.registered`. The email is compared case-insensitively and stored in lowercase; ' +
     'one already in use is 409. Passwords need at least 8 characters and are never returned. ' +
     "With `cartToken`, the guest cart it opens becomes the new customer's cart, as at sign-in.",
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { body: jsonBody(RegisterBody, 'The new account.') },
   responses: { 201: successResponse(SessionSchema, 'The account, signed in.'), ...errorResponses(401, ...bodyErrors, 409) },
 });
@@ -37,7 +37,7 @@ export const login = apiRoute({
     '(for everyone); a locked account is 429 RATE_LIMITED with `Retry-After`, even with the right password, and an email without an account locks ' +
     'the same way. Each attempt is counted before its password is checked, so guesses sent at once cannot overtake the lock. ' +
     "Every attempt is also counted on the client network's rate limit, whatever credential it carries.",
-  security: optionalAuth,
+  policy: { access: access.public() },
   middleware: [alsoCountClientIp()] as const,
   request: { body: jsonBody(LoginBody, 'Email and password.') },
   responses: { 200: successResponse(SessionSchema, 'A token for the user.'), ...errorResponses(401, ...bodyErrors) },
@@ -49,9 +49,8 @@ export const me = apiRoute({
   path: '/auth/me',
   tags,
   summary: 'The signed-in user',
-  description: 'The user behind the token, with its addresses. An API key acts for no user: 403.',
-  security: bearerAuth,
-  middleware: [requireUser()] as const,
+  description: 'The user behind the token, with its addresses.',
+  policy: { access: access.user('its own account only.') },
   responses: { 200: successResponse(MeSchema, 'The signed-in user.'), ...errorResponses(401, 403) },
 });
 
@@ -64,8 +63,7 @@ export const changePassword = apiRoute({
   description:
     'Every token issued before stops working from the next request; the response carries a fresh one. A wrong `currentPassword` is ' +
     '422 VALIDATION_ERROR naming it (not 401: the token itself is fine).',
-  security: bearerAuth,
-  middleware: [requireUser()] as const,
+  policy: { access: access.user('its own password only.') },
   request: { body: jsonBody(ChangePasswordBody, 'The current and the new password.') },
   responses: { 200: successResponse(SessionSchema, 'A fresh token.'), ...errorResponses(...writeErrors) },
 });
@@ -80,7 +78,7 @@ export const bootstrap = apiRoute({
     "One time only, for a deployed store: creates an admin user when `secret` matches the store's BOOTSTRAP_SECRET. " +
     '404 when no BOOTSTRAP_SECRET is configured (the endpoint is off); 403 for a wrong secret; 409 once any admin user exists. ' +
     'Remove the secret after use.',
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { body: jsonBody(BootstrapBody, 'The secret and the admin account.') },
   responses: { 201: successResponse(SessionSchema, 'The admin user, signed in.'), ...errorResponses(401, 403, 404, ...bodyErrors, 409) },
 });
@@ -95,7 +93,7 @@ export const requestPasswordReset = apiRoute({
     'Always 202 with the same body, whether or not an account has this email, and with the same work done either way, so the answer does not tell. ' +
     'For an active account, the `password_reset` email (a link to PASSWORD_RESET_URL with `?token=`) is queued; the token is single use and expires ' +
     'after PASSWORD_RESET_TTL_SECONDS (an hour by default). A second request for the same account within a minute sends nothing.',
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { body: jsonBody(PasswordResetBody, "The account's email.") },
   responses: {
     202: {
@@ -115,7 +113,7 @@ export const confirmPasswordReset = apiRoute({
   description:
     'Spends the token (and every other outstanding reset token of the account), sets the password, and retires every token issued before, ' +
     'as a password change does; the answer signs the user in. A token that is unknown, used or expired is 422 on `token`.',
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { body: jsonBody(PasswordResetConfirmBody, 'The token and the new password.') },
   responses: { 200: successResponse(SessionSchema, 'Signed in with the new password.'), ...errorResponses(401, ...bodyErrors) },
 });

@@ -1,8 +1,8 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { requireCredential, requireUser } from '../../middleware/auth';
 import { IdempotencyHeaders } from '../../middleware/idempotency';
 import { OrderSchema } from '../orders/orders.schemas';
-import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation, successResponse, optionalAuth } from '../../lib/openapi';
+import { apiRoute, errorResponses, jsonBody, listResponse, operation, successResponse } from '../../lib/openapi';
 import { listQuerySchema } from '../../lib/query';
 import { cartListQuery } from './carts.query';
 import { CART_TOKEN_HEADER, SELF_CART } from './carts.access';
@@ -81,8 +81,7 @@ export const listCarts = apiRoute({
     '`/api/carts/me`, vendors have no carts. Each cart is priced as `GET /api/carts/{id}` prices it (catalogue prices, currency, coupon, tax, shipping), ' +
     'but nothing is taken out of it and its `updatedAt` (the idle clock) does not move: `notices` say what its next read by its owner will remove. ' +
     "`min_total` compares the lines at today's catalogue prices in the store's default currency, before discounts, tax and shipping.",
-  security: bearerAuth,
-  middleware: [requireCredential()] as const,
+  policy: { access: access.credential('staff with `carts:read`, `carts:write` or `orders:write`; other keys 403, customers and vendor users 404.') },
   request: { query: listQuerySchema(cartListQuery) },
   responses: { 200: listResponse(CartSchema, 'A page of carts.'), ...errorResponses(400, 401, 403, 404) },
 });
@@ -98,7 +97,7 @@ export const createCart = apiRoute({
     `\`${CART_TOKEN_HEADER}\` on every call for the cart (only its SHA-256 is stored). A signed-in user gets its active cart: 200 with the ` +
     'existing one (as it is; the body is ignored) or 201 with a new one, without a token. Staff with `carts:write` or `orders:write` may ' +
     'name a `customerId` to do the same for a customer. `currency` must be one the store sells in (422); the default otherwise. Vendor users get 403.',
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { body: { ...jsonBody(CreateCartBody, 'Optional: `currency`, `email`, and for staff `customerId`.'), required: false } },
   responses: {
     200: successResponse(NewCartSchema, "The signed-in customer's existing active cart."),
@@ -114,7 +113,7 @@ export const getCart = apiRoute({
   tags,
   summary: 'Get a cart',
   description: `${reach} \`GET /api/carts/${SELF_CART}\` is the signed-in user's active cart (404 when it has none). ${priced} ${defaults}`,
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { params: CartParams, headers: CartTokenHeaders },
   responses: { 200: cartResponse('The cart, priced now.'), ...errorResponses(401, 403, 404) },
 });
@@ -131,7 +130,7 @@ export const getShippingOptions = apiRoute({
     'A method whose weight or price bands do not cover the cart is left out. An empty list: no zone serves the address, and checkout would answer ' +
     "422 SHIPPING_UNAVAILABLE. A cart without a shipping address (its own or its customer's default) is 409 naming `shippingAddress`. " +
     `Choose one with \`PATCH /api/carts/{id}\` \`{ "shippingMethodId": ... }\`; without a choice the cart ships by the cheapest. ${reach}`,
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { params: CartParams, headers: CartTokenHeaders },
   responses: { 200: successResponse(z.array(ShippingOptionSchema), 'The shipping options, priced for the cart.'), ...errorResponses(401, 403, 404, 409) },
 });
@@ -146,7 +145,7 @@ export const updateCart = apiRoute({
     'Addresses are validated as customer addresses (country: ISO 3166-1 alpha-2); null clears one. Tax and the shipping zone follow the shipping address. ' +
     "`shippingMethodId` must be one of the cart's shipping options (422 SHIPPING_UNAVAILABLE otherwise; 409 while the cart has no shipping address). " +
     `${defaults} ${reach} ${checkedOut}`,
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { params: CartParams, headers: CartTokenHeaders, body: jsonBody(UpdateCartBody, 'Fields to change.') },
   responses: { 200: cartResponse('The updated cart.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
@@ -161,7 +160,7 @@ export const addLine = apiRoute({
     'Adds to the line of the same variant when there is one. A line holds 1 to 1000; a cart at most 50 lines (409 beyond). ' +
     'More than is in stock is 409 naming how many are left; an unknown variant or a product not for sale is 422. ' +
     `Stock is reserved only at checkout. ${reach} ${checkedOut}`,
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { params: CartParams, headers: CartTokenHeaders, body: jsonBody(AddLineBody, 'The variant and how many.') },
   responses: { 200: cartResponse('The whole cart, priced now.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
@@ -173,7 +172,7 @@ export const updateLine = apiRoute({
   tags,
   summary: "Change a line's quantity",
   description: `0 removes the line. Raising it beyond the stock is 409 naming how many are left. ${reach} ${checkedOut}`,
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { params: LineParams, headers: CartTokenHeaders, body: jsonBody(UpdateLineBody, 'The new quantity.') },
   responses: { 200: cartResponse('The whole cart, priced now.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
@@ -185,7 +184,7 @@ export const removeLine = apiRoute({
   tags,
   summary: 'Remove a line',
   description: `Answers 200 with the whole cart (not 204), so the client need not read it again. ${reach} ${checkedOut}`,
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { params: LineParams, headers: CartTokenHeaders },
   responses: { 200: cartResponse('The whole cart, priced now.'), ...errorResponses(401, 403, 404, 409) },
 });
@@ -200,7 +199,7 @@ export const applyCoupon = apiRoute({
     'Replaces any coupon the cart had. An unknown code is 422; a code that cannot be used now (inactive, not started, expired, used up, ' +
     'used the most times by this customer or guest email, no eligible item, subtotal below its minimum) is 409 naming why, and is not kept. ' +
     `${reach} ${checkedOut}`,
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { params: CartParams, headers: CartTokenHeaders, body: jsonBody(ApplyCouponBody, 'The code (case-insensitive).') },
   responses: { 200: cartResponse('The cart with the discount.'), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
@@ -212,7 +211,7 @@ export const removeCoupon = apiRoute({
   tags,
   summary: 'Remove the coupon',
   description: `Answers 200 with the whole cart. ${reach} ${checkedOut}`,
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { params: CartParams, headers: CartTokenHeaders },
   responses: { 200: cartResponse('The cart without a coupon.'), ...errorResponses(401, 403, 404, 409) },
 });
@@ -237,7 +236,7 @@ export const applyGiftCard = apiRoute({
     'locked out like sign-in: 5 from one network within 15 minutes refuse that network every gift-card code, the right one too, for 15 minutes ' +
     '(429 with Retry-After). A card that cannot pay this cart (disabled, expired, in another currency, empty) is 409. Applying a card twice keeps it once. ' +
     `${reach} ${checkedOut}`,
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { params: CartParams, headers: CartTokenHeaders, body: jsonBody(ApplyGiftCardBody, 'The code.') },
   responses: { 200: cartResponse('The cart with the card in `giftCards`.'), ...errorResponses(401, 403, 404, 409, 429, ...bodyErrors) },
 });
@@ -249,7 +248,7 @@ export const removeGiftCard = apiRoute({
   tags,
   summary: 'Remove a gift card from the cart',
   description: `Answers 200 with the whole cart; a card not on the cart is 404. ${reach} ${checkedOut}`,
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { params: GiftCardParams, headers: CartTokenHeaders },
   responses: { 200: cartResponse('The cart without the card.'), ...errorResponses(401, 403, 404, 409) },
 });
@@ -266,8 +265,7 @@ export const adoptCart = apiRoute({
     'added, at most 1000 per line; 409 if the two would exceed 50 lines), which also takes the guest email, addresses and coupon where it has ' +
     "none, and the guest cart is deleted. Answers with the user's cart. `POST /api/auth/login` does the same with `cartToken` in its body. " +
     'API keys get 403; a wrong token 404; a checked-out guest cart 409.',
-  security: bearerAuth,
-  middleware: [requireUser()] as const,
+  policy: { access: access.user("the guest cart's token makes it the user's; a wrong token is 404.") },
   request: { params: CartParams, headers: CartTokenHeaders, body: { ...jsonBody(z.strictObject({}).openapi('AdoptCart'), 'Nothing (an empty body or none).'), required: false } },
   responses: { 200: cartResponse("The signed-in user's cart."), ...errorResponses(401, 403, 404, 409, ...bodyErrors) },
 });
@@ -287,7 +285,7 @@ export const recoverCart = apiRoute({
     'It works once, within 7 days, for that cart only: the cart is `active` again and answered with a new `token` (send it as ' +
     `\`${CART_TOKEN_HEADER}\`; the cart's old token stops working). A wrong, used or expired token, or another cart's, is 404 exactly as an ` +
     'unknown cart; a cart checked out since is 409. No credential needed: the token is the key.',
-  security: optionalAuth,
+  policy: { access: access.public() },
   request: { params: CartParams, body: jsonBody(RecoverCartBody, 'The recovery token.') },
   responses: { 200: successResponse(NewCartSchema, 'The cart, with its new token.'), ...errorResponses(401, 404, 409, ...bodyErrors) },
 });
@@ -307,8 +305,7 @@ export const checkoutCart = apiRoute({
     "this order only (the cart's otherwise; a customer's order uses the account email). A guest order needs an email and every order a " +
     'line (422). A cart is checked out once: a second checkout, even concurrent, is 409. Emits `order.placed`. Answers 201 with `Location: ' +
     `/api/orders/{orderId}\` and the order as \`GET /api/orders/{id}\` shows it. Takes \`Idempotency-Key\`. ${defaults} ${reach}`,
-  security: optionalAuth,
-  policy: { idempotency: { scope: [CART_TOKEN_HEADER] } },
+  policy: { access: access.public(), idempotency: { scope: [CART_TOKEN_HEADER] } },
   request: {
     params: CartParams,
     headers: CartTokenHeaders.extend(IdempotencyHeaders.shape),

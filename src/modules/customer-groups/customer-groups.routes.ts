@@ -1,8 +1,7 @@
+import { access } from '../../lib/route-access';
 import { crudRoutes } from '../../lib/crud-routes';
-import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema } from '../../lib/query';
-import { requirePermission } from '../../middleware/auth';
-import { requireCustomerStaff } from '../customers/customers.access';
 import { customerListQuery } from '../customers/customers.query';
 import { CustomerSchema } from '../customers/customers.schemas';
 import { customerGroupListQuery } from './customer-groups.query';
@@ -40,8 +39,7 @@ export const listMembers = apiRoute({
   summary: "List a customer group's members",
   description:
     'The customers in the group, as `GET /api/customers?group={id}` lists them (the same filters, sorts and fields). 404 for an unknown group. Needs `customers:read` (or `customers:write`).',
-  security: bearerAuth,
-  middleware: [requireCustomerStaff()] as const,
+  policy: { access: access.permission('customers:read', { also: ['customers:write'] }) },
   request: { params: IdParams, query: listQuerySchema(customerListQuery) },
   responses: { 200: listResponse(CustomerSchema, 'A page of the members.'), ...errorResponses(400, 401, 403, 404) },
 });
@@ -54,8 +52,7 @@ export const addMembers = apiRoute({
   summary: 'Add customers to a customer group',
   description:
     'Customers already in the group stay as they are; 422 naming the ids that are not customers (and nobody is added). Prices of the price lists for the group apply to them at once. Needs `customers:write`.',
-  security: bearerAuth,
-  middleware: [requirePermission('customers:write')] as const,
+  policy: { access: access.permission('customers:write') },
   request: { params: IdParams, body: jsonBody(AddMembersBody, 'The customers to add.') },
   responses: { 200: successResponse(CustomerGroupSchema, 'The group, with its new member count.'), ...errorResponses(...writeErrors, 404, 409) },
 });
@@ -67,8 +64,7 @@ export const removeMember = apiRoute({
   tags: [tag],
   summary: 'Remove a customer from a customer group',
   description: "The group's price lists stop applying to the customer at once. 404 when the group does not exist or the customer is not in it. Needs `customers:write`.",
-  security: bearerAuth,
-  middleware: [requirePermission('customers:write')] as const,
+  policy: { access: access.permission('customers:write') },
   request: { params: MemberParams },
   responses: { 204: noContentResponse, ...errorResponses(401, 403, 404) },
 });

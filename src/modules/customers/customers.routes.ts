@@ -1,14 +1,13 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { requireCredential, requirePermission } from '../../middleware/auth';
-import { apiRoute, bearerAuth, crudOperations, errorResponses, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, crudOperations, errorResponses, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
-import { requireCustomerStaff, SELF_ID } from './customers.access';
+import { SELF_ID } from './customers.access';
 import { customerListQuery } from './customers.query';
 import { CreateCustomerBody, CustomerSchema, UpdateCustomerBody, UpdatedCustomerSchema } from './customers.schemas';
 
 const tags = ['Customers'];
 const names = crudOperations('customers', 'Customer', 'Customers');
-const signedIn = requireCredential();
 
 export const CustomerParams = z.object({
   id: z
@@ -19,7 +18,7 @@ export const CustomerParams = z.object({
 });
 
 const reach =
-  'Staff (`customers:read` to read, `customers:write` to change) reach every customer. A signed-in customer reaches only ' +
+  'staff (`customers:read` to read, `customers:write` to change) reach every customer. A signed-in customer reaches only ' +
   `its own account (also as \`${SELF_ID}\`); any other id answers 404, as an unknown one does.`;
 
 export const listCustomers = apiRoute({
@@ -29,8 +28,7 @@ export const listCustomers = apiRoute({
   tags,
   summary: 'List customers',
   description: 'Users with the role `customer`. Needs `customers:read` (or `customers:write`); customers themselves get 403.',
-  security: bearerAuth,
-  middleware: [requireCustomerStaff()] as const,
+  policy: { access: access.permission('customers:read', { also: ['customers:write'] }) },
   request: { query: listQuerySchema(customerListQuery) },
   responses: { 200: listResponse(CustomerSchema, 'A page of customers.'), ...errorResponses(400, 401, 403) },
 });
@@ -42,8 +40,7 @@ export const createCustomer = apiRoute({
   tags,
   summary: 'Create a customer',
   description: 'Emits `customer.registered`. The email is unique across all users, compared case-insensitively (409). Needs `customers:write`.',
-  security: bearerAuth,
-  middleware: [requirePermission('customers:write')] as const,
+  policy: { access: access.permission('customers:write') },
   request: { body: jsonBody(CreateCustomerBody, 'The customer.') },
   responses: { 201: successResponse(CustomerSchema, 'The created customer.'), ...errorResponses(...writeErrors, 409) },
 });
@@ -54,9 +51,8 @@ export const getCustomer = apiRoute({
   path: '/customers/{id}',
   tags,
   summary: 'Get a customer',
-  description: `${reach} \`${SELF_ID}\` with an API key is 403: a key acts for no user.`,
-  security: bearerAuth,
-  middleware: [signedIn] as const,
+  description: `\`${SELF_ID}\` with an API key is 403: a key acts for no user.`,
+  policy: { access: access.credential(reach) },
   request: { params: CustomerParams, query: readQuerySchema(customerListQuery.selectable) },
   responses: { 200: successResponse(CustomerSchema, 'The customer.'), ...errorResponses(400, 401, 403, 404) },
 });
@@ -68,12 +64,11 @@ export const updateCustomer = apiRoute({
   tags,
   summary: 'Update a customer',
   description:
-    `${reach} A customer may not change its own \`status\` (403). An email taken by another user is 409. The email is the sign-in ` +
+    `A customer may not change its own \`status\` (403). An email taken by another user is 409. The email is the sign-in ` +
     'identity: changing it retires every token of the account (and its unused password-reset links), whoever changes it. A customer ' +
     'changing its own email also sends `currentPassword` (422 naming it when missing or wrong, and nothing changes), and the answer ' +
     'carries `session`, a fresh token that replaces the one of the request; staff (`customers:write`) need no password, and the customer signs in again.',
-  security: bearerAuth,
-  middleware: [signedIn] as const,
+  policy: { access: access.credential(reach) },
   request: { params: CustomerParams, body: jsonBody(UpdateCustomerBody, 'Fields to change.') },
   responses: { 200: successResponse(UpdatedCustomerSchema, 'The updated customer.'), ...errorResponses(...writeErrors, 404, 409) },
 });
@@ -84,11 +79,8 @@ export const deleteCustomer = apiRoute({
   path: '/customers/{id}',
   tags,
   summary: 'Delete a customer',
-  description:
-    'Deletes the account with its addresses; its tokens stop working at once. Needs `customers:write` (a customer deleting itself gets 403). ' +
-    '409 when other records must keep the customer: disable it instead.',
-  security: bearerAuth,
-  middleware: [signedIn] as const,
+  description: 'Deletes the account with its addresses; its tokens stop working at once. ' + '409 when other records must keep the customer: disable it instead.',
+  policy: { access: access.credential('staff with `customers:write`; a customer deleting itself gets 403, another customer 404.') },
   request: { params: CustomerParams },
   responses: { 204: noContentResponse, ...errorResponses(401, 403, 404, 409) },
 });

@@ -1,7 +1,7 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, errorResponses, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema } from '../../lib/query';
-import { requireCredential, requirePermission } from '../../middleware/auth';
 import { CustomerParams } from './customers.routes';
 import { storeCreditListQuery } from './store-credit.query';
 import { AdjustStoreCreditBody, StoreCreditBalanceSchema, StoreCreditEntrySchema } from './store-credit.schemas';
@@ -17,9 +17,8 @@ export const getStoreCredit = apiRoute({
   description:
     "The customer's store credit: `balances`, one per currency it has held credit in (never below zero), beside a page of its ledger's entries, newest first, each " +
     'with its reason and the order, refund, return or payment it came from. Credit comes from refunds to store credit and staff adjustments, and is spent by ' +
-    '`store_credit` payments. For the customer itself (or `me`) and staff with `customers:read` / `customers:write`; another customer is 404.',
-  security: bearerAuth,
-  middleware: [requireCredential()] as const,
+    '`store_credit` payments.',
+  policy: { access: access.credential('the customer itself (or `me`), and staff with `store-credit:read` or `store-credit:write`; another customer is 404.') },
   request: { params: CustomerParams, query: listQuerySchema(storeCreditListQuery) },
   responses: {
     200: listResponse(StoreCreditEntrySchema, 'The balances and a page of entries.', { balances: z.array(StoreCreditBalanceSchema) }),
@@ -35,9 +34,8 @@ export const adjustStoreCredit = apiRoute({
   summary: "Adjust a customer's store credit",
   description:
     'Adds (positive `amount`) or takes away (negative) store credit in a currency of the store, as one ledger entry of reason `adjustment` with the note. ' +
-    'Taking more than the balance is 409 and changes nothing. Emits `store_credit.changed`. Needs `customers:write`.',
-  security: bearerAuth,
-  middleware: [requirePermission('customers:write')] as const,
+    'Taking more than the balance is 409 and changes nothing. Emits `store_credit.changed`.',
+  policy: { access: access.permission('store-credit:write') },
   request: { params: CustomerParams, body: jsonBody(AdjustStoreCreditBody, 'The adjustment.') },
   responses: { 201: successResponse(StoreCreditEntrySchema, 'The entry written.'), ...errorResponses(...writeErrors, 404, 409) },
 });

@@ -1,12 +1,11 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { apiRoute, bearerAuth, errorResponses, listResponse, operation, successResponse } from '../../lib/openapi';
+import { apiRoute, errorResponses, listResponse, operation, successResponse } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
-import { requirePermission } from '../../middleware/auth';
 import { eventListQuery } from './events.query';
 import { EventSchema } from './events.schemas';
 
 const tags = ['Events'];
-const canRead = requirePermission('events:read');
 const reach =
   'Needs `events:read` (admins; vendors read the events of their own products, `product.*` and `inventory.low`, and the `order.*` events of orders holding ' +
   'their lines with `data` cut to `orderId`, `orderNumber`, `status`, `previousStatus` and `reason`). Customers read none. ' +
@@ -24,8 +23,7 @@ export const listEvents = apiRoute({
     'oldest first (`sort=position`), pass it as `after`. `pagination.total` counts what is left of that walk, so `hasNext` says whether to go on. ' +
     'A cursor naming no event kept (pruned, or mistyped) is 400, never an empty page. ' +
     `${reach}`,
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('events:read', { vendor: 'scoped' }) },
   request: { query: listQuerySchema(eventListQuery) },
   responses: { 200: listResponse(EventSchema, 'A page of events.'), ...errorResponses(400, 401, 403) },
 });
@@ -37,8 +35,7 @@ export const getEvent = apiRoute({
   tags,
   summary: 'Get an event',
   description: `The same object its webhook deliveries carried (same id, same \`data\`). ${reach}`,
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('events:read', { vendor: 'scoped' }) },
   request: {
     params: z.object({
       id: z

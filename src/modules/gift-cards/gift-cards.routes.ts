@@ -1,12 +1,12 @@
-import { apiRoute, bearerAuth, errorResponses, IdParams, operation, successResponse } from '../../lib/openapi';
+import { access } from '../../lib/route-access';
+import { apiRoute, errorResponses, IdParams, operation, successResponse } from '../../lib/openapi';
 import { readQuerySchema } from '../../lib/query';
 import { crudRoutes } from '../../lib/crud-routes';
-import { requirePermission } from '../../middleware/auth';
 import { giftCardListQuery } from './gift-cards.query';
 import { CreateGiftCardBody, GiftCardDetailSchema, GiftCardSchema, IssuedGiftCardSchema, UpdateGiftCardBody } from './gift-cards.schemas';
 
-// Gift cards are the store's money owed to shoppers: read and issued with the orders permissions
-// (the built-in staff roles hold them; a permission of its own would need its roles migrated).
+// Gift cards are the store's money owed to shoppers: a permission resource of their own
+// (`gift-cards:*`), which no vendor's credential reaches.
 const tag = 'Gift cards';
 
 export const giftCardRoutes = crudRoutes({
@@ -19,7 +19,7 @@ export const giftCardRoutes = crudRoutes({
   createBody: CreateGiftCardBody,
   updateBody: UpdateGiftCardBody,
   listQuery: giftCardListQuery,
-  resource: 'orders',
+  resource: 'gift-cards',
   reads: 'permission',
   operations: ['list', 'create', 'update'],
   conflicts: [],
@@ -42,9 +42,8 @@ export const getGiftCard = apiRoute({
   path: '/gift-cards/{id}',
   tags: [tag],
   summary: 'Get a gift card with its transactions',
-  description: 'The card and every change of its balance (`issued`, `spent` by a payment, ...), oldest first; never its code. Needs `orders:read`.',
-  security: bearerAuth,
-  middleware: [requirePermission('orders:read')] as const,
+  description: 'The card and every change of its balance (`issued`, `spent` by a payment, ...), oldest first; never its code.',
+  policy: { access: access.permission('gift-cards:read') },
   request: { params: IdParams, query: readQuerySchema(giftCardListQuery.selectable) },
   responses: { 200: successResponse(GiftCardDetailSchema, 'The gift card.'), ...errorResponses(400, 401, 403, 404) },
 });

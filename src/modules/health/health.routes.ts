@@ -1,5 +1,6 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { apiRoute, errorResponses, noAuth, operation, successResponse } from '../../lib/openapi';
+import { apiRoute, errorResponses, operation, successResponse } from '../../lib/openapi';
 
 export const HealthSchema = z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['ok', 'unavailable']), time: z.iso.datetime() }).openapi('Health');
 
@@ -8,8 +9,7 @@ export const health = apiRoute({
   method: 'get',
   path: '/health',
   tags: ['Health'],
-  security: noAuth,
-  policy: { counted: false },
+  policy: { access: access.none(), counted: false },
   summary: 'Liveness and database check',
   description: 'Public, needs no credential and counts against no rate limit. 503 when the database cannot be reached.',
   responses: {

@@ -1,12 +1,11 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { apiRoute, bearerAuth, errorResponses, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, errorResponses, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema } from '../../lib/query';
-import { requirePermission } from '../../middleware/auth';
 import { MAX_ROWS_PER_PRODUCT } from './plan';
 import { ImportItemSchema, importListQuery, ImportQuery, ImportSchema, ImportSummarySchema } from './imports.schemas';
 
 const tags = ['Products'];
-const canImport = requirePermission('products:write');
 
 export const importProducts = apiRoute({
   ...operation('products', 'import', 'importProducts'),
@@ -23,9 +22,7 @@ export const importProducts = apiRoute({
     'each emits `product.created` or `product.updated` (nothing, if nothing differs). Follow it at `GET /api/imports/{id}`. A vendor user imports its own products. ' +
     `A product has at most ${MAX_ROWS_PER_PRODUCT} rows, as it has at most that many variants: a file with more rows for one handle is refused whole (422, naming the line), before the rest of it is read. ` +
     'The queue checks the caller again before each chunk: once it could no longer import (key revoked or expired, user disabled, vendor suspended, `products:write` taken away), the import ends `failed` with its reason and nothing more is written. Needs `products:write`.',
-  security: bearerAuth,
-  policy: { maxBodyBytes: (config) => config.IMPORT_MAX_BYTES },
-  middleware: [canImport] as const,
+  policy: { access: access.permission('products:write', { vendor: 'scoped' }), maxBodyBytes: (config) => config.IMPORT_MAX_BYTES },
   request: {
     query: ImportQuery,
     body: {
@@ -52,8 +49,7 @@ export const listImports = apiRoute({
   tags,
   summary: 'List product imports',
   description: 'Newest first, with their progress. Needs `products:write`; a vendor user sees its own imports.',
-  security: bearerAuth,
-  middleware: [canImport] as const,
+  policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: { query: listQuerySchema(importListQuery) },
   responses: { 200: listResponse(ImportItemSchema, 'A page of imports.'), ...errorResponses(400, 401, 403) },
 });
@@ -65,8 +61,7 @@ export const getImport = apiRoute({
   tags,
   summary: 'Get a product import',
   description: 'Its progress (`rowsDone` of `rows`; products created, updated, unchanged and failed) and its failures. Needs `products:write`; a vendor user sees its own imports.',
-  security: bearerAuth,
-  middleware: [canImport] as const,
+  policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: {
     params: z.object({
       id: z

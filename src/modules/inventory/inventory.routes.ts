@@ -1,7 +1,7 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, errorResponses, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema } from '../../lib/query';
-import { requireInventory } from './inventory.access';
 import { adjustmentListQuery, inventoryListQuery } from './inventory.query';
 import { AdjustmentResultSchema, AdjustmentSchema, CreateAdjustmentBody, InventoryItemSchema } from './inventory.schemas';
 
@@ -24,8 +24,7 @@ export const listInventory = apiRoute({
   tags,
   summary: 'List stock per variant',
   description: `Lowest stock first by default. \`low=true\` lists the variants at or below their threshold (the variant's, else the product's, else the store's). ${readers}`,
-  security: bearerAuth,
-  middleware: [requireInventory('read')] as const,
+  policy: { access: access.permission('inventory:read', { also: ['inventory:write', 'products:write'], vendor: 'scoped' }) },
   request: { query: listQuerySchema(inventoryListQuery) },
   responses: { 200: listResponse(InventoryItemSchema, 'A page of stock levels.'), ...errorResponses(400, 401, 403) },
 });
@@ -39,8 +38,7 @@ export const createAdjustment = apiRoute({
   description:
     'Needs `inventory:write`. Adds `delta` (negative to take out) and keeps the change in the history. Taking stock from above the threshold to at or below it emits ' +
     '`inventory.low` (once per crossing). Below zero is 409 and changes nothing. Answers with the history row and the stock after it.',
-  security: bearerAuth,
-  middleware: [requireInventory('write')] as const,
+  policy: { access: access.permission('inventory:write', { vendor: 'scoped' }) },
   request: { params: VariantParams, body: jsonBody(CreateAdjustmentBody, 'The adjustment.') },
   responses: { 201: successResponse(AdjustmentResultSchema, 'The adjustment, with the stock after it.'), ...errorResponses(...writeErrors, 404, 409) },
 });
@@ -52,8 +50,7 @@ export const listAdjustments = apiRoute({
   tags,
   summary: "A variant's stock history",
   description: `Every change (orders, cancellations, manual adjustments, stock set through the products API), newest first by default. ${readers}`,
-  security: bearerAuth,
-  middleware: [requireInventory('read')] as const,
+  policy: { access: access.permission('inventory:read', { also: ['inventory:write', 'products:write'], vendor: 'scoped' }) },
   request: { params: VariantParams, query: listQuerySchema(adjustmentListQuery) },
   responses: { 200: listResponse(AdjustmentSchema, 'A page of the history.'), ...errorResponses(400, 401, 403, 404) },
 });

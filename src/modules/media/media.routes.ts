@@ -1,17 +1,14 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { requirePermission } from '../../middleware/auth';
 import {
   apiRoute,
-  bearerAuth,
   crudOperations,
   errorResponses,
   IdParams,
   jsonBody,
   listResponse,
-  noAuth,
   noContentResponse,
   operation,
-  optionalAuth,
   publicReadErrors,
   successResponse,
   writeErrors,
@@ -22,7 +19,6 @@ import { MULTIPART_ALLOWANCE } from './media.limits';
 
 const tags = ['Products'];
 const names = crudOperations('products.media', 'ProductMedia', 'ProductMediaList');
-const canWrite = requirePermission('products:write');
 const binary = { type: 'string', format: 'binary' } as const;
 
 export const listMedia = apiRoute({
@@ -32,8 +28,7 @@ export const listMedia = apiRoute({
   tags,
   summary: "List a product's images",
   description: `The images uploaded to the product (at most ${MAX_MEDIA_PER_PRODUCT}), in display order: the same list as the product's \`media\`.`,
-  security: optionalAuth,
-  policy: { cache: 'catalogue' },
+  policy: { access: access.public(), cache: 'catalogue' },
   request: { params: IdParams },
   responses: { 200: listResponse(MediaSchema, 'The images.'), ...errorResponses(...publicReadErrors, 404) },
 });
@@ -51,9 +46,7 @@ export const uploadMedia = apiRoute({
     'images, or not the type it was sent as, is 415 with what was found. The file is stored under the SHA-256 of its bytes: the same image uploaded again ' +
     `(to any product) is stored once. Width and height are read from the file. At most ${MAX_MEDIA_PER_PRODUCT} images per product (409). ` +
     "Emits `product.updated`. Needs `products:write`; a vendor user only on its vendor's products.",
-  security: bearerAuth,
-  policy: { maxBodyBytes: (config) => config.MEDIA_MAX_BYTES + MULTIPART_ALLOWANCE },
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('products:write', { vendor: 'scoped' }), maxBodyBytes: (config) => config.MEDIA_MAX_BYTES + MULTIPART_ALLOWANCE },
   request: {
     params: IdParams,
     query: UploadMediaQuery,
@@ -87,8 +80,7 @@ export const getMedia = apiRoute({
   path: '/products/{id}/media/{mediaId}',
   tags,
   summary: 'Get an image',
-  security: optionalAuth,
-  policy: { cache: 'catalogue' },
+  policy: { access: access.public(), cache: 'catalogue' },
   request: { params: MediaParams },
   responses: { 200: successResponse(MediaSchema, 'The image.'), ...errorResponses(...publicReadErrors, 404) },
 });
@@ -100,8 +92,7 @@ export const updateMedia = apiRoute({
   tags,
   summary: 'Edit or move an image',
   description: 'Alt text, the variant shown, and `position`: the image moves there and the others close up behind it. Emits `product.updated`. Needs `products:write`.',
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: { params: MediaParams, body: jsonBody(UpdateMediaBody, 'Fields to change.') },
   responses: { 200: successResponse(MediaSchema, 'The image.'), ...errorResponses(...writeErrors, 404) },
 });
@@ -114,8 +105,7 @@ export const deleteMedia = apiRoute({
   summary: 'Delete an image',
   description:
     'The images after it move up one place. The stored file is deleted too when no other image (of any product) uses it. Emits `product.updated`. Needs `products:write`.',
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: { params: MediaParams },
   responses: { 204: noContentResponse, ...errorResponses(401, 403, 404) },
 });
@@ -143,8 +133,7 @@ export const getMediaFile = apiRoute({
   description:
     'Serves an uploaded image by the key in its `url`, outside /api: no credential, never rate limited. Cached for a year as immutable, with `ETag` ' +
     '(`If-None-Match` answers 304) and byte ranges (`Range: bytes=0-1023` answers 206; a range past the end 416).',
-  security: noAuth,
-  policy: { counted: false },
+  policy: { access: access.none(), counted: false },
   request: { params: FileParams },
   responses: {
     200: { description: 'The image.', headers: fileHeaders, content: Object.fromEntries(MEDIA_TYPES.map((type) => [type, { schema: binary }])) },

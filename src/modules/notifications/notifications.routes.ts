@@ -1,15 +1,13 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { requirePermission } from '../../middleware/auth';
 import { DEFAULT_TEMPLATES } from '../../notifications/defaults';
 import { carriesCredential } from '../../notifications/triggers';
-import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, errorResponses, IdParams, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { notificationListQuery, templateListQuery } from './notifications.query';
 import { NotificationSchema, NotificationTemplateSchema, PreviewTemplateBody, RenderedSchema, UpdateTemplateBody } from './notifications.schemas';
 
 const tags = ['Notifications'];
-const canRead = requirePermission('notifications:read');
-const canWrite = requirePermission('notifications:write');
 const readErrors = [400, 401, 403] as const;
 
 const pipeline =
@@ -31,8 +29,7 @@ export const listNotifications = apiRoute({
   tags,
   summary: 'List sent and pending notifications',
   description: `Newest first. ${pipeline} Filter \`status=failed\` for what could not be sent (\`lastError\`, \`attempts\`). Needs \`notifications:read\`.`,
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('notifications:read') },
   request: { query: listQuerySchema(notificationListQuery) },
   responses: { 200: listResponse(NotificationSchema, 'A page of notifications.'), ...errorResponses(...readErrors) },
 });
@@ -44,8 +41,7 @@ export const getNotification = apiRoute({
   tags,
   summary: 'Get a notification',
   description: 'The rendered message and its delivery state. Needs `notifications:read`.',
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('notifications:read') },
   request: { params: IdParams, query: readQuerySchema(notificationListQuery.selectable) },
   responses: { 200: successResponse(NotificationSchema, 'The notification.'), ...errorResponses(...readErrors, 404) },
 });
@@ -61,8 +57,7 @@ export const listTemplates = apiRoute({
   tags,
   summary: 'List notification templates',
   description: 'One per key and channel, with the variables each may use. Needs `notifications:read`.',
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('notifications:read') },
   request: { query: listQuerySchema(templateListQuery) },
   responses: { 200: listResponse(NotificationTemplateSchema, 'A page of templates.'), ...errorResponses(...readErrors) },
 });
@@ -74,8 +69,7 @@ export const getTemplate = apiRoute({
   tags,
   summary: 'Get a notification template',
   description: 'Needs `notifications:read`.',
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('notifications:read') },
   request: { params: IdParams, query: readQuerySchema(templateListQuery.selectable) },
   responses: { 200: successResponse(NotificationTemplateSchema, 'The template.'), ...errorResponses(...readErrors, 404) },
 });
@@ -87,8 +81,7 @@ export const updateTemplate = apiRoute({
   tags,
   summary: 'Edit a notification template',
   description: `Messages planned from now on use the new texts; those already written keep theirs. ${credentialRule} ${templateRules} Needs \`notifications:write\`.`,
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('notifications:write') },
   request: { params: IdParams, body: jsonBody(UpdateTemplateBody, 'Fields to change.') },
   responses: { 200: successResponse(NotificationTemplateSchema, 'The updated template.'), ...errorResponses(...writeErrors, 404) },
 });
@@ -100,8 +93,7 @@ export const previewTemplate = apiRoute({
   tags,
   summary: 'Render a template (or a draft of it) without saving',
   description: `Renders the stored texts, or the drafts given, with sample values overlaid by \`data\`, and checks them as a save would. ${templateRules} Needs \`notifications:write\`.`,
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('notifications:write') },
   request: { params: IdParams, body: jsonBody(PreviewTemplateBody, 'Drafts and data.') },
   responses: { 200: successResponse(RenderedSchema, 'The rendered message and the data used.'), ...errorResponses(...writeErrors, 404) },
 });
@@ -113,8 +105,7 @@ export const resetTemplate = apiRoute({
   tags,
   summary: 'Put a template back to its default',
   description: `Restores the texts the store started with and switches it on. ${credentialRule} Needs \`notifications:write\`.`,
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('notifications:write') },
   // Like every action POST, it takes an optional JSON body; this one has nothing to say.
   request: { params: IdParams, body: { ...jsonBody(z.strictObject({}), 'Nothing: an empty object, or no body.'), required: false } },
   responses: { 200: successResponse(NotificationTemplateSchema, 'The template, as it was at first.'), ...errorResponses(...writeErrors, 404) },

@@ -1,6 +1,6 @@
-import { requireCredential, requirePermission } from '../../middleware/auth';
+import { access } from '../../lib/route-access';
 import { IdempotencyHeaders } from '../../middleware/idempotency';
-import { apiRoute, bearerAuth, crudOperations, errorResponses, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, crudOperations, errorResponses, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { orderDetailFields, orderListQuery } from './orders.query';
 import { CancelOrderBody, CreateOrderBody, OrderDetailSchema, OrderSchema, UpdateOrderBody } from './orders.schemas';
@@ -8,10 +8,9 @@ import { OrderParams } from './orders.schemas';
 
 const tags = ['Orders'];
 const names = crudOperations('orders', 'Order', 'Orders');
-const signedIn = requireCredential();
 
 const reach =
-  'Staff with `orders:read` (or `orders:write`) see every order. A customer sees only its own orders; a vendor user (or a key of the vendor role) ' +
+  'staff with `orders:read` (or `orders:write`) see every order. A customer sees only its own orders; a vendor user (or a key of the vendor role) ' +
   'only the orders that contain a line of its vendor, and in them only its own lines, with amounts computed from those lines alone: ' +
   'subtotal, discount, tax and total are sums of its lines, shipping is 0, and amountPaid, amountRefunded and amountDue are null. ' +
   'Any other order answers 404, as an unknown one does.';
@@ -22,9 +21,8 @@ export const listOrders = apiRoute({
   path: '/orders',
   tags,
   summary: 'List orders',
-  description: `${reach} \`total\` sorts amounts in each order's own currency (a vendor's: the total of its lines).`,
-  security: bearerAuth,
-  middleware: [signedIn] as const,
+  description: "`total` sorts amounts in each order's own currency (a vendor's: the total of its lines).",
+  policy: { access: access.credential(reach) },
   request: { query: listQuerySchema(orderListQuery) },
   responses: { 200: listResponse(OrderSchema, 'A page of orders.'), ...errorResponses(400, 401, 403) },
 });
@@ -43,9 +41,7 @@ export const createOrder = apiRoute({
     'An order with money to pay that is still unpaid after `ORDER_PAYMENT_TTL_MINUTES` (60 by default) is cancelled by the store as the ' +
     'cancel action does (its stock and coupon use given back; actor `system`, reason `payment_expired` in its history and its events). ' +
     'Takes `Idempotency-Key`.',
-  security: bearerAuth,
-  middleware: [signedIn] as const,
-  policy: { idempotency: { scope: [] } },
+  policy: { access: access.credential('a signed-in customer for itself, staff with `orders:write` for anyone; vendors are refused (403).'), idempotency: { scope: [] } },
   request: { headers: IdempotencyHeaders, body: jsonBody(CreateOrderBody, 'The lines and who the order is for.') },
   responses: { 201: successResponse(OrderDetailSchema, 'The placed order.'), ...errorResponses(400, ...writeErrors, 409) },
 });
@@ -56,9 +52,8 @@ export const getOrder = apiRoute({
   path: '/orders/{id}',
   tags,
   summary: 'Get an order',
-  description: `${reach} Shows the status history too.`,
-  security: bearerAuth,
-  middleware: [signedIn] as const,
+  description: 'Shows the status history too.',
+  policy: { access: access.credential(reach) },
   request: { params: OrderParams, query: readQuerySchema(orderDetailFields) },
   responses: { 200: successResponse(OrderDetailSchema, 'The order.'), ...errorResponses(400, 401, 403, 404) },
 });
@@ -73,8 +68,7 @@ export const updateOrder = apiRoute({
     'Needs `orders:write`. `status` moves the order through its state machine: pending -> processing -> shipped -> completed; pending or ' +
     'processing -> cancelled; processing, shipped or completed -> refunded. Any other move (staying put included) is 409 naming the ' +
     'allowed ones. Each move emits `order.updated`; `cancelled` does what the cancel action does. `notes` alone emits no event.',
-  security: bearerAuth,
-  middleware: [requirePermission('orders:write')] as const,
+  policy: { access: access.permission('orders:write') },
   request: { params: OrderParams, body: jsonBody(UpdateOrderBody, 'Fields to change.') },
   responses: { 200: successResponse(OrderDetailSchema, 'The changed order.'), ...errorResponses(...writeErrors, 404, 409) },
 });
@@ -90,9 +84,7 @@ export const cancelOrder = apiRoute({
     'returned, and its coupon use is given back. Staff with `orders:write` cancel pending or processing orders; a customer cancels its own ' +
     'order while it is pending (409 after that). An order with money on it (paid more than refunded) is 409: refund it first. Cancelling a ' +
     'cancelled order is 409. The `reason` is kept as the history note and sent as `reason` in both events. Takes `Idempotency-Key`.',
-  security: bearerAuth,
-  middleware: [signedIn] as const,
-  policy: { idempotency: { scope: [] } },
+  policy: { access: access.credential("staff with `orders:write` any order, a customer its own (another's is 404); vendors are refused (403)."), idempotency: { scope: [] } },
   request: {
     params: OrderParams,
     headers: IdempotencyHeaders,

@@ -1,16 +1,15 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, listResponse, noAuth, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, errorResponses, IdParams, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
-import { requireCredential, requirePermission } from '../../middleware/auth';
 import { IdempotencyHeaders } from '../../middleware/idempotency';
 import { orderPaymentListQuery, paymentListQuery, refundListQuery } from './payments.query';
 import { CreatePaymentBody, CreateRefundBody, PaymentAttemptSchema, PaymentSchema, RefundSchema } from './payments.schemas';
 import { OrderParams } from '../orders/orders.schemas';
 
 const tags = ['Payments'];
-const signedIn = requireCredential();
 const reach =
-  'Staff with `payments:read` or `payments:write` see every payment; a signed-in customer sees the payments of its own orders only ' +
+  'staff with `payments:read` or `payments:write` see every payment; a signed-in customer sees the payments of its own orders only ' +
   "(another's is 404); vendor users and keys (a payment is the whole order's money) and API keys without the permission get 403.";
 const PaymentParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'pay_01JD0000000000000000000000' }) });
 const idempotency = 'Accepts `Idempotency-Key`: a repeat with the same key and body within 24 hours returns the first response without charging again.';
@@ -31,9 +30,10 @@ export const createPayment = apiRoute({
     'status `failed` and its `failureReason` (like a declined transaction in Shopify), and `payment.failed`; check `status`. A provider that does not answer is ' +
     '502 PROVIDER_ERROR: the payment stays `pending` and is settled by a retry with the same `Idempotency-Key` (which never charges twice) or by the store within minutes. ' +
     idempotency,
-  security: bearerAuth,
-  middleware: [signedIn] as const,
-  policy: { idempotency: { scope: [] } },
+  policy: {
+    access: access.credential("`payments:write` for any method; a signed-in customer may start `stripe` on its own order (another's is 404); vendors are refused (403)."),
+    idempotency: { scope: [] },
+  },
   request: { params: OrderParams, headers: IdempotencyHeaders, body: jsonBody(CreatePaymentBody, 'The payment.') },
   responses: { 201: successResponse(PaymentAttemptSchema, 'The payment: `completed`, `failed` or `pending`.'), ...errorResponses(...writeErrors, 404, 409, 502) },
 });
@@ -44,9 +44,7 @@ export const listOrderPayments = apiRoute({
   path: '/orders/{id}/payments',
   tags,
   summary: "List an order's payments",
-  description: reach,
-  security: bearerAuth,
-  middleware: [signedIn] as const,
+  policy: { access: access.credential(reach) },
   request: { params: OrderParams, query: listQuerySchema(orderPaymentListQuery) },
   responses: { 200: listResponse(PaymentSchema, 'A page of payments.'), ...errorResponses(400, 401, 403, 404) },
 });
@@ -57,9 +55,7 @@ export const listPayments = apiRoute({
   path: '/payments',
   tags,
   summary: 'List payments',
-  description: reach,
-  security: bearerAuth,
-  middleware: [signedIn] as const,
+  policy: { access: access.credential(reach) },
   request: { query: listQuerySchema(paymentListQuery) },
   responses: { 200: listResponse(PaymentSchema, 'A page of payments.'), ...errorResponses(400, 401, 403) },
 });
@@ -70,9 +66,7 @@ export const getPayment = apiRoute({
   path: '/payments/{id}',
   tags,
   summary: 'Get a payment',
-  description: reach,
-  security: bearerAuth,
-  middleware: [signedIn] as const,
+  policy: { access: access.credential(reach) },
   request: { params: PaymentParams, query: readQuerySchema(paymentListQuery.selectable) },
   responses: { 200: successResponse(PaymentSchema, 'The payment.'), ...errorResponses(400, 401, 403, 404) },
 });
@@ -90,9 +84,7 @@ export const createRefund = apiRoute({
     "refunded through Stripe's Refunds API. A refund the provider refuses is kept as `failed` and answered 409; one it does not answer is 502 PROVIDER_ERROR and " +
     'stays `pending` until a retry with the same `Idempotency-Key` (never refunding twice) or the store settles it. ' +
     idempotency,
-  security: bearerAuth,
-  middleware: [requirePermission('payments:write')] as const,
-  policy: { idempotency: { scope: [] } },
+  policy: { access: access.permission('payments:write'), idempotency: { scope: [] } },
   request: { params: PaymentParams, headers: IdempotencyHeaders, body: jsonBody(CreateRefundBody, 'The refund.') },
   responses: { 201: successResponse(RefundSchema, 'The refund.'), ...errorResponses(...writeErrors, 404, 409, 502) },
 });
@@ -103,9 +95,8 @@ export const listRefunds = apiRoute({
   path: '/payments/{id}/refunds',
   tags,
   summary: "List a payment's refunds",
-  description: `Newest first by default. ${reach}`,
-  security: bearerAuth,
-  middleware: [signedIn] as const,
+  description: 'Newest first by default.',
+  policy: { access: access.credential(reach) },
   request: { params: PaymentParams, query: listQuerySchema(refundListQuery) },
   responses: { 200: listResponse(RefundSchema, 'A page of refunds.'), ...errorResponses(400, 401, 403, 404) },
 });
@@ -125,8 +116,7 @@ export const stripeWebhook = apiRoute({
     "the payment with the decline's reason; `payment_intent.canceled` fails it; `charge.refunded` and `refund.*` record refunds (also those made in the Stripe " +
     "dashboard); `charge.dispute.*` record the dispute's status on the payment (`payment.disputed` when one opens). An event naming a payment the store has not " +
     'written yet is 409, which Stripe retries. 404 while Stripe is not set up. Never rate limited.',
-  security: noAuth,
-  policy: { counted: false },
+  policy: { access: access.none(), counted: false },
   request: {
     body: {
       content: { 'application/json': { schema: z.object({ id: z.string(), type: z.string() }).passthrough().openapi('StripeEvent') } },

@@ -17,7 +17,7 @@ export const priceListRoutes = crudRoutes({
   createBody: CreatePriceListBody,
   updateBody: UpdatePriceListBody,
   listQuery: priceListListQuery,
-  resource: 'products',
+  resource: 'price-lists',
   reads: 'permission',
   slug: null,
   conflicts: ['create', 'update'],

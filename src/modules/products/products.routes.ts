@@ -1,8 +1,7 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { requirePermission } from '../../middleware/auth';
 import {
   apiRoute,
-  bearerAuth,
   crudOperations,
   errorResponses,
   IdParams,
@@ -13,7 +12,6 @@ import {
   publicReadErrors,
   successResponse,
   writeErrors,
-  optionalAuth,
 } from '../../lib/openapi';
 import { fieldTreeFromSchema, listQuerySchema, readQuerySchemaWith } from '../../lib/query';
 import { FacetsSchema } from './products.facets';
@@ -23,7 +21,6 @@ import { CreateProductBody, CreateVariantBody, ProductSchema, UpdateProductBody,
 const tags = ['Products'];
 const names = crudOperations('products', 'Product', 'Products');
 const variantNames = crudOperations('products.variants', 'ProductVariant', 'ProductVariants');
-const canWrite = requirePermission('products:write');
 const VariantParams = IdParams.extend({
   variantId: z
     .string()
@@ -43,8 +40,7 @@ export const listProducts = apiRoute({
     "Public callers see active products only; admins see every status and may filter on it. A vendor user sees only its own vendor's products, in every status. " +
     'With `q` the list is a full-text search, ordered by relevance (`sort=relevance`, the default then) or by the `sort` given; `sort=relevance` without `q` is 400. ' +
     "With `currency` (docs/api.md, Prices per currency) prices are shown, filtered and sorted in that currency: a product's own price there when set, else its price converted; `facets=price` counts default-currency buckets, so it is 400 with another currency.",
-  security: optionalAuth,
-  policy: { cache: 'catalogue' },
+  policy: { access: access.public(), cache: 'catalogue' },
   request: { query: listQuerySchema(productListQuery) },
   responses: { 200: listResponse(ProductSchema, 'A page of products.', { facets: FacetsSchema.optional() }), ...errorResponses(...publicReadErrors) },
 });
@@ -66,8 +62,7 @@ export const suggestProducts = apiRoute({
   description:
     'For search-as-you-type: one round trip on the full-text index, cached like the other catalogue reads (ETag, 304). Public callers get active products only. ' +
     'Follow a product suggestion to `/api/products/{id}`, a category to `/api/products?category={slug}`, or search with `/api/products?q=`.',
-  security: optionalAuth,
-  policy: { cache: 'catalogue' },
+  policy: { access: access.public(), cache: 'catalogue' },
   request: {
     query: z.strictObject({ q: z.string().trim().min(1).max(100).openapi({ description: 'What the shopper has typed so far.', example: 'sat' }) }),
   },
@@ -84,8 +79,7 @@ export const createProduct = apiRoute({
     'Without `status` the product is created as a `draft`: it is not for sale and public lists and reads do not show it until its status is ' +
     "set to `active` (send `status: active` here to publish at once); the answer's `message` says so. `stock` defaults to 0. " +
     "Emits `product.created`. Without `slug`, one is made from the name (made unique with a number). Needs `products:write`. A vendor user's product belongs to its vendor: `vendorId` may be left out, and naming another vendor is 403.",
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: { body: jsonBody(CreateProductBody, 'The product.') },
   responses: { 201: successResponse(ProductSchema, 'The created product.'), ...errorResponses(...writeErrors, 409) },
 });
@@ -99,8 +93,7 @@ export const getProduct = apiRoute({
   description:
     "Public callers see active products only. To a vendor user, another vendor's product is 404 (here, on every write and on variant routes). " +
     'With `currency` the prices are shown in that currency, as `GET /api/products` shows them.',
-  security: optionalAuth,
-  policy: { cache: 'catalogue' },
+  policy: { access: access.public(), cache: 'catalogue' },
   request: { params: IdParams, query: readQuerySchemaWith(productListQuery.selectable, { currency: productListQuery.filters.currency.schema }) },
   responses: { 200: successResponse(ProductSchema, 'The product.'), ...errorResponses(...publicReadErrors, 404) },
 });
@@ -112,8 +105,7 @@ export const updateProduct = apiRoute({
   tags,
   summary: 'Update a product',
   description: 'Emits `product.updated` when anything changes. Needs `products:write`. A vendor user cannot move a product to another vendor (403).',
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: { params: IdParams, body: jsonBody(UpdateProductBody, 'Fields to change.') },
   responses: { 200: successResponse(ProductSchema, 'The updated product.'), ...errorResponses(...writeErrors, 404, 409) },
 });
@@ -126,8 +118,7 @@ export const deleteProduct = apiRoute({
   summary: 'Delete a product',
   description:
     'Deletes the product with its variants and category links; emits `product.deleted`. To hide a product but keep it, set its status to `archived`. Needs `products:write`.',
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: { params: IdParams },
   responses: { 204: noContentResponse, ...errorResponses(401, 403, 404) },
 });
@@ -139,8 +130,7 @@ export const listVariants = apiRoute({
   tags,
   summary: "List a product's variants",
   description: 'All variants of the product (at most 100) in one page, in position order. With `currency`, prices in that currency as `GET /api/products` shows them.',
-  security: optionalAuth,
-  policy: { cache: 'catalogue' },
+  policy: { access: access.public(), cache: 'catalogue' },
   request: { params: IdParams, query: variantFields },
   responses: { 200: listResponse(VariantSchema, 'The variants.'), ...errorResponses(...publicReadErrors, 404) },
 });
@@ -152,8 +142,7 @@ export const createVariant = apiRoute({
   tags,
   summary: 'Add a variant',
   description: 'Emits `product.updated`. Needs `products:write`.',
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: { params: IdParams, body: jsonBody(CreateVariantBody, 'The variant.') },
   responses: { 201: successResponse(VariantSchema, 'The created variant.'), ...errorResponses(...writeErrors, 404, 409) },
 });
@@ -164,8 +153,7 @@ export const getVariant = apiRoute({
   path: '/products/{id}/variants/{variantId}',
   tags,
   summary: 'Get a variant',
-  security: optionalAuth,
-  policy: { cache: 'catalogue' },
+  policy: { access: access.public(), cache: 'catalogue' },
   request: { params: VariantParams, query: variantFields },
   responses: { 200: successResponse(VariantSchema, 'The variant.'), ...errorResponses(...publicReadErrors, 404) },
 });
@@ -177,8 +165,7 @@ export const updateVariant = apiRoute({
   tags,
   summary: 'Update a variant',
   description: 'Emits `product.updated` when anything changes. Needs `products:write`.',
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: { params: VariantParams, body: jsonBody(UpdateVariantBody, 'Fields to change.') },
   responses: { 200: successResponse(VariantSchema, 'The updated variant.'), ...errorResponses(...writeErrors, 404, 409) },
 });
@@ -190,8 +177,7 @@ export const deleteVariant = apiRoute({
   tags,
   summary: 'Delete a variant',
   description: 'A product keeps at least one variant (409 for the last one). Emits `product.updated`. Needs `products:write`.',
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: { params: VariantParams },
   responses: { 204: noContentResponse, ...errorResponses(401, 403, 404, 409) },
 });

@@ -17,7 +17,7 @@ export const promotionRoutes = crudRoutes({
   createBody: CreatePromotionBody,
   updateBody: UpdatePromotionBody,
   listQuery: promotionListQuery,
-  resource: 'coupons',
+  resource: 'promotions',
   reads: 'permission',
   slug: { field: 'code' },
   notes: {

@@ -1,27 +1,31 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { orderLines, returnLines, returns } from '../../db/schema';
-import { credentialNeeded, hasPermission, type Principal, vendorScope } from '../../lib/access';
+import { credentialNeeded, hasPermission, isStaff, type Principal, vendorScope } from '../../lib/access';
 import { ApiError } from '../../lib/errors';
-import { type OrderReach, readReach } from '../orders/orders.access';
+import { ALL_ORDERS, type OrderReach } from '../orders/orders.access';
 
 /**
- * Who reaches which returns, as the reach of their orders (orders.access.ts): staff with `orders:read`
- * or `orders:write` every return; a vendor user (or a key of the vendor role) only the returns holding
- * one of its vendor's lines, and in them only those lines; a signed-in customer its own. Another's is
- * 404. Returns use the orders permissions: the built-in roles are rows a migration seeds, so a
- * `returns:*` permission would reach no vendor without one.
+ * Who reaches which returns: staff with `returns:read` or `returns:write` every return; a signed-in
+ * customer its own (another's is 404). Returns move money, so a vendor's credential is refused (403)
+ * whatever it holds, as it is for payments (docs/security.md, "What each permission reaches").
  */
-export const returnReach = readReach;
+export function returnReach(principal: Principal): OrderReach {
+  if (principal.kind === 'anonymous') throw credentialNeeded(principal);
+  if (vendorScope(principal)) throw ApiError.forbidden('Vendor users cannot read or change returns');
+  if (isStaff(principal, 'returns')) return ALL_ORDERS;
+  if (principal.kind === 'user') return { kind: 'customer', customerId: principal.id };
+  throw ApiError.forbidden("This credential lacks the 'returns:read' permission");
+}
 
-/** What a caller may do to a return: `staff` (`orders:write`), `customer` (its own), or nothing (403). */
+/** What a caller may do to a return: `staff` (`returns:write`), `customer` (its own), or nothing (403). */
 export type ReturnWriter = { kind: 'staff' } | { kind: 'customer'; customerId: string };
 
 export function returnWriter(principal: Principal): ReturnWriter {
   if (principal.kind === 'anonymous') throw credentialNeeded(principal);
-  if (vendorScope(principal)) throw ApiError.forbidden('Vendor users cannot request or change returns');
-  if (hasPermission(principal, 'orders:write')) return { kind: 'staff' };
+  if (vendorScope(principal)) throw ApiError.forbidden('Vendor users cannot read or change returns');
+  if (hasPermission(principal, 'returns:write')) return { kind: 'staff' };
   if (principal.kind === 'user') return { kind: 'customer', customerId: principal.id };
-  throw ApiError.forbidden("This credential lacks the 'orders:write' permission");
+  throw ApiError.forbidden("This credential lacks the 'returns:write' permission");
 }
 
 /** The returns a reach covers, as a condition on `returns`. */

@@ -1,5 +1,5 @@
-import { requirePermission } from '../../middleware/auth';
-import { apiRoute, bearerAuth, errorResponses, jsonBody, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { access } from '../../lib/route-access';
+import { apiRoute, errorResponses, jsonBody, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { fieldTreeFromSchema, readQuerySchema } from '../../lib/query';
 import { SettingsSchema, UpdateSettingsBody } from './settings.schemas';
 
@@ -13,8 +13,7 @@ export const getSettings = apiRoute({
   tags,
   summary: 'Get the store settings',
   description: 'Amounts are in major units of `defaultCurrency`, the currency catalogue prices are in. Needs `settings:read`.',
-  security: bearerAuth,
-  middleware: [requirePermission('settings:read')] as const,
+  policy: { access: access.permission('settings:read') },
   request: { query: readQuerySchema(settingsSelectable) },
   responses: { 200: successResponse(SettingsSchema, 'The store settings.'), ...errorResponses(400, 401, 403) },
 });
@@ -32,8 +31,7 @@ export const updateSettings = apiRoute({
     'Shipping amounts are read in major units of the default currency after the change. ' +
     '`shippingFlatRate` and `freeShippingThreshold` are deprecated aliases of the "Standard" shipping method (`/api/settings/shipping-zones`): ' +
     'a request that writes them is answered with `Deprecation`, `Sunset` and `Link` headers, and 409 once that method is deleted (or, for the rate, no longer flat). Needs `settings:write`.',
-  security: bearerAuth,
-  middleware: [requirePermission('settings:write')] as const,
+  policy: { access: access.permission('settings:write') },
   request: { body: jsonBody(UpdateSettingsBody, 'Fields to change.') },
   responses: { 200: successResponse(SettingsSchema, 'The updated settings.'), ...errorResponses(...writeErrors, 409) },
 });

@@ -1,9 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { createMiddleware } from 'hono/factory';
 import { orderLines, orders, shipmentLines, shipments } from '../../db/schema';
-import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
-import { hasPermission, isStaff, type Principal, vendorScope, credentialNeeded } from '../../lib/access';
+import { isStaff, type Principal, vendorScope, credentialNeeded } from '../../lib/access';
 import { ALL_ORDERS, type OrderReach } from '../orders/orders.access';
 
 /**
@@ -35,15 +33,3 @@ export function shipmentLineCondition(reach: OrderReach): SQL | undefined {
 }
 
 const vendorLine = (vendorId: string) => sql`${shipmentLines.orderLineId} IN (SELECT ${orderLines.id} FROM ${orderLines} WHERE ${orderLines.vendorId} = ${vendorId})`;
-
-/** Route guard for changing shipments: `shipments:write` or `orders:write`,. */
-export function requireShipmentWriter() {
-  return createMiddleware<AppEnv>(async function requireShipmentWriter(c, next) {
-    const principal = c.var.principal;
-    if (principal.kind === 'anonymous') throw credentialNeeded(principal);
-    if (!hasPermission(principal, 'shipments:write') && !hasPermission(principal, 'orders:write')) {
-      throw ApiError.forbidden("This credential lacks the 'shipments:write' (or 'orders:write') permission");
-    }
-    return next();
-  });
-}

@@ -1,16 +1,15 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, errorResponses, IdParams, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
-import { requireCredential } from '../../middleware/auth';
 import { IdempotencyHeaders } from '../../middleware/idempotency';
-import { requireShipmentWriter } from './shipments.access';
 import { allShipmentsListQuery, shipmentListQuery } from './shipments.query';
 import { CreateShipmentBody, ShipmentSchema, UpdateShipmentBody } from './shipments.schemas';
 import { OrderParams } from '../orders/orders.schemas';
 
 const tags = ['Shipments'];
 const reach =
-  'Staff with `shipments:*` or `orders:*` (read or write) see every shipment; a vendor user (or a key of the vendor role) sees only the shipments ' +
+  'staff with `shipments:*` or `orders:*` (read or write) see every shipment; a vendor user (or a key of the vendor role) sees only the shipments ' +
   "that carry one of its vendor's lines, and in them only those lines; a signed-in customer those of its own orders. Another's is 404.";
 const writers = 'Needs `shipments:write` or `orders:write`.';
 const ShipmentParams = z.object({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'ship_01JD0000000000000000000000' }) });
@@ -25,9 +24,7 @@ export const createShipment = apiRoute({
     `${writers} Only for orders in \`processing\` (or \`shipped\`, for a later partial shipment); 409 otherwise. \`lines\` default to every unit not yet in a shipment; ` +
     'more units than a line has left is 409, a line of another order 422. Created `shipped`, it counts the units as shipped at once, and the order moves to ' +
     '`shipped` (emitting `order.updated`) once every unit of every line has shipped. Accepts `Idempotency-Key`.',
-  security: bearerAuth,
-  middleware: [requireShipmentWriter()] as const,
-  policy: { idempotency: { scope: [] } },
+  policy: { access: access.permission('shipments:write', { also: ['orders:write'] }), idempotency: { scope: [] } },
   request: { params: OrderParams, headers: IdempotencyHeaders, body: jsonBody(CreateShipmentBody, 'The shipment.') },
   responses: { 201: successResponse(ShipmentSchema, 'The shipment.'), ...errorResponses(...writeErrors, 404, 409) },
 });
@@ -38,9 +35,8 @@ export const listOrderShipments = apiRoute({
   path: '/orders/{id}/shipments',
   tags,
   summary: "List an order's shipments",
-  description: `Oldest first by default. ${reach}`,
-  security: bearerAuth,
-  middleware: [requireCredential()] as const,
+  description: 'Oldest first by default.',
+  policy: { access: access.credential(reach) },
   request: { params: OrderParams, query: listQuerySchema(shipmentListQuery) },
   responses: { 200: listResponse(ShipmentSchema, 'A page of shipments.'), ...errorResponses(400, 401, 403, 404) },
 });
@@ -53,9 +49,8 @@ export const listShipments = apiRoute({
   summary: 'List shipments',
   description:
     'Every shipment the caller reaches, newest first: a warehouse filters `status=pending` for what is waiting to ship, `shipped_after` for what went out. ' +
-    `${reach} Without a shipments or orders permission an API key is 403.`,
-  security: bearerAuth,
-  middleware: [requireCredential()] as const,
+    'Without a shipments or orders permission an API key is 403.',
+  policy: { access: access.credential(reach) },
   request: { query: listQuerySchema(allShipmentsListQuery) },
   responses: { 200: listResponse(ShipmentSchema, 'A page of shipments.'), ...errorResponses(400, 401, 403) },
 });
@@ -66,9 +61,7 @@ export const getShipment = apiRoute({
   path: '/shipments/{id}',
   tags,
   summary: 'Get a shipment',
-  description: reach,
-  security: bearerAuth,
-  middleware: [requireCredential()] as const,
+  policy: { access: access.credential(reach) },
   request: { params: ShipmentParams, query: readQuerySchema(shipmentListQuery.selectable) },
   responses: { 200: successResponse(ShipmentSchema, 'The shipment.'), ...errorResponses(400, 401, 403, 404) },
 });
@@ -82,8 +75,7 @@ export const updateShipment = apiRoute({
   description:
     `${writers} \`status\` moves one step: \`pending\` -> \`shipped\` (the units count as shipped; the order moves to \`shipped\` once everything has) -> ` +
     '`delivered` (the units count as delivered; a `shipped` order moves to `completed` once everything has). Any other move, the same status again included, is 409.',
-  security: bearerAuth,
-  middleware: [requireShipmentWriter()] as const,
+  policy: { access: access.permission('shipments:write', { also: ['orders:write'] }) },
   request: { params: ShipmentParams, body: jsonBody(UpdateShipmentBody, 'Fields to change.') },
   responses: { 200: successResponse(ShipmentSchema, 'The updated shipment.'), ...errorResponses(...writeErrors, 404, 409) },
 });

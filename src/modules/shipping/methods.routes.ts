@@ -1,12 +1,10 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { requirePermission } from '../../middleware/auth';
-import { apiRoute, bearerAuth, crudOperations, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, crudOperations, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, successResponse, writeErrors } from '../../lib/openapi';
 import { CreateShippingMethodBody, ShippingMethodSchema, UpdateShippingMethodBody } from './methods.schemas';
 
 const tags = ['Shipping'];
 const names = crudOperations('shippingZones.methods', 'ShippingMethod', 'ShippingMethods');
-const canRead = requirePermission('settings:read');
-const canWrite = requirePermission('settings:write');
 const path = '/settings/shipping-zones/{id}/methods';
 const item = `${path}/{methodId}`;
 const ZoneParams = IdParams.extend({ id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'szone_01JD0000000000000000000000', description: 'The zone.' }) });
@@ -26,8 +24,7 @@ export const listShippingMethods = apiRoute({
   tags,
   summary: "List a zone's shipping methods",
   description: 'Every method of the zone, active or not, in one page, by `position`. Needs `settings:read`.',
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('settings:read') },
   request: { params: ZoneParams },
   responses: { 200: listResponse(ShippingMethodSchema, 'The methods.'), ...errorResponses(401, 403, 404) },
 });
@@ -41,8 +38,7 @@ export const createShippingMethod = apiRoute({
   description:
     "Bands must ascend without duplicates; amounts are major units of the default currency with at most its decimals, and in `currencyRates` of the entry's currency " +
     '(a currency of the store, not the default, once each), with at most its decimals (422 otherwise). A zone holds at most 20 methods (409 past that). Needs `settings:write`.',
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('settings:write') },
   request: { params: ZoneParams, body: jsonBody(CreateShippingMethodBody, 'The method.') },
   responses: { 201: successResponse(ShippingMethodSchema, 'The created method.'), ...errorResponses(...writeErrors, 404, 409) },
 });
@@ -54,8 +50,7 @@ export const getShippingMethod = apiRoute({
   tags,
   summary: 'Get a shipping method',
   description: 'Needs `settings:read`.',
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('settings:read') },
   request: { params: MethodParams },
   responses: { 200: successResponse(ShippingMethodSchema, 'The method.'), ...errorResponses(401, 403, 404) },
 });
@@ -67,8 +62,7 @@ export const updateShippingMethod = apiRoute({
   tags,
   summary: 'Update a shipping method',
   description: `\`rate\` is replaced whole, and so is \`currencyRates\` (\`[]\` removes them). ${kept} Needs \`settings:write\`.`,
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('settings:write') },
   request: { params: MethodParams, body: jsonBody(UpdateShippingMethodBody, 'Fields to change.') },
   responses: { 200: successResponse(ShippingMethodSchema, 'The updated method.'), ...errorResponses(...writeErrors, 404) },
 });
@@ -80,8 +74,7 @@ export const deleteShippingMethod = apiRoute({
   tags,
   summary: 'Delete a shipping method',
   description: `A cart that chose it ships by the cheapest method left. ${kept} Needs \`settings:write\`.`,
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('settings:write') },
   request: { params: MethodParams },
   responses: { 204: noContentResponse, ...errorResponses(401, 403, 404) },
 });

@@ -1,9 +1,10 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, errorResponses, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema, fieldTreeFromSchema } from '../../lib/query';
 import { DeliveryDetailSchema, DeliverySchema, NoOptionsBody } from './deliveries.schemas';
 import { deliveryListQuery } from './deliveries.query';
-import { canRead, canWrite, tags, WebhookParams } from './webhooks.routes';
+import { tags, WebhookParams } from './webhooks.routes';
 
 const DeliveryParams = WebhookParams.extend({
   deliveryId: z
@@ -23,8 +24,7 @@ export const listDeliveries = apiRoute({
   tags,
   summary: "List a webhook endpoint's deliveries",
   description: 'Newest first by default: each event sent to this endpoint, its outcome, attempt count, last status code and next retry. Needs `webhooks:read`.',
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('webhooks:read') },
   request: { params: WebhookParams, query: listQuerySchema(deliveryListQuery) },
   responses: { 200: listResponse(DeliverySchema, 'A page of deliveries.'), ...errorResponses(400, 401, 403, 404) },
 });
@@ -36,8 +36,7 @@ export const getDelivery = apiRoute({
   tags,
   summary: 'Get a delivery with its attempts and body',
   description: 'Every attempt (time, duration, status code, error, response excerpt, next retry) and the exact JSON body sent. Needs `webhooks:read`.',
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('webhooks:read') },
   request: { params: DeliveryParams, query: readQuerySchema(fieldTreeFromSchema(DeliveryDetailSchema)) },
   responses: { 200: successResponse(DeliveryDetailSchema, 'The delivery.'), ...errorResponses(400, 401, 403, 404) },
 });
@@ -52,8 +51,7 @@ export const redeliver = apiRoute({
     'Whatever its status, the delivery goes back to `pending` and is queued at once, with the same id (`X-Store-Delivery`), so receivers that ' +
     'deduplicate see it as the delivery they know. Its attempts continue from the last, with a fresh retry schedule; `deliveredAt` keeps the time of an ' +
     'earlier success until a new one. A retry already queued for the delivery may still arrive as well. 409 when the endpoint is inactive or was disabled. Needs `webhooks:write`.',
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('webhooks:write') },
   request: { params: DeliveryParams, body: noOptions },
   responses: { ...acceptedResponse('Queued; the delivery, now pending.'), ...errorResponses(...writeErrors, 404, 409) },
 });
@@ -67,8 +65,7 @@ export const testWebhook = apiRoute({
   description:
     'Sends this endpoint (only) a `ping` event, `data: { webhookId, message }`, signed like every delivery; follow it in the deliveries. ' +
     '409 when the endpoint is inactive or was disabled. Needs `webhooks:write`.',
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('webhooks:write') },
   request: { params: WebhookParams, body: noOptions },
   responses: { ...acceptedResponse('Queued; the new delivery.'), ...errorResponses(...writeErrors, 404, 409) },
 });

@@ -1,9 +1,10 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
-import { apiRoute, bearerAuth, errorResponses, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
+import { apiRoute, errorResponses, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { fieldTreeFromSchema, listQuerySchema, readQuerySchema } from '../../lib/query';
 import { replayListQuery } from './replays.query';
 import { CreateReplayBody, REPLAYS_PER_HOUR, ReplaySchema } from './replays.schemas';
-import { canRead, canWrite, tags, WebhookParams } from './webhooks.routes';
+import { tags, WebhookParams } from './webhooks.routes';
 
 const ReplayParams = WebhookParams.extend({
   replayId: z
@@ -27,8 +28,7 @@ export const replayWebhook = apiRoute({
     'The window is worked in pages by a queue: follow `status` and the counts at `GET /api/webhooks/{id}/replays/{replayId}`. ' +
     `One replay per endpoint at a time (409 while one is queued or running) and ${REPLAYS_PER_HOUR} an hour (429 with Retry-After). ` +
     '422 for a window that is empty, in the future or too old, and for kinds the endpoint does not subscribe to; 409 when the endpoint is inactive. Needs `webhooks:write`.',
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('webhooks:write') },
   request: { params: WebhookParams, body: jsonBody(CreateReplayBody, '`from`, `to` and optional `types`.') },
   responses: { 202: successResponse(ReplaySchema, 'Queued; the replay, to follow.'), ...errorResponses(...writeErrors, 404, 409, 429) },
 });
@@ -40,8 +40,7 @@ export const listReplays = apiRoute({
   tags,
   summary: "List a webhook endpoint's replays",
   description: 'Newest first by default, each with its window, kinds, status and counts. Needs `webhooks:read`.',
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('webhooks:read') },
   request: { params: WebhookParams, query: listQuerySchema(replayListQuery) },
   responses: { 200: listResponse(ReplaySchema, 'A page of replays.'), ...errorResponses(400, 401, 403, 404) },
 });
@@ -53,8 +52,7 @@ export const getReplay = apiRoute({
   tags,
   summary: 'Get a replay and its progress',
   description: '`status` and the counts so far: `matched` events looked at, `queued` deliveries sent, `skipped` ones already delivered or on their way. Needs `webhooks:read`.',
-  security: bearerAuth,
-  middleware: [canRead] as const,
+  policy: { access: access.permission('webhooks:read') },
   request: { params: ReplayParams, query: readQuerySchema(fieldTreeFromSchema(ReplaySchema)) },
   responses: { 200: successResponse(ReplaySchema, 'The replay.'), ...errorResponses(400, 401, 403, 404) },
 });

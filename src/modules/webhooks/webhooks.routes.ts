@@ -1,14 +1,12 @@
+import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
 import { crudRoutes } from '../../lib/crud-routes';
-import { apiRoute, bearerAuth, errorResponses, IdParams, jsonBody, operation, successResponse, writeErrors } from '../../lib/openapi';
-import { requirePermission } from '../../middleware/auth';
+import { apiRoute, errorResponses, IdParams, jsonBody, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { webhookListQuery } from './webhooks.query';
 import { CreatedWebhookEndpointSchema, CreateWebhookBody, RotateSecretBody, UpdateWebhookBody, URL_RULES, WebhookEndpointSchema } from './webhooks.schemas';
 
 const tag = 'Webhooks';
 export const tags = [tag];
-export const canRead = requirePermission('webhooks:read');
-export const canWrite = requirePermission('webhooks:write');
 
 export const WebhookParams = z.object({
   id: IdParams.shape.id.openapi({ param: { name: 'id', in: 'path' }, example: 'we_01JD0000000000000000000000' }),
@@ -52,8 +50,7 @@ export const rotateWebhookSecret = apiRoute({
     'Mints a new secret, returned in `secret` this once. The old one keeps signing next to it for `overlapHours` (24 by default; 0 retires it at once): ' +
     'deliveries then carry `X-Store-Signature` (new secret), `X-Store-Signature-Previous` (old secret) and two `v1,` entries in `webhook-signature`, so ' +
     'receivers can switch secrets without missing a delivery. Rotating again during an overlap retires the oldest secret at once. Needs `webhooks:write`.',
-  security: bearerAuth,
-  middleware: [canWrite] as const,
+  policy: { access: access.permission('webhooks:write') },
   request: { params: WebhookParams, body: { ...jsonBody(RotateSecretBody, 'Optional: `overlapHours`.'), required: false } },
   responses: { 200: successResponse(CreatedWebhookEndpointSchema, 'The endpoint with its new secret, shown once.'), ...errorResponses(...writeErrors, 404) },
 });
