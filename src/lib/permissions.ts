@@ -25,6 +25,13 @@ export const PERMISSION_RESOURCES = [
   'audit-log',
   'reports',
   'events',
+  // Money surfaces, each its own resource so no coarser permission reaches them by accident; the
+  // built-in vendor role holds none (migration 0072 granted them to whoever could act on them before).
+  'price-lists',
+  'promotions',
+  'gift-cards',
+  'store-credit',
+  'returns',
 ] as const;
 export const PERMISSION_ACTIONS = ['read', 'write'] as const;
 /**

@@ -85,11 +85,14 @@ describe('/api/price-lists', () => {
     expectError(await api(`/api/price-lists/${id}`, { method: 'PATCH', key, json: { currency: 'EUR' } }), 422, 'VALIDATION_ERROR');
   });
 
-  it('needs products:read to read and products:write to write', async () => {
+  it('needs price-lists:read to read and price-lists:write to write; the products permissions reach neither', async () => {
     expectError(await api('/api/price-lists'), 401, 'AUTHENTICATION_ERROR');
-    const reader = (await createApiKey(db(), { name: 'reader', permissions: ['products:read'] })).key;
+    const reader = (await createApiKey(db(), { name: 'reader', permissions: ['price-lists:read'] })).key;
     expect((await api('/api/price-lists', { key: reader })).status).toBe(200);
     expectError(await api('/api/price-lists', { method: 'POST', key: reader, json: { name: 'x', currency: 'USD' } }), 403, 'AUTHORIZATION_ERROR');
+    const catalogue = (await createApiKey(db(), { name: 'catalogue', permissions: ['products:*'] })).key;
+    expectError(await api('/api/price-lists', { key: catalogue }), 403, 'AUTHORIZATION_ERROR');
+    expectError(await api('/api/price-lists', { method: 'POST', key: catalogue, json: { name: 'x', currency: 'USD' } }), 403, 'AUTHORIZATION_ERROR');
   });
 
   it("keeps its currency's minor units while it has prices in it, and goes with the currency when that is deleted", async () => {

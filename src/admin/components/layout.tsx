@@ -36,7 +36,7 @@ const NAV: NavGroup[] = [
       { href: '/admin/orders', label: 'Orders', needs: ['orders:read', 'orders:write'] },
       { href: '/admin/carts', label: 'Carts', needs: ['carts:read', 'carts:write', 'orders:write'] },
       { href: '/admin/shipments', label: 'Shipments', needs: ['shipments:read', 'shipments:write', 'orders:read', 'orders:write'] },
-      { href: '/admin/returns', label: 'Returns', needs: ['orders:read', 'orders:write'] },
+      { href: '/admin/returns', label: 'Returns', needs: ['returns:read', 'returns:write'] },
     ],
   },
   {
@@ -47,7 +47,7 @@ const NAV: NavGroup[] = [
       { href: '/admin/brands', label: 'Brands', needs: ['brands:write'] },
       { href: '/admin/vendors', label: 'Vendors', needs: ['vendors:read', 'vendors:write'] },
       { href: '/admin/inventory', label: 'Inventory', needs: ['inventory:read', 'inventory:write'] },
-      { href: '/admin/price-lists', label: 'Price lists', needs: ['products:read'] },
+      { href: '/admin/price-lists', label: 'Price lists', needs: ['price-lists:read'] },
     ],
   },
   {
@@ -69,8 +69,8 @@ const NAV: NavGroup[] = [
     label: 'Marketing',
     items: [
       { href: '/admin/coupons', label: 'Coupons', needs: ['coupons:read'] },
-      { href: '/admin/promotions', label: 'Promotions', needs: ['coupons:read'] },
-      { href: '/admin/gift-cards', label: 'Gift cards', needs: ['orders:read'] },
+      { href: '/admin/promotions', label: 'Promotions', needs: ['promotions:read'] },
+      { href: '/admin/gift-cards', label: 'Gift cards', needs: ['gift-cards:read'] },
       { href: '/admin/notifications', label: 'Notifications', needs: ['notifications:read', 'notifications:write'] },
     ],
   },

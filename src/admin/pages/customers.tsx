@@ -126,7 +126,8 @@ export function CustomerDetailPage(v: {
   addresses: Address[];
   orders: Order[];
   orderTotal: number;
-  credit: StoreCreditView;
+  /** Absent for staff without `store-credit:read`. */
+  credit?: StoreCreditView & { canWrite: boolean };
   /** The store's customer groups (the first page of them), to show and change the customer's. */
   groups: CustomerGroup[];
   forms: CustomerDetailForms;
@@ -206,7 +207,7 @@ export function CustomerDetailPage(v: {
         </PostForm>
       ) : null}
 
-      <StoreCreditSection base={base} credit={v.credit} form={v.forms.credit} csrf={v.csrf} canWrite={v.canWrite} />
+      {v.credit ? <StoreCreditSection base={base} credit={v.credit} form={v.forms.credit} csrf={v.csrf} canWrite={v.credit.canWrite} /> : null}
 
       <h2>Latest orders</h2>
       <OrderTable orders={v.orders} />

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';
-import { actorRef, hasPermission } from '../../lib/access';
+import { actorRef, hasPermission, isStaff } from '../../lib/access';
 import { ApiError } from '../../lib/errors';
 import * as addressRoutes from '../../modules/customers/addresses.routes';
 import { CreateAddressBody, UpdateAddressBody } from '../../modules/customers/addresses.schemas';
@@ -78,13 +78,16 @@ async function detailPage(c: C, id: string, failed: Partial<CustomerDetailForms>
     service.getCustomer(c.var.db, target.id),
     addressService.listAddresses(c.var.db, target.id),
     listOrders(c.var.db, parseList(orderListQuery, { customer: target.id, limit: '10' }), readReach(c.var.principal)),
-    creditService.getStoreCredit(c.var.db, target.id, parseList(storeCreditListQuery, { limit: '20' }), storeCreditListQuery),
+    // Store credit is a permission resource of its own: shown to staff holding `store-credit:read` (or write).
+    isStaff(c.var.principal, 'store-credit')
+      ? creditService.getStoreCredit(c.var.db, target.id, parseList(storeCreditListQuery, { limit: '20' }), storeCreditListQuery)
+      : undefined,
     groupService.listCustomerGroups(c.var.db, firstPage(customerGroupListQuery)),
   ]);
   const forms: CustomerDetailForms = {
     details: failed.details ?? detailsOf(customer),
     address: failed.address ?? emptyForm(),
-    credit: failed.credit ?? emptyForm({ currency: credit.balances[0]?.currency ?? '' }),
+    credit: failed.credit ?? emptyForm({ currency: credit?.balances[0]?.currency ?? '' }),
   };
   const view = (
     <CustomerDetailPage
@@ -92,7 +95,7 @@ async function detailPage(c: C, id: string, failed: Partial<CustomerDetailForms>
       addresses={addresses}
       orders={orders.items}
       orderTotal={orders.total}
-      credit={{ balances: credit.balances, entries: credit.items, total: credit.total }}
+      credit={credit ? { balances: credit.balances, entries: credit.items, total: credit.total, canWrite: hasPermission(c.var.principal, 'store-credit:write') } : undefined}
       groups={groups.items}
       forms={forms}
       csrf={sessionOf(c).csrfToken}
@@ -217,11 +220,11 @@ export const customerRoutes = new Hono<AppEnv>()
     return redirectWith(c, HERE, 'Customer deleted.');
   })
   // POST /api/customers/{id}/credit: emits store_credit.changed through the service.
-  .post('/:id/credit', guard(creditRoutes.adjustStoreCredit), reach('write'), async (c) => {
+  .post('/:id/credit', guard(creditRoutes.adjustStoreCredit), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
     try {
-      const target = customerTarget(c.var.principal, id, 'write');
+      const target = customerTarget(c.var.principal, id, 'write', 'store-credit');
       const input = validate(AdjustStoreCreditBody, { amount: num(form, 'amount'), currency: str(form, 'currency'), note: str(form, 'note') });
       await creditService.adjustStoreCredit(c.var.db, target.id, input, { actor: actorRef(c.var.principal) });
       return redirectWith(c, `${HERE}/${id}`, 'Store credit adjusted.');

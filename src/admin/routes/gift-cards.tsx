@@ -27,7 +27,7 @@ async function show(c: Context<AppEnv>, form: FormState, status = 200, issued?: 
     currencies: [store.default.code, ...[...store.digits.keys()].filter((code) => code !== store.default.code).sort()],
     form,
     csrf: session.csrfToken,
-    canWrite: hasPermission(session.principal, 'orders:write'),
+    canWrite: hasPermission(session.principal, 'gift-cards:write'),
     issued,
   };
   return page(c, { title: 'Gift cards', active: HERE, status }, <GiftCardsPage {...view} />);

@@ -20,7 +20,7 @@ import { PriceListEditPage, PriceListListPage, priceListValues } from '../pages/
 const HERE = '/admin/price-lists';
 type C = Context<AppEnv>;
 
-const canWrite = (c: C) => hasPermission(c.var.principal, 'products:write');
+const canWrite = (c: C) => hasPermission(c.var.principal, 'price-lists:write');
 const groupsOf = async (c: C) => (await listCustomerGroups(c.var.db, firstPage(customerGroupListQuery))).items;
 
 /**

@@ -29,7 +29,7 @@ import { listFromText } from './shipping-form';
 const HERE = '/admin/promotions';
 type C = Context<AppEnv>;
 
-const canWrite = (c: C) => hasPermission(c.var.principal, 'coupons:write');
+const canWrite = (c: C) => hasPermission(c.var.principal, 'promotions:write');
 
 async function choices(c: C): Promise<PromotionChoices> {
   const db = c.var.db;

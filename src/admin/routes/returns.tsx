@@ -31,7 +31,7 @@ async function detail(c: C, id: string, failed?: ReturnView['failed'], status = 
   const reach = returnReach(c.var.principal);
   const ret = await service.getReturn(c.var.db, id, reach);
   const order = await orders.getOrder(c.var.db, ret.orderId, reach);
-  const canWrite = hasPermission(c.var.principal, 'orders:write') && !vendorScope(c.var.principal);
+  const canWrite = hasPermission(c.var.principal, 'returns:write') && !vendorScope(c.var.principal);
   return page(
     c,
     { title: `Return ${ret.id}`, active: HERE, status },

@@ -8,7 +8,7 @@ import type * as routes from './store-credit.routes';
 import * as service from './store-credit.service';
 
 export const getStoreCredit: AppRouteHandler<typeof routes.getStoreCredit> = async (c) => {
-  const target = customerTarget(c.var.principal, c.req.valid('param').id, 'read');
+  const target = customerTarget(c.var.principal, c.req.valid('param').id, 'read', 'store-credit');
   const query = c.req.valid('query');
   const { balances, items, total } = await service.getStoreCredit(c.var.db, target.id, query, storeCreditListQuery);
   return list(
@@ -21,7 +21,7 @@ export const getStoreCredit: AppRouteHandler<typeof routes.getStoreCredit> = asy
 };
 
 export const adjustStoreCredit: AppRouteHandler<typeof routes.adjustStoreCredit> = async (c) => {
-  const target = customerTarget(c.var.principal, c.req.valid('param').id, 'write');
+  const target = customerTarget(c.var.principal, c.req.valid('param').id, 'write', 'store-credit');
   const entry = await service.adjustStoreCredit(c.var.db, target.id, c.req.valid('json'), { actor: actorRef(c.var.principal) });
   return created(c, entry, `/api/customers/${target.id}/credit`, 'Store credit adjusted');
 };

@@ -43,7 +43,7 @@ export async function exchangeReturn(
   principal: Principal,
   { numberStart, now = new Date() }: { numberStart?: number; now?: Date } = {},
 ): Promise<Exchange> {
-  if (returnWriter(principal).kind !== 'staff') throw ApiError.forbidden("Only staff (with 'orders:write') exchange a return");
+  if (returnWriter(principal).kind !== 'staff') throw ApiError.forbidden("Only staff (with 'returns:write') exchange a return");
   const current = await getReturn(db, returnId, ALL_ORDERS);
   if (current.status !== 'received' || current.exchangeOrderId) {
     throw ApiError.conflict(`Return '${returnId}' is ${current.status}: a return is exchanged once it is received, and only once`, 'status');

@@ -118,7 +118,7 @@ const overreturned = () => ApiError.conflict('More units would be returned than 
 
 /**
  * Requests a return of some of an order's lines (docs/returns.md): its customer while the window is
- * open, staff (`orders:write`) any time. One batch writes the return (only while the order is still
+ * open, staff (`returns:write`) any time. One batch writes the return (only while the order is still
  * returnable), its lines (whose trigger refuses returning more than was bought: 409) and `return.requested`.
  */
 export async function createReturn(db: Database, orderRef: string, input: CreateReturnInput, principal: Principal, now = new Date()): Promise<Return> {
@@ -218,7 +218,7 @@ export async function updateReturn(db: Database, returnId: string, input: Update
   const current = await getReturn(db, returnId, writer.kind === 'customer' ? { kind: 'customer', customerId: writer.customerId } : ALL_ORDERS);
   const { status } = input;
   const from = writer.kind === 'staff' ? MOVES_FROM[status] : CUSTOMER_MOVES_FROM[status];
-  if (!from) throw ApiError.forbidden(`Only staff (with 'orders:write') may move a return to '${status}'; a customer may cancel its own while requested`);
+  if (!from) throw ApiError.forbidden(`Only staff (with 'returns:write') may move a return to '${status}'; a customer may cancel its own while requested`);
   if (!from.includes(current.status)) {
     throw new ApiError('CONFLICT', `A return cannot move from '${current.status}' to '${status}'`, {
       details: [detailOf({ field: 'status', problem: `cannot move from '${current.status}' to '${status}'`, code: 'conflict' })],
