@@ -235,8 +235,9 @@ class ApiKeysResource(ResourceBase):
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
                 products, categories, brands, inventory, orders, payments, shipments, carts,
                 customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log, reports, events. Actions: read, write. Also
-                `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
+                notifications, content, audit-log, reports, events, price-lists, promotions,
+                gift-cards, store-credit, returns. Actions: read, write. Also `storefront:buyer-ip`:
+                the key may send `X-Buyer-IP` to be counted per shopper.
             type: `secret` (`sk_...`, the default): for servers, holding a role or permissions;
                 never put it in a web page. `publishable` (`pk_...`): safe in browser code. It can
                 do what a shopper without an account can (catalogue, search and content reads, carts
@@ -6702,8 +6703,9 @@ class RolesResource(ResourceBase):
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
                 products, categories, brands, inventory, orders, payments, shipments, carts,
                 customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log, reports, events. Actions: read, write. Also
-                `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
+                notifications, content, audit-log, reports, events, price-lists, promotions,
+                gift-cards, store-credit, returns. Actions: read, write. Also `storefront:buyer-ip`:
+                the key may send `X-Buyer-IP` to be counted per shopper.
         """
         return self._http.call(
             "POST",
@@ -6820,8 +6822,9 @@ class RolesResource(ResourceBase):
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
                 products, categories, brands, inventory, orders, payments, shipments, carts,
                 customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log, reports, events. Actions: read, write. Also
-                `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
+                notifications, content, audit-log, reports, events, price-lists, promotions,
+                gift-cards, store-credit, returns. Actions: read, write. Also `storefront:buyer-ip`:
+                the key may send `X-Buyer-IP` to be counted per shopper.
         """
         return self._http.call(
             "PATCH",

@@ -906,9 +906,9 @@ class CreateApiKey(_CreateApiKeyRequired, total=False):
 
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
-    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports, events. Actions:
-    #: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per
-    #: shopper.
+    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports, events, price-lists,
+    #: promotions, gift-cards, store-credit, returns. Actions: read, write. Also
+    #: `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
     permissions: List[str]
     expiresAt: str
     #: `secret` (`sk_...`, the default): for servers, holding a role or permissions; never put it in
@@ -1531,9 +1531,9 @@ class _CreateRoleRequired(TypedDict):
     name: str
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
-    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports, events. Actions:
-    #: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per
-    #: shopper.
+    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports, events, price-lists,
+    #: promotions, gift-cards, store-credit, returns. Actions: read, write. Also
+    #: `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
     permissions: List[str]
 
 
@@ -4817,9 +4817,9 @@ class UpdateRole(TypedDict, total=False):
     description: Optional[str]
     #: Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands,
     #: inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings,
-    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports, events. Actions:
-    #: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per
-    #: shopper.
+    #: api-keys, coupons, webhooks, notifications, content, audit-log, reports, events, price-lists,
+    #: promotions, gift-cards, store-credit, returns. Actions: read, write. Also
+    #: `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper.
     permissions: List[str]
 
 

@@ -24,7 +24,7 @@ export const listAuditLog = apiRoute({
   description:
     'Every create, update and delete by a staff user, a vendor user or an API key, newest first. Customers acting on their own carts, orders, ' +
     'addresses and profile, guests, and the system (queue consumers, cron) are not recorded. The log cannot be changed: there is no write ' +
-    'route, and the database refuses UPDATE and DELETE on it. Needs `audit-log:read` (admins).',
+    'route, and the database refuses UPDATE and DELETE on it.',
   policy: { access: access.permission('audit-log:read') },
   request: { query: listQuerySchema(auditLogListQuery) },
   responses: { 200: listResponse(AuditEntrySchema, 'A page of audit entries.'), ...errorResponses(400, 401, 403) },
@@ -36,7 +36,6 @@ export const getAuditEntry = apiRoute({
   path: '/audit-log/{id}',
   tags,
   summary: 'Get an audit log entry',
-  description: 'Needs `audit-log:read`.',
   policy: { access: access.permission('audit-log:read') },
   request: { params: EntryParams, query: readQuerySchema(auditLogListQuery.selectable) },
   responses: { 200: successResponse(AuditEntrySchema, 'The entry.'), ...errorResponses(400, 401, 403, 404) },

@@ -37,8 +37,7 @@ export const listMembers = apiRoute({
   path: '/customer-groups/{id}/members',
   tags: [tag],
   summary: "List a customer group's members",
-  description:
-    'The customers in the group, as `GET /api/customers?group={id}` lists them (the same filters, sorts and fields). 404 for an unknown group. Needs `customers:read` (or `customers:write`).',
+  description: 'The customers in the group, as `GET /api/customers?group={id}` lists them (the same filters, sorts and fields). 404 for an unknown group.',
   policy: { access: access.permission('customers:read', { also: ['customers:write'] }) },
   request: { params: IdParams, query: listQuerySchema(customerListQuery) },
   responses: { 200: listResponse(CustomerSchema, 'A page of the members.'), ...errorResponses(400, 401, 403, 404) },
@@ -51,7 +50,7 @@ export const addMembers = apiRoute({
   tags: [tag],
   summary: 'Add customers to a customer group',
   description:
-    'Customers already in the group stay as they are; 422 naming the ids that are not customers (and nobody is added). Prices of the price lists for the group apply to them at once. Needs `customers:write`.',
+    'Customers already in the group stay as they are; 422 naming the ids that are not customers (and nobody is added). Prices of the price lists for the group apply to them at once.',
   policy: { access: access.permission('customers:write') },
   request: { params: IdParams, body: jsonBody(AddMembersBody, 'The customers to add.') },
   responses: { 200: successResponse(CustomerGroupSchema, 'The group, with its new member count.'), ...errorResponses(...writeErrors, 404, 409) },
@@ -63,7 +62,7 @@ export const removeMember = apiRoute({
   path: '/customer-groups/{id}/members/{customerId}',
   tags: [tag],
   summary: 'Remove a customer from a customer group',
-  description: "The group's price lists stop applying to the customer at once. 404 when the group does not exist or the customer is not in it. Needs `customers:write`.",
+  description: "The group's price lists stop applying to the customer at once. 404 when the group does not exist or the customer is not in it.",
   policy: { access: access.permission('customers:write') },
   request: { params: MemberParams },
   responses: { 204: noContentResponse, ...errorResponses(401, 403, 404) },

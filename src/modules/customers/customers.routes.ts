@@ -39,7 +39,7 @@ export const createCustomer = apiRoute({
   path: '/customers',
   tags,
   summary: 'Create a customer',
-  description: 'Emits `customer.registered`. The email is unique across all users, compared case-insensitively (409). Needs `customers:write`.',
+  description: 'Emits `customer.registered`. The email is unique across all users, compared case-insensitively (409).',
   policy: { access: access.permission('customers:write') },
   request: { body: jsonBody(CreateCustomerBody, 'The customer.') },
   responses: { 201: successResponse(CustomerSchema, 'The created customer.'), ...errorResponses(...writeErrors, 409) },

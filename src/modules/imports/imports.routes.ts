@@ -21,7 +21,7 @@ export const importProducts = apiRoute({
     'of an existing product updates it (its variants matched by SKU; a stock difference is recorded as an inventory correction), any other is created, and ' +
     'each emits `product.created` or `product.updated` (nothing, if nothing differs). Follow it at `GET /api/imports/{id}`. A vendor user imports its own products. ' +
     `A product has at most ${MAX_ROWS_PER_PRODUCT} rows, as it has at most that many variants: a file with more rows for one handle is refused whole (422, naming the line), before the rest of it is read. ` +
-    'The queue checks the caller again before each chunk: once it could no longer import (key revoked or expired, user disabled, vendor suspended, `products:write` taken away), the import ends `failed` with its reason and nothing more is written. Needs `products:write`.',
+    'The queue checks the caller again before each chunk: once it could no longer import (key revoked or expired, user disabled, vendor suspended, `products:write` taken away), the import ends `failed` with its reason and nothing more is written.',
   policy: { access: access.permission('products:write', { vendor: 'scoped' }), maxBodyBytes: (config) => config.IMPORT_MAX_BYTES },
   request: {
     query: ImportQuery,
@@ -48,7 +48,7 @@ export const listImports = apiRoute({
   path: '/imports',
   tags,
   summary: 'List product imports',
-  description: 'Newest first, with their progress. Needs `products:write`; a vendor user sees its own imports.',
+  description: 'Newest first, with their progress.',
   policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: { query: listQuerySchema(importListQuery) },
   responses: { 200: listResponse(ImportItemSchema, 'A page of imports.'), ...errorResponses(400, 401, 403) },
@@ -60,7 +60,7 @@ export const getImport = apiRoute({
   path: '/imports/{id}',
   tags,
   summary: 'Get a product import',
-  description: 'Its progress (`rowsDone` of `rows`; products created, updated, unchanged and failed) and its failures. Needs `products:write`; a vendor user sees its own imports.',
+  description: 'Its progress (`rowsDone` of `rows`; products created, updated, unchanged and failed) and its failures.',
   policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: {
     params: z.object({

@@ -36,7 +36,7 @@ export const createAdjustment = apiRoute({
   tags,
   summary: "Adjust a variant's stock",
   description:
-    'Needs `inventory:write`. Adds `delta` (negative to take out) and keeps the change in the history. Taking stock from above the threshold to at or below it emits ' +
+    'Adds `delta` (negative to take out) and keeps the change in the history. Taking stock from above the threshold to at or below it emits ' +
     '`inventory.low` (once per crossing). Below zero is 409 and changes nothing. Answers with the history row and the stock after it.',
   policy: { access: access.permission('inventory:write', { vendor: 'scoped' }) },
   request: { params: VariantParams, body: jsonBody(CreateAdjustmentBody, 'The adjustment.') },

@@ -45,7 +45,7 @@ export const uploadMedia = apiRoute({
     'At most MEDIA_MAX_BYTES (10 MiB unless the store says otherwise; 413 above). The type is read from the first bytes: a file that is not one of these ' +
     'images, or not the type it was sent as, is 415 with what was found. The file is stored under the SHA-256 of its bytes: the same image uploaded again ' +
     `(to any product) is stored once. Width and height are read from the file. At most ${MAX_MEDIA_PER_PRODUCT} images per product (409). ` +
-    "Emits `product.updated`. Needs `products:write`; a vendor user only on its vendor's products.",
+    'Emits `product.updated`.',
   policy: { access: access.permission('products:write', { vendor: 'scoped' }), maxBodyBytes: (config) => config.MEDIA_MAX_BYTES + MULTIPART_ALLOWANCE },
   request: {
     params: IdParams,
@@ -91,7 +91,7 @@ export const updateMedia = apiRoute({
   path: '/products/{id}/media/{mediaId}',
   tags,
   summary: 'Edit or move an image',
-  description: 'Alt text, the variant shown, and `position`: the image moves there and the others close up behind it. Emits `product.updated`. Needs `products:write`.',
+  description: 'Alt text, the variant shown, and `position`: the image moves there and the others close up behind it. Emits `product.updated`.',
   policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: { params: MediaParams, body: jsonBody(UpdateMediaBody, 'Fields to change.') },
   responses: { 200: successResponse(MediaSchema, 'The image.'), ...errorResponses(...writeErrors, 404) },
@@ -103,8 +103,7 @@ export const deleteMedia = apiRoute({
   path: '/products/{id}/media/{mediaId}',
   tags,
   summary: 'Delete an image',
-  description:
-    'The images after it move up one place. The stored file is deleted too when no other image (of any product) uses it. Emits `product.updated`. Needs `products:write`.',
+  description: 'The images after it move up one place. The stored file is deleted too when no other image (of any product) uses it. Emits `product.updated`.',
   policy: { access: access.permission('products:write', { vendor: 'scoped' }) },
   request: { params: MediaParams },
   responses: { 204: noContentResponse, ...errorResponses(401, 403, 404) },

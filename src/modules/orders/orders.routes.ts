@@ -65,7 +65,7 @@ export const updateOrder = apiRoute({
   tags,
   summary: 'Change an order',
   description:
-    'Needs `orders:write`. `status` moves the order through its state machine: pending -> processing -> shipped -> completed; pending or ' +
+    '`status` moves the order through its state machine: pending -> processing -> shipped -> completed; pending or ' +
     'processing -> cancelled; processing, shipped or completed -> refunded. Any other move (staying put included) is 409 naming the ' +
     'allowed ones. Each move emits `order.updated`; `cancelled` does what the cancel action does. `notes` alone emits no event.',
   policy: { access: access.permission('orders:write') },

@@ -78,7 +78,7 @@ export const createRefund = apiRoute({
   tags,
   summary: 'Refund (part of) a payment',
   description:
-    'Needs `payments:write`. `amount` defaults to what is left to refund on the payment; partial refunds are allowed; more than is left, or a payment that is not ' +
+    '`amount` defaults to what is left to refund on the payment; partial refunds are allowed; more than is left, or a payment that is not ' +
     '`completed` / `partially_refunded`, is 409 CONFLICT. The payment becomes `partially_refunded` or `refunded`; once the order has refunded everything paid ' +
     'and is `processing`, `shipped` or `completed`, it moves to `refunded` (emitting `order.updated`); each refund emits `payment.refunded`. A `stripe` payment is ' +
     "refunded through Stripe's Refunds API. A refund the provider refuses is kept as `failed` and answered 409; one it does not answer is 502 PROVIDER_ERROR and " +

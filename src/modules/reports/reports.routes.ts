@@ -13,7 +13,7 @@ import {
 const tags = ['Reports'];
 const source =
   'Read from daily totals the store keeps as orders and refunds are written, so a year costs a few hundred rows, not every order. Days are UTC. ' +
-  'An order counts on the day it was placed, in its own currency, until it is cancelled; a refund on the day it completed. Needs `reports:read`.';
+  'An order counts on the day it was placed, in its own currency, until it is cancelled; a refund on the day it completed.';
 
 export const salesReport = apiRoute({
   ...operation('reports', 'sales', 'getSalesReport'),
@@ -60,7 +60,7 @@ export const promotionReport = apiRoute({
   description:
     'Per promotion, and per coupon (named by its code), applied to orders in the range: the orders that applied it, all it took off them (lines and shipping), the part off shipping, and the order totals of those orders. ' +
     'Read from what each order kept of the promotions it applied when it was placed (renaming or deleting a promotion later changes nothing), summed over the orders of the range in one query. Days are UTC. ' +
-    'An order counts on the day it was placed, in its own currency (orders in others are left out, never converted), until it is cancelled; refunds do not change the figures. Needs `reports:read`.',
+    'An order counts on the day it was placed, in its own currency (orders in others are left out, never converted), until it is cancelled; refunds do not change the figures.',
   policy: { access: access.permission('reports:read') },
   request: { query: PromotionReportQuery },
   responses: { 200: successResponse(PromotionReportSchema, 'The promotions, most discount first.'), ...errorResponses(400, 401, 403) },

@@ -12,7 +12,7 @@ export const getSettings = apiRoute({
   path: '/settings',
   tags,
   summary: 'Get the store settings',
-  description: 'Amounts are in major units of `defaultCurrency`, the currency catalogue prices are in. Needs `settings:read`.',
+  description: 'Amounts are in major units of `defaultCurrency`, the currency catalogue prices are in.',
   policy: { access: access.permission('settings:read') },
   request: { query: readQuerySchema(settingsSelectable) },
   responses: { 200: successResponse(SettingsSchema, 'The store settings.'), ...errorResponses(400, 401, 403) },
@@ -30,7 +30,7 @@ export const updateSettings = apiRoute({
     'set its rate to 1 at `PATCH /api/settings/currencies/{code}` first, then re-express the other rates against it. ' +
     'Shipping amounts are read in major units of the default currency after the change. ' +
     '`shippingFlatRate` and `freeShippingThreshold` are deprecated aliases of the "Standard" shipping method (`/api/settings/shipping-zones`): ' +
-    'a request that writes them is answered with `Deprecation`, `Sunset` and `Link` headers, and 409 once that method is deleted (or, for the rate, no longer flat). Needs `settings:write`.',
+    'a request that writes them is answered with `Deprecation`, `Sunset` and `Link` headers, and 409 once that method is deleted (or, for the rate, no longer flat).',
   policy: { access: access.permission('settings:write') },
   request: { body: jsonBody(UpdateSettingsBody, 'Fields to change.') },
   responses: { 200: successResponse(SettingsSchema, 'The updated settings.'), ...errorResponses(...writeErrors, 409) },

@@ -23,7 +23,7 @@ export const listShippingMethods = apiRoute({
   path,
   tags,
   summary: "List a zone's shipping methods",
-  description: 'Every method of the zone, active or not, in one page, by `position`. Needs `settings:read`.',
+  description: 'Every method of the zone, active or not, in one page, by `position`.',
   policy: { access: access.permission('settings:read') },
   request: { params: ZoneParams },
   responses: { 200: listResponse(ShippingMethodSchema, 'The methods.'), ...errorResponses(401, 403, 404) },
@@ -37,7 +37,7 @@ export const createShippingMethod = apiRoute({
   summary: 'Add a shipping method to a zone',
   description:
     "Bands must ascend without duplicates; amounts are major units of the default currency with at most its decimals, and in `currencyRates` of the entry's currency " +
-    '(a currency of the store, not the default, once each), with at most its decimals (422 otherwise). A zone holds at most 20 methods (409 past that). Needs `settings:write`.',
+    '(a currency of the store, not the default, once each), with at most its decimals (422 otherwise). A zone holds at most 20 methods (409 past that).',
   policy: { access: access.permission('settings:write') },
   request: { params: ZoneParams, body: jsonBody(CreateShippingMethodBody, 'The method.') },
   responses: { 201: successResponse(ShippingMethodSchema, 'The created method.'), ...errorResponses(...writeErrors, 404, 409) },
@@ -49,7 +49,6 @@ export const getShippingMethod = apiRoute({
   path: item,
   tags,
   summary: 'Get a shipping method',
-  description: 'Needs `settings:read`.',
   policy: { access: access.permission('settings:read') },
   request: { params: MethodParams },
   responses: { 200: successResponse(ShippingMethodSchema, 'The method.'), ...errorResponses(401, 403, 404) },

@@ -23,7 +23,7 @@ export const listDeliveries = apiRoute({
   path: '/webhooks/{id}/deliveries',
   tags,
   summary: "List a webhook endpoint's deliveries",
-  description: 'Newest first by default: each event sent to this endpoint, its outcome, attempt count, last status code and next retry. Needs `webhooks:read`.',
+  description: 'Newest first by default: each event sent to this endpoint, its outcome, attempt count, last status code and next retry.',
   policy: { access: access.permission('webhooks:read') },
   request: { params: WebhookParams, query: listQuerySchema(deliveryListQuery) },
   responses: { 200: listResponse(DeliverySchema, 'A page of deliveries.'), ...errorResponses(400, 401, 403, 404) },
@@ -35,7 +35,7 @@ export const getDelivery = apiRoute({
   path: '/webhooks/{id}/deliveries/{deliveryId}',
   tags,
   summary: 'Get a delivery with its attempts and body',
-  description: 'Every attempt (time, duration, status code, error, response excerpt, next retry) and the exact JSON body sent. Needs `webhooks:read`.',
+  description: 'Every attempt (time, duration, status code, error, response excerpt, next retry) and the exact JSON body sent.',
   policy: { access: access.permission('webhooks:read') },
   request: { params: DeliveryParams, query: readQuerySchema(fieldTreeFromSchema(DeliveryDetailSchema)) },
   responses: { 200: successResponse(DeliveryDetailSchema, 'The delivery.'), ...errorResponses(400, 401, 403, 404) },
@@ -50,7 +50,7 @@ export const redeliver = apiRoute({
   description:
     'Whatever its status, the delivery goes back to `pending` and is queued at once, with the same id (`X-Store-Delivery`), so receivers that ' +
     'deduplicate see it as the delivery they know. Its attempts continue from the last, with a fresh retry schedule; `deliveredAt` keeps the time of an ' +
-    'earlier success until a new one. A retry already queued for the delivery may still arrive as well. 409 when the endpoint is inactive or was disabled. Needs `webhooks:write`.',
+    'earlier success until a new one. A retry already queued for the delivery may still arrive as well. 409 when the endpoint is inactive or was disabled.',
   policy: { access: access.permission('webhooks:write') },
   request: { params: DeliveryParams, body: noOptions },
   responses: { ...acceptedResponse('Queued; the delivery, now pending.'), ...errorResponses(...writeErrors, 404, 409) },
@@ -64,7 +64,7 @@ export const testWebhook = apiRoute({
   summary: 'Send a test ping',
   description:
     'Sends this endpoint (only) a `ping` event, `data: { webhookId, message }`, signed like every delivery; follow it in the deliveries. ' +
-    '409 when the endpoint is inactive or was disabled. Needs `webhooks:write`.',
+    '409 when the endpoint is inactive or was disabled.',
   policy: { access: access.permission('webhooks:write') },
   request: { params: WebhookParams, body: noOptions },
   responses: { ...acceptedResponse('Queued; the new delivery.'), ...errorResponses(...writeErrors, 404, 409) },

@@ -27,7 +27,7 @@ export const replayWebhook = apiRoute({
     'failed for good is queued again (as redeliver does), and one delivered, pending or retrying is skipped, so the same replay twice sends nothing new. ' +
     'The window is worked in pages by a queue: follow `status` and the counts at `GET /api/webhooks/{id}/replays/{replayId}`. ' +
     `One replay per endpoint at a time (409 while one is queued or running) and ${REPLAYS_PER_HOUR} an hour (429 with Retry-After). ` +
-    '422 for a window that is empty, in the future or too old, and for kinds the endpoint does not subscribe to; 409 when the endpoint is inactive. Needs `webhooks:write`.',
+    '422 for a window that is empty, in the future or too old, and for kinds the endpoint does not subscribe to; 409 when the endpoint is inactive.',
   policy: { access: access.permission('webhooks:write') },
   request: { params: WebhookParams, body: jsonBody(CreateReplayBody, '`from`, `to` and optional `types`.') },
   responses: { 202: successResponse(ReplaySchema, 'Queued; the replay, to follow.'), ...errorResponses(...writeErrors, 404, 409, 429) },
@@ -39,7 +39,7 @@ export const listReplays = apiRoute({
   path: '/webhooks/{id}/replays',
   tags,
   summary: "List a webhook endpoint's replays",
-  description: 'Newest first by default, each with its window, kinds, status and counts. Needs `webhooks:read`.',
+  description: 'Newest first by default, each with its window, kinds, status and counts.',
   policy: { access: access.permission('webhooks:read') },
   request: { params: WebhookParams, query: listQuerySchema(replayListQuery) },
   responses: { 200: listResponse(ReplaySchema, 'A page of replays.'), ...errorResponses(400, 401, 403, 404) },
@@ -51,7 +51,7 @@ export const getReplay = apiRoute({
   path: '/webhooks/{id}/replays/{replayId}',
   tags,
   summary: 'Get a replay and its progress',
-  description: '`status` and the counts so far: `matched` events looked at, `queued` deliveries sent, `skipped` ones already delivered or on their way. Needs `webhooks:read`.',
+  description: '`status` and the counts so far: `matched` events looked at, `queued` deliveries sent, `skipped` ones already delivered or on their way.',
   policy: { access: access.permission('webhooks:read') },
   request: { params: ReplayParams, query: readQuerySchema(fieldTreeFromSchema(ReplaySchema)) },
   responses: { 200: successResponse(ReplaySchema, 'The replay.'), ...errorResponses(400, 401, 403, 404) },

@@ -49,7 +49,7 @@ export const rotateWebhookSecret = apiRoute({
   description:
     'Mints a new secret, returned in `secret` this once. The old one keeps signing next to it for `overlapHours` (24 by default; 0 retires it at once): ' +
     'deliveries then carry `X-Store-Signature` (new secret), `X-Store-Signature-Previous` (old secret) and two `v1,` entries in `webhook-signature`, so ' +
-    'receivers can switch secrets without missing a delivery. Rotating again during an overlap retires the oldest secret at once. Needs `webhooks:write`.',
+    'receivers can switch secrets without missing a delivery. Rotating again during an overlap retires the oldest secret at once.',
   policy: { access: access.permission('webhooks:write') },
   request: { params: WebhookParams, body: { ...jsonBody(RotateSecretBody, 'Optional: `overlapHours`.'), required: false } },
   responses: { 200: successResponse(CreatedWebhookEndpointSchema, 'The endpoint with its new secret, shown once.'), ...errorResponses(...writeErrors, 404) },

@@ -1446,14 +1446,14 @@ export interface Role {
 export interface CreateRole {
   name: string;
   description?: string | null;
-  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports, events. Actions: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper. */
+  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports, events, price-lists, promotions, gift-cards, store-credit, returns. Actions: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper. */
   permissions: Array<string>;
 }
 
 export interface UpdateRole {
   name?: string;
   description?: string | null;
-  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports, events. Actions: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper. */
+  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports, events, price-lists, promotions, gift-cards, store-credit, returns. Actions: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper. */
   permissions?: Array<string>;
 }
 
@@ -1492,7 +1492,7 @@ export type CreatedApiKey = ApiKey & {
 /** A key holds either a role (and follows its permissions) or its own permissions, never more than the credential minting it covers (403 otherwise). A key minted by a signed-in user belongs to that user; one minted by a key belongs to that key's owner. */
 export interface CreateApiKey {
   name: string;
-  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports, events. Actions: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper. */
+  /** Permissions: `resource:action`, `resource:*` or `*`. Resources: products, categories, brands, inventory, orders, payments, shipments, carts, customers, users, vendors, roles, settings, api-keys, coupons, webhooks, notifications, content, audit-log, reports, events, price-lists, promotions, gift-cards, store-credit, returns. Actions: read, write. Also `storefront:buyer-ip`: the key may send `X-Buyer-IP` to be counted per shopper. */
   permissions?: Array<string>;
   expiresAt?: string;
   /** `secret` (`sk_...`, the default): for servers, holding a role or permissions; never put it in a web page. `publishable` (`pk_...`): safe in browser code. It can do what a shopper without an account can (catalogue, search and content reads, carts and checkout, sign-up, sign-in and password reset) and nothing more; it is refused (403) from a web origin not in its `allowedOrigins`, and its requests are counted per shopper network (an IPv4 address, an IPv6 /64), each with the authenticated limit. A signed-in shopper sends its own token instead. */
