@@ -5,7 +5,8 @@ import { DETAIL_CODES, type DetailCode, ERROR_STATUS, type ErrorCode, NOT_APPLIC
 import { fieldSelection, MAX_LIMIT } from './query/list-query';
 import { idempotent } from '../middleware/idempotency';
 import { policyExtensions, policyOf, ROUTE_POLICY, type RoutePolicy } from './route-policy';
-import { accessGuard, accessNote, type RouteAccess, securityOf } from './route-access';
+import { accessNote, type RouteAccess, securityOf } from './route-access';
+import { accessGuard } from '../middleware/access-guard';
 
 /** Shared pieces of every route declaration: envelopes, error responses, common parameters. */
 

@@ -1,6 +1,3 @@
-import { createMiddleware } from 'hono/factory';
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../env';
 import { credentialNeeded, hasPermission, type Principal, vendorScope } from './access';
 import { ApiError } from './errors';
 import { permissionProblem } from './permissions';
@@ -8,7 +5,7 @@ import { permissionProblem } from './permissions';
 /**
  * Who may call an operation, declared once on its route (`apiRoute({ policy: { access } })`): the
  * OpenAPI `security`, the `x-access` extension and the guard that runs before the handler are all
- * derived from it, and test/http/access-sweep.test.ts calls every operation as every kind of caller
+ * derived from it (the guard in src/middleware/access-guard.ts), and test/http/access-sweep.test.ts calls every operation as every kind of caller
  * against it. docs/architecture.md, "Access".
  *
  * - `none`: reads no credential at all (health, the API index, a provider's webhook, media bytes).
@@ -90,14 +87,4 @@ export function accessRefusal(declared: RouteAccess, principal: Principal): ApiE
   const vendorId = vendorScope(principal);
   if (vendorId && declared.vendor === 'refused') return ApiError.forbidden(`This credential acts for vendor '${vendorId}', and this endpoint is not scoped to a vendor`);
   return undefined;
-}
-
-/** The guard `apiRoute` puts before an operation's own middleware; none where the access reads no credential. */
-export function accessGuard(declared: RouteAccess): MiddlewareHandler<AppEnv> | undefined {
-  if (declared.kind === 'none' || declared.kind === 'public') return undefined;
-  return createMiddleware<AppEnv>(async function accessGuard(c, next) {
-    const refusal = accessRefusal(declared, c.var.principal);
-    if (refusal) throw refusal;
-    return next();
-  });
 }

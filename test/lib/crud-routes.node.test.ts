@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
 import { crudRoutes } from '../../src/lib/crud-routes';
+import { declaredPolicy } from '../../src/lib/route-policy';
 import { currencyListQuery } from '../../src/modules/settings/currencies.query';
 import { CurrencyParams } from '../../src/modules/settings/currencies.schemas';
 
@@ -17,10 +18,11 @@ const base = {
   createBody: Thing,
   updateBody: Thing.partial(),
   listQuery: currencyListQuery,
-  resource: 'things',
+  resource: 'content',
   slug: null,
 };
 const statuses = (route: { responses: object }) => Object.keys(route.responses).map(Number);
+const policy = (route: object) => declaredPolicy(route as never);
 const middlewareNames = (route: { middleware?: unknown }) => [route.middleware ?? []].flat().map((m) => (m as { name: string }).name);
 
 describe('crudRoutes', () => {
@@ -55,10 +57,21 @@ describe('crudRoutes', () => {
 
   it('with readsOwn, lets any credential reach get and documents who may read', () => {
     const routes = crudRoutes({ ...base, reads: 'permission', readsOwn: 'a user reads its own thing.' });
-    expect(middlewareNames(routes.list)).toEqual(['requirePermission']);
-    expect(middlewareNames(routes.get)).toEqual(['requireCredential']);
-    expect(routes.get.description).toBe('Needs `things:read`, except that a user reads its own thing.');
-    expect(routes.list.description).toBe('Needs `things:read`.');
+    expect(middlewareNames(routes.list)).toEqual(['accessGuard']);
+    expect(middlewareNames(routes.get)).toEqual(['accessGuard']);
+    expect(policy(routes.get).access).toEqual({ kind: 'credential', reach: '`content:read` reads any, except that a user reads its own thing.' });
+    expect(routes.get.description).toBe('Needs a credential: `content:read` reads any, except that a user reads its own thing.');
+    expect(routes.list.description).toBe("Needs `content:read`; a vendor's credential is refused.");
+    expect(routes.list.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it('refuses vendors on every operation unless the collection says its service scopes them', () => {
+    const refused = crudRoutes({ ...base, reads: 'permission' });
+    const scoped = crudRoutes({ ...base, reads: 'permission', vendor: 'scoped' });
+    for (const op of ['list', 'create', 'get', 'update', 'delete'] as const) {
+      expect(policy(refused[op]).access).toMatchObject({ kind: 'permission', vendor: 'refused' });
+      expect(policy(scoped[op]).access).toMatchObject({ kind: 'permission', vendor: 'scoped' });
+    }
   });
 
   it('answers a create with the created schema and keeps summary overrides', () => {

@@ -1,7 +1,8 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../src/env';
-import { apiRoute, noAuth, operation, successResponse } from '../../src/lib/openapi';
+import { apiRoute, operation, successResponse } from '../../src/lib/openapi';
+import { access } from '../../src/lib/route-access';
 import { DEFAULT_POLICY, type RoutePolicy } from '../../src/lib/route-policy';
 import { versionAliasPath } from '../../src/middleware/api-version';
 import { resolveRoutePolicy, routePolicy } from '../../src/middleware/route-policy';
@@ -10,7 +11,7 @@ import { resolveRoutePolicy, routePolicy } from '../../src/middleware/route-poli
 
 const ok = { 200: successResponse(z.object({}), 'ok') };
 const route = (method: 'get' | 'post', path: string, policy: Partial<RoutePolicy>, id: string) =>
-  apiRoute({ ...operation('things', id, id), method, path, tags: ['Things'], security: noAuth, policy, responses: ok });
+  apiRoute({ ...operation('things', id, id), method, path, tags: ['Things'], policy: { ...policy, access: access.none() }, responses: ok });
 
 function app() {
   const seen: { policy?: RoutePolicy } = {};
