@@ -198,9 +198,9 @@ describe('admin promotions: refused input, delete, who may write', () => {
     expect(page.res.headers.get('Location')).toBe(`/admin/coupons/${coupon.id}`);
   });
 
-  it('a user with coupons:read sees Promotions next to Coupons, the list and a promotion, but may not create, save or delete', async () => {
+  it('a user with promotions:read sees Promotions next to Coupons, the list and a promotion, but may not create, save or delete', async () => {
     const kept = await created({ name: `Kept ${uid()}`, type: 'percentage', value: '5', active: 'on' });
-    const reader = await signedIn((await role(['coupons:read'])).id);
+    const reader = await signedIn((await role(['coupons:read', 'promotions:read'])).id);
     const nav = navLinks((await get('/admin', reader.session)).html);
     expect(nav.slice(nav.indexOf('/admin/coupons'), nav.indexOf('/admin/coupons') + 2)).toEqual(['/admin/coupons', '/admin/promotions']);
     const list = await get('/admin/promotions', reader.session);
