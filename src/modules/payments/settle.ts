@@ -10,6 +10,7 @@ import { returnRefundedStatement } from '../returns/returns.service';
 import { orderNumberOf, statusChangeStatements } from '../orders/order-status';
 import { followUpOrderStatus } from './order-follow-up';
 import { boughtGiftCardStatements, type GiftCardSettings } from '../gift-cards/bought-gift-cards';
+import { reinstatementStatements } from '../gift-cards/revoke-bought-cards';
 import { refundEventData } from './refund-event';
 import type { ChargeResult, PaymentProvider, RefundResult } from './providers/provider';
 
@@ -154,7 +155,7 @@ async function voidCharge(db: Database, provider: PaymentProvider, payment: Paym
   throw ApiError.conflict(`Order '${order.id}' changed while paying; the charge was returned`);
 }
 
-/** A failed refund no longer holds the units it named (refund_lines' trigger counted them on insert). */
+/** A failed refund no longer holds the units it named (refund_lines' trigger counted them on insert); what it took off gift cards goes back (reinstatementStatements). */
 function releaseRefundLines(db: Database, refundId: string) {
   const held = sql`(SELECT ${refundLines.quantity} FROM ${refundLines} WHERE ${refundLines.refundId} = ${refundId} AND ${refundLines.orderLineId} = ${orderLines.id})`;
   return [
@@ -195,6 +196,7 @@ export async function recordRefund(db: Database, refund: RefundRow, result: Refu
           .set({ ...outcome, status: 'failed' })
           .where(eq(refunds.id, refund.id)),
         ...releaseRefundLines(db, refund.id),
+        ...reinstatementStatements(db, refund.id, now),
       ] as never);
       return { ...refund, ...outcome, status: 'failed' };
     }
