@@ -9,7 +9,8 @@
 // Works while `npm run dev` is running; the key is usable at once.
 
 import { insertApiKeySql, mintApiKey } from './lib/api-keys.mjs';
-import { applyLocalMigrations, d1Query, WranglerError } from './lib/wrangler.mjs';
+import { applyLocalMigrations } from './lib/local-d1.mjs';
+import { d1Query, WranglerError } from './lib/wrangler.mjs';
 
 function parseArgs(argv) {
   let name = 'Local admin (npm run admin:key)';

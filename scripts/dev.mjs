@@ -35,10 +35,7 @@ import {
 import { DEV_LOGIN_FILE, devAdminExistsSql, devAdminPlan, readDevLogin, saveDevLogin } from './lib/dev-admin.mjs';
 import { readCrons, runCrons } from './lib/dev-crons.mjs';
 import {
-  applyLocalMigrations,
   describeAppliedMigrations,
-  d1ExecuteScript,
-  d1Query,
   ROOT,
   stripAnsi,
   WRANGLER_JS,
@@ -47,6 +44,7 @@ import {
   wranglerVersion,
   assertWranglerInstalled,
 } from './lib/wrangler.mjs';
+import { applyMigrations, runBatch, withLocalD1 } from './lib/local-d1.mjs';
 
 const started = Date.now();
 const args = process.argv.slice(2);
@@ -86,10 +84,17 @@ function portIsFree(p, host = HOST) {
 async function prepareDatabase() {
   const addedVars = await ensureDevVars();
   if (addedVars.length) step(`Wrote ${addedVars.join(', ')} to .dev.vars (local settings)`);
+  // Every D1 step below runs in this one process (scripts/lib/local-d1.mjs): one local runtime start
+  // for all of them, where a `wrangler` command per step started one each.
+  return withLocalD1((db) => prepareDatabaseIn(db));
+}
 
-  // 1. Migrations (one wrangler call; wrangler's confirmation falls back to "yes" without a TTY).
+async function prepareDatabaseIn(db) {
+  // 1. Migrations: each pending one in its own batch, recorded as wrangler records them.
   let t = Date.now();
-  const applied = await applyLocalMigrations();
+  const applied = await applyMigrations(db, (pending) =>
+    console.log(`${dim('…')} Applying ${pending.length} D1 migration${pending.length === 1 ? '' : 's'} to the local database`),
+  );
   step(`${describeAppliedMigrations(applied)} ${dim(seconds(Date.now() - t))}`);
 
   // 2 + 3. One read for the state, then at most one write (a single D1 batch) for what is missing.
@@ -97,14 +102,15 @@ async function prepareDatabase() {
   const now = new Date();
   const savedKey = await readDevKey();
   const savedPk = await readDevPublishableKey();
-  const state = await d1Query(
+  const state = await runBatch(
+    db,
     [
       'SELECT (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM categories) AS categories, ' +
         '(SELECT count(*) FROM brands) AS brands, (SELECT count(*) FROM vendors) AS vendors',
       savedKey ? keyUsableSql(savedKey, now) : 'SELECT 0 AS usable',
       devAdminExistsSql(),
       savedPk ? publishableKeyUsableSql(savedPk, STOREFRONT_ORIGINS, now) : 'SELECT 0 AS usable',
-    ].join(';\n'),
+    ],
     'Reading the local database state',
   );
   const counts = state[0][0];
@@ -127,7 +133,7 @@ async function prepareDatabase() {
   const savedLogin = await readDevLogin();
   const loginPlan = devAdminPlan(savedLogin, state[2][0].admins > 0, now);
   script.push(...loginPlan.sql);
-  if (script.length) await d1ExecuteScript(`${script.join('\n\n')}\n`, seeded ? 'Seeding the demo catalogue' : 'Creating the local keys and login');
+  if (script.length) await runBatch(db, script, seeded ? 'Seeding the demo catalogue' : 'Creating the local keys and login');
   if (!keyUsable) await saveDevKey(key);
   if (!pkUsable) await saveDevKey(publishableKey, DEV_PUBLISHABLE_KEY_FILE);
   if (loginPlan.sql.length) await saveDevLogin(loginPlan.login);

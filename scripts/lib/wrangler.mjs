@@ -101,16 +101,6 @@ export async function runWranglerOk(args, what = `wrangler ${args.slice(0, 3).jo
  * `wrangler d1 migrations apply DB --local`. Returns the names of the migrations it applied
  * (empty when the database was already up to date).
  */
-export async function applyLocalMigrations() {
-  const args = ['d1', 'migrations', 'apply', DB_BINDING, '--local'];
-  const { stdout, stderr } = await runWranglerOk(args, 'Applying D1 migrations');
-  const output = stripAnsi(stdout + stderr);
-  if (/No migrations to apply/.test(output)) return [];
-  // "Migrations to be applied:" is followed by a table of names, then the per-migration status table.
-  const names = [...new Set([...output.matchAll(/(?:^|[\s│|])(\d+_[\w.-]+\.sql)\b/g)].map((m) => m[1]))];
-  return names;
-}
-
 /**
  * "Applied 45 D1 migrations (0000_init.sql … 0044_notes.sql)": a first run applies every migration,
  * and one line naming them all is unreadable. Up to three are named.
