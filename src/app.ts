@@ -10,6 +10,7 @@ import { ApiError, detailOf } from './lib/errors';
 import { validationHook } from './lib/validation';
 import { apiVersion, versionAliasPath } from './middleware/api-version';
 import { bodyLimit } from './middleware/body-limit';
+import { privateByDefault } from './middleware/cache-control';
 import { catalogueCache, distrustVersionAfterWrites } from './middleware/catalogue-cache';
 import { emptyJsonBody } from './middleware/empty-json-body';
 import { d1Metrics } from './middleware/d1-metrics';
@@ -91,7 +92,11 @@ async function buildApp(mounts: readonly Mount[], redispatch: Redispatch, docume
   // d1Metrics: X-D1-Rows-Read and X-D1-Round-Trips in development (src/middleware/d1-metrics.ts); it
   // sets its rider before services() builds the request's database (src/d1/request-db.ts fixes the
   // layers' order, whatever the middlewares' order), so the database is built once with it.
-  app.use('*', requestId({ headerName: 'X-Request-Id' }), checkConfig, serverTiming, apiVersion(), d1Metrics(), services());
+  app.use('*', requestId({ headerName: 'X-Request-Id' }), checkConfig, serverTiming, apiVersion(), d1Metrics());
+  // privateByDefault: an /api answer with no Cache-Control of its own is `private, no-store`
+  // (src/middleware/cache-control.ts); outside everything below, so it sees their errors too.
+  app.use('/api/*', privateByDefault());
+  app.use('*', services());
   // Each route's policy (src/lib/route-policy.ts, declared in its routes file) decides what the middleware below does with it.
   const counted = (c: Context<AppEnv>) => routePolicy(c).counted;
   // CORS first: a preflight is answered before anything counts or reads it (src/middleware/cors.ts).

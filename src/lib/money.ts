@@ -36,3 +36,34 @@ export function toMajor(minor: number, digits = DEFAULT_MINOR_DIGITS): number {
 export function toMajorOrNull(minor: number | null | undefined, digits = DEFAULT_MINOR_DIGITS): number | null {
   return minor == null ? null : toMajor(minor, digits);
 }
+
+/**
+ * An amount in major units as people read it (the admin panel, notifications): exactly `digits`
+ * decimals, the currency's minor units from the currencies table, so 1200 (JPY, 0), 19.90 (EUR, 2),
+ * 1.234 (KWD, 3). `amount` has at most `digits` decimals, as every amount the API gives has.
+ */
+export function formatAmount(amount: number, digits: number): string {
+  return amount.toFixed(digits);
+}
+
+/** formatAmount followed by the currency's code: "1200 JPY", "1.234 KWD". */
+export function formatMoney(amount: number, currency: string, digits: number): string {
+  return `${formatAmount(amount, digits)} ${currency}`;
+}
+
+/** formatMoney of an amount in minor units. */
+export function formatMinor(minor: number, currency: string, digits: number): string {
+  return formatMoney(toMajor(minor, digits), currency, digits);
+}
+
+/**
+ * The decimals ISO 4217 gives `currency` (2 for a code it does not know): only for an amount whose
+ * currency the store no longer has, or that carries no minor units of its own.
+ */
+export function isoDigits(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().minimumFractionDigits ?? DEFAULT_MINOR_DIGITS;
+  } catch {
+    return DEFAULT_MINOR_DIGITS;
+  }
+}

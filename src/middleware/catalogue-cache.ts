@@ -12,12 +12,11 @@ import { answerHeader } from '../lib/answer-header';
 import type { Principal } from '../lib/access';
 import { continuationKey } from '../lib/query/keyset';
 import { routePolicy } from './route-policy';
+import { PRIVATE_CACHE_CONTROL } from './cache-control';
 import { keptPerIsolate } from '../lib/isolate-state';
 
 /** Anonymous catalogue reads: a CDN may keep them a minute and serve them stale while it revalidates. */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
-/** Credentialed reads may show drafts, other statuses or a vendor's view: never stored by anyone. */
-export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
 /** The ETag of a public catalogue read: the catalogue version and a hash of the URL (path and query), so two URLs differ. */
 function etagOf(version: number, target: string): string {
@@ -144,6 +143,7 @@ export function catalogueCache() {
     const quiet = now - seen.changedAt >= quietMs;
     const ifNoneMatch = anonymous ? c.req.header('If-None-Match') : undefined;
     const httpHeaders = (version: number | undefined) => {
+      // Credentialed reads may show drafts, other statuses or a vendor's view: never stored by anyone.
       if (!anonymous) return answerHeader(c, 'Cache-Control', PRIVATE_CACHE_CONTROL);
       if (version !== undefined) answerHeader(c, 'ETag', etagOf(version, target));
       answerHeader(c, 'Cache-Control', PUBLIC_CACHE_CONTROL);

@@ -6,6 +6,7 @@ import { inJson } from '../db/json-rows';
 import {
   cartLines,
   carts,
+  currencies,
   orderLines,
   orders,
   productVariants,
@@ -20,7 +21,7 @@ import {
 } from '../db/schema';
 import { RECOVERY_DAYS, recoveryUrl } from '../modules/carts/recovery';
 import { REDACTED } from './redaction';
-import { toMajor } from '../lib/money';
+import { formatMinor, formatMoney, isoDigits } from '../lib/money';
 import type { TemplateData } from './render';
 import { normalisePhone } from '../lib/phone';
 
@@ -60,7 +61,7 @@ export async function storeName(db: Database): Promise<string> {
   return row?.name ?? 'Store';
 }
 
-const money = (minor: number, order: Pick<OrderRow, 'minorUnits' | 'currency'>) => `${toMajor(minor, order.minorUnits).toFixed(order.minorUnits)} ${order.currency}`;
+const money = (minor: number, order: Pick<OrderRow, 'minorUnits' | 'currency'>) => formatMinor(minor, order.currency, order.minorUnits);
 
 function addressLine(address: PostalAddress | null): string {
   if (!address) return '';
@@ -77,21 +78,12 @@ function linesNamed(lines: OrderLineRow[], parts: { orderLineId: string; quantit
   return parts.flatMap((part) => (byId.has(part.orderLineId) ? [itemLine(byId.get(part.orderLineId)!, part.quantity)] : [])).join('\n');
 }
 
-/** The decimals ISO 4217 gives a currency (2 for a code it does not know): the event carries no minor units. */
-function isoDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().minimumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
-
 /**
  * A gift card's variables, from its event alone, and its recipient (none without a recipientEmail).
  * The code is `[redacted]` here, as in the stored message: the consumer derives it again from the
  * card's id for the provider's copy alone (src/notifications/outgoing.ts).
  */
-function giftCardContext(data: Record<string, unknown>, storeName: string): EventContext | null {
+function giftCardContext(data: Record<string, unknown>, storeName: string, digitsOf: (currency: string) => number): EventContext | null {
   const email = text(data.recipientEmail);
   if (!email || !text(data.giftCardId)) return null;
   const customer = contactOf(undefined, { email, name: text(data.recipientName) });
@@ -101,7 +93,7 @@ function giftCardContext(data: Record<string, unknown>, storeName: string): Even
       recipientName: customer.name ?? email,
       recipientEmail: email,
       giftCardId: data.giftCardId as string,
-      amount: typeof data.amount === 'number' ? `${data.amount.toFixed(isoDigits(String(data.currency ?? '')))} ${String(data.currency ?? '')}`.trim() : '',
+      amount: typeof data.amount === 'number' && text(data.currency) ? formatMoney(data.amount, data.currency as string, digitsOf(data.currency as string)) : '',
       expiresAt: text(data.expiresAt)?.slice(0, 10) ?? 'never',
       code: REDACTED,
     },
@@ -241,12 +233,19 @@ const cartLinesIn = compiled((db, p: Slot<'ids'>) =>
     .where(inJson(cartLines.cartId, p('ids')))
     .orderBy(asc(cartLines.cartId), asc(cartLines.createdAt)),
 );
+/** The minor units of the currencies gift card events name: their amounts are shown with them. */
+const currenciesIn = compiled((db, p: Slot<'codes'>) =>
+  db
+    .select({ code: currencies.code, minorUnits: currencies.minorUnits })
+    .from(currencies)
+    .where(inJson(currencies.code, p('codes'))),
+);
 const settingsRow = compiled((db) => db.select({ name: storeSettings.name }).from(storeSettings).where(eq(storeSettings.id, 'store')));
 
 /**
  * The reads the contexts of `events` need, to run in ONE D1 batch whatever their number (the
  * store-events consumer adds them to its own batch): their orders with lines and customers, the
- * accounts and variants they name, the store's name. `contexts` turns the batch's results, from
+ * accounts and variants they name, the currencies of the gift cards they issue, the store's name. `contexts` turns the batch's results, from
  * `statements`' first on, into each event's context by id.
  */
 export function contextReads(
@@ -258,7 +257,9 @@ export function contextReads(
   const userIds = new Set<string>();
   const variantIds = new Set<string>();
   const cartIds = new Set<string>();
+  const currencyCodes = new Set<string>();
   for (const { type, data } of events) {
+    if (type === 'gift_card.issued' && text(data.currency)) currencyCodes.add(text(data.currency)!);
     if (ORDER_EVENTS.has(type) && text(data.orderId)) orderIds.add(text(data.orderId)!);
     if (type === 'customer.registered' && text(data.customerId)) userIds.add(text(data.customerId)!);
     if (type === 'inventory.low' && text(data.variantId)) variantIds.add(text(data.variantId)!);
@@ -274,6 +275,7 @@ export function contextReads(
     ...(orderIds.size + userIds.size > 0 ? [usersIn(db, { ids: json(userIds), orderIds: json(orderIds) })] : []),
     ...(variantIds.size > 0 ? [variantsIn(db, { ids: json(variantIds) })] : []),
     ...(cartIds.size > 0 ? [cartsIn(db, { ids: json(cartIds) }), cartLinesIn(db, { ids: json(cartIds) })] : []),
+    ...(currencyCodes.size > 0 ? [currenciesIn(db, { codes: json(currencyCodes) })] : []),
   ] as BatchItem<'sqlite'>[];
 
   return {
@@ -285,6 +287,10 @@ export function contextReads(
       const [userRows] = (orderIds.size + userIds.size > 0 ? rows.splice(0, 1) : [[]]) as [ContactUser[]];
       const [variantRows] = (variantIds.size > 0 ? rows.splice(0, 1) : [[]]) as [{ id: string; productName: string; variantName: string | null }[]];
       const [cartRows, cartLineRows] = (cartIds.size > 0 ? rows.splice(0, 2) : [[], []]) as [CartRow[], CartLineName[]];
+      const [currencyRows] = (currencyCodes.size > 0 ? rows.splice(0, 1) : [[]]) as [{ code: string; minorUnits: number }[]];
+      const digits = new Map(currencyRows.map((row) => [row.code, row.minorUnits]));
+      // A currency the store has since deleted: ISO 4217's decimals.
+      const digitsOf = (currency: string) => digits.get(currency) ?? isoDigits(currency);
       const store = settings[0]?.name ?? 'Store';
       const ordersById = new Map(orderRows.map((order) => [order.id, order]));
       const linesByOrder = new Map<string, OrderLineRow[]>();
@@ -309,7 +315,7 @@ export function contextReads(
           links,
         );
       };
-      return new Map(events.map((event) => [event.id, event.type === 'cart.abandoned' ? forCart(event) : contextOf(event, store, forOrder, usersById, variantsById)]));
+      return new Map(events.map((event) => [event.id, event.type === 'cart.abandoned' ? forCart(event) : contextOf(event, store, forOrder, usersById, variantsById, digitsOf)]));
     },
   };
 }
@@ -325,6 +331,7 @@ function contextOf(
   forOrder: (orderId: unknown) => ReturnType<typeof orderContext> | null,
   usersById: Map<string, ContactUser>,
   variantsById: Map<string, { productName: string; variantName: string | null }>,
+  digitsOf: (currency: string) => number,
 ): EventContext | null {
   switch (type) {
     case 'order.placed':
@@ -334,7 +341,7 @@ function contextOf(
     case 'payment.refunded': {
       const ctx = forOrder(data.orderId);
       if (!ctx) return null;
-      const amount = typeof data.amount === 'number' ? `${data.amount.toFixed(ctx.order.minorUnits)} ${String(data.currency ?? ctx.order.currency)}` : '';
+      const amount = typeof data.amount === 'number' ? formatMoney(data.amount, text(data.currency) ?? ctx.order.currency, ctx.order.minorUnits) : '';
       if (type === 'payment.completed') return { ...ctx, data: { ...ctx.data, paymentId: data.paymentId ?? '', amount } };
       const destination = data.destination === 'store_credit' ? 'your store credit' : 'your original payment method';
       return { ...ctx, data: { ...ctx.data, paymentId: data.paymentId ?? '', refundId: data.refundId ?? '', amount, destination } };
@@ -349,7 +356,7 @@ function contextOf(
       return { ...ctx, data: { ...ctx.data, returnId: data.returnId ?? '', returnItems: linesNamed(ctx.lines, returned), ...resolution } };
     }
     case 'gift_card.issued':
-      return giftCardContext(data, store);
+      return giftCardContext(data, store, digitsOf);
     case 'shipment.shipped': {
       const ctx = forOrder(data.orderId);
       if (!ctx) return null;

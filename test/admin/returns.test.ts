@@ -90,7 +90,7 @@ describe('admin panel returns', () => {
     expect(page).toContain(`action="${first.here}/exchange"`);
     const refunded = await submit(first.here, `${first.here}/refund`, { destination: 'store_credit', reason: 'Too small' }, session);
     expect(refunded.res.status, refunded.html).toBe(303);
-    expect(flashOf(refunded.res)?.text).toBe('Refunded 60 USD.');
+    expect(flashOf(refunded.res)?.text).toBe('Refunded 60.00 USD.');
     expect(await ok(`/api/returns/${first.ret.id}`, { key: first.shoes.key })).toMatchObject({ status: 'refunded' });
 
     const second = await received();
@@ -101,7 +101,7 @@ describe('admin panel returns', () => {
     expect(errorOf(unknown.html, 'sku.0')).toMatch(/no variant/);
     const exchanged = await submit(second.here, `${second.here}/exchange`, { 'sku.0': sku, 'quantity.0': '1', balanceTo: 'payment' }, session);
     expect(exchanged.res.status, exchanged.html).toBe(303);
-    expect(flashOf(exchanged.res)?.text).toMatch(/^Exchanged for order #\d+: 10 USD to pay\.$/);
+    expect(flashOf(exchanged.res)?.text).toMatch(/^Exchanged for order #\d+: 10.00 USD to pay\.$/);
     const settled = await ok(`/api/returns/${second.ret.id}`, { key: second.shoes.key });
     expect(settled).toMatchObject({ status: 'refunded', exchangeOrderId: expect.any(String) });
     expect((await get(second.here, session)).html).toContain(`href="/admin/orders/${settled.exchangeOrderId}"`);

@@ -125,7 +125,7 @@ describe('POST /api/carts/{id}/gift-cards', () => {
     expect((await call(cart, '/gift-cards', 'POST', { code: card.code }, freshIp())).status).toBe(200);
   });
 
-  it('a right code takes back its own count but not the wrong ones before it', async () => {
+  it('a right code neither counts nor clears the wrong ones before it', async () => {
     const card = (await issue({ amount: 10, currency: 'USD' })).body.data;
     const cart = await guestCart(5);
     const ip = freshIp();
@@ -137,6 +137,37 @@ describe('POST /api/carts/{id}/gift-cards', () => {
       .where(and(eq(loginFailures.email, `gift-card:${ip}`), eq(loginFailures.ip, ip)));
     expect(counter!.failures).toBe(4);
     expectError(await call(cart, '/gift-cards', 'POST', { code: 'DDDD-EEEE-FFFF-9999' }, ip), 429, 'RATE_LIMITED');
+  });
+
+  it('20 shoppers behind one address redeeming right codes at once all succeed and lock nothing', async () => {
+    const cards = await Promise.all(Array.from({ length: 20 }, () => issue({ amount: 1, currency: 'USD' }).then((r) => r.body.data)));
+    const cart = await guestCart(50);
+    const ip = freshIp();
+    const applied = await Promise.all(cards.map((card) => call(cart, '/gift-cards', 'POST', { code: card.code }, ip)));
+    expect(applied.map((r) => r.status)).toEqual(cards.map(() => 200));
+    expect((await call(cart, '')).body.data.giftCards.map((c: { id: string }) => c.id).sort()).toEqual(cards.map((c) => c.id).sort());
+    const counters = await db()
+      .select()
+      .from(loginFailures)
+      .where(eq(loginFailures.email, `gift-card:${ip}`));
+    expect(counters).toEqual([]);
+
+    const wrong = await call(cart, '/gift-cards', 'POST', { code: 'GGGG-HHHH-JJJJ-1000' }, ip);
+    expectError(wrong, 422, 'VALIDATION_ERROR');
+    expect((await call(cart, '/gift-cards', 'POST', { code: cards[0].code }, ip)).status).toBe(200);
+  });
+
+  it('wrong codes sent at once are answered as wrong 4 times, then locked, the right code too', async () => {
+    const card = (await issue({ amount: 10, currency: 'USD' })).body.data;
+    const cart = await guestCart(5);
+    const ip = freshIp();
+    const guesses = await Promise.all(Array.from({ length: 12 }, (_, i) => call(cart, '/gift-cards', 'POST', { code: `KKKK-MMMM-NNNN-${1000 + i}` }, ip)));
+    const statuses = guesses.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array(4).fill(422), ...Array(8).fill(429)]);
+    const right = await call(cart, '/gift-cards', 'POST', { code: card.code }, ip);
+    expectError(right, 429, 'RATE_LIMITED');
+    expect(Number(right.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect((await call(cart, '')).body.data.giftCards).toEqual([]);
   });
 
   it("keeps the cards of a guest cart merged into a signed-in customer's cart", async () => {

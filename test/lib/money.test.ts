@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasAtMostDecimals, toMajor, toMinor } from '../../src/lib/money';
+import { formatMinor, formatMoney, hasAtMostDecimals, isoDigits, toMajor, toMinor } from '../../src/lib/money';
 
 describe('money', () => {
   it('converts major to minor units without float error', () => {
@@ -32,5 +32,16 @@ describe('money', () => {
 
   it('round-trips every seventh cent amount up to 1,000.00', () => {
     for (let minor = 0; minor < 100_000; minor += 7) expect(toMinor(toMajor(minor))).toBe(minor);
+  });
+
+  it("shows an amount with exactly its currency's decimals", () => {
+    expect(formatMoney(1200, 'JPY', 0)).toBe('1200 JPY');
+    expect(formatMoney(19.9, 'EUR', 2)).toBe('19.90 EUR');
+    expect(formatMoney(1.234, 'KWD', 3)).toBe('1.234 KWD');
+    expect(formatMoney(1.5, 'KWD', 3)).toBe('1.500 KWD');
+    expect(formatMoney(-0.29, 'USD', 2)).toBe('-0.29 USD');
+    expect(formatMinor(1234, 'KWD', 3)).toBe('1.234 KWD');
+    expect(formatMinor(120000, 'JPY', 0)).toBe('120000 JPY');
+    expect([isoDigits('JPY'), isoDigits('KWD'), isoDigits('EUR'), isoDigits('nope')]).toEqual([0, 3, 2, 2]);
   });
 });

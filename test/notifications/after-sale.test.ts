@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { events, notifications } from '../../src/db/schema';
+import { currencies, events, notifications } from '../../src/db/schema';
 import { insertNotifications, planEventNotifications } from '../../src/notifications/planner';
 import { REDACTED } from '../../src/notifications/redaction';
 import { placeTestOrder } from '../commerce/order-fixtures';
@@ -99,6 +99,36 @@ describe('after-sale messages', () => {
     expect(stored!.status).toBe('sent');
     expect(JSON.stringify(stored)).not.toContain(code);
     expect(stored!.body).toContain(`Your code: ${REDACTED}`);
+  });
+
+  it("a gift card's amount has its currency's decimals from the store's table, not ISO 4217's", async () => {
+    // Codes of this store's own (ISO 4217 would give most of them 2 decimals), kept with 3 and with 0.
+    const code = (first: string) =>
+      first +
+      uid()
+        .slice(-2)
+        .toUpperCase()
+        .replace(/[^A-Z]/g, 'X');
+    const [three, none] = [code('Q'), code('Z')];
+    await db()
+      .insert(currencies)
+      .values([
+        { code: three, name: 'Three decimals', symbol: 'T', minorUnits: 3, exchangeRate: '1' },
+        { code: none, name: 'No decimals', symbol: 'N', minorUnits: 0, exchangeRate: '100' },
+      ]);
+    const amountOf = async (amount: number, currency: string) => {
+      const rows = await planEventNotifications(db(), {
+        id: `evt_${uid()}`,
+        type: 'gift_card.issued',
+        data: { giftCardId: `gc_${uid()}`, amount, currency, recipientEmail: `friend-${uid()}@example.test` },
+      });
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.body).toContain(`worth ${rows[0]!.data.amount}`);
+      return rows[0]!.data.amount;
+    };
+    expect(await amountOf(1.5, three)).toBe(`1.500 ${three}`);
+    expect(await amountOf(1200, none)).toBe(`1200 ${none}`);
+    expect(await amountOf(1200, 'JPY')).toBe('1200 JPY'); // not in this store's table: ISO 4217's 0 decimals
   });
 
   it('a gift card without a recipientEmail sends nothing', async () => {

@@ -186,6 +186,21 @@ describe('POST /api/webhooks/{id}/replay', () => {
     expect(retryAfter).toBeLessThanOrEqual(10 * 60);
     expect(await db().select().from(webhookReplays).where(eq(webhookReplays.endpointId, hook.id))).toHaveLength(REPLAYS_PER_HOUR);
   });
+
+  it('runs one of 8 replays asked at once: the others are 409 CONFLICT in the envelope, none a 5xx', async () => {
+    const hook = await endpoint(`https://hooks.example.com/${uid()}`);
+    const window = { from: hoursAgo(18), to: hoursAgo(17) };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => replay(hook.id, window)));
+    const statuses = answers.map((res) => res.status);
+    expect(
+      statuses.filter((s) => s === 202),
+      JSON.stringify(answers.map((r) => [r.status, r.body])),
+    ).toHaveLength(1);
+    const losers = answers.filter((res) => res.status !== 202);
+    expect(losers).toHaveLength(7);
+    for (const res of losers) expectError(res, 409, 'CONFLICT');
+    expect(await db().select().from(webhookReplays).where(eq(webhookReplays.endpointId, hook.id))).toHaveLength(1);
+  });
 });
 
 describe('the webhook-replays consumer', () => {

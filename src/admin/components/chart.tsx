@@ -27,8 +27,12 @@ function niceStep(max: number): number {
 
 const compact = (n: number) => (Math.abs(n) >= 1000 ? `${Math.round(n / 100) / 10}k` : String(Math.round(n * 100) / 100));
 
-/** Bars per period, with a y axis of round gridlines and a few period labels along the bottom. */
-export function BarChart(props: { id: string; title: string; summary: string; points: Point[]; unit?: string; counts?: boolean }) {
+/**
+ * Bars per period, with a y axis of round gridlines and a few period labels along the bottom. Each
+ * bar's tooltip shows its value as `format` writes it (an amount with its currency's decimals), else
+ * the number.
+ */
+export function BarChart(props: { id: string; title: string; summary: string; points: Point[]; format?: (value: number) => string; counts?: boolean }) {
   const { points } = props;
   const max = Math.max(0, ...points.map((p) => p.value));
   const step = props.counts ? Math.max(1, niceStep(max)) : niceStep(max);
@@ -53,7 +57,7 @@ export function BarChart(props: { id: string; title: string; summary: string; po
       ))}
       {points.map((p, i) => (
         <rect class="bar" x={LEFT + i * slot + slot * 0.15} width={Math.max(1, slot * 0.7)} y={y(p.value)} height={TOP + plotH - y(p.value)}>
-          <title>{`${p.label}: ${p.value}${props.unit ? ` ${props.unit}` : ''}`}</title>
+          <title>{`${p.label}: ${props.format ? props.format(p.value) : p.value}`}</title>
         </rect>
       ))}
       {points.map((p, i) =>

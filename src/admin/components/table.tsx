@@ -80,8 +80,6 @@ export const Badge = ({ value }: { value: string }) => <span class={`badge b-${v
 
 export const when = (iso: string | null | undefined) => (iso ? <time datetime={iso}>{iso.slice(0, 16).replace('T', ' ')}</time> : '—');
 
-export const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
-
 /** A figure on a card, with a link to what it counts. */
 export function Stat(props: { label: string; value: string; href?: string }) {
   return (

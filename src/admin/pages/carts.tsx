@@ -2,7 +2,8 @@ import type { Pagination } from '../../lib/envelope';
 import { CART_STATUSES } from '../../db/schema';
 import type { Cart } from '../../modules/carts/carts.schemas';
 import { Field, type FormState, Select } from '../components/form';
-import { Badge, Filters, money, Pager, Table, when } from '../components/table';
+import { Badge, Filters, Pager, Table, when } from '../components/table';
+import type { Money } from '../money';
 
 const BASE = '/admin/carts';
 
@@ -14,7 +15,8 @@ export function idleFor(since: string, now = Date.now()): string {
   return `${Math.floor(minutes / 1440)} d`;
 }
 
-export function CartsPage(v: { carts: Cart[]; page: Pagination; url: string; filters: FormState }) {
+export function CartsPage(v: { carts: Cart[]; money: Money; page: Pagination; url: string; filters: FormState }) {
+  const money = v.money;
   return (
     <>
       <p class="muted">

@@ -5,8 +5,20 @@ import { COUPON_STATUSES } from '../../modules/coupons/coupon-status';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 import { currencyField, currencyValues } from '../currency-fields';
+import { formatAmount } from '../../lib/money';
+import type { StoreCurrency } from '../../modules/settings/store-currency';
 
-export function CouponListPage(v: { coupons: Coupon[]; page: Pagination; url: string; filters: FormState; form: FormState; csrf: string; canWrite: boolean }) {
+/** `store`: the default currency, which a fixed coupon's value is in. */
+export function CouponListPage(v: {
+  coupons: Coupon[];
+  store: StoreCurrency;
+  page: Pagination;
+  url: string;
+  filters: FormState;
+  form: FormState;
+  csrf: string;
+  canWrite: boolean;
+}) {
   return (
     <>
       <Filters action="/admin/coupons" exportTo="coupons">
@@ -23,7 +35,7 @@ export function CouponListPage(v: { coupons: Coupon[]; page: Pagination; url: st
               {c.description ? <div class="muted">{c.description}</div> : null}
             </td>
             <td>{c.type}</td>
-            <td class="num">{c.type === 'percentage' ? `${c.value}%` : c.value.toFixed(2)}</td>
+            <td class="num">{c.type === 'percentage' ? `${c.value}%` : formatAmount(c.value, v.store.minorUnits)}</td>
             <td>
               <Badge value={c.status} />
             </td>

@@ -7,6 +7,7 @@ import { ActionButton, emptyForm, Field, FormErrors, type FormState, PostForm, S
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 import type { Order } from '../../modules/orders/orders.schemas';
 import { OrderTable } from './orders';
+import type { Money } from '../money';
 import { StoreCreditSection, type StoreCreditView } from './store-credit';
 
 /** A checkbox whose state is refilled from the form ('on' when ticked). */
@@ -128,6 +129,7 @@ export function CustomerDetailPage(v: {
   orderTotal: number;
   /** Absent for staff without `store-credit:read`. */
   credit?: StoreCreditView & { canWrite: boolean };
+  money: Money;
   /** The store's customer groups (the first page of them), to show and change the customer's. */
   groups: CustomerGroup[];
   forms: CustomerDetailForms;
@@ -207,10 +209,10 @@ export function CustomerDetailPage(v: {
         </PostForm>
       ) : null}
 
-      {v.credit ? <StoreCreditSection base={base} credit={v.credit} form={v.forms.credit} csrf={v.csrf} canWrite={v.credit.canWrite} /> : null}
+      {v.credit ? <StoreCreditSection base={base} credit={v.credit} money={v.money} form={v.forms.credit} csrf={v.csrf} canWrite={v.credit.canWrite} /> : null}
 
       <h2>Latest orders</h2>
-      <OrderTable orders={v.orders} />
+      <OrderTable orders={v.orders} money={v.money} />
       {v.orderTotal > v.orders.length ? (
         <p>
           <a href={`/admin/orders?customer=${encodeURIComponent(c.id)}`}>All {v.orderTotal} orders</a>

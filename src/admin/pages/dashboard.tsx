@@ -2,10 +2,12 @@ import type { InventoryItem } from '../../modules/inventory/inventory.schemas';
 import type { Order } from '../../modules/orders/orders.schemas';
 import type { WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';
 import { OrderTable } from './orders';
-import { Badge, money, Stat, Table, when } from '../components/table';
+import { Badge, Stat, Table, when } from '../components/table';
+import type { Money } from '../money';
 import { Sparkline } from '../components/chart';
 
 export interface DashboardView {
+  money: Money;
   today: { count: number; revenue: [string, number][]; partial: boolean } | null;
   toShip: { total: number; orders: Order[] } | null;
   unpaid: number | null;
@@ -17,6 +19,9 @@ export interface DashboardView {
   sales: { currency: string; total: number; orders: number; days: { day: string; sales: number }[] } | null;
 }
 
+/** Amounts in several currencies on one card: "1200 JPY · 19.90 EUR". */
+const amounts = (money: Money, revenue: [string, number][]) => (revenue.length ? revenue.map(([currency, amount]) => money(amount, currency)).join(' · ') : '0');
+
 export function DashboardPage(v: DashboardView) {
   return (
     <>
@@ -24,13 +29,10 @@ export function DashboardPage(v: DashboardView) {
         {v.today ? (
           <>
             <Stat label="Orders placed today, any status" value={String(v.today.count)} href={`/admin/orders?created_after=${new Date().toISOString().slice(0, 10)}`} />
-            <Stat
-              label={`Revenue today, cancelled orders left out${v.today.partial ? ' (first 100 orders)' : ''}`}
-              value={v.today.revenue.length ? v.today.revenue.map(([cur, amount]) => `${amount.toFixed(2)} ${cur}`).join(' · ') : '0.00'}
-            />
+            <Stat label={`Revenue today, cancelled orders left out${v.today.partial ? ' (first 100 orders)' : ''}`} value={amounts(v.money, v.today.revenue)} />
           </>
         ) : null}
-        {v.sales ? <SalesCard {...v.sales} /> : null}
+        {v.sales ? <SalesCard {...v.sales} money={v.money} /> : null}
         {v.toShip ? <Stat label="Paid, waiting to ship" value={String(v.toShip.total)} href="/admin/orders?status=processing" /> : null}
         {v.unpaid !== null ? <Stat label="Awaiting payment" value={String(v.unpaid)} href="/admin/orders?status=pending" /> : null}
         {v.lowStock ? <Stat label="Variants low on stock" value={String(v.lowStock.total)} href="/admin/inventory?low=true" /> : null}
@@ -38,7 +40,7 @@ export function DashboardPage(v: DashboardView) {
         {v.recovered ? (
           <Stat
             label={`Recovered from abandoned carts (${v.recovered.days} days, ${v.recovered.orders} orders)`}
-            value={v.recovered.revenue.length ? v.recovered.revenue.map(([cur, amount]) => `${amount.toFixed(2)} ${cur}`).join(' · ') : '0.00'}
+            value={amounts(v.money, v.recovered.revenue)}
             href="/admin/carts?status=converted"
           />
         ) : null}
@@ -46,7 +48,7 @@ export function DashboardPage(v: DashboardView) {
       {v.toShip ? (
         <section aria-labelledby="to-ship">
           <h2 id="to-ship">Orders needing action</h2>
-          <OrderTable orders={v.toShip.orders} />
+          <OrderTable orders={v.toShip.orders} money={v.money} />
         </section>
       ) : null}
       {v.lowStock ? (
@@ -87,7 +89,8 @@ export function DashboardPage(v: DashboardView) {
   );
 }
 
-function SalesCard(s: NonNullable<DashboardView['sales']>) {
+function SalesCard(s: NonNullable<DashboardView['sales']> & { money: Money }) {
+  const money = s.money;
   const best = s.days.reduce((a, b) => (b.sales > a.sales ? b : a), s.days[0] ?? { day: '', sales: 0 });
   const summary = `Sales per day over the last ${s.days.length} days: ${money(s.total, s.currency)} in all${best.sales > 0 ? `, highest ${money(best.sales, s.currency)} on ${best.day}` : ''}.`;
   return (

@@ -3,9 +3,11 @@ import type { GiftCard } from '../../modules/gift-cards/gift-cards.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { SecretOnce } from '../components/secret';
 import { Badge, Pager, Table, when } from '../components/table';
+import type { Money } from '../money';
 
 export interface GiftCardsView {
   cards: GiftCard[];
+  money: Money;
   page: Pagination;
   url: string;
   currencies: string[];
@@ -23,7 +25,7 @@ export function GiftCardsPage(v: GiftCardsView) {
     <>
       {v.issued ? (
         <SecretOnce
-          title={`Gift card ending ${v.issued.last4}: ${v.issued.balance} ${v.issued.currency}`}
+          title={`Gift card ending ${v.issued.last4}: ${v.money(v.issued.balance, v.issued.currency)}`}
           value={v.issued.code}
           id="new-gift-card-code"
           note="Only a hash is stored, so nobody can show the code again: hand it over now."
@@ -55,8 +57,8 @@ export function GiftCardsPage(v: GiftCardsView) {
             <td>
               <code>…{card.last4}</code>
             </td>
-            <td>{`${card.balance} ${card.currency}`}</td>
-            <td>{`${card.initialAmount} ${card.currency}`}</td>
+            <td>{v.money(card.balance, card.currency)}</td>
+            <td>{v.money(card.initialAmount, card.currency)}</td>
             <td>
               <Badge value={card.status} />
             </td>

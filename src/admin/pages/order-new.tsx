@@ -1,5 +1,6 @@
 import { Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
-import { money, Table } from '../components/table';
+import { Table } from '../components/table';
+import { formatMoney } from '../../lib/money';
 
 /** A line of the draft as the form holds it (text, as typed or chosen). */
 export interface DraftLine {
@@ -27,6 +28,8 @@ export const DRAFT_FIELDS = ['customerId', 'email', 'currency', 'couponCode', 'n
 /** The totals the server computed for the draft (major units), as the order will have them. */
 export interface Review {
   currency: string;
+  /** The currency's minor units: its amounts are shown with as many decimals. */
+  digits: number;
   lines: { name: string; sku: string | null; quantity: number; stock: number; unitPrice: number; discount: number; tax: number; taxRate: number | null; total: number }[];
   pricesIncludeTax: boolean;
   subtotal: number;
@@ -134,6 +137,7 @@ export function NewOrderPage(v: NewOrderView) {
 }
 
 function ReviewCard({ v, review: r }: { v: NewOrderView; review: Review }) {
+  const money = (amount: number, currency: string) => formatMoney(amount, currency, r.digits);
   return (
     <section class="card" aria-labelledby="review" id="review-card">
       <h2 id="review">Review</h2>

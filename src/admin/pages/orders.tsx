@@ -6,10 +6,12 @@ import type { Payment, Refund } from '../../modules/payments/payments.schemas';
 import type { Return } from '../../modules/returns/returns.schemas';
 import type { Shipment } from '../../modules/shipments/shipments.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select, emptyForm } from '../components/form';
-import { Badge, Filters, money, Pager, Table, when } from '../components/table';
+import { Badge, Filters, Pager, Table, when } from '../components/table';
+import type { Money } from '../money';
+import { toMajor, toMinor } from '../../lib/money';
 import { ReturnTable } from './returns';
 
-export function OrderListPage(v: { orders: Order[]; page: Pagination; url: string; filters: FormState; canCreate?: boolean }) {
+export function OrderListPage(v: { orders: Order[]; money: Money; page: Pagination; url: string; filters: FormState; canCreate?: boolean }) {
   return (
     <>
       {v.canCreate ? (
@@ -24,13 +26,13 @@ export function OrderListPage(v: { orders: Order[]; page: Pagination; url: strin
         <Field form={v.filters} name="number" label="Order number" type="number" min="1" />
         <Field form={v.filters} name="customer" label="Customer id" />
       </Filters>
-      <OrderTable orders={v.orders} />
+      <OrderTable orders={v.orders} money={v.money} />
       <Pager page={v.page} url={v.url} />
     </>
   );
 }
 
-export function OrderTable({ orders }: { orders: Order[] }) {
+export function OrderTable({ orders, money }: { orders: Order[]; money: Money }) {
   return (
     <Table caption="Orders" head={['Order', 'Placed', 'Customer', 'Status', 'Payment', 'Items', 'Total']} count={orders.length} empty="No orders match.">
       {orders.map((o) => (
@@ -58,6 +60,7 @@ export function OrderTable({ orders }: { orders: Order[] }) {
 
 export interface OrderView {
   order: OrderDetail;
+  money: Money;
   payments: Payment[] | null;
   refunds: Refund[];
   /** The provider's own page of a payment (a Stripe PaymentIntent in the Stripe dashboard), if it has one. */
@@ -74,6 +77,7 @@ const formFor = (v: OrderView, action: string, values: Record<string, unknown> =
 
 export function OrderDetailPage(v: OrderView) {
   const o = v.order;
+  const money = v.money;
   const next = ORDER_TRANSITIONS[o.status as OrderStatus].filter((s) => s !== 'cancelled');
   const base = `/admin/orders/${o.id}`;
   return (
@@ -162,7 +166,7 @@ export function OrderDetailPage(v: OrderView) {
               <h3>Record a payment</h3>
               <FormErrors form={formFor(v, 'payment')} fields={['amount', 'reference']} />
               <div class="form-row">
-                <Field form={formFor(v, 'payment', { amount: o.amountDue })} name="amount" label={`Amount (${o.currency})`} type="number" step="0.01" min="0" />
+                <Field form={formFor(v, 'payment', { amount: o.amountDue })} name="amount" label={`Amount (${o.currency})`} type="number" step={money.step(o.currency)} min="0" />
                 <Field form={formFor(v, 'payment')} name="reference" label="Reference" hint="E.g. the bank transfer's reference." />
               </div>
               <button type="submit">Record payment</button>
@@ -273,7 +277,9 @@ function RefundFields({ v, payment: p }: { v: OrderView; payment: Payment }) {
   const o = v.order;
   const form = formFor(v, `refund-${p.id}`);
   const open = o.lines.filter((l) => l.quantityRefunded < l.quantity);
-  const left = Math.round((p.amount - p.amountRefunded) * 100) / 100;
+  const money = v.money;
+  const digits = money.digits(p.currency);
+  const left = toMajor(toMinor(p.amount, digits) - toMinor(p.amountRefunded, digits), digits);
   return (
     <>
       <FormErrors form={form} fields={['amount', 'reason', 'shipping', 'destination', 'lines']} />
@@ -288,7 +294,7 @@ function RefundFields({ v, payment: p }: { v: OrderView; payment: Payment }) {
         name="amount"
         label="Amount"
         type="number"
-        step="0.01"
+        step={money.step(p.currency)}
         min="0"
         hint={`Empty: what the units are worth, or all that is left (${money(left, p.currency)}).`}
       />
@@ -310,6 +316,7 @@ function RefundFields({ v, payment: p }: { v: OrderView; payment: Payment }) {
 
 function Payments({ v }: { v: OrderView }) {
   const o = v.order;
+  const money = v.money;
   const payments = v.payments ?? [];
   return (
     <>

@@ -3,6 +3,7 @@ import type { Pagination } from '../../lib/envelope';
 import type { Product, Variant } from '../../modules/products/products.schemas';
 import { ActionButton, Checkboxes, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table } from '../components/table';
+import type { Money } from '../money';
 import { CurrencyPriceFields, priceValues } from './currency-prices';
 import { ProductMediaSection } from './product-media';
 
@@ -16,6 +17,8 @@ export interface ProductChoices {
   taxClasses: Option[];
   /** The store's currencies other than the default, each a row of own prices on the forms. */
   currencies: string[];
+  /** Shows prices with their currency's decimals. */
+  money: Money;
 }
 
 export function ProductListPage(v: { products: Product[]; page: Pagination; url: string; filters: FormState; choices: ProductChoices; canWrite: boolean }) {
@@ -44,7 +47,7 @@ export function ProductListPage(v: { products: Product[]; page: Pagination; url:
             <td>
               <Badge value={p.status} />
             </td>
-            <td class="num">{p.price.toFixed(2)}</td>
+            <td class="num">{v.choices.money.amount(p.price, p.currency)}</td>
             <td class="num">{p.stock}</td>
             <td class="num">{p.variants.length}</td>
             <td>{p.brand?.name ?? '—'}</td>

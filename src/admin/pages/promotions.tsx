@@ -6,6 +6,8 @@ import { ActionButton, Checkboxes, Field, FormErrors, type FormState, PostForm, 
 import { ACTIVE_OPTIONS, Badge, Filters, Pager, Table, when } from '../components/table';
 import { currencyValues } from '../currency-fields';
 import { amountOffFieldNames, Checkbox, CurrencyAmountRows } from './coupons';
+import { formatAmount } from '../../lib/money';
+import type { StoreCurrency } from '../../modules/settings/store-currency';
 
 const HERE = '/admin/promotions';
 type Options = [string, string][];
@@ -38,7 +40,8 @@ const FIELDS = [
   ...CHECKBOX_GROUPS,
 ];
 
-const typeValue = (p: PromotionOut) => (p.type === 'percentage' ? `${p.value}%` : p.type === 'fixed' ? p.value.toFixed(2) : '');
+/** A percentage, or a fixed amount in the default currency (`store`), with its decimals. */
+const typeValue = (p: PromotionOut, store: StoreCurrency) => (p.type === 'percentage' ? `${p.value}%` : p.type === 'fixed' ? formatAmount(p.value, store.minorUnits) : '');
 const deleteConfirm = (p: PromotionOut) => `Delete the promotion “${p.name}”? Orders that got it keep their discounts.`;
 
 /** A stored promotion as the form's values. */
@@ -68,7 +71,7 @@ export function promotionFormValues(p: PromotionOut): Record<string, unknown> {
   };
 }
 
-export function PromotionListPage(v: { promotions: PromotionOut[]; page: Pagination; url: string; filters: FormState; csrf: string; canWrite: boolean }) {
+export function PromotionListPage(v: { promotions: PromotionOut[]; store: StoreCurrency; page: Pagination; url: string; filters: FormState; csrf: string; canWrite: boolean }) {
   return (
     <>
       <p class="muted">
@@ -94,7 +97,7 @@ export function PromotionListPage(v: { promotions: PromotionOut[]; page: Paginat
             </td>
             <td>{p.code ? <code>{p.code}</code> : <span class="muted">automatic</span>}</td>
             <td>
-              {p.type.replace(/_/g, ' ')} {typeValue(p)}
+              {p.type.replace(/_/g, ' ')} {typeValue(p, v.store)}
             </td>
             <td>
               <Badge value={p.active ? 'active' : 'inactive'} />

@@ -2,10 +2,12 @@ import type { CustomerReport, ProductReport, PromotionReport, SalesReport } from
 import { INTERVALS } from '../../modules/reports/reports.schemas';
 import { BarChart } from '../components/chart';
 import { Field, FormErrors, type FormState, Select } from '../components/form';
-import { money, Stat, Table } from '../components/table';
+import { Stat, Table } from '../components/table';
+import type { Money } from '../money';
 
 export interface ReportsView {
   form: FormState;
+  money: Money;
   currencies: string[];
   sales: SalesReport | null;
   customers: CustomerReport | null;
@@ -18,6 +20,7 @@ const period = (p: { start: string; end: string }) => (p.start === p.end ? p.sta
 /** Sales over time as two charts with the table of their figures, best sellers, new versus returning customers, and discounts by promotion. */
 export function ReportsPage(v: ReportsView) {
   const s = v.sales;
+  const money = v.money;
   return (
     <>
       <form method="get" action="/admin/reports" class="filters" role="search" aria-label="Report range">
@@ -48,7 +51,7 @@ export function ReportsPage(v: ReportsView) {
                 (n) => money(n, s.currency),
               )}
               points={s.periods.map((p) => ({ label: p.start, value: p.sales }))}
-              unit={s.currency}
+              format={(n) => money(n, s.currency)}
             />
           </section>
           <section class="card" aria-labelledby="orders-h">
@@ -116,12 +119,12 @@ export function ReportsPage(v: ReportsView) {
           </section>
         ) : null}
       </div>
-      {v.promotions ? <PromotionsSection report={v.promotions} /> : null}
+      {v.promotions ? <PromotionsSection report={v.promotions} money={money} /> : null}
     </>
   );
 }
 
-function PromotionsSection({ report }: { report: PromotionReport }) {
+function PromotionsSection({ report, money }: { report: PromotionReport; money: Money }) {
   return (
     <section aria-labelledby="promotions-h">
       <h2 id="promotions-h">Promotions</h2>

@@ -3,6 +3,7 @@ import type { ShippingZone } from '../../modules/shipping/zones.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Table } from '../components/table';
 import { currencyField } from '../currency-fields';
+import type { Money } from '../money';
 import { Checkbox } from './coupons';
 
 const HERE = '/admin/settings/shipping';
@@ -24,8 +25,8 @@ export function placesOf(zone: ShippingZone): string {
 }
 
 /** A rate and its threshold in words, amounts in `currency`. */
-function rateText(rate: ShippingMethod['rate'], freeAbove: number | null, currency: string): string {
-  const money = (amount: number) => `${amount.toFixed(2)} ${currency}`;
+function rateText(rate: ShippingMethod['rate'], freeAbove: number | null, currency: string, format: Money): string {
+  const money = (amount: number) => format(amount, currency);
   const free = freeAbove === null ? '' : `; free from ${money(freeAbove)}`;
   if (rate.type === 'flat') return `${money(rate.amount)}${free}`;
   const bands =
@@ -36,21 +37,21 @@ function rateText(rate: ShippingMethod['rate'], freeAbove: number | null, curren
 }
 
 /** A method's rate in words, in the store's default currency, then its own rates in other currencies. */
-export function rateOf(method: ShippingMethod, currency: string): string {
-  const own = method.currencyRates.map((r) => `${r.currency}: ${rateText(r.rate, r.freeAbove, r.currency)}`);
-  return [rateText(method.rate, method.freeAbove, currency), ...own].join(' · ');
+export function rateOf(method: ShippingMethod, currency: string, money: Money): string {
+  const own = method.currencyRates.map((r) => `${r.currency}: ${rateText(r.rate, r.freeAbove, r.currency, money)}`);
+  return [rateText(method.rate, method.freeAbove, currency, money), ...own].join(' · ');
 }
 
 const days = (m: ShippingMethod) => (m.minDeliveryDays === null && m.maxDeliveryDays === null ? '—' : `${m.minDeliveryDays ?? '?'}–${m.maxDeliveryDays ?? '?'} days`);
 
-function MethodsTable(v: { zone: ShippingZone; methods: ShippingMethod[]; currency: string; links: boolean; empty: string }) {
+function MethodsTable(v: { zone: ShippingZone; methods: ShippingMethod[]; currency: string; money: Money; links: boolean; empty: string }) {
   return (
     <Table caption={`Methods of ${v.zone.name}`} head={['Method', 'Carrier', 'Rate', 'Delivery', 'State']} count={v.methods.length} empty={v.empty}>
       {v.methods.map((m) => (
         <tr>
           <td>{v.links ? <a href={`${zonePath(v.zone)}/methods/${m.id}`}>{m.name}</a> : m.name}</td>
           <td>{m.carrier ?? '—'}</td>
-          <td>{rateOf(m, v.currency)}</td>
+          <td>{rateOf(m, v.currency, v.money)}</td>
           <td>{days(m)}</td>
           <td>
             <Badge value={m.active ? 'active' : 'inactive'} />
@@ -125,6 +126,7 @@ export interface ShippingView {
   zones: { zone: ShippingZone; methods: ShippingMethod[] }[];
   zoneForm: FormState;
   currency: string;
+  money: Money;
   csrf: string;
   canWrite: boolean;
 }
@@ -143,7 +145,7 @@ export function ShippingPage(v: ShippingView) {
             {zone.name} {zone.restOfWorld ? <Badge value="rest_of_world" /> : null}
           </h2>
           <p>{placesOf(zone)}</p>
-          <MethodsTable zone={zone} methods={methods} currency={v.currency} links={v.canWrite} empty="No methods: addresses of this zone cannot check out." />
+          <MethodsTable zone={zone} methods={methods} currency={v.currency} money={v.money} links={v.canWrite} empty="No methods: addresses of this zone cannot check out." />
           {v.canWrite ? (
             <div class="actions">
               <a href={zonePath(zone)}>Edit zone and add methods</a>
@@ -169,6 +171,7 @@ export interface ZoneView {
   methodForm: FormState;
   weightUnit: string;
   currency: string;
+  money: Money;
   /** The store's other currencies, each with a row for the method's own rate in it. */
   currencies: string[];
   csrf: string;
@@ -188,7 +191,7 @@ export function ZoneEditPage(v: ZoneView) {
       </PostForm>
       <ActionButton action={`${zonePath(z)}/delete`} csrf={v.csrf} label="Delete zone" danger confirm={`Delete the zone "${z.name}" and its methods?`} />
       <h2>Methods</h2>
-      <MethodsTable zone={z} methods={v.methods} currency={v.currency} links empty="No methods yet." />
+      <MethodsTable zone={z} methods={v.methods} currency={v.currency} money={v.money} links empty="No methods yet." />
       <PostForm action={`${zonePath(z)}/methods`} csrf={v.csrf} class="card">
         <h3>Add a method</h3>
         <MethodFormFields form={v.methodForm} weightUnit={v.weightUnit} currency={v.currency} currencies={v.currencies} />

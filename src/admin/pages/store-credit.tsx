@@ -1,6 +1,7 @@
 import type { StoreCreditEntry } from '../../modules/customers/store-credit.schemas';
 import { Field, FormErrors, type FormState, PostForm } from '../components/form';
-import { money, Table, when } from '../components/table';
+import { Table, when } from '../components/table';
+import type { Money } from '../money';
 
 export interface StoreCreditView {
   balances: { currency: string; balance: number }[];
@@ -11,7 +12,8 @@ export interface StoreCreditView {
 const linkOf = (e: StoreCreditEntry) => (e.orderId ? <a href={`/admin/orders/${e.orderId}`}>{e.refundId ?? e.paymentId ?? e.orderId}</a> : (e.returnId ?? '—'));
 
 /** A customer's store credit on its page: balances, the latest entries, and staff's adjustment form. */
-export function StoreCreditSection(v: { base: string; credit: StoreCreditView; form: FormState; csrf: string; canWrite: boolean }) {
+export function StoreCreditSection(v: { base: string; credit: StoreCreditView; money: Money; form: FormState; csrf: string; canWrite: boolean }) {
+  const money = v.money;
   return (
     <>
       <h2>Store credit</h2>
@@ -40,7 +42,7 @@ export function StoreCreditSection(v: { base: string; credit: StoreCreditView; f
           <h3>Adjust store credit</h3>
           <FormErrors form={v.form} fields={['amount', 'currency', 'note']} />
           <div class="form-row">
-            <Field form={v.form} name="amount" label="Amount" type="number" step="0.01" required hint="Negative takes credit away (never below zero)." />
+            <Field form={v.form} name="amount" label="Amount" type="number" step="any" required hint="Negative takes credit away (never below zero)." />
             <Field form={v.form} name="currency" label="Currency" required placeholder="USD" />
             <Field form={v.form} name="note" label="Note" required />
           </div>

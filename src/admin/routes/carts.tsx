@@ -8,12 +8,13 @@ import { emptyForm } from '../components/form';
 import { guard, page } from '../context';
 import { listQuery, pageOf } from '../list';
 import { CartsPage } from '../pages/carts';
+import { moneyOf } from '../money';
 
 const HERE = '/admin/carts';
 
 export const cartsRoutes = new Hono<AppEnv>().get('/', guard(routes.listCarts), async (c) => {
   refuseCartListOutsiders(c.var.principal);
   const { query, values } = listQuery(c, cartListQuery);
-  const { items, total } = await service.listCarts(c.var.db, query);
-  return page(c, { title: 'Carts', active: HERE }, <CartsPage carts={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} />);
+  const [{ items, total }, money] = await Promise.all([service.listCarts(c.var.db, query), moneyOf(c.var.db)]);
+  return page(c, { title: 'Carts', active: HERE }, <CartsPage carts={items} money={money} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} />);
 });

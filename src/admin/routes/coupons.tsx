@@ -6,6 +6,7 @@ import { couponListQuery } from '../../modules/coupons/coupons.query';
 import { couponRoutes as routes } from '../../modules/coupons/coupons.routes';
 import { CreateCouponBody, UpdateCouponBody } from '../../modules/coupons/coupons.schemas';
 import * as service from '../../modules/coupons/coupons.service';
+import { getStoreCurrency } from '../../modules/settings/store-currency';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
 import { AMOUNT_OFF_FIELDS, amountsOffRows, filledRows, otherCurrencies, withRowErrors } from '../currency-fields';
@@ -17,10 +18,11 @@ const HERE = '/admin/coupons';
 
 async function show(c: Context<AppEnv>, form: FormState, status = 200) {
   const { query, values } = listQuery(c, couponListQuery);
-  const { items, total } = await service.listCoupons(c.var.db, query);
+  const [{ items, total }, store] = await Promise.all([service.listCoupons(c.var.db, query), getStoreCurrency(c.var.db)]);
   const view = (
     <CouponListPage
       coupons={items}
+      store={store}
       page={pageOf(query, total)}
       url={c.req.url}
       filters={emptyForm(values)}

@@ -13,6 +13,7 @@ import { CreateCustomerBody, type Customer, UpdateCustomerBody } from '../../mod
 import * as service from '../../modules/customers/customers.service';
 import { storeCreditListQuery } from '../../modules/customers/store-credit.query';
 import * as creditRoutes from '../../modules/customers/store-credit.routes';
+import { moneyOf } from '../money';
 import { AdjustStoreCreditBody } from '../../modules/customers/store-credit.schemas';
 import * as creditService from '../../modules/customers/store-credit.service';
 import { customerGroupListQuery } from '../../modules/customer-groups/customer-groups.query';
@@ -74,7 +75,7 @@ const detailsOf = (customer: Customer) =>
 
 async function detailPage(c: C, id: string, failed: Partial<CustomerDetailForms> = {}, status = 200) {
   const target = customerTarget(c.var.principal, id, 'read');
-  const [customer, addresses, orders, credit, groups] = await Promise.all([
+  const [customer, addresses, orders, credit, groups, money] = await Promise.all([
     service.getCustomer(c.var.db, target.id),
     addressService.listAddresses(c.var.db, target.id),
     listOrders(c.var.db, parseList(orderListQuery, { customer: target.id, limit: '10' }), readReach(c.var.principal)),
@@ -83,6 +84,7 @@ async function detailPage(c: C, id: string, failed: Partial<CustomerDetailForms>
       ? creditService.getStoreCredit(c.var.db, target.id, parseList(storeCreditListQuery, { limit: '20' }), storeCreditListQuery)
       : undefined,
     groupService.listCustomerGroups(c.var.db, firstPage(customerGroupListQuery)),
+    moneyOf(c.var.db),
   ]);
   const forms: CustomerDetailForms = {
     details: failed.details ?? detailsOf(customer),
@@ -96,6 +98,7 @@ async function detailPage(c: C, id: string, failed: Partial<CustomerDetailForms>
       orders={orders.items}
       orderTotal={orders.total}
       credit={credit ? { balances: credit.balances, entries: credit.items, total: credit.total, canWrite: hasPermission(c.var.principal, 'store-credit:write') } : undefined}
+      money={money}
       groups={groups.items}
       forms={forms}
       csrf={sessionOf(c).csrfToken}

@@ -13,6 +13,7 @@ import { guard, page, sessionOf } from '../context';
 import { endOfDay, failure, failureStatus, num, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { listQuery, pageOf } from '../list';
 import { GiftCardsPage, type GiftCardsView } from '../pages/gift-cards';
+import { moneyWith } from '../money';
 
 const HERE = '/admin/gift-cards';
 
@@ -22,6 +23,7 @@ async function show(c: Context<AppEnv>, form: FormState, status = 200, issued?: 
   const [{ items, total }, store] = await Promise.all([service.listGiftCards(c.var.db, query), getStoreCurrencies(c.var.db)]);
   const view: GiftCardsView = {
     cards: items,
+    money: moneyWith(store.digits),
     page: pageOf(query, total),
     url: c.req.url,
     currencies: [store.default.code, ...[...store.digits.keys()].filter((code) => code !== store.default.code).sort()],

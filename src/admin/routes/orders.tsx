@@ -40,7 +40,7 @@ import { currencyListQuery } from '../../modules/settings/currencies.query';
 import { toMajor } from '../../lib/money';
 import type { MiddlewareHandler } from 'hono';
 import type { FormState } from '../components/form';
-import { money } from '../components/table';
+import { moneyOf, moneyWith } from '../money';
 import { ADDRESS_FIELDS, DRAFT_FIELDS, type DraftLine, NewOrderPage, type Review } from '../pages/order-new';
 import { config } from '../../config';
 
@@ -55,12 +55,13 @@ async function detail(c: C, id: string, failed?: OrderView['failed'], status = 2
   const reach = readReach(principal);
   const order = await orders.getOrder(db, id, reach);
   const seesPayments = isStaff(principal, 'payments');
-  const [paid, refunded, shipped, returned] = await Promise.all([
+  const [paid, refunded, shipped, returned, money] = await Promise.all([
     seesPayments ? payments.listPayments(db, firstPage(orderPaymentListQuery), orderPaymentListQuery, [eq(paymentsTable.orderId, order.id)]) : null,
     seesPayments ? listOrderRefunds(db, order.id) : [],
     // The order's reach: a vendor user sees the parcels carrying its lines, with those lines only.
     shipments.listShipments(db, reach, [eq(shipmentsTable.orderId, order.id)], firstPage(shipmentListQuery), shipmentListQuery),
     listReturns(db, reach, firstPage(returnListQuery, { order: order.id }), returnListQuery),
+    moneyOf(db),
   ]);
   const write = hasPermission(principal, 'orders:write');
   const can = {
@@ -73,6 +74,7 @@ async function detail(c: C, id: string, failed?: OrderView['failed'], status = 2
   const view = (
     <OrderDetailPage
       order={order}
+      money={money}
       payments={paid?.items ?? null}
       refunds={refunded}
       providerLink={stripeLink}
@@ -155,6 +157,7 @@ async function newOrderChoices(c: C, chosenCustomer?: string) {
     if (chosen) people.unshift(chosen);
   }
   const base = currencies.items.find((x) => x.isDefault)?.code ?? currencies.items[0]?.code ?? '';
+  const money = moneyWith(new Map(currencies.items.map((x) => [x.code, x.minorUnits])));
   return {
     search: search ?? '',
     defaultCurrency: base,
@@ -192,6 +195,7 @@ async function reviewOf(c: C, body: ReturnType<typeof CreateOrderBody.parse>): P
   const t = priced.totals;
   return {
     currency: priced.currency.code,
+    digits: priced.currency.minorUnits,
     lines: priced.lines.map((l) => ({
       name: l.name,
       sku: l.sku,
@@ -217,11 +221,11 @@ async function reviewOf(c: C, body: ReturnType<typeof CreateOrderBody.parse>): P
 export const orderRoutes = new Hono<AppEnv>()
   .get('/', guard(routes.listOrders), async (c) => {
     const { query, values } = listQuery(c, orderListQuery);
-    const { items, total } = await orders.listOrders(c.var.db, query, readReach(c.var.principal));
+    const [{ items, total }, money] = await Promise.all([orders.listOrders(c.var.db, query, readReach(c.var.principal)), moneyOf(c.var.db)]);
     return page(
       c,
       { title: 'Orders', active: HERE },
-      <OrderListPage orders={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} canCreate={mayPlace(c)} />,
+      <OrderListPage orders={items} money={money} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} canCreate={mayPlace(c)} />,
     );
   })
   .get('/new', guard(routes.createOrder), placeGuard, (c) => newOrderPage(c, emptyForm({ customerId: new URL(c.req.url).searchParams.get('customerId') ?? '' }), []))

@@ -25,6 +25,7 @@ import { guard, page, sessionOf } from '../context';
 import { all, failure, failureStatus, num, numOrNull, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { firstPage, listQuery, pageOf } from '../list';
 import { postedPrices, priceValues } from '../pages/currency-prices';
+import { moneyWith } from '../money';
 import { optionsText, ProductEditPage, ProductForm, type ProductChoices, ProductListPage } from '../pages/products';
 
 const HERE = '/admin/products';
@@ -53,7 +54,8 @@ async function choices(c: C): Promise<ProductChoices> {
   const pairs = (rows: { id: string; name: string }[]): [string, string][] => rows.map((r) => [r.id, r.name]);
   const table = currencyTableOf(currencyRows);
   const currencies = [...table.byCode.keys()].filter((code) => code !== table.defaultCode).sort();
-  return { brands: pairs(brands.items), categories: pairs(categories.items), vendors: pairs(vendors.items), taxClasses: pairs(classes), currencies };
+  const money = moneyWith(new Map([...table.byCode].map(([code, currency]) => [code, currency.minorUnits])));
+  return { brands: pairs(brands.items), categories: pairs(categories.items), vendors: pairs(vendors.items), taxClasses: pairs(classes), currencies, money };
 }
 
 /** The product form as the API's body: blanks left out when creating, cleared (null) when editing. */

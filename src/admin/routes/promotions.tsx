@@ -13,6 +13,7 @@ import { promotionListQuery } from '../../modules/promotions/promotions.query';
 import { promotionRoutes as routes } from '../../modules/promotions/promotions.routes';
 import { CreatePromotionBody, UpdatePromotionBody } from '../../modules/promotions/promotions.schemas';
 import * as service from '../../modules/promotions/promotions.service';
+import { getStoreCurrency } from '../../modules/settings/store-currency';
 import { getStoreCurrencies } from '../../modules/settings/currency-amounts';
 import { methodsByZone } from '../../modules/shipping/methods.service';
 import { shippingZoneListQuery } from '../../modules/shipping/zones.query';
@@ -119,9 +120,17 @@ const failed = (error: unknown, form: Posted, otherCurrencies: string[]) =>
 
 async function listPage(c: C) {
   const { query, values } = listQuery(c, promotionListQuery);
-  const { items, total } = await service.listPromotions(c.var.db, query);
+  const [{ items, total }, store] = await Promise.all([service.listPromotions(c.var.db, query), getStoreCurrency(c.var.db)]);
   const view = (
-    <PromotionListPage promotions={items} page={pageOf(query, total)} url={c.req.url} filters={emptyForm(values)} csrf={sessionOf(c).csrfToken} canWrite={canWrite(c)} />
+    <PromotionListPage
+      promotions={items}
+      store={store}
+      page={pageOf(query, total)}
+      url={c.req.url}
+      filters={emptyForm(values)}
+      csrf={sessionOf(c).csrfToken}
+      canWrite={canWrite(c)}
+    />
   );
   return page(c, { title: 'Promotions', active: HERE, status: 200 }, view);
 }

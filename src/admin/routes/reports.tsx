@@ -11,6 +11,7 @@ import { guard, page } from '../context';
 import { failure, validate } from '../form-data';
 import { firstPage } from '../list';
 import { ReportsPage } from '../pages/reports';
+import { moneyWith } from '../money';
 
 const HERE = '/admin/reports';
 
@@ -18,7 +19,9 @@ const HERE = '/admin/reports';
 export const reportsRoutes = new Hono<AppEnv>().get('/', guard(routes.salesReport), async (c) => {
   const db = c.var.db;
   const values = Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => v.trim() !== ''));
-  const currencies = (await listCurrencies(db, firstPage(currencyListQuery), true)).items.map((cur) => cur.code);
+  const listed = (await listCurrencies(db, firstPage(currencyListQuery), true)).items;
+  const currencies = listed.map((cur) => cur.code);
+  const money = moneyWith(new Map(listed.map((cur) => [cur.code, cur.minorUnits])));
   try {
     const query = validate(PeriodReportQuery, values);
     const [sales, customers, products, promotions] = await Promise.all([
@@ -31,11 +34,11 @@ export const reportsRoutes = new Hono<AppEnv>().get('/', guard(routes.salesRepor
     return page(
       c,
       { title: 'Reports', active: HERE },
-      <ReportsPage form={form} currencies={currencies} sales={sales} customers={customers} products={products} promotions={promotions} />,
+      <ReportsPage form={form} money={money} currencies={currencies} sales={sales} customers={customers} products={products} promotions={promotions} />,
     );
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    const view = <ReportsPage form={failure(error, values)} currencies={currencies} sales={null} customers={null} products={null} promotions={null} />;
+    const view = <ReportsPage form={failure(error, values)} money={money} currencies={currencies} sales={null} customers={null} products={null} promotions={null} />;
     return page(c, { title: 'Reports', active: HERE, status: 400 }, view);
   }
 });

@@ -23,6 +23,8 @@ import { guard, page, sessionOf } from '../context';
 import { checked, failure, failureStatus, num, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { listQuery, pageOf } from '../list';
 import { ReturnDetailPage, type ReturnView, ReturnsPage } from '../pages/returns';
+import { moneyOf } from '../money';
+import { formatMoney } from '../../lib/money';
 
 const HERE = '/admin/returns';
 type C = Context<AppEnv>;
@@ -116,7 +118,7 @@ export const returnsRoutes = new Hono<AppEnv>()
         returnId: id,
       });
       const refund = await createRefund(c.var.db, c.env, await paymentToRefund(c.var.db, order, undefined), order, input, { actor: actorRef(c.var.principal) });
-      return `Refunded ${refund.amount} ${refund.currency}.`;
+      return `Refunded ${formatMoney(refund.amount, refund.currency, order.minorUnits)}.`;
     }),
   )
   .post('/:id/exchange', guard(routes.exchangeReturn), (c) =>
@@ -125,7 +127,8 @@ export const returnsRoutes = new Hono<AppEnv>()
       'exchange',
       async (id, form) => {
         const made = await exchangeReturn(c.var.db, c.env, id, await exchangeOf(c, form), c.var.principal, { numberStart: orderNumberStart(c.env) });
-        return `Exchanged for order #${made.order.number}: ${made.amountDue} ${made.order.currency} to pay.`;
+        const money = await moneyOf(c.var.db);
+        return `Exchanged for order #${made.order.number}: ${money(made.amountDue, made.order.currency)} to pay.`;
       },
       () =>
         Object.fromEntries(

@@ -13,6 +13,7 @@ import { getSettings } from '../../modules/settings/settings.service';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
 import { currencyField, currencyRows, currencyValues, filledRows, otherCurrencies, withRowErrors } from '../currency-fields';
+import { moneyOf } from '../money';
 import { checked, failure, failureStatus, num, numOrNull, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { firstPage } from '../list';
 import { MethodEditPage, ShippingPage, ZoneEditPage } from '../pages/shipping';
@@ -29,13 +30,14 @@ async function units(c: C) {
 
 async function show(c: C, zoneForm?: FormState, status = 200) {
   const db = c.var.db;
-  const [list, byZone, { currency }] = await Promise.all([zones.listShippingZones(db, firstPage(shippingZoneListQuery)), methods.methodsByZone(db), units(c)]);
+  const [list, byZone, { currency }, money] = await Promise.all([zones.listShippingZones(db, firstPage(shippingZoneListQuery)), methods.methodsByZone(db), units(c), moneyOf(db)]);
   const withMethods = list.items.map((zone) => ({ zone, methods: byZone.get(zone.id) ?? [] }));
   const view = (
     <ShippingPage
       zones={withMethods}
       zoneForm={zoneForm ?? emptyForm()}
       currency={currency}
+      money={money}
       csrf={sessionOf(c).csrfToken}
       canWrite={hasPermission(c.var.principal, 'settings:write')}
     />
@@ -68,7 +70,13 @@ const methodValues = (m: ShippingMethod) => ({
 
 async function zonePage(c: C, id: string, forms: { zone?: FormState; method?: FormState } = {}, status = 200) {
   const db = c.var.db;
-  const [zone, list, { currency, weightUnit }, currencies] = await Promise.all([zones.getShippingZone(db, id), methods.listShippingMethods(db, id), units(c), otherCurrencies(db)]);
+  const [zone, list, { currency, weightUnit }, currencies, money] = await Promise.all([
+    zones.getShippingZone(db, id),
+    methods.listShippingMethods(db, id),
+    units(c),
+    otherCurrencies(db),
+    moneyOf(db),
+  ]);
   const view = (
     <ZoneEditPage
       zone={zone}
@@ -77,6 +85,7 @@ async function zonePage(c: C, id: string, forms: { zone?: FormState; method?: Fo
       methodForm={forms.method ?? emptyForm({ rateType: 'flat', active: 'on', position: 0 })}
       weightUnit={weightUnit}
       currency={currency}
+      money={money}
       currencies={currencies}
       csrf={sessionOf(c).csrfToken}
     />

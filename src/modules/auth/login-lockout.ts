@@ -58,8 +58,17 @@ export function attemptStatements(db: Database, email: string, ip: string, now =
   return [
     countOn(db, email, ip, now, sql`NOT ${accountLocked}`),
     countOn(db, email, EVERY_ADDRESS, now, sql`coalesce(${addressAttempts}, 0) <= ${MAX_FAILURES_FROM_ONE_ADDRESS}`),
-    db.select({ lockedUntil: loginFailures.lockedUntil }).from(loginFailures).where(rowsOf(email, ip)),
+    locksStatement(db, email, ip),
   ] as const;
+}
+
+/**
+ * The locks of both counters, read without counting: for a secret that is checked before it is
+ * counted and counted only when wrong (a gift card's code), whose right answer must still be refused
+ * while a lock holds (activeLock).
+ */
+export function locksStatement(db: Database, email: string, ip: string) {
+  return db.select({ lockedUntil: loginFailures.lockedUntil }).from(loginFailures).where(rowsOf(email, ip));
 }
 
 /** One counter's upsert for attemptStatements: +1 (or a new window) when `counts` holds of the row that is there. */
@@ -111,21 +120,4 @@ export async function countAttempt(db: Database, email: string, ip: string, now 
 export function clearFailureStatements(db: Database, email: string, ip: string, now = new Date()) {
   const old = new Date(now.getTime() - WINDOW_MS - LOCK_MS).toISOString();
   return [db.delete(loginFailures).where(rowsOf(email, ip)), db.delete(loginFailures).where(lt(loginFailures.firstFailureAt, old))] as const;
-}
-
-/**
- * Takes back the count of an attempt whose secret was right, where a right one must not clear the
- * failures before it (a gift card's code: a guesser holding one real card could otherwise reset its
- * counter between guesses). A lock this attempt set by reaching its limit goes with it; the
- * counters are otherwise as the wrong attempts left them.
- */
-export function uncountAttemptStatement(db: Database, email: string, ip: string) {
-  const limit = sql`CASE WHEN ${loginFailures.ip} = ${EVERY_ADDRESS} THEN ${MAX_FAILURES_PER_ACCOUNT} ELSE ${MAX_FAILURES_FROM_ONE_ADDRESS} END`;
-  return db
-    .update(loginFailures)
-    .set({
-      failures: sql`max(${loginFailures.failures} - 1, 0)`,
-      lockedUntil: sql`CASE WHEN ${loginFailures.failures} - 1 < ${limit} THEN NULL ELSE ${loginFailures.lockedUntil} END`,
-    })
-    .where(rowsOf(email, ip));
 }
