@@ -9,7 +9,8 @@ import { type Caller, type Markers, sweepFixture } from './access-sweep-callers'
 // Every operation of the route table, called as every kind of caller (access-sweep-callers.ts),
 // answers as its declared access (src/lib/route-access.ts) says: refused (401 without a credential,
 // 403 with one that may not) unless the access allows the caller, and never refused where it does.
-// A vendor's credential reads none of another vendor's things through any list, read or CSV export.
+// Every answer but an anonymous catalogue read says `Cache-Control: private, no-store`. A vendor's
+// credential reads none of another vendor's things through any list, read or CSV export.
 // A new route without a declared access fails here.
 
 interface Operation {
@@ -78,7 +79,12 @@ describe('the access sweep', () => {
       // A key of one single permission says something only where a permission decides.
       const sent = callers.filter((caller) => !caller.single || access.kind === 'permission');
       return sent.map((caller) => async () => {
-        const { status, text } = await send(op, caller, fill(op.path, PROBE_ID));
+        const { status, text, headers } = await send(op, caller, fill(op.path, PROBE_ID));
+        // A shopper's or a credential's answer is never kept by a shared cache; only anonymous catalogue reads are public.
+        const personal = op.path.startsWith('/api') && (op.policy.cache !== 'catalogue' || caller.kind === 'user' || caller.kind === 'api_key');
+        if (personal && headers.get('Cache-Control') !== 'private, no-store') {
+          return `${op.method} ${op.path} as ${caller.name}: Cache-Control ${headers.get('Cache-Control')}`;
+        }
         const expected = allowed(access, caller);
         const refusedAs = caller.kind === 'anonymous' ? 401 : 403;
         // Where the access lets a caller through, the handler may still refuse by row (a customer's
