@@ -34,16 +34,7 @@ import {
 } from './lib/api-keys.mjs';
 import { DEV_LOGIN_FILE, devAdminExistsSql, devAdminPlan, readDevLogin, saveDevLogin } from './lib/dev-admin.mjs';
 import { readCrons, runCrons } from './lib/dev-crons.mjs';
-import {
-  describeAppliedMigrations,
-  ROOT,
-  stripAnsi,
-  WRANGLER_JS,
-  WranglerError,
-  wranglerEnv,
-  wranglerVersion,
-  assertWranglerInstalled,
-} from './lib/wrangler.mjs';
+import { describeAppliedMigrations, ROOT, stripAnsi, WRANGLER_JS, WranglerError, wranglerEnv, wranglerVersion, assertWranglerInstalled } from './lib/wrangler.mjs';
 import { applyMigrations, runBatch, withLocalD1 } from './lib/local-d1.mjs';
 
 const started = Date.now();
