@@ -84,7 +84,7 @@ describe('expiry of unpaid orders', () => {
     expect(await expiredBy(minutesAfter(free, 24 * 60))).toBe(0);
     expect((await orderRow(paid.id)).status).toBe('processing');
     expect((await orderRow(partly.id)).status).toBe('pending');
-    expect((await orderRow(free.id)).status).toBe('pending');
+    expect((await orderRow(free.id)).status).toBe('processing'); // settled when placed: nothing to pay
     expect(await stockOf(variantId)).toBe(14);
   });
 

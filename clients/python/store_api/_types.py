@@ -2056,7 +2056,9 @@ class GiftCardTransaction(TypedDict):
     amount: float
     #: The balance right after it, in major units of `currency`.
     balanceAfter: float
-    #: `issued`, `spent` (a payment), `refunded`, `adjustment`.
+    #: `issued`, `spent` (a payment), `refunded` (a refund of a payment it made), `adjustment`; for
+    #: a card bought as a product, `revoked` (a refund, return, exchange or cancellation of the line
+    #: that bought it took its value back) and `reinstated` (that refund failed: the value is back).
     kind: str
     orderId: Optional[str]
     paymentId: Optional[str]

@@ -164,7 +164,7 @@ export const giftCards = sqliteTable(
   (t) => [uniqueIndex('gift_cards_code_hash_idx').on(t.codeHash), index('gift_cards_created_idx').on(t.createdAt, t.id), index('gift_cards_order_idx').on(t.orderId)],
 );
 
-/** Every change of a gift card's balance: issued, spent by a payment, given back by a refund or cancellation. */
+/** Every change of a gift card's balance: issued, spent by a payment, given back by a refund or cancellation, taken back when its purchase is refunded. */
 export const giftCardTransactions = sqliteTable(
   'gift_card_transactions',
   {
@@ -175,7 +175,7 @@ export const giftCardTransactions = sqliteTable(
     /** Minor units of the card's currency; negative spends. */
     amount: integer('amount').notNull(),
     balanceAfter: integer('balance_after').notNull().default(0),
-    /** `issued`, `spent`, `refunded`, `adjustment`. */
+    /** `issued`, `spent`, `refunded`, `adjustment`; `revoked` and `reinstated` for a bought card (src/modules/gift-cards/revoke-bought-cards.ts). */
     kind: text('kind').notNull(),
     orderId: text('order_id'),
     paymentId: text('payment_id').references(() => payments.id, { onDelete: 'set null' }),

@@ -28,7 +28,10 @@ export type GiftCard = z.infer<typeof GiftCardSchema>;
 export const GiftCardTransactionSchema = createSelectSchema(giftCardTransactions, {
   amount: major('The change to the balance (negative spends)'),
   balanceAfter: major('The balance right after it'),
-  kind: z.string().openapi({ description: '`issued`, `spent` (a payment), `refunded`, `adjustment`.' }),
+  kind: z.string().openapi({
+    description:
+      '`issued`, `spent` (a payment), `refunded` (a refund of a payment it made), `adjustment`; for a card bought as a product, `revoked` (a refund, return, exchange or cancellation of the line that bought it took its value back) and `reinstated` (that refund failed: the value is back).',
+  }),
   createdAt: Timestamp,
 })
   .omit({ giftCardId: true })

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { type OrderLineRow, type OrderRow, type OrderStatus, orders, promotionUsages, promotions } from '../../db/schema';
 import { withGuards } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
+import { cancellationRevocations, spentCardOfOrder } from '../gift-cards/revoke-bought-cards';
 import { stockChangeStatements } from '../inventory/stock';
 import { assertTransition, type StatusChange, statusChangeStatements } from './order-status';
 
@@ -42,7 +43,8 @@ function unchangedSince(db: Database, order: OrderRow, unpaid: boolean) {
 
 /**
  * Cancelling: the status change (`order.updated` and `order.cancelled`), the stock of every line
- * not yet shipped put back (reason `cancellation`), and the uses of its promotions (a coupon among them) given back. Shared by
+ * not yet shipped put back (reason `cancellation`), the uses of its promotions (a coupon among them) given back, and
+ * what the gift cards it bought still hold of their value taken back (409 when one was spent). Shared by
  * `POST /orders/{id}/cancel`, `PATCH /orders/{id}` with `status: cancelled` and the expiry of unpaid orders.
  */
 export function cancellationStatements(db: Database, order: OrderRow, lines: OrderLineRow[], change: StatusChange & Preconditions) {
@@ -62,6 +64,8 @@ export function cancellationStatements(db: Database, order: OrderRow, lines: Ord
       .set({ timesUsed: sql`${promotions.timesUsed} - 1` })
       .where(sql`${promotions.id} IN (SELECT ${promotionUsages.promotionId} FROM ${promotionUsages} WHERE ${promotionUsages.orderId} = ${order.id})`),
     db.delete(promotionUsages).where(eq(promotionUsages.orderId, order.id)),
+    // A paid order's gift cards (issued when it was paid in full) are taken back with it.
+    ...(order.status === 'pending' ? [] : cancellationRevocations(db, order, change.actor, now)),
   ];
 }
 
@@ -85,6 +89,7 @@ export function statusStatements(db: Database, order: OrderRow, to: OrderStatus,
  */
 export async function runStatusChange(db: Database, order: OrderRow, statements: unknown[], recheck: (now: OrderRow) => void): Promise<void> {
   await withGuards(() => db.batch(statements as never), {
+    insufficient_gift_card_balance: () => spentCardOfOrder(db, order),
     order_transition: async () => {
       const [current] = await db.select().from(orders).where(eq(orders.id, order.id));
       try {

@@ -25,8 +25,9 @@ import { runCancellation } from './order-changes';
  * A payment still open on the order (a Stripe PaymentIntent never confirmed) is cancelled at its
  * provider first; if it completed meanwhile, the order is paid and stays.
  *
- * An order with nothing to pay (total 0) counts as paid, as its paymentStatus says, and is left to
- * the staff, as is one partly paid (it must be refunded before it can be cancelled).
+ * An order with nothing to pay (total 0) is paid, as its paymentStatus says, and was settled when
+ * it was placed (place-order.ts); one partly paid is left to the staff (it must be refunded before
+ * it can be cancelled).
  */
 
 export const PAYMENT_EXPIRED = 'payment_expired';

@@ -1,4 +1,4 @@
-import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { compiled, compiledInsert, type Slot } from '../../db/compiled';
 import {
@@ -22,6 +22,7 @@ import type { EventData } from '../../webhooks/event-payloads';
 import { ID_PREFIX, newId, newIds } from '../../lib/ids';
 import { CONFIG_DEFAULTS, config, type Vars } from '../../config';
 import { stockChangeStatements } from '../inventory/stock';
+import { settleNothingOwed } from '../payments/settle';
 import { placedEventData } from './order-status';
 import { forgetQuoteInputs, keepQuoteInputs, keptQuoteInputs } from './quote-inputs';
 import { appliedCode, type QuoteInputs, type QuoteRequest, quoteFrom, readQuoteInputs } from './quote';
@@ -72,6 +73,8 @@ export interface PlacedOrder {
  * they were read at, so an order is never written at prices, names or settings that changed in the
  * meantime: the batch aborts, the inputs are read again and the order priced again. With kept
  * inputs (and a cached API key, whose check rides in the same batch) an order is one round trip.
+ * An order with nothing to pay (promotions took its whole total) is then settled at once, in a
+ * batch of its own (settleNothingOwed, settle.ts): it never waits for a payment that cannot come.
  */
 // The statements of every order, built once per isolate (src/db/compiled.ts).
 const orderColumns = Object.keys(getTableColumns(orders)).filter((key) => key !== 'number' && key !== 'firstOrder');
@@ -135,6 +138,19 @@ class PromotionUsedUp extends Error {}
 const ATTEMPTS = 3;
 
 export async function placeOrder(db: Database, input: PlaceOrderInput, now = new Date()): Promise<PlacedOrder> {
+  const placed = await placePriced(db, input, now);
+  if (placed.order.total > 0) return placed;
+  // Nothing to pay: the order is settled at once, as a paid one (settle.ts), not left pending.
+  const order = await settleNothingOwed(db, placed.order, { actor: input.actor, now });
+  const history = await db
+    .select()
+    .from(orderStatusHistory)
+    .where(eq(orderStatusHistory.orderId, order.id))
+    .orderBy(asc(orderStatusHistory.createdAt), sql`${orderStatusHistory.fromStatus} IS NOT NULL`);
+  return { ...placed, order, history };
+}
+
+async function placePriced(db: Database, input: PlaceOrderInput, now: Date): Promise<PlacedOrder> {
   if (input.lines.length === 0) throw ApiError.validation([{ field: input.linesField ?? 'lines', problem: 'must have at least one line', code: 'too_small' }]);
   const customerKey = customerKeyOf(input);
   const request: QuoteRequest = {

@@ -29,6 +29,8 @@ export interface LineRefund {
   amount: number;
   /** The line's refunded units when this was worked out: the refund is written only if it is still so. */
   quantityRefundedBefore: number;
+  /** These are the line's last units not refunded (a gift-card line's cards give up all they have left). */
+  last: boolean;
 }
 
 export interface RefundByLines {
@@ -80,6 +82,7 @@ export async function refundByLines(db: Database, order: OrderRow, lines: Refund
       quantity: input.quantity,
       amount: lineRefundAmount(line, input.quantity, line.quantityRefunded, line.amountRefunded),
       quantityRefundedBefore: line.quantityRefunded,
+      last: line.quantityRefunded + input.quantity >= line.quantity,
     };
   });
   const shippingRefundedBefore = shippingRows[0]?.refunded ?? 0;

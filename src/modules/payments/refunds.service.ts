@@ -17,6 +17,8 @@ import { refundCreatedData } from './refund-event';
 import { refundByLines, unchangedSince } from './refund-lines';
 import type { StripeSettings } from './providers/stripe';
 import { recordRefund } from './settle';
+import { cardValueRefusal, leavesCardValue } from '../gift-cards/card-value-held';
+import { cardsToRevoke, refuseSpentCards, revocationStatements, spentMeanwhile } from '../gift-cards/revoke-bought-cards';
 
 type RefundDestination = (typeof REFUND_DESTINATIONS)[number];
 
@@ -101,7 +103,7 @@ async function insertPending(
   payment: PaymentRow,
   order: OrderRow,
   input: Omit<CreateRefundInput, 'destination'> & { destination: RefundDestination },
-  { requestKey, now }: { actor: string; requestKey: string | null; now: Date },
+  { actor, requestKey, now }: { actor: string; requestKey: string | null; now: Date },
 ): Promise<RefundRow> {
   const digits = order.minorUnits;
   if (payment.status !== 'completed' && payment.status !== 'partially_refunded') {
@@ -115,6 +117,15 @@ async function insertPending(
   const amount = input.amount === undefined ? computed : amountInMinor(input.amount, digits);
   const tooMuch = () => ApiError.conflict(`The refund is more than is left on payment '${payment.id}' (${toMajor(Math.max(left, 0), digits)} ${payment.currency})`, 'amount');
   if (amount > left || amount <= 0) throw tooMuch();
+  // Units of a gift-card line take what is given back for them off the cards they issued (409 when one was spent).
+  const revoking = await cardsToRevoke(db, order, byLines?.lines ?? []);
+  refuseSpentCards(revoking.takes, digits);
+  const cardValue = {
+    amount,
+    cardLinesAmount: (byLines?.lines ?? []).filter((l) => revoking.cardLines.has(l.orderLineId)).reduce((sum, l) => sum + l.amount, 0),
+    lines: (byLines?.lines ?? []).map((l) => l.orderLineId),
+    cardsRead: revoking.cardsRead,
+  };
   const ts = now.toISOString();
   const row: RefundRow = {
     id: newId(ID_PREFIX.refund, now.getTime()),
@@ -136,17 +147,22 @@ async function insertPending(
   const fits = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${payment.id} AND ${payments.status} IN ('completed', 'partially_refunded')
     AND ${payments.amountRefunded} + ${pendingRefunds(payment.id)} + ${amount} <= ${payments.amount})`;
   const written = sql`EXISTS (SELECT 1 FROM ${refunds} WHERE ${refunds.id} = ${row.id})`;
-  const [inserted] = (await withGuards(() =>
-    db.batch([
-      insertWhere(db, refunds, row, byLines ? sql`${fits} AND ${unchangedSince(order, byLines)}` : fits),
-      ...(byLines?.lines ?? []).map((l) => insertWhere(db, refundLines, { refundId: row.id, orderLineId: l.orderLineId, quantity: l.quantity, amount: l.amount }, written)),
-      outboxEventWhere(db, 'refund.created', refundCreatedData(row, order, byLines?.lines ?? []), written, now),
-    ] as never),
+  const [inserted] = (await withGuards(
+    () =>
+      db.batch([
+        insertWhere(db, refunds, row, sql`${fits} AND ${leavesCardValue(order.id, cardValue)}${byLines ? sql` AND ${unchangedSince(order, byLines)}` : sql``}`),
+        ...(byLines?.lines ?? []).map((l) => insertWhere(db, refundLines, { refundId: row.id, orderLineId: l.orderLineId, quantity: l.quantity, amount: l.amount }, written)),
+        ...revocationStatements(db, revoking.takes, { refundId: row.id, order, actor, now, written }),
+        outboxEventWhere(db, 'refund.created', refundCreatedData(row, order, byLines?.lines ?? []), written, now),
+      ] as never),
+    { insufficient_gift_card_balance: () => spentMeanwhile(db, revoking.takes, digits) },
   ).catch((error) => {
     if (/UNIQUE constraint failed: refunds\.request_key/.test(String(error?.cause ?? error))) throw ApiError.conflict('A request with this Idempotency-Key is in progress');
     throw error;
   })) as [D1Result];
   if (inserted.meta.changes === 0) {
+    const cardsHold = await cardValueRefusal(db, order, cardValue);
+    if (cardsHold) throw cardsHold;
     if (byLines) throw ApiError.conflict(`Order '${order.id}' was refunded meanwhile; try again`);
     throw tooMuch();
   }

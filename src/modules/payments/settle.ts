@@ -10,6 +10,7 @@ import { returnRefundedStatement } from '../returns/returns.service';
 import { orderNumberOf, statusChangeStatements } from '../orders/order-status';
 import { followUpOrderStatus } from './order-follow-up';
 import { boughtGiftCardStatements, type GiftCardSettings } from '../gift-cards/bought-gift-cards';
+import { reinstatementStatements } from '../gift-cards/revoke-bought-cards';
 import { refundEventData } from './refund-event';
 import type { ChargeResult, PaymentProvider, RefundResult } from './providers/provider';
 
@@ -90,10 +91,9 @@ export async function recordCharge(
       ]);
       return { ...payment, ...outcome, status: 'failed' };
     }
-    const paidInFull = order.status === 'pending' && order.amountPaid + payment.amount >= order.total;
+    const paidNow = order.status === 'pending' && paidInFull({ amountPaid: order.amountPaid + payment.amount, total: order.total });
     const note = `paid in full by payment ${payment.id}`;
-    const issueBought = (paid: OrderRow) => boughtGiftCardStatements(db, env, paid, now);
-    const bought = paidInFull ? await issueBought(order) : [];
+    const bought = paidNow ? await boughtGiftCardStatements(db, env, order, now) : [];
     await db.batch([
       guardStatement(db, payments, payment.id, 'payment_settled'),
       db
@@ -106,10 +106,10 @@ export async function recordCharge(
         .where(eq(orders.id, order.id)),
       ...(provider.settlement?.(db, payment, order, { actor, now }) ?? []),
       outboxEvent(db, 'payment.completed', eventData, now),
-      ...(paidInFull ? statusChangeStatements(db, order, 'processing', { actor, note, now }) : []),
+      ...(paidNow ? statusChangeStatements(db, order, 'processing', { actor, note, now }) : []),
       ...bought,
     ] as never);
-    if (!paidInFull) await followUpOrderStatus(db, order.id, ['pending'], 'processing', (o) => o.amountPaid >= o.total, { actor, note }, issueBought);
+    if (!paidNow) await moveOnOncePaid(db, env, order.id, { actor, note, now });
     return { ...payment, ...outcome, status: 'completed', failureReason: null };
   } catch (error) {
     const guard = violatedGuard(error);
@@ -122,6 +122,32 @@ export async function recordCharge(
     }
     return voidCharge(db, provider, payment, order, outcome, ts);
   }
+}
+
+/** An order is paid in full once what it was paid covers its total: at once for a total of 0. */
+const paidInFull = (order: Pick<OrderRow, 'amountPaid' | 'total'>) => order.amountPaid >= order.total;
+
+/**
+ * Moves a `pending` order paid in full on to `processing`, issuing the gift cards it bought in the
+ * same batch (none without `env`: only an order with nothing to pay, which bought none worth
+ * anything), when the write that paid it could not know it would (two partial payments at once,
+ * each reading the order before the other). One move only: a racing one trips the transition guard.
+ */
+function moveOnOncePaid(db: Database, env: GiftCardSettings | null, orderId: string, { actor, note, now = new Date() }: Settling & { note: string }) {
+  return followUpOrderStatus(db, orderId, ['pending'], 'processing', paidInFull, { actor, note }, async (paid) => (env ? boughtGiftCardStatements(db, env, paid, now) : []));
+}
+
+/**
+ * An order placed with nothing to pay (its promotions took its whole total) is paid in full from
+ * the start: it moves on to `processing` at once, by the move a last payment makes (its history row
+ * and `order.updated`), with no payment, as there is no money to record (its paymentStatus says
+ * `paid`). A total of 0 is lines whose totals are all 0: no unit of a gift-card product was paid
+ * for, so no card is issued (bought-gift-cards.ts). Returns the order as it now stands.
+ */
+export async function settleNothingOwed(db: Database, order: OrderRow, { actor, now = new Date() }: Settling): Promise<OrderRow> {
+  if (order.status !== 'pending' || !paidInFull(order)) return order;
+  await moveOnOncePaid(db, null, order.id, { actor, note: 'nothing to pay', now });
+  return readOrder(db, order.id);
 }
 
 /** The order moved (a cancellation) between the charge and its recording: the money goes back and the payment is failed. */
@@ -154,7 +180,7 @@ async function voidCharge(db: Database, provider: PaymentProvider, payment: Paym
   throw ApiError.conflict(`Order '${order.id}' changed while paying; the charge was returned`);
 }
 
-/** A failed refund no longer holds the units it named (refund_lines' trigger counted them on insert). */
+/** A failed refund no longer holds the units it named (refund_lines' trigger counted them on insert); what it took off gift cards goes back (reinstatementStatements). */
 function releaseRefundLines(db: Database, refundId: string) {
   const held = sql`(SELECT ${refundLines.quantity} FROM ${refundLines} WHERE ${refundLines.refundId} = ${refundId} AND ${refundLines.orderLineId} = ${orderLines.id})`;
   return [
@@ -195,6 +221,7 @@ export async function recordRefund(db: Database, refund: RefundRow, result: Refu
           .set({ ...outcome, status: 'failed' })
           .where(eq(refunds.id, refund.id)),
         ...releaseRefundLines(db, refund.id),
+        ...reinstatementStatements(db, refund.id, now),
       ] as never);
       return { ...refund, ...outcome, status: 'failed' };
     }

@@ -17,6 +17,7 @@ import { refundCreatedData } from '../payments/refund-event';
 import { type RefundByLines, refundByLines, unchangedSince } from '../payments/refund-lines';
 import { createRefund, leftToRefund, paymentToRefund, pendingRefunds } from '../payments/refunds.service';
 import { recordCharge, recordRefund } from '../payments/settle';
+import { cardsToRevoke, refuseSpentCards, revocationStatements, spentMeanwhile } from '../gift-cards/revoke-bought-cards';
 import { returnWriter } from './returns.access';
 import type { Exchange, ExchangeInput } from './exchanges.schemas';
 import { getReturn } from './returns.service';
@@ -33,7 +34,8 @@ import { getReturn } from './returns.service';
  * of two racing exchanges one writes and the other leaves nothing. Both rows are then completed
  * as any refund and payment are (settle.ts; reconciliation finishes them if this stops between).
  * The customer pays what the new order costs beyond the value; a value beyond its cost is refunded
- * to the payment or to store credit (`balanceTo`).
+ * to the payment or to store credit (`balanceTo`). Returned units of a gift-card line take their
+ * value off the cards they issued in the same batch (revoke-bought-cards.ts), as a refund by line does.
  */
 export async function exchangeReturn(
   db: Database,
@@ -60,6 +62,9 @@ export async function exchangeReturn(
     undefined,
   );
   const value = worked.lines.reduce((sum, l) => sum + l.amount, 0);
+  // Returned units of a gift-card line give up what they are worth from the cards they issued (409 when one was spent).
+  const { takes } = await cardsToRevoke(db, order, worked.lines);
+  refuseSpentCards(takes, order.minorUnits, 'this exchange');
   const payment = await paymentToRefund(db, order, input.paymentId);
   const room = await leftToRefund(db, payment);
   const actor = actorRef(principal);
@@ -107,9 +112,17 @@ export async function exchangeReturn(
           createdAt: now.toISOString(),
           updatedAt: now.toISOString(),
         };
-        return exchangeStatements(db, { order, newOrder, returnId, payment, worked, refund, paymentId, now });
+        return [
+          ...exchangeStatements(db, { order, newOrder, returnId, payment, worked, refund, paymentId, now }),
+          ...revocationStatements(db, takes, { refundId, order, actor, now, written: sql`1` }),
+        ];
       },
-      alsoGuards: { return_settled: settled, overrefunded_line: settled, refund_exceeds_payment: settled },
+      alsoGuards: {
+        return_settled: settled,
+        overrefunded_line: settled,
+        refund_exceeds_payment: settled,
+        insufficient_gift_card_balance: () => spentMeanwhile(db, takes, order.minorUnits, 'this exchange'),
+      },
     },
     now,
   );

@@ -9,6 +9,7 @@ import { outboxEvent, outboxEventWhere } from '../../lib/events';
 import { ID_PREFIX, newId, newIds } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
+import { refuseReturnOfSpentCards } from '../gift-cards/revoke-bought-cards';
 import { stockChangeStatements } from '../inventory/stock';
 import { ALL_ORDERS, type OrderReach } from '../orders/orders.access';
 import { orderNumberOf } from '../orders/order-status';
@@ -139,6 +140,8 @@ export async function createReturn(db: Database, orderRef: string, input: Create
   }
   const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, order.id));
   checkLines(order, input.lines, lines);
+  // A gift card comes back as its value: one its holder spent cannot (the refund settling the return takes the value off).
+  await refuseReturnOfSpentCards(db, order, input.lines);
   const ts = now.toISOString();
   const row: ReturnRow = {
     id: newId(ID_PREFIX.return, now.getTime()),

@@ -2280,7 +2280,7 @@ export interface GiftCardTransaction {
   amount: number;
   /** The balance right after it, in major units of `currency`. */
   balanceAfter: number;
-  /** `issued`, `spent` (a payment), `refunded`, `adjustment`. */
+  /** `issued`, `spent` (a payment), `refunded` (a refund of a payment it made), `adjustment`; for a card bought as a product, `revoked` (a refund, return, exchange or cancellation of the line that bought it took its value back) and `reinstated` (that refund failed: the value is back). */
   kind: string;
   orderId: string | null;
   paymentId: string | null;
