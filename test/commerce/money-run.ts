@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { giftCardCode, giftCardSecret } from '../../src/modules/gift-cards/gift-card-code';
-import type { OrderRow, PaymentRow } from '../../src/db/schema';
+import type { OrderLineRow, OrderRow, PaymentRow } from '../../src/db/schema';
 import { api, type ApiResponse } from '../helpers';
 import { payByStripe } from '../payments/stripe-fake';
 import { conservationProblems, type Expected } from './money-invariants';
@@ -125,9 +125,13 @@ export class MoneyRun {
     return () => api(path, { method: 'POST', key, json });
   }
 
-  /** The run's orders (as the ledger has them) that `fits`, the `index`th of them (wrapping), or null when none fits. */
-  private pickOrder(index: number, fits: (o: OrderRow) => boolean): OrderRow | null {
-    const rows = this.orders.map((o) => this.ledger.orders.find((r) => r.id === o.id)!).filter(fits);
+  /**
+   * The run's orders (as the ledger has them) that `fits` (those of them that are `preferred`, if
+   * any are), the `index`th of them (wrapping), or null when none fits.
+   */
+  private pickOrder(index: number, fits: (o: OrderRow) => boolean, preferred: (o: OrderRow) => boolean = () => true): OrderRow | null {
+    const fitting = this.orders.map((o) => this.ledger.orders.find((r) => r.id === o.id)!).filter(fits);
+    const rows = fitting.some(preferred) ? fitting.filter(preferred) : fitting;
     const row = rows.length ? rows[index % rows.length]! : null;
     if (!row) this.log.push('  (no order to act on)');
     else this.touched.add(row.id);
@@ -145,9 +149,11 @@ export class MoneyRun {
       .sort((a, b) => leftOn(this.ledger, b) - leftOn(this.ledger, a) || a.id.localeCompare(b.id));
   }
 
-  /** Cards of the run that can pay in `currency` now, with their codes, from the `from`th (wrapping). */
+  /** Cards of the run that can pay in `currency` now, bought ones first, with their codes, from the `from`th (wrapping). */
   private async spendableCards(currency: Currency, from: number) {
-    const usable = this.ledger.cards.filter((c) => c.currency === currency && c.status === 'active' && c.balance > 0 && !c.expiresAt).sort((a, b) => a.id.localeCompare(b.id));
+    const usable = this.ledger.cards
+      .filter((c) => c.currency === currency && c.status === 'active' && c.balance > 0 && !c.expiresAt)
+      .sort((a, b) => Number(!a.orderLineId) - Number(!b.orderLineId) || a.id.localeCompare(b.id));
     const start = usable.length ? from % usable.length : 0;
     const cards = [...usable.slice(start), ...usable.slice(0, start)];
     return Promise.all(cards.map(async (c) => ({ id: c.id, balance: c.balance, code: this.codes.get(c.id) ?? (await giftCardCode(giftCardSecret(env), c.id)) })));
@@ -246,10 +252,24 @@ export class MoneyRun {
     this.expected.adjustments.set(step.currency, (this.expected.adjustments.get(step.currency) ?? 0) + step.amount);
   }
 
+  private cardLinesOf(orderId: string): OrderLineRow[] {
+    return linesOf(this.ledger, orderId).filter((l) => this.expected.giftCardProducts.has(l.productId));
+  }
+
+  /** The order's lines, only those that bought gift cards when `giftCardLines` and it has some. */
+  private linesToPick(orderId: string, giftCardLines: boolean): OrderLineRow[] {
+    const cardLines = this.cardLinesOf(orderId);
+    return giftCardLines && cardLines.length ? cardLines : linesOf(this.ledger, orderId);
+  }
+
   private async refundLines(step: Extract<Step, { kind: 'refundLines' }>) {
-    const order = this.pickOrder(step.order, (o) => this.refundablePayments(o.id).length > 0);
+    const order = this.pickOrder(
+      step.order,
+      (o) => this.refundablePayments(o.id).length > 0,
+      (o) => !step.giftCardLine || this.cardLinesOf(o.id).length > 0,
+    );
     if (!order) return;
-    const lines = linesOf(this.ledger, order.id);
+    const lines = this.linesToPick(order.id, step.giftCardLine);
     const line = lines[step.line % lines.length]!;
     const left = line.quantity - line.quantityRefunded;
     const quantity = left > 0 ? Math.min(step.quantity, left) : step.quantity;
@@ -283,8 +303,12 @@ export class MoneyRun {
 
   /** `return`: asked by staff, approved, received restocking some units, then refunded by line, exchanged or left. */
   private async returnStep(step: Extract<Step, { kind: 'return' }>) {
-    const open = (o: OrderRow) => linesOf(this.ledger, o.id).filter((l) => l.quantity > l.quantityReturned);
-    const order = this.pickOrder(step.order, (o) => ['processing', 'shipped', 'completed'].includes(o.status) && open(o).length > 0);
+    const open = (o: OrderRow) => this.linesToPick(o.id, step.giftCardLine).filter((l) => l.quantity > l.quantityReturned);
+    const order = this.pickOrder(
+      step.order,
+      (o) => ['processing', 'shipped', 'completed'].includes(o.status) && open(o).length > 0,
+      (o) => !step.giftCardLine || this.cardLinesOf(o.id).length > 0,
+    );
     if (!order) return;
     const lines = open(order);
     const line = lines[step.line % lines.length]!;

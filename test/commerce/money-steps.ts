@@ -26,13 +26,15 @@ export type Step =
   | { kind: 'pay'; order: number; method: 'manual' | 'stripe' | 'store_credit' | 'gift_card'; card: number; half: boolean }
   | { kind: 'issueGiftCard'; currency: Currency; amount: number }
   | { kind: 'addCredit'; currency: Currency; amount: number }
-  | { kind: 'refundLines'; order: number; line: number; quantity: number; payment: number; toCredit: boolean; shipping: boolean }
+  /** `giftCardLine`: of a line that bought gift cards (maybe spent since), where the order has one. */
+  | { kind: 'refundLines'; order: number; giftCardLine: boolean; line: number; quantity: number; payment: number; toCredit: boolean; shipping: boolean }
   | { kind: 'refundAmount'; order: number; payment: number; half: boolean }
   | { kind: 'ship'; order: number }
   /** A return asked, approved and received (restocking some), then refunded by line, exchanged, or left. */
   | {
       kind: 'return';
       order: number;
+      giftCardLine: boolean;
       line: number;
       quantity: number;
       restock: number;
@@ -80,6 +82,7 @@ export const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('refundLines' as const),
       order: pick,
+      giftCardLine: fc.boolean(),
       line: fc.nat({ max: 2 }),
       quantity: fc.integer({ min: 1, max: 3 }),
       payment: fc.nat({ max: 2 }),
@@ -94,6 +97,7 @@ export const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('return' as const),
       order: pick,
+      giftCardLine: fc.boolean(),
       line: fc.nat({ max: 2 }),
       quantity: fc.integer({ min: 1, max: 3 }),
       restock: fc.nat({ max: 3 }),
