@@ -142,10 +142,14 @@ export class MoneyRun {
     return this.orders.find((o) => o.id === orderId)!;
   }
 
-  /** The order's payments that can give money back, the one with the most left first. */
+  /**
+   * The order's payments that can give money back, the one with the most left first. Not a guest's
+   * exchange payment: the store refunds those only to store credit, which a guest has not (422).
+   */
   private refundablePayments(orderId: string): PaymentRow[] {
+    const guest = this.modelOf(orderId).guest;
     return this.ledger.payments
-      .filter((p) => p.orderId === orderId && refundable(p) && leftOn(this.ledger, p) > 0)
+      .filter((p) => p.orderId === orderId && refundable(p) && leftOn(this.ledger, p) > 0 && !(guest && p.provider === 'exchange'))
       .sort((a, b) => leftOn(this.ledger, b) - leftOn(this.ledger, a) || a.id.localeCompare(b.id));
   }
 
@@ -288,11 +292,10 @@ export class MoneyRun {
     const payment = payments[step.payment % payments.length]!;
     const left = leftOn(this.ledger, payment);
     const amount = step.half ? Math.max(1, Math.floor(left / 2)) : left;
-    // A store-credit or exchange payment always refunds to store credit, which a guest order has not (422).
     await this.request(
       `refund ${major(amount)} of ${payment.provider} payment ${payment.id}`,
       this.post(`/api/payments/${payment.id}/refunds`, { amount: major(amount) }),
-      [201, 409, 422],
+      [201, 409],
     );
   }
 
