@@ -15,9 +15,9 @@ export async function variantOf(key: string, price: number, body: Record<string,
 export const call = (cart: Cart, path: string, method = 'GET', json?: unknown, as?: string) =>
   api(`/api/carts/${cart.id}${path}`, { method, json, key: as, headers: { 'X-Cart-Token': cart.token } });
 
-/** A guest's (or `as`'s) cart holding `lines` (variant id, quantity), shipped to `shippingAddress` if given. */
-export async function cartOf(lines: [string, number][], shippingAddress?: Record<string, string>, as?: string): Promise<Cart> {
-  const created = await api('/api/carts', { method: 'POST', key: as, json: { email: `promo-${uid()}@example.test` } });
+/** A guest's (or `as`'s) cart holding `lines` (variant id, quantity), shipped to `shippingAddress` if given; `body` adds to its creation (a currency). */
+export async function cartOf(lines: [string, number][], shippingAddress?: Record<string, string>, as?: string, body: Record<string, unknown> = {}): Promise<Cart> {
+  const created = await api('/api/carts', { method: 'POST', key: as, json: { email: `promo-${uid()}@example.test`, ...body } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const cart = { id: created.body.data.id, token: created.body.data.token };
   if (shippingAddress) expect((await call(cart, '', 'PATCH', { shippingAddress }, as)).status).toBe(200);

@@ -66,3 +66,16 @@ export async function signedEvent(type: string, object: unknown, options: { secr
 export function deliver(signed: { payload: string; header: string }): Promise<ApiResponse> {
   return api('/api/payments/stripe/webhook', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signed.header }, body: signed.payload });
 }
+
+/**
+ * Pays an order by Stripe as a shopper does: the store opens a PaymentIntent (for `amount`, major
+ * units, or what is owed), the card succeeds and Stripe's webhook says so. Answers the opening
+ * request when it was refused, else the payment as the store has it after the webhook.
+ */
+export async function payByStripe(orderId: string, key: string, amount?: number): Promise<ApiResponse> {
+  const opened = await api(`/api/orders/${orderId}/payments`, { method: 'POST', key, json: { provider: 'stripe', ...(amount === undefined ? {} : { amount }) } });
+  if (opened.status !== 201) return opened;
+  const handled = await deliver(await signedEvent('payment_intent.succeeded', await confirmIntent(opened.body.data.providerReference)));
+  if (handled.status !== 200) throw new Error(`Stripe's webhook answered ${handled.status}: ${JSON.stringify(handled.body)}`);
+  return api(`/api/payments/${opened.body.data.id}`, { key });
+}
