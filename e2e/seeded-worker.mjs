@@ -13,7 +13,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { insertApiKeySql, mintApiKey } from '../scripts/lib/api-keys.mjs';
-import { runWranglerOk } from '../scripts/lib/wrangler.mjs';
+import { applyMigrations, runBatch, withLocalD1 } from '../scripts/lib/local-d1.mjs';
 import { buildSeedStatements } from '../scripts/seed-data.mjs';
 import { startWranglerDev } from './server.mjs';
 
@@ -24,14 +24,16 @@ export async function prepareSeededHome(label = 'docs') {
   const home = await mkdtemp(path.join(tmpdir(), `store-${label}-home-`));
   const state = stateOf(home);
   await mkdir(state, { recursive: true });
-  await runWranglerOk(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], `Applying D1 migrations (${label})`);
-  // What `npm run dev` does to a new database: the demo catalogue and an admin key in .wrangler/dev-admin-key.
+  // What `npm run dev` does to a new database, in one runtime as it does (scripts/lib/local-d1.mjs):
+  // the migrations, the demo catalogue and an admin key in .wrangler/dev-admin-key.
   const key = mintApiKey();
-  const sql = [...buildSeedStatements(), insertApiKeySql(key, { name: 'Local development', role: 'admin' })].join('\n\n');
-  const file = path.join(home, 'seed.sql');
-  await writeFile(file, `${sql}\n`, 'utf8');
-  await runWranglerOk(['d1', 'execute', 'DB', '--local', '--persist-to', state, '--file', file], `Seeding (${label})`);
-  await rm(file);
+  await withLocalD1(
+    async (db) => {
+      await applyMigrations(db);
+      await runBatch(db, [...buildSeedStatements(), insertApiKeySql(key, { name: 'Local development', role: 'admin' })], `Seeding (${label})`);
+    },
+    { persistTo: state },
+  );
   await writeFile(path.join(home, '.wrangler', 'dev-admin-key'), `${key}\n`, 'utf8');
   return home;
 }

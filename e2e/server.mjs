@@ -9,7 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, runWranglerOk, WRANGLER_JS, wranglerEnv } from '../scripts/lib/wrangler.mjs';
+import { applyLocalMigrations } from '../scripts/lib/local-d1.mjs';
+import { ROOT, WRANGLER_JS, wranglerEnv } from '../scripts/lib/wrangler.mjs';
 
 /** A free TCP port on 127.0.0.1 (for the Worker, or a page served beside it on its own origin). */
 export function freePort() {
@@ -143,7 +144,7 @@ export async function startWorker({ bootstrap = true, vars: extraVars = {} } = {
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     ...extraVars,
   };
-  await runWranglerOk(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state], 'Applying D1 migrations (e2e)');
+  await applyLocalMigrations(undefined, { persistTo: state });
   let worker;
   const stop = async () => {
     await worker?.stop();

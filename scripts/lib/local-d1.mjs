@@ -18,10 +18,14 @@ async function localDatabaseId() {
   throw new Error(`wrangler.toml has no [[d1_databases]] with binding = "${DB_BINDING}"`);
 }
 
-/** Runs `work` with the local D1 database (a D1Database), then stops the runtime. */
-export async function withLocalD1(work) {
+/**
+ * Runs `work` with the local D1 database (a D1Database), then stops the runtime. `persistTo` is a
+ * state folder as `wrangler --persist-to` takes it (the tests' Workers keep theirs apart); by default
+ * the one `wrangler dev` uses.
+ */
+export async function withLocalD1(work, { persistTo = path.join(ROOT, '.wrangler', 'state') } = {}) {
   const id = await localDatabaseId();
-  const mf = new Miniflare({ modules: true, script: '', d1Persist: path.join(ROOT, '.wrangler', 'state', 'v3', 'd1'), d1Databases: { DATABASE: id } });
+  const mf = new Miniflare({ modules: true, script: '', d1Persist: path.join(persistTo, 'v3', 'd1'), d1Databases: { DATABASE: id } });
   try {
     return await work(await mf.getD1Database('DATABASE'));
   } finally {
@@ -57,8 +61,8 @@ const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE}(
  * starts a runtime per migration (133 s for 73 of them on a loaded two-core machine, against 17 s
  * here; docs/contributing.md). `onPending` hears the names about to be applied, before the work starts.
  */
-export function applyLocalMigrations(onPending = () => {}) {
-  return withLocalD1((db) => applyMigrations(db, onPending));
+export function applyLocalMigrations(onPending = () => {}, options = {}) {
+  return withLocalD1((db) => applyMigrations(db, onPending), options);
 }
 
 /** As applyLocalMigrations, on a database already open (withLocalD1). */
