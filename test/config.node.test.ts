@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error plain ESM script without types
 import { DEV_VARS } from '../scripts/lib/dev-vars.mjs';
 import { CONFIG_DOC, withConfigTable } from '../scripts/config-docs';
 import { CONFIG_DEFAULTS, CONFIG_NAMES, ConfigError, config, parseConfig, SECRET_NAMES } from '../src/config';
@@ -19,7 +20,7 @@ function tomlVars(toml: string): Map<string, Record<string, string>> {
   toml.split('\n').forEach((line, i) => {
     const header = /^\s*\[\[?([^\]]+)\]\]?\s*(#.*)?$/.exec(line);
     if (header) {
-      const name = header[1].trim();
+      const name = header[1]!.trim();
       current = !line.includes('[[') && (name === 'vars' || /^env\.[^.]+\.vars$/.test(name)) ? {} : undefined;
       if (current) tables.set(name, current);
       return;
@@ -28,7 +29,7 @@ function tomlVars(toml: string): Map<string, Record<string, string>> {
     const entry = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*(#.*)?$/.exec(line);
     // Anything else in a [vars] table (a number, a bare word) is a line this test cannot check: refuse it.
     if (!entry) throw new Error(`wrangler.toml line ${i + 1} is not KEY = "value": ${line}`);
-    current[entry[1]] = entry[2];
+    current[entry[1]!] = entry[2]!;
   });
   return tables;
 }
@@ -135,8 +136,8 @@ describe('the variables set elsewhere agree with src/config.ts', () => {
 
   it("deploy:setup's secrets are the schema's secrets", () => {
     const script = read('scripts/deploy-setup.mjs');
-    const generated = /const GENERATED_SECRETS = \[([^\]]*)\]/.exec(script)![1].match(/[A-Z_]+/g)!;
-    const optional = [.../const OPTIONAL_SECRETS = \{([^}]*)\}/.exec(script)![1].matchAll(/^\s*([A-Z_]+):/gm)].map((m) => m[1]);
+    const generated = /const GENERATED_SECRETS = \[([^\]]*)\]/.exec(script)![1]!.match(/[A-Z_]+/g)!;
+    const optional = [.../const OPTIONAL_SECRETS = \{([^}]*)\}/.exec(script)![1]!.matchAll(/^\s*([A-Z_]+):/gm)].map((m) => m[1]);
     expect([...generated, ...optional].sort()).toEqual([...SECRET_NAMES].sort());
   });
 

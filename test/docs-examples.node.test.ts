@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error plain ESM script without types
 import { compareOutput, documents, parseDocument, planBlocks, withStatusChecks } from '../e2e/docs-blocks.mjs';
 
 // The rules `npm run test:docs` (e2e/docs.e2e.mjs) runs the docs' examples by, checked without a
@@ -49,7 +50,7 @@ describe('parseDocument and planBlocks', () => {
     ].join('\n');
     const parsed = parseDocument(md);
     const { plan, errors } = planBlocks(parsed.blocks);
-    expect(plan.map((s) => s.action)).toEqual(['skip', 'run', 'output', 'unmarked', 'run']);
+    expect(plan.map((s: { action: string }) => s.action)).toEqual(['skip', 'run', 'output', 'unmarked', 'run']);
     expect(plan[1]).toMatchObject({ file: 'a.mjs', run: 'node a.mjs', expected: { code: '1' } });
     expect(errors).toEqual([expect.stringMatching(/^line 15: .*html/)]);
     expect(parsed.errors).toEqual([expect.stringMatching(/^line 18: .*needs a reason/)]);

@@ -26,8 +26,9 @@ function proseLines(markdown: string): { line: number; text: string }[] {
   markdown.split('\n').forEach((text, i) => {
     const marker = /^\s*(`{3,}|~{3,})/.exec(text);
     if (marker) {
-      if (fence === null) fence = marker[1][0];
-      else if (marker[1][0] === fence) fence = null;
+      const opened = marker[1]![0]!;
+      if (fence === null) fence = opened;
+      else if (opened === fence) fence = null;
       return;
     }
     if (fence === null) out.push({ line: i + 1, text });
@@ -53,7 +54,7 @@ function anchors(markdown: string): Set<string> {
   for (const { text } of proseLines(markdown)) {
     const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(text);
     if (!m) continue;
-    const base = slug(m[1]);
+    const base = slug(m[1]!);
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     result.add(n === 0 ? base : `${base}-${n}`);
@@ -66,9 +67,9 @@ function links(markdown: string): { line: number; target: string }[] {
   const out: { line: number; target: string }[] = [];
   for (const { line, text } of proseLines(markdown)) {
     const prose = text.replace(/`[^`]*`/g, '');
-    for (const m of prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) out.push({ line, target: m[1] });
-    for (const m of prose.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/g)) out.push({ line, target: m[1] });
-    for (const m of prose.matchAll(/\b(?:href|src)="([^"]+)"/g)) out.push({ line, target: m[1] });
+    for (const m of prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) out.push({ line, target: m[1]! });
+    for (const m of prose.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/g)) out.push({ line, target: m[1]! });
+    for (const m of prose.matchAll(/\b(?:href|src)="([^"]+)"/g)) out.push({ line, target: m[1]! });
   }
   return out;
 }

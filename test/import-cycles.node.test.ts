@@ -28,7 +28,7 @@ export function importGraph(files: string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const code = readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '');
-    const targets = [...code.matchAll(SPECIFIER)].map((m) => resolve(file, m[1])).filter((t): t is string => t !== undefined);
+    const targets = [...code.matchAll(SPECIFIER)].map((m) => resolve(file, m[1]!)).filter((t): t is string => t !== undefined);
     graph.set(file, [...new Set(targets)]);
   }
   return graph;

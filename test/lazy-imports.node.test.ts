@@ -15,7 +15,7 @@ const isLazy = (file: string) => /^src\/lib\/lazy-[\w-]+\.ts$/.test(file);
 
 /** The specifiers a file imports statically for their values (`import type` left out; `import()` is not matched). */
 export function staticImports(code: string): string[] {
-  return [...code.matchAll(/^import\s+(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+  return [...code.matchAll(/^import\s+(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
 }
 
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');

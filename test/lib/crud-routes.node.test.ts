@@ -23,7 +23,7 @@ const base = {
 };
 const statuses = (route: { responses: object }) => Object.keys(route.responses).map(Number);
 const policy = (route: object) => declaredPolicy(route as never);
-const middlewareNames = (route: { middleware?: unknown }) => [route.middleware ?? []].flat().map((m) => (m as { name: string }).name);
+const middlewareNames = (route: object) => [(route as { middleware?: unknown }).middleware ?? []].flat().map((m) => (m as { name: string }).name);
 
 describe('crudRoutes', () => {
   it('declares all five operations with a 409 on every write by default', () => {

@@ -32,7 +32,7 @@ function app() {
   const policyOf = async (method: string, path: string) => {
     seen.policy = undefined;
     await root.request(path, { method });
-    return seen.policy;
+    return seen.policy as RoutePolicy | undefined;
   };
   return { policyOf };
 }
