@@ -5,6 +5,7 @@ import { events, inventoryAdjustments, orderStatusHistory, orders, productVarian
 import { couponPromotion } from './coupon-reference';
 import type { Bindings } from '../../src/env';
 import { interceptD1 } from '../../src/d1/intercept';
+import { createDb } from '../../src/db/client';
 import { EXPIRY_BATCH, expireUnpaidOrders, overdueOrders, PAYMENT_EXPIRED } from '../../src/modules/orders/order-expiry';
 import { placeOrder } from '../../src/modules/orders/place-order';
 import { runScheduled } from '../../src/scheduled';
@@ -86,6 +87,39 @@ describe('expiry of unpaid orders', () => {
     expect((await orderRow(partly.id)).status).toBe('pending');
     expect((await orderRow(free.id)).status).toBe('processing'); // settled when placed: nothing to pay
     expect(await stockOf(variantId)).toBe(14);
+  });
+
+  it('settles a free order a crash left pending between its placement and its settling batch, a minute on', async () => {
+    const { variantId } = await setup(5);
+    const code = `FREE${uid().toUpperCase()}`;
+    await db()
+      .insert(promotions)
+      .values(couponPromotion({ id: `coup_${uid()}`, code, type: 'percentage', value: '100' }));
+    // The order's batch commits, then the process dies before its settling batch: every later write fails.
+    let written = false;
+    const crashing = interceptD1(env.DB, {
+      batch: async (statements, proceed) => {
+        if (written && statements.some((s) => s.write)) throw new Error('the isolate died');
+        const results = await proceed(statements.map((s) => s.statement));
+        if (statements.some((s) => s.write)) written = true;
+        return results;
+      },
+      lone: ({ write, proceed }) => {
+        if (written && write) throw new Error('the isolate died');
+        return proceed();
+      },
+    });
+    const input = { customerId: null, email: `free-${uid()}@example.test`, lines: [{ variantId, quantity: 1 }], couponCode: code, actor: 'system' };
+    await expect(placeOrder(createDb(crashing), input)).rejects.toThrow('the isolate died');
+    const [free] = await db().select().from(orders).where(eq(orders.email, input.email));
+    expect(free).toMatchObject({ status: 'pending', total: 0 });
+
+    await expiredBy(new Date(Date.parse(free!.createdAt) + 30_000));
+    expect((await orderRow(free!.id)).status).toBe('pending'); // not within the first minute: placeOrder may still be settling it
+    expect(await expiredBy(minutesAfter(free!, 2))).toBe(0);
+    expect((await orderRow(free!.id)).status).toBe('processing');
+    const moves = await db().select().from(orderStatusHistory).where(eq(orderStatusHistory.orderId, free!.id));
+    expect(moves.filter((m) => m.toStatus === 'processing').map((m) => [m.actor, m.note])).toEqual([['system', 'nothing to pay']]);
   });
 
   it('takes the time to pay from ORDER_PAYMENT_TTL_MINUTES', async () => {

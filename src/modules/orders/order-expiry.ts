@@ -7,7 +7,7 @@ import { ApiError } from '../../lib/errors';
 import { groupBy } from '../../lib/group-by';
 import { paymentProvider } from '../payments/providers/registry';
 import type { StripeSettings } from '../payments/providers/stripe';
-import { recordCharge } from '../payments/settle';
+import { recordCharge, settleNothingOwed } from '../payments/settle';
 import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
 
 import { runCancellation } from './order-changes';
@@ -26,8 +26,9 @@ import { runCancellation } from './order-changes';
  * provider first; if it completed meanwhile, the order is paid and stays.
  *
  * An order with nothing to pay (total 0) is paid, as its paymentStatus says, and was settled when
- * it was placed (place-order.ts); one partly paid is left to the staff (it must be refunded before
- * it can be cancelled).
+ * it was placed (place-order.ts), in a batch after the order's own: one a crash left `pending`
+ * between the two is settled here, a minute on (settleForgottenFreeOrders). One partly paid is left
+ * to the staff (it must be refunded before it can be cancelled).
  */
 
 export const PAYMENT_EXPIRED = 'payment_expired';
@@ -96,9 +97,23 @@ async function closeOpenPayments(db: Database, env: StripeSettings & GiftCardSet
   return true;
 }
 
+/** Pending orders with nothing to pay, placed over a minute before `now`: their settling batch never ran (placeOrder). */
+export async function settleForgottenFreeOrders(db: Database, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - 60_000).toISOString();
+  const forgotten = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.status, 'pending'), lt(orders.createdAt, cutoff), eq(orders.total, 0)))
+    .orderBy(...oldestFirst)
+    .limit(EXPIRY_BATCH);
+  for (const order of forgotten) await settleNothingOwed(db, order, { actor: 'system', now });
+  return forgotten.length;
+}
+
 /** Cancels the unpaid orders whose time to pay is over at `now`; returns how many it cancelled. */
 export async function expireUnpaidOrders(env: Pick<Bindings, 'DB' | 'ORDER_PAYMENT_TTL_MINUTES' | 'JWT_SECRET'> & StripeSettings, now = new Date()): Promise<number> {
   const db = createDb(env.DB);
+  await settleForgottenFreeOrders(db, now);
   const ttlMinutes = config(env).ORDER_PAYMENT_TTL_MINUTES;
   const { overdue, linesByOrder, openByOrder } = await readOverdue(db, new Date(now.getTime() - ttlMinutes * 60_000).toISOString());
   let cancelled = 0;
