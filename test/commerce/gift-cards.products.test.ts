@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { giftCards, orderLines, orders } from '../../src/db/schema';
-import { adminKey, api, createProduct, db } from '../helpers';
+import { adminKey, api, createProduct, db, expectError, insertVendorUser } from '../helpers';
 
 let key: string;
 beforeAll(async () => {
@@ -83,5 +83,17 @@ describe('gift-card products', () => {
     const order = await giftCardOrder(1, false);
     expect((await pay(order.id)).body.data).toMatchObject({ status: 'completed' });
     expect(await cardsOf(order.id)).toEqual([]);
+  });
+
+  it("refuses a vendor's credential making its product a gift card, on create and on update: a card is the store's money", async () => {
+    const vendor = await insertVendorUser();
+    const refused = await api('/api/products', { method: 'POST', key: vendor.token, json: { name: 'Vendor card', price: 50, giftCard: true } });
+    expectError(refused, 403, 'AUTHORIZATION_ERROR');
+    const own = await api('/api/products', { method: 'POST', key: vendor.token, json: { name: 'Vendor mug', price: 12 } });
+    expect(own.status).toBe(201);
+    expectError(await api(`/api/products/${own.body.data.id}`, { method: 'PATCH', key: vendor.token, json: { giftCard: true } }), 403, 'AUTHORIZATION_ERROR');
+    expect((await api(`/api/products/${own.body.data.id}`, { key })).body.data.giftCard).toBe(false);
+    // Staff still make gift-card products.
+    expect((await api('/api/products', { method: 'POST', key, json: { name: 'Store card', price: 50, giftCard: true } })).status).toBe(201);
   });
 });

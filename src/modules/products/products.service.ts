@@ -40,6 +40,11 @@ function refuseOtherVendor(vendorId: string | null, requested: string | null | u
   }
 }
 
+/** A bought gift card is the store's money, spendable on every vendor's products: a vendor cannot sell one (docs/gift-cards.md). */
+function refuseVendorGiftCard(vendorId: string | null, giftCard: boolean | undefined) {
+  if (vendorId && giftCard) throw ApiError.forbidden("A gift card is the store's money: a vendor's credential cannot make a product a gift card");
+}
+
 const EMPTY_RELATED: ProductRelated = { brand: null, vendor: null, categories: [], variants: [] };
 
 const refColumns = (t: typeof brands | typeof vendors | typeof categories) => ({ id: t.id, name: t.name, slug: t.slug });
@@ -129,6 +134,7 @@ export function variantInserts(db: Database, rows: ProductVariantRow[]) {
 
 export async function createProduct(db: Database, body: CreateProductInput, vendorId: string | null = null, now = new Date()): Promise<Product> {
   refuseOtherVendor(vendorId, body.vendorId);
+  refuseVendorGiftCard(vendorId, body.giftCard);
   const input = vendorId ? { ...body, vendorId } : body;
   const ts = now.toISOString();
   const id = newId(ID_PREFIX.product, now.getTime());
@@ -231,6 +237,7 @@ function defaultVariant(product: Product): Variant | undefined {
 export async function updateProduct(db: Database, id: string, patch: UpdateProductInput, vendorId: string | null = null, now = new Date()): Promise<Product> {
   const current = await getProduct(db, id, writable(vendorId));
   refuseOtherVendor(vendorId, patch.vendorId);
+  refuseVendorGiftCard(vendorId, patch.giftCard);
   if (Object.keys(patch).length === 0) return current;
   const ts = now.toISOString();
   const refs = await resolveRefs(db, { brandId: patch.brandId, vendorId: patch.vendorId, categoryIds: patch.categoryIds, taxClass: patch.taxClass });
