@@ -124,7 +124,7 @@ export const NOT_AUDITED: Record<string, string> = {
 const IGNORED_FIELDS: Record<string, string[]> = {
   '*': ['createdAt', 'updatedAt'],
   api_keys: ['lastUsedAt'],
-  products: ['related', 'media'],
+  products: ['related', 'media', 'variantPrices'],
   users: ['lastLoginAt'],
 };
 

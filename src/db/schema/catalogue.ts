@@ -40,6 +40,16 @@ export interface RelatedVariant {
 }
 
 /**
+ * products.variant_prices: for each currency in which some variant of the product has its own price,
+ * the lowest such own amount (minor units of that currency) and the lowest default-currency price
+ * (minor units) of the variants without one, null when every variant has one
+ * (`{"EUR": {"own": 2400, "toConvert": 4000}}`). A currency no variant has its own price in has no
+ * entry. The price a cart charges for the product's cheapest variant there is then
+ * min(own, toConvert converted at the rate of the moment), so a rate change rewrites nothing.
+ */
+export type VariantPriceFloors = Record<string, { own: number; toConvert: number | null }>;
+
+/**
  * products.related: what a product shows of other tables, rebuilt by the triggers of
  * migrations/0014_product_related.sql whenever one of them changes (categories by name, then id;
  * variants by position, then id).
@@ -160,6 +170,12 @@ export const products = sqliteTable(
     related: text('related', { mode: 'json' }).$type<ProductRelated>().notNull().default(sql`'{"brand":null,"vendor":null,"categories":[],"variants":[]}'`),
     /** The product's images stored in R2 (product_media), by position, kept by triggers like `related`. */
     media: text('media', { mode: 'json' }).$type<ProductMediaItem[]>().notNull().default(sql`'[]'`),
+    /**
+     * JSON of VariantPriceFloors, kept with `related` by its triggers (migration 0073), read only by
+     * SQL: what a list in another currency filters and sorts by (products.currency.ts). Plain text,
+     * so that reading a product row does not decode it.
+     */
+    variantPrices: text('variant_prices').notNull().default(sql`'{}'`),
     ...timestamps,
   },
   (t) => [

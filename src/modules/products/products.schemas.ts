@@ -74,8 +74,8 @@ export const ProductSchema = createSelectSchema(products, {
   createdAt: Timestamp,
   updatedAt: Timestamp,
 })
-  // `related` is what brand, vendor, categories and variants below are read from.
-  .omit({ brandId: true, vendorId: true, related: true, media: true })
+  // `related` is what brand, vendor, categories and variants below are read from; `variantPrices` is for SQL alone.
+  .omit({ brandId: true, vendorId: true, related: true, media: true, variantPrices: true })
   .extend({
     currency: z.string().openapi({
       description: "ISO 4217 code of the currency `price` and `compareAtPrice` (the product's and its variants') are in: `?currency=`, else the store's default.",
@@ -146,7 +146,7 @@ export const MAX_VARIANTS_PER_PRODUCT = 100;
 const categoryIds = z.array(z.string().min(1).max(100)).max(50).openapi({ description: 'Ids of the categories the product is in.' });
 
 export const CreateProductBody = createInsertSchema(products, productFields)
-  .omit({ id: true, related: true, media: true, createdAt: true, updatedAt: true })
+  .omit({ id: true, related: true, media: true, variantPrices: true, createdAt: true, updatedAt: true })
   .partial()
   .required({ name: true, price: true })
   .extend({
@@ -167,7 +167,7 @@ export const CreateProductBody = createInsertSchema(products, productFields)
   .openapi('CreateProduct');
 
 export const UpdateProductBody = createUpdateSchema(products, productFields)
-  .omit({ id: true, related: true, media: true, createdAt: true, updatedAt: true })
+  .omit({ id: true, related: true, media: true, variantPrices: true, createdAt: true, updatedAt: true })
   .partial()
   .extend({ categoryIds: categoryIds.optional() })
   .strict()

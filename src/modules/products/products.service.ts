@@ -177,6 +177,7 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
     prices: productPrices.prices,
     related: EMPTY_RELATED, // filled by the triggers as the variants and links below are inserted
     media: [],
+    variantPrices: '{}', // kept with `related`
     createdAt: ts,
     updatedAt: ts,
   };
