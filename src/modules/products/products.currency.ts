@@ -69,34 +69,64 @@ export function shownPrice(row: Pick<ProductRow | ProductVariantRow | RelatedVar
   return { price: toMajor(inView(row.price)!, digits), compareAtPrice: toMajorOrNull(inView(row.compareAtPrice), digits) };
 }
 
+/** What a product's price in a currency is chosen from: its variants as shown in that currency. */
+type ShownVariant = { price: number; compareAtPrice: number | null; prices: readonly { currency: string }[] };
+
+/**
+ * A product's price and compare-at price in the view's currency, in its major units. When a variant
+ * has its own price there, the product shows its cheapest variant's, own or converted: what a cart
+ * in that currency charges for it (src/modules/orders/quote.ts), and what a list filters and sorts
+ * it by (priceInView). Otherwise, as before, its own price there or its price converted (shownPrice).
+ * `variants` are shown in the same view (toVariant).
+ */
+export function shownProductPrice(row: Pick<ProductRow, 'price' | 'compareAtPrice' | 'prices'>, variants: readonly ShownVariant[], view: MoneyView) {
+  if (!isForeign(view) || !variants.some((v) => v.prices.some((p) => p.currency === view.currency.code))) return shownPrice(row, view);
+  const cheapest = variants.reduce((low, v) => (v.price < low.price ? v : low));
+  return { price: cheapest.price, compareAtPrice: cheapest.compareAtPrice };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Lists in another currency than the default: `price_min`, `price_max` and `sort=price` read each
-// product's own price there when it has one, else its default price converted. No index holds
-// that, so such a list reads every product its other conditions leave (docs/performance.md).
+// product's price there as shownProductPrice shows it, from the product's row alone: its variants'
+// own prices there are summed up in products.variant_prices (VariantPriceFloors, kept by triggers
+// with `related`). No index holds that price, so such a list reads every product its other
+// conditions leave (docs/performance.md), but no variant row.
 
 /** The product's own amount in the view's currency (minor units), or NULL. */
 const ownAmount = (view: MoneyView) => sql`json_extract(${products.prices}, ${`$.${view.currency.code}.amount`})`;
 
+/** Of the product's variants: the lowest own amount in the view's currency (NULL when none has one), or the lowest default price of those without. */
+const variantFloor = (view: MoneyView, key: 'own' | 'toConvert') => sql`json_extract(${products.variantPrices}, ${`$.${view.currency.code}.${key}`})`;
+
 /**
- * The product's price in the view's currency, for sorting: its own price, else its default price
+ * The product's price in the view's currency, for sorting: with a variant's own price there, the
+ * lowest of the variants' own and converted prices; else its own price, else its default price
  * converted (a float product rounded, as the amount shown is; at exact halves the float may round
  * the other way, which can swap two products that show the same price).
  */
 export function priceInView(view: MoneyView): SQL {
   const factor = Number(view.currency.exchangeRate) * 10 ** (view.currency.minorUnits - view.defaultDigits);
-  return sql`coalesce(${ownAmount(view)}, round(${products.price} * ${factor}))`;
+  const own = variantFloor(view, 'own');
+  return sql`CASE WHEN ${own} IS NULL THEN coalesce(${ownAmount(view)}, round(${products.price} * ${factor}))
+    ELSE min(${own}, coalesce(round(${variantFloor(view, 'toConvert')} * ${factor}), ${own})) END`;
 }
 
 /**
- * `price_min` / `price_max` in the view's currency: against the own price when there is one, else
- * against the default price with the bound converted back exactly (defaultBound). `minor` is the
- * bound as the filter parsed it (minor units with two decimals).
+ * `price_min` / `price_max` in the view's currency, on the price priceInView sorts by: an own
+ * amount against the bound, a default price against the bound converted back exactly
+ * (defaultBound). The cheapest variant's price, min(own, converted), is at least the bound when
+ * both are, at most it when either is. `minor` is the bound as the filter parsed it (minor units
+ * with two decimals).
  */
 export function priceBoundInView(view: MoneyView, bound: 'min' | 'max', minor: number): SQL {
   const target = convertMinor(minor, DEFAULT_MINOR_DIGITS, view.currency.minorUnits, '1');
   const compare = bound === 'min' ? sql`>=` : sql`<=`;
   const fallback = defaultBound(target, bound, view.currency, view.defaultDigits);
-  return sql`coalesce(${ownAmount(view)} ${compare} ${target}, ${products.price} ${compare} ${fallback})`;
+  const own = variantFloor(view, 'own');
+  const toConvert = variantFloor(view, 'toConvert');
+  const variants =
+    bound === 'min' ? sql`(${own} >= ${target} AND coalesce(${toConvert} >= ${fallback}, 1))` : sql`(${own} <= ${target} OR coalesce(${toConvert} <= ${fallback}, 0))`;
+  return sql`CASE WHEN ${own} IS NULL THEN coalesce(${ownAmount(view)} ${compare} ${target}, ${products.price} ${compare} ${fallback}) ELSE ${variants} END`;
 }
 
 /** The product list's query config with price sorted and filtered in the view's currency. */

@@ -17,7 +17,7 @@ import {
 import { listedPrices } from '../../lib/currency-prices';
 import { ApiError } from '../../lib/errors';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
-import { currencyTableOf, currencyTableRead, isForeign, listQueryIn, type MoneyView, moneyView, readsPrice, shownPrice } from './products.currency';
+import { currencyTableOf, currencyTableRead, isForeign, listQueryIn, type MoneyView, moneyView, readsPrice, shownPrice, shownProductPrice } from './products.currency';
 import { categoryCountQuery, categoryPageQuery, listingConditions } from './products.listing';
 import { type FacetRow, facetsFrom, facetsStatement } from './products.facets';
 import { categoryIdOf, type FacetName, productListQuery } from './products.query';
@@ -65,7 +65,7 @@ export function toProduct(row: ProductRow, brand: Ref | null, vendor: Ref | null
     slug: row.slug,
     description: row.description,
     currency: view.currency.code,
-    ...shownPrice(row, view),
+    ...shownProductPrice(row, variants, view),
     prices: listedPrices(row.prices, view.table),
     taxClass: row.taxClass,
     sku: row.sku,
