@@ -1,10 +1,11 @@
-// Writes the served OpenAPI document (GET /api/openapi.json) to clients/openapi.json, or to the path
+// Writes the served OpenAPI document of the latest API version (GET /api/openapi.json) to clients/openapi.json, or to the path
 // given as the first argument. The document is built exactly as test/openapi.node.test.ts builds it:
 // the app answers the request in-process, with no database behind it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../src/app';
+import { LATEST_VERSION } from '../src/versions/versions';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -19,10 +20,11 @@ const ALLOWING_LIMITER = {
 /** The count runs in the request's background; nothing here waits for it. */
 const NO_WAITING = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
 
-/** The document the Worker serves, as a parsed object. */
+/** The document the Worker serves in `version` (the latest by default: the clients are generated from it), as a parsed object. */
 // biome-ignore lint/suspicious/noExplicitAny: tests walk the document freely.
-export async function openApiDocument(): Promise<Record<string, any>> {
-  const res = await createApp().fetch(new Request('http://store.test/api/openapi.json'), { DB: NO_DATABASE, ADDRESS_LIMITER: ALLOWING_LIMITER } as never, NO_WAITING);
+export async function openApiDocument(version = LATEST_VERSION): Promise<Record<string, any>> {
+  const request = new Request('http://store.test/api/openapi.json', { headers: { 'Store-Version': version } });
+  const res = await createApp().fetch(request, { DB: NO_DATABASE, ADDRESS_LIMITER: ALLOWING_LIMITER } as never, NO_WAITING);
   if (res.status !== 200) throw new Error(`GET /api/openapi.json answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
 }

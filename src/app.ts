@@ -21,7 +21,10 @@ import { resolveRoutePolicy, routePolicy } from './middleware/route-policy';
 import { cors } from './middleware/cors';
 import { services } from './middleware/services';
 import { isStaleCredential } from './d1/verified';
-import { readAllowedOrigins } from './modules/settings/settings.service';
+import { readEdgeSettings } from './modules/settings/settings.service';
+import { type EdgeSettings, storeEdgeSettings } from './lib/edge-settings';
+import { storeVersion } from './middleware/store-version';
+import { FIRST_VERSION } from './versions/versions';
 import { appKey, DOCUMENT_KEY, MOUNTS, type Mount } from './mounts';
 import type { Bindings } from './env';
 
@@ -102,7 +105,13 @@ async function buildApp(mounts: readonly Mount[], redispatch: Redispatch, docume
   // CORS first: a preflight is answered before anything counts or reads it (src/middleware/cors.ts).
   app.use(
     '/api/*',
-    cors((c) => readAllowedOrigins(c.var.db)),
+    cors((c) => edgeSettings(c).then((settings) => settings.allowedOrigins)),
+  );
+  // storeVersion: the answer in the request's dated version (src/versions/), after everything inside
+  // has answered in the newest shape; inside CORS, so a refused version still gets the grant.
+  app.use(
+    '/api/*',
+    storeVersion((c) => edgeSettings(c).then((settings) => settings.apiVersion)),
   );
   app.use(
     '/api/*',
@@ -137,6 +146,21 @@ const checkConfig: MiddlewareHandler<AppEnv> = (c, next) => {
   config(c.env);
   return next();
 };
+
+/** When the settings cannot be read: no origin allowed beyond the environment's, and the published contract. */
+const EDGE_FALLBACK: EdgeSettings = { allowedOrigins: [], apiVersion: FIRST_VERSION };
+
+/** The settings every request may need before its handler, kept per isolate (src/lib/edge-settings.ts). */
+function edgeSettings(c: Context<AppEnv>): Promise<EdgeSettings> {
+  return storeEdgeSettings(
+    {
+      read: () => readEdgeSettings(c.var.db),
+      waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+      onError: (error) => console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'store settings not read', error: String(error) })),
+    },
+    EDGE_FALLBACK,
+  );
+}
 
 /** Runs `middleware` only for requests that `applies` accepts. */
 function only(applies: (c: Context<AppEnv>) => boolean, middleware: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {

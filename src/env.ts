@@ -53,6 +53,8 @@ export interface Variables extends TimingVariables {
   /** The catalogue version of a catalogue read (src/middleware/catalogue-cache.ts). */
   catalogueVersion?: VersionRider;
   principal: Principal;
+  /** The store's default API version, kept per isolate (src/middleware/store-version.ts). */
+  storeDefaultVersion?: () => Promise<string>;
   /** The shopper's network a storefront server named in X-Buyer-IP, once allowed (src/middleware/rate-limit.ts). */
   buyerNetwork?: string;
   /** The caller and its Idempotency-Key, hashed, on routes that take one (src/middleware/idempotency.ts). */

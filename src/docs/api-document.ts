@@ -1,9 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
 import { FIELDS_SELECTION_EXTENSION } from '../lib/query/list-query';
-import { API_VERSION } from '../middleware/api-version';
 import { registerEventWebhooks } from '../webhooks/openapi-webhooks';
 import { openApiDocument } from './openapi-document';
+import { LATEST_VERSION } from '../versions/versions';
 
 /** `/api/openapi.json` over every route of `app`, with the security schemes and the events it sends. */
 export function documentApp(app: OpenAPIHono<AppEnv>) {
@@ -25,7 +25,7 @@ export function documentApp(app: OpenAPIHono<AppEnv>) {
       openapi: '3.1.0',
       info: {
         title: 'Store API',
-        version: API_VERSION,
+        version: LATEST_VERSION,
         description: OPENAPI_DESCRIPTION,
       },
       servers: [{ url: origin, description: 'This server' }],
@@ -37,7 +37,8 @@ export function documentApp(app: OpenAPIHono<AppEnv>) {
 /** What the API is and what every operation shares; the whole contract is docs/api.md, never repeated here. */
 const OPENAPI_DESCRIPTION = `The JSON REST API of an online store: catalogue, carts and checkout, orders, payments, shipments, customers, content and webhooks. Every path is under \`/api/\` (\`/api/v1/\` is the same API).
 
-- **Envelope.** \`{ success: true, data, message }\`; a list adds \`pagination\`. A failure is \`{ success: false, error: { code, message, details } }\` with a \`code\` of the Error schema and \`details\` always a list of ErrorDetail (\`{ field?, code, message }\`). Amounts are numbers in the currency's major unit (\`19.99\`).
+- **Envelope.** \`{ success: true, data, message }\`; a list adds \`pagination\`. A failure is \`{ success: false, error: { code, message, details } }\` with a \`code\` and \`details\` as the Error schema of this document's version says. Amounts are numbers in the currency's major unit (\`19.99\`).
+- **Versions.** This document is of the version in \`info.version\`. A request is answered in the version its \`Store-Version: <date>\` header names, else the one its API key is pinned to, else the store's default; every answer says which in \`Store-Version\`. \`GET /api\` lists the versions; \`/api/openapi.json?version=<date>\` is the document of another (docs/versioning.md).
 - **Lists.** \`page\`, \`limit\` (20 by default, at most 100), \`sort=field:direction,...\`, \`fields=\` (operations that take it carry \`${FIELDS_SELECTION_EXTENSION}: true\`), the list's own filters, and \`format=csv\` for every match; an unknown parameter is 400.
 - **Authentication.** \`Authorization: Bearer\` with an API key (\`sk_...\`), a user token (JWT) or, in a web page, a publishable key (\`pk_...\`). Each operation's \`security\` says what it takes: \`[{ bearerAuth: [] }]\` needs a credential; \`{}\` next to it means the credential is optional, and \`{ publishableKey: [] }\` that a publishable key works there; \`[]\` means it reads none.
 - **Route policy.** Every operation carries \`x-rate-limited\` (counted against the hourly limit; 429 is listed where it is), \`x-cache\` (\`catalogue\`: kept by catalogue version, with an ETag), \`x-max-body-bytes\` (this server's limit) and, where it takes an \`Idempotency-Key\`, \`x-idempotency\` (\`scope\`: the headers a replay must repeat).

@@ -4,6 +4,10 @@ import type { AppEnv } from '../env';
 import { config } from '../config';
 import { ifNoneMatchHolds } from '../lib/if-none-match';
 import { addBodyLimitExtensions } from '../lib/route-policy';
+import { ApiError } from '../lib/errors';
+import { requestVersion } from '../middleware/store-version';
+import type { OpenApiDocument } from '../versions/change';
+import { documentIn, isStoreVersion, LATEST_VERSION, VERSION_DATES } from '../versions/versions';
 
 type DocumentConfig = Parameters<OpenAPIHono<AppEnv>['getOpenAPI31Document']>[0];
 
@@ -28,15 +32,18 @@ export const openApiBuilds = () => builds;
  * request. The ETag is the hash of the text before joining: the origin is part of the URL, so a
  * given URL always gets the same bytes for the same tag. `If-None-Match` that holds is 304.
  * `configure(origin)` gives the document's top level (info, servers, tags); each operation's
- * `x-max-body-bytes` is its route policy's under this server's configuration.
+ * `x-max-body-bytes` is its route policy's under this server's configuration. The document is in
+ * the request's API version (`?version=`, else as for any request: src/middleware/store-version.ts),
+ * each version's kept on its first use.
  */
 export function openApiDocument(app: OpenAPIHono<AppEnv>, configure: (origin: string) => DocumentConfig): Handler<AppEnv> {
-  let kept: Promise<Kept> | undefined;
-  const build = async (env: AppEnv['Bindings']): Promise<Kept> => {
+  const kept = new Map<string, Promise<Kept>>();
+  const build = async (env: AppEnv['Bindings'], version: string): Promise<Kept> => {
     builds += 1;
-    const document = app.getOpenAPI31Document(configure(ORIGIN_PLACEHOLDER));
+    const newest = app.getOpenAPI31Document(configure(ORIGIN_PLACEHOLDER));
     // Body limits are variables: the document says this server's (the configuration is the isolate's, as the document is).
-    addBodyLimitExtensions(document, app.openAPIRegistry.definitions, config(env));
+    addBodyLimitExtensions(newest, app.openAPIRegistry.definitions, config(env));
+    const document = version === LATEST_VERSION ? { ...newest, info: { ...newest.info, version } } : documentIn(version, newest as unknown as OpenApiDocument);
     const text = JSON.stringify(document);
     const parts = text.split(JSON.stringify(ORIGIN_PLACEHOLDER));
     if (parts.length !== 2) throw new Error(`The OpenAPI document names its origin ${parts.length - 1} times, not once`);
@@ -45,11 +52,17 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, configure: (origin: st
     return { before: parts[0]!, after: parts[1]!, etag };
   };
   return async (c: Context<AppEnv>) => {
-    kept ??= build(c.env).catch((error: unknown) => {
-      kept = undefined;
-      throw error;
-    });
-    const { before, after, etag } = await kept;
+    const version = c.req.query('version') ?? (await requestVersion(c));
+    if (!isStoreVersion(version)) throw ApiError.badParameter('version', `is not a version of this API; the versions are ${VERSION_DATES.join(', ')}`);
+    let document = kept.get(version);
+    if (!document) {
+      document = build(c.env, version).catch((error: unknown) => {
+        kept.delete(version);
+        throw error;
+      });
+      kept.set(version, document);
+    }
+    const { before, after, etag } = await document;
     // Revalidated on every use, so a deploy's new document is seen at once; a 304 costs no body.
     const headers = { ETag: etag, 'Cache-Control': 'no-cache' };
     if (ifNoneMatchHolds(c.req.header('If-None-Match'), etag, true)) return c.body(null, 304, headers);

@@ -10,8 +10,9 @@ import { PERMISSION_ACTIONS, PERMISSION_RESOURCES, SPECIAL_PERMISSIONS } from '.
 /** Who is calling: nobody, an API key, or a signed-in user (customer, vendor user or admin user). */
 export type Principal =
   /** No credential, or a publishable key (`pk_...`, named here), which reaches what no credential reaches. */
-  | { kind: 'anonymous'; publishableKey?: string }
-  | { kind: 'api_key'; id: string; role: string | null; permissions: readonly string[]; vendorId: string | null; ownerId: string | null }
+  | { kind: 'anonymous'; publishableKey?: string; apiVersion?: string }
+  /** `apiVersion`: the version the key is pinned to (src/versions/), for requests that name none. */
+  | { kind: 'api_key'; id: string; role: string | null; permissions: readonly string[]; vendorId: string | null; ownerId: string | null; apiVersion?: string }
   /** `email`: the account's, as read with the credential (absent for a key's owner judged as a user). */
   | { kind: 'user'; id: string; role: string; permissions: readonly string[]; vendorId: string | null; email?: string };
 

@@ -13,8 +13,8 @@ export const keyBucket = (hash: string) => `key:${hash.slice(0, 16)}`;
 const confirmed = new ConfirmedCredentials<KeyCheckRow>();
 
 export function keyPrincipal(found: Extract<KeyLookup, { status: 'valid' }>): Principal {
-  const { id, roleId, vendorId, ownerId } = found.record;
-  return { kind: 'api_key', id, role: roleId, permissions: found.permissions, vendorId, ownerId };
+  const { id, roleId, vendorId, ownerId, apiVersion } = found.record;
+  return { kind: 'api_key', id, role: roleId, permissions: found.permissions, vendorId, ownerId, apiVersion };
 }
 
 export function rememberKey(hash: string, principal: Principal, row: KeyCheckRow, now = Date.now()) {

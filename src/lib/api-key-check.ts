@@ -29,12 +29,14 @@ export interface KeyCheckRow {
   ownerVendorId: string | null;
   vendorId: string | null;
   vendorStatus: string | null;
+  /** The version the key is pinned to (not part of what the key may do: the write guard ignores it). */
+  apiVersion: string;
 }
 
 export type KeyLookup =
   | {
       status: 'valid';
-      record: Pick<ApiKeyRow, 'id' | 'roleId' | 'lastUsedAt' | 'ownerId' | 'vendorId' | 'type' | 'allowedOrigins'>;
+      record: Pick<ApiKeyRow, 'id' | 'roleId' | 'lastUsedAt' | 'ownerId' | 'vendorId' | 'type' | 'allowedOrigins' | 'apiVersion'>;
       permissions: string[];
       row: KeyCheckRow;
     }
@@ -49,7 +51,7 @@ const KEY_JOINS =
 const KEY_CHECK_SELECT =
   'SELECT k.id AS id, k.type AS type, k.allowed_origins AS allowedOrigins, k.role_id AS roleId, k.permissions AS keyPermissions, r.permissions AS rolePermissions, ' +
   'k.revoked_at AS revokedAt, k.expires_at AS expiresAt, k.last_used_at AS lastUsedAt, k.owner_id AS ownerId, ' +
-  'o.status AS ownerStatus, orole.permissions AS ownerPermissions, o.vendor_id AS ownerVendorId, k.vendor_id AS vendorId, v.status AS vendorStatus ' +
+  'o.status AS ownerStatus, orole.permissions AS ownerPermissions, o.vendor_id AS ownerVendorId, k.vendor_id AS vendorId, v.status AS vendorStatus, k.api_version AS apiVersion ' +
   KEY_JOINS;
 const KEY_CHECK_SQL = `${KEY_CHECK_SELECT} WHERE k.key_hash = ? LIMIT 1`;
 const KEY_BY_ID_SQL = `${KEY_CHECK_SELECT} WHERE k.id = ? LIMIT 1`;
@@ -128,7 +130,16 @@ export function evaluateApiKey(rows: readonly unknown[], now = new Date()): KeyL
   const reason = suspension(row, permissions);
   if (reason) return { status: 'suspended', reason };
   const allowedOrigins = JSON.parse(row.allowedOrigins) as string[];
-  const record = { id: row.id, roleId: row.roleId, lastUsedAt: row.lastUsedAt, ownerId: row.ownerId, vendorId: row.vendorId, type: row.type, allowedOrigins };
+  const record = {
+    id: row.id,
+    roleId: row.roleId,
+    lastUsedAt: row.lastUsedAt,
+    ownerId: row.ownerId,
+    vendorId: row.vendorId,
+    type: row.type,
+    allowedOrigins,
+    apiVersion: row.apiVersion,
+  };
   return { status: 'valid', record, permissions, row };
 }
 

@@ -43,7 +43,7 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
    * that ...". The get route then only asks for a credential; the service's `get` enforces the rule.
    */
   readsOwn?: string;
-  /** The operations the collection has (all five by default): API keys are never updated, only revoked. */
+  /** The operations the collection has (all five by default). */
   operations?: readonly O[];
   /** The writes that can answer 409 (all three by default): empty when nothing is unique and nothing refuses. */
   conflicts?: readonly CrudWrite[];

@@ -13,6 +13,7 @@ const MAX_KEPT = 1000;
 export interface KeptPublishableKey {
   id: string;
   allowedOrigins: readonly string[];
+  apiVersion: string;
   at: number;
 }
 

@@ -4,7 +4,7 @@ import { getPath } from 'hono/utils/url';
 export const API_VERSION = 'v1';
 const VERSIONED_PREFIX = `/api/${API_VERSION}`;
 
-/** Every response says which version of the contract served it. */
+/** Every response names the path version (`/api/v1`); the dated version of its shapes is `Store-Version` (src/middleware/store-version.ts). */
 export function apiVersion() {
   return createMiddleware(async function apiVersion(c, next) {
     await next();

@@ -79,14 +79,14 @@ async function publishableKeyPrincipal(c: Context<AppEnv>, key: string): Promise
     if (found.status !== 'valid') throw keyRefusal(found);
     if (found.record.type !== 'publishable') throw ApiError.unauthenticated(UNKNOWN_API_KEY);
     stampLastUse(c, found.row);
-    confirmed = { id: found.record.id, allowedOrigins: found.record.allowedOrigins, at: Date.now() };
+    confirmed = { id: found.record.id, allowedOrigins: found.record.allowedOrigins, apiVersion: found.record.apiVersion, at: Date.now() };
     keepPublishableKey(hash, confirmed);
   }
   const origin = c.req.header('Origin');
   if (origin !== undefined && !originMatcher(confirmed.allowedOrigins)(origin)) {
     throw ApiError.forbidden(`This publishable key may not be used from ${origin}: add the origin to the key's allowedOrigins`);
   }
-  return { kind: 'anonymous', publishableKey: confirmed.id };
+  return { kind: 'anonymous', publishableKey: confirmed.id, apiVersion: confirmed.apiVersion };
 }
 
 /**

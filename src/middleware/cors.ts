@@ -1,10 +1,10 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
-import { matcherOf, storeAllowedOrigins } from '../lib/allowed-origins';
+import { matcherOf } from '../lib/edge-settings';
 import { config } from '../config';
 
 /** Request headers a storefront page may send (beyond the CORS-safelisted ones). */
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Cart-Token', 'Idempotency-Key', 'X-D1-Bookmark', 'If-None-Match', 'X-Request-Id'];
+export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Cart-Token', 'Idempotency-Key', 'X-D1-Bookmark', 'If-None-Match', 'X-Request-Id', 'Store-Version'];
 /** Response headers a storefront page may read. */
 export const CORS_EXPOSED_HEADERS = [
   'X-D1-Bookmark',
@@ -20,6 +20,7 @@ export const CORS_EXPOSED_HEADERS = [
   'X-Total-Count',
   'API-Version',
   'Idempotent-Replayed',
+  'Store-Version',
   'X-Store-Cache',
   'Deprecation',
   'Sunset',
@@ -33,23 +34,18 @@ export const CORS_MAX_AGE_SECONDS = 600;
  * CORS for `/api/*`: a page on an allowed origin (the settings' `allowedOrigins` and the
  * environment's `CORS_ORIGINS`) may call the API. A preflight is answered here, before body limits,
  * credentials and the rate limit (so it is never charged), from the isolate's kept list
- * (src/lib/allowed-origins.ts): no D1 round trip once an isolate has read it. Every other answer
+ * (src/lib/edge-settings.ts): no D1 round trip once an isolate has read it. Every other answer
  * gets the grant of the origin asking, after everything else has run, so kept and cached answers
  * (which are stored before this adds anything) never carry the grant of the origin that filled
  * them. An origin not allowed gets no grant and an otherwise unchanged answer. Every answer says
  * `Vary: Origin`.
  */
-export function cors(readStoreOrigins: (c: Context<AppEnv>) => Promise<readonly string[]>): MiddlewareHandler<AppEnv> {
+export function cors(storeOrigins: (c: Context<AppEnv>) => Promise<readonly string[]>): MiddlewareHandler<AppEnv> {
   return async function cors(c, next) {
     const origin = c.req.header('Origin');
     const allowed = async () => {
       if (!origin) return false;
-      const store = await storeAllowedOrigins({
-        read: () => readStoreOrigins(c),
-        waitUntil: (promise) => c.executionCtx.waitUntil(promise),
-        onError: (error) => console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, message: 'allowed origins not read', error: String(error) })),
-      });
-      return matcherOf([...store, ...config(c.env).CORS_ORIGINS])(origin);
+      return matcherOf([...(await storeOrigins(c)), ...config(c.env).CORS_ORIGINS])(origin);
     };
 
     if (c.req.method === 'OPTIONS' && c.req.header('Access-Control-Request-Method') !== undefined) {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { forgetAllowedOrigins } from '../../src/lib/allowed-origins';
+import { forgetEdgeSettings } from '../../src/lib/edge-settings';
 import { adminKey, api, createProduct, expectError } from '../helpers';
 
 // vitest.config.ts sets CORS_ORIGINS=https://env-shop.test for the workers project.
@@ -32,7 +32,7 @@ describe('preflight', () => {
   });
 
   it('reads the list once on a new isolate, then answers from what it kept', async () => {
-    forgetAllowedOrigins();
+    forgetEdgeSettings();
     const first = await preflight(SHOP);
     expect(first.headers.get('Access-Control-Allow-Origin')).toBe(SHOP);
     expect(first.headers.get('X-D1-Round-Trips')).toBe('1');

@@ -72,14 +72,23 @@ export function Field(props: FieldProps) {
   );
 }
 
-export function Select(props: { form: FormState; name: string; label: string; options: readonly (string | [string, string])[]; blank?: string; required?: boolean }) {
+export function Select(props: {
+  form: FormState;
+  name: string;
+  label: string;
+  options: readonly (string | [string, string])[];
+  blank?: string;
+  required?: boolean;
+  hint?: string;
+}) {
   const id = `f-${props.name}`;
   const error = props.form.errors[props.name];
   const current = text(props.form.values[props.name]);
+  const described = [props.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div class={`field${error ? ' invalid' : ''}`}>
       <label for={id}>{props.label}</label>
-      <select id={id} name={props.name} required={props.required} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? `${id}-error` : undefined}>
+      <select id={id} name={props.name} required={props.required} aria-invalid={error ? 'true' : undefined} aria-describedby={described}>
         {props.blank !== undefined ? <option value="">{props.blank}</option> : null}
         {props.options.map((option) => {
           const [value, label] = typeof option === 'string' ? [option, option] : option;
@@ -90,6 +99,7 @@ export function Select(props: { form: FormState; name: string; label: string; op
           );
         })}
       </select>
+      {props.hint ? <small id={`${id}-hint`}>{props.hint}</small> : null}
       {error ? (
         <p class="error" id={`${id}-error`}>
           {error}

@@ -3,6 +3,7 @@ import type { Pagination } from '../../lib/envelope';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { SecretOnce } from '../components/secret';
 import { Badge, Pager, Table, when } from '../components/table';
+import { VERSION_DATES } from '../../versions/versions';
 
 export interface ApiKeysView {
   keys: ApiKey[];
@@ -26,7 +27,7 @@ export function ApiKeysPage(v: ApiKeysView) {
       {v.canWrite ? (
         <section class="card" aria-labelledby="new-key">
           <h2 id="new-key">Generate a key</h2>
-          <FormErrors form={v.form} fields={['name', 'kind', 'role', 'vendorId', 'allowedOrigins', 'expiresAt']} />
+          <FormErrors form={v.form} fields={['name', 'kind', 'role', 'vendorId', 'allowedOrigins', 'expiresAt', 'apiVersion']} />
           <PostForm action="/admin/settings/api-keys" csrf={v.csrf}>
             <div class="form-row">
               <Field form={v.form} name="name" label="Name" required hint="What uses the key, e.g. Warehouse sync." />
@@ -34,6 +35,13 @@ export function ApiKeysPage(v: ApiKeysView) {
               <Select form={v.form} name="role" label="Role" options={v.roles} />
               <Field form={v.form} name="vendorId" label="Vendor id" hint="Only for the vendor role: the vendor the key acts for." />
               <Field form={v.form} name="expiresAt" label="Expires on" type="date" hint="Optional; the key stops working at the end of that day (UTC)." />
+              <Select
+                form={v.form}
+                name="apiVersion"
+                label="API version"
+                options={VERSION_DATES}
+                hint="The shapes its requests are answered in when they send no Store-Version header; preset to the store's default."
+              />
             </div>
             <Field
               form={v.form}
@@ -52,7 +60,7 @@ export function ApiKeysPage(v: ApiKeysView) {
         </section>
       ) : null}
       <h2>Keys</h2>
-      <Table caption="API keys" head={['Name', 'Prefix', 'Role', 'Status', 'Last used', 'Expires', 'Created', '']} count={v.keys.length} empty="No API keys yet.">
+      <Table caption="API keys" head={['Name', 'Prefix', 'Role', 'API version', 'Status', 'Last used', 'Expires', 'Created', '']} count={v.keys.length} empty="No API keys yet.">
         {v.keys.map((k) => (
           <tr>
             <td>{k.name}</td>
@@ -60,6 +68,7 @@ export function ApiKeysPage(v: ApiKeysView) {
               <code>{k.prefix}…</code>
             </td>
             <td>{k.type === 'publishable' ? `publishable: ${k.allowedOrigins.join(', ')}` : (k.role ?? (k.permissions.join(', ') || '—'))}</td>
+            <td>{v.canWrite && k.status !== 'revoked' ? <KeyVersionForm apiKey={k} csrf={v.csrf} /> : k.apiVersion}</td>
             <td>
               <Badge value={k.status} />
             </td>
@@ -82,6 +91,27 @@ export function ApiKeysPage(v: ApiKeysView) {
       </Table>
       <Pager page={v.page} url={v.url} />
     </>
+  );
+}
+
+/** The key's pinned version, changed in place. */
+function KeyVersionForm({ apiKey, csrf }: { apiKey: ApiKey; csrf: string }) {
+  return (
+    <PostForm action={`/admin/settings/api-keys/${apiKey.id}/version`} csrf={csrf}>
+      <label>
+        <span class="sr-only">API version of {apiKey.name}</span>
+        <select name="apiVersion">
+          {VERSION_DATES.map((version) => (
+            <option value={version} selected={version === apiKey.apiVersion}>
+              {version}
+            </option>
+          ))}
+        </select>
+      </label>{' '}
+      <button type="submit" class="secondary">
+        Save
+      </button>
+    </PostForm>
   );
 }
 

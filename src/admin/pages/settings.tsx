@@ -6,6 +6,7 @@ import type { TaxRate } from '../../modules/settings/taxes.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Pager, Table } from '../components/table';
 import { Checkbox } from './coupons';
+import { VERSION_DATES } from '../../versions/versions';
 
 export const STORE_FIELDS = [
   'name',
@@ -18,6 +19,7 @@ export const STORE_FIELDS = [
   'shippingFlatRate',
   'freeShippingThreshold',
   'allowedOrigins',
+  'apiVersion',
 ];
 
 const TAX_FIELDS = ['name', 'country', 'region', 'rate', 'taxClass', 'shippingTaxable'];
@@ -96,6 +98,13 @@ export function SettingsPage(v: SettingsView) {
             label="Storefront origins (CORS)"
             type="textarea"
             hint="Web pages on these origins may call the API from the browser. One a line: https://shop.example, or https://*.shop.example for every subdomain."
+          />
+          <Select
+            form={v.store}
+            name="apiVersion"
+            label="Default API version"
+            options={VERSION_DATES}
+            hint="The shapes of answers to requests that name no version (Store-Version) and whose key is pinned to none, and the version new API keys are pinned to. See docs/versioning.md."
           />
           {v.canWrite ? <button type="submit">Save settings</button> : null}
         </PostForm>

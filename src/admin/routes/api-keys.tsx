@@ -4,7 +4,8 @@ import type { AppEnv } from '../../env';
 import { hasPermission } from '../../lib/access';
 import { apiKeyListQuery } from '../../modules/api-keys/api-keys.query';
 import { apiKeyRoutes as routes } from '../../modules/api-keys/api-keys.routes';
-import { CreateApiKeyBody } from '../../modules/api-keys/api-keys.schemas';
+import { CreateApiKeyBody, UpdateApiKeyBody } from '../../modules/api-keys/api-keys.schemas';
+import { readEdgeSettings } from '../../modules/settings/settings.service';
 import * as service from '../../modules/api-keys/api-keys.service';
 import { roleListQuery } from '../../modules/roles/roles.query';
 import { listRoles } from '../../modules/roles/roles.service';
@@ -36,7 +37,7 @@ async function show(c: Context<AppEnv>, form: FormState, status = 200, created?:
 
 /** The API's body for the kind of key the form asks for (pages/api-keys.tsx KEY_KINDS). */
 function keyBody(form: Posted) {
-  const common = { name: str(form, 'name'), expiresAt: endOfDay(form, 'expiresAt') };
+  const common = { name: str(form, 'name'), expiresAt: endOfDay(form, 'expiresAt'), apiVersion: str(form, 'apiVersion') };
   switch (str(form, 'kind')) {
     case 'publishable':
       return { ...common, type: 'publishable', allowedOrigins: (str(form, 'allowedOrigins') ?? '').split(/[\s,]+/).filter(Boolean) };
@@ -48,7 +49,7 @@ function keyBody(form: Posted) {
 }
 
 export const apiKeyRoutes = new Hono<AppEnv>()
-  .get('/', guard(routes.list), (c) => show(c, emptyForm({ role: 'admin', kind: 'secret' })))
+  .get('/', guard(routes.list), async (c) => show(c, emptyForm({ role: 'admin', kind: 'secret', apiVersion: (await readEdgeSettings(c.var.db)).apiVersion })))
   .post('/', guard(routes.create), async (c) => {
     const form = await readForm(c);
     const values = refill(form);
@@ -56,9 +57,18 @@ export const apiKeyRoutes = new Hono<AppEnv>()
       const input = validate(CreateApiKeyBody, keyBody(form));
       const created = await service.createApiKeyFor(c.var.db, c.var.principal, input);
       // Shown in this response only (not redirected): the key must never be stored to show it later.
-      return show(c, emptyForm({ role: values.role, kind: values.kind }), 201, created);
+      return show(c, emptyForm({ role: values.role, kind: values.kind, apiVersion: values.apiVersion }), 201, created);
     } catch (error) {
       return show(c, failure(error, values), failureStatus(error));
+    }
+  })
+  .post('/:id/version', guard(routes.update), async (c) => {
+    const form = await readForm(c);
+    try {
+      const key = await service.updateApiKey(c.var.db, c.var.principal, c.req.param('id'), validate(UpdateApiKeyBody, { apiVersion: str(form, 'apiVersion') }));
+      return redirectWith(c, HERE, `The key "${key.name}" now answers in version ${key.apiVersion} when its requests name none.`);
+    } catch (error) {
+      return show(c, failure(error, refill(form)), failureStatus(error));
     }
   })
   .post('/:id/revoke', guard(routes.delete), async (c) => {

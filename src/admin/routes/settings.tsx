@@ -106,6 +106,7 @@ export const settingsRoutes = new Hono<AppEnv>()
         ...('shippingFlatRate' in form ? { shippingFlatRate: num(form, 'shippingFlatRate'), freeShippingThreshold: numOrNull(form, 'freeShippingThreshold') } : {}),
         // One origin a line (commas and spaces also separate).
         allowedOrigins: (str(form, 'allowedOrigins') ?? '').split(/[\s,]+/).filter(Boolean),
+        apiVersion: str(form, 'apiVersion'),
       };
       await settings.updateSettings(c.var.db, validate(UpdateSettingsBody, body));
       return redirectWith(c, HERE, 'Settings saved.');

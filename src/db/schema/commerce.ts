@@ -38,6 +38,8 @@ export const storeSettings = sqliteTable('store_settings', {
    * in the environment adds to them.
    */
   allowedOrigins: text('allowed_origins', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+  /** The API version (src/versions/) a request is answered in when neither its header nor its key names one. */
+  apiVersion: text('api_version').notNull().default('2026-11-20'),
   updatedAt: text('updated_at').notNull().default(now),
 });
 

@@ -103,6 +103,8 @@ export const apiKeys = sqliteTable(
     expiresAt: text('expires_at'),
     revokedAt: text('revoked_at'),
     lastUsedAt: text('last_used_at'),
+    /** The API version (src/versions/) the key's requests are answered in when they send no `Store-Version`: the store's default when it was minted, unless given. */
+    apiVersion: text('api_version').notNull().default('2026-11-20'),
     ...timestamps,
   },
   (t) => [index('api_keys_owner_idx').on(t.ownerId)],

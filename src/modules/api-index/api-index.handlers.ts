@@ -1,5 +1,7 @@
 import type { AppRouteHandler } from '../../lib/openapi';
 import { API_VERSION } from '../../middleware/api-version';
+import { requestVersion, storeDefaultVersion } from '../../middleware/store-version';
+import { LATEST_VERSION, VERSIONS } from '../../versions/versions';
 import type { apiIndex } from './api-index.routes';
 
 /** The main resources a client starts from (sub-resources are found from these, and in the OpenAPI document). */
@@ -30,8 +32,13 @@ const camelCase = (name: string) => name.replace(/-(\w)/g, (_, letter: string) =
 const INDEX = {
   name: 'Store API',
   version: API_VERSION,
+  versions: VERSIONS.map(({ version, summary }) => ({ version, summary })),
+  latestVersion: LATEST_VERSION,
   links: { self: '/api', docs: '/docs', openapi: '/api/openapi.json', health: '/api/health' },
   collections: Object.fromEntries(COLLECTIONS.map((name) => [camelCase(name), `/api/${name}`])),
 };
 
-export const getApiIndex: AppRouteHandler<typeof apiIndex> = (c) => c.json({ success: true as const, data: INDEX, message: 'OK' }, 200);
+export const getApiIndex: AppRouteHandler<typeof apiIndex> = async (c) => {
+  const [defaultVersion, storeVersion] = await Promise.all([storeDefaultVersion(c), requestVersion(c)]);
+  return c.json({ success: true as const, data: { ...INDEX, defaultVersion, storeVersion }, message: 'OK' }, 200);
+};

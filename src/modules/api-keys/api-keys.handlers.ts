@@ -10,6 +10,7 @@ export const apiKeyHandlers = crudHandlers(
       const { key, apiKey } = await service.createApiKeyFor(db, c.var.principal, input);
       return { ...apiKey, key };
     },
+    update: (db, id, patch) => service.updateApiKey(db, c.var.principal, id, patch),
     remove: (db, id) => service.revokeApiKeyById(db, c.var.principal, id),
   }),
   { path: '/settings/api-keys', noun: 'API key', createdMessage: 'API key created; store the key now, it is not shown again' },

@@ -3,6 +3,7 @@ import { apiKeys } from '../../db/schema';
 import { Permissions } from '../../lib/schemas';
 import { createInsertSchema, createSelectSchema, Timestamp } from '../../lib/schemas';
 import { AllowedOrigins } from '../../lib/schemas';
+import { ApiVersion } from '../../versions/schemas';
 
 export const API_KEY_STATUSES = ['active', 'revoked', 'expired'] as const;
 
@@ -12,6 +13,10 @@ const KEY_TYPE_DESCRIPTION =
   'carts and checkout, sign-up, sign-in and password reset) and nothing more; it is refused (403) from a web origin not in its ' +
   '`allowedOrigins`, and its requests are counted per shopper network (an IPv4 address, an IPv6 /64), each with the authenticated limit. ' +
   'A signed-in shopper sends its own token instead.';
+
+const KEY_VERSION_DESCRIPTION =
+  "The API version (docs/versioning.md) the key's requests are answered in when they send no `Store-Version` header: the store's default version when the key was minted, unless given. " +
+  'A change reaches every server within a minute.';
 
 /** A key as listed: never the key itself or its hash. */
 export const ApiKeySchema = createSelectSchema(apiKeys, {
@@ -33,6 +38,7 @@ export const ApiKeySchema = createSelectSchema(apiKeys, {
   vendorId: z.string().nullable().openapi({ description: 'For keys of the vendor role: the vendor the key acts for, scoped like its users.' }),
   type: z.enum(['secret', 'publishable']).openapi({ description: KEY_TYPE_DESCRIPTION }),
   allowedOrigins: z.array(z.string()).openapi({ description: 'For a publishable key: the web origins it may be used from (empty for a secret key).' }),
+  apiVersion: ApiVersion.openapi({ description: KEY_VERSION_DESCRIPTION }),
 })
   .omit({ keyHash: true, roleId: true, updatedAt: true })
   .extend({
@@ -67,6 +73,7 @@ export const CreateApiKeyBody = createInsertSchema(apiKeys, fields)
       description: 'Required for a publishable key, refused for a secret one: the web origins it may be used from (exact, or `https://*.shop.example`).',
       example: ['https://shop.example'],
     }),
+    apiVersion: ApiVersion.optional().openapi({ description: `${KEY_VERSION_DESCRIPTION} Default: the store's default version (\`apiVersion\` in the settings).` }),
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -88,3 +95,11 @@ export const CreateApiKeyBody = createInsertSchema(apiKeys, fields)
       "A key minted by a signed-in user belongs to that user; one minted by a key belongs to that key's owner.",
   });
 export type CreateApiKeyInput = z.infer<typeof CreateApiKeyBody>;
+
+export const UpdateApiKeyBody = z
+  .strictObject({
+    name: fields.name.optional(),
+    apiVersion: ApiVersion.optional().openapi({ description: KEY_VERSION_DESCRIPTION }),
+  })
+  .openapi('UpdateApiKey', { description: "A key's name and pinned API version; what it may do never changes (mint a new key instead)." });
+export type UpdateApiKeyInput = z.infer<typeof UpdateApiKeyBody>;

@@ -6,9 +6,11 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { listTable, type ParsedListQuery } from '../../lib/query';
 import { assertCovers, type Principal, principalRef } from '../../lib/access';
 import { apiKeyListQuery } from './api-keys.query';
-import type { ApiKey, CreateApiKeyInput } from './api-keys.schemas';
+import type { ApiKey, CreateApiKeyInput, UpdateApiKeyInput } from './api-keys.schemas';
+import { readEdgeSettings } from '../settings/settings.service';
 import { apiKeyPrefix, type ApiKeyType, hashApiKey, mintApiKey } from '../../lib/api-key-format';
 import { VENDOR_ROLE } from '../../lib/api-key-check';
+import { forgetKey } from '../../lib/api-key-cache';
 import { forgetPublishableKey } from '../../lib/publishable-keys-kept';
 
 export interface NewApiKey {
@@ -25,6 +27,8 @@ export interface NewApiKey {
   /** `publishable` mints a `pk_` key: a shopper's abilities only, from `allowedOrigins` only. */
   type?: ApiKeyType;
   allowedOrigins?: string[];
+  /** The API version its requests answer in when they name none; the column's default (the published contract) when absent. */
+  apiVersion?: string;
 }
 
 /** Creates a key and returns it in clear text: the only time anyone sees it. */
@@ -46,6 +50,7 @@ export async function createApiKey(db: Database, input: NewApiKey, now = new Dat
       ownerId: input.ownerId ?? null,
       vendorId: input.vendorId ?? null,
       expiresAt: input.expiresAt ?? null,
+      ...(input.apiVersion ? { apiVersion: input.apiVersion } : {}),
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
     })
@@ -92,6 +97,7 @@ const ownerFor = (actor: Principal): string | null => (actor.kind === 'user' ? a
  * one. The key belongs to the actor's owner (ownerFor).
  */
 export async function createApiKeyFor(db: Database, actor: Principal, input: CreateApiKeyInput, now = new Date()) {
+  const apiVersion = input.apiVersion ?? (await readEdgeSettings(db)).apiVersion;
   if (input.type === 'publishable') {
     // A shopper's abilities: no permissions and no vendor, which the grant rule lets any minter
     // but one acting for a single vendor give.
@@ -105,6 +111,7 @@ export async function createApiKeyFor(db: Database, actor: Principal, input: Cre
         expiresAt: input.expiresAt ?? null,
         createdBy: principalRef(actor),
         ownerId: ownerFor(actor),
+        apiVersion,
       },
       now,
     );
@@ -144,6 +151,7 @@ export async function createApiKeyFor(db: Database, actor: Principal, input: Cre
       createdBy: principalRef(actor),
       ownerId: ownerFor(actor),
       vendorId,
+      apiVersion,
     },
     now,
   );
@@ -169,4 +177,22 @@ async function keyGrantee(db: Database, id: string) {
 export async function revokeApiKeyById(db: Database, actor: Principal, id: string, now = new Date()): Promise<void> {
   assertCovers(actor, await keyGrantee(db, id), 'revoke this key');
   await revokeApiKey(db, id, now);
+}
+
+/**
+ * Renames a key or pins it to another API version, for a caller that covers it (the grant rule, as
+ * for revoking). This isolate forgets the key at once; others answer in the new version within the
+ * minute they keep a confirmed key (src/lib/credential-cache.ts).
+ */
+export async function updateApiKey(db: Database, actor: Principal, id: string, patch: UpdateApiKeyInput, now = new Date()): Promise<ApiKey> {
+  assertCovers(actor, await keyGrantee(db, id), 'change this key');
+  const [row] = await db
+    .update(apiKeys)
+    .set({ ...patch, updatedAt: now.toISOString() })
+    .where(eq(apiKeys.id, id))
+    .returning();
+  if (!row) throw ApiError.notFound('API key', id);
+  forgetKey(row.keyHash);
+  forgetPublishableKey(id);
+  return toApiKey(row, now);
 }

@@ -5,6 +5,11 @@ import { createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/sch
 import { MAX_ALLOWED_ORIGINS } from '../../lib/origins';
 import { AllowedOrigins } from '../../lib/schemas';
 import { CurrencyCode } from './currencies.schemas';
+import { ApiVersion } from '../../versions/schemas';
+
+const API_VERSION_DESCRIPTION =
+  'The API version (docs/versioning.md) a request is answered in when it sends no `Store-Version` header and its key is pinned to none (a signed-in user, no credential), ' +
+  'and the version new API keys are pinned to unless they name one. A change reaches every server within 30 seconds.';
 
 /** An amount in the default currency's major unit; its decimals are checked against that currency's minor units. */
 const StoreAmount = z.number().min(0).max(MAX_MAJOR_AMOUNT);
@@ -50,6 +55,7 @@ export const SettingsSchema = createSelectSchema(storeSettings, {
   allowedOrigins: z.array(z.string()).openapi({ description: ALLOWED_ORIGINS_DESCRIPTION, example: ['https://shop.example', 'https://*.shop.example'] }),
   pricesIncludeTax: PricesIncludeTax,
   returnWindowDays: ReturnWindowDays,
+  apiVersion: ApiVersion.openapi({ description: API_VERSION_DESCRIPTION }),
   updatedAt: Timestamp,
 })
   .omit({ id: true })
@@ -71,6 +77,7 @@ const fields = {
   returnWindowDays: ReturnWindowDays,
   ...amounts,
   allowedOrigins: AllowedOrigins.openapi({ description: ALLOWED_ORIGINS_DESCRIPTION, example: ['https://shop.example', 'https://*.shop.example'] }),
+  apiVersion: ApiVersion.openapi({ description: API_VERSION_DESCRIPTION }),
 };
 
 // Overrides given as schemas replace drizzle-zod's optional update columns, hence `.partial()`.

@@ -1,9 +1,10 @@
 import { and, eq, exists, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { currencies, storeSettings } from '../../db/schema';
-import { keepAllowedOrigins } from '../../lib/allowed-origins';
+import { type EdgeSettings, keepEdgeSettings } from '../../lib/edge-settings';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { toMinor } from '../../lib/money';
+import { servedVersion } from '../../versions/versions';
 import { type LegacyMethod, legacyMethodRead, legacyShippingFields, legacyShippingUpdate } from '../shipping/legacy-settings';
 import type { Settings, UpdateSettingsInput } from './settings.schemas';
 import { amountProblem, defaultMinorUnits, STORE_ID } from './store-currency';
@@ -96,7 +97,7 @@ export async function updateSettings(db: Database, patch: UpdateSettingsInput, n
     ...(methodUpdate ? [methodUpdate] : []),
   ]);
   if (result.meta.changes === 0) throw ApiError.conflict(`Currency ${patch.defaultCurrency} changed meanwhile; retry`, 'defaultCurrency');
-  if (patch.allowedOrigins) keepAllowedOrigins(patch.allowedOrigins, now.getTime());
+  keepEdgeSettings({ ...(patch.allowedOrigins ? { allowedOrigins: patch.allowedOrigins } : {}), ...(patch.apiVersion ? { apiVersion: patch.apiVersion } : {}) }, now.getTime());
   const methodAfter = method && {
     rate: legacy.shippingFlatRate !== undefined ? { type: 'flat' as const, amount: legacy.shippingFlatRate } : method.rate,
     freeAbove: legacy.freeShippingThreshold !== undefined ? legacy.freeShippingThreshold : method.freeAbove,
@@ -104,8 +105,12 @@ export async function updateSettings(db: Database, patch: UpdateSettingsInput, n
   return toSettings({ ...current, ...set } as SettingsRow, methodAfter, digits);
 }
 
-/** The settings' allowed origins (CORS), as src/middleware/cors.ts reads them when its kept list is missing or old. */
-export async function readAllowedOrigins(db: Database): Promise<string[]> {
-  const [row] = await db.select({ allowedOrigins: storeSettings.allowedOrigins }).from(storeSettings).where(eq(storeSettings.id, STORE_ID)).limit(1);
-  return row?.allowedOrigins ?? [];
+/** What every request may need before its handler (src/lib/edge-settings.ts): read when the isolate's kept copy is missing or old. */
+export async function readEdgeSettings(db: Database): Promise<EdgeSettings> {
+  const [row] = await db
+    .select({ allowedOrigins: storeSettings.allowedOrigins, apiVersion: storeSettings.apiVersion })
+    .from(storeSettings)
+    .where(eq(storeSettings.id, STORE_ID))
+    .limit(1);
+  return { allowedOrigins: row?.allowedOrigins ?? [], apiVersion: servedVersion(row?.apiVersion) };
 }
