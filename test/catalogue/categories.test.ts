@@ -181,7 +181,7 @@ describe('category list parameters', () => {
     ]) {
       const res = await api(`/api/categories?${query}`);
       expectError(res, 400, 'INVALID_REQUEST');
-      expect(res.body.error.details[0].field).toBe(field);
+      expect(res.body.error.details.field).toBe(field);
     }
   });
 });

@@ -310,7 +310,8 @@ describe('bad query parameters', () => {
     expect(res.status).toBe(400);
     expect(res.body.success).toBe(false);
     expect(res.body.error.code).toBe('INVALID_REQUEST');
-    expect(res.body.error.details).toEqual([{ field, code: expect.any(String), message: expect.stringMatching(new RegExp(`^${field}\\b`)) }]);
+    // The published shape (version 2026-11-20, the default): one object naming the parameter.
+    expect(res.body.error.details).toEqual({ field, issue: expect.any(String), code: expect.any(String), message: expect.stringMatching(new RegExp(`^${field}\\b`)) });
   });
 
   it('checks the parameters of a single read too', async () => {
@@ -322,10 +323,10 @@ describe('bad query parameters', () => {
     ] as const) {
       const res = await api(`/api/products/${p.id}?${query}`);
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field }] });
+      expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { field } });
     }
     const unknown = await api('/api/products?foo=1');
-    expect(unknown.body.error.details).toEqual([{ field: 'foo', code: 'unknown_parameter', message: 'foo is not a known query parameter' }]);
+    expect(unknown.body.error.details).toEqual({ field: 'foo', issue: 'is not a known query parameter', code: 'unknown_parameter', message: 'foo is not a known query parameter' });
   });
 
   it('accepts the boundary values', async () => {

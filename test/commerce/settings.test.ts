@@ -31,6 +31,7 @@ describe('GET /api/settings', () => {
       allowedOrigins: [],
       pricesIncludeTax: false,
       returnWindowDays: 30,
+      apiVersion: '2026-11-20',
       updatedAt: expect.any(String),
     });
   });

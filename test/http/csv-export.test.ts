@@ -63,7 +63,7 @@ describe('CSV export', () => {
     expectError(await api('/api/orders?format=xml', { key }), 400, 'INVALID_REQUEST');
     const single = await api(`/api/orders/1001?format=csv`, { key });
     expect(single.status).toBe(406);
-    expect((single.body as any).error.details[0].field).toBe('format');
+    expect((single.body as any).error.details.field).toBe('format');
     // JSON stays the default, and format=json is JSON.
     expect((await api('/api/orders?format=json', { key })).body.success).toBe(true);
   });
@@ -137,7 +137,7 @@ describe('CSV export', () => {
     expect(refusal.error.code).toBe('INVALID_REQUEST');
     expect(refusal.error.message).toContain('151 rows match');
     expect(refusal.error.message).toContain('at most 150');
-    expect(refusal.error.details[0].field).toBe('format');
+    expect(refusal.error.details.field).toBe('format');
     const at = await exportWithMax('151');
     expect(at.status).toBe(200);
     expect(parseCsv(at.text).slice(1)).toHaveLength(151);

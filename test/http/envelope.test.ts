@@ -76,7 +76,7 @@ describe('error envelope', () => {
     expect(res.body.error).toEqual({
       code: 'INVALID_REQUEST',
       message: 'Request body is not valid JSON',
-      details: [{ field: 'body', code: 'invalid_format', message: 'body is not valid JSON' }],
+      details: { field: 'body', issue: 'is not valid JSON', code: 'invalid_format', message: 'body is not valid JSON' },
     });
   });
 
@@ -86,7 +86,7 @@ describe('error envelope', () => {
       const res = await api('/api/brands', { method: 'POST', key, headers: { 'Content-Type': contentType }, body: 'name=x' });
       expect(res.status).toBe(415);
       expect(res.body.error.code).toBe('INVALID_REQUEST');
-      expect(res.body.error.details).toEqual([{ field: 'Content-Type', code: 'invalid_value', message: 'Content-Type must be application/json' }]);
+      expect(res.body.error.details).toEqual({ field: 'Content-Type', issue: 'must be application/json', code: 'invalid_value', message: 'Content-Type must be application/json' });
     }
   });
 
@@ -102,7 +102,7 @@ describe('error envelope', () => {
     const declared = await api('/api/brands', { method: 'POST', key, headers: { 'Content-Type': 'application/json' }, body: big });
     expect(declared.status).toBe(413);
     expect(declared.body.error.code).toBe('INVALID_REQUEST');
-    expect(declared.body.error.details[0].field).toBe('body');
+    expect(declared.body.error.details.field).toBe('body');
 
     const stream = new ReadableStream({
       start(controller) {

@@ -99,11 +99,14 @@ describe('active on coupons (boolean)', () => {
   it('says what is wrong', async () => {
     const res = await api('/api/coupons?active=maybe', { key });
     expectError(res, 400, 'INVALID_REQUEST');
-    expect(res.body.error.details).toEqual([{ field: 'active', code: 'invalid_type', message: 'active must be true or false' }]);
+    expect(res.body.error.details).toEqual({ field: 'active', issue: 'must be true or false', code: 'invalid_type', message: 'active must be true or false' });
     const price = await api('/api/products?price_max=abc');
     expectError(price, 400, 'INVALID_REQUEST');
-    expect(price.body.error.details).toEqual([
-      { field: 'price_max', code: 'invalid_type', message: 'price_max must be a non-negative amount with at most 2 decimals, like 19.99' },
-    ]);
+    expect(price.body.error.details).toEqual({
+      field: 'price_max',
+      issue: 'must be a non-negative amount with at most 2 decimals, like 19.99',
+      code: 'invalid_type',
+      message: 'price_max must be a non-negative amount with at most 2 decimals, like 19.99',
+    });
   });
 });

@@ -35,6 +35,7 @@ describe('POST /api/settings/api-keys', () => {
       lastUsedAt: null,
       expiresAt,
       revokedAt: null,
+      apiVersion: '2026-11-20',
       status: 'active',
       key: expect.stringMatching(/^sk_[0-9A-Za-z]{40}$/),
     });

@@ -143,7 +143,7 @@ describe('X-Buyer-IP', () => {
     expect((await api('/api/products', { key: server, headers: { 'X-Buyer-IP': '203.0.113.7' } })).status).toBe(200);
     const bad = await api('/api/products', { key: server, headers: { 'X-Buyer-IP': 'not-an-address' } });
     expectError(bad, 400, 'INVALID_REQUEST');
-    expect(bad.body.error.details[0].field).toBe('X-Buyer-IP');
+    expect(bad.body.error.details.field).toBe('X-Buyer-IP');
     expect(bad.body.error.message).toContain("header 'X-Buyer-IP'");
   });
 

@@ -185,7 +185,12 @@ describe('product import', () => {
     const rows = Array.from({ length: MAX_ROWS_PER_FILE + 1 }, (_, i) => `r${i}-${tag},P,1`);
     const res = await upload(key, ['handle,name,price', ...rows, '"never closed'].join('\n'), '?dry_run=true');
     expectError(res, 413, 'INVALID_REQUEST');
-    expect(res.body.error.details).toEqual([{ field: 'body', code: 'too_big', message: `body has more than ${MAX_ROWS_PER_FILE} rows (line ${MAX_ROWS_PER_FILE + 2})` }]);
+    expect(res.body.error.details).toEqual({
+      field: 'body',
+      issue: `has more than ${MAX_ROWS_PER_FILE} rows (line ${MAX_ROWS_PER_FILE + 2})`,
+      code: 'too_big',
+      message: `body has more than ${MAX_ROWS_PER_FILE} rows (line ${MAX_ROWS_PER_FILE + 2})`,
+    });
   });
 
   it('refuses what is not a CSV product file', async () => {

@@ -103,7 +103,7 @@ describe('GET /api/events', () => {
     // A cursor naming no event kept (mistyped, or pruned) would walk nowhere and look caught up: 400 instead.
     const lost = await api('/api/events?sort=position&after=evt_pruned_long_ago', { key });
     expectError(lost, 400, 'INVALID_REQUEST');
-    expect(lost.body.error.details[0]).toMatchObject({ field: 'after', code: 'not_found' });
+    expect(lost.body.error.details).toMatchObject({ field: 'after', code: 'not_found' });
     const { token } = await insertUser();
     expectError(await api('/api/events', { key: token }), 403, 'AUTHORIZATION_ERROR');
     expectError(await api('/api/events'), 401, 'AUTHENTICATION_ERROR');

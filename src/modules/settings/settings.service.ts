@@ -97,12 +97,13 @@ export async function updateSettings(db: Database, patch: UpdateSettingsInput, n
     ...(methodUpdate ? [methodUpdate] : []),
   ]);
   if (result.meta.changes === 0) throw ApiError.conflict(`Currency ${patch.defaultCurrency} changed meanwhile; retry`, 'defaultCurrency');
-  keepEdgeSettings({ ...(patch.allowedOrigins ? { allowedOrigins: patch.allowedOrigins } : {}), ...(patch.apiVersion ? { apiVersion: patch.apiVersion } : {}) }, now.getTime());
   const methodAfter = method && {
     rate: legacy.shippingFlatRate !== undefined ? { type: 'flat' as const, amount: legacy.shippingFlatRate } : method.rate,
     freeAbove: legacy.freeShippingThreshold !== undefined ? legacy.freeShippingThreshold : method.freeAbove,
   };
-  return toSettings({ ...current, ...set } as SettingsRow, methodAfter, digits);
+  const after = { ...current, ...set } as SettingsRow;
+  keepEdgeSettings({ allowedOrigins: after.allowedOrigins, apiVersion: servedVersion(after.apiVersion) }, now.getTime());
+  return toSettings(after, methodAfter, digits);
 }
 
 /** What every request may need before its handler (src/lib/edge-settings.ts): read when the isolate's kept copy is missing or old. */
