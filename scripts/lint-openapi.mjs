@@ -20,13 +20,28 @@ function run(command, args, options = {}) {
 const dir = mkdtempSync(join(tmpdir(), 'store-openapi-'));
 let exitCode = 0;
 try {
-  const file = join(dir, 'openapi.json');
-  const dump = run(bin('tsx'), ['scripts/openapi-dump.ts', file]);
+  // Every API version's document (docs/versioning.md): each is served, so each must lint clean.
+  const versions = run(bin('tsx'), ['-e', "import('./src/versions/versions.ts').then((m) => console.log(JSON.stringify(m.VERSION_DATES)))"]);
+  if (versions.status !== 0) throw new Error(`listing the API versions failed: ${versions.stderr}`);
+  for (const version of JSON.parse(versions.stdout)) {
+    if (lintVersion(version)) exitCode = 1;
+  }
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  exitCode = 1;
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(exitCode);
+
+/** Lints the document of one API version; true when it fails. */
+function lintVersion(version) {
+  const file = join(dir, `openapi-${version}.json`);
+  const dump = run(bin('tsx'), ['scripts/openapi-dump.ts', file, version]);
   if (dump.status !== 0) {
     process.stderr.write(dump.stdout + dump.stderr);
     throw new Error(`scripts/openapi-dump.ts failed (exit ${dump.status})`);
   }
-
   const lint = run(bin('redocly'), ['lint', file, '--config', 'redocly.yaml', '--format=json', '--max-problems=100000'], {
     // No telemetry, no update notice (both read by @redocly/cli itself).
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
@@ -53,18 +68,13 @@ try {
     }
   }
   const { errors = 0, warnings = 0, ignored = 0 } = report.totals ?? {};
-  console.log(`Redocly CLI lint of the served OpenAPI document: ${errors} errors, ${warnings} warnings, ${ignored} ignored.`);
+  console.log(`Redocly CLI lint of the served OpenAPI document of version ${version}: ${errors} errors, ${warnings} warnings, ${ignored} ignored.`);
 
   const operationIdWarnings = problems.filter((p) => p.severity !== 'error' && String(p.ruleId).startsWith('operation-operationId'));
-  if (errors > 0 || lint.status !== 0) exitCode = 1;
+  let failed = errors > 0 || lint.status !== 0;
   if (operationIdWarnings.length > 0) {
     console.log(`${operationIdWarnings.length} operation-operationId* warnings: every operation needs a unique, URL-safe operationId.`);
-    exitCode = 1;
+    failed = true;
   }
-} catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  exitCode = 1;
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+  return failed;
 }
-process.exit(exitCode);

@@ -1,5 +1,5 @@
 // Writes the served OpenAPI document of the latest API version (GET /api/openapi.json) to clients/openapi.json, or to the path
-// given as the first argument. The document is built exactly as test/openapi.node.test.ts builds it:
+// given as the first argument, in the API version given as the second. The document is built exactly as test/openapi.node.test.ts builds it:
 // the app answers the request in-process, with no database behind it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -30,14 +30,14 @@ export async function openApiDocument(version = LATEST_VERSION): Promise<Record<
 }
 
 /** Writes the document pretty-printed (2 spaces, trailing newline); returns the path written. */
-export async function dumpOpenApi(target = resolve(ROOT, 'clients/openapi.json')): Promise<string> {
-  const doc = await openApiDocument();
+export async function dumpOpenApi(target = resolve(ROOT, 'clients/openapi.json'), version = LATEST_VERSION): Promise<string> {
+  const doc = await openApiDocument(version);
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(target, `${JSON.stringify(doc, null, 2)}\n`);
   return target;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const target = await dumpOpenApi(process.argv[2] ? resolve(process.argv[2]) : undefined);
+  const target = await dumpOpenApi(process.argv[2] ? resolve(process.argv[2]) : undefined, process.argv[3]);
   console.error(`Wrote ${target}`);
 }
