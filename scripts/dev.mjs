@@ -5,7 +5,7 @@
 //   2. loads the demo catalogue (scripts/seed-data.mjs) if the catalogue is empty,
 //   3. makes sure the admin key saved in .wrangler/dev-admin-key exists and is usable (else mints one),
 //   3b. and the reference storefront's publishable key in .wrangler/dev-publishable-key (a pk_ key
-//       allowed from http://127.0.0.1:8790 and http://localhost:8790, read by `npm run storefront`),
+//       allowed from http://127.0.0.1:8790 and http://localhost:8790 and STOREFRONT_PORT's, read by `npm run storefront`),
 //   4. writes .dev.vars with a random JWT_SECRET the first time,
 //   4b. makes sure the local admin-panel login saved in .wrangler/dev-admin-login works (else creates it),
 //   5. starts `wrangler dev` on 127.0.0.1:$PORT (default 8787) and prints the URL and the key once ready,

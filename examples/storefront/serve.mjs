@@ -10,7 +10,7 @@
 // Environment: STOREFRONT_PORT (8790), STOREFRONT_HOST (127.0.0.1), STORE_API_URL
 // (http://127.0.0.1:8787), STORE_PUBLISHABLE_KEY (else the key `npm run dev` saved in
 // .wrangler/dev-publishable-key; set it empty to call anonymously). The API must allow this origin
-// (CORS): `npm run dev` allows http://127.0.0.1:8790 and http://localhost:8790 (CORS_ORIGINS in
+// (CORS): `npm run dev` allows http://127.0.0.1:8790 and http://localhost:8790, and STOREFRONT_PORT's when set (CORS_ORIGINS in
 // .dev.vars), and its publishable key is allowed from those two origins.
 
 import { readFile } from 'node:fs/promises';
@@ -18,6 +18,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEV_PUBLISHABLE_KEY_FILE, readDevPublishableKey } from '../../scripts/lib/api-keys.mjs';
+import { devCorsOrigins } from '../../scripts/lib/dev-vars.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -146,7 +147,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       console.log(`Publishable key ${publishableKey.slice(0, 11)}... (${fromEnv !== undefined ? 'STORE_PUBLISHABLE_KEY' : keyFile}): it must be allowed from ${url}.`);
     else if (fromEnv !== undefined) console.log('No publishable key (STORE_PUBLISHABLE_KEY is empty): the storefront calls the API anonymously.');
     else console.log(`No publishable key in ${keyFile} (run \`npm run dev\` first, or set STORE_PUBLISHABLE_KEY): the storefront calls the API anonymously.`);
-    console.log('The API must allow this origin: `npm run dev` does (CORS_ORIGINS in .dev.vars). Press Ctrl+C to stop.');
+    const origin = new URL(url).origin;
+    if ((await devCorsOrigins()).includes(origin)) console.log(`\`npm run dev\` allows ${origin} (CORS_ORIGINS in .dev.vars). Press Ctrl+C to stop.`);
+    else
+      console.log(
+        `The API must allow ${origin}: start it with \`STOREFRONT_PORT=${new URL(url).port} npm run dev\` (CORS and the publishable key), or add the origin to the settings' allowedOrigins. Press Ctrl+C to stop.`,
+      );
   } catch (error) {
     console.error(`✖ ${error.code === 'EADDRINUSE' ? `Port ${error.port} is in use: STOREFRONT_PORT=8791 npm run storefront` : error.message}`);
     process.exit(1);
