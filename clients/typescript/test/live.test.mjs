@@ -225,6 +225,7 @@ test('400 and 422 in the version the client was generated for and in 2026-11-20:
       assert.match(error.details[0].message, /^limit /);
       // What the server sent: one object in 2026-11-20, a list since 2026-11-28.
       assert.equal(Array.isArray(error.body.error.details), version >= '2026-11-28', JSON.stringify(error.body));
+      console.log(`[typescript live] ${version}: sent ${JSON.stringify(error.body.error.details)}, read ${JSON.stringify(error.details)}`);
       return true;
     });
     await assert.rejects(client.products.create({ name: '', price: -1 }), (error) => {
