@@ -133,8 +133,8 @@ T::section('error mapping', function (): void {
     T::same('a string is no details', '[]', $detailsOf('limit'));
     T::same(
         "2026-11-20's one object {field, issue, code, message} is a list of one entry",
-        '[{"field":"limit","code":"too_big","message":"limit must be at most 100"}]',
-        $detailsOf(['field' => 'limit', 'issue' => 'must be at most 100', 'code' => 'too_big', 'message' => 'limit must be at most 100']),
+        '[{"field":"limit","code":"too_big","message":"limit must be a whole number from 1 to 100"}]',
+        $detailsOf(['field' => 'limit', 'issue' => 'must be a whole number from 1 to 100', 'code' => 'too_big', 'message' => 'limit must be a whole number from 1 to 100']),
     );
     T::same(
         '... without code and message (as the published specification shows it): invalid_value, and "<field> <issue>"',
@@ -143,7 +143,7 @@ T::section('error mapping', function (): void {
     );
     T::same('... an issue about no one field is the message', '[{"code":"invalid_value","message":"is too large"}]', $detailsOf(['issue' => 'is too large']));
     T::same('... nothing to say: no entry', '[]', $detailsOf(['field' => 'limit']));
-    $published = ApiException::fromResponse(400, ['Store-Version' => '2026-11-20'], json_encode(['success' => false, 'error' => ['code' => 'INVALID_REQUEST', 'message' => 'Bad limit', 'details' => ['field' => 'limit', 'issue' => 'must be at most 100']]]));
+    $published = ApiException::fromResponse(400, ['Store-Version' => '2026-11-20'], json_encode(['success' => false, 'error' => ['code' => 'INVALID_REQUEST', 'message' => 'Bad limit', 'details' => ['field' => 'limit', 'issue' => 'must be a whole number from 1 to 100']]]));
     T::check('... on an InvalidRequestException, details[0] names the field', $published instanceof InvalidRequestException && $published->getDetails()[0]->field === 'limit');
     T::same('... and its headers say the version', '2026-11-20', $published->getHeaders()['store-version'] ?? null);
     T::same('an entry without a code is invalid_value; junk is dropped', '[{"field":"name","code":"invalid_value","message":"Required"}]', $detailsOf([['field' => 'name', 'message' => 'Required'], 'junk']));

@@ -221,8 +221,8 @@ class ErrorMappingTest(unittest.TestCase):
         def details(raw: Any) -> Any:
             return error_from_response(400, {}, self.envelope("INVALID_REQUEST", "Bad", raw)).details
 
-        published = {"field": "limit", "issue": "must be at most 100", "code": "too_big", "message": "limit must be at most 100"}
-        self.assertEqual(details(published), [{"field": "limit", "code": "too_big", "message": "limit must be at most 100"}])
+        published = {"field": "limit", "issue": "must be a whole number from 1 to 100", "code": "too_big", "message": "limit must be a whole number from 1 to 100"}
+        self.assertEqual(details(published), [{"field": "limit", "code": "too_big", "message": "limit must be a whole number from 1 to 100"}])
         # Without code and message (as the published specification shows it): invalid_value, and "<field> <issue>".
         self.assertEqual(
             details({"field": "Store-Version", "issue": "is not a version of this API"}),
@@ -431,12 +431,12 @@ class FakeServerTest(unittest.TestCase):
         self.assertEqual(store.store_version, STORE_VERSION, "with_options leaves the client as it is")
 
     def test_invalid_request_in_2026_11_20_has_details_as_a_list(self) -> None:
-        published = {"field": "limit", "issue": "must be at most 100", "code": "too_big", "message": "limit must be at most 100"}
+        published = {"field": "limit", "issue": "must be a whole number from 1 to 100", "code": "too_big", "message": "limit must be a whole number from 1 to 100"}
         answer = (400, {"Store-Version": "2026-11-20"}, {"success": False, "error": {"code": "INVALID_REQUEST", "message": "Bad limit", "details": published}})
         server = self.serve([answer])
         with self.assertRaises(InvalidRequestError) as caught:
             StoreApi(server.base, store_version="2026-11-20").products.list(limit=100000)
-        self.assertEqual(caught.exception.details, [{"field": "limit", "code": "too_big", "message": "limit must be at most 100"}])
+        self.assertEqual(caught.exception.details, [{"field": "limit", "code": "too_big", "message": "limit must be a whole number from 1 to 100"}])
         self.assertEqual(caught.exception.headers.get("store-version"), "2026-11-20")
 
     def test_sends_back_the_newest_bookmark(self) -> None:

@@ -104,14 +104,14 @@ test('details is always a list of { field?, code, message }, whatever shape an o
 test('the 2026-11-20 details object { field, issue, code?, message? } is read as a list of one entry', async () => {
   const published = {
     field: 'limit',
-    issue: 'must be at most 100',
+    issue: 'must be a whole number from 1 to 100',
     code: 'too_big',
-    message: 'limit must be at most 100',
+    message: 'limit must be a whole number from 1 to 100',
   };
   const { client } = fake([json(400, { success: false, error: { code: 'INVALID_REQUEST', message: "Invalid value for query parameter 'limit'", details: published } })]);
   await assert.rejects(client.products.list({ limit: 100000 }), (error) => {
     assert.ok(error instanceof InvalidRequestError);
-    assert.deepEqual(error.details, [{ field: 'limit', code: 'too_big', message: 'limit must be at most 100' }]);
+    assert.deepEqual(error.details, [{ field: 'limit', code: 'too_big', message: 'limit must be a whole number from 1 to 100' }]);
     return true;
   });
   const detailsFrom = async (details) => {
