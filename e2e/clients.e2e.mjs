@@ -7,7 +7,9 @@
 // that admin key, a publishable key (reads products and makes a guest cart with it, from its origin
 // and not from another, and falls back to it when its shopper signs out) and a storefront:buyer-ip
 // secret key (its requests with buyerIp are counted on each shopper: X-RateLimit-Remaining goes
-// down for one shopper and starts afresh for another, under the authenticated limit).
+// down for one shopper and starts afresh for another, under the authenticated limit), and runs its
+// 400 (limit=100000) and 422 checks twice: in the API version the client was generated for, which it
+// sends as Store-Version by default, and in 2026-11-20 (details one object, read as a list of one).
 //
 //   TypeScript  node --test clients/typescript/test/unit.test.mjs clients/typescript/test/live.test.mjs
 //               (after building the package: tsc -p clients/typescript)

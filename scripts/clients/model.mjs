@@ -120,3 +120,17 @@ export function webhookEvents(doc) {
     return { type, schema, data, summary: item.post.summary ?? '', description: item.post.description ?? '' };
   });
 }
+
+/**
+ * The dated API version the document describes (`info.version`, docs/versioning.md): the clients
+ * send it as `Store-Version` on every request, so a client answers in the shapes it was generated
+ * for whatever its key is pinned to or the store defaults to. Regenerating against a newer document
+ * moves them to that version.
+ */
+export function storeVersion(doc) {
+  const version = doc.info?.version;
+  if (typeof version !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(version)) {
+    throw new Error(`clients/openapi.json: info.version must be the API version's date (YYYY-MM-DD), not ${JSON.stringify(version)}`);
+  }
+  return version;
+}

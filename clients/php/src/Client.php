@@ -34,6 +34,9 @@ use StoreApi\Generated\ClientGroups;
  *                   only, never in code a browser runs. Per request: withBuyerIp(), or the
  *                   request() option `buyerIp`.
  * - cartToken:      a guest cart's token, sent as `X-Cart-Token`. See setCartToken().
+ * - storeVersion:   the API version to be answered in, sent as `Store-Version` on every request
+ *                   (docs/versioning.md); Client::STORE_VERSION, the version this client was
+ *                   generated for, by default. A `Store-Version` in `headers` wins over it.
  * - maxRetries:     retries after the first attempt (3).
  * - maxRetryWait:   the longest single wait in seconds (30): a 429 whose Retry-After is longer is
  *                   raised at once as RateLimitedException, and backoff never waits longer.
@@ -56,6 +59,13 @@ final class Client
 
     public const VERSION = '0.1.0';
 
+    /**
+     * The API version this client was generated for (src/Generated/Version.php), sent as
+     * `Store-Version` unless the `storeVersion` option names another: its answers then have the
+     * shapes its phpdoc describes, whatever the key is pinned to or the store defaults to.
+     */
+    public const STORE_VERSION = Generated\Version::STORE_VERSION;
+
     /** Methods retried on 5xx and network errors (besides requests carrying an Idempotency-Key). */
     private const SAFE_METHODS = ['GET', 'HEAD', 'DELETE'];
 
@@ -65,6 +75,7 @@ final class Client
     private ?string $publishableKey;
     private ?string $buyerIp;
     private ?string $cartToken;
+    private string $storeVersion;
     /** The newest X-D1-Bookmark the API answered with, sent on every later request (see bookmark()). */
     private ?string $bookmark = null;
     private int $maxRetries;
@@ -90,6 +101,7 @@ final class Client
      *     publishableKey?: string|null,
      *     buyerIp?: string|null,
      *     cartToken?: string|null,
+     *     storeVersion?: string|null,
      *     maxRetries?: int,
      *     maxRetryWait?: int|float,
      *     retryBaseDelay?: int|float,
@@ -115,6 +127,7 @@ final class Client
         $this->publishableKey = $options['publishableKey'] ?? null;
         $this->buyerIp = $options['buyerIp'] ?? null;
         $this->cartToken = $options['cartToken'] ?? null;
+        $this->storeVersion = $options['storeVersion'] ?? self::STORE_VERSION;
         $this->maxRetries = max(0, (int) ($options['maxRetries'] ?? 3));
         $this->maxRetryWait = max(0.0, (float) ($options['maxRetryWait'] ?? 30));
         $this->retryBaseDelay = max(0.0, (float) ($options['retryBaseDelay'] ?? 0.5));
@@ -190,6 +203,7 @@ final class Client
             'publishableKey' => $this->publishableKey,
             'buyerIp' => $buyerIp,
             'cartToken' => $this->cartToken,
+            'storeVersion' => $this->storeVersion,
             'maxRetries' => $this->maxRetries,
             'maxRetryWait' => $this->maxRetryWait,
             'retryBaseDelay' => $this->retryBaseDelay,
@@ -213,6 +227,12 @@ final class Client
     public function getCartToken(): ?string
     {
         return $this->cartToken;
+    }
+
+    /** The API version this client asks to be answered in (`Store-Version`): its `storeVersion` option, else STORE_VERSION. */
+    public function getStoreVersion(): string
+    {
+        return $this->storeVersion;
     }
 
     /**
@@ -286,6 +306,7 @@ final class Client
         foreach ($options['headers'] ?? [] as $name => $value) {
             $headers[strtolower((string) $name)] = (string) $value;
         }
+        $headers['store-version'] ??= $this->storeVersion;
         if (!empty($options['idempotent']) || ($options['idempotencyKey'] ?? null) !== null) {
             // One key for every attempt of this call, so a retry cannot do the work twice.
             $headers['idempotency-key'] = $options['idempotencyKey'] ?? $headers['idempotency-key'] ?? self::uuid4();

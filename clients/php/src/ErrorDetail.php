@@ -21,14 +21,19 @@ final class ErrorDetail implements \JsonSerializable
     }
 
     /**
-     * `details` as a list whatever the server sent: entries without a message are dropped, a missing
-     * code is `invalid_value`, anything but a list is [].
+     * `details` as a list whatever the server sent: a list as it is, and the one object
+     * `{field, issue, code?, message?}` that INVALID_REQUEST carries in 2026-11-20 as a list of that
+     * one entry (its message, else "<field> <issue>"). Entries without a message are dropped, a
+     * missing code is `invalid_value`, anything else is [].
      *
      * @return list<ErrorDetail>
      */
     public static function listFrom(mixed $raw): array
     {
-        if (!is_array($raw) || !array_is_list($raw)) {
+        if (is_array($raw) && $raw !== [] && !array_is_list($raw)) {
+            $raw = [self::published($raw)];
+        }
+        if (!is_array($raw)) {
             return [];
         }
         $details = [];
@@ -42,6 +47,22 @@ final class ErrorDetail implements \JsonSerializable
             }
         }
         return $details;
+    }
+
+    /**
+     * The 2026-11-20 object `{field, issue}` (with `code` and `message` when the server adds them) as a list entry.
+     *
+     * @param array<string, mixed> $raw
+     * @return array<string, mixed>
+     */
+    private static function published(array $raw): array
+    {
+        $field = $raw['field'] ?? null;
+        $issue = $raw['issue'] ?? null;
+        if (is_string($raw['message'] ?? null) || !is_string($issue)) {
+            return $raw;
+        }
+        return ['message' => is_string($field) ? "$field $issue" : $issue] + $raw;
     }
 
     /** @return array{field?: string, code: string, message: string} the detail as the API sent it */

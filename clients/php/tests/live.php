@@ -16,6 +16,7 @@ require_once __DIR__ . '/lib.php';
 use StoreApi\Client;
 use StoreApi\Exception\ApiException;
 use StoreApi\Exception\AuthorizationException;
+use StoreApi\Exception\InvalidRequestException;
 use StoreApi\Exception\NotFoundException;
 use StoreApi\Exception\ValidationException;
 use StoreApi\Page;
@@ -207,6 +208,27 @@ T::section('typed errors', function () use ($admin, $anonymous): void {
         T::same('... status', 422, $e->getStatus());
         T::check('... details name the fields', is_array($e->getDetails()) && array_intersect(['name', 'price'], array_column($e->getDetails(), 'field')) === ['name', 'price'], T::show($e->getDetails()));
         T::check('... with the request id', is_string($e->getRequestId()) && $e->getRequestId() !== '');
+    }
+});
+
+T::section('errors in the version the client was generated for and in 2026-11-20', function () use ($base, $key, $options): void {
+    // The admin key was minted on the store's default (2026-11-20): the header the client sends wins over it.
+    foreach ([null, '2026-11-20'] as $version) {
+        $client = new Client($base, $options(['apiKey' => $key, 'storeVersion' => $version]));
+        $expected = $version ?? Client::STORE_VERSION;
+        T::same("[$expected] the client sends it", $expected, $client->getStoreVersion());
+        $e = T::throws("[$expected] limit=100000 is InvalidRequestException", InvalidRequestException::class, fn () => $client->products->list(['limit' => 100000]));
+        if ($e instanceof ApiException) {
+            T::same("[$expected] ... answered in it", $expected, $e->getHeaders()['store-version'] ?? null);
+            $details = $e->getDetails();
+            T::check("[$expected] ... details[0] is the limit", count($details) === 1 && $details[0]->field === 'limit' && str_starts_with($details[0]->message, 'limit '), T::show($details));
+            echo "# [$expected] details read as ", json_encode($details), "\n";
+        }
+        $e = T::throws("[$expected] an invalid product is ValidationException", ValidationException::class, fn () => $client->products->create(['name' => '', 'price' => -1]));
+        if ($e instanceof ApiException) {
+            T::same("[$expected] ... answered in it", $expected, $e->getHeaders()['store-version'] ?? null);
+            T::same("[$expected] ... details name the fields", ['name', 'price'], array_column($e->getDetails(), 'field'));
+        }
     }
 });
 

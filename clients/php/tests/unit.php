@@ -130,7 +130,22 @@ T::section('error mapping', function (): void {
     T::same('a detail reads back as the API sent it', '{"field":"price","code":"too_small","message":"price must be 0 or more"}', json_encode($e->getDetails()[0]));
     $detailsOf = fn (mixed $raw) => json_encode(ApiException::fromResponse(400, [], json_encode(['success' => false, 'error' => ['code' => 'INVALID_REQUEST', 'message' => 'Bad', 'details' => $raw]]))->getDetails());
     T::same('no details is an empty list', '[]', $detailsOf(null));
-    T::same("an older server's {field, issue} is an empty list", '[]', $detailsOf(['field' => 'limit', 'issue' => 'must be a number']));
+    T::same('a string is no details', '[]', $detailsOf('limit'));
+    T::same(
+        "2026-11-20's one object {field, issue, code, message} is a list of one entry",
+        '[{"field":"limit","code":"too_big","message":"limit must be a whole number from 1 to 100"}]',
+        $detailsOf(['field' => 'limit', 'issue' => 'must be a whole number from 1 to 100', 'code' => 'too_big', 'message' => 'limit must be a whole number from 1 to 100']),
+    );
+    T::same(
+        '... without code and message (as the published specification shows it): invalid_value, and "<field> <issue>"',
+        '[{"field":"Store-Version","code":"invalid_value","message":"Store-Version is not a version of this API"}]',
+        $detailsOf(['field' => 'Store-Version', 'issue' => 'is not a version of this API']),
+    );
+    T::same('... an issue about no one field is the message', '[{"code":"invalid_value","message":"is too large"}]', $detailsOf(['issue' => 'is too large']));
+    T::same('... nothing to say: no entry', '[]', $detailsOf(['field' => 'limit']));
+    $published = ApiException::fromResponse(400, ['Store-Version' => '2026-11-20'], json_encode(['success' => false, 'error' => ['code' => 'INVALID_REQUEST', 'message' => 'Bad limit', 'details' => ['field' => 'limit', 'issue' => 'must be a whole number from 1 to 100']]]));
+    T::check('... on an InvalidRequestException, details[0] names the field', $published instanceof InvalidRequestException && $published->getDetails()[0]->field === 'limit');
+    T::same('... and its headers say the version', '2026-11-20', $published->getHeaders()['store-version'] ?? null);
     T::same('an entry without a code is invalid_value; junk is dropped', '[{"field":"name","code":"invalid_value","message":"Required"}]', $detailsOf([['field' => 'name', 'message' => 'Required'], 'junk']));
     T::same('a detail about no one field leaves field out', '[{"code":"conflict","message":"busy"}]', $detailsOf([['code' => 'conflict', 'message' => 'busy']]));
     T::same('an answer without an envelope has no details', [], ApiException::fromResponse(502, [], 'Bad gateway')->getDetails());
@@ -322,6 +337,34 @@ T::section('storefront credentials and X-Buyer-IP (recorded transport)', functio
     );
     T::same('... beside the secret key', ['Bearer sk_server'], array_values(array_unique(array_column($sent, 'authorization'))));
     T::same('withBuyerIp() leaves the client as it was', null, $server->getBuyerIp());
+});
+
+T::section('Store-Version (recorded transport)', function (): void {
+    $sent = [];
+    $transport = function (string $method, string $url, array $headers) use (&$sent): array {
+        $sent[] = $headers['store-version'] ?? null;
+        return ['status' => 200, 'headers' => [], 'body' => json_encode(['success' => true, 'data' => ['id' => 'x']])];
+    };
+    T::check('STORE_VERSION is a date', preg_match('/^\d{4}-\d{2}-\d{2}$/', Client::STORE_VERSION) === 1, Client::STORE_VERSION);
+    T::same('... the generated one', \StoreApi\Generated\Version::STORE_VERSION, Client::STORE_VERSION);
+    $store = new Client('https://store.example.com', ['apiKey' => 'sk_test', 'transport' => $transport]);
+    $store->products->get('x');
+    T::same('sent by default: the version the client was generated for', [Client::STORE_VERSION], $sent);
+    T::same('... and readable', Client::STORE_VERSION, $store->getStoreVersion());
+
+    $sent = [];
+    $older = new Client('https://store.example.com', ['apiKey' => 'sk_test', 'storeVersion' => '2026-11-20', 'transport' => $transport]);
+    $older->products->get('x');
+    $older->withBuyerIp('203.0.113.7')->products->get('x');
+    $older->request('GET', '/api/products/x', ['headers' => ['STORE-VERSION' => '2026-11-28']]);
+    $inHeaders = new Client('https://store.example.com', ['storeVersion' => '2026-11-20', 'headers' => ['Store-Version' => '2026-11-28'], 'transport' => $transport]);
+    $inHeaders->products->get('x');
+    T::same(
+        'the storeVersion option sends another, withBuyerIp() keeps it, a Store-Version header (any case) wins over it',
+        ['2026-11-20', '2026-11-20', '2026-11-28', '2026-11-28'],
+        $sent,
+    );
+    T::same('... and readable', '2026-11-20', $older->getStoreVersion());
 });
 
 T::section('retries against a fake server (php -S)', function (): void {

@@ -8,6 +8,7 @@
 """
 
 from ._http import NOT_GIVEN, NotGiven, RetryEvent, __version__, backoff_delay, encode_query
+from ._version import STORE_VERSION
 from .client import StoreApi
 from .errors import (
     AuthenticationError,
@@ -41,6 +42,7 @@ __all__ = [
     "RetryEvent",
     "StoreApi",
     "STORE_EVENT_TYPES",
+    "STORE_VERSION",
     "StoreApiConnectionError",
     "StoreApiError",
     "StoreEvent",

@@ -25,6 +25,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
+from ._version import STORE_VERSION
 from .errors import StoreApiConnectionError, StoreApiError, error_from_response, parse_retry_after
 from .pagination import Page
 
@@ -151,6 +152,7 @@ class HttpClient:
         cart_token: Optional[str] = None,
         publishable_key: Optional[str] = None,
         buyer_ip: Optional[str] = None,
+        store_version: Optional[str] = None,
         max_retries: int = 3,
         max_retry_wait: float = 60.0,
         timeout: float = 30.0,
@@ -172,6 +174,8 @@ class HttpClient:
         self.publishable_key = publishable_key
         #: Sent as X-Buyer-IP on every request (a request's buyer_ip wins over it).
         self.buyer_ip = buyer_ip
+        #: Sent as Store-Version on every request (a Store-Version in a request's headers wins over it).
+        self.store_version = store_version or STORE_VERSION
         #: The newest X-D1-Bookmark the API answered with (see _keep_bookmark).
         self.bookmark: Optional[str] = None
         self.max_retries = max(0, int(max_retries))
@@ -251,6 +255,9 @@ class HttpClient:
         for name, value in (headers or {}).items():
             if value is not None:
                 sent[name] = value
+        # Unless a header names one (in any case: urllib would send both names).
+        if self.store_version and not any(name.lower() == "store-version" for name in sent):
+            sent["Store-Version"] = self.store_version
         data = None
         if body is not NOT_GIVEN:
             data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8")

@@ -226,6 +226,7 @@ class ApiKeysResource(ResourceBase):
         role: Union[str, NotGiven] = NOT_GIVEN,
         vendorId: Union[str, NotGiven] = NOT_GIVEN,
         allowedOrigins: Union[List[str], NotGiven] = NOT_GIVEN,
+        apiVersion: Union[Literal["2026-11-20", "2026-11-28"], NotGiven] = NOT_GIVEN,
     ) -> CreatedApiKey:
         """Create an API key.
 
@@ -250,6 +251,10 @@ class ApiKeysResource(ResourceBase):
                 for.
             allowedOrigins: Required for a publishable key, refused for a secret one: the web
                 origins it may be used from (exact, or `https://*.shop.example`).
+            apiVersion: The API version (docs/versioning.md) the key's requests are answered in
+                when they send no `Store-Version` header: the store's default version when the key
+                was minted, unless given. A change reaches every server within a minute. Default:
+                the store's default version (`apiVersion` in the settings).
         """
         return self._http.call(
             "POST",
@@ -263,6 +268,7 @@ class ApiKeysResource(ResourceBase):
                 "role": role,
                 "vendorId": vendorId,
                 "allowedOrigins": allowedOrigins,
+                "apiVersion": apiVersion,
             }),
         )
 
@@ -287,9 +293,9 @@ class ApiKeysResource(ResourceBase):
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, name, type, allowedOrigins, prefix,
                 permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt,
-                createdAt, role, status. A `fields` selection returns only the selected properties,
-                so properties the response schema marks required may be absent: clients and
-                validators should treat them as optional then.
+                apiVersion, createdAt, role, status. A `fields` selection returns only the selected
+                properties, so properties the response schema marks required may be absent: clients
+                and validators should treat them as optional then.
         """
         return self._http.call(
             "GET",
@@ -324,9 +330,9 @@ class ApiKeysResource(ResourceBase):
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: id, name, type, allowedOrigins, prefix,
                 permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt,
-                createdAt, role, status. A `fields` selection returns only the selected properties,
-                so properties the response schema marks required may be absent: clients and
-                validators should treat them as optional then.
+                apiVersion, createdAt, role, status. A `fields` selection returns only the selected
+                properties, so properties the response schema marks required may be absent: clients
+                and validators should treat them as optional then.
             status: Key status. One of: active, revoked, expired.
             q: Search in the name, case-insensitive.
         """
@@ -384,6 +390,31 @@ class ApiKeysResource(ResourceBase):
             q=q,
         ):
             yield from each.data
+
+    def update(
+        self,
+        id: str,
+        /,
+        *,
+        name: Union[str, NotGiven] = NOT_GIVEN,
+        apiVersion: Union[Literal["2026-11-20", "2026-11-28"], NotGiven] = NOT_GIVEN,
+    ) -> ApiKey:
+        """Rename an API key or pin its API version.
+
+        PATCH /api/settings/api-keys/{id}
+
+        Args:
+            apiVersion: The API version (docs/versioning.md) the key's requests are answered in
+                when they send no `Store-Version` header: the store's default version when the key
+                was minted, unless given. A change reaches every server within a minute.
+        """
+        return self._http.call(
+            "PATCH",
+            "/api/settings/api-keys/{id}",
+            kind="item",
+            path_params={"id": id},
+            body=compact_body({"name": name, "apiVersion": apiVersion}),
+        )
 
 
 class ApiResource(ResourceBase):
@@ -6851,9 +6882,9 @@ class SettingsResource(ResourceBase):
             fields: Comma-separated fields to return; nested selection as `name(sub1,sub2)`.
                 Names may be snake_case. Top-level fields: name, contactEmail, defaultCurrency,
                 weightUnit, pricesIncludeTax, returnWindowDays, lowStockThreshold, shippingFlatRate,
-                freeShippingThreshold, allowedOrigins, updatedAt. A `fields` selection returns only
-                the selected properties, so properties the response schema marks required may be
-                absent: clients and validators should treat them as optional then.
+                freeShippingThreshold, allowedOrigins, apiVersion, updatedAt. A `fields` selection
+                returns only the selected properties, so properties the response schema marks
+                required may be absent: clients and validators should treat them as optional then.
         """
         return self._http.call("GET", "/api/settings", kind="item", query={"fields": fields})
 
@@ -6870,6 +6901,7 @@ class SettingsResource(ResourceBase):
         shippingFlatRate: Union[float, NotGiven] = NOT_GIVEN,
         freeShippingThreshold: Union[Optional[float], NotGiven] = NOT_GIVEN,
         allowedOrigins: Union[List[str], NotGiven] = NOT_GIVEN,
+        apiVersion: Union[Literal["2026-11-20", "2026-11-28"], NotGiven] = NOT_GIVEN,
     ) -> StoreSettings:
         """Update the store settings.
 
@@ -6906,6 +6938,10 @@ class SettingsResource(ResourceBase):
                 label in front (`https://*.shop.example`: every subdomain, not the domain itself).
                 Scheme and port must match. At most 50. The deployment's `CORS_ORIGINS` adds to
                 them. A change reaches every server within 30 seconds.
+            apiVersion: The API version (docs/versioning.md) a request is answered in when it
+                sends no `Store-Version` header and its key is pinned to none (a signed-in user, no
+                credential), and the version new API keys are pinned to unless they name one. A
+                change reaches every server within 30 seconds.
         """
         return self._http.call(
             "PATCH",
@@ -6922,6 +6958,7 @@ class SettingsResource(ResourceBase):
                 "shippingFlatRate": shippingFlatRate,
                 "freeShippingThreshold": freeShippingThreshold,
                 "allowedOrigins": allowedOrigins,
+                "apiVersion": apiVersion,
             }),
         )
 

@@ -17,6 +17,7 @@ __all__ = [
     "AdoptCart",
     "ApiIndex",
     "ApiIndexLinks",
+    "ApiIndexVersionsItem",
     "ApiKey",
     "AppliedGiftCard",
     "AppliedPromotion",
@@ -271,6 +272,7 @@ __all__ = [
     "TaxClass",
     "TaxRate",
     "UpdateAddress",
+    "UpdateApiKey",
     "UpdateBanner",
     "UpdateBrand",
     "UpdateCart",
@@ -372,6 +374,12 @@ class AdoptCart(TypedDict):
     pass
 
 
+class ApiIndexVersionsItem(TypedDict):
+    version: Literal["2026-11-20", "2026-11-28"]
+    #: What changed in this version, for client developers.
+    summary: str
+
+
 class ApiIndexLinks(TypedDict):
     """
     Interactive documentation, the OpenAPI 3.1 document and the health check.
@@ -385,7 +393,18 @@ class ApiIndexLinks(TypedDict):
 
 class ApiIndex(TypedDict):
     name: str
+    #: The path version: every path is also served under `/api/v1/`.
     version: str
+    #: The dated versions of the API, oldest first (docs/versioning.md). Send `Store-Version:
+    #: <date>` to choose one.
+    versions: List[ApiIndexVersionsItem]
+    latestVersion: Literal["2026-11-20", "2026-11-28"]
+    #: The store's default: what a request with no `Store-Version` header and no key pinned to a
+    #: version is answered in.
+    defaultVersion: Literal["2026-11-20", "2026-11-28"]
+    #: The version this answer is in: the header, else the calling key's pinned version, else the
+    #: default.
+    storeVersion: Literal["2026-11-20", "2026-11-28"]
     #: Interactive documentation, the OpenAPI 3.1 document and the health check.
     links: ApiIndexLinks
     #: The main resources, by name. Every path is also served under `/api/v1/`.
@@ -421,6 +440,10 @@ class ApiKey(TypedDict):
     revokedAt: Optional[str]
     #: Kept to the minute.
     lastUsedAt: Optional[str]
+    #: The API version (docs/versioning.md) the key's requests are answered in when they send no
+    #: `Store-Version` header: the store's default version when the key was minted, unless given. A
+    #: change reaches every server within a minute.
+    apiVersion: Literal["2026-11-20", "2026-11-28"]
     createdAt: str
     #: The role whose permissions the key holds (read on every request), or null.
     role: Optional[str]
@@ -925,6 +948,11 @@ class CreateApiKey(_CreateApiKeyRequired, total=False):
     #: Required for a publishable key, refused for a secret one: the web origins it may be used from
     #: (exact, or `https://*.shop.example`).
     allowedOrigins: List[str]
+    #: The API version (docs/versioning.md) the key's requests are answered in when they send no
+    #: `Store-Version` header: the store's default version when the key was minted, unless given. A
+    #: change reaches every server within a minute. Default: the store's default version
+    #: (`apiVersion` in the settings).
+    apiVersion: Literal["2026-11-20", "2026-11-28"]
 
 
 class _CreateBannerRequired(TypedDict):
@@ -4241,6 +4269,11 @@ class StoreSettings(TypedDict):
     #: match. At most 50. The deployment's `CORS_ORIGINS` adds to them. A change reaches every
     #: server within 30 seconds.
     allowedOrigins: List[str]
+    #: The API version (docs/versioning.md) a request is answered in when it sends no
+    #: `Store-Version` header and its key is pinned to none (a signed-in user, no credential), and
+    #: the version new API keys are pinned to unless they name one. A change reaches every server
+    #: within 30 seconds.
+    apiVersion: Literal["2026-11-20", "2026-11-28"]
     updatedAt: str
 
 
@@ -4322,6 +4355,18 @@ class UpdateAddress(TypedDict, total=False):
     isDefaultShipping: bool
     #: Setting it clears it on the other addresses of the customer.
     isDefaultBilling: bool
+
+
+class UpdateApiKey(TypedDict, total=False):
+    """
+    A key's name and pinned API version; what it may do never changes (mint a new key instead).
+    """
+
+    name: str
+    #: The API version (docs/versioning.md) the key's requests are answered in when they send no
+    #: `Store-Version` header: the store's default version when the key was minted, unless given. A
+    #: change reaches every server within a minute.
+    apiVersion: Literal["2026-11-20", "2026-11-28"]
 
 
 class UpdateBanner(TypedDict, total=False):
@@ -4944,6 +4989,11 @@ class UpdateStoreSettings(TypedDict, total=False):
     #: match. At most 50. The deployment's `CORS_ORIGINS` adds to them. A change reaches every
     #: server within 30 seconds.
     allowedOrigins: List[str]
+    #: The API version (docs/versioning.md) a request is answered in when it sends no
+    #: `Store-Version` header and its key is pinned to none (a signed-in user, no credential), and
+    #: the version new API keys are pinned to unless they name one. A change reaches every server
+    #: within 30 seconds.
+    apiVersion: Literal["2026-11-20", "2026-11-28"]
 
 
 class UpdateTaxClass(TypedDict, total=False):

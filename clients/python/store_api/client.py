@@ -7,6 +7,7 @@ from typing import Any, Callable, Mapping, Optional
 
 from ._http import NOT_GIVEN, HttpClient, Response, RetryEvent
 from ._resources import StoreApiResources
+from ._version import STORE_VERSION
 
 __all__ = ["StoreApi"]
 
@@ -29,6 +30,10 @@ class StoreApi(StoreApiResources):
             instead of the key. Needs an ``api_key`` holding ``storefront:buyer-ip`` (403
             otherwise; 400 for a value that is not an IPv4 or IPv6 address). Server-side only,
             never in code a browser runs. Per request: ``store.with_options(buyer_ip=...)``.
+        store_version: the API version to be answered in, sent as ``Store-Version`` on every request
+            (docs/versioning.md). By default ``STORE_VERSION``, the version this client was generated
+            for, whose shapes its types describe, whatever the key is pinned to or the store
+            defaults to.
         max_retries: how many times one request is retried (429 always; 5xx and network errors only
             for GET, HEAD, DELETE and requests with an Idempotency-Key). 3 by default; 0 turns retries off.
         max_retry_wait: the longest ``Retry-After`` (seconds) the client waits for; a longer one
@@ -50,6 +55,7 @@ class StoreApi(StoreApiResources):
         cart_token: Optional[str] = None,
         publishable_key: Optional[str] = None,
         buyer_ip: Optional[str] = None,
+        store_version: Optional[str] = None,
         max_retries: int = 3,
         max_retry_wait: float = 60.0,
         timeout: float = 30.0,
@@ -63,6 +69,7 @@ class StoreApi(StoreApiResources):
             cart_token=cart_token,
             publishable_key=publishable_key,
             buyer_ip=buyer_ip,
+            store_version=store_version,
             max_retries=max_retries,
             max_retry_wait=max_retry_wait,
             timeout=timeout,
@@ -92,6 +99,12 @@ class StoreApi(StoreApiResources):
         return self._http.base_url
 
     @property
+    def store_version(self) -> str:
+        """The API version this client asks to be answered in (``Store-Version``): its
+        ``store_version``, else ``STORE_VERSION``."""
+        return self._http.store_version
+
+    @property
     def retry_count(self) -> int:
         """How many retries this client has made, over all its requests."""
         return self._http.retry_count
@@ -117,19 +130,22 @@ class StoreApi(StoreApiResources):
         by concurrent requests should use ``with_options(buyer_ip=...)`` per request instead."""
         self._http.buyer_ip = buyer_ip
 
-    _OPTIONS = frozenset({"api_key", "token", "cart_token", "publishable_key", "buyer_ip", "max_retries", "max_retry_wait", "timeout"})
+    _OPTIONS = frozenset(
+        {"api_key", "token", "cart_token", "publishable_key", "buyer_ip", "store_version", "max_retries", "max_retry_wait", "timeout"}
+    )
 
     def with_options(self, **options: Any) -> "StoreApi":
         """A new client with this one's settings and credentials, changed by ``options``
-        (``api_key``, ``token``, ``cart_token``, ``publishable_key``, ``buyer_ip``, ``max_retries``,
-        ``max_retry_wait``, ``timeout``); this one is left as it is. Cheap: for one shopper's request
-        in a server-rendered storefront, ``store.with_options(buyer_ip=shopper_ip).products.list()``."""
+        (``api_key``, ``token``, ``cart_token``, ``publishable_key``, ``buyer_ip``, ``store_version``,
+        ``max_retries``, ``max_retry_wait``, ``timeout``); this one is left as it is. Cheap: for one
+        shopper's request in a server-rendered storefront,
+        ``store.with_options(buyer_ip=shopper_ip).products.list()``."""
         unknown = set(options) - self._OPTIONS
         if unknown:
             raise TypeError(f"with_options() got unknown options: {', '.join(sorted(unknown))}")
         http = copy.copy(self._http)
         for name, value in options.items():
-            setattr(http, name, value)
+            setattr(http, name, STORE_VERSION if name == "store_version" and value is None else value)
         http.retry_count = 0
         http.last_response = None
         clone = StoreApi.__new__(StoreApi)

@@ -43,7 +43,8 @@ class StoreApiError(Exception):
             ``{"field": "price", "code": "too_small", "message": "price must be 0 or more"}``;
             ``code`` is a detail code (``required``, ``too_small``, ``not_found``, ...), ``message``
             starts with the field's name and ``field`` is absent when the problem is about no one
-            field. Always a list: empty when the error is about no one field.
+            field. Always a list, in every API version (2026-11-20's one object is read as a list of
+            one): empty when the error is about no one field.
         request_id: the ``X-Request-Id`` of the answer: quote it when reporting a problem.
         headers: the answer's headers, lower-case names.
         body: the decoded JSON body (or the text, when it was not JSON).
@@ -158,8 +159,12 @@ _CODE_BY_STATUS = {
 
 
 def details_of(raw: Any) -> List[ErrorDetail]:
-    """``details`` as a list whatever the server sent: entries without a message are dropped, a
-    missing code is ``invalid_value``, anything but a list is ``[]``."""
+    """``details`` as a list whatever the server sent: a list as it is, and the one object
+    ``{"field", "issue", "code"?, "message"?}`` that INVALID_REQUEST carries in 2026-11-20 as a list
+    of that one entry (its message, else ``"<field> <issue>"``). Entries without a message are
+    dropped, a missing code is ``invalid_value``, anything else is ``[]``."""
+    if isinstance(raw, dict):
+        raw = [_published_detail(raw)]
     if not isinstance(raw, list):
         return []
     details: List[ErrorDetail] = []
@@ -167,11 +172,20 @@ def details_of(raw: Any) -> List[ErrorDetail]:
         if not isinstance(item, dict) or not isinstance(item.get("message"), str):
             continue
         code = item.get("code")
-        detail: ErrorDetail = {"code": code if isinstance(code, str) else "invalid_value", "message": item["message"]}  # type: ignore[typeddict-item]
-        if isinstance(item.get("field"), str):
-            detail["field"] = item["field"]
+        # In the API's order: field (when there is one), code, message.
+        detail: ErrorDetail = {"field": item["field"]} if isinstance(item.get("field"), str) else {}  # type: ignore[typeddict-item]
+        detail["code"] = code if isinstance(code, str) else "invalid_value"  # type: ignore[typeddict-item]
+        detail["message"] = item["message"]
         details.append(detail)
     return details
+
+
+def _published_detail(raw: Dict[str, Any]) -> Dict[str, Any]:
+    """The 2026-11-20 object ``{field, issue}`` (with ``code`` and ``message`` when the server adds them) as a list entry."""
+    field, issue = raw.get("field"), raw.get("issue")
+    if isinstance(raw.get("message"), str) or not isinstance(issue, str):
+        return raw
+    return {**raw, "message": f"{field} {issue}" if isinstance(field, str) else issue}
 
 
 def parse_retry_after(value: Optional[str]) -> Optional[float]:

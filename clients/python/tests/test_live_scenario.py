@@ -32,7 +32,9 @@ if not BASE:
     raise unittest.SkipTest("STORE_API_BASE is not set: the live scenario needs a running Store API (npm run test:clients starts one)")
 
 from store_api import (  # noqa: E402
+    STORE_VERSION,
     AuthorizationError,
+    InvalidRequestError,
     NotFoundError,
     RetryEvent,
     StoreApi,
@@ -256,6 +258,27 @@ class LiveScenario(unittest.TestCase):
         self.assertIsInstance(error.details, list)
         fields = {d.get("field") for d in error.details}
         self.assertTrue({"name", "price"} & fields, error.details)
+
+    def test_08a_errors_in_both_versions(self) -> None:
+        # The admin key was minted on the store's default (2026-11-20): the header the client sends wins over it.
+        for version in (None, "2026-11-20"):
+            client = StoreApi(BASE, api_key=API_KEY, store_version=version)
+            expected = version or STORE_VERSION
+            self.assertEqual(client.store_version, expected)
+            with self.assertRaises(InvalidRequestError) as caught:
+                client.products.list(limit=100000)
+            error = caught.exception
+            self.assertEqual((error.status, error.headers.get("store-version")), (400, expected))
+            self.assertEqual(len(error.details), 1, error.details)
+            self.assertEqual(error.details[0].get("field"), "limit")
+            self.assertTrue(error.details[0]["message"].startswith("limit "), error.details)
+            # What the server sent: one object in 2026-11-20, a list since 2026-11-28.
+            self.assertEqual(isinstance(error.body["error"]["details"], list), expected >= "2026-11-28", error.body)
+            print(f"\n[python live] {expected}: sent {type(error.body['error']['details']).__name__}, read {error.details}", file=sys.stderr)
+            with self.assertRaises(ValidationError) as invalid:
+                client.products.create(name="", price=-1)
+            self.assertEqual(invalid.exception.headers.get("store-version"), expected)
+            self.assertEqual(sorted(d.get("field") for d in invalid.exception.details), ["name", "price"])
 
     # -- the anonymous rate limit, carried through by the automatic retry ----------------------
 

@@ -28,6 +28,7 @@ from store_api import (  # noqa: E402
     InvalidRequestError,
     NotFoundError,
     RateLimitedError,
+    STORE_VERSION,
     RetryEvent,
     StoreApi,
     StoreApiConnectionError,
@@ -211,10 +212,24 @@ class ErrorMappingTest(unittest.TestCase):
             return error_from_response(400, {}, self.envelope("INVALID_REQUEST", "Bad", raw)).details
 
         self.assertEqual(details(None), [])
-        self.assertEqual(details({"field": "limit", "issue": "must be a number"}), [])
+        self.assertEqual(details("limit"), [])
         self.assertEqual(details([{"field": "name", "message": "Required"}, "junk"]), [{"field": "name", "code": "invalid_value", "message": "Required"}])
         self.assertEqual(details([{"code": "conflict", "message": "busy"}]), [{"code": "conflict", "message": "busy"}])
         self.assertEqual(error_from_response(502, {}, b"Bad gateway").details, [])
+
+    def test_details_object_of_2026_11_20_is_a_list_of_one(self) -> None:
+        def details(raw: Any) -> Any:
+            return error_from_response(400, {}, self.envelope("INVALID_REQUEST", "Bad", raw)).details
+
+        published = {"field": "limit", "issue": "must be a whole number from 1 to 100", "code": "too_big", "message": "limit must be a whole number from 1 to 100"}
+        self.assertEqual(details(published), [{"field": "limit", "code": "too_big", "message": "limit must be a whole number from 1 to 100"}])
+        # Without code and message (as the published specification shows it): invalid_value, and "<field> <issue>".
+        self.assertEqual(
+            details({"field": "Store-Version", "issue": "is not a version of this API"}),
+            [{"field": "Store-Version", "code": "invalid_value", "message": "Store-Version is not a version of this API"}],
+        )
+        self.assertEqual(details({"issue": "is too large"}), [{"code": "invalid_value", "message": "is too large"}])
+        self.assertEqual(details({"field": "limit"}), [])
 
     def test_envelope_codes(self) -> None:
         details = [{"field": "price", "code": "too_small", "message": "price must be 0 or more"}]
@@ -397,6 +412,32 @@ class FakeServerTest(unittest.TestCase):
         path, _, query = server.requests[0]["path"].partition("?")
         self.assertEqual((path, sorted(query.split("&"))), ("/api/products", ["fields=id,name", "price_max=30", "sort=price:desc"]))
         self.assertNotIn("authorization", server.requests[0]["headers"])
+
+    def test_store_version_sent_by_default_and_when_given(self) -> None:
+        self.assertRegex(STORE_VERSION, r"^\d{4}-\d{2}-\d{2}$")
+        server = self.serve([ok({"id": "prod_1"})] * 5)
+        store = StoreApi(server.base, api_key="sk_test")
+        self.assertEqual(store.store_version, STORE_VERSION)
+        store.products.get("prod_1")
+        older = StoreApi(server.base, api_key="sk_test", store_version="2026-11-20")
+        self.assertEqual(older.store_version, "2026-11-20")
+        older.products.get("prod_1")
+        older.with_options(buyer_ip="203.0.113.7").products.get("prod_1")
+        store.with_options(store_version="2026-11-20").products.get("prod_1")
+        # A Store-Version header, in any case, wins over the option, and is sent once.
+        older.request("GET", "/api/products/prod_1", headers={"store-version": "2026-11-28"})
+        sent = [r["headers"].get("store-version") for r in server.requests]
+        self.assertEqual(sent, [STORE_VERSION, "2026-11-20", "2026-11-20", "2026-11-20", "2026-11-28"])
+        self.assertEqual(store.store_version, STORE_VERSION, "with_options leaves the client as it is")
+
+    def test_invalid_request_in_2026_11_20_has_details_as_a_list(self) -> None:
+        published = {"field": "limit", "issue": "must be a whole number from 1 to 100", "code": "too_big", "message": "limit must be a whole number from 1 to 100"}
+        answer = (400, {"Store-Version": "2026-11-20"}, {"success": False, "error": {"code": "INVALID_REQUEST", "message": "Bad limit", "details": published}})
+        server = self.serve([answer])
+        with self.assertRaises(InvalidRequestError) as caught:
+            StoreApi(server.base, store_version="2026-11-20").products.list(limit=100000)
+        self.assertEqual(caught.exception.details, [{"field": "limit", "code": "too_big", "message": "limit must be a whole number from 1 to 100"}])
+        self.assertEqual(caught.exception.headers.get("store-version"), "2026-11-20")
 
     def test_sends_back_the_newest_bookmark(self) -> None:
         created = (201, {"X-D1-Bookmark": "00000002-0000000a"}, {"success": True, "data": {"id": "c1"}})

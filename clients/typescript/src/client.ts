@@ -27,6 +27,11 @@ export class StoreClient extends StoreResources {
     return this.core.bookmark;
   }
 
+  /** The API version this client asks to be answered in (`Store-Version`): its `storeVersion` option, else `STORE_VERSION`. */
+  get storeVersion(): string {
+    return this.core.storeVersion;
+  }
+
   /** Requests sent and retries made by this client so far. */
   get stats(): Readonly<ClientStats> {
     return this.core.stats;

@@ -8,6 +8,7 @@
 // sent with an `Idempotency-Key` (the server replays the first answer). At most `maxRetries` retries.
 
 import { codeForStatus, errorFor, type StoreApiError, StoreConnectionError } from './errors.js';
+import { STORE_VERSION } from './generated/version.js';
 
 export interface Pagination {
   page: number;
@@ -90,6 +91,13 @@ export interface ClientOptions {
   retryBaseDelayMs?: number;
   /** Per attempt (default 30 000 ms). */
   timeoutMs?: number;
+  /**
+   * The API version to be answered in, sent as `Store-Version` on every request (docs/versioning.md).
+   * Default: `STORE_VERSION`, the version this client was generated for, whose shapes its types
+   * describe; whatever the key is pinned to or the store defaults to. A `Store-Version` in `headers`
+   * wins over it.
+   */
+  storeVersion?: string;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
   /** A fetch implementation (default: the global `fetch`). */
@@ -167,6 +175,8 @@ export class Core {
   publishableKey: string | undefined;
   buyerIp: string | undefined;
   cartToken: string | undefined;
+  /** Sent as `Store-Version` on every request. */
+  readonly storeVersion: string;
   readonly options: Readonly<Required<Pick<ClientOptions, 'maxRetries' | 'maxRetryWaitMs' | 'retryBaseDelayMs' | 'timeoutMs'>>> & ClientOptions;
   readonly stats: ClientStats = { requests: 0, retries: 0 };
   /**
@@ -185,6 +195,7 @@ export class Core {
     this.publishableKey = options.publishableKey;
     this.buyerIp = options.buyerIp;
     this.cartToken = options.cartToken;
+    this.storeVersion = options.storeVersion ?? STORE_VERSION;
     this.options = { maxRetries: 3, maxRetryWaitMs: 60_000, retryBaseDelayMs: 500, timeoutMs: 30_000, ...options };
   }
 
@@ -217,6 +228,8 @@ export class Core {
     }
     if (this.bookmark) headers['X-D1-Bookmark'] = this.bookmark;
     Object.assign(headers, options.headers);
+    // Unless a header names one (in any case: two names would be sent as one joined value).
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'store-version')) headers['Store-Version'] = this.storeVersion;
 
     const method = spec.method.toUpperCase();
     const repeatable = ['GET', 'HEAD', 'DELETE', 'OPTIONS', 'PUT'].includes(method) || Boolean(idempotencyKey);

@@ -12,7 +12,7 @@ export interface StoreApiErrorInit {
   code: string;
   status: number;
   message: string;
-  /** The envelope's `details` as sent; read as a list of ErrorDetail (anything else is `[]`). */
+  /** The envelope's `details` as sent; read as a list of ErrorDetail (see detailsOf). */
   details?: unknown;
   requestId?: string | null;
   /** Seconds from `Retry-After`, when the answer had one. */
@@ -28,7 +28,8 @@ export class StoreApiError extends Error {
   /**
    * One entry per invalid field, parameter or header: `{ field?, code, message }`, where `code` is a
    * detail code (`required`, `too_small`, `not_found`, ...) and `message` starts with the field's name.
-   * Always a list: empty when the error is about no one field.
+   * Always a list, in every API version (2026-11-20's one object is read as a list of one): empty
+   * when the error is about no one field.
    */
   readonly details: ErrorDetail[];
   /** The `X-Request-Id` of the answer. */
@@ -49,14 +50,26 @@ export class StoreApiError extends Error {
   }
 }
 
-/** `details` as a list whatever the server sent: entries without a message are dropped, a missing code is `invalid_value`, anything but a list is `[]`. */
+/**
+ * `details` as a list whatever the server sent: a list as it is, and the one object
+ * `{ field, issue, code?, message? }` that INVALID_REQUEST carries in 2026-11-20 as a list of that
+ * one entry (its message, else "<field> <issue>"). Entries without a message are dropped, a missing
+ * code is `invalid_value`, anything else is `[]`.
+ */
 export function detailsOf(raw: unknown): ErrorDetail[] {
-  if (!Array.isArray(raw)) return [];
-  return raw.flatMap((item: { field?: unknown; code?: unknown; message?: unknown } | null) => {
-    if (typeof item?.message !== 'string') return [];
-    const detail = { code: (typeof item.code === 'string' ? item.code : 'invalid_value') as ErrorDetail['code'], message: item.message };
-    return [typeof item.field === 'string' ? { field: item.field, ...detail } : detail];
+  const items: unknown[] = Array.isArray(raw) ? raw : raw !== null && typeof raw === 'object' ? [publishedDetail(raw as Record<string, unknown>)] : [];
+  return items.flatMap((item) => {
+    const { field, code, message } = (item ?? {}) as { field?: unknown; code?: unknown; message?: unknown };
+    if (typeof message !== 'string') return [];
+    const detail = { code: (typeof code === 'string' ? code : 'invalid_value') as ErrorDetail['code'], message };
+    return [typeof field === 'string' ? { field, ...detail } : detail];
   });
+}
+
+/** The 2026-11-20 object `{ field, issue }` (with `code` and `message` when the server adds them) as a list entry. */
+function publishedDetail(raw: Record<string, unknown>): Record<string, unknown> {
+  if (typeof raw.message === 'string' || typeof raw.issue !== 'string') return raw;
+  return { ...raw, message: typeof raw.field === 'string' ? `${raw.field} ${raw.issue}` : raw.issue };
 }
 
 /** 400 INVALID_REQUEST (also 413 and 415): a malformed request, an unknown parameter or field. */

@@ -17,8 +17,10 @@ import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
   AuthorizationError,
+  InvalidRequestError,
   NotFoundError,
   RateLimitedError,
+  STORE_VERSION,
   StoreApiError,
   StoreClient,
   ValidationError,
@@ -201,6 +203,38 @@ test('404 and 422 are typed errors with code, status, details and the request id
     assert.ok(error.requestId);
     return true;
   });
+});
+
+test('400 and 422 in the version the client was generated for and in 2026-11-20: Store-Version answered, details a list in both', async () => {
+  // The admin key was minted on the store's default (2026-11-20): the header the client sends wins over it.
+  for (const storeVersion of [undefined, '2026-11-20']) {
+    const answered = [];
+    const recording = async (url, init) => {
+      const response = await fetch(url, init);
+      answered.push(response.headers.get('store-version'));
+      return response;
+    };
+    const client = new StoreClient({ baseUrl: BASE, apiKey: KEY, fetch: recording, ...(storeVersion ? { storeVersion } : {}) });
+    const version = storeVersion ?? STORE_VERSION;
+    assert.equal(client.storeVersion, version);
+    await assert.rejects(client.products.list({ limit: 100000 }), (error) => {
+      assert.ok(error instanceof InvalidRequestError, String(error));
+      assert.equal(error.status, 400);
+      assert.equal(error.details.length, 1, JSON.stringify(error.details));
+      assert.equal(error.details[0].field, 'limit');
+      assert.match(error.details[0].message, /^limit /);
+      // What the server sent: one object in 2026-11-20, a list since 2026-11-28.
+      assert.equal(Array.isArray(error.body.error.details), version >= '2026-11-28', JSON.stringify(error.body));
+      console.log(`[typescript live] ${version}: sent ${JSON.stringify(error.body.error.details)}, read ${JSON.stringify(error.details)}`);
+      return true;
+    });
+    await assert.rejects(client.products.create({ name: '', price: -1 }), (error) => {
+      assert.ok(error instanceof ValidationError, String(error));
+      assert.deepEqual(error.details.map((d) => d.field).sort(), ['name', 'price']);
+      return true;
+    });
+    assert.deepEqual(answered, [version, version], `answered in ${version}`);
+  }
 });
 
 test('429: fifteen quick anonymous requests all succeed through the retries', async () => {

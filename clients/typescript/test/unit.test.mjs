@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConflictError, InternalError, NotFoundError, RateLimitedError, StoreApiError, StoreClient, StoreConnectionError, ValidationError } from '@store-api/client';
+import { ConflictError, InternalError, InvalidRequestError, NotFoundError, RateLimitedError, STORE_VERSION, StoreApiError, StoreClient, StoreConnectionError, ValidationError } from '@store-api/client';
 
 const json = (status, body, headers = {}) => new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req_1', ...headers } });
 
@@ -94,11 +94,57 @@ test('details is always a list of { field?, code, message }, whatever shape an o
   };
   assert.deepEqual(await detailsFrom(null), []);
   assert.deepEqual(await detailsFrom(undefined), []);
-  assert.deepEqual(await detailsFrom({ field: 'limit', issue: 'must be a number' }), []);
+  assert.deepEqual(await detailsFrom('limit'), []);
   assert.deepEqual(await detailsFrom([{ field: 'name', message: 'Required' }, 'junk']), [{ field: 'name', code: 'invalid_value', message: 'Required' }]);
   assert.deepEqual(await detailsFrom([{ code: 'conflict', message: 'busy' }]), [{ code: 'conflict', message: 'busy' }]);
   const proxy = fake([new Response('Bad gateway', { status: 502 })], { maxRetries: 0 });
   assert.deepEqual(await proxy.client.products.list().catch((error) => error.details), []);
+});
+
+test('the 2026-11-20 details object { field, issue, code?, message? } is read as a list of one entry', async () => {
+  const published = {
+    field: 'limit',
+    issue: 'must be a whole number from 1 to 100',
+    code: 'too_big',
+    message: 'limit must be a whole number from 1 to 100',
+  };
+  const { client } = fake([json(400, { success: false, error: { code: 'INVALID_REQUEST', message: "Invalid value for query parameter 'limit'", details: published } })]);
+  await assert.rejects(client.products.list({ limit: 100000 }), (error) => {
+    assert.ok(error instanceof InvalidRequestError);
+    assert.deepEqual(error.details, [{ field: 'limit', code: 'too_big', message: 'limit must be a whole number from 1 to 100' }]);
+    return true;
+  });
+  const detailsFrom = async (details) => {
+    const { client } = fake([json(400, { success: false, error: { code: 'INVALID_REQUEST', message: 'Bad', details } })]);
+    return client.products.list().catch((error) => error.details);
+  };
+  // Without code and message (as the published specification shows it): invalid_value, and "<field> <issue>".
+  assert.deepEqual(await detailsFrom({ field: 'Store-Version', issue: 'is not a version of this API' }), [
+    { field: 'Store-Version', code: 'invalid_value', message: 'Store-Version is not a version of this API' },
+  ]);
+  assert.deepEqual(await detailsFrom({ issue: 'is too large' }), [{ code: 'invalid_value', message: 'is too large' }]);
+  assert.deepEqual(await detailsFrom({ field: 'limit' }), [], 'nothing to say: no entry');
+});
+
+test('sends Store-Version: STORE_VERSION, the version it was generated for, unless told another', async () => {
+  assert.match(STORE_VERSION, /^\d{4}-\d{2}-\d{2}$/);
+  const ok = () => json(200, { success: true, data: { id: 'prod_1' } });
+  const generated = fake([ok]);
+  await generated.client.products.get('prod_1');
+  assert.equal(generated.calls[0].headers['Store-Version'], STORE_VERSION);
+  assert.equal(generated.client.storeVersion, STORE_VERSION);
+
+  const older = fake([ok], { storeVersion: '2026-11-20' });
+  await older.client.products.get('prod_1');
+  await older.client.with({ buyerIp: '203.0.113.7' }).products.get('prod_1');
+  assert.deepEqual(older.calls.map((c) => c.headers['Store-Version']), ['2026-11-20', '2026-11-20'], 'with() keeps it');
+  assert.equal(older.client.storeVersion, '2026-11-20');
+
+  // A Store-Version header, in any case, wins over the option, and is sent once.
+  const header = fake([ok], { storeVersion: '2026-11-20' });
+  await header.client.products.get('prod_1', {}, { headers: { 'store-version': '2026-11-28' } });
+  assert.equal(header.calls[0].headers['store-version'], '2026-11-28');
+  assert.equal(header.calls[0].headers['Store-Version'], undefined);
 });
 
 test('a 429 is retried after Retry-After; a Retry-After beyond maxRetryWaitMs throws at once', async () => {

@@ -46,7 +46,8 @@ class ApiException extends \RuntimeException implements StoreApiException
     ];
 
     /**
-     * @param mixed $details the envelope's `details`: a list of ErrorDetail or of their arrays (anything else is [])
+     * @param mixed $details the envelope's `details`: a list of ErrorDetail or of their arrays, or 2026-11-20's one
+     *     `{field, issue}` array (read as a list of one; see ErrorDetail::listFrom)
      * @param array<string, string> $headers the answer's headers, lowercase names
      */
     public function __construct(

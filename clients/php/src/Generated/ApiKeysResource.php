@@ -52,6 +52,7 @@ final class ApiKeysResource
      *     expiresAt: string|null,
      *     revokedAt: string|null,
      *     lastUsedAt: string|null,
+     *     apiVersion: '2026-11-20'|'2026-11-28',
      *     createdAt: string,
      *     role: string|null,
      *     status: 'active'|'revoked'|'expired',
@@ -88,6 +89,7 @@ final class ApiKeysResource
      *     expiresAt: string|null,
      *     revokedAt: string|null,
      *     lastUsedAt: string|null,
+     *     apiVersion: '2026-11-20'|'2026-11-28',
      *     createdAt: string,
      *     role: string|null,
      *     status: 'active'|'revoked'|'expired',
@@ -111,6 +113,7 @@ final class ApiKeysResource
      *     role?: string,
      *     vendorId?: string,
      *     allowedOrigins?: list<string>,
+     *     apiVersion?: '2026-11-20'|'2026-11-28',
      * } $body
      * @return array{
      *     id: string,
@@ -125,6 +128,7 @@ final class ApiKeysResource
      *     expiresAt: string|null,
      *     revokedAt: string|null,
      *     lastUsedAt: string|null,
+     *     apiVersion: '2026-11-20'|'2026-11-28',
      *     createdAt: string,
      *     role: string|null,
      *     status: 'active'|'revoked'|'expired',
@@ -166,6 +170,7 @@ final class ApiKeysResource
      *     expiresAt: string|null,
      *     revokedAt: string|null,
      *     lastUsedAt: string|null,
+     *     apiVersion: '2026-11-20'|'2026-11-28',
      *     createdAt: string,
      *     role: string|null,
      *     status: 'active'|'revoked'|'expired',
@@ -176,6 +181,43 @@ final class ApiKeysResource
     public function get(string $id, array $query = []): array
     {
         $data = $this->client->request('GET', '/api/settings/api-keys/' . \rawurlencode($id), ['query' => $query, 'response' => 'item', 'operation' => 'apiKeys.get']);
+        return \is_array($data) ? $data : [];
+    }
+
+    /**
+     * Rename an API key or pin its API version
+     *
+     * PATCH /api/settings/api-keys/{id} (needs a credential)
+     *
+     * @param string $id
+     * @param array{
+     *     name?: string,
+     *     apiVersion?: '2026-11-20'|'2026-11-28',
+     * } $body
+     * @return array{
+     *     id: string,
+     *     name: string,
+     *     type: 'secret'|'publishable',
+     *     allowedOrigins: list<string>,
+     *     prefix: string,
+     *     permissions: list<string>,
+     *     ownerId: string|null,
+     *     vendorId: string|null,
+     *     createdBy: string|null,
+     *     expiresAt: string|null,
+     *     revokedAt: string|null,
+     *     lastUsedAt: string|null,
+     *     apiVersion: '2026-11-20'|'2026-11-28',
+     *     createdAt: string,
+     *     role: string|null,
+     *     status: 'active'|'revoked'|'expired',
+     * }
+     * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
+     * @throws \StoreApi\Exception\ConnectionException when the API cannot be reached
+     */
+    public function update(string $id, array $body): array
+    {
+        $data = $this->client->request('PATCH', '/api/settings/api-keys/' . \rawurlencode($id), ['body' => $body, 'bodyRequired' => true, 'response' => 'item', 'operation' => 'apiKeys.update']);
         return \is_array($data) ? $data : [];
     }
 

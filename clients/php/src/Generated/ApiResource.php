@@ -24,6 +24,13 @@ final class ApiResource
      * @return array{
      *     name: string,
      *     version: string,
+     *     versions: list<array{
+     *         version: '2026-11-20'|'2026-11-28',
+     *         summary: string,
+     *     }>,
+     *     latestVersion: '2026-11-20'|'2026-11-28',
+     *     defaultVersion: '2026-11-20'|'2026-11-28',
+     *     storeVersion: '2026-11-20'|'2026-11-28',
      *     links: array{
      *         self: string,
      *         docs: string,

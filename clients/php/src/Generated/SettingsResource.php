@@ -40,6 +40,7 @@ final class SettingsResource
      *     shippingFlatRate: int|float|null,
      *     freeShippingThreshold: int|float|null,
      *     allowedOrigins: list<string>,
+     *     apiVersion: '2026-11-20'|'2026-11-28',
      *     updatedAt: string,
      * }
      * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)
@@ -67,6 +68,7 @@ final class SettingsResource
      *     shippingFlatRate?: float,
      *     freeShippingThreshold?: float|null,
      *     allowedOrigins?: list<string>,
+     *     apiVersion?: '2026-11-20'|'2026-11-28',
      * } $body
      * @return array{
      *     name: string,
@@ -79,6 +81,7 @@ final class SettingsResource
      *     shippingFlatRate: int|float|null,
      *     freeShippingThreshold: int|float|null,
      *     allowedOrigins: list<string>,
+     *     apiVersion: '2026-11-20'|'2026-11-28',
      *     updatedAt: string,
      * }
      * @throws \StoreApi\Exception\ApiException on an error answer (a subclass per error code)

@@ -113,6 +113,7 @@ import type {
   TaxClass,
   TaxRate,
   UpdateAddress,
+  UpdateApiKey,
   UpdateBanner,
   UpdateBrand,
   UpdateCart,
@@ -445,7 +446,7 @@ export interface ApiKeysListQuery {
   limit?: number;
   /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, name, lastUsedAt, id. Default: createdAt:desc. */
   sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, type, allowedOrigins, prefix, permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt, createdAt, role, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, type, allowedOrigins, prefix, permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt, apiVersion, createdAt, role, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
   /** Key status. One of: active, revoked, expired. */
   status?: "active" | "revoked" | "expired";
@@ -455,13 +456,13 @@ export interface ApiKeysListQuery {
 
 /** Query parameters of `GET /api/settings/api-keys/{id}`. */
 export interface ApiKeysGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, type, allowedOrigins, prefix, permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt, createdAt, role, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, type, allowedOrigins, prefix, permissions, ownerId, vendorId, createdBy, expiresAt, revokedAt, lastUsedAt, apiVersion, createdAt, role, status. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
 /** Query parameters of `GET /api/settings`. */
 export interface SettingsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: name, contactEmail, defaultCurrency, weightUnit, pricesIncludeTax, returnWindowDays, lowStockThreshold, shippingFlatRate, freeShippingThreshold, allowedOrigins, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: name, contactEmail, defaultCurrency, weightUnit, pricesIncludeTax, returnWindowDays, lowStockThreshold, shippingFlatRate, freeShippingThreshold, allowedOrigins, apiVersion, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -2925,7 +2926,7 @@ export class SettingsResource {
   }
 }
 
-/** `apiKeys`: list, create, get, delete. */
+/** `apiKeys`: list, create, get, update, delete. */
 export class ApiKeysResource {
   private readonly core: runtime.Core;
 
@@ -2963,6 +2964,15 @@ export class ApiKeysResource {
    */
   get(id: string, query?: ApiKeysGetQuery, options?: runtime.RequestOptions): Promise<ApiKey> {
     return this.core.request<ApiKey>({ method: 'GET', path: `/api/settings/api-keys/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Rename an API key or pin its API version
+   *
+   * `PATCH /api/settings/api-keys/{id}`
+   */
+  update(id: string, body: UpdateApiKey, options?: runtime.RequestOptions): Promise<ApiKey> {
+    return this.core.request<ApiKey>({ method: 'PATCH', path: `/api/settings/api-keys/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
   }
 
   /**

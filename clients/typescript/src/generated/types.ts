@@ -865,7 +865,19 @@ export interface PingEventData {
 
 export interface ApiIndex {
   name: string;
+  /** The path version: every path is also served under `/api/v1/`. */
   version: string;
+  /** The dated versions of the API, oldest first (docs/versioning.md). Send `Store-Version: <date>` to choose one. */
+  versions: Array<{
+    version: "2026-11-20" | "2026-11-28";
+    /** What changed in this version, for client developers. */
+    summary: string;
+  }>;
+  latestVersion: "2026-11-20" | "2026-11-28";
+  /** The store's default: what a request with no `Store-Version` header and no key pinned to a version is answered in. */
+  defaultVersion: "2026-11-20" | "2026-11-28";
+  /** The version this answer is in: the header, else the calling key's pinned version, else the default. */
+  storeVersion: "2026-11-20" | "2026-11-28";
   /** Interactive documentation, the OpenAPI 3.1 document and the health check. */
   links: {
     self: string;
@@ -1478,6 +1490,8 @@ export interface ApiKey {
   revokedAt: string | null;
   /** Kept to the minute. */
   lastUsedAt: string | null;
+  /** The API version (docs/versioning.md) the key's requests are answered in when they send no `Store-Version` header: the store's default version when the key was minted, unless given. A change reaches every server within a minute. */
+  apiVersion: "2026-11-20" | "2026-11-28";
   createdAt: string;
   /** The role whose permissions the key holds (read on every request), or null. */
   role: string | null;
@@ -1503,6 +1517,15 @@ export interface CreateApiKey {
   vendorId?: string;
   /** Required for a publishable key, refused for a secret one: the web origins it may be used from (exact, or `https://*.shop.example`). */
   allowedOrigins?: Array<string>;
+  /** The API version (docs/versioning.md) the key's requests are answered in when they send no `Store-Version` header: the store's default version when the key was minted, unless given. A change reaches every server within a minute. Default: the store's default version (`apiVersion` in the settings). */
+  apiVersion?: "2026-11-20" | "2026-11-28";
+}
+
+/** A key's name and pinned API version; what it may do never changes (mint a new key instead). */
+export interface UpdateApiKey {
+  name?: string;
+  /** The API version (docs/versioning.md) the key's requests are answered in when they send no `Store-Version` header: the store's default version when the key was minted, unless given. A change reaches every server within a minute. */
+  apiVersion?: "2026-11-20" | "2026-11-28";
 }
 
 /** The store-wide settings. Catalogue prices, coupon amounts and these shipping amounts are in `defaultCurrency` (stored as its minor units). */
@@ -1522,6 +1545,8 @@ export interface StoreSettings {
   freeShippingThreshold: number | null;
   /** Web origins whose pages may call the API from a browser (CORS): exact origins (`https://shop.example`, `http://localhost:5173`) or one wildcard label in front (`https://*.shop.example`: every subdomain, not the domain itself). Scheme and port must match. At most 50. The deployment's `CORS_ORIGINS` adds to them. A change reaches every server within 30 seconds. */
   allowedOrigins: Array<string>;
+  /** The API version (docs/versioning.md) a request is answered in when it sends no `Store-Version` header and its key is pinned to none (a signed-in user, no credential), and the version new API keys are pinned to unless they name one. A change reaches every server within 30 seconds. */
+  apiVersion: "2026-11-20" | "2026-11-28";
   updatedAt: string;
 }
 
@@ -1543,6 +1568,8 @@ export interface UpdateStoreSettings {
   freeShippingThreshold?: number | null;
   /** Web origins whose pages may call the API from a browser (CORS): exact origins (`https://shop.example`, `http://localhost:5173`) or one wildcard label in front (`https://*.shop.example`: every subdomain, not the domain itself). Scheme and port must match. At most 50. The deployment's `CORS_ORIGINS` adds to them. A change reaches every server within 30 seconds. */
   allowedOrigins?: Array<string>;
+  /** The API version (docs/versioning.md) a request is answered in when it sends no `Store-Version` header and its key is pinned to none (a signed-in user, no credential), and the version new API keys are pinned to unless they name one. A change reaches every server within 30 seconds. */
+  apiVersion?: "2026-11-20" | "2026-11-28";
 }
 
 export interface Currency {
