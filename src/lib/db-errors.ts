@@ -51,11 +51,3 @@ export async function withForeignKeyConflict<T>(message: string, write: () => Pr
     throw error;
   }
 }
-
-/** D1 binds at most 100 parameters per statement: split bulk inserts into chunks that fit. */
-export function chunkRows<T extends object>(rows: T[], columnsPerRow: number, maxParams = 100): T[][] {
-  const size = Math.max(1, Math.floor(maxParams / columnsPerRow));
-  const chunks: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
-  return chunks;
-}

@@ -2,11 +2,13 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import type { Database } from '../../db/client';
 import { brands, categories, importChunks, importFailures, imports, products, storeSettings } from '../../db/schema';
+import { bulkInserts } from '../../db/bound-parameters';
 import { inJson } from '../../db/json-rows';
 import { CsvSyntaxError, csvRecords } from '../../lib/csv';
-import { chunkRows } from '../../lib/db-errors';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
+import { inGroupsOf } from '../../lib/in-groups';
+import { sendAll } from '../../lib/queue-send';
 import { type ReadFile, readRows } from './formats';
 import type { ImportMessage } from '../../queues/messages';
 import { importListQuery, type ImportSummary, type ImportView } from './imports.schemas';
@@ -83,7 +85,7 @@ export async function dryRun(db: Database, csv: string): Promise<ImportSummary> 
 async function existingKeys(db: Database, plans: ProductPlan[]) {
   const skus = new Set<string>();
   const slugs = new Set<string>();
-  for (const group of chunkRows(plans, 1, 500)) {
+  for (const group of inGroupsOf(plans, 500)) {
     const rows = await db
       .select({ sku: products.sku, slug: products.slug })
       .from(products)
@@ -105,7 +107,7 @@ async function existingKeys(db: Database, plans: ProductPlan[]) {
 export async function startImport(db: Database, queue: Queue<ImportMessage>, csv: string, who: { actor: string; vendorId: string | null }, now = new Date()): Promise<ImportView> {
   const { file, planned } = await planImport(db, csv);
   const id = newId(ID_PREFIX.productImport, now.getTime());
-  const chunks = chunkRows(planned.plans, 1, CHUNK_PRODUCTS);
+  const chunks = inGroupsOf(planned.plans, CHUNK_PRODUCTS);
   const ts = now.toISOString();
   const row = {
     id,
@@ -125,16 +127,18 @@ export async function startImport(db: Database, queue: Queue<ImportMessage>, csv
   const statements = [
     db.insert(imports).values(row),
     ...chunks.map((plans, n) => db.insert(importChunks).values({ importId: id, n, plans })),
-    ...chunkRows(planned.failures, 4).map((group) => db.insert(importFailures).values(group.map((f) => ({ importId: id, ...f })))),
+    ...bulkInserts(
+      db,
+      importFailures,
+      planned.failures.map((f) => ({ importId: id, ...f })),
+    ),
   ];
   // D1 takes batches of bounded size: the import row goes in the first, so a later failure leaves a queued import with fewer chunks than it says (then it never completes and says so).
-  for (const group of chunkRows(statements, 1, 50)) await db.batch(group as never);
-  for (const group of chunkRows(
-    chunks.map((_, n) => ({ body: { importId: id, n } })),
-    1,
-    100,
-  ))
-    await queue.sendBatch(group);
+  for (const group of inGroupsOf(statements, 50)) await db.batch(group as never);
+  await sendAll(
+    queue,
+    chunks.map((_, n) => ({ importId: id, n })),
+  );
   return getImport(db, id);
 }
 

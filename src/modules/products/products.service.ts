@@ -1,5 +1,6 @@
 // Writing products. Reads are in products.read.ts, variants in variants.service.ts.
 import { asc, eq, inArray } from 'drizzle-orm';
+import { bulkInserts } from '../../db/bound-parameters';
 import type { Database } from '../../db/client';
 import {
   brands,
@@ -15,7 +16,7 @@ import {
   vendors,
 } from '../../db/schema';
 import { type CurrencyPriceInput, type CurrencyTable, listedPrices, storedPrices } from '../../lib/currency-prices';
-import { chunkRows, withUniqueConflicts } from '../../lib/db-errors';
+import { withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
@@ -122,11 +123,11 @@ function duplicateSkus(skus: (string | null | undefined)[], field: (index: numbe
 
 export function categoryLinkInserts(db: Database, productId: string, cats: Ref[]) {
   const links = cats.map((c) => ({ productId, categoryId: c.id }));
-  return chunkRows(links, 2).map((chunk) => db.insert(productCategories).values(chunk));
+  return bulkInserts(db, productCategories, links);
 }
 
 export function variantInserts(db: Database, rows: ProductVariantRow[]) {
-  return chunkRows(rows, 12).map((chunk) => db.insert(productVariants).values(chunk));
+  return bulkInserts(db, productVariants, rows);
 }
 
 // ---------------------------------------------------------------------------------------------
