@@ -10,6 +10,7 @@ import { takeNotedEvents } from '../lib/events';
 import { applyPlan, type Outcome } from '../modules/imports/apply';
 import type { ImportMessage } from '../modules/imports/imports.service';
 import type { Failure, ProductPlan } from '../modules/imports/plan';
+import { TOO_MANY_VALUES } from '../modules/imports/writable';
 import { recordedPrincipal } from '../middleware/auth';
 import { sendEvents } from '../webhooks/messages';
 import { log } from './each-message';
@@ -97,7 +98,7 @@ async function failImport(env: Bindings, { importId, n }: ImportMessage, progres
 
 /** Why a product could not be written, for the merchant: what kind of failure, and what to do; never the database's own words. */
 function notWrittenBecause(error: unknown): string {
-  if (isTooManyBoundValues(error)) return 'the store put more values in one database statement than the database takes: a fault of the store, not of the file; report it';
+  if (isTooManyBoundValues(error)) return TOO_MANY_VALUES;
   if (isStatementRefused(error)) return 'the database refused the statement that writes it: a fault of the store, not of the file; report it';
   return `the store could not write it in ${IMPORT_MAX_RETRIES + 1} tries: import the file again to retry`;
 }

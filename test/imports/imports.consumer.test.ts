@@ -87,7 +87,7 @@ it('ends the import failed at the first try when D1 refuses a statement, countin
   expect(result.retryMessages).toEqual([]);
   expect(result.explicitAcks).toEqual(['m0-1']);
   const failed = await importRow(id);
-  const why = 'the store put more values in one database statement than the database takes: a fault of the store, not of the file; report it';
+  const why = 'the store puts more values in one database statement than the database takes: a fault of the store, not of the file; report it';
   expect(failed).toMatchObject({ status: 'failed', rows: 4, rowsDone: 3, created: 1, failed: 1, chunksDone: 1 });
   expect(failed!.reason).toBe(`stopped at line 3, whose product could not be written (${why}); the products after it were not imported`);
   expect(failed!.reason).not.toMatch(INTERNALS);

@@ -14,6 +14,7 @@ import type { ImportMessage } from '../../queues/messages';
 import { importListQuery, type ImportSummary, type ImportView } from './imports.schemas';
 import { currencyTableOf, currencyTableRead } from '../products/products.currency';
 import { type Failure, type Names, planProducts, type Planned, type ProductPlan } from './plan';
+import { refuseUnwritable } from './writable';
 
 /** Products per queue message: a chunk is written product by product (one D1 batch each), then counted in one more. */
 export const CHUNK_PRODUCTS = 25;
@@ -22,14 +23,26 @@ const FAILURES_SHOWN = 500;
 
 export type { ImportMessage };
 
-/** Parses and checks the file: every row grouped into products, every bad cell a failure. */
-export async function planImport(db: Database, csv: string): Promise<{ file: ReadFile; planned: Planned }> {
+/** What a dry run and a real import may be given besides the file. */
+export interface ImportOptions {
+  now?: Date;
+  /** The bound values a statement may have (refuseUnwritable): D1's, unless a test stands in a lower limit for a statement D1 would refuse. */
+  maxBoundParameters?: number;
+}
+
+/**
+ * Parses and checks the file: every row grouped into products, every bad cell a failure, and every
+ * product whose write D1 would refuse a failure too (refuseUnwritable), for the dry run and the
+ * real import alike.
+ */
+export async function planImport(db: Database, csv: string, options: ImportOptions = {}): Promise<{ file: ReadFile; planned: Planned }> {
   const names = await namesOf(db);
   try {
     const file = readRows(csvRecords(csv));
     if ('error' in file) throw ApiError.validation([{ field: 'body', problem: file.error }]);
     const planned = planProducts(file, names); // reads the file, row by row
     if (planned.rows === 0) throw ApiError.validation([{ field: 'body', problem: 'the file has a header but no rows', code: 'too_small' }]);
+    refuseUnwritable(db, planned, names, options.maxBoundParameters);
     return { file, planned };
   } catch (error) {
     if (error instanceof CsvSyntaxError) throw ApiError.validation([{ field: 'body', problem: `line ${error.line}: ${error.message}`, code: 'invalid_format' }]);
@@ -64,8 +77,8 @@ async function namesOf(db: Database): Promise<Names> {
 }
 
 /** What a dry run answers: the counts a real run would start from, and every failure. */
-export async function dryRun(db: Database, csv: string): Promise<ImportSummary> {
-  const { file, planned } = await planImport(db, csv);
+export async function dryRun(db: Database, csv: string, options: ImportOptions = {}): Promise<ImportSummary> {
+  const { file, planned } = await planImport(db, csv, options);
   const existing = await existingKeys(db, planned.plans);
   const updates = planned.plans.filter((p) => (p.sku && existing.skus.has(p.sku)) || (p.handle && existing.slugs.has(p.handle))).length;
   return {
@@ -104,8 +117,15 @@ async function existingKeys(db: Database, plans: ProductPlan[]) {
  * Starts a real import: the valid products are stored in chunks and queued, the failures found
  * already are recorded (their rows count as done), and the import is answered at once.
  */
-export async function startImport(db: Database, queue: Queue<ImportMessage>, csv: string, who: { actor: string; vendorId: string | null }, now = new Date()): Promise<ImportView> {
-  const { file, planned } = await planImport(db, csv);
+export async function startImport(
+  db: Database,
+  queue: Queue<ImportMessage>,
+  csv: string,
+  who: { actor: string; vendorId: string | null },
+  options: ImportOptions = {},
+): Promise<ImportView> {
+  const { file, planned } = await planImport(db, csv, options);
+  const now = options.now ?? new Date();
   const id = newId(ID_PREFIX.productImport, now.getTime());
   const chunks = inGroupsOf(planned.plans, CHUNK_PRODUCTS);
   const ts = now.toISOString();
