@@ -35,7 +35,7 @@ export function refuseUnwritable(db: Database, planned: Planned, names: Names, m
     } catch (error) {
       // A body the write itself refuses (planning checks the same, so this is a safety net): of this plan, not of its shape.
       if (!(error instanceof ApiError)) throw error;
-      problem = error.message;
+      problem = error.details.map((d) => d.message).join('; ') || error.message;
     }
     if (problem === undefined) {
       writable.push(plan);
