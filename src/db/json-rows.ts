@@ -80,7 +80,8 @@ function jsonChunks(encoded: string[], maxChars: number): string[] {
   return chunks;
 }
 
-function insertedColumns(table: SQLiteTable): [string, SQLiteColumn][] {
-  // As Drizzle's insert lists them: generated columns left out (shouldDisableInsert is not in its types).
+/** The columns an INSERT of `table` writes, as Drizzle's insert lists them: generated columns left out. */
+export function insertedColumns(table: SQLiteTable): [string, SQLiteColumn][] {
+  // shouldDisableInsert is not in Drizzle's types.
   return Object.entries(getTableColumns(table)).filter(([, column]) => !(column as unknown as { shouldDisableInsert(): boolean }).shouldDisableInsert());
 }

@@ -52,10 +52,17 @@ export async function withForeignKeyConflict<T>(message: string, write: () => Pr
   }
 }
 
-/** D1 binds at most 100 parameters per statement: split bulk inserts into chunks that fit. */
-export function chunkRows<T extends object>(rows: T[], columnsPerRow: number, maxParams = 100): T[][] {
-  const size = Math.max(1, Math.floor(maxParams / columnsPerRow));
-  const chunks: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
-  return chunks;
+/**
+ * True when D1 refused a statement itself, whatever the data and however often it is sent: more
+ * bound values than it takes (`too many SQL variables`), a value too big or of a type it cannot
+ * bind, SQL that does not compile. A fault of the code that built the statement: retrying it only
+ * fails again.
+ */
+export function isStatementRefused(error: unknown): boolean {
+  return /too many SQL variables|string or blob too big|SQLITE_TOOBIG|D1_TYPE_ERROR|no such (table|column)|has no column named|syntax error/i.test(errorText(error));
+}
+
+/** True when D1 refused a statement for binding more values than it takes (src/db/bound-parameters.ts). */
+export function isTooManyBoundValues(error: unknown): boolean {
+  return /too many SQL variables/i.test(errorText(error));
 }

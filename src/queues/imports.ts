@@ -4,11 +4,13 @@ import { importChunks, importFailures, imports } from '../db/schema';
 import type { Bindings } from '../env';
 import { auditedD1 } from '../d1/audit';
 import { coverProblem, type Principal } from '../lib/access';
+import { isStatementRefused, isTooManyBoundValues } from '../lib/db-errors';
 import { ApiError } from '../lib/errors';
 import { takeNotedEvents } from '../lib/events';
 import { applyPlan, type Outcome } from '../modules/imports/apply';
 import type { ImportMessage } from '../modules/imports/imports.service';
 import type { Failure, ProductPlan } from '../modules/imports/plan';
+import { TOO_MANY_VALUES } from '../modules/imports/writable';
 import { recordedPrincipal } from '../middleware/auth';
 import { sendEvents } from '../webhooks/messages';
 import { log } from './each-message';
@@ -20,20 +22,26 @@ import { log } from './each-message';
  * counts and failures are then added to the import in ONE batch that also deletes the chunk, and
  * only if the chunk is still there: a retried message never counts twice. Writes are audited as
  * the user or key that started the import.
+ *
+ * A chunk that errors (not a refusal of one product) is retried with backoff; one that fails for
+ * good, its tries spent or D1 refusing a statement itself (which no retry changes), ends the
+ * import `failed` with a reason in the merchant's words (failImport). The error itself, SQL and
+ * all, goes to the log only.
  */
 export async function importBatch(batch: MessageBatch<ImportMessage>, env: Bindings): Promise<void> {
   for (const message of batch.messages) {
+    const progress = newProgress();
     try {
-      await importChunk(env, message.body);
+      await importChunk(env, message.body, progress);
       message.ack();
     } catch (error) {
-      log('error', 'an import chunk failed', { importId: message.body?.importId, chunk: message.body?.n, attempts: message.attempts, error: String(error) });
-      if (message.attempts <= IMPORT_MAX_RETRIES) {
+      const refused = isStatementRefused(error);
+      log('error', 'an import chunk failed', { importId: message.body?.importId, chunk: message.body?.n, attempts: message.attempts, refused, error: String(error) });
+      if (!refused && message.attempts <= IMPORT_MAX_RETRIES) {
         message.retry({ delaySeconds: Math.min(60, 2 ** message.attempts) });
         continue;
       }
-      // The last try: its products are counted failed, so the import completes and says why, instead of waiting for ever.
-      await failChunk(env, message.body, error).then(
+      await failImport(env, message.body, progress, error).then(
         () => message.ack(),
         () => message.retry(),
       );
@@ -44,23 +52,58 @@ export async function importBatch(batch: MessageBatch<ImportMessage>, env: Bindi
 /** `max_retries` of the product-imports consumer in wrangler.toml (keep the two in step). */
 export const IMPORT_MAX_RETRIES = 5;
 
-async function failChunk(env: Bindings, { importId, n }: ImportMessage, error: unknown): Promise<void> {
-  const db = createDb(env.DB);
-  const [chunk] = await db
-    .select()
-    .from(importChunks)
-    .where(and(eq(importChunks.importId, importId), eq(importChunks.n, n)));
-  if (!chunk) return;
-  const plans = chunk.plans as ProductPlan[];
-  const reason = `could not be written (${String((error as Error)?.message ?? error).slice(0, 200)}): import the file again to retry it`;
-  await countChunk(db, importId, n, {
-    rows: plans.reduce((sum, plan) => sum + plan.lines.length, 0),
-    counts: { created: 0, updated: 0, unchanged: 0, failed: plans.length },
-    failures: plans.map((plan) => ({ line: plan.lines[0]!, column: 'row', reason })),
-  });
+/** How far a try of a chunk got: its products written or refused so far, and the one it was writing. */
+interface ChunkProgress {
+  plans: ProductPlan[] | undefined;
+  written: number;
+  rows: number;
+  counts: Record<Outcome | 'failed', number>;
+  failures: Failure[];
+  writing: ProductPlan | undefined;
 }
 
-async function importChunk(env: Bindings, { importId, n }: ImportMessage): Promise<void> {
+const newProgress = (): ChunkProgress => ({ plans: undefined, written: 0, rows: 0, counts: { created: 0, updated: 0, unchanged: 0, failed: 0 }, failures: [], writing: undefined });
+
+/**
+ * Ends the import `failed` when a chunk failed for good: what its last try wrote is counted, the
+ * product it stopped at is a failure of its line, and the chunks not written yet are dropped (their
+ * messages then find nothing to do), as when the importing credential is revoked. The reason says
+ * where and why in words, never the database's. Importing the file again retries the rest; what
+ * was written comes back `unchanged`.
+ */
+async function failImport(env: Bindings, { importId, n }: ImportMessage, progress: ChunkProgress, error: unknown): Promise<void> {
+  const plain = createDb(env.DB);
+  let plans = progress.plans;
+  if (!plans) {
+    const [chunk] = await plain
+      .select()
+      .from(importChunks)
+      .where(and(eq(importChunks.importId, importId), eq(importChunks.n, n)));
+    if (!chunk) return; // counted already, or the import is gone or stopped
+    plans = chunk.plans as ProductPlan[];
+  }
+  const why = notWrittenBecause(error);
+  const at = progress.writing ?? plans[progress.written];
+  const tally = { rows: progress.rows, counts: { ...progress.counts }, failures: [...progress.failures] };
+  if (at) {
+    tally.counts.failed++;
+    tally.rows += at.lines.length;
+    tally.failures.push({ line: at.lines[0]!, column: 'row', reason: `could not be written: ${why}` });
+  }
+  const where = at ? `at line ${at.lines[0]}, whose product could not be written` : `after line ${plans.at(-1)?.lines.at(-1)}, whose products could not be counted`;
+  const reason = `stopped ${where} (${why}); the products after it were not imported`;
+  await countChunk(plain, importId, n, tally, reason);
+  log('warn', 'an import failed', { importId, chunk: n, reason });
+}
+
+/** Why a product could not be written, for the merchant: what kind of failure, and what to do; never the database's own words. */
+function notWrittenBecause(error: unknown): string {
+  if (isTooManyBoundValues(error)) return TOO_MANY_VALUES;
+  if (isStatementRefused(error)) return 'the database refused the statement that writes it: a fault of the store, not of the file; report it';
+  return `the store could not write it in ${IMPORT_MAX_RETRIES + 1} tries: import the file again to retry`;
+}
+
+async function importChunk(env: Bindings, { importId, n }: ImportMessage, progress: ChunkProgress): Promise<void> {
   const plain = createDb(env.DB);
   const [[job], [chunk]] = await plain.batch([
     plain.select().from(imports).where(eq(imports.id, importId)),
@@ -74,11 +117,10 @@ async function importChunk(env: Bindings, { importId, n }: ImportMessage): Promi
   if (stop) return stopImport(plain, importId, stop);
   const [kind, id] = job.actor.split(':') as [string, string];
   const db = createDb(auditedD1(env.DB, () => ({ kind: kind === 'key' ? 'api_key' : 'user', id, role: null, requestId: importId, method: 'POST', path: '/api/products/import' })));
-  const counts: Record<Outcome | 'failed', number> = { created: 0, updated: 0, unchanged: 0, failed: 0 };
-  const failures: Failure[] = [];
-  let rows = 0;
-  for (const plan of chunk.plans as ProductPlan[]) {
-    rows += plan.lines.length;
+  const { counts, failures } = progress;
+  progress.plans = chunk.plans as ProductPlan[];
+  for (const plan of progress.plans) {
+    progress.writing = plan;
     try {
       counts[await applyPlan(db, plan, { vendorId: job.vendorId, actor: job.actor, note: `import ${importId}` })]++;
     } catch (error) {
@@ -86,8 +128,11 @@ async function importChunk(env: Bindings, { importId, n }: ImportMessage): Promi
       counts.failed++;
       failures.push({ line: plan.lines[0]!, column: failureColumn(error), reason: error.message });
     }
+    progress.writing = undefined;
+    progress.written++;
+    progress.rows += plan.lines.length;
   }
-  await countChunk(plain, importId, n, { rows, counts, failures });
+  await countChunk(plain, importId, n, progress);
   const events = takeNotedEvents(db);
   if (events.length)
     await sendEvents(env, events).catch((error: unknown) => log('error', 'sending import events failed; they are sent as leftovers later', { importId, error: String(error) }));
@@ -120,15 +165,21 @@ async function stopImport(plain: Database, importId: string, problem: string): P
   log('warn', 'an import was stopped', { importId, reason });
 }
 
-/** Adds a chunk's counts and failures to its import and deletes the chunk, in one batch that applies only while the chunk is there. */
+/**
+ * Adds a chunk's counts and failures to its import and deletes the chunk, in one batch that applies
+ * only while the chunk is there. With `stop`, the import ends `failed` with that reason instead, and
+ * its other chunks go too.
+ */
 async function countChunk(
   plain: Database,
   importId: string,
   n: number,
   { rows, counts, failures }: { rows: number; counts: Record<Outcome | 'failed', number>; failures: Failure[] },
+  stop?: string,
 ): Promise<void> {
   const stillThere = sql`EXISTS (SELECT 1 FROM ${importChunks} WHERE ${importChunks.importId} = ${importId} AND ${importChunks.n} = ${n})`;
   const ts = new Date().toISOString();
+  const last = sql`${imports.chunksDone} + 1 >= ${imports.chunks}`;
   await plain.batch([
     ...failures.map((f) => plain.insert(importFailures).select(sql`SELECT ${importId}, ${f.line}, ${f.column}, ${f.reason} WHERE ${stillThere}`)),
     plain
@@ -140,12 +191,14 @@ async function countChunk(
         unchanged: sql`${imports.unchanged} + ${counts.unchanged}`,
         failed: sql`${imports.failed} + ${counts.failed}`,
         chunksDone: sql`${imports.chunksDone} + 1`,
-        status: sql`CASE WHEN ${imports.chunksDone} + 1 >= ${imports.chunks} THEN 'completed' ELSE 'running' END`,
-        completedAt: sql`CASE WHEN ${imports.chunksDone} + 1 >= ${imports.chunks} THEN ${ts} ELSE NULL END`,
+        ...(stop
+          ? { status: 'failed' as const, reason: stop, completedAt: ts }
+          : { status: sql`CASE WHEN ${last} THEN 'completed' ELSE 'running' END`, completedAt: sql`CASE WHEN ${last} THEN ${ts} ELSE NULL END` }),
         updatedAt: ts,
       })
       .where(and(eq(imports.id, importId), stillThere)),
-    plain.delete(importChunks).where(and(eq(importChunks.importId, importId), eq(importChunks.n, n))),
+    // Stopped: every chunk goes, so the messages of those not written yet find nothing to do.
+    plain.delete(importChunks).where(and(eq(importChunks.importId, importId), stop ? undefined : eq(importChunks.n, n))),
   ] as never);
 }
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cartLines, carts, currencies, products, productVariants, taxRates, promotions } from '../../src/db/schema';
 import { couponPromotion } from './coupon-reference';
-import { chunkRows } from '../../src/lib/db-errors';
+import { bulkInserts } from '../../src/db/bound-parameters';
 import { newId } from '../../src/lib/ids';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
 import { adminKey, api, createProduct, db, expectError, insertUser, insertVendorUser, uid } from '../helpers';
@@ -165,21 +165,25 @@ describe('guest carts', () => {
       const token = uid();
       return { product: { id: newId('prod'), name: `Bulk ${token}`, slug: `bulk-${token}`, price: 100, status: 'active' as const }, variant: { id: newId('var') } };
     });
-    // D1 binds at most 100 parameters a statement.
-    for (const chunk of chunkRows(made, 7)) {
-      await db()
-        .insert(products)
-        .values(chunk.map((m) => m.product));
-      await db()
-        .insert(productVariants)
-        .values(chunk.map((m) => ({ id: m.variant.id, productId: m.product.id, price: 100, stock: 5 })));
-    }
+    const database = db();
+    await database.batch([
+      ...bulkInserts(
+        database,
+        products,
+        made.map((m) => m.product),
+      ),
+      ...bulkInserts(
+        database,
+        productVariants,
+        made.map((m) => ({ id: m.variant.id, productId: m.product.id, price: 100, stock: 5 })),
+      ),
+    ] as never);
     const cart = await newGuestCart();
     const ts = new Date().toISOString();
     const lines = made
       .slice(0, 49)
       .map((m) => ({ id: newId('cline'), cartId: cart.id, productId: m.product.id, variantId: m.variant.id, quantity: 1, createdAt: ts, updatedAt: ts }));
-    for (const chunk of chunkRows(lines, 7)) await db().insert(cartLines).values(chunk);
+    await database.batch(bulkInserts(database, cartLines, lines) as never);
     expect((await addLine(cart, made[49]!.variant.id, 1)).body.data.lines).toHaveLength(50);
     expectError(await addLine(cart, made[50]!.variant.id, 1), 409, 'CONFLICT');
     const grown = await addLine(cart, made[0]!.variant.id, 1); // an existing line still grows

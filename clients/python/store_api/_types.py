@@ -3303,7 +3303,8 @@ class ProductImportItem(TypedDict):
     id: str
     #: `queued`, `running` (the queue is writing its chunks), then `completed`; or `failed` when the
     #: user or key that started it could no longer import products (revoked, expired, disabled, its
-    #: vendor suspended, `products:write` taken away): the rest was not written, and `reason` says
+    #: vendor suspended, `products:write` taken away), or when the store could not write a chunk
+    #: (its tries spent, or the database refusing it): the rest was not written, and `reason` says
     #: why.
     status: Literal["queued", "running", "completed", "failed"]
     format: Literal["store", "shopify"]

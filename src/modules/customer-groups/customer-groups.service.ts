@@ -1,4 +1,5 @@
 import { and, count, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { bulkInserts } from '../../db/bound-parameters';
 import type { Database } from '../../db/client';
 import { customerGroupMembers, customerGroups, users } from '../../db/schema';
 import { withForeignKeyConflict, withUniqueConflicts } from '../../lib/db-errors';
@@ -85,15 +86,14 @@ export async function addMembers(db: Database, groupId: string, customerIds: str
   if (missing.length) throw ApiError.validation([{ field: 'customerIds', problem: `no customers ${missing.map((id) => `'${id}'`).join(', ')}`, code: 'not_found' }]);
   const ts = now.toISOString();
   // A customer or group deleted meanwhile fails the foreign key: answered as the check above would.
-  const [, [row]] = await withForeignKeyConflict('The group or a customer was deleted meanwhile; retry', () =>
-    db.batch([
-      db
-        .insert(customerGroupMembers)
-        .values(customerIds.map((customerId) => ({ groupId, customerId, createdAt: ts })))
-        .onConflictDoNothing(),
-      selectGroup(db, groupId),
-    ]),
-  );
+  const inserts = bulkInserts(
+    db,
+    customerGroupMembers,
+    customerIds.map((customerId) => ({ groupId, customerId, createdAt: ts })),
+  ).map((insert) => insert.onConflictDoNothing());
+  const results = await withForeignKeyConflict('The group or a customer was deleted meanwhile; retry', () => db.batch([...inserts, selectGroup(db, groupId)] as never));
+  // The group as the inserts left it: the batch's last statement.
+  const [row] = (results as unknown[]).at(-1) as Awaited<ReturnType<typeof selectGroup>>;
   return row!;
 }
 

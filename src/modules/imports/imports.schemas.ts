@@ -38,7 +38,8 @@ export const ImportItemSchema = createSelectSchema(imports, {
   status: z.enum(IMPORT_STATUSES).openapi({
     description:
       '`queued`, `running` (the queue is writing its chunks), then `completed`; or `failed` when the user or key that started it could no longer import products ' +
-      '(revoked, expired, disabled, its vendor suspended, `products:write` taken away): the rest was not written, and `reason` says why.',
+      '(revoked, expired, disabled, its vendor suspended, `products:write` taken away), or when the store could not write a chunk (its tries spent, or the database refusing it): ' +
+      'the rest was not written, and `reason` says why.',
   }),
   reason: z.string().nullable().openapi({ description: 'Why a `failed` import stopped; null otherwise.' }),
   createdAt: Timestamp,

@@ -2,16 +2,19 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import type { Database } from '../../db/client';
 import { brands, categories, importChunks, importFailures, imports, products, storeSettings } from '../../db/schema';
+import { bulkInserts } from '../../db/bound-parameters';
 import { inJson } from '../../db/json-rows';
 import { CsvSyntaxError, csvRecords } from '../../lib/csv';
-import { chunkRows } from '../../lib/db-errors';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
+import { inGroupsOf } from '../../lib/in-groups';
+import { sendAll } from '../../lib/queue-send';
 import { type ReadFile, readRows } from './formats';
 import type { ImportMessage } from '../../queues/messages';
 import { importListQuery, type ImportSummary, type ImportView } from './imports.schemas';
 import { currencyTableOf, currencyTableRead } from '../products/products.currency';
 import { type Failure, type Names, planProducts, type Planned, type ProductPlan } from './plan';
+import { refuseUnwritable } from './writable';
 
 /** Products per queue message: a chunk is written product by product (one D1 batch each), then counted in one more. */
 export const CHUNK_PRODUCTS = 25;
@@ -20,14 +23,26 @@ const FAILURES_SHOWN = 500;
 
 export type { ImportMessage };
 
-/** Parses and checks the file: every row grouped into products, every bad cell a failure. */
-export async function planImport(db: Database, csv: string): Promise<{ file: ReadFile; planned: Planned }> {
+/** What a dry run and a real import may be given besides the file. */
+export interface ImportOptions {
+  now?: Date;
+  /** The bound values a statement may have (refuseUnwritable): D1's, unless a test stands in a lower limit for a statement D1 would refuse. */
+  maxBoundParameters?: number;
+}
+
+/**
+ * Parses and checks the file: every row grouped into products, every bad cell a failure, and every
+ * product whose write D1 would refuse a failure too (refuseUnwritable), for the dry run and the
+ * real import alike.
+ */
+export async function planImport(db: Database, csv: string, options: ImportOptions = {}): Promise<{ file: ReadFile; planned: Planned }> {
   const names = await namesOf(db);
   try {
     const file = readRows(csvRecords(csv));
     if ('error' in file) throw ApiError.validation([{ field: 'body', problem: file.error }]);
     const planned = planProducts(file, names); // reads the file, row by row
     if (planned.rows === 0) throw ApiError.validation([{ field: 'body', problem: 'the file has a header but no rows', code: 'too_small' }]);
+    refuseUnwritable(db, planned, names, options.maxBoundParameters);
     return { file, planned };
   } catch (error) {
     if (error instanceof CsvSyntaxError) throw ApiError.validation([{ field: 'body', problem: `line ${error.line}: ${error.message}`, code: 'invalid_format' }]);
@@ -62,8 +77,8 @@ async function namesOf(db: Database): Promise<Names> {
 }
 
 /** What a dry run answers: the counts a real run would start from, and every failure. */
-export async function dryRun(db: Database, csv: string): Promise<ImportSummary> {
-  const { file, planned } = await planImport(db, csv);
+export async function dryRun(db: Database, csv: string, options: ImportOptions = {}): Promise<ImportSummary> {
+  const { file, planned } = await planImport(db, csv, options);
   const existing = await existingKeys(db, planned.plans);
   const updates = planned.plans.filter((p) => (p.sku && existing.skus.has(p.sku)) || (p.handle && existing.slugs.has(p.handle))).length;
   return {
@@ -83,7 +98,7 @@ export async function dryRun(db: Database, csv: string): Promise<ImportSummary> 
 async function existingKeys(db: Database, plans: ProductPlan[]) {
   const skus = new Set<string>();
   const slugs = new Set<string>();
-  for (const group of chunkRows(plans, 1, 500)) {
+  for (const group of inGroupsOf(plans, 500)) {
     const rows = await db
       .select({ sku: products.sku, slug: products.slug })
       .from(products)
@@ -102,10 +117,17 @@ async function existingKeys(db: Database, plans: ProductPlan[]) {
  * Starts a real import: the valid products are stored in chunks and queued, the failures found
  * already are recorded (their rows count as done), and the import is answered at once.
  */
-export async function startImport(db: Database, queue: Queue<ImportMessage>, csv: string, who: { actor: string; vendorId: string | null }, now = new Date()): Promise<ImportView> {
-  const { file, planned } = await planImport(db, csv);
+export async function startImport(
+  db: Database,
+  queue: Queue<ImportMessage>,
+  csv: string,
+  who: { actor: string; vendorId: string | null },
+  options: ImportOptions = {},
+): Promise<ImportView> {
+  const { file, planned } = await planImport(db, csv, options);
+  const now = options.now ?? new Date();
   const id = newId(ID_PREFIX.productImport, now.getTime());
-  const chunks = chunkRows(planned.plans, 1, CHUNK_PRODUCTS);
+  const chunks = inGroupsOf(planned.plans, CHUNK_PRODUCTS);
   const ts = now.toISOString();
   const row = {
     id,
@@ -125,16 +147,18 @@ export async function startImport(db: Database, queue: Queue<ImportMessage>, csv
   const statements = [
     db.insert(imports).values(row),
     ...chunks.map((plans, n) => db.insert(importChunks).values({ importId: id, n, plans })),
-    ...chunkRows(planned.failures, 4).map((group) => db.insert(importFailures).values(group.map((f) => ({ importId: id, ...f })))),
+    ...bulkInserts(
+      db,
+      importFailures,
+      planned.failures.map((f) => ({ importId: id, ...f })),
+    ),
   ];
   // D1 takes batches of bounded size: the import row goes in the first, so a later failure leaves a queued import with fewer chunks than it says (then it never completes and says so).
-  for (const group of chunkRows(statements, 1, 50)) await db.batch(group as never);
-  for (const group of chunkRows(
-    chunks.map((_, n) => ({ body: { importId: id, n } })),
-    1,
-    100,
-  ))
-    await queue.sendBatch(group);
+  for (const group of inGroupsOf(statements, 50)) await db.batch(group as never);
+  await sendAll(
+    queue,
+    chunks.map((_, n) => ({ importId: id, n })),
+  );
   return getImport(db, id);
 }
 

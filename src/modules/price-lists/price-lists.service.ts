@@ -1,7 +1,8 @@
 import { asc, count, eq, inArray } from 'drizzle-orm';
+import { bulkInserts } from '../../db/bound-parameters';
 import type { Database } from '../../db/client';
 import { currencies, customerGroups, type PriceListPriceRow, type PriceListRow, priceListPrices, priceLists, productVariants } from '../../db/schema';
-import { chunkRows, withForeignKeyConflict } from '../../lib/db-errors';
+import { withForeignKeyConflict } from '../../lib/db-errors';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor, toMinor } from '../../lib/money';
@@ -101,9 +102,9 @@ async function checked(db: Database, listId: string, input: UpdatePriceListInput
 /** A group, currency or variant checked a moment ago was deleted before the write. */
 const GONE = 'The customer group, the currency or a variant was deleted meanwhile; retry';
 
-/** Statements that replace a list's prices with `rows` (chunked: D1 binds at most 100 parameters). */
+/** Statements that replace a list's prices with `rows`. */
 function replacePrices(db: Database, listId: string, rows: PriceListPriceRow[]) {
-  return [db.delete(priceListPrices).where(eq(priceListPrices.priceListId, listId)), ...chunkRows(rows, 4).map((chunk) => db.insert(priceListPrices).values(chunk))];
+  return [db.delete(priceListPrices).where(eq(priceListPrices.priceListId, listId)), ...bulkInserts(db, priceListPrices, rows)];
 }
 
 export async function createPriceList(db: Database, input: CreatePriceListInput, now = new Date()): Promise<PriceList> {

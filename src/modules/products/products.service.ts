@@ -1,5 +1,7 @@
 // Writing products. Reads are in products.read.ts, variants in variants.service.ts.
 import { asc, eq, inArray } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import { bulkInserts } from '../../db/bound-parameters';
 import type { Database } from '../../db/client';
 import {
   brands,
@@ -15,7 +17,7 @@ import {
   vendors,
 } from '../../db/schema';
 import { type CurrencyPriceInput, type CurrencyTable, listedPrices, storedPrices } from '../../lib/currency-prices';
-import { chunkRows, withUniqueConflicts } from '../../lib/db-errors';
+import { withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
@@ -58,7 +60,7 @@ interface RefInput {
   categoryIds?: string[];
   taxClass?: string;
 }
-interface ResolvedRefs {
+export interface ResolvedRefs {
   brand?: Ref | null;
   vendor?: Ref | null;
   categories?: Ref[];
@@ -122,11 +124,11 @@ function duplicateSkus(skus: (string | null | undefined)[], field: (index: numbe
 
 export function categoryLinkInserts(db: Database, productId: string, cats: Ref[]) {
   const links = cats.map((c) => ({ productId, categoryId: c.id }));
-  return chunkRows(links, 2).map((chunk) => db.insert(productCategories).values(chunk));
+  return bulkInserts(db, productCategories, links);
 }
 
 export function variantInserts(db: Database, rows: ProductVariantRow[]) {
-  return chunkRows(rows, 12).map((chunk) => db.insert(productVariants).values(chunk));
+  return bulkInserts(db, productVariants, rows);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,12 +138,31 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
   refuseOtherVendor(vendorId, body.vendorId);
   refuseVendorGiftCard(vendorId, body.giftCard);
   const input = vendorId ? { ...body, vendorId } : body;
-  const ts = now.toISOString();
-  const id = newId(ID_PREFIX.product, now.getTime());
   const [refs, slug] = await Promise.all([
     resolveRefs(db, { brandId: input.brandId, vendorId: input.vendorId, categoryIds: input.categoryIds ?? [], taxClass: input.taxClass }),
     input.slug ?? uniqueSlug(db, products, products.slug, input.name),
   ]);
+  const { product, statements } = productCreation(db, input, refs, slug, now);
+  await withUniqueConflicts(UNIQUE_FIELDS, () => db.batch(statements));
+  return product;
+}
+
+/**
+ * A new product from a body whose references and slug are resolved: its representation, and the
+ * statements that write it in one batch (the product row, its variants, its category links and its
+ * `product.created` event); 422 for duplicate SKUs or prices the store's currencies refuse. It reads
+ * nothing and sends nothing, so an import's check builds the very statements its write will send
+ * (src/modules/imports/writable.ts).
+ */
+export function productCreation(
+  db: Database,
+  input: CreateProductInput,
+  refs: ResolvedRefs,
+  slug: string,
+  now: Date,
+): { product: Product; statements: [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]] } {
+  const ts = now.toISOString();
+  const id = newId(ID_PREFIX.product, now.getTime());
   const price = toMinor(input.price);
   const variantInputs: CreateVariantInput[] = input.variants ?? [
     { sku: input.sku ?? null, price: input.price, compareAtPrice: input.compareAtPrice ?? null, prices: input.prices, stock: input.stock ?? 0, weight: input.weight ?? null },
@@ -192,15 +213,13 @@ export async function createProduct(db: Database, body: CreateProductInput, vend
     view,
   );
 
-  await withUniqueConflicts(UNIQUE_FIELDS, () =>
-    db.batch([
-      db.insert(products).values(row),
-      ...variantInserts(db, variantRows),
-      ...categoryLinkInserts(db, id, refs.categories ?? []),
-      outboxEvent(db, 'product.created', { productId: id, product }, now),
-    ]),
-  );
-  return product;
+  const statements: [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]] = [
+    db.insert(products).values(row),
+    ...variantInserts(db, variantRows),
+    ...categoryLinkInserts(db, id, refs.categories ?? []),
+    outboxEvent(db, 'product.created', { productId: id, product }, now),
+  ];
+  return { product, statements };
 }
 
 /** A body's `prices` as stored (absent: none), with the problems that keep it from being stored. */

@@ -1,8 +1,9 @@
 import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { bulkInserts } from '../../db/bound-parameters';
 import type { Database } from '../../db/client';
 import { type OrderRow, type OrderStatus, orderLines, orders, type ReturnStatus, returnLines, returns } from '../../db/schema';
 import { type Principal, actorRef } from '../../lib/access';
-import { chunkRows, withForeignKeyConflict } from '../../lib/db-errors';
+import { withForeignKeyConflict } from '../../lib/db-errors';
 import { withGuards } from '../../lib/db-guards';
 import { ApiError, detailOf, type FieldProblem } from '../../lib/errors';
 import { outboxEvent, outboxEventWhere } from '../../lib/events';
@@ -164,7 +165,11 @@ export async function createReturn(db: Database, orderRef: string, input: Create
   const stillReturnable = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${order.id} AND ${orders.status} IN ('processing', 'shipped', 'completed'))`;
   const statements = [
     insertWhere(db, returns, row, stillReturnable),
-    ...chunkRows(returned, 6).map((chunk) => db.insert(returnLines).values(chunk.map((l) => ({ ...l, returnId: row.id })))),
+    ...bulkInserts(
+      db,
+      returnLines,
+      returned.map((l) => ({ ...l, returnId: row.id })),
+    ),
     outboxEvent(db, 'return.requested', { ...returnEventData(row, order, returned), status: 'requested' as const, note: row.note }, now),
   ];
   // A return refused by the order's state leaves its lines without a parent: the foreign key aborts the batch.

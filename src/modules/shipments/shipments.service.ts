@@ -1,7 +1,8 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { bulkInserts } from '../../db/bound-parameters';
 import type { Database } from '../../db/client';
 import { type OrderLineRow, type OrderRow, type OrderStatus, orderLines, orders, type ShipmentRow, shipmentLines, shipments, shippingMethods } from '../../db/schema';
-import { chunkRows, withForeignKeyConflict } from '../../lib/db-errors';
+import { withForeignKeyConflict } from '../../lib/db-errors';
 import { withGuards } from '../../lib/db-guards';
 import { ApiError, type FieldProblem, detailOf } from '../../lib/errors';
 import { outboxEvent, outboxEventWhere } from '../../lib/events';
@@ -216,7 +217,11 @@ export async function createShipment(db: Database, order: OrderRow, input: Creat
   const step = status === 'shipped' ? stepStatements(db, row.id, 'shipped', order, lines, chosen, actor, now) : undefined;
   const statements = [
     insertWhere(db, shipments, row, stillShippable),
-    ...chunkRows(chosen, 3).map((chunk) => db.insert(shipmentLines).values(chunk.map((l) => ({ shipmentId: row.id, ...l })))),
+    ...bulkInserts(
+      db,
+      shipmentLines,
+      chosen.map((l) => ({ shipmentId: row.id, ...l })),
+    ),
     ...(step
       ? [
           step.raise,

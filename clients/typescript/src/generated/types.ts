@@ -3605,7 +3605,7 @@ export type ProductImport = ProductImportItem & {
 /** A product import in a list: its progress, without its failures. */
 export interface ProductImportItem {
   id: string;
-  /** `queued`, `running` (the queue is writing its chunks), then `completed`; or `failed` when the user or key that started it could no longer import products (revoked, expired, disabled, its vendor suspended, `products:write` taken away): the rest was not written, and `reason` says why. */
+  /** `queued`, `running` (the queue is writing its chunks), then `completed`; or `failed` when the user or key that started it could no longer import products (revoked, expired, disabled, its vendor suspended, `products:write` taken away), or when the store could not write a chunk (its tries spent, or the database refusing it): the rest was not written, and `reason` says why. */
   status: "queued" | "running" | "completed" | "failed";
   format: "store" | "shopify";
   actor: string;
