@@ -4,7 +4,8 @@ import { LATEST_VERSION } from '../../src/versions/versions';
 import { adminKey, api as anyVersionApi, createBrand, uid } from '../helpers';
 
 // The newest shape, which handlers produce; test/http/store-versions.test.ts checks every version's.
-const api: typeof anyVersionApi = (path, init = {}) => anyVersionApi(path, { ...init, headers: { 'Store-Version': LATEST_VERSION, ...Object.fromEntries(new Headers(init.headers)) } });
+const api: typeof anyVersionApi = (path, init = {}) =>
+  anyVersionApi(path, { ...init, headers: { 'Store-Version': LATEST_VERSION, ...Object.fromEntries(new Headers(init.headers)) } });
 
 /** Every error answer's `details` is a list whose items carry a documented code and a message; a field's message starts with it. */
 function expectDetails(res: { status: number; body: any }, status: number) {

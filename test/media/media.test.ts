@@ -83,7 +83,12 @@ describe('product media', () => {
     const spoofed = await upload(p.id, imageFiles['image/png'](), 'image/jpeg');
     expectError(spoofed, 415, 'INVALID_REQUEST');
     expect(spoofed.body.error.message).toBe('The file was sent as image/jpeg but is image/png');
-    expect(spoofed.body.error.details).toEqual({ field: 'file', issue: 'is image/png but was sent as image/jpeg', code: 'invalid_value', message: 'file is image/png but was sent as image/jpeg' });
+    expect(spoofed.body.error.details).toEqual({
+      field: 'file',
+      issue: 'is image/png but was sent as image/jpeg',
+      code: 'invalid_value',
+      message: 'file is image/png but was sent as image/jpeg',
+    });
 
     const pdf = await upload(p.id, new TextEncoder().encode('%PDF-1.7 not an image'), 'image/png');
     expectError(pdf, 415, 'INVALID_REQUEST');
