@@ -157,7 +157,7 @@ async function prepareDatabaseIn(db) {
   const loginFile = path.relative(ROOT, DEV_LOGIN_FILE);
   step(loginPlan.sql.length ? `Created the local admin login ${loginPlan.login.email}, saved in ${loginFile}` : `Reusing the admin login in ${loginFile}`);
   // A few active products get a picture in the local R2 bucket once the Worker is up (uploaded through the API).
-  const pictured = seeded ? seeded.products.filter((p) => p.status === 'active').slice(0, SEED_PICTURES) : [];
+  const pictured = seeded ? seeded.products.filter((p) => p.status === 'active') : [];
   return { key, publishableKey, login: loginPlan.login, pictured };
 }
 
@@ -185,14 +185,12 @@ function banner({ key, publishableKey, login, crons }, readyPort) {
   console.log(lines.join('\n'));
 }
 
-const SEED_PICTURES = 6;
-
 async function picturesFor({ key, pictured }, base) {
   if (!pictured.length) return;
   const t = Date.now();
   try {
     const stored = await uploadSeedImages(base, key, pictured);
-    step(`Uploaded ${stored} product pictures to the local R2 bucket (${pictured.map((p) => p.name).join(', ')}) ${dim(seconds(Date.now() - t))}`);
+    step(`Uploaded ${stored} product pictures to the local R2 bucket, one per active product ${dim(seconds(Date.now() - t))}`);
   } catch (error) {
     console.error(`✖ Uploading the demo pictures failed: ${error.message}`);
   }

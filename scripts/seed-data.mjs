@@ -16,7 +16,21 @@ export const SEED_EPOCH = Date.parse('2026-10-01T09:00:00.000Z');
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-const IMAGE_BASE = 'https://images.example.com';
+/**
+ * What a variant weighs (kg, the store's weightUnit), by the product's first category unless its
+ * spec says (`weight`, or a tent's `weightKg`): so weight-based shipping bands apply to the demo.
+ */
+const WEIGHT_BY_CATEGORY = {
+  't-shirts': 0.2,
+  hoodies: 0.7,
+  socks: 0.08,
+  kitchen: 0.8,
+  decor: 1.2,
+  audio: 0.3,
+  'chargers-cables': 0.15,
+  camping: 1.5,
+  'bags-backpacks': 0.9,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Categories: [slug, name, description, children]
@@ -146,7 +160,6 @@ const PRODUCTS = [
     status: 'draft',
     description: 'Coming next season: a rainbow tee for ages 4 to 10.',
     attributes: { material: 'cotton', ageRange: '4-10' },
-    images: 0,
     options: { size: ['4Y', '6Y', '8Y', '10Y'] },
   },
   {
@@ -331,7 +344,6 @@ const PRODUCTS = [
     status: 'draft',
     description: 'Four hand-glazed stoneware mugs. Photos pending.',
     attributes: { material: 'stoneware', pieces: 4 },
-    images: 0,
     simpleStock: 0,
   },
 
@@ -625,7 +637,7 @@ export function buildSeedData() {
     const ms = SEED_EPOCH + HOUR + i * MINUTE;
     const id = fixedId('brand', ms, slug);
     brandIds.set(slug, id);
-    return { id, name, slug, description, logo_url: `${IMAGE_BASE}/brands/${slug}/logo.png`, created_at: iso(ms), updated_at: iso(ms) };
+    return { id, name, slug, description, logo_url: null, created_at: iso(ms), updated_at: iso(ms) };
   });
 
   const vendorIds = new Map();
@@ -666,11 +678,10 @@ export function buildSeedData() {
       : [{ sku: spec.sku, name: null, options: {}, price: spec.price, stock: spec.simpleStock ?? 4 + stableInt(spec.sku, 57) }];
     const minPrice = Math.min(...variantSpecs.map((v) => v.price));
 
-    const imageCount = spec.images ?? 2;
-    const images = Array.from({ length: imageCount }, (_, k) => ({
-      url: `${IMAGE_BASE}/products/${slug}/${k + 1}.jpg`,
-      alt: k === 0 ? spec.name : `${spec.name}, detail ${k}`,
-    }));
+    // Pictures are uploaded by `npm run dev` (scripts/lib/seed-images.mjs), served by the local Worker: no image URLs to hosts that do not exist.
+    const images = [];
+    const weight = spec.weight ?? spec.attributes?.weightKg ?? WEIGHT_BY_CATEGORY[spec.categories[0]];
+    if (weight === undefined) throw new Error(`seed: no weight for ${spec.name} (category ${spec.categories[0]})`);
 
     products.push({
       id,
@@ -698,6 +709,7 @@ export function buildSeedData() {
         options: v.options,
         price: v.price,
         compare_at_price: spec.compareAtPrice != null && v.price === minPrice ? spec.compareAtPrice : null,
+        weight,
         stock: v.stock,
         low_stock_threshold: null,
         position,
