@@ -181,6 +181,9 @@ test('a shopper browses, searches, fills a cart, signs up, checks out and sees t
   await page.locator('.banner h2', { hasText: 'New tees, softer than ever' }).waitFor();
   await page.locator('#main-menu a', { hasText: 'Kitchen' }).waitFor();
   await page.locator('.grid .card').first().waitFor();
+  // The store's name (the settings', from GET /api) in the header and the title, not "Store".
+  await page.locator('header .brand', { hasText: 'E2E Outfitters' }).waitFor();
+  assert.match(await page.title(), /E2E Outfitters$/);
   assert.equal(await page.locator('#footer-menu a', { hasText: 'About us' }).count(), 1);
   await shot('storefront-home');
   assertClean('on the home page');

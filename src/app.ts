@@ -109,10 +109,7 @@ async function buildApp(mounts: readonly Mount[], redispatch: Redispatch, docume
   );
   // storeVersion: the answer in the request's dated version (src/versions/), after everything inside
   // has answered in the newest shape; inside CORS, so a refused version still gets the grant.
-  app.use(
-    '/api/*',
-    storeVersion((c) => edgeSettings(c).then((settings) => settings.apiVersion)),
-  );
+  app.use('/api/*', storeVersion(edgeSettings));
   app.use(
     '/api/*',
     resolveRoutePolicy(() => app.openAPIRegistry.definitions),
@@ -147,8 +144,8 @@ const checkConfig: MiddlewareHandler<AppEnv> = (c, next) => {
   return next();
 };
 
-/** When the settings cannot be read: no origin allowed beyond the environment's, and the published contract. */
-const EDGE_FALLBACK: EdgeSettings = { allowedOrigins: [], apiVersion: FIRST_VERSION };
+/** When the settings cannot be read: no origin allowed beyond the environment's, the published contract, a generic name. */
+const EDGE_FALLBACK: EdgeSettings = { allowedOrigins: [], apiVersion: FIRST_VERSION, storeName: 'Store' };
 
 /** The settings every request may need before its handler, kept per isolate (src/lib/edge-settings.ts). */
 function edgeSettings(c: Context<AppEnv>): Promise<EdgeSettings> {

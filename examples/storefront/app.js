@@ -59,7 +59,7 @@ async function render() {
   }
   if (ticket !== rendering) return;
   const heading = main.querySelector('h1');
-  document.title = heading ? `${heading.textContent} · Store` : 'Store';
+  document.title = heading ? `${heading.textContent} · ${storeName}` : storeName;
   if (samePage && focusedId && document.getElementById(focusedId)) {
     document.getElementById(focusedId).focus({ preventScroll: true });
   } else if (navigatedByUser) {
@@ -83,6 +83,22 @@ function renderHeader() {
   } else {
     account.textContent = 'Sign in';
     account.href = '#/sign-in';
+  }
+}
+
+/** The store's name (`GET /api`), in the header and every page's title; "Store" until it is known. */
+let storeName = 'Store';
+async function renderStoreName() {
+  try {
+    const res = await fetch(`${store.config.apiUrl}/api`);
+    const name = (await res.json()).data?.store?.name;
+    if (!name) return;
+    storeName = name;
+    document.querySelector('header .brand').textContent = name;
+    const heading = document.querySelector('#main h1');
+    document.title = heading ? `${heading.textContent} · ${storeName}` : storeName;
+  } catch (error) {
+    console.warn('store name not loaded:', errorMessage(error));
   }
 }
 
@@ -228,6 +244,7 @@ window.addEventListener('hashchange', () => {
 setUpSearch();
 renderHeader();
 renderMenus();
+renderStoreName();
 await store.boot().catch((error) => announce(errorMessage(error)));
 renderHeader();
 await render();

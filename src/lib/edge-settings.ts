@@ -3,8 +3,8 @@ import { keptPerIsolate } from './isolate-state';
 
 /**
  * The settings a request needs before any handler runs, as this isolate last read them: the
- * store's allowed origins (CORS, so that a preflight is answered with no D1 round trip) and its
- * default API version (src/middleware/store-version.ts). Kept for KEEP_MS; after that the kept
+ * store's allowed origins (CORS, so that a preflight is answered with no D1 round trip), its
+ * default API version (src/middleware/store-version.ts) and its name (`GET /api`). Kept for KEEP_MS; after that the kept
  * values still answer while a fresh read runs in the background (stale while revalidate). A
  * settings write through this isolate replaces them at once; other isolates see it within KEEP_MS
  * plus one read.
@@ -14,6 +14,7 @@ export const KEEP_MS = 30_000;
 export interface EdgeSettings {
   allowedOrigins: readonly string[];
   apiVersion: string;
+  storeName: string;
 }
 
 interface Kept extends EdgeSettings {
@@ -31,7 +32,8 @@ keptPerIsolate(() => {
 /** Keeps what a settings write just wrote (only the fields it wrote, when something is kept already). */
 export function keepEdgeSettings(settings: Partial<EdgeSettings>, now = Date.now()): void {
   if (kept) kept = { ...kept, ...settings, readAt: now };
-  else if (settings.allowedOrigins && settings.apiVersion) kept = { allowedOrigins: settings.allowedOrigins, apiVersion: settings.apiVersion, readAt: now };
+  else if (settings.allowedOrigins && settings.apiVersion && settings.storeName !== undefined)
+    kept = { allowedOrigins: settings.allowedOrigins, apiVersion: settings.apiVersion, storeName: settings.storeName, readAt: now };
 }
 
 /** Forgets the kept settings, so the next request reads them (tests). */

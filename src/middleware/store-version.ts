@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
+import type { EdgeSettings } from '../lib/edge-settings';
 import { ApiError } from '../lib/errors';
 import { answerIn, isOlderThanLatest, isStoreVersion, LATEST_VERSION, VERSION_DATES, versionInfo } from '../versions/versions';
 
@@ -8,16 +9,17 @@ export const STORE_VERSION_HEADER = 'Store-Version';
 /**
  * Dated versions (src/versions/, docs/versioning.md). A request is answered in the version its
  * `Store-Version` header names, else the one its key is pinned to, else the store's default
- * (`storeDefault`, kept per isolate: src/lib/edge-settings.ts). Handlers produce the newest shape
+ * (`apiVersion` of the settings kept per isolate: src/lib/edge-settings.ts, which it also makes
+ * the request's `c.var.edgeSettings`). Handlers produce the newest shape
  * only; here, after them, a JSON answer in an older version has each newer change undone. Every
  * answer says its version in `Store-Version`; an unknown version in the header is 400 (answered in
  * the version the request would have had without it).
  */
-export function storeVersion(storeDefault: (c: Context<AppEnv>) => Promise<string>): MiddlewareHandler<AppEnv> {
+export function storeVersion(edgeSettings: (c: Context<AppEnv>) => Promise<EdgeSettings>): MiddlewareHandler<AppEnv> {
   return async function storeVersion(c, next) {
     const asked = c.req.header(STORE_VERSION_HEADER);
     const refused = asked !== undefined && !isStoreVersion(asked);
-    c.set('storeDefaultVersion', () => storeDefault(c));
+    c.set('edgeSettings', () => edgeSettings(c));
     if (refused) c.res = unknownVersion();
     else await next();
     const version = await requestVersion(c, refused);
@@ -41,7 +43,7 @@ export async function requestVersion(c: Context<AppEnv>, refused = false): Promi
 }
 
 /** The store's default version (read once per isolate and kept: src/lib/edge-settings.ts). */
-export const storeDefaultVersion = (c: Context<AppEnv>): Promise<string> => c.var.storeDefaultVersion!();
+export const storeDefaultVersion = async (c: Context<AppEnv>): Promise<string> => (await c.var.edgeSettings!()).apiVersion;
 
 /** The version the request's key is pinned to (a secret or a publishable key); none for a user or no credential. */
 function pinnedVersion(c: Context<AppEnv>): string | undefined {

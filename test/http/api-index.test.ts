@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../helpers';
+import { adminKey, api } from '../helpers';
 
 describe('GET /api: the index', () => {
   it('answers at /api and /api/v1 with the name, version and links, in the success envelope', async () => {
@@ -14,6 +14,12 @@ describe('GET /api: the index', () => {
         collections: { products: '/api/products', categories: '/api/categories', brands: '/api/brands', carts: '/api/carts', orders: '/api/orders', customers: '/api/customers' },
       });
     }
+  });
+
+  it("names the store, as its settings do, for a storefront's header", async () => {
+    const key = await adminKey();
+    expect((await api('/api/settings', { method: 'PATCH', key, json: { name: 'Corner Shop' } })).status).toBe(200);
+    expect((await api('/api')).body.data.store).toEqual({ name: 'Corner Shop' });
   });
 
   it('is public and not rate limited: like /api/health, it does not look at credentials', async () => {

@@ -17,6 +17,7 @@ __all__ = [
     "AdoptCart",
     "ApiIndex",
     "ApiIndexLinks",
+    "ApiIndexStore",
     "ApiIndexVersionsItem",
     "ApiKey",
     "AppliedGiftCard",
@@ -374,6 +375,15 @@ class AdoptCart(TypedDict):
     pass
 
 
+class ApiIndexStore(TypedDict):
+    """
+    The store's public face: its name (the settings' `name`), for a storefront's header. A change
+    shows within 30 seconds.
+    """
+
+    name: str
+
+
 class ApiIndexVersionsItem(TypedDict):
     version: Literal["2026-11-20", "2026-11-28"]
     #: What changed in this version, for client developers.
@@ -393,6 +403,9 @@ class ApiIndexLinks(TypedDict):
 
 class ApiIndex(TypedDict):
     name: str
+    #: The store's public face: its name (the settings' `name`), for a storefront's header. A change
+    #: shows within 30 seconds.
+    store: ApiIndexStore
     #: The path version: every path is also served under `/api/v1/`.
     version: str
     #: The dated versions of the API, oldest first (docs/versioning.md). Send `Store-Version:

@@ -1,6 +1,6 @@
 import type { AppRouteHandler } from '../../lib/openapi';
 import { API_VERSION } from '../../middleware/api-version';
-import { requestVersion, storeDefaultVersion } from '../../middleware/store-version';
+import { requestVersion } from '../../middleware/store-version';
 import { LATEST_VERSION, VERSIONS } from '../../versions/versions';
 import type { apiIndex } from './api-index.routes';
 
@@ -39,6 +39,6 @@ const INDEX = {
 };
 
 export const getApiIndex: AppRouteHandler<typeof apiIndex> = async (c) => {
-  const [defaultVersion, storeVersion] = await Promise.all([storeDefaultVersion(c), requestVersion(c)]);
-  return c.json({ success: true as const, data: { ...INDEX, defaultVersion, storeVersion }, message: 'OK' }, 200);
+  const [settings, storeVersion] = await Promise.all([c.var.edgeSettings!(), requestVersion(c)]);
+  return c.json({ success: true as const, data: { ...INDEX, store: { name: settings.storeName }, defaultVersion: settings.apiVersion, storeVersion }, message: 'OK' }, 200);
 };

@@ -8,6 +8,9 @@ const Path = z.string().openapi({ example: '/api/products' });
 export const ApiIndexSchema = z
   .object({
     name: z.string().openapi({ example: 'Store API' }),
+    store: z
+      .object({ name: z.string().openapi({ example: 'My Store' }) })
+      .openapi({ description: "The store's public face: its name (the settings' `name`), for a storefront's header. A change shows within 30 seconds." }),
     version: z.string().openapi({ example: 'v1', description: 'The path version: every path is also served under `/api/v1/`.' }),
     versions: z
       .array(z.object({ version: ApiVersion, summary: z.string().openapi({ description: 'What changed in this version, for client developers.' }) }))

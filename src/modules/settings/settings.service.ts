@@ -102,16 +102,16 @@ export async function updateSettings(db: Database, patch: UpdateSettingsInput, n
     freeAbove: legacy.freeShippingThreshold !== undefined ? legacy.freeShippingThreshold : method.freeAbove,
   };
   const after = { ...current, ...set } as SettingsRow;
-  keepEdgeSettings({ allowedOrigins: after.allowedOrigins, apiVersion: servedVersion(after.apiVersion) }, now.getTime());
+  keepEdgeSettings({ allowedOrigins: after.allowedOrigins, apiVersion: servedVersion(after.apiVersion), storeName: after.name }, now.getTime());
   return toSettings(after, methodAfter, digits);
 }
 
 /** What every request may need before its handler (src/lib/edge-settings.ts): read when the isolate's kept copy is missing or old. */
 export async function readEdgeSettings(db: Database): Promise<EdgeSettings> {
   const [row] = await db
-    .select({ allowedOrigins: storeSettings.allowedOrigins, apiVersion: storeSettings.apiVersion })
+    .select({ allowedOrigins: storeSettings.allowedOrigins, apiVersion: storeSettings.apiVersion, storeName: storeSettings.name })
     .from(storeSettings)
     .where(eq(storeSettings.id, STORE_ID))
     .limit(1);
-  return { allowedOrigins: row?.allowedOrigins ?? [], apiVersion: servedVersion(row?.apiVersion) };
+  return { allowedOrigins: row?.allowedOrigins ?? [], apiVersion: servedVersion(row?.apiVersion), storeName: row?.storeName ?? 'Store' };
 }

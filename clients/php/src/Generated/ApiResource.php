@@ -23,6 +23,9 @@ final class ApiResource
      *
      * @return array{
      *     name: string,
+     *     store: array{
+     *         name: string,
+     *     },
      *     version: string,
      *     versions: list<array{
      *         version: '2026-11-20'|'2026-11-28',

@@ -865,6 +865,10 @@ export interface PingEventData {
 
 export interface ApiIndex {
   name: string;
+  /** The store's public face: its name (the settings' `name`), for a storefront's header. A change shows within 30 seconds. */
+  store: {
+    name: string;
+  };
   /** The path version: every path is also served under `/api/v1/`. */
   version: string;
   /** The dated versions of the API, oldest first (docs/versioning.md). Send `Store-Version: <date>` to choose one. */
