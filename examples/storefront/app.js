@@ -59,7 +59,7 @@ async function render() {
   }
   if (ticket !== rendering) return;
   const heading = main.querySelector('h1');
-  document.title = heading ? `${heading.textContent} · ${storeName}` : storeName;
+  document.title = titleOf(heading, path);
   if (samePage && focusedId && document.getElementById(focusedId)) {
     document.getElementById(focusedId).focus({ preventScroll: true });
   } else if (navigatedByUser) {
@@ -86,6 +86,9 @@ function renderHeader() {
   }
 }
 
+/** A page's title: its heading, then the store's name; the home page's is the name alone. */
+const titleOf = (heading, path) => (heading && path !== '/' ? `${heading.textContent} · ${storeName}` : storeName);
+
 /** The store's name (`GET /api`), in the header and every page's title; "Store" until it is known. */
 let storeName = 'Store';
 async function renderStoreName() {
@@ -95,8 +98,7 @@ async function renderStoreName() {
     if (!name) return;
     storeName = name;
     document.querySelector('header .brand').textContent = name;
-    const heading = document.querySelector('#main h1');
-    document.title = heading ? `${heading.textContent} · ${storeName}` : storeName;
+    document.title = titleOf(document.querySelector('#main h1'), current().path);
   } catch (error) {
     console.warn('store name not loaded:', errorMessage(error));
   }
