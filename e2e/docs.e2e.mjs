@@ -4,8 +4,12 @@
 //
 // Each document gets a fresh Worker (e2e/seeded-worker.mjs: the demo data, an admin key in
 // `.wrangler/dev-admin-key` of a directory standing for the repository, where its commands run) and
-// one bash session: its blocks run in order in that session, so a variable or a file one block
-// makes is there for the next, as when pasting them into one terminal. Documents run two at a time.
+// is run twice against it, each time in a new bash session: its blocks run in order in that session,
+// so a variable or a file one block makes is there for the next, as when pasting them into one
+// terminal. The second pass pastes the document again against the same store and data, so what it
+// creates must not clash with what the first made (names, slugs, emails and codes unique per run, as
+// the README tour makes them), and every output block must hold on both passes: an output that
+// depends on what the store already holds says so in the text and uses `…`. Documents run two at a time.
 //
 // Every fenced block is one of these (the comments go on the line(s) right above the fence):
 //
@@ -45,9 +49,11 @@
 // In a shell block, a `curl` command followed by a comment giving a status (`# 204`, `# 404: a draft`,
 // on its last line or on a comment line of its own right after it) asserts that status.
 //
-// The docs address the API as `npm run dev` serves it, http://localhost:8787 (or 127.0.0.1:8787):
-// the runner's Worker is on a free port, so it replaces that address in the blocks with its own and
-// sets PORT to it, as a reader on another port does (the README tour reads PORT).
+// The docs take the API's port from PORT, 8787 (`npm run dev`'s) when it is unset, as the README tour
+// does: `PORT=${PORT:-8787}`, `http://127.0.0.1:${PORT:-8787}/api`; in client code `process.env.PORT ?? 8787`,
+// `os.environ.get('PORT', '8787')`, `getenv('PORT') ?: '8787'`. The runner sets PORT to its Worker's
+// port and changes nothing in the blocks; the Worker is never on 8787 (freePort in e2e/server.mjs),
+// so an example that hard-codes 8787 fails here as it would for a reader on another port.
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -112,10 +118,6 @@ class Session {
 /** The shell's settings and the status check used by `# 204` comments. */
 const PRELUDE = path.join(ROOT, 'e2e', 'docs-prelude.sh');
 
-function atPort(text, port) {
-  return text.replace(/\b(localhost|127\.0\.0\.1):8787\b/g, `$1:${port}`);
-}
-
 const RUN_COMMAND = {
   js: (file) => `node ${file}`,
   ts: (file) => `npx tsx ${file}`,
@@ -125,10 +127,10 @@ const RUN_COMMAND = {
 const FILE_EXTENSION = { ...EXTENSION, ts: 'mts' };
 
 /** The shell script that runs one planned block (saving its file first, for a file or non-shell block). */
-async function scriptFor(step, { cwd, port }) {
+async function scriptFor(step, { cwd }) {
   // A server example listens on 3000 in the text; here on a free port, so two documents never clash.
   const appPort = step.serve ? String(await freePort()) : null;
-  const local = (text) => (appPort ? atPort(text, port).replace(/\b3000\b/g, appPort) : atPort(text, port));
+  const local = (text) => (appPort ? text.replace(/\b3000\b/g, appPort) : text);
   const setup = step.setup.map(local);
   if (step.action === 'file' || step.lang !== 'sh') {
     const name = step.file ?? `example-${step.line}.${FILE_EXTENSION[step.lang]}`;
@@ -141,7 +143,7 @@ async function scriptFor(step, { cwd, port }) {
     if (step.serve) return [...setup, `(${run}) > ${name}.log 2>&1 &`, `__docs_open ${local(step.serve)} ${name}.log`].join('\n');
     return [...setup, run].join('\n');
   }
-  return [...setup, withStatusChecks(atPort(step.code, port))].join('\n');
+  return [...setup, withStatusChecks(step.code)].join('\n');
 }
 
 function describeFailure(doc, step, result, reason) {
@@ -168,6 +170,8 @@ async function furnish(home) {
   await symlink(path.join(ROOT, 'clients', 'typescript'), path.join(home, 'node_modules', '@store-api', 'client'));
 }
 
+const PASSES = ['first', 'second'];
+
 async function runDocument(t, doc, template) {
   const { plan, after: before, errors } = await loadPlan(doc);
   assert.deepEqual(errors, [], `${doc}: ${errors.join('; ')}`);
@@ -188,38 +192,51 @@ async function runDocument(t, doc, template) {
   };
   // What a reader's new terminal does not have.
   for (const name of ['NODE_TEST_CONTEXT', 'KEY', 'API', 'TOKEN', 'STORE_API_KEY', 'STORE_API_BASE', 'STORE_API_URL', 'STORE_ADMIN_KEY', 'API_PORT']) delete env[name];
-  const session = new Session({ cwd, env });
+  const theirs = [];
+  for (const other of before) theirs.push({ other, plan: (await loadPlan(other)).plan });
   let current = null;
   try {
-    const prelude = await session.run(await readFile(PRELUDE, 'utf8'));
-    assert.ok(prelude.ok, `the shell did not start: ${prelude.stderr}`);
-    for (const other of before) {
-      const { plan: theirs } = await loadPlan(other);
-      for (const step of theirs.filter((s) => s.lang === 'sh' && (s.action === 'tour' || s.action === 'run'))) {
-        const result = await session.run(await scriptFor(step, { cwd, port: worker.port }));
-        assert.ok(result.ok, describeFailure(other, step, result, `(run first, as ${doc} goes on from it) failed`));
-      }
-    }
-    // Files come first: a command may send the example file that the text shows after it.
-    for (const step of steps.filter((s) => s.action === 'file')) await session.run(await scriptFor(step, { cwd, port: worker.port }));
-    for (const step of steps.filter((s) => s.action === 'run')) {
-      current = step;
-      const result = await session.run(await scriptFor(step, { cwd, port: worker.port }));
-      if (verbose) t.diagnostic(`${doc}:${step.line}\n${result.stdout}${result.stderr}`);
-      const why = result.timedOut ? `did not finish within ${BLOCK_TIMEOUT_MS / 1000}s` : `failed (exit ${result.code})`;
-      assert.ok(result.ok, describeFailure(doc, step, result, why));
-      if (step.expected) {
-        const difference = compareOutput(result.stdout, step.expected.code);
-        assert.ok(difference === null, describeFailure(doc, step, result, `printed what the text does not say (output block at line ${step.expected.line}): ${difference}`));
+    // The document pasted twice against the same store, each time into a new terminal: the second
+    // pass proves its names, codes and emails do not clash with the first's, and its output holds.
+    for (const pass of PASSES) {
+      const when = pass === 'first' ? '' : ` (${pass} pass: pasted again, against the same store)`;
+      const session = new Session({ cwd, env });
+      try {
+        const prelude = await session.run(await readFile(PRELUDE, 'utf8'));
+        assert.ok(prelude.ok, `the shell did not start: ${prelude.stderr}`);
+        for (const { other, plan: blocks } of theirs) {
+          for (const step of blocks.filter((s) => s.lang === 'sh' && (s.action === 'tour' || s.action === 'run'))) {
+            current = { step, pass };
+            const result = await session.run(await scriptFor(step, { cwd }));
+            assert.ok(result.ok, describeFailure(other, step, result, `(run first, as ${doc} goes on from it) failed${when}`));
+          }
+        }
+        // Files come first: a command may send the example file that the text shows after it.
+        for (const step of steps.filter((s) => s.action === 'file')) await session.run(await scriptFor(step, { cwd }));
+        for (const step of steps.filter((s) => s.action === 'run')) {
+          current = { step, pass };
+          const result = await session.run(await scriptFor(step, { cwd }));
+          if (verbose) t.diagnostic(`${doc}:${step.line}${when}\n${result.stdout}${result.stderr}`);
+          const why = result.timedOut ? `did not finish within ${BLOCK_TIMEOUT_MS / 1000}s` : `failed (exit ${result.code})`;
+          assert.ok(result.ok, describeFailure(doc, step, result, `${why}${when}`));
+          if (step.expected) {
+            const difference = compareOutput(result.stdout, step.expected.code);
+            assert.ok(
+              difference === null,
+              describeFailure(doc, step, result, `printed what the text does not say (output block at line ${step.expected.line})${when}: ${difference}`),
+            );
+          }
+        }
+      } finally {
+        await session.close();
       }
     }
   } catch (error) {
     // What the Worker logged helps when a request hung or failed on its side.
     const log = worker.output.join('').split('\n').slice(-30).join('\n');
-    error.message += `\n--- the Worker's last lines${current ? ` (during line ${current.line})` : ''}\n${log}`;
+    error.message += `\n--- the Worker's last lines${current ? ` (during line ${current.step.line}, ${current.pass} pass)` : ''}\n${log}`;
     throw error;
   } finally {
-    await session.close();
     await worker.stop();
   }
 }
@@ -241,6 +258,6 @@ const only = process.env.DOCS_ONLY?.split(',');
 describe('every code example in the docs runs and prints what the text says', { concurrency: 2 }, () => {
   for (const doc of documents(ROOT)) {
     if (only && !only.includes(doc)) continue;
-    test(doc, { timeout: 6 * 60_000 }, (t) => runDocument(t, doc, template));
+    test(doc, { timeout: 10 * 60_000 }, (t) => runDocument(t, doc, template));
   }
 });

@@ -12,16 +12,25 @@ import path from 'node:path';
 import { applyLocalMigrations } from '../scripts/lib/local-d1.mjs';
 import { ROOT, WRANGLER_JS, wranglerEnv } from '../scripts/lib/wrangler.mjs';
 
-/** A free TCP port on 127.0.0.1 (for the Worker, or a page served beside it on its own origin). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
+/** The port `npm run dev` serves the API on by default: no test Worker takes it (see freePort). */
+export const DEV_PORT = 8787;
+
+/**
+ * A free TCP port on 127.0.0.1 (for the Worker, or a page served beside it on its own origin), never
+ * DEV_PORT: a docs example that hard-codes 8787 must fail in `npm run test:docs`, not pass by luck.
+ */
+export async function freePort() {
+  for (;;) {
+    const port = await new Promise((resolve, reject) => {
+      const server = net.createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address();
+        server.close(() => resolve(port));
+      });
     });
-  });
+    if (port !== DEV_PORT) return port;
+  }
 }
 
 async function waitFor(url, child, output, ms = 90_000) {
