@@ -10,6 +10,8 @@ export interface Intercepted {
   statement: D1PreparedStatement;
   /** May change rows (isWriteStatement); a statement not prepared through the wrapper counts as a write. */
   write: boolean;
+  /** Its SQL, as prepared (absent for a statement not prepared through the wrapper). */
+  sql?: string;
 }
 
 export type StatementMethod = 'all' | 'run' | 'first' | 'raw';
@@ -33,10 +35,10 @@ const METHODS = new Set<PropertyKey>(['all', 'run', 'first', 'raw']);
 
 export function interceptD1(d1: D1Database, interceptor: D1Interceptor): D1Database {
   const known = new WeakMap<object, Intercepted>();
-  const wrap = (statement: D1PreparedStatement, write: boolean): D1PreparedStatement => {
+  const wrap = (statement: D1PreparedStatement, write: boolean, sql: string): D1PreparedStatement => {
     const proxy = new Proxy(statement, {
       get(target, prop) {
-        if (prop === 'bind') return (...values: unknown[]) => wrap(target.bind(...values), write);
+        if (prop === 'bind') return (...values: unknown[]) => wrap(target.bind(...values), write, sql);
         const value = Reflect.get(target, prop, target);
         if (typeof value !== 'function') return value;
         if (interceptor.lone && METHODS.has(prop)) {
@@ -44,6 +46,7 @@ export function interceptD1(d1: D1Database, interceptor: D1Interceptor): D1Datab
             interceptor.lone!({
               statement: target,
               write,
+              sql,
               method: prop as StatementMethod,
               args,
               proceed: () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args),
@@ -52,12 +55,12 @@ export function interceptD1(d1: D1Database, interceptor: D1Interceptor): D1Datab
         return value.bind(target);
       },
     });
-    known.set(proxy, { statement, write });
+    known.set(proxy, { statement, write, sql });
     return proxy;
   };
   return new Proxy(d1, {
     get(target, prop) {
-      if (prop === 'prepare') return (query: string) => wrap(target.prepare(query), isWriteStatement(query));
+      if (prop === 'prepare') return (query: string) => wrap(target.prepare(query), isWriteStatement(query), query);
       if (prop === 'batch') {
         return (statements: D1PreparedStatement[]) => {
           const found = statements.map((s) => known.get(s) ?? { statement: s, write: true });
