@@ -61,27 +61,19 @@ export function versionBumpTriggers(declared: Record<VersionRow, Record<string, 
     if (triggers.has(name)) throw new Error(`two version bumps are named ${name}: give one a suffix`);
     triggers.set(name, sql);
   };
-  const quote = declared.quote_version;
-  const catalogue = declared.catalogue_version;
-  for (const [table, entry] of Object.entries(quote)) {
-    if (!entry.withOtherVersion) continue;
-    const other = catalogue[table];
-    if (!other?.withOtherVersion || !sameBumps(entry.bumps, other.bumps)) {
-      throw new Error(`${table} bumps both versions by one trigger: declare it withOtherVersion, with the same bumps, for both`);
-    }
-    for (const bump of entry.bumps) add(bumpTrigger(table, bump, ['quote_version', 'catalogue_version']));
-  }
-  for (const [version, tables] of [
-    ['catalogue_version', catalogue],
-    ['quote_version', quote],
-  ] as const) {
-    for (const [table, entry] of Object.entries(tables)) {
-      if (entry.withOtherVersion) {
-        if (!(version === 'catalogue_version' ? quote : catalogue)[table]?.withOtherVersion)
-          throw new Error(`${table} bumps ${version} withOtherVersion: declare it for the other version too`);
+  for (const version of ['catalogue_version', 'quote_version'] as const) {
+    const other = declared[version === 'quote_version' ? 'catalogue_version' : 'quote_version'];
+    for (const [table, entry] of Object.entries(declared[version])) {
+      if (!entry.withOtherVersion) {
+        for (const bump of entry.bumps) add(bumpTrigger(table, bump, [version]));
         continue;
       }
-      for (const bump of entry.bumps) add(bumpTrigger(table, bump, [version]));
+      const pair = other[table];
+      if (!pair?.withOtherVersion || !sameBumps(entry.bumps, pair.bumps)) {
+        throw new Error(`${table} bumps both versions by one trigger: declare it withOtherVersion, with the same bumps, for both`);
+      }
+      // Made once, on the quote side.
+      if (version === 'quote_version') for (const bump of entry.bumps) add(bumpTrigger(table, bump, ['quote_version', 'catalogue_version']));
     }
   }
   return triggers;
