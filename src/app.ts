@@ -131,7 +131,7 @@ async function buildApp(mounts: readonly Mount[], redispatch: Redispatch, docume
   // check parses them; its writes publish their outbox events like the API's (src/middleware/publish-events.ts).
   app.use('/admin/*', bodyLimit(panelBodyLimit), publishEvents());
   mounts.forEach((mount, i) => app.route(mount.at, routers[i]!));
-  if (documented) (await import('./docs/api-document')).documentApp(app);
+  if (documented) await (await import('./docs/api-document')).documentApp(app);
   app.notFound((c) => errorResponse(c, new ApiError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`)));
   // A stale cached key is not an error: src/middleware/rate-limit.ts answers the request again.
   app.onError((error, c) => (isStaleCredential(error) ? c.body(null, 503) : errorResponse(c, toApiError(error, c))));

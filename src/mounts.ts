@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from './env';
 import type { Redispatch } from './middleware/rate-limit';
+import { MODULES } from './modules/registry';
 
 /**
  * A router of the app: where it is mounted, the first path segments its routes take (`api/<segment>`
@@ -15,48 +16,16 @@ export interface Mount {
 }
 
 /**
- * Every router, in the order the app matches them. A request is answered by an app of the mounts
- * that claim its key (`mountKey`): routes of other mounts cannot match its path, so it matches what
- * an app of every mount would (test/http/mounts.test.ts checks each mount's keys against its routes).
+ * Every router, in the order the app matches them: the modules' (src/modules/registry.ts, each
+ * declared in its module.ts), then the panel and the documentation pages. A request is answered by
+ * an app of the mounts that claim its key (`mountKey`): routes of other mounts cannot match its
+ * path, so it matches what an app of every mount would (test/http/mounts.test.ts checks each mount's
+ * keys against its routes).
  */
 export const MOUNTS: readonly Mount[] = [
-  { at: '/api', keys: ['api/'], load: async () => (await import('./modules/api-index')).apiIndexRouter },
-  { at: '/api', keys: ['api/health'], load: async () => (await import('./modules/health')).healthRouter },
-  { at: '/api', keys: ['api/products'], load: async () => (await import('./modules/products')).productsRouter },
-  { at: '/api', keys: ['api/products'], load: async () => (await import('./modules/media')).mediaRouter },
-  { at: '/api', keys: ['api/categories'], load: async () => (await import('./modules/categories')).categoriesRouter },
-  { at: '/api', keys: ['api/brands'], load: async () => (await import('./modules/brands')).brandsRouter },
-  { at: '/api', keys: ['api/auth'], load: async () => (await import('./modules/auth')).authRouter },
-  { at: '/api', keys: ['api/customers'], load: async () => (await import('./modules/customers')).customersRouter },
-  { at: '/api', keys: ['api/customer-groups'], load: async () => (await import('./modules/customer-groups')).customerGroupsRouter },
-  { at: '/api', keys: ['api/users'], load: async () => (await import('./modules/users')).usersRouter },
-  { at: '/api', keys: ['api/vendors'], load: async () => (await import('./modules/vendors')).vendorsRouter },
-  { at: '/api', keys: ['api/roles'], load: async () => (await import('./modules/roles')).rolesRouter },
-  { at: '/api', keys: ['api/settings'], load: async () => (await import('./modules/api-keys')).apiKeysRouter },
-  { at: '/api', keys: ['api/settings'], load: async () => (await import('./modules/settings')).settingsRouter },
-  { at: '/api', keys: ['api/settings'], load: async () => (await import('./modules/shipping')).shippingRouter },
-  { at: '/api', keys: ['api/coupons'], load: async () => (await import('./modules/coupons')).couponsRouter },
-  { at: '/api', keys: ['api/price-lists'], load: async () => (await import('./modules/price-lists')).priceListsRouter },
-  { at: '/api', keys: ['api/promotions'], load: async () => (await import('./modules/promotions')).promotionsRouter },
-  { at: '/api', keys: ['api/gift-cards'], load: async () => (await import('./modules/gift-cards')).giftCardsRouter },
-  { at: '/api', keys: ['api/carts'], load: async () => (await import('./modules/carts')).cartsRouter },
-  { at: '/api', keys: ['api/orders'], load: async () => (await import('./modules/orders')).ordersRouter },
-  { at: '/api', keys: ['api/orders', 'api/payments'], load: async () => (await import('./modules/payments')).paymentsRouter },
-  { at: '/api', keys: ['api/orders', 'api/shipments'], load: async () => (await import('./modules/shipments')).shipmentsRouter },
-  { at: '/api', keys: ['api/orders', 'api/returns'], load: async () => (await import('./modules/returns')).returnsRouter },
-  { at: '/api', keys: ['api/inventory'], load: async () => (await import('./modules/inventory')).inventoryRouter },
-  { at: '/api', keys: ['api/webhooks'], load: async () => (await import('./modules/webhooks')).webhooksRouter },
+  ...MODULES.flatMap((module): readonly Mount[] => module.routers),
   { at: '/admin', keys: ['admin'], load: async (redispatch) => (await import('./admin')).createAdminRouter(redispatch) },
-  { at: '/api', keys: ['api/notifications'], load: async () => (await import('./modules/notifications')).notificationsRouter },
-  { at: '/api', keys: ['api/pages'], load: async () => (await import('./modules/pages')).pagesRouter },
-  { at: '/api', keys: ['api/menus'], load: async () => (await import('./modules/menus')).menusRouter },
-  { at: '/api', keys: ['api/banners'], load: async () => (await import('./modules/banners')).bannersRouter },
-  { at: '/api', keys: ['api/audit-log'], load: async () => (await import('./modules/audit-log')).auditLogRouter },
-  { at: '/api', keys: ['api/events'], load: async () => (await import('./modules/events')).eventsRouter },
-  { at: '/api', keys: ['api/reports'], load: async () => (await import('./modules/reports')).reportsRouter },
-  { at: '/api', keys: ['api/imports', 'api/products'], load: async () => (await import('./modules/imports')).importsRouter },
   { at: '/docs', keys: ['docs'], load: async () => (await import('./docs')).docsRouter },
-  { at: '/', keys: ['media'], load: async () => (await import('./modules/media')).mediaFilesRouter },
 ];
 
 /** `api/<segment>` for a path under `/api` (`api/` for the index), else its first segment: which mounts can answer it. */

@@ -62,9 +62,9 @@ function reachedFrom(entry: string): Set<string> {
 
 describe("the Worker's startup", () => {
   // Each router is loaded by its mount on the first request that needs it (src/mounts.ts), the queue
-  // consumers and crons on their first batch or run: none of them, nor a module's schemas, at startup.
+  // consumers and crons on their first batch or run: none of them, nor a module's schemas or event payloads, at startup.
   const loadedOnUse =
-    /^src\/(modules\/[\w-]+\/(index|[\w.-]+\.(routes|schemas|handlers))\.tsx?|admin\/index\.tsx|docs\/(index|api-document)\.ts|queues\/.*|scheduled\.ts|webhooks\/openapi-webhooks\.ts)$/;
+    /^src\/(modules\/[\w-]+\/(index|[\w.-]+\.(routes|schemas|handlers|events))\.tsx?|admin\/index\.tsx|docs\/(index|api-document|openapi-webhooks)\.ts|queues\/.*|scheduled\.ts)$/;
 
   it('evaluates no router, schema, handler, queue consumer or cron', () => {
     const reached = reachedFrom('src/index.ts');

@@ -1,5 +1,6 @@
 import { getTableColumns, is } from 'drizzle-orm';
 import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { AUDITED_TABLES, NOT_AUDITED } from '../modules/registry';
 import * as schema from './schema';
 
 /**
@@ -9,53 +10,14 @@ import * as schema from './schema';
  * panel, code not written yet) in the same transaction as the write, with before and after values
  * read from OLD and NEW.
  *
- * Every table of the schema is either audited (with the resource name the log shows) or listed in
- * NOT_AUDITED with the reason; test/audit/triggers.node.test.ts fails on a table in neither, and on
+ * Every table of the schema is either audited (with the resource name the log shows) or not audited
+ * with the reason, as the module owning it declares (its module.ts; src/modules/registry.ts gathers them); test/audit/triggers.node.test.ts fails on a table in neither, and on
  * a trigger that no longer matches its table's columns. After changing an audited table, run
  * `npm run db:audit-triggers` (inside the migration lock) to generate the migration that recreates them.
  */
 
-/** Audited tables and the resource name their rows are logged under. */
-export const AUDITED_TABLES: Record<string, string> = {
-  categories: 'category',
-  brands: 'brand',
-  vendors: 'vendor',
-  products: 'product',
-  product_variants: 'variant',
-  product_categories: 'product_category',
-  product_media: 'product_media',
-  roles: 'role',
-  users: 'user',
-  addresses: 'address',
-  api_keys: 'api_key',
-  store_settings: 'settings',
-  currencies: 'currency',
-  tax_classes: 'tax_class',
-  tax_rates: 'tax_rate',
-  shipping_zones: 'shipping_zone',
-  shipping_methods: 'shipping_method',
-  carts: 'cart',
-  cart_lines: 'cart_line',
-  orders: 'order',
-  order_lines: 'order_line',
-  payments: 'payment',
-  refunds: 'refund',
-  shipments: 'shipment',
-  shipment_lines: 'shipment_line',
-  webhook_endpoints: 'webhook',
-  notification_templates: 'notification_template',
-  pages: 'page',
-  menus: 'menu',
-  banners: 'banner',
-  returns: 'return',
-  return_lines: 'return_line',
-  gift_cards: 'gift_card',
-  customer_groups: 'customer_group',
-  customer_group_members: 'customer_group_member',
-  price_lists: 'price_list',
-  price_list_prices: 'price_list_price',
-  promotions: 'promotion',
-};
+/** Audited tables and the resource name their rows are logged under: each module declares its own (module.ts, `tables`). */
+export { AUDITED_TABLES, NOT_AUDITED };
 
 /**
  * Rows of an audited table logged under another resource name when a boolean column is set: a
@@ -74,51 +36,6 @@ function resourceExpression(table: string, row: 'NEW' | 'OLD'): string {
   const resource = `'${AUDITED_TABLES[table]}'`;
   return byRow ? `iif(${row}.\`${byRow.column}\` = 1, '${byRow.resource}', ${resource})` : resource;
 }
-
-/** Tables whose writes are not audited, and why. */
-export const NOT_AUDITED: Record<string, string> = {
-  audit_log: 'the log itself (append-only)',
-  refund_lines: "a refund's lines, written with the refund (which is audited)",
-  store_credit_entries: 'a ledger itself: every change of a store credit balance, with who made it',
-  store_credit_balances: 'the sums of store_credit_entries, kept by a trigger',
-  gift_card_transactions: "a ledger itself: every change of a gift card's balance, with who made it",
-  cart_gift_cards: 'gift cards applied to a cart, bookkeeping of the cart',
-  audit_context: 'who is writing, for the triggers; lives only inside a transaction',
-  events: 'the outbox: itself a record of domain events',
-  event_positions: "the events' position counter, kept by their insert trigger",
-  product_status_counts: 'derived counters kept by triggers',
-  category_product_counts: 'derived counters kept by triggers',
-  category_tree: 'the category hierarchy as pairs, derived from categories.parent_id by triggers',
-  product_facet_counts: 'derived counters kept by triggers',
-  product_search_rows: "the full-text index's row number of each product, kept by triggers with the index (migrations/0030_product_search.sql)",
-  sales_days: 'sales by day, derived from orders and refunds by triggers',
-  product_sales_days: 'product sales by day, derived from order lines by triggers',
-  product_sales_months: 'product sales by month, derived from order lines by triggers',
-  imports: 'a product import and its progress; the products it writes are audited',
-  import_chunks: 'validated rows waiting for the import queue',
-  import_failures: "an import's rejected rows, kept with it",
-  category_listing: 'every product under every category with its sort columns, derived from links, category_tree and products by triggers',
-  media_unused: 'bookkeeping of stored files no image uses, deleted from R2 (src/modules/media/media.objects.ts)',
-  product_related_refresh: 'always empty: rebuild requests for products.related, applied by a trigger',
-  catalogue_version: 'a version number bumped by triggers',
-  quote_version: 'a version number bumped by triggers',
-  write_guards: 'never holds a row: assertions a batch makes, checked and dropped by a trigger',
-  idempotency_keys: 'request bookkeeping (stored responses)',
-  provider_events: "a payment provider's webhook events, recorded once handled (their effects on payments and refunds are audited)",
-  order_status_history: "a history itself; the order's status change is audited on the order",
-  inventory_adjustments: 'a stock history itself; the stock change is audited on the variant',
-  promotion_usages: "bookkeeping of placed orders; the promotion's timesUsed change is audited",
-  coupons: 'emptied by migration 0070: coupons are promotions rows; dropped in a later release',
-  coupon_usages: 'emptied by migration 0070: coupons are promotions rows; dropped in a later release',
-  webhook_deliveries: 'delivery bookkeeping written by the queue consumers',
-  webhook_attempts: 'delivery bookkeeping written by the queue consumers',
-  webhook_replays: 'a replay of past events to an endpoint and its progress, written by the replay queue; the endpoint itself is audited',
-  notifications: 'a log of messages sent, written by the notification pipeline',
-  password_reset_tokens: 'credential bookkeeping (token hashes)',
-  cart_recoveries: "bookkeeping of cart reminders' links, written by the cron and redeemed by the shopper (src/modules/carts/recovery.ts)",
-  admin_sessions: 'sign-in bookkeeping of the admin panel (token hashes)',
-  login_failures: 'sign-in bookkeeping (lock-outs)',
-};
 
 /** Fields left out of every diff: bookkeeping that changes on every write or by itself. */
 const IGNORED_FIELDS: Record<string, string[]> = {

@@ -1,12 +1,12 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
 import { FIELDS_SELECTION_EXTENSION } from '../lib/query/list-query';
-import { registerEventWebhooks } from '../webhooks/openapi-webhooks';
+import { registerEventWebhooks } from './openapi-webhooks';
 import { openApiDocument } from './openapi-document';
 import { LATEST_VERSION } from '../versions/versions';
 
 /** `/api/openapi.json` over every route of `app`, with the security schemes and the events it sends. */
-export function documentApp(app: OpenAPIHono<AppEnv>) {
+export async function documentApp(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
@@ -18,7 +18,7 @@ export function documentApp(app: OpenAPIHono<AppEnv>) {
     description:
       'A publishable key (`pk_...`, `Authorization: Bearer pk_...`): safe in a web page, it can do what a shopper without an account can, only from the web origins it lists (403 from another), and is counted per shopper network. A signed-in shopper sends its own token instead.',
   });
-  registerEventWebhooks(app);
+  await registerEventWebhooks(app);
   app.get(
     '/api/openapi.json',
     openApiDocument(app, (origin) => ({

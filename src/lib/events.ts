@@ -2,12 +2,11 @@ import type { SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { compiledInsert } from '../db/compiled';
 import { events } from '../db/schema';
-import type { EventData } from '../webhooks/event-payloads';
 import { ID_PREFIX, newId } from './ids';
-import type { EventType } from './event-types';
+import type { EventData, EventType } from './event-types';
 import { insertWhere } from './insert-where';
 
-export { EVENT_TYPES, type EventType, PING_EVENT } from './event-types';
+export { type EventData, type EventType, PING_EVENT } from './event-types';
 
 /** Columns the insert's trigger fills in (migrations/0061_events_api.sql): where the event stands, what it is about, its number for that. */
 const SET_BY_TRIGGER = { position: null, resourceId: null, sequence: null };
@@ -15,7 +14,7 @@ const SET_BY_TRIGGER = { position: null, resourceId: null, sequence: null };
 /**
  * The outbox insert for one domain event. It returns the statement rather than running it: the
  * caller puts it in the same `db.batch([...])` as the change that causes the event, so both commit
- * together or not at all. `data` is type-checked against the kind's schema (src/webhooks/event-payloads.ts)
+ * together or not at all. `data` is type-checked against the kind's schema (its module's `<name>.events.ts`)
  * and not parsed: writes stay fast, and test/webhooks/event-payloads.test.ts checks what is stored.
  */
 export function outboxEvent<T extends EventType>(db: Database, type: T, data: EventData<T>, now = new Date()) {

@@ -1,38 +1,13 @@
 /**
  * The permissions a role or an API key can hold: `resource:action`, `resource:*` (every action on
- * one resource) or `*` (everything). Declared here so a typo (`product:write`) is refused when a
- * role or key is written instead of silently granting nothing.
+ * one resource) or `*` (everything). The resources are the modules': each module.ts declares the
+ * ones it introduces (money surfaces each their own, so no coarser permission reaches them by
+ * accident), and src/modules/registry.ts lists them. Known here so a typo (`product:write`) is
+ * refused when a role or key is written instead of silently granting nothing.
  */
-export const PERMISSION_RESOURCES = [
-  'products',
-  'categories',
-  'brands',
-  'inventory',
-  'orders',
-  'payments',
-  'shipments',
-  'carts',
-  'customers',
-  'users',
-  'vendors',
-  'roles',
-  'settings',
-  'api-keys',
-  'coupons',
-  'webhooks',
-  'notifications',
-  'content',
-  'audit-log',
-  'reports',
-  'events',
-  // Money surfaces, each its own resource so no coarser permission reaches them by accident; the
-  // built-in vendor role holds none (migration 0072 granted them to whoever could act on them before).
-  'price-lists',
-  'promotions',
-  'gift-cards',
-  'store-credit',
-  'returns',
-] as const;
+import { PERMISSION_RESOURCES } from '../modules/registry';
+
+export { PERMISSION_RESOURCES };
 export const PERMISSION_ACTIONS = ['read', 'write'] as const;
 /**
  * Permissions outside resource × read/write: `storefront:buyer-ip` lets a server-side storefront's

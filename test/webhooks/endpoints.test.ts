@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../src/db/schema';
-import { EVENT_TYPES } from '../../src/lib/events';
+import { EVENT_TYPES } from '../../src/modules/registry';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service';
 import { adminKey, api, db, expectError, insertUser, uid } from '../helpers';
 

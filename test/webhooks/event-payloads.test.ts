@@ -2,10 +2,11 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { carts, events } from '../../src/db/schema';
-import { EVENT_TYPES, type EventType, PING_EVENT } from '../../src/lib/events';
+import { type EventType, PING_EVENT } from '../../src/lib/events';
+import { EVENT_TYPES, eventKinds } from '../../src/modules/registry';
 import { runScheduled } from '../../src/scheduled';
-import { EVENT_KINDS, PING_KIND } from '../../src/webhooks/event-payloads';
-import { eventEnvelopeSchema } from '../../src/webhooks/openapi-webhooks';
+import { PING_KIND } from '../../src/webhooks/ping';
+import { eventEnvelopeSchema } from '../../src/docs/openapi-webhooks';
 import { eventPayload } from '../../src/webhooks/payload';
 import { adminKey, api, createProduct, db, insertUser, TEST_PASSWORD, uid } from '../helpers';
 import { confirmIntent, deliver, signedEvent } from '../payments/stripe-fake';
@@ -96,9 +97,10 @@ it('emits every event kind with data that parses strictly against its schema, in
   await post(`/api/webhooks/${endpoint.id}/test`, {});
 
   const rows = await db().select().from(events);
+  const kinds = await eventKinds();
   const seen = new Set<string>();
   for (const row of rows) {
-    const kind = row.type === PING_EVENT ? PING_KIND : EVENT_KINDS[row.type as EventType];
+    const kind = row.type === PING_EVENT ? PING_KIND : kinds[row.type as EventType];
     expect(kind, `an event of unknown kind ${row.type}`).toBeDefined();
     const parsed = kind.data.strict().safeParse(row.data);
     expect(parsed.error?.issues, `${row.type} ${JSON.stringify(row.data)}`).toBeUndefined();
@@ -107,7 +109,7 @@ it('emits every event kind with data that parses strictly against its schema, in
     expect(parsed.data, row.type).toEqual(row.data);
     const envelope = JSON.parse(eventPayload(row));
     expect(
-      eventEnvelopeSchema(row.type as EventType | typeof PING_EVENT)
+      eventEnvelopeSchema(row.type as EventType | typeof PING_EVENT, kinds)
         .strict()
         .safeParse(envelope).error?.issues,
       row.type,

@@ -1,5 +1,5 @@
 import type { Pagination } from '../../lib/envelope';
-import { EVENT_TYPES } from '../../lib/events';
+import { EVENT_TYPES } from '../../modules/registry';
 import type { Delivery } from '../../modules/webhooks/deliveries.schemas';
 import type { Replay } from '../../modules/webhooks/replays.schemas';
 import type { WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';

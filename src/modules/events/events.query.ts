@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { eq, inArray, like, or, sql } from 'drizzle-orm';
 import { events } from '../../db/schema';
-import { EVENT_TYPES } from '../../lib/event-types';
+import { EVENT_TYPES } from '../registry';
 import { defineListQuery, exactFilter, fieldTreeFromSchema, type FilterSpec, instantAfterFilter, instantBeforeFilter } from '../../lib/query';
 import { EventSchema } from './events.schemas';
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { EVENT_TYPES } from '../../lib/event-types';
+import { EVENT_TYPES } from '../registry';
 import { Timestamp } from '../../lib/schemas';
 
 /**

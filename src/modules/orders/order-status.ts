@@ -42,7 +42,7 @@ export function assertTransition(from: OrderStatus, to: OrderStatus): void {
  */
 export const orderNumberOf = (order: Pick<OrderRow, 'number'>) => order.number as number;
 
-/** The data of every `order.*` event (src/webhooks/event-payloads.ts): amounts in major units, as everywhere outside. */
+/** The data of every `order.*` event (its module's `<name>.events.ts`): amounts in major units, as everywhere outside. */
 export function orderEventData(order: Pick<OrderRow, 'id' | 'number' | 'customerId' | 'email' | 'total' | 'currency' | 'minorUnits' | 'status'>) {
   return {
     orderId: order.id,

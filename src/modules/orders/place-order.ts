@@ -18,7 +18,7 @@ import {
 import { GUARDS, violatedGuard, withGuards } from '../../lib/db-guards';
 import { ApiError, detailOf } from '../../lib/errors';
 import { newEventId } from '../../lib/events';
-import type { EventData } from '../../webhooks/event-payloads';
+import type { EventData } from '../../lib/events';
 import { ID_PREFIX, newId, newIds } from '../../lib/ids';
 import { CONFIG_DEFAULTS, config, type Vars } from '../../config';
 import { stockChangeStatements } from '../inventory/stock';

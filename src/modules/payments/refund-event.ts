@@ -1,9 +1,9 @@
 import type { OrderRow, RefundRow } from '../../db/schema';
 import { toMajor } from '../../lib/money';
 import { orderNumberOf } from '../orders/order-status';
-import type { EventData } from '../../webhooks/event-payloads';
+import type { EventData } from '../../lib/events';
 
-/** What `refund.created` and `payment.refunded` say of a refund (src/webhooks/event-payloads.ts). */
+/** What `refund.created` and `payment.refunded` say of a refund (payments.events.ts). */
 export function refundEventData(
   refund: Pick<RefundRow, 'id' | 'paymentId' | 'amount' | 'currency' | 'destination' | 'returnId' | 'shippingAmount'>,
   order: Pick<OrderRow, 'id' | 'number' | 'minorUnits'>,

@@ -83,7 +83,7 @@ export async function getReturn(db: Database, id: string, reach: OrderReach): Pr
   return toReturn(row, (await linesOf(db, [id], reach)).get(id) ?? []);
 }
 
-/** The data of the `return.*` events (src/webhooks/event-payloads.ts). */
+/** The data of the `return.*` events (its module's `<name>.events.ts`). */
 function returnEventData(row: Pick<ReturnRow, 'id' | 'orderId' | 'customerId'>, order: Pick<OrderRow, 'number'>, lines: ReturnLine[]) {
   return {
     returnId: row.id,

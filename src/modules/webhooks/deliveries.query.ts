@@ -1,5 +1,6 @@
 import { WEBHOOK_DELIVERY_STATUSES, webhookDeliveries } from '../../db/schema';
-import { EVENT_TYPES, PING_EVENT } from '../../lib/events';
+import { PING_EVENT } from '../../lib/events';
+import { EVENT_TYPES } from '../registry';
 import { createdAfterFilter, createdBeforeFilter, defineListQuery, enumFilter, fieldTreeFromSchema } from '../../lib/query';
 import { DeliverySchema } from './deliveries.schemas';
 

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { EVENT_TYPES, PING_EVENT } from '../../lib/events';
+import { PING_EVENT } from '../../lib/events';
+import { EVENT_TYPES } from '../registry';
 
 /** Subscribes to every event kind, present and future. */
 export const ALL_EVENTS = '*';

@@ -1,9 +1,11 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../env';
-import { EVENT_TYPES, type EventType, PING_EVENT } from '../lib/events';
+import type { EventKind } from '../lib/define-module';
+import { type EventType, PING_EVENT } from '../lib/events';
 import { Timestamp } from '../lib/schemas';
 import { EventSchema } from '../modules/events/events.schemas';
-import { EVENT_KINDS, PING_KIND } from './event-payloads';
+import { EVENT_TYPES, eventKinds } from '../modules/registry';
+import { PING_KIND } from '../webhooks/ping';
 
 /** `order.placed` -> `OrderPlaced`, `gift_card.issued` -> `GiftCardIssued`: the stem of its components' names (`OrderPlacedEvent`, `OrderPlacedEventData`). */
 export const eventComponentStem = (type: string) =>
@@ -13,8 +15,8 @@ export const eventComponentStem = (type: string) =>
     .join('');
 
 /** The body of a delivery of `type` (src/webhooks/payload.ts): `{ id, event, data, timestamp, position, resourceId, sequence }`. */
-export function eventEnvelopeSchema(type: EventType | typeof PING_EVENT) {
-  const kind = type === PING_EVENT ? PING_KIND : EVENT_KINDS[type];
+export function eventEnvelopeSchema(type: EventType | typeof PING_EVENT, kinds: Record<EventType, EventKind>) {
+  const kind = type === PING_EVENT ? PING_KIND : kinds[type];
   const stem = eventComponentStem(type);
   return z
     .object({
@@ -50,12 +52,13 @@ const SIGNATURE_HEADERS = z.object({
 /**
  * The OpenAPI document's `webhooks`: one entry per event kind and `ping`, named by the kind, each
  * POSTing its envelope (named components `<Kind>Event` and `<Kind>EventData`) with the signature
- * headers. Generated from the same schemas as outboxEvent's types, so the document and the
+ * headers. Generated from the modules' event schemas (their `<name>.events.ts`, loaded through src/modules/registry.ts), the same as outboxEvent's types, so the document and the
  * publisher cannot disagree; the clients' typed event payloads are generated from these entries.
  */
-export function registerEventWebhooks(app: OpenAPIHono<AppEnv>): void {
+export async function registerEventWebhooks(app: OpenAPIHono<AppEnv>): Promise<void> {
+  const kinds = await eventKinds();
   for (const type of [...EVENT_TYPES, PING_EVENT] as const) {
-    const kind = type === PING_EVENT ? PING_KIND : EVENT_KINDS[type];
+    const kind = type === PING_EVENT ? PING_KIND : kinds[type];
     app.openAPIRegistry.registerWebhook({
       method: 'post',
       path: type,
@@ -65,7 +68,7 @@ export function registerEventWebhooks(app: OpenAPIHono<AppEnv>): void {
       description: `${kind.description} Verify the signature over the raw body before anything else (docs/webhooks.md). Any 2xx answer is success; anything else is retried with backoff for more than 24 hours.`,
       request: {
         headers: SIGNATURE_HEADERS,
-        body: { required: true, content: { 'application/json': { schema: eventEnvelopeSchema(type) } } },
+        body: { required: true, content: { 'application/json': { schema: eventEnvelopeSchema(type, kinds) } } },
       },
       // The store sends no credential: the signature headers are how a receiver knows the request is the store's.
       security: [],

@@ -1,0 +1,9 @@
+import { defineModule } from '../../lib/define-module';
+
+export default defineModule({
+  name: 'banners',
+  routers: [{ at: '/api', keys: ['api/banners'], load: async () => (await import('./index')).bannersRouter }],
+  tables: {
+    audited: { banners: 'banner' },
+  },
+});

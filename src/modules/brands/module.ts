@@ -1,0 +1,10 @@
+import { defineModule } from '../../lib/define-module';
+
+export default defineModule({
+  name: 'brands',
+  routers: [{ at: '/api', keys: ['api/brands'], load: async () => (await import('./index')).brandsRouter }],
+  permissions: ['brands'],
+  tables: {
+    audited: { brands: 'brand' },
+  },
+});

@@ -1,0 +1,6 @@
+import { defineModule } from '../../lib/define-module';
+
+export default defineModule({
+  name: 'health',
+  routers: [{ at: '/api', keys: ['api/health'], load: async () => (await import('./index')).healthRouter }],
+});

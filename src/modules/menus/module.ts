@@ -1,0 +1,9 @@
+import { defineModule } from '../../lib/define-module';
+
+export default defineModule({
+  name: 'menus',
+  routers: [{ at: '/api', keys: ['api/menus'], load: async () => (await import('./index')).menusRouter }],
+  tables: {
+    audited: { menus: 'menu' },
+  },
+});

@@ -1,0 +1,10 @@
+import { defineModule } from '../../lib/define-module';
+
+export default defineModule({
+  name: 'users',
+  routers: [{ at: '/api', keys: ['api/users'], load: async () => (await import('./index')).usersRouter }],
+  permissions: ['users'],
+  tables: {
+    audited: { users: 'user' },
+  },
+});

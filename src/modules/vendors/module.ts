@@ -1,0 +1,10 @@
+import { defineModule } from '../../lib/define-module';
+
+export default defineModule({
+  name: 'vendors',
+  routers: [{ at: '/api', keys: ['api/vendors'], load: async () => (await import('./index')).vendorsRouter }],
+  permissions: ['vendors'],
+  tables: {
+    audited: { vendors: 'vendor' },
+  },
+});
