@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { type CartLineRow, type CartRow, cartLines, carts, promotions } from '../../db/schema';
 import { ApiError, type FieldProblem, problemOf } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
-import { taxBreakdown } from '../../lib/tax-breakdown';
+import { taxBreakdown } from '../checkout/tax-breakdown';
 import { appliedCode, type Quote, quote } from '../orders/quote';
 import type { Cart } from './carts.schemas';
 import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { type OrderLineRow, type OrderRow, orderLines, orders } from '../../db/schema';
 import { toMajor } from '../../lib/money';
-import { taxBreakdown } from '../../lib/tax-breakdown';
+import { taxBreakdown } from '../checkout/tax-breakdown';
 import type { OrderReach } from './orders.access';
 
 /**

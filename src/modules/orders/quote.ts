@@ -23,7 +23,7 @@ import {
   taxRates,
 } from '../../db/schema';
 import { ApiError, detailOf, type FieldProblem } from '../../lib/errors';
-import { inCurrency, type PricedTotals, priceLines, type PricingContext } from '../../lib/pricing';
+import { inCurrency, type PricedTotals, priceLines, type PricingContext } from '../checkout/pricing';
 import { type Shipping, type ShippingInputs, shippingFor } from '../shipping/shipping-choice';
 import { cartWeight } from '../shipping/rates';
 import { pricingTax } from './tax-rates';
