@@ -4,7 +4,7 @@ import { type CartLineRow, type CartRow, cartLines, carts, promotions } from '..
 import { ApiError, type FieldProblem, problemOf } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
 import { taxBreakdown } from '../checkout/tax-breakdown';
-import { appliedCode, type Quote, quote } from '../orders/quote';
+import { appliedCode, type Quote, quote } from '../checkout/quote';
 import type { Cart } from './carts.schemas';
 import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
 import { appliedCardsOf, giftCardsView } from '../gift-cards/applied-gift-cards';

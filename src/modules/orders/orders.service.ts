@@ -10,7 +10,7 @@ import { orderForChange, toOrder } from './orders.read';
 import type { CreateOrderInput, OrderDetail, UpdateOrderInput } from './orders.schemas';
 import { customerKeyOf, notEnoughStock, placeOrder } from './place-order';
 import { type Orderer, placementFor } from './placement';
-import { type Quote, quote } from './quote';
+import { type Quote, quote } from '../checkout/quote';
 
 export { getOrder, listOrders } from './orders.read';
 

@@ -24,8 +24,8 @@ import { CONFIG_DEFAULTS, config, type Vars } from '../../config';
 import { stockChangeStatements } from '../inventory/stock';
 import { settleNothingOwed } from '../payments/settle';
 import { placedEventData } from './order-status';
-import { forgetQuoteInputs, keepQuoteInputs, keptQuoteInputs } from './quote-inputs';
-import { appliedCode, type QuoteInputs, type QuoteRequest, quoteFrom, readQuoteInputs } from './quote';
+import { forgetQuoteInputs, keepQuoteInputs, keptQuoteInputs } from '../checkout/quote-inputs';
+import { appliedCode, type QuoteInputs, type QuoteRequest, quoteFrom, readQuoteInputs } from '../checkout/quote';
 
 export interface PlaceOrderInput {
   /** The customer's account, or null for a guest order (then `email` is the contact). */

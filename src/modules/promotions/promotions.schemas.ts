@@ -5,7 +5,7 @@ import { Instant, Timestamp } from '../../lib/schemas';
 import { CouponCode, OwnMinSubtotal } from '../coupons/coupons.schemas';
 import { currencyEntries } from '../settings/currency-amounts';
 import { CurrencyCode } from '../settings/currencies.schemas';
-import { NOT_APPLICABLE_CONDITIONS } from './promotion-types';
+import { NOT_APPLICABLE_CONDITIONS } from '../checkout/promotion-types';
 
 /** Most ids one list of a promotion holds: D1 binds at most 100 parameters per statement. */
 export const MAX_PROMOTION_IDS = 100;

@@ -23,14 +23,14 @@ import {
   taxRates,
 } from '../../db/schema';
 import { ApiError, detailOf, type FieldProblem } from '../../lib/errors';
-import { inCurrency, type PricedTotals, priceLines, type PricingContext } from '../checkout/pricing';
-import { type Shipping, type ShippingInputs, shippingFor } from '../shipping/shipping-choice';
-import { cartWeight } from '../shipping/rates';
+import { inCurrency, type PricedTotals, priceLines, type PricingContext } from './pricing';
+import { type Shipping, type ShippingInputs, shippingFor } from './shipping-choice';
+import { cartWeight } from './shipping-rates';
 import { pricingTax } from './tax-rates';
-import { type CustomerPrice, customerIdOfKey, customerPricesRead, listedUnitPrice, ownOrListed } from '../price-lists/customer-prices';
+import { type CustomerPrice, customerIdOfKey, customerPricesRead, listedUnitPrice, ownOrListed } from './customer-prices';
 import { notApplicableError, promotionsOfQuote } from './quote-promotions';
-import { applyPromotions } from '../promotions/promotion-engine';
-import type { AppliedPromotion, LineDiscount } from '../promotions/promotion-types';
+import { applyPromotions } from './promotion-engine';
+import type { AppliedPromotion, LineDiscount } from './promotion-types';
 
 /**
  * Prices a list of variants and quantities as the store sells them now: catalogue prices (a customer's

@@ -1,4 +1,4 @@
-import { convertMinor } from '../checkout/rates';
+import { convertMinor } from './rates';
 import type { CartLine, ProductSet, Promotion, PromotionContext } from './promotion-types';
 
 /**
