@@ -27,7 +27,7 @@ export const storeSettings = sqliteTable('store_settings', {
   lowStockThreshold: integer('low_stock_threshold').notNull().default(5),
   /**
    * Retired: read once, by migration 0050, into the "Standard" shipping method, which the deprecated
-   * settings fields of these names now read and write (src/modules/shipping/legacy-settings.ts).
+   * settings fields of these names now read and write (src/modules/settings/legacy-shipping-settings.ts).
    */
   shippingFlatRate: integer('shipping_flat_rate').notNull().default(0),
   /** Retired with shippingFlatRate. */

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client';
 import type { Principal } from '../../lib/access';
 import { toMajor } from '../../lib/money';
-import type { Product, Variant } from '../products/products.schemas';
+import type { Product, Variant } from './products.schemas';
 import { CUSTOMER_ROLE } from '../customers/customers.service';
 import { type CustomerPrice, customerPricesRead, listedUnitPrice } from '../checkout/customer-prices';
 
