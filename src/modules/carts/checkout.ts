@@ -6,8 +6,8 @@ import { type PlacedOrder, placeOrder } from '../orders/place-order';
 import { cartCodeRead, cartLinesOf } from './cart-view';
 import type { CheckoutInput } from './carts.schemas';
 import { assertActive } from './carts.service';
-import { spendAppliedGiftCards } from '../gift-cards/cart-gift-cards';
-import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
+import { spendAppliedGiftCards } from './cart-gift-cards';
+import type { GiftCardSettings } from '../ledger/bought-gift-cards';
 import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
 
 /**

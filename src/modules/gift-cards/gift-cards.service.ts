@@ -6,8 +6,8 @@ import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
 import { listTable, type ParsedListQuery } from '../../lib/query';
-import { amountInMinor } from '../payments/amounts';
-import { giftCardCode, hashGiftCardCode, last4Of, normalisedCode } from './gift-card-code';
+import { amountInMinor } from '../ledger/amounts';
+import { giftCardCode, hashGiftCardCode, last4Of, normalisedCode } from '../ledger/gift-card-code';
 import { giftCardListQuery } from './gift-cards.query';
 import type { CreateGiftCardInput, GiftCard, GiftCardViewStatus, UpdateGiftCardInput } from './gift-cards.schemas';
 

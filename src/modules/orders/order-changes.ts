@@ -3,9 +3,9 @@ import type { Database } from '../../db/client';
 import { type OrderLineRow, type OrderRow, type OrderStatus, orders, promotionUsages, promotions } from '../../db/schema';
 import { withGuards } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
-import { cancellationRevocations, spentCardOfOrder } from '../gift-cards/revoke-bought-cards';
+import { cancellationRevocations, spentCardOfOrder } from '../ledger/revoke-bought-cards';
 import { stockChangeStatements } from '../inventory/stock';
-import { assertTransition, type StatusChange, statusChangeStatements } from './order-status';
+import { assertTransition, type StatusChange, statusChangeStatements } from '../ledger/order-status';
 
 /**
  * Status changes of an order from the orders API, each one D1 batch. Every batch starts with a

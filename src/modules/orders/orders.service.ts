@@ -4,7 +4,7 @@ import { orders } from '../../db/schema';
 import { ApiError, type ErrorDetail } from '../../lib/errors';
 import type { Principal } from '../../lib/access';
 import { assertCancellable, cancellationStatements, runCancellation, runStatusChange, statusStatements } from './order-changes';
-import { assertTransition } from './order-status';
+import { assertTransition } from '../ledger/order-status';
 import { ALL_ORDERS, type OrderReach } from './orders.access';
 import { orderForChange, toOrder } from './orders.read';
 import type { CreateOrderInput, OrderDetail, UpdateOrderInput } from './orders.schemas';

@@ -22,8 +22,8 @@ import type { EventData } from '../../webhooks/event-payloads';
 import { ID_PREFIX, newId, newIds } from '../../lib/ids';
 import { CONFIG_DEFAULTS, config, type Vars } from '../../config';
 import { stockChangeStatements } from '../inventory/stock';
-import { settleNothingOwed } from '../payments/settle';
-import { placedEventData } from './order-status';
+import { settleNothingOwed } from '../ledger/settle';
+import { placedEventData } from '../ledger/order-status';
 import { forgetQuoteInputs, keepQuoteInputs, keptQuoteInputs } from '../checkout/quote-inputs';
 import { appliedCode, type QuoteInputs, type QuoteRequest, quoteFrom, readQuoteInputs } from '../checkout/quote';
 

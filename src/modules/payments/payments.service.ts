@@ -6,13 +6,13 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
 import { type AnyFilters, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
-import { amountInMinor } from './amounts';
+import { amountInMinor } from '../ledger/amounts';
 import type { CreatePaymentInput, Payment } from './payments.schemas';
-import { type PaymentProvider, ProviderUnavailable } from './providers/provider';
+import { type PaymentProvider, ProviderUnavailable } from '../ledger/payment-provider';
 import { paymentProvider } from './providers/registry';
 import type { StripeSettings } from './providers/stripe';
-import { recordCharge, type SettlingCharge } from './settle';
-import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
+import { recordCharge, type SettlingCharge } from '../ledger/settle';
+import type { GiftCardSettings } from '../ledger/bought-gift-cards';
 
 import { findOrder } from '../orders/orders.read';
 

@@ -4,13 +4,13 @@ import type { Database } from '../../db/client';
 import { orders, type PaymentRow, payments, providerEvents, type RefundRow, refunds } from '../../db/schema';
 import { ApiError, detailOf } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
-import { orderNumberOf } from '../orders/order-status';
+import { orderNumberOf } from '../ledger/order-status';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
 import { type StripeSettings, chargeOutcome, fromStripeAmount, stripeClient, stripeProvider } from './providers/stripe';
-import { recordCharge, recordRefund } from './settle';
-import { refundCreatedData } from './refund-event';
-import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
+import { recordCharge, recordRefund } from '../ledger/settle';
+import { refundCreatedData } from '../ledger/refund-event';
+import type { GiftCardSettings } from '../ledger/bought-gift-cards';
 
 import { config } from '../../config';
 

@@ -2,9 +2,9 @@ import type { RefundRow } from '../../../db/schema';
 import { ApiError } from '../../../lib/errors';
 import type { Database } from '../../../db/client';
 import { exchangeProvider } from './exchange';
-import { giftCardProvider, giftCardProviderWith } from './gift-card';
+import { giftCardProvider, giftCardProviderWith } from '../../ledger/gift-card-provider';
 import { manualProvider } from './manual';
-import type { PaymentProvider } from './provider';
+import type { PaymentProvider } from '../../ledger/payment-provider';
 import { storeCreditProvider } from './store-credit';
 import { missingStripeSettings, type StripeSettings, stripeProvider } from './stripe';
 

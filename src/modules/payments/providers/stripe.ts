@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import type { PaymentRow } from '../../../db/schema';
 import type { Bindings } from '../../../env';
-import { type ChargeRequest, type ChargeResult, type PaymentProvider, ProviderUnavailable, type RefundResult } from './provider';
+import { type ChargeRequest, type ChargeResult, type PaymentProvider, ProviderUnavailable, type RefundResult } from '../../ledger/payment-provider';
 import { config } from '../../../config';
 
 /**

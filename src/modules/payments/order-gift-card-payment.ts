@@ -1,12 +1,12 @@
 import type { Database } from '../../db/client';
 import type { OrderRow } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
-import { amountInMinor } from '../payments/amounts';
-import type { CreatePaymentInput } from '../payments/payments.schemas';
-import { type PaymentAttempt, toPayment } from '../payments/payments.service';
-import { cardByCode } from './code-attempts';
-import { payOrderWithCard } from './gift-card-payment';
-import type { GiftCardSettings } from './bought-gift-cards';
+import { amountInMinor } from '../ledger/amounts';
+import type { CreatePaymentInput } from './payments.schemas';
+import { type PaymentAttempt, toPayment } from './payments.service';
+import { cardByCode } from '../gift-cards/code-attempts';
+import { payOrderWithCard } from '../ledger/gift-card-payment';
+import type { GiftCardSettings } from '../ledger/bought-gift-cards';
 
 /** `POST /api/orders/{id}/payments` with `provider: gift_card`: the code opens the card (locked out like sign-in), which pays. */
 export async function payWithCode(db: Database, env: GiftCardSettings, order: OrderRow, input: CreatePaymentInput, network: string, actor: string): Promise<PaymentAttempt> {

@@ -7,12 +7,12 @@ import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { toMajor } from '../../lib/money';
 import { returnRefundedStatement } from '../returns/returns.service';
-import { orderNumberOf, statusChangeStatements } from '../orders/order-status';
+import { orderNumberOf, statusChangeStatements } from './order-status';
 import { followUpOrderStatus } from './order-follow-up';
-import { boughtGiftCardStatements, type GiftCardSettings } from '../gift-cards/bought-gift-cards';
-import { reinstatementStatements } from '../gift-cards/revoke-bought-cards';
+import { boughtGiftCardStatements, type GiftCardSettings } from './bought-gift-cards';
+import { reinstatementStatements } from './revoke-bought-cards';
 import { refundEventData } from './refund-event';
-import type { ChargeResult, PaymentProvider, RefundResult } from './providers/provider';
+import type { ChargeResult, PaymentProvider, RefundResult } from './payment-provider';
 
 /**
  * Never lost, never doubled. A payment or refund is written `pending` before its provider is asked,

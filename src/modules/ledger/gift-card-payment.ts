@@ -7,9 +7,9 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
 import { owed, paymentFits, refuseClosed, refuseMoreThanOwed, refuseUnfitPayment } from '../payments/payments.service';
-import { giftCardProvider, giftCardProviderWith } from '../payments/providers/gift-card';
-import { recordCharge } from '../payments/settle';
-import { assertUsable } from './code-attempts';
+import { giftCardProvider, giftCardProviderWith } from './gift-card-provider';
+import { recordCharge } from './settle';
+import { assertUsable } from '../gift-cards/code-attempts';
 import type { GiftCardSettings } from './bought-gift-cards';
 
 /**

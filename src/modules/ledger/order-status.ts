@@ -5,8 +5,8 @@ import { ApiError, detailOf } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
-import { type ShippingMethodColumns, shippingMethodOf } from './order-shipping';
-import { orderPromotions } from './order-promotions';
+import { type ShippingMethodColumns, shippingMethodOf } from '../orders/order-shipping';
+import { orderPromotions } from '../orders/order-promotions';
 
 /**
  * The order state machine of docs/api.md (Carts and orders). The trigger `orders_status_guard` (migrations/0005) enforces the

@@ -1,7 +1,7 @@
-import type { Database } from '../../../db/client';
-import { giftCardTransactions } from '../../../db/schema';
-import { ID_PREFIX } from '../../../lib/ids';
-import type { ChargeRequest, ChargeResult, PaymentProvider, RefundRequest, RefundResult } from './provider';
+import type { Database } from '../../db/client';
+import { giftCardTransactions } from '../../db/schema';
+import { ID_PREFIX } from '../../lib/ids';
+import type { ChargeRequest, ChargeResult, PaymentProvider, RefundRequest, RefundResult } from './payment-provider';
 
 /**
  * A gift card's payment. The card's `spent` transaction is written in the same batch as the payment

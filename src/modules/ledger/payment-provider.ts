@@ -1,7 +1,7 @@
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { Database } from '../../../db/client';
-import type { OrderRow, PaymentRow, RefundRow } from '../../../db/schema';
-import type { GuardName } from '../../../lib/db-guards';
+import type { Database } from '../../db/client';
+import type { OrderRow, PaymentRow, RefundRow } from '../../db/schema';
+import type { GuardName } from '../../lib/db-guards';
 
 /**
  * What the store asks of a payment provider. Amounts are integer minor units of the order's
