@@ -23,7 +23,7 @@ import { ID_PREFIX, newId, newIds } from '../../lib/ids';
 import { CONFIG_DEFAULTS, config, type Vars } from '../../config';
 import { stockChangeStatements } from '../inventory/stock';
 import { settleNothingOwed } from '../ledger/settle';
-import { placedEventData } from '../ledger/order-status';
+import { placedEventData } from './placed-event';
 import { forgetQuoteInputs, keepQuoteInputs, keptQuoteInputs } from '../checkout/quote-inputs';
 import { appliedCode, type QuoteInputs, type QuoteRequest, quoteFrom, readQuoteInputs } from '../checkout/quote';
 
