@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type OrderRow, orderLines, products, refundLines } from '../../db/schema';
 import { giftCardSecret } from './gift-card-code';
-import { issueStatements } from '../gift-cards/gift-cards.service';
+import { issueStatements } from './gift-card-issue';
 import type { Vars } from '../../config';
 
 export type GiftCardSettings = Pick<Vars, 'JWT_SECRET'>;
