@@ -6,7 +6,7 @@ import { GUARDS, violatedGuard } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { toMajor } from '../../lib/money';
-import { returnRefundedStatement } from '../returns/returns.service';
+import { returnRefundedStatement } from './return-moves';
 import { orderNumberOf, statusChangeStatements } from './order-status';
 import { followUpOrderStatus } from './order-follow-up';
 import { boughtGiftCardStatements, type GiftCardSettings } from './bought-gift-cards';
