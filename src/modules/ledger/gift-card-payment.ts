@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
-import { owed, paymentFits, refuseClosed, refuseMoreThanOwed, refuseUnfitPayment } from '../payments/payments.service';
+import { owed, paymentFits, refuseClosed, refuseMoreThanOwed, refuseUnfitPayment } from './amount-due';
 import { giftCardProvider, giftCardProviderWith } from './gift-card-provider';
 import { recordCharge } from './settle';
 import { assertUsable } from '../gift-cards/code-attempts';

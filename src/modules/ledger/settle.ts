@@ -12,6 +12,7 @@ import { followUpOrderStatus } from './order-follow-up';
 import { boughtGiftCardStatements, type GiftCardSettings } from './bought-gift-cards';
 import { reinstatementStatements } from './revoke-bought-cards';
 import { refundEventData } from './refund-event';
+import { paidInFull } from './amount-due';
 import type { ChargeResult, PaymentProvider, RefundResult } from './payment-provider';
 
 /**
@@ -123,9 +124,6 @@ export async function recordCharge(
     return voidCharge(db, provider, payment, order, outcome, ts);
   }
 }
-
-/** An order is paid in full once what it was paid covers its total: at once for a total of 0. */
-const paidInFull = (order: Pick<OrderRow, 'amountPaid' | 'total'>) => order.amountPaid >= order.total;
 
 /**
  * Moves a `pending` order paid in full on to `processing`, issuing the gift cards it bought in the

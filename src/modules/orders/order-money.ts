@@ -3,6 +3,7 @@ import { type OrderLineRow, type OrderRow, orderLines, orders } from '../../db/s
 import { toMajor } from '../../lib/money';
 import { taxBreakdown } from '../checkout/tax-breakdown';
 import type { OrderReach } from './orders.access';
+import { amountDue } from '../ledger/amount-due';
 
 /**
  * The amounts of an order a caller is shown (docs/api.md, Vendors and orders). Staff and the
@@ -43,7 +44,7 @@ export function orderMoney(row: OrderRow, lines: OrderLineRow[], reach: OrderRea
     total: money(row.total),
     amountPaid: money(row.amountPaid),
     amountRefunded: money(row.amountRefunded),
-    amountDue: money(Math.max(0, row.total - row.amountPaid)),
+    amountDue: money(amountDue(row)),
   };
 }
 

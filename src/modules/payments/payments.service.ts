@@ -1,4 +1,4 @@
-import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type OrderRow, orders, type PaymentRow, payments } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
@@ -7,6 +7,7 @@ import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
 import { type AnyFilters, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
 import { amountInMinor } from '../ledger/amounts';
+import { owed, paymentFits, refuseClosed, refuseMoreThanOwed, refuseUnfitPayment } from '../ledger/amount-due';
 import type { CreatePaymentInput, Payment } from './payments.schemas';
 import { type PaymentProvider, ProviderUnavailable } from '../ledger/payment-provider';
 import { paymentProvider } from './providers/registry';
@@ -51,32 +52,6 @@ export async function findPayment(db: Database, id: string, reach: SQL | undefin
     .where(and(eq(payments.id, id), reach));
   if (!row) throw ApiError.notFound('Payment', id);
   return row;
-}
-
-const CLOSED = ['cancelled', 'refunded'] as const;
-const pendingSum = (orderId: string) =>
-  sql<number>`(SELECT coalesce(sum(${payments.amount}), 0) FROM ${payments} WHERE ${payments.orderId} = ${orderId} AND ${payments.status} = 'pending')`;
-
-/** What is owed: the total less what is paid and what pending payments are already taking. */
-export async function owed(db: Database, order: OrderRow): Promise<number> {
-  const [row] = await db
-    .select({ pending: pendingSum(order.id) })
-    .from(orders)
-    .where(eq(orders.id, order.id));
-  return order.total - order.amountPaid - (row?.pending ?? 0);
-}
-
-export function refuseClosed(order: OrderRow) {
-  if ((CLOSED as readonly string[]).includes(order.status)) {
-    throw ApiError.conflict(`Order '${order.id}' is ${order.status}: it takes no more payments`, 'orderId');
-  }
-}
-
-export function refuseMoreThanOwed(order: OrderRow, amount: number, due: number) {
-  if (due <= 0) throw ApiError.conflict(`Nothing is owed on order '${order.id}'`, 'amount');
-  if (amount > due) {
-    throw ApiError.conflict(`The amount is more than is owed on order '${order.id}' (${toMajor(due, order.minorUnits)} ${order.currency})`, 'amount');
-  }
 }
 
 export interface PaymentAttempt {
@@ -155,19 +130,6 @@ export async function createPayment(
   });
   if (inserted.meta.changes === 0) await refuseUnfitPayment(db, order, charged);
   return attempt(db, provider, row, order, { actor, env }, 'charge');
-}
-
-/** Holds (in the statement inserting a payment of `amount`) while the order is open and the amount fits in what is neither paid nor pending. */
-export const paymentFits = (orderId: string, amount: number) =>
-  sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${orderId} AND ${orders.status} NOT IN ('cancelled', 'refunded')
-    AND ${orders.amountPaid} + ${pendingSum(orderId)} + ${amount} <= ${orders.total})`;
-
-/** Why a payment paymentFits refused was refused, read again: closed, more than owed, or (a race) changed meanwhile. */
-export async function refuseUnfitPayment(db: Database, order: OrderRow, amount: number): Promise<never> {
-  const fresh = await findOrder(db, order.id, undefined);
-  refuseClosed(fresh);
-  refuseMoreThanOwed(fresh, amount, await owed(db, fresh));
-  throw ApiError.conflict(`Order '${order.id}' changed while paying; try again`);
 }
 
 /** The oldest pending payment of the order with this provider (an open PaymentIntent), if any. */

@@ -18,6 +18,7 @@ import { type RefundByLines, refundByLines, unchangedSince } from '../ledger/ref
 import { createRefund, leftToRefund, paymentToRefund, pendingRefunds } from '../payments/refunds.service';
 import { recordCharge, recordRefund } from '../ledger/settle';
 import { cardsToRevoke, refuseSpentCards, revocationStatements, spentMeanwhile } from '../ledger/revoke-bought-cards';
+import { amountDue } from '../ledger/amount-due';
 import { returnWriter } from './returns.access';
 import type { Exchange, ExchangeInput } from './exchanges.schemas';
 import { getReturn } from './returns.service';
@@ -141,7 +142,7 @@ export async function exchangeReturn(
     order: await getOrder(db, placed.order.id, ALL_ORDERS),
     value: toMajor(value, order.minorUnits),
     credit: toMajor(credit, order.minorUnits),
-    amountDue: toMajor(placed.order.total - credit, order.minorUnits),
+    amountDue: toMajor(amountDue({ total: placed.order.total, amountPaid: credit }), order.minorUnits),
     ...balance,
   };
 }
