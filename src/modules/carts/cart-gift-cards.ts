@@ -5,8 +5,7 @@ import { ApiError } from '../../lib/errors';
 import { assertActive } from './carts.service';
 import { assertUsable, cardByCode, unusableBecause } from '../gift-cards/code-attempts';
 import { appliedCardsOf } from '../gift-cards/applied-gift-cards';
-import { spendGiftCard } from '../ledger/gift-card-payment';
-import type { GiftCardSettings } from '../ledger/bought-gift-cards';
+import { type GiftCardSettings, spendGiftCard } from '../ledger';
 
 /**
  * Gift cards applied to a cart: opened by their code (locked out like sign-in), kept on the cart in

@@ -7,7 +7,7 @@ import { cartCodeRead, cartLinesOf } from './cart-view';
 import type { CheckoutInput } from './carts.schemas';
 import { assertActive } from './carts.service';
 import { spendAppliedGiftCards } from './cart-gift-cards';
-import type { GiftCardSettings } from '../ledger/bought-gift-cards';
+import type { GiftCardSettings } from '../ledger';
 import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
 
 /**

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { cartGiftCards, type GiftCardRow, giftCards } from '../../db/schema';
 import { toMajor } from '../../lib/money';
 import { unusableBecause } from './code-attempts';
-import { amountDue } from '../ledger/amount-due';
+import { amountDue } from '../ledger';
 
 // What the cart view shows of the gift cards applied to it (read in the batch that reads the cart).
 

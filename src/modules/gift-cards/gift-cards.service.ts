@@ -4,8 +4,7 @@ import { currencies, type GiftCardRow, giftCards, giftCardTransactions } from '.
 import { ApiError } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
 import { listTable, type ParsedListQuery } from '../../lib/query';
-import { amountInMinor } from '../ledger/amounts';
-import { issueStatements } from '../ledger/gift-card-issue';
+import { amountInMinor, issueStatements } from '../ledger';
 import { giftCardListQuery } from './gift-cards.query';
 import type { CreateGiftCardInput, GiftCard, GiftCardViewStatus, UpdateGiftCardInput } from './gift-cards.schemas';
 

@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { type OrderLineRow, type OrderRow, orderLines, orders } from '../../db/schema';
 import { toMajor } from '../../lib/money';
-import { taxBreakdown } from '../checkout/tax-breakdown';
+import { taxBreakdown } from '../checkout';
 import type { OrderReach } from './orders.access';
-import { amountDue } from '../ledger/amount-due';
+import { amountDue } from '../ledger';
 
 /**
  * The amounts of an order a caller is shown (docs/api.md, Vendors and orders). Staff and the

@@ -11,7 +11,7 @@ import { orderPromotions } from './order-promotions';
 import { orderListQuery } from './orders.query';
 import type { Order, OrderDetail, PaymentStatus } from './orders.schemas';
 import { groupBy } from '../../lib/group-by';
-import { paidInFull } from '../ledger/amount-due';
+import { paidInFull } from '../ledger';
 
 type HistoryRow = typeof orderStatusHistory.$inferSelect;
 

@@ -5,7 +5,7 @@ import { CouponCode } from '../coupons/coupons.schemas';
 import { AppliedPromotionSchema, LinePromotionSchema } from '../promotions/promotions.schemas';
 import { CreateAddressBody } from '../customers/addresses.schemas';
 import { Email } from '../users/users.schemas';
-import { MAX_LINES } from '../checkout/quote';
+import { MAX_LINES } from '../checkout';
 
 /** Shapes of orders on the wire, derived from the orders, order_lines and order_status_history tables. */
 

@@ -1,6 +1,6 @@
 import type { OrderRow } from '../../db/schema';
 import { toMajor } from '../../lib/money';
-import { orderEventData } from '../ledger/order-status';
+import { orderEventData } from '../ledger';
 import { type ShippingMethodColumns, shippingMethodOf } from './order-shipping';
 import { orderPromotions } from './order-promotions';
 

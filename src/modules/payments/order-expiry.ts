@@ -7,8 +7,7 @@ import { ApiError } from '../../lib/errors';
 import { groupBy } from '../../lib/group-by';
 import { paymentProvider } from './providers/registry';
 import type { StripeSettings } from './providers/stripe';
-import { recordCharge, settleNothingOwed } from '../ledger/settle';
-import type { GiftCardSettings } from '../ledger/bought-gift-cards';
+import { type GiftCardSettings, recordCharge, settleNothingOwed } from '../ledger';
 
 import { runCancellation } from '../orders/order-changes';
 

@@ -2,13 +2,10 @@ import type { Database } from '../../db/client';
 import type { GiftCardRow, OrderRow } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
-import { amountInMinor } from '../ledger/amounts';
+import { amountInMinor, type GiftCardSettings, owed, refuseClosed, refuseMoreThanOwed, spendGiftCard } from '../ledger';
 import type { CreatePaymentInput } from './payments.schemas';
 import { type PaymentAttempt, toPayment } from './payments.service';
 import { assertUsable, cardByCode } from '../gift-cards/code-attempts';
-import { owed, refuseClosed, refuseMoreThanOwed } from '../ledger/amount-due';
-import { spendGiftCard } from '../ledger/gift-card-payment';
-import type { GiftCardSettings } from '../ledger/bought-gift-cards';
 
 /** `POST /api/orders/{id}/payments` with `provider: gift_card`: the code opens the card (locked out like sign-in), which pays. */
 export async function payWithCode(db: Database, env: GiftCardSettings, order: OrderRow, input: CreatePaymentInput, network: string, actor: string): Promise<PaymentAttempt> {

@@ -6,14 +6,22 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
 import { type AnyFilters, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
-import { amountInMinor } from '../ledger/amounts';
-import { owed, paymentFits, refuseClosed, refuseMoreThanOwed, refuseUnfitPayment } from '../ledger/amount-due';
+import {
+  amountInMinor,
+  type GiftCardSettings,
+  owed,
+  paymentFits,
+  type PaymentProvider,
+  ProviderUnavailable,
+  recordCharge,
+  refuseClosed,
+  refuseMoreThanOwed,
+  refuseUnfitPayment,
+  type SettlingCharge,
+} from '../ledger';
 import type { CreatePaymentInput, Payment } from './payments.schemas';
-import { type PaymentProvider, ProviderUnavailable } from '../ledger/payment-provider';
 import { paymentProvider } from './providers/registry';
 import type { StripeSettings } from './providers/stripe';
-import { recordCharge, type SettlingCharge } from '../ledger/settle';
-import type { GiftCardSettings } from '../ledger/bought-gift-cards';
 
 import { findOrder } from '../orders/orders.read';
 

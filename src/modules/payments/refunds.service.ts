@@ -8,17 +8,24 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
-import { amountInMinor } from '../ledger/amounts';
+import {
+  amountInMinor,
+  cardsToRevoke,
+  cardValueRefusal,
+  leavesCardValue,
+  recordRefund,
+  refundByLines,
+  refundCreatedData,
+  refuseSpentCards,
+  revocationStatements,
+  spentMeanwhile,
+  unchangedSince,
+} from '../ledger';
 import type { refundListQuery } from './payments.query';
 import type { CreateRefundInput, Refund } from './payments.schemas';
 import { providerCall } from './payments.service';
 import { refundProvider } from './providers/registry';
-import { refundCreatedData } from '../ledger/refund-event';
-import { refundByLines, unchangedSince } from '../ledger/refund-lines';
 import type { StripeSettings } from './providers/stripe';
-import { recordRefund } from '../ledger/settle';
-import { cardValueRefusal, leavesCardValue } from '../ledger/card-value-held';
-import { cardsToRevoke, refuseSpentCards, revocationStatements, spentMeanwhile } from '../ledger/revoke-bought-cards';
 
 type RefundDestination = (typeof REFUND_DESTINATIONS)[number];
 

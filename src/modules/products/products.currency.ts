@@ -1,11 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { compiled } from '../../db/compiled';
 import { currencies, products, type ProductRow, type ProductVariantRow, type RelatedVariant } from '../../db/schema';
-import { type CurrencyInfo, type CurrencyTable, defaultBound } from '../checkout/currency-prices';
+import { convertMinor, type CurrencyInfo, type CurrencyTable, defaultBound, inCurrency } from '../checkout';
 import { ApiError } from '../../lib/errors';
 import { DEFAULT_MINOR_DIGITS, toMajor, toMajorOrNull } from '../../lib/money';
-import { inCurrency } from '../checkout/pricing';
-import { convertMinor } from '../checkout/rates';
 import type { ParsedListQuery } from '../../lib/query';
 import { defaultCurrencyCode } from '../settings/store-currency';
 import { productListQuery } from './products.query';

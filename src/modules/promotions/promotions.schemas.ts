@@ -4,7 +4,7 @@ import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { Instant, Timestamp } from '../../lib/schemas';
 import { currencyEntries } from '../settings/currency-amounts';
 import { CurrencyCode } from '../settings/currencies.schemas';
-import { NOT_APPLICABLE_CONDITIONS } from '../checkout/promotion-types';
+import { NOT_APPLICABLE_CONDITIONS } from '../checkout';
 
 /** The code a shopper enters, for a code promotion and a coupon alike (a coupon is a code promotion). */
 export const CouponCode = z

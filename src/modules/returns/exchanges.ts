@@ -6,19 +6,27 @@ import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
-import type { GiftCardSettings } from '../ledger/bought-gift-cards';
+import {
+  amountDue,
+  cardsToRevoke,
+  type GiftCardSettings,
+  orderNumberOf,
+  recordCharge,
+  recordRefund,
+  type RefundByLines,
+  refundByLines,
+  refundCreatedData,
+  refuseSpentCards,
+  revocationStatements,
+  spentMeanwhile,
+  unchangedSince,
+} from '../ledger';
 import { placeOrder } from '../orders/place-order';
-import { orderNumberOf } from '../ledger/order-status';
 import { ALL_ORDERS } from '../orders/orders.access';
 import { findOrder, getOrder } from '../orders/orders.read';
 import { exchangeProvider } from '../payments/providers/exchange';
 import type { StripeSettings } from '../payments/providers/stripe';
-import { refundCreatedData } from '../ledger/refund-event';
-import { type RefundByLines, refundByLines, unchangedSince } from '../ledger/refund-lines';
 import { createRefund, leftToRefund, paymentToRefund, pendingRefunds } from '../payments/refunds.service';
-import { recordCharge, recordRefund } from '../ledger/settle';
-import { cardsToRevoke, refuseSpentCards, revocationStatements, spentMeanwhile } from '../ledger/revoke-bought-cards';
-import { amountDue } from '../ledger/amount-due';
 import { returnWriter } from './returns.access';
 import type { Exchange, ExchangeInput } from './exchanges.schemas';
 import { getReturn } from './returns.service';
