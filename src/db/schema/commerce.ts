@@ -90,7 +90,7 @@ export const taxRates = sqliteTable(
 
 /**
  * The rate of a shipping method, in minor units of the default currency (weights in the store's
- * weightUnit). Exactly one kind; src/modules/shipping/rates.ts prices a cart by it.
+ * weightUnit). Exactly one kind; src/modules/checkout/shipping-rates.ts prices a cart by it.
  */
 export type ShippingRate =
   | { type: 'flat'; amount: number }
@@ -98,7 +98,7 @@ export type ShippingRate =
   | { type: 'price'; bands: { from: number; amount: number }[] };
 
 /**
- * Where a store ships: countries, regions (`US-CA`) and postcode patterns (src/modules/shipping/zones.ts
+ * Where a store ships: countries, regions (`US-CA`) and postcode patterns (src/modules/checkout/shipping-zones.ts
  * says which zone serves an address). At most one zone is the rest of the world (a partial unique index).
  */
 export const shippingZones = sqliteTable(

@@ -34,12 +34,12 @@ import type { AppliedPromotion, LineDiscount } from './promotion-types';
 
 /**
  * Prices a list of variants and quantities as the store sells them now: catalogue prices (a customer's
- * price-list prices where lower, src/modules/price-lists/customer-prices.ts), the
+ * price-list prices where lower, src/modules/checkout/customer-prices.ts), the
  * currency's rate, the promotions (coupons among them: docs/promotions.md), the tax rates of the shipping address and the shipping method that serves it.
  * Carts show this as their totals; orders are placed at exactly these numbers. Everything is read
  * in one D1 batch (the lines' categories too, for promotions limited to some), with the
  * `quote_version` those reads are current at, so an order can price from inputs this isolate kept
- * (src/modules/orders/quote-inputs.ts) and write only if they are still current.
+ * (src/modules/checkout/quote-inputs.ts) and write only if they are still current.
  */
 
 /** Lines per cart or order: keeps every `IN (...)` well inside D1's 100 bound parameters. */

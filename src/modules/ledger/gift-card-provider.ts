@@ -5,7 +5,7 @@ import type { ChargeRequest, ChargeResult, PaymentProvider, RefundRequest, Refun
 
 /**
  * A gift card's payment. The card's `spent` transaction is written in the same batch as the payment
- * row (src/modules/gift-cards/gift-card-payment.ts), where the database refuses to take the card
+ * row (src/modules/ledger/gift-card-payment.ts), where the database refuses to take the card
  * below zero, so a gift_card payment that exists has been charged: asked again, the charge is
  * completed. providerReference is the card's id.
  */

@@ -35,7 +35,7 @@ const amount = (what: string) => ({ description: `${what} In the major unit of t
 /** A percent of tax as a JSON number (kept as exact decimal text). */
 const TaxPercent = z.number().openapi({ example: 19 });
 
-/** Tax by rate, as an invoice shows it (src/lib/tax-breakdown.ts). Shared by carts (totals) and orders. */
+/** Tax by rate, as an invoice shows it (src/modules/checkout/tax-breakdown.ts). Shared by carts (totals) and orders. */
 export const TaxBreakdownSchema = z
   .array(
     z.object({

@@ -92,7 +92,7 @@ export async function createPayment(
   { actor, requestKey = null, now = new Date() }: Requested,
 ): Promise<PaymentAttempt> {
   const provider = paymentProvider(input.provider, env);
-  // Its spend is written with the payment (src/modules/gift-cards/gift-card-payment.ts), which only a code opens.
+  // Its spend is written with the payment (src/modules/ledger/gift-card-payment.ts), which only a code opens.
   if (provider.name === 'gift_card') throw ApiError.validation([{ field: 'code', problem: 'is required to pay with a gift card', code: 'required' }]);
   if (input.code !== undefined) throw ApiError.validation([{ field: 'code', problem: 'is for gift card payments' }]);
   if (input.reference !== undefined && provider.name !== 'manual')

@@ -73,7 +73,7 @@ type ShownVariant = { price: number; compareAtPrice: number | null; prices: read
 /**
  * A product's price and compare-at price in the view's currency, in its major units. When a variant
  * has its own price there, the product shows its cheapest variant's, own or converted: what a cart
- * in that currency charges for it (src/modules/orders/quote.ts), and what a list filters and sorts
+ * in that currency charges for it (src/modules/checkout/quote.ts), and what a list filters and sorts
  * it by (priceInView). Otherwise, as before, its own price there or its price converted (shownPrice).
  * `variants` are shown in the same view (toVariant).
  */
