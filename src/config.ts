@@ -139,7 +139,7 @@ const VARIABLES = {
   PASSWORD_RESET_TTL_SECONDS: count(3600, 'Lifetime of a password-reset token in seconds.'),
 
   ORDER_NUMBER_START: count(1001, "The first order's number (`#1001`); each order gets the next after the highest (src/modules/orders/place-order.ts)."),
-  ORDER_PAYMENT_TTL_MINUTES: count(60, 'Minutes a pending order may stay unpaid before the minute cron cancels it (src/modules/orders/order-expiry.ts).'),
+  ORDER_PAYMENT_TTL_MINUTES: count(60, 'Minutes a pending order may stay unpaid before the minute cron cancels it (src/modules/payments/order-expiry.ts).'),
   CART_ABANDONED_AFTER_MINUTES: count(
     60,
     'Minutes a cart with lines and an email may stay unchanged before the minute cron calls it abandoned (src/modules/carts/abandonment.ts).',

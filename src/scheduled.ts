@@ -8,7 +8,7 @@ import { config } from './config';
 import { abandonIdleCarts } from './modules/carts/abandonment';
 import { pruneEvents } from './modules/events/events.prune';
 import { deleteUnusedObjects } from './modules/media/media.objects';
-import { expireUnpaidOrders } from './modules/orders/order-expiry';
+import { expireUnpaidOrders } from './modules/payments/order-expiry';
 import { reconcilePending } from './modules/payments/reconcile';
 import { requeueStalledNotifications } from './notifications/stalled';
 import { publishLeftoverEvents } from './webhooks/publisher';

@@ -89,7 +89,7 @@ export function idempotent() {
     const path = versionAliasPath(c.req.raw);
     // The body is cached by Hono, so the route's validator reads it again.
     const requestHash = await sha256Hex(`${c.req.method}\n${path}\n${await c.req.text()}`);
-    // Services that call payment providers keep it on the row they start, so a retry resumes that row (src/modules/payments/settle.ts).
+    // Services that call payment providers keep it on the row they start, so a retry resumes that row (src/modules/ledger/settle.ts).
     c.set('requestKey', await sha256Hex(`${scope}\n${raw}`));
     const where = and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, raw));
     const now = new Date();

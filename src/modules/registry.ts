@@ -8,6 +8,7 @@ import banners from './banners/module';
 import brands from './brands/module';
 import carts from './carts/module';
 import categories from './categories/module';
+import checkout from './checkout/module';
 import coupons from './coupons/module';
 import customerGroups from './customer-groups/module';
 import customers from './customers/module';
@@ -16,6 +17,7 @@ import giftCards from './gift-cards/module';
 import health from './health/module';
 import imports from './imports/module';
 import inventory from './inventory/module';
+import ledger from './ledger/module';
 import media from './media/module';
 import menus from './menus/module';
 import notifications from './notifications/module';
@@ -76,6 +78,8 @@ export const MODULES = [
   events,
   reports,
   imports,
+  checkout,
+  ledger,
 ] as const satisfies readonly ModuleDeclaration[];
 
 /** Tables no module owns: the platform's own bookkeeping, never audited. */

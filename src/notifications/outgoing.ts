@@ -4,7 +4,7 @@ import { triggerOfTemplate } from './defaults';
 import { causeOf } from './planner';
 import { unredact } from './redaction';
 import { recoveryToken } from '../modules/carts/recovery';
-import { giftCardCode } from '../modules/gift-cards/gift-card-code';
+import { giftCardCode } from '../modules/ledger';
 import { resetIdOfCause, resetToken } from './reset-token';
 import { carriesCredential } from './triggers';
 import { config } from '../config';

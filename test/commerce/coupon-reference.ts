@@ -1,7 +1,7 @@
 import type { CouponRow, coupons, PromotionRow } from '../../src/db/schema';
-import { inCurrency, type PriceableLine, type PricingContext } from '../../src/lib/pricing';
+import { inCurrency, type PriceableLine, type PricingContext } from '../../src/modules/checkout/pricing';
 import { toMajor } from '../../src/lib/money';
-import { allocate, percentOf } from '../../src/lib/rates';
+import { allocate, percentOf } from '../../src/modules/checkout/rates';
 
 /**
  * How coupons were priced and refused before they became promotions rows (migration 0070): the

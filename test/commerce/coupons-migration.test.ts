@@ -3,7 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CouponRow, carts, couponUsages, coupons, currencies, orders, promotionUsages, promotions } from '../../src/db/schema';
 import { newId } from '../../src/lib/ids';
-import { quote } from '../../src/modules/orders/quote';
+import { quote } from '../../src/modules/checkout/quote';
 import { placeOrder } from '../../src/modules/orders/place-order';
 import { adminKey, api, createCategory, createProduct, db, expectError, uid } from '../helpers';
 import { couponDiscounts, promotionRowOfCoupon } from './coupon-reference';

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { asc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { giftCards, giftCardTransactions } from '../../src/db/schema';
-import { giftCardCode, giftCardSecret } from '../../src/modules/gift-cards/gift-card-code';
+import { giftCardCode, giftCardSecret } from '../../src/modules/ledger/gift-card-code';
 import { api, createProduct, db, uid } from '../helpers';
 
 /** Gift cards bought as products (docs/gift-cards.md, Rules): what the tests of their value and refunds share. */

@@ -1,7 +1,7 @@
 import { eq, sum } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { giftCards, giftCardTransactions, orders, payments } from '../../src/db/schema';
-import { giftCardProviderWith } from '../../src/modules/payments/providers/gift-card';
+import { giftCardProviderWith } from '../../src/modules/ledger/gift-card-provider';
 import { adminKey, api, createProduct, db, expectError } from '../helpers';
 
 let key: string;

@@ -6,7 +6,7 @@ import { createDb } from '../../src/db/client';
 import { giftCardTransactions, orderLines, orders, payments, refunds, returns } from '../../src/db/schema';
 import { ApiError } from '../../src/lib/errors';
 import { createRefund } from '../../src/modules/payments/refunds.service';
-import { recordRefund } from '../../src/modules/payments/settle';
+import { recordRefund } from '../../src/modules/ledger/settle';
 import { adminKey, api, createProduct, db, expectError, insertUser } from '../helpers';
 import { clearFaults, confirmIntent, deliver, injectFault, signedEvent } from '../payments/stripe-fake';
 import { cardRow, cardsOf, giftCardProduct, movesOf, paidOrder, payWithCard, percentOff } from './gift-card-fixtures';

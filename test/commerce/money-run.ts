@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
-import { giftCardCode, giftCardSecret } from '../../src/modules/gift-cards/gift-card-code';
+import { giftCardCode, giftCardSecret } from '../../src/modules/ledger/gift-card-code';
 import type { OrderLineRow, OrderRow, PaymentRow } from '../../src/db/schema';
 import { api, type ApiResponse } from '../helpers';
 import { payByStripe } from '../payments/stripe-fake';

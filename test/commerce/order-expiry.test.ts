@@ -6,7 +6,7 @@ import { couponPromotion } from './coupon-reference';
 import type { Bindings } from '../../src/env';
 import { interceptD1 } from '../../src/d1/intercept';
 import { createDb } from '../../src/db/client';
-import { EXPIRY_BATCH, expireUnpaidOrders, overdueOrders, PAYMENT_EXPIRED } from '../../src/modules/orders/order-expiry';
+import { EXPIRY_BATCH, expireUnpaidOrders, overdueOrders, PAYMENT_EXPIRED } from '../../src/modules/payments/order-expiry';
 import { placeOrder } from '../../src/modules/orders/place-order';
 import { runScheduled } from '../../src/scheduled';
 import { adminKey, api, createProduct, db, uid } from '../helpers';

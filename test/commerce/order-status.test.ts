@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ORDER_STATUSES, orders } from '../../src/db/schema';
 import { violatedGuard } from '../../src/lib/db-guards';
 import { newId } from '../../src/lib/ids';
-import { assertTransition, canTransition, statusChangeStatements } from '../../src/modules/orders/order-status';
+import { assertTransition, canTransition, statusChangeStatements } from '../../src/modules/ledger/order-status';
 import { db } from '../helpers';
 
 async function orderIn(status: (typeof ORDER_STATUSES)[number]) {

@@ -4,7 +4,7 @@ import { events, inventoryAdjustments, orderLines, ORDER_STATUSES, type OrderSta
 import { couponPromotion } from './coupon-reference';
 import { violatedGuard } from '../../src/lib/db-guards';
 import { cancellationStatements, runStatusChange, assertCancellable } from '../../src/modules/orders/order-changes';
-import { canTransition } from '../../src/modules/orders/order-status';
+import { canTransition } from '../../src/modules/ledger/order-status';
 import { adminKey, api, createProduct, db, expectError, insertUser, insertVendorUser, uid } from '../helpers';
 
 // Changing orders: PATCH status and notes, the cancel action, and what a cancellation gives back.

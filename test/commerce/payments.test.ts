@@ -85,7 +85,7 @@ describe('paying an order', () => {
 
   it('refuses payments on cancelled orders, unknown orders and bad bodies', async () => {
     const { order, key } = await placeTestOrder();
-    const { statusChangeStatements } = await import('../../src/modules/orders/order-status');
+    const { statusChangeStatements } = await import('../../src/modules/ledger/order-status');
     await db().batch(statusChangeStatements(db(), await orderRow(order.id), 'cancelled', { actor: 'system' }) as never);
     expectError(await pay(key, order.id), 409, 'CONFLICT');
     expectError(await pay(key, 'ord_missing'), 404, 'NOT_FOUND');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { inCurrency, type PricingContext, priceLines } from '../../src/lib/pricing';
-import { methodPrice } from '../../src/modules/shipping/rates';
-import { allocate, convertMinor, decimalText, percentOf, taxInside } from '../../src/lib/rates';
-import { pricingTax } from '../../src/modules/orders/tax-rates';
+import { inCurrency, type PricingContext, priceLines } from '../../src/modules/checkout/pricing';
+import { methodPrice } from '../../src/modules/checkout/shipping-rates';
+import { allocate, convertMinor, decimalText, percentOf, taxInside } from '../../src/modules/checkout/rates';
+import { pricingTax } from '../../src/modules/checkout/tax-rates';
 import type { TaxRateRow } from '../../src/db/schema';
 import { couponApplies, couponDiscountsByKey } from './coupon-reference';
 

@@ -1,4 +1,4 @@
-import type { CartLine, ProductSet, Promotion, PromotionConditions, PromotionContext } from '../../src/modules/promotions/promotion-types';
+import type { CartLine, ProductSet, Promotion, PromotionConditions, PromotionContext } from '../../src/modules/checkout/promotion-types';
 
 /** Builders for the promotion engine's tests: a promotion or a cart with only what a test sets. */
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CouponRow } from '../../src/db/schema';
-import { inCurrency, type PricingContext, priceLines } from '../../src/lib/pricing';
-import { applyPromotions } from '../../src/modules/promotions/promotion-engine';
-import { promotionOfRow } from '../../src/modules/promotions/promotion-row';
+import { inCurrency, type PricingContext, priceLines } from '../../src/modules/checkout/pricing';
+import { applyPromotions } from '../../src/modules/checkout/promotion-engine';
+import { promotionOfRow } from '../../src/modules/checkout/promotion-row';
 import { couponApplies, couponDiscountsByKey, couponProblem, promotionRowOfCoupon } from './coupon-reference';
 import { cart } from './promotion-fixtures';
 

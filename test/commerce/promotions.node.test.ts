@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_WEIGHED_CONFLICTS } from '../../src/modules/promotions/promotion-combinations';
-import { applyPromotions } from '../../src/modules/promotions/promotion-engine';
+import { MAX_WEIGHED_CONFLICTS } from '../../src/modules/checkout/promotion-combinations';
+import { applyPromotions } from '../../src/modules/checkout/promotion-engine';
 import { cart, line, promotion } from './promotion-fixtures';
 
 /** The promotion engine's rules (docs/promotions.md), one worked example each; its properties are in promotions.properties.node.test.ts. */

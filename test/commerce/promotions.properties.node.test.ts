@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyPromotions } from '../../src/modules/promotions/promotion-engine';
-import type { CartLine, ProductSet, Promotion, PromotionContext, PromotionResult } from '../../src/modules/promotions/promotion-types';
+import { applyPromotions } from '../../src/modules/checkout/promotion-engine';
+import type { CartLine, ProductSet, Promotion, PromotionContext, PromotionResult } from '../../src/modules/checkout/promotion-types';
 import { cart, promotion } from './promotion-fixtures';
 
 /** Properties of the promotion engine that hold for any cart and any promotions (docs/promotions.md). */

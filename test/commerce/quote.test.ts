@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { currencies, taxRates, promotions } from '../../src/db/schema';
 import { couponPromotion } from './coupon-reference';
 import { newId } from '../../src/lib/ids';
-import { quote } from '../../src/modules/orders/quote';
+import { quote } from '../../src/modules/checkout/quote';
 import { adminKey, createCategory, createProduct, db, uid } from '../helpers';
 
 describe('quote', () => {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { events, orderLines, refundLines, refunds, storeCreditBalances, taxRates } from '../../src/db/schema';
-import { recordRefund } from '../../src/modules/payments/settle';
+import { recordRefund } from '../../src/modules/ledger/settle';
 import { newId } from '../../src/lib/ids';
 import { api, createProduct, db, expectError, insertUser, uid } from '../helpers';
 import { clearFaults, confirmIntent, deliver, injectFault, signedEvent } from '../payments/stripe-fake';

@@ -12,7 +12,7 @@ beforeAll(async () => {
 const patchSettings = (json: unknown, k = key) => api('/api/settings', { method: 'PATCH', key: k, json });
 const addCurrency = (json: Record<string, unknown>) => api('/api/settings/currencies', { method: 'POST', key, json });
 const storedRow = async () => (await db().select().from(storeSettings).where(eq(storeSettings.id, 'store')))[0]!;
-/** The shipping method the deprecated shipping fields alias (src/modules/shipping/legacy-settings.ts). */
+/** The shipping method the deprecated shipping fields alias (src/modules/settings/legacy-shipping-settings.ts). */
 const standardMethod = async () => (await db().select().from(shippingMethods).where(eq(shippingMethods.id, 'smeth_standard')))[0]!;
 const fieldsOf = (res: { body: any }) => res.body.error.details.map((d: { field: string }) => d.field).sort();
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { events, orderLines } from '../../src/db/schema';
-import { statusChangeStatements } from '../../src/modules/orders/order-status';
+import { statusChangeStatements } from '../../src/modules/ledger/order-status';
 import { api, db, expectError, insertUser, insertVendorUser } from '../helpers';
 import { orderRow, placeTestOrder, type TestOrderOptions } from './order-fixtures';
 

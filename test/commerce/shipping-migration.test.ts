@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { shippingMethods, shippingZones, storeSettings, promotions } from '../../src/db/schema';
 import { couponPromotion } from './coupon-reference';
 import { newId } from '../../src/lib/ids';
-import { quote } from '../../src/modules/orders/quote';
+import { quote } from '../../src/modules/checkout/quote';
 import { adminKey, api, createProduct, db, expectError, uid } from '../helpers';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ShippingMethodRow, ShippingRate, ShippingZoneRow } from '../../src/db/schema';
-import { shippingFor } from '../../src/modules/shipping/shipping-choice';
-import { cartWeight, methodPrice } from '../../src/modules/shipping/rates';
-import { postcodeMatches, zoneFor } from '../../src/modules/shipping/zones';
+import { shippingFor } from '../../src/modules/checkout/shipping-choice';
+import { cartWeight, methodPrice } from '../../src/modules/checkout/shipping-rates';
+import { postcodeMatches, zoneFor } from '../../src/modules/checkout/shipping-zones';
 
 /** The pure parts of shipping (src/modules/shipping): which zone serves an address, and what a method charges. */
 

@@ -7,7 +7,7 @@ import { type TriggerEvent, triggerShape } from '../../src/db/triggers/trigger-s
 import { interceptD1 } from '../../src/d1/intercept';
 import { newId } from '../../src/lib/ids';
 // The one place this test names where the quote's reads live.
-import { readQuoteInputs } from '../../src/modules/orders/quote';
+import { readQuoteInputs } from '../../src/modules/checkout/quote';
 import { adminKey, api, createCategory, createProduct, db, insertUser, uid } from '../helpers';
 
 // Isolates keep a quote's inputs per quote_version (src/modules/orders/quote-inputs.ts): a table the

@@ -260,7 +260,7 @@ describe('stripe payments', () => {
   it('cancels the PaymentIntent of an order left unpaid, and expires the order', async () => {
     const { order, payment } = await startStripePayment();
     const later = new Date(Date.parse(order.createdAt) + 61 * 60_000);
-    const { expireUnpaidOrders } = await import('../../src/modules/orders/order-expiry');
+    const { expireUnpaidOrders } = await import('../../src/modules/payments/order-expiry');
     expect(await expireUnpaidOrders(env, later)).toBeGreaterThanOrEqual(1);
     expect(await orderRow(order.id)).toMatchObject({ status: 'cancelled' });
     expect((await paymentsOf(order.id))[0]).toMatchObject({ status: 'failed' });
@@ -271,7 +271,7 @@ describe('stripe payments', () => {
     const { order, payment } = await startStripePayment();
     await confirmIntent(payment.providerReference);
     const later = new Date(Date.parse(order.createdAt) + 61 * 60_000);
-    const { expireUnpaidOrders } = await import('../../src/modules/orders/order-expiry');
+    const { expireUnpaidOrders } = await import('../../src/modules/payments/order-expiry');
     await expireUnpaidOrders(env, later);
     expect(await orderRow(order.id)).toMatchObject({ status: 'processing', amountPaid: 2500 });
     expect((await paymentsOf(order.id))[0]).toMatchObject({ status: 'completed' });

@@ -1,4 +1,4 @@
-import type { CurrencyPriceList } from '../../lib/currency-prices';
+import type { CurrencyPriceList } from '../../modules/checkout';
 import { Field, type FormState } from '../components/form';
 import { num, type Posted } from '../form-data';
 

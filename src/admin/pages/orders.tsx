@@ -1,6 +1,6 @@
 import { ORDER_STATUSES, type OrderStatus } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
-import { ORDER_TRANSITIONS } from '../../modules/orders/order-status';
+import { ORDER_TRANSITIONS } from '../../modules/ledger';
 import type { Order, OrderDetail } from '../../modules/orders/orders.schemas';
 import type { Payment, Refund } from '../../modules/payments/payments.schemas';
 import type { Return } from '../../modules/returns/returns.schemas';

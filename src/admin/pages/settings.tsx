@@ -83,7 +83,7 @@ export function SettingsPage(v: SettingsView) {
               min="0"
               hint="After delivery; 0 closes returns to customers. Staff may return any time."
             />
-            {/* The deprecated aliases of the migrated "Standard" shipping method, while it is there and flat (src/modules/shipping/legacy-settings.ts). */}
+            {/* The deprecated aliases of the migrated "Standard" shipping method, while it is there and flat (src/modules/settings/legacy-shipping-settings.ts). */}
             {v.store.values.shippingFlatRate != null && (
               <>
                 <Field form={v.store} name="shippingFlatRate" label="Flat shipping (Standard)" type="number" step="0.01" min="0" />

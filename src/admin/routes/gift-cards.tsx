@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { actorRef, hasPermission } from '../../lib/access';
-import { giftCardSecret } from '../../modules/gift-cards/gift-card-code';
+import { giftCardSecret } from '../../modules/ledger';
 import { giftCardListQuery } from '../../modules/gift-cards/gift-cards.query';
 import { giftCardRoutes as routes } from '../../modules/gift-cards/gift-cards.routes';
 import { CreateGiftCardBody } from '../../modules/gift-cards/gift-cards.schemas';

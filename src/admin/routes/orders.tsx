@@ -11,7 +11,7 @@ import * as routes from '../../modules/orders/orders.routes';
 import { CancelOrderBody, UpdateOrderBody } from '../../modules/orders/orders.schemas';
 import * as orders from '../../modules/orders/orders.service';
 import { orderNumberStart } from '../../modules/orders/place-order';
-import { appliedCode } from '../../modules/orders/quote';
+import { appliedCode } from '../../modules/checkout';
 import { payerReach } from '../../modules/payments/payments.access';
 import { orderPaymentListQuery } from '../../modules/payments/payments.query';
 import * as paymentRoutes from '../../modules/payments/payments.routes';

@@ -175,7 +175,7 @@ export const giftCardTransactions = sqliteTable(
     /** Minor units of the card's currency; negative spends. */
     amount: integer('amount').notNull(),
     balanceAfter: integer('balance_after').notNull().default(0),
-    /** `issued`, `spent`, `refunded`, `adjustment`; `revoked` and `reinstated` for a bought card (src/modules/gift-cards/revoke-bought-cards.ts). */
+    /** `issued`, `spent`, `refunded`, `adjustment`; `revoked` and `reinstated` for a bought card (src/modules/ledger/revoke-bought-cards.ts). */
     kind: text('kind').notNull(),
     orderId: text('order_id'),
     paymentId: text('payment_id').references(() => payments.id, { onDelete: 'set null' }),

@@ -327,7 +327,7 @@ export const catalogueVersion = sqliteTable('catalogue_version', {
  * whenever anything an order's quote reads changes, stock excepted: a variant's price, name, sku,
  * options or product, a product's name, status or vendor, a deletion of either, the store
  * settings, currencies and tax rates. Isolates keep quote inputs per version
- * (src/modules/orders/quote-inputs.ts) and an order placed from them is written only if the version
+ * (src/modules/checkout/quote-inputs.ts) and an order placed from them is written only if the version
  * is still the one they were read at (a `write_guards` row in the same batch).
  */
 export const quoteVersion = sqliteTable('quote_version', {

@@ -27,7 +27,7 @@ export const storeSettings = sqliteTable('store_settings', {
   lowStockThreshold: integer('low_stock_threshold').notNull().default(5),
   /**
    * Retired: read once, by migration 0050, into the "Standard" shipping method, which the deprecated
-   * settings fields of these names now read and write (src/modules/shipping/legacy-settings.ts).
+   * settings fields of these names now read and write (src/modules/settings/legacy-shipping-settings.ts).
    */
   shippingFlatRate: integer('shipping_flat_rate').notNull().default(0),
   /** Retired with shippingFlatRate. */
@@ -90,7 +90,7 @@ export const taxRates = sqliteTable(
 
 /**
  * The rate of a shipping method, in minor units of the default currency (weights in the store's
- * weightUnit). Exactly one kind; src/modules/shipping/rates.ts prices a cart by it.
+ * weightUnit). Exactly one kind; src/modules/checkout/shipping-rates.ts prices a cart by it.
  */
 export type ShippingRate =
   | { type: 'flat'; amount: number }
@@ -98,7 +98,7 @@ export type ShippingRate =
   | { type: 'price'; bands: { from: number; amount: number }[] };
 
 /**
- * Where a store ships: countries, regions (`US-CA`) and postcode patterns (src/modules/shipping/zones.ts
+ * Where a store ships: countries, regions (`US-CA`) and postcode patterns (src/modules/checkout/shipping-zones.ts
  * says which zone serves an address). At most one zone is the rest of the world (a partial unique index).
  */
 export const shippingZones = sqliteTable(

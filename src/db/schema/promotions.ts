@@ -3,7 +3,7 @@ import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { now, timestamps } from './columns';
 
 // Promotions: money off a cart, automatic or by code (docs/promotions.md). The engine that applies
-// them is src/modules/promotions/promotion-engine.ts; a row becomes its `Promotion` in promotion-row.ts.
+// them is src/modules/checkout/promotion-engine.ts; a row becomes its `Promotion` in promotion-row.ts.
 
 export const PROMOTION_TYPES = ['percentage', 'fixed', 'buy_x_get_y', 'free_shipping'] as const;
 export const PROMOTION_TARGETS = ['order', 'items'] as const;

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { type CartRow, cartGiftCards, cartLines, carts } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { MAX_LINES } from '../orders/quote';
+import { MAX_LINES } from '../checkout';
 import { activeCartOf, cartTokenHash } from './carts.access';
 import { cartLinesOf } from './cart-view';
 import { MAX_LINE_QUANTITY } from './carts.schemas';

@@ -12,7 +12,7 @@ import type * as routes from './carts.routes';
 import * as service from './carts.service';
 import { toOrder } from '../orders/orders.read';
 import { checkout } from './checkout';
-import * as cartGiftCards from '../gift-cards/cart-gift-cards';
+import * as cartGiftCards from './cart-gift-cards';
 import { shopperNetwork } from '../../lib/client-network';
 import { orderNumberStart } from '../orders/place-order';
 import { recoverySecret, redeemRecovery } from './recovery';

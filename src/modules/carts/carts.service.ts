@@ -6,7 +6,7 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import type { Principal } from '../../lib/access';
-import { MAX_LINES, quote } from '../orders/quote';
+import { MAX_LINES, quote } from '../checkout';
 import { activeCartOf, isCartStaff, newCartToken, reactivated } from './carts.access';
 import { cartLinesOf, cartView, couponCustomerKey, shippingOptions } from './cart-view';
 import { cartListQuery } from './carts.query';

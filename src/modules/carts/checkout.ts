@@ -6,8 +6,8 @@ import { type PlacedOrder, placeOrder } from '../orders/place-order';
 import { cartCodeRead, cartLinesOf } from './cart-view';
 import type { CheckoutInput } from './carts.schemas';
 import { assertActive } from './carts.service';
-import { spendAppliedGiftCards } from '../gift-cards/cart-gift-cards';
-import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
+import { spendAppliedGiftCards } from './cart-gift-cards';
+import type { GiftCardSettings } from '../ledger';
 import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
 
 /**
@@ -16,7 +16,7 @@ import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
  * of the same cart (guard `cart_converted`, 409). When anything is refused (stock, coupon) nothing
  * is written and the cart stays active with its lines. The body's fields apply to this order only;
  * the cart's addresses, or the customer's defaults where it has none (./default-addresses.ts), otherwise.
- * Once placed, the gift cards applied to the cart pay what they can of it (../gift-cards/cart-gift-cards.ts).
+ * Once placed, the gift cards applied to the cart pay what they can of it (./cart-gift-cards.ts).
  */
 export async function checkout(
   db: Database,

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { categories, type CouponRow, type PromotionRow, products } from '../../db/schema';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { toMinor } from '../../lib/money';
-import { decimalText } from '../../lib/rates';
+import { decimalText } from '../checkout';
 import { getStoreCurrencies, type StoreCurrencies, storedEntries } from '../settings/currency-amounts';
 import { amountProblem } from '../settings/store-currency';
 import type { CreateCouponInput, UpdateCouponInput } from './coupons.schemas';

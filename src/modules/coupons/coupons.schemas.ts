@@ -2,18 +2,15 @@ import { z } from '@hono/zod-openapi';
 import { COUPON_TYPES, coupons } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { currencyEntries } from '../settings/currency-amounts';
+import { CouponCode, OwnMinSubtotal } from '../promotions/promotions.schemas';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
 import { COUPON_STATUS_DESCRIPTION, COUPON_STATUSES } from './coupon-status';
 
 /** Most ids a coupon may be limited to: D1 binds at most 100 parameters per statement. */
 export const MAX_COUPON_TARGETS = 100;
 
-export const CouponCode = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9_-]{3,40}$/, 'must be 3 to 40 letters, digits, hyphens or underscores')
-  .transform((code) => code.toUpperCase())
-  .openapi({ example: 'SUMMER-10', description: 'Stored upper-case; customers may type it in any case.' });
+/** A coupon's code, and its own minimum subtotal in a currency: a coupon is a code promotion (promotions.schemas.ts). */
+export { CouponCode, OwnMinSubtotal };
 
 const valueDescription = "For `percentage`, the percent off (0 < value <= 100, at most 2 decimals); for `fixed`, the amount off in major units of the store's default currency.";
 
@@ -21,15 +18,6 @@ const currencyAmountsDescription =
   "A `fixed` coupon's amount in other currencies of the store, set by the shop instead of converted: a cart or order in one of them " +
   'is discounted by its `value` (major units of that currency) and needs its `minSubtotal` (when null, the default `minSubtotal` converted). ' +
   'Carts in a currency without an entry convert `value` and `minSubtotal` at its exchange rate. Empty for a `percentage` coupon, whose percent applies in every currency.';
-
-/** A discount's own minimum subtotal in one currency (a coupon's or a promotion's `currencyAmounts` entry). */
-export const OwnMinSubtotal = z
-  .number()
-  .min(0)
-  .max(MAX_MAJOR_AMOUNT)
-  .nullable()
-  .optional()
-  .openapi({ description: 'Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.', example: 20 });
 
 /** A fixed coupon's own amounts off, and minimum subtotals, in other currencies. */
 export const AmountsOffByCurrency = currencyEntries({

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { cartGiftCards, type GiftCardRow, giftCards } from '../../db/schema';
 import { toMajor } from '../../lib/money';
 import { unusableBecause } from './code-attempts';
+import { amountDue } from '../ledger';
 
 // What the cart view shows of the gift cards applied to it (read in the batch that reads the cart).
 
@@ -21,12 +22,12 @@ export function appliedCardsOf(db: Database, cartId: string) {
  * to what is left; 0 for a card that cannot pay now (with why). `amountDue` is what is left after them.
  */
 export function giftCardsView(cards: readonly { card: GiftCardRow }[], total: number, currency: string, digits: number, now = new Date()) {
-  let due = total;
+  let paid = 0;
   const applied = cards.map(({ card }) => {
     const problem = unusableBecause(card, currency, now);
-    const amount = problem ? 0 : Math.min(card.balance, due);
-    due -= amount;
+    const amount = problem ? 0 : Math.min(card.balance, amountDue({ total, amountPaid: paid }));
+    paid += amount;
     return { id: card.id, last4: card.last4, balance: toMajor(card.balance, digits), amount: toMajor(amount, digits), problem };
   });
-  return { giftCards: applied, amountDue: toMajor(due, digits) };
+  return { giftCards: applied, amountDue: toMajor(amountDue({ total, amountPaid: paid }), digits) };
 }

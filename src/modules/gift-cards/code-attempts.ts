@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { type GiftCardRow, giftCards } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { activeLock, countAttempt, lockedOut, locksStatement } from '../auth/login-lockout';
-import { hashGiftCardCode, normalisedCode } from './gift-card-code';
+import { hashGiftCardCode, normalisedCode } from '../ledger';
 
 /**
  * Codes are guessed like passwords, so wrong ones are locked out like sign-in

@@ -3,7 +3,7 @@ import { crudHandlers } from '../../lib/crud-handlers';
 import { ok } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import type { ParsedListQuery } from '../../lib/query';
-import { giftCardSecret } from './gift-card-code';
+import { giftCardSecret } from '../ledger';
 import type { giftCardListQuery } from './gift-cards.query';
 import type * as routes from './gift-cards.routes';
 import type { CreateGiftCardInput } from './gift-cards.schemas';

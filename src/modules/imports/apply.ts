@@ -1,7 +1,7 @@
 import { eq, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type CurrencyPrices, productCategories, productVariants, products } from '../../db/schema';
-import { type CurrencyPriceInput, listedPrices, storedPrices } from '../../lib/currency-prices';
+import { type CurrencyPriceInput, listedPrices, storedPrices } from '../checkout';
 import { ApiError } from '../../lib/errors';
 import { withUniqueConflicts } from '../../lib/db-errors';
 import { outboxEvent } from '../../lib/events';

@@ -4,7 +4,7 @@ import { ApiError, detailOf } from '../../lib/errors';
 import { wordIssue } from '../../lib/issue-messages';
 import { type CurrencyCell, type Field, FIELDS, type ImportFormat, type ImportRow, type ReadFile } from './formats';
 import type { WeightUnit } from '../../db/schema';
-import { type CurrencyPriceInput, type CurrencyTable, storedPrices } from '../../lib/currency-prices';
+import { type CurrencyPriceInput, type CurrencyTable, storedPrices } from '../checkout';
 
 /**
  * Rows grouped into products and checked with the same schema as `POST /api/products`, so an

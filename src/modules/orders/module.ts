@@ -8,7 +8,6 @@ export default defineModule({
     audited: { orders: 'order', order_lines: 'order_line' },
     notAudited: {
       order_status_history: "a history itself; the order's status change is audited on the order",
-      quote_version: 'a version number bumped by triggers',
     },
   },
   events: ['order.placed', 'order.updated', 'order.cancelled'],

@@ -3,9 +3,8 @@ import type { Database } from '../../db/client';
 import { type OrderLineRow, type OrderRow, type OrderStatus, orders, promotionUsages, promotions } from '../../db/schema';
 import { withGuards } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
-import { cancellationRevocations, spentCardOfOrder } from '../gift-cards/revoke-bought-cards';
+import { assertTransition, cancellationRevocations, spentCardOfOrder, type StatusChange, statusChangeStatements } from '../ledger';
 import { stockChangeStatements } from '../inventory/stock';
-import { assertTransition, type StatusChange, statusChangeStatements } from './order-status';
 
 /**
  * Status changes of an order from the orders API, each one D1 batch. Every batch starts with a

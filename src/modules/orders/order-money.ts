@@ -1,13 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { type OrderLineRow, type OrderRow, orderLines, orders } from '../../db/schema';
 import { toMajor } from '../../lib/money';
-import { taxBreakdown } from '../../lib/tax-breakdown';
+import { taxBreakdown } from '../checkout';
 import type { OrderReach } from './orders.access';
+import { amountDue } from '../ledger';
 
 /**
  * The amounts of an order a caller is shown (docs/api.md, Vendors and orders). Staff and the
  * customer see the order's own. A vendor sees its lines only: each line keeps the discount and tax
- * the order gave it when it was priced (src/lib/pricing.ts, integer minor units, half-up per line),
+ * the order gave it when it was priced (src/modules/checkout/pricing.ts, integer minor units, half-up per line),
  * so its amounts (and tax breakdown) are sums of its lines, exact, with nothing prorated; shipping (and its tax) is the
  * order's and charged to no vendor's lines, so 0. Paid, refunded and due are null to a vendor:
  * payments are for the whole order, and any share of them would tell what other vendors' lines cost.
@@ -43,7 +44,7 @@ export function orderMoney(row: OrderRow, lines: OrderLineRow[], reach: OrderRea
     total: money(row.total),
     amountPaid: money(row.amountPaid),
     amountRefunded: money(row.amountRefunded),
-    amountDue: money(Math.max(0, row.total - row.amountPaid)),
+    amountDue: money(amountDue(row)),
   };
 }
 

@@ -11,12 +11,13 @@ import { orderPromotions } from './order-promotions';
 import { orderListQuery } from './orders.query';
 import type { Order, OrderDetail, PaymentStatus } from './orders.schemas';
 import { groupBy } from '../../lib/group-by';
+import { paidInFull } from '../ledger';
 
 type HistoryRow = typeof orderStatusHistory.$inferSelect;
 
 export function paymentStatus(order: Pick<OrderRow, 'total' | 'amountPaid' | 'amountRefunded'>): PaymentStatus {
   if (order.amountRefunded > 0) return order.amountRefunded >= order.amountPaid ? 'refunded' : 'partially_refunded';
-  if (order.amountPaid >= order.total) return 'paid';
+  if (paidInFull(order)) return 'paid';
   return order.amountPaid > 0 ? 'partially_paid' : 'unpaid';
 }
 

@@ -5,7 +5,7 @@ import { CouponCode } from '../coupons/coupons.schemas';
 import { AppliedPromotionSchema, LinePromotionSchema } from '../promotions/promotions.schemas';
 import { CreateAddressBody } from '../customers/addresses.schemas';
 import { Email } from '../users/users.schemas';
-import { MAX_LINES } from './quote';
+import { MAX_LINES } from '../checkout';
 
 /** Shapes of orders on the wire, derived from the orders, order_lines and order_status_history tables. */
 
@@ -35,7 +35,7 @@ const amount = (what: string) => ({ description: `${what} In the major unit of t
 /** A percent of tax as a JSON number (kept as exact decimal text). */
 const TaxPercent = z.number().openapi({ example: 19 });
 
-/** Tax by rate, as an invoice shows it (src/lib/tax-breakdown.ts). Shared by carts (totals) and orders. */
+/** Tax by rate, as an invoice shows it (src/modules/checkout/tax-breakdown.ts). Shared by carts (totals) and orders. */
 export const TaxBreakdownSchema = z
   .array(
     z.object({

@@ -4,13 +4,13 @@ import { orders } from '../../db/schema';
 import { ApiError, type ErrorDetail } from '../../lib/errors';
 import type { Principal } from '../../lib/access';
 import { assertCancellable, cancellationStatements, runCancellation, runStatusChange, statusStatements } from './order-changes';
-import { assertTransition } from './order-status';
+import { assertTransition } from '../ledger';
 import { ALL_ORDERS, type OrderReach } from './orders.access';
 import { orderForChange, toOrder } from './orders.read';
 import type { CreateOrderInput, OrderDetail, UpdateOrderInput } from './orders.schemas';
 import { customerKeyOf, notEnoughStock, placeOrder } from './place-order';
 import { type Orderer, placementFor } from './placement';
-import { type Quote, quote } from './quote';
+import { type Quote, quote } from '../checkout';
 
 export { getOrder, listOrders } from './orders.read';
 

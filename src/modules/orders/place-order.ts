@@ -22,10 +22,9 @@ import type { EventData } from '../../lib/events';
 import { ID_PREFIX, newId, newIds } from '../../lib/ids';
 import { CONFIG_DEFAULTS, config, type Vars } from '../../config';
 import { stockChangeStatements } from '../inventory/stock';
-import { settleNothingOwed } from '../payments/settle';
-import { placedEventData } from './order-status';
-import { forgetQuoteInputs, keepQuoteInputs, keptQuoteInputs } from './quote-inputs';
-import { appliedCode, type QuoteInputs, type QuoteRequest, quoteFrom, readQuoteInputs } from './quote';
+import { settleNothingOwed } from '../ledger';
+import { placedEventData } from './placed-event';
+import { appliedCode, forgetQuoteInputs, keepQuoteInputs, keptQuoteInputs, quoteFrom, type QuoteInputs, type QuoteRequest, readQuoteInputs } from '../checkout';
 
 export interface PlaceOrderInput {
   /** The customer's account, or null for a guest order (then `email` is the contact). */

@@ -13,7 +13,7 @@ import { missingStripeSettings } from './providers/stripe';
 import { reconcilePending } from './reconcile';
 import * as refundService from './refunds.service';
 import { handleStripeEvent, verifiedEvent } from './stripe-webhook';
-import { payWithCode } from '../gift-cards/order-gift-card-payment';
+import { payWithCode } from './order-gift-card-payment';
 import { shopperNetwork } from '../../lib/client-network';
 
 export const createPayment: AppRouteHandler<typeof routes.createPayment> = async (c) => {

@@ -1,4 +1,4 @@
-import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type OrderRow, orders, type PaymentRow, payments } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
@@ -6,13 +6,22 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
 import { type AnyFilters, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
-import { amountInMinor } from './amounts';
+import {
+  amountInMinor,
+  type GiftCardSettings,
+  owed,
+  paymentFits,
+  type PaymentProvider,
+  ProviderUnavailable,
+  recordCharge,
+  refuseClosed,
+  refuseMoreThanOwed,
+  refuseUnfitPayment,
+  type SettlingCharge,
+} from '../ledger';
 import type { CreatePaymentInput, Payment } from './payments.schemas';
-import { type PaymentProvider, ProviderUnavailable } from './providers/provider';
 import { paymentProvider } from './providers/registry';
 import type { StripeSettings } from './providers/stripe';
-import { recordCharge, type SettlingCharge } from './settle';
-import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
 
 import { findOrder } from '../orders/orders.read';
 
@@ -53,32 +62,6 @@ export async function findPayment(db: Database, id: string, reach: SQL | undefin
   return row;
 }
 
-const CLOSED = ['cancelled', 'refunded'] as const;
-const pendingSum = (orderId: string) =>
-  sql<number>`(SELECT coalesce(sum(${payments.amount}), 0) FROM ${payments} WHERE ${payments.orderId} = ${orderId} AND ${payments.status} = 'pending')`;
-
-/** What is owed: the total less what is paid and what pending payments are already taking. */
-export async function owed(db: Database, order: OrderRow): Promise<number> {
-  const [row] = await db
-    .select({ pending: pendingSum(order.id) })
-    .from(orders)
-    .where(eq(orders.id, order.id));
-  return order.total - order.amountPaid - (row?.pending ?? 0);
-}
-
-export function refuseClosed(order: OrderRow) {
-  if ((CLOSED as readonly string[]).includes(order.status)) {
-    throw ApiError.conflict(`Order '${order.id}' is ${order.status}: it takes no more payments`, 'orderId');
-  }
-}
-
-export function refuseMoreThanOwed(order: OrderRow, amount: number, due: number) {
-  if (due <= 0) throw ApiError.conflict(`Nothing is owed on order '${order.id}'`, 'amount');
-  if (amount > due) {
-    throw ApiError.conflict(`The amount is more than is owed on order '${order.id}' (${toMajor(due, order.minorUnits)} ${order.currency})`, 'amount');
-  }
-}
-
 export interface PaymentAttempt {
   payment: Payment;
   /** For a payment the customer completes in the browser (Stripe.js): the secret it confirms with. */
@@ -109,7 +92,7 @@ export async function createPayment(
   { actor, requestKey = null, now = new Date() }: Requested,
 ): Promise<PaymentAttempt> {
   const provider = paymentProvider(input.provider, env);
-  // Its spend is written with the payment (src/modules/gift-cards/gift-card-payment.ts), which only a code opens.
+  // Its spend is written with the payment (src/modules/ledger/gift-card-payment.ts), which only a code opens.
   if (provider.name === 'gift_card') throw ApiError.validation([{ field: 'code', problem: 'is required to pay with a gift card', code: 'required' }]);
   if (input.code !== undefined) throw ApiError.validation([{ field: 'code', problem: 'is for gift card payments' }]);
   if (input.reference !== undefined && provider.name !== 'manual')
@@ -155,19 +138,6 @@ export async function createPayment(
   });
   if (inserted.meta.changes === 0) await refuseUnfitPayment(db, order, charged);
   return attempt(db, provider, row, order, { actor, env }, 'charge');
-}
-
-/** Holds (in the statement inserting a payment of `amount`) while the order is open and the amount fits in what is neither paid nor pending. */
-export const paymentFits = (orderId: string, amount: number) =>
-  sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.id} = ${orderId} AND ${orders.status} NOT IN ('cancelled', 'refunded')
-    AND ${orders.amountPaid} + ${pendingSum(orderId)} + ${amount} <= ${orders.total})`;
-
-/** Why a payment paymentFits refused was refused, read again: closed, more than owed, or (a race) changed meanwhile. */
-export async function refuseUnfitPayment(db: Database, order: OrderRow, amount: number): Promise<never> {
-  const fresh = await findOrder(db, order.id, undefined);
-  refuseClosed(fresh);
-  refuseMoreThanOwed(fresh, amount, await owed(db, fresh));
-  throw ApiError.conflict(`Order '${order.id}' changed while paying; try again`);
 }
 
 /** The oldest pending payment of the order with this provider (an open PaymentIntent), if any. */

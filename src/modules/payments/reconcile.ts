@@ -3,9 +3,8 @@ import { createDb, type Database } from '../../db/client';
 import { orders, payments, refunds } from '../../db/schema';
 import type { Bindings } from '../../env';
 import { ApiError } from '../../lib/errors';
-import { ProviderUnavailable } from './providers/provider';
+import { ProviderUnavailable, recordCharge, recordRefund } from '../ledger';
 import { paymentProvider, refundProvider } from './providers/registry';
-import { recordCharge, recordRefund } from './settle';
 
 /**
  * The safety net of settle.ts: payments and refunds left `pending` for more than a minute (their

@@ -8,17 +8,24 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
-import { amountInMinor } from './amounts';
+import {
+  amountInMinor,
+  cardsToRevoke,
+  cardValueRefusal,
+  leavesCardValue,
+  recordRefund,
+  refundByLines,
+  refundCreatedData,
+  refuseSpentCards,
+  revocationStatements,
+  spentMeanwhile,
+  unchangedSince,
+} from '../ledger';
 import type { refundListQuery } from './payments.query';
 import type { CreateRefundInput, Refund } from './payments.schemas';
 import { providerCall } from './payments.service';
 import { refundProvider } from './providers/registry';
-import { refundCreatedData } from './refund-event';
-import { refundByLines, unchangedSince } from './refund-lines';
 import type { StripeSettings } from './providers/stripe';
-import { recordRefund } from './settle';
-import { cardValueRefusal, leavesCardValue } from '../gift-cards/card-value-held';
-import { cardsToRevoke, refuseSpentCards, revocationStatements, spentMeanwhile } from '../gift-cards/revoke-bought-cards';
 
 type RefundDestination = (typeof REFUND_DESTINATIONS)[number];
 

@@ -4,13 +4,10 @@ import type { Database } from '../../db/client';
 import { orders, type PaymentRow, payments, providerEvents, type RefundRow, refunds } from '../../db/schema';
 import { ApiError, detailOf } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
-import { orderNumberOf } from '../orders/order-status';
+import { type GiftCardSettings, orderNumberOf, recordCharge, recordRefund, refundCreatedData } from '../ledger';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
 import { type StripeSettings, chargeOutcome, fromStripeAmount, stripeClient, stripeProvider } from './providers/stripe';
-import { recordCharge, recordRefund } from './settle';
-import { refundCreatedData } from './refund-event';
-import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
 
 import { config } from '../../config';
 

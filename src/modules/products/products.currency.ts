@@ -1,11 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { compiled } from '../../db/compiled';
 import { currencies, products, type ProductRow, type ProductVariantRow, type RelatedVariant } from '../../db/schema';
-import { type CurrencyInfo, type CurrencyTable, defaultBound } from '../../lib/currency-prices';
+import { convertMinor, type CurrencyInfo, type CurrencyTable, defaultBound, inCurrency } from '../checkout';
 import { ApiError } from '../../lib/errors';
 import { DEFAULT_MINOR_DIGITS, toMajor, toMajorOrNull } from '../../lib/money';
-import { inCurrency } from '../../lib/pricing';
-import { convertMinor } from '../../lib/rates';
 import type { ParsedListQuery } from '../../lib/query';
 import { defaultCurrencyCode } from '../settings/store-currency';
 import { productListQuery } from './products.query';
@@ -75,7 +73,7 @@ type ShownVariant = { price: number; compareAtPrice: number | null; prices: read
 /**
  * A product's price and compare-at price in the view's currency, in its major units. When a variant
  * has its own price there, the product shows its cheapest variant's, own or converted: what a cart
- * in that currency charges for it (src/modules/orders/quote.ts), and what a list filters and sorts
+ * in that currency charges for it (src/modules/checkout/quote.ts), and what a list filters and sorts
  * it by (priceInView). Otherwise, as before, its own price there or its price converted (shownPrice).
  * `variants` are shown in the same view (toVariant).
  */

@@ -11,7 +11,7 @@ import * as service from './products.service';
 import * as variantService from './variants.service';
 import { releaseFiles } from '../media/media.service';
 import { DRAFT_CREATED_MESSAGE, MAX_VARIANTS_PER_PRODUCT } from './products.schemas';
-import { asShownTo } from '../price-lists/shown-prices';
+import { asShownTo } from './shown-prices';
 
 type WithPrincipal = { var: { principal: Principal } };
 const visibility = (c: WithPrincipal) => productVisibility(c.var.principal);
@@ -39,7 +39,7 @@ export const suggestProducts: AppRouteHandler<typeof routes.suggestProducts> = a
   return ok(c, await read.suggestProducts(c.var.db, c.req.valid('query').q, visibility(c)));
 };
 
-/** A product as the caller buys it: a signed-in customer sees its price-list prices (price-lists/shown-prices.ts). */
+/** A product as the caller buys it: a signed-in customer sees its price-list prices (shown-prices.ts). */
 async function shownProduct(c: Context<AppEnv>, idOrSlug: string, currency: string | undefined) {
   const product = await read.getProduct(c.var.db, idOrSlug, visibility(c), await read.viewFor(c.var.db, currency));
   return (await asShownTo(c.var.db, c.var.principal, [product]))[0]!;

@@ -14,7 +14,7 @@ import {
   type ProductVariantRow,
   type RelatedVariant,
 } from '../../db/schema';
-import { listedPrices } from '../../lib/currency-prices';
+import { listedPrices } from '../checkout';
 import { ApiError } from '../../lib/errors';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { currencyTableOf, currencyTableRead, isForeign, listQueryIn, type MoneyView, moneyView, readsPrice, shownPrice, shownProductPrice } from './products.currency';

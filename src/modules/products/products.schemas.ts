@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { PRODUCT_STATUSES, products, productVariants } from '../../db/schema';
-import { CurrencyPricesInput, CurrencyPricesOutput } from '../../lib/currency-prices';
+import { CurrencyPricesInput, CurrencyPricesOutput } from '../checkout';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Money, Ref, Slug, Timestamp } from '../../lib/schemas';
 import { MediaSchema } from '../media/media.schemas';
 

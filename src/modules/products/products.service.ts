@@ -16,7 +16,7 @@ import {
   taxClasses,
   vendors,
 } from '../../db/schema';
-import { type CurrencyPriceInput, type CurrencyTable, listedPrices, storedPrices } from '../../lib/currency-prices';
+import { type CurrencyPriceInput, type CurrencyTable, listedPrices, storedPrices } from '../checkout';
 import { withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';

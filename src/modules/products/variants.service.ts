@@ -7,7 +7,7 @@ import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { toMinor } from '../../lib/money';
 import { stockChangeStatements } from '../inventory/stock';
-import { listedPrices } from '../../lib/currency-prices';
+import { listedPrices } from '../checkout';
 import { currencyTableOf, currencyTableRead, moneyView } from './products.currency';
 import { getProduct, toVariant, writable } from './products.read';
 import type { CreateVariantInput, Product, UpdateVariantInput, Variant } from './products.schemas';

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { brands, categories, customerGroups, type PromotionRow, products, shippingMethods, shippingZones, type StoredProductSet } from '../../db/schema';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { toMinor } from '../../lib/money';
-import { decimalText } from '../../lib/rates';
+import { decimalText } from '../checkout';
 import { getStoreCurrencies, storedEntries } from '../settings/currency-amounts';
 import { amountProblem } from '../settings/store-currency';
 import type { CreatePromotionInput, UpdatePromotionInput } from './promotions.schemas';

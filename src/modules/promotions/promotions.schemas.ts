@@ -2,10 +2,26 @@ import { z } from '@hono/zod-openapi';
 import { PROMOTION_TARGETS, PROMOTION_TYPES } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { Instant, Timestamp } from '../../lib/schemas';
-import { CouponCode, OwnMinSubtotal } from '../coupons/coupons.schemas';
 import { currencyEntries } from '../settings/currency-amounts';
 import { CurrencyCode } from '../settings/currencies.schemas';
-import { NOT_APPLICABLE_CONDITIONS } from './promotion-types';
+import { NOT_APPLICABLE_CONDITIONS } from '../checkout';
+
+/** The code a shopper enters, for a code promotion and a coupon alike (a coupon is a code promotion). */
+export const CouponCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{3,40}$/, 'must be 3 to 40 letters, digits, hyphens or underscores')
+  .transform((code) => code.toUpperCase())
+  .openapi({ example: 'SUMMER-10', description: 'Stored upper-case; customers may type it in any case.' });
+
+/** A discount's own minimum subtotal in one currency (a coupon's or a promotion's `currencyAmounts` entry). */
+export const OwnMinSubtotal = z
+  .number()
+  .min(0)
+  .max(MAX_MAJOR_AMOUNT)
+  .nullable()
+  .optional()
+  .openapi({ description: 'Smallest subtotal in `currency`; null or absent: the default `minSubtotal` converted.', example: 20 });
 
 /** Most ids one list of a promotion holds: D1 binds at most 100 parameters per statement. */
 export const MAX_PROMOTION_IDS = 100;

@@ -5,6 +5,7 @@ import { currencies, orders, productSalesDays, productSalesMonths, products, sal
 import { ApiError } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
 import { defaultCurrencyCode } from '../settings/store-currency';
+import { roundHalfUp } from '../checkout';
 import { addDays, daysBetween, monthsAndDays, periodStart, periodsOf } from './periods';
 import {
   type CustomerReport,
@@ -92,7 +93,7 @@ function salesFigures(s: Sum, digits: number) {
     taxIncluded: money(s.lineTaxIncluded),
     net: money(s.gross - s.discounts - s.lineTaxIncluded - s.refunds),
     sales: money(s.sales),
-    averageOrderValue: money(s.orders ? Math.round(s.sales / s.orders) : 0),
+    averageOrderValue: money(s.orders ? roundHalfUp(s.sales, s.orders) : 0),
   };
 }
 

@@ -6,18 +6,27 @@ import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
-import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
+import {
+  amountDue,
+  cardsToRevoke,
+  type GiftCardSettings,
+  orderNumberOf,
+  recordCharge,
+  recordRefund,
+  type RefundByLines,
+  refundByLines,
+  refundCreatedData,
+  refuseSpentCards,
+  revocationStatements,
+  spentMeanwhile,
+  unchangedSince,
+} from '../ledger';
 import { placeOrder } from '../orders/place-order';
-import { orderNumberOf } from '../orders/order-status';
 import { ALL_ORDERS } from '../orders/orders.access';
 import { findOrder, getOrder } from '../orders/orders.read';
 import { exchangeProvider } from '../payments/providers/exchange';
 import type { StripeSettings } from '../payments/providers/stripe';
-import { refundCreatedData } from '../payments/refund-event';
-import { type RefundByLines, refundByLines, unchangedSince } from '../payments/refund-lines';
 import { createRefund, leftToRefund, paymentToRefund, pendingRefunds } from '../payments/refunds.service';
-import { recordCharge, recordRefund } from '../payments/settle';
-import { cardsToRevoke, refuseSpentCards, revocationStatements, spentMeanwhile } from '../gift-cards/revoke-bought-cards';
 import { returnWriter } from './returns.access';
 import type { Exchange, ExchangeInput } from './exchanges.schemas';
 import { getReturn } from './returns.service';
@@ -141,7 +150,7 @@ export async function exchangeReturn(
     order: await getOrder(db, placed.order.id, ALL_ORDERS),
     value: toMajor(value, order.minorUnits),
     credit: toMajor(credit, order.minorUnits),
-    amountDue: toMajor(placed.order.total - credit, order.minorUnits),
+    amountDue: toMajor(amountDue({ total: placed.order.total, amountPaid: credit }), order.minorUnits),
     ...balance,
   };
 }

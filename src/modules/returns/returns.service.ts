@@ -10,10 +10,9 @@ import { outboxEvent, outboxEventWhere } from '../../lib/events';
 import { ID_PREFIX, newId, newIds } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
-import { refuseReturnOfSpentCards } from '../gift-cards/revoke-bought-cards';
+import { movedTo, moveStatement, orderNumberOf, refuseReturnOfSpentCards } from '../ledger';
 import { stockChangeStatements } from '../inventory/stock';
 import { ALL_ORDERS, type OrderReach } from '../orders/orders.access';
-import { orderNumberOf } from '../orders/order-status';
 import { findOrder } from '../orders/orders.read';
 import { returnWindow } from './return-window';
 import { returnCondition, returnLineCondition, returnWriter } from './returns.access';
@@ -175,34 +174,6 @@ export async function createReturn(db: Database, orderRef: string, input: Create
   // A return refused by the order's state leaves its lines without a parent: the foreign key aborts the batch.
   await withForeignKeyConflict(`Order '${order.id}' changed and can no longer take returns`, () => withGuards(() => db.batch(statements as never), { overreturned }));
   return toReturn(row, returned);
-}
-
-/**
- * The statement that marks a received return refunded, for the batch that writes its refund: it
- * changes nothing unless the return is still `received` (check `meta.changes`).
- */
-export function returnRefundedStatement(db: Database, returnId: string, now = new Date()) {
-  return moveStatement(db, returnId, 'received', movedTo('refunded', now.toISOString()));
-}
-
-/** What a move writes: the status, its timestamp (`closedAt` for the final ones) and `updatedAt`. */
-function movedTo(status: UpdateReturnInput['status'], ts: string): Partial<ReturnRow> {
-  const stamps: Partial<ReturnRow> = {
-    approved: { approvedAt: ts },
-    received: { receivedAt: ts },
-    refunded: { refundedAt: ts, closedAt: ts },
-    rejected: { closedAt: ts },
-    cancelled: { closedAt: ts },
-  }[status];
-  return { status, ...stamps, updatedAt: ts };
-}
-
-/** The move as one guarded UPDATE: it changes nothing unless the return is still `from`, so of two racing moves one wins. */
-function moveStatement(db: Database, returnId: string, from: ReturnStatus, set: Partial<ReturnRow>) {
-  return db
-    .update(returns)
-    .set(set)
-    .where(and(eq(returns.id, returnId), eq(returns.status, from)));
 }
 
 /** `restock` checked against the return's lines: each of them, once, at most its quantity (422). */

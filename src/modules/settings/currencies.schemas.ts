@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { currencies } from '../../db/schema';
-import { decimalText } from '../../lib/rates';
+import { decimalText } from '../checkout';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
 
 /** Most decimals an exchange rate keeps (it is stored as exact decimal text). */

@@ -4,7 +4,7 @@ import { carts, type CurrencyRow, currencies, orders } from '../../db/schema';
 import { withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError } from '../../lib/errors';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
-import { decimalText } from '../../lib/rates';
+import { decimalText } from '../checkout';
 import { currencyListQuery } from './currencies.query';
 import { type CreateCurrencyInput, type Currency, RATE_DECIMALS, type UpdateCurrencyInput } from './currencies.schemas';
 import { dropOwnAmountsOfDeleted, noOwnAmountsIn } from './own-amounts';

@@ -3,7 +3,7 @@ import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
 import type * as routes from './settings.routes';
 import * as service from './settings.service';
-import { DEPRECATION_HEADERS, LEGACY_FIELDS } from '../shipping/legacy-settings';
+import { DEPRECATION_HEADERS, LEGACY_FIELDS } from './legacy-shipping-settings';
 
 export const getSettings: AppRouteHandler<typeof routes.getSettings> = async (c) => {
   return ok(c, project(await service.getSettings(c.var.db), c.req.valid('query').fields));

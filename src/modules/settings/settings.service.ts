@@ -5,7 +5,7 @@ import { type EdgeSettings, keepEdgeSettings } from '../../lib/edge-settings';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { toMinor } from '../../lib/money';
 import { servedVersion } from '../../versions/versions';
-import { type LegacyMethod, legacyMethodRead, legacyShippingFields, legacyShippingUpdate } from '../shipping/legacy-settings';
+import { type LegacyMethod, legacyMethodRead, legacyShippingFields, legacyShippingUpdate } from './legacy-shipping-settings';
 import type { Settings, UpdateSettingsInput } from './settings.schemas';
 import { amountProblem, defaultMinorUnits, STORE_ID } from './store-currency';
 

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { taxRates } from '../../db/schema';
 import { ISO_COUNTRY_CODES } from '../../lib/country-codes';
-import { decimalText } from '../../lib/rates';
+import { decimalText } from '../checkout';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
 
 /** Most decimals a tax percent keeps (it is stored as exact decimal text). */

@@ -5,7 +5,7 @@ import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { listTable, type ParsedListQuery } from '../../lib/query';
-import { decimalText } from '../../lib/rates';
+import { decimalText } from '../checkout';
 import { taxRateListQuery } from './taxes.query';
 import { type CreateTaxRateInput, TAX_RATE_DECIMALS, type TaxRate, type UpdateTaxRateInput } from './taxes.schemas';
 

@@ -3,7 +3,7 @@ import { shippingZones } from '../../db/schema';
 import { ISO_COUNTRY_CODES } from '../../lib/country-codes';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
 import { TaxCountry } from '../settings/taxes.schemas';
-import { normalPostcode } from './zones';
+import { normalPostcode } from '../checkout';
 
 /** Lists a zone holds at most (countries: every ISO 3166-1 code fits). */
 const MAX_PLACES = 300;

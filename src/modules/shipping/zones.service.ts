@@ -45,7 +45,7 @@ export async function getShippingZone(db: Database, id: string): Promise<Shippin
 }
 
 /**
- * Every quote reads all zones and methods (src/modules/orders/quote.ts), so a store keeps at most
+ * Every quote reads all zones and methods (src/modules/checkout/quote.ts), so a store keeps at most
  * this many zones, each with at most MAX_METHODS_PER_ZONE methods: a bound on what each uncached
  * quote reads, far above what a shop selling to the world sets up.
  */

@@ -1,5 +1,5 @@
 import { ApiError } from '../../../lib/errors';
-import type { PaymentProvider } from './provider';
+import type { PaymentProvider } from '../../ledger';
 
 /**
  * The value of returned goods moving to the order they were exchanged for (src/modules/returns/exchanges.ts):

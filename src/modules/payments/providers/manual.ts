@@ -1,4 +1,4 @@
-import type { ChargeRequest, ChargeResult, PaymentProvider } from './provider';
+import type { ChargeRequest, ChargeResult, PaymentProvider } from '../../ledger';
 
 /**
  * Money taken outside the store (cash, bank transfer) or in tests: every charge succeeds at once,

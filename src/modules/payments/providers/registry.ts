@@ -2,9 +2,8 @@ import type { RefundRow } from '../../../db/schema';
 import { ApiError } from '../../../lib/errors';
 import type { Database } from '../../../db/client';
 import { exchangeProvider } from './exchange';
-import { giftCardProvider, giftCardProviderWith } from './gift-card';
+import { giftCardProvider, giftCardProviderWith, type PaymentProvider } from '../../ledger';
 import { manualProvider } from './manual';
-import type { PaymentProvider } from './provider';
 import { storeCreditProvider } from './store-credit';
 import { missingStripeSettings, type StripeSettings, stripeProvider } from './stripe';
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../../../lib/errors';
 import { creditEntry } from '../../customers/store-credit.ledger';
-import type { PaymentProvider } from './provider';
+import type { PaymentProvider } from '../../ledger';
 
 /**
  * The customer's store credit (src/modules/customers/store-credit.ledger.ts) as a way to pay: the

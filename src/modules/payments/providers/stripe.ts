@@ -1,8 +1,9 @@
 import Stripe from 'stripe';
 import type { PaymentRow } from '../../../db/schema';
 import type { Bindings } from '../../../env';
-import { type ChargeRequest, type ChargeResult, type PaymentProvider, ProviderUnavailable, type RefundResult } from './provider';
+import { type ChargeRequest, type ChargeResult, type PaymentProvider, ProviderUnavailable, type RefundResult } from '../../ledger';
 import { config } from '../../../config';
+import { roundHalfUp } from '../../checkout';
 
 /**
  * Card payments through Stripe PaymentIntents, with the official `stripe` package (its Workers
@@ -36,7 +37,7 @@ export function toStripeAmount(amount: number, digits: number, currency: string)
 
 export function fromStripeAmount(amount: number, digits: number, currency: string): number {
   const shift = digits - stripeDigits(currency);
-  return shift >= 0 ? amount * 10 ** shift : Math.round(amount / 10 ** -shift);
+  return shift >= 0 ? amount * 10 ** shift : roundHalfUp(amount, 10 ** -shift);
 }
 
 const clients = new Map<string, Stripe>();

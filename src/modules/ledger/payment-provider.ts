@@ -1,14 +1,14 @@
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { Database } from '../../../db/client';
-import type { OrderRow, PaymentRow, RefundRow } from '../../../db/schema';
-import type { GuardName } from '../../../lib/db-guards';
+import type { Database } from '../../db/client';
+import type { OrderRow, PaymentRow, RefundRow } from '../../db/schema';
+import type { GuardName } from '../../lib/db-guards';
 
 /**
  * What the store asks of a payment provider. Amounts are integer minor units of the order's
  * currency (`digits` decimals). Every call that moves money is keyed by our own row's id (the
  * payment's, the refund's), written before the call: asked twice with the same key, a provider
  * answers with the same charge or refund, so a retry or a reconciliation never moves money twice
- * (src/modules/payments/settle.ts).
+ * (src/modules/ledger/settle.ts).
  */
 export interface ChargeRequest {
   /** Our pending payment: its id is the idempotency key, its providerReference the provider's id once known. */

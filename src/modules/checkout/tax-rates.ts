@@ -1,5 +1,5 @@
 import type { CurrencyRow, StoreSettingsRow, TaxRateRow } from '../../db/schema';
-import type { PricingTax } from '../../lib/pricing';
+import type { PricingTax } from './pricing';
 
 /** The class every product is in unless it names another, whose rate stands in for a class without one. */
 export const STANDARD_TAX_CLASS = 'standard';

@@ -1,6 +1,6 @@
 import type { OrderRow, RefundRow } from '../../db/schema';
 import { toMajor } from '../../lib/money';
-import { orderNumberOf } from '../orders/order-status';
+import { orderNumberOf } from './order-status';
 import type { EventData } from '../../lib/events';
 
 /** What `refund.created` and `payment.refunded` say of a refund (payments.events.ts). */

@@ -5,12 +5,13 @@ import { ApiError, detailOf } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor } from '../../lib/money';
-import { type ShippingMethodColumns, shippingMethodOf } from './order-shipping';
-import { orderPromotions } from './order-promotions';
 
 /**
- * The order state machine of docs/api.md (Carts and orders). The trigger `orders_status_guard` (migrations/0005) enforces the
- * same table inside D1, so two racing changes cannot both apply; a test checks the two agree.
+ * The order state machine of docs/api.md (Carts and orders), kept with the ledger because money moves
+ * orders (paid in full: `processing`; everything paid given back: `refunded`, settle.ts) and the ledger
+ * imports no module above it; orders, shipments and returns make every other move with it. The
+ * trigger `orders_status_guard` (migrations/0005) enforces the same table inside D1, so two racing
+ * changes cannot both apply; a test checks the two agree.
  */
 export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   pending: ['processing', 'cancelled'],
@@ -52,17 +53,6 @@ export function orderEventData(order: Pick<OrderRow, 'id' | 'number' | 'customer
     total: toMajor(order.total, order.minorUnits),
     currency: order.currency,
     status: order.status,
-  };
-}
-
-/** `order.placed` also says how the order ships (the method as the order keeps it), how it was taxed and what promotions took off. */
-export function placedEventData(order: Parameters<typeof orderEventData>[0] & ShippingMethodColumns & Pick<OrderRow, 'taxTotal' | 'pricesIncludeTax' | 'promotions'>) {
-  return {
-    ...orderEventData(order),
-    taxTotal: toMajor(order.taxTotal, order.minorUnits),
-    pricesIncludeTax: order.pricesIncludeTax,
-    shippingMethod: shippingMethodOf(order),
-    promotions: orderPromotions(order),
   };
 }
 

@@ -28,7 +28,7 @@ export function decimalText(value: number, maxDecimals = 8): string | null {
   return fixed.replace(/\.?0+$/, '') || '0';
 }
 
-/** numerator / denominator rounded half away from zero. */
+/** numerator / denominator rounded half away from zero: the one rounding of money (roundHalfUp is its face for numbers). */
 function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
   const negative = numerator < 0n !== denominator < 0n;
   const n = numerator < 0n ? -numerator : numerator;
@@ -41,6 +41,17 @@ function toSafeNumber(value: bigint): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n)) throw new RangeError(`amount ${value} is out of range`);
   return n;
+}
+
+/**
+ * The one rounding of money: `numerator / denominator` (integers) as whole minor units, rounded half
+ * away from zero, that is half-up for amounts, which are never negative. Rates, tax and conversions
+ * below round with it, and so do a refund's share of a line (ledger/refund-lines.ts), a bought gift
+ * card's share of its line (ledger/bought-gift-cards.ts), a Stripe amount with fewer decimals than
+ * ours (payments/providers/stripe.ts) and the reports' average order value.
+ */
+export function roundHalfUp(numerator: number | bigint, denominator: number | bigint): number {
+  return toSafeNumber(divideHalfUp(BigInt(numerator), BigInt(denominator)));
 }
 
 /** `percent`% of an amount in minor units, rounded half-up: percentOf(1999, '19') = 380. */

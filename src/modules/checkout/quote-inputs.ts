@@ -2,9 +2,9 @@ import type { CurrencyRow, PromotionRow, StoreSettingsRow, TaxRateRow } from '..
 import { LruCache } from '../../lib/lru';
 import { couponCodeOf, type QuoteInputs, type QuoteRequest, type QuoteVariant, taxRegionOf } from './quote';
 import { keptPerIsolate } from '../../lib/isolate-state';
-import type { ShippingInputs } from '../shipping/shipping-choice';
-import { customerIdOfKey } from '../price-lists/customer-prices';
-import { KeptCustomerPrices } from '../price-lists/kept-customer-prices';
+import type { ShippingInputs } from './shipping-choice';
+import { customerIdOfKey } from './customer-prices';
+import { KeptCustomerPrices } from './kept-customer-prices';
 
 /**
  * Quote inputs this isolate read lately, all current at one `quote_version` (which changes with

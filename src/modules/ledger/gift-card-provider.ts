@@ -1,11 +1,11 @@
-import type { Database } from '../../../db/client';
-import { giftCardTransactions } from '../../../db/schema';
-import { ID_PREFIX } from '../../../lib/ids';
-import type { ChargeRequest, ChargeResult, PaymentProvider, RefundRequest, RefundResult } from './provider';
+import type { Database } from '../../db/client';
+import { giftCardTransactions } from '../../db/schema';
+import { ID_PREFIX } from '../../lib/ids';
+import type { ChargeRequest, ChargeResult, PaymentProvider, RefundRequest, RefundResult } from './payment-provider';
 
 /**
  * A gift card's payment. The card's `spent` transaction is written in the same batch as the payment
- * row (src/modules/gift-cards/gift-card-payment.ts), where the database refuses to take the card
+ * row (src/modules/ledger/gift-card-payment.ts), where the database refuses to take the card
  * below zero, so a gift_card payment that exists has been charged: asked again, the charge is
  * completed. providerReference is the card's id.
  */

@@ -6,10 +6,9 @@ import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { insertWhere } from '../../lib/insert-where';
 import { toMajor } from '../../lib/money';
-import { owed, paymentFits, refuseClosed, refuseMoreThanOwed, refuseUnfitPayment } from '../payments/payments.service';
-import { giftCardProvider, giftCardProviderWith } from '../payments/providers/gift-card';
-import { recordCharge } from '../payments/settle';
-import { assertUsable } from './code-attempts';
+import { owed, paymentFits, refuseUnfitPayment } from './amount-due';
+import { giftCardProvider, giftCardProviderWith } from './gift-card-provider';
+import { recordCharge } from './settle';
 import type { GiftCardSettings } from './bought-gift-cards';
 
 /**
@@ -95,16 +94,4 @@ export async function spendGiftCard(
       }
     }
   }
-}
-
-/** `POST /api/orders/{id}/payments` with `provider: gift_card`: the card (opened by its code) pays `amount`, else what it can of what is owed. */
-export async function payOrderWithCard(db: Database, env: GiftCardSettings, order: OrderRow, card: GiftCardRow, amount: number | undefined, actor: string, now = new Date()) {
-  refuseClosed(order);
-  assertUsable(card, order.currency, now);
-  const due = await owed(db, order);
-  const charged = amount ?? Math.min(card.balance, due);
-  refuseMoreThanOwed(order, charged, due);
-  if (charged > card.balance) throw ApiError.conflict(`Gift card ending ${card.last4} holds ${toMajor(card.balance, order.minorUnits)} ${order.currency}`, 'amount');
-  const payment = await spendGiftCard(db, env, order, card.id, actor, charged, now);
-  return payment!;
 }

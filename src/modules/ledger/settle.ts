@@ -6,13 +6,14 @@ import { GUARDS, violatedGuard } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { toMajor } from '../../lib/money';
-import { returnRefundedStatement } from '../returns/returns.service';
-import { orderNumberOf, statusChangeStatements } from '../orders/order-status';
+import { returnRefundedStatement } from './return-moves';
+import { orderNumberOf, statusChangeStatements } from './order-status';
 import { followUpOrderStatus } from './order-follow-up';
-import { boughtGiftCardStatements, type GiftCardSettings } from '../gift-cards/bought-gift-cards';
-import { reinstatementStatements } from '../gift-cards/revoke-bought-cards';
+import { boughtGiftCardStatements, type GiftCardSettings } from './bought-gift-cards';
+import { reinstatementStatements } from './revoke-bought-cards';
 import { refundEventData } from './refund-event';
-import type { ChargeResult, PaymentProvider, RefundResult } from './providers/provider';
+import { paidInFull } from './amount-due';
+import type { ChargeResult, PaymentProvider, RefundResult } from './payment-provider';
 
 /**
  * Never lost, never doubled. A payment or refund is written `pending` before its provider is asked,
@@ -123,9 +124,6 @@ export async function recordCharge(
     return voidCharge(db, provider, payment, order, outcome, ts);
   }
 }
-
-/** An order is paid in full once what it was paid covers its total: at once for a total of 0. */
-const paidInFull = (order: Pick<OrderRow, 'amountPaid' | 'total'>) => order.amountPaid >= order.total;
 
 /**
  * Moves a `pending` order paid in full on to `processing`, issuing the gift cards it bought in the

@@ -1,4 +1,4 @@
-import { convertMinor } from '../../lib/rates';
+import { convertMinor } from './rates';
 import type { CartLine, ProductSet, Promotion, PromotionContext } from './promotion-types';
 
 /**

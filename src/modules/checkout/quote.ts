@@ -23,23 +23,23 @@ import {
   taxRates,
 } from '../../db/schema';
 import { ApiError, detailOf, type FieldProblem } from '../../lib/errors';
-import { inCurrency, type PricedTotals, priceLines, type PricingContext } from '../../lib/pricing';
-import { type Shipping, type ShippingInputs, shippingFor } from '../shipping/shipping-choice';
-import { cartWeight } from '../shipping/rates';
+import { inCurrency, type PricedTotals, priceLines, type PricingContext } from './pricing';
+import { type Shipping, type ShippingInputs, shippingFor } from './shipping-choice';
+import { cartWeight } from './shipping-rates';
 import { pricingTax } from './tax-rates';
-import { type CustomerPrice, customerIdOfKey, customerPricesRead, listedUnitPrice, ownOrListed } from '../price-lists/customer-prices';
+import { type CustomerPrice, customerIdOfKey, customerPricesRead, listedUnitPrice, ownOrListed } from './customer-prices';
 import { notApplicableError, promotionsOfQuote } from './quote-promotions';
-import { applyPromotions } from '../promotions/promotion-engine';
-import type { AppliedPromotion, LineDiscount } from '../promotions/promotion-types';
+import { applyPromotions } from './promotion-engine';
+import type { AppliedPromotion, LineDiscount } from './promotion-types';
 
 /**
  * Prices a list of variants and quantities as the store sells them now: catalogue prices (a customer's
- * price-list prices where lower, src/modules/price-lists/customer-prices.ts), the
+ * price-list prices where lower, src/modules/checkout/customer-prices.ts), the
  * currency's rate, the promotions (coupons among them: docs/promotions.md), the tax rates of the shipping address and the shipping method that serves it.
  * Carts show this as their totals; orders are placed at exactly these numbers. Everything is read
  * in one D1 batch (the lines' categories too, for promotions limited to some), with the
  * `quote_version` those reads are current at, so an order can price from inputs this isolate kept
- * (src/modules/orders/quote-inputs.ts) and write only if they are still current.
+ * (src/modules/checkout/quote-inputs.ts) and write only if they are still current.
  */
 
 /** Lines per cart or order: keeps every `IN (...)` well inside D1's 100 bound parameters. */

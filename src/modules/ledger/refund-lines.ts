@@ -5,6 +5,7 @@ import { GUARDS } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
 import { amountInMinor } from './amounts';
+import { roundHalfUp } from '../checkout';
 
 /**
  * What a refund by line pays back (docs/refunds.md): for each line, what was paid for the units
@@ -44,8 +45,7 @@ export interface RefundByLines {
 /** q of a line's n units, of its total `total` of which `refunded` is already given back for `refundedUnits` units. */
 export function lineRefundAmount(line: { quantity: number; total: number }, quantity: number, refundedUnits: number, refunded: number): number {
   if (refundedUnits + quantity >= line.quantity) return line.total - refunded;
-  // Half up, in integers: floor((2·total·q + n) / 2n).
-  return Math.floor((2 * line.total * quantity + line.quantity) / (2 * line.quantity));
+  return roundHalfUp(BigInt(line.total) * BigInt(quantity), line.quantity);
 }
 
 /** Shipping the order charged, with its tax when tax is added on top. */

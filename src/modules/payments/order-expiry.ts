@@ -5,12 +5,11 @@ import type { Bindings } from '../../env';
 import { config } from '../../config';
 import { ApiError } from '../../lib/errors';
 import { groupBy } from '../../lib/group-by';
-import { paymentProvider } from '../payments/providers/registry';
-import type { StripeSettings } from '../payments/providers/stripe';
-import { recordCharge, settleNothingOwed } from '../payments/settle';
-import type { GiftCardSettings } from '../gift-cards/bought-gift-cards';
+import { paymentProvider } from './providers/registry';
+import type { StripeSettings } from './providers/stripe';
+import { type GiftCardSettings, recordCharge, settleNothingOwed } from '../ledger';
 
-import { runCancellation } from './order-changes';
+import { runCancellation } from '../orders/order-changes';
 
 /**
  * A placed order holds its stock and its coupon use until it is paid or cancelled, so one nobody

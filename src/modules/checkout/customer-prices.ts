@@ -7,7 +7,7 @@ import { currencies, customerGroupMembers, priceListPrices, priceLists } from '.
  * What a signed-in customer pays by price lists (docs/price-lists.md). The prices of the active lists
  * for the customer (its groups' and those for every customer) are read for the variants at hand, with
  * their list's currency and window; which one applies is decided when used, so rows read once stay
- * right as the clock moves (carts and orders keep them per quote_version, src/modules/orders/quote-inputs.ts).
+ * right as the clock moves (carts and orders keep them per quote_version, src/modules/checkout/quote-inputs.ts).
  */
 export interface CustomerPrice {
   variantId: string;

@@ -1,9 +1,9 @@
 import type { Database } from '../../db/client';
 import type { Principal } from '../../lib/access';
 import { toMajor } from '../../lib/money';
-import type { Product, Variant } from '../products/products.schemas';
+import type { Product, Variant } from './products.schemas';
 import { CUSTOMER_ROLE } from '../customers/customers.service';
-import { type CustomerPrice, customerPricesRead, listedUnitPrice } from './customer-prices';
+import { type CustomerPrice, customerPricesRead, listedUnitPrice } from '../checkout';
 
 /** The signed-in customer a catalogue read is for, or null (anonymous, API keys and staff see public prices). */
 export const shopperOf = (principal: Principal): string | null => (principal.kind === 'user' && principal.role === CUSTOMER_ROLE ? principal.id : null);

@@ -3,7 +3,7 @@ import type { ShippingMethodRow, ShippingRate } from '../../db/schema';
 /**
  * What a shipping method charges a cart (docs/api.md, Shipping). Pure: amounts of the rate are minor
  * units of the default currency, and `convert` turns one into the cart's currency (inCurrency in
- * src/lib/pricing.ts); the cart's subtotal after discounts is already in the cart's currency. A rate
+ * src/modules/checkout/pricing.ts); the cart's subtotal after discounts is already in the cart's currency. A rate
  * the shop set for the cart's currency (`currencyRates`) is already in it, and is used instead.
  */
 

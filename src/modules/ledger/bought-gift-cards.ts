@@ -2,7 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type OrderRow, orderLines, products, refundLines } from '../../db/schema';
 import { giftCardSecret } from './gift-card-code';
-import { issueStatements } from './gift-cards.service';
+import { issueStatements } from './gift-card-issue';
+import { roundHalfUp } from '../checkout';
 import type { Vars } from '../../config';
 
 export type GiftCardSettings = Pick<Vars, 'JWT_SECRET'>;
@@ -13,7 +14,7 @@ export type GiftCardSettings = Pick<Vars, 'JWT_SECRET'>;
  * total's share rounded down or up and none goes below zero (a 100.00 line of 3: 33.33, 33.34, 33.33).
  */
 export function unitValues(total: number, units: number): number[] {
-  const upTo = (k: number) => Math.floor((2 * total * k + units) / (2 * units));
+  const upTo = (k: number) => roundHalfUp(BigInt(total) * BigInt(k), units);
   return Array.from({ length: units }, (_, i) => upTo(i + 1) - upTo(i));
 }
 

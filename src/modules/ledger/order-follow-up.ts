@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type OrderRow, type OrderStatus, orders } from '../../db/schema';
 import { violatedGuard } from '../../lib/db-guards';
-import { statusChangeStatements } from '../orders/order-status';
+import { statusChangeStatements } from './order-status';
 
 /**
  * Moves an order on after a write whose own batch could not know it should: two concurrent partial

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import type { CurrencyPrices } from '../db/schema';
-import type { FieldProblem } from './errors';
-import { hasAtMostDecimals, MAX_MAJOR_AMOUNT, toMajor, toMajorOrNull, toMinor } from './money';
+import type { CurrencyPrices } from '../../db/schema';
+import type { FieldProblem } from '../../lib/errors';
+import { hasAtMostDecimals, MAX_MAJOR_AMOUNT, toMajor, toMajorOrNull, toMinor } from '../../lib/money';
 import { convertMinor } from './rates';
 
 /**

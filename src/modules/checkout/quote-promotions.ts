@@ -1,7 +1,7 @@
 import type { PromotionRow } from '../../db/schema';
 import { ApiError, detailOf } from '../../lib/errors';
-import { promotionOfRow } from '../promotions/promotion-row';
-import type { NotApplicable, Promotion } from '../promotions/promotion-types';
+import { promotionOfRow } from './promotion-row';
+import type { NotApplicable, Promotion } from './promotion-types';
 
 /** The promotions a quote weighs: every active one it read (the automatic ones, and the code's, a coupon's too). */
 export function promotionsOfQuote(inputs: { promotions: readonly PromotionRow[]; promotionUses: readonly { promotionId: string; n: number }[] }): Promotion[] {

@@ -1,6 +1,6 @@
 /**
  * Tax by rate, as an invoice shows it: for each percent charged, the net amount taxed at it and the
- * tax. Built from amounts already priced (src/lib/pricing.ts), so it adds up exactly to them.
+ * tax. Built from amounts already priced (src/modules/checkout/pricing.ts), so it adds up exactly to them.
  */
 
 export interface TaxedAmount {

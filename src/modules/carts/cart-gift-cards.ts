@@ -2,11 +2,10 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type CartRow, cartGiftCards, type OrderRow, orders } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
-import { assertActive } from '../carts/carts.service';
-import { assertUsable, cardByCode, unusableBecause } from './code-attempts';
-import { appliedCardsOf } from './applied-gift-cards';
-import { spendGiftCard } from './gift-card-payment';
-import type { GiftCardSettings } from './bought-gift-cards';
+import { assertActive } from './carts.service';
+import { assertUsable, cardByCode, unusableBecause } from '../gift-cards/code-attempts';
+import { appliedCardsOf } from '../gift-cards/applied-gift-cards';
+import { type GiftCardSettings, spendGiftCard } from '../ledger';
 
 /**
  * Gift cards applied to a cart: opened by their code (locked out like sign-in), kept on the cart in

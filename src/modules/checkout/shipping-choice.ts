@@ -1,7 +1,7 @@
 import type { PostalAddress, ShippingMethodRow, ShippingZoneRow } from '../../db/schema';
 import type { FieldProblem } from '../../lib/errors';
-import { methodPriceIn, type RatedCart } from './rates';
-import { zoneFor } from './zones';
+import { methodPriceIn, type RatedCart } from './shipping-rates';
+import { zoneFor } from './shipping-zones';
 
 /**
  * The shipping of a cart or order (docs/api.md, Shipping): the active methods of the zone that serves

@@ -1,4 +1,4 @@
-import { allocate, percentOf } from '../../lib/rates';
+import { allocate, percentOf } from './rates';
 import { discounts, fixedAmount } from './promotion-scope';
 import type { CartLine, Promotion, PromotionContext } from './promotion-types';
 

@@ -33,7 +33,7 @@ export interface PricingCurrency {
   exchangeRate: string;
 }
 
-/** How the shipping address is taxed (src/modules/orders/tax-rates.ts resolves it from the store's rates). */
+/** How the shipping address is taxed (src/modules/checkout/tax-rates.ts resolves it from the store's rates). */
 export interface PricingTax {
   /** Prices include tax: the shopper pays them and the tax is inside; otherwise tax is added on top. */
   inclusive: boolean;
@@ -55,7 +55,7 @@ export interface PricingContext {
   tax: PricingTax;
   /**
    * The shipping charge, in minor units of the pricing currency, of a cart whose subtotal after
-   * discounts is `discountedSubtotal` (src/modules/shipping/shipping-choice.ts). Not asked for an empty cart.
+   * discounts is `discountedSubtotal` (src/modules/checkout/shipping-choice.ts). Not asked for an empty cart.
    */
   shipping: (discountedSubtotal: number) => number;
 }
