@@ -15,9 +15,36 @@ interface Access {
   errors: readonly ErrorStatus[];
 }
 
-interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends AnyFilters, O extends CrudOperation> {
-  /** Collection path, e.g. `/brands`. */
+/**
+ * The item a nested collection lives under (a zone's shipping methods, a customer's addresses): the
+ * collection's `path` holds its parameter (`/settings/shipping-zones/{id}/methods`). Every route takes
+ * that parameter before the item's, and each can answer 404 for a missing parent, so the list and
+ * the create document it too.
+ */
+interface CrudParent {
+  /** The parent's path parameter, one key (`{ id }` with its example and description). */
+  params: z.ZodObject;
+}
+
+/**
+ * A collection small enough to answer whole: its list is one page of every item (the service caps
+ * how many there are), with no paging, sorting or filters. `query` is what both reads take (a
+ * `fields` selection, a currency); without it they take no query, and cannot answer 400.
+ */
+interface WholeList {
+  query?: z.ZodObject;
+}
+
+/** How the list is asked for: paged with the collection's list query, or whole. */
+type ListShape<F extends AnyFilters> = { listQuery: ListQueryConfig<F>; whole?: never } | { whole: WholeList; listQuery?: never };
+
+type CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends AnyFilters, O extends CrudOperation> = CrudOptions<S, C, U, O> & ListShape<F>;
+
+interface CrudOptions<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, O extends CrudOperation> {
+  /** Collection path, e.g. `/brands`; under a parent, with its parameter (`/customers/{id}/addresses`). */
   path: string;
+  /** The item this collection is nested under, if any. */
+  parent?: CrudParent;
   tag: string;
   /** The client libraries' group (`x-sdk-group`, e.g. `brands`) and the PascalCase nouns of the operation ids (`Brand`, `Brands`: listBrands, getBrand, ...). */
   sdk: { group: string; singular: string; plural: string };
@@ -28,7 +55,6 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
   createBody: C;
   /** Required when the operations include `update`. */
   updateBody?: U;
-  listQuery: ListQueryConfig<F>;
   /** Permission resource: writes need `<resource>:write`. */
   resource: string;
   /**
@@ -38,6 +64,11 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
   vendor?: 'scoped';
   /** Who reads: anyone (`public`, the default), or only holders of `<resource>:read` (`permission`). */
   reads?: 'public' | 'permission';
+  /**
+   * Instead of `reads` and `<resource>:write`: every operation needs only a credential, and the
+   * handler decides by row as this says (`access.credential(reach)`: a customer's own addresses).
+   */
+  reach?: string;
   /**
    * With `reads: 'permission'`: who else may get one item, completing "Needs `<resource>:read`, except
    * that ...". The get route then only asks for a credential; the service's `get` enforces the rule.
@@ -67,22 +98,32 @@ interface CrudSpec<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType
 /**
  * The routes of a staff-write collection (list, create, get by id or slug, update, delete, or some of
  * them), public-read or read with a permission, declared once so every such resource documents and
- * guards them the same way.
+ * guards them the same way; a nested collection (`parent`) too, its routes under its parent's item.
  */
 export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z.ZodType, F extends AnyFilters, O extends CrudOperation = CrudOperation>(
   spec: CrudSpec<S, C, U, F, O>,
 ) {
   const tags = [spec.tag];
   const names = crudOperations(spec.sdk.group, spec.sdk.singular, spec.sdk.plural);
-  const params = spec.itemParams ?? IdParams;
-  const key = Object.keys(params.shape)[0]!;
+  const itemParams = spec.itemParams ?? IdParams;
+  const key = Object.keys(itemParams.shape)[0]!;
+  const parentParams = spec.parent && parentParamsOf(spec.path, spec.parent);
+  // Under a parent, every route takes the parent's parameter first, and may find no parent (404).
+  const params = parentParams ? parentParams.extend(itemParams.shape) : itemParams;
+  const inParent = parentParams ? { params: parentParams } : {};
+  const parentMissing = parentParams ? ([404] as const) : ([] as const);
   const item = `${spec.path}/{${key}}`;
+  // A whole list's reads take its query or none; a paged list's get takes a `fields` selection.
+  const readQuery = spec.whole ? spec.whole.query : readQuerySchema(spec.listQuery.selectable);
+  const badQuery = spec.whole && !spec.whole.query ? [] : [400];
   const readPermission = spec.reads === 'permission' ? `${spec.resource}:read` : undefined;
-  const read: Access = readPermission
-    ? { access: access.permission(readPermission, { vendor: spec.vendor }), errors: [400, 401, 403] }
-    : { access: access.public(), errors: publicReadErrors };
+  const read: Access = spec.reach
+    ? { access: access.credential(spec.reach), errors: [...badQuery, 401, 403] }
+    : readPermission
+      ? { access: access.permission(readPermission, { vendor: spec.vendor }), errors: [...badQuery, 401, 403] }
+      : { access: access.public(), errors: publicReadErrors.filter((status) => status !== 400 || badQuery.length) };
   const getRead: Access = readPermission && spec.readsOwn ? { ...read, access: access.credential(`\`${readPermission}\` reads any, except that ${spec.readsOwn}`) } : read;
-  const write: Access = { access: access.permission(`${spec.resource}:write`, { vendor: spec.vendor }), errors: writeErrors };
+  const write: Access = { access: spec.reach ? access.credential(spec.reach) : access.permission(`${spec.resource}:write`, { vendor: spec.vendor }), errors: writeErrors };
   const conflicts = new Set<CrudWrite>(spec.conflicts ?? ['create', 'update', 'delete']);
   const conflict = (op: CrudWrite) => (conflicts.has(op) ? ([409] as const) : ([] as const));
   const slug = spec.slug === undefined ? { field: 'slug', from: 'name' } : spec.slug;
@@ -103,21 +144,24 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
       apiRoute({
         ...head('list', 'get', spec.path, `List ${spec.nouns}`),
         policy: { ...spec.readPolicy, access: read.access },
-        request: { query: listQuerySchema(spec.listQuery) },
-        responses: { 200: listResponse(spec.schema, `A page of ${spec.nouns}.`), ...errorResponses(...read.errors) },
+        request: { ...inParent, ...(spec.whole ? (spec.whole.query ? { query: spec.whole.query } : {}) : { query: listQuerySchema(spec.listQuery) }) },
+        responses: {
+          200: listResponse(spec.schema, spec.whole ? `The ${spec.nouns}.` : `A page of ${spec.nouns}.`),
+          ...errorResponses(...read.errors, ...parentMissing),
+        },
       }),
     create: () =>
       apiRoute({
         ...head('create', 'post', spec.path, `Create a ${spec.noun}`, slugNote),
         policy: { access: write.access },
-        request: { body: jsonBody(spec.createBody, `The ${spec.noun}.`) },
-        responses: { 201: successResponse(created.schema, created.description), ...errorResponses(...write.errors, ...conflict('create')) },
+        request: { ...inParent, body: jsonBody(spec.createBody, `The ${spec.noun}.`) },
+        responses: { 201: successResponse(created.schema, created.description), ...errorResponses(...write.errors, ...parentMissing, ...conflict('create')) },
       }),
     get: () =>
       apiRoute({
         ...head('get', 'get', item, `Get a ${spec.noun} by ${key}${slug ? ` or ${slug.field}` : ''}`),
         policy: { ...spec.readPolicy, access: getRead.access },
-        request: { params, query: readQuerySchema(spec.listQuery.selectable) },
+        request: { params, ...(readQuery ? { query: readQuery } : {}) },
         responses: { 200: successResponse(spec.schema, `The ${spec.noun}.`), ...errorResponses(...getRead.errors, 404) },
       }),
     update: () => {
@@ -139,6 +183,14 @@ export function crudRoutes<S extends z.ZodType, C extends z.ZodType, U extends z
   };
   const operations = CRUD_OPERATIONS.filter((op) => spec.operations?.includes(op as O) ?? true);
   return Object.fromEntries(operations.map((op) => [op, build[op]()])) as { [K in O]: ReturnType<(typeof build)[K]> };
+}
+
+/** The parent's parameter schema, after checking the collection's path holds it before its own segment. */
+function parentParamsOf(path: string, parent: CrudParent): z.ZodObject {
+  const [name, more] = Object.keys(parent.params.shape);
+  if (!name || more !== undefined) throw new Error(`crudRoutes ${path}: a parent's params have exactly one key`);
+  if (!new RegExp(`/\\{${name}\\}/[^{}]+$`).test(path)) throw new Error(`crudRoutes ${path}: a nested collection's path ends in /{${name}}/<collection>`);
+  return parent.params;
 }
 
 /** The routes `crudRoutes` can declare, for code that takes any collection's. */

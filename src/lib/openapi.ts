@@ -10,7 +10,19 @@ import { accessGuard } from '../middleware/access-guard';
 
 /** Shared pieces of every route declaration: envelopes, error responses, common parameters. */
 
-export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
+/**
+ * A handler of route `R`, its answer checked against the schemas `R` declares (ok()/created()/list()
+ * type their bodies). A list's `text/csv` form is made from its JSON by middleware
+ * (src/middleware/csv-export.ts), never by the handler, so the handler is held to the JSON alone:
+ * left in, the CSV content would let the handler answer any Response.
+ */
+export type AppRouteHandler<R extends RouteConfig> = RouteHandler<JsonAnswers<R>, AppEnv>;
+
+type JsonAnswers<R extends RouteConfig> = Omit<R, 'responses'> & {
+  responses: {
+    [S in keyof R['responses']]: R['responses'][S] extends { content: infer C } ? Omit<R['responses'][S], 'content'> & { content: Omit<C, 'text/csv'> } : R['responses'][S];
+  };
+};
 
 const DETAIL_CODE_LIST = (Object.entries(DETAIL_CODES) as [DetailCode, string][]).map(([code, meaning]) => `\`${code}\`: ${meaning}`).join('; ');
 

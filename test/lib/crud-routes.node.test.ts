@@ -83,4 +83,52 @@ describe('crudRoutes', () => {
     expect(routes.delete.summary).toBe('Retire a thing');
     expect(routes.update.summary).toBe('Update a thing');
   });
+
+  describe('a nested collection (parent) listed whole', () => {
+    const ParentParams = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
+    const PartParams = z.object({ partId: z.string().openapi({ param: { name: 'partId', in: 'path' } }) });
+    const { listQuery: _, ...withoutListQuery } = base;
+    const nested = { ...withoutListQuery, path: '/things/{id}/parts', parent: { params: ParentParams }, itemParams: PartParams };
+    const requestOf = (route: object) => (route as { request?: { params?: z.ZodObject; query?: z.ZodObject } }).request ?? {};
+
+    it("puts every route under the parent's item, its parameter first, and documents 404 on all five", () => {
+      const routes = crudRoutes({ ...nested, whole: {} });
+      expect(routes.list.path).toBe('/things/{id}/parts');
+      expect(routes.create.path).toBe('/things/{id}/parts');
+      expect(routes.get.path).toBe('/things/{id}/parts/{partId}');
+      expect(Object.keys(requestOf(routes.list).params!.shape)).toEqual(['id']);
+      expect(Object.keys(requestOf(routes.create).params!.shape)).toEqual(['id']);
+      for (const op of ['get', 'update', 'delete'] as const) expect(Object.keys(requestOf(routes[op]).params!.shape)).toEqual(['id', 'partId']);
+      for (const op of ['list', 'create', 'get', 'update', 'delete'] as const) expect(statuses(routes[op])).toContain(404);
+    });
+
+    it('lists whole with no query, so its reads cannot answer 400', () => {
+      const routes = crudRoutes({ ...nested, whole: {} });
+      expect(requestOf(routes.list).query).toBeUndefined();
+      expect(requestOf(routes.get).query).toBeUndefined();
+      expect(statuses(routes.list)).not.toContain(400);
+      expect(statuses(routes.get)).not.toContain(400);
+      expect((routes.list.responses[200] as { description: string }).description).toBe('The things.');
+    });
+
+    it("takes the whole list's query on both reads, and 400 with it", () => {
+      const Fields = z.strictObject({ fields: z.string().optional() });
+      const routes = crudRoutes({ ...nested, whole: { query: Fields } });
+      expect(requestOf(routes.list).query).toBe(Fields);
+      expect(requestOf(routes.get).query).toBe(Fields);
+      expect(statuses(routes.list)).toContain(400);
+    });
+
+    it('with reach, lets any credential call every operation and leaves the row to the handler', () => {
+      const routes = crudRoutes({ ...nested, whole: {}, reach: 'the owner of the thing.' });
+      for (const op of ['list', 'create', 'get', 'update', 'delete'] as const) {
+        expect(policy(routes[op]).access).toEqual({ kind: 'credential', reach: 'the owner of the thing.' });
+        expect(routes[op].description).toContain('Needs a credential: the owner of the thing.');
+      }
+    });
+
+    it("refuses a path that does not hold the parent's parameter before the collection", () => {
+      expect(() => crudRoutes({ ...nested, path: '/things/parts', whole: {} })).toThrow(/ends in \/\{id\}\/<collection>/);
+    });
+  });
 });

@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';
 import { actorRef, hasPermission, isStaff } from '../../lib/access';
 import { ApiError } from '../../lib/errors';
-import * as addressRoutes from '../../modules/customers/addresses.routes';
+import { addressRoutes } from '../../modules/customers/addresses.routes';
 import { CreateAddressBody, UpdateAddressBody } from '../../modules/customers/addresses.schemas';
 import * as addressService from '../../modules/customers/addresses.service';
 import { customerTarget, type CustomerAction } from '../../modules/customers/customers.access';
@@ -236,7 +236,7 @@ export const customerRoutes = new Hono<AppEnv>()
     }
   })
   // POST /api/customers/{id}/addresses.
-  .post('/:id/addresses', guard(addressRoutes.createAddress), reach('write'), async (c) => {
+  .post('/:id/addresses', guard(addressRoutes.create), reach('write'), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
     try {
@@ -247,9 +247,9 @@ export const customerRoutes = new Hono<AppEnv>()
       return detailPage(c, id, { address: failure(error, refill(form)) }, failureStatus(error));
     }
   })
-  .get('/:id/addresses/:addressId', guard(addressRoutes.getAddress), reach('read'), (c) => addressPage(c, undefined))
+  .get('/:id/addresses/:addressId', guard(addressRoutes.get), reach('read'), (c) => addressPage(c, undefined))
   // PATCH /api/customers/{id}/addresses/{addressId}.
-  .post('/:id/addresses/:addressId', guard(addressRoutes.updateAddress), reach('write'), async (c) => {
+  .post('/:id/addresses/:addressId', guard(addressRoutes.update), reach('write'), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
     try {
@@ -261,7 +261,7 @@ export const customerRoutes = new Hono<AppEnv>()
     }
   })
   // The same PATCH with only isDefaultShipping or isDefaultBilling: the others lose it in the same write.
-  .post('/:id/addresses/:addressId/default', guard(addressRoutes.updateAddress), reach('write'), async (c) => {
+  .post('/:id/addresses/:addressId/default', guard(addressRoutes.update), reach('write'), async (c) => {
     const id = c.req.param('id');
     const kind = str(await readForm(c), 'kind');
     const patch = kind === 'billing' ? { isDefaultBilling: true } : kind === 'shipping' ? { isDefaultShipping: true } : {};
@@ -273,7 +273,7 @@ export const customerRoutes = new Hono<AppEnv>()
     }
     return redirectWith(c, `${HERE}/${id}`, kind === 'billing' ? 'Default billing address set.' : kind === 'shipping' ? 'Default shipping address set.' : 'Nothing to change.');
   })
-  .post('/:id/addresses/:addressId/delete', guard(addressRoutes.deleteAddress), reach('write'), async (c) => {
+  .post('/:id/addresses/:addressId/delete', guard(addressRoutes.delete), reach('write'), async (c) => {
     const id = c.req.param('id');
     try {
       const target = customerTarget(c.var.principal, id, 'write');

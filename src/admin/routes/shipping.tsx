@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { hasPermission } from '../../lib/access';
-import * as methodRoutes from '../../modules/shipping/methods.routes';
+import { shippingMethodRoutes as methodRoutes } from '../../modules/shipping/methods.routes';
 import { CreateShippingMethodBody, type ShippingMethod, UpdateShippingMethodBody } from '../../modules/shipping/methods.schemas';
 import * as methods from '../../modules/shipping/methods.service';
 import { shippingZoneListQuery } from '../../modules/shipping/zones.query';
@@ -201,7 +201,7 @@ export const shippingRoutes = new Hono<AppEnv>()
     await zones.deleteShippingZone(c.var.db, c.req.param('id'));
     return redirectWith(c, HERE, 'Zone deleted, with its methods.');
   })
-  .post('/zones/:id/methods', guard(methodRoutes.createShippingMethod), async (c) => {
+  .post('/zones/:id/methods', guard(methodRoutes.create), async (c) => {
     const id = c.req.param('id');
     const form = await readForm(c);
     const currencies = await otherCurrencies(c.var.db);
@@ -212,8 +212,8 @@ export const shippingRoutes = new Hono<AppEnv>()
       return zonePage(c, id, { method: methodFailure(error, form, currencies) }, failureStatus(error));
     }
   })
-  .get('/zones/:id/methods/:methodId', guard(methodRoutes.updateShippingMethod), (c) => methodPage(c, c.req.param('id'), c.req.param('methodId')))
-  .post('/zones/:id/methods/:methodId', guard(methodRoutes.updateShippingMethod), async (c) => {
+  .get('/zones/:id/methods/:methodId', guard(methodRoutes.update), (c) => methodPage(c, c.req.param('id'), c.req.param('methodId')))
+  .post('/zones/:id/methods/:methodId', guard(methodRoutes.update), async (c) => {
     const { id, methodId } = c.req.param();
     const form = await readForm(c);
     const currencies = await otherCurrencies(c.var.db);
@@ -224,7 +224,7 @@ export const shippingRoutes = new Hono<AppEnv>()
       return methodPage(c, id, methodId, methodFailure(error, form, currencies), failureStatus(error));
     }
   })
-  .post('/zones/:id/methods/:methodId/delete', guard(methodRoutes.deleteShippingMethod), async (c) => {
+  .post('/zones/:id/methods/:methodId/delete', guard(methodRoutes.delete), async (c) => {
     const { id, methodId } = c.req.param();
     await methods.deleteShippingMethod(c.var.db, id, methodId);
     return redirectWith(c, `${HERE}/zones/${id}`, 'Method deleted.');

@@ -75,16 +75,31 @@ export function parseFields(input: string, selectable: FieldTree): FieldTree {
   return selection;
 }
 
+/** Every field optional, in nested objects and list items too: what a selection may leave of a value. */
+export type DeepPartial<T> = T extends readonly (infer I)[] ? DeepPartial<I>[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+
+declare const selectedFrom: unique symbol;
+/**
+ * What `project` returns: part of a `T`, read as a deep-partial of it, and remembering `T` (a type-only
+ * mark, never present) so `ok()`/`list()` check the whole item against the route's declared schema,
+ * which documents it whole (a `fields` selection narrows it: docs/api.md).
+ */
+export type Selected<T> = DeepPartial<T> & { readonly [selectedFrom]: T };
+
 /** Keeps only the selected fields of a value (and of each item of a list, and nested objects). */
-export function project<T>(value: T, selection: FieldTree | undefined): unknown {
+export function project<T>(value: T, selection: FieldTree | undefined): Selected<T> {
+  return projected(value, selection) as Selected<T>;
+}
+
+function projected(value: unknown, selection: FieldTree | undefined): unknown {
   if (!selection || value === null || value === undefined) return value;
-  if (Array.isArray(value)) return value.map((item) => project(item, selection));
+  if (Array.isArray(value)) return value.map((item) => projected(item, selection));
   if (typeof value !== 'object') return value;
   const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [name, rule] of Object.entries(selection)) {
     if (!(name in source)) continue;
-    out[name] = rule === true ? source[name] : project(source[name], rule);
+    out[name] = rule === true ? source[name] : projected(source[name], rule);
   }
   return out;
 }

@@ -1,6 +1,7 @@
+import { crudRouter } from '../../lib/crud-router';
 import { createRouter } from '../../lib/router';
-import * as addressHandlers from './addresses.handlers';
-import * as addressRoutes from './addresses.routes';
+import { addressHandlers } from './addresses.handlers';
+import { addressRoutes } from './addresses.routes';
 import * as handlers from './customers.handlers';
 import * as routes from './customers.routes';
 import * as creditHandlers from './store-credit.handlers';
@@ -12,10 +13,6 @@ export const customersRouter = createRouter()
   .openapi(routes.getCustomer, handlers.getCustomer)
   .openapi(routes.updateCustomer, handlers.updateCustomer)
   .openapi(routes.deleteCustomer, handlers.deleteCustomer)
-  .openapi(addressRoutes.listAddresses, addressHandlers.listAddresses)
-  .openapi(addressRoutes.createAddress, addressHandlers.createAddress)
-  .openapi(addressRoutes.getAddress, addressHandlers.getAddress)
-  .openapi(addressRoutes.updateAddress, addressHandlers.updateAddress)
-  .openapi(addressRoutes.deleteAddress, addressHandlers.deleteAddress)
+  .route('/', crudRouter(addressRoutes, addressHandlers))
   .openapi(creditRoutes.getStoreCredit, creditHandlers.getStoreCredit)
   .openapi(creditRoutes.adjustStoreCredit, creditHandlers.adjustStoreCredit);
