@@ -6,6 +6,5 @@ export default defineModule({
   permissions: ['api-keys'],
   tables: {
     audited: { api_keys: 'api_key' },
-    notAudited: {},
   },
 });
