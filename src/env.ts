@@ -3,7 +3,7 @@ import type { AddressLimiter } from './durable-objects/address-limiter';
 import type { RateLimiter } from './durable-objects/rate-limiter';
 import type { Vars } from './config';
 import type { ApiError } from './lib/errors';
-import type { DeliveryMessage, EventMessage, ImportMessage, NotificationMessage, ReplayMessage } from './queues/messages';
+import type { DeliveryMessage, EventMessage, ImportMessage, NotificationMessage, ReplayMessage } from './lib/queue-messages';
 import type { TimingVariables } from 'hono/timing';
 import type { Principal } from './lib/access';
 import type { AuditActor } from './d1/audit';

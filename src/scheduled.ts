@@ -7,7 +7,7 @@ import { IDEMPOTENCY_TTL_MS } from './middleware/idempotency';
 import { config } from './config';
 import { abandonIdleCarts } from './modules/carts/abandonment';
 import { pruneEvents } from './modules/events/events.prune';
-import { deleteUnusedObjects } from './modules/media/media.objects';
+import { deleteUnusedObjects } from './modules/products/product-media.objects';
 import { expireUnpaidOrders } from './modules/orders/order-expiry';
 import { reconcilePending } from './modules/payments/reconcile';
 import { requeueStalledNotifications } from './notifications/stalled';
@@ -27,7 +27,7 @@ export const HOURLY_CRON = '17 * * * *';
  * scheduled page or banner came due (src/lib/scheduled-content.ts), and mark idle carts abandoned
  * (src/modules/carts/abandonment.ts). Hourly: drop remembered idempotent responses once their 24 hours are over
  * (reads already ignore them; this keeps the table small), and delete stored image files no image uses whose requests
- * did not get to (src/modules/media/media.objects.ts), and prune events older than EVENT_RETENTION_DAYS (src/modules/events/events.prune.ts). Plain `wrangler dev` fires no cron:
+ * did not get to (src/modules/products/product-media.objects.ts), and prune events older than EVENT_RETENTION_DAYS (src/modules/events/events.prune.ts). Plain `wrangler dev` fires no cron:
  * `npm run dev` starts it with `--test-scheduled` and calls `/__scheduled` on these schedules
  * (scripts/lib/dev-crons.mjs), and the store-events consumer also sweeps up leftovers and, once a
  * minute, stalled messages (src/webhooks/publisher.ts, src/queues/stalled-sweep.ts).

@@ -98,7 +98,7 @@ export const NOT_AUDITED: Record<string, string> = {
   import_chunks: 'validated rows waiting for the import queue',
   import_failures: "an import's rejected rows, kept with it",
   category_listing: 'every product under every category with its sort columns, derived from links, category_tree and products by triggers',
-  media_unused: 'bookkeeping of stored files no image uses, deleted from R2 (src/modules/media/media.objects.ts)',
+  media_unused: 'bookkeeping of stored files no image uses, deleted from R2 (src/modules/products/product-media.objects.ts)',
   product_related_refresh: 'always empty: rebuild requests for products.related, applied by a trigger',
   catalogue_version: 'a version number bumped by triggers',
   quote_version: 'a version number bumped by triggers',
