@@ -1,4 +1,4 @@
-import { retireTokens } from '../../lib/user-token-cache';
+import { retireTokens } from '../../middleware/credentials/user-token-cache';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { addresses, type UserRow, users } from '../../db/schema';

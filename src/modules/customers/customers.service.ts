@@ -9,7 +9,7 @@ import type { CustomerTarget } from './customers.access';
 import { customerListQuery } from './customers.query';
 import type { CreateCustomerInput, Customer, CustomerProfilePatch, UpdateCustomerInput } from './customers.schemas';
 import { assertCurrentPassword, spendResetLinks } from './email-change';
-import { retireTokens } from '../../lib/user-token-cache';
+import { retireTokens } from '../../middleware/credentials/user-token-cache';
 import { groupIdsOf } from './group-membership';
 
 export const CUSTOMER_ROLE = 'customer';
