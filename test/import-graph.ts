@@ -53,9 +53,13 @@ export function importEdges(files: string[]): ImportEdge[] {
   });
 }
 
-/** The specifiers a file imports statically for their values (`import type` left out; `import()` is not matched). */
+/**
+ * The specifiers a file imports statically for their values, re-exports included (`export … from`
+ * loads its file as an import does: a module's face loads what it re-exports); `import type` and
+ * `export type` left out, `import()` not matched.
+ */
 export function staticImports(code: string): string[] {
-  return [...code.matchAll(/^import\s+(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+  return [...code.matchAll(/^(?:import|export)\s+(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
 }
 
 /**

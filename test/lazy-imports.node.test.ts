@@ -37,6 +37,7 @@ describe('lazy modules', () => {
   it('tells static imports from type-only and dynamic ones', () => {
     expect(staticImports("import { Marked } from 'marked';\nimport xss from 'xss';")).toEqual(['marked', 'xss']);
     expect(staticImports("import type * as Xss from 'xss';\nconst m = await import('./lazy-markdown');")).toEqual([]);
+    expect(staticImports("export { a } from './a';\nexport * as b from './b';\nexport type { C } from './c';")).toEqual(['./a', './b']);
   });
 });
 
