@@ -5,8 +5,10 @@
 // 2. index.ts is written anew: re-exports of exactly the names other areas import of the module
 //    (named ones as they are, value or type; a namespace import `* as x` of a file as
 //    `export * as <file in camelCase>`), and each such import is pointed at it;
-// 3. what code run at the Worker's startup (the static imports of src/index.ts) takes goes to
-//    startup.ts instead: index.ts is loaded on use, and may re-export a module's schemas;
+// 3. names defined in a *.schemas.ts file go to a second face, schemas.ts: a module's shapes without
+//    its behaviour, so what needs only a shape (event payloads, another module's schemas) loads no
+//    service, and no cycle runs through a face; both faces are loaded on use. What code run at the
+//    Worker's startup (the static imports of src/index.ts) takes goes to startup.ts instead;
 // 4. imports between two areas that import each other are left as they are (the boundary test names
 //    those pairs): a face between them would tie their files into a cycle.
 // Then: `npx biome check --write src`, `npx tsc --noEmit -p .` and the boundary, cycle and lazy tests.
@@ -22,6 +24,8 @@ const MODULES = path.join(SRC, 'modules');
 const AREAS_BESIDE_MODULES = ['webhooks', 'queues', 'notifications'];
 const FACE = 'index.ts';
 const STARTUP_FACE = 'startup.ts';
+const SCHEMAS_FACE = 'schemas.ts';
+const FACES = [FACE, SCHEMAS_FACE, STARTUP_FACE];
 
 const rel = (file: string) => path.relative(ROOT, file);
 const read = (file: string) => readFileSync(file, 'utf8');
@@ -173,17 +177,25 @@ for (const file of files) {
     const base = path.basename(target);
     if (base === 'module.ts' || base === 'router.ts') return;
     if (betweenPair(file, target)) {
-      if (base !== FACE && base !== STARTUP_FACE) left.push(`${rel(file)} -> ${rel(target)}`);
+      if (!FACES.includes(base)) left.push(`${rel(file)} -> ${rel(target)}`);
       return;
     }
-    const isFace = base === FACE || base === STARTUP_FACE;
-    const face = path.join(mod, atStartup.has(file) ? STARTUP_FACE : FACE);
+    const isFace = FACES.includes(base);
     const originOf = (name: string): [string, Kind] | undefined => (isFace ? entriesOf(target).get(name) : undefined);
+    /** The face a name of `origin` goes on, for this importer. */
+    const faceFor = (origin: string) => path.join(mod, atStartup.has(file) ? STARTUP_FACE : /\.schemas\.tsx?$/.test(origin) ? SCHEMAS_FACE : FACE);
+    const faces = new Set<string>(); // the faces this import's names go on
     const need = (name: string, kind: Kind) => {
       const known = originOf(name);
-      needs.push({ module: mod, face, name, origin: known?.[0] ?? target, kind: known?.[1] === 'namespace' ? 'namespace' : kind });
+      const origin = known?.[0] ?? target;
+      faces.add(faceFor(origin));
+      needs.push({ module: mod, face: faceFor(origin), name, origin, kind: known?.[1] === 'namespace' ? 'namespace' : kind });
     };
-    const to = () => `'${specifierFor(file, face)}'`;
+    /** The specifier of the one face the import's names are on (an import of a face whose names now lie on two must be split by hand). */
+    const to = () => {
+      if (faces.size > 1) throw new Error(`${rel(file)}: '${literal.text}' imports names of two faces (${[...faces].map(rel).join(', ')}): split the import`);
+      return `'${specifierFor(file, [...faces][0] ?? faceFor(target))}'`;
+    };
 
     // `(await import('…/modules/<m>')).<router>`: the router file.
     if (ts.isCallExpression(node)) {
@@ -208,7 +220,8 @@ for (const file of files) {
     if (ts.isNamespaceImport(bindings)) {
       if (isFace) throw new Error(`${rel(file)}: import * of a face; import its names`);
       const name = namespaceName(target);
-      needs.push({ module: mod, face, name, origin: target, kind: 'namespace' });
+      needs.push({ module: mod, face: faceFor(target), name, origin: target, kind: 'namespace' });
+      faces.add(faceFor(target));
       const local = bindings.name.text;
       return edit(file, declaration, `import ${typeOnly ? 'type ' : ''}{ ${name === local ? name : `${name} as ${local}`} } from ${to()};`);
     }
@@ -232,11 +245,13 @@ for (const need of needs) {
 const HEADERS: Record<string, (m: string) => string> = {
   [FACE]: (m) =>
     `// The public face of the ${m} module: what other areas use of it, and nothing else (test/module-boundaries.node.test.ts).\n// Loaded on use, never at the Worker's startup (startup.ts serves that). Written by scripts/module-faces.ts: rerun it.\n`,
+  [SCHEMAS_FACE]: (m) =>
+    `// The shapes of the ${m} module that other areas use (its *.schemas.ts), apart from its behaviour (index.ts), so a\n// shape loads no service (test/module-boundaries.node.test.ts). Loaded on use. Written by scripts/module-faces.ts: rerun it.\n`,
   [STARTUP_FACE]: (m) =>
     `// What code run at the Worker's startup takes from the ${m} module: nothing it reaches is loaded on use\n// (test/module-boundaries.node.test.ts). Written by scripts/module-faces.ts: rerun it.\n`,
 };
 for (const m of readdirSync(MODULES)) {
-  for (const faceName of [FACE, STARTUP_FACE]) {
+  for (const faceName of FACES) {
     const face = path.join(MODULES, m, faceName);
     const faceNeeds = [...(byFace.get(face)?.values() ?? [])];
     if (!faceNeeds.length) {

@@ -64,12 +64,12 @@ export function staticImports(code: string): string[] {
 
 /**
  * The files the Worker loads on use, never at its startup (test/lazy-imports.node.test.ts): each
- * module's router and public face (`index.ts`, which may re-export its schemas), routes, schemas and
+ * module's router and public faces (`index.ts`, `schemas.ts`), routes, schemas and
  * handlers, the admin panel, the document, the queue consumers and crons. Paths relative to the
  * repository, with `/`.
  */
 export const loadedOnUse =
-  /^src\/(modules\/[\w-]+\/(index|router|[\w.-]+\.(routes|schemas|handlers))\.tsx?|admin\/index\.tsx|docs\/(index|api-document)\.ts|queues\/.*|scheduled\.ts|webhooks\/openapi-webhooks\.ts)$/;
+  /^src\/(modules\/[\w-]+\/(index|router|schemas|[\w.-]+\.(routes|schemas|handlers))\.tsx?|admin\/index\.tsx|docs\/(index|api-document)\.ts|queues\/.*|scheduled\.ts|webhooks\/openapi-webhooks\.ts)$/;
 
 /** The strongly connected components of more than one file (or a file importing itself): Tarjan's algorithm. */
 export function cycles(graph: Map<string, string[]>): string[][] {
