@@ -9,8 +9,8 @@
 //    its behaviour, so what needs only a shape (event payloads, another module's schemas) loads no
 //    service, and no cycle runs through a face; both faces are loaded on use. What code run at the
 //    Worker's startup (the static imports of src/index.ts) takes goes to startup.ts instead;
-// 4. imports between two areas that import each other are left as they are (the boundary test names
-//    those pairs): a face between them would tie their files into a cycle.
+// 4. imports between areas that import each other, directly or through others, are left as they are
+//    (the boundary test names the pairs): a face between them would tie their files into a cycle.
 // Then: `npx biome check --write src`, `npx tsc --noEmit -p .` and the boundary, cycle and lazy tests.
 
 import { execFileSync } from 'node:child_process';
@@ -129,7 +129,7 @@ function startupFiles(): Set<string> {
 }
 const atStartup = startupFiles();
 
-// 4. Pairs of areas importing each other: their imports stay as they are.
+// 4. Areas importing each other, directly or through others: their imports stay as they are.
 const files = sourceFiles();
 const areaImports = new Set<string>();
 for (const file of files) {
@@ -139,7 +139,19 @@ for (const file of files) {
     if (a && b && a !== b) areaImports.add(`${a}|${b}`);
   }
 }
-const betweenPair = (from: string, to: string) => areaImports.has(`${areaOf(to)}|${areaOf(from)}`) && areaOf(from) !== undefined;
+/** Whether area `b` imports area `a`, directly or through other areas. */
+function reaches(b: string, a: string, seen = new Set<string>()): boolean {
+  if (seen.has(b)) return false;
+  seen.add(b);
+  return [...areaImports].some((edge) => {
+    const [from, to] = edge.split('|') as [string, string];
+    return from === b && (to === a || reaches(to, a, seen));
+  });
+}
+const inOneKnot = (from: string, to: string) => {
+  const [a, b] = [areaOf(from), areaOf(to)];
+  return a !== undefined && b !== undefined && a !== b && reaches(b, a);
+};
 
 // 2. Every import of a module from outside it, and how it will read.
 interface Need {
@@ -176,7 +188,7 @@ for (const file of files) {
     if (!target || !mod || moduleOf(file) === mod) return;
     const base = path.basename(target);
     if (base === 'module.ts' || base === 'router.ts') return;
-    if (betweenPair(file, target)) {
+    if (inOneKnot(file, target)) {
       if (!FACES.includes(base)) left.push(`${rel(file)} -> ${rel(target)}`);
       return;
     }
@@ -284,4 +296,4 @@ for (const [file, list] of edits) {
 }
 
 console.log(`faces: ${byFace.size} files for ${needs.length} imported names; ${edits.size} files rewritten`);
-if (left.length) console.log(`left deep, between two areas that import each other (${left.length}):\n  ${left.join('\n  ')}`);
+if (left.length) console.log(`left deep, between areas that import each other (${left.length}):\n  ${left.join('\n  ')}`);
