@@ -295,5 +295,31 @@ for (const [file, list] of edits) {
   writeFileSync(file, text);
 }
 
+// One import declaration per face and kind in each file rewritten (`import { a, b }`, `import type { C }`).
+for (const file of edits.keys()) {
+  const source = parse(file);
+  const groups = new Map<string, ts.ImportDeclaration[]>();
+  for (const s of source.statements) {
+    if (!ts.isImportDeclaration(s) || !s.importClause || s.importClause.name || !s.importClause.namedBindings || !ts.isNamedImports(s.importClause.namedBindings)) continue;
+    const key = `${s.importClause.isTypeOnly}|${(s.moduleSpecifier as ts.StringLiteral).text}`;
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
+  const changes: { start: number; end: number; text: string }[] = [];
+  for (const [key, declarations] of groups) {
+    if (declarations.length < 2) continue;
+    const [typeOnly, specifier] = key.split('|') as [string, string];
+    const names = [...new Set(declarations.flatMap((d) => (d.importClause!.namedBindings as ts.NamedImports).elements.map((e) => e.getText())))];
+    changes.push({
+      start: declarations[0]!.getStart(),
+      end: declarations[0]!.getEnd(),
+      text: `import ${typeOnly === 'true' ? 'type ' : ''}{ ${names.join(', ')} } from '${specifier}';`,
+    });
+    for (const d of declarations.slice(1)) changes.push({ start: d.getFullStart(), end: d.getEnd(), text: '' });
+  }
+  let text = source.text;
+  for (const { start, end, text: replacement } of changes.sort((a, b) => b.start - a.start)) text = text.slice(0, start) + replacement + text.slice(end);
+  if (changes.length) writeFileSync(file, text);
+}
+
 console.log(`faces: ${byFace.size} files for ${needs.length} imported names; ${edits.size} files rewritten`);
 if (left.length) console.log(`left deep, between areas that import each other (${left.length}):\n  ${left.join('\n  ')}`);
