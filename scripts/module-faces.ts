@@ -295,13 +295,16 @@ for (const [file, list] of edits) {
   writeFileSync(file, text);
 }
 
-// One import declaration per face and kind in each file rewritten (`import { a, b }`, `import type { C }`).
+// One import declaration of each face per kind in each file rewritten (`import { a, b }`, `import type { C }`).
 for (const file of edits.keys()) {
   const source = parse(file);
   const groups = new Map<string, ts.ImportDeclaration[]>();
   for (const s of source.statements) {
     if (!ts.isImportDeclaration(s) || !s.importClause || s.importClause.name || !s.importClause.namedBindings || !ts.isNamedImports(s.importClause.namedBindings)) continue;
-    const key = `${s.importClause.isTypeOnly}|${(s.moduleSpecifier as ts.StringLiteral).text}`;
+    const specifier = (s.moduleSpecifier as ts.StringLiteral).text;
+    const target = resolve(file, specifier);
+    if (!target || !moduleOf(target) || !FACES.includes(path.basename(target))) continue;
+    const key = `${s.importClause.isTypeOnly}|${specifier}`;
     groups.set(key, [...(groups.get(key) ?? []), s]);
   }
   const changes: { start: number; end: number; text: string }[] = [];
