@@ -121,6 +121,18 @@ describe('module boundaries', () => {
     ]);
   });
 
+  it('excuses deep imports only inside a knot of areas that holds a pending pair', () => {
+    const edges: ImportEdge[] = [
+      { from: 'modules/carts/checkout.ts', to: 'modules/gift-cards/cart-gift-cards.ts', dynamic: false },
+      { from: 'modules/gift-cards/cart-gift-cards.ts', to: 'modules/carts/carts.service.ts', dynamic: false },
+      { from: 'modules/brands/brands.service.ts', to: 'modules/categories/categories.read.ts', dynamic: false },
+      { from: 'modules/categories/categories.service.ts', to: 'modules/brands/index.ts', dynamic: false },
+    ];
+    const knots = pendingKnots(edges);
+    expect(knots).toEqual([['modules/carts', 'modules/gift-cards']]);
+    expect(deepImports(edges).filter((line) => !inKnot(knots)(line))).toEqual(['modules/brands/brands.service.ts -> modules/categories/categories.read.ts']);
+  });
+
   it("imports no module's files but its faces (src/modules/<m>/index.ts; router.ts by import())", () => {
     const edges = relativeEdges();
     expect(edges.length).toBeGreaterThan(1000);
