@@ -22,7 +22,7 @@ import { cors } from './middleware/cors';
 import { services } from './middleware/services';
 import { isStaleCredential } from './d1/verified';
 import { readEdgeSettings } from './modules/settings/settings.service';
-import { type EdgeSettings, storeEdgeSettings } from './lib/edge-settings';
+import { type EdgeSettings, storeEdgeSettings } from './middleware/edge-settings';
 import { storeVersion } from './middleware/store-version';
 import { FIRST_VERSION } from './versions/versions';
 import { appKey, DOCUMENT_KEY, MOUNTS, type Mount } from './mounts';
@@ -147,7 +147,7 @@ const checkConfig: MiddlewareHandler<AppEnv> = (c, next) => {
 /** When the settings cannot be read: no origin allowed beyond the environment's, the published contract, a generic name. */
 const EDGE_FALLBACK: EdgeSettings = { allowedOrigins: [], apiVersion: FIRST_VERSION, storeName: 'Store' };
 
-/** The settings every request may need before its handler, kept per isolate (src/lib/edge-settings.ts). */
+/** The settings every request may need before its handler, kept per isolate (src/middleware/edge-settings.ts). */
 function edgeSettings(c: Context<AppEnv>): Promise<EdgeSettings> {
   return storeEdgeSettings(
     {

@@ -3,7 +3,7 @@ import type { AddressLimiter } from './durable-objects/address-limiter';
 import type { RateLimiter } from './durable-objects/rate-limiter';
 import type { Vars } from './config';
 import type { ApiError } from './lib/errors';
-import type { DeliveryMessage, EventMessage, ImportMessage, NotificationMessage, ReplayMessage } from './queues/messages';
+import type { DeliveryMessage, EventMessage, ImportMessage, NotificationMessage, ReplayMessage } from './lib/queue-messages';
 import type { TimingVariables } from 'hono/timing';
 import type { Principal } from './lib/access';
 import type { AuditActor } from './d1/audit';
@@ -53,8 +53,8 @@ export interface Variables extends TimingVariables {
   /** The catalogue version of a catalogue read (src/middleware/catalogue-cache.ts). */
   catalogueVersion?: VersionRider;
   principal: Principal;
-  /** The settings kept per isolate that any request may need (src/lib/edge-settings.ts), set by src/middleware/store-version.ts. */
-  edgeSettings?: () => Promise<import('./lib/edge-settings').EdgeSettings>;
+  /** The settings kept per isolate that any request may need (src/middleware/edge-settings.ts), set by src/middleware/store-version.ts. */
+  edgeSettings?: () => Promise<import('./middleware/edge-settings').EdgeSettings>;
   /** The shopper's network a storefront server named in X-Buyer-IP, once allowed (src/middleware/rate-limit.ts). */
   buyerNetwork?: string;
   /** The caller and its Idempotency-Key, hashed, on routes that take one (src/middleware/idempotency.ts). */

@@ -2,12 +2,12 @@ import { lt } from 'drizzle-orm';
 import { createDb } from './db/client';
 import { idempotencyKeys } from './db/schema';
 import type { Bindings } from './env';
-import { bumpForScheduledContent } from './lib/scheduled-content';
+import { bumpForScheduledContent } from './modules/pages/scheduled-content';
 import { IDEMPOTENCY_TTL_MS } from './middleware/idempotency';
 import { config } from './config';
 import { abandonIdleCarts } from './modules/carts/abandonment';
 import { pruneEvents } from './modules/events/events.prune';
-import { deleteUnusedObjects } from './modules/media/media.objects';
+import { deleteUnusedObjects } from './modules/products/product-media.objects';
 import { expireUnpaidOrders } from './modules/payments/order-expiry';
 import { reconcilePending } from './modules/payments/reconcile';
 import { requeueStalledNotifications } from './notifications/stalled';
@@ -24,10 +24,10 @@ export const HOURLY_CRON = '17 * * * *';
  * whose message was lost, cancel orders left unpaid past ORDER_PAYMENT_TTL_MINUTES (their events
  * go out with the next minute's sweep), and settle payments and refunds whose outcome was not
  * recorded (src/modules/payments/reconcile.ts), and change the catalogue version when a
- * scheduled page or banner came due (src/lib/scheduled-content.ts), and mark idle carts abandoned
+ * scheduled page or banner came due (src/modules/pages/scheduled-content.ts), and mark idle carts abandoned
  * (src/modules/carts/abandonment.ts). Hourly: drop remembered idempotent responses once their 24 hours are over
  * (reads already ignore them; this keeps the table small), and delete stored image files no image uses whose requests
- * did not get to (src/modules/media/media.objects.ts), and prune events older than EVENT_RETENTION_DAYS (src/modules/events/events.prune.ts). Plain `wrangler dev` fires no cron:
+ * did not get to (src/modules/products/product-media.objects.ts), and prune events older than EVENT_RETENTION_DAYS (src/modules/events/events.prune.ts). Plain `wrangler dev` fires no cron:
  * `npm run dev` starts it with `--test-scheduled` and calls `/__scheduled` on these schedules
  * (scripts/lib/dev-crons.mjs), and the store-events consumer also sweeps up leftovers and, once a
  * minute, stalled messages (src/webhooks/publisher.ts, src/queues/stalled-sweep.ts).

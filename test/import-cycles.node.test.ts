@@ -1,78 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { cycles, importGraph, LOADER, ROOT, SPECIFIER, SRC, sourceFiles } from './import-graph';
 
 // No module of src/ may import itself through others. Type-only imports count (`import type`,
 // `export type … from`, `import('…').T`): a cycle of types still ties the files together and is the
 // first step to a cycle of values, and src/env.ts is meant to import nothing above it. A loader's
 // `await import('…')` does not: it runs on use, after every file has been evaluated, so it cannot
 // take part in an evaluation cycle (a module's declaration loads its router so: src/modules/*/module.ts).
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SRC = path.join(ROOT, 'src');
-/** `import … from '…'`, `export … from '…'`, `import '…'` and `import('…')`, type-only ones included. */
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
-/** `await import('…')`: a load on use, left out of the graph. */
-const LOADER = /\bawait\s+import\s*\(\s*['"][^'"]+['"]\s*\)/g;
-
-function sourceFiles(): string[] {
-  return readdirSync(SRC, { recursive: true, encoding: 'utf8' })
-    .filter((name) => /\.tsx?$/.test(name) && !name.endsWith('.d.ts'))
-    .map((name) => path.join(SRC, name));
-}
-
-/** The file a relative specifier names, as TypeScript's bundler resolution finds it. */
-function resolve(from: string, specifier: string): string | undefined {
-  const base = path.resolve(path.dirname(from), specifier.replace(/\.js$/, ''));
-  return [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')].find((candidate) => /\.tsx?$/.test(candidate) && existsSync(candidate));
-}
-
-export function importGraph(files: string[]): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const code = readFileSync(file, 'utf8')
-      .replace(/^\s*\/\/.*$/gm, '')
-      .replace(LOADER, '');
-    const targets = [...code.matchAll(SPECIFIER)].map((m) => resolve(file, m[1]!)).filter((t): t is string => t !== undefined);
-    graph.set(file, [...new Set(targets)]);
-  }
-  return graph;
-}
-
-/** The strongly connected components of more than one file (or a file importing itself): Tarjan's algorithm. */
-export function cycles(graph: Map<string, string[]>): string[][] {
-  let index = 0;
-  const indexOf = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const visit = (node: string) => {
-    indexOf.set(node, index);
-    low.set(node, index++);
-    stack.push(node);
-    onStack.add(node);
-    for (const next of graph.get(node) ?? []) {
-      if (!indexOf.has(next)) {
-        visit(next);
-        low.set(node, Math.min(low.get(node)!, low.get(next)!));
-      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, indexOf.get(next)!));
-    }
-    if (low.get(node) === indexOf.get(node)) {
-      const component: string[] = [];
-      let member: string;
-      do {
-        member = stack.pop()!;
-        onStack.delete(member);
-        component.push(member);
-      } while (member !== node);
-      if (component.length > 1 || graph.get(node)?.includes(node)) found.push(component.sort());
-    }
-  };
-  for (const node of graph.keys()) if (!indexOf.has(node)) visit(node);
-  return found;
-}
 
 describe('import cycles', () => {
   it('finds a cycle, type-only and import() ones included', () => {

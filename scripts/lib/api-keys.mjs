@@ -1,4 +1,4 @@
-// API keys for the local database, minted exactly as src/lib/api-key-format.ts does:
+// API keys for the local database, minted exactly as src/middleware/credentials/api-key-format.ts does:
 // `sk_` (secret) or `pk_` (publishable) + 40 base62 characters; the database keeps only the
 // lowercase hex SHA-256 and the first 11 characters as a visible prefix.
 

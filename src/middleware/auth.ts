@@ -5,13 +5,13 @@ import { ANONYMOUS, type Principal } from '../lib/access';
 import { ApiError } from '../lib/errors';
 import { type TokenClaims, verifyUserToken } from '../lib/jwt';
 import { originMatcher } from '../lib/origins';
-import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey, PUBLISHABLE_KEY_PATTERN, PUBLISHABLE_KEY_PREFIX } from '../lib/api-key-format';
-import { apiKeyByIdStatement, apiKeyCheckStatement, evaluateApiKey, type KeyLookup } from '../lib/api-key-check';
-import { keepPublishableKey, keptPublishableKey } from '../lib/publishable-keys-kept';
-import { forgetKey, keyBucket, keyPrincipal, optimisticKey, rememberKey, stampLastUse } from '../lib/api-key-cache';
-import type { OptimisticCredential } from '../lib/credential-cache';
-import { evaluateUser, userCheckStatement } from '../lib/user-check';
-import { optimisticUser, rememberUser, userBucket } from '../lib/user-token-cache';
+import { API_KEY_PATTERN, API_KEY_PREFIX, hashApiKey, PUBLISHABLE_KEY_PATTERN, PUBLISHABLE_KEY_PREFIX } from './credentials/api-key-format';
+import { apiKeyByIdStatement, apiKeyCheckStatement, evaluateApiKey, type KeyLookup } from './credentials/api-key-check';
+import { keepPublishableKey, keptPublishableKey } from './credentials/publishable-keys-kept';
+import { forgetKey, keyBucket, keyPrincipal, optimisticKey, rememberKey, stampLastUse } from './credentials/api-key-cache';
+import type { OptimisticCredential } from './credentials/credential-cache';
+import { evaluateUser, userCheckStatement } from './credentials/user-check';
+import { optimisticUser, rememberUser, userBucket } from './credentials/user-token-cache';
 import { config } from '../config';
 
 const JWT_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -68,7 +68,7 @@ async function apiKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Princip
  * principal: what it reaches is what the public reaches, and nothing a key could be granted), from
  * a web origin on the key's list (403 from another; a request with no Origin is not a browser's).
  * The principal names it, for telling its refusals apart (credentialNeeded). A key confirmed lately
- * is not read again (src/lib/publishable-keys-kept.ts).
+ * is not read again (src/middleware/credentials/publishable-keys-kept.ts).
  */
 async function publishableKeyPrincipal(c: Context<AppEnv>, key: string): Promise<Principal> {
   const hash = await hashApiKey(key);
@@ -183,7 +183,7 @@ async function userClaims(c: Context<AppEnv>, token: string): Promise<TokenClaim
 
 /**
  * For a request whose credential (an API key, a user token) this isolate confirmed lately: the
- * cached principal, and the check that rides in the request's first batch (src/lib/credential-cache.ts).
+ * cached principal, and the check that rides in the request's first batch (src/middleware/credentials/credential-cache.ts).
  * Undefined when the credential must be looked up first (unknown here, malformed, anonymous).
  */
 export async function optimisticCredential(c: Context<AppEnv>): Promise<OptimisticCredential | undefined> {

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
-import { matcherOf } from '../lib/edge-settings';
+import { matcherOf } from './edge-settings';
 import { config } from '../config';
 
 /** Request headers a storefront page may send (beyond the CORS-safelisted ones). */
@@ -34,7 +34,7 @@ export const CORS_MAX_AGE_SECONDS = 600;
  * CORS for `/api/*`: a page on an allowed origin (the settings' `allowedOrigins` and the
  * environment's `CORS_ORIGINS`) may call the API. A preflight is answered here, before body limits,
  * credentials and the rate limit (so it is never charged), from the isolate's kept list
- * (src/lib/edge-settings.ts): no D1 round trip once an isolate has read it. Every other answer
+ * (src/middleware/edge-settings.ts): no D1 round trip once an isolate has read it. Every other answer
  * gets the grant of the origin asking, after everything else has run, so kept and cached answers
  * (which are stored before this adds anything) never carry the grant of the origin that filled
  * them. An origin not allowed gets no grant and an otherwise unchanged answer. Every answer says

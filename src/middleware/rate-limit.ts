@@ -8,7 +8,7 @@ import type { AppEnv } from '../env';
 import { config } from '../config';
 import { ApiError } from '../lib/errors';
 import { ride } from '../d1/request-db';
-import type { OptimisticCredential } from '../lib/credential-cache';
+import type { OptimisticCredential } from './credentials/credential-cache';
 import { beginAuthentication, optimisticCredential } from './auth';
 import { ANONYMOUS, hasPermission, type Principal } from '../lib/access';
 import { clientNetwork, networkOf, shopperNetwork, UNKNOWN_NETWORK } from '../lib/client-network';
@@ -248,7 +248,7 @@ function enforce(c: Context<AppEnv>, decision: RateLimitDecision | undefined) {
 }
 
 /**
- * A request with an API key or user token this isolate confirmed lately (src/lib/credential-cache.ts):
+ * A request with an API key or user token this isolate confirmed lately (src/middleware/credentials/credential-cache.ts):
  * it runs on the cached principal, its database carries the credential's check in the first batch
  * (a lone statement waits for the check: src/d1/verified.ts), and if the check fails (revoked,
  * expired, role changed, password changed, account disabled) the request is answered again from

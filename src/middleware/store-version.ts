@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
-import type { EdgeSettings } from '../lib/edge-settings';
+import type { EdgeSettings } from './edge-settings';
 import { ApiError } from '../lib/errors';
 import { answerIn, isOlderThanLatest, isStoreVersion, LATEST_VERSION, VERSION_DATES, versionInfo } from '../versions/versions';
 
@@ -9,7 +9,7 @@ export const STORE_VERSION_HEADER = 'Store-Version';
 /**
  * Dated versions (src/versions/, docs/versioning.md). A request is answered in the version its
  * `Store-Version` header names, else the one its key is pinned to, else the store's default
- * (`apiVersion` of the settings kept per isolate: src/lib/edge-settings.ts, which it also makes
+ * (`apiVersion` of the settings kept per isolate: src/middleware/edge-settings.ts, which it also makes
  * the request's `c.var.edgeSettings`). Handlers produce the newest shape
  * only; here, after them, a JSON answer in an older version has each newer change undone. Every
  * answer says its version in `Store-Version`; an unknown version in the header is 400 (answered in
@@ -42,7 +42,7 @@ export async function requestVersion(c: Context<AppEnv>, refused = false): Promi
   return (asked && isStoreVersion(asked) && asked) || pinnedVersion(c) || (await storeDefaultVersion(c));
 }
 
-/** The store's default version (read once per isolate and kept: src/lib/edge-settings.ts). */
+/** The store's default version (read once per isolate and kept: src/middleware/edge-settings.ts). */
 export const storeDefaultVersion = async (c: Context<AppEnv>): Promise<string> => (await c.var.edgeSettings!()).apiVersion;
 
 /** The version the request's key is pinned to (a secret or a publishable key); none for a user or no credential. */

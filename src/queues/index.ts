@@ -9,7 +9,7 @@ import { fanOutBatch } from './fan-out';
 import { notificationDeadLetterBatch, sendNotificationBatch } from './notifications';
 import { importBatch } from './imports';
 import { replayBatch } from './replays';
-import type { ReplayMessage } from './messages';
+import type { ReplayMessage } from '../lib/queue-messages';
 import type { ImportMessage } from '../modules/imports/imports.service';
 
 /** The Worker's queue handler: each queue of wrangler.toml to its consumer. */

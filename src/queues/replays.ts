@@ -1,6 +1,6 @@
 import { createDb } from '../db/client';
 import type { Bindings } from '../env';
-import type { ReplayMessage } from './messages';
+import type { ReplayMessage } from '../lib/queue-messages';
 import { failReplay, replayPage } from '../webhooks/replay';
 import { log } from './each-message';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { catalogueVersion, products } from '../../src/db/schema';
 import { coloMatch, coloPut } from '../../src/lib/colo-cache';
-import { bumpForScheduledContent } from '../../src/lib/scheduled-content';
+import { bumpForScheduledContent } from '../../src/modules/pages/scheduled-content';
 import { adminKey, createProduct, db, tick, uid } from '../helpers';
 
 /**
@@ -49,7 +49,7 @@ describe('catalogue answers by trusted version', () => {
   it('are served from the isolate with no D1 round trip once the version is known', async () => {
     const product = await createProduct(await adminKey());
     const path = `/api/products/${product.id}`;
-    // The isolate's first request also reads the settings it keeps (src/lib/edge-settings.ts): not counted here.
+    // The isolate's first request also reads the settings it keeps (src/middleware/edge-settings.ts): not counted here.
     await request('/api');
     const first = await request(path);
     expect(first.cache, `${first.status} ${first.text}`).toBe('miss');

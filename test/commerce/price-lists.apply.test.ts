@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bumpForScheduledContent } from '../../src/lib/scheduled-content';
+import { bumpForScheduledContent } from '../../src/modules/pages/scheduled-content';
 import { adminKey, api, createProduct, db, insertUser, uid } from '../helpers';
 import { countedOrder } from './order-fixtures';
 

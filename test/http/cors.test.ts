@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { forgetEdgeSettings } from '../../src/lib/edge-settings';
+import { forgetEdgeSettings } from '../../src/middleware/edge-settings';
 import { adminKey, api, createProduct, expectError } from '../helpers';
 
 // vitest.config.ts sets CORS_ORIGINS=https://env-shop.test for the workers project.

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiKeys } from '../../src/db/schema';
-import { hashApiKey } from '../../src/lib/api-key-format';
+import { hashApiKey } from '../../src/middleware/credentials/api-key-format';
 import { createApiKey, revokeApiKey } from '../../src/modules/api-keys/api-keys.service';
 import { adminKey, api, db } from '../helpers';
 

@@ -7,7 +7,7 @@ import { adminKey, api, createProduct, db, uid } from '../helpers';
 
 /**
  * A read with a key this isolate confirmed lately runs on the cached principal while the key's
- * check rides in its batch (src/lib/api-key-cache.ts): one D1 round trip, and still refused
+ * check rides in its batch (src/middleware/credentials/api-key-cache.ts): one D1 round trip, and still refused
  * on the very request after the key is revoked, expires or changes role.
  */
 describe('reads with a recently confirmed API key', () => {

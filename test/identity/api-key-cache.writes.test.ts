@@ -7,7 +7,7 @@ import { adminKey, api, createProduct, db, uid } from '../helpers';
 
 /**
  * A write with a key this isolate confirmed lately runs on the cached principal too
- * (src/lib/api-key-cache.ts): the key's check rides in the write's first batch (a read
+ * (src/middleware/credentials/api-key-cache.ts): the key's check rides in the write's first batch (a read
  * beside a batch that reads, a guard statement at the head of one that writes), nothing a stale
  * key's batch wrote commits, and a key that changed since is answered again from scratch, with
  * the body it was sent.

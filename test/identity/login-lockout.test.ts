@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { ApiError } from '../../src/lib/errors';
 import { login as signIn } from '../../src/modules/auth/auth.service';
-import { MAX_FAILURES_FROM_ONE_ADDRESS, MAX_FAILURES_PER_ACCOUNT } from '../../src/modules/auth/login-lockout';
+import { MAX_FAILURES_FROM_ONE_ADDRESS, MAX_FAILURES_PER_ACCOUNT } from '../../src/middleware/credentials/login-lockout';
 import { api, db, expectError, insertUser, TEST_PASSWORD, uid } from '../helpers';
 
 const login = (email: string, password: string, ip: string) => api('/api/auth/login', { method: 'POST', json: { email, password }, headers: { 'CF-Connecting-IP': ip } });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { forgetPublishableKey } from '../../src/lib/publishable-keys-kept';
+import { forgetPublishableKey } from '../../src/middleware/credentials/publishable-keys-kept';
 import type { Principal } from '../../src/lib/access';
 import { createApiKeyFor } from '../../src/modules/api-keys/api-keys.service';
 import { adminKey, api, createProduct, db, expectError, insertVendor, uid } from '../helpers';

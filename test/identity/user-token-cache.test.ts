@@ -4,7 +4,7 @@ import { orders, productVariants, users, vendors } from '../../src/db/schema';
 import { adminKey, api, createProduct, db, insertUser, insertVendorUser, uid } from '../helpers';
 
 /**
- * A user token this isolate confirmed lately is not looked up again (src/lib/user-token-cache.ts):
+ * A user token this isolate confirmed lately is not looked up again (src/middleware/credentials/user-token-cache.ts):
  * the user's check rides in the request's first batch, as a cached API key's does, so a signed-in
  * customer's order is one D1 round trip; a token retired, an account disabled, an email changed or
  * a role narrowed since is still refused (or answered from the user as it is now) on that very

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { apiKeys, users } from '../../src/db/schema';
 import { signUserToken } from '../../src/lib/jwt';
 import { apiKeyBucket } from '../../src/middleware/auth';
-import { hashApiKey } from '../../src/lib/api-key-format';
+import { hashApiKey } from '../../src/middleware/credentials/api-key-format';
 import { adminKey, api, db, insertUser } from '../helpers';
 import { fromIp, newIp } from './client-addresses';
 

@@ -1,4 +1,4 @@
-import type { Media } from '../../modules/media/media.schemas';
+import type { Media } from '../../modules/products/product-media.schemas';
 import { MEDIA_TYPES } from '../../modules/media/media.sniff';
 import type { Product } from '../../modules/products/products.schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm } from '../components/form';

@@ -14,7 +14,7 @@ import * as read from '../../modules/products/products.read';
 import * as service from '../../modules/products/products.service';
 import * as variantService from '../../modules/products/variants.service';
 import { productVisibility, productWriter } from '../../modules/products/products.access';
-import { releaseFiles } from '../../modules/media/media.service';
+import { releaseFiles } from '../../modules/products/product-media.objects';
 import { mediaMaxBytes } from '../../modules/media/media.upload';
 import { vendorListQuery } from '../../modules/vendors/vendors.query';
 import { listVendors } from '../../modules/vendors/vendors.service';

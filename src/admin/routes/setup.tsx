@@ -9,7 +9,7 @@ import { emptyForm, type FormState } from '../components/form';
 import { sameOrigin, signInToken, validSignInToken } from '../csrf';
 import { failure, failureStatus, readForm, str, validate } from '../form-data';
 import { clientNetwork } from '../../lib/client-network';
-import { countAttempt } from '../../modules/auth/login-lockout';
+import { countAttempt } from '../../middleware/credentials/login-lockout';
 import { SetupPage } from '../pages/setup';
 import { startSession } from '../session';
 import { config } from '../../config';

@@ -270,7 +270,7 @@ export const productMedia = sqliteTable(
  * by a trigger when the last image using a key is deleted (at once), and by an upload before it
  * stores its file (an hour on; its image row's insert removes the record). Objects are deleted right
  * after an image's or a product's deletion, and by the hourly cron for what is left (an upload whose
- * write failed): src/modules/media/media.objects.ts.
+ * write failed): src/modules/products/product-media.objects.ts.
  */
 export const mediaUnused = sqliteTable('media_unused', {
   key: text('key').primaryKey(),

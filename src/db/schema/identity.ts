@@ -114,7 +114,7 @@ export const apiKeys = sqliteTable(
  * Sign-in attempts (the API's login and the admin panel's alike), counted per account and client
  * network and per account across every network (`ip` = '*') before the password is checked, and
  * cleared by a right one, so `failures` counts failed and pending attempts: a row at its limit locks
- * until `lockedUntil` (src/modules/auth/login-lockout.ts). Rows exist for emails with no account too,
+ * until `lockedUntil` (src/middleware/credentials/login-lockout.ts). Rows exist for emails with no account too,
  * so a lock never tells whether an account exists.
  */
 export const loginFailures = sqliteTable(

@@ -8,10 +8,10 @@ import { assertCovers, type Principal, principalRef } from '../../lib/access';
 import { apiKeyListQuery } from './api-keys.query';
 import type { ApiKey, CreateApiKeyInput, UpdateApiKeyInput } from './api-keys.schemas';
 import { readEdgeSettings } from '../settings/settings.service';
-import { apiKeyPrefix, type ApiKeyType, hashApiKey, mintApiKey } from '../../lib/api-key-format';
-import { VENDOR_ROLE } from '../../lib/api-key-check';
-import { forgetKey } from '../../lib/api-key-cache';
-import { forgetPublishableKey } from '../../lib/publishable-keys-kept';
+import { apiKeyPrefix, type ApiKeyType, hashApiKey, mintApiKey } from '../../middleware/credentials/api-key-format';
+import { VENDOR_ROLE } from '../../middleware/credentials/api-key-check';
+import { forgetKey } from '../../middleware/credentials/api-key-cache';
+import { forgetPublishableKey } from '../../middleware/credentials/publishable-keys-kept';
 
 export interface NewApiKey {
   name: string;
@@ -182,7 +182,7 @@ export async function revokeApiKeyById(db: Database, actor: Principal, id: strin
 /**
  * Renames a key or pins it to another API version, for a caller that covers it (the grant rule, as
  * for revoking). This isolate forgets the key at once; others answer in the new version within the
- * minute they keep a confirmed key (src/lib/credential-cache.ts).
+ * minute they keep a confirmed key (src/middleware/credentials/credential-cache.ts).
  */
 export async function updateApiKey(db: Database, actor: Principal, id: string, patch: UpdateApiKeyInput, now = new Date()): Promise<ApiKey> {
   assertCovers(actor, await keyGrantee(db, id), 'change this key');

@@ -1,7 +1,7 @@
 import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
 import { alsoCountClientIp } from '../../middleware/rate-limit';
-import { MAX_FAILURES_FROM_ONE_ADDRESS, MAX_FAILURES_PER_ACCOUNT } from './login-lockout';
+import { MAX_FAILURES_FROM_ONE_ADDRESS, MAX_FAILURES_PER_ACCOUNT } from '../../middleware/credentials/login-lockout';
 import { apiRoute, errorResponses, jsonBody, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { BootstrapBody, ChangePasswordBody, LoginBody, MeSchema, PasswordResetBody, PasswordResetConfirmBody, RegisterBody, SessionSchema } from './auth.schemas';
 

@@ -1,4 +1,4 @@
-import { retireTokens } from '../../lib/user-token-cache';
+import { retireTokens } from '../../middleware/credentials/user-token-cache';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { addresses, type UserRow, users } from '../../db/schema';
@@ -10,7 +10,7 @@ import { tokenForUser } from '../../lib/jwt';
 import { DECOY_HASH, hashPassword, verifyPassword } from '../../lib/password';
 import { insertWhere } from '../../lib/insert-where';
 import { adoptGuestCartByToken } from '../carts/adopt';
-import { attemptStatements, attemptVerdict, clearFailureStatements, lockedOut } from './login-lockout';
+import { attemptStatements, attemptVerdict, clearFailureStatements, lockedOut } from '../../middleware/credentials/login-lockout';
 import { toAddress } from '../customers/addresses.service';
 import { assertCurrentPassword } from '../customers/email-change';
 import { createUser, getUserRow, newUserRow, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
@@ -42,7 +42,7 @@ export async function register(db: Database, env: TokenSettings, input: Register
  * One answer for an unknown email, a wrong password and an account without a password, and the
  * same PBKDF2 work for each (the decoy hash), so neither the body nor the time tells which. The
  * attempt is counted towards the account's lock-outs in the batch that reads the account, before the
- * password is checked (src/modules/auth/login-lockout.ts), and is checked only within the limits:
+ * password is checked (src/middleware/credentials/login-lockout.ts), and is checked only within the limits:
  * parallel guesses cannot overtake the lock. A locked account (or email) is 429 whatever the
  * password; a right password clears the counters.
  */

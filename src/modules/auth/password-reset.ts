@@ -1,4 +1,4 @@
-import { forgetUser } from '../../lib/user-token-cache';
+import { forgetUser } from '../../middleware/credentials/user-token-cache';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { notifications, users } from '../../db/schema';

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { USER_STATUSES, users } from '../../db/schema';
 import { createdAfterFilter, createdBeforeFilter, defineListQuery, enumFilter, fieldTreeFromSchema, searchFilter } from '../../lib/query';
 import type { FilterSpec } from '../../lib/query';
-import { inGroup } from '../customer-groups/membership';
+import { inGroup } from './group-membership';
 import { CustomerSchema } from './customers.schemas';
 
 const groupFilter: FilterSpec<string | undefined> = {

@@ -9,8 +9,8 @@ import type { CustomerTarget } from './customers.access';
 import { customerListQuery } from './customers.query';
 import type { CreateCustomerInput, Customer, CustomerProfilePatch, UpdateCustomerInput } from './customers.schemas';
 import { assertCurrentPassword, spendResetLinks } from './email-change';
-import { retireTokens } from '../../lib/user-token-cache';
-import { groupIdsOf } from '../customer-groups/membership';
+import { retireTokens } from '../../middleware/credentials/user-token-cache';
+import { groupIdsOf } from './group-membership';
 
 export const CUSTOMER_ROLE = 'customer';
 /** The condition that makes a user row a customer: every query of this module carries it. */

@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type GiftCardRow, giftCards } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
-import { activeLock, countAttempt, lockedOut, locksStatement } from '../auth/login-lockout';
+import { activeLock, countAttempt, lockedOut, locksStatement } from '../../middleware/credentials/login-lockout';
 import { hashGiftCardCode, normalisedCode } from '../ledger';
 
 /**
  * Codes are guessed like passwords, so wrong ones are locked out like sign-in
- * (src/modules/auth/login-lockout.ts, whose counters this shares under the subject
+ * (src/middleware/credentials/login-lockout.ts, whose counters this shares under the subject
  * `gift-card:<network>`): 5 wrong codes from one client network in 15 minutes lock that network's
  * gift-card attempts for 15 minutes (429 with Retry-After), the right code included.
  *

@@ -10,7 +10,7 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { inGroupsOf } from '../../lib/in-groups';
 import { sendAll } from '../../lib/queue-send';
 import { type ReadFile, readRows } from './formats';
-import type { ImportMessage } from '../../queues/messages';
+import type { ImportMessage } from '../../lib/queue-messages';
 import { importListQuery, type ImportSummary, type ImportView } from './imports.schemas';
 import { currencyTableOf, currencyTableRead } from '../products/products.currency';
 import { type Failure, type Names, planProducts, type Planned, type ProductPlan } from './plan';

@@ -4,7 +4,7 @@ import { created, list, noContent, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import type { Bindings } from '../../env';
 import type * as routes from './media.routes';
-import { MAX_MEDIA_PER_PRODUCT } from './media.schemas';
+import { MAX_MEDIA_PER_PRODUCT } from '../products/product-media.schemas';
 import * as service from './media.service';
 import { mediaMaxBytes, readUpload } from './media.upload';
 import { config } from '../../config';

@@ -1,11 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { productMedia } from '../../db/schema';
-import { createSelectSchema, Timestamp } from '../../lib/schemas';
+import { MAX_MEDIA_PER_PRODUCT } from '../products/product-media.schemas';
 
-/** Shapes of product media on the wire, derived from the product_media table. */
-
-/** At most this many images per product. */
-export const MAX_MEDIA_PER_PRODUCT = 50;
+/** Shapes of the media endpoints' input; an image as products show it is src/modules/products/product-media.schemas.ts. */
 
 const Alt = z.string().trim().max(500).nullable().openapi({ description: 'Text alternative for screen readers and search engines.', example: 'The blue T-shirt, front' });
 const Position = z
@@ -16,25 +12,6 @@ const Position = z
     description: "Place in the product's images, from 0. The others move up or down to make room; a position past the end means last.",
   });
 const VariantId = z.string().min(1).max(100).nullable().openapi({ description: 'The variant this image shows (a variant of the same product), or null.' });
-
-export const MediaSchema = createSelectSchema(productMedia, {
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-})
-  .omit({ productId: true })
-  .extend({
-    key: z.string().openapi({ description: 'The stored file: the SHA-256 of its bytes and its extension. The same file uploaded twice (to any product) is one object.' }),
-    url: z.string().openapi({
-      description: 'Where the file is served (`GET /media/{key}`), cacheable for a year: it never changes.',
-      example: 'https://store.example.com/media/9f86d0...0f00a08.jpg',
-    }),
-    byteSize: z.int().openapi({ description: 'Size of the file in bytes.' }),
-    width: z.int().nullable().openapi({ description: 'Width in pixels, read from the file (null when its header does not say).' }),
-    height: z.int().nullable().openapi({ description: 'Height in pixels, read from the file.' }),
-  })
-  .openapi('ProductMedia');
-
-export type Media = z.infer<typeof MediaSchema>;
 
 /** Upload settings, as query parameters (a raw-body upload has nowhere else for them) or multipart fields. */
 export const UploadMediaQuery = z.object({

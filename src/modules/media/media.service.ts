@@ -6,8 +6,9 @@ import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { getProduct, type Visibility, writable } from '../products/products.read';
 import type { Product } from '../products/products.schemas';
-import { deleteUnusedObjects, ensureStored, sha256Hex, storeObject } from './media.objects';
-import { MAX_MEDIA_PER_PRODUCT, type Media, type UpdateMediaInput } from './media.schemas';
+import { ensureStored, releaseFiles, sha256Hex, storeObject } from '../products/product-media.objects';
+import { MAX_MEDIA_PER_PRODUCT, type Media } from '../products/product-media.schemas';
+import type { UpdateMediaInput } from './media.schemas';
 import type { Upload } from './media.upload';
 
 /**
@@ -154,16 +155,4 @@ export async function deleteMedia(db: Database, bucket: R2Bucket, productId: str
     outboxEvent(db, 'product.updated', { productId: current.id, product }, now),
   ]);
   await releaseFiles(db, bucket, [gone.key]);
-}
-
-/**
- * Deletes the stored files of `keys` that no image (of any product) uses any more, which a trigger
- * recorded. The images are already gone: a failure here leaves the records to the hourly cron.
- */
-export async function releaseFiles(db: Database, bucket: R2Bucket, keys: string[]) {
-  try {
-    await deleteUnusedObjects(db, bucket, keys);
-  } catch (error) {
-    console.warn(`media: deleting unused files failed, left to the hourly cron: ${(error as Error).message}`);
-  }
 }

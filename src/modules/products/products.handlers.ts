@@ -9,7 +9,7 @@ import type * as routes from './products.routes';
 import * as read from './products.read';
 import * as service from './products.service';
 import * as variantService from './variants.service';
-import { releaseFiles } from '../media/media.service';
+import { releaseFiles } from './product-media.objects';
 import { DRAFT_CREATED_MESSAGE, MAX_VARIANTS_PER_PRODUCT } from './products.schemas';
 import { asShownTo } from './shown-prices';
 

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { PRODUCT_STATUSES, products, productVariants } from '../../db/schema';
 import { CurrencyPricesInput, CurrencyPricesOutput } from '../checkout';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Money, Ref, Slug, Timestamp } from '../../lib/schemas';
-import { MediaSchema } from '../media/media.schemas';
+import { MediaSchema } from './product-media.schemas';
 
 /** Shapes of products and variants on the wire, derived from the Drizzle tables with API overrides. */
 

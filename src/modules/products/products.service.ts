@@ -330,7 +330,7 @@ export async function updateProduct(db: Database, id: string, patch: UpdateProdu
 
 /**
  * `product.deleted` carries the product as it was, like every `product.*` event (docs/webhooks.md).
- * Returns it, so the caller can delete the stored files its images no longer share (media.objects.ts).
+ * Returns it, so the caller can delete the stored files its images no longer share (product-media.objects.ts).
  */
 export async function deleteProduct(db: Database, id: string, vendorId: string | null = null, now = new Date()): Promise<Product> {
   const current = await getProduct(db, id, writable(vendorId));

@@ -1,7 +1,7 @@
 import { and, eq, exists, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { currencies, storeSettings } from '../../db/schema';
-import { type EdgeSettings, keepEdgeSettings } from '../../lib/edge-settings';
+import { type EdgeSettings, keepEdgeSettings } from '../../middleware/edge-settings';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { toMinor } from '../../lib/money';
 import { servedVersion } from '../../versions/versions';
@@ -106,7 +106,7 @@ export async function updateSettings(db: Database, patch: UpdateSettingsInput, n
   return toSettings(after, methodAfter, digits);
 }
 
-/** What every request may need before its handler (src/lib/edge-settings.ts): read when the isolate's kept copy is missing or old. */
+/** What every request may need before its handler (src/middleware/edge-settings.ts): read when the isolate's kept copy is missing or old. */
 export async function readEdgeSettings(db: Database): Promise<EdgeSettings> {
   const [row] = await db
     .select({ allowedOrigins: storeSettings.allowedOrigins, apiVersion: storeSettings.apiVersion, storeName: storeSettings.name })

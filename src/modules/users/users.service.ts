@@ -1,4 +1,4 @@
-import { retireTokens } from '../../lib/user-token-cache';
+import { retireTokens } from '../../middleware/credentials/user-token-cache';
 import { and, count, eq, exists, isNull, ne, notExists, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';

@@ -1,4 +1,4 @@
-import { randomBase62, sha256Hex } from './crypto';
+import { randomBase62, sha256Hex } from '../../lib/crypto';
 
 /**
  * API keys look like `sk_` (secret) or `pk_` (publishable) + 40 base62 characters (238 bits). Only

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { users } from '../db/schema/identity';
-import type { TokenClaims } from './jwt';
-import { credentialRider } from '../d1/verified';
+import { users } from '../../db/schema/identity';
+import type { TokenClaims } from '../../lib/jwt';
+import { credentialRider } from '../../d1/verified';
 import { ConfirmedCredentials, type OptimisticCredential, samePrincipal } from './credential-cache';
 import { evaluateUser, type UserCheckRow, userCheckStatement, userGuardStatement, type UserLookup } from './user-check';
 
-/** Users this isolate confirmed lately, by id, with the token version they had (src/lib/credential-cache.ts). */
+/** Users this isolate confirmed lately, by id, with the token version they had (src/middleware/credentials/credential-cache.ts). */
 const confirmed = new ConfirmedCredentials<UserCheckRow>();
 
 /** Users are counted under their id, whichever of their tokens they present. */

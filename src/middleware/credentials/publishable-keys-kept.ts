@@ -1,4 +1,4 @@
-import { keptPerIsolate } from './isolate-state';
+import { keptPerIsolate } from '../../lib/isolate-state';
 
 /**
  * Publishable keys this isolate confirmed in the last KEPT_MS, by key hash, so a storefront's

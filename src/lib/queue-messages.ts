@@ -1,7 +1,9 @@
 /**
  * The bodies of the Worker's queue messages, one type per queue of wrangler.toml. Kept tiny:
- * consumers read the rows, so a retried message never carries stale data. Types only, so src/env.ts
- * can name its queues' messages without importing the modules that send them.
+ * consumers read the rows, so a retried message never carries stale data. Types only, and below
+ * every area that sends or consumes them (src/queues, src/webhooks, src/notifications,
+ * src/modules/imports), so none imports another for a message's shape, and src/env.ts names its
+ * queues' messages without importing the modules that send them.
  */
 
 /** On `store-events`: one outbox event, to be fanned out to the endpoints that want it. */

@@ -4,7 +4,8 @@ import { loginFailures } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 
 /**
- * Sign-in lock-outs, shared by `POST /api/auth/login` and the admin panel (sign-in and setup). Two
+ * Sign-in lock-outs, shared by `POST /api/auth/login`, the admin panel (sign-in and setup) and
+ * gift-card code guesses (src/modules/gift-cards/code-attempts.ts), so below the modules. Two
  * counters per account: from one client address (5 failures in 15 minutes lock that pair, so one
  * guesser stops early while the owner can still sign in from elsewhere), and from every address
  * together (20 failures lock the account itself, so guessing spread over many addresses stops too).

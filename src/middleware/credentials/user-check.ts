@@ -1,12 +1,12 @@
-import type { Principal } from './access';
-import { ApiError } from './errors';
+import type { Principal } from '../../lib/access';
+import { ApiError } from '../../lib/errors';
 
 /**
  * Checking a user as the credential of a request (a JWT, an admin-panel session) or of work it
  * started that runs later: the user's row, its role's permissions and its vendor's status, judged
  * as the principal it acts as now or the refusal it gets. Plain D1 with named columns, like the
- * API key's check (src/lib/api-key-check.ts), so it can run alone or ride in a request's first
- * batch (src/d1/verified.ts, src/lib/user-token-cache.ts).
+ * API key's check (src/middleware/credentials/api-key-check.ts), so it can run alone or ride in a request's first
+ * batch (src/d1/verified.ts, src/middleware/credentials/user-token-cache.ts).
  */
 
 export interface UserCheckRow {

@@ -1,5 +1,5 @@
-import { originMatcher } from './origins';
-import { keptPerIsolate } from './isolate-state';
+import { originMatcher } from '../lib/origins';
+import { keptPerIsolate } from '../lib/isolate-state';
 
 /**
  * The settings a request needs before any handler runs, as this isolate last read them: the

@@ -1,15 +1,15 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../env';
-import { hashApiKey } from '../lib/api-key-format';
-import { apiKeyCheckStatement, apiKeyGuardStatement, evaluateApiKey, type KeyCheckRow, type KeyLookup, lastUsedUpdate } from '../lib/api-key-check';
-import type { Principal } from '../lib/access';
-import { credentialRider } from '../d1/verified';
+import type { AppEnv } from '../../env';
+import { hashApiKey } from './api-key-format';
+import { apiKeyCheckStatement, apiKeyGuardStatement, evaluateApiKey, type KeyCheckRow, type KeyLookup, lastUsedUpdate } from './api-key-check';
+import type { Principal } from '../../lib/access';
+import { credentialRider } from '../../d1/verified';
 import { ConfirmedCredentials, type OptimisticCredential, samePrincipal } from './credential-cache';
 
 /** API keys are counted under a hash of the presented key, the same for every request with it. */
 export const keyBucket = (hash: string) => `key:${hash.slice(0, 16)}`;
 
-/** API keys confirmed lately, by key hash (src/lib/credential-cache.ts). */
+/** API keys confirmed lately, by key hash (src/middleware/credentials/credential-cache.ts). */
 const confirmed = new ConfirmedCredentials<KeyCheckRow>();
 
 export function keyPrincipal(found: Extract<KeyLookup, { status: 'valid' }>): Principal {

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { mediaUnused, productMedia } from '../../db/schema';
 
 /**
- * The R2 side of product media. An object is stored once per SHA-256 and deleted once no image uses
+ * The R2 side of product media (its endpoints are src/modules/media/; a product's deletion releases its files here). An object is stored once per SHA-256 and deleted once no image uses
  * it, through media_unused (migrations/0033_product_media.sql): the last image's deletion records its
  * key, and an upload records its key an hour ahead before storing the file, so a failed write still
  * leaves a record and nothing deletes the file of an upload under way.
@@ -64,4 +64,16 @@ export async function deleteUnusedObjects(db: Database, bucket: R2Bucket, keys?:
     await db.delete(mediaUnused).where(and(inArray(mediaUnused.key, gone.slice(i, i + 90)), due));
   }
   return gone;
+}
+
+/**
+ * Deletes the stored files of `keys` that no image (of any product) uses any more, which a trigger
+ * recorded. The images are already gone: a failure here leaves the records to the hourly cron.
+ */
+export async function releaseFiles(db: Database, bucket: R2Bucket, keys: string[]) {
+  try {
+    await deleteUnusedObjects(db, bucket, keys);
+  } catch (error) {
+    console.warn(`media: deleting unused files failed, left to the hourly cron: ${(error as Error).message}`);
+  }
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { type ApiKeyRow, apiKeys } from '../db/schema';
-import { coverProblem, type Principal } from './access';
+import type { Database } from '../../db/client';
+import { type ApiKeyRow, apiKeys } from '../../db/schema';
+import { coverProblem, type Principal } from '../../lib/access';
 import { type ApiKeyType, hashApiKey } from './api-key-format';
 
 /**

@@ -1,9 +1,9 @@
 import { and, eq, exists, gt, lte, or, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { Database } from '../db/client';
-import { catalogueVersion } from '../db/schema';
-import { banners, pages } from '../db/schema/content';
-import { priceLists } from '../db/schema/price-lists';
+import type { Database } from '../../db/client';
+import { catalogueVersion } from '../../db/schema';
+import { banners, pages } from '../../db/schema/content';
+import { priceLists } from '../../db/schema/price-lists';
 
 /** Two cron periods, so a late or skipped run misses nothing (a second bump costs one cache miss). */
 const WINDOW_MS = 120_000;

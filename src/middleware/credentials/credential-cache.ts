@@ -1,6 +1,6 @@
-import type { Principal } from './access';
-import type { CredentialRider } from '../d1/verified';
-import { keptPerIsolate } from './isolate-state';
+import type { Principal } from '../../lib/access';
+import type { CredentialRider } from '../../d1/verified';
+import { keptPerIsolate } from '../../lib/isolate-state';
 
 /**
  * Credentials (API keys, user tokens) this isolate confirmed in the last minute, with the row their
