@@ -21,7 +21,7 @@ import { resolveRoutePolicy, routePolicy } from './middleware/route-policy';
 import { cors } from './middleware/cors';
 import { services } from './middleware/services';
 import { isStaleCredential } from './d1/verified';
-import { readEdgeSettings } from './modules/settings/settings.service';
+import { readEdgeSettings } from './modules/settings/startup';
 import { type EdgeSettings, storeEdgeSettings } from './middleware/edge-settings';
 import { storeVersion } from './middleware/store-version';
 import { FIRST_VERSION } from './versions/versions';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cycles, type ImportEdge, importEdges, loadedOnUse, ROOT, resolve, SRC, sourceFiles, staticImports } from './import-graph';
+import { type ImportEdge, importEdges, loadedOnUse, ROOT, resolve, SRC, sourceFiles, staticImports } from './import-graph';
 
 // A module is a folder src/modules/<m>/. A file outside it may import only its faces:
 // - index.ts, its public face: re-exports of exactly what other areas use of it, values and types;
@@ -15,21 +15,7 @@ import { cycles, type ImportEdge, importEdges, loadedOnUse, ROOT, resolve, SRC, 
 // - router.ts, by import() only: a mount loads it on the first request that needs it.
 // And no two areas import each other (an area is a module, src/webhooks, src/queues or
 // src/notifications), type-only imports included: a pair is one module in two folders.
-// scripts/module-faces.ts writes the faces and points deep imports at them, except between areas
-// that import each other, directly or through others, while such a pair is pending below.
-
-/** Pairs that other work removes (issue 50), with who removes them; each is still found, or its line goes. */
-const PENDING_PAIRS: Record<string, string> = {
-  'modules/carts <-> modules/gift-cards': 'the checkout and ledger modules',
-  'modules/coupons <-> modules/promotions': 'the checkout and ledger modules',
-  'modules/gift-cards <-> modules/payments': 'the checkout and ledger modules',
-  'modules/orders <-> modules/payments': 'the checkout and ledger modules',
-  'modules/payments <-> modules/returns': 'the checkout and ledger modules',
-  'modules/price-lists <-> modules/products': 'the checkout and ledger modules',
-  'modules/settings <-> modules/shipping': 'the checkout and ledger modules',
-  'modules/events <-> webhooks': 'the module registry (modules register their event payloads)',
-  'modules/orders <-> webhooks': 'the module registry (modules register their event payloads)',
-};
+// scripts/module-faces.ts writes the faces and points deep imports at them.
 
 const AREAS_BESIDE_MODULES = new Set(['webhooks', 'queues', 'notifications']);
 
@@ -64,24 +50,6 @@ export function mutualPairs(edges: readonly ImportEdge[]): string[] {
     return a < b && imports.has(`${b} -> ${a}`) ? [`${a} <-> ${b}`] : [];
   });
 }
-
-/**
- * The imports left deep while pairs are pending: between areas that import each other, directly or
- * through others (a face between them would tie their files into a cycle), when those areas hold a
- * pending pair.
- */
-function pendingKnots(edges: readonly ImportEdge[]): string[][] {
-  const graph = new Map<string, string[]>();
-  for (const { from, to } of edges) {
-    const [a, b] = [areaOf(from), areaOf(to)];
-    if (a && b && a !== b) graph.set(a, [...new Set([...(graph.get(a) ?? []), b])]);
-  }
-  return cycles(graph).filter((knot) => Object.keys(PENDING_PAIRS).some((pair) => pair.split(' <-> ').every((area) => knot.includes(area))));
-}
-const inKnot = (knots: string[][]) => (line: string) => {
-  const [a, b] = line.split(' -> ').map(areaOf);
-  return knots.some((knot) => knot.includes(a!) && knot.includes(b!));
-};
 
 const relativeEdges = () => importEdges(sourceFiles()).map((edge) => ({ ...edge, from: path.relative(SRC, edge.from), to: path.relative(SRC, edge.to) }));
 
@@ -121,28 +89,14 @@ describe('module boundaries', () => {
     ]);
   });
 
-  it('excuses deep imports only inside a knot of areas that holds a pending pair', () => {
-    const edges: ImportEdge[] = [
-      { from: 'modules/carts/checkout.ts', to: 'modules/gift-cards/cart-gift-cards.ts', dynamic: false },
-      { from: 'modules/gift-cards/cart-gift-cards.ts', to: 'modules/carts/carts.service.ts', dynamic: false },
-      { from: 'modules/brands/brands.service.ts', to: 'modules/categories/categories.read.ts', dynamic: false },
-      { from: 'modules/categories/categories.service.ts', to: 'modules/brands/index.ts', dynamic: false },
-    ];
-    const knots = pendingKnots(edges);
-    expect(knots).toEqual([['modules/carts', 'modules/gift-cards']]);
-    expect(deepImports(edges).filter((line) => !inKnot(knots)(line))).toEqual(['modules/brands/brands.service.ts -> modules/categories/categories.read.ts']);
-  });
-
   it("imports no module's files but its faces (src/modules/<m>/index.ts; router.ts by import())", () => {
     const edges = relativeEdges();
     expect(edges.length).toBeGreaterThan(1000);
-    expect(deepImports(edges).filter((line) => !inKnot(pendingKnots(edges))(line))).toEqual([]);
+    expect(deepImports(edges)).toEqual([]);
   });
 
-  it('has no two areas importing each other but the pairs other work of issue 50 removes', () => {
-    const pairs = mutualPairs(relativeEdges());
-    expect(pairs.filter((pair) => !(pair in PENDING_PAIRS))).toEqual([]);
-    expect(Object.keys(PENDING_PAIRS).filter((pair) => !pairs.includes(pair))).toEqual([]);
+  it('has no two areas importing each other', () => {
+    expect(mutualPairs(relativeEdges())).toEqual([]);
   });
 
   it("loads nothing on use from a module's startup.ts", () => {

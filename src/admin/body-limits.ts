@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { config } from '../config';
 import { type BodyLimit, bodyOver } from '../middleware/body-limit';
-import { MULTIPART_ALLOWANCE, tooLarge } from '../modules/media/media.limits';
+import { MULTIPART_ALLOWANCE, tooLarge } from '../modules/media/startup';
 
 /** The panel's forms that carry the API's two large bodies (src/admin/routes/product-media.tsx, product-import.tsx). */
 const PANEL_MEDIA_UPLOAD = /^\/admin\/products\/[^/]+\/media\/?$/;

@@ -1,5 +1,5 @@
 import type { Database } from '../db/client';
-import { getStoreCurrencies } from '../modules/settings/currency-amounts';
+import { getStoreCurrencies } from '../modules/settings';
 import type { FormState } from './components/form';
 import { numOrNull, type Posted, required, str } from './form-data';
 

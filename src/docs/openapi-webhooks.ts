@@ -3,7 +3,7 @@ import type { AppEnv } from '../env';
 import type { EventKind } from '../lib/define-module';
 import { type EventType, PING_EVENT } from '../lib/events';
 import { Timestamp } from '../lib/schemas';
-import { EventSchema } from '../modules/events/events.schemas';
+import { EventSchema } from '../modules/events/schemas';
 import { EVENT_TYPES, eventKinds } from '../modules/registry';
 import { PING_KIND } from '../webhooks/ping';
 

@@ -19,7 +19,7 @@ import {
   type PostalAddress,
   type UserRow,
 } from '../db/schema';
-import { RECOVERY_DAYS, recoveryUrl } from '../modules/carts/recovery';
+import { RECOVERY_DAYS, recoveryUrl } from '../modules/carts';
 import { REDACTED } from './redaction';
 import { formatMinor, formatMoney, isoDigits } from '../lib/money';
 import type { TemplateData } from './render';

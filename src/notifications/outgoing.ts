@@ -3,7 +3,7 @@ import type { Bindings } from '../env';
 import { triggerOfTemplate } from './defaults';
 import { causeOf } from './planner';
 import { unredact } from './redaction';
-import { recoveryToken } from '../modules/carts/recovery';
+import { recoveryToken } from '../modules/carts';
 import { giftCardCode } from '../modules/ledger';
 import { resetIdOfCause, resetToken } from './reset-token';
 import { carriesCredential } from './triggers';

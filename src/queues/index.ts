@@ -10,7 +10,7 @@ import { notificationDeadLetterBatch, sendNotificationBatch } from './notificati
 import { importBatch } from './imports';
 import { replayBatch } from './replays';
 import type { ReplayMessage } from '../lib/queue-messages';
-import type { ImportMessage } from '../modules/imports/imports.service';
+import type { ImportMessage } from '../modules/imports';
 
 /** The Worker's queue handler: each queue of wrangler.toml to its consumer. */
 export async function handleQueue(batch: MessageBatch<unknown>, env: Bindings, _ctx: ExecutionContext): Promise<void> {

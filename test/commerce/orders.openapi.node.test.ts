@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ordersRouter } from '../../src/modules/orders';
+import { ordersRouter } from '../../src/modules/orders/router';
 
 // The orders routes' part of the OpenAPI document (the whole document is validated in test/openapi.node.test.ts).
 const doc = () => ordersRouter.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'orders', version: 'v1' } }) as any;

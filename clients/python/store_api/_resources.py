@@ -234,11 +234,11 @@ class ApiKeysResource(ResourceBase):
 
         Args:
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
-                products, categories, brands, inventory, orders, payments, shipments, carts,
-                customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log, reports, events, price-lists, promotions,
-                gift-cards, store-credit, returns. Actions: read, write. Also `storefront:buyer-ip`:
-                the key may send `X-Buyer-IP` to be counted per shopper.
+                api-keys, audit-log, brands, carts, categories, content, coupons, customers, events,
+                gift-cards, inventory, notifications, orders, payments, price-lists, products,
+                promotions, reports, returns, roles, settings, shipments, store-credit, users,
+                vendors, webhooks. Actions: read, write. Also `storefront:buyer-ip`: the key may
+                send `X-Buyer-IP` to be counted per shopper.
             type: `secret` (`sk_...`, the default): for servers, holding a role or permissions;
                 never put it in a web page. `publishable` (`pk_...`): safe in browser code. It can
                 do what a shopper without an account can (catalogue, search and content reads, carts
@@ -6732,11 +6732,11 @@ class RolesResource(ResourceBase):
 
         Args:
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
-                products, categories, brands, inventory, orders, payments, shipments, carts,
-                customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log, reports, events, price-lists, promotions,
-                gift-cards, store-credit, returns. Actions: read, write. Also `storefront:buyer-ip`:
-                the key may send `X-Buyer-IP` to be counted per shopper.
+                api-keys, audit-log, brands, carts, categories, content, coupons, customers, events,
+                gift-cards, inventory, notifications, orders, payments, price-lists, products,
+                promotions, reports, returns, roles, settings, shipments, store-credit, users,
+                vendors, webhooks. Actions: read, write. Also `storefront:buyer-ip`: the key may
+                send `X-Buyer-IP` to be counted per shopper.
         """
         return self._http.call(
             "POST",
@@ -6851,11 +6851,11 @@ class RolesResource(ResourceBase):
 
         Args:
             permissions: Permissions: `resource:action`, `resource:*` or `*`. Resources:
-                products, categories, brands, inventory, orders, payments, shipments, carts,
-                customers, users, vendors, roles, settings, api-keys, coupons, webhooks,
-                notifications, content, audit-log, reports, events, price-lists, promotions,
-                gift-cards, store-credit, returns. Actions: read, write. Also `storefront:buyer-ip`:
-                the key may send `X-Buyer-IP` to be counted per shopper.
+                api-keys, audit-log, brands, carts, categories, content, coupons, customers, events,
+                gift-cards, inventory, notifications, orders, payments, price-lists, products,
+                promotions, reports, returns, roles, settings, shipments, store-credit, users,
+                vendors, webhooks. Actions: read, write. Also `storefront:buyer-ip`: the key may
+                send `X-Buyer-IP` to be counted per shopper.
         """
         return self._http.call(
             "PATCH",
@@ -8199,7 +8199,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "refund.created", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
+        event: Optional[Literal["cart.abandoned", "customer.registered", "gift_card.issued", "inventory.low", "order.cancelled", "order.placed", "order.updated", "page.published", "page.unpublished", "page.updated", "payment.completed", "payment.disputed", "payment.failed", "payment.refunded", "product.created", "product.deleted", "product.updated", "refund.created", "return.approved", "return.received", "return.rejected", "return.requested", "shipment.shipped", "store_credit.changed", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[WebhookDelivery]:
@@ -8222,12 +8222,12 @@ class WebhooksDeliveriesResource(ResourceBase):
                 properties the response schema marks required may be absent: clients and validators
                 should treat them as optional then.
             status: Delivery status. One of: pending, succeeded, retrying, failed.
-            event: Event kind. One of: order.placed, order.updated, order.cancelled,
-                product.created, product.updated, product.deleted, customer.registered,
-                payment.completed, payment.failed, payment.refunded, refund.created,
-                payment.disputed, store_credit.changed, shipment.shipped, return.requested,
-                return.approved, return.rejected, return.received, inventory.low, page.published,
-                page.updated, page.unpublished, cart.abandoned, gift_card.issued, ping.
+            event: Event kind. One of: cart.abandoned, customer.registered, gift_card.issued,
+                inventory.low, order.cancelled, order.placed, order.updated, page.published,
+                page.unpublished, page.updated, payment.completed, payment.disputed, payment.failed,
+                payment.refunded, product.created, product.deleted, product.updated, refund.created,
+                return.approved, return.received, return.rejected, return.requested,
+                shipment.shipped, store_credit.changed, ping.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -8259,7 +8259,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "refund.created", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
+        event: Optional[Literal["cart.abandoned", "customer.registered", "gift_card.issued", "inventory.low", "order.cancelled", "order.placed", "order.updated", "page.published", "page.unpublished", "page.updated", "payment.completed", "payment.disputed", "payment.failed", "payment.refunded", "product.created", "product.deleted", "product.updated", "refund.created", "return.approved", "return.received", "return.rejected", "return.requested", "shipment.shipped", "store_credit.changed", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[WebhookDelivery]]:
@@ -8286,7 +8286,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "refund.created", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
+        event: Optional[Literal["cart.abandoned", "customer.registered", "gift_card.issued", "inventory.low", "order.cancelled", "order.placed", "order.updated", "page.published", "page.unpublished", "page.updated", "payment.completed", "payment.disputed", "payment.failed", "payment.refunded", "product.created", "product.deleted", "product.updated", "refund.created", "return.approved", "return.received", "return.rejected", "return.requested", "shipment.shipped", "store_credit.changed", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[WebhookDelivery]:
@@ -8480,15 +8480,15 @@ class WebhooksResource(ResourceBase):
                 time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development,
                 tests) plain http and private or loopback hosts are accepted. A refused URL is 422
                 on `url`, naming why.
-            events: Event kinds to deliver: any of `order.placed`, `order.updated`,
-                `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
-                `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
-                `refund.created`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`,
-                `return.requested`, `return.approved`, `return.rejected`, `return.received`,
-                `inventory.low`, `page.published`, `page.updated`, `page.unpublished`,
-                `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including
-                kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
-                /api/webhooks/{id}/test` sends it.
+            events: Event kinds to deliver: any of `cart.abandoned`, `customer.registered`,
+                `gift_card.issued`, `inventory.low`, `order.cancelled`, `order.placed`,
+                `order.updated`, `page.published`, `page.unpublished`, `page.updated`,
+                `payment.completed`, `payment.disputed`, `payment.failed`, `payment.refunded`,
+                `product.created`, `product.deleted`, `product.updated`, `refund.created`,
+                `return.approved`, `return.received`, `return.rejected`, `return.requested`,
+                `shipment.shipped`, `store_credit.changed`; or `["*"]` alone for every kind,
+                including kinds added later. Duplicates are dropped. `ping` is not subscribable:
+                `POST /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(
@@ -8683,15 +8683,15 @@ class WebhooksResource(ResourceBase):
                 time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development,
                 tests) plain http and private or loopback hosts are accepted. A refused URL is 422
                 on `url`, naming why.
-            events: Event kinds to deliver: any of `order.placed`, `order.updated`,
-                `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
-                `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
-                `refund.created`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`,
-                `return.requested`, `return.approved`, `return.rejected`, `return.received`,
-                `inventory.low`, `page.published`, `page.updated`, `page.unpublished`,
-                `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including
-                kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
-                /api/webhooks/{id}/test` sends it.
+            events: Event kinds to deliver: any of `cart.abandoned`, `customer.registered`,
+                `gift_card.issued`, `inventory.low`, `order.cancelled`, `order.placed`,
+                `order.updated`, `page.published`, `page.unpublished`, `page.updated`,
+                `payment.completed`, `payment.disputed`, `payment.failed`, `payment.refunded`,
+                `product.created`, `product.deleted`, `product.updated`, `refund.created`,
+                `return.approved`, `return.received`, `return.rejected`, `return.requested`,
+                `shipment.shipped`, `store_credit.changed`; or `["*"]` alone for every kind,
+                including kinds added later. Duplicates are dropped. `ping` is not subscribable:
+                `POST /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(

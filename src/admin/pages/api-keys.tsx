@@ -1,4 +1,4 @@
-import type { ApiKey } from '../../modules/api-keys/api-keys.schemas';
+import type { ApiKey } from '../../modules/api-keys/schemas';
 import type { Pagination } from '../../lib/envelope';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { SecretOnce } from '../components/secret';

@@ -1,5 +1,5 @@
 import type { Pagination } from '../../lib/envelope';
-import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS, type AuditEntry } from '../../modules/audit-log/audit-log.schemas';
+import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS, type AuditEntry } from '../../modules/audit-log/schemas';
 import { Field, type FormState, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 

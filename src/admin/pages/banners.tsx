@@ -1,6 +1,6 @@
 import type { Pagination } from '../../lib/envelope';
-import { BANNER_STATUSES } from '../../modules/banners/banner-status';
-import type { Banner } from '../../modules/banners/banners.schemas';
+import { BANNER_STATUSES } from '../../modules/banners';
+import type { Banner } from '../../modules/banners/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 

@@ -1,5 +1,5 @@
 import type { Pagination } from '../../lib/envelope';
-import type { Brand } from '../../modules/brands/brands.schemas';
+import type { Brand } from '../../modules/brands/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm } from '../components/form';
 import { Filters, Pager, Table } from '../components/table';
 

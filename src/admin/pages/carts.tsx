@@ -1,6 +1,6 @@
 import type { Pagination } from '../../lib/envelope';
 import { CART_STATUSES } from '../../db/schema';
-import type { Cart } from '../../modules/carts/carts.schemas';
+import type { Cart } from '../../modules/carts/schemas';
 import { Field, type FormState, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 import type { Money } from '../money';

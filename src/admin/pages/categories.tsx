@@ -1,4 +1,4 @@
-import type { Category } from '../../modules/categories/categories.schemas';
+import type { Category } from '../../modules/categories/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Table } from '../components/table';
 

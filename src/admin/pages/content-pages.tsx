@@ -1,6 +1,6 @@
 import { PAGE_STATUSES } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
-import type { Page } from '../../modules/pages/pages.schemas';
+import type { Page } from '../../modules/pages/schemas';
 import { RenderedHtml } from '../components/content';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';

@@ -1,12 +1,12 @@
 import { COUPON_TYPES } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
-import type { Coupon } from '../../modules/coupons/coupons.schemas';
-import { COUPON_STATUSES } from '../../modules/coupons/coupon-status';
+import type { Coupon } from '../../modules/coupons/schemas';
+import { COUPON_STATUSES } from '../../modules/coupons';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 import { currencyField, currencyValues } from '../currency-fields';
 import { formatAmount } from '../../lib/money';
-import type { StoreCurrency } from '../../modules/settings/store-currency';
+import type { StoreCurrency } from '../../modules/settings';
 
 /** `store`: the default currency, which a fixed coupon's value is in. */
 export function CouponListPage(v: {

@@ -1,6 +1,6 @@
 import type { Pagination } from '../../lib/envelope';
-import type { CustomerGroup } from '../../modules/customer-groups/customer-groups.schemas';
-import type { Customer } from '../../modules/customers/customers.schemas';
+import type { CustomerGroup } from '../../modules/customer-groups/schemas';
+import type { Customer } from '../../modules/customers/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm } from '../components/form';
 import { Filters, Pager, Table } from '../components/table';
 

@@ -1,11 +1,10 @@
 import { USER_STATUSES } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
-import type { Address } from '../../modules/customers/addresses.schemas';
-import type { CustomerGroup } from '../../modules/customer-groups/customer-groups.schemas';
-import type { Customer } from '../../modules/customers/customers.schemas';
+import type { Address, Customer } from '../../modules/customers/schemas';
+import type { CustomerGroup } from '../../modules/customer-groups/schemas';
 import { ActionButton, emptyForm, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
-import type { Order } from '../../modules/orders/orders.schemas';
+import type { Order } from '../../modules/orders/schemas';
 import { OrderTable } from './orders';
 import type { Money } from '../money';
 import { StoreCreditSection, type StoreCreditView } from './store-credit';

@@ -1,6 +1,6 @@
-import type { InventoryItem } from '../../modules/inventory/inventory.schemas';
-import type { Order } from '../../modules/orders/orders.schemas';
-import type { WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';
+import type { InventoryItem } from '../../modules/inventory/schemas';
+import type { Order } from '../../modules/orders/schemas';
+import type { WebhookEndpoint } from '../../modules/webhooks/schemas';
 import { OrderTable } from './orders';
 import { Badge, Stat, Table, when } from '../components/table';
 import type { Money } from '../money';

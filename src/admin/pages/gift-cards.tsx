@@ -1,5 +1,5 @@
 import type { Pagination } from '../../lib/envelope';
-import type { GiftCard } from '../../modules/gift-cards/gift-cards.schemas';
+import type { GiftCard } from '../../modules/gift-cards/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { SecretOnce } from '../components/secret';
 import { Badge, Pager, Table, when } from '../components/table';

@@ -1,6 +1,6 @@
 import { INVENTORY_REASONS } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
-import { type Adjustment, type InventoryItem, MANUAL_REASONS } from '../../modules/inventory/inventory.schemas';
+import { type Adjustment, type InventoryItem, MANUAL_REASONS } from '../../modules/inventory/schemas';
 import { Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 

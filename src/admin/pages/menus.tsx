@@ -1,6 +1,6 @@
 import { MENU_LINK_TYPES } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
-import type { Menu, MenuItem } from '../../modules/menus/menus.schemas';
+import type { Menu, MenuItem } from '../../modules/menus/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Filters, Pager, Table, when } from '../components/table';
 

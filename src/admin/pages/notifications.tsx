@@ -1,7 +1,7 @@
 import { NOTIFICATION_STATUSES } from '../../db/schema';
 import { NOTIFICATION_CATEGORIES, NOTIFICATION_CHANNELS, TEMPLATE_AUDIENCES } from '../../db/schema/notifications';
 import type { Pagination } from '../../lib/envelope';
-import type { Notification, NotificationTemplate } from '../../modules/notifications/notifications.schemas';
+import type { Notification, NotificationTemplate } from '../../modules/notifications/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { ACTIVE_OPTIONS, Badge, Filters, Pager, Table, when } from '../components/table';
 

@@ -1,10 +1,10 @@
 import { ORDER_STATUSES, type OrderStatus } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
 import { ORDER_TRANSITIONS } from '../../modules/ledger';
-import type { Order, OrderDetail } from '../../modules/orders/orders.schemas';
-import type { Payment, Refund } from '../../modules/payments/payments.schemas';
-import type { Return } from '../../modules/returns/returns.schemas';
-import type { Shipment } from '../../modules/shipments/shipments.schemas';
+import type { Order, OrderDetail } from '../../modules/orders/schemas';
+import type { Payment, Refund } from '../../modules/payments/schemas';
+import type { Return } from '../../modules/returns/schemas';
+import type { Shipment } from '../../modules/shipments/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select, emptyForm } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 import type { Money } from '../money';

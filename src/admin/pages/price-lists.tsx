@@ -1,7 +1,7 @@
 import { PRICE_LIST_STATUSES } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
-import type { CustomerGroup } from '../../modules/customer-groups/customer-groups.schemas';
-import type { PriceList } from '../../modules/price-lists/price-lists.schemas';
+import type { CustomerGroup } from '../../modules/customer-groups/schemas';
+import type { PriceList } from '../../modules/price-lists/schemas';
 import { utcLocal } from '../components/content';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';

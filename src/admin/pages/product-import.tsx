@@ -1,5 +1,5 @@
-import { importEnded, type ImportItem, type ImportSummary, type ImportView } from '../../modules/imports/imports.schemas';
-import { STORE_COLUMN_NAMES } from '../../modules/imports/formats';
+import { importEnded, type ImportItem, type ImportSummary, type ImportView } from '../../modules/imports/schemas';
+import { STORE_COLUMN_NAMES } from '../../modules/imports';
 import { FormErrors, type FormState, PostForm } from '../components/form';
 import { Badge, Table, when } from '../components/table';
 

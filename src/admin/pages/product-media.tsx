@@ -1,6 +1,5 @@
-import type { Media } from '../../modules/products/product-media.schemas';
-import { MEDIA_TYPES } from '../../modules/media/media.sniff';
-import type { Product } from '../../modules/products/products.schemas';
+import type { Media, Product } from '../../modules/products/schemas';
+import { MEDIA_TYPES } from '../../modules/media';
 import { ActionButton, Field, FormErrors, type FormState, PostForm } from '../components/form';
 
 const kib = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KiB`;

@@ -1,6 +1,6 @@
 import { PRODUCT_STATUSES } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
-import type { Product, Variant } from '../../modules/products/products.schemas';
+import type { Product, Variant } from '../../modules/products/schemas';
 import { ActionButton, Checkboxes, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table } from '../components/table';
 import type { Money } from '../money';

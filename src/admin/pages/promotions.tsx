@@ -1,13 +1,13 @@
 import { PROMOTION_TARGETS, PROMOTION_TYPES } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
-import type { PromotionOut } from '../../modules/promotions/promotions.schemas';
+import type { PromotionOut } from '../../modules/promotions/schemas';
 import { utcLocal } from '../components/content';
 import { ActionButton, Checkboxes, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { ACTIVE_OPTIONS, Badge, Filters, Pager, Table, when } from '../components/table';
 import { currencyValues } from '../currency-fields';
 import { amountOffFieldNames, Checkbox, CurrencyAmountRows } from './coupons';
 import { formatAmount } from '../../lib/money';
-import type { StoreCurrency } from '../../modules/settings/store-currency';
+import type { StoreCurrency } from '../../modules/settings';
 
 const HERE = '/admin/promotions';
 type Options = [string, string][];

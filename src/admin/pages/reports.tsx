@@ -1,5 +1,5 @@
-import type { CustomerReport, ProductReport, PromotionReport, SalesReport } from '../../modules/reports/reports.schemas';
-import { INTERVALS } from '../../modules/reports/reports.schemas';
+import type { CustomerReport, ProductReport, PromotionReport, SalesReport } from '../../modules/reports/schemas';
+import { INTERVALS } from '../../modules/reports/schemas';
 import { BarChart } from '../components/chart';
 import { Field, FormErrors, type FormState, Select } from '../components/form';
 import { Stat, Table } from '../components/table';

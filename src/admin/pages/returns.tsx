@@ -1,7 +1,7 @@
 import { RETURN_STATUSES } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
-import type { OrderDetail } from '../../modules/orders/orders.schemas';
-import type { Return } from '../../modules/returns/returns.schemas';
+import type { OrderDetail } from '../../modules/orders/schemas';
+import type { Return } from '../../modules/returns/schemas';
 import { Field, FormErrors, type FormState, PostForm, Select, emptyForm } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 

@@ -1,6 +1,6 @@
 import type { Pagination } from '../../lib/envelope';
 import { PERMISSION_ACTIONS, PERMISSION_RESOURCES } from '../../lib/permissions';
-import type { Role } from '../../modules/roles/roles.schemas';
+import type { Role } from '../../modules/roles/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm } from '../components/form';
 import { Filters, Pager, Table, when } from '../components/table';
 

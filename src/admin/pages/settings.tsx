@@ -1,8 +1,6 @@
 import { WEIGHT_UNITS } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
-import type { Currency } from '../../modules/settings/currencies.schemas';
-import type { TaxClass } from '../../modules/settings/tax-classes.schemas';
-import type { TaxRate } from '../../modules/settings/taxes.schemas';
+import type { Currency, TaxClass, TaxRate } from '../../modules/settings/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Pager, Table } from '../components/table';
 import { Checkbox } from './coupons';

@@ -1,6 +1,6 @@
 import type { Pagination } from '../../lib/envelope';
 import { SHIPMENT_STATUSES } from '../../db/schema';
-import type { Shipment } from '../../modules/shipments/shipments.schemas';
+import type { Shipment } from '../../modules/shipments/schemas';
 import { Field, type FormState, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 

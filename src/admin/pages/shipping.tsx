@@ -1,5 +1,4 @@
-import type { ShippingMethod } from '../../modules/shipping/methods.schemas';
-import type { ShippingZone } from '../../modules/shipping/zones.schemas';
+import type { ShippingMethod, ShippingZone } from '../../modules/shipping/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Table } from '../components/table';
 import { currencyField } from '../currency-fields';

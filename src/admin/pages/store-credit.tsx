@@ -1,4 +1,4 @@
-import type { StoreCreditEntry } from '../../modules/customers/store-credit.schemas';
+import type { StoreCreditEntry } from '../../modules/customers/schemas';
 import { Field, FormErrors, type FormState, PostForm } from '../components/form';
 import { Table, when } from '../components/table';
 import type { Money } from '../money';

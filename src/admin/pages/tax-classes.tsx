@@ -1,5 +1,5 @@
-import type { TaxClass } from '../../modules/settings/tax-classes.schemas';
-import { BUILT_IN_TAX_CLASSES } from '../../modules/settings/tax-classes.schemas';
+import type { TaxClass } from '../../modules/settings/schemas';
+import { BUILT_IN_TAX_CLASSES } from '../../modules/settings/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm } from '../components/form';
 import { Badge, Table } from '../components/table';
 

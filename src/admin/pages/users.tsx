@@ -1,6 +1,6 @@
 import { USER_STATUSES } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
-import type { User } from '../../modules/users/users.schemas';
+import type { User } from '../../modules/users/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 

@@ -1,6 +1,6 @@
 import { VENDOR_STATUSES } from '../../db/schema';
 import type { Pagination } from '../../lib/envelope';
-import type { Vendor } from '../../modules/vendors/vendors.schemas';
+import type { Vendor } from '../../modules/vendors/schemas';
 import { ActionButton, Field, FormErrors, type FormState, PostForm, Select } from '../components/form';
 import { Badge, Filters, Pager, Table, when } from '../components/table';
 

@@ -1,8 +1,6 @@
 import type { Pagination } from '../../lib/envelope';
 import { EVENT_TYPES } from '../../modules/registry';
-import type { Delivery } from '../../modules/webhooks/deliveries.schemas';
-import type { Replay } from '../../modules/webhooks/replays.schemas';
-import type { WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';
+import type { Delivery, Replay, WebhookEndpoint } from '../../modules/webhooks/schemas';
 import { ActionButton, Checkboxes, Field, FormErrors, type FormState, PostForm } from '../components/form';
 import { SecretOnce } from '../components/secret';
 import { Badge, Pager, Table, when } from '../components/table';

@@ -1,10 +1,8 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { AUDIT_RESOURCES } from '../../db/audit-triggers';
-import { auditLogListQuery } from '../../modules/audit-log/audit-log.query';
-import * as routes from '../../modules/audit-log/audit-log.routes';
-import type { AuditEntry } from '../../modules/audit-log/audit-log.schemas';
-import * as service from '../../modules/audit-log/audit-log.service';
+import { auditLogListQuery, auditLogRoutes as routes, auditLogService as service } from '../../modules/audit-log';
+import type { AuditEntry } from '../../modules/audit-log/schemas';
 import { emptyForm } from '../components/form';
 import { guard, page } from '../context';
 import { listQuery, pageOf } from '../list';

@@ -1,10 +1,8 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { brandListQuery } from '../../modules/brands/brands.query';
-import { brandRoutes as routes } from '../../modules/brands/brands.routes';
-import { CreateBrandBody, UpdateBrandBody } from '../../modules/brands/brands.schemas';
-import * as service from '../../modules/brands/brands.service';
+import { brandListQuery, brandRoutes as routes, brandsService as service } from '../../modules/brands';
+import { CreateBrandBody, UpdateBrandBody } from '../../modules/brands/schemas';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
 import { failure, failureStatus, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';

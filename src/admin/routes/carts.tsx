@@ -1,9 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
-import { refuseCartListOutsiders } from '../../modules/carts/carts.access';
-import { cartListQuery } from '../../modules/carts/carts.query';
-import * as routes from '../../modules/carts/carts.routes';
-import * as service from '../../modules/carts/carts.service';
+import { refuseCartListOutsiders, cartListQuery, cartsRoutes as routes, cartsService as service } from '../../modules/carts';
 import { emptyForm } from '../components/form';
 import { guard, page } from '../context';
 import { listQuery, pageOf } from '../list';

@@ -3,25 +3,22 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';
 import { actorRef, hasPermission, isStaff } from '../../lib/access';
 import { ApiError } from '../../lib/errors';
-import { addressRoutes } from '../../modules/customers/addresses.routes';
-import { CreateAddressBody, UpdateAddressBody } from '../../modules/customers/addresses.schemas';
-import * as addressService from '../../modules/customers/addresses.service';
-import { customerTarget, type CustomerAction } from '../../modules/customers/customers.access';
-import { customerListQuery } from '../../modules/customers/customers.query';
-import * as routes from '../../modules/customers/customers.routes';
-import { CreateCustomerBody, type Customer, UpdateCustomerBody } from '../../modules/customers/customers.schemas';
-import * as service from '../../modules/customers/customers.service';
-import { storeCreditListQuery } from '../../modules/customers/store-credit.query';
-import * as creditRoutes from '../../modules/customers/store-credit.routes';
+import {
+  addressRoutes,
+  addressesService as addressService,
+  customerTarget,
+  type CustomerAction,
+  customerListQuery,
+  customersRoutes as routes,
+  customersService as service,
+  storeCreditListQuery,
+  storeCreditRoutes as creditRoutes,
+  storeCreditService as creditService,
+} from '../../modules/customers';
+import { CreateAddressBody, UpdateAddressBody, CreateCustomerBody, type Customer, UpdateCustomerBody, AdjustStoreCreditBody } from '../../modules/customers/schemas';
 import { moneyOf } from '../money';
-import { AdjustStoreCreditBody } from '../../modules/customers/store-credit.schemas';
-import * as creditService from '../../modules/customers/store-credit.service';
-import { customerGroupListQuery } from '../../modules/customer-groups/customer-groups.query';
-import * as groupRoutes from '../../modules/customer-groups/customer-groups.routes';
-import * as groupService from '../../modules/customer-groups/customer-groups.service';
-import { readReach } from '../../modules/orders/orders.access';
-import { orderListQuery } from '../../modules/orders/orders.query';
-import { listOrders } from '../../modules/orders/orders.service';
+import { customerGroupListQuery, customerGroupsRoutes as groupRoutes, customerGroupsService as groupService } from '../../modules/customer-groups';
+import { readReach, orderListQuery, listOrders } from '../../modules/orders';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
 import { checked, failure, failureStatus, num, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';

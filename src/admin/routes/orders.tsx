@@ -5,38 +5,30 @@ import { payments as paymentsTable, shipments as shipmentsTable } from '../../db
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { actorRef, hasPermission, isStaff, vendorScope } from '../../lib/access';
-import { cancelReach, readReach } from '../../modules/orders/orders.access';
-import { orderListQuery } from '../../modules/orders/orders.query';
-import * as routes from '../../modules/orders/orders.routes';
-import { CancelOrderBody, UpdateOrderBody } from '../../modules/orders/orders.schemas';
-import * as orders from '../../modules/orders/orders.service';
-import { orderNumberStart } from '../../modules/orders/place-order';
+import { cancelReach, readReach, orderListQuery, ordersRoutes as routes, ordersService as orders, orderNumberStart } from '../../modules/orders';
+import { CancelOrderBody, UpdateOrderBody, CreateOrderBody } from '../../modules/orders/schemas';
 import { appliedCode } from '../../modules/checkout';
-import { payerReach } from '../../modules/payments/payments.access';
-import { orderPaymentListQuery } from '../../modules/payments/payments.query';
-import * as paymentRoutes from '../../modules/payments/payments.routes';
-import { CreatePaymentBody, CreateRefundBody } from '../../modules/payments/payments.schemas';
-import * as payments from '../../modules/payments/payments.service';
-import { createRefund, listOrderRefunds } from '../../modules/payments/refunds.service';
-import { stripeDashboardUrl } from '../../modules/payments/providers/stripe';
-import { returnListQuery } from '../../modules/returns/returns.query';
-import { listReturns } from '../../modules/returns/returns.service';
-import { shipmentListQuery } from '../../modules/shipments/shipments.query';
-import * as shipmentRoutes from '../../modules/shipments/shipments.routes';
-import { CreateShipmentBody, UpdateShipmentBody } from '../../modules/shipments/shipments.schemas';
-import * as shipments from '../../modules/shipments/shipments.service';
+import {
+  payerReach,
+  orderPaymentListQuery,
+  paymentsRoutes as paymentRoutes,
+  paymentsService as payments,
+  createRefund,
+  listOrderRefunds,
+  stripeDashboardUrl,
+} from '../../modules/payments';
+import { CreatePaymentBody, CreateRefundBody } from '../../modules/payments/schemas';
+import { returnListQuery, listReturns } from '../../modules/returns';
+import { shipmentListQuery, shipmentsRoutes as shipmentRoutes, shipmentsService as shipments } from '../../modules/shipments';
+import { CreateShipmentBody, UpdateShipmentBody } from '../../modules/shipments/schemas';
 import { emptyForm } from '../components/form';
 import { guard, page, sessionOf } from '../context';
 import { checked, failure, failureStatus, num, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';
 import { firstPage, listQuery, pageOf } from '../list';
 import { OrderDetailPage, OrderListPage, type OrderView } from '../pages/orders';
-import { CreateOrderBody } from '../../modules/orders/orders.schemas';
-import { listCustomers, getCustomer } from '../../modules/customers/customers.service';
-import { customerListQuery } from '../../modules/customers/customers.query';
-import { listProducts } from '../../modules/products/products.read';
-import { productListQuery } from '../../modules/products/products.query';
-import { listCurrencies } from '../../modules/settings/currencies.service';
-import { currencyListQuery } from '../../modules/settings/currencies.query';
+import { listCustomers, getCustomer, customerListQuery } from '../../modules/customers';
+import { listProducts, productListQuery } from '../../modules/products';
+import { listCurrencies, currencyListQuery } from '../../modules/settings';
 import { toMajor } from '../../lib/money';
 import type { MiddlewareHandler } from 'hono';
 import type { FormState } from '../components/form';

@@ -1,11 +1,8 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
-import { mediaBaseUrl } from '../../modules/media/media.handlers';
-import * as routes from '../../modules/media/media.routes';
-import { UpdateMediaBody } from '../../modules/media/media.schemas';
-import * as service from '../../modules/media/media.service';
-import { mediaMaxBytes, uploadFromForm } from '../../modules/media/media.upload';
-import { productWriter } from '../../modules/products/products.access';
+import { mediaBaseUrl, mediaRoutes as routes, mediaService as service, mediaMaxBytes, uploadFromForm } from '../../modules/media';
+import { UpdateMediaBody } from '../../modules/media/schemas';
+import { productWriter } from '../../modules/products';
 import { guard } from '../context';
 import { failure, num, readForm, redirectWith, str, validate } from '../form-data';
 

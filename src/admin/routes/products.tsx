@@ -3,23 +3,24 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { actorRef, hasPermission, isStaff } from '../../lib/access';
-import { brandListQuery } from '../../modules/brands/brands.query';
-import { listBrands } from '../../modules/brands/brands.service';
-import { categoryListQuery } from '../../modules/categories/categories.query';
-import { listCategories } from '../../modules/categories/categories.service';
-import { productListQuery } from '../../modules/products/products.query';
-import * as routes from '../../modules/products/products.routes';
-import { CreateProductBody, CreateVariantBody, type Product, UpdateProductBody, UpdateVariantBody } from '../../modules/products/products.schemas';
-import * as read from '../../modules/products/products.read';
-import * as service from '../../modules/products/products.service';
-import * as variantService from '../../modules/products/variants.service';
-import { productVisibility, productWriter } from '../../modules/products/products.access';
-import { releaseFiles } from '../../modules/products/product-media.objects';
-import { mediaMaxBytes } from '../../modules/media/media.upload';
-import { vendorListQuery } from '../../modules/vendors/vendors.query';
-import { listVendors } from '../../modules/vendors/vendors.service';
+import { brandListQuery, listBrands } from '../../modules/brands';
+import { categoryListQuery, listCategories } from '../../modules/categories';
+import {
+  productListQuery,
+  productsRoutes as routes,
+  productsRead as read,
+  productsService as service,
+  variantsService as variantService,
+  productVisibility,
+  productWriter,
+  releaseFiles,
+  currencyTableOf,
+  currencyTableRead,
+} from '../../modules/products';
+import { CreateProductBody, CreateVariantBody, type Product, UpdateProductBody, UpdateVariantBody } from '../../modules/products/schemas';
+import { mediaMaxBytes } from '../../modules/media';
+import { vendorListQuery, listVendors } from '../../modules/vendors';
 import { taxClasses } from '../../db/schema';
-import { currencyTableOf, currencyTableRead } from '../../modules/products/products.currency';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
 import { all, failure, failureStatus, num, numOrNull, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';

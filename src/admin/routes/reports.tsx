@@ -1,11 +1,9 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
-import { PeriodReportQuery } from '../../modules/reports/reports.schemas';
-import * as routes from '../../modules/reports/reports.routes';
-import * as reports from '../../modules/reports/reports.service';
-import { listCurrencies } from '../../modules/settings/currencies.service';
-import { currencyListQuery } from '../../modules/settings/currencies.query';
+import { PeriodReportQuery } from '../../modules/reports/schemas';
+import { reportsRoutes as routes, reportsService as reports } from '../../modules/reports';
+import { listCurrencies, currencyListQuery } from '../../modules/settings';
 import { emptyForm } from '../components/form';
 import { guard, page } from '../context';
 import { failure, validate } from '../form-data';

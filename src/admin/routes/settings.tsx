@@ -2,19 +2,19 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { hasPermission } from '../../lib/access';
-import { currencyListQuery } from '../../modules/settings/currencies.query';
-import { currencyRoutes } from '../../modules/settings/currencies.routes';
-import { CreateCurrencyBody, UpdateCurrencyBody } from '../../modules/settings/currencies.schemas';
-import * as currencies from '../../modules/settings/currencies.service';
-import * as routes from '../../modules/settings/settings.routes';
-import { UpdateSettingsBody } from '../../modules/settings/settings.schemas';
-import * as settings from '../../modules/settings/settings.service';
-import { taxClassListQuery } from '../../modules/settings/tax-classes.query';
-import * as taxClasses from '../../modules/settings/tax-classes.service';
-import { taxRateListQuery } from '../../modules/settings/taxes.query';
-import { taxRateRoutes as taxRoutes } from '../../modules/settings/taxes.routes';
-import { CreateTaxRateBody, UpdateTaxRateBody } from '../../modules/settings/taxes.schemas';
-import * as taxes from '../../modules/settings/taxes.service';
+import {
+  currencyListQuery,
+  currencyRoutes,
+  currenciesService as currencies,
+  settingsRoutes as routes,
+  settingsService as settings,
+  taxClassListQuery,
+  taxClassesService as taxClasses,
+  taxRateListQuery,
+  taxRateRoutes as taxRoutes,
+  taxesService as taxes,
+} from '../../modules/settings';
+import { CreateCurrencyBody, UpdateCurrencyBody, UpdateSettingsBody, CreateTaxRateBody, UpdateTaxRateBody } from '../../modules/settings/schemas';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
 import { checked, failure, failureStatus, num, numOrNull, orNull, type Posted, readForm, redirectWith, refill, str, validate } from '../form-data';

@@ -1,9 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
-import { shipmentReach } from '../../modules/shipments/shipments.access';
-import { allShipmentsListQuery } from '../../modules/shipments/shipments.query';
-import * as routes from '../../modules/shipments/shipments.routes';
-import * as service from '../../modules/shipments/shipments.service';
+import { shipmentReach, allShipmentsListQuery, shipmentsRoutes as routes, shipmentsService as service } from '../../modules/shipments';
 import { emptyForm } from '../components/form';
 import { guard, page } from '../context';
 import { listQuery, pageOf } from '../list';

@@ -2,14 +2,22 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { hasPermission } from '../../lib/access';
-import { shippingMethodRoutes as methodRoutes } from '../../modules/shipping/methods.routes';
-import { CreateShippingMethodBody, type ShippingMethod, UpdateShippingMethodBody } from '../../modules/shipping/methods.schemas';
-import * as methods from '../../modules/shipping/methods.service';
-import { shippingZoneListQuery } from '../../modules/shipping/zones.query';
-import { shippingZoneRoutes as zoneRoutes } from '../../modules/shipping/zones.routes';
-import { CreateShippingZoneBody, type ShippingZone, UpdateShippingZoneBody } from '../../modules/shipping/zones.schemas';
-import * as zones from '../../modules/shipping/zones.service';
-import { getSettings } from '../../modules/settings/settings.service';
+import {
+  shippingMethodRoutes as methodRoutes,
+  methodsService as methods,
+  shippingZoneListQuery,
+  shippingZoneRoutes as zoneRoutes,
+  zonesService as zones,
+} from '../../modules/shipping';
+import {
+  CreateShippingMethodBody,
+  type ShippingMethod,
+  UpdateShippingMethodBody,
+  CreateShippingZoneBody,
+  type ShippingZone,
+  UpdateShippingZoneBody,
+} from '../../modules/shipping/schemas';
+import { getSettings } from '../../modules/settings';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';
 import { currencyField, currencyRows, currencyValues, filledRows, otherCurrencies, withRowErrors } from '../currency-fields';

@@ -2,17 +2,19 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { hasPermission } from '../../lib/access';
-import { deliveryListQuery } from '../../modules/webhooks/deliveries.query';
-import * as deliveryRoutes from '../../modules/webhooks/deliveries.routes';
-import * as deliveries from '../../modules/webhooks/deliveries.service';
-import { replayWebhook as replayRoute } from '../../modules/webhooks/replays.routes';
-import { CreateReplayBody } from '../../modules/webhooks/replays.schemas';
-import * as replays from '../../modules/webhooks/replays.service';
-import { allowPrivateUrls } from '../../modules/webhooks/webhooks.handlers';
-import { webhookListQuery } from '../../modules/webhooks/webhooks.query';
-import { rotateWebhookSecret as rotateRoute, webhookRoutes as routes } from '../../modules/webhooks/webhooks.routes';
-import { CreateWebhookBody, RotateSecretBody, UpdateWebhookBody, type WebhookEndpoint } from '../../modules/webhooks/webhooks.schemas';
-import * as service from '../../modules/webhooks/webhooks.service';
+import {
+  deliveryListQuery,
+  deliveriesRoutes as deliveryRoutes,
+  deliveriesService as deliveries,
+  replayWebhook as replayRoute,
+  replaysService as replays,
+  allowPrivateUrls,
+  webhookListQuery,
+  rotateWebhookSecret as rotateRoute,
+  webhookRoutes as routes,
+  webhooksService as service,
+} from '../../modules/webhooks';
+import { CreateReplayBody, CreateWebhookBody, RotateSecretBody, UpdateWebhookBody, type WebhookEndpoint } from '../../modules/webhooks/schemas';
 import { utcInstant, utcLocal } from '../components/content';
 import { emptyForm, type FormState } from '../components/form';
 import { guard, page, sessionOf } from '../context';

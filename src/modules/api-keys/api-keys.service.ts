@@ -7,7 +7,7 @@ import { listTable, type ParsedListQuery } from '../../lib/query';
 import { assertCovers, type Principal, principalRef } from '../../lib/access';
 import { apiKeyListQuery } from './api-keys.query';
 import type { ApiKey, CreateApiKeyInput, UpdateApiKeyInput } from './api-keys.schemas';
-import { readEdgeSettings } from '../settings/settings.service';
+import { readEdgeSettings } from '../settings';
 import { apiKeyPrefix, type ApiKeyType, hashApiKey, mintApiKey } from '../../middleware/credentials/api-key-format';
 import { VENDOR_ROLE } from '../../middleware/credentials/api-key-check';
 import { forgetKey } from '../../middleware/credentials/api-key-cache';

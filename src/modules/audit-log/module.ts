@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'audit-log',
-  routers: [{ at: '/api', keys: ['api/audit-log'], load: async () => (await import('./index')).auditLogRouter }],
+  routers: [{ at: '/api', keys: ['api/audit-log'], load: async () => (await import('./router')).auditLogRouter }],
   permissions: ['audit-log'],
   tables: {
     notAudited: {

@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { AddressSchema } from '../customers/addresses.schemas';
-import { customerProfileFields } from '../customers/customers.schemas';
-import { Email, Password, PersonName, UserSchema } from '../users/users.schemas';
+import { AddressSchema, customerProfileFields } from '../customers/schemas';
+import { Email, Password, PersonName, UserSchema } from '../users/schemas';
 
 /** What sign-up, sign-in, a password change and bootstrap return: a bearer token and who it is for. */
 export const SessionSchema = z

@@ -9,11 +9,10 @@ import { ApiError } from '../../lib/errors';
 import { tokenForUser } from '../../lib/jwt';
 import { DECOY_HASH, hashPassword, verifyPassword } from '../../lib/password';
 import { insertWhere } from '../../lib/insert-where';
-import { adoptGuestCartByToken } from '../carts/adopt';
+import { adoptGuestCartByToken } from '../carts';
 import { attemptStatements, attemptVerdict, clearFailureStatements, lockedOut } from '../../middleware/credentials/login-lockout';
-import { toAddress } from '../customers/addresses.service';
-import { assertCurrentPassword } from '../customers/email-change';
-import { createUser, getUserRow, newUserRow, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
+import { toAddress, assertCurrentPassword } from '../customers';
+import { createUser, getUserRow, newUserRow, toUser, USER_UNIQUE_FIELDS } from '../users';
 import type { BootstrapInput, ChangePasswordInput, LoginInput, RegisterInput, Session } from './auth.schemas';
 import { config } from '../../config';
 

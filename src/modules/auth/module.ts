@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'auth',
-  routers: [{ at: '/api', keys: ['api/auth'], load: async () => (await import('./index')).authRouter }],
+  routers: [{ at: '/api', keys: ['api/auth'], load: async () => (await import('./router')).authRouter }],
   tables: {
     notAudited: {
       password_reset_tokens: 'credential bookkeeping (token hashes)',

@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'banners',
-  routers: [{ at: '/api', keys: ['api/banners'], load: async () => (await import('./index')).bannersRouter }],
+  routers: [{ at: '/api', keys: ['api/banners'], load: async () => (await import('./router')).bannersRouter }],
   tables: {
     audited: { banners: 'banner' },
   },

@@ -3,8 +3,7 @@ import type { Database } from '../../db/client';
 import { type CartRow, cartGiftCards, type OrderRow, orders } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { assertActive } from './carts.service';
-import { assertUsable, cardByCode, unusableBecause } from '../gift-cards/code-attempts';
-import { appliedCardsOf } from '../gift-cards/applied-gift-cards';
+import { assertUsable, cardByCode, unusableBecause, appliedCardsOf } from '../gift-cards';
 import { type GiftCardSettings, spendGiftCard } from '../ledger';
 
 /**

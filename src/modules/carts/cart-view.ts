@@ -6,7 +6,7 @@ import { toMajor } from '../../lib/money';
 import { appliedCode, type Quote, quote, taxBreakdown } from '../checkout';
 import type { Cart } from './carts.schemas';
 import { defaultAddressesOf, withDefaultAddresses } from './default-addresses';
-import { appliedCardsOf, giftCardsView } from '../gift-cards/applied-gift-cards';
+import { appliedCardsOf, giftCardsView } from '../gift-cards';
 
 /**
  * A cart as the API shows it: priced by quote() at every read, so it always says what checkout

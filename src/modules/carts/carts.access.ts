@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { type CartRow, carts } from '../../db/schema';
 import { randomBase62, sha256Hex, timingSafeEqualBytes } from '../../lib/crypto';
 import { ApiError } from '../../lib/errors';
-import { CUSTOMER_ROLE } from '../customers/customers.service';
+import { CUSTOMER_ROLE } from '../customers';
 import { hasPermission, type Principal, vendorScope, credentialNeeded } from '../../lib/access';
 
 /**

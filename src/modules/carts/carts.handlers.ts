@@ -10,11 +10,10 @@ import { cartView, shippingOptions } from './cart-view';
 import { toMajor } from '../../lib/money';
 import type * as routes from './carts.routes';
 import * as service from './carts.service';
-import { toOrder } from '../orders/orders.read';
+import { toOrder, orderNumberStart } from '../orders';
 import { checkout } from './checkout';
 import * as cartGiftCards from './cart-gift-cards';
 import { shopperNetwork } from '../../lib/client-network';
-import { orderNumberStart } from '../orders/place-order';
 import { recoverySecret, redeemRecovery } from './recovery';
 
 /** The cart the path names, if this caller (principal and cart token) may `action` it. */

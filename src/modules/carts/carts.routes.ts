@@ -1,7 +1,7 @@
 import { access } from '../../lib/route-access';
 import { z } from '@hono/zod-openapi';
 import { IdempotencyHeaders } from '../../middleware/idempotency';
-import { OrderSchema } from '../orders/orders.schemas';
+import { OrderSchema } from '../orders/schemas';
 import { apiRoute, errorResponses, jsonBody, listResponse, operation, successResponse } from '../../lib/openapi';
 import { listQuerySchema } from '../../lib/query';
 import { cartListQuery } from './carts.query';

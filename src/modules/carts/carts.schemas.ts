@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { GiftCardCode } from '../gift-cards/gift-cards.schemas';
+import { GiftCardCode } from '../gift-cards/schemas';
 import { CART_STATUSES } from '../../db/schema';
 import { Timestamp } from '../../lib/schemas';
-import { AppliedPromotionSchema, LinePromotionSchema } from '../promotions/promotions.schemas';
-import { OrderShippingMethodSchema, PostalAddress, TaxBreakdownSchema } from '../orders/orders.schemas';
-import { Email } from '../users/users.schemas';
+import { AppliedPromotionSchema, LinePromotionSchema } from '../promotions/schemas';
+import { OrderShippingMethodSchema, PostalAddress, TaxBreakdownSchema } from '../orders/schemas';
+import { Email } from '../users/schemas';
 
 /** Shapes of carts on the wire. Amounts are JSON numbers in the major unit of the cart's currency. */
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type CartRow, users } from '../../db/schema';
 import { ApiError, type FieldProblem } from '../../lib/errors';
-import { type PlacedOrder, placeOrder } from '../orders/place-order';
+import { type PlacedOrder, placeOrder } from '../orders';
 import { cartCodeRead, cartLinesOf } from './cart-view';
 import type { CheckoutInput } from './carts.schemas';
 import { assertActive } from './carts.service';

@@ -1,20 +1,10 @@
-import { createRouter } from '../../lib/router';
-import * as handlers from './carts.handlers';
-import * as routes from './carts.routes';
+// The public face of the carts module: what other areas use of it, and nothing else (test/module-boundaries.node.test.ts).
+// Loaded on use, never at the Worker's startup (startup.ts serves that). Written by scripts/module-faces.ts: rerun it.
 
-export const cartsRouter = createRouter()
-  .openapi(routes.listCarts, handlers.listCarts)
-  .openapi(routes.createCart, handlers.createCart)
-  .openapi(routes.getCart, handlers.getCart)
-  .openapi(routes.getShippingOptions, handlers.getShippingOptions)
-  .openapi(routes.updateCart, handlers.updateCart)
-  .openapi(routes.addLine, handlers.addLine)
-  .openapi(routes.updateLine, handlers.updateLine)
-  .openapi(routes.removeLine, handlers.removeLine)
-  .openapi(routes.applyCoupon, handlers.applyCoupon)
-  .openapi(routes.removeCoupon, handlers.removeCoupon)
-  .openapi(routes.applyGiftCard, handlers.applyGiftCard)
-  .openapi(routes.removeGiftCard, handlers.removeGiftCard)
-  .openapi(routes.adoptCart, handlers.adoptCart)
-  .openapi(routes.recoverCart, handlers.recoverCart)
-  .openapi(routes.checkoutCart, handlers.checkoutCart);
+export { abandonIdleCarts, recoveredRevenue } from './abandonment';
+export { adoptGuestCartByToken } from './adopt';
+export { isCartStaff, refuseCartListOutsiders } from './carts.access';
+export { cartListQuery } from './carts.query';
+export * as cartsRoutes from './carts.routes';
+export * as cartsService from './carts.service';
+export { RECOVERY_DAYS, recoveryToken, recoveryUrl } from './recovery';

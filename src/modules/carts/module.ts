@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'carts',
-  routers: [{ at: '/api', keys: ['api/carts'], load: async () => (await import('./index')).cartsRouter }],
+  routers: [{ at: '/api', keys: ['api/carts'], load: async () => (await import('./router')).cartsRouter }],
   permissions: ['carts'],
   tables: {
     audited: { carts: 'cart', cart_lines: 'cart_line' },

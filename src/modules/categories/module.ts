@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'categories',
-  routers: [{ at: '/api', keys: ['api/categories'], load: async () => (await import('./index')).categoriesRouter }],
+  routers: [{ at: '/api', keys: ['api/categories'], load: async () => (await import('./router')).categoriesRouter }],
   permissions: ['categories'],
   tables: {
     audited: { categories: 'category', product_categories: 'product_category' },

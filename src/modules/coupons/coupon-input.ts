@@ -4,8 +4,7 @@ import { categories, type CouponRow, type PromotionRow, products } from '../../d
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { toMinor } from '../../lib/money';
 import { decimalText } from '../checkout';
-import { getStoreCurrencies, type StoreCurrencies, storedEntries } from '../settings/currency-amounts';
-import { amountProblem } from '../settings/store-currency';
+import { getStoreCurrencies, type StoreCurrencies, storedEntries, amountProblem } from '../settings';
 import type { CreateCouponInput, UpdateCouponInput } from './coupons.schemas';
 
 /** Most decimals a percentage keeps. */

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { COUPON_TYPES, coupons } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
-import { currencyEntries } from '../settings/currency-amounts';
-import { CouponCode, OwnMinSubtotal } from '../promotions/promotions.schemas';
+import { currencyEntries } from '../settings';
+import { CouponCode, OwnMinSubtotal } from '../promotions/schemas';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
 import { COUPON_STATUS_DESCRIPTION, COUPON_STATUSES } from './coupon-status';
 

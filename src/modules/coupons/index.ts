@@ -1,5 +1,7 @@
-import { crudRouter } from '../../lib/crud-router';
-import { couponHandlers } from './coupons.handlers';
-import { couponRoutes } from './coupons.routes';
+// The public face of the coupons module: what other areas use of it, and nothing else (test/module-boundaries.node.test.ts).
+// Loaded on use, never at the Worker's startup (startup.ts serves that). Written by scripts/module-faces.ts: rerun it.
 
-export const couponsRouter = crudRouter(couponRoutes, couponHandlers);
+export { COUPON_STATUSES } from './coupon-status';
+export { couponListQuery } from './coupons.query';
+export { couponRoutes } from './coupons.routes';
+export * as couponsService from './coupons.service';

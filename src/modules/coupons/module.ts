@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'coupons',
-  routers: [{ at: '/api', keys: ['api/coupons'], load: async () => (await import('./index')).couponsRouter }],
+  routers: [{ at: '/api', keys: ['api/coupons'], load: async () => (await import('./router')).couponsRouter }],
   permissions: ['coupons'],
   tables: {
     notAudited: {

@@ -2,7 +2,7 @@ import { crudHandlers } from '../../lib/crud-handlers';
 import { list, noContent, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
-import { listCustomers } from '../customers/customers.service';
+import { listCustomers } from '../customers';
 import type * as routes from './customer-groups.routes';
 import * as service from './customer-groups.service';
 

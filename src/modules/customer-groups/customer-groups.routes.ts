@@ -2,8 +2,8 @@ import { access } from '../../lib/route-access';
 import { crudRoutes } from '../../lib/crud-routes';
 import { apiRoute, errorResponses, IdParams, jsonBody, listResponse, noContentResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema } from '../../lib/query';
-import { customerListQuery } from '../customers/customers.query';
-import { CustomerSchema } from '../customers/customers.schemas';
+import { customerListQuery } from '../customers';
+import { CustomerSchema } from '../customers/schemas';
 import { customerGroupListQuery } from './customer-groups.query';
 import { AddMembersBody, CreateCustomerGroupBody, CustomerGroupSchema, MemberParams, UpdateCustomerGroupBody } from './customer-groups.schemas';
 

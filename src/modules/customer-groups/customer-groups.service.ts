@@ -6,7 +6,7 @@ import { withForeignKeyConflict, withUniqueConflicts } from '../../lib/db-errors
 import { ApiError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
-import { isCustomer } from '../customers/customers.service';
+import { isCustomer } from '../customers';
 import { customerGroupListQuery } from './customer-groups.query';
 import type { CreateCustomerGroupInput, CustomerGroup, UpdateCustomerGroupInput } from './customer-groups.schemas';
 

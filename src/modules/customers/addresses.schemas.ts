@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { addresses } from '../../db/schema';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Timestamp } from '../../lib/schemas';
-import { Phone } from '../users/users.schemas';
+import { Phone } from '../users/schemas';
 import { ISO_COUNTRY_CODES } from '../../lib/country-codes';
 
 /** Shapes of a customer's addresses on the wire, derived from the addresses table. */

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { USER_STATUSES, users } from '../../db/schema';
 import { createInsertSchema, createUpdateSchema } from '../../lib/schemas';
-import { Email, Password, PersonName, Phone, UserSchema } from '../users/users.schemas';
+import { Email, Password, PersonName, Phone, UserSchema } from '../users/schemas';
 
 /** A customer is a user with the role `customer`; role and vendor say nothing about one, so they are not shown. */
 export const CustomerSchema = UserSchema.omit({ role: true, vendorId: true })

@@ -4,7 +4,7 @@ import { type UserRow, users } from '../../db/schema';
 import { withForeignKeyConflict, withUniqueConflicts } from '../../lib/db-errors';
 import { ApiError } from '../../lib/errors';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
-import { createUser, toUser, USER_UNIQUE_FIELDS } from '../users/users.service';
+import { createUser, toUser, USER_UNIQUE_FIELDS } from '../users';
 import type { CustomerTarget } from './customers.access';
 import { customerListQuery } from './customers.query';
 import type { CreateCustomerInput, Customer, CustomerProfilePatch, UpdateCustomerInput } from './customers.schemas';

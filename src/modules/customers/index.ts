@@ -1,18 +1,17 @@
-import { crudRouter } from '../../lib/crud-router';
-import { createRouter } from '../../lib/router';
-import { addressHandlers } from './addresses.handlers';
-import { addressRoutes } from './addresses.routes';
-import * as handlers from './customers.handlers';
-import * as routes from './customers.routes';
-import * as creditHandlers from './store-credit.handlers';
-import * as creditRoutes from './store-credit.routes';
+// The public face of the customers module: what other areas use of it, and nothing else (test/module-boundaries.node.test.ts).
+// Loaded on use, never at the Worker's startup (startup.ts serves that). Written by scripts/module-faces.ts: rerun it.
 
-export const customersRouter = createRouter()
-  .openapi(routes.listCustomers, handlers.listCustomers)
-  .openapi(routes.createCustomer, handlers.createCustomer)
-  .openapi(routes.getCustomer, handlers.getCustomer)
-  .openapi(routes.updateCustomer, handlers.updateCustomer)
-  .openapi(routes.deleteCustomer, handlers.deleteCustomer)
-  .route('/', crudRouter(addressRoutes, addressHandlers))
-  .openapi(creditRoutes.getStoreCredit, creditHandlers.getStoreCredit)
-  .openapi(creditRoutes.adjustStoreCredit, creditHandlers.adjustStoreCredit);
+export { addressRoutes } from './addresses.routes';
+export * as addressesService from './addresses.service';
+export { toAddress } from './addresses.service';
+export { customerTarget } from './customers.access';
+export type { CustomerAction } from './customers.access';
+export { customerListQuery } from './customers.query';
+export * as customersRoutes from './customers.routes';
+export * as customersService from './customers.service';
+export { CUSTOMER_ROLE, getCustomer, isCustomer, listCustomers } from './customers.service';
+export { assertCurrentPassword } from './email-change';
+export { creditEntry } from './store-credit.ledger';
+export { storeCreditListQuery } from './store-credit.query';
+export * as storeCreditRoutes from './store-credit.routes';
+export * as storeCreditService from './store-credit.service';

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { storeCreditEntries } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
-import { CurrencyCode } from '../settings/currencies.schemas';
+import { CurrencyCode } from '../settings/schemas';
 
 /** Shapes of store credit on the wire: amounts in major units of the entry's currency. */
 

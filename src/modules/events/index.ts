@@ -1,5 +1,4 @@
-import { createRouter } from '../../lib/router';
-import * as handlers from './events.handlers';
-import * as routes from './events.routes';
+// The public face of the events module: what other areas use of it, and nothing else (test/module-boundaries.node.test.ts).
+// Loaded on use, never at the Worker's startup (startup.ts serves that). Written by scripts/module-faces.ts: rerun it.
 
-export const eventsRouter = createRouter().openapi(routes.listEvents, handlers.listEvents).openapi(routes.getEvent, handlers.getEvent);
+export { pruneEvents } from './events.prune';

@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'events',
-  routers: [{ at: '/api', keys: ['api/events'], load: async () => (await import('./index')).eventsRouter }],
+  routers: [{ at: '/api', keys: ['api/events'], load: async () => (await import('./router')).eventsRouter }],
   permissions: ['events'],
   tables: {
     notAudited: {

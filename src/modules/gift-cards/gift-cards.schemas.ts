@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { giftCards, giftCardTransactions } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { createSelectSchema, Instant, Timestamp } from '../../lib/schemas';
-import { Email } from '../users/users.schemas';
+import { Email } from '../users/schemas';
 
 export const GIFT_CARD_VIEW_STATUSES = ['active', 'disabled', 'expired'] as const;
 export type GiftCardViewStatus = (typeof GIFT_CARD_VIEW_STATUSES)[number];

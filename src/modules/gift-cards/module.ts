@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'gift-cards',
-  routers: [{ at: '/api', keys: ['api/gift-cards'], load: async () => (await import('./index')).giftCardsRouter }],
+  routers: [{ at: '/api', keys: ['api/gift-cards'], load: async () => (await import('./router')).giftCardsRouter }],
   permissions: ['gift-cards'],
   tables: {
     audited: { gift_cards: 'gift_card' },

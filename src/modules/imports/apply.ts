@@ -6,11 +6,9 @@ import { ApiError } from '../../lib/errors';
 import { withUniqueConflicts } from '../../lib/db-errors';
 import { outboxEvent } from '../../lib/events';
 import { toMajor, toMinor } from '../../lib/money';
-import { stockChangeStatements } from '../inventory/stock';
-import type { Product, Variant } from '../products/products.schemas';
-import { moneyView } from '../products/products.currency';
-import { getProduct, toVariant, writable } from '../products/products.read';
-import { categoryLinkInserts, createProduct, newVariantRow, resolveRefs, UNIQUE_FIELDS, variantInserts } from '../products/products.service';
+import { stockChangeStatements } from '../inventory';
+import type { Product, Variant } from '../products/schemas';
+import { moneyView, getProduct, toVariant, writable, categoryLinkInserts, createProduct, newVariantRow, resolveRefs, UNIQUE_FIELDS, variantInserts } from '../products';
 import type { ProductPlan } from './plan';
 
 export type Outcome = 'created' | 'updated' | 'unchanged';

@@ -12,7 +12,7 @@ import { sendAll } from '../../lib/queue-send';
 import { type ReadFile, readRows } from './formats';
 import type { ImportMessage } from '../../lib/queue-messages';
 import { importListQuery, type ImportSummary, type ImportView } from './imports.schemas';
-import { currencyTableOf, currencyTableRead } from '../products/products.currency';
+import { currencyTableOf, currencyTableRead } from '../products';
 import { type Failure, type Names, planProducts, type Planned, type ProductPlan } from './plan';
 import { refuseUnwritable } from './writable';
 

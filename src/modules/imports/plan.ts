@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import { CreateProductBody, type CreateProductInput, type CreateVariantInput, MAX_VARIANTS_PER_PRODUCT } from '../products/products.schemas';
+import { CreateProductBody, type CreateProductInput, type CreateVariantInput, MAX_VARIANTS_PER_PRODUCT } from '../products/schemas';
 import { ApiError, detailOf } from '../../lib/errors';
 import { wordIssue } from '../../lib/issue-messages';
 import { type CurrencyCell, type Field, FIELDS, type ImportFormat, type ImportRow, type ReadFile } from './formats';

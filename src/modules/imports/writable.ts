@@ -1,7 +1,7 @@
 import { D1_MAX_BOUND_PARAMETERS, overBoundLimit } from '../../db/bound-parameters';
 import { createDb, type Database } from '../../db/client';
 import { ApiError } from '../../lib/errors';
-import { productCreation } from '../products/products.service';
+import { productCreation } from '../products';
 import type { Names, Planned, ProductPlan } from './plan';
 
 /** Why the store cannot write a product whose statements bind more than D1 takes; the consumer says the same of one D1 refused. */

@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'inventory',
-  routers: [{ at: '/api', keys: ['api/inventory'], load: async () => (await import('./index')).inventoryRouter }],
+  routers: [{ at: '/api', keys: ['api/inventory'], load: async () => (await import('./router')).inventoryRouter }],
   permissions: ['inventory'],
   tables: {
     notAudited: {

@@ -1,15 +1,8 @@
-import { createRouter } from '../../lib/router';
-import { getMediaFile } from './media.files';
-import * as handlers from './media.handlers';
-import * as routes from './media.routes';
+// The public face of the media module: what other areas use of it, and nothing else (test/module-boundaries.node.test.ts).
+// Loaded on use, never at the Worker's startup (startup.ts serves that). Written by scripts/module-faces.ts: rerun it.
 
-/** /api/products/{id}/media: a product's images. */
-export const mediaRouter = createRouter()
-  .openapi(routes.listMedia, handlers.listMedia)
-  .openapi(routes.uploadMedia, handlers.uploadMedia)
-  .openapi(routes.getMedia, handlers.getMedia)
-  .openapi(routes.updateMedia, handlers.updateMedia)
-  .openapi(routes.deleteMedia, handlers.deleteMedia);
-
-/** /media/{key}: the files themselves, outside /api (no credential, no rate limit). */
-export const mediaFilesRouter = createRouter().openapi(routes.getMediaFile, getMediaFile);
+export { mediaBaseUrl } from './media.handlers';
+export * as mediaRoutes from './media.routes';
+export * as mediaService from './media.service';
+export { MEDIA_TYPES } from './media.sniff';
+export { mediaMaxBytes, uploadFromForm } from './media.upload';

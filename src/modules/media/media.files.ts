@@ -1,6 +1,6 @@
 import { ApiError } from '../../lib/errors';
 import type { AppRouteHandler } from '../../lib/openapi';
-import { IMMUTABLE } from '../products/product-media.objects';
+import { IMMUTABLE } from '../products';
 import type * as routes from './media.routes';
 
 /**

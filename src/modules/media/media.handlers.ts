@@ -1,10 +1,10 @@
 import type { Principal } from '../../lib/access';
-import { productVisibility, productWriter } from '../products/products.access';
+import { productVisibility, productWriter } from '../products';
 import { created, list, noContent, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import type { Bindings } from '../../env';
 import type * as routes from './media.routes';
-import { MAX_MEDIA_PER_PRODUCT } from '../products/product-media.schemas';
+import { MAX_MEDIA_PER_PRODUCT } from '../products/schemas';
 import * as service from './media.service';
 import { mediaMaxBytes, readUpload } from './media.upload';
 import { config } from '../../config';

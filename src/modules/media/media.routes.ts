@@ -13,7 +13,7 @@ import {
   successResponse,
   writeErrors,
 } from '../../lib/openapi';
-import { MAX_MEDIA_PER_PRODUCT, MediaSchema } from '../products/product-media.schemas';
+import { MAX_MEDIA_PER_PRODUCT, MediaSchema } from '../products/schemas';
 import { MediaParams, UpdateMediaBody, UploadMediaQuery } from './media.schemas';
 import { MEDIA_TYPES } from './media.sniff';
 import { MULTIPART_ALLOWANCE } from './media.limits';

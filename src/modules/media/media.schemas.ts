@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { MAX_MEDIA_PER_PRODUCT } from '../products/product-media.schemas';
+import { MAX_MEDIA_PER_PRODUCT } from '../products/schemas';
 
 /** Shapes of the media endpoints' input; an image as products show it is src/modules/products/product-media.schemas.ts. */
 

@@ -4,10 +4,9 @@ import { productMedia, products } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { getProduct, type Visibility, writable } from '../products/products.read';
-import type { Product } from '../products/products.schemas';
-import { ensureStored, releaseFiles, sha256Hex, storeObject } from '../products/product-media.objects';
-import { MAX_MEDIA_PER_PRODUCT, type Media } from '../products/product-media.schemas';
+import { getProduct, type Visibility, writable, ensureStored, releaseFiles, sha256Hex, storeObject } from '../products';
+import type { Product } from '../products/schemas';
+import { MAX_MEDIA_PER_PRODUCT, type Media } from '../products/schemas';
 import type { UpdateMediaInput } from './media.schemas';
 import type { Upload } from './media.upload';
 

@@ -3,8 +3,8 @@ import { defineModule } from '../../lib/define-module';
 export default defineModule({
   name: 'media',
   routers: [
-    { at: '/api', keys: ['api/products'], load: async () => (await import('./index')).mediaRouter },
-    { at: '/', keys: ['media'], load: async () => (await import('./index')).mediaFilesRouter },
+    { at: '/api', keys: ['api/products'], load: async () => (await import('./router')).mediaRouter },
+    { at: '/', keys: ['media'], load: async () => (await import('./router')).mediaFilesRouter },
   ],
   tables: {
     audited: { product_media: 'product_media' },

@@ -1,13 +1,6 @@
-import { createRouter } from '../../lib/router';
-import * as handlers from './notifications.handlers';
-import * as routes from './notifications.routes';
+// The public face of the notifications module: what other areas use of it, and nothing else (test/module-boundaries.node.test.ts).
+// Loaded on use, never at the Worker's startup (startup.ts serves that). Written by scripts/module-faces.ts: rerun it.
 
-// Templates first: /notifications/{id} would otherwise take /notifications/templates.
-export const notificationsRouter = createRouter()
-  .openapi(routes.listTemplates, handlers.listTemplates)
-  .openapi(routes.getTemplate, handlers.getTemplate)
-  .openapi(routes.updateTemplate, handlers.updateTemplate)
-  .openapi(routes.previewTemplate, handlers.previewTemplate)
-  .openapi(routes.resetTemplate, handlers.resetTemplate)
-  .openapi(routes.listNotifications, handlers.listNotifications)
-  .openapi(routes.getNotification, handlers.getNotification);
+export { notificationListQuery, templateListQuery } from './notifications.query';
+export * as notificationsRoutes from './notifications.routes';
+export * as notificationsService from './notifications.service';

@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'notifications',
-  routers: [{ at: '/api', keys: ['api/notifications'], load: async () => (await import('./index')).notificationsRouter }],
+  routers: [{ at: '/api', keys: ['api/notifications'], load: async () => (await import('./router')).notificationsRouter }],
   permissions: ['notifications'],
   tables: {
     audited: { notification_templates: 'notification_template' },

@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'orders',
-  routers: [{ at: '/api', keys: ['api/orders'], load: async () => (await import('./index')).ordersRouter }],
+  routers: [{ at: '/api', keys: ['api/orders'], load: async () => (await import('./router')).ordersRouter }],
   permissions: ['orders'],
   tables: {
     audited: { orders: 'order', order_lines: 'order_line' },

@@ -4,7 +4,7 @@ import { type OrderLineRow, type OrderRow, type OrderStatus, orders, promotionUs
 import { withGuards } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { assertTransition, cancellationRevocations, spentCardOfOrder, type StatusChange, statusChangeStatements } from '../ledger';
-import { stockChangeStatements } from '../inventory/stock';
+import { stockChangeStatements } from '../inventory';
 
 /**
  * Status changes of an order from the orders API, each one D1 batch. Every batch starts with a

@@ -4,7 +4,7 @@ import type { EventKind } from '../../lib/define-module';
 import type { PayloadsOf } from '../../lib/event-types';
 import { customerIdField, currencyField, idField } from '../../lib/event-fields';
 import { Money } from '../../lib/schemas';
-import { AppliedPromotionSchema } from '../promotions/promotions.schemas';
+import { AppliedPromotionSchema } from '../promotions/schemas';
 import { OrderSchema, OrderShippingMethodSchema } from './orders.schemas';
 
 /** An order's number, as every event about an order carries it. */

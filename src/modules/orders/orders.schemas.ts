@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { ORDER_STATUSES, orderLines, orderStatusHistory, orders } from '../../db/schema';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
-import { CouponCode } from '../coupons/coupons.schemas';
-import { AppliedPromotionSchema, LinePromotionSchema } from '../promotions/promotions.schemas';
-import { CreateAddressBody } from '../customers/addresses.schemas';
-import { Email } from '../users/users.schemas';
+import { CouponCode } from '../coupons/schemas';
+import { AppliedPromotionSchema, LinePromotionSchema } from '../promotions/schemas';
+import { CreateAddressBody } from '../customers/schemas';
+import { Email } from '../users/schemas';
 import { MAX_LINES } from '../checkout';
 
 /** Shapes of orders on the wire, derived from the orders, order_lines and order_status_history tables. */

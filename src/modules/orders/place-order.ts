@@ -21,7 +21,7 @@ import { newEventId } from '../../lib/events';
 import type { EventData } from '../../lib/events';
 import { ID_PREFIX, newId, newIds } from '../../lib/ids';
 import { CONFIG_DEFAULTS, config, type Vars } from '../../config';
-import { stockChangeStatements } from '../inventory/stock';
+import { stockChangeStatements } from '../inventory';
 import { settleNothingOwed } from '../ledger';
 import { placedEventData } from './placed-event';
 import { appliedCode, forgetQuoteInputs, keepQuoteInputs, keptQuoteInputs, quoteFrom, type QuoteInputs, type QuoteRequest, readQuoteInputs } from '../checkout';

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client';
 import { users } from '../../db/schema';
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { hasPermission, type Principal, vendorScope } from '../../lib/access';
-import { CUSTOMER_ROLE } from '../customers/customers.service';
+import { CUSTOMER_ROLE } from '../customers';
 import type { CreateOrderInput } from './orders.schemas';
 
 /** Whom an order is for: a customer's account, or a guest's email alone. */

@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'pages',
-  routers: [{ at: '/api', keys: ['api/pages'], load: async () => (await import('./index')).pagesRouter }],
+  routers: [{ at: '/api', keys: ['api/pages'], load: async () => (await import('./router')).pagesRouter }],
   permissions: ['content'],
   tables: {
     audited: { pages: 'page' },

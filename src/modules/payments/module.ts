@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'payments',
-  routers: [{ at: '/api', keys: ['api/orders', 'api/payments'], load: async () => (await import('./index')).paymentsRouter }],
+  routers: [{ at: '/api', keys: ['api/orders', 'api/payments'], load: async () => (await import('./router')).paymentsRouter }],
   permissions: ['payments'],
   tables: {
     audited: { payments: 'payment', refunds: 'refund' },

@@ -9,7 +9,7 @@ import { paymentProvider } from './providers/registry';
 import type { StripeSettings } from './providers/stripe';
 import { type GiftCardSettings, recordCharge, settleNothingOwed } from '../ledger';
 
-import { runCancellation } from '../orders/order-changes';
+import { runCancellation } from '../orders';
 
 /**
  * A placed order holds its stock and its coupon use until it is paid or cancelled, so one nobody

@@ -5,7 +5,7 @@ import { toMajor } from '../../lib/money';
 import { amountInMinor, type GiftCardSettings, owed, refuseClosed, refuseMoreThanOwed, spendGiftCard } from '../ledger';
 import type { CreatePaymentInput } from './payments.schemas';
 import { type PaymentAttempt, toPayment } from './payments.service';
-import { assertUsable, cardByCode } from '../gift-cards/code-attempts';
+import { assertUsable, cardByCode } from '../gift-cards';
 
 /** `POST /api/orders/{id}/payments` with `provider: gift_card`: the code opens the card (locked out like sign-in), which pays. */
 export async function payWithCode(db: Database, env: GiftCardSettings, order: OrderRow, input: CreatePaymentInput, network: string, actor: string): Promise<PaymentAttempt> {

@@ -4,7 +4,7 @@ import type { EventKind } from '../../lib/define-module';
 import type { PayloadsOf } from '../../lib/event-types';
 import { currencyField, idField } from '../../lib/event-fields';
 import { Money } from '../../lib/schemas';
-import { orderNumberField } from '../orders/orders.events';
+import { orderNumberField } from '../orders';
 
 const PaymentEventData = z.object({
   paymentId: idField('pay_01JD0000000000000000000000'),

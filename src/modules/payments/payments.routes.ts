@@ -5,7 +5,7 @@ import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { IdempotencyHeaders } from '../../middleware/idempotency';
 import { orderPaymentListQuery, paymentListQuery, refundListQuery } from './payments.query';
 import { CreatePaymentBody, CreateRefundBody, PaymentAttemptSchema, PaymentSchema, RefundSchema } from './payments.schemas';
-import { OrderParams } from '../orders/orders.schemas';
+import { OrderParams } from '../orders/schemas';
 
 const tags = ['Payments'];
 const reach =

@@ -3,7 +3,7 @@ import { payments, REFUND_DESTINATIONS, refunds } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
 import { CHARGEABLE_PROVIDERS } from './providers/registry';
-import { GiftCardCode } from '../gift-cards/gift-cards.schemas';
+import { GiftCardCode } from '../gift-cards/schemas';
 
 /** Shapes of payments and refunds on the wire: the tables, with money in the order currency's major units. */
 

@@ -23,7 +23,7 @@ import type { CreatePaymentInput, Payment } from './payments.schemas';
 import { paymentProvider } from './providers/registry';
 import type { StripeSettings } from './providers/stripe';
 
-import { findOrder } from '../orders/orders.read';
+import { findOrder } from '../orders';
 
 /** The order a path names (id or number), within the caller's reach. */
 export { findOrder };

@@ -1,5 +1,6 @@
-import { crudRouter } from '../../lib/crud-router';
-import { priceListHandlers } from './price-lists.handlers';
-import { priceListRoutes } from './price-lists.routes';
+// The public face of the price-lists module: what other areas use of it, and nothing else (test/module-boundaries.node.test.ts).
+// Loaded on use, never at the Worker's startup (startup.ts serves that). Written by scripts/module-faces.ts: rerun it.
 
-export const priceListsRouter = crudRouter(priceListRoutes, priceListHandlers);
+export { priceListListQuery } from './price-lists.query';
+export { priceListRoutes } from './price-lists.routes';
+export * as priceListsService from './price-lists.service';

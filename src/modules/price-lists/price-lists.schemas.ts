@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { PRICE_LIST_STATUSES, priceLists } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { createInsertSchema, createSelectSchema, createUpdateSchema, Instant, Timestamp } from '../../lib/schemas';
-import { CurrencyCode } from '../settings/currencies.schemas';
+import { CurrencyCode } from '../settings/schemas';
 
 /** Most prices one list holds: a wholesale list of a mid-size catalogue, written in one batch. */
 export const MAX_PRICES_PER_LIST = 1000;

@@ -7,7 +7,7 @@ import { ApiError, type FieldProblem } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor, toMinor } from '../../lib/money';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
-import { amountProblem } from '../settings/store-currency';
+import { amountProblem } from '../settings';
 import { priceListListQuery } from './price-lists.query';
 import type { CreatePriceListInput, PriceList, UpdatePriceListInput } from './price-lists.schemas';
 

@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'products',
-  routers: [{ at: '/api', keys: ['api/products'], load: async () => (await import('./index')).productsRouter }],
+  routers: [{ at: '/api', keys: ['api/products'], load: async () => (await import('./router')).productsRouter }],
   permissions: ['products'],
   tables: {
     audited: { products: 'product', product_variants: 'variant' },

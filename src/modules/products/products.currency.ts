@@ -5,7 +5,7 @@ import { convertMinor, type CurrencyInfo, type CurrencyTable, defaultBound, inCu
 import { ApiError } from '../../lib/errors';
 import { DEFAULT_MINOR_DIGITS, toMajor, toMajorOrNull } from '../../lib/money';
 import type { ParsedListQuery } from '../../lib/query';
-import { defaultCurrencyCode } from '../settings/store-currency';
+import { defaultCurrencyCode } from '../settings';
 import { productListQuery } from './products.query';
 
 /**

@@ -2,7 +2,7 @@ import type { Database } from '../../db/client';
 import type { Principal } from '../../lib/access';
 import { toMajor } from '../../lib/money';
 import type { Product, Variant } from './products.schemas';
-import { CUSTOMER_ROLE } from '../customers/customers.service';
+import { CUSTOMER_ROLE } from '../customers';
 import { type CustomerPrice, customerPricesRead, listedUnitPrice } from '../checkout';
 
 /** The signed-in customer a catalogue read is for, or null (anonymous, API keys and staff see public prices). */

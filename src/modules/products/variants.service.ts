@@ -6,7 +6,7 @@ import { withGuards } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';
 import { toMinor } from '../../lib/money';
-import { stockChangeStatements } from '../inventory/stock';
+import { stockChangeStatements } from '../inventory';
 import { listedPrices } from '../checkout';
 import { currencyTableOf, currencyTableRead, moneyView } from './products.currency';
 import { getProduct, toVariant, writable } from './products.read';

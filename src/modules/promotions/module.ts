@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'promotions',
-  routers: [{ at: '/api', keys: ['api/promotions'], load: async () => (await import('./index')).promotionsRouter }],
+  routers: [{ at: '/api', keys: ['api/promotions'], load: async () => (await import('./router')).promotionsRouter }],
   permissions: ['promotions'],
   tables: {
     audited: { promotions: 'promotion' },

@@ -4,8 +4,7 @@ import { brands, categories, customerGroups, type PromotionRow, products, shippi
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { toMinor } from '../../lib/money';
 import { decimalText } from '../checkout';
-import { getStoreCurrencies, storedEntries } from '../settings/currency-amounts';
-import { amountProblem } from '../settings/store-currency';
+import { getStoreCurrencies, storedEntries, amountProblem } from '../settings';
 import type { CreatePromotionInput, UpdatePromotionInput } from './promotions.schemas';
 
 /** Most decimals a percent keeps. */

@@ -2,8 +2,8 @@ import { z } from '@hono/zod-openapi';
 import { PROMOTION_TARGETS, PROMOTION_TYPES } from '../../db/schema';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { Instant, Timestamp } from '../../lib/schemas';
-import { currencyEntries } from '../settings/currency-amounts';
-import { CurrencyCode } from '../settings/currencies.schemas';
+import { currencyEntries } from '../settings';
+import { CurrencyCode } from '../settings/schemas';
 import { NOT_APPLICABLE_CONDITIONS } from '../checkout';
 
 /** The code a shopper enters, for a code promotion and a coupon alike (a coupon is a code promotion). */

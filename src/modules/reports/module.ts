@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'reports',
-  routers: [{ at: '/api', keys: ['api/reports'], load: async () => (await import('./index')).reportsRouter }],
+  routers: [{ at: '/api', keys: ['api/reports'], load: async () => (await import('./router')).reportsRouter }],
   permissions: ['reports'],
   tables: {
     notAudited: {

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CurrencyCode } from '../settings/currencies.schemas';
+import { CurrencyCode } from '../settings/schemas';
 
 /** Shapes of the reports (src/modules/reports/): amounts in major units of the report's currency. */
 

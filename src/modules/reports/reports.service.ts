@@ -4,7 +4,7 @@ import { field } from '../../db/json-rows';
 import { currencies, orders, productSalesDays, productSalesMonths, products, salesDays } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { toMajor } from '../../lib/money';
-import { defaultCurrencyCode } from '../settings/store-currency';
+import { defaultCurrencyCode } from '../settings';
 import { roundHalfUp } from '../checkout';
 import { addDays, daysBetween, monthsAndDays, periodStart, periodsOf } from './periods';
 import {

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { Money } from '../../lib/schemas';
-import { OrderDetailSchema } from '../orders/orders.schemas';
-import { RefundSchema } from '../payments/payments.schemas';
+import { OrderDetailSchema } from '../orders/schemas';
+import { RefundSchema } from '../payments/schemas';
 import { quantity, ReturnSchema, text } from './returns.schemas';
 
 /** Shapes of an exchange on the wire (src/modules/returns/exchanges.ts): apart from returns.schemas.ts, which the event payloads import. */

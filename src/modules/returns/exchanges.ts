@@ -21,12 +21,9 @@ import {
   spentMeanwhile,
   unchangedSince,
 } from '../ledger';
-import { placeOrder } from '../orders/place-order';
-import { ALL_ORDERS } from '../orders/orders.access';
-import { findOrder, getOrder } from '../orders/orders.read';
-import { exchangeProvider } from '../payments/providers/exchange';
-import type { StripeSettings } from '../payments/providers/stripe';
-import { createRefund, leftToRefund, paymentToRefund, pendingRefunds } from '../payments/refunds.service';
+import { placeOrder, ALL_ORDERS, findOrder, getOrder } from '../orders';
+import { exchangeProvider, createRefund, leftToRefund, paymentToRefund, pendingRefunds } from '../payments';
+import type { StripeSettings } from '../payments';
 import { returnWriter } from './returns.access';
 import type { Exchange, ExchangeInput } from './exchanges.schemas';
 import { getReturn } from './returns.service';

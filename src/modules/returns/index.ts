@@ -1,10 +1,9 @@
-import { createRouter } from '../../lib/router';
-import * as handlers from './returns.handlers';
-import * as routes from './returns.routes';
+// The public face of the returns module: what other areas use of it, and nothing else (test/module-boundaries.node.test.ts).
+// Loaded on use, never at the Worker's startup (startup.ts serves that). Written by scripts/module-faces.ts: rerun it.
 
-export const returnsRouter = createRouter()
-  .openapi(routes.createReturn, handlers.createReturn)
-  .openapi(routes.listReturns, handlers.listReturns)
-  .openapi(routes.getReturn, handlers.getReturn)
-  .openapi(routes.updateReturn, handlers.updateReturn)
-  .openapi(routes.exchangeReturn, handlers.exchangeReturn);
+export { exchangeReturn } from './exchanges';
+export { returnReach } from './returns.access';
+export { returnListQuery } from './returns.query';
+export * as returnsRoutes from './returns.routes';
+export * as returnsService from './returns.service';
+export { listReturns } from './returns.service';

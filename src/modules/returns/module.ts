@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'returns',
-  routers: [{ at: '/api', keys: ['api/orders', 'api/returns'], load: async () => (await import('./index')).returnsRouter }],
+  routers: [{ at: '/api', keys: ['api/orders', 'api/returns'], load: async () => (await import('./router')).returnsRouter }],
   permissions: ['returns'],
   tables: {
     audited: { returns: 'return', return_lines: 'return_line' },

@@ -1,7 +1,7 @@
 import { eq, max } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type OrderRow, shipments, storeSettings } from '../../db/schema';
-import { STORE_ID } from '../settings/store-currency';
+import { STORE_ID } from '../settings';
 
 const DAY_MS = 86_400_000;
 

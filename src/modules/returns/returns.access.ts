@@ -2,7 +2,7 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import { orderLines, returnLines, returns } from '../../db/schema';
 import { credentialNeeded, hasPermission, isStaff, type Principal, vendorScope } from '../../lib/access';
 import { ApiError } from '../../lib/errors';
-import { ALL_ORDERS, type OrderReach } from '../orders/orders.access';
+import { ALL_ORDERS, type OrderReach } from '../orders';
 
 /**
  * Who reaches which returns: staff with `returns:read` or `returns:write` every return; a signed-in

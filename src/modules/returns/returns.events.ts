@@ -3,7 +3,7 @@ import type { EventKind } from '../../lib/define-module';
 import type { PayloadsOf } from '../../lib/event-types';
 import { customerIdField, idField } from '../../lib/event-fields';
 import { Timestamp } from '../../lib/schemas';
-import { orderNumberField } from '../orders/orders.events';
+import { orderNumberField } from '../orders';
 import { ReturnLineSchema } from './returns.schemas';
 
 const ReturnEventData = z.object({

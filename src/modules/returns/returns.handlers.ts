@@ -6,7 +6,7 @@ import { returnListQuery } from './returns.query';
 import type * as routes from './returns.routes';
 import * as service from './returns.service';
 import { exchangeReturn as exchange } from './exchanges';
-import { orderNumberStart } from '../orders/place-order';
+import { orderNumberStart } from '../orders';
 
 export const createReturn: AppRouteHandler<typeof routes.createReturn> = async (c) => {
   const found = await service.createReturn(c.var.db, c.req.valid('param').id, c.req.valid('json'), c.var.principal);

@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi';
 import { apiRoute, errorResponses, IdParams, jsonBody, listResponse, operation, successResponse, writeErrors } from '../../lib/openapi';
 import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { IdempotencyHeaders } from '../../middleware/idempotency';
-import { OrderParams } from '../orders/orders.schemas';
+import { OrderParams } from '../orders/schemas';
 import { returnListQuery } from './returns.query';
 import { ExchangeBody, ExchangeSchema } from './exchanges.schemas';
 import { CreateReturnBody, ReturnSchema, UpdateReturnBody } from './returns.schemas';

@@ -1,5 +1,7 @@
-import { crudRouter } from '../../lib/crud-router';
-import { roleHandlers } from './roles.handlers';
-import { roleRoutes } from './roles.routes';
+// The public face of the roles module: what other areas use of it, and nothing else (test/module-boundaries.node.test.ts).
+// Loaded on use, never at the Worker's startup (startup.ts serves that). Written by scripts/module-faces.ts: rerun it.
 
-export const rolesRouter = crudRouter(roleRoutes, roleHandlers);
+export { roleListQuery } from './roles.query';
+export { roleRoutes } from './roles.routes';
+export * as rolesService from './roles.service';
+export { getRole, listRoles } from './roles.service';

@@ -1,10 +1,7 @@
-import { createRouter } from '../../lib/router';
-import * as handlers from './shipments.handlers';
-import * as routes from './shipments.routes';
+// The public face of the shipments module: what other areas use of it, and nothing else (test/module-boundaries.node.test.ts).
+// Loaded on use, never at the Worker's startup (startup.ts serves that). Written by scripts/module-faces.ts: rerun it.
 
-export const shipmentsRouter = createRouter()
-  .openapi(routes.createShipment, handlers.createShipment)
-  .openapi(routes.listOrderShipments, handlers.listOrderShipments)
-  .openapi(routes.listShipments, handlers.listShipments)
-  .openapi(routes.getShipment, handlers.getShipment)
-  .openapi(routes.updateShipment, handlers.updateShipment);
+export { shipmentReach } from './shipments.access';
+export { allShipmentsListQuery, shipmentListQuery } from './shipments.query';
+export * as shipmentsRoutes from './shipments.routes';
+export * as shipmentsService from './shipments.service';

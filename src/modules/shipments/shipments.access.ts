@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { orderLines, orders, shipmentLines, shipments } from '../../db/schema';
 import { ApiError } from '../../lib/errors';
 import { isStaff, type Principal, vendorScope, credentialNeeded } from '../../lib/access';
-import { ALL_ORDERS, type OrderReach } from '../orders/orders.access';
+import { ALL_ORDERS, type OrderReach } from '../orders';
 
 /**
  * Which shipments a caller reads, as the reach of their orders (orders.access.ts). Staff with

@@ -4,7 +4,7 @@ import { created, list, ok, pagination } from '../../lib/envelope';
 import type { AppRouteHandler } from '../../lib/openapi';
 import { project } from '../../lib/query';
 import { actorRef } from '../../lib/access';
-import { orderCondition } from '../orders/orders.access';
+import { orderCondition } from '../orders';
 import { shipmentReach } from './shipments.access';
 import { allShipmentsListQuery, shipmentListQuery } from './shipments.query';
 import type * as routes from './shipments.routes';

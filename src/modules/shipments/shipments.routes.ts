@@ -5,7 +5,7 @@ import { listQuerySchema, readQuerySchema } from '../../lib/query';
 import { IdempotencyHeaders } from '../../middleware/idempotency';
 import { allShipmentsListQuery, shipmentListQuery } from './shipments.query';
 import { CreateShipmentBody, ShipmentSchema, UpdateShipmentBody } from './shipments.schemas';
-import { OrderParams } from '../orders/orders.schemas';
+import { OrderParams } from '../orders/schemas';
 
 const tags = ['Shipments'];
 const reach =

@@ -11,8 +11,7 @@ import { insertWhere } from '../../lib/insert-where';
 import { type AnyFilters, type ListQueryConfig, listPlan, type ParsedListQuery } from '../../lib/query';
 import { followUpOrderStatus, orderNumberOf, statusChangeStatements } from '../ledger';
 import type { CreateShipmentInput, Shipment, UpdateShipmentInput } from './shipments.schemas';
-import { findOrder } from '../orders/orders.read';
-import { ALL_ORDERS, type OrderReach } from '../orders/orders.access';
+import { findOrder, ALL_ORDERS, type OrderReach } from '../orders';
 import { shipmentCondition, shipmentLineCondition } from './shipments.access';
 
 /** The order a path names (id or number), within the caller's reach. */

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_MAJOR_AMOUNT } from '../../lib/money';
 import { Timestamp } from '../../lib/schemas';
-import { currencyEntries } from '../settings/currency-amounts';
+import { currencyEntries } from '../settings';
 
 /**
  * Shipping methods on the wire. Amounts are major units (docs/api.md, Money) of the store's default

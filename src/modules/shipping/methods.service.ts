@@ -4,7 +4,7 @@ import { type ShippingMethodRow, type ShippingRate, shippingMethods } from '../.
 import { ApiError, type FieldProblem } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { toMajor, toMajorOrNull } from '../../lib/money';
-import { entriesOf, getStoreCurrencies, minorOf, type StoreCurrencies, storedEntries, type ToMinor } from '../settings/currency-amounts';
+import { entriesOf, getStoreCurrencies, minorOf, type StoreCurrencies, storedEntries, type ToMinor } from '../settings';
 import type { CreateShippingMethodInput, ShippingMethod, ShippingRateInput, UpdateShippingMethodInput } from './methods.schemas';
 import { getShippingZone } from './zones.service';
 

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { shippingZones } from '../../db/schema';
 import { ISO_COUNTRY_CODES } from '../../lib/country-codes';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
-import { TaxCountry } from '../settings/taxes.schemas';
+import { TaxCountry } from '../settings/schemas';
 import { normalPostcode } from '../checkout';
 
 /** Lists a zone holds at most (countries: every ISO 3166-1 code fits). */

@@ -1,5 +1,7 @@
-import { crudRouter } from '../../lib/crud-router';
-import { vendorHandlers } from './vendors.handlers';
-import { vendorRoutes } from './vendors.routes';
+// The public face of the vendors module: what other areas use of it, and nothing else (test/module-boundaries.node.test.ts).
+// Loaded on use, never at the Worker's startup (startup.ts serves that). Written by scripts/module-faces.ts: rerun it.
 
-export const vendorsRouter = crudRouter(vendorRoutes, vendorHandlers);
+export { vendorListQuery } from './vendors.query';
+export { vendorRoutes } from './vendors.routes';
+export * as vendorsService from './vendors.service';
+export { listVendors } from './vendors.service';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { EventSchema } from '../events/events.schemas';
+import { EventSchema } from '../events/schemas';
 import { WEBHOOK_DELIVERY_STATUSES, webhookAttempts, webhookDeliveries } from '../../db/schema';
 import { createSelectSchema, Timestamp } from '../../lib/schemas';
 

@@ -1,17 +1,13 @@
-import { crudRouter } from '../../lib/crud-router';
-import * as deliveries from './deliveries.handlers';
-import * as deliveryRoutes from './deliveries.routes';
-import * as replays from './replays.handlers';
-import * as replayRoutes from './replays.routes';
-import { rotateWebhookSecret, webhookHandlers } from './webhooks.handlers';
-import { rotateWebhookSecret as rotateSecretRoute, webhookRoutes } from './webhooks.routes';
+// The public face of the webhooks module: what other areas use of it, and nothing else (test/module-boundaries.node.test.ts).
+// Loaded on use, never at the Worker's startup (startup.ts serves that). Written by scripts/module-faces.ts: rerun it.
 
-export const webhooksRouter = crudRouter(webhookRoutes, webhookHandlers)
-  .openapi(rotateSecretRoute, rotateWebhookSecret)
-  .openapi(deliveryRoutes.listDeliveries, deliveries.listDeliveries)
-  .openapi(deliveryRoutes.getDelivery, deliveries.getDelivery)
-  .openapi(deliveryRoutes.redeliver, deliveries.redeliver)
-  .openapi(deliveryRoutes.testWebhook, deliveries.testWebhook)
-  .openapi(replayRoutes.replayWebhook, replays.replayWebhook)
-  .openapi(replayRoutes.listReplays, replays.listReplays)
-  .openapi(replayRoutes.getReplay, replays.getReplay);
+export { deliveryListQuery } from './deliveries.query';
+export * as deliveriesRoutes from './deliveries.routes';
+export * as deliveriesService from './deliveries.service';
+export { replayWebhook } from './replays.routes';
+export * as replaysService from './replays.service';
+export { allowPrivateUrls } from './webhooks.handlers';
+export { webhookListQuery } from './webhooks.query';
+export { rotateWebhookSecret, webhookRoutes } from './webhooks.routes';
+export * as webhooksService from './webhooks.service';
+export { listEndpoints } from './webhooks.service';

@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/define-module';
 
 export default defineModule({
   name: 'webhooks',
-  routers: [{ at: '/api', keys: ['api/webhooks'], load: async () => (await import('./index')).webhooksRouter }],
+  routers: [{ at: '/api', keys: ['api/webhooks'], load: async () => (await import('./router')).webhooksRouter }],
   permissions: ['webhooks'],
   tables: {
     audited: { webhook_endpoints: 'webhook' },

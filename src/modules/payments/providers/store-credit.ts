@@ -1,5 +1,5 @@
 import { ApiError } from '../../../lib/errors';
-import { creditEntry } from '../../customers/store-credit.ledger';
+import { creditEntry } from '../../customers';
 import type { PaymentProvider } from '../../ledger';
 
 /**

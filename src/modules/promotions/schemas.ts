@@ -1,0 +1,5 @@
+// The shapes of the promotions module that other areas use (its *.schemas.ts), apart from its behaviour (index.ts), so a
+// shape loads no service (test/module-boundaries.node.test.ts). Loaded on use. Written by scripts/module-faces.ts: rerun it.
+
+export { AppliedPromotionSchema, CouponCode, CreatePromotionBody, LinePromotionSchema, OwnMinSubtotal, UpdatePromotionBody } from './promotions.schemas';
+export type { PromotionOut } from './promotions.schemas';
