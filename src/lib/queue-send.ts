@@ -1,3 +1,5 @@
+import type { Bindings } from '../env';
+
 /** Queues `sendBatch` takes at most 100 messages a call. */
 const MAX_BATCH = 100;
 
@@ -6,4 +8,12 @@ export async function sendAll<Body>(queue: Queue<Body>, bodies: readonly Body[],
   for (let i = 0; i < bodies.length; i += MAX_BATCH) {
     await queue.sendBatch(bodies.slice(i, i + MAX_BATCH).map((body) => ({ body, ...(delaySeconds ? { delaySeconds } : {}) })));
   }
+}
+
+/** Hands outbox events to `store-events` by id (src/webhooks/publisher.ts says who sends what, and when). */
+export async function sendEvents(env: Pick<Bindings, 'EVENTS_QUEUE'>, eventIds: readonly string[]): Promise<void> {
+  await sendAll(
+    env.EVENTS_QUEUE,
+    eventIds.map((eventId) => ({ eventId })),
+  );
 }

@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { takeNotedEvents } from '../lib/events';
-import { sendEvents } from '../webhooks/messages';
+import { sendEvents } from '../lib/queue-send';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -38,20 +38,31 @@ import vendors from './vendors/module';
 import webhooks from './webhooks/module';
 
 /**
- * Every module of the store, in the order the app matches their routers (only modules sharing a
- * first path segment compete: products before media before imports, orders before payments before
- * shipments before returns, api-keys before settings before shipping). Adding a module is its folder
- * and one line here; the mounts, the permission list, the audit list and the event list follow.
+ * Every module of the store. Their order is the order the app matches their routers (only modules
+ * sharing a first path segment compete: products before media before imports, orders before payments
+ * before shipments before returns, api-keys before settings before shipping), the order of the
+ * OpenAPI document's paths, and the order of the event kinds (orders' first, as webhook replays and
+ * subscriptions list them). Adding a module is its folder and one line here; the mounts, the
+ * permission list, the audit list and the event list follow.
  */
 export const MODULES = [
-  apiIndex,
-  health,
+  orders,
   products,
   media,
+  customers,
+  payments,
+  ledger,
+  shipments,
+  returns,
+  inventory,
+  pages,
+  carts,
+  giftCards,
+  apiIndex,
+  health,
   categories,
   brands,
   auth,
-  customers,
   customerGroups,
   users,
   vendors,
@@ -62,16 +73,8 @@ export const MODULES = [
   coupons,
   priceLists,
   promotions,
-  giftCards,
-  carts,
-  orders,
-  payments,
-  shipments,
-  returns,
-  inventory,
   webhooks,
   notifications,
-  pages,
   menus,
   banners,
   auditLog,
@@ -79,7 +82,6 @@ export const MODULES = [
   reports,
   imports,
   checkout,
-  ledger,
 ] as const satisfies readonly ModuleDeclaration[];
 
 /** Tables no module owns: the platform's own bookkeeping, never audited. */
@@ -102,8 +104,8 @@ export const NOT_AUDITED: Readonly<Record<string, string>> = {
   ...PLATFORM_TABLES,
 };
 
-/** Every event kind the outbox writes, alphabetically. */
-export const EVENT_TYPES = declared.flatMap((module) => module.events ?? []).sort() as [EventType, ...EventType[]];
+/** Every event kind the outbox writes, in MODULES' order (each module's in its own). */
+export const EVENT_TYPES = declared.flatMap((module) => module.events ?? []) as [EventType, ...EventType[]];
 
 /** The payload schema of every event kind, loaded from the modules on use (the OpenAPI document's `webhooks`, the tests). */
 export async function eventKinds(): Promise<Record<EventType, EventKind>> {

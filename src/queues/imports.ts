@@ -10,7 +10,7 @@ import { takeNotedEvents } from '../lib/events';
 import { applyPlan, type Outcome, TOO_MANY_VALUES } from '../modules/imports';
 import type { ImportMessage, Failure, ProductPlan } from '../modules/imports';
 import { recordedPrincipal } from '../middleware/auth';
-import { sendEvents } from '../webhooks/messages';
+import { sendEvents } from '../lib/queue-send';
 import { log } from './each-message';
 
 /**

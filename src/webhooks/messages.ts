@@ -10,11 +10,3 @@ export async function sendDeliveries(env: Pick<Bindings, 'DELIVERIES_QUEUE'>, de
     delaySeconds,
   );
 }
-
-/** Hands outbox events to `store-events` by id (src/webhooks/publisher.ts says who sends what, and when). */
-export async function sendEvents(env: Pick<Bindings, 'EVENTS_QUEUE'>, eventIds: readonly string[]): Promise<void> {
-  await sendAll(
-    env.EVENTS_QUEUE,
-    eventIds.map((eventId) => ({ eventId })),
-  );
-}

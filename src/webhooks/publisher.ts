@@ -4,7 +4,7 @@ import { compiled, type Slot } from '../db/compiled';
 import { inJson } from '../db/json-rows';
 import { events } from '../db/schema';
 import type { Bindings } from '../env';
-import { sendEvents } from './messages';
+import { sendEvents } from '../lib/queue-send';
 
 /**
  * How outbox events reach the `store-events` queue, and so webhooks and notifications, without a

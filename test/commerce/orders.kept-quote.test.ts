@@ -7,7 +7,7 @@ import { countedOrder } from './order-fixtures';
 
 /**
  * An order is priced from the quote inputs this isolate kept when it has them all
- * (src/modules/orders/quote-inputs.ts) and written in one D1 round trip, guarded by quote_version:
+ * (src/modules/checkout/quote-inputs.ts) and written in one D1 round trip, guarded by quote_version:
  * whatever changed since (a price, a product taken off sale, the settings) is found by the guard,
  * and the order is priced again from a fresh read. Stock changes do not move the version.
  */

@@ -10,7 +10,7 @@ import { newId } from '../../src/lib/ids';
 import { readQuoteInputs } from '../../src/modules/checkout/quote';
 import { adminKey, api, createCategory, createProduct, db, insertUser, uid } from '../helpers';
 
-// Isolates keep a quote's inputs per quote_version (src/modules/orders/quote-inputs.ts): a table the
+// Isolates keep a quote's inputs per quote_version (src/modules/checkout/quote-inputs.ts): a table the
 // quote reads whose writes do not bump it prices orders from stale inputs, silently. So the tables
 // are not listed by hand: readQuoteInputs runs against the migrated database through a recording
 // wrapper, the tables are read from the SQL it ran, and each must have, in sqlite_master, a trigger

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { events, webhookDeliveries } from '../../src/db/schema';
-import { sendEvents } from '../../src/webhooks/messages';
+import { sendEvents } from '../../src/lib/queue-send';
 import { LEFTOVER_MS, publishLeftoverEvents } from '../../src/webhooks/publisher';
 import { db, writeEvent } from '../helpers';
 import { closedUrl, insertEndpoint, openChannel, recordingQueue } from './receiver-setup';

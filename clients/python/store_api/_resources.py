@@ -8199,7 +8199,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["cart.abandoned", "customer.registered", "gift_card.issued", "inventory.low", "order.cancelled", "order.placed", "order.updated", "page.published", "page.unpublished", "page.updated", "payment.completed", "payment.disputed", "payment.failed", "payment.refunded", "product.created", "product.deleted", "product.updated", "refund.created", "return.approved", "return.received", "return.rejected", "return.requested", "shipment.shipped", "store_credit.changed", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "refund.created", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Page[WebhookDelivery]:
@@ -8222,12 +8222,12 @@ class WebhooksDeliveriesResource(ResourceBase):
                 properties the response schema marks required may be absent: clients and validators
                 should treat them as optional then.
             status: Delivery status. One of: pending, succeeded, retrying, failed.
-            event: Event kind. One of: cart.abandoned, customer.registered, gift_card.issued,
-                inventory.low, order.cancelled, order.placed, order.updated, page.published,
-                page.unpublished, page.updated, payment.completed, payment.disputed, payment.failed,
-                payment.refunded, product.created, product.deleted, product.updated, refund.created,
-                return.approved, return.received, return.rejected, return.requested,
-                shipment.shipped, store_credit.changed, ping.
+            event: Event kind. One of: order.placed, order.updated, order.cancelled,
+                product.created, product.updated, product.deleted, customer.registered,
+                payment.completed, payment.failed, payment.refunded, refund.created,
+                payment.disputed, store_credit.changed, shipment.shipped, return.requested,
+                return.approved, return.rejected, return.received, inventory.low, page.published,
+                page.updated, page.unpublished, cart.abandoned, gift_card.issued, ping.
             created_after: Created on or after this day (YYYY-MM-DD, UTC), inclusive.
             created_before: Created before this day (YYYY-MM-DD, UTC); the day itself is
                 excluded.
@@ -8259,7 +8259,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["cart.abandoned", "customer.registered", "gift_card.issued", "inventory.low", "order.cancelled", "order.placed", "order.updated", "page.published", "page.unpublished", "page.updated", "payment.completed", "payment.disputed", "payment.failed", "payment.refunded", "product.created", "product.deleted", "product.updated", "refund.created", "return.approved", "return.received", "return.rejected", "return.requested", "shipment.shipped", "store_credit.changed", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "refund.created", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[Page[WebhookDelivery]]:
@@ -8286,7 +8286,7 @@ class WebhooksDeliveriesResource(ResourceBase):
         sort: Optional[str] = None,
         fields: Optional[str] = None,
         status: Optional[Literal["pending", "succeeded", "retrying", "failed"]] = None,
-        event: Optional[Literal["cart.abandoned", "customer.registered", "gift_card.issued", "inventory.low", "order.cancelled", "order.placed", "order.updated", "page.published", "page.unpublished", "page.updated", "payment.completed", "payment.disputed", "payment.failed", "payment.refunded", "product.created", "product.deleted", "product.updated", "refund.created", "return.approved", "return.received", "return.rejected", "return.requested", "shipment.shipped", "store_credit.changed", "ping"]] = None,
+        event: Optional[Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "refund.created", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued", "ping"]] = None,
         created_after: Optional[str] = None,
         created_before: Optional[str] = None,
     ) -> Iterator[WebhookDelivery]:
@@ -8480,15 +8480,15 @@ class WebhooksResource(ResourceBase):
                 time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development,
                 tests) plain http and private or loopback hosts are accepted. A refused URL is 422
                 on `url`, naming why.
-            events: Event kinds to deliver: any of `cart.abandoned`, `customer.registered`,
-                `gift_card.issued`, `inventory.low`, `order.cancelled`, `order.placed`,
-                `order.updated`, `page.published`, `page.unpublished`, `page.updated`,
-                `payment.completed`, `payment.disputed`, `payment.failed`, `payment.refunded`,
-                `product.created`, `product.deleted`, `product.updated`, `refund.created`,
-                `return.approved`, `return.received`, `return.rejected`, `return.requested`,
-                `shipment.shipped`, `store_credit.changed`; or `["*"]` alone for every kind,
-                including kinds added later. Duplicates are dropped. `ping` is not subscribable:
-                `POST /api/webhooks/{id}/test` sends it.
+            events: Event kinds to deliver: any of `order.placed`, `order.updated`,
+                `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
+                `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
+                `refund.created`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`,
+                `return.requested`, `return.approved`, `return.rejected`, `return.received`,
+                `inventory.low`, `page.published`, `page.updated`, `page.unpublished`,
+                `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including
+                kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
+                /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(
@@ -8683,15 +8683,15 @@ class WebhooksResource(ResourceBase):
                 time. When the store runs with `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development,
                 tests) plain http and private or loopback hosts are accepted. A refused URL is 422
                 on `url`, naming why.
-            events: Event kinds to deliver: any of `cart.abandoned`, `customer.registered`,
-                `gift_card.issued`, `inventory.low`, `order.cancelled`, `order.placed`,
-                `order.updated`, `page.published`, `page.unpublished`, `page.updated`,
-                `payment.completed`, `payment.disputed`, `payment.failed`, `payment.refunded`,
-                `product.created`, `product.deleted`, `product.updated`, `refund.created`,
-                `return.approved`, `return.received`, `return.rejected`, `return.requested`,
-                `shipment.shipped`, `store_credit.changed`; or `["*"]` alone for every kind,
-                including kinds added later. Duplicates are dropped. `ping` is not subscribable:
-                `POST /api/webhooks/{id}/test` sends it.
+            events: Event kinds to deliver: any of `order.placed`, `order.updated`,
+                `order.cancelled`, `product.created`, `product.updated`, `product.deleted`,
+                `customer.registered`, `payment.completed`, `payment.failed`, `payment.refunded`,
+                `refund.created`, `payment.disputed`, `store_credit.changed`, `shipment.shipped`,
+                `return.requested`, `return.approved`, `return.rejected`, `return.received`,
+                `inventory.low`, `page.published`, `page.updated`, `page.unpublished`,
+                `cart.abandoned`, `gift_card.issued`; or `["*"]` alone for every kind, including
+                kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
+                /api/webhooks/{id}/test` sends it.
             active: Defaults to true.
         """
         return self._http.call(

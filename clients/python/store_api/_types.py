@@ -1748,14 +1748,14 @@ class _CreateWebhookEndpointRequired(TypedDict):
     #: `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or
     #: loopback hosts are accepted. A refused URL is 422 on `url`, naming why.
     url: str
-    #: Event kinds to deliver: any of `cart.abandoned`, `customer.registered`, `gift_card.issued`,
-    #: `inventory.low`, `order.cancelled`, `order.placed`, `order.updated`, `page.published`,
-    #: `page.unpublished`, `page.updated`, `payment.completed`, `payment.disputed`,
-    #: `payment.failed`, `payment.refunded`, `product.created`, `product.deleted`,
-    #: `product.updated`, `refund.created`, `return.approved`, `return.received`, `return.rejected`,
-    #: `return.requested`, `shipment.shipped`, `store_credit.changed`; or `["*"]` alone for every
-    #: kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
-    #: /api/webhooks/{id}/test` sends it.
+    #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
+    #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
+    #: `payment.completed`, `payment.failed`, `payment.refunded`, `refund.created`,
+    #: `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`,
+    #: `return.approved`, `return.rejected`, `return.received`, `inventory.low`, `page.published`,
+    #: `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone
+    #: for every kind, including kinds added later. Duplicates are dropped. `ping` is not
+    #: subscribable: `POST /api/webhooks/{id}/test` sends it.
     events: List[str]
 
 
@@ -1991,7 +1991,7 @@ class Event(TypedDict):
     id: str
     #: The kind of event (`order.placed`, ...): its `data` is described under `webhooks` in this
     #: document.
-    event: Literal["cart.abandoned", "customer.registered", "gift_card.issued", "inventory.low", "order.cancelled", "order.placed", "order.updated", "page.published", "page.unpublished", "page.updated", "payment.completed", "payment.disputed", "payment.failed", "payment.refunded", "product.created", "product.deleted", "product.updated", "refund.created", "return.approved", "return.received", "return.rejected", "return.requested", "shipment.shipped", "store_credit.changed"]
+    event: Literal["order.placed", "order.updated", "order.cancelled", "product.created", "product.updated", "product.deleted", "customer.registered", "payment.completed", "payment.failed", "payment.refunded", "refund.created", "payment.disputed", "store_credit.changed", "shipment.shipped", "return.requested", "return.approved", "return.rejected", "return.received", "inventory.low", "page.published", "page.updated", "page.unpublished", "cart.abandoned", "gift_card.issued"]
     #: The event's data, as its kind describes.
     data: Dict[str, Any]
     #: When it was written.
@@ -5082,14 +5082,14 @@ class UpdateWebhookEndpoint(TypedDict, total=False):
     #: `WEBHOOK_ALLOW_PRIVATE_URLS=true` (local development, tests) plain http and private or
     #: loopback hosts are accepted. A refused URL is 422 on `url`, naming why.
     url: str
-    #: Event kinds to deliver: any of `cart.abandoned`, `customer.registered`, `gift_card.issued`,
-    #: `inventory.low`, `order.cancelled`, `order.placed`, `order.updated`, `page.published`,
-    #: `page.unpublished`, `page.updated`, `payment.completed`, `payment.disputed`,
-    #: `payment.failed`, `payment.refunded`, `product.created`, `product.deleted`,
-    #: `product.updated`, `refund.created`, `return.approved`, `return.received`, `return.rejected`,
-    #: `return.requested`, `shipment.shipped`, `store_credit.changed`; or `["*"]` alone for every
-    #: kind, including kinds added later. Duplicates are dropped. `ping` is not subscribable: `POST
-    #: /api/webhooks/{id}/test` sends it.
+    #: Event kinds to deliver: any of `order.placed`, `order.updated`, `order.cancelled`,
+    #: `product.created`, `product.updated`, `product.deleted`, `customer.registered`,
+    #: `payment.completed`, `payment.failed`, `payment.refunded`, `refund.created`,
+    #: `payment.disputed`, `store_credit.changed`, `shipment.shipped`, `return.requested`,
+    #: `return.approved`, `return.rejected`, `return.received`, `inventory.low`, `page.published`,
+    #: `page.updated`, `page.unpublished`, `cart.abandoned`, `gift_card.issued`; or `["*"]` alone
+    #: for every kind, including kinds added later. Duplicates are dropped. `ping` is not
+    #: subscribable: `POST /api/webhooks/{id}/test` sends it.
     events: List[str]
     description: Optional[str]
     #: Defaults to true.

@@ -3,8 +3,8 @@ import { EVERY_WRITE, type VersionBumps } from './version-bumps';
 
 /**
  * Tables whose writes bump `quote_version` (migrations/0021): whatever an order's quote reads
- * (readQuoteInputs, src/modules/orders/quote.ts) except stock. Isolates keep those inputs per version
- * (src/modules/orders/quote-inputs.ts) and an order's batch asserts the version still holds, so a
+ * (readQuoteInputs, src/modules/checkout/quote.ts) except stock. Isolates keep those inputs per version
+ * (src/modules/checkout/quote-inputs.ts) and an order's batch asserts the version still holds, so a
  * pricing input without its bump prices orders from stale inputs, silently.
  * test/d1/quote-version-inputs.test.ts runs readQuoteInputs, reads which tables it read, and fails
  * on one whose inserts, updates or deletes bump nothing in the migrated database, unless

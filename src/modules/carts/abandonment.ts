@@ -7,7 +7,7 @@ import { toMajor } from '../../lib/money';
 import type { Bindings } from '../../env';
 import { config } from '../../config';
 import { outboxEventWhere, takeNotedEvents } from '../../lib/events';
-import { sendEvents } from '../../webhooks/messages';
+import { sendEvents } from '../../lib/queue-send';
 import { newRecovery } from './recovery';
 
 /** Carts looked at per cron run; the oldest first, so a backlog clears over the next minutes. */

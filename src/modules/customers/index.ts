@@ -11,7 +11,6 @@ export * as customersRoutes from './customers.routes';
 export * as customersService from './customers.service';
 export { CUSTOMER_ROLE, getCustomer, isCustomer, listCustomers } from './customers.service';
 export { assertCurrentPassword } from './email-change';
-export { creditEntry } from './store-credit.ledger';
 export { storeCreditListQuery } from './store-credit.query';
 export * as storeCreditRoutes from './store-credit.routes';
 export * as storeCreditService from './store-credit.service';

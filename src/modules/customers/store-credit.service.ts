@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/errors';
 import { hasAtMostDecimals, toMajor, toMinor } from '../../lib/money';
 import { listPlan, type ParsedListQuery } from '../../lib/query';
 import { isCustomer } from './customers.service';
-import { creditEntry } from './store-credit.ledger';
+import { creditEntry } from '../ledger';
 import type { storeCreditListQuery } from './store-credit.query';
 import type { AdjustStoreCreditInput, StoreCreditEntry } from './store-credit.schemas';
 

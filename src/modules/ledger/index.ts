@@ -21,3 +21,4 @@ export { moveStatement, movedTo } from './return-moves';
 export { cancellationRevocations, cardsToRevoke, refuseReturnOfSpentCards, refuseSpentCards, revocationStatements, spentCardOfOrder, spentMeanwhile } from './revoke-bought-cards';
 export { recordCharge, recordRefund, settleNothingOwed } from './settle';
 export type { SettlingCharge } from './settle';
+export { creditEntry } from './store-credit';

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type OrderRow, type OrderStatus, orderLines, orders, type PaymentRow, payments, type RefundRow, refundLines, refunds, writeGuards } from '../../db/schema';
-import { creditEntry } from '../customers';
+import { creditEntry } from './store-credit';
 import { GUARDS, violatedGuard } from '../../lib/db-guards';
 import { ApiError } from '../../lib/errors';
 import { outboxEvent } from '../../lib/events';

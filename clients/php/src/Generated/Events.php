@@ -10,93 +10,6 @@ namespace StoreApi\Generated;
  * The events the store POSTs to webhook endpoints (the OpenAPI document's `webhooks`), each body's
  * shape as a phpstan type: `@phpstan-import-type OrderPlacedEvent from \StoreApi\Generated\Events`.
  *
- * @phpstan-type CartAbandonedEvent array{
- *     id: string,
- *     event: 'cart.abandoned',
- *     data: array{
- *         cartId: string,
- *         customerId: string|null,
- *         email: string,
- *         currency: string,
- *         idleSince: string,
- *         abandonedAt: string,
- *         recoveryId: string,
- *     },
- *     timestamp: string,
- *     position: int|null,
- *     resourceId: string|null,
- *     sequence: int|null,
- * }
- *
- * @phpstan-type CustomerRegisteredEvent array{
- *     id: string,
- *     event: 'customer.registered',
- *     data: array{
- *         customerId: string,
- *         email: string,
- *         name: string|null,
- *     },
- *     timestamp: string,
- *     position: int|null,
- *     resourceId: string|null,
- *     sequence: int|null,
- * }
- *
- * @phpstan-type GiftCardIssuedEvent array{
- *     id: string,
- *     event: 'gift_card.issued',
- *     data: array{
- *         giftCardId: string,
- *         last4: string,
- *         currency: string,
- *         amount: int|float,
- *         expiresAt: string|null,
- *         recipientEmail: string|null,
- *         recipientName: string|null,
- *         orderId: string|null,
- *     },
- *     timestamp: string,
- *     position: int|null,
- *     resourceId: string|null,
- *     sequence: int|null,
- * }
- *
- * @phpstan-type InventoryLowEvent array{
- *     id: string,
- *     event: 'inventory.low',
- *     data: array{
- *         productId: string,
- *         variantId: string,
- *         sku: string|null,
- *         quantity: int,
- *         threshold: int,
- *     },
- *     timestamp: string,
- *     position: int|null,
- *     resourceId: string|null,
- *     sequence: int|null,
- * }
- *
- * @phpstan-type OrderCancelledEvent array{
- *     id: string,
- *     event: 'order.cancelled',
- *     data: array{
- *         orderId: string,
- *         orderNumber: int,
- *         customerId: string|null,
- *         email: string,
- *         total: int|float,
- *         currency: string,
- *         status: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',
- *         previousStatus: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',
- *         reason?: string,
- *     },
- *     timestamp: string,
- *     position: int|null,
- *     resourceId: string|null,
- *     sequence: int|null,
- * }
- *
  * @phpstan-type OrderPlacedEvent array{
  *     id: string,
  *     event: 'order.placed',
@@ -139,15 +52,19 @@ namespace StoreApi\Generated;
  *     sequence: int|null,
  * }
  *
- * @phpstan-type PagePublishedEvent array{
+ * @phpstan-type OrderCancelledEvent array{
  *     id: string,
- *     event: 'page.published',
+ *     event: 'order.cancelled',
  *     data: array{
- *         slug: string,
- *         title: string,
- *         status: 'draft'|'published',
- *         publishedAt: string|null,
- *         pageId: string,
+ *         orderId: string,
+ *         orderNumber: int,
+ *         customerId: string|null,
+ *         email: string,
+ *         total: int|float,
+ *         currency: string,
+ *         status: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',
+ *         previousStatus: 'pending'|'processing'|'shipped'|'completed'|'cancelled'|'refunded',
+ *         reason?: string,
  *     },
  *     timestamp: string,
  *     position: int|null,
@@ -155,15 +72,12 @@ namespace StoreApi\Generated;
  *     sequence: int|null,
  * }
  *
- * @phpstan-type PageUnpublishedEvent array{
+ * @phpstan-type ProductCreatedEvent array{
  *     id: string,
- *     event: 'page.unpublished',
+ *     event: 'product.created',
  *     data: array{
- *         slug: string,
- *         title: string,
- *         status: 'draft'|'published',
- *         publishedAt: string|null,
- *         pageId: string,
+ *         productId: string,
+ *         product: array<string, mixed>,
  *     },
  *     timestamp: string,
  *     position: int|null,
@@ -171,15 +85,39 @@ namespace StoreApi\Generated;
  *     sequence: int|null,
  * }
  *
- * @phpstan-type PageUpdatedEvent array{
+ * @phpstan-type ProductUpdatedEvent array{
  *     id: string,
- *     event: 'page.updated',
+ *     event: 'product.updated',
  *     data: array{
- *         slug: string,
- *         title: string,
- *         status: 'draft'|'published',
- *         publishedAt: string|null,
- *         pageId: string,
+ *         productId: string,
+ *         product: array<string, mixed>,
+ *     },
+ *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
+ * }
+ *
+ * @phpstan-type ProductDeletedEvent array{
+ *     id: string,
+ *     event: 'product.deleted',
+ *     data: array{
+ *         productId: string,
+ *         product: array<string, mixed>,
+ *     },
+ *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
+ * }
+ *
+ * @phpstan-type CustomerRegisteredEvent array{
+ *     id: string,
+ *     event: 'customer.registered',
+ *     data: array{
+ *         customerId: string,
+ *         email: string,
+ *         name: string|null,
  *     },
  *     timestamp: string,
  *     position: int|null,
@@ -197,24 +135,6 @@ namespace StoreApi\Generated;
  *         provider: string,
  *         amount: int|float,
  *         currency: string,
- *     },
- *     timestamp: string,
- *     position: int|null,
- *     resourceId: string|null,
- *     sequence: int|null,
- * }
- *
- * @phpstan-type PaymentDisputedEvent array{
- *     id: string,
- *     event: 'payment.disputed',
- *     data: array{
- *         paymentId: string,
- *         orderId: string,
- *         orderNumber: int,
- *         amount: int|float,
- *         currency: string,
- *         reason: string,
- *         status: string,
  *     },
  *     timestamp: string,
  *     position: int|null,
@@ -265,45 +185,6 @@ namespace StoreApi\Generated;
  *     sequence: int|null,
  * }
  *
- * @phpstan-type ProductCreatedEvent array{
- *     id: string,
- *     event: 'product.created',
- *     data: array{
- *         productId: string,
- *         product: array<string, mixed>,
- *     },
- *     timestamp: string,
- *     position: int|null,
- *     resourceId: string|null,
- *     sequence: int|null,
- * }
- *
- * @phpstan-type ProductDeletedEvent array{
- *     id: string,
- *     event: 'product.deleted',
- *     data: array{
- *         productId: string,
- *         product: array<string, mixed>,
- *     },
- *     timestamp: string,
- *     position: int|null,
- *     resourceId: string|null,
- *     sequence: int|null,
- * }
- *
- * @phpstan-type ProductUpdatedEvent array{
- *     id: string,
- *     event: 'product.updated',
- *     data: array{
- *         productId: string,
- *         product: array<string, mixed>,
- *     },
- *     timestamp: string,
- *     position: int|null,
- *     resourceId: string|null,
- *     sequence: int|null,
- * }
- *
  * @phpstan-type RefundCreatedEvent array{
  *     id: string,
  *     event: 'refund.created',
@@ -324,6 +205,88 @@ namespace StoreApi\Generated;
  *         }>,
  *         status: 'pending'|'completed',
  *         reason: string|null,
+ *     },
+ *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
+ * }
+ *
+ * @phpstan-type PaymentDisputedEvent array{
+ *     id: string,
+ *     event: 'payment.disputed',
+ *     data: array{
+ *         paymentId: string,
+ *         orderId: string,
+ *         orderNumber: int,
+ *         amount: int|float,
+ *         currency: string,
+ *         reason: string,
+ *         status: string,
+ *     },
+ *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
+ * }
+ *
+ * @phpstan-type StoreCreditChangedEvent array{
+ *     id: string,
+ *     event: 'store_credit.changed',
+ *     data: array{
+ *         entryId: string,
+ *         customerId: string,
+ *         amount: int|float,
+ *         currency: string,
+ *         reason: string,
+ *         orderId: string|null,
+ *         refundId: string|null,
+ *         returnId: string|null,
+ *         paymentId: string|null,
+ *     },
+ *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
+ * }
+ *
+ * @phpstan-type ShipmentShippedEvent array{
+ *     id: string,
+ *     event: 'shipment.shipped',
+ *     data: array{
+ *         orderId: string,
+ *         carrier: string|null,
+ *         trackingNumber: string|null,
+ *         trackingUrl: string|null,
+ *         shipmentId: string,
+ *         orderNumber: int,
+ *         customerId: string|null,
+ *         status: 'shipped',
+ *         shippedAt: string,
+ *         lines: list<array<string, mixed>>,
+ *     },
+ *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
+ * }
+ *
+ * @phpstan-type ReturnRequestedEvent array{
+ *     id: string,
+ *     event: 'return.requested',
+ *     data: array{
+ *         returnId: string,
+ *         orderId: string,
+ *         orderNumber: int,
+ *         customerId: string|null,
+ *         lines: list<array{
+ *             orderLineId: string,
+ *             quantity: int,
+ *             reason: 'too_small'|'too_large'|'damaged'|'defective'|'not_as_described'|'wrong_item'|'changed_mind'|'other',
+ *             restockedQuantity: int,
+ *         }>,
+ *         status: 'requested',
+ *         note: string|null,
  *     },
  *     timestamp: string,
  *     position: int|null,
@@ -355,29 +318,6 @@ namespace StoreApi\Generated;
  *     sequence: int|null,
  * }
  *
- * @phpstan-type ReturnReceivedEvent array{
- *     id: string,
- *     event: 'return.received',
- *     data: array{
- *         returnId: string,
- *         orderId: string,
- *         orderNumber: int,
- *         customerId: string|null,
- *         lines: list<array{
- *             orderLineId: string,
- *             quantity: int,
- *             reason: 'too_small'|'too_large'|'damaged'|'defective'|'not_as_described'|'wrong_item'|'changed_mind'|'other',
- *             restockedQuantity: int,
- *         }>,
- *         status: 'received',
- *         receivedAt: string,
- *     },
- *     timestamp: string,
- *     position: int|null,
- *     resourceId: string|null,
- *     sequence: int|null,
- * }
- *
  * @phpstan-type ReturnRejectedEvent array{
  *     id: string,
  *     event: 'return.rejected',
@@ -402,9 +342,9 @@ namespace StoreApi\Generated;
  *     sequence: int|null,
  * }
  *
- * @phpstan-type ReturnRequestedEvent array{
+ * @phpstan-type ReturnReceivedEvent array{
  *     id: string,
- *     event: 'return.requested',
+ *     event: 'return.received',
  *     data: array{
  *         returnId: string,
  *         orderId: string,
@@ -416,8 +356,8 @@ namespace StoreApi\Generated;
  *             reason: 'too_small'|'too_large'|'damaged'|'defective'|'not_as_described'|'wrong_item'|'changed_mind'|'other',
  *             restockedQuantity: int,
  *         }>,
- *         status: 'requested',
- *         note: string|null,
+ *         status: 'received',
+ *         receivedAt: string,
  *     },
  *     timestamp: string,
  *     position: int|null,
@@ -425,20 +365,81 @@ namespace StoreApi\Generated;
  *     sequence: int|null,
  * }
  *
- * @phpstan-type ShipmentShippedEvent array{
+ * @phpstan-type InventoryLowEvent array{
  *     id: string,
- *     event: 'shipment.shipped',
+ *     event: 'inventory.low',
  *     data: array{
- *         orderId: string,
- *         carrier: string|null,
- *         trackingNumber: string|null,
- *         trackingUrl: string|null,
- *         shipmentId: string,
- *         orderNumber: int,
+ *         productId: string,
+ *         variantId: string,
+ *         sku: string|null,
+ *         quantity: int,
+ *         threshold: int,
+ *     },
+ *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
+ * }
+ *
+ * @phpstan-type PagePublishedEvent array{
+ *     id: string,
+ *     event: 'page.published',
+ *     data: array{
+ *         slug: string,
+ *         title: string,
+ *         status: 'draft'|'published',
+ *         publishedAt: string|null,
+ *         pageId: string,
+ *     },
+ *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
+ * }
+ *
+ * @phpstan-type PageUpdatedEvent array{
+ *     id: string,
+ *     event: 'page.updated',
+ *     data: array{
+ *         slug: string,
+ *         title: string,
+ *         status: 'draft'|'published',
+ *         publishedAt: string|null,
+ *         pageId: string,
+ *     },
+ *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
+ * }
+ *
+ * @phpstan-type PageUnpublishedEvent array{
+ *     id: string,
+ *     event: 'page.unpublished',
+ *     data: array{
+ *         slug: string,
+ *         title: string,
+ *         status: 'draft'|'published',
+ *         publishedAt: string|null,
+ *         pageId: string,
+ *     },
+ *     timestamp: string,
+ *     position: int|null,
+ *     resourceId: string|null,
+ *     sequence: int|null,
+ * }
+ *
+ * @phpstan-type CartAbandonedEvent array{
+ *     id: string,
+ *     event: 'cart.abandoned',
+ *     data: array{
+ *         cartId: string,
  *         customerId: string|null,
- *         status: 'shipped',
- *         shippedAt: string,
- *         lines: list<array<string, mixed>>,
+ *         email: string,
+ *         currency: string,
+ *         idleSince: string,
+ *         abandonedAt: string,
+ *         recoveryId: string,
  *     },
  *     timestamp: string,
  *     position: int|null,
@@ -446,19 +447,18 @@ namespace StoreApi\Generated;
  *     sequence: int|null,
  * }
  *
- * @phpstan-type StoreCreditChangedEvent array{
+ * @phpstan-type GiftCardIssuedEvent array{
  *     id: string,
- *     event: 'store_credit.changed',
+ *     event: 'gift_card.issued',
  *     data: array{
- *         entryId: string,
- *         customerId: string,
- *         amount: int|float,
+ *         giftCardId: string,
+ *         last4: string,
  *         currency: string,
- *         reason: string,
+ *         amount: int|float,
+ *         expiresAt: string|null,
+ *         recipientEmail: string|null,
+ *         recipientName: string|null,
  *         orderId: string|null,
- *         refundId: string|null,
- *         returnId: string|null,
- *         paymentId: string|null,
  *     },
  *     timestamp: string,
  *     position: int|null,
@@ -479,36 +479,36 @@ namespace StoreApi\Generated;
  *     sequence: int|null,
  * }
  *
- * @phpstan-type StoreEvent CartAbandonedEvent|CustomerRegisteredEvent|GiftCardIssuedEvent|InventoryLowEvent|OrderCancelledEvent|OrderPlacedEvent|OrderUpdatedEvent|PagePublishedEvent|PageUnpublishedEvent|PageUpdatedEvent|PaymentCompletedEvent|PaymentDisputedEvent|PaymentFailedEvent|PaymentRefundedEvent|ProductCreatedEvent|ProductDeletedEvent|ProductUpdatedEvent|RefundCreatedEvent|ReturnApprovedEvent|ReturnReceivedEvent|ReturnRejectedEvent|ReturnRequestedEvent|ShipmentShippedEvent|StoreCreditChangedEvent|PingEvent
+ * @phpstan-type StoreEvent OrderPlacedEvent|OrderUpdatedEvent|OrderCancelledEvent|ProductCreatedEvent|ProductUpdatedEvent|ProductDeletedEvent|CustomerRegisteredEvent|PaymentCompletedEvent|PaymentFailedEvent|PaymentRefundedEvent|RefundCreatedEvent|PaymentDisputedEvent|StoreCreditChangedEvent|ShipmentShippedEvent|ReturnRequestedEvent|ReturnApprovedEvent|ReturnRejectedEvent|ReturnReceivedEvent|InventoryLowEvent|PagePublishedEvent|PageUpdatedEvent|PageUnpublishedEvent|CartAbandonedEvent|GiftCardIssuedEvent|PingEvent
  */
 final class Events
 {
     /** Every event kind the store sends, `ping` included. */
     public const TYPES = [
-        'cart.abandoned',
-        'customer.registered',
-        'gift_card.issued',
-        'inventory.low',
-        'order.cancelled',
         'order.placed',
         'order.updated',
-        'page.published',
-        'page.unpublished',
-        'page.updated',
+        'order.cancelled',
+        'product.created',
+        'product.updated',
+        'product.deleted',
+        'customer.registered',
         'payment.completed',
-        'payment.disputed',
         'payment.failed',
         'payment.refunded',
-        'product.created',
-        'product.deleted',
-        'product.updated',
         'refund.created',
-        'return.approved',
-        'return.received',
-        'return.rejected',
-        'return.requested',
-        'shipment.shipped',
+        'payment.disputed',
         'store_credit.changed',
+        'shipment.shipped',
+        'return.requested',
+        'return.approved',
+        'return.rejected',
+        'return.received',
+        'inventory.low',
+        'page.published',
+        'page.updated',
+        'page.unpublished',
+        'cart.abandoned',
+        'gift_card.issued',
         'ping',
     ];
 }

@@ -49,7 +49,7 @@ final class EventsResource
      * } $query
      * @return \StoreApi\Page<array{
      *     id: string,
-     *     event: 'cart.abandoned'|'customer.registered'|'gift_card.issued'|'inventory.low'|'order.cancelled'|'order.placed'|'order.updated'|'page.published'|'page.unpublished'|'page.updated'|'payment.completed'|'payment.disputed'|'payment.failed'|'payment.refunded'|'product.created'|'product.deleted'|'product.updated'|'refund.created'|'return.approved'|'return.received'|'return.rejected'|'return.requested'|'shipment.shipped'|'store_credit.changed',
+     *     event: 'order.placed'|'order.updated'|'order.cancelled'|'product.created'|'product.updated'|'product.deleted'|'customer.registered'|'payment.completed'|'payment.failed'|'payment.refunded'|'refund.created'|'payment.disputed'|'store_credit.changed'|'shipment.shipped'|'return.requested'|'return.approved'|'return.rejected'|'return.received'|'inventory.low'|'page.published'|'page.updated'|'page.unpublished'|'cart.abandoned'|'gift_card.issued',
      *     data: array<string, mixed>,
      *     timestamp: string,
      *     position: int|null,
@@ -81,7 +81,7 @@ final class EventsResource
      * } $query the query of the first page (`page` to start elsewhere)
      * @return \Generator<int, array{
      *     id: string,
-     *     event: 'cart.abandoned'|'customer.registered'|'gift_card.issued'|'inventory.low'|'order.cancelled'|'order.placed'|'order.updated'|'page.published'|'page.unpublished'|'page.updated'|'payment.completed'|'payment.disputed'|'payment.failed'|'payment.refunded'|'product.created'|'product.deleted'|'product.updated'|'refund.created'|'return.approved'|'return.received'|'return.rejected'|'return.requested'|'shipment.shipped'|'store_credit.changed',
+     *     event: 'order.placed'|'order.updated'|'order.cancelled'|'product.created'|'product.updated'|'product.deleted'|'customer.registered'|'payment.completed'|'payment.failed'|'payment.refunded'|'refund.created'|'payment.disputed'|'store_credit.changed'|'shipment.shipped'|'return.requested'|'return.approved'|'return.rejected'|'return.received'|'inventory.low'|'page.published'|'page.updated'|'page.unpublished'|'cart.abandoned'|'gift_card.issued',
      *     data: array<string, mixed>,
      *     timestamp: string,
      *     position: int|null,
@@ -110,7 +110,7 @@ final class EventsResource
      * } $query
      * @return array{
      *     id: string,
-     *     event: 'cart.abandoned'|'customer.registered'|'gift_card.issued'|'inventory.low'|'order.cancelled'|'order.placed'|'order.updated'|'page.published'|'page.unpublished'|'page.updated'|'payment.completed'|'payment.disputed'|'payment.failed'|'payment.refunded'|'product.created'|'product.deleted'|'product.updated'|'refund.created'|'return.approved'|'return.received'|'return.rejected'|'return.requested'|'shipment.shipped'|'store_credit.changed',
+     *     event: 'order.placed'|'order.updated'|'order.cancelled'|'product.created'|'product.updated'|'product.deleted'|'customer.registered'|'payment.completed'|'payment.failed'|'payment.refunded'|'refund.created'|'payment.disputed'|'store_credit.changed'|'shipment.shipped'|'return.requested'|'return.approved'|'return.rejected'|'return.received'|'inventory.low'|'page.published'|'page.updated'|'page.unpublished'|'cart.abandoned'|'gift_card.issued',
      *     data: array<string, mixed>,
      *     timestamp: string,
      *     position: int|null,

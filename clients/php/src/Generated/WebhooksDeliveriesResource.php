@@ -40,7 +40,7 @@ final class WebhooksDeliveriesResource
      *     sort?: string,
      *     fields?: string|list<string>,
      *     status?: 'pending'|'succeeded'|'retrying'|'failed',
-     *     event?: 'cart.abandoned'|'customer.registered'|'gift_card.issued'|'inventory.low'|'order.cancelled'|'order.placed'|'order.updated'|'page.published'|'page.unpublished'|'page.updated'|'payment.completed'|'payment.disputed'|'payment.failed'|'payment.refunded'|'product.created'|'product.deleted'|'product.updated'|'refund.created'|'return.approved'|'return.received'|'return.rejected'|'return.requested'|'shipment.shipped'|'store_credit.changed'|'ping',
+     *     event?: 'order.placed'|'order.updated'|'order.cancelled'|'product.created'|'product.updated'|'product.deleted'|'customer.registered'|'payment.completed'|'payment.failed'|'payment.refunded'|'refund.created'|'payment.disputed'|'store_credit.changed'|'shipment.shipped'|'return.requested'|'return.approved'|'return.rejected'|'return.received'|'inventory.low'|'page.published'|'page.updated'|'page.unpublished'|'cart.abandoned'|'gift_card.issued'|'ping',
      *     created_after?: string,
      *     created_before?: string,
      * } $query
@@ -76,7 +76,7 @@ final class WebhooksDeliveriesResource
      *     sort?: string,
      *     fields?: string|list<string>,
      *     status?: 'pending'|'succeeded'|'retrying'|'failed',
-     *     event?: 'cart.abandoned'|'customer.registered'|'gift_card.issued'|'inventory.low'|'order.cancelled'|'order.placed'|'order.updated'|'page.published'|'page.unpublished'|'page.updated'|'payment.completed'|'payment.disputed'|'payment.failed'|'payment.refunded'|'product.created'|'product.deleted'|'product.updated'|'refund.created'|'return.approved'|'return.received'|'return.rejected'|'return.requested'|'shipment.shipped'|'store_credit.changed'|'ping',
+     *     event?: 'order.placed'|'order.updated'|'order.cancelled'|'product.created'|'product.updated'|'product.deleted'|'customer.registered'|'payment.completed'|'payment.failed'|'payment.refunded'|'refund.created'|'payment.disputed'|'store_credit.changed'|'shipment.shipped'|'return.requested'|'return.approved'|'return.rejected'|'return.received'|'inventory.low'|'page.published'|'page.updated'|'page.unpublished'|'cart.abandoned'|'gift_card.issued'|'ping',
      *     created_after?: string,
      *     created_before?: string,
      * } $query the query of the first page (`page` to start elsewhere)

@@ -31,83 +31,83 @@ import type {
 
 /** Every event kind the store sends, `ping` included (in a delivery's `X-Store-Event` and its body's `event`). */
 export const STORE_EVENT_TYPES = [
-  "cart.abandoned",
-  "customer.registered",
-  "gift_card.issued",
-  "inventory.low",
-  "order.cancelled",
   "order.placed",
   "order.updated",
-  "page.published",
-  "page.unpublished",
-  "page.updated",
+  "order.cancelled",
+  "product.created",
+  "product.updated",
+  "product.deleted",
+  "customer.registered",
   "payment.completed",
-  "payment.disputed",
   "payment.failed",
   "payment.refunded",
-  "product.created",
-  "product.deleted",
-  "product.updated",
   "refund.created",
-  "return.approved",
-  "return.received",
-  "return.rejected",
-  "return.requested",
-  "shipment.shipped",
+  "payment.disputed",
   "store_credit.changed",
+  "shipment.shipped",
+  "return.requested",
+  "return.approved",
+  "return.rejected",
+  "return.received",
+  "inventory.low",
+  "page.published",
+  "page.updated",
+  "page.unpublished",
+  "cart.abandoned",
+  "gift_card.issued",
   "ping",
 ] as const;
 
 /** The body of a delivery, by its kind. */
 export interface StoreEventMap {
-  /** A cart was abandoned */
-  "cart.abandoned": CartAbandonedEvent;
-  /** A customer account was created */
-  "customer.registered": CustomerRegisteredEvent;
-  /** A gift card was issued */
-  "gift_card.issued": GiftCardIssuedEvent;
-  /** A variant ran low on stock */
-  "inventory.low": InventoryLowEvent;
-  /** An order was cancelled */
-  "order.cancelled": OrderCancelledEvent;
   /** An order was placed */
   "order.placed": OrderPlacedEvent;
   /** An order's status changed */
   "order.updated": OrderUpdatedEvent;
-  /** A page was published */
-  "page.published": PagePublishedEvent;
-  /** A page was unpublished */
-  "page.unpublished": PageUnpublishedEvent;
-  /** A published page changed */
-  "page.updated": PageUpdatedEvent;
+  /** An order was cancelled */
+  "order.cancelled": OrderCancelledEvent;
+  /** A product was created */
+  "product.created": ProductCreatedEvent;
+  /** A product changed */
+  "product.updated": ProductUpdatedEvent;
+  /** A product was deleted */
+  "product.deleted": ProductDeletedEvent;
+  /** A customer account was created */
+  "customer.registered": CustomerRegisteredEvent;
   /** A payment completed */
   "payment.completed": PaymentCompletedEvent;
-  /** A payment was disputed */
-  "payment.disputed": PaymentDisputedEvent;
   /** A payment failed */
   "payment.failed": PaymentFailedEvent;
   /** A refund completed */
   "payment.refunded": PaymentRefundedEvent;
-  /** A product was created */
-  "product.created": ProductCreatedEvent;
-  /** A product was deleted */
-  "product.deleted": ProductDeletedEvent;
-  /** A product changed */
-  "product.updated": ProductUpdatedEvent;
   /** A refund was made */
   "refund.created": RefundCreatedEvent;
-  /** A return was approved */
-  "return.approved": ReturnApprovedEvent;
-  /** A return was received */
-  "return.received": ReturnReceivedEvent;
-  /** A return was rejected */
-  "return.rejected": ReturnRejectedEvent;
-  /** A return was requested */
-  "return.requested": ReturnRequestedEvent;
-  /** A shipment was shipped */
-  "shipment.shipped": ShipmentShippedEvent;
+  /** A payment was disputed */
+  "payment.disputed": PaymentDisputedEvent;
   /** A customer's store credit changed */
   "store_credit.changed": StoreCreditChangedEvent;
+  /** A shipment was shipped */
+  "shipment.shipped": ShipmentShippedEvent;
+  /** A return was requested */
+  "return.requested": ReturnRequestedEvent;
+  /** A return was approved */
+  "return.approved": ReturnApprovedEvent;
+  /** A return was rejected */
+  "return.rejected": ReturnRejectedEvent;
+  /** A return was received */
+  "return.received": ReturnReceivedEvent;
+  /** A variant ran low on stock */
+  "inventory.low": InventoryLowEvent;
+  /** A page was published */
+  "page.published": PagePublishedEvent;
+  /** A published page changed */
+  "page.updated": PageUpdatedEvent;
+  /** A page was unpublished */
+  "page.unpublished": PageUnpublishedEvent;
+  /** A cart was abandoned */
+  "cart.abandoned": CartAbandonedEvent;
+  /** A gift card was issued */
+  "gift_card.issued": GiftCardIssuedEvent;
   /** A test delivery */
   "ping": PingEvent;
 }

@@ -154,6 +154,34 @@ import type {
   WebhookReplay,
 } from './types.js';
 
+/** Query parameters of `GET /api/orders`. */
+export interface OrdersListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, number, total, status. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, pricesIncludeTax, shippingTax, total, amountPaid, amountRefunded, couponCode, promotions, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod, taxBreakdown, amountDue, paymentStatus, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Order status. One of: pending, processing, shipped, completed, cancelled, refunded. */
+  status?: "pending" | "processing" | "shipped" | "completed" | "cancelled" | "refunded";
+  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  created_after?: string;
+  /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
+  created_before?: string;
+  /** The customer's id. */
+  customer?: string;
+  /** The order number (`1001` for #1001). */
+  number?: number;
+}
+
+/** Query parameters of `GET /api/orders/{id}`. */
+export interface OrdersGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, pricesIncludeTax, shippingTax, total, amountPaid, amountRefunded, couponCode, promotions, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod, taxBreakdown, amountDue, paymentStatus, lines, history. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
 /** Query parameters of `GET /api/products`. */
 export interface ProductsListQuery {
   /** Page number, from 1. A page past the end is an empty list. */
@@ -224,48 +252,6 @@ export interface ProductsMediaCreateQuery {
   variantId?: string;
 }
 
-/** Query parameters of `GET /api/categories`. */
-export interface CategoriesListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: position, name, createdAt, updatedAt, id. Default: position:asc,name:asc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, parentId, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-  /** Children of this category (id or slug); `root` for top-level categories. */
-  parent?: string;
-  /** Search in name and slug, case-insensitive. */
-  q?: string;
-}
-
-/** Query parameters of `GET /api/categories/{id}`. */
-export interface CategoriesGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, parentId, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-}
-
-/** Query parameters of `GET /api/brands`. */
-export interface BrandsListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: name, createdAt, updatedAt, id. Default: name:asc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, logoUrl, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-  /** Search in name and slug, case-insensitive. */
-  q?: string;
-}
-
-/** Query parameters of `GET /api/brands/{id}`. */
-export interface BrandsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, logoUrl, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-}
-
 /** Query parameters of `GET /api/customers`. */
 export interface CustomersListQuery {
   /** Page number, from 1. A page past the end is an empty list. */
@@ -326,6 +312,282 @@ export interface CustomersCreditGetQuery {
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
   created_before?: string;
+}
+
+/** Query parameters of `GET /api/orders/{id}/payments`. */
+export interface OrdersPaymentsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, amount, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Payment status. One of: pending, completed, failed, partially_refunded, refunded. */
+  status?: "pending" | "completed" | "failed" | "partially_refunded" | "refunded";
+}
+
+/** Query parameters of `GET /api/payments`. */
+export interface PaymentsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, amount, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Payments of this order (id). */
+  order?: string;
+  /** Payment status. One of: pending, completed, failed, partially_refunded, refunded. */
+  status?: "pending" | "completed" | "failed" | "partially_refunded" | "refunded";
+  /** Payment provider. One of: manual, store_credit, stripe, gift_card, exchange. */
+  provider?: "manual" | "store_credit" | "stripe" | "gift_card" | "exchange";
+  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  created_after?: string;
+  /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
+  created_before?: string;
+}
+
+/** Query parameters of `GET /api/payments/{id}`. */
+export interface PaymentsGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
+/** Query parameters of `GET /api/payments/{id}/refunds`. */
+export interface PaymentsRefundsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, amount, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, paymentId, orderId, amount, currency, reason, destination, returnId, shippingAmount, providerReference, status, failureReason, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
+/** Query parameters of `GET /api/orders/{id}/shipments`. */
+export interface OrdersShipmentsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, id. Default: createdAt:asc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, shippingMethodId, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Shipment status. One of: pending, shipped, delivered. */
+  status?: "pending" | "shipped" | "delivered";
+}
+
+/** Query parameters of `GET /api/shipments`. */
+export interface ShipmentsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, shippedAt, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, shippingMethodId, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Shipment status. One of: pending, shipped, delivered. */
+  status?: "pending" | "shipped" | "delivered";
+  /** Carrier, exactly as recorded (`UPS`). */
+  carrier?: string;
+  /** The order shipped (`ord_...`). */
+  order?: string;
+  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  created_after?: string;
+  /** Shipped on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  shipped_after?: string;
+}
+
+/** Query parameters of `GET /api/shipments/{id}`. */
+export interface ShipmentsGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, shippingMethodId, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
+/** Query parameters of `GET /api/returns`. */
+export interface ReturnsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, customerId, status, note, resolution, exchangeOrderId, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Return status (`requested` for what waits on staff). One of: requested, approved, received, refunded, rejected, cancelled. */
+  status?: "requested" | "approved" | "received" | "refunded" | "rejected" | "cancelled";
+  /** The order returned from (`ord_...`). */
+  order?: string;
+  /** The order's customer (`user_...`). */
+  customer?: string;
+  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  created_after?: string;
+}
+
+/** Query parameters of `GET /api/returns/{id}`. */
+export interface ReturnsGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, customerId, status, note, resolution, exchangeOrderId, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
+/** Query parameters of `GET /api/inventory`. */
+export interface InventoryListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: stock, sku, id. Default: stock:asc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: variantId, productId, productName, name, sku, options, stock, lowStockThreshold, low. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** At or below the low-stock threshold in force (true), or above it (false). true or false. */
+  low?: boolean;
+  /** Variants of this product (id). */
+  product?: string;
+  /** Search in SKU, product name and variant name, case-insensitive. */
+  q?: string;
+}
+
+/** Query parameters of `GET /api/inventory/{variantId}/adjustments`. */
+export interface InventoryAdjustmentsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, variantId, productId, delta, reason, note, orderId, actor, createdAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Why the stock changed. One of: order, cancellation, restock, correction, damage, return. */
+  reason?: "order" | "cancellation" | "restock" | "correction" | "damage" | "return";
+}
+
+/** Query parameters of `GET /api/pages`. */
+export interface PagesListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: publishedAt, title, createdAt, updatedAt, id. Default: publishedAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, title, slug, body, bodyHtml, status, seoTitle, seoDescription, publishedAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Search in title and slug, case-insensitive. */
+  q?: string;
+  /** Status (public readers only ever see `published`). One of: draft, published. */
+  status?: "draft" | "published";
+  /** Published on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  published_after?: string;
+  /** Published before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
+  published_before?: string;
+  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  created_after?: string;
+  /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
+  created_before?: string;
+}
+
+/** Query parameters of `GET /api/pages/{id}`. */
+export interface PagesGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, title, slug, body, bodyHtml, status, seoTitle, seoDescription, publishedAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
+/** Query parameters of `GET /api/carts`. */
+export interface CartsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, id. Default: updatedAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, customerId, email, currency, pricesIncludeTax, couponCode, shippingAddress, billingAddress, lines, promotions, shippingMethod, shippingMethodChosen, totals, giftCards, amountDue, notices, orderId, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Cart status. One of: active, abandoned, converted. */
+  status?: "active" | "abandoned" | "converted";
+  /** The customer's id (`usr_...`): that customer's carts. */
+  customer?: string;
+  /** The cart's contact email, any case. */
+  email?: string;
+  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
+  created_after?: string;
+  /** Last changed before this moment: carts idle since then. A day (YYYY-MM-DD, its start) or an ISO 8601 time with its offset (2026-11-25T09:30:00Z). */
+  updated_before?: string;
+  /** Lines worth at least this much at today's catalogue prices, in the store's default currency, before discounts, tax and shipping. At most 2 decimals. */
+  min_total?: number;
+}
+
+/** Query parameters of `GET /api/gift-cards`. */
+export interface GiftCardsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, balance, expiresAt, id. Default: createdAt:desc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, last4, currency, initialAmount, balance, status, expiresAt, recipientEmail, recipientName, message, customerId, orderId, orderLineId, issuedBy, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Status now: `active` (can pay), `disabled` (by staff), `expired` (active but past `expiresAt`). */
+  status?: "active" | "disabled" | "expired";
+  /** ISO 4217 code of the card. */
+  currency?: string;
+  /** Cards bought by this order. */
+  orderId?: string;
+  /** Search in the last four characters of the code and the recipient, case-insensitive. */
+  q?: string;
+}
+
+/** Query parameters of `GET /api/gift-cards/{id}`. */
+export interface GiftCardsGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, last4, currency, initialAmount, balance, status, expiresAt, recipientEmail, recipientName, message, customerId, orderId, orderLineId, issuedBy, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
+/** Query parameters of `GET /api/categories`. */
+export interface CategoriesListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: position, name, createdAt, updatedAt, id. Default: position:asc,name:asc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, parentId, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Children of this category (id or slug); `root` for top-level categories. */
+  parent?: string;
+  /** Search in name and slug, case-insensitive. */
+  q?: string;
+}
+
+/** Query parameters of `GET /api/categories/{id}`. */
+export interface CategoriesGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, parentId, position, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+}
+
+/** Query parameters of `GET /api/brands`. */
+export interface BrandsListQuery {
+  /** Page number, from 1. A page past the end is an empty list. */
+  page?: number;
+  /** Items per page, 1 to 100. */
+  limit?: number;
+  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: name, createdAt, updatedAt, id. Default: name:asc. */
+  sort?: string;
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, logoUrl, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
+  /** Search in name and slug, case-insensitive. */
+  q?: string;
+}
+
+/** Query parameters of `GET /api/brands/{id}`. */
+export interface BrandsGetQuery {
+  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, name, slug, description, logoUrl, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
+  fields?: string;
 }
 
 /** Query parameters of `GET /api/customer-groups`. */
@@ -626,238 +888,6 @@ export interface PromotionsGetQuery {
   fields?: string;
 }
 
-/** Query parameters of `GET /api/gift-cards`. */
-export interface GiftCardsListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, balance, expiresAt, id. Default: createdAt:desc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, last4, currency, initialAmount, balance, status, expiresAt, recipientEmail, recipientName, message, customerId, orderId, orderLineId, issuedBy, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-  /** Status now: `active` (can pay), `disabled` (by staff), `expired` (active but past `expiresAt`). */
-  status?: "active" | "disabled" | "expired";
-  /** ISO 4217 code of the card. */
-  currency?: string;
-  /** Cards bought by this order. */
-  orderId?: string;
-  /** Search in the last four characters of the code and the recipient, case-insensitive. */
-  q?: string;
-}
-
-/** Query parameters of `GET /api/gift-cards/{id}`. */
-export interface GiftCardsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, last4, currency, initialAmount, balance, status, expiresAt, recipientEmail, recipientName, message, customerId, orderId, orderLineId, issuedBy, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-}
-
-/** Query parameters of `GET /api/carts`. */
-export interface CartsListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, id. Default: updatedAt:desc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, status, customerId, email, currency, pricesIncludeTax, couponCode, shippingAddress, billingAddress, lines, promotions, shippingMethod, shippingMethodChosen, totals, giftCards, amountDue, notices, orderId, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-  /** Cart status. One of: active, abandoned, converted. */
-  status?: "active" | "abandoned" | "converted";
-  /** The customer's id (`usr_...`): that customer's carts. */
-  customer?: string;
-  /** The cart's contact email, any case. */
-  email?: string;
-  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
-  created_after?: string;
-  /** Last changed before this moment: carts idle since then. A day (YYYY-MM-DD, its start) or an ISO 8601 time with its offset (2026-11-25T09:30:00Z). */
-  updated_before?: string;
-  /** Lines worth at least this much at today's catalogue prices, in the store's default currency, before discounts, tax and shipping. At most 2 decimals. */
-  min_total?: number;
-}
-
-/** Query parameters of `GET /api/orders`. */
-export interface OrdersListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, number, total, status. Default: createdAt:desc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, pricesIncludeTax, shippingTax, total, amountPaid, amountRefunded, couponCode, promotions, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod, taxBreakdown, amountDue, paymentStatus, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-  /** Order status. One of: pending, processing, shipped, completed, cancelled, refunded. */
-  status?: "pending" | "processing" | "shipped" | "completed" | "cancelled" | "refunded";
-  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
-  created_after?: string;
-  /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
-  created_before?: string;
-  /** The customer's id. */
-  customer?: string;
-  /** The order number (`1001` for #1001). */
-  number?: number;
-}
-
-/** Query parameters of `GET /api/orders/{id}`. */
-export interface OrdersGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, number, customerId, email, status, currency, subtotal, discountTotal, shippingTotal, taxTotal, pricesIncludeTax, shippingTax, total, amountPaid, amountRefunded, couponCode, promotions, shippingAddress, billingAddress, notes, cancelledAt, createdAt, updatedAt, shippingMethod, taxBreakdown, amountDue, paymentStatus, lines, history. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-}
-
-/** Query parameters of `GET /api/orders/{id}/payments`. */
-export interface OrdersPaymentsListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, amount, id. Default: createdAt:desc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-  /** Payment status. One of: pending, completed, failed, partially_refunded, refunded. */
-  status?: "pending" | "completed" | "failed" | "partially_refunded" | "refunded";
-}
-
-/** Query parameters of `GET /api/payments`. */
-export interface PaymentsListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, amount, id. Default: createdAt:desc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-  /** Payments of this order (id). */
-  order?: string;
-  /** Payment status. One of: pending, completed, failed, partially_refunded, refunded. */
-  status?: "pending" | "completed" | "failed" | "partially_refunded" | "refunded";
-  /** Payment provider. One of: manual, store_credit, stripe, gift_card, exchange. */
-  provider?: "manual" | "store_credit" | "stripe" | "gift_card" | "exchange";
-  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
-  created_after?: string;
-  /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
-  created_before?: string;
-}
-
-/** Query parameters of `GET /api/payments/{id}`. */
-export interface PaymentsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, provider, providerReference, status, amount, amountRefunded, currency, failureReason, disputeStatus, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-}
-
-/** Query parameters of `GET /api/payments/{id}/refunds`. */
-export interface PaymentsRefundsListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, amount, id. Default: createdAt:desc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, paymentId, orderId, amount, currency, reason, destination, returnId, shippingAmount, providerReference, status, failureReason, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-}
-
-/** Query parameters of `GET /api/orders/{id}/shipments`. */
-export interface OrdersShipmentsListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, id. Default: createdAt:asc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, shippingMethodId, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-  /** Shipment status. One of: pending, shipped, delivered. */
-  status?: "pending" | "shipped" | "delivered";
-}
-
-/** Query parameters of `GET /api/shipments`. */
-export interface ShipmentsListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, shippedAt, id. Default: createdAt:desc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, shippingMethodId, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-  /** Shipment status. One of: pending, shipped, delivered. */
-  status?: "pending" | "shipped" | "delivered";
-  /** Carrier, exactly as recorded (`UPS`). */
-  carrier?: string;
-  /** The order shipped (`ord_...`). */
-  order?: string;
-  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
-  created_after?: string;
-  /** Shipped on or after this day (YYYY-MM-DD, UTC), inclusive. */
-  shipped_after?: string;
-}
-
-/** Query parameters of `GET /api/shipments/{id}`. */
-export interface ShipmentsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, carrier, shippingMethodId, trackingNumber, trackingUrl, status, shippedAt, deliveredAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-}
-
-/** Query parameters of `GET /api/returns`. */
-export interface ReturnsListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, updatedAt, id. Default: createdAt:desc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, customerId, status, note, resolution, exchangeOrderId, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-  /** Return status (`requested` for what waits on staff). One of: requested, approved, received, refunded, rejected, cancelled. */
-  status?: "requested" | "approved" | "received" | "refunded" | "rejected" | "cancelled";
-  /** The order returned from (`ord_...`). */
-  order?: string;
-  /** The order's customer (`user_...`). */
-  customer?: string;
-  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
-  created_after?: string;
-}
-
-/** Query parameters of `GET /api/returns/{id}`. */
-export interface ReturnsGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, orderId, customerId, status, note, resolution, exchangeOrderId, requestedBy, approvedAt, receivedAt, refundedAt, closedAt, createdAt, updatedAt, lines. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-}
-
-/** Query parameters of `GET /api/inventory`. */
-export interface InventoryListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: stock, sku, id. Default: stock:asc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: variantId, productId, productName, name, sku, options, stock, lowStockThreshold, low. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-  /** At or below the low-stock threshold in force (true), or above it (false). true or false. */
-  low?: boolean;
-  /** Variants of this product (id). */
-  product?: string;
-  /** Search in SKU, product name and variant name, case-insensitive. */
-  q?: string;
-}
-
-/** Query parameters of `GET /api/inventory/{variantId}/adjustments`. */
-export interface InventoryAdjustmentsListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: createdAt, id. Default: createdAt:desc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, variantId, productId, delta, reason, note, orderId, actor, createdAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-  /** Why the stock changed. One of: order, cancellation, restock, correction, damage, return. */
-  reason?: "order" | "cancellation" | "restock" | "correction" | "damage" | "return";
-}
-
 /** Query parameters of `GET /api/webhooks`. */
 export interface WebhooksListQuery {
   /** Page number, from 1. A page past the end is an empty list. */
@@ -892,8 +922,8 @@ export interface WebhooksDeliveriesListQuery {
   fields?: string;
   /** Delivery status. One of: pending, succeeded, retrying, failed. */
   status?: "pending" | "succeeded" | "retrying" | "failed";
-  /** Event kind. One of: cart.abandoned, customer.registered, gift_card.issued, inventory.low, order.cancelled, order.placed, order.updated, page.published, page.unpublished, page.updated, payment.completed, payment.disputed, payment.failed, payment.refunded, product.created, product.deleted, product.updated, refund.created, return.approved, return.received, return.rejected, return.requested, shipment.shipped, store_credit.changed, ping. */
-  event?: "cart.abandoned" | "customer.registered" | "gift_card.issued" | "inventory.low" | "order.cancelled" | "order.placed" | "order.updated" | "page.published" | "page.unpublished" | "page.updated" | "payment.completed" | "payment.disputed" | "payment.failed" | "payment.refunded" | "product.created" | "product.deleted" | "product.updated" | "refund.created" | "return.approved" | "return.received" | "return.rejected" | "return.requested" | "shipment.shipped" | "store_credit.changed" | "ping";
+  /** Event kind. One of: order.placed, order.updated, order.cancelled, product.created, product.updated, product.deleted, customer.registered, payment.completed, payment.failed, payment.refunded, refund.created, payment.disputed, store_credit.changed, shipment.shipped, return.requested, return.approved, return.rejected, return.received, inventory.low, page.published, page.updated, page.unpublished, cart.abandoned, gift_card.issued, ping. */
+  event?: "order.placed" | "order.updated" | "order.cancelled" | "product.created" | "product.updated" | "product.deleted" | "customer.registered" | "payment.completed" | "payment.failed" | "payment.refunded" | "refund.created" | "payment.disputed" | "store_credit.changed" | "shipment.shipped" | "return.requested" | "return.approved" | "return.rejected" | "return.received" | "inventory.low" | "page.published" | "page.updated" | "page.unpublished" | "cart.abandoned" | "gift_card.issued" | "ping";
   /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
   created_after?: string;
   /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
@@ -986,36 +1016,6 @@ export interface NotificationsListQuery {
 /** Query parameters of `GET /api/notifications/{id}`. */
 export interface NotificationsGetQuery {
   /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, channel, recipient, template, subject, body, bodyHtml, data, status, category, eventId, recipientUserId, provider, providerMessageId, attempts, lastError, lastAttemptAt, sentAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-}
-
-/** Query parameters of `GET /api/pages`. */
-export interface PagesListQuery {
-  /** Page number, from 1. A page past the end is an empty list. */
-  page?: number;
-  /** Items per page, 1 to 100. */
-  limit?: number;
-  /** Comma-separated `field:direction` keys applied in order (direction asc by default; ties end on id, in the direction of the last key). Sortable: publishedAt, title, createdAt, updatedAt, id. Default: publishedAt:desc. */
-  sort?: string;
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, title, slug, body, bodyHtml, status, seoTitle, seoDescription, publishedAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
-  fields?: string;
-  /** Search in title and slug, case-insensitive. */
-  q?: string;
-  /** Status (public readers only ever see `published`). One of: draft, published. */
-  status?: "draft" | "published";
-  /** Published on or after this day (YYYY-MM-DD, UTC), inclusive. */
-  published_after?: string;
-  /** Published before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
-  published_before?: string;
-  /** Created on or after this day (YYYY-MM-DD, UTC), inclusive. */
-  created_after?: string;
-  /** Created before this day (YYYY-MM-DD, UTC); the day itself is excluded. */
-  created_before?: string;
-}
-
-/** Query parameters of `GET /api/pages/{id}`. */
-export interface PagesGetQuery {
-  /** Comma-separated fields to return; nested selection as `name(sub1,sub2)`. Names may be snake_case. Top-level fields: id, title, slug, body, bodyHtml, status, seoTitle, seoDescription, publishedAt, createdAt, updatedAt. A `fields` selection returns only the selected properties, so properties the response schema marks required may be absent: clients and validators should treat them as optional then. */
   fields?: string;
 }
 
@@ -1202,13 +1202,21 @@ export interface ImportsListQuery {
 /** The resource groups, as properties of the client (`store.products`, `store.orders`, ...). */
 export class StoreResources {
   protected readonly core: runtime.Core;
+  readonly orders: OrdersResource;
+  readonly products: ProductsResource;
+  readonly customers: CustomersResource;
+  readonly payments: PaymentsResource;
+  readonly shipments: ShipmentsResource;
+  readonly returns: ReturnsResource;
+  readonly inventory: InventoryResource;
+  readonly pages: PagesResource;
+  readonly carts: CartsResource;
+  readonly giftCards: GiftCardsResource;
   readonly api: ApiResource;
   readonly health: HealthResource;
-  readonly products: ProductsResource;
   readonly categories: CategoriesResource;
   readonly brands: BrandsResource;
   readonly auth: AuthResource;
-  readonly customers: CustomersResource;
   readonly customerGroups: CustomerGroupsResource;
   readonly users: UsersResource;
   readonly vendors: VendorsResource;
@@ -1222,16 +1230,8 @@ export class StoreResources {
   readonly coupons: CouponsResource;
   readonly priceLists: PriceListsResource;
   readonly promotions: PromotionsResource;
-  readonly giftCards: GiftCardsResource;
-  readonly carts: CartsResource;
-  readonly orders: OrdersResource;
-  readonly payments: PaymentsResource;
-  readonly shipments: ShipmentsResource;
-  readonly returns: ReturnsResource;
-  readonly inventory: InventoryResource;
   readonly webhooks: WebhooksResource;
   readonly notifications: NotificationsResource;
-  readonly pages: PagesResource;
   readonly menus: MenusResource;
   readonly banners: BannersResource;
   readonly auditLog: AuditLogResource;
@@ -1241,13 +1241,21 @@ export class StoreResources {
 
   constructor(core: runtime.Core) {
     this.core = core;
+    this.orders = new OrdersResource(core);
+    this.products = new ProductsResource(core);
+    this.customers = new CustomersResource(core);
+    this.payments = new PaymentsResource(core);
+    this.shipments = new ShipmentsResource(core);
+    this.returns = new ReturnsResource(core);
+    this.inventory = new InventoryResource(core);
+    this.pages = new PagesResource(core);
+    this.carts = new CartsResource(core);
+    this.giftCards = new GiftCardsResource(core);
     this.api = new ApiResource(core);
     this.health = new HealthResource(core);
-    this.products = new ProductsResource(core);
     this.categories = new CategoriesResource(core);
     this.brands = new BrandsResource(core);
     this.auth = new AuthResource(core);
-    this.customers = new CustomersResource(core);
     this.customerGroups = new CustomerGroupsResource(core);
     this.users = new UsersResource(core);
     this.vendors = new VendorsResource(core);
@@ -1261,16 +1269,8 @@ export class StoreResources {
     this.coupons = new CouponsResource(core);
     this.priceLists = new PriceListsResource(core);
     this.promotions = new PromotionsResource(core);
-    this.giftCards = new GiftCardsResource(core);
-    this.carts = new CartsResource(core);
-    this.orders = new OrdersResource(core);
-    this.payments = new PaymentsResource(core);
-    this.shipments = new ShipmentsResource(core);
-    this.returns = new ReturnsResource(core);
-    this.inventory = new InventoryResource(core);
     this.webhooks = new WebhooksResource(core);
     this.notifications = new NotificationsResource(core);
-    this.pages = new PagesResource(core);
     this.menus = new MenusResource(core);
     this.banners = new BannersResource(core);
     this.auditLog = new AuditLogResource(core);
@@ -1539,65 +1539,6 @@ export class MenusResource {
   }
 }
 
-/** `pages`: list, create, get, update, delete. */
-export class PagesResource {
-  private readonly core: runtime.Core;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-  }
-
-  /**
-   * List content pages
-   *
-   * `GET /api/pages`
-   */
-  list(query?: PagesListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Page>> {
-    return this.core.request<runtime.ListResult<Page>>({ method: 'GET', path: `/api/pages`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(query?: PagesListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Page>> {
-    return this.core.paginate<Page>({ method: 'GET', path: `/api/pages`, query, kind: 'list' }, options);
-  }
-
-  /**
-   * Create a page
-   *
-   * `POST /api/pages`
-   */
-  create(body: CreatePage, options?: runtime.RequestOptions): Promise<Page> {
-    return this.core.request<Page>({ method: 'POST', path: `/api/pages`, body, kind: 'item' }, options);
-  }
-
-  /**
-   * Get a page by id or slug
-   *
-   * `GET /api/pages/{id}`
-   */
-  get(id: string, query?: PagesGetQuery, options?: runtime.RequestOptions): Promise<Page> {
-    return this.core.request<Page>({ method: 'GET', path: `/api/pages/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
-  }
-
-  /**
-   * Update a page
-   *
-   * `PATCH /api/pages/{id}`
-   */
-  update(id: string, body: UpdatePage, options?: runtime.RequestOptions): Promise<Page> {
-    return this.core.request<Page>({ method: 'PATCH', path: `/api/pages/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
-  }
-
-  /**
-   * Delete a page
-   *
-   * `DELETE /api/pages/{id}`
-   */
-  delete(id: string, options?: runtime.RequestOptions): Promise<void> {
-    return this.core.request<void>({ method: 'DELETE', path: `/api/pages/${encodeURIComponent(id)}`, kind: 'none' }, options);
-  }
-}
-
 /** `notifications`: list, get. */
 export class NotificationsResource {
   private readonly core: runtime.Core;
@@ -1851,577 +1792,6 @@ export class WebhooksDeliveriesResource {
    */
   redeliver(id: string, deliveryId: string, body?: NoOptions, options?: runtime.RequestOptions): Promise<WebhookDelivery> {
     return this.core.request<WebhookDelivery>({ method: 'POST', path: `/api/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, body, kind: 'item' }, options);
-  }
-}
-
-/** `inventory`: list. */
-export class InventoryResource {
-  private readonly core: runtime.Core;
-  readonly adjustments: InventoryAdjustmentsResource;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-    this.adjustments = new InventoryAdjustmentsResource(core);
-  }
-
-  /**
-   * List stock per variant
-   *
-   * `GET /api/inventory`
-   */
-  list(query?: InventoryListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<InventoryItem>> {
-    return this.core.request<runtime.ListResult<InventoryItem>>({ method: 'GET', path: `/api/inventory`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(query?: InventoryListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<InventoryItem>> {
-    return this.core.paginate<InventoryItem>({ method: 'GET', path: `/api/inventory`, query, kind: 'list' }, options);
-  }
-}
-
-/** `inventory.adjustments`: create, list. */
-export class InventoryAdjustmentsResource {
-  private readonly core: runtime.Core;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-  }
-
-  /**
-   * Adjust a variant's stock
-   *
-   * `POST /api/inventory/{variantId}/adjustments`
-   */
-  create(variantId: string, body: CreateInventoryAdjustment, options?: runtime.RequestOptions): Promise<InventoryAdjustmentResult> {
-    return this.core.request<InventoryAdjustmentResult>({ method: 'POST', path: `/api/inventory/${encodeURIComponent(variantId)}/adjustments`, body, kind: 'item' }, options);
-  }
-
-  /**
-   * A variant's stock history
-   *
-   * `GET /api/inventory/{variantId}/adjustments`
-   */
-  list(variantId: string, query?: InventoryAdjustmentsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<InventoryAdjustment>> {
-    return this.core.request<runtime.ListResult<InventoryAdjustment>>({ method: 'GET', path: `/api/inventory/${encodeURIComponent(variantId)}/adjustments`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(variantId: string, query?: InventoryAdjustmentsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<InventoryAdjustment>> {
-    return this.core.paginate<InventoryAdjustment>({ method: 'GET', path: `/api/inventory/${encodeURIComponent(variantId)}/adjustments`, query, kind: 'list' }, options);
-  }
-}
-
-/** `returns`: list, get, update, exchange. */
-export class ReturnsResource {
-  private readonly core: runtime.Core;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-  }
-
-  /**
-   * List returns
-   *
-   * `GET /api/returns`
-   */
-  list(query?: ReturnsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Return>> {
-    return this.core.request<runtime.ListResult<Return>>({ method: 'GET', path: `/api/returns`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(query?: ReturnsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Return>> {
-    return this.core.paginate<Return>({ method: 'GET', path: `/api/returns`, query, kind: 'list' }, options);
-  }
-
-  /**
-   * Get a return
-   *
-   * `GET /api/returns/{id}`
-   */
-  get(id: string, query?: ReturnsGetQuery, options?: runtime.RequestOptions): Promise<Return> {
-    return this.core.request<Return>({ method: 'GET', path: `/api/returns/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
-  }
-
-  /**
-   * Move a return on: approve, reject, receive (restocking), refund or cancel
-   *
-   * `PATCH /api/returns/{id}`
-   */
-  update(id: string, body: UpdateReturn, options?: runtime.RequestOptions): Promise<Return> {
-    return this.core.request<Return>({ method: 'PATCH', path: `/api/returns/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
-  }
-
-  /**
-   * Exchange a received return for other variants
-   *
-   * `POST /api/returns/{id}/exchange`
-   */
-  exchange(id: string, body: CreateExchange, options?: runtime.RequestOptions): Promise<Exchange> {
-    return this.core.request<Exchange>({ method: 'POST', path: `/api/returns/${encodeURIComponent(id)}/exchange`, body, kind: 'item', idempotent: true }, options);
-  }
-}
-
-/** `shipments`: list, get, update. */
-export class ShipmentsResource {
-  private readonly core: runtime.Core;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-  }
-
-  /**
-   * List shipments
-   *
-   * `GET /api/shipments`
-   */
-  list(query?: ShipmentsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Shipment>> {
-    return this.core.request<runtime.ListResult<Shipment>>({ method: 'GET', path: `/api/shipments`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(query?: ShipmentsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Shipment>> {
-    return this.core.paginate<Shipment>({ method: 'GET', path: `/api/shipments`, query, kind: 'list' }, options);
-  }
-
-  /**
-   * Get a shipment
-   *
-   * `GET /api/shipments/{id}`
-   */
-  get(id: string, query?: ShipmentsGetQuery, options?: runtime.RequestOptions): Promise<Shipment> {
-    return this.core.request<Shipment>({ method: 'GET', path: `/api/shipments/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
-  }
-
-  /**
-   * Update a shipment: tracking, or its next status
-   *
-   * `PATCH /api/shipments/{id}`
-   */
-  update(id: string, body: UpdateShipment, options?: runtime.RequestOptions): Promise<Shipment> {
-    return this.core.request<Shipment>({ method: 'PATCH', path: `/api/shipments/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
-  }
-}
-
-/** `payments`: list, get. */
-export class PaymentsResource {
-  private readonly core: runtime.Core;
-  readonly refunds: PaymentsRefundsResource;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-    this.refunds = new PaymentsRefundsResource(core);
-  }
-
-  /**
-   * List payments
-   *
-   * `GET /api/payments`
-   */
-  list(query?: PaymentsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Payment>> {
-    return this.core.request<runtime.ListResult<Payment>>({ method: 'GET', path: `/api/payments`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(query?: PaymentsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Payment>> {
-    return this.core.paginate<Payment>({ method: 'GET', path: `/api/payments`, query, kind: 'list' }, options);
-  }
-
-  /**
-   * Get a payment
-   *
-   * `GET /api/payments/{id}`
-   */
-  get(id: string, query?: PaymentsGetQuery, options?: runtime.RequestOptions): Promise<Payment> {
-    return this.core.request<Payment>({ method: 'GET', path: `/api/payments/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
-  }
-}
-
-/** `payments.refunds`: create, list. */
-export class PaymentsRefundsResource {
-  private readonly core: runtime.Core;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-  }
-
-  /**
-   * Refund (part of) a payment
-   *
-   * `POST /api/payments/{id}/refunds`
-   */
-  create(id: string, body: CreateRefund, options?: runtime.RequestOptions): Promise<Refund> {
-    return this.core.request<Refund>({ method: 'POST', path: `/api/payments/${encodeURIComponent(id)}/refunds`, body, kind: 'item', idempotent: true }, options);
-  }
-
-  /**
-   * List a payment's refunds
-   *
-   * `GET /api/payments/{id}/refunds`
-   */
-  list(id: string, query?: PaymentsRefundsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Refund>> {
-    return this.core.request<runtime.ListResult<Refund>>({ method: 'GET', path: `/api/payments/${encodeURIComponent(id)}/refunds`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(id: string, query?: PaymentsRefundsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Refund>> {
-    return this.core.paginate<Refund>({ method: 'GET', path: `/api/payments/${encodeURIComponent(id)}/refunds`, query, kind: 'list' }, options);
-  }
-}
-
-/** `orders`: list, create, get, update, cancel. */
-export class OrdersResource {
-  private readonly core: runtime.Core;
-  readonly payments: OrdersPaymentsResource;
-  readonly shipments: OrdersShipmentsResource;
-  readonly returns: OrdersReturnsResource;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-    this.payments = new OrdersPaymentsResource(core);
-    this.shipments = new OrdersShipmentsResource(core);
-    this.returns = new OrdersReturnsResource(core);
-  }
-
-  /**
-   * List orders
-   *
-   * `GET /api/orders`
-   */
-  list(query?: OrdersListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Order>> {
-    return this.core.request<runtime.ListResult<Order>>({ method: 'GET', path: `/api/orders`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(query?: OrdersListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Order>> {
-    return this.core.paginate<Order>({ method: 'GET', path: `/api/orders`, query, kind: 'list' }, options);
-  }
-
-  /**
-   * Place an order
-   *
-   * `POST /api/orders`
-   */
-  create(body: CreateOrder, options?: runtime.RequestOptions): Promise<OrderDetail> {
-    return this.core.request<OrderDetail>({ method: 'POST', path: `/api/orders`, body, kind: 'item', idempotent: true }, options);
-  }
-
-  /**
-   * Get an order
-   *
-   * `GET /api/orders/{id}`
-   */
-  get(id: string, query?: OrdersGetQuery, options?: runtime.RequestOptions): Promise<OrderDetail> {
-    return this.core.request<OrderDetail>({ method: 'GET', path: `/api/orders/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
-  }
-
-  /**
-   * Change an order
-   *
-   * `PATCH /api/orders/{id}`
-   */
-  update(id: string, body: UpdateOrder, options?: runtime.RequestOptions): Promise<OrderDetail> {
-    return this.core.request<OrderDetail>({ method: 'PATCH', path: `/api/orders/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
-  }
-
-  /**
-   * Cancel an order
-   *
-   * `POST /api/orders/{id}/cancel`
-   */
-  cancel(id: string, body?: CancelOrder, options?: runtime.RequestOptions): Promise<OrderDetail> {
-    return this.core.request<OrderDetail>({ method: 'POST', path: `/api/orders/${encodeURIComponent(id)}/cancel`, body, kind: 'item', idempotent: true }, options);
-  }
-}
-
-/** `orders.returns`: create. */
-export class OrdersReturnsResource {
-  private readonly core: runtime.Core;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-  }
-
-  /**
-   * Request a return of some of an order's lines
-   *
-   * `POST /api/orders/{id}/returns`
-   */
-  create(id: string, body: CreateReturn, options?: runtime.RequestOptions): Promise<Return> {
-    return this.core.request<Return>({ method: 'POST', path: `/api/orders/${encodeURIComponent(id)}/returns`, body, kind: 'item', idempotent: true }, options);
-  }
-}
-
-/** `orders.shipments`: create, list. */
-export class OrdersShipmentsResource {
-  private readonly core: runtime.Core;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-  }
-
-  /**
-   * Ship (part of) an order
-   *
-   * `POST /api/orders/{id}/shipments`
-   */
-  create(id: string, body: CreateShipment, options?: runtime.RequestOptions): Promise<Shipment> {
-    return this.core.request<Shipment>({ method: 'POST', path: `/api/orders/${encodeURIComponent(id)}/shipments`, body, kind: 'item', idempotent: true }, options);
-  }
-
-  /**
-   * List an order's shipments
-   *
-   * `GET /api/orders/{id}/shipments`
-   */
-  list(id: string, query?: OrdersShipmentsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Shipment>> {
-    return this.core.request<runtime.ListResult<Shipment>>({ method: 'GET', path: `/api/orders/${encodeURIComponent(id)}/shipments`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(id: string, query?: OrdersShipmentsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Shipment>> {
-    return this.core.paginate<Shipment>({ method: 'GET', path: `/api/orders/${encodeURIComponent(id)}/shipments`, query, kind: 'list' }, options);
-  }
-}
-
-/** `orders.payments`: create, list. */
-export class OrdersPaymentsResource {
-  private readonly core: runtime.Core;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-  }
-
-  /**
-   * Pay (part of) an order
-   *
-   * `POST /api/orders/{id}/payments`
-   */
-  create(id: string, body: CreatePayment, options?: runtime.RequestOptions): Promise<PaymentAttempt> {
-    return this.core.request<PaymentAttempt>({ method: 'POST', path: `/api/orders/${encodeURIComponent(id)}/payments`, body, kind: 'item', idempotent: true }, options);
-  }
-
-  /**
-   * List an order's payments
-   *
-   * `GET /api/orders/{id}/payments`
-   */
-  list(id: string, query?: OrdersPaymentsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Payment>> {
-    return this.core.request<runtime.ListResult<Payment>>({ method: 'GET', path: `/api/orders/${encodeURIComponent(id)}/payments`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(id: string, query?: OrdersPaymentsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Payment>> {
-    return this.core.paginate<Payment>({ method: 'GET', path: `/api/orders/${encodeURIComponent(id)}/payments`, query, kind: 'list' }, options);
-  }
-}
-
-/** `carts`: list, create, get, update, shippingOptions, applyCoupon, removeCoupon, applyGiftCard, removeGiftCard, adopt, recover, checkout. */
-export class CartsResource {
-  private readonly core: runtime.Core;
-  readonly lines: CartsLinesResource;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-    this.lines = new CartsLinesResource(core);
-  }
-
-  /**
-   * List carts (staff)
-   *
-   * `GET /api/carts`
-   */
-  list(query?: CartsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Cart>> {
-    return this.core.request<runtime.ListResult<Cart>>({ method: 'GET', path: `/api/carts`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(query?: CartsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Cart>> {
-    return this.core.paginate<Cart>({ method: 'GET', path: `/api/carts`, query, kind: 'list' }, options);
-  }
-
-  /**
-   * Create a cart
-   *
-   * `POST /api/carts`
-   */
-  create(body?: CreateCart, options?: runtime.RequestOptions): Promise<NewCart> {
-    return this.core.request<NewCart>({ method: 'POST', path: `/api/carts`, body, kind: 'item' }, options);
-  }
-
-  /**
-   * Get a cart
-   *
-   * `GET /api/carts/{id}`
-   */
-  get(id: string, options?: runtime.RequestOptions): Promise<Cart> {
-    return this.core.request<Cart>({ method: 'GET', path: `/api/carts/${encodeURIComponent(id)}`, kind: 'item', cartToken: true }, options);
-  }
-
-  /**
-   * Change email, currency, addresses or shipping method
-   *
-   * `PATCH /api/carts/{id}`
-   */
-  update(id: string, body: UpdateCart, options?: runtime.RequestOptions): Promise<Cart> {
-    return this.core.request<Cart>({ method: 'PATCH', path: `/api/carts/${encodeURIComponent(id)}`, body, kind: 'item', cartToken: true }, options);
-  }
-
-  /**
-   * List the cart's shipping options
-   *
-   * `GET /api/carts/{id}/shipping-options`
-   */
-  shippingOptions(id: string, options?: runtime.RequestOptions): Promise<Array<CartShippingOption>> {
-    return this.core.request<Array<CartShippingOption>>({ method: 'GET', path: `/api/carts/${encodeURIComponent(id)}/shipping-options`, kind: 'item', cartToken: true }, options);
-  }
-
-  /**
-   * Apply a coupon code
-   *
-   * `POST /api/carts/{id}/coupon`
-   */
-  applyCoupon(id: string, body: ApplyCoupon, options?: runtime.RequestOptions): Promise<Cart> {
-    return this.core.request<Cart>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/coupon`, body, kind: 'item', cartToken: true }, options);
-  }
-
-  /**
-   * Remove the coupon
-   *
-   * `DELETE /api/carts/{id}/coupon`
-   */
-  removeCoupon(id: string, options?: runtime.RequestOptions): Promise<Cart> {
-    return this.core.request<Cart>({ method: 'DELETE', path: `/api/carts/${encodeURIComponent(id)}/coupon`, kind: 'item', cartToken: true }, options);
-  }
-
-  /**
-   * Apply a gift card code
-   *
-   * `POST /api/carts/{id}/gift-cards`
-   */
-  applyGiftCard(id: string, body: ApplyGiftCard, options?: runtime.RequestOptions): Promise<Cart> {
-    return this.core.request<Cart>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/gift-cards`, body, kind: 'item', cartToken: true }, options);
-  }
-
-  /**
-   * Remove a gift card from the cart
-   *
-   * `DELETE /api/carts/{id}/gift-cards/{giftCardId}`
-   */
-  removeGiftCard(id: string, giftCardId: string, options?: runtime.RequestOptions): Promise<Cart> {
-    return this.core.request<Cart>({ method: 'DELETE', path: `/api/carts/${encodeURIComponent(id)}/gift-cards/${encodeURIComponent(giftCardId)}`, kind: 'item', cartToken: true }, options);
-  }
-
-  /**
-   * Take a guest cart into the signed-in user's cart
-   *
-   * `POST /api/carts/{id}/adopt`
-   */
-  adopt(id: string, body?: AdoptCart, options?: runtime.RequestOptions): Promise<Cart> {
-    return this.core.request<Cart>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/adopt`, body, kind: 'item', cartToken: true }, options);
-  }
-
-  /**
-   * Come back to an abandoned cart from its reminder's link
-   *
-   * `POST /api/carts/{id}/recover`
-   */
-  recover(id: string, body: RecoverCart, options?: runtime.RequestOptions): Promise<NewCart> {
-    return this.core.request<NewCart>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/recover`, body, kind: 'item' }, options);
-  }
-
-  /**
-   * Check out: place the order
-   *
-   * `POST /api/carts/{id}/checkout`
-   */
-  checkout(id: string, body?: Checkout, options?: runtime.RequestOptions): Promise<Order> {
-    return this.core.request<Order>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/checkout`, body, kind: 'item', idempotent: true, cartToken: true }, options);
-  }
-}
-
-/** `carts.lines`: add, update, remove. */
-export class CartsLinesResource {
-  private readonly core: runtime.Core;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-  }
-
-  /**
-   * Add a variant to the cart
-   *
-   * `POST /api/carts/{id}/lines`
-   */
-  add(id: string, body: AddCartLine, options?: runtime.RequestOptions): Promise<Cart> {
-    return this.core.request<Cart>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/lines`, body, kind: 'item', cartToken: true }, options);
-  }
-
-  /**
-   * Change a line's quantity
-   *
-   * `PATCH /api/carts/{id}/lines/{lineId}`
-   */
-  update(id: string, lineId: string, body: UpdateCartLine, options?: runtime.RequestOptions): Promise<Cart> {
-    return this.core.request<Cart>({ method: 'PATCH', path: `/api/carts/${encodeURIComponent(id)}/lines/${encodeURIComponent(lineId)}`, body, kind: 'item', cartToken: true }, options);
-  }
-
-  /**
-   * Remove a line
-   *
-   * `DELETE /api/carts/{id}/lines/{lineId}`
-   */
-  remove(id: string, lineId: string, options?: runtime.RequestOptions): Promise<Cart> {
-    return this.core.request<Cart>({ method: 'DELETE', path: `/api/carts/${encodeURIComponent(id)}/lines/${encodeURIComponent(lineId)}`, kind: 'item', cartToken: true }, options);
-  }
-}
-
-/** `giftCards`: list, create, update, get. */
-export class GiftCardsResource {
-  private readonly core: runtime.Core;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-  }
-
-  /**
-   * List gift cards
-   *
-   * `GET /api/gift-cards`
-   */
-  list(query?: GiftCardsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<GiftCard>> {
-    return this.core.request<runtime.ListResult<GiftCard>>({ method: 'GET', path: `/api/gift-cards`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(query?: GiftCardsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<GiftCard>> {
-    return this.core.paginate<GiftCard>({ method: 'GET', path: `/api/gift-cards`, query, kind: 'list' }, options);
-  }
-
-  /**
-   * Issue a gift card
-   *
-   * `POST /api/gift-cards`
-   */
-  create(body: CreateGiftCard, options?: runtime.RequestOptions): Promise<IssuedGiftCard> {
-    return this.core.request<IssuedGiftCard>({ method: 'POST', path: `/api/gift-cards`, body, kind: 'item' }, options);
-  }
-
-  /**
-   * Disable, enable or change the expiry of a gift card
-   *
-   * `PATCH /api/gift-cards/{id}`
-   */
-  update(id: string, body: UpdateGiftCard, options?: runtime.RequestOptions): Promise<GiftCard> {
-    return this.core.request<GiftCard>({ method: 'PATCH', path: `/api/gift-cards/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
-  }
-
-  /**
-   * Get a gift card with its transactions
-   *
-   * `GET /api/gift-cards/{id}`
-   */
-  get(id: string, query?: GiftCardsGetQuery, options?: runtime.RequestOptions): Promise<GiftCardDetail> {
-    return this.core.request<GiftCardDetail>({ method: 'GET', path: `/api/gift-cards/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
   }
 }
 
@@ -3264,160 +2634,6 @@ export class CustomerGroupsMembersResource {
   }
 }
 
-/** `customers`: list, create, get, update, delete. */
-export class CustomersResource {
-  private readonly core: runtime.Core;
-  readonly addresses: CustomersAddressesResource;
-  readonly credit: CustomersCreditResource;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-    this.addresses = new CustomersAddressesResource(core);
-    this.credit = new CustomersCreditResource(core);
-  }
-
-  /**
-   * List customers
-   *
-   * `GET /api/customers`
-   */
-  list(query?: CustomersListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Customer>> {
-    return this.core.request<runtime.ListResult<Customer>>({ method: 'GET', path: `/api/customers`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(query?: CustomersListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Customer>> {
-    return this.core.paginate<Customer>({ method: 'GET', path: `/api/customers`, query, kind: 'list' }, options);
-  }
-
-  /**
-   * Create a customer
-   *
-   * `POST /api/customers`
-   */
-  create(body: CreateCustomer, options?: runtime.RequestOptions): Promise<Customer> {
-    return this.core.request<Customer>({ method: 'POST', path: `/api/customers`, body, kind: 'item' }, options);
-  }
-
-  /**
-   * Get a customer
-   *
-   * `GET /api/customers/{id}`
-   */
-  get(id: string, query?: CustomersGetQuery, options?: runtime.RequestOptions): Promise<Customer> {
-    return this.core.request<Customer>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
-  }
-
-  /**
-   * Update a customer
-   *
-   * `PATCH /api/customers/{id}`
-   */
-  update(id: string, body: UpdateCustomer, options?: runtime.RequestOptions): Promise<UpdatedCustomer> {
-    return this.core.request<UpdatedCustomer>({ method: 'PATCH', path: `/api/customers/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
-  }
-
-  /**
-   * Delete a customer
-   *
-   * `DELETE /api/customers/{id}`
-   */
-  delete(id: string, options?: runtime.RequestOptions): Promise<void> {
-    return this.core.request<void>({ method: 'DELETE', path: `/api/customers/${encodeURIComponent(id)}`, kind: 'none' }, options);
-  }
-}
-
-/** `customers.credit`: get, adjust. */
-export class CustomersCreditResource {
-  private readonly core: runtime.Core;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-  }
-
-  /**
-   * A customer's store credit
-   *
-   * `GET /api/customers/{id}/credit`
-   */
-  get(id: string, query?: CustomersCreditGetQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<StoreCreditEntry>> {
-    return this.core.request<runtime.ListResult<StoreCreditEntry>>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}/credit`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `get`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterateGet(id: string, query?: CustomersCreditGetQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<StoreCreditEntry>> {
-    return this.core.paginate<StoreCreditEntry>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}/credit`, query, kind: 'list' }, options);
-  }
-
-  /**
-   * Adjust a customer's store credit
-   *
-   * `POST /api/customers/{id}/credit`
-   */
-  adjust(id: string, body: AdjustStoreCredit, options?: runtime.RequestOptions): Promise<StoreCreditEntry> {
-    return this.core.request<StoreCreditEntry>({ method: 'POST', path: `/api/customers/${encodeURIComponent(id)}/credit`, body, kind: 'item' }, options);
-  }
-}
-
-/** `customers.addresses`: list, create, get, update, delete. */
-export class CustomersAddressesResource {
-  private readonly core: runtime.Core;
-
-  constructor(core: runtime.Core) {
-    this.core = core;
-  }
-
-  /**
-   * List a customer's addresses
-   *
-   * `GET /api/customers/{id}/addresses`
-   */
-  list(id: string, query?: CustomersAddressesListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Address>> {
-    return this.core.request<runtime.ListResult<Address>>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}/addresses`, query, kind: 'list' }, options);
-  }
-
-  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
-  iterate(id: string, query?: CustomersAddressesListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Address>> {
-    return this.core.paginate<Address>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}/addresses`, query, kind: 'list' }, options);
-  }
-
-  /**
-   * Add an address
-   *
-   * `POST /api/customers/{id}/addresses`
-   */
-  create(id: string, body: CreateAddress, options?: runtime.RequestOptions): Promise<Address> {
-    return this.core.request<Address>({ method: 'POST', path: `/api/customers/${encodeURIComponent(id)}/addresses`, body, kind: 'item' }, options);
-  }
-
-  /**
-   * Get an address
-   *
-   * `GET /api/customers/{id}/addresses/{addressId}`
-   */
-  get(id: string, addressId: string, query?: CustomersAddressesGetQuery, options?: runtime.RequestOptions): Promise<Address> {
-    return this.core.request<Address>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}/addresses/${encodeURIComponent(addressId)}`, query, kind: 'item' }, options);
-  }
-
-  /**
-   * Update an address
-   *
-   * `PATCH /api/customers/{id}/addresses/{addressId}`
-   */
-  update(id: string, addressId: string, body: UpdateAddress, options?: runtime.RequestOptions): Promise<Address> {
-    return this.core.request<Address>({ method: 'PATCH', path: `/api/customers/${encodeURIComponent(id)}/addresses/${encodeURIComponent(addressId)}`, body, kind: 'item' }, options);
-  }
-
-  /**
-   * Delete an address
-   *
-   * `DELETE /api/customers/{id}/addresses/{addressId}`
-   */
-  delete(id: string, addressId: string, options?: runtime.RequestOptions): Promise<void> {
-    return this.core.request<void>({ method: 'DELETE', path: `/api/customers/${encodeURIComponent(id)}/addresses/${encodeURIComponent(addressId)}`, kind: 'none' }, options);
-  }
-}
-
 /** `auth`: register, login, me, changePassword, bootstrap, requestPasswordReset, confirmPasswordReset. */
 export class AuthResource {
   private readonly core: runtime.Core;
@@ -3605,6 +2821,679 @@ export class CategoriesResource {
    */
   delete(id: string, options?: runtime.RequestOptions): Promise<void> {
     return this.core.request<void>({ method: 'DELETE', path: `/api/categories/${encodeURIComponent(id)}`, kind: 'none' }, options);
+  }
+}
+
+/** `health`: get. */
+export class HealthResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * Liveness and database check
+   *
+   * `GET /api/health`
+   */
+  get(options?: runtime.RequestOptions): Promise<Health> {
+    return this.core.request<Health>({ method: 'GET', path: `/api/health`, kind: 'item' }, options);
+  }
+}
+
+/** `api`: index. */
+export class ApiResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * Where to start: the API index
+   *
+   * `GET /api`
+   */
+  index(options?: runtime.RequestOptions): Promise<ApiIndex> {
+    return this.core.request<ApiIndex>({ method: 'GET', path: `/api`, kind: 'item' }, options);
+  }
+}
+
+/** `giftCards`: list, create, update, get. */
+export class GiftCardsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List gift cards
+   *
+   * `GET /api/gift-cards`
+   */
+  list(query?: GiftCardsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<GiftCard>> {
+    return this.core.request<runtime.ListResult<GiftCard>>({ method: 'GET', path: `/api/gift-cards`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: GiftCardsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<GiftCard>> {
+    return this.core.paginate<GiftCard>({ method: 'GET', path: `/api/gift-cards`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Issue a gift card
+   *
+   * `POST /api/gift-cards`
+   */
+  create(body: CreateGiftCard, options?: runtime.RequestOptions): Promise<IssuedGiftCard> {
+    return this.core.request<IssuedGiftCard>({ method: 'POST', path: `/api/gift-cards`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Disable, enable or change the expiry of a gift card
+   *
+   * `PATCH /api/gift-cards/{id}`
+   */
+  update(id: string, body: UpdateGiftCard, options?: runtime.RequestOptions): Promise<GiftCard> {
+    return this.core.request<GiftCard>({ method: 'PATCH', path: `/api/gift-cards/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Get a gift card with its transactions
+   *
+   * `GET /api/gift-cards/{id}`
+   */
+  get(id: string, query?: GiftCardsGetQuery, options?: runtime.RequestOptions): Promise<GiftCardDetail> {
+    return this.core.request<GiftCardDetail>({ method: 'GET', path: `/api/gift-cards/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+}
+
+/** `carts`: list, create, get, update, shippingOptions, applyCoupon, removeCoupon, applyGiftCard, removeGiftCard, adopt, recover, checkout. */
+export class CartsResource {
+  private readonly core: runtime.Core;
+  readonly lines: CartsLinesResource;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+    this.lines = new CartsLinesResource(core);
+  }
+
+  /**
+   * List carts (staff)
+   *
+   * `GET /api/carts`
+   */
+  list(query?: CartsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Cart>> {
+    return this.core.request<runtime.ListResult<Cart>>({ method: 'GET', path: `/api/carts`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: CartsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Cart>> {
+    return this.core.paginate<Cart>({ method: 'GET', path: `/api/carts`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Create a cart
+   *
+   * `POST /api/carts`
+   */
+  create(body?: CreateCart, options?: runtime.RequestOptions): Promise<NewCart> {
+    return this.core.request<NewCart>({ method: 'POST', path: `/api/carts`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Get a cart
+   *
+   * `GET /api/carts/{id}`
+   */
+  get(id: string, options?: runtime.RequestOptions): Promise<Cart> {
+    return this.core.request<Cart>({ method: 'GET', path: `/api/carts/${encodeURIComponent(id)}`, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
+   * Change email, currency, addresses or shipping method
+   *
+   * `PATCH /api/carts/{id}`
+   */
+  update(id: string, body: UpdateCart, options?: runtime.RequestOptions): Promise<Cart> {
+    return this.core.request<Cart>({ method: 'PATCH', path: `/api/carts/${encodeURIComponent(id)}`, body, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
+   * List the cart's shipping options
+   *
+   * `GET /api/carts/{id}/shipping-options`
+   */
+  shippingOptions(id: string, options?: runtime.RequestOptions): Promise<Array<CartShippingOption>> {
+    return this.core.request<Array<CartShippingOption>>({ method: 'GET', path: `/api/carts/${encodeURIComponent(id)}/shipping-options`, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
+   * Apply a coupon code
+   *
+   * `POST /api/carts/{id}/coupon`
+   */
+  applyCoupon(id: string, body: ApplyCoupon, options?: runtime.RequestOptions): Promise<Cart> {
+    return this.core.request<Cart>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/coupon`, body, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
+   * Remove the coupon
+   *
+   * `DELETE /api/carts/{id}/coupon`
+   */
+  removeCoupon(id: string, options?: runtime.RequestOptions): Promise<Cart> {
+    return this.core.request<Cart>({ method: 'DELETE', path: `/api/carts/${encodeURIComponent(id)}/coupon`, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
+   * Apply a gift card code
+   *
+   * `POST /api/carts/{id}/gift-cards`
+   */
+  applyGiftCard(id: string, body: ApplyGiftCard, options?: runtime.RequestOptions): Promise<Cart> {
+    return this.core.request<Cart>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/gift-cards`, body, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
+   * Remove a gift card from the cart
+   *
+   * `DELETE /api/carts/{id}/gift-cards/{giftCardId}`
+   */
+  removeGiftCard(id: string, giftCardId: string, options?: runtime.RequestOptions): Promise<Cart> {
+    return this.core.request<Cart>({ method: 'DELETE', path: `/api/carts/${encodeURIComponent(id)}/gift-cards/${encodeURIComponent(giftCardId)}`, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
+   * Take a guest cart into the signed-in user's cart
+   *
+   * `POST /api/carts/{id}/adopt`
+   */
+  adopt(id: string, body?: AdoptCart, options?: runtime.RequestOptions): Promise<Cart> {
+    return this.core.request<Cart>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/adopt`, body, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
+   * Come back to an abandoned cart from its reminder's link
+   *
+   * `POST /api/carts/{id}/recover`
+   */
+  recover(id: string, body: RecoverCart, options?: runtime.RequestOptions): Promise<NewCart> {
+    return this.core.request<NewCart>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/recover`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Check out: place the order
+   *
+   * `POST /api/carts/{id}/checkout`
+   */
+  checkout(id: string, body?: Checkout, options?: runtime.RequestOptions): Promise<Order> {
+    return this.core.request<Order>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/checkout`, body, kind: 'item', idempotent: true, cartToken: true }, options);
+  }
+}
+
+/** `carts.lines`: add, update, remove. */
+export class CartsLinesResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * Add a variant to the cart
+   *
+   * `POST /api/carts/{id}/lines`
+   */
+  add(id: string, body: AddCartLine, options?: runtime.RequestOptions): Promise<Cart> {
+    return this.core.request<Cart>({ method: 'POST', path: `/api/carts/${encodeURIComponent(id)}/lines`, body, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
+   * Change a line's quantity
+   *
+   * `PATCH /api/carts/{id}/lines/{lineId}`
+   */
+  update(id: string, lineId: string, body: UpdateCartLine, options?: runtime.RequestOptions): Promise<Cart> {
+    return this.core.request<Cart>({ method: 'PATCH', path: `/api/carts/${encodeURIComponent(id)}/lines/${encodeURIComponent(lineId)}`, body, kind: 'item', cartToken: true }, options);
+  }
+
+  /**
+   * Remove a line
+   *
+   * `DELETE /api/carts/{id}/lines/{lineId}`
+   */
+  remove(id: string, lineId: string, options?: runtime.RequestOptions): Promise<Cart> {
+    return this.core.request<Cart>({ method: 'DELETE', path: `/api/carts/${encodeURIComponent(id)}/lines/${encodeURIComponent(lineId)}`, kind: 'item', cartToken: true }, options);
+  }
+}
+
+/** `pages`: list, create, get, update, delete. */
+export class PagesResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List content pages
+   *
+   * `GET /api/pages`
+   */
+  list(query?: PagesListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Page>> {
+    return this.core.request<runtime.ListResult<Page>>({ method: 'GET', path: `/api/pages`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: PagesListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Page>> {
+    return this.core.paginate<Page>({ method: 'GET', path: `/api/pages`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Create a page
+   *
+   * `POST /api/pages`
+   */
+  create(body: CreatePage, options?: runtime.RequestOptions): Promise<Page> {
+    return this.core.request<Page>({ method: 'POST', path: `/api/pages`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Get a page by id or slug
+   *
+   * `GET /api/pages/{id}`
+   */
+  get(id: string, query?: PagesGetQuery, options?: runtime.RequestOptions): Promise<Page> {
+    return this.core.request<Page>({ method: 'GET', path: `/api/pages/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Update a page
+   *
+   * `PATCH /api/pages/{id}`
+   */
+  update(id: string, body: UpdatePage, options?: runtime.RequestOptions): Promise<Page> {
+    return this.core.request<Page>({ method: 'PATCH', path: `/api/pages/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Delete a page
+   *
+   * `DELETE /api/pages/{id}`
+   */
+  delete(id: string, options?: runtime.RequestOptions): Promise<void> {
+    return this.core.request<void>({ method: 'DELETE', path: `/api/pages/${encodeURIComponent(id)}`, kind: 'none' }, options);
+  }
+}
+
+/** `inventory`: list. */
+export class InventoryResource {
+  private readonly core: runtime.Core;
+  readonly adjustments: InventoryAdjustmentsResource;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+    this.adjustments = new InventoryAdjustmentsResource(core);
+  }
+
+  /**
+   * List stock per variant
+   *
+   * `GET /api/inventory`
+   */
+  list(query?: InventoryListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<InventoryItem>> {
+    return this.core.request<runtime.ListResult<InventoryItem>>({ method: 'GET', path: `/api/inventory`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: InventoryListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<InventoryItem>> {
+    return this.core.paginate<InventoryItem>({ method: 'GET', path: `/api/inventory`, query, kind: 'list' }, options);
+  }
+}
+
+/** `inventory.adjustments`: create, list. */
+export class InventoryAdjustmentsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * Adjust a variant's stock
+   *
+   * `POST /api/inventory/{variantId}/adjustments`
+   */
+  create(variantId: string, body: CreateInventoryAdjustment, options?: runtime.RequestOptions): Promise<InventoryAdjustmentResult> {
+    return this.core.request<InventoryAdjustmentResult>({ method: 'POST', path: `/api/inventory/${encodeURIComponent(variantId)}/adjustments`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * A variant's stock history
+   *
+   * `GET /api/inventory/{variantId}/adjustments`
+   */
+  list(variantId: string, query?: InventoryAdjustmentsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<InventoryAdjustment>> {
+    return this.core.request<runtime.ListResult<InventoryAdjustment>>({ method: 'GET', path: `/api/inventory/${encodeURIComponent(variantId)}/adjustments`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(variantId: string, query?: InventoryAdjustmentsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<InventoryAdjustment>> {
+    return this.core.paginate<InventoryAdjustment>({ method: 'GET', path: `/api/inventory/${encodeURIComponent(variantId)}/adjustments`, query, kind: 'list' }, options);
+  }
+}
+
+/** `returns`: list, get, update, exchange. */
+export class ReturnsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List returns
+   *
+   * `GET /api/returns`
+   */
+  list(query?: ReturnsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Return>> {
+    return this.core.request<runtime.ListResult<Return>>({ method: 'GET', path: `/api/returns`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: ReturnsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Return>> {
+    return this.core.paginate<Return>({ method: 'GET', path: `/api/returns`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Get a return
+   *
+   * `GET /api/returns/{id}`
+   */
+  get(id: string, query?: ReturnsGetQuery, options?: runtime.RequestOptions): Promise<Return> {
+    return this.core.request<Return>({ method: 'GET', path: `/api/returns/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Move a return on: approve, reject, receive (restocking), refund or cancel
+   *
+   * `PATCH /api/returns/{id}`
+   */
+  update(id: string, body: UpdateReturn, options?: runtime.RequestOptions): Promise<Return> {
+    return this.core.request<Return>({ method: 'PATCH', path: `/api/returns/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Exchange a received return for other variants
+   *
+   * `POST /api/returns/{id}/exchange`
+   */
+  exchange(id: string, body: CreateExchange, options?: runtime.RequestOptions): Promise<Exchange> {
+    return this.core.request<Exchange>({ method: 'POST', path: `/api/returns/${encodeURIComponent(id)}/exchange`, body, kind: 'item', idempotent: true }, options);
+  }
+}
+
+/** `shipments`: list, get, update. */
+export class ShipmentsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List shipments
+   *
+   * `GET /api/shipments`
+   */
+  list(query?: ShipmentsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Shipment>> {
+    return this.core.request<runtime.ListResult<Shipment>>({ method: 'GET', path: `/api/shipments`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: ShipmentsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Shipment>> {
+    return this.core.paginate<Shipment>({ method: 'GET', path: `/api/shipments`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Get a shipment
+   *
+   * `GET /api/shipments/{id}`
+   */
+  get(id: string, query?: ShipmentsGetQuery, options?: runtime.RequestOptions): Promise<Shipment> {
+    return this.core.request<Shipment>({ method: 'GET', path: `/api/shipments/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Update a shipment: tracking, or its next status
+   *
+   * `PATCH /api/shipments/{id}`
+   */
+  update(id: string, body: UpdateShipment, options?: runtime.RequestOptions): Promise<Shipment> {
+    return this.core.request<Shipment>({ method: 'PATCH', path: `/api/shipments/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
+  }
+}
+
+/** `payments`: list, get. */
+export class PaymentsResource {
+  private readonly core: runtime.Core;
+  readonly refunds: PaymentsRefundsResource;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+    this.refunds = new PaymentsRefundsResource(core);
+  }
+
+  /**
+   * List payments
+   *
+   * `GET /api/payments`
+   */
+  list(query?: PaymentsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Payment>> {
+    return this.core.request<runtime.ListResult<Payment>>({ method: 'GET', path: `/api/payments`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: PaymentsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Payment>> {
+    return this.core.paginate<Payment>({ method: 'GET', path: `/api/payments`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Get a payment
+   *
+   * `GET /api/payments/{id}`
+   */
+  get(id: string, query?: PaymentsGetQuery, options?: runtime.RequestOptions): Promise<Payment> {
+    return this.core.request<Payment>({ method: 'GET', path: `/api/payments/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+}
+
+/** `payments.refunds`: create, list. */
+export class PaymentsRefundsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * Refund (part of) a payment
+   *
+   * `POST /api/payments/{id}/refunds`
+   */
+  create(id: string, body: CreateRefund, options?: runtime.RequestOptions): Promise<Refund> {
+    return this.core.request<Refund>({ method: 'POST', path: `/api/payments/${encodeURIComponent(id)}/refunds`, body, kind: 'item', idempotent: true }, options);
+  }
+
+  /**
+   * List a payment's refunds
+   *
+   * `GET /api/payments/{id}/refunds`
+   */
+  list(id: string, query?: PaymentsRefundsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Refund>> {
+    return this.core.request<runtime.ListResult<Refund>>({ method: 'GET', path: `/api/payments/${encodeURIComponent(id)}/refunds`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(id: string, query?: PaymentsRefundsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Refund>> {
+    return this.core.paginate<Refund>({ method: 'GET', path: `/api/payments/${encodeURIComponent(id)}/refunds`, query, kind: 'list' }, options);
+  }
+}
+
+/** `customers`: list, create, get, update, delete. */
+export class CustomersResource {
+  private readonly core: runtime.Core;
+  readonly addresses: CustomersAddressesResource;
+  readonly credit: CustomersCreditResource;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+    this.addresses = new CustomersAddressesResource(core);
+    this.credit = new CustomersCreditResource(core);
+  }
+
+  /**
+   * List customers
+   *
+   * `GET /api/customers`
+   */
+  list(query?: CustomersListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Customer>> {
+    return this.core.request<runtime.ListResult<Customer>>({ method: 'GET', path: `/api/customers`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: CustomersListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Customer>> {
+    return this.core.paginate<Customer>({ method: 'GET', path: `/api/customers`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Create a customer
+   *
+   * `POST /api/customers`
+   */
+  create(body: CreateCustomer, options?: runtime.RequestOptions): Promise<Customer> {
+    return this.core.request<Customer>({ method: 'POST', path: `/api/customers`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Get a customer
+   *
+   * `GET /api/customers/{id}`
+   */
+  get(id: string, query?: CustomersGetQuery, options?: runtime.RequestOptions): Promise<Customer> {
+    return this.core.request<Customer>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Update a customer
+   *
+   * `PATCH /api/customers/{id}`
+   */
+  update(id: string, body: UpdateCustomer, options?: runtime.RequestOptions): Promise<UpdatedCustomer> {
+    return this.core.request<UpdatedCustomer>({ method: 'PATCH', path: `/api/customers/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Delete a customer
+   *
+   * `DELETE /api/customers/{id}`
+   */
+  delete(id: string, options?: runtime.RequestOptions): Promise<void> {
+    return this.core.request<void>({ method: 'DELETE', path: `/api/customers/${encodeURIComponent(id)}`, kind: 'none' }, options);
+  }
+}
+
+/** `customers.credit`: get, adjust. */
+export class CustomersCreditResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * A customer's store credit
+   *
+   * `GET /api/customers/{id}/credit`
+   */
+  get(id: string, query?: CustomersCreditGetQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<StoreCreditEntry>> {
+    return this.core.request<runtime.ListResult<StoreCreditEntry>>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}/credit`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `get`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterateGet(id: string, query?: CustomersCreditGetQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<StoreCreditEntry>> {
+    return this.core.paginate<StoreCreditEntry>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}/credit`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Adjust a customer's store credit
+   *
+   * `POST /api/customers/{id}/credit`
+   */
+  adjust(id: string, body: AdjustStoreCredit, options?: runtime.RequestOptions): Promise<StoreCreditEntry> {
+    return this.core.request<StoreCreditEntry>({ method: 'POST', path: `/api/customers/${encodeURIComponent(id)}/credit`, body, kind: 'item' }, options);
+  }
+}
+
+/** `customers.addresses`: list, create, get, update, delete. */
+export class CustomersAddressesResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * List a customer's addresses
+   *
+   * `GET /api/customers/{id}/addresses`
+   */
+  list(id: string, query?: CustomersAddressesListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Address>> {
+    return this.core.request<runtime.ListResult<Address>>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}/addresses`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(id: string, query?: CustomersAddressesListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Address>> {
+    return this.core.paginate<Address>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}/addresses`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Add an address
+   *
+   * `POST /api/customers/{id}/addresses`
+   */
+  create(id: string, body: CreateAddress, options?: runtime.RequestOptions): Promise<Address> {
+    return this.core.request<Address>({ method: 'POST', path: `/api/customers/${encodeURIComponent(id)}/addresses`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Get an address
+   *
+   * `GET /api/customers/{id}/addresses/{addressId}`
+   */
+  get(id: string, addressId: string, query?: CustomersAddressesGetQuery, options?: runtime.RequestOptions): Promise<Address> {
+    return this.core.request<Address>({ method: 'GET', path: `/api/customers/${encodeURIComponent(id)}/addresses/${encodeURIComponent(addressId)}`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Update an address
+   *
+   * `PATCH /api/customers/{id}/addresses/{addressId}`
+   */
+  update(id: string, addressId: string, body: UpdateAddress, options?: runtime.RequestOptions): Promise<Address> {
+    return this.core.request<Address>({ method: 'PATCH', path: `/api/customers/${encodeURIComponent(id)}/addresses/${encodeURIComponent(addressId)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Delete an address
+   *
+   * `DELETE /api/customers/{id}/addresses/{addressId}`
+   */
+  delete(id: string, addressId: string, options?: runtime.RequestOptions): Promise<void> {
+    return this.core.request<void>({ method: 'DELETE', path: `/api/customers/${encodeURIComponent(id)}/addresses/${encodeURIComponent(addressId)}`, kind: 'none' }, options);
   }
 }
 
@@ -3811,26 +3700,73 @@ export class ProductsVariantsResource {
   }
 }
 
-/** `health`: get. */
-export class HealthResource {
+/** `orders`: list, create, get, update, cancel. */
+export class OrdersResource {
   private readonly core: runtime.Core;
+  readonly payments: OrdersPaymentsResource;
+  readonly shipments: OrdersShipmentsResource;
+  readonly returns: OrdersReturnsResource;
 
   constructor(core: runtime.Core) {
     this.core = core;
+    this.payments = new OrdersPaymentsResource(core);
+    this.shipments = new OrdersShipmentsResource(core);
+    this.returns = new OrdersReturnsResource(core);
   }
 
   /**
-   * Liveness and database check
+   * List orders
    *
-   * `GET /api/health`
+   * `GET /api/orders`
    */
-  get(options?: runtime.RequestOptions): Promise<Health> {
-    return this.core.request<Health>({ method: 'GET', path: `/api/health`, kind: 'item' }, options);
+  list(query?: OrdersListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Order>> {
+    return this.core.request<runtime.ListResult<Order>>({ method: 'GET', path: `/api/orders`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(query?: OrdersListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Order>> {
+    return this.core.paginate<Order>({ method: 'GET', path: `/api/orders`, query, kind: 'list' }, options);
+  }
+
+  /**
+   * Place an order
+   *
+   * `POST /api/orders`
+   */
+  create(body: CreateOrder, options?: runtime.RequestOptions): Promise<OrderDetail> {
+    return this.core.request<OrderDetail>({ method: 'POST', path: `/api/orders`, body, kind: 'item', idempotent: true }, options);
+  }
+
+  /**
+   * Get an order
+   *
+   * `GET /api/orders/{id}`
+   */
+  get(id: string, query?: OrdersGetQuery, options?: runtime.RequestOptions): Promise<OrderDetail> {
+    return this.core.request<OrderDetail>({ method: 'GET', path: `/api/orders/${encodeURIComponent(id)}`, query, kind: 'item' }, options);
+  }
+
+  /**
+   * Change an order
+   *
+   * `PATCH /api/orders/{id}`
+   */
+  update(id: string, body: UpdateOrder, options?: runtime.RequestOptions): Promise<OrderDetail> {
+    return this.core.request<OrderDetail>({ method: 'PATCH', path: `/api/orders/${encodeURIComponent(id)}`, body, kind: 'item' }, options);
+  }
+
+  /**
+   * Cancel an order
+   *
+   * `POST /api/orders/{id}/cancel`
+   */
+  cancel(id: string, body?: CancelOrder, options?: runtime.RequestOptions): Promise<OrderDetail> {
+    return this.core.request<OrderDetail>({ method: 'POST', path: `/api/orders/${encodeURIComponent(id)}/cancel`, body, kind: 'item', idempotent: true }, options);
   }
 }
 
-/** `api`: index. */
-export class ApiResource {
+/** `orders.returns`: create. */
+export class OrdersReturnsResource {
   private readonly core: runtime.Core;
 
   constructor(core: runtime.Core) {
@@ -3838,11 +3774,75 @@ export class ApiResource {
   }
 
   /**
-   * Where to start: the API index
+   * Request a return of some of an order's lines
    *
-   * `GET /api`
+   * `POST /api/orders/{id}/returns`
    */
-  index(options?: runtime.RequestOptions): Promise<ApiIndex> {
-    return this.core.request<ApiIndex>({ method: 'GET', path: `/api`, kind: 'item' }, options);
+  create(id: string, body: CreateReturn, options?: runtime.RequestOptions): Promise<Return> {
+    return this.core.request<Return>({ method: 'POST', path: `/api/orders/${encodeURIComponent(id)}/returns`, body, kind: 'item', idempotent: true }, options);
+  }
+}
+
+/** `orders.shipments`: create, list. */
+export class OrdersShipmentsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * Ship (part of) an order
+   *
+   * `POST /api/orders/{id}/shipments`
+   */
+  create(id: string, body: CreateShipment, options?: runtime.RequestOptions): Promise<Shipment> {
+    return this.core.request<Shipment>({ method: 'POST', path: `/api/orders/${encodeURIComponent(id)}/shipments`, body, kind: 'item', idempotent: true }, options);
+  }
+
+  /**
+   * List an order's shipments
+   *
+   * `GET /api/orders/{id}/shipments`
+   */
+  list(id: string, query?: OrdersShipmentsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Shipment>> {
+    return this.core.request<runtime.ListResult<Shipment>>({ method: 'GET', path: `/api/orders/${encodeURIComponent(id)}/shipments`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(id: string, query?: OrdersShipmentsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Shipment>> {
+    return this.core.paginate<Shipment>({ method: 'GET', path: `/api/orders/${encodeURIComponent(id)}/shipments`, query, kind: 'list' }, options);
+  }
+}
+
+/** `orders.payments`: create, list. */
+export class OrdersPaymentsResource {
+  private readonly core: runtime.Core;
+
+  constructor(core: runtime.Core) {
+    this.core = core;
+  }
+
+  /**
+   * Pay (part of) an order
+   *
+   * `POST /api/orders/{id}/payments`
+   */
+  create(id: string, body: CreatePayment, options?: runtime.RequestOptions): Promise<PaymentAttempt> {
+    return this.core.request<PaymentAttempt>({ method: 'POST', path: `/api/orders/${encodeURIComponent(id)}/payments`, body, kind: 'item', idempotent: true }, options);
+  }
+
+  /**
+   * List an order's payments
+   *
+   * `GET /api/orders/{id}/payments`
+   */
+  list(id: string, query?: OrdersPaymentsListQuery, options?: runtime.RequestOptions): Promise<runtime.ListResult<Payment>> {
+    return this.core.request<runtime.ListResult<Payment>>({ method: 'GET', path: `/api/orders/${encodeURIComponent(id)}/payments`, query, kind: 'list' }, options);
+  }
+
+  /** Every page of `list`, from `query.page` (default 1) to the last: `for await (const page of ...)`. */
+  iterate(id: string, query?: OrdersPaymentsListQuery, options?: runtime.RequestOptions): AsyncIterableIterator<runtime.ListResult<Payment>> {
+    return this.core.paginate<Payment>({ method: 'GET', path: `/api/orders/${encodeURIComponent(id)}/payments`, query, kind: 'list' }, options);
   }
 }

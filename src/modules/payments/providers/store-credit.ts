@@ -1,9 +1,9 @@
 import { ApiError } from '../../../lib/errors';
-import { creditEntry } from '../../customers';
+import { creditEntry } from '../../ledger';
 import type { PaymentProvider } from '../../ledger';
 
 /**
- * The customer's store credit (src/modules/customers/store-credit.ledger.ts) as a way to pay: the
+ * The customer's store credit (src/modules/ledger/store-credit.ts) as a way to pay: the
  * charge is a negative ledger entry written in the batch that completes the payment (`settlement`),
  * which the balance trigger refuses past what the customer holds (409, the payment failed). Its
  * refunds always go back to store credit (refunds.service.ts), never "to the provider".
