@@ -54,6 +54,26 @@ describe('admin panel returns', () => {
     expect(await ok(`/api/returns/${ret.id}`, { key: shoes.key })).toMatchObject({ status: 'received', lines: [{ restockedQuantity: 1 }] });
   });
 
+  it('receives a damaged line as the form prefills it, 0 restocked, or emptied', async () => {
+    for (const typed of ['0', '']) {
+      const shoes = await deliveredShoes();
+      const ret = await ok(`/api/orders/${shoes.order.id}/returns`, {
+        method: 'POST',
+        key: shoes.token,
+        json: { lines: [{ orderLineId: shoes.line.id, quantity: 1, reason: 'damaged' }] },
+      });
+      const session = await staff();
+      const here = `/admin/returns/${ret.id}`;
+      expect((await submit(here, here, { status: 'approved' }, session)).res.status).toBe(303);
+      expect((await get(here, session)).html).toMatch(new RegExp(`name="restock\\.${ret.lines[0].id}"[^>]*value="0"`));
+      const stock = await shoes.stock();
+      const received = await submit(here, here, { status: 'received', [`restock.${ret.lines[0].id}`]: typed }, session);
+      expect(received.res.status, typed).toBe(303);
+      expect(await ok(`/api/returns/${ret.id}`, { key: shoes.key })).toMatchObject({ status: 'received', lines: [{ restockedQuantity: 0 }] });
+      expect(await shoes.stock()).toBe(stock);
+    }
+  });
+
   it('rejects a return with the reason given, and shows a refused move as an error', async () => {
     const shoes = await deliveredShoes();
     const ret = await ok(`/api/orders/${shoes.order.id}/returns`, {

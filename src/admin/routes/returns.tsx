@@ -32,11 +32,15 @@ async function detail(c: C, id: string, failed?: ReturnView['failed'], status = 
   );
 }
 
-/** The return lines a receipt form names, in its order: `restock.<returnLineId>` fields. */
+/**
+ * The return lines a receipt form restocks, in its order: `restock.<returnLineId>` fields holding
+ * something other than 0 or nothing. A line left at 0 (the form's default for a damaged one) is not
+ * named, as the API wants for a line not put back in stock; anything else typed is validated.
+ */
 const restockLines = (form: Posted) =>
   Object.keys(form)
     .map((name) => /^restock\.(.+)$/.exec(name)?.[1])
-    .filter((id): id is string => id !== undefined);
+    .filter((id): id is string => id !== undefined && !['', '0'].includes((str(form, `restock.${id}`) ?? '').trim()));
 
 /** The move a form posts: its status, the resolution, and for a receipt the units of each line to restock. */
 function moveOf(form: Posted) {
