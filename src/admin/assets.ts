@@ -130,3 +130,6 @@ document.addEventListener('click', function (event) {
 function select(node) { var range = document.createRange(); range.selectNodeContents(node); var s = window.getSelection(); s.removeAllRanges(); s.addRange(range); }
 document.querySelectorAll('button[data-copy]').forEach(function (b) { b.hidden = false; });
 `;
+
+/** The panel's icon (a parcel), so a browser asks for no /favicon.ico, which the store does not serve. */
+export const ADMIN_ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="3" y="8" width="26" height="20" rx="2" fill="#2f5d8a"/><path d="M3 14h26M16 8v20" stroke="#fff" stroke-width="2"/><path d="M8 4h16l5 4H3z" fill="#4a7fb5"/></svg>`;

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError } from '../lib/errors';
-import { ADMIN_CSS, ADMIN_JS } from './assets';
+import { ADMIN_CSS, ADMIN_ICON, ADMIN_JS } from './assets';
 import { Document } from './components/layout';
 import { maybeSession, page, setSession } from './context';
 import { CSRF_FIELD, sameOrigin, sameToken } from './csrf';
@@ -66,6 +66,7 @@ export function createAdminRouter(redispatch: Redispatch) {
   });
   admin.get('/assets/admin.css', asset(ADMIN_CSS, 'text/css; charset=utf-8'));
   admin.get('/assets/admin.js', asset(ADMIN_JS, 'text/javascript; charset=utf-8'));
+  admin.get('/assets/icon.svg', asset(ADMIN_ICON, 'image/svg+xml'));
   admin.route('/', signInRoutes);
   admin.route('/', setupRoutes);
 

@@ -39,6 +39,15 @@ describe('admin panel sign-in', () => {
     expect(after.res.headers.get('Location')).toBe('/admin/sign-in?next=%2Fadmin');
   });
 
+  it('names its icon on every page, served without a session, so no browser asks for a /favicon.ico the store has not', async () => {
+    const page = await get('/admin/sign-in');
+    expect(page.html).toContain('<link rel="icon" href="/admin/assets/icon.svg" type="image/svg+xml"/>');
+    const icon = await workerFetch(`${ORIGIN}/admin/assets/icon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('Content-Type')).toBe('image/svg+xml');
+    expect(await icon.text()).toMatch(/^<svg /);
+  });
+
   it('locks an account out from one address after five wrong passwords, even with the right one', async () => {
     const admin = await staff('admin');
     for (let i = 0; i < 4; i++) expect((await signIn(admin.email, 'wrong password', '192.0.2.20')).res.status).toBe(401);

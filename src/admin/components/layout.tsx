@@ -167,6 +167,7 @@ export function Document(props: { title: string; children: Child }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
         <title>{props.title} · Store admin</title>
+        <link rel="icon" href="/admin/assets/icon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/admin/assets/admin.css" />
         <script src="/admin/assets/admin.js" defer></script>
       </head>
