@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deliveryDays } from '../../src/admin/pages/shipping';
 import { adminKey, api, createProduct, uid } from '../helpers';
 import { errorOf, flashOf, get, post, submit } from './panel-client';
 import { role, signedIn } from './people-client';
@@ -64,7 +65,10 @@ describe('admin shipping: zones and methods', () => {
     expect(list.res.status).toBe(200);
     expect(list.html).toContain(name);
     expect(list.html).toContain('DE, AT; postcodes 10*, 20095');
-    expect(list.html).toContain('up to 1: 4.99');
+    // Bands name the store's weight unit, the open band what it starts above; delivery reads as days.
+    const unit = (await api('/api/settings', { key: await adminKey() })).body.data.weightUnit;
+    expect(list.html).toMatch(new RegExp(`up to 1 ${unit}: [^,]*4\\.99[^,]*, up to 5 ${unit}: [^,]*6\\.99[^,]*, above 5 ${unit}: [^;]*12\\.99`));
+    expect(list.html).toContain('<td>1–3 days</td>');
     // The method's page shows its bands as they were typed (one a line) for editing.
     const edit = await get(`${zonePath}/methods/${stored.id}`, session);
     expect(edit.html).toContain('1 4.99\n5 6.99\n* 12.99');
@@ -184,5 +188,18 @@ describe('admin orders and carts: the shipping method', () => {
     expect((await api(`/api/carts/${cart.id}`, { method: 'PATCH', headers: asShopper, json: { shippingAddress: address } })).status).toBe(200);
     const carts = await get(`/admin/carts?email=${encodeURIComponent(email)}`, session);
     expect(carts.html).toContain(`cheapest: ${method} 7.50`);
+  });
+});
+
+describe('delivery days in words', () => {
+  it('says what the method says, and no more', () => {
+    expect([deliveryDays(1, 3), deliveryDays(2, 2), deliveryDays(1, 1), deliveryDays(null, 1), deliveryDays(2, null), deliveryDays(null, null)]).toEqual([
+      '1–3 days',
+      '2 days',
+      '1 day',
+      'up to 1 day',
+      'from 2 days',
+      '—',
+    ]);
   });
 });

@@ -23,35 +23,46 @@ export function placesOf(zone: ShippingZone): string {
   return zone.postcodes.length ? `${places}; postcodes ${zone.postcodes.join(', ')}` : places;
 }
 
-/** A rate and its threshold in words, amounts in `currency`. */
-function rateText(rate: ShippingMethod['rate'], freeAbove: number | null, currency: string, format: Money): string {
+/** A rate and its threshold in words, amounts in `currency`, weights in the store's `weightUnit`. */
+function rateText(rate: ShippingMethod['rate'], freeAbove: number | null, currency: string, format: Money, weightUnit: string): string {
   const money = (amount: number) => format(amount, currency);
   const free = freeAbove === null ? '' : `; free from ${money(freeAbove)}`;
   if (rate.type === 'flat') return `${money(rate.amount)}${free}`;
   const bands =
     rate.type === 'weight'
-      ? rate.bands.map((b) => `${b.upTo === null ? 'above' : `up to ${b.upTo}`}: ${money(b.amount)}`)
+      ? rate.bands.map((b, i) => {
+          const below = rate.bands[i - 1]?.upTo;
+          const upTo = b.upTo === null ? (below === undefined || below === null ? 'any weight' : `above ${below} ${weightUnit}`) : `up to ${b.upTo} ${weightUnit}`;
+          return `${upTo}: ${money(b.amount)}`;
+        })
       : rate.bands.map((b) => `from ${money(b.from)}: ${money(b.amount)}`);
   return `${bands.join(', ')}${free}`;
 }
 
 /** A method's rate in words, in the store's default currency, then its own rates in other currencies. */
-export function rateOf(method: ShippingMethod, currency: string, money: Money): string {
-  const own = method.currencyRates.map((r) => `${r.currency}: ${rateText(r.rate, r.freeAbove, r.currency, money)}`);
-  return [rateText(method.rate, method.freeAbove, currency, money), ...own].join(' · ');
+export function rateOf(method: ShippingMethod, currency: string, money: Money, weightUnit: string): string {
+  const own = method.currencyRates.map((r) => `${r.currency}: ${rateText(r.rate, r.freeAbove, r.currency, money, weightUnit)}`);
+  return [rateText(method.rate, method.freeAbove, currency, money, weightUnit), ...own].join(' · ');
 }
 
-const days = (m: ShippingMethod) => (m.minDeliveryDays === null && m.maxDeliveryDays === null ? '—' : `${m.minDeliveryDays ?? '?'}–${m.maxDeliveryDays ?? '?'} days`);
+/** Delivery in days, as far as the method says: `2–4 days`, `3 days`, `up to 5 days`, `from 2 days`. */
+export function deliveryDays(min: number | null, max: number | null): string {
+  const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+  if (min === null && max === null) return '—';
+  if (min === null) return `up to ${days(max!)}`;
+  if (max === null) return `from ${days(min)}`;
+  return min === max ? days(min) : `${min}–${days(max)}`;
+}
 
-function MethodsTable(v: { zone: ShippingZone; methods: ShippingMethod[]; currency: string; money: Money; links: boolean; empty: string }) {
+function MethodsTable(v: { zone: ShippingZone; methods: ShippingMethod[]; currency: string; weightUnit: string; money: Money; links: boolean; empty: string }) {
   return (
     <Table caption={`Methods of ${v.zone.name}`} head={['Method', 'Carrier', 'Rate', 'Delivery', 'State']} count={v.methods.length} empty={v.empty}>
       {v.methods.map((m) => (
         <tr>
           <td>{v.links ? <a href={`${zonePath(v.zone)}/methods/${m.id}`}>{m.name}</a> : m.name}</td>
           <td>{m.carrier ?? '—'}</td>
-          <td>{rateOf(m, v.currency, v.money)}</td>
-          <td>{days(m)}</td>
+          <td>{rateOf(m, v.currency, v.money, v.weightUnit)}</td>
+          <td>{deliveryDays(m.minDeliveryDays, m.maxDeliveryDays)}</td>
           <td>
             <Badge value={m.active ? 'active' : 'inactive'} />
           </td>
@@ -125,6 +136,7 @@ export interface ShippingView {
   zones: { zone: ShippingZone; methods: ShippingMethod[] }[];
   zoneForm: FormState;
   currency: string;
+  weightUnit: string;
   money: Money;
   csrf: string;
   canWrite: boolean;
@@ -144,7 +156,15 @@ export function ShippingPage(v: ShippingView) {
             {zone.name} {zone.restOfWorld ? <Badge value="rest_of_world" /> : null}
           </h2>
           <p>{placesOf(zone)}</p>
-          <MethodsTable zone={zone} methods={methods} currency={v.currency} money={v.money} links={v.canWrite} empty="No methods: addresses of this zone cannot check out." />
+          <MethodsTable
+            zone={zone}
+            methods={methods}
+            currency={v.currency}
+            weightUnit={v.weightUnit}
+            money={v.money}
+            links={v.canWrite}
+            empty="No methods: addresses of this zone cannot check out."
+          />
           {v.canWrite ? (
             <div class="actions">
               <a href={zonePath(zone)}>Edit zone and add methods</a>
@@ -190,7 +210,7 @@ export function ZoneEditPage(v: ZoneView) {
       </PostForm>
       <ActionButton action={`${zonePath(z)}/delete`} csrf={v.csrf} label="Delete zone" danger confirm={`Delete the zone "${z.name}" and its methods?`} />
       <h2>Methods</h2>
-      <MethodsTable zone={z} methods={v.methods} currency={v.currency} money={v.money} links empty="No methods yet." />
+      <MethodsTable zone={z} methods={v.methods} currency={v.currency} weightUnit={v.weightUnit} money={v.money} links empty="No methods yet." />
       <PostForm action={`${zonePath(z)}/methods`} csrf={v.csrf} class="card">
         <h3>Add a method</h3>
         <MethodFormFields form={v.methodForm} weightUnit={v.weightUnit} currency={v.currency} currencies={v.currencies} />

@@ -38,13 +38,19 @@ async function units(c: C) {
 
 async function show(c: C, zoneForm?: FormState, status = 200) {
   const db = c.var.db;
-  const [list, byZone, { currency }, money] = await Promise.all([zones.listShippingZones(db, firstPage(shippingZoneListQuery)), methods.methodsByZone(db), units(c), moneyOf(db)]);
+  const [list, byZone, { currency, weightUnit }, money] = await Promise.all([
+    zones.listShippingZones(db, firstPage(shippingZoneListQuery)),
+    methods.methodsByZone(db),
+    units(c),
+    moneyOf(db),
+  ]);
   const withMethods = list.items.map((zone) => ({ zone, methods: byZone.get(zone.id) ?? [] }));
   const view = (
     <ShippingPage
       zones={withMethods}
       zoneForm={zoneForm ?? emptyForm()}
       currency={currency}
+      weightUnit={weightUnit}
       money={money}
       csrf={sessionOf(c).csrfToken}
       canWrite={hasPermission(c.var.principal, 'settings:write')}
