@@ -8,6 +8,8 @@ import { Sparkline } from '../components/chart';
 
 export interface DashboardView {
   money: Money;
+  /** The store's default currency: an amount of nothing is said in it. */
+  currency: string;
   today: { count: number; revenue: [string, number][]; partial: boolean } | null;
   toShip: { total: number; orders: Order[] } | null;
   unpaid: number | null;
@@ -20,7 +22,8 @@ export interface DashboardView {
 }
 
 /** Amounts in several currencies on one card: "1200 JPY · 19.90 EUR". */
-const amounts = (money: Money, revenue: [string, number][]) => (revenue.length ? revenue.map(([currency, amount]) => money(amount, currency)).join(' · ') : '0');
+const amounts = (money: Money, revenue: [string, number][], currency: string) =>
+  revenue.length ? revenue.map(([code, amount]) => money(amount, code)).join(' · ') : money(0, currency);
 
 export function DashboardPage(v: DashboardView) {
   return (
@@ -29,7 +32,7 @@ export function DashboardPage(v: DashboardView) {
         {v.today ? (
           <>
             <Stat label="Orders placed today, any status" value={String(v.today.count)} href={`/admin/orders?created_after=${new Date().toISOString().slice(0, 10)}`} />
-            <Stat label={`Revenue today, cancelled orders left out${v.today.partial ? ' (first 100 orders)' : ''}`} value={amounts(v.money, v.today.revenue)} />
+            <Stat label={`Revenue today, cancelled orders left out${v.today.partial ? ' (first 100 orders)' : ''}`} value={amounts(v.money, v.today.revenue, v.currency)} />
           </>
         ) : null}
         {v.sales ? <SalesCard {...v.sales} money={v.money} /> : null}
@@ -40,7 +43,7 @@ export function DashboardPage(v: DashboardView) {
         {v.recovered ? (
           <Stat
             label={`Recovered from abandoned carts (${v.recovered.days} days, ${v.recovered.orders} orders)`}
-            value={amounts(v.money, v.recovered.revenue)}
+            value={amounts(v.money, v.recovered.revenue, v.currency)}
             href="/admin/carts?status=converted"
           />
         ) : null}

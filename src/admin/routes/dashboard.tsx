@@ -7,6 +7,7 @@ import { webhookListQuery, listEndpoints } from '../../modules/webhooks';
 import type { Database } from '../../db/client';
 import { recoveredRevenue, isCartStaff } from '../../modules/carts';
 import { salesReport } from '../../modules/reports';
+import { getSettings } from '../../modules/settings';
 import { page } from '../context';
 import { firstPage, parseList } from '../list';
 import { DashboardPage, type DashboardView } from '../pages/dashboard';
@@ -39,6 +40,7 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
   const p = c.var.principal;
   const orders = seesOrders(p);
   const money = moneyOf(db);
+  const settings = getSettings(db);
   const [todays, toShip, unpaid, lowStock, endpoints, recovered, sales] = await Promise.all([
     orders ? today(db, p) : null,
     orders ? listOrders(db, parseList(orderListQuery, { status: 'processing', limit: '5', sort: 'created_at:asc' }), readReach(p)) : null,
@@ -52,6 +54,7 @@ export const dashboardRoutes = new Hono<AppEnv>().get('/', async (c) => {
   ]);
   const view: DashboardView = {
     money: await money,
+    currency: (await settings).defaultCurrency,
     today: todays,
     toShip: toShip ? { total: toShip.total, orders: toShip.items } : null,
     unpaid: unpaid?.total ?? null,
