@@ -38,4 +38,26 @@ describe('product report and refunds by line', () => {
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
     expect(await productFigures(key, product.id)).toMatchObject({ units: 0, revenue: 0 });
   });
+
+  it('leaves a product whose every unit was refunded out of the best sellers', async () => {
+    const key = await adminKey();
+    const product = await createProduct(key, { price: 10, stock: 50 });
+    const order = await api('/api/orders', {
+      method: 'POST',
+      key,
+      json: { email: `rl-${uid()}@example.test`, lines: [{ variantId: product.variants[0].id, quantity: 2 }] },
+    });
+    const paid = await api(`/api/orders/${order.body.data.id}/payments`, { method: 'POST', key, json: { provider: 'manual' } });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    const listed = async () =>
+      (await api(`/api/reports/products?from=${today()}&to=${today()}&limit=100`, { key })).body.data.products.map((p: { productId: string }) => p.productId);
+    expect(await listed()).toContain(product.id);
+    const refund = await api(`/api/payments/${paid.body.data.id}/refunds`, {
+      method: 'POST',
+      key,
+      json: { lines: [{ orderLineId: order.body.data.lines[0].id, quantity: 2 }] },
+    });
+    expect(refund.status, JSON.stringify(refund.body)).toBe(201);
+    expect(await listed()).not.toContain(product.id);
+  });
 });

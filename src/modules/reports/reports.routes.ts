@@ -45,7 +45,7 @@ export const productReport = apiRoute({
   path: '/reports/products',
   tags,
   summary: 'Best-selling products',
-  description: `The products sold most in the range, by revenue or units. ${source}`,
+  description: `The products sold most in the range, by revenue or units; a product none of whose units are left (every one refunded) is not listed. ${source}`,
   policy: { access: access.permission('reports:read') },
   request: { query: ProductReportQuery },
   responses: { 200: successResponse(ProductReportSchema, 'The best sellers.'), ...errorResponses(400, 401, 403) },

@@ -155,7 +155,7 @@ export async function productReport(db: Database, query: ProductReportInput): Pr
               SELECT product_id, name, units, revenue, lines FROM ${productSalesMonths} WHERE currency = ${r.currencySql} AND month BETWEEN ${months?.[0] ?? ''} AND ${months?.[1] ?? ''}
               UNION ALL
               SELECT product_id, name, units, revenue, lines FROM ${productSalesDays} WHERE currency = ${r.currencySql} AND (${inDays})
-            ) GROUP BY product_id HAVING sum(lines) > 0 ORDER BY ${order}, product_id LIMIT ${query.limit}) AS top LEFT JOIN ${products} ON products.id = top.product_id`,
+            ) GROUP BY product_id HAVING sum(lines) > 0 AND sum(units) > 0 ORDER BY ${order}, product_id LIMIT ${query.limit}) AS top LEFT JOIN ${products} ON products.id = top.product_id`,
         )
         .orderBy(sql`${order}, top.product_id`),
     ];
