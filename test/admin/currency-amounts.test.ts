@@ -111,7 +111,7 @@ describe('admin shipping: rates per currency', () => {
         freeAbove: null,
       },
     ]);
-    expect((await get(HOME, session)).html).toContain('5.00 USD · EUR: 4.90 EUR; free from 50.00 EUR · GBP: up to 2: 3.95 GBP, above: 9.50 GBP');
+    expect((await get(HOME, session)).html).toContain('5.00 USD · EUR: 4.90 EUR; free from 50.00 EUR · GBP: up to 2 kg: 3.95 GBP, above 2 kg: 9.50 GBP');
     const methodPath = `${zonePath}/methods/${method.id}`;
     const edit = await get(methodPath, session);
     expect(inputValue(edit.html, 'amount.EUR')).toBe('4.9');
